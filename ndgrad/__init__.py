@@ -1,0 +1,57 @@
+"""ndgrad: PyTorch's autograd on NumPy. `import ndgrad as torch` in autograd code.
+
+This module is the torch-like namespace: dtypes, factories, every public op (collected from
+`ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points.
+"""
+from . import _dispatch
+from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
+                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
+from ._tensor import Size, Tensor, device  # noqa: F401
+from . import ops as _ops  # noqa: F401  (registers every op)
+from . import autograd  # noqa: F401
+from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
+                                 is_inference_mode_enabled, no_grad, set_grad_enabled)
+from .autograd import formulas as _formulas
+from ._random import Generator, default_generator, manual_seed, seed, initial_seed  # noqa: F401
+
+half, float, double = float16, float32, float64  # noqa: A001
+short, int, long = int16, int32, int64  # noqa: A001
+cfloat, cdouble = complex64, complex128
+
+globals().update(_dispatch.OPS)
+for _name, _fn in _dispatch.METHODS.items():
+    setattr(Tensor, _name, _fn)
+# formulas call public ops by name (zeros_like, where, ...): give them the namespace
+_formulas.__dict__.update({k: v for k, v in _dispatch.OPS.items() if k not in _formulas.__dict__})
+from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
+from . import nn  # noqa: E402,F401
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def result_type(tensor1, tensor2):
+    from ._dtype import result_type as _rt
+    args = [tensor1, tensor2]
+    dims = [a.dtype for a in args if isinstance(a, Tensor) and a.ndim]
+    zeros = [a.dtype for a in args if isinstance(a, Tensor) and not a.ndim]
+    return _rt(dims, zeros, [a for a in args if not isinstance(a, Tensor)])
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    return input.is_complex()
+
+
+def get_default_device():
+    return device("cpu")

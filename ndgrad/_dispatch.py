@@ -1,0 +1,377 @@
+"""The one path every op goes through.
+
+An op is a forward function on arrays (in `ndgrad/ops/`) registered with `@op("mul.Tensor")`,
+where the string names its derivatives.yaml entry. `op` returns the public function (with the
+forward function's own signature) that: unwraps Tensors to arrays, applies torch's type
+promotion, runs the forward, wraps the outputs, and — when grad mode is on and an input
+requires grad — creates the entry's Node, links its edges and saves what the formulas read.
+The same spec also gives the in-place variant (`mul_`) and view semantics (`view=True`).
+"""
+import inspect
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from .autograd import loader
+from .autograd.grad_mode import state
+from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
+
+ENTRIES = loader.load()
+OPS = {}          # public name -> function, collected into the ndgrad namespace
+METHODS = {}      # Tensor method name -> function
+Tensor = None     # set by _tensor.py (avoids an import cycle)
+
+
+class OpSpec:
+    __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
+                 "saves_result", "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "public")
+
+    def __init__(self, name, forward, promote, view, operands=None):
+        self.name = name
+        self.operands = operands
+        self.forward = forward
+        self.entry = ENTRIES.get(name)
+        self.promote = promote
+        self.view = view
+        entry = self.entry
+        if entry is None:
+            self.node_cls, self.diff_pos, self.saved_pos, self.saves_result = None, (), (), ()
+            self.list_pos = self.meta_only = ()
+            self.multi_out, self.out_diff = False, None
+            return
+        self.node_cls = entry.node_cls
+        self.diff_pos = self.node_cls._diff_args
+        self.list_pos = tuple(i for i, a in enumerate(entry.args) if a.is_tensor_list)
+        names = entry.arg_names
+        # positions of saved arguments; -1-k for the k-th output
+        self.saved_pos = tuple(names.index(n) if n in names else
+                               -1 - (entry.returns.index(n) if n in entry.returns else 0)
+                               for n in entry.saved_names)
+        self.saves_result = any(p < 0 for p in self.saved_pos)
+        self.meta_only = entry.meta_only
+        self.multi_out = len(entry.returns) > 1
+        self.out_diff = entry.output_differentiability
+
+
+def _edge(t):
+    """The edge through which a gradient reaches tensor `t`'s history."""
+    fn = t._grad_fn if t._base is None else t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if not t._requires_grad:
+        return (None, 0)
+    acc = t._acc
+    node = acc() if acc is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return (node, 0)
+
+
+def _promote(spec, raw, args):
+    """Cast tensor arrays to the dtype torch computes in for this op (None: leave as they are)."""
+    dims, zeros, scalars = [], [], []
+    positions = spec.operands or range(len(args))
+    for i in positions:
+        a, r = args[i], raw[i]
+        if isinstance(a, Tensor):
+            (dims if r.ndim else zeros).append(_dtype.from_numpy_dtype(r.dtype))
+        elif isinstance(a, (bool, int, float, complex)):
+            scalars.append(a)
+    common = _dtype.result_type(dims, zeros, scalars)
+    if spec.promote == "float" and common._rank < 2:
+        common = _dtype.defaults.float
+    target = common.np
+    for i in positions:
+        a = args[i]
+        if isinstance(a, Tensor) and raw[i].dtype != target:
+            raw[i] = raw[i].astype(target)
+        elif spec.promote == "float" and isinstance(a, (bool, int)) and common._rank >= 2:
+            raw[i] = float(a)
+    return target
+
+
+def call(spec, args):
+    """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
+    raw = list(args)
+    inputs_require_grad = False
+    single_dtype = None
+    mixed = False
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            d = a._data
+            raw[i] = d
+            if a._requires_grad:
+                inputs_require_grad = True
+            if single_dtype is None:
+                single_dtype = d.dtype
+            elif d.dtype != single_dtype:
+                mixed = True
+        elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
+            raw[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+            inputs_require_grad = inputs_require_grad or any(getattr(t, "_requires_grad", False) for t in a)
+    promote = spec.promote
+    target = None
+    if promote is not None and (mixed or promote == "float" and single_dtype is not None
+                                and single_dtype.kind in "biu" or len(args) > 1 and _has_scalar(spec, args)):
+        target = _promote(spec, raw, args)
+    out = spec.forward(*raw)
+    record = inputs_require_grad and state.enabled and spec.node_cls is not None
+    if type(out) is tuple:
+        outs = tuple(_wrap(o, target) for o in out)
+    else:
+        outs = (_wrap(out, target),)
+    if spec.view:
+        _make_views(spec, args, outs)
+    if record:
+        _record(spec, args, outs)
+    return outs if type(out) is tuple else outs[0]
+
+
+def _has_scalar(spec, args):
+    for i in spec.operands or range(len(args)):
+        if type(args[i]) in (int, float, bool, complex):
+            return True
+    return False
+
+
+def _wrap(o, target):
+    if type(o) is not np.ndarray:
+        if isinstance(o, Tensor):
+            return o
+        o = np.asarray(o)
+    if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
+        o = o.astype(target)
+    return Tensor._make(o, False, None, 0)
+
+
+def _record(spec, args, outs):
+    node = spec.node_cls.__new__(spec.node_cls)
+    node._sequence_nr_ = _next_seq()
+    node._extra = None
+    edges, meta = [], []
+    slices = [] if spec.list_pos and any(i in spec.list_pos for i in spec.diff_pos) else None
+    for i in spec.diff_pos:
+        a = args[i]
+        start = len(edges)
+        if i in spec.list_pos:
+            for t in a:
+                edges.append(_edge(t))
+                meta.append((t._data.shape, t._data.dtype))
+        elif isinstance(a, Tensor):
+            edges.append(_edge(a))
+            meta.append((a._data.shape, a._data.dtype))
+        else:
+            edges.append((None, 0))
+            meta.append(None)
+        if slices is not None:
+            slices.append(slice(start, len(edges)))
+    if slices is not None:
+        node._edge_slices = slices
+    node.next_functions = tuple(edges)
+    node._meta = meta
+    out_diff = spec.out_diff
+    for k, t in enumerate(outs):
+        if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
+            t._requires_grad = True
+            t._grad_fn = node
+            t._output_nr = k
+    node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
+    saved, versions = [], []
+    for p, meta_only in zip(spec.saved_pos, spec.meta_only):
+        version = None
+        if p >= 0:
+            v = args[p]
+            if meta_only and isinstance(v, Tensor):
+                v = TensorMeta(v)
+            elif isinstance(v, Tensor):
+                version = v._vc[0]
+            elif p in spec.list_pos:
+                version = [t._vc[0] for t in v]
+                v = list(v)
+        else:
+            t = outs[-1 - p]
+            v = SavedOutput(t)
+            version = t._vc[0]
+        saved.append(v)
+        versions.append(version)
+    node._saved = saved
+    node._versions = versions
+
+
+def _make_views(spec, args, outs):
+    base_t = args[0]
+    base = base_t if base_t._base is None else base_t._base
+    parent_fn = base_t._view_fn
+    replay = spec.public
+    rest = args[1:]
+    for k, t in enumerate(outs):
+        if t._data.base is None or not np.may_share_memory(t._data, base._data):
+            continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
+        t._base = base
+        t._vc = base._vc
+        t._view_version = base._vc[0]
+        t._view_fn = _chain(parent_fn, replay, rest, k if len(outs) > 1 else None)
+
+
+def _chain(parent_fn, replay, rest, index):
+    def view_fn(b):
+        v = parent_fn(b) if parent_fn is not None else b
+        out = replay(v, *rest)
+        return out if index is None else out[index]
+    return view_fn
+
+
+# --- in-place ------------------------------------------------------------------------------
+_CAST_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def call_inplace(spec, args):
+    """`self.op_(...)`: compute out of place, write into self, then move self's history."""
+    self = args[0]
+    recording = state.enabled and (self._requires_grad or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
+    if recording and spec.node_cls is not None:
+        _check_leaf_inplace(self)
+        if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
+            # the formulas need self's value from before the write: keep a copy with its history
+            old = Tensor._make(self._data.copy(), self._requires_grad, None, self._output_nr)
+            old._grad_fn = self.grad_fn
+            args = (old,) + tuple(args[1:])
+    with _grad(recording):
+        res = call(spec, args)
+    if type(res) is tuple:
+        res = res[0]
+    write_into(self, res._data, spec.name)
+    if recording and res._grad_fn is not None:
+        _rebase_history(self, res._grad_fn)
+    return self
+
+
+def write_into(self, data, op_name):
+    """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
+    dst = self._data
+    if _CAST_RANK[data.dtype.kind] > _CAST_RANK[dst.dtype.kind]:
+        src_name = _dtype.from_numpy_dtype(data.dtype).name.capitalize()
+        raise RuntimeError(f"result type {_TYPE_WORD.get(src_name, src_name)} can't be cast to the desired "
+                           f"output type {_TYPE_WORD.get(_dtype.from_numpy_dtype(dst.dtype).name.capitalize())}")
+    if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
+    np.copyto(dst, data, casting="unsafe")
+    self._vc[0] += 1
+
+
+_TYPE_WORD = {"Float32": "Float", "Float64": "Double", "Float16": "Half", "Int64": "Long", "Int32": "Int",
+              "Int16": "Short", "Int8": "Char", "Uint8": "Byte", "Bool": "Bool", "Complex64": "ComplexFloat",
+              "Complex128": "ComplexDouble"}
+
+
+def _check_leaf_inplace(t):
+    if t._grad_fn is None and t._requires_grad and t._base is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if t._base is not None and t._base._grad_fn is None and t._base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+class _grad:
+    __slots__ = ("mode", "prev")
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = self.mode
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+
+def _rebase_history(self, node):
+    """Make `node` (the in-place op's) the new history of self; for a view, of its base too."""
+    for saved in node._saved or ():
+        if type(saved) is SavedOutput:   # the op's output is self now
+            saved.data, saved.vc = self._data, self._vc
+    if node._saved is not None:
+        node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
+    if self._base is None:
+        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
+        return
+    from .autograd.copy_slices import CopySlices
+    base = self._base
+    base._grad_fn = CopySlices(_edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    base._output_nr = 0
+    base._requires_grad = True
+    self._requires_grad = True
+    self._view_version = -1   # regenerate self's grad_fn from the base on next access
+
+
+# --- registration --------------------------------------------------------------------------
+def op(name, *, public=None, method=False, inplace=False, promote=None, operands=None, view=False):
+    """Register `fn` (a forward on arrays) as the op `name`; returns its public function.
+
+    public: the public name (default: the forward's name); method: also a Tensor method
+    (True or a name); inplace: also `Tensor.<method>_`; promote: None, "same" (common dtype) or
+    "float" (common dtype, integers to the default float); operands: the argument positions
+    that take part in promotion (default all); view: outputs alias the first input.
+    """
+    def deco(fn):
+        spec = OpSpec(name, _positional(fn), promote, view, operands)
+        pub = _signature_wrapper(fn, "call", spec)
+        pub.__name__ = pub.__qualname__ = public or fn.__name__
+        pub.__doc__ = fn.__doc__
+        spec.public = pub
+        if public is not False:
+            OPS[pub.__name__] = pub
+        mname = pub.__name__ if method is True else method
+        if mname:
+            METHODS[mname] = pub
+        if inplace:
+            ip = _signature_wrapper(fn, "call_inplace", spec)
+            ip.__name__ = (mname or pub.__name__) + "_"
+            METHODS[ip.__name__] = ip
+            pub.inplace = ip
+        pub.spec = spec
+        return pub
+    return deco
+
+
+def _positional(fn):
+    """fn callable with every argument positionally (the glue passes arguments as one tuple)."""
+    params = list(inspect.signature(fn).parameters.values())
+    if all(p.kind is not p.KEYWORD_ONLY for p in params):
+        return fn
+    names = [p.name for p in params]
+    call_args = ", ".join(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}" for p in params)
+    scope = {"fn": fn}
+    exec(f"def forward({', '.join(names)}):\n    return fn({call_args})\n", scope)
+    return scope["forward"]
+
+
+def _signature_wrapper(fn, target, spec):
+    """A function with fn's exact signature that passes its arguments, in order, to `target`."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    names = ", ".join(p.name for p in params)
+    scope = {"call": call, "call_inplace": call_inplace, "spec": spec}
+    sig_src = str(sig)
+    for p in params:
+        if p.default is not inspect.Parameter.empty:
+            sig_src = sig_src.replace(f"{p.name}={p.default!r}", f"{p.name}=__d_{p.name}", 1)
+            scope[f"__d_{p.name}"] = p.default
+    src = f"def wrapper{sig_src}:\n    return {target}(spec, ({names}{',' if len(params) == 1 else ''}))\n"
+    exec(src, scope)
+    return scope["wrapper"]
+
+
+def register(name=None, method=False):
+    """Register a hand-written public function (one that picks among ops) in the namespace."""
+    def deco(fn):
+        pub_name = name or fn.__name__
+        OPS[pub_name] = fn
+        if method:
+            METHODS[pub_name if method is True else method] = fn
+        return fn
+    return deco

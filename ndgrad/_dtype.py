@@ -1,0 +1,155 @@
+"""dtypes and torch's type-promotion rules.
+
+A `dtype` wraps the NumPy dtype that stores it. Promotion follows torch, not NumPy:
+categories bool < integer < floating < complex; tensors with dimensions decide inside a
+category, zero-dim tensors and Python scalars only lift the category.
+"""
+import numpy as np
+
+
+class dtype:
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank")
+
+    def __init__(self, name, np_dtype, rank):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = self.np.kind == "f"
+        self.is_complex = self.np.kind == "c"
+        self.is_signed = self.np.kind in "ifc"
+        self.itemsize = self.np.itemsize
+        self._rank = rank  # category: 0 bool, 1 integer, 2 floating, 3 complex
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_real(self):
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self):
+        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+complex64 = dtype("complex64", np.complex64, 3)
+complex128 = dtype("complex128", np.complex128, 3)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
+           "long": int64, "cfloat": complex64, "cdouble": complex128, "bool": bool_}
+_from_np = {d.np: d for d in ALL}
+_by_name_map = {d.name: d for d in ALL}
+
+
+def _by_name(name):
+    return _by_name_map[name]
+
+
+def from_numpy_dtype(np_dtype):
+    try:
+        return _from_np[np_dtype]
+    except KeyError:
+        d = np.dtype(np_dtype)
+        if d in _from_np:
+            return _from_np[d]
+        raise TypeError(f"can't convert np.ndarray of type numpy.{d.name}. The only supported types are: "
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+
+
+def to_dtype(d):
+    """Accept an ndgrad dtype, a NumPy dtype or a Python type and return the ndgrad dtype."""
+    if isinstance(d, dtype):
+        return d
+    if d is float:
+        return float64
+    if d is int:
+        return int64
+    if d is bool:
+        return bool_
+    if d is complex:
+        return complex128
+    return from_numpy_dtype(np.dtype(d))
+
+
+class _Defaults:
+    __slots__ = ("float", "complex")
+
+
+defaults = _Defaults()
+defaults.float = float32
+defaults.complex = complex64
+
+
+def set_default_dtype(d):
+    d = to_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    defaults.float = d
+    defaults.complex = d.to_complex()
+
+
+def get_default_dtype():
+    return defaults.float
+
+
+def promote_types(a, b):
+    """The smallest dtype both a and b convert to (torch.promote_types)."""
+    if a is b:
+        return a
+    if a._rank != b._rank:
+        hi, lo = (a, b) if a._rank > b._rank else (b, a)
+        if hi._rank == 3 and lo._rank == 2:  # complex keeps the wider float precision
+            return complex128 if (hi is complex128 or lo is float64) else complex64
+        return hi
+    return _from_np[np.promote_types(a.np, b.np)]
+
+
+def scalar_dtype(value):
+    """The dtype torch gives a Python scalar taking part in promotion."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return defaults.float
+    if isinstance(value, complex):
+        return defaults.complex
+    return from_numpy_dtype(np.asarray(value).dtype)
+
+
+def _combine(higher, lower):
+    # torch's category rule: the lower-priority operand only matters if it lifts the category
+    if higher is None:
+        return lower
+    if lower is None or higher._rank == 3:
+        return higher
+    if lower._rank == 3:
+        return higher.to_complex() if higher._rank == 2 else lower
+    if higher._rank == 2:
+        return higher
+    if higher is bool_ or lower._rank == 2:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(dim_dtypes, zero_dim_dtypes=(), scalars=()):
+    """torch.result_type over tensors with dims, zero-dim tensors and Python scalars."""
+    dim = zero = wrapped = None
+    for d in dim_dtypes:
+        dim = d if dim is None else promote_types(dim, d)
+    for d in zero_dim_dtypes:
+        zero = d if zero is None else promote_types(zero, d)
+    for s in scalars:
+        d = scalar_dtype(s)
+        wrapped = d if wrapped is None else promote_types(wrapped, d)
+    return _combine(dim, _combine(zero, wrapped))

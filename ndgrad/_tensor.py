@@ -1,0 +1,392 @@
+"""Tensor: an array plus autograd metadata.
+
+Hot fields are slots; rarely set ones (hooks, .grad, view bookkeeping) fall back to class-level
+defaults and live in the instance dict once set, so creating a tensor costs a few assignments.
+Operators and most methods are the public op functions (see `_dispatch.METHODS`), attached
+when `ndgrad` is imported; this file holds what is about the tensor itself.
+"""
+import weakref
+
+import numpy as np
+
+from . import _dispatch, _dtype
+from .autograd.grad_mode import state
+from .autograd.node import HookDict
+
+
+class device:
+    __slots__ = ("type", "index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if ":" in type:
+            type, idx = type.split(":")
+            index = int(idx)
+        if type not in ("cpu", "cuda", "meta"):
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        self.type, self.index = type, index
+
+    def __repr__(self):
+        return f"device(type='{self.type}'" + (f", index={self.index})" if self.index is not None else ")")
+
+    def __str__(self):
+        return self.type + (f":{self.index}" if self.index is not None else "")
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints with torch's repr."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
+    # rarely set state: class defaults, instance dict once set
+    _grad = None
+    _hooks = None              # HookDict of tensor hooks (leaves; non-leaves register on grad_fn)
+    _post_acc_hooks = None
+    _acc = None                # weakref to the AccumulateGrad node of a leaf
+    _view_fn = None            # replays the view ops from the base (views only)
+    _view_version = 0
+    _retains_grad = False
+    _is_param = False
+    __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
+
+    def __init__(self, data=None, *, requires_grad=False):
+        if isinstance(data, Tensor):
+            data = data._data
+        self._data = np.asarray(data if data is not None else [], dtype=_dtype.defaults.float.np)
+        self._requires_grad = False
+        self._grad_fn = None
+        self._output_nr = 0
+        self._vc = [0]
+        self._base = None
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @classmethod
+    def _make(cls, data, requires_grad, grad_fn, output_nr):
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._vc = [0]
+        t._base = None
+        return t
+
+    # --- metadata -------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
+
+    def storage_offset(self):
+        if self._base is None:
+            return 0
+        return (self._data.__array_interface__["data"][0]
+                - self._base._data.__array_interface__["data"][0]) // self._data.itemsize
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    def is_inference(self):
+        return self.__dict__.get("_inference", False)
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __hash__(self):
+        return id(self)
+
+    # --- autograd metadata ----------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        if self._grad_fn is not None and not requires_grad:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                               "computed variable in a subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach().")
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if requires_grad and self.is_inference():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        if self._base is not None and self._view_version != self._vc[0] and self._view_fn is not None \
+                and self._base._requires_grad:
+            self._regenerate_view_grad_fn()
+        return self._grad_fn
+
+    def _regenerate_view_grad_fn(self):
+        # the base was written in place since this view's history was recorded: replay the view
+        prev = state.enabled
+        state.enabled = True
+        try:
+            fresh = self._view_fn(self._base)
+        finally:
+            state.enabled = prev
+        self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
+        self._requires_grad = True
+        self._view_version = self._vc[0]
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(f"assigned grad has data of a different size: expected "
+                                   f"{list(self._data.shape)}, got {list(value._data.shape)}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(f"assigned grad has data of a different type: expected {self.dtype}, "
+                                   f"got {value.dtype}")
+        self._grad = value
+
+    @property
+    def _version(self):
+        return self._vc[0]
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+
+    def detach(self):
+        t = Tensor._make(self._data, False, None, 0)
+        t._vc = self._vc
+        t._base = self if self._base is None else self._base
+        return t
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self
+
+    def register_hook(self, hook):
+        """hook(grad) -> Tensor or None, called with the gradient of this tensor."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        fn = self.grad_fn
+        if fn is not None:
+            return fn._register_tensor_pre_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = HookDict()
+        return self._hooks.add(hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = HookDict()
+        return self._post_acc_hooks.add(hook)
+
+    def retain_grad(self):
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self.grad_fn
+        if fn is None or self._retains_grad:
+            return
+        ref = weakref.ref(self)
+
+        def retain(grad):
+            t = ref()
+            if t is None:
+                return
+            if t._grad is None:
+                t._grad = grad.detach().clone() if not state.enabled else grad.clone()
+            else:
+                t._grad = t._grad + grad
+        fn._get_extra().retains_grad_hooks[self._output_nr] = retain
+        self._retains_grad = True
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # --- conversion -----------------------------------------------------------------------
+    def numpy(self, *, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "biu" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return repr(self)
+
+    def __repr__(self):
+        from ._repr import tensor_repr
+        return tensor_repr(self)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __reversed__(self):
+        return iter(self.flip(0).unbind(0)) if self._data.ndim else self
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        t = type(self).__new__(type(self))
+        Tensor.__init__(t, self._data.copy())
+        t._requires_grad = self._requires_grad
+        if self._grad is not None:
+            t._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = t
+        return t
+
+    def _cast(self, np_dtype):
+        """This tensor in another NumPy dtype, through the differentiable `to`."""
+        return self.to(_dtype.from_numpy_dtype(np_dtype))
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+_dispatch.Tensor = Tensor

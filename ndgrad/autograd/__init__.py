@@ -1,0 +1,120 @@
+"""ndgrad.autograd: backward, grad, grad modes, graph tools.
+
+`backward` and `grad` turn user arguments into root edges and gradients, call the engine,
+and deliver the results (into `.grad`, or returned).
+"""
+from . import engine, graph  # noqa: F401
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
+                        no_grad, set_grad_enabled)
+from .node import GradientEdge, Node  # noqa: F401
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    from .._tensor import Tensor
+    if isinstance(x, (Tensor, GradientEdge)):
+        return (x,)
+    return tuple(x)
+
+
+def _root_edge(out, i):
+    from .._dispatch import _edge
+    if isinstance(out, GradientEdge):
+        return tuple(out)
+    if not out._requires_grad:
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return _edge(out)
+
+
+def _make_grads(outputs, grads, create_graph):
+    from .. import ones_like
+    from .._tensor import Tensor
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if isinstance(out, GradientEdge):
+            if g is None:
+                raise RuntimeError(f"grad_outputs[{i}] must be given for GradientEdge outputs")
+            result.append(g)
+            continue
+        if g is None:
+            if out._requires_grad and out._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._data.dtype.kind not in "fc":
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            g = ones_like(out)
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        elif g._data.shape != out._data.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                               f"has a shape of {out.shape}.")
+        elif g._data.dtype.kind != out._data.dtype.kind and out._data.dtype.kind in "fc":
+            raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
+                               f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
+                               f"has a dtype of {out.dtype}.")
+        result.append(g if create_graph else g.detach())
+    return result
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`)."""
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+                           f"got {len(grads)} gradients for {len(outputs)} tensors")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = [_root_edge(o, i) for i, o in enumerate(outputs)]
+    grads = _make_grads(outputs, grads, create_graph)
+    inputs = _as_tuple(inputs)
+    if inputs:
+        edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
+        captured = engine.run(roots, grads, retain_graph, create_graph, captures=edges, accumulate=True)
+        from .node import accumulate_grad
+        for t, g in zip(inputs, captured):
+            if g is not None and not isinstance(t, GradientEdge) and t.grad_fn is not None:
+                accumulate_grad(t, g, create_graph)
+    else:
+        engine.run(roots, grads, retain_graph, create_graph)
+
+
+def _input_edge(t, i):
+    from .._dispatch import _edge
+    if isinstance(t, GradientEdge):
+        return tuple(t)
+    if not t._requires_grad:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    return _edge(t)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated."""
+    if is_grads_batched:
+        raise NotImplementedError("autograd.grad(is_grads_batched=True) needs vmap, which ndgrad lacks yet")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    if not ins:
+        raise RuntimeError("grad requires non-empty inputs.")
+    grads = _as_tuple(grad_outputs) or (None,) * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = [_root_edge(o, i) for i, o in enumerate(outs)]
+    grads = _make_grads(outs, grads, create_graph)
+    edges = [_input_edge(t, i) for i, t in enumerate(ins)]
+    result = engine.run(roots, grads, retain_graph, create_graph, captures=edges, accumulate=False)
+    for i, g in enumerate(result):
+        if g is None:
+            if materialize_grads:
+                from .. import zeros_like
+                result[i] = zeros_like(ins[i])
+            elif not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+    return tuple(result)

@@ -1,0 +1,206 @@
+"""The backward engine: one iterative pass over the graph, newest node first.
+
+1. Count, for every node reachable from the roots, how many edges point at it.
+2. With `inputs=` (or autograd.grad), mark the nodes on a path to a requested edge; only they run.
+3. Pop the ready node with the highest sequence number, run its hooks and its formulas, check
+   each gradient against the input it belongs to (shape via sum_to, dtype), add it into the
+   next node's input buffer, and queue that node once all its edges have delivered.
+No recursion anywhere: a chain of a million nodes needs no deeper stack than a chain of two.
+"""
+import heapq
+import itertools
+
+from .grad_mode import state
+from .node import AccumulateGrad, GraphRoot
+
+
+def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=True):
+    """Backpropagate `root_grads` into the edges `roots`.
+
+    captures: None, or a list of edges whose incoming gradient is wanted; then only nodes on a
+    path to them run, and the result is the list of captured gradients (None where unreached).
+    With accumulate=True the captured leaves' AccumulateGrad nodes run (backward(inputs=));
+    the caller accumulates captured non-leaf gradients.
+    """
+    root = GraphRoot(roots, root_grads)
+    deps = _count_dependencies(root)
+    needed = capture_at = targets = None
+    results = None
+    if captures is not None:
+        capture_at = {}
+        for k, (node, nr) in enumerate(captures):
+            capture_at.setdefault(node, []).append((nr, k))
+        needed = _needed_nodes(root, capture_at)
+        targets = needed | capture_at.keys()
+        results = [None] * len(captures)
+
+    buffers = {}
+    counter = itertools.count()
+    ready = [(0, 0, root)]
+    prev_mode = state.enabled
+    state.enabled = create_graph
+    try:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None) if node is not root else []
+            if node._extra is not None or type(node) is AccumulateGrad:
+                grads = _tensor_pre_hooks(node, grads)
+            if capture_at is not None:
+                if node in capture_at:
+                    for nr, k in capture_at[node]:
+                        g = grads[nr] if nr < len(grads) else None
+                        results[k] = g
+                if node not in needed and not (accumulate and type(node) is AccumulateGrad and node in capture_at):
+                    continue
+            outs = _call_node(node, grads, targets, create_graph)
+            if not keep_graph:
+                node._release()
+            edges = node.next_functions
+            meta = node._meta
+            for i, (nxt, nr) in enumerate(edges):
+                if nxt is None:
+                    continue
+                if targets is not None and nxt not in targets:
+                    continue
+                g = outs[i]
+                if g is not None:
+                    g = _validate(node, i, g, meta[i] if meta is not None else None)
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * _num_inputs(nxt)
+                if nr >= len(buf):
+                    buf.extend([None] * (nr + 1 - len(buf)))
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
+    finally:
+        state.enabled = prev_mode
+    return results
+
+
+def _count_dependencies(root):
+    deps = {}
+    stack = [root]
+    seen = {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return deps
+
+
+def _needed_nodes(root, capture_at):
+    """Nodes from which some captured edge can be reached (they must run to deliver it)."""
+    needed = set()
+    # iterative post-order: a node is needed if any child is needed or is captured below it
+    stack = [(root, iter(root.next_functions))]
+    visited = {root}
+    while stack:
+        node, it = stack[-1]
+        for nxt, _ in it:
+            if nxt is not None and nxt not in visited:
+                visited.add(nxt)
+                stack.append((nxt, iter(nxt.next_functions)))
+                break
+        else:
+            stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is not None and (nxt in needed or nxt in capture_at):
+                    needed.add(node)
+                    break
+    needed.add(root)
+    return needed
+
+
+def _num_inputs(node):
+    meta = node._out_meta
+    return len(meta) if meta else 1
+
+
+def _call_node(node, grads, targets, create_graph):
+    extra = node._extra
+    if extra is not None and extra.pre_hooks:
+        for hook in list(extra.pre_hooks.values()):
+            res = hook(tuple(grads))
+            if res is not None:
+                grads = list(res)
+    edges = node.next_functions
+    if targets is None:
+        mask = tuple(e[0] is not None for e in edges)
+    else:
+        mask = tuple(e[0] is not None and e[0] in targets for e in edges)
+    if grads and all(g is None for g in grads) and type(node) is not GraphRoot:
+        outs = [None] * len(edges)
+    else:
+        if node._out_meta is not None and any(g is None for g in grads):
+            grads = _materialize(node, grads)
+        outs = node._apply(grads, mask, create_graph)
+    if extra is not None and extra.post_hooks:
+        for hook in list(extra.post_hooks.values()):
+            res = hook(tuple(outs), tuple(grads))
+            if res is not None:
+                outs = list(res)
+    if len(outs) != len(edges):
+        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                           f"(expected {len(edges)}, got {len(outs)})")
+    return outs
+
+
+def _materialize(node, grads):
+    from .. import zeros
+    from .._dtype import from_numpy_dtype
+    return [g if g is not None else zeros(shape, dtype=from_numpy_dtype(dt))
+            for g, (shape, dt) in zip(grads, node._out_meta)]
+
+
+def _tensor_pre_hooks(node, grads):
+    """Tensor hooks (registered with Tensor.register_hook), then retains_grad, per gradient slot."""
+    if type(node) is AccumulateGrad:
+        hooks = node.variable._hooks
+        if hooks and grads and grads[0] is not None:
+            grads = [_run_tensor_hooks(hooks, grads[0])]
+        return grads
+    extra = node._extra
+    for nr, hooks in extra.tensor_pre_hooks.items():
+        if nr < len(grads) and grads[nr] is not None and hooks:
+            grads[nr] = _run_tensor_hooks(hooks, grads[nr])
+    for nr, fn in extra.retains_grad_hooks.items():
+        if nr < len(grads) and grads[nr] is not None:
+            fn(grads[nr])
+    return grads
+
+
+def _run_tensor_hooks(hooks, grad):
+    for hook in list(hooks.values()):
+        res = hook(grad)
+        if res is not None:
+            grad = res
+    return grad
+
+
+def _validate(node, i, grad, meta):
+    """Bring a gradient to the shape and dtype of the input it flows into."""
+    if meta is None:
+        return grad
+    shape, dtype = meta
+    if grad._data.shape != shape:
+        from .formulas import sum_to
+        try:
+            grad = sum_to(grad, shape)
+        except ValueError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]") from None
+    if grad._data.dtype != dtype:
+        if dtype.kind not in "fc":
+            return None
+        grad = grad._cast(dtype)
+    return grad
+

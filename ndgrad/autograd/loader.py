@@ -1,0 +1,223 @@
+"""Reads derivatives.yaml and builds one Node class per entry, named as torch names it.
+
+Each entry's `name:` is an ATen-style schema; its other keys are backward formulas for the named
+arguments (`self: grad * other`), `result:` (forward-mode tangent, used by forward AD) and
+`output_differentiability:`. Formulas are compiled once, with the yaml file as their filename
+and their yaml line as their line, so an error inside a formula points at the table.
+"""
+import ast
+import os
+import re
+
+import yaml
+
+from . import formulas
+from .node import Node
+
+YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
+_ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
+
+
+class Arg:
+    __slots__ = ("name", "type", "is_tensor", "is_tensor_list", "kw_only")
+
+    def __init__(self, name, type_, kw_only):
+        self.name, self.type, self.kw_only = name, type_, kw_only
+        base = type_.rstrip("?")
+        self.is_tensor = base.startswith("Tensor") and "[]" not in base
+        self.is_tensor_list = base.startswith("Tensor") and "[]" in base
+
+
+class Entry:
+    """One parsed yaml entry: schema, formulas and the generated Node class."""
+
+    def __init__(self, schema, line):
+        self.schema = schema
+        self.line = line
+        head, _, ret = schema.partition("->")
+        name, _, args = head.strip().partition("(")
+        self.op_name = name.strip()                      # e.g. "mul.Tensor"
+        self.base = self.op_name.split(".")[0]
+        self.args = _parse_args(args.rstrip().rstrip(")"))
+        self.returns = _parse_returns(ret.strip())
+        self.formulas = []        # (arg indices, function, names it reads)
+        self.forward_formula = None
+        self.output_differentiability = None
+        self.node_cls = None
+        self.saved_names = ()
+        self.meta_only = ()
+
+    @property
+    def arg_names(self):
+        return [a.name for a in self.args]
+
+
+def _split_top(text, sep=","):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def _parse_args(text):
+    args, kw_only = [], False
+    for part in _split_top(text):
+        if part == "*":
+            kw_only = True
+            continue
+        m = _ARG_RE.match(part)
+        if not m:
+            raise ValueError(f"derivatives.yaml: cannot parse argument {part!r}")
+        args.append(Arg(m.group("name"), m.group("type"), kw_only))
+    return args
+
+
+def _parse_returns(text):
+    text = text.strip()
+    if text.startswith("("):
+        text = text[1:-1]
+    names = []
+    for i, part in enumerate(_split_top(text)):
+        bits = part.split()
+        names.append(bits[1] if len(bits) > 1 else ("result" if text.count(",") == 0 else f"result{i}"))
+    return names
+
+
+def camel(base):
+    return "".join(p[:1].upper() + p[1:] for p in base.split("_") if p)
+
+
+def _compile_formula(expr, params, line, where):
+    """Compile `expr` as the body of a function whose return lies on the yaml line `line`."""
+    header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
+    pad = "\n" * max(line - 3, 0)
+    src = pad + header + f" return ({expr})\n"
+    # formulas' globals are formulas.py's namespace, which ndgrad/__init__ fills with the public ops
+    scope = vars(formulas)
+    try:
+        exec(compile(src, YAML_PATH, "exec"), scope)
+    except SyntaxError as e:
+        raise SyntaxError(f"derivatives.yaml line {line} ({where}): {e.msg}") from None
+    return scope.pop("_formula")
+
+
+_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex"}
+
+
+def _names_in(expr):
+    """(names read, names read only through shape/dtype-like attributes)."""
+    tree = ast.parse(expr, mode="eval")
+    names, meta_uses = set(), set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr in _META_ATTRS:
+            meta_uses.add(id(n.value))
+    full = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            names.add(n.id)
+            if id(n) not in meta_uses:
+                full.add(n.id)
+    return names, full
+
+
+def load(path=YAML_PATH):
+    """Parse the table; returns {op_name: Entry} with node classes built."""
+    with open(path) as f:
+        doc = yaml.compose(f)
+    entries, counts = {}, {}
+    for item in doc.value:
+        fields = {k.value: v for k, v in item.value}
+        entry = Entry(fields["name"].value, fields["name"].start_mark.line + 1)
+        if entry.op_name in entries:
+            raise ValueError(f"derivatives.yaml line {entry.line}: duplicate entry {entry.op_name}")
+        scope_names = set(entry.arg_names) | set(entry.returns) | {"result"}
+        used, used_fully, pending = set(), set(), []
+        for key, node in fields.items():
+            if key == "name":
+                continue
+            if key == "output_differentiability":
+                entry.output_differentiability = [v.value in ("True", "true") for v in node.value]
+                continue
+            if key == "result":
+                entry.forward_formula = node.value
+                continue
+            targets = [t.strip() for t in key.split(",")]
+            for t in targets:
+                if t not in entry.arg_names:
+                    raise ValueError(f"derivatives.yaml line {node.start_mark.line + 1}: "
+                                     f"{t!r} is not an argument of {entry.op_name}")
+            names, full = _names_in(node.value)
+            used |= names & scope_names
+            used_fully |= full & scope_names
+            pending.append(([entry.arg_names.index(t) for t in targets], node.value, node.start_mark.line + 1))
+        # Saved values: every argument or result a formula reads, in schema order.
+        saved = [n for n in entry.arg_names if n in used] + [n for n in entry.returns if n in used]
+        if "result" in used and "result" not in saved:
+            saved.append("result")
+        entry.saved_names = tuple(saved)
+        entry.meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
+        for idxs, expr, line in pending:
+            fn = _compile_formula(expr, saved, line, entry.op_name)
+            entry.formulas.append((tuple(idxs), fn))
+        n = counts.get(camel(entry.base), 0)
+        counts[camel(entry.base)] = n + 1
+        entry.node_cls = _make_node_class(f"{camel(entry.base)}Backward{n}", entry)
+        entries[entry.op_name] = entry
+    return entries
+
+
+def _make_node_class(name, entry):
+    diff_args = sorted({i for idxs, _ in entry.formulas for i in idxs})
+    saved_tensor_idx = tuple(i for i, n in enumerate(entry.saved_names)
+                             if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
+                             or entry.args[entry.arg_names.index(n)].is_tensor_list)
+    return type(name, (GeneratedNode,), {
+        "__slots__": ("_edge_slices",) if any(entry.args[i].is_tensor_list for i in diff_args) else (),
+        "_entry": entry,
+        "_diff_args": tuple(diff_args),
+        "_saved_names": entry.saved_names,
+        "_saved_tensor_idx": saved_tensor_idx,
+        "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
+    })
+
+
+class GeneratedNode(Node):
+    """Runs the compiled formulas of its yaml entry for the inputs whose gradient is needed."""
+    __slots__ = ()
+    _diff_args = ()
+    _formulas = ()
+
+    def _apply(self, grads, mask, create_graph):
+        saved = self._unpack_saved()
+        slices = getattr(self, "_edge_slices", None)
+        n_args = len(self._diff_args)
+        out = [None] * n_args
+        arg_mask = mask if slices is None else [any(mask[s]) for s in slices]
+        for targets, fn in self._formulas:
+            if any(arg_mask[t] for t in targets):
+                res = fn(grads, arg_mask, *saved)
+                if len(targets) == 1:
+                    out[targets[0]] = res
+                else:
+                    for t, r in zip(targets, res):
+                        out[t] = r
+        if slices is None:
+            return out
+        flat = []
+        for value, s in zip(out, slices):
+            count = s.stop - s.start
+            if s.stop - s.start == 1 and not isinstance(value, (list, tuple)):
+                flat.append(value)
+            else:
+                flat.extend(value if value is not None else [None] * count)
+        return flat

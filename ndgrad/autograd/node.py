@@ -1,0 +1,278 @@
+"""Graph nodes: Node (base of every backward node), AccumulateGrad, saved values, hooks.
+
+A Node is created by the op glue (`ndgrad/_dispatch.py`) for each recorded op. Its
+`next_functions` are the edges `(node, output_nr)` to the nodes of its inputs, in the order of
+the op's differentiable arguments. Generated subclasses (one per derivatives.yaml entry, see
+loader.py) implement `_apply(grads, mask)`. Rarely used state (hooks, metadata) lives in one
+lazily created `_extra` object so that recording an op stays cheap.
+"""
+import itertools
+import weakref
+
+_next_seq = itertools.count().__next__
+MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
+
+
+class RemovableHandle:
+    __slots__ = ("_hooks", "_key")
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self._hooks = weakref.ref(hooks) if not isinstance(hooks, weakref.ref) else hooks
+        self._key = next(self._ids)
+
+    def remove(self):
+        hooks = self._hooks()
+        if hooks is not None:
+            hooks.pop(self._key, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class HookDict(dict):
+    """Ordered hooks keyed by handle id (a dict subclass so handles can hold a weak reference)."""
+    __slots__ = ("__weakref__",)
+
+    def add(self, fn):
+        handle = RemovableHandle(self)
+        self[handle._key] = fn
+        return handle
+
+
+class _Extra:
+    __slots__ = ("pre_hooks", "post_hooks", "tensor_pre_hooks", "retains_grad_hooks", "metadata", "trace")
+
+    def __init__(self):
+        self.pre_hooks = HookDict()
+        self.post_hooks = HookDict()
+        self.tensor_pre_hooks = {}      # output_nr -> HookDict
+        self.retains_grad_hooks = {}    # output_nr -> fn
+        self.metadata = {}
+        self.trace = None               # forward stack, recorded in anomaly mode
+
+
+class SavedOutput:
+    """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
+    __slots__ = ("data", "vc", "output_nr", "requires_grad")
+
+    def __init__(self, tensor):
+        self.data = tensor._data
+        self.vc = tensor._vc
+        self.output_nr = tensor._output_nr
+        self.requires_grad = tensor._requires_grad
+
+
+class TensorMeta:
+    """What a formula needs of an argument it only asks the shape or dtype of (saves memory)."""
+    __slots__ = ("shape", "_np_dtype")
+
+    def __init__(self, tensor):
+        self.shape = tensor.shape
+        self._np_dtype = tensor._data.dtype
+
+    @property
+    def dtype(self):
+        from .._dtype import from_numpy_dtype
+        return from_numpy_dtype(self._np_dtype)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def dim(self):
+        return len(self.shape)
+
+    def size(self, dim=None):
+        return self.shape if dim is None else self.shape[dim]
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def is_complex(self):
+        return self._np_dtype.kind == "c"
+
+
+class Node:
+    __slots__ = ("next_functions", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
+                 "__weakref__")
+    _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)
+    _saved_tensor_idx = ()     # which of them are tensors (version-checked)
+
+    def name(self):
+        return type(self).__name__
+
+    def _sequence_nr(self):
+        return self._sequence_nr_
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    @property
+    def metadata(self):
+        return self._get_extra().metadata
+
+    def _get_extra(self):
+        extra = self._extra
+        if extra is None:
+            extra = self._extra = _Extra()
+        return extra
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) runs after the node; it may return new grad_inputs."""
+        return self._get_extra().post_hooks.add(fn)
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) runs before the node; it may return new grad_outputs."""
+        return self._get_extra().pre_hooks.add(fn)
+
+    def _register_tensor_pre_hook(self, output_nr, fn):
+        return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
+
+    def __call__(self, *grads):
+        from .grad_mode import state
+        mask = tuple(e[0] is not None for e in self.next_functions)
+        out = self._apply(list(grads), mask, state.enabled)
+        return out[0] if len(out) == 1 else tuple(out)
+
+    # saved values -------------------------------------------------------------------------
+    def _unpack_saved(self):
+        """The saved values as the formulas see them, after the version checks."""
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling backward.")
+        if not self._saved_tensor_idx:
+            return saved
+        values = list(saved)
+        versions = self._versions
+        for i in self._saved_tensor_idx:
+            if versions[i] is not None:
+                values[i] = self._unpack_one(values[i], versions[i])
+        return values
+
+    def _unpack_one(self, value, version):
+        from .._tensor import Tensor
+        if type(value) is list:  # a saved Tensor[] argument
+            return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
+        if not isinstance(value, (Tensor, SavedOutput)):
+            return value
+        if type(value) is SavedOutput:
+            if value.vc[0] != version:
+                _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
+            t = Tensor._make(value.data, value.requires_grad, self if value.requires_grad else None, value.output_nr)
+            t._vc = value.vc
+            return t
+        if value._vc[0] != version:
+            _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
+        return value
+
+    def _release(self):
+        if self._saved is not None and self._saved_names:
+            self._saved = None
+
+    def __getattr__(self, name):
+        # _saved_<arg> and _saved_result, as torch exposes them
+        if name.startswith("_saved_") and name[7:] in type(self)._saved_names:
+            values = self._unpack_saved()
+            return _expose(values[type(self)._saved_names.index(name[7:])])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _expose(value):
+    from .._tensor import Tensor
+    if isinstance(value, Tensor) or isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
+        return value
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _raise_modified(data, output_nr, grad_fn, version, expected):
+    from .._dtype import from_numpy_dtype
+    kind = {"float32": "Float", "float64": "Double", "float16": "Half", "complex64": "ComplexFloat",
+            "complex128": "ComplexDouble"}.get(from_numpy_dtype(data.dtype).name, "")
+    where = f", which is output {output_nr} of {grad_fn.name()}," if grad_fn is not None else ""
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        f"[torch.{kind}Tensor [{', '.join(map(str, data.shape))}]]{where} is at version {version}; expected "
+        f"version {expected} instead. Hint: enable anomaly detection to find the operation that failed to "
+        "compute its gradient, with torch.autograd.set_detect_anomaly(True).")
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor: adds the incoming gradient into `variable.grad`."""
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+        self.next_functions = ()
+        self._sequence_nr_ = MAX_SEQ
+        self._saved = None
+        self._meta = None
+        self._out_meta = None
+        self._extra = None
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def _apply(self, grads, mask, create_graph):
+        accumulate_grad(self.variable, grads[0], create_graph)
+        return ()
+
+
+def accumulate_grad(var, grad, create_graph):
+    if grad is None:
+        return
+    old = var.grad
+    if old is None:
+        # The engine hands over buffers it owns; anything else is copied so `.grad` never aliases.
+        var.grad = grad if create_graph else grad.detach().clone()
+    elif create_graph:
+        var.grad = old + grad
+    else:
+        old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
+    hooks = var._post_acc_hooks
+    if hooks:
+        for fn in list(hooks.values()):
+            fn(var)
+
+
+class GraphRoot(Node):
+    """Holds the gradients the user passes to backward, so the engine has one start node."""
+    __slots__ = ("grads",)
+
+    def __init__(self, edges, grads):
+        self.next_functions = tuple(edges)
+        self.grads = grads
+        self._sequence_nr_ = MAX_SEQ
+        self._saved = None
+        self._meta = None
+        self._out_meta = None
+        self._extra = None
+
+    def _apply(self, grads, mask, create_graph):
+        return self.grads
+
+
+class GradientEdge(tuple):
+    """(node, output_nr): where a tensor's gradient enters the graph."""
+    __slots__ = ()
+
+    def __new__(cls, node, output_nr):
+        return tuple.__new__(cls, (node, output_nr))
+
+    node = property(lambda self: self[0])
+    output_nr = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"

@@ -1,0 +1,1 @@
+"""ndgrad.nn.functional: the functional neural-network ops (forwards live in ops/nn.py)."""

@@ -1,0 +1,6 @@
+"""Forward implementations on raw arrays, one module per op family.
+
+Each forward is registered with `@op("<derivatives.yaml name>")` (see `_dispatch.py`); importing
+this package registers them all. Public names land in `ndgrad`, methods on `Tensor`.
+"""
+from . import creation, pointwise, reduction, shape  # noqa: F401
