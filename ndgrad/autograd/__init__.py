@@ -118,3 +118,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401,E402
