@@ -7,6 +7,7 @@ loader.py) implement `_apply(grads, mask)`. Rarely used state (hooks, metadata) 
 lazily created `_extra` object so that recording an op stays cheap.
 """
 import itertools
+import re
 import weakref
 
 _next_seq = itertools.count().__next__
@@ -177,7 +178,8 @@ class Node:
         return value
 
     def _release(self):
-        if self._saved is not None and self._saved_names:
+        # like torch, only saved tensors are freed: a node that saved none can run again
+        if self._saved is not None and any(v is not None for v in self._versions):
             self._saved = None
 
     def __getattr__(self, name):
@@ -201,12 +203,13 @@ def _raise_modified(data, output_nr, grad_fn, version, expected):
     from .._dtype import from_numpy_dtype
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "complex64": "ComplexFloat",
             "complex128": "ComplexDouble"}.get(from_numpy_dtype(data.dtype).name, "")
-    where = f", which is output {output_nr} of {grad_fn.name()}," if grad_fn is not None else ""
+    op = re.sub(r"Backward\d*$", "", grad_fn.name()) if grad_fn is not None else ""
+    where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"[torch.{kind}Tensor [{', '.join(map(str, data.shape))}]]{where} is at version {version}; expected "
         f"version {expected} instead. Hint: enable anomaly detection to find the operation that failed to "
-        "compute its gradient, with torch.autograd.set_detect_anomaly(True).")
+        "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class AccumulateGrad(Node):

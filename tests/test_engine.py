@@ -1,0 +1,438 @@
+"""The backward engine: accumulation, retain_graph, create_graph, inputs=, autograd.grad,
+GradientEdge, hooks and their order, saved-tensor lifetime, long chains.
+
+Each scenario is written once against the torch API and run on ndgrad; where torch is
+installed the same scenario runs on torch too and the results must agree.
+"""
+import numpy as np
+import pytest
+
+import ndgrad
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+LIBS = [ndgrad] + ([torch] if torch is not None else [])
+
+
+def both(scenario):
+    """Run scenario(T) on ndgrad (and torch): results must be equal; returns ndgrad's."""
+    ours = scenario(ndgrad)
+    if torch is not None:
+        theirs = scenario(torch)
+        _assert_same(ours, theirs)
+    return _plain(ours)
+
+
+def _plain(x):
+    if hasattr(x, "detach"):
+        return np.asarray(x.detach().numpy())
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _assert_same(a, b):
+    a, b = _plain(a), _plain(b)
+    if isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), (a, b)
+        for x, y in zip(a, b):
+            _assert_same(x, y)
+    elif isinstance(a, np.ndarray):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
+    else:
+        assert a == b
+
+
+def leaf(T, values=(0.5, -1.0, 2.0)):
+    return T.tensor(list(values), dtype=T.float64, requires_grad=True)
+
+
+# --- accumulation --------------------------------------------------------------------------
+def test_backward_fills_grad_of_leaves():
+    def s(T):
+        x, y = leaf(T), leaf(T, (1.0, 2.0, 3.0))
+        (x * y).sum().backward()
+        return [x.grad, y.grad]
+    gx, gy = both(s)
+    np.testing.assert_allclose(gx, [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(gy, [0.5, -1.0, 2.0])
+
+
+def test_second_backward_accumulates_into_grad():
+    def s(T):
+        x = leaf(T)
+        (x * x).sum().backward()
+        (x * 3).sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [4.0, 1.0, 7.0])
+
+
+def test_grad_of_a_tensor_used_twice_is_summed():
+    def s(T):
+        x = leaf(T)
+        y = x * 2
+        (y * y + y).sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), 8 * np.array([0.5, -1.0, 2.0]) + 2)  # d(y^2+y)/dx, y=2x
+
+
+def test_grads_of_two_leaves_do_not_alias():
+    x, y = leaf(ndgrad), leaf(ndgrad)
+    (x + y).sum().backward()
+    x.grad.mul_(10) if hasattr(x.grad, "mul_") else None
+    np.testing.assert_allclose(y.grad.numpy(), [1.0, 1.0, 1.0])
+
+
+def test_non_leaf_has_no_grad_unless_retained():
+    def s(T):
+        x = leaf(T)
+        y = x * 2
+        z = x * 3
+        z.retain_grad()
+        (y * z).sum().backward()
+        return [y.grad is None, z.retains_grad, z.grad]
+    none_y, retains, gz = both(s)
+    assert none_y and retains
+    np.testing.assert_allclose(gz, [1.0, -2.0, 4.0])
+
+
+def test_broadcast_gradient_is_summed_back_to_input_shape():
+    def s(T):
+        x = T.tensor([[1.0], [2.0]], dtype=T.float64, requires_grad=True)
+        y = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        (x * y).sum().backward()
+        return [x.grad, y.grad]
+    gx, gy = both(s)
+    np.testing.assert_allclose(gx, [[6.0], [6.0]])
+    np.testing.assert_allclose(gy, [3.0, 3.0, 3.0])
+
+
+def test_gradient_keeps_the_input_dtype():
+    def s(T):
+        x = T.tensor([1.0, 2.0], dtype=T.float32, requires_grad=True)
+        (x.to(T.float64) * 2).sum().backward()
+        return [str(x.grad.dtype)]
+    assert both(s) == ["torch.float32"]
+
+
+# --- retain_graph / create_graph -------------------------------------------------------------
+def test_backward_twice_without_retain_graph_raises():
+    x = leaf(ndgrad)
+    y = (x * x).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+
+
+def test_backward_twice_with_retain_graph_accumulates():
+    def s(T):
+        x = leaf(T)
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [2.0, -4.0, 8.0])
+
+
+def test_graph_without_saved_tensors_can_run_twice():
+    def s(T):
+        x = leaf(T)
+        y = (x + 1).sum()
+        y.backward()
+        y.backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [2.0, 2.0, 2.0])
+
+
+def test_saved_tensors_are_freed_after_backward():
+    x = leaf(ndgrad)
+    y = x * x
+    fn = y.grad_fn
+    assert fn._saved_self is x
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="after they have already been freed"):
+        fn._saved_self
+
+
+def test_second_and_third_derivatives_through_create_graph():
+    def s(T):
+        x = leaf(T)
+        y = (x * x * x).sum()
+        (g1,) = T.autograd.grad(y, x, create_graph=True)
+        (g2,) = T.autograd.grad(g1.sum(), x, create_graph=True)
+        (g3,) = T.autograd.grad(g2.sum(), x)
+        return [g1, g2, g3]
+    g1, g2, g3 = both(s)
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(g1, 3 * x ** 2)
+    np.testing.assert_allclose(g2, 6 * x)
+    np.testing.assert_allclose(g3, [6.0, 6.0, 6.0])
+
+
+def test_create_graph_backward_gives_differentiable_grad():
+    def s(T):
+        x = leaf(T)
+        (x * x).sum().backward(create_graph=True)
+        g = x.grad
+        return [g.requires_grad, g.grad_fn is not None]
+    assert both(s) == [True, True]
+
+
+# --- autograd.grad and inputs= -----------------------------------------------------------------
+def test_grad_returns_without_touching_dot_grad():
+    def s(T):
+        x = leaf(T)
+        (g,) = T.autograd.grad((x * x).sum(), [x])
+        return [g, x.grad is None]
+    g, untouched = both(s)
+    np.testing.assert_allclose(g, [1.0, -2.0, 4.0])
+    assert untouched
+
+
+def test_grad_wrt_intermediate_tensor():
+    def s(T):
+        x = leaf(T)
+        h = x * 2
+        out = (h * h).sum()
+        return list(T.autograd.grad(out, [h, x]))
+    gh, gx = both(s)
+    np.testing.assert_allclose(gh, [2.0, -4.0, 8.0])
+    np.testing.assert_allclose(gx, [4.0, -8.0, 16.0])
+
+
+def test_grad_unused_input_raises_unless_allowed():
+    x, z = leaf(ndgrad), leaf(ndgrad)
+    y = (x * 2).sum()
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        ndgrad.autograd.grad(y, [x, z], retain_graph=True)
+    gx, gz = ndgrad.autograd.grad(y, [x, z], allow_unused=True, retain_graph=True)
+    assert gz is None
+    gx, gz = ndgrad.autograd.grad(y, [x, z], materialize_grads=True)
+    np.testing.assert_allclose(gz.numpy(), [0.0, 0.0, 0.0])
+
+
+def test_backward_inputs_accumulates_only_into_those():
+    def s(T):
+        x, y = leaf(T), leaf(T, (1.0, 2.0, 3.0))
+        (x * y).sum().backward(inputs=[y])
+        return [x.grad is None, y.grad]
+    none_x, gy = both(s)
+    assert none_x
+    np.testing.assert_allclose(gy, [0.5, -1.0, 2.0])
+
+
+def test_backward_inputs_non_leaf_gets_grad():
+    def s(T):
+        x = leaf(T)
+        h = x * 2
+        (h * h).sum().backward(inputs=[h])
+        return [h.grad, x.grad is None]
+    gh, none_x = both(s)
+    np.testing.assert_allclose(gh, [2.0, -4.0, 8.0])
+    assert none_x
+
+
+def test_grad_with_grad_outputs_for_several_outputs():
+    def s(T):
+        x = leaf(T)
+        a, b = x * 2, x * x
+        go = [T.ones(3, dtype=T.float64), T.tensor([1.0, 0.0, 2.0], dtype=T.float64)]
+        return list(T.autograd.grad([a, b], x, go))
+    np.testing.assert_allclose(both(s)[0], [2 + 1.0, 2.0, 2 + 8.0])
+
+
+def test_only_needed_branches_run():
+    calls = []
+    x, y = leaf(ndgrad), leaf(ndgrad)
+    a = x * 2
+    b = y * 3
+    b.grad_fn.register_prehook(lambda g: calls.append("b"))
+    ndgrad.autograd.grad((a + b).sum(), [x])
+    assert calls == []
+
+
+def test_gradient_edge_as_input_and_output():
+    def s(T):
+        from_graph = T.autograd.graph.get_gradient_edge
+        x = leaf(T)
+        h = x * 2
+        out = (h * h).sum()
+        (gh,) = T.autograd.grad(out, from_graph(h), retain_graph=True)
+        (gx,) = T.autograd.grad(from_graph(h), x, grad_outputs=gh)
+        return [gh, gx]
+    gh, gx = both(s)
+    np.testing.assert_allclose(gx, 2 * gh)
+
+
+# --- hooks -----------------------------------------------------------------------------------
+def test_tensor_hook_can_replace_gradient():
+    def s(T):
+        x = leaf(T)
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        y.sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [20.0, 20.0, 20.0])
+
+
+def test_leaf_hook_runs_before_accumulation():
+    def s(T):
+        x = leaf(T)
+        x.register_hook(lambda g: g + 1)
+        (x * 2).sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [3.0, 3.0, 3.0])
+
+
+def test_hook_handle_remove():
+    def s(T):
+        x = leaf(T)
+        h = x.register_hook(lambda g: g * 0)
+        h.remove()
+        (x * 2).sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [2.0, 2.0, 2.0])
+
+
+def test_post_accumulate_grad_hook_sees_grad():
+    def s(T):
+        x = leaf(T)
+        seen = []
+        x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.sum().item()))
+        (x * 2).sum().backward()
+        return seen
+    assert both(s) == [6.0]
+
+
+def test_hook_order_matches_torch():
+    def s(T):
+        order = []
+        x = leaf(T)
+        y = x * 2
+        z = y * 3
+        y.register_hook(lambda g: order.append("tensor_pre"))
+        y.retain_grad()
+        y.grad_fn.register_prehook(lambda go: order.append("node_pre"))
+        y.grad_fn.register_hook(lambda gi, go: order.append("node_post"))
+        x.register_hook(lambda g: order.append("leaf_pre"))
+        x.register_post_accumulate_grad_hook(lambda t: order.append("post_acc"))
+        z.sum().backward()
+        order.append(y.grad is not None)
+        return order
+    assert both(s) == ["tensor_pre", "node_pre", "node_post", "leaf_pre", "post_acc", True]
+
+
+def test_node_hooks_can_replace_gradients():
+    def s(T):
+        x = leaf(T)
+        y = x * 2
+        y.grad_fn.register_prehook(lambda go: (go[0] * 2,))
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] + 1, gi[1]))
+        y.sum().backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [5.0, 5.0, 5.0])
+
+
+def test_node_metadata_and_next_functions():
+    def s(T):
+        x = leaf(T)
+        y = x * 2
+        y.grad_fn.metadata["k"] = 1
+        fn, nr = y.grad_fn.next_functions[0]
+        return [y.grad_fn.name(), fn.name(), nr, tuple(y.grad_fn.next_functions[1]), fn.variable is x,
+                y.grad_fn.metadata["k"], isinstance(y.grad_fn._sequence_nr(), int)]
+    assert both(s) == ["MulBackward0", "torch::autograd::AccumulateGrad", 0, (None, 0), True, 1, True]
+
+
+def test_sequence_numbers_increase():
+    x = leaf(ndgrad)
+    a = x * 2
+    b = a * 2
+    assert b.grad_fn._sequence_nr() > a.grad_fn._sequence_nr()
+
+
+# --- versions and in-place -----------------------------------------------------------------
+def test_modified_saved_tensor_raises_naming_node_and_versions():
+    def s(T):
+        x = leaf(T)
+        h = x * 1
+        y = h * h
+        h.add_(1)
+        with pytest.raises(RuntimeError) as e:
+            y.sum().backward()
+        return [str(e.value).split("Hint")[0]]
+    (msg,) = both(s)
+    assert "modified by an inplace operation" in msg
+    assert "output 0 of Add," in msg and "is at version 1; expected version 0" in msg  # torch's wording
+
+
+def test_inplace_on_graph_tensor_differentiates():
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        y.mul_(5)
+        y.sum().backward()
+        return [x.grad, y._version, y.grad_fn.name()]
+    g, version, name = both(s)
+    np.testing.assert_allclose(g, [5.0, 5.0, 5.0])
+    assert version == 1 and name == "MulBackward0"
+
+
+def test_inplace_on_view_rewrites_base_history():
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        v = y.view(3)
+        v.mul_(5)
+        (y * y).sum().backward()
+        return [x.grad, y.grad_fn.name()]
+    g, name = both(s)
+    np.testing.assert_allclose(g, 50 * np.array([0.5, -1.0, 2.0]))
+    assert name == "torch::autograd::CopySlices"
+
+
+def test_inplace_on_leaf_requiring_grad_raises():
+    x = leaf(ndgrad)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
+        x.mul_(2)
+    np.testing.assert_allclose(x.detach().numpy(), [0.5, -1.0, 2.0])
+    with ndgrad.no_grad():
+        x.mul_(2)
+    np.testing.assert_allclose(x.detach().numpy(), [1.0, -2.0, 4.0])
+
+
+def test_inplace_on_view_of_leaf_raises():
+    x = leaf(ndgrad)
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        x.view(3).mul_(2)
+
+
+def test_version_counter_is_shared_by_views():
+    x = ndgrad.zeros(2, 3)
+    v = x.view(6)
+    v.add_(1)
+    assert x._version == v._version == 1
+    assert v._base is x
+    assert float(x.sum()) == 6.0
+
+
+def test_detach_shares_memory_and_version():
+    x = leaf(ndgrad)
+    d = x.detach()
+    assert not d.requires_grad and d.grad_fn is None
+    d.add_(1)
+    assert x._version == 1
+    np.testing.assert_allclose(x.detach().numpy(), [1.5, 0.0, 3.0])
+
+
+# --- scale -----------------------------------------------------------------------------------
+def test_long_chain_needs_no_recursion():
+    x = ndgrad.tensor([1.0], dtype=ndgrad.float64, requires_grad=True)
+    y = x
+    for _ in range(200_000):
+        y = y * 1.0
+    y.sum().backward()
+    assert x.grad.item() == 1.0
