@@ -114,7 +114,7 @@ def call(spec, args):
     promote = spec.promote
     target = None
     if promote is not None and (mixed or promote == "float" and single_dtype is not None
-                                and single_dtype.kind in "biu" or len(args) > 1 and _has_scalar(spec, args)):
+                                and single_dtype.kind in "biu" or len(args) > 1 and _scalar_lifts(spec, args, single_dtype)):
         target = _promote(spec, raw, args)
     out = spec.forward(*raw)
     record = inputs_require_grad and state.enabled and spec.node_cls is not None
@@ -124,14 +124,24 @@ def call(spec, args):
         outs = (_wrap(out, target),)
     if spec.view:
         _make_views(spec, args, outs)
+    if state.inference:
+        for t in outs:
+            t._inference = True
     if record:
         _record(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
 
 
-def _has_scalar(spec, args):
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _scalar_lifts(spec, args, tensor_dtype):
+    """Whether a Python scalar operand lifts the result above the tensors' category."""
+    rank = _KIND_RANK[tensor_dtype.kind] if tensor_dtype is not None else -1
     for i in spec.operands or range(len(args)):
-        if type(args[i]) in (int, float, bool, complex):
+        r = _SCALAR_RANK.get(type(args[i]), -1)
+        if r > rank:
             return True
     return False
 
@@ -224,7 +234,6 @@ def _chain(parent_fn, replay, rest, index):
 
 
 # --- in-place ------------------------------------------------------------------------------
-_CAST_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
 def call_inplace(spec, args):
@@ -252,7 +261,7 @@ def call_inplace(spec, args):
 def write_into(self, data, op_name):
     """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
     dst = self._data
-    if _CAST_RANK[data.dtype.kind] > _CAST_RANK[dst.dtype.kind]:
+    if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
         src_name = _dtype.from_numpy_dtype(data.dtype).name.capitalize()
         raise RuntimeError(f"result type {_TYPE_WORD.get(src_name, src_name)} can't be cast to the desired "
                            f"output type {_TYPE_WORD.get(_dtype.from_numpy_dtype(dst.dtype).name.capitalize())}")

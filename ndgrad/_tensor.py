@@ -70,6 +70,7 @@ class Tensor:
     _view_version = 0
     _retains_grad = False
     _is_param = False
+    _inference = False         # created under inference_mode
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
     def __init__(self, data=None, *, requires_grad=False):
@@ -161,7 +162,7 @@ class Tensor:
         return self._data.__array_interface__["data"][0]
 
     def is_inference(self):
-        return self.__dict__.get("_inference", False)
+        return self._inference
 
     def __len__(self):
         if self._data.ndim == 0:

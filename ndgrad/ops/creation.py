@@ -4,6 +4,7 @@ import numpy as np
 from .. import _dtype
 from .._dispatch import op, register, write_into
 from .._tensor import Tensor
+from ..autograd.grad_mode import state
 
 
 def _np_dtype(dtype, default=None):
@@ -14,6 +15,8 @@ def _np_dtype(dtype, default=None):
 
 def _new(data, requires_grad=False):
     t = Tensor._make(data, False, None, 0)
+    if state.inference:
+        t._inference = True
     if requires_grad:
         t.requires_grad_(True)
     return t

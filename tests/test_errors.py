@@ -1,0 +1,92 @@
+"""Errors: torch's exception types, and messages that name the problem and the fix."""
+import numpy as np
+import pytest
+
+import ndgrad
+
+
+def leaf(*values):
+    return ndgrad.tensor(list(values) or [1.0, 2.0, 3.0], dtype=ndgrad.float64, requires_grad=True)
+
+
+def test_backward_of_non_scalar_without_gradient():
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        (leaf() * 2).backward()
+
+
+def test_backward_of_tensor_without_grad():
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        ndgrad.ones(3).sum().backward()
+
+
+def test_requires_grad_on_integer_tensor():
+    with pytest.raises(RuntimeError, match="only Tensors of floating point and complex dtype can require gradients"):
+        ndgrad.zeros(3, dtype=ndgrad.int64).requires_grad_()
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        ndgrad.tensor([1, 2], requires_grad=True)
+
+
+def test_requires_grad_false_on_non_leaf():
+    y = leaf() * 2
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        y.requires_grad = False
+
+
+def test_gradient_of_wrong_shape():
+    y = leaf() * 2
+    with pytest.raises(RuntimeError, match=r"Mismatch in shape: grad_output\[0\] has a shape of torch.Size\(\[2\]\) "
+                                           r"and output\[0\] has a shape of torch.Size\(\[3\]\)"):
+        y.backward(ndgrad.ones(2, dtype=ndgrad.float64))
+
+
+def test_hook_returning_wrong_shape_names_the_node():
+    x = leaf()
+    y = x * 2
+    y.grad_fn.register_hook(lambda gi, go: (ndgrad.ones(5, dtype=ndgrad.float64), gi[1]))
+    with pytest.raises(RuntimeError, match=r"Function MulBackward0 returned an invalid gradient at index 0 - got "
+                                           r"\[5\] but expected shape compatible with \[3\]"):
+        y.sum().backward()
+
+
+def test_unused_input_without_allow_unused():
+    x, z = leaf(), leaf()
+    with pytest.raises(RuntimeError, match="Set allow_unused=True"):
+        ndgrad.autograd.grad((x * 2).sum(), [x, z])
+
+
+def test_grad_of_input_not_requiring_grad():
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        ndgrad.autograd.grad((leaf() * 2).sum(), [ndgrad.ones(3)])
+
+
+def test_shape_mismatch_names_sizes():
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(2\) "
+                                           r"at non-singleton dimension 0"):
+        leaf() * ndgrad.ones(2, dtype=ndgrad.float64)
+
+
+def test_failed_inplace_leaves_tensor_unchanged():
+    x = ndgrad.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        x.mul_(1.5)
+    assert x.tolist() == [1, 2, 3] and x._version == 0
+    y = ndgrad.zeros(3)
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        y.add_(ndgrad.ones(2, 3))
+    np.testing.assert_array_equal(y.numpy(), [0.0, 0.0, 0.0])
+
+
+def test_numpy_of_tensor_requiring_grad():
+    with pytest.raises(RuntimeError, match=r"Use tensor.detach\(\).numpy\(\) instead"):
+        leaf().numpy()
+
+
+def test_item_of_many_elements():
+    with pytest.raises(RuntimeError, match="a Tensor with 3 elements cannot be converted to Scalar"):
+        leaf().item()
+
+
+def test_assigning_grad_of_wrong_shape():
+    x = leaf()
+    with pytest.raises(RuntimeError, match="assigned grad has data of a different size"):
+        x.grad = ndgrad.ones(2, dtype=ndgrad.float64)
