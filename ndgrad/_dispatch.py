@@ -129,6 +129,9 @@ def call(spec, args):
             t._inference = True
     if record:
         _record(spec, args, outs)
+    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in "fc":
+        raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
+                                  "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
     return outs if type(out) is tuple else outs[0]
 
 

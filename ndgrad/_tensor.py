@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dispatch, _dtype
 from .autograd.grad_mode import state
+from .autograd import node as _node
 from .autograd.node import HookDict
 
 
@@ -391,3 +392,4 @@ def _wrap_dim(dim, ndim):
 
 
 _dispatch.Tensor = Tensor
+_node.Tensor = Tensor

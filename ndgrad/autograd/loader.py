@@ -194,12 +194,13 @@ def _make_node_class(name, entry):
 class GeneratedNode(Node):
     """Runs the compiled formulas of its yaml entry for the inputs whose gradient is needed."""
     __slots__ = ()
+    _edge_slices = None   # a slot in classes with Tensor[] arguments: edge range of each argument
     _diff_args = ()
     _formulas = ()
 
     def _apply(self, grads, mask, create_graph):
         saved = self._unpack_saved()
-        slices = getattr(self, "_edge_slices", None)
+        slices = self._edge_slices
         n_args = len(self._diff_args)
         out = [None] * n_args
         arg_mask = mask if slices is None else [any(mask[s]) for s in slices]

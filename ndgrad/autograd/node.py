@@ -11,6 +11,7 @@ import re
 import weakref
 
 _next_seq = itertools.count().__next__
+Tensor = None  # set by _tensor.py (import cycle)
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -162,7 +163,6 @@ class Node:
         return values
 
     def _unpack_one(self, value, version):
-        from .._tensor import Tensor
         if type(value) is list:  # a saved Tensor[] argument
             return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
         if not isinstance(value, (Tensor, SavedOutput)):
@@ -179,8 +179,11 @@ class Node:
 
     def _release(self):
         # like torch, only saved tensors are freed: a node that saved none can run again
-        if self._saved is not None and any(v is not None for v in self._versions):
-            self._saved = None
+        if self._saved is not None:
+            for v in self._versions:
+                if v is not None:
+                    self._saved = None
+                    return
 
     def __getattr__(self, name):
         # _saved_<arg> and _saved_result, as torch exposes them
@@ -191,7 +194,6 @@ class Node:
 
 
 def _expose(value):
-    from .._tensor import Tensor
     if isinstance(value, Tensor) or isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
         return value
     if isinstance(value, list):
