@@ -379,9 +379,84 @@ class Tensor:
         memo[id(self)] = t
         return t
 
+    # --- dtype and device conversions (all through the differentiable `to`) -------------------
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def short(self):
+        return self.to(_dtype.int16)
+
+    def char(self):
+        return self.to(_dtype.int8)
+
+    def byte(self):
+        return self.to(_dtype.uint8)
+
+    def bool(self):
+        return self.to(_dtype.bool_)
+
+    def cfloat(self):
+        return self.to(_dtype.complex64)
+
+    def cdouble(self):
+        return self.to(_dtype.complex128)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
+        return self.to(dtype)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None, non_blocking=False):
+        raise NotImplementedError("ndgrad's CUDA backend (CuPy) is not wired to ops yet; tensors live on the CPU")
+
+    # --- new tensors with this tensor's dtype ---------------------------------------------------
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from . import tensor
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import zeros
+        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import ones
+        return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import empty
+        return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        from . import full
+        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
     def _cast(self, np_dtype):
         """This tensor in another NumPy dtype, through the differentiable `to`."""
         return self.to(_dtype.from_numpy_dtype(np_dtype))
+
+
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+               "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor",
+               "uint8": "ByteTensor", "bool": "BoolTensor", "complex64": "ComplexFloatTensor",
+               "complex128": "ComplexDoubleTensor"}
 
 
 def _wrap_dim(dim, ndim):
