@@ -132,14 +132,16 @@ def _call_node(node, grads, targets, create_graph):
                 grads = list(res)
     edges = node.next_functions
     if targets is None:
-        mask = tuple(e[0] is not None for e in edges)
+        mask = [e[0] is not None for e in edges]
     else:
-        mask = tuple(e[0] is not None and e[0] in targets for e in edges)
-    if grads and all(g is None for g in grads) and type(node) is not GraphRoot:
-        outs = [None] * len(edges)
+        mask = [e[0] is not None and e[0] in targets for e in edges]
+    n_missing = sum(g is None for g in grads) if len(grads) != 1 else (grads[0] is None)
+    if n_missing and type(node) is not GraphRoot:
+        if node._out_meta is None or n_missing == len(grads):
+            outs = [None] * len(edges)   # no gradient arrived: nothing flows on
+        else:
+            outs = node._apply(_materialize(node, grads), mask, create_graph)
     else:
-        if node._out_meta is not None and any(g is None for g in grads):
-            grads = _materialize(node, grads)
         outs = node._apply(grads, mask, create_graph)
     if extra is not None and extra.post_hooks:
         for hook in list(extra.post_hooks.values()):

@@ -59,11 +59,10 @@ def normalize_dims(dim, ndim):
 
 def conj(x):
     """Complex conjugate of a tensor or Python number; identity for real values."""
-    if isinstance(x, complex):
-        return x.conjugate()
-    if hasattr(x, "is_complex") and x.is_complex():
-        return x.conj()
-    return x
+    data = getattr(x, "_data", None)
+    if data is not None:
+        return x.conj() if data.dtype.kind == "c" else x
+    return x.conjugate() if isinstance(x, complex) else x
 
 
 def maybe_multiply(grad, alpha):

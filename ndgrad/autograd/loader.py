@@ -205,7 +205,7 @@ class GeneratedNode(Node):
         out = [None] * n_args
         arg_mask = mask if slices is None else [any(mask[s]) for s in slices]
         for targets, fn in self._formulas:
-            if any(arg_mask[t] for t in targets):
+            if arg_mask[targets[0]] or len(targets) > 1 and any(arg_mask[t] for t in targets):
                 res = fn(grads, arg_mask, *saved)
                 if len(targets) == 1:
                     out[targets[0]] = res
