@@ -21,8 +21,11 @@ cfloat, cdouble = complex64, complex128
 globals().update(_dispatch.OPS)
 for _name, _fn in _dispatch.METHODS.items():
     setattr(Tensor, _name, _fn)
-# formulas call public ops by name (zeros_like, where, ...): give them the namespace
-_formulas.__dict__.update({k: v for k, v in _dispatch.OPS.items() if k not in _formulas.__dict__})
+# formulas call public ops by name (zeros_like, where, ...): give them the namespace, except
+# names of Python builtins (max, min, sum, all, any), which the helpers use on ints and shapes
+import builtins as _builtins  # noqa: E402
+_formulas.__dict__.update({k: v for k, v in _dispatch.OPS.items()
+                           if k not in _formulas.__dict__ and not hasattr(_builtins, k)})
 from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
 from . import nn  # noqa: E402,F401
 

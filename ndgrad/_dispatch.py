@@ -50,7 +50,7 @@ class OpSpec:
                                for n in entry.saved_names)
         self.saves_result = any(p < 0 for p in self.saved_pos)
         self.meta_only = entry.meta_only
-        self.multi_out = len(entry.returns) > 1
+        self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
 
 
@@ -201,7 +201,7 @@ def _record(spec, args, outs):
             elif isinstance(v, Tensor):
                 version = v._vc[0]
             elif p in spec.list_pos:
-                version = [t._vc[0] for t in v]
+                version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
                 v = list(v)
         else:
             t = outs[-1 - p]
@@ -217,22 +217,25 @@ def _make_views(spec, args, outs):
     base_t = args[0]
     base = base_t if base_t._base is None else base_t._base
     parent_fn = base_t._view_fn
-    replay = spec.public
     rest = args[1:]
+    # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
+    creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
     for k, t in enumerate(outs):
         if t._data.base is None or not np.may_share_memory(t._data, base._data):
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
         t._base = base
         t._vc = base._vc
         t._view_version = base._vc[0]
-        t._view_fn = _chain(parent_fn, replay, rest, k if len(outs) > 1 else None)
+        if creation is not None:
+            t._creation = creation
+        t._view_fn = _chain(parent_fn, spec, rest, k)
 
 
-def _chain(parent_fn, replay, rest, index):
+def _chain(parent_fn, spec, rest, index):
     def view_fn(b):
         v = parent_fn(b) if parent_fn is not None else b
-        out = replay(v, *rest)
-        return out if index is None else out[index]
+        out = call(spec, (v,) + rest)   # positional, as recorded (forwards may have keyword-only args)
+        return out[index] if type(out) is tuple else out
     return view_fn
 
 
@@ -242,6 +245,8 @@ def _chain(parent_fn, replay, rest, index):
 def call_inplace(spec, args):
     """`self.op_(...)`: compute out of place, write into self, then move self's history."""
     self = args[0]
+    if self._creation is not None and state.enabled and self._base._requires_grad:
+        _refuse_view_inplace(self)
     recording = state.enabled and (self._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
     if recording and spec.node_cls is not None:
@@ -271,6 +276,9 @@ def write_into(self, data, op_name):
     if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
+    if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
 
@@ -278,6 +286,20 @@ def write_into(self, data, op_name):
 _TYPE_WORD = {"Float32": "Float", "Float64": "Double", "Float16": "Half", "Int64": "Long", "Int32": "Int",
               "Int16": "Short", "Int8": "Char", "Uint8": "Byte", "Bool": "Bool", "Complex64": "ComplexFloat",
               "Complex128": "ComplexDouble"}
+
+
+def _refuse_view_inplace(t):
+    fn = t.grad_fn
+    who = f"Output {t._output_nr} of {fn.name().replace('Backward0', '')} is a view" if fn is not None else "A view"
+    if t._creation == "multi":
+        raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
+                           "should replace the inplace operation by an out-of-place one.")
+    raise RuntimeError(("A view was created" if fn is None else f"{who} of a view which was created") +
+                       " in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+                       "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+                       "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
+                       "to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def _check_leaf_inplace(t):

@@ -1,21 +1,37 @@
-"""Random number generation: Generator, manual_seed and the default generator."""
+"""Random number generation: Generator, the default generator and seeding.
+
+A Generator wraps a NumPy PCG64 bit generator. The same seed gives the same numbers in ndgrad on
+every machine, but not the numbers torch draws (its Mersenne-Twister streams are not reproduced).
+The random factories and in-place fills that draw from a Generator are in `ops/random.py`.
+"""
+import json
+
 import numpy as np
+
+_DEFAULT_SEED = 67280421310721   # torch's default initial seed
 
 
 class Generator:
-    """A seedable source of random numbers (wraps a NumPy Generator)."""
+    """A seedable source of random numbers: `Generator().manual_seed(0)`."""
 
     def __init__(self, device="cpu"):
-        self.device = device
-        self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
+        if str(device).split(":")[0] != "cpu":
+            raise NotImplementedError(f"Generator(device={str(device)!r}): ndgrad only has the CPU backend "
+                                      "wired to ops so far")
+        from ._tensor import CPU
+        self.device = CPU
+        self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
-        self._seed = int(seed)
+        seed = int(seed)
+        if not -(1 << 63) <= seed < (1 << 64):
+            raise ValueError(f"manual_seed: seed {seed} does not fit in 64 bits")
+        self._seed = seed % (1 << 64)   # negative seeds wrap to unsigned, as in torch
         self._rng = np.random.default_rng(self._seed)
         return self
 
     def seed(self):
+        """Seed from OS entropy and return the seed used."""
         s = int(np.random.SeedSequence().entropy % (1 << 63))
         self.manual_seed(s)
         return s
@@ -24,20 +40,24 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        from .ops.creation import tensor
-        import pickle
-        return tensor(list(pickle.dumps(self._rng.bit_generator.state)), dtype=None).to(__import__("ndgrad").uint8)
+        """The generator's state (seed and bit-generator state as JSON) in a uint8 tensor, for `set_state`."""
+        from .ops.creation import _new
+        return _new(np.frombuffer(json.dumps([self._seed, self._rng.bit_generator.state]).encode(), np.uint8).copy())
 
-    def set_state(self, state):
-        import pickle
-        self._rng.bit_generator.state = pickle.loads(bytes(state.tolist()))
+    def set_state(self, new_state):
+        self._seed, state = json.loads(new_state.numpy().tobytes())
+        self._rng.bit_generator.state = state
         return self
+
+    def __repr__(self):
+        return f"<ndgrad.Generator object at {id(self):#x}>"
 
 
 default_generator = Generator()
 
 
 def manual_seed(seed):
+    """Seed the default generator (every random factory without `generator=` draws from it)."""
     return default_generator.manual_seed(seed)
 
 
@@ -49,5 +69,14 @@ def initial_seed():
     return default_generator.initial_seed()
 
 
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
+
+
 def rng(generator=None):
+    """The NumPy generator to draw from."""
     return (generator or default_generator)._rng

@@ -1,37 +1,136 @@
-"""torch-style printing of tensors: `tensor([1.0000, 2.0000], requires_grad=True)`."""
+"""torch's tensor printing: `tensor([ 1.2214,  0.7358, 24.4985], requires_grad=True)`.
+
+The layout rules are torch's (its printed form is part of the interface users compare):
+- one number format for the whole tensor, chosen from its finite non-zero values: integer-valued
+  floats as `1.`, otherwise 4 decimals, and scientific notation when the magnitudes span more
+  than 1000x or leave [1e-4, 1e8);
+- every element right-aligned to the widest, lines wrapped at 80 columns;
+- more than 1000 elements: only the first and last 3 along each dimension, with `...`;
+- suffixes: `dtype=` unless the dtype is inferred by default, `size=` for empty non-vectors,
+  `grad_fn=<...>` or `requires_grad=True`.
+"""
+import math
+
 import numpy as np
 
 from . import _dtype
 
+PRECISION = 4
+LINEWIDTH = 80
+THRESHOLD = 1000
+EDGEITEMS = 3
 
-def _format_floats(arr):
-    finite = arr[np.isfinite(arr)] if arr.size else arr
-    if finite.size and np.all(finite == np.round(finite)) and np.max(np.abs(finite), initial=0) < 1e8:
-        return {"float_kind": lambda v: f"{v:.0f}." if np.isfinite(v) else str(v).replace("inf", "inf")}
-    big = np.max(np.abs(finite), initial=0) if finite.size else 0
-    small = np.min(np.abs(finite[finite != 0]), initial=1) if finite.size else 1
-    if big >= 1e8 or small < 1e-4:
-        return {"float_kind": lambda v: f"{v:.4e}"}
-    return {"float_kind": lambda v: f"{v:.4f}"}
+
+class _Format:
+    """The format of every element of one real array: a style picked from its values, and a width."""
+
+    def __init__(self, values):
+        self.width = 1
+        if values.dtype.kind != "f":
+            self.style = "str"
+            if values.size:
+                self.width = max(len(str(values.min().item())), len(str(values.max().item())), 1)
+            return
+        shown = values[np.isfinite(values) & (values != 0)].astype(np.float64)
+        self.style = "int"
+        if not shown.size:
+            return
+        magnitude = np.abs(shown)
+        low, high = magnitude.min(), magnitude.max()
+        scientific = high > 1000.0 * low or high > 1.0e8 or low < 1.0e-4
+        integral = bool(np.all(shown == np.ceil(shown)))
+        self.style = "sci" if scientific else "int" if integral else "fixed"
+        self.width = max(len(self.format(v)) for v in shown.tolist())
+
+    def format(self, value):
+        if self.style == "str":
+            text = str(value)
+        elif self.style == "int":
+            text = f"{value:.0f}" + ("." if math.isfinite(value) else "")
+        elif self.style == "sci":
+            text = f"{value:.{PRECISION}e}"
+        else:
+            text = f"{value:.{PRECISION}f}"
+        return text.rjust(self.width)
+
+
+class _ComplexFormat:
+    """Real and imaginary parts formatted separately, as torch does: `1.0000+2.5000j`."""
+
+    def __init__(self, values):
+        self.real = _Format(values.real)
+        self.imag = _Format(values.imag)
+        self.width = self.real.width + self.imag.width + 1
+
+    def format(self, value):
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return self.real.format(value.real) + ("" if imag[0] in "+-" else "+") + imag
+
+
+def _summarized(arr):
+    """The elements a summarised print shows: the first and last EDGEITEMS along each dimension."""
+    for axis, n in enumerate(arr.shape):
+        if n > 2 * EDGEITEMS:
+            arr = np.take(arr, np.r_[0:EDGEITEMS, n - EDGEITEMS:n], axis=axis)
+    return arr
+
+
+def _body(arr, indent, fmt, summarize):
+    if arr.ndim == 0:
+        return fmt.format(arr.item())
+    n = arr.shape[0]
+    cut = summarize and n > 2 * EDGEITEMS
+    if arr.ndim == 1:
+        items = [fmt.format(v) for v in (arr[:EDGEITEMS] if cut else arr).tolist()]
+        if cut:
+            items += [" ..."] + [fmt.format(v) for v in arr[n - EDGEITEMS:].tolist()]
+        per_line = max(1, (LINEWIDTH - indent) // (fmt.width + 2))
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    rows = range(EDGEITEMS) if cut else range(n)
+    parts = [_body(arr[i], indent + 1, fmt, summarize) for i in rows]
+    if cut:
+        parts += ["..."] + [_body(arr[i], indent + 1, fmt, summarize) for i in range(n - EDGEITEMS, n)]
+    return "[" + ("," + "\n" * (arr.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
+
+
+def _with_suffixes(text, suffixes, indent):
+    # a suffix that would overflow the line starts a new one (torch counts the line this way)
+    line = len(text) - text.rfind("\n") + 1
+    for s in suffixes:
+        if line + len(s) + 2 > LINEWIDTH:
+            text += ",\n" + " " * indent + s
+            line = indent + len(s)
+        else:
+            text += ", " + s
+            line += len(s) + 2
+    return text + ")"
 
 
 def tensor_repr(t):
     arr = t._data
     prefix = "tensor("
-    opts = {}
-    if arr.dtype.kind == "f":
-        opts = _format_floats(arr.astype(np.float64))
-    body = np.array2string(arr, separator=", ", prefix=prefix, formatter=opts or None,
-                           threshold=1000, edgeitems=3, max_line_width=80)
-    if arr.size == 0:
-        body = "[]" if arr.ndim == 1 else f"[], size=({', '.join(map(str, arr.shape))})"
-    extras = []
+    indent = len(prefix)
     d = _dtype.from_numpy_dtype(arr.dtype)
-    if d not in (_dtype.defaults.float, _dtype.int64, _dtype.bool_, _dtype.defaults.complex) or arr.size == 0 and d is not _dtype.defaults.float:
-        extras.append(f"dtype={d!r}")
+    default_float = _dtype.defaults.float
+    suffixes = []
+    if arr.size == 0:
+        if arr.ndim != 1:
+            suffixes.append(f"size={tuple(arr.shape)}")
+        if d is not default_float:
+            suffixes.append(f"dtype={d!r}")
+        body = "[]"
+    else:
+        default_complex = _dtype.complex128 if default_float is _dtype.float64 else _dtype.complex64
+        if d not in (default_float, default_complex, _dtype.int64, _dtype.bool_):
+            suffixes.append(f"dtype={d!r}")
+        summarize = arr.size > THRESHOLD
+        shown = _summarized(arr) if summarize else arr
+        fmt = _ComplexFormat(shown) if arr.dtype.kind == "c" else _Format(shown)
+        body = _body(arr, indent, fmt, summarize)
     fn = t.grad_fn
     if fn is not None:
-        extras.append(f"grad_fn=<{fn.name().split('::')[-1]}>")
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif t._requires_grad:
-        extras.append("requires_grad=True")
-    return prefix + body + "".join(", " + e for e in extras) + ")"
+        suffixes.append("requires_grad=True")
+    return _with_suffixes(prefix + body, suffixes, indent)

@@ -69,6 +69,7 @@ class Tensor:
     _acc = None                # weakref to the AccumulateGrad node of a leaf
     _view_fn = None            # replays the view ops from the base (views only)
     _view_version = 0
+    _creation = None           # views: "no_grad" or "multi" when torch forbids in-place ops on them
     _retains_grad = False
     _is_param = False
     _inference = False         # created under inference_mode
@@ -202,11 +203,12 @@ class Tensor:
         return self._grad_fn
 
     def _regenerate_view_grad_fn(self):
-        # the base was written in place since this view's history was recorded: replay the view
+        # the base was written in place since this view's history was recorded: as torch does, the
+        # view is re-derived from the base by as_strided (AsStridedBackward0)
         prev = state.enabled
         state.enabled = True
         try:
-            fresh = self._view_fn(self._base)
+            fresh = _dispatch.OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
         finally:
             state.enabled = prev
         self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr

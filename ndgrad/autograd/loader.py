@@ -94,7 +94,9 @@ def _parse_returns(text):
 
 
 def camel(base):
-    return "".join(p[:1].upper() + p[1:] for p in base.split("_") if p)
+    # torch also capitalizes a letter after a digit: nll_loss2d -> NllLoss2D, log1p -> Log1P
+    return re.sub(r"(?<=\d)[a-z]", lambda m: m.group().upper(),
+                  "".join(p[:1].upper() + p[1:] for p in base.split("_") if p))
 
 
 def _compile_formula(expr, params, line, where):

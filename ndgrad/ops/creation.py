@@ -1,118 +1,418 @@
-"""Factories: tensor, zeros/ones/full/empty (and _like), arange, linspace, eye, clone, casts."""
+"""Factories (tensor, zeros/ones/full/empty and _like, arange, linspace, logspace, eye), clone and casts.
+
+Factories make leaves, so they bypass the op glue; they follow torch's argument forms, dtype
+inference and error messages. The random factories live in `random.py` and share the helpers here.
+"""
+import math
+import operator
+import warnings
+
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import op, register, write_into
+from .._dispatch import op, register
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
 
 
-def _np_dtype(dtype, default=None):
-    if dtype is None:
-        return (default or _dtype.defaults.float).np
-    return _dtype.to_dtype(dtype).np
-
-
+# ---- helpers shared by every factory --------------------------------------------------------
 def _new(data, requires_grad=False):
+    """A leaf tensor over `data` (not copied)."""
     t = Tensor._make(data, False, None, 0)
     if state.inference:
         t._inference = True
     if requires_grad:
+        if data.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
 
+def _dtype_arg(fname, dtype, default=None):
+    """The ndgrad dtype a factory's `dtype=` names (None: `default`, else the default float)."""
+    if dtype is None:
+        return default or _dtype.defaults.float
+    if isinstance(dtype, _dtype.dtype):
+        return dtype
+    if dtype in (bool, int, float, complex):
+        return _dtype.to_dtype(dtype)
+    raise TypeError(f"{fname}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+
+
+def _np_dtype(dtype, default=None):
+    return _dtype_arg("factory", dtype, default).np
+
+
+def _check_device(fname, device):
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise NotImplementedError(f"{fname}(device={str(device)!r}): ndgrad only has the CPU backend wired "
+                                  "to ops so far; create the tensor on the CPU")
+
+
+def _check_out(fname, out):
+    if out is not None:
+        raise NotImplementedError(f"{fname}(out=...) is not supported by ndgrad yet; use the returned tensor")
+
+
+def _index(fname, argname, value, position=1):
+    """An int argument given as int, NumPy integer or one-element integer tensor (not bool or float)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, Tensor) and value.ndim:
+        raise TypeError(f"{fname}(): argument '{argname}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    return operator.index(value)
+
+
+def _shape(size, fname="factory"):
+    """A shape from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(torch.Size([2, 3]))`."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+        for pos, s in enumerate(size):
+            if isinstance(s, bool) or not hasattr(s, "__index__"):
+                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
+                                f"element of type {type(s).__name__} at pos {pos}")
+    else:
+        for s in size:
+            if isinstance(s, bool) or not hasattr(s, "__index__") or isinstance(s, Tensor) and s.ndim:
+                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                                f"{type(s).__name__}")
+    shape = tuple(operator.index(s) for s in size)
+    for s in shape:
+        if s < 0:
+            if fname == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+    return shape
+
+
+def _size_args(fname, args, size):
+    """The shape of `f(*args)` or `f(size=...)`."""
+    if size is not None:
+        if args:
+            raise TypeError(f"{fname}() got multiple values for argument 'size'")
+        args = (size,)
+    if not args:
+        raise TypeError(f'{fname}() missing 1 required positional arguments: "size"')
+    return _shape(args, fname)
+
+
+def _scalar(value):
+    """A Python number from a number, NumPy scalar or one-element tensor."""
+    if isinstance(value, Tensor):
+        return value.item()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+# ---- tensor, as_tensor, from_numpy ----------------------------------------------------------
+_SCALAR_TYPES = {bool: "bool", int: "int", float: "float", complex: "complex"}
+
+
+def _scalar_type_dtype(py_type):
+    return {bool: _dtype.bool_, int: _dtype.int64, float: _dtype.defaults.float,
+            complex: _dtype.defaults.complex}[py_type]
+
+
 def _infer_dtype(data):
-    """torch.tensor's dtype inference for nested Python data."""
-    arr = np.asarray(data)
-    kind = arr.dtype.kind
-    if isinstance(data, np.ndarray) or isinstance(data, np.generic):
-        return arr.dtype
-    if kind == "f":
-        return _dtype.defaults.float.np
-    if kind == "c":
-        return _dtype.defaults.complex.np
-    if kind in "iu":
-        return np.int64
-    if kind == "b":
-        return np.bool_
-    if kind == "O":
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return arr.dtype
+    """torch.tensor's dtype for nested data: the promotion of every leaf's own dtype.
+
+    Python scalars count as bool/int64/default float/default complex; NumPy scalars and arrays
+    and Tensors inside the data keep their dtype.
+    """
+    kind = type(data)
+    if kind in _SCALAR_TYPES:
+        return _scalar_type_dtype(kind)
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, (np.ndarray, np.generic)):
+        return _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{kind.__name__}'")
+    if not isinstance(data, (list, tuple, range)):
+        raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
+    leaf_types = set(map(type, data))
+    if leaf_types <= _SCALAR_TYPES.keys():   # fast path: a flat list of Python numbers
+        dtypes = [_scalar_type_dtype(t) for t in leaf_types]
+    else:
+        dtypes = [_infer_dtype(item) for item in data]
+    result = None
+    for d in dtypes:
+        result = d if result is None else _dtype.promote_types(result, d)
+    return result or _dtype.defaults.float
 
 
-def _unwrap_nested(data):
+def _to_arrays(data):
+    """Nested data with Tensors replaced by their arrays (one-element tensors become scalars)."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, (list, tuple)):
-        return [_unwrap_nested(d) for d in data]
+        return [_to_arrays(d) for d in data]
     return data
 
 
 @register()
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    data = _unwrap_nested(data)
-    np_dtype = _dtype.to_dtype(dtype).np if dtype is not None else _infer_dtype(data)
-    return _new(np.array(data, dtype=np_dtype), requires_grad)
+    """A new leaf tensor holding a copy of `data` (nested lists, numbers, NumPy arrays, Tensors)."""
+    _check_device("tensor", device)
+    if isinstance(data, Tensor):
+        warnings.warn("torch.tensor(t) copies t as a new leaf; prefer t.detach().clone() (or "
+                      ".requires_grad_(True) on that) to say so explicitly", UserWarning, stacklevel=2)
+    inferred = _infer_dtype(data)
+    target = _dtype_arg("tensor", dtype, inferred)
+    # with a dtype given, numbers convert straight to it (0.1 -> float64 without a float32 detour),
+    # with C casts (1.7 -> 1, -1 -> 255 for uint8): build in the widest type of their kind, then cast
+    build = inferred.np if target is inferred else _WIDEST[inferred.np.kind]
+    try:
+        with np.errstate(all="ignore"):
+            arr = np.array(_to_arrays(data), dtype=build)
+    except OverflowError:
+        raise ValueError(f"tensor(): a Python int in the data does not fit in {inferred}") from None
+    except ValueError as e:
+        raise ValueError(f"tensor(): the nested sequences must have equal lengths at each depth ({e})") from None
+    if target is not inferred:
+        if arr.dtype.kind == "c" and not target.is_complex:
+            raise TypeError(f"tensor(): can't convert complex data to {target}")
+        if target._rank == 1 and arr.size and not isinstance(data, (np.ndarray, Tensor)):
+            low, high = _int_range(target)   # Python numbers are range-checked, arrays cast
+            if not (arr.min() >= low and arr.max() <= high):
+                raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+        with np.errstate(all="ignore"):
+            arr = arr.astype(target.np)
+    return _new(arr, requires_grad)
+
+
+_WIDEST = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
 
 
 @register()
 def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory with a Tensor or NumPy array when the dtype allows."""
+    _check_device("as_tensor", device)
+    d = None if dtype is None else _dtype_arg("as_tensor", dtype)
     if isinstance(data, Tensor):
-        return data if dtype is None or data.dtype == dtype else data.to(dtype)
+        return data if d is None or data.dtype is d else data.to(d)
     if isinstance(data, np.ndarray):
-        return _new(data if dtype is None else data.astype(_dtype.to_dtype(dtype).np, copy=False))
-    return tensor(data, dtype=dtype)
+        t = from_numpy(data)
+        return t if d is None or t.dtype is d else _new(data.astype(d.np))
+    return tensor(data, dtype=d)
 
 
 @register()
-def from_numpy(array):
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    _dtype.from_numpy_dtype(array.dtype)
-    return _new(array)
+def from_numpy(ndarray):
+    """A tensor sharing memory with `ndarray`: writes through either are seen by both."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError("from_numpy: the array has a negative stride (e.g. from a[::-1]), which tensors "
+                         "cannot represent; pass a copy: from_numpy(a.copy())")
+    if not ndarray.flags.writeable:
+        warnings.warn("from_numpy: the NumPy array is not writable; the tensor shares its memory, so "
+                      "writing to the tensor is undefined behaviour. Copy the array first to avoid this.",
+                      UserWarning, stacklevel=2)
+    return _new(ndarray)
 
 
-def _shape(size):
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    return tuple(int(s) for s in size)
+# ---- constant fills ---------------------------------------------------------------------------
+def _factory(name, fill):
+    def factory(*args, size=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+                requires_grad=False):
+        _check_out(name, out)
+        _check_device(name, device)
+        return _new(fill(_size_args(name, args, size), _dtype_arg(name, dtype).np), requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = f"A tensor of the given size filled with {name} (default dtype: the default float)."
+    return register(name)(factory)
 
 
-def _factory(fill):
-    def make(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False):
-        return _new(fill(_shape(size), _np_dtype(dtype)), requires_grad)
-    return make
+zeros = _factory("zeros", np.zeros)
+ones = _factory("ones", np.ones)
+empty = _factory("empty", np.empty)
 
 
-zeros = register("zeros")(_factory(np.zeros))
-ones = register("ones")(_factory(np.ones))
-empty = register("empty")(_factory(np.empty))
+_C_TYPE_NAMES = {"int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
+                 "uint8": "uint8_t", "float32": "float"}
+
+
+def _int_range(d):
+    """The values torch accepts for integer dtype `d`; uint8 also takes negatives down to -255 (they wrap)."""
+    bits = 8 * d.itemsize
+    if d.is_signed:
+        return -(1 << bits - 1), (1 << bits - 1) - 1
+    return 1 - (1 << bits), (1 << bits) - 1
+
+
+def _fill_value(fname, value, d):
+    """`value` checked to fit dtype `d` the way torch checks fill values."""
+    value = _scalar(value)
+    if not isinstance(value, (bool, int, float, complex)):
+        raise TypeError(f"{fname}(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(value).__name__}")
+    overflow = False
+    if d._rank == 1 and not isinstance(value, bool):
+        if isinstance(value, complex) or not math.isfinite(value):
+            overflow = True
+        else:
+            low, high = _int_range(d)
+            overflow = not low <= value <= high
+    elif d is _dtype.float32:
+        overflow = isinstance(value, complex) or math.isfinite(value) and abs(value) > float(np.finfo(np.float32).max)
+    elif d._rank == 2:
+        overflow = isinstance(value, complex)
+    if overflow:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES.get(d.name, d.name)} without "
+                           "overflow")
+    return value
+
+
+def _fill(shape, value, d):
+    with np.errstate(all="ignore"):
+        if d._rank == 1 and not isinstance(value, bool):
+            value = np.array(int(value)).astype(d.np)   # wraps like torch: -1 -> 255 for uint8
+        return np.full(shape, value, dtype=d.np)
 
 
 @register()
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    if dtype is None:
-        dtype = _dtype.scalar_dtype(fill_value)
-    return _new(np.full(_shape((size,)), fill_value, dtype=_np_dtype(dtype)), requires_grad)
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False):
+    """A tensor of `size` filled with `fill_value`; the dtype follows the value (bool, int64, float)."""
+    _check_out("full", out)
+    _check_device("full", device)
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    shape = _shape((size,), "full")
+    value = _scalar(fill_value)
+    d = _dtype_arg("full", dtype, _dtype.scalar_dtype(value) if isinstance(value, (bool, int, float, complex))
+                   else None)
+    return _new(_fill(shape, _fill_value("full", value, d), d), requires_grad)
 
 
-def _like(fill):
-    def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-        return _new(fill(input._data.shape, _np_dtype(dtype, input.dtype)), requires_grad)
-    return make
+def _like(name, fill):
+    def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+                memory_format=None):
+        _check_device(name, device)
+        return _new(fill(input._data.shape, _dtype_arg(name, dtype, input.dtype).np), requires_grad)
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = f"{name[:-5]}() with the shape of `input` and, unless given, its dtype."
+    return register(name)(factory)
 
 
-zeros_like = register("zeros_like")(_like(np.zeros))
-ones_like = register("ones_like")(_like(np.ones))
-empty_like = register("empty_like")(_like(np.empty))
+zeros_like = _like("zeros_like", np.zeros)
+ones_like = _like("ones_like", np.ones)
+empty_like = _like("empty_like", np.empty)
 
 
 @register()
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _new(np.full(input._data.shape, fill_value, dtype=_np_dtype(dtype, input.dtype)), requires_grad)
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False, memory_format=None):
+    _check_device("full_like", device)
+    d = _dtype_arg("full_like", dtype, input.dtype)
+    return _new(_fill(input._data.shape, _fill_value("full_like", fill_value, d), d), requires_grad)
 
 
+# ---- ranges -------------------------------------------------------------------------------
+def _range_dtype(fname, values, dtype):
+    """Integers give int64, any float the default float, any complex the default complex."""
+    if dtype is not None:
+        return _dtype_arg(fname, dtype)
+    kinds = {type(v) for v in values}
+    if complex in kinds:
+        return _dtype.defaults.complex
+    if float in kinds:
+        return _dtype.defaults.float
+    return _dtype.int64
+
+
+@register()
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+           requires_grad=False):
+    """Values from `start` (default 0) up to, not including, `end`, `step` apart: `arange(5)`, `arange(1, 2, .25)`."""
+    _check_out("arange", out)
+    _check_device("arange", device)
+    if end is None:
+        start, end = 0, start
+    start, end, step = _scalar(start), _scalar(end), _scalar(step)
+    d = _range_dtype("arange", (start, end, step), dtype)
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if step > 0 and end < start or step < 0 and end > start:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = math.ceil((end - start) / step)
+    if d._rank <= 1:   # integer dtypes count in integers: start and step are truncated first
+        start, step = int(start), int(step)
+        if step == 0:
+            raise ValueError("arange(): step must be nonzero once converted to the integer dtype "
+                             f"{d} (got {step!r}); use a floating-point dtype")
+        values = start + step * np.arange(n, dtype=np.int64)
+    else:
+        values = start + step * np.arange(n, dtype=np.float64)
+    return _new(values.astype(d.np), requires_grad)
+
+
+def _linspace_values(start, end, steps, d):
+    """`steps` evenly spaced values, computed from both ends so that both are exact, as torch does.
+
+    Floats are computed in their own precision like torch's kernel (integers in float64); torch's
+    vectorised loop may still differ in the last bit for some elements.
+    """
+    ct = d.np.type if d._rank >= 2 and d is not _dtype.float16 else np.float64
+    start, end = ct(start), ct(end)
+    if steps == 1:
+        return np.array([start])
+    step = (end - start) / ct(steps - 1)
+    idx = np.arange(steps)
+    return np.where(idx < steps // 2, start + step * idx.astype(ct), end - step * (steps - 1 - idx).astype(ct))
+
+
+def _space_args(fname, start, end, steps, dtype):
+    start, end = _scalar(start), _scalar(end)
+    steps = _index(fname, "steps", steps, 3)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    d = _range_dtype(fname, (start, end), dtype)
+    if d._rank <= 1 and dtype is None:
+        d = _dtype.defaults.float
+    return start, end, steps, d
+
+
+@register()
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    """`steps` evenly spaced values from `start` to `end`, both included."""
+    _check_out("linspace", out)
+    _check_device("linspace", device)
+    start, end, steps, d = _space_args("linspace", start, end, steps, dtype)
+    return _new(_linspace_values(start, end, steps, d).astype(d.np), requires_grad)
+
+
+@register()
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             pin_memory=False, requires_grad=False):
+    """`base ** linspace(start, end, steps)`."""
+    _check_out("logspace", out)
+    _check_device("logspace", device)
+    start, end, steps, d = _space_args("logspace", start, end, steps, dtype)
+    exponents = _linspace_values(start, end, steps, d)
+    return _new(np.power(exponents.dtype.type(base), exponents).astype(d.np), requires_grad)
+
+
+@register()
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """The n x m (default n x n) identity matrix."""
+    _check_out("eye", out)
+    _check_device("eye", device)
+    n = _index("eye", "n", n, 1)
+    m = n if m is None else _index("eye", "m", m, 2)
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    return _new(np.eye(n, m, dtype=_dtype_arg("eye", dtype).np), requires_grad)
+
+
+# ---- copies and casts ---------------------------------------------------------------------
 @op("clone", method=True)
 def clone(input, *, memory_format=None):
     return input.copy()

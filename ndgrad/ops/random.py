@@ -1,40 +1,337 @@
-"""Random factories: rand, randn, randint, randperm (and _like), drawn from a Generator."""
+"""Random ops: the factories (rand, randn, randint, randperm, normal and their _like forms) and the
+in-place fills (normal_, uniform_, bernoulli_, random_, exponential_, ...), drawn from a Generator.
+
+Samples carry no gradient: ops that take differentiable inputs (normal(mean, std), bernoulli(p),
+`x.clone().normal_()`) have derivatives.yaml entries with zero gradients, so their grad_fn is
+torch's (NormalBackward3, ...). The in-place fills write through `call_inplace` like any in-place op.
+"""
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import register
-from .._random import rng
-from .creation import _new, _np_dtype, _shape
+from .._dispatch import call_inplace, op, register
+from .._random import get_rng_state, rng, set_rng_state
+from .._tensor import Tensor
+from .creation import _check_device, _check_out, _dtype_arg, _index, _new, _scalar, _shape, _size_args
+
+register("get_rng_state")(get_rng_state)
+register("set_rng_state")(set_rng_state)
+
+
+def _float_only(fname, d):
+    if d._rank < 2:
+        raise NotImplementedError(f"{fname}: draws floating-point numbers; dtype {d} is not supported "
+                                  "(use randint for integers)")
+
+
+def _uniform(gen, shape, np_dtype):
+    """Uniform samples in [0, 1) of a real or complex dtype."""
+    if np_dtype.kind == "c":
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        return (_uniform(gen, shape, np.dtype(real)) + 1j * _uniform(gen, shape, np.dtype(real))).astype(np_dtype)
+    if np_dtype in (np.float32, np.float64):
+        return rng(gen).random(shape, dtype=np_dtype)
+    # narrower floats: rounding may reach 1.0, which the interval excludes
+    below_one = np.nextafter(np_dtype.type(1), np_dtype.type(0))
+    return np.minimum(rng(gen).random(shape).astype(np_dtype), below_one)
+
+
+def _standard_normal(gen, shape, np_dtype):
+    """N(0, 1) samples; complex ones have independent real and imaginary parts of variance 1/2."""
+    if np_dtype.kind == "c":
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        parts = rng(gen).standard_normal((2,) + tuple(shape), dtype=real) * np.sqrt(0.5, dtype=real)
+        return (parts[0] + 1j * parts[1]).astype(np_dtype)
+    if np_dtype in (np.float32, np.float64):
+        return rng(gen).standard_normal(shape, dtype=np_dtype)
+    return rng(gen).standard_normal(shape).astype(np_dtype)
+
+
+# ---- factories ------------------------------------------------------------------------------
+@register()
+def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False):
+    """Uniform samples in [0, 1)."""
+    _check_out("rand", out)
+    _check_device("rand", device)
+    d = _dtype_arg("rand", dtype)
+    _float_only("rand", d)
+    return _new(_uniform(generator, _size_args("rand", args, size), d.np), requires_grad)
 
 
 @register()
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    return _new(rng(generator).random(_shape(size)).astype(_np_dtype(dtype)), requires_grad)
+def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False):
+    """Samples of the standard normal distribution."""
+    _check_out("randn", out)
+    _check_device("randn", device)
+    d = _dtype_arg("randn", dtype)
+    _float_only("randn", d)
+    return _new(_standard_normal(generator, _size_args("randn", args, size), d.np), requires_grad)
+
+
+def _integers(gen, low, high, shape, np_dtype):
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return rng(gen).integers(low, high, size=shape, dtype=np.int64).astype(np_dtype)
+
+
+def _randint_bounds(fname, bounds):
+    if len(bounds) == 1:
+        return 0, _index(fname, "high", bounds[0], 1)
+    if len(bounds) == 2:
+        return _index(fname, "low", bounds[0], 1), _index(fname, "high", bounds[1], 2)
+    raise TypeError(f"{fname}() takes low and high (or only high), got {len(bounds)} bounds")
 
 
 @register()
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    return _new(rng(generator).standard_normal(_shape(size)).astype(_np_dtype(dtype)), requires_grad)
+def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+            requires_grad=False):
+    """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`; int64 by default."""
+    _check_out("randint", out)
+    _check_device("randint", device)
+    if size is None:
+        if len(args) < 2:
+            raise TypeError("randint() missing the 'size' argument: randint(high, size) or randint(low, high, size)")
+        args, size = args[:-1], args[-1]
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"randint(): argument 'size' (position {len(args) + 1}) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    low, high = _randint_bounds("randint", args)
+    d = _dtype_arg("randint", dtype, _dtype.int64)
+    return _new(_integers(generator, low, high, _shape((size,), "randint"), d.np), requires_grad)
 
 
 @register()
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    if high is None:
-        low, high = 0, low
-    data = rng(generator).integers(low, high, size=_shape((size,)))
-    return _new(data.astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    """A random permutation of 0..n-1 (int64 by default)."""
+    _check_out("randperm", out)
+    _check_device("randperm", device)
+    n = _index("randperm", "n", n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    return _new(rng(generator).permutation(n).astype(_dtype_arg("randperm", dtype, _dtype.int64).np),
+                requires_grad)
+
+
+def _like_dtype(fname, input, dtype, device):
+    _check_device(fname, device)
+    return _dtype_arg(fname, dtype, input.dtype)
 
 
 @register()
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    return _new(rng(generator).permutation(n).astype(_np_dtype(dtype, _dtype.int64)), requires_grad)
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False, memory_format=None):
+    d = _like_dtype("rand_like", input, dtype, device)
+    _float_only("rand_like", d)
+    return _new(_uniform(generator, input._data.shape, d.np), requires_grad)
 
 
 @register()
-def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return rand(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+               requires_grad=False, memory_format=None):
+    d = _like_dtype("randn_like", input, dtype, device)
+    _float_only("randn_like", d)
+    return _new(_standard_normal(generator, input._data.shape, d.np), requires_grad)
 
 
 @register()
-def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return randn(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def randint_like(input, *bounds, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+                 requires_grad=False, memory_format=None):
+    """randint with `input`'s shape and dtype: `randint_like(x, high)` or `randint_like(x, low, high)`."""
+    d = _like_dtype("randint_like", input, dtype, device)
+    low, high = _randint_bounds("randint_like", bounds)
+    return _new(_integers(generator, low, high, input._data.shape, d.np), requires_grad)
+
+
+# ---- normal: four forms, as in torch --------------------------------------------------------
+def _check_std(std):
+    if isinstance(std, Tensor):
+        if np.any(std._data < 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def _normal_sample(mean, std, generator, out_dtype, shape=None):
+    if shape is None:
+        shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+    return (mean + std * _standard_normal(generator, shape, out_dtype)).astype(out_dtype, copy=False)
+
+
+@op("normal.Tensor_float", public=False)
+def _normal_tensor_float(mean, std=1.0, generator=None):
+    return _normal_sample(mean, std, generator, mean.dtype)
+
+
+@op("normal.float_Tensor", public=False)
+def _normal_float_tensor(mean, std, generator=None):
+    return _normal_sample(mean, std, generator, std.dtype)
+
+
+@op("normal.Tensor_Tensor", public=False)
+def _normal_tensor_tensor(mean, std, generator=None):
+    return _normal_sample(mean, std, generator, mean.dtype)
+
+
+@register()
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
+    """Samples of N(mean, std²): `normal(mean_t, std_t)`, `normal(mean_t, 1.)`, `normal(0., std_t)`
+    (broadcast shapes) or `normal(0., 1., size)`."""
+    _check_out("normal", out)
+    _check_device("normal", device)
+    for t in (mean, std):
+        if isinstance(t, Tensor) and t.dtype._rank < 2:
+            raise NotImplementedError(f"normal: mean and std must be floating-point tensors, got {t.dtype}")
+    _check_std(std)
+    if isinstance(mean, Tensor):
+        if isinstance(std, Tensor):
+            return _normal_tensor_tensor(mean, std, generator)
+        return _normal_tensor_float(mean, _scalar(std), generator)
+    if isinstance(std, Tensor):
+        return _normal_float_tensor(_scalar(mean), std, generator)
+    if size is None:
+        raise TypeError("normal(mean, std) with two numbers needs a size: normal(mean, std, size)")
+    d = _dtype_arg("normal", dtype)
+    _float_only("normal", d)
+    return _new(_normal_sample(mean, std, generator, d.np, _shape((size,), "normal")), requires_grad)
+
+
+# ---- in-place fills: x.normal_(), x.uniform_(), ... -------------------------------------------
+# Each fill is an op whose forward draws a fresh array of self's shape and dtype; `call_inplace`
+# writes it into self and records the entry's (zero-gradient) node when self has history.
+def _fill_op(entry, draw):
+    """The op spec for `entry`, drawing with draw(generator, shape, np_dtype, *params)."""
+    def forward(self, *params):
+        return np.asarray(draw(params[-1], self.shape, self.dtype, *params[:-1])).astype(self.dtype, copy=False)
+    forward.__name__ = "_" + entry.replace(".", "_")
+    return op(entry, public=False)(forward).spec
+
+
+def _fill(name, spec, self, params, generator, check=None, floating=True):
+    if floating and self.dtype._rank != 2:
+        raise NotImplementedError(f"{name}: fills floating-point tensors only, got {self.dtype}")
+    if check is not None:
+        check(*params)
+    return call_inplace(spec, (self,) + tuple(params) + (generator,))
+
+
+def _check_lambda(lambd):
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+
+
+def _check_probability(p):
+    values = p._data if isinstance(p, Tensor) else p
+    if np.any((values < 0) | (values > 1)):
+        raise RuntimeError("bernoulli: probabilities must be in [0, 1]")
+
+
+def _bernoulli_draw(gen, shape, dtype, p):
+    return _uniform(gen, shape, np.dtype(np.float64)) < p
+
+
+_NORMAL_ = _fill_op("normal_", lambda g, shape, dtype, mean, std: mean + std * _standard_normal(g, shape, dtype))
+_UNIFORM_ = _fill_op("uniform_", lambda g, shape, dtype, low, high: low + (high - low) * _uniform(g, shape, dtype))
+_EXPONENTIAL_ = _fill_op("exponential_", lambda g, shape, dtype, lambd: rng(g).exponential(1.0 / lambd, shape))
+_GEOMETRIC_ = _fill_op("geometric_", lambda g, shape, dtype, p: rng(g).geometric(p, shape))
+_CAUCHY_ = _fill_op("cauchy_", lambda g, shape, dtype, median, sigma: median + sigma * rng(g).standard_cauchy(shape))
+_LOG_NORMAL_ = _fill_op("log_normal_", lambda g, shape, dtype, mean, std: rng(g).lognormal(mean, std, shape))
+_BERNOULLI_TENSOR_ = _fill_op("bernoulli_.Tensor", _bernoulli_draw)
+_BERNOULLI_FLOAT_ = _fill_op("bernoulli_.float", _bernoulli_draw)
+_RANDOM_FROM_ = _fill_op("random_.from", lambda g, shape, dtype, low, high: _integers(g, low, high, shape, dtype))
+_RANDOM_TO_ = _fill_op("random_.to", lambda g, shape, dtype, high: _integers(g, 0, high, shape, dtype))
+_RANDOM_ = _fill_op("random_", lambda g, shape, dtype: _integers(g, 0, _full_range(dtype), shape, dtype))
+
+
+def _full_range(dtype):
+    """random_() draws from [0, this): every integer the dtype holds exactly."""
+    digits = {np.float16: 11, np.float32: 24, np.float64: 53}.get(dtype.type)
+    return (1 << digits) + 1 if digits else int(np.iinfo(dtype).max)
+
+
+@register(method=True)
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    return _fill("normal_", _NORMAL_, self, (mean, std), generator, lambda m, s: _check_std(s))
+
+
+@register(method=True)
+def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+    def check(low, high):
+        if low > high:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
+    return _fill("uniform_", _UNIFORM_, self, (from_, to), generator, check)
+
+
+@register(method=True)
+def exponential_(self, lambd=1.0, *, generator=None):
+    return _fill("exponential_", _EXPONENTIAL_, self, (lambd,), generator, _check_lambda)
+
+
+@register(method=True)
+def geometric_(self, p, *, generator=None):
+    def check(p):
+        if not 0 < p < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    return _fill("geometric_", _GEOMETRIC_, self, (p,), generator, check)
+
+
+@register(method=True)
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    return _fill("cauchy_", _CAUCHY_, self, (median, sigma), generator)
+
+
+@register(method=True)
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    def check(mean, std):
+        if not std > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    return _fill("log_normal_", _LOG_NORMAL_, self, (mean, std), generator, check)
+
+
+@register(method=True)
+def bernoulli_(self, p=0.5, *, generator=None):
+    spec = _BERNOULLI_TENSOR_ if isinstance(p, Tensor) else _BERNOULLI_FLOAT_
+    return _fill("bernoulli_", spec, self, (p,), generator, _check_probability, floating=False)
+
+
+@register(method=True)
+def random_(self, from_=None, to=None, *, generator=None):
+    """Integers: random_() over every integer the dtype holds exactly, random_(to), random_(from, to)."""
+    if from_ is None:
+        return _fill("random_", _RANDOM_, self, (), generator, floating=False)
+    if to is None:
+        return _fill("random_", _RANDOM_TO_, self, (from_,), generator, floating=False)
+    return _fill("random_", _RANDOM_FROM_, self, (from_, to), generator, floating=False)
+
+
+# ---- sampling from tensors of parameters ------------------------------------------------------
+@op("bernoulli", public=False)
+def _bernoulli(input, generator=None):
+    return _bernoulli_draw(generator, input.shape, input.dtype, input).astype(input.dtype)
+
+
+@op("bernoulli.p", public=False)
+def _bernoulli_p(input, p, generator=None):
+    return _bernoulli_draw(generator, input.shape, input.dtype, p).astype(input.dtype)
+
+
+@register(method=True)
+def bernoulli(input, p=None, *, generator=None):
+    """0/1 samples: with probabilities `input`, or with probability `p` in `input`'s shape."""
+    _check_probability(input if p is None else p)
+    return _bernoulli(input, generator) if p is None else _bernoulli_p(input, p, generator)
+
+
+@op("poisson", public=False)
+def _poisson(input, generator=None):
+    return rng(generator).poisson(input).astype(input.dtype)
+
+
+@register()
+def poisson(input, generator=None):
+    """Samples of Poisson distributions with rates `input`."""
+    if np.any(input._data < 0):
+        raise RuntimeError("poisson: rates must be non-negative")
+    return _poisson(input, generator)

@@ -1,28 +1,505 @@
-"""Reductions: sum, mean, prod, max/min, var/std, norms, cumulative ops."""
+"""Reductions: sum, mean, prod, max/min, var/std, logsumexp, norms, cumulative ops, and the
+reductions without a gradient (argmax/argmin, all/any, count_nonzero).
+
+Forwards parse torch's argument forms themselves (dim as an int, a sequence, None or () for
+every dim, negative dims) and raise torch's errors, so most ops are registered directly. Public
+functions exist only where torch picks among overloads (`x.sum()` vs `x.sum(dim)`, the three
+`max` forms, var's `unbiased`/`correction`, norm's `p`) or returns a named tuple.
+"""
+import builtins
+import collections
+import math
+import operator
+import types
+import warnings
+
 import numpy as np
 
-from .._dispatch import op, register
-from ..autograd.formulas import normalize_dims
+from .._dispatch import _TYPE_WORD, op, register
+from .._dtype import from_numpy_dtype
+from .._tensor import Tensor, _wrap_dim
 
 
-def _sum_dtype(input, dtype):
+# ---- argument forms and checks ------------------------------------------------------------
+class _AllDims:
+    """Default `dim` of sum/mean/prod: torch picks another overload (and node) as soon as a dim is
+    given, even `dim=None`, so "not given" needs its own value."""
+
+    def __repr__(self):
+        return "<all dims>"
+
+
+_ALL = _AllDims()
+
+
+def _dims(ndim, dim):
+    """`dim` (int, sequence, or None / () for every dim) as a tuple of wrapped dims."""
+    if dim is None or isinstance(dim, (tuple, list)) and not dim:
+        return tuple(range(ndim))
+    if isinstance(dim, (tuple, list)):
+        out = tuple(_wrap_dim(operator.index(d), ndim) for d in dim)
+        for d in out:
+            if out.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    else:
+        out = (_wrap_dim(operator.index(dim), ndim),)
+    return out if ndim else ()
+
+
+def _count(shape, axes):
+    """How many input elements each output element reduces."""
+    return math.prod(shape[d] for d in axes)
+
+
+def _type_word(np_dtype):
+    name = from_numpy_dtype(np_dtype).name.capitalize()
+    return _TYPE_WORD.get(name, name)
+
+
+def _acc_dtype(input, dtype):
+    """sum/prod/cumsum accumulate integers and bools in int64 unless `dtype=` says otherwise."""
     if dtype is not None:
         return dtype.np
     return np.int64 if input.dtype.kind in "biu" else input.dtype
 
 
+def _need_float(name, input, dtype=None):
+    if dtype is None and input.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {_type_word(input.dtype)}")
+
+
+def _no_identity(name, input, axes, all_dims):
+    """max/min-like reductions have no value for an empty slice: torch's errors."""
+    if all_dims and input.size == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+    for d in axes:
+        if input.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _real_only(name, input, bool_ok=True):
+    if input.dtype.kind == "c" or input.dtype.kind == "b" and not bool_ok:
+        raise NotImplementedError(f"{name}(): not implemented for {_type_word(input.dtype)} tensors")
+
+
+def _other_op(name, input, other):
+    """torch.max(x, y) is torch.maximum(x, y) (implemented with the pointwise ops)."""
+    import ndgrad
+    fn = getattr(ndgrad, name, None)
+    if fn is None:
+        raise NotImplementedError(f"ndgrad.{name} is not implemented yet")
+    return fn(input, other)
+
+
+def _structseq(name, fields):
+    """A named tuple printed like torch.return_types.<name>."""
+    cls = collections.namedtuple(name, fields)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+    cls.__repr__ = __repr__
+    return cls
+
+
+return_types = types.SimpleNamespace(
+    max=_structseq("max", ["values", "indices"]),
+    min=_structseq("min", ["values", "indices"]),
+    median=_structseq("median", ["values", "indices"]),
+    aminmax=_structseq("aminmax", ["min", "max"]),
+)
+
+
+# ---- sum and mean -------------------------------------------------------------------------
 @op("sum", public=False)
 def _sum_all(input, *, dtype=None):
-    return np.sum(input, dtype=_sum_dtype(input, dtype))
+    return np.sum(input, dtype=_acc_dtype(input, dtype))
 
 
 @op("sum.dim_IntList", public=False)
 def _sum_dim(input, dim, keepdim=False, *, dtype=None):
-    return np.sum(input, axis=normalize_dims(dim, input.ndim), keepdims=keepdim, dtype=_sum_dtype(input, dtype))
+    return np.sum(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
 
 
 @register(method=True)
-def sum(input, dim=None, keepdim=False, *, dtype=None):
-    if dim is None:
+def sum(input, dim=_ALL, keepdim=False, *, dtype=None):
+    if dim is _ALL:
+        if keepdim:
+            raise TypeError("sum(): keepdim=True needs dim (dim=None reduces every dim)")
         return _sum_all(input, dtype=dtype)
     return _sum_dim(input, dim, keepdim, dtype=dtype)
+
+
+@op("nansum", method=True)
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    return np.nansum(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
+
+
+def _mean(input, dim, keepdim, dtype):
+    _need_float("mean", input, dtype)
+    axes = _dims(input.ndim, dim)
+    total = np.sum(input, axis=axes, keepdims=keepdim, dtype=dtype.np if dtype is not None else None)
+    with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, as in torch
+        return total / _count(input.shape, axes)
+
+
+@op("mean", public=False)
+def _mean_all(input, *, dtype=None):
+    return _mean(input, None, False, dtype)
+
+
+@op("mean.dim", public=False)
+def _mean_dim(input, dim, keepdim=False, *, dtype=None):
+    return _mean(input, dim, keepdim, dtype)
+
+
+@register(method=True)
+def mean(input, dim=_ALL, keepdim=False, *, dtype=None):
+    if dim is _ALL:
+        if keepdim:
+            raise TypeError("mean(): keepdim=True needs dim (dim=None reduces every dim)")
+        return _mean_all(input, dtype=dtype)
+    return _mean_dim(input, dim, keepdim, dtype=dtype)
+
+
+@register(method=True)
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is None and input._data.dtype.kind not in "fc":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_type_word(input._data.dtype)}")
+    return nansum(input, dim, keepdim, dtype=dtype) / input.isnan().logical_not().sum(dim, keepdim)
+
+
+# ---- prod ---------------------------------------------------------------------------------
+@op("prod", public=False)
+def _prod_all(input, *, dtype=None):
+    return np.prod(input, dtype=_acc_dtype(input, dtype))
+
+
+@op("prod.dim_int", public=False)
+def _prod_dim(input, dim, keepdim=False, *, dtype=None):
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("prod(): dim must be one int (torch's prod reduces one dim or all of them)")
+    return np.prod(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
+
+
+@register(method=True)
+def prod(input, dim=_ALL, keepdim=False, *, dtype=None):
+    if dim is _ALL:
+        return _prod_all(input, dtype=dtype)
+    return _prod_dim(input, dim, keepdim, dtype=dtype)
+
+
+# ---- max, min, median and their relatives -------------------------------------------------
+def _extreme(name, fn, input, dim, keepdim):
+    axes = _dims(input.ndim, dim)
+    _real_only(name, input)
+    _no_identity(name, input, axes, len(axes) == input.ndim)
+    return fn(input, axis=axes, keepdims=keepdim)
+
+
+@op("amax", method=True)
+def amax(input, dim=(), keepdim=False):
+    return _extreme("amax", np.max, input, dim, keepdim)
+
+
+@op("amin", method=True)
+def amin(input, dim=(), keepdim=False):
+    return _extreme("amin", np.min, input, dim, keepdim)
+
+
+def _pick(name, arg_fn, input, dim, keepdim):
+    """(values, int64 indices) of the element `arg_fn` picks in each slice along `dim`."""
+    d = _wrap_dim(operator.index(dim), input.ndim)
+    if input.ndim == 0:
+        return input.copy(), np.zeros((), np.int64)
+    _no_identity(name, input, (d,), False)
+    idx = arg_fn(input, axis=d, keepdims=True)
+    values = np.take_along_axis(input, idx, axis=d)
+    if not keepdim:
+        values, idx = values.squeeze(d), idx.squeeze(d)
+    return values, idx.astype(np.int64, copy=False)
+
+
+def _argmax(x, axis, keepdims):
+    return np.argmax(x, axis=axis, keepdims=keepdims)   # the first maximum, or the first nan
+
+
+def _argmin(x, axis, keepdims):
+    return np.argmin(x, axis=axis, keepdims=keepdims)
+
+
+@op("max.dim", public=False)
+def _max_dim(input, dim, keepdim=False):
+    _real_only("max", input)
+    return _pick("max", _argmax, input, dim, keepdim)
+
+
+@op("max", public=False)
+def _max_all(input):
+    return _extreme("max", np.max, input, None, False)
+
+
+@op("min.dim", public=False)
+def _min_dim(input, dim, keepdim=False):
+    _real_only("min", input)
+    return _pick("min", _argmin, input, dim, keepdim)
+
+
+@op("min", public=False)
+def _min_all(input):
+    return _extreme("min", np.min, input, None, False)
+
+
+def _max_or_min(name, all_op, dim_op, pointwise, input, dim, keepdim, other):
+    if isinstance(dim, Tensor):                 # torch.max(x, y)
+        dim, other = None, dim
+    if other is not None:
+        return _other_op(pointwise, input, other)
+    if dim is None:
+        if keepdim:
+            raise TypeError(f"{name}(): keepdim=True needs dim")
+        return all_op(input)
+    return getattr(return_types, name)(*dim_op(input, dim, keepdim))
+
+
+@register(method=True)
+def max(input, dim=None, keepdim=False, *, other=None):
+    """max(x) -> the largest value; max(x, dim) -> (values, indices); max(x, y) -> maximum(x, y)."""
+    return _max_or_min("max", _max_all, _max_dim, "maximum", input, dim, keepdim, other)
+
+
+@register(method=True)
+def min(input, dim=None, keepdim=False, *, other=None):
+    """min(x) -> the smallest value; min(x, dim) -> (values, indices); min(x, y) -> minimum(x, y)."""
+    return _max_or_min("min", _min_all, _min_dim, "minimum", input, dim, keepdim, other)
+
+
+@op("aminmax", public=False)
+def _aminmax(input, *, dim=None, keepdim=False):
+    axes = _dims(input.ndim, dim)
+    _real_only("aminmax", input)
+    if dim is None and input.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                           "identity.")
+    for d in axes:
+        if input.shape[d] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+    return np.min(input, axis=axes, keepdims=keepdim), np.max(input, axis=axes, keepdims=keepdim)
+
+
+@register(method=True)
+def aminmax(input, *, dim=None, keepdim=False):
+    return return_types.aminmax(*_aminmax(input, dim=dim, keepdim=keepdim))
+
+
+def _median_index(x, axis, keepdims):
+    """Index of the lower median in each slice (torch's median), or of the first nan if it has one."""
+    k = (x.shape[axis] - 1) // 2
+    idx = np.take(np.argpartition(x, k, axis=axis), [k], axis=axis)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        idx = np.where(nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True), idx)
+    return idx
+
+
+@op("median", public=False)
+def _median_all(input):
+    _real_only("median", input, bool_ok=False)
+    flat = input.reshape(-1)
+    if flat.size == 0:
+        return np.array(np.nan, dtype=input.dtype)
+    return np.take_along_axis(flat, _median_index(flat, 0, True), 0).reshape(())
+
+
+@op("median.dim", public=False)
+def _median_dim(input, dim, keepdim=False):
+    _real_only("median", input, bool_ok=False)
+    return _pick("median", _median_index, input, dim, keepdim)
+
+
+@register(method=True)
+def median(input, dim=None, keepdim=False):
+    """median(x) -> the lower median of all elements; median(x, dim) -> (values, indices)."""
+    if dim is None:
+        return _median_all(input)
+    return return_types.median(*_median_dim(input, dim, keepdim))
+
+
+def _arg_extreme(name, arg_fn, input, dim, keepdim):
+    if dim is None:
+        if input.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        idx = np.asarray(arg_fn(input.reshape(-1), 0, False), dtype=np.int64)
+        return idx.reshape((1,) * input.ndim) if keepdim else idx
+    return _pick(name, arg_fn, input, dim, keepdim)[1]
+
+
+@op("argmax", method=True)
+def argmax(input, dim=None, keepdim=False):
+    return _arg_extreme("argmax", _argmax, input, dim, keepdim)
+
+
+@op("argmin", method=True)
+def argmin(input, dim=None, keepdim=False):
+    return _arg_extreme("argmin", _argmin, input, dim, keepdim)
+
+
+# ---- logical and counting reductions (no gradient) ----------------------------------------
+def _logical(fn, input, dim, keepdim):
+    out = fn(input, axis=_dims(input.ndim, dim), keepdims=keepdim)
+    return out.astype(np.uint8) if input.dtype == np.uint8 else out   # torch keeps uint8 for uint8 input
+
+
+@op("all", method=True)
+def all(input, dim=None, keepdim=False):
+    return _logical(np.all, input, dim, keepdim)
+
+
+@op("any", method=True)
+def any(input, dim=None, keepdim=False):
+    return _logical(np.any, input, dim, keepdim)
+
+
+@op("count_nonzero", method=True)
+def count_nonzero(input, dim=None):
+    return np.asarray(np.count_nonzero(input, axis=_dims(input.ndim, dim)), dtype=np.int64)
+
+
+# ---- variance and standard deviation ------------------------------------------------------
+def _moments(name, input, dim, correction, keepdim):
+    """(variance, mean) over `dim`, dividing by N - correction (at least 0) as torch does."""
+    if input.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = _dims(input.ndim, dim)
+    n = _count(input.shape, axes)
+    dof = builtins.max(n - correction, 0)
+    if dof <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.sum(input, axis=axes, keepdims=True) / n
+        dev = input - mean
+        sq = dev.real * dev.real + dev.imag * dev.imag if input.dtype.kind == "c" else dev * dev
+        var = np.sum(sq, axis=axes, keepdims=keepdim) / dof
+    return var, mean if keepdim else mean.squeeze(axes)
+
+
+@op("var.correction", public=False)
+def _var(input, dim=None, *, correction=None, keepdim=False):
+    return _moments("var", input, dim, correction, keepdim)[0]
+
+
+@op("std.correction", public=False)
+def _std(input, dim=None, *, correction=None, keepdim=False):
+    return np.sqrt(_moments("std", input, dim, correction, keepdim)[0])
+
+
+@op("var_mean.correction", public=False)
+def _var_mean(input, dim=None, *, correction=None, keepdim=False):
+    return _moments("var_mean", input, dim, correction, keepdim)
+
+
+@op("std_mean.correction", public=False)
+def _std_mean(input, dim=None, *, correction=None, keepdim=False):
+    var, mean = _moments("std_mean", input, dim, correction, keepdim)
+    return np.sqrt(var), mean
+
+
+def _correction(name, dim, unbiased, correction):
+    """torch's forms var(x, unbiased), var(x, dim, unbiased, keepdim), var(x, dim, correction=c)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}(): pass either unbiased or correction, not both")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction
+
+
+def _var_family(name, fn):
+    def reduce(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        dim, correction = _correction(name, dim, unbiased, correction)
+        return fn(input, dim, correction=correction, keepdim=keepdim)
+    reduce.__name__ = reduce.__qualname__ = name
+    return reduce
+
+
+var = register("var", method=True)(_var_family("var", _var))
+std = register("std", method=True)(_var_family("std", _std))
+var_mean = register("var_mean")(_var_family("var_mean", _var_mean))
+std_mean = register("std_mean")(_var_family("std_mean", _std_mean))
+
+
+# ---- logsumexp and norms ------------------------------------------------------------------
+@op("logsumexp", method=True, promote="float", operands=(0,))
+def logsumexp(input, dim, keepdim=False):
+    axes = _dims(input.ndim, dim)
+    shift = np.max(input, axis=axes, keepdims=True, initial=-np.inf)
+    shift = np.where(np.isfinite(shift), shift, 0)    # all -inf (or an inf) slices: nothing to shift
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(input - shift), axis=axes, keepdims=True)) + shift
+    return out if keepdim else out.squeeze(axes)
+
+
+@op("linalg_vector_norm", public="_linalg_vector_norm")
+def _linalg_vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """torch.linalg.vector_norm (ndgrad.linalg exposes it under that name)."""
+    if input.dtype.kind not in "fc":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_type_word(input.dtype)}")
+    axes = _dims(input.ndim, dim)
+    a = np.abs(input if dtype is None else input.astype(dtype.np))
+    if math.isinf(ord):
+        if input.size == 0 and dim is None:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+                               "operation does not have an identity")
+        for d in axes:
+            if input.shape[d] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on the dimension {d}because "
+                                   "this dimension is empty and the operation does not have an identity")
+        return (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=keepdim)
+    if ord == 0:
+        return np.sum(a != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
+    if ord == 1:
+        return np.sum(a, axis=axes, keepdims=keepdim)
+    if ord == 2:
+        return np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdim))
+    return np.sum(a ** ord, axis=axes, keepdims=keepdim) ** (1 / ord)
+
+
+@register(method=True)
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """torch.norm: vector norms of any order over `dim` (all dims by default); 'fro' is the 2-norm."""
+    if p is None:
+        p = "fro"
+    if isinstance(p, str):
+        if p == "nuc":
+            raise NotImplementedError("norm(p='nuc') needs the nuclear norm (singular values), which ndgrad does "
+                                      "not implement yet")
+        if p != "fro":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if isinstance(dim, (tuple, list)) and len(dim) > 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+        p = 2
+    return _linalg_vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+# ---- cumulative ---------------------------------------------------------------------------
+def _cumulative(fn, input, dim, dtype):
+    d = _wrap_dim(operator.index(dim), input.ndim)
+    if input.ndim == 0:
+        return fn(input.reshape(1), dtype=_acc_dtype(input, dtype)).reshape(())
+    return fn(input, axis=d, dtype=_acc_dtype(input, dtype))
+
+
+@op("cumsum", method=True, inplace=True)
+def cumsum(input, dim, *, dtype=None):
+    return _cumulative(np.cumsum, input, dim, dtype)
+
+
+@op("cumprod", method=True, inplace=True)
+def cumprod(input, dim, *, dtype=None):
+    return _cumulative(np.cumprod, input, dim, dtype)

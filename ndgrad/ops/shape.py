@@ -1,60 +1,789 @@
-"""Shape and view ops: views share memory and the version counter with their base."""
+"""Shape and view ops: views share memory and the version counter with their base.
+
+The forwards of view ops (`view=True`) return NumPy views of their input, never the input array
+itself and never a copy; the glue marks the results as views of the input's base. Argument
+parsing (varargs or a tuple, -1, negative dims) and torch's error messages live in the public
+functions, which then call one registered op.
+"""
+import operator
+import warnings
+
 import numpy as np
 
-from .._dispatch import op, register
+from .. import _dispatch, _dtype
+from .._dispatch import _check_leaf_inplace, op, register
+from .._tensor import _TYPE_NAMES, Tensor, _wrap_dim
+from ..autograd.grad_mode import state
 
 
 def _size(size):
+    """Sizes given as varargs `f(2, 3)` or as one sequence `f((2, 3))`, as a tuple of ints."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
-    return tuple(int(s) for s in size)
+    return tuple(operator.index(s) for s in size)
 
 
-@op("view", public=False, view=True)
-def _view(input, size):
+def _dims(dims, ndim):
+    """A sequence of dims, wrapped, with torch's error for repeats."""
+    out = tuple(_wrap_dim(operator.index(d), ndim) for d in dims)
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"dim {next(d for d in out if out.count(d) > 1)} appears multiple times in the list of dims")
+    return out
+
+
+def _shape_str(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _infer_size(shape, numel):
+    """`shape` with its -1 (if any) filled in for `numel` elements, or torch's error."""
+    infer, known = None, 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_shape_str(shape)}")
+        else:
+            known *= s
+    if infer is None:
+        if known == numel:
+            return shape
+    elif known == 0 and numel == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_shape_str(shape)} because the "
+                           "unspecified dimension size -1 can be any value and is ambiguous")
+    elif known and numel % known == 0:
+        return shape[:infer] + (numel // known,) + shape[infer + 1:]
+    raise RuntimeError(f"shape '{_shape_str(shape)}' is invalid for input of size {numel}")
+
+
+def _method(fn):
+    """A Tensor method that torch has no namespace function for."""
+    _dispatch.METHODS[fn.__name__] = fn
+    return fn
+
+
+def _inplace_view(view_op, self, *args):
+    """Tensor.t_(), squeeze_(), ...: self takes the view's shape and strides (its values are untouched) and
+    the view op's node as its history; the version counter moves, as for any in-place op."""
+    if state.enabled and self._requires_grad:
+        _check_leaf_inplace(self)
+    out = view_op(self, *args)
+    self._data = out._data
+    if out._grad_fn is not None:
+        self._grad_fn, self._output_nr = out._grad_fn, out._output_nr
+    self._vc[0] += 1
+    if self._base is not None:
+        self._view_fn, self._view_version = out._view_fn, self._vc[0]
+    return self
+
+
+# ---- view / reshape -------------------------------------------------------------------------
+class _NotViewable(RuntimeError):
+    pass
+
+
+def _reshape_view(input, size):
     try:
-        out = input.view()
-        out.shape = size  # raises instead of copying when the memory layout does not allow a view
-        return out
-    except (AttributeError, ValueError):
-        if np.prod(size) != input.size and -1 not in size:
-            raise RuntimeError(f"shape '[{', '.join(map(str, size))}]' is invalid for input of size {input.size}") from None
-        try:
-            out = input.view()
-            out.shape = size
-            return out
-        except (AttributeError, ValueError):
-            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+        return np.reshape(input, size, copy=False)
+    except ValueError:
+        raise _NotViewable("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+
+
+_view = op("view", public=False, view=True)(_reshape_view)
+# reshape of a non-contiguous input whose strides allow a view: torch's node for it
+_reshape_alias = op("_reshape_alias", public=False, view=True)(_reshape_view)
+
+
+@op("_unsafe_view", public=False)
+def _unsafe_view(input, size):
+    return np.reshape(input, size)   # input is a fresh clone: never copies, but not a tracked view
 
 
 @register(method=True)
 def view(input, *size):
-    return _view(input, _size(size))
+    if len(size) == 1 and isinstance(size[0], _dtype.dtype):
+        raise NotImplementedError("Tensor.view(dtype) is not implemented in ndgrad yet")
+    return _view(input, _infer_size(_size(size), input._data.size))
+
+
+@_method
+def view_as(input, other):
+    return view(input, other.shape)
 
 
 @register(method=True)
 def reshape(input, *shape):
-    shape = _size(shape)
+    shape = _infer_size(_size(shape), input._data.size)
     if input._data.flags.c_contiguous:
         return _view(input, shape)
-    return _view(input.clone(), shape)
+    try:
+        return _reshape_alias(input, shape)
+    except _NotViewable:
+        return _unsafe_view(input.clone(), shape)
 
 
+@_method
+def reshape_as(input, other):
+    return reshape(input, other.shape)
+
+
+@register(method=True)
+def flatten(input, start_dim=0, end_dim=-1):
+    shape = input._data.shape
+    if not shape:
+        return reshape(input, 1)
+    start, end = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    return reshape(input, shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:])
+
+
+@register(method=True)
+def unflatten(input, dim, sizes):
+    shape = input._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    sizes = _size((sizes,))
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        sizes = _infer_size(sizes, shape[dim])
+    except RuntimeError:
+        if -1 in sizes:
+            raise
+        raise RuntimeError(f"unflatten: Provided sizes {_shape_str(sizes)} don't multiply up to the size of dim "
+                           f"{dim} ({shape[dim]}) in the input tensor") from None
+    return _view(input, shape[:dim] + sizes + shape[dim + 1:])
+
+
+@register(method=True)
+def ravel(input):
+    return _view(contiguous(input), (input._data.size,))
+
+
+@_method
+def contiguous(input, memory_format=None):
+    return input if input._data.flags.c_contiguous else input.clone()
+
+
+# ---- transposes and permutations ------------------------------------------------------------
+_transpose = op("transpose.int", public=False, view=True)(np.swapaxes)
+_transpose_ = op("transpose_", public=False, view=True)(np.swapaxes)
+
+
+@register(method=True)
+def transpose(input, dim0, dim1):
+    n = input._data.ndim
+    return _transpose(input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
+
+
+@_method
+def transpose_(input, dim0, dim1):
+    n = input._data.ndim
+    return _inplace_view(_transpose_, input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
+
+
+@register(method=True)
+def swapaxes(input, axis0, axis1):
+    return transpose(input, axis0, axis1)
+
+
+@register(method=True)
+def swapdims(input, dim0, dim1):
+    return transpose(input, dim0, dim1)
+
+
+def _t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return input.T
+
+
+t = op("t", public="t", method=True, view=True)(_t)
+_t_ = op("t_", public=False, view=True)(_t)
+
+
+@_method
+def t_(input):
+    return _inplace_view(_t_, input)
+
+
+@op("permute", public=False, view=True)
+def _permute(input, dims):
+    return np.transpose(input, dims)
+
+
+@register(method=True)
+def permute(input, *dims):
+    dims = _size(dims)
+    n = input._data.ndim
+    if len(dims) != n:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+                           f"of the desired ordering of dimensions i.e. input.dim() = {n} is not equal to "
+                           f"len(dims) = {len(dims)}")
+    wrapped = tuple(_wrap_dim(d, n) for d in dims)
+    if len(set(wrapped)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _permute(input, wrapped)
+
+
+@register(method=True)
+def movedim(input, source, destination):
+    n = input._data.ndim
+    src = (source,) if isinstance(source, int) else tuple(source)
+    dst = (destination,) if isinstance(destination, int) else tuple(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
+                           f"the same number of dims as destination ({list(dst)} dims)")
+    src_w, dst_w = tuple(_wrap_dim(d, n) for d in src), tuple(_wrap_dim(d, n) for d in dst)
+    for name, given, wrapped in (("source", src, src_w), ("destination", dst, dst_w)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    order = [d for d in range(n) if d not in src_w]
+    for d, s in sorted(zip(dst_w, src_w)):
+        order.insert(d, s)
+    return _permute(input, tuple(order))
+
+
+@register(method=True)
+def moveaxis(input, source, destination):
+    return movedim(input, source, destination)
+
+
+@register(method=True)
+def adjoint(input):
+    if input._data.ndim < 2:
+        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of matrices. Got "
+                           f"{input._data.ndim}-D tensor.")
+    return _conj(transpose(input, -2, -1))
+
+
+def _conj(t):
+    return t.conj() if t._data.dtype.kind == "c" else t
+
+
+def _T(self):
+    if self._data.ndim != 2:
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                      "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                      "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                      "tensor.", UserWarning, stacklevel=2)
+    return _permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+
+def _matrix_property(name, conj):
+    def get(self):
+        if self._data.ndim < 2:
+            raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got "
+                               f"{self._data.ndim}-D tensor.")
+        out = transpose(self, -2, -1)
+        return _conj(out) if conj else out
+    return property(get)
+
+
+def _H(self):
+    if self._data.ndim != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if self._data.ndim > 2 else ""))
+    return _conj(transpose(self, 0, 1))
+
+
+Tensor.T = property(_T)
+Tensor.H = property(_H)
+Tensor.mT = _matrix_property("mT", conj=False)
+Tensor.mH = _matrix_property("mH", conj=True)
+
+
+# ---- expand, squeeze, unsqueeze -------------------------------------------------------------
 @op("expand", public=False, view=True)
 def _expand(input, size, *, implicit=False):
-    nd = len(size) - input.ndim
-    if nd < 0:
-        raise RuntimeError(f"expand(torch.{input.dtype}{{[{', '.join(map(str, input.shape))}]}}, size=[{len(size)}]): "
-                           "the number of sizes provided must be greater or equal to the number of dimensions in the tensor")
-    target = tuple(input.shape[i - nd] if s == -1 and i >= nd else s for i, s in enumerate(size))
-    try:
-        return np.broadcast_to(input, target)
-    except ValueError:
-        raise RuntimeError(f"The expanded size of the tensor must match the existing size at non-singleton "
-                           f"dimension. Target sizes: {list(size)}.  Tensor sizes: {list(input.shape)}") from None
+    return np.broadcast_to(input, size)
 
 
 @register(method=True)
 def expand(input, *size, implicit=False):
-    return _expand(input, _size(size), implicit=implicit)
+    size = _size(size)
+    shape = input._data.shape
+    lead = len(size) - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"expand(torch.{_TYPE_NAMES.get(input._data.dtype.name, input._data.dtype.name)}"
+                           f"{{{_shape_str(shape)}}}, size={_shape_str(size)}): the number of sizes provided "
+                           f"({len(size)}) must be greater or equal to the number of dimensions in the tensor "
+                           f"({len(shape)})")
+    target = []
+    for i, s in enumerate(size):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+        else:
+            have = shape[i - lead]
+            if s == -1:
+                s = have
+            elif have != 1 and s != have:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({have}) at "
+                                   f"non-singleton dimension {i}.  Target sizes: {_shape_str(size)}.  Tensor sizes: "
+                                   f"{_shape_str(shape)}")
+        target.append(s)
+    return _expand(input, tuple(target), implicit=implicit)
+
+
+@_method
+def expand_as(input, other):
+    return expand(input, other.shape)
+
+
+def _squeeze_dims(input, dims):
+    return np.squeeze(input, tuple(d for d in dims if input.shape[d] == 1)) if input.ndim else input.view()
+
+
+def _squeeze_all(input):
+    return _squeeze_dims(input, range(input.ndim))
+
+
+def _squeeze_one(input, dim):
+    return _squeeze_dims(input, (dim,))
+
+
+# (all dims, one dim, several dims) for squeeze and squeeze_
+_SQUEEZE = tuple(op(name, public=False, view=True)(fn) for name, fn in (
+    ("squeeze", _squeeze_all), ("squeeze.dim", _squeeze_one), ("squeeze.dims", _squeeze_dims)))
+_SQUEEZE_ = tuple(op(name, public=False, view=True)(fn) for name, fn in (
+    ("squeeze_", _squeeze_all), ("squeeze_.dim", _squeeze_one), ("squeeze_.dims", _squeeze_dims)))
+
+
+def _squeeze_call(ops, input, dim):
+    if dim is None:
+        return ops[0], (input,)
+    if isinstance(dim, (tuple, list)):
+        return ops[2], (input, _dims(dim, input._data.ndim))
+    return ops[1], (input, _wrap_dim(dim, input._data.ndim))
+
+
+@register(method=True)
+def squeeze(input, dim=None):
+    fn, args = _squeeze_call(_SQUEEZE, input, dim)
+    return fn(*args)
+
+
+@_method
+def squeeze_(input, dim=None):
+    fn, args = _squeeze_call(_SQUEEZE_, input, dim)
+    return _inplace_view(fn, *args)
+
+
+_unsqueeze = op("unsqueeze", public=False, view=True)(np.expand_dims)
+_unsqueeze_ = op("unsqueeze_", public=False, view=True)(np.expand_dims)
+
+
+@register(method=True)
+def unsqueeze(input, dim):
+    return _unsqueeze(input, _wrap_dim(dim, input._data.ndim + 1))
+
+
+@_method
+def unsqueeze_(input, dim):
+    return _inplace_view(_unsqueeze_, input, _wrap_dim(dim, input._data.ndim + 1))
+
+
+@register(method=True)
+def narrow(input, dim, start, length):
+    shape = input._data.shape
+    if not shape:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, len(shape))
+    start, length = operator.index(start), operator.index(length)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -shape[dim] <= start <= shape[dim]:
+        raise IndexError(f"start out of range (expected to be in range of [{-shape[dim]}, {shape[dim]}], but got "
+                         f"{start})")
+    if start < 0:
+        start += shape[dim]
+    if start + length > shape[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({shape[dim]}).")
+    return input[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+# ---- joining ------------------------------------------------------------------------------
+def _common_dtype(arrays):
+    return _dtype.result_type([_dtype.from_numpy_dtype(a.dtype) for a in arrays]).np
+
+
+def _check_list(tensors, fn):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+
+
+@op("cat", public=False)
+def _cat(tensors, dim, sizes):
+    arrays = [a for a, s in zip(tensors, sizes) if s is not None]
+    return np.concatenate(arrays, axis=dim, dtype=_common_dtype(tensors), casting="unsafe")
+
+
+@register()
+def cat(tensors, dim=0):
+    _check_list(tensors, "cat")
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    shapes = [t._data.shape for t in tensors]
+    for i, s in enumerate(shapes):
+        if not s:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    # 1-D empty tensors are skipped (legacy behaviour) unless every tensor is one
+    kept = [i for i, s in enumerate(shapes) if s != (0,)] or list(range(len(shapes)))
+    ref = shapes[kept[0]]
+    dim = _wrap_dim(dim, len(ref))
+    for i in kept:
+        s = shapes[i]
+        if len(s) != len(ref):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}")
+        for d in range(len(ref)):
+            if d != dim and s[d] != ref[d]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[d]} "
+                                   f"but got size {s[d]} for tensor number {i} in the list.")
+    # the node keeps each input's size along `dim` (not the inputs, which may change in place later)
+    sizes = [s[dim] if i in kept else None for i, s in enumerate(shapes)]
+    return _cat(list(tensors), dim, sizes)
+
+
+@register()
+def concat(tensors, dim=0):
+    return cat(tensors, dim)
+
+
+@register()
+def concatenate(tensors, axis=0):
+    return cat(tensors, axis)
+
+
+@op("stack", public=False)
+def _stack(tensors, dim):
+    return np.stack(tensors, axis=dim, dtype=_common_dtype(tensors), casting="unsafe")
+
+
+@register()
+def stack(tensors, dim=0):
+    _check_list(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {_shape_str(shape)} at entry 0 "
+                               f"and {_shape_str(t._data.shape)} at entry {i}")
+    return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1))
+
+
+def _atleast(n, tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+        single = False
+    else:
+        single = len(tensors) == 1
+    out = []
+    for t in tensors:
+        nd = t._data.ndim
+        if nd == 0:
+            t = reshape(t, (1,) * n)
+        elif nd < n:
+            t = unsqueeze(t, 0) if n > 1 and nd == 1 else t
+            t = unsqueeze(t, -1) if n == 3 else t
+        out.append(t)
+    return out[0] if single else tuple(out)
+
+
+@register()
+def atleast_1d(*tensors):
+    return _atleast(1, tensors)
+
+
+@register()
+def atleast_2d(*tensors):
+    return _atleast(2, tensors)
+
+
+@register()
+def atleast_3d(*tensors):
+    return _atleast(3, tensors)
+
+
+@register()
+def hstack(tensors):
+    _check_list(tensors, "hstack")
+    tensors = _atleast(1, (tensors,))
+    return cat(tensors, 0 if tensors and tensors[0]._data.ndim == 1 else 1)
+
+
+@register()
+def vstack(tensors):
+    _check_list(tensors, "vstack")
+    return cat(_atleast(2, (tensors,)), 0)
+
+
+@register()
+def row_stack(tensors):
+    return vstack(tensors)
+
+
+@register()
+def dstack(tensors):
+    _check_list(tensors, "dstack")
+    return cat(_atleast(3, (tensors,)), 2)
+
+
+@register()
+def column_stack(tensors):
+    _check_list(tensors, "column_stack")
+    return hstack([reshape(t, t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors])
+
+
+# ---- splitting ----------------------------------------------------------------------------
+def _split_at(input, split_size, dim):
+    n = input.shape[dim]
+    return tuple(np.split(input, range(split_size, n, split_size) if split_size else (), axis=dim))
+
+
+def _split_with_sizes(input, split_sizes, dim):
+    return tuple(np.split(input, np.cumsum(split_sizes[:-1]), axis=dim))
+
+
+_split = op("split.Tensor", public=False, view=True)(_split_at)
+_split_sizes = op("split_with_sizes", public=False, view=True)(_split_with_sizes)
+_unsafe_split = op("unsafe_split.Tensor", public=False)(_split_at)
+_unsafe_split_sizes = op("unsafe_split_with_sizes", public=False)(_split_with_sizes)
+
+
+def _check_split(input, split_size, dim):
+    dim = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[dim] if input._data.ndim else 0
+    if isinstance(split_size, (list, tuple)):
+        sizes = _size((split_size,))
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                               f"split_sizes={_shape_str(sizes)}")
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {dim}), but got split_sizes={_shape_str(sizes)}")
+        return sizes, dim
+    split_size = operator.index(split_size)
+    if input._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    if split_size == 0 and n:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+    return split_size, dim
+
+
+@register(method=True)
+def split(tensor, split_size_or_sections, dim=0):
+    size, dim = _check_split(tensor, split_size_or_sections, dim)
+    return _split_sizes(tensor, size, dim) if isinstance(size, tuple) else _split(tensor, size, dim)
+
+
+@register(method=True)
+def split_with_sizes(input, split_sizes, dim=0):
+    sizes, dim = _check_split(input, list(split_sizes), dim)
+    return _split_sizes(input, sizes, dim)
+
+
+@register(method=True)
+def unsafe_split(input, split_size, dim=0):
+    size, dim = _check_split(input, split_size, dim)
+    return _unsafe_split(input, size, dim)
+
+
+@register(method=True)
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    sizes, dim = _check_split(input, list(split_sizes), dim)
+    return _unsafe_split_sizes(input, sizes, dim)
+
+
+@register(method=True)
+def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if input._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    dim = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[dim]
+    if n == 0:
+        return _split_sizes(input, (0,) * chunks, dim)
+    return _split(input, -(-n // chunks), dim)
+
+
+@op("unbind.int", public=False, view=True)
+def _unbind(input, dim):
+    return tuple(np.moveaxis(input, dim, 0))
+
+
+@register(method=True)
+def unbind(input, dim=0):
+    if input._data.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return _unbind(input, _wrap_dim(dim, input._data.ndim))
+
+
+# ---- reordering and repetition (copies) ---------------------------------------------------
+@op("flip", public=False)
+def _flip(input, dims):
+    return np.flip(input, dims).copy()
+
+
+@register(method=True)
+def flip(input, *dims):
+    return _flip(input, _dims(_size(dims), input._data.ndim))
+
+
+@register(method=True)
+def fliplr(input):
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return _flip(input, (1,))
+
+
+@register(method=True)
+def flipud(input):
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return _flip(input, (0,))
+
+
+@op("roll", public=False)
+def _roll(input, shifts, dims):
+    return np.roll(input, shifts, dims or None)
+
+
+@register(method=True)
+def roll(input, shifts, dims=None):
+    shifts = (shifts,) if not isinstance(shifts, (tuple, list)) else tuple(shifts)
+    dims = () if dims is None else (dims,) if not isinstance(dims, (tuple, list)) else tuple(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if dims and len(shifts) != len(dims) or not dims and len(shifts) != 1:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    n = input._data.ndim
+    return _roll(input, tuple(operator.index(s) for s in shifts), tuple(_wrap_dim(d, n) for d in dims))
+
+
+@op("repeat", public=False)
+def _repeat(input, repeats):
+    return np.tile(input, repeats)
+
+
+@_method
+def repeat(input, *repeats):
+    repeats = _size(repeats)
+    if len(repeats) < input._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if any(r < 0 for r in repeats):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {_shape_str(repeats)}")
+    return _repeat(input, repeats)
+
+
+@register(method=True)
+def tile(input, dims):
+    dims = _size((dims,))
+    return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
+
+
+# ---- strided views ------------------------------------------------------------------------
+def _storage(a):
+    """(the array owning a's memory, a's offset into it in elements of a's dtype)."""
+    owner = a
+    while isinstance(getattr(owner, "base", None), np.ndarray) or type(owner.base).__name__ == "DummyArray":
+        owner = owner.base if isinstance(owner.base, np.ndarray) else owner.base.base
+    if not isinstance(owner, np.ndarray) or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
+        raise NotImplementedError("as_strided: the tensor's memory is not a plain array ndgrad can address")
+    return owner, (a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // a.itemsize
+
+
+def _strided(owner, dtype, size, stride, offset):
+    item = dtype.itemsize
+    return np.ndarray(size, dtype, buffer=owner, offset=offset * item, strides=tuple(s * item for s in stride))
+
+
+def storage_positions(size, stride, offset):
+    """The storage position of every element of the strided geometry (size, stride, offset)."""
+    pos = np.full(size, offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        pos += (np.arange(n) * s).reshape((n,) + (1,) * (len(size) - d - 1))
+    return pos
+
+
+@op("as_strided", public=False, view=True)
+def _as_strided(input, size, stride, offset):
+    """offset: of the first element, in elements from input's own first element (negative: before it)."""
+    owner, start = _storage(input)
+    storage_offset = start + offset
+    need = storage_offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if all(size) else 0
+    if storage_offset < 0 or need * input.itemsize > owner.nbytes:
+        raise RuntimeError(f"setStorage: sizes {_shape_str(size)}, strides {_shape_str(stride)}, storage offset "
+                           f"{storage_offset}, and itemsize {input.itemsize} requiring a storage size of "
+                           f"{need * input.itemsize} are out of bounds for storage of size {owner.nbytes}")
+    return _strided(owner, input.dtype, size, stride, storage_offset)
+
+
+@register(method=True)
+def as_strided(input, size, stride, storage_offset=None):
+    size, stride = _size((size,)), _size((stride,))
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{_shape_str(stride)}")
+    # storage_offset counts from the base's first element, as Tensor.storage_offset() does
+    offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
+    return _as_strided(input, size, stride, offset)
+
+
+@op("_strided_sum", public=False)
+def _strided_sum(input, src_pos, dst_pos, dst_shape):
+    """out.flat[k] = sum of input.flat[j] over all j with src_pos[j] == dst_pos[k] (as_strided's backward)."""
+    n = int(max(src_pos.max(initial=-1), dst_pos.max(initial=-1))) + 1
+    src, values = src_pos.ravel(), input.ravel()
+    if values.dtype.kind == "c":
+        storage = np.bincount(src, values.real, n) + 1j * np.bincount(src, values.imag, n)
+    else:
+        storage = np.bincount(src, values, n)
+    return storage[dst_pos].reshape(dst_shape).astype(input.dtype, copy=False)
+
+
+def _diagonal_view(input, offset, dim1, dim2):
+    shape, strides = input.shape, input.strides
+    n = max(0, min(shape[dim1] + min(offset, 0), shape[dim2] - max(offset, 0)))
+    start = input[(slice(None),) * dim1 + (slice(-offset, None),)] if offset < 0 and n else \
+        input[(slice(None),) * dim2 + (slice(offset, None),)] if n else input
+    rest = [d for d in range(input.ndim) if d not in (dim1, dim2)]
+    return np.lib.stride_tricks.as_strided(start, tuple(shape[d] for d in rest) + (n,),
+                                           tuple(strides[d] for d in rest) + (strides[dim1] + strides[dim2],))
+
+
+_diagonal = op("diagonal", public=False, view=True)(_diagonal_view)
+
+
+@register(method=True)
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    n = input._data.ndim
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _diagonal(input, operator.index(offset), d1, d2)
+
+
+@op("diagonal_backward", public=False)
+def _diagonal_backward(grad, input_sizes, offset, dim1, dim2):
+    out = np.zeros(input_sizes, dtype=grad.dtype)
+    _diagonal_view(out, offset, dim1, dim2)[...] = grad
+    return out
+
+
+@op("alias", public=False, view=True)
+def _alias(input):
+    return input.view()

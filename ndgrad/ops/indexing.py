@@ -1,0 +1,816 @@
+"""Indexing and scatter: `Tensor[...]` read and write, select/slice, index/index_put, gather/scatter,
+index_select/add/fill/copy, masked ops, take/put, nonzero.
+
+`t[...]` records what torch records: integers, slices and None are a chain of view ops (select, slice,
+unsqueeze), each with its own node; tensor, list and bool indices then end in one `index` op. Its index
+list holds one entry per indexed dim (None: the whole dim), a bool mask covering as many dims as it has,
+which is NumPy's own advanced-indexing rule, so the forwards are plain NumPy indexing.
+`t[...] = v` walks the same views and ends in `copy_` (basic) or `index_put_` (advanced); an in-place op
+on a view gives the base torch's CopySlices history.
+Public functions check arguments (torch's errors) and pick the registered op; `_public` turns one such
+function into `name` and its in-place twin `Tensor.name_`.
+"""
+import functools
+import operator
+import warnings
+
+import numpy as np
+
+from .. import _dispatch
+from .._dispatch import op, register
+from .._tensor import _TYPE_NAMES, Tensor, _wrap_dim
+from ..backends.numpy_backend import scatter_add as _scatter_add
+from .creation import tensor
+from .shape import _alias
+
+
+def _public(parse=None, *, inplace=True, namespace=True):
+    """Register `parse(*args) -> (op, args)` as the public op `parse.__name__` (a Tensor method too) and,
+    with `inplace`, as `Tensor.<name>_`, which writes the op's result into its first argument."""
+    def build(parse):
+        name = parse.__name__
+
+        @functools.wraps(parse)
+        def out_of_place(*args, **kwargs):
+            fn, args = parse(*args, **kwargs)
+            return _dispatch.call(fn.spec, args)
+
+        if namespace:
+            _dispatch.OPS[name] = out_of_place
+        _dispatch.METHODS[name] = out_of_place
+        if inplace:
+            def in_place(*args, **kwargs):
+                fn, args = parse(*args, **kwargs)
+                return _dispatch.call_inplace(fn.spec, args)
+            in_place.__name__ = in_place.__qualname__ = name + "_"
+            in_place.__doc__ = f"In-place {name}."
+            _dispatch.METHODS[name + "_"] = in_place
+        return out_of_place
+    return build(parse) if parse is not None else build
+
+
+# ---- argument checks shared by the ops ----------------------------------------------------
+def _word(np_dtype):
+    """torch's word for a dtype in messages: Float, Double, Long ..."""
+    return _dispatch._TYPE_WORD[np_dtype.name.capitalize()]
+
+
+def _shape_str(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _is_int(obj):
+    return isinstance(obj, (int, np.integer)) and not isinstance(obj, bool)
+
+
+def _int_index(index, what):
+    """An integer index tensor of torch's allowed dtypes (int32, int64), else torch's error for `what`."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{what}: argument 'index' must be Tensor, not {type(index).__name__}")
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}: Expected dtype int32/int64 for index")
+    return index
+
+
+def _check_bounds(index, size, dim, error=RuntimeError, prefix="", wrap=False):
+    """torch's out-of-bounds error for the first bad entry of `index` along a dim of `size`."""
+    if index.size:
+        low = -size if wrap else 0
+        bad = (index < low) | (index >= size)
+        if bad.any():
+            raise error(f"{prefix}index {index[bad].flat[0]} is out of bounds for dimension {dim} with size {size}")
+
+
+def _broadcast_shape(a, b):
+    """The broadcast of shapes a and b, with torch's message when they do not broadcast."""
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        n = max(len(a), len(b))
+        for i in range(1, n + 1):
+            x, y = a[-i] if i <= len(a) else 1, b[-i] if i <= len(b) else 1
+            if x != y and x != 1 and y != 1:
+                raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                                   f"non-singleton dimension {n - i}") from None
+        raise
+
+
+def _scalar(value, np_dtype):
+    """A Python scalar fill value as a 0-dim array of the tensor's dtype (torch casts it, as C does)."""
+    if isinstance(value, complex) and np_dtype.kind != "c":
+        raise RuntimeError(f"value cannot be converted to type {np_dtype.name.rstrip('0123456789') or 'bool'} "
+                           "without overflow")
+    return np.asarray(value).astype(np_dtype)
+
+
+# ---- select and slice: the views of basic indexing ------------------------------------------
+@op("select.int", public=False, view=True)
+def _select(input, dim, index):
+    return input[(slice(None),) * dim + (index, Ellipsis)]   # the Ellipsis keeps a 0-dim result an array view
+
+
+@op("slice.Tensor", public=False, view=True)
+def _slice(input, dim, start, end, step):
+    return input[(slice(None),) * dim + (slice(start, end, step),)]
+
+
+@op("select_backward", public=False)
+def _select_backward(grad, input_sizes, dim, index):
+    out = np.zeros(input_sizes, dtype=grad.dtype)
+    out[(slice(None),) * dim + (index,)] = grad
+    return out
+
+
+@op("slice_backward", public=False)
+def _slice_backward(grad, input_sizes, dim, start, end, step):
+    out = np.zeros(input_sizes, dtype=grad.dtype)
+    out[(slice(None),) * dim + (slice(start, end, step),)] = grad
+    return out
+
+
+@register(method=True)
+def select(input, dim, index):
+    shape = input._data.shape
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, len(shape))
+    index = operator.index(index)
+    if not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {_shape_str(shape)} at "
+                         f"dimension {dim}")
+    return _select(input, dim, index % shape[dim])
+
+
+def _slice_bounds(s, size):
+    """(start, end, step) of Python slice `s` on a dim of `size`, clamped as torch does."""
+    step = 1 if s.step is None else operator.index(s.step)
+    if step <= 0:
+        raise ValueError("slice step cannot be zero" if step == 0 else "step must be greater than zero")
+    start, end, _ = s.indices(size)
+    return start, max(start, end), step
+
+
+@op("select_scatter", public=False)
+def _select_scatter(input, src, dim, index):
+    out = input.copy()
+    out[(slice(None),) * dim + (index,)] = src
+    return out
+
+
+@op("slice_scatter", public=False)
+def _slice_scatter(input, src, dim, start, end, step):
+    out = input.copy()
+    out[(slice(None),) * dim + (slice(start, end, step),)] = src
+    return out
+
+
+def _check_scatter_src(input, src, dim, key):
+    slice_shape = np.broadcast_to(np.empty((), np.int8), input._data.shape)[(slice(None),) * dim + (key,)].shape
+    if src._data.shape != slice_shape:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slice_shape)}")
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected src to have the same dtype as self, got {_word(src._data.dtype)} and "
+                           f"{_word(input._data.dtype)}")
+
+
+@register(method=True)
+def select_scatter(input, src, dim, index):
+    shape = input._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    index = operator.index(index)
+    if not shape or not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {_shape_str(shape)} at "
+                         f"dimension {dim}")
+    index %= shape[dim]
+    _check_scatter_src(input, src, dim, index)
+    return _select_scatter(input, src, dim, index)
+
+
+@register(method=True)
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    shape = input._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    start, end, step = _slice_bounds(slice(start, end, step), shape[dim])
+    _check_scatter_src(input, src, dim, slice(start, end, step))
+    return _slice_scatter(input, src, dim, start, end, step)
+
+
+# ---- index and index_put: advanced indexing --------------------------------------------------
+def _key(indices):
+    """The NumPy index for an index list: None takes a whole dim, a bool mask as many dims as it has."""
+    key = []
+    for a in indices:
+        if a is None:
+            a = slice(None)
+        elif a.dtype == np.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                          UserWarning, stacklevel=4)
+            a = a.astype(bool)
+        elif a.dtype != np.bool_ and a.dtype != np.int64 and a.dtype != np.int32:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        key.append(a)
+    return tuple(key)
+
+
+def _raise_index_error(shape, key, values_shape=None):
+    """torch's error for a NumPy index that NumPy refused (or for values that do not fit its result)."""
+    width = sum(k.ndim if getattr(k, "dtype", None) == np.bool_ else 1 for k in key)
+    if width > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got {width})")
+    dim, tensors = 0, []     # tensors: (index array, size of the dim it indexes), masks expanded
+    for k in key:
+        if isinstance(k, slice):
+            dim += 1
+        elif k.dtype == np.bool_:
+            for j, n in enumerate(k.shape):
+                if n != shape[dim + j]:
+                    raise IndexError(f"The shape of the mask {_shape_str(k.shape)} at index {j} does not match the "
+                                     f"shape of the indexed tensor {_shape_str(shape)} at index {dim + j}")
+            tensors += [(a, shape[dim + j]) for j, a in enumerate(np.nonzero(k))]
+            dim += k.ndim
+        else:
+            tensors.append((k, shape[dim]))
+            dim += 1
+    try:
+        np.broadcast_shapes(*(a.shape for a, _ in tensors))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(_shape_str(a.shape) for a, _ in tensors)) from None
+    for i, (a, n) in enumerate(tensors):
+        _check_bounds(a, n, i, IndexError, wrap=True)
+    if values_shape is not None:
+        result = np.broadcast_to(np.empty((), np.int8), shape)[key].shape
+        raise RuntimeError(f"shape mismatch: value tensor of shape {_shape_str(values_shape)} cannot be broadcast "
+                           f"to indexing result of shape {_shape_str(result)}")
+
+
+@op("index.Tensor", public=False)
+def _index(input, indices):
+    key = _key(indices)
+    try:
+        return input[key]
+    except (IndexError, ValueError):
+        _raise_index_error(input.shape, key)
+        raise
+
+
+@op("index_put", public=False)
+def _index_put(input, indices, values, accumulate=False):
+    if values.dtype != input.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_word(input.dtype)} "
+                           f"for the destination and {_word(values.dtype)} for the source.")
+    key = _key(indices)
+    out = input.copy()
+    try:
+        if accumulate:
+            _scatter_add(out, key, values)
+        else:
+            out[key] = values
+    except (IndexError, ValueError):
+        _raise_index_error(input.shape, key, values.shape)
+        raise
+    return out
+
+
+def _index_list(indices, what):
+    if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{what}(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 'indices', but got {type(t).__name__}")
+    return list(indices)
+
+
+@_public
+def index_put(input, indices, values, accumulate=False):
+    return _index_put, (input, _index_list(indices, "index_put"), values, accumulate)
+
+
+_dispatch.OPS["index_put_"] = _dispatch.METHODS["index_put_"]   # torch.index_put_ exists too
+
+
+# ---- Tensor.__getitem__ / __setitem__ --------------------------------------------------------
+_INDEX_TYPES = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
+
+
+def _as_tuple(index):
+    """The index as a tuple; a short list holding slices, None, ... or sequences counts as one (legacy)."""
+    if type(index) is tuple:
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            isinstance(i, (Tensor, list, tuple, slice)) or i is None or i is Ellipsis for i in index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+                      "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted "
+                      "as tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
+                      "result", UserWarning, stacklevel=3)
+        return tuple(index)
+    return (index,)
+
+
+def _dims_taken(obj):
+    """How many dims of the tensor an index entry consumes (torch's count of specified dims)."""
+    if obj is None or obj is Ellipsis or isinstance(obj, bool):
+        return 0
+    if isinstance(obj, Tensor) and obj._data.dtype in (np.bool_, np.uint8):
+        return obj._data.ndim
+    return 1
+
+
+def _index_tensor(obj):
+    if isinstance(obj, Tensor):
+        return obj
+    if isinstance(obj, (list, tuple, np.ndarray)):
+        return tensor(obj) if len(obj) else tensor(obj, dtype=_dispatch._dtype.int64)
+    raise IndexError(f"{_INDEX_TYPES} (got {type(obj).__module__ + '.' if type(obj).__module__ != 'builtins' else ''}"
+                     f"{type(obj).__name__})")
+
+
+def _walk(t, index, for_setitem):
+    """Apply the basic entries of tuple `index` to t as views; returns (view, index list for `index`)."""
+    ndim = t._data.ndim
+    specified = sum(_dims_taken(obj) for obj in index)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    dim, indices, covered = 0, [], 0
+
+    def record(idx):
+        nonlocal covered
+        indices.extend([None] * (dim - covered))
+        indices.append(idx)
+        width = idx._data.ndim if idx._data.dtype in (np.bool_, np.uint8) else 1
+        covered = dim + width
+        return width
+
+    for real_dim, obj in enumerate(index):
+        if _is_int(obj):
+            size = t._data.shape[dim]
+            if not -size <= obj < size:
+                raise IndexError(f"index {obj} is out of bounds for dimension {real_dim} with size {size}")
+            t = _select(t, dim, obj % size)
+        elif type(obj) is slice:
+            start, end, step = _slice_bounds(obj, t._data.shape[dim])
+            if (start, end, step) != (0, t._data.shape[dim], 1):
+                t = _slice(t, dim, start, end, step)
+            dim += 1
+        elif obj is Ellipsis:
+            dim += ndim - specified
+        elif obj is None:
+            t = t.unsqueeze(dim)
+            dim += 1
+        elif isinstance(obj, (bool, np.bool_)) and not isinstance(obj, np.bool_):
+            t = t.unsqueeze(dim)
+            dim += record(tensor([0] if obj else [], dtype=_dispatch._dtype.int64))
+        else:
+            idx = _index_tensor(obj)
+            a = idx._data
+            if a.ndim == 0 and a.dtype.kind in "iu" and a.dtype != np.uint8:
+                size = t._data.shape[dim]
+                if not -size <= a < size:
+                    raise IndexError(f"index {int(a)} is out of bounds for dimension {real_dim} with size {size}")
+                t = _select(t, dim, int(a) % size)
+            elif a.ndim == 0 and a.dtype.kind in "bu":
+                t = t.unsqueeze(dim)
+                dim += record(tensor([0] if a else [], dtype=_dispatch._dtype.int64))
+            else:
+                dim += record(idx)
+    return t, indices
+
+
+@register(name="_index_get")
+def _index_get(self, index):
+    """self[index]: torch's view chain for basic entries, then one `index` op for tensor entries."""
+    if _is_int(index):
+        shape = self._data.shape
+        if not shape:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        if not -shape[0] <= index < shape[0]:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
+        return _select(self, 0, index % shape[0])
+    if type(index) is slice:   # a lone slice is always recorded, even a full one
+        if not self._data.shape:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        return _slice(self, 0, *_slice_bounds(index, self._data.shape[0]))
+    result, indices = _walk(self, _as_tuple(index), False)
+    if indices:
+        return _index(result, indices)
+    return _alias(result) if result is self else result
+
+
+@register(name="_index_set")
+def _index_set(self, index, value):
+    """self[index] = value: the same views, then copy_ into them (basic) or index_put_ (advanced)."""
+    if not isinstance(value, Tensor):
+        if not isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
+            raise TypeError(f"can't assign a {type(value).__name__} to a "
+                            f"torch.{_TYPE_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
+        value = tensor(value, dtype=self.dtype)
+    target, indices = _walk(self, _as_tuple(index), True)
+    shape = value._data.shape
+    if indices:
+        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+        if lead:   # torch drops the value's leading size-1 dims first
+            value = value.view(shape[lead:])
+        _dispatch.call_inplace(_index_put.spec, (target, indices, value, False))
+    elif shape == target._data.shape or not shape:
+        target.copy_(value)
+    else:
+        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+        target.copy_(value.view(shape[lead:]).expand(target._data.shape))
+
+
+# ---- index_select, index_add, index_fill, index_copy -----------------------------------------
+def _dim_key(dim, index):
+    return (slice(None),) * dim + (index,)
+
+
+def _index_vector(index, what, message):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{what}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    if index._data.ndim > 1:
+        raise (IndexError if what == "index_select" else RuntimeError)(message)
+    return index
+
+
+@op("index_select", public=False)
+def _index_select(input, dim, index):
+    if input.ndim == 0:
+        input = input.reshape(1)
+        return input[index.reshape(-1)].reshape(())
+    if index.size and (index.min() < 0 or index.max() >= input.shape[dim]):
+        raise IndexError("index out of range in self")
+    return np.take(input, index.reshape(-1), axis=dim)
+
+
+@register(method=True)
+def index_select(input, dim, index):
+    dim = _wrap_dim(dim, input._data.ndim)
+    _index_vector(index, "index_select", "index_select(): Index is supposed to be a vector")
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    return _index_select(input, dim, index)
+
+
+def _as_1d(input, *others):
+    """0-dim arrays as 1-element vectors (torch treats a scalar as a vector along dim 0)."""
+    return (input.reshape(1) if input.ndim == 0 else input,) + tuple(o.reshape(-1) if o.ndim == 0 else o
+                                                                      for o in others)
+
+
+@op("index_add", public=False)
+def _index_add(input, dim, index, source, *, alpha=1):
+    out, index, source = _as_1d(input.copy(), index, source)
+    if alpha != 1:
+        source = (source * alpha).astype(out.dtype, copy=False)
+    _scatter_add(out, _dim_key(dim, index), source)
+    return out.reshape(input.shape)
+
+
+def _check_index_source(input, dim, index, source, what):
+    """The checks index_add/index_copy share: a vector index, one source slice per index entry."""
+    shape, src_shape = input._data.shape, source._data.shape
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index but got: "
+                           f"{_word(index._data.dtype)}")
+    n = index._data.size
+    if (src_shape[dim] if src_shape else 1) != n:
+        raise (RuntimeError if what == "index_add_" else IndexError)(
+            f"{what}(): Number of indices ({n}) should be equal to source.size(dim)"
+            + (f": ({src_shape[dim] if src_shape else 1}), for dim: {dim}" if what == "index_add_"
+               else f" ({src_shape[dim] if src_shape else 1})"))
+    if shape and src_shape and (len(src_shape) != len(shape) or any(
+            a != b for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim)):
+        d = next((d for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim and a != b), 0)
+        raise RuntimeError(f"{what}(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {shape[d]} at dimension {d} and source slice shape: {src_shape[d]} at dimension "
+                           f"{d}.")
+    _check_bounds(index._data, shape[dim] if shape else 1, dim, RuntimeError if what == "index_add_" else IndexError,
+                  "" if what == "index_add_" else f"{what}(): ")
+
+
+@_public
+def index_add(input, dim, index, source, *, alpha=1):
+    dim = _wrap_dim(dim, input._data.ndim)
+    _index_vector(index, "index_add", "index_add_(): Index is supposed to be a vector")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_add_(): self ({_word(input._data.dtype)}) and source "
+                           f"({_word(source._data.dtype)}) must have the same scalar type")
+    _check_index_source(input, dim, index, source, "index_add_")
+    return _index_add, (input, dim, index, source, alpha)
+
+
+@op("index_copy", public=False)
+def _index_copy(input, dim, index, source):
+    out, index, source = _as_1d(input.copy(), index, source)
+    out[_dim_key(dim, index)] = source
+    return out.reshape(input.shape)
+
+
+@_public
+def index_copy(input, dim, index, source):
+    dim = _wrap_dim(dim, input._data.ndim)
+    _index_vector(index, "index_copy", "index_copy_(): Index should have dimension 1 or 0")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{_word(input._data.dtype)} and (source) {_word(source._data.dtype)}")
+    _check_index_source(input, dim, index, source, "index_copy_")
+    return _index_copy, (input, dim, index, source)
+
+
+def _index_fill_forward(input, dim, index, value):
+    out, index = _as_1d(input.copy(), index)
+    out[_dim_key(dim, index)] = value.astype(out.dtype) if isinstance(value, np.ndarray) else value
+    return out.reshape(input.shape)
+
+
+_index_fill_scalar = op("index_fill.int_Scalar", public=False)(_index_fill_forward)
+_index_fill_tensor = op("index_fill.int_Tensor", public=False)(_index_fill_forward)
+
+
+@_public
+def index_fill(input, dim, index, value):
+    shape = input._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    _index_vector(index, "index_fill", "Index has to be a vector/scalar")
+    if index._data.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, wrap=True)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        return _index_fill_tensor, (input, dim, index, value)
+    return _index_fill_scalar, (input, dim, index, _scalar(value, input._data.dtype))
+
+
+# ---- gather, scatter, scatter_add, take_along_dim ----------------------------------------------
+def _along(dim, index):
+    """The NumPy index pairing every element of `index` with its own position in the other dims."""
+    key = list(np.ogrid[tuple(slice(0, n) for n in index.shape)])
+    key[dim] = index
+    return tuple(key)
+
+
+def _check_scatter_args(what, input, dim, index, src=None):
+    shape, ishape = input._data.shape, index._data.shape
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    if len(ishape) != len(shape) and (ishape or len(shape) > 1) and (shape or len(ishape) > 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if what == 'gather' else 'self'} tensor")
+    if src is not None and index._data.size and len(src._data.shape) != len(ishape) and (
+            src._data.ndim > 1 or len(ishape) > 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if what == "gather":
+        if any(i > s for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim):
+            d = next(d for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim and i > s)
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {_shape_str(ishape)} to be no "
+                               f"larger than self {_shape_str(shape)} apart from dimension {dim}")
+    elif any(i > s for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim) or src is not None and any(
+            i > s for i, s in zip(ishape, src._data.shape)):
+        raise RuntimeError(f"Expected index {_shape_str(ishape)} to be no larger than self {_shape_str(shape)} apart "
+                           f"from dimension {dim}" + (f" and to be no larger size than src "
+                                                      f"{_shape_str(src._data.shape)}" if src is not None else ""))
+    _check_bounds(index._data, shape[dim] if shape else 1, dim)
+
+
+@op("gather", public=False)
+def _gather(input, dim, index):
+    a, i = _as_1d(input, index)
+    return a[_along(dim, i)].reshape(index.shape)
+
+
+@register(method=True)
+def gather(input, dim, index, *, sparse_grad=False):
+    dim = _wrap_dim(dim, input._data.ndim)
+    _check_scatter_args("gather", input, dim, _int_index(index, "gather()"))
+    return _gather(input, dim, index)
+
+
+def _scatter_forward(input, dim, index, src):
+    out, index = _as_1d(input.copy(), index)
+    if isinstance(src, np.ndarray) and src.ndim:
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    out[_along(dim, index)] = src
+    return out.reshape(input.shape)
+
+
+_scatter_src = op("scatter.src", public=False)(_scatter_forward)
+_scatter_value = op("scatter.value", public=False)(_scatter_forward)
+
+
+@op("scatter.reduce", public=False)
+def _scatter_reduce_src(input, dim, index, src, reduce):
+    out, index = _as_1d(input.copy(), index)
+    if isinstance(src, np.ndarray) and src.ndim:
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    key = _along(dim, index)
+    if reduce == "add":
+        _scatter_add(out, key, src)
+    else:   # no backend extra for products: NumPy's (CPU)
+        np.multiply.at(out, key, src)
+    return out.reshape(input.shape)
+
+
+_scatter_reduce_value = op("scatter.value_reduce", public=False)(_scatter_reduce_src.spec.forward)
+
+
+@_public
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    dim = _wrap_dim(dim, input._data.ndim)
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() missing the 'src' or 'value' argument")
+    _int_index(index, "scatter()")
+    is_tensor = isinstance(src, Tensor)
+    if is_tensor and src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_scatter_args("scatter", input, dim, index, src if is_tensor else None)
+    if not is_tensor:
+        src = _scalar(src, input._data.dtype)
+    if reduce is None:
+        return (_scatter_src if is_tensor else _scatter_value), (input, dim, index, src)
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if is_tensor:
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+                      "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
+                      UserWarning, stacklevel=3)
+    return (_scatter_reduce_src if is_tensor else _scatter_reduce_value), (input, dim, index, src, reduce)
+
+
+@op("scatter_add", public=False)
+def _scatter_add_op(input, dim, index, src):
+    out, index, src = _as_1d(input.copy(), index, src)
+    _scatter_add(out, _along(dim, index), src[tuple(slice(0, n) for n in index.shape)])
+    return out.reshape(input.shape)
+
+
+@_public
+def scatter_add(input, dim, index, src):
+    dim = _wrap_dim(dim, input._data.ndim)
+    _int_index(index, "scatter()")
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_scatter_args("scatter", input, dim, index, src)
+    return _scatter_add_op, (input, dim, index, src)
+
+
+@register(method=True)
+def take_along_dim(input, indices, dim=None):
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_word(indices._data.dtype)}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    shape, ishape = input._data.shape, indices._data.shape
+    if len(shape) != len(ishape):
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {len(shape)} dimensions for input, and {len(ishape)} dimensions for indices")
+    dim = _wrap_dim(dim, len(shape))
+    # broadcast every dim but `dim` (torch expands both, recording the expand even when it is a no-op)
+    common = list(_broadcast_shape(shape[:dim] + (1,) + shape[dim + 1:], ishape[:dim] + (1,) + ishape[dim + 1:]))
+    input = input.expand(common[:dim] + [shape[dim]] + common[dim + 1:])
+    indices = indices.expand(common[:dim] + [ishape[dim]] + common[dim + 1:])
+    return gather(input, dim, indices)
+
+
+# ---- masked_fill, masked_select, masked_scatter ----------------------------------------------
+def _check_mask(mask, what):
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"{what} only supports boolean masks, but got mask with dtype "
+                           f"{ {np.dtype('int64'): 'long int'}.get(mask._data.dtype, mask._data.dtype.name)}")
+
+
+def _masked_fill_forward(input, mask, value):
+    return np.where(mask, value.astype(input.dtype) if isinstance(value, np.ndarray) else value, input)
+
+
+_masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forward)
+_masked_fill_tensor = op("masked_fill.Tensor", public=False)(_masked_fill_forward)
+
+
+@_public
+def masked_fill(input, mask, value):
+    _check_mask(mask, "masked_fill_")
+    _broadcast_shape(mask._data.shape, input._data.shape)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        return _masked_fill_tensor, (input, mask, value)
+    return _masked_fill_scalar, (input, mask, _scalar(value, input._data.dtype))
+
+
+@op("masked_select", public=False)
+def _masked_select(input, mask):
+    shape = np.broadcast_shapes(input.shape, mask.shape)
+    return np.broadcast_to(input, shape)[np.broadcast_to(mask, shape)]
+
+
+@register(method=True)
+def masked_select(input, mask):
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    _broadcast_shape(mask._data.shape, input._data.shape)
+    return _masked_select(input, mask)
+
+
+@op("masked_scatter", public=False)
+def _masked_scatter(input, mask, source):
+    shape = np.broadcast_shapes(input.shape, mask.shape)
+    out = np.broadcast_to(input, shape).copy()
+    mask = np.broadcast_to(mask, shape)
+    n = np.count_nonzero(mask)
+    if source.size < n:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    out[mask] = source.reshape(-1)[:n]
+    return out
+
+
+@op("masked_scatter_backward", public=False)
+def _masked_scatter_backward(grad_output, mask, sizes):
+    """source's gradient: the masked entries of grad_output, in order, then zeros, in source's shape."""
+    picked = grad_output[np.broadcast_to(mask, grad_output.shape)]
+    out = np.zeros(int(np.prod(sizes)), dtype=grad_output.dtype)
+    out[:picked.size] = picked
+    return out.reshape(sizes)
+
+
+@_public
+def masked_scatter(input, mask, source):
+    _check_mask(mask, "masked_scatter_")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_word(input._data.dtype)} and {_word(source._data.dtype)}")
+    _broadcast_shape(mask._data.shape, input._data.shape)
+    return _masked_scatter, (input, mask, source)
+
+
+# ---- take and put ----------------------------------------------------------------------------
+def _check_flat_index(index, numel, what):
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"{what}: Expected a long tensor for index, but got {_word(index._data.dtype)}")
+    a = index._data
+    if a.size:
+        bad = (a < -numel) | (a >= numel)
+        if bad.any():
+            raise IndexError(f"out of range: tried to access index {a[bad].flat[0]} on a tensor of {numel} elements.")
+
+
+@op("take", public=False)
+def _take(input, index):
+    return np.take(input, index)
+
+
+@register(method=True)
+def take(input, index):
+    _check_flat_index(index, input._data.size, "take()")
+    return _take(input, index)
+
+
+@op("put", public=False)
+def _put(input, index, source, accumulate=False):
+    out = input.copy()
+    flat = out.reshape(-1)   # a view: out is contiguous
+    if accumulate:
+        _scatter_add(flat, index.reshape(-1), source.reshape(-1))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1)
+    return out
+
+
+@_public(namespace=True)
+def put(input, index, source, accumulate=False):
+    _check_flat_index(index, input._data.size, "put_()")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{_word(input._data.dtype)} and source.dtype = {_word(source._data.dtype)}")
+    if source._data.size != index._data.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source._data.size}, index.numel() = {index._data.size}")
+    return _put, (input, index, source, accumulate)
+
+
+# ---- nonzero (integer results: no gradient) --------------------------------------------------
+@op("nonzero", public=False)
+def _nonzero(input):
+    return np.argwhere(input)
+
+
+@op("nonzero_numpy", public=False)
+def _nonzero_tuple(input):
+    return tuple(np.nonzero(np.atleast_1d(input)))
+
+
+@register(method=True)
+def nonzero(input, *, as_tuple=False):
+    return _nonzero_tuple(input) if as_tuple else _nonzero(input)
+
+
+@register(method=True)
+def argwhere(input):
+    return _nonzero(input)
