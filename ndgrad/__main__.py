@@ -62,7 +62,8 @@ def demo(args):
     batches = math.ceil(n / args.batch_size)
     show_bar = sys.stdout.isatty()
     print(f"ndgrad demo: {args.classes} spirals, {n} points; MLP 2-{'-'.join([str(args.hidden)] * args.layers)}-"
-          f"{args.classes} ({sum(p.numel() for p in params)} weights); {args.epochs} epochs of SGD")
+          f"{args.classes} ({sum(p.numel() for p in params)} weights); {args.epochs} epoch"
+          f"{'s' if args.epochs > 1 else ''} of SGD")
     start = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
         order = torch.randperm(n)
@@ -97,7 +98,8 @@ def main(argv=None):
     p = sub.add_parser("demo", help="train a small MLP on generated spirals with raw tensors and autograd",
                        description="Train an MLP on interleaved spirals with raw ndgrad tensors: weights with "
                                    "requires_grad, cross_entropy, loss.backward() and SGD under no_grad(). "
-                                   "Prints the loss per epoch and the final accuracy.",
+                                   "Prints the loss per epoch (with a progress bar on a terminal) and the final "
+                                   "accuracy on held-out points.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--epochs", type=int, default=40, help="passes over the data")
     p.add_argument("--seed", type=int, default=0, help="seed for the data and the initial weights")

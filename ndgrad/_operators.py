@@ -1,55 +1,81 @@
-"""Python operators on Tensor, each one call of a public op (so they record like the op)."""
+"""Python operators on Tensor, each one call of a public op, so they record what torch records:
+`x / 2` DivBackward0, `2 / x` reciprocal then MulBackward0, `2 - x` RsubBackward1, `2 ** x`
+PowBackward2. An operand that is neither a Tensor nor a number gives NotImplemented, so Python
+raises its usual TypeError (or, for == and !=, falls back to identity)."""
+import numbers
+
+import numpy as np
+
 import ndgrad as _nd
 
 from ._tensor import Tensor
 
+_OPERAND = (Tensor, numbers.Number, np.ndarray)
+
+# operator -> (op, in-place method); reflected forms below
 _BINARY = {
-    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide",
-    "mod": "remainder", "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
-    "xor": "bitwise_xor", "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+    "add": (_nd.add, "add_"), "sub": (_nd.sub, "sub_"), "mul": (_nd.mul, "mul_"), "truediv": (_nd.div, "div_"),
+    "floordiv": (_nd.floor_divide, "floor_divide_"), "mod": (_nd.remainder, "remainder_"),
+    "pow": (_nd.pow, "pow_"), "matmul": (_nd.matmul, None), "and": (_nd.bitwise_and, "bitwise_and_"),
+    "or": (_nd.bitwise_or, "bitwise_or_"), "xor": (_nd.bitwise_xor, "bitwise_xor_"),
+    "lshift": (_nd.bitwise_left_shift, "bitwise_left_shift_"),
+    "rshift": (_nd.bitwise_right_shift, "bitwise_right_shift_"),
 }
-_REFLECTED = {"add": "add", "mul": "mul", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}
-_COMPARE = {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+_COMPARE = {"eq": _nd.eq, "ne": _nd.ne, "lt": _nd.lt, "le": _nd.le, "gt": _nd.gt, "ge": _nd.ge}
+
+# reflected: `other <op> self`. torch keeps self first where the op commutes (2 * x is mul(x, 2))
+_REFLECTED = {
+    "add": lambda self, other: _nd.add(self, other),
+    "mul": lambda self, other: _nd.mul(self, other),
+    "and": lambda self, other: _nd.bitwise_and(self, other),
+    "or": lambda self, other: _nd.bitwise_or(self, other),
+    "xor": lambda self, other: _nd.bitwise_xor(self, other),
+    "sub": lambda self, other: _nd.rsub(self, other),
+    "truediv": lambda self, other: _nd.reciprocal(self) * other,
+    "floordiv": lambda self, other: _nd.floor_divide(other, self),
+    "mod": lambda self, other: _nd.remainder(other, self),
+    "pow": lambda self, other: _nd.pow(other, self),
+    "matmul": lambda self, other: _nd.matmul(other, self),
+    "lshift": lambda self, other: _nd.bitwise_left_shift(other, self),
+    "rshift": lambda self, other: _nd.bitwise_right_shift(other, self),
+}
 
 
-def _bind(op_name, swap=False):
+def _checked(fn):
     def method(self, other):
-        fn = getattr(_nd, op_name, None)
-        if fn is None:
-            raise NotImplementedError(f"operator needs ndgrad.{op_name}, which is not implemented yet")
-        if swap:
-            return fn(other, self)
+        if not isinstance(other, _OPERAND):
+            return NotImplemented
         return fn(self, other)
     return method
 
 
-def _bind_inplace(op_name):
+def _in_place(name):
     def method(self, other):
-        fn = getattr(Tensor, op_name + "_", None)
-        if fn is None:
-            raise NotImplementedError(f"operator needs Tensor.{op_name}_, which is not implemented yet")
-        return fn(self, other)
+        if not isinstance(other, _OPERAND):
+            return NotImplemented
+        return getattr(self, name)(other)
     return method
 
 
-for _py, _op in _BINARY.items():
-    setattr(Tensor, f"__{_py}__", _bind(_op))
-    setattr(Tensor, f"__i{_py}__", _bind_inplace(_op))
-for _py, _op in _REFLECTED.items():
-    setattr(Tensor, f"__r{_py}__", _bind(_op, swap=True))
-for _py, _op in _COMPARE.items():
-    setattr(Tensor, f"__{_py}__", _bind(_op))
+for _py, (_fn, _inplace) in _BINARY.items():
+    setattr(Tensor, f"__{_py}__", _checked(_fn))
+    setattr(Tensor, f"__r{_py}__", _checked(_REFLECTED[_py]))
+    if _inplace:
+        setattr(Tensor, f"__i{_py}__", _in_place(_inplace))
+for _py, _fn in _COMPARE.items():
+    setattr(Tensor, f"__{_py}__", _checked(_fn))
 
-# reflected ops whose torch form differs from swapping the arguments
-Tensor.__rsub__ = lambda self, other: _nd.rsub(self, other)
-Tensor.__rtruediv__ = lambda self, other: _nd.reciprocal(self) * other
-Tensor.__rpow__ = lambda self, other: _nd.pow(other, self)
-Tensor.__rmatmul__ = lambda self, other: _nd.matmul(other, self)
-Tensor.__rfloordiv__ = lambda self, other: _nd.floor_divide(other, self)
-Tensor.__rmod__ = lambda self, other: _nd.remainder(other, self)
 Tensor.__neg__ = lambda self: _nd.neg(self)
-Tensor.__pos__ = lambda self: self
+Tensor.__pos__ = lambda self: _nd.positive(self)
 Tensor.__abs__ = lambda self: _nd.abs(self)
-Tensor.__invert__ = lambda self: _nd.bitwise_not(self)
+
+
+def _invert(self):
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _nd.bitwise_not(self)
+
+
+Tensor.__invert__ = _invert
 Tensor.__getitem__ = lambda self, index: _nd._index_get(self, index)
 Tensor.__setitem__ = lambda self, index, value: _nd._index_set(self, index, value)

@@ -161,6 +161,9 @@ ERRORS = [
      "label_smoothing must be between 0.0 and 1.0. Got: 1.5"),
     ("cross_entropy_int_probs", lambda T: T.nn.functional.cross_entropy(T.ones(3, 5), T.ones(3, 5, dtype=T.long)),
      RuntimeError, "Expected floating point type for target with class probabilities, got Long"),
+    ("nll_weight_requires_grad", lambda T: T.nn.functional.nll_loss(
+        T.ones(3, 5), T.tensor([1, 2, 3]), weight=T.ones(5, requires_grad=True)), RuntimeError,
+     "The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'."),
     ("mse_shapes", lambda T: T.nn.functional.mse_loss(T.ones(3, 5), T.ones(3, 4)), RuntimeError, ""),
     ("softmax_dim", lambda T: T.softmax(T.ones(3, 5), 2), IndexError,
      "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),

@@ -78,6 +78,96 @@ def reduce_backward(grad, shape, dim, keepdim):
 
 
 # ---- pointwise ----------------------------------------------------------------------------
+LN2, LN10 = float(np.log(2)), float(np.log(10))
+TWO_OVER_SQRT_PI, HALF_SQRT_PI = float(2 / np.sqrt(np.pi)), float(np.sqrt(np.pi) / 2)
+DEG2RAD, RAD2DEG = float(np.pi / 180), float(180 / np.pi)
+
+
+def _is_tensor(x):
+    return hasattr(x, "_data")
+
+
+def pow_backward(grad, self, exponent):
+    """d(self ** exponent)/dself, 0 where the exponent is 0 (torch's convention, also at self == 0)."""
+    if not _is_tensor(exponent):
+        return zeros_like(grad) if exponent == 0 else grad * conj(exponent * self.pow(exponent - 1))
+    return where(exponent == 0, 0.0, grad * conj(exponent * self.pow(exponent - 1)))
+
+
+def pow_exponent_backward(grad, self, exponent, result):
+    """d(self ** exponent)/dexponent = result * log(self); 0 where self == 0 and exponent >= 0."""
+    if _is_tensor(self):
+        g = grad * conj(result * self.log())
+        return where((self == 0).logical_and(exponent >= 0), 0.0, g)
+    with np.errstate(all="ignore"):
+        log_self = np.log(self).item()   # nan for a negative real base, as in torch
+    g = grad * conj(result * log_self)
+    return where(exponent >= 0, 0.0, g) if self == 0 else g
+
+
+def winner_backward(grad, a, b):
+    """maximum/minimum: the gradient goes to `a` where it is the one picked over `b`, half on ties."""
+    return where(a == b, grad / 2, where(a > b, grad, 0.0))
+
+
+def clamp_backward(grad, self, min, max):
+    if min is not None and max is not None:
+        return where((self >= min).logical_and(self <= max), grad, 0.0)
+    return where(self >= min, grad, 0.0) if min is not None else where(self <= max, grad, 0.0)
+
+
+def clamp_tensor_backward(grad, self, min, max):
+    """clamp(self, min, max) = minimum(maximum(self, min), max): self keeps the gradient inside the
+    bounds; min gets it below min unless max wins (min > max); max above max or where max < min."""
+    g_self = clamp_backward(grad, self, min, max)
+    g_min = g_max = None
+    if min is not None:
+        below = self < min
+        g_min = where(below if max is None else below.logical_and(min < max), grad, 0.0)
+    if max is not None:
+        above = self > max
+        g_max = where(above if min is None else above.logical_or(max < min), grad, 0.0)
+    return g_self, g_min, g_max
+
+
+def sgn_backward(grad, self, result):
+    """Real: 0. Complex z = r·s with |s| = 1: (grad - Re(grad·conj(s))·s) / r, 0 at z == 0."""
+    if not self.is_complex():
+        return zeros_like(grad)
+    w = grad * result.conj()
+    r = self.abs()
+    return where(r == 0, 0.0, (grad - (w + w.conj()) / 2 * result) / where(r == 0, 1.0, r))
+
+
+def angle_backward(grad, self):
+    """Real: 0 (angle is piecewise constant). Complex: grad · i·z / |z|², 0 at z == 0."""
+    if not self.is_complex():
+        return zeros_like(grad)
+    r2 = self * self.conj()
+    return where(self == 0, 0.0, grad * self * 1j / where(self == 0, 1.0, r2))
+
+
+def logit_backward(grad, self, eps):
+    """1 / (self (1 - self)); 0 outside [eps, 1 - eps] when eps is given, nan outside [0, 1] otherwise."""
+    g = grad / (self * (1 - self))
+    if eps is None:
+        return where((self < 0).logical_or(self > 1), float("nan"), g)
+    return where((self < eps).logical_or(self > 1 - eps), 0.0, g)
+
+
+def sinc_backward(grad, self):
+    """d sin(pi x)/(pi x) = (cos(pi x) pi x - sin(pi x)) / (pi x²), 0 at x == 0."""
+    px = self * np.pi
+    safe = where(self == 0, 1.0, self)
+    return where(self == 0, 0.0, grad * conj((px.cos() * px - px.sin()) / (safe * safe * np.pi)))
+
+
+def xlogy_self_backward(grad, self, other):
+    """log(other), and 0 where self == 0 and other <= 0 (where the forward is 0)."""
+    g = xlogy(grad, other)
+    if _is_tensor(other):
+        return where((self == 0).logical_and(other <= 0), 0.0, g)
+    return where(self == 0, 0.0, g) if other <= 0 else g
 
 
 # ---- reductions ---------------------------------------------------------------------------
@@ -87,11 +177,6 @@ def reduced_numel(shape, dim):
     for d in normalize_dims(dim, len(shape)) or range(len(shape)):
         n *= shape[d]
     return n
-
-
-def masked_zero(t, mask):
-    """t with zeros where mask holds (not t * ~mask, which turns an inf there into nan)."""
-    return where(mask, zeros_like(t), t)
 
 
 def mean_backward(grad, shape, dim, keepdim):
@@ -113,15 +198,20 @@ def evenly_distribute_backward(grad, self, result):
 
 
 def select_backward(grad, dim, indices, shape, keepdim):
-    """max(dim)/min(dim)/median(dim): each output's gradient goes to the element its index picked."""
+    """max/min/median/mode/kthvalue along dim: each output's gradient goes to the element its index picked."""
     if not shape:
         return grad
     d = normalize_dims(dim, len(shape))[0]
     if not keepdim:
         grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
-    # the one-hot mask of the picked elements is a constant: only `grad *` needs to be differentiable
-    positions = np.arange(shape[d]).reshape([-1 if i == d else 1 for i in range(len(shape))])
-    return grad * as_tensor(positions == indices._data)
+    return grad.new_zeros(shape).scatter(d, indices, grad)
+
+
+def cummaxmin_backward(grad, self, indices, dim):
+    """cummax/cummin: every output's gradient goes to the element its index points at (summed)."""
+    if self.ndim == 0:
+        return grad
+    return grad.new_zeros(self.shape).scatter_add(dim, indices, grad)
 
 
 def var_backward(grad, self, dim, correction, keepdim):
@@ -132,7 +222,7 @@ def var_backward(grad, self, dim, correction, keepdim):
 
 def std_backward(result, grad, self, dim, correction, keepdim):
     """Through var = std**2, with a zero gradient where std is 0 (as torch)."""
-    return var_backward(masked_zero(grad / (result * 2), result == 0), self, dim, correction, keepdim)
+    return var_backward(where(result == 0, 0.0, grad / (result * 2)), self, dim, correction, keepdim)
 
 
 def logsumexp_backward(grad, self, result, dim, keepdim):
@@ -166,6 +256,20 @@ def reversed_cumsum(t, dim):
     return t.flip(dim).cumsum(dim).flip(dim)
 
 
+def logcumsumexp_backward(grad, self, result, dim):
+    """grad_i = sum_{j>=i} grad_j * exp(x_i - result_j), summed in log space separately for the
+    positive and the negative grads so that nothing overflows."""
+    if self.ndim == 0:
+        return grad
+    lowest = float(np.finfo(grad._data.dtype).min)   # log(0), kept finite: no -inf - -inf = nan later
+    log_abs_over_result = grad.abs().log() - result
+
+    def part(mask):
+        logs = where(mask, log_abs_over_result, lowest)
+        return (logs.flip(dim).logcumsumexp(dim).flip(dim) + self).exp()
+    return part(grad > 0) - part(grad < 0)
+
+
 def cumsum_backward(grad, dim):
     return reversed_cumsum(grad, dim) if grad.ndim else grad
 
@@ -180,22 +284,21 @@ def cumprod_backward(grad, self, dim, result):
     """
     if self.ndim == 0 or self.numel() == 0:
         return grad
-    x = self._data
-    d = normalize_dims(dim, x.ndim)[0]
-    if not (x == 0).any():
+    d = normalize_dims(dim, self.ndim)[0]
+    if not (self._data == 0).any():
         return reversed_cumsum(grad * conj(result), d) / conj(self)
-    zeros_seen = np.cumsum(x == 0, axis=d)
-    before, first = as_tensor(zeros_seen == 0), as_tensor((zeros_seen == 1) & (x == 0))
-    self_nz = where(before, self, ones_like(self))
-    primed = where(first, ones_like(self), self)
+    is_zero = self == 0
+    zeros_seen = is_zero.cumsum(d)
+    before, first = zeros_seen == 0, is_zero & (zeros_seen == 1)
+    primed = where(first, 1.0, self)
     primed_result = primed.cumprod(d)
-    at_first = where(first, reversed_cumsum(grad * conj(primed_result), d), zeros_like(grad))
+    out = where(first, reversed_cumsum(grad * conj(primed_result), d), 0.0)
     from .grad_mode import state
     if state.enabled:
         zero = (self * first).sum(d, keepdim=True)        # x_k: 0 in value, 1 in derivative
         after = conj(zero) * cumprod_backward(grad, primed, d, primed_result)
-        at_first = at_first + where(before | first, zeros_like(grad), after)
-    return where(before, reversed_cumsum(grad * conj(result), d) / conj(self_nz), at_first)
+        out = out + where(before | first, 0.0, after)
+    return where(before, reversed_cumsum(grad * conj(result), d) / conj(where(before, self, 1.0)), out)
 
 
 def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
@@ -207,16 +310,16 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
     if ord == 1:
         return self.sgn() * grad
     if ord == 2:
-        return self * masked_zero(grad / norm, norm == 0)
+        return self * where(norm == 0, 0.0, grad / norm)
     if np.isinf(ord):   # like amax of |x|: the elements at the norm (or nan) share the gradient
         absx = self.abs()
         mask = (absx == norm).logical_or(absx.isnan())
         return self.sgn() * (grad / mask.sum(dim, keepdim=True) * mask)
     if ord < 1:
-        return self.sgn() * masked_zero(self.abs().pow(ord - 1), self == 0) * grad * norm.pow(1 - ord)
+        return self.sgn() * where(self == 0, 0.0, self.abs().pow(ord - 1)) * grad * norm.pow(1 - ord)
     if ord < 2:
-        return self.sgn() * self.abs().pow(ord - 1) * masked_zero(grad / norm.pow(ord - 1), norm == 0)
-    return self * self.abs().pow(ord - 2) * masked_zero(grad / norm.pow(ord - 1), norm == 0)
+        return self.sgn() * self.abs().pow(ord - 1) * where(norm == 0, 0.0, grad / norm.pow(ord - 1))
+    return self * self.abs().pow(ord - 2) * where(norm == 0, 0.0, grad / norm.pow(ord - 1))
 
 
 # ---- shape and views ----------------------------------------------------------------------
@@ -252,6 +355,17 @@ def as_strided_backward(grad, input, size, stride, offset):
     return g if counts.max(initial=1) == 1 else g * grad.new_tensor(1.0 / counts)
 
 
+def as_strided_rel(t, size, stride, offset):
+    """as_strided with `offset` counted from t's own first element (t contiguous)."""
+    from ..ops.shape import _as_strided
+    return _as_strided(t, tuple(size), tuple(stride), offset)
+
+
+def as_strided_scatter_rel(t, src, size, stride, offset):
+    from ..ops.shape import _as_strided_scatter
+    return _as_strided_scatter(t, src, tuple(size), tuple(stride), offset)
+
+
 def strided_sum(grad, src_pos, dst_pos, dst_shape):
     from ..ops.shape import _strided_sum
     return _strided_sum(grad, src_pos, dst_pos, dst_shape)
@@ -262,7 +376,101 @@ def diagonal_backward(grad, input_sizes, offset, dim1, dim2):
     return _diagonal_backward(grad, tuple(input_sizes), offset, dim1, dim2)
 
 
+def unfold_backward(grad, input_sizes, dim, size, step):
+    from ..ops.shape import _unfold_backward
+    return _unfold_backward(grad, tuple(input_sizes), dim, size, step)
+
+
 # ---- indexing -----------------------------------------------------------------------------
+# select/slice/index and the backwards of select/slice/masked_scatter are private ops (torch has no
+# public function for them): these helpers reach them
+def unselect(grad, input_sizes, dim, index):
+    """select's backward: zeros of input_sizes with grad at `index` along dim."""
+    from ..ops.indexing import _select_backward
+    return _select_backward(grad, tuple(input_sizes), dim, index)
+
+
+def unslice(grad, input_sizes, dim, start, end, step):
+    """slice's backward: zeros of input_sizes with grad in the slice."""
+    from ..ops.indexing import _slice_backward
+    return _slice_backward(grad, tuple(input_sizes), dim, start, end, step)
+
+
+def sliced(t, dim, start, end, step):
+    from ..ops.indexing import _slice
+    return _slice(t, dim, start, end, step)
+
+
+def indexed(t, indices):
+    """t[indices] for an index list as the index op records it (None: a whole dim)."""
+    from ..ops.indexing import _index
+    return _index(t, indices)
+
+
+def index_put_into(t, indices, values, accumulate):
+    from ..ops.indexing import _index_put
+    return _index_put(t, indices, values, accumulate)
+
+
+def masked_scatter_backward(grad, mask, sizes):
+    from ..ops.indexing import _masked_scatter_backward
+    return _masked_scatter_backward(grad, mask, tuple(sizes))
+
+
+def broadcast_shape(a, b):
+    return np.broadcast_shapes(tuple(a), tuple(b))
+
+
+def index_fill_value_grad(grad, dim, index):
+    """index_fill's value gradient: grad summed over the filled slices, each slice once."""
+    size = grad.shape[dim] if grad.ndim else 1
+    return grad.index_select(dim, index.new_tensor(np.unique(index._data % size))).sum()
+
+
+def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
+    return reduce_into_backward(
+        grad, self, src, reduce, include_self, result,
+        pick=lambda t: t.gather(dim, index),
+        spread=lambda t: t.new_zeros(self.shape).scatter_add(dim, index, t),
+        prod=lambda a, b: a.scatter_reduce(dim, index, b, "prod", include_self=include_self))
+
+
+def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
+    return reduce_into_backward(
+        grad, self, source, reduce, include_self, result,
+        pick=lambda t: t.index_select(dim, index),
+        spread=lambda t: t.new_zeros(self.shape).index_add(dim, index, t),
+        prod=lambda a, b: a.index_reduce(dim, index, b, "prod", include_self=include_self))
+
+
+def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, spread, prod):
+    """(self, src) gradients of reducing src's elements into positions of self (scatter_reduce and
+    index_reduce). pick(t): t at the position each src element went to; spread(t): src-shaped t summed
+    into self's shape; prod(a, b): the product reduction of b into a at the same positions."""
+    hits = spread(ones_like(src))          # how many src elements reached each position of self
+    reached = hits > 0
+    if reduce == "sum":
+        return (grad if include_self else grad.masked_fill(reached, 0)), pick(grad)
+    if reduce == "mean":
+        g = grad / (hits + 1 if include_self else hits.clamp(min=1))
+        return (g if include_self else g.masked_fill(reached, 0)), pick(g)
+    if reduce in ("amax", "amin"):
+        # the gradient is shared evenly by every element equal to the result
+        self_wins = self == result if include_self else (self == result).logical_and(reached.logical_not())
+        src_wins = src == pick(result)
+        g = grad / (self_wins.to(grad.dtype) + spread(src_wins.to(grad.dtype)))
+        return g.masked_fill(self_wins.logical_not(), 0), pick(g).masked_fill(src_wins.logical_not(), 0)
+    # prod: each factor's gradient is the product of the other factors at its position (zeros included)
+    if include_self:
+        kept = self.masked_fill(self == 0, 1)
+        g_self = grad * prod(kept, src) / kept
+    else:
+        g_self = grad.masked_fill(reached, 0)
+    src_zero = src == 0
+    lone_zero = src_zero.logical_and(pick(spread(src_zero.to(grad.dtype))) == 1)
+    g_src = where(lone_zero, pick(grad * prod(self, src.masked_fill(lone_zero, 1))),
+                  pick(grad * result) / src.masked_fill(src_zero, 1))
+    return g_self, g_src
 
 
 # ---- matmul, linear algebra and nn --------------------------------------------------------

@@ -58,6 +58,22 @@ def elu_(input, alpha=1.0):
     return _ops.elu_(input, alpha)
 
 
+def selu(input, inplace=False):
+    return _nd.selu_(input) if inplace else _nd.selu(input)
+
+
+def selu_(input):
+    return _nd.selu_(input)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return _nd.celu_(input, alpha) if inplace else _nd.celu(input, alpha)
+
+
+def celu_(input, alpha=1.0):
+    return _nd.celu_(input, alpha)
+
+
 def gelu(input, approximate="none"):
     return _ops._gelu(input, approximate=approximate)
 
@@ -139,6 +155,9 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.ndim else 'a 0-d target'}).")
+    if weight is not None and weight.requires_grad and _nd.is_grad_enabled():
+        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True (pass weight.detach()).")
     if input.ndim <= 2:
         return _ops._nll_loss(input, target, weight, reduction, ignore_index)
     if input.ndim == 4:
@@ -202,7 +221,7 @@ def _cross_entropy_probs(logp, target, weight, reduction, ignore_index, label_sm
         return -terms.sum(class_dim)
     if reduction == REDUCTIONS["sum"]:
         return -terms.sum()
-    return -terms.sum() / (logp.numel() // classes)
+    return _ops._div_scalar(-terms.sum(), logp.numel() // classes)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):

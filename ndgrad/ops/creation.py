@@ -39,10 +39,6 @@ def _dtype_arg(fname, dtype, default=None):
     raise TypeError(f"{fname}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
 
 
-def _np_dtype(dtype, default=None):
-    return _dtype_arg("factory", dtype, default).np
-
-
 def _check_device(fname, device):
     if device is not None and str(device).split(":")[0] != "cpu":
         raise NotImplementedError(f"{fname}(device={str(device)!r}): ndgrad only has the CPU backend wired "
@@ -97,15 +93,11 @@ def _size_args(fname, args, size):
 
 def _scalar(value):
     """A Python number from a number, NumPy scalar or one-element tensor."""
-    if isinstance(value, Tensor):
-        return value.item()
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+    return value.item() if isinstance(value, (Tensor, np.generic)) else value
 
 
 # ---- tensor, as_tensor, from_numpy ----------------------------------------------------------
-_SCALAR_TYPES = {bool: "bool", int: "int", float: "float", complex: "complex"}
+_SCALAR_TYPES = frozenset((bool, int, float, complex))
 
 
 def _scalar_type_dtype(py_type):
@@ -131,7 +123,7 @@ def _infer_dtype(data):
     if not isinstance(data, (list, tuple, range)):
         raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
     leaf_types = set(map(type, data))
-    if leaf_types <= _SCALAR_TYPES.keys():   # fast path: a flat list of Python numbers
+    if leaf_types <= _SCALAR_TYPES:   # fast path: a flat list of Python numbers
         dtypes = [_scalar_type_dtype(t) for t in leaf_types]
     else:
         dtypes = [_infer_dtype(item) for item in data]
@@ -142,7 +134,7 @@ def _infer_dtype(data):
 
 
 def _to_arrays(data):
-    """Nested data with Tensors replaced by their arrays (one-element tensors become scalars)."""
+    """Nested data with Tensors replaced by their arrays."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, (list, tuple)):

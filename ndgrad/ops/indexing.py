@@ -24,29 +24,26 @@ from .creation import tensor
 from .shape import _alias
 
 
-def _public(parse=None, *, inplace=True, namespace=True):
-    """Register `parse(*args) -> (op, args)` as the public op `parse.__name__` (a Tensor method too) and,
-    with `inplace`, as `Tensor.<name>_`, which writes the op's result into its first argument."""
-    def build(parse):
-        name = parse.__name__
+def _public(parse):
+    """Register `parse(*args) -> (op, args)`, which checks arguments and picks a registered op, as the
+    public op `parse.__name__` (a Tensor method too) and as `Tensor.<name>_`, which writes the op's
+    result into its first argument."""
+    name = parse.__name__
 
-        @functools.wraps(parse)
-        def out_of_place(*args, **kwargs):
-            fn, args = parse(*args, **kwargs)
-            return _dispatch.call(fn.spec, args)
+    @functools.wraps(parse)
+    def out_of_place(*args, **kwargs):
+        fn, args = parse(*args, **kwargs)
+        return _dispatch.call(fn.spec, args)
 
-        if namespace:
-            _dispatch.OPS[name] = out_of_place
-        _dispatch.METHODS[name] = out_of_place
-        if inplace:
-            def in_place(*args, **kwargs):
-                fn, args = parse(*args, **kwargs)
-                return _dispatch.call_inplace(fn.spec, args)
-            in_place.__name__ = in_place.__qualname__ = name + "_"
-            in_place.__doc__ = f"In-place {name}."
-            _dispatch.METHODS[name + "_"] = in_place
-        return out_of_place
-    return build(parse) if parse is not None else build
+    def in_place(*args, **kwargs):
+        fn, args = parse(*args, **kwargs)
+        return _dispatch.call_inplace(fn.spec, args)
+
+    in_place.__name__ = in_place.__qualname__ = name + "_"
+    in_place.__doc__ = f"In-place {name}."
+    _dispatch.OPS[name] = _dispatch.METHODS[name] = out_of_place
+    _dispatch.METHODS[name + "_"] = in_place
+    return out_of_place
 
 
 # ---- argument checks shared by the ops ----------------------------------------------------
@@ -61,15 +58,6 @@ def _shape_str(shape):
 
 def _is_int(obj):
     return isinstance(obj, (int, np.integer)) and not isinstance(obj, bool)
-
-
-def _int_index(index, what):
-    """An integer index tensor of torch's allowed dtypes (int32, int64), else torch's error for `what`."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{what}: argument 'index' must be Tensor, not {type(index).__name__}")
-    if index._data.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{what}: Expected dtype int32/int64 for index")
-    return index
 
 
 def _check_bounds(index, size, dim, error=RuntimeError, prefix="", wrap=False):
@@ -326,7 +314,7 @@ def _index_tensor(obj):
                      f"{type(obj).__name__})")
 
 
-def _walk(t, index, for_setitem):
+def _walk(t, index):
     """Apply the basic entries of tuple `index` to t as views; returns (view, index list for `index`)."""
     ndim = t._data.ndim
     specified = sum(_dims_taken(obj) for obj in index)
@@ -358,7 +346,7 @@ def _walk(t, index, for_setitem):
         elif obj is None:
             t = t.unsqueeze(dim)
             dim += 1
-        elif isinstance(obj, (bool, np.bool_)) and not isinstance(obj, np.bool_):
+        elif isinstance(obj, bool):
             t = t.unsqueeze(dim)
             dim += record(tensor([0] if obj else [], dtype=_dispatch._dtype.int64))
         else:
@@ -393,7 +381,7 @@ def _index_get(self, index):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
         return _slice(self, 0, *_slice_bounds(index, self._data.shape[0]))
-    result, indices = _walk(self, _as_tuple(index), False)
+    result, indices = _walk(self, _as_tuple(index))
     if indices:
         return _index(result, indices)
     return _alias(result) if result is self else result
@@ -407,18 +395,17 @@ def _index_set(self, index, value):
             raise TypeError(f"can't assign a {type(value).__name__} to a "
                             f"torch.{_TYPE_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
         value = tensor(value, dtype=self.dtype)
-    target, indices = _walk(self, _as_tuple(index), True)
+    target, indices = _walk(self, _as_tuple(index))
     shape = value._data.shape
+    stripped = shape[next((i for i, n in enumerate(shape) if n != 1), len(shape)):]   # torch drops leading 1s
     if indices:
-        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
-        if lead:   # torch drops the value's leading size-1 dims first
-            value = value.view(shape[lead:])
-        _dispatch.call_inplace(_index_put.spec, (target, indices, value, False))
+        _dispatch.call_inplace(_index_put.spec, (target, indices, value.view(stripped) if stripped != shape else value,
+                                                 False))
     elif shape == target._data.shape or not shape:
         target.copy_(value)
     else:
-        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
-        target.copy_(value.view(shape[lead:]).expand(target._data.shape))
+        value = value.view(stripped)
+        target.copy_(value if stripped == target._data.shape else value.expand(target._data.shape))
 
 
 # ---- index_select, index_add, index_fill, index_copy -----------------------------------------
@@ -426,30 +413,23 @@ def _dim_key(dim, index):
     return (slice(None),) * dim + (index,)
 
 
-def _index_vector(index, what, message):
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{what}(): argument 'index' must be Tensor, not {type(index).__name__}")
-    if index._data.ndim > 1:
-        raise (IndexError if what == "index_select" else RuntimeError)(message)
-    return index
-
-
 @op("index_select", public=False)
 def _index_select(input, dim, index):
-    if input.ndim == 0:
-        input = input.reshape(1)
-        return input[index.reshape(-1)].reshape(())
-    if index.size and (index.min() < 0 or index.max() >= input.shape[dim]):
-        raise IndexError("index out of range in self")
-    return np.take(input, index.reshape(-1), axis=dim)
+    out = np.take(input.reshape(-1) if input.ndim == 0 else input, index.reshape(-1), axis=dim)
+    return out.reshape(()) if input.ndim == 0 else out
 
 
 @register(method=True)
 def index_select(input, dim, index):
-    dim = _wrap_dim(dim, input._data.ndim)
-    _index_vector(index, "index_select", "index_select(): Index is supposed to be a vector")
+    shape = input._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    if index._data.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    a = index._data
+    if a.size and (a.min() < 0 or a.max() >= (shape[dim] if shape else 1)):
+        raise IndexError("index out of range in self")
     return _index_select(input, dim, index)
 
 
@@ -468,37 +448,52 @@ def _index_add(input, dim, index, source, *, alpha=1):
     return out.reshape(input.shape)
 
 
-def _check_index_source(input, dim, index, source, what):
-    """The checks index_add/index_copy share: a vector index, one source slice per index entry."""
+def _check_index_source(what, input, dim, index, source):
+    """The checks index_add and index_reduce share: one source slice per entry of a vector index."""
     shape, src_shape = input._data.shape, source._data.shape
+    if index._data.ndim > 1:
+        raise IndexError(f"{what}(): Index is supposed to be a vector, but got dim: {index._data.ndim} with type: "
+                         f"{_word(index._data.dtype)} and size: {_shape_str(index._data.shape)}")
     if index._data.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index but got: "
-                           f"{_word(index._data.dtype)}")
-    n = index._data.size
-    if (src_shape[dim] if src_shape else 1) != n:
-        raise (RuntimeError if what == "index_add_" else IndexError)(
-            f"{what}(): Number of indices ({n}) should be equal to source.size(dim)"
-            + (f": ({src_shape[dim] if src_shape else 1}), for dim: {dim}" if what == "index_add_"
-               else f" ({src_shape[dim] if src_shape else 1})"))
-    if shape and src_shape and (len(src_shape) != len(shape) or any(
-            a != b for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim)):
-        d = next((d for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim and a != b), 0)
-        raise RuntimeError(f"{what}(): Source/destination tensor must have same slice shapes. Destination slice "
-                           f"shape: {shape[d]} at dimension {d} and source slice shape: {src_shape[d]} at dimension "
-                           f"{d}.")
-    _check_bounds(index._data, shape[dim] if shape else 1, dim, RuntimeError if what == "index_add_" else IndexError,
-                  "" if what == "index_add_" else f"{what}(): ")
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index but got: {_word(index._data.dtype)}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"{what}(): self ({_word(input._data.dtype)}) and source "
+                           f"({_word(source._data.dtype)}) must have the same scalar type")
+    size = src_shape[dim] if src_shape else 1
+    if size != index._data.size:
+        raise RuntimeError(f"{what}(): Number of indices ({index._data.size}) should be equal to "
+                           f"source.size(dim): ({size}), for dim: {dim}")
+    if len(shape) != len(src_shape) or any(a != b for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {_shape_str(shape)} source.shape = {_shape_str(src_shape)}")
 
 
 @_public
 def index_add(input, dim, index, source, *, alpha=1):
     dim = _wrap_dim(dim, input._data.ndim)
-    _index_vector(index, "index_add", "index_add_(): Index is supposed to be a vector")
-    if source._data.dtype != input._data.dtype:
-        raise RuntimeError(f"index_add_(): self ({_word(input._data.dtype)}) and source "
-                           f"({_word(source._data.dtype)}) must have the same scalar type")
-    _check_index_source(input, dim, index, source, "index_add_")
+    _check_index_source("index_add_", input, dim, index, source)
+    _check_bounds(index._data, input._data.shape[dim] if input._data.ndim else 1, dim)
     return _index_add, (input, dim, index, source, alpha)
+
+
+@op("index_reduce", public=False)
+def _index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    out, index, source = _as_1d(input.copy(), index, source)
+    _reduce_into(out, _dim_key(dim, index), source, reduce, include_self)
+    return out.reshape(input.shape)
+
+
+@_public
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=3)
+    dim = _wrap_dim(dim, input._data.ndim)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    _check_index_source("index_reduce_", input, dim, index, source)
+    a = index._data
+    if a.size and (a.min() < 0 or a.max() >= (input._data.shape[dim] if input._data.ndim else 1)):
+        raise IndexError("index out of range in self")
+    return _index_reduce, (input, dim, index, source, reduce, include_self)
 
 
 @op("index_copy", public=False)
@@ -510,18 +505,34 @@ def _index_copy(input, dim, index, source):
 
 @_public
 def index_copy(input, dim, index, source):
-    dim = _wrap_dim(dim, input._data.ndim)
-    _index_vector(index, "index_copy", "index_copy_(): Index should have dimension 1 or 0")
+    shape, src_shape = input._data.shape, source._data.shape
+    dim = _wrap_dim(dim, len(shape))
+    if index._data.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index._data.ndim})")
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_word(index._data.dtype)}")
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
                            f"{_word(input._data.dtype)} and (source) {_word(source._data.dtype)}")
-    _check_index_source(input, dim, index, source, "index_copy_")
+    if shape and src_shape and len(shape) != len(src_shape):
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({len(src_shape)}), destination dimensionality ({len(shape)})")
+    size = src_shape[dim] if src_shape else 1
+    if size != index._data.size:
+        raise IndexError(f"index_copy_(): Number of indices ({index._data.size}) should be equal to "
+                         f"source.size(dim) ({size})")
+    dst_slice, src_slice = shape[:dim] + shape[dim + 1:], src_shape[:dim] + src_shape[dim + 1:]
+    for j, (a, b) in enumerate(zip(dst_slice, src_slice)):
+        if a != b:
+            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+                               f"slice shape: {a} at dimension {j} and source slice shape: {b} at dimension {j}.")
+    _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, "index_copy_(): ")
     return _index_copy, (input, dim, index, source)
 
 
 def _index_fill_forward(input, dim, index, value):
     out, index = _as_1d(input.copy(), index)
-    out[_dim_key(dim, index)] = value.astype(out.dtype) if isinstance(value, np.ndarray) else value
+    out[_dim_key(dim, index)] = value   # NumPy casts the 0-dim value to out's dtype
     return out.reshape(input.shape)
 
 
@@ -533,7 +544,8 @@ _index_fill_tensor = op("index_fill.int_Tensor", public=False)(_index_fill_forwa
 def index_fill(input, dim, index, value):
     shape = input._data.shape
     dim = _wrap_dim(dim, len(shape))
-    _index_vector(index, "index_fill", "Index has to be a vector/scalar")
+    if index._data.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
     if index._data.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, wrap=True)
@@ -545,7 +557,9 @@ def index_fill(input, dim, index, value):
     return _index_fill_scalar, (input, dim, index, _scalar(value, input._data.dtype))
 
 
-# ---- gather, scatter, scatter_add, take_along_dim ----------------------------------------------
+# ---- gather, scatter, scatter_add, scatter_reduce, take_along_dim ----------------------------
+# torch treats a 0-dim tensor as a 1-element vector here; index may be smaller than self (and src) in
+# every dim, and pairs each of its elements with the same position in the other dims.
 def _along(dim, index):
     """The NumPy index pairing every element of `index` with its own position in the other dims."""
     key = list(np.ogrid[tuple(slice(0, n) for n in index.shape)])
@@ -553,23 +567,60 @@ def _along(dim, index):
     return tuple(key)
 
 
-def _check_scatter_args(what, input, dim, index, src=None):
+def _crop(src, index):
+    """The corner of src that index covers, as a view (so src's gradient has src's shape; torch's
+    backward fails when src is larger than index)."""
+    shape = index._data.shape
+    return src if src._data.shape == shape or not shape else src[tuple(slice(0, n) for n in shape)]
+
+
+_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+
+
+def _reduce_into(out, key, values, reduce, include_self=True):
+    """out[key] = reduce(out[key] (if include_self), values...) over repeated positions, in place."""
+    if not include_self:
+        out[key] = _reduce_identity(reduce, out.dtype)
+    if _UFUNCS[reduce] is np.add:
+        _scatter_add(out, key, values)
+    else:   # the backends have no scatter-multiply/max/min: NumPy's (CPU only)
+        _UFUNCS[reduce].at(out, key, values)
+    if reduce == "mean":
+        count = np.full(out.shape, int(include_self))
+        _scatter_add(count, key, 1)
+        np.maximum(count, 1, out=count)
+        out[...] = out // count if out.dtype.kind in "biu" else out / count
+
+
+def _reduce_identity(reduce, dtype):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    lowest = reduce == "amax"
+    if dtype.kind in "fc":
+        return -np.inf if lowest else np.inf
+    if dtype.kind == "b":
+        return not lowest
+    return np.iinfo(dtype).min if lowest else np.iinfo(dtype).max
+
+
+def _check_gather_scatter(what, input, dim, index, src=None):
     shape, ishape = input._data.shape, index._data.shape
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
-    if len(ishape) != len(shape) and (ishape or len(shape) > 1) and (shape or len(ishape) > 1):
+    if what == "scatter" and not index._data.size:
+        return
+    if max(len(ishape), 1) != max(len(shape), 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if what == 'gather' else 'self'} tensor")
-    if src is not None and index._data.size and len(src._data.shape) != len(ishape) and (
-            src._data.ndim > 1 or len(ishape) > 1):
+    if src is not None and max(len(ishape), 1) != max(src._data.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if what == "gather":
-        if any(i > s for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim):
-            d = next(d for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim and i > s)
-            raise RuntimeError(f"Size does not match at dimension {d} expected index {_shape_str(ishape)} to be no "
-                               f"larger than self {_shape_str(shape)} apart from dimension {dim}")
-    elif any(i > s for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim) or src is not None and any(
-            i > s for i, s in zip(ishape, src._data.shape)):
+    too_big = [d for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim and i > s]
+    if what == "gather" and too_big:
+        raise RuntimeError(f"Size does not match at dimension {too_big[0]} expected index {_shape_str(ishape)} to be "
+                           f"no larger than self {_shape_str(shape)} apart from dimension {dim}")
+    if too_big or src is not None and any(i > s for i, s in zip(ishape, src._data.shape)):
         raise RuntimeError(f"Expected index {_shape_str(ishape)} to be no larger than self {_shape_str(shape)} apart "
                            f"from dimension {dim}" + (f" and to be no larger size than src "
                                                       f"{_shape_str(src._data.shape)}" if src is not None else ""))
@@ -585,36 +636,27 @@ def _gather(input, dim, index):
 @register(method=True)
 def gather(input, dim, index, *, sparse_grad=False):
     dim = _wrap_dim(dim, input._data.ndim)
-    _check_scatter_args("gather", input, dim, _int_index(index, "gather()"))
+    _check_gather_scatter("gather", input, dim, index)
     return _gather(input, dim, index)
 
 
 def _scatter_forward(input, dim, index, src):
     out, index = _as_1d(input.copy(), index)
-    if isinstance(src, np.ndarray) and src.ndim:
-        src = src[tuple(slice(0, n) for n in index.shape)]
     out[_along(dim, index)] = src
+    return out.reshape(input.shape)
+
+
+def _scatter_reduce_forward(input, dim, index, src, reduce):
+    out, index = _as_1d(input.copy(), index)
+    _reduce_into(out, _along(dim, index), src, "sum" if reduce == "add" else "prod")
     return out.reshape(input.shape)
 
 
 _scatter_src = op("scatter.src", public=False)(_scatter_forward)
 _scatter_value = op("scatter.value", public=False)(_scatter_forward)
-
-
-@op("scatter.reduce", public=False)
-def _scatter_reduce_src(input, dim, index, src, reduce):
-    out, index = _as_1d(input.copy(), index)
-    if isinstance(src, np.ndarray) and src.ndim:
-        src = src[tuple(slice(0, n) for n in index.shape)]
-    key = _along(dim, index)
-    if reduce == "add":
-        _scatter_add(out, key, src)
-    else:   # no backend extra for products: NumPy's (CPU)
-        np.multiply.at(out, key, src)
-    return out.reshape(input.shape)
-
-
-_scatter_reduce_value = op("scatter.value_reduce", public=False)(_scatter_reduce_src.spec.forward)
+# torch has no derivative for the reduce forms: given inputs that require grad, they refuse to run
+_scatter_reduce_src = op("scatter.reduce", public=False)(_scatter_reduce_forward)
+_scatter_reduce_value = op("scatter.value_reduce", public=False)(_scatter_reduce_forward)
 
 
 @_public
@@ -623,14 +665,12 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     if src is None:
         src = value
     if src is None:
-        raise TypeError("scatter() missing the 'src' or 'value' argument")
-    _int_index(index, "scatter()")
+        raise TypeError("scatter() missing 1 required argument: 'src' (or 'value')")
     is_tensor = isinstance(src, Tensor)
     if is_tensor and src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    _check_scatter_args("scatter", input, dim, index, src if is_tensor else None)
-    if not is_tensor:
-        src = _scalar(src, input._data.dtype)
+    _check_gather_scatter("scatter", input, dim, index, src if is_tensor else None)
+    src = _crop(src, index) if is_tensor else _scalar(src, input._data.dtype)
     if reduce is None:
         return (_scatter_src if is_tensor else _scatter_value), (input, dim, index, src)
     if reduce not in ("add", "multiply"):
@@ -645,18 +685,35 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
 @op("scatter_add", public=False)
 def _scatter_add_op(input, dim, index, src):
     out, index, src = _as_1d(input.copy(), index, src)
-    _scatter_add(out, _along(dim, index), src[tuple(slice(0, n) for n in index.shape)])
+    _scatter_add(out, _along(dim, index), src)
     return out.reshape(input.shape)
 
 
 @_public
 def scatter_add(input, dim, index, src):
     dim = _wrap_dim(dim, input._data.ndim)
-    _int_index(index, "scatter()")
     if src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    _check_scatter_args("scatter", input, dim, index, src)
-    return _scatter_add_op, (input, dim, index, src)
+    _check_gather_scatter("scatter", input, dim, index, src)
+    return _scatter_add_op, (input, dim, index, _crop(src, index))
+
+
+@op("scatter_reduce.two", public=False)
+def _scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    out, index, src = _as_1d(input.copy(), index, src)
+    _reduce_into(out, _along(dim, index), src, reduce, include_self)
+    return out.reshape(input.shape)
+
+
+@_public
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    dim = _wrap_dim(dim, input._data.ndim)
+    if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_gather_scatter("scatter", input, dim, index, src)
+    return _scatter_reduce, (input, dim, index, _crop(src, index), reduce, include_self)
 
 
 @register(method=True)
@@ -686,7 +743,7 @@ def _check_mask(mask, what):
 
 
 def _masked_fill_forward(input, mask, value):
-    return np.where(mask, value.astype(input.dtype) if isinstance(value, np.ndarray) else value, input)
+    return np.where(mask, value.astype(input.dtype, copy=False), input)
 
 
 _masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forward)
@@ -783,7 +840,7 @@ def _put(input, index, source, accumulate=False):
     return out
 
 
-@_public(namespace=True)
+@_public
 def put(input, index, source, accumulate=False):
     _check_flat_index(index, input._data.size, "put_()")
     if source._data.dtype != input._data.dtype:

@@ -7,6 +7,7 @@ Underscored names are torch's internal (ATen) forms; the user-facing functions w
 signatures are here (torch.relu, torch.softmax, ...) and in ndgrad/nn/functional.py.
 """
 import inspect
+import math
 
 import numpy as np
 
@@ -15,6 +16,11 @@ from ..backends.numpy_backend import special
 from .linalg import _type_name
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+# Python floats, so float32 inputs stay float32
+_GELU_K = math.sqrt(2 / math.pi)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+_SQRT_HALF = math.sqrt(0.5)
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
 def _axis(dim, ndim):
@@ -94,6 +100,24 @@ elu = op("elu", public="_elu")(_elu_forward)
 elu_ = _inplace("elu_", _elu_forward)
 
 
+@register()
+def selu(input):
+    return elu(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+@register()
+def selu_(input):
+    return elu_(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+def _celu_forward(input, alpha=1.0):
+    return _elu_forward(input, alpha, 1, 1 / alpha)
+
+
+celu = op("celu", public="celu")(_celu_forward)
+celu_ = register("celu_")(_inplace("celu_", _celu_forward))
+
+
 @op("elu_backward", public="_elu_backward")
 def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
     x = self_or_result
@@ -110,7 +134,7 @@ def _gelu(input, *, approximate="none"):
         return 0.5 * input * (1 + np.tanh(_GELU_K * (input + 0.044715 * input ** 3)))
     if approximate != "none":
         raise RuntimeError(f"gelu: approximate argument must be either none or tanh, got {approximate!r}")
-    return 0.5 * input * (1 + _erf(input * np.sqrt(0.5)))
+    return 0.5 * input * (1 + _erf(input * _SQRT_HALF))
 
 
 @op("gelu_backward", public="_gelu_backward")
@@ -120,7 +144,7 @@ def _gelu_backward(grad_output, input, *, approximate="none"):
         t = np.tanh(_GELU_K * (x + 0.044715 * x ** 3))
         du = _GELU_K * (1 + 3 * 0.044715 * x * x)
         return grad_output * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du)
-    return grad_output * (0.5 * (1 + _erf(x * np.sqrt(0.5))) + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI)
+    return grad_output * (0.5 * (1 + _erf(x * _SQRT_HALF)) + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI)
 
 
 def _silu_forward(input):
@@ -156,10 +180,6 @@ hardtanh_ = _inplace("hardtanh", _hardtanh_forward)
 @op("hardtanh_backward", public="_hardtanh_backward")
 def _hardtanh_backward(grad_output, input, min_val, max_val):
     return np.where((input > min_val) & (input < max_val), grad_output, np.zeros((), grad_output.dtype))
-
-
-_GELU_K = np.sqrt(2 / np.pi)
-_INV_SQRT_2PI = 1 / np.sqrt(2 * np.pi)
 
 
 def _erf(x):
@@ -226,6 +246,12 @@ log_softmax = register("log_softmax", method=True)(_softmax_public(_log_softmax)
 
 
 # ---- losses -------------------------------------------------------------------------------
+@op("div.Scalar", public=False)
+def _div_scalar(input, other):
+    # torch's losses divide by a Python number inside C++ (DivBackward1, not Python's DivBackward0)
+    return np.true_divide(input, other)
+
+
 def _nll_targets(input, target, weight, ignore_index):
     """(class axis, valid mask, targets safe to index with, per-element weights) for nll_loss."""
     if target.dtype not in (np.int64, np.uint8):

@@ -8,7 +8,7 @@ public function picks among them as torch's argument parser does, so that grad_f
 """
 import functools
 import inspect
-import math
+import warnings
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from ..backends.numpy_backend import special
 
 
-# ---- broadcasting and the pointwise decorator ---------------------------------------------
+# ---- broadcasting, registration helpers ---------------------------------------------------
 def broadcast_shape(*shapes):
     """The shape `shapes` broadcast to, or torch's RuntimeError naming the clashing sizes."""
     out = ()
@@ -34,42 +34,41 @@ def broadcast_shape(*shapes):
     return out
 
 
-def pointwise(name, *, quiet=False, **kwargs):
-    """`op(name, **kwargs)` for a pointwise forward.
-
-    Forwards with several operands turn NumPy's ValueError on shapes that do not broadcast into
-    torch's RuntimeError (see broadcast_shape). `quiet` forwards run with NumPy's floating-point
-    warnings off: torch returns inf/nan silently where the math does (log(0), 1/0, sqrt(-1)).
-    """
+def pointwise(name, **kwargs):
+    """`op(name, **kwargs)` for a pointwise forward; forwards of several operands turn NumPy's
+    ValueError on shapes that do not broadcast into torch's RuntimeError (see broadcast_shape)."""
     def deco(fn):
-        params = inspect.signature(fn).parameters.values()
-        operands = sum(p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD for p in params)
-        if operands < 2 and not quiet:
+        if len(inspect.signature(fn).parameters) < 2:
             return op(name, **kwargs)(fn)
 
         @functools.wraps(fn)
         def forward(*args, **kw):
             try:
-                if quiet:
-                    with np.errstate(all="ignore"):
-                        return fn(*args, **kw)
                 return fn(*args, **kw)
-            except ValueError:
-                broadcast_shape(*(a.shape for a in args if isinstance(a, np.ndarray)))
-                raise
+            except ValueError as e:
+                error = e
+            broadcast_shape(*(a.shape for a in args if isinstance(a, np.ndarray)))
+            raise error
         return op(name, **kwargs)(forward)
     return deco
 
 
-def _alias(name, fn, method=True):
-    """Register `fn` (and its in-place variant) under torch's other name for it."""
-    register(name, method=method)(fn)
-    if method and hasattr(fn, "inplace"):
-        _dispatch.METHODS[name + "_"] = fn.inplace
+# torch computes inf and nan silently where the math gives them (log(0), 1/0, inf - inf); NumPy
+# warns. Silence those warnings for NumPy calls made by ndgrad's own code (free, unlike errstate).
+warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
+                        RuntimeWarning, r"ndgrad(\.|$)")
+
+
+def _named(name, fn, nargs=1):
+    """A forward named `name` calling `fn` (NumPy ufuncs and lambdas have no usable signature)."""
+    params = ", ".join(("input", "other", "third")[:nargs])
+    scope = {"fn": fn, "__name__": __name__}   # NumPy's warnings name this module (see the filter above)
+    exec(f"def {name}({params}):\n    return fn({params})\n", scope)
+    return scope[name]
 
 
 def _in_place(name, pick):
-    """Tensor.<name>: the in-place form of the overload that `pick(self, ...)` returns."""
+    """Tensor.<name>: the in-place form of the overload `pick(self, ...)` returns."""
     def method(self, *args, **kwargs):
         chosen = pick(self, *args, **kwargs)
         bound = _signature(chosen).bind(self, *args, **kwargs)
@@ -84,69 +83,66 @@ def _signature(fn):
     return inspect.signature(fn)
 
 
-def _named(name, fn):
-    """A Python forward called `name` for the NumPy function `fn` (ufuncs have no signature)."""
-    params = ", ".join(f"a{i}" for i in range(fn.nin)) if isinstance(fn, np.ufunc) else None
-    scope = {"fn": fn}
-    exec(f"def {name}({params}):\n    return fn({params})\n", scope)
-    return scope[name]
-
-
-def _no_bool(a, what):
-    if a.dtype == np.bool_:
-        raise RuntimeError(what)
-
-
-def _type_word(np_dtype):
-    return _dispatch._TYPE_WORD[np.dtype(np_dtype).name.capitalize()]
-
-
-def _integral(kernel, *operands):
-    """Bitwise ops take integers and bools only (torch's kernel error otherwise)."""
-    for a in operands:
-        dtype = np.asarray(a).dtype
-        if dtype.kind not in "biu":
-            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_type_word(dtype)}\'')
-
-
-def _nonzero_divisor(input, other):
-    """torch raises on integer division by zero (NumPy would return 0 with a warning)."""
-    if np.asarray(input).dtype.kind in "biu" and np.asarray(other).dtype.kind in "biu" and np.any(other == 0):
-        raise RuntimeError("ZeroDivisionError")
+def _alias(name, fn):
+    """torch's other name for `fn`, as a function, a method and (if fn has one) an in-place method."""
+    register(name, method=True)(fn)
+    inplace = getattr(fn, "inplace", None) or _dispatch.METHODS.get(fn.__name__ + "_")
+    if inplace is not None:
+        _dispatch.METHODS[name + "_"] = inplace
 
 
 def _is_tensor(x):
     return isinstance(x, Tensor)
 
 
+def _kind(x):
+    return np.asarray(x).dtype.kind
+
+
+def _type_word(np_dtype):
+    return _dispatch._TYPE_WORD[np.dtype(np_dtype).name.capitalize()]
+
+
+def _nonzero_divisor(input, other):
+    """torch raises on integer division by zero (NumPy would give 0 and a warning)."""
+    if _kind(input) in "biu" and _kind(other) in "biu" and np.any(np.equal(other, 0)):
+        raise RuntimeError("ZeroDivisionError")
+
+
 # ---- arithmetic ---------------------------------------------------------------------------
+def _scaled(other, alpha, like):
+    if alpha == 1:
+        return other
+    if isinstance(alpha, float) and _kind(like) in "biu" and _kind(other) in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return np.multiply(other, alpha)
+
+
 @pointwise("add.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
 def add(input, other, *, alpha=1):
-    return np.add(input, other if alpha == 1 else np.multiply(other, alpha))
+    return np.add(input, _scaled(other, alpha, input))
 
 
 @pointwise("sub.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
 def sub(input, other, *, alpha=1):
-    if np.asarray(input).dtype == np.bool_ and np.asarray(other).dtype == np.bool_:
+    if _kind(input) == "b" and _kind(other) == "b":
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    return np.subtract(input, other if alpha == 1 else np.multiply(other, alpha))
+    return np.subtract(input, _scaled(other, alpha, input))
 
 
-@pointwise("rsub.Tensor", public=False, promote="same", operands=(0, 1))
-def _rsub_tensor(input, other, *, alpha=1):
+def _reversed_sub(input, other, alpha=1):
     return sub.spec.forward(other, input, alpha)
 
 
-@pointwise("rsub.Scalar", public=False, promote="same", operands=(0, 1))
-def _rsub_scalar(input, other, alpha=1):
-    return sub.spec.forward(other, input, alpha)
+_rsub_tensor = pointwise("rsub.Tensor", public=False, promote="same", operands=(0, 1))(_reversed_sub)
+_rsub_scalar = pointwise("rsub.Scalar", public=False, promote="same", operands=(0, 1))(_reversed_sub)
 
 
 @register()
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (what `2 - x` runs)."""
-    return _rsub_tensor(input, other, alpha=alpha) if _is_tensor(other) else _rsub_scalar(input, other, alpha)
+    return (_rsub_tensor if _is_tensor(other) else _rsub_scalar)(input, other, alpha)
 
 
 @pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
@@ -154,29 +150,23 @@ def mul(input, other):
     return np.multiply(input, other)
 
 
-@pointwise("div.Tensor", public=False, promote="float", operands=(0, 1), quiet=True)
+# div: true division (DivBackward0, Python scalars included, as in torch) or rounded (DivBackward2)
+@pointwise("div.Tensor", public=False, promote="float", operands=(0, 1))
 def _true_divide(input, other):
     return np.true_divide(input, other)
 
 
-_ROUNDING = {"trunc": lambda q: np.trunc(q), "floor": lambda q: np.floor(q)}
-
-
-@pointwise("div.Tensor_mode", public=False, promote="same", operands=(0, 1), quiet=True)
+@pointwise("div.Tensor_mode", public=False, promote="same", operands=(0, 1))
 def _div_mode(input, other, *, rounding_mode):
-    if rounding_mode not in _ROUNDING:
+    _nonzero_divisor(input, other)
+    if rounding_mode == "floor":
+        return np.floor_divide(input, other)
+    if rounding_mode != "trunc":
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
-    _nonzero_divisor(input, other)
-    if np.asarray(input).dtype.kind in "biu" and np.asarray(other).dtype.kind in "biu":
-        if rounding_mode == "floor":
-            return np.floor_divide(input, other)
+    if _kind(input) in "biu" and _kind(other) in "biu":
         return np.sign(input) * np.sign(other) * np.floor_divide(np.abs(input), np.abs(other))
-    return _ROUNDING[rounding_mode](np.true_divide(input, other))
-
-
-def _div_overload(input, other, rounding_mode=None):
-    return _true_divide if rounding_mode is None else functools.partial(_div_mode, rounding_mode=rounding_mode)
+    return np.trunc(np.true_divide(input, other))
 
 
 @register(method=True)
@@ -192,28 +182,24 @@ def div_(self, other, *, rounding_mode=None):
     return call_inplace(_div_mode.spec, (self, other, rounding_mode))
 
 
-@pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1), quiet=True)
+@pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
 def floor_divide(input, other):
     _nonzero_divisor(input, other)
     return np.floor_divide(input, other)
 
 
-@pointwise("remainder.Scalar", public=False, promote="same", operands=(0, 1), quiet=True)
-def _remainder_scalar(input, other):
-    _nonzero_divisor(input, other)
-    return np.remainder(input, other)
+def _modulo(ufunc):
+    def forward(input, other):
+        _nonzero_divisor(input, other)
+        return ufunc(input, other)
+    return forward
 
 
-@pointwise("remainder.Tensor", public=False, promote="same", operands=(0, 1), quiet=True)
-def _remainder_tensor(input, other):
-    _nonzero_divisor(input, other)
-    return np.remainder(input, other)
-
-
-@pointwise("remainder.Scalar_Tensor", public=False, promote="same", operands=(0, 1), quiet=True)
-def _remainder_scalar_tensor(input, other):
-    _nonzero_divisor(input, other)
-    return np.remainder(input, other)
+_remainder_scalar = pointwise("remainder.Scalar", public=False, promote="same")(_modulo(np.remainder))
+_remainder_tensor = pointwise("remainder.Tensor", public=False, promote="same")(_modulo(np.remainder))
+_remainder_scalar_tensor = pointwise("remainder.Scalar_Tensor", public=False, promote="same")(_modulo(np.remainder))
+_fmod_scalar = pointwise("fmod.Scalar", public=False, promote="same")(_modulo(np.fmod))
+_fmod_tensor = pointwise("fmod.Tensor", public=False, promote="same")(_modulo(np.fmod))
 
 
 def _remainder_overload(input, other):
@@ -222,45 +208,31 @@ def _remainder_overload(input, other):
     return _remainder_tensor if _is_tensor(other) else _remainder_scalar
 
 
-@register(method=True)
-def remainder(input, other):
-    """Python's %: the result takes the sign of the divisor."""
-    return _remainder_overload(input, other)(input, other)
-
-
-@pointwise("fmod.Scalar", public=False, promote="same", operands=(0, 1), quiet=True)
-def _fmod_scalar(input, other):
-    _nonzero_divisor(input, other)
-    return np.fmod(input, other)
-
-
-@pointwise("fmod.Tensor", public=False, promote="same", operands=(0, 1), quiet=True)
-def _fmod_tensor(input, other):
-    _nonzero_divisor(input, other)
-    return np.fmod(input, other)
-
-
 def _fmod_overload(input, other):
     return _fmod_tensor if _is_tensor(other) else _fmod_scalar
 
 
 @register(method=True)
+def remainder(input, other):
+    """Python's %: the result has the sign of the divisor."""
+    return _remainder_overload(input, other)(input, other)
+
+
+@register(method=True)
 def fmod(input, other):
-    """C's fmod: the result takes the sign of the dividend."""
+    """C's fmod: the result has the sign of the dividend."""
     return _fmod_overload(input, other)(input, other)
 
 
-def _power(base, exponent):
-    if np.asarray(base).dtype.kind in "biu" and np.asarray(exponent).dtype.kind in "biu" and np.any(exponent < 0):
+def _power(input, exponent):
+    if _kind(input) in "biu" and _kind(exponent) in "biu" and np.any(np.less(exponent, 0)):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return np.power(base, exponent)
+    return np.power(input, exponent)
 
 
-_pow_tensor_scalar = pointwise("pow.Tensor_Scalar", public=False, promote="same", operands=(0, 1),
-                               quiet=True)(_power)
-_pow_tensor_tensor = pointwise("pow.Tensor_Tensor", public=False, promote="same", operands=(0, 1),
-                               quiet=True)(_power)
-_pow_scalar = pointwise("pow.Scalar", public=False, promote="same", operands=(0, 1), quiet=True)(_power)
+_pow_tensor_scalar = pointwise("pow.Tensor_Scalar", public=False, promote="same")(_power)
+_pow_tensor_tensor = pointwise("pow.Tensor_Tensor", public=False, promote="same")(_power)
+_pow_scalar = pointwise("pow.Scalar", public=False, promote="same")(_power)
 
 
 def _pow_overload(input, exponent):
@@ -276,16 +248,10 @@ def pow(input, exponent):
 
 @register(method=True)
 def float_power(input, exponent):
-    """pow in double precision (complex128 for complex operands)."""
+    """pow computed in double precision (complex128 if an operand is complex)."""
     complex_ = any(_is_tensor(a) and a.is_complex() or isinstance(a, complex) for a in (input, exponent))
-    dtype = _dtype_of("complex128" if complex_ else "float64")
-    cast = (lambda a: a.to(dtype) if _is_tensor(a) else a)
-    return pow(cast(input), cast(exponent))
-
-
-def _dtype_of(name):
-    from .. import _dtype
-    return getattr(_dtype, name)
+    dtype = _dtype.complex128 if complex_ else _dtype.float64
+    return pow(*(a.to(dtype) if _is_tensor(a) else a for a in (input, exponent)))
 
 
 @register(method=True)
@@ -295,61 +261,40 @@ def square(input):
 
 @pointwise("neg", method=True, inplace=True)
 def neg(input):
-    _no_bool(input, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                    "invert a mask, use the `~` or `logical_not()` operator instead.")
+    if input.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     return np.negative(input)
 
 
 @register(method=True)
 def positive(input):
-    if input.dtype == _dtype_of("bool_"):
+    if input.dtype is _dtype.bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
-@pointwise("reciprocal", method=True, inplace=True, promote="float", quiet=True)
+@pointwise("reciprocal", method=True, inplace=True, promote="float")
 def reciprocal(input):
     return np.reciprocal(input)
 
 
-@pointwise("maximum", method=True, promote="same", operands=(0, 1))
-def maximum(input, other):
-    return np.maximum(input, other)
+def _binary(name, ufunc, *, promote="same", inplace=False):
+    """A two-operand pointwise op computed by the NumPy ufunc `ufunc`."""
+    return pointwise(name, method=True, inplace=inplace, promote=promote, operands=(0, 1))(_named(name, ufunc, 2))
 
 
-@pointwise("minimum", method=True, promote="same", operands=(0, 1))
-def minimum(input, other):
-    return np.minimum(input, other)
+maximum = _binary("maximum", np.maximum)
+minimum = _binary("minimum", np.minimum)
+fmax = _binary("fmax", np.fmax)
+fmin = _binary("fmin", np.fmin)
+atan2 = _binary("atan2", np.arctan2, promote="float", inplace=True)
+hypot = _binary("hypot", np.hypot, promote="float", inplace=True)
+logaddexp = _binary("logaddexp", np.logaddexp, promote="float")
+logaddexp2 = _binary("logaddexp2", np.logaddexp2, promote="float")
 
-
-@pointwise("fmax", method=True, promote="same", operands=(0, 1))
-def fmax(input, other):
-    return np.fmax(input, other)
-
-
-@pointwise("fmin", method=True, promote="same", operands=(0, 1))
-def fmin(input, other):
-    return np.fmin(input, other)
-
-
-@pointwise("atan2", method=True, inplace=True, promote="float", operands=(0, 1))
-def atan2(input, other):
-    return np.arctan2(input, other)
-
-
-@pointwise("hypot", method=True, inplace=True, promote="float", operands=(0, 1))
-def hypot(input, other):
-    return np.hypot(input, other)
-
-
-@pointwise("copysign.Tensor", public=False, promote="float", operands=(0, 1))
-def _copysign_tensor(input, other):
-    return np.copysign(input, other)
-
-
-@pointwise("copysign.Scalar", public=False, promote="float", operands=(0, 1))
-def _copysign_scalar(input, other):
-    return np.copysign(input, other)
+_copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_named("copysign", np.copysign, 2))
+_copysign_scalar = pointwise("copysign.Scalar", public=False, promote="float")(_named("copysign", np.copysign, 2))
 
 
 def _copysign_overload(input, other):
@@ -358,19 +303,20 @@ def _copysign_overload(input, other):
 
 @register(method=True)
 def copysign(input, other):
+    """|input| with the sign of other."""
     return _copysign_overload(input, other)(input, other)
 
 
 def _lerp(input, end, weight):
-    # torch's form: exact at both ends, and from the nearer end for |weight| >= 0.5
+    # torch's form: exact at both ends, and computed from the nearer end for |weight| >= 0.5
     diff = np.subtract(end, input)
     if not isinstance(weight, np.ndarray):
-        return input + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
+        return input + weight * diff if np.abs(weight) < 0.5 else end - diff * (1 - weight)
     return np.where(np.abs(weight) < 0.5, input + weight * diff, end - diff * (1 - weight))
 
 
 _lerp_scalar = pointwise("lerp.Scalar", public=False, promote="same", operands=(0, 1))(_lerp)
-_lerp_tensor = pointwise("lerp.Tensor", public=False, promote="same", operands=(0, 1, 2))(_lerp)
+_lerp_tensor = pointwise("lerp.Tensor", public=False, promote="same")(_lerp)
 
 
 def _lerp_overload(input, end, weight):
@@ -386,19 +332,22 @@ def lerp(input, end, weight):
 @pointwise("addcmul", method=True, inplace=True, promote="same", operands=(0, 1, 2))
 def addcmul(input, tensor1, tensor2, *, value=1):
     prod = np.multiply(tensor1, tensor2)
-    return np.add(input, prod if value == 1 else np.multiply(prod, value, dtype=prod.dtype, casting="unsafe"))
+    if value != 1:
+        prod = prod * (int(value) if prod.dtype.kind in "biu" else value)   # integer tensors truncate value
+    return np.add(input, prod)
 
 
-@pointwise("addcdiv", method=True, inplace=True, promote="same", operands=(0, 1, 2), quiet=True)
+@pointwise("addcdiv", method=True, inplace=True, promote="same", operands=(0, 1, 2))
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    if np.asarray(tensor1).dtype.kind in "biu" and np.asarray(tensor2).dtype.kind in "biu":
+    if _kind(tensor1) in "biu" and _kind(tensor2) in "biu":
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
                            "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
-    return np.add(input, np.multiply(value, np.true_divide(tensor1, tensor2)))
+    quotient = np.true_divide(tensor1, tensor2)
+    return np.add(input, quotient if value == 1 else quotient * value)
 
 
 @pointwise("where.self", public=False, promote="same", operands=(1, 2))
@@ -408,56 +357,53 @@ def _where(condition, input, other):
 
 @register()
 def where(condition, input=None, other=None):
-    """input where condition is True, else other (Python scalars allowed); where(condition) gives
-    the indices of the True elements, one index tensor per dimension."""
-    if condition.dtype not in (_dtype_of("bool_"), _dtype_of("uint8")):
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{_type_word(condition)}")
+    """input where condition is True, else other (either may be a Python scalar). where(condition)
+    alone gives the indices of the True elements, one index tensor per dimension."""
+    if condition.dtype not in (_dtype.bool_, _dtype.uint8):
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{_type_word(condition._data.dtype)}")
     if input is None and other is None:
         return tuple(Tensor._make(i, False, None, 0) for i in np.nonzero(condition._data))
-    if condition.dtype != _dtype_of("bool_"):
-        condition = condition.to(_dtype_of("bool_"))
+    if condition.dtype is _dtype.uint8:   # torch still accepts uint8 masks (deprecated)
+        condition = condition.to(_dtype.bool_)
     return _where(condition, input, other)
 
 
-def _type_word(t):
-    return _dispatch._TYPE_WORD[t.dtype.name.capitalize()]
+def _where_method(self, condition, other):
+    return where(condition, self, other)
 
 
-_dispatch.METHODS["where"] = lambda self, condition, other: where(condition, self, other)
-
-
-# clamp: scalar bounds (ClampBackward1) or tensor bounds (ClampBackward0), either may be None
-def _clamp(input, min, max):
+# clamp: number bounds (ClampBackward1) or tensor bounds (ClampBackward0); either bound may be None
+def _clamp(input, min=None, max=None):
     if min is not None:
         input = np.maximum(input, min)
     return input if max is None else np.minimum(input, max)
 
 
-_clamp_scalar = pointwise("clamp", public=False, promote="same", operands=(0, 1, 2))(_clamp)
-_clamp_tensor = pointwise("clamp.Tensor", public=False, promote="same", operands=(0, 1, 2))(_clamp)
+_clamp_tensor = pointwise("clamp.Tensor", public=False, promote="same")(_clamp)
+_clamp_scalar = pointwise("clamp", public=False, promote="same")(_clamp)
 
 
 def _clamp_overload(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    tensors = _is_tensor(min) or _is_tensor(max)
-    if tensors and not all(b is None or _is_tensor(b) for b in (min, max)):
-        raise TypeError("clamp() received an invalid combination of arguments: min and max must be both "
-                        "tensors or both numbers (or None)")
-    return _clamp_tensor if tensors else _clamp_scalar
+    tensors = [_is_tensor(b) for b in (min, max) if b is not None]
+    if any(tensors) and not all(tensors):
+        raise TypeError("clamp() received an invalid combination of arguments: min and max must both be "
+                        "Tensors or both be numbers (either may be None)")
+    return _clamp_tensor if any(tensors) else _clamp_scalar
 
 
 @register(method=True)
 def clamp(input, min=None, max=None):
-    """min(max(input, min), max), elementwise."""
+    """min(max(input, min), max) elementwise (so max wins where min > max)."""
     return _clamp_overload(input, min, max)(input, min, max)
 
 
-_clamp_min_scalar = pointwise("clamp_min", public=False, promote="same", operands=(0, 1))(np.maximum)
-_clamp_min_tensor = pointwise("clamp_min.Tensor", public=False, promote="same", operands=(0, 1))(np.maximum)
-_clamp_max_scalar = pointwise("clamp_max", public=False, promote="same", operands=(0, 1))(np.minimum)
-_clamp_max_tensor = pointwise("clamp_max.Tensor", public=False, promote="same", operands=(0, 1))(np.minimum)
+_clamp_min_scalar = pointwise("clamp_min", public=False, promote="same")(_named("clamp_min", np.maximum, 2))
+_clamp_min_tensor = pointwise("clamp_min.Tensor", public=False, promote="same")(_named("clamp_min", np.maximum, 2))
+_clamp_max_scalar = pointwise("clamp_max", public=False, promote="same")(_named("clamp_max", np.minimum, 2))
+_clamp_max_tensor = pointwise("clamp_max.Tensor", public=False, promote="same")(_named("clamp_max", np.minimum, 2))
 
 
 def _clamp_min_overload(input, min):
@@ -479,56 +425,59 @@ def clamp_max(input, max):
 
 
 # ---- math ---------------------------------------------------------------------------------
-def _unary(name, fn, *, quiet=False, promote="float", method=True, inplace=True):
-    """A one-input pointwise op computed by the NumPy/SciPy ufunc `fn`."""
-    def forward(input):
-        return fn(input)
-    forward.__name__ = forward.__qualname__ = name
-    return pointwise(name, quiet=quiet, promote=promote, method=method, inplace=inplace)(forward)
+def _unary(name, fn, *, promote="float", inplace=True):
+    """A one-input pointwise op computed by `fn` (a NumPy or scipy.special ufunc). inplace="entry":
+    the in-place form has a derivatives.yaml entry of its own (torch's asinh_ is AsinhBackward1)."""
+    forward = _named(name, fn)
+    public = pointwise(name, method=True, inplace=inplace is True, promote=promote)(forward)
+    if inplace == "entry":
+        own = pointwise(name + "_", public=False, promote=promote)(forward)
+        _in_place(name + "_", lambda self: own)
+    return public
 
 
-exp = _unary("exp", np.exp, quiet=True)
-exp2 = _unary("exp2", np.exp2, quiet=True)
-expm1 = _unary("expm1", np.expm1, quiet=True)
-log = _unary("log", np.log, quiet=True)
-log2 = _unary("log2", np.log2, quiet=True)
-log10 = _unary("log10", np.log10, quiet=True)
-log1p = _unary("log1p", np.log1p, quiet=True)
+def _integers_unchanged(fn):
+    return lambda x: x.copy() if x.dtype.kind in "biu" else fn(x)
+
+
+exp = _unary("exp", np.exp)
+exp2 = _unary("exp2", np.exp2)
+expm1 = _unary("expm1", np.expm1)
+log = _unary("log", np.log)
+log2 = _unary("log2", np.log2)
+log10 = _unary("log10", np.log10)
+log1p = _unary("log1p", np.log1p)
 sin = _unary("sin", np.sin)
 cos = _unary("cos", np.cos)
 tan = _unary("tan", np.tan)
-asin = _unary("asin", np.arcsin, quiet=True)
-acos = _unary("acos", np.arccos, quiet=True)
+asin = _unary("asin", np.arcsin)
+acos = _unary("acos", np.arccos)
 atan = _unary("atan", np.arctan)
-sinh = _unary("sinh", np.sinh, quiet=True)
-cosh = _unary("cosh", np.cosh, quiet=True)
+sinh = _unary("sinh", np.sinh)
+cosh = _unary("cosh", np.cosh)
 tanh = _unary("tanh", np.tanh)
-asinh = _unary("asinh", np.arcsinh)
-acosh = _unary("acosh", np.arccosh, quiet=True)
-atanh = _unary("atanh", np.arctanh, quiet=True)
-sqrt = _unary("sqrt", np.sqrt, quiet=True)
-deg2rad = _unary("deg2rad", np.deg2rad)
-rad2deg = _unary("rad2deg", np.rad2deg)
+asinh = _unary("asinh", np.arcsinh, inplace="entry")
+acosh = _unary("acosh", np.arccosh, inplace="entry")
+atanh = _unary("atanh", np.arctanh, inplace="entry")
+sqrt = _unary("sqrt", np.sqrt)
+rsqrt = _unary("rsqrt", lambda x: np.reciprocal(np.sqrt(x)))
+sigmoid = _unary("sigmoid", lambda x: special().expit(x))
 erf = _unary("erf", lambda x: special().erf(x))
 erfc = _unary("erfc", lambda x: special().erfc(x))
-erfinv = _unary("erfinv", lambda x: special().erfinv(x), quiet=True)
-lgamma = _unary("lgamma", lambda x: special().gammaln(x), quiet=True)
-digamma = _unary("digamma", lambda x: special().psi(x), quiet=True)
+erfinv = _unary("erfinv", lambda x: special().erfinv(x))
+lgamma = _unary("lgamma", lambda x: special().gammaln(x))
+digamma = _unary("digamma", lambda x: special().psi(x))
+deg2rad = _unary("deg2rad", np.deg2rad)
+rad2deg = _unary("rad2deg", np.rad2deg)
+sinc = _unary("sinc", np.sinc)
+floor = _unary("floor", _integers_unchanged(np.floor), promote=None)
+ceil = _unary("ceil", _integers_unchanged(np.ceil), promote=None)
+trunc = _unary("trunc", _integers_unchanged(np.trunc), promote=None)
 frac = _unary("frac", lambda x: x - np.trunc(x), promote=None)
 
 
-@pointwise("rsqrt", method=True, inplace=True, promote="float", quiet=True)
-def rsqrt(input):
-    return np.reciprocal(np.sqrt(input))
-
-
-@pointwise("sigmoid", method=True, inplace=True, promote="float")
-def sigmoid(input):
-    return special().expit(input)
-
-
-# the first derivatives of tanh and sigmoid are ops of their own, so double backward records
-# TanhBackwardBackward0 / SigmoidBackwardBackward0 as torch does
+# The first derivatives of tanh and sigmoid are ops of their own, so that double backward records
+# TanhBackwardBackward0 / SigmoidBackwardBackward0 as in torch.
 @pointwise("tanh_backward", public="_tanh_backward")
 def _tanh_backward(grad_output, output):
     return grad_output * np.conj(1 - output * output)
@@ -539,22 +488,25 @@ def _sigmoid_backward(grad_output, output):
     return grad_output * np.conj(output * (1 - output))
 
 
-@pointwise("polygamma", method=False, promote="float", operands=(1,), quiet=True)
-def polygamma(n, input):
+def _polygamma(n, input):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    out = special().psi(input) if n == 0 else special().polygamma(n, input)
-    return np.asarray(out, dtype=input.dtype)
+    return np.asarray(special().psi(input) if n == 0 else special().polygamma(n, input), dtype=input.dtype)
 
 
-_dispatch.METHODS["polygamma"] = lambda self, n: polygamma(n, self)
-_dispatch.METHODS["polygamma_"] = lambda self, n: call_inplace(polygamma.spec, (n, self)) and self
+polygamma = pointwise("polygamma", public="polygamma", promote="float", operands=(1,))(_polygamma)
+# torch's in-place form takes self first and has an entry of its own (PolygammaBackward1)
+_polygamma_ = pointwise("polygamma_", public=False, promote="float", operands=(0,))(lambda input, n: _polygamma(n, input))
+
+
+def _polygamma_method(self, n):
+    return polygamma(n, self)
 
 
 @pointwise("abs", method=True, inplace=True)
 def abs(input):
     if input.dtype == np.bool_:
-        raise RuntimeError("\"abs_cpu\" not implemented for 'Bool'")
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return np.abs(input)
 
 
@@ -566,17 +518,13 @@ def sign(input):
     return input.copy() if input.dtype == np.bool_ else np.sign(input)
 
 
-@pointwise("sgn", method=True, inplace=True, quiet=True)
+@pointwise("sgn", method=True, inplace=True)
 def sgn(input):
+    """sign for real tensors, z / |z| (0 at 0) for complex ones."""
     if input.dtype.kind != "c":
         return sign.spec.forward(input)
     mag = np.abs(input)
     return np.where(mag == 0, 0, input / np.where(mag == 0, 1, mag))
-
-
-floor = _unary("floor", lambda x: x.copy() if x.dtype.kind in "biu" else np.floor(x), promote=None)
-ceil = _unary("ceil", lambda x: x.copy() if x.dtype.kind in "biu" else np.ceil(x), promote=None)
-trunc = _unary("trunc", lambda x: x.copy() if x.dtype.kind in "biu" else np.trunc(x), promote=None)
 
 
 @pointwise("round", public=False)
@@ -587,13 +535,13 @@ def _round(input):
 @pointwise("round.decimals", public=False)
 def _round_decimals(input, *, decimals):
     if input.dtype.kind in "biu":
-        raise RuntimeError(f"\"round_cpu\" not implemented for '{_dispatch._TYPE_WORD[input.dtype.name.capitalize()]}'")
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{_type_word(input.dtype)}'")
     return np.round(input, decimals)
 
 
 @register(method=True)
 def round(input, *, decimals=0):
-    """Round half to even; `decimals` digits after the point (negative: before it)."""
+    """Round half to even, to `decimals` digits after the point (negative: before it)."""
     return _round(input) if decimals == 0 else _round_decimals(input, decimals=decimals)
 
 
@@ -603,27 +551,21 @@ def round_(self, *, decimals=0):
     return call_inplace(_round_decimals.spec, (self, decimals))
 
 
-@pointwise("logit", method=True, inplace=True, promote="float", quiet=True)
+@pointwise("logit", method=True, inplace=True, promote="float")
 def logit(input, eps=None):
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
     if eps is not None:
         input = np.clip(input, eps, 1 - eps)
     return np.log(input / (1 - input))
-
-
-@pointwise("sinc", method=True, inplace=True, promote="float")
-def sinc(input):
-    return np.sinc(input)
 
 
 def _xlogy(input, other):
     return special().xlogy(input, other)
 
 
-_xlogy_tensor = pointwise("xlogy.Tensor", public=False, promote="float", operands=(0, 1), quiet=True)(_xlogy)
-_xlogy_scalar_self = pointwise("xlogy.Scalar_Self", public=False, promote="float", operands=(0, 1),
-                               quiet=True)(_xlogy)
-_xlogy_scalar_other = pointwise("xlogy.Scalar_Other", public=False, promote="float", operands=(0, 1),
-                                quiet=True)(_xlogy)
+_xlogy_tensor = pointwise("xlogy.Tensor", public=False, promote="float")(_xlogy)
+_xlogy_scalar_self = pointwise("xlogy.Scalar_Self", public=False, promote="float")(_xlogy)
+_xlogy_scalar_other = pointwise("xlogy.Scalar_Other", public=False, promote="float")(_xlogy)
 
 
 def _xlogy_overload(input, other):
@@ -634,18 +576,8 @@ def _xlogy_overload(input, other):
 
 @register(method=True)
 def xlogy(input, other):
-    """input * log(other), 0 where input is 0 (unless other is nan)."""
+    """input * log(other), and 0 where input is 0 (unless other is nan)."""
     return _xlogy_overload(input, other)(input, other)
-
-
-@pointwise("logaddexp", method=True, promote="float", operands=(0, 1))
-def logaddexp(input, other):
-    return np.logaddexp(input, other)
-
-
-@pointwise("logaddexp2", method=True, promote="float", operands=(0, 1))
-def logaddexp2(input, other):
-    return np.logaddexp2(input, other)
 
 
 @pointwise("nan_to_num", method=True, inplace=True)
@@ -659,7 +591,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 def angle(input):
     if input.dtype.kind == "c":
         return np.angle(input)
-    return np.where(input < 0, np.asarray(np.pi, input.dtype), np.where(np.isnan(input), input, 0)).astype(input.dtype)
+    return np.where(input < 0, np.pi, np.where(np.isnan(input), input, 0)).astype(input.dtype)
 
 
 @pointwise("conj", public=False)
@@ -674,9 +606,14 @@ def conj(input):
     return _conj(input) if input.is_complex() else input
 
 
-@pointwise("conj_physical", method=True, inplace=True)
-def conj_physical(input):
+@pointwise("conj_physical", public=False)
+def _conj_physical(input):
     return np.conj(input)
+
+
+@register(method=True)
+def conj_physical(input):
+    return _conj_physical(input) if input.is_complex() else input
 
 
 @register(method=True)
@@ -694,7 +631,7 @@ def real(input):
     if not input.is_complex():
         return input
     raise NotImplementedError("real() of a complex tensor is a view in torch (view_as_real + select); ndgrad "
-                              "does not have complex views yet")
+                              "has no complex views yet")
 
 
 @register(method=True)
@@ -702,85 +639,63 @@ def imag(input):
     if not input.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     raise NotImplementedError("imag() of a complex tensor is a view in torch (view_as_real + select); ndgrad "
-                              "does not have complex views yet")
+                              "has no complex views yet")
 
 
-# ---- comparisons and logic (no gradient: bool results) -----------------------------------
-# Out of place they have no derivative entry; in place (x.eq_(y): 0/1 in x's dtype) they are
-# recorded with a zero gradient as in torch (EqBackward0 for a scalar, EqBackward1 for a tensor).
-def _comparison(name, ufunc, aliases=()):
-    fwd = pointwise(name, method=True, promote="same", operands=(0, 1))(_named(name, ufunc))
-
-    def into(input, other):
-        return ufunc(input, other).astype(input.dtype)
-    scalar = pointwise(f"{name}_.Scalar", public=False)(_named(f"_{name}_scalar", into))
-    tensor = pointwise(f"{name}_.Tensor", public=False)(_named(f"_{name}_tensor", into))
+# ---- comparisons and logic (bool results, no gradient) ----------------------------------
+def _comparison(name, ufunc):
+    """Out of place a comparison has no derivative entry. In place (x.eq_(y) writes 0/1 in x's
+    dtype) torch records it with a zero gradient: EqBackward0 for a number, EqBackward1 for a tensor."""
+    fn = _binary(name, ufunc)
+    in_self_dtype = _named(name, lambda input, other: ufunc(input, other).astype(input.dtype), 2)
+    scalar = pointwise(f"{name}_.Scalar", public=False)(in_self_dtype)
+    tensor = pointwise(f"{name}_.Tensor", public=False)(in_self_dtype)
     _in_place(name + "_", lambda self, other: tensor if _is_tensor(other) else scalar)
-    for alias in aliases:
-        _alias(alias, fwd)
-        _dispatch.METHODS[alias + "_"] = _dispatch.METHODS[name + "_"]
-    return fwd
-
-
-def _named(name, fn):
-    def forward(input, other):
-        return fn(input, other)
-    forward.__name__ = forward.__qualname__ = name
-    return forward
-
-
-eq = _comparison("eq", np.equal)
-ne = _comparison("ne", np.not_equal, ("not_equal",))
-lt = _comparison("lt", np.less, ("less",))
-le = _comparison("le", np.less_equal, ("less_equal",))
-gt = _comparison("gt", np.greater, ("greater",))
-ge = _comparison("ge", np.greater_equal, ("greater_equal",))
-
-
-def _logical(name, ufunc):
-    def forward(input, other):
-        return ufunc(input, other)
-    forward.__name__ = forward.__qualname__ = name
-    fn = pointwise(name, method=True)(forward)
-    _dispatch.METHODS[name + "_"] = lambda self, other: call_inplace(
-        fn.spec, (self, other)) if _is_tensor(other) else _tensor_only(name + "_", other)
     return fn
 
 
-def _tensor_only(name, other):
-    raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+eq = _comparison("eq", np.equal)
+ne = _comparison("ne", np.not_equal)
+lt = _comparison("lt", np.less)
+le = _comparison("le", np.less_equal)
+gt = _comparison("gt", np.greater)
+ge = _comparison("ge", np.greater_equal)
+
+
+def _logical(name, ufunc):
+    fn = pointwise(name, method=True)(_named(name, ufunc, 2))
+
+    def in_place(self, other):
+        if not _is_tensor(other):
+            raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        return call_inplace(fn.spec, (self, other))
+    _dispatch.METHODS[name + "_"] = in_place
+    return fn
 
 
 logical_and = _logical("logical_and", np.logical_and)
 logical_or = _logical("logical_or", np.logical_or)
 logical_xor = _logical("logical_xor", np.logical_xor)
+logical_not = _unary("logical_not", np.logical_not, promote=None)
 
 
-@pointwise("logical_not", method=True, inplace=True)
-def logical_not(input):
-    return np.logical_not(input)
+def _bitwise(name, ufunc, kernel=None, nargs=2):
+    def checked(*operands):
+        for a in operands:
+            if _kind(a) not in "biu":
+                raise NotImplementedError(f"\"{kernel or name}_cpu\" not implemented for "
+                                          f"'{_type_word(np.asarray(a).dtype)}'")
+        return ufunc(*operands)
+    forward = _named(name, checked, nargs)
+    return pointwise(name, method=True, inplace=True, promote="same" if nargs == 2 else None)(forward)
 
 
-def _bitwise(name, kernel_name, ufunc):
-    def forward(input, other):
-        _integral(kernel_name, input, other)
-        return ufunc(input, other)
-    forward.__name__ = forward.__qualname__ = name
-    return pointwise(name, method=True, inplace=True, promote="same", operands=(0, 1))(forward)
-
-
-bitwise_and = _bitwise("bitwise_and", "bitwise_and", np.bitwise_and)
-bitwise_or = _bitwise("bitwise_or", "bitwise_or", np.bitwise_or)
-bitwise_xor = _bitwise("bitwise_xor", "bitwise_xor", np.bitwise_xor)
-bitwise_left_shift = _bitwise("bitwise_left_shift", "lshift", np.left_shift)
-bitwise_right_shift = _bitwise("bitwise_right_shift", "rshift", np.right_shift)
-
-
-@pointwise("bitwise_not", method=True, inplace=True)
-def bitwise_not(input):
-    _integral("bitwise_not", input)
-    return np.logical_not(input) if input.dtype == np.bool_ else np.invert(input)
-
+bitwise_and = _bitwise("bitwise_and", np.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", np.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor)
+bitwise_left_shift = _bitwise("bitwise_left_shift", np.left_shift, "lshift")
+bitwise_right_shift = _bitwise("bitwise_right_shift", np.right_shift, "rshift")
+bitwise_not = _bitwise("bitwise_not", np.invert, nargs=1)   # np.invert is logical not on bools
 
 isnan = _unary("isnan", np.isnan, promote=None, inplace=False)
 isinf = _unary("isinf", np.isinf, promote=None, inplace=False)
@@ -792,9 +707,9 @@ signbit = _unary("signbit", np.signbit, promote=None, inplace=False)
 
 @pointwise("isclose", method=True)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|input - other| <= atol + rtol * |other| elementwise."""
     if input.dtype != np.asarray(other).dtype:
-        raise RuntimeError(f"{_dispatch._TYPE_WORD[input.dtype.name.capitalize()]} did not match "
-                           f"{_dispatch._TYPE_WORD[np.asarray(other).dtype.name.capitalize()]}")
+        raise RuntimeError(f"{_type_word(input.dtype)} did not match {_type_word(np.asarray(other).dtype)}")
     return np.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
@@ -805,7 +720,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @register(method=True)
 def equal(input, other):
-    """True if both tensors have the same shape and elements."""
+    """True if both tensors have the same shape and the same elements."""
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
 
@@ -825,11 +740,8 @@ _fill_tensor_ = pointwise("fill_.Tensor", public=False)(_filled)
 
 @register()
 def fill(input, value):
-    """A tensor like input, every element `value`."""
+    """A tensor like input with every element `value`."""
     return (_fill_tensor if _is_tensor(value) else _fill_scalar)(input, value)
-
-
-_in_place("fill_", lambda self, value: _fill_tensor_ if _is_tensor(value) else _fill_scalar_)
 
 
 @pointwise("zero_", public=False)
@@ -837,38 +749,30 @@ def _zeros(input):
     return np.zeros_like(input)
 
 
+@register(method=True)
 def zero_(input):
     return call_inplace(_zeros.spec, (input,))
 
 
-register("zero_", method=True)(zero_)
-
-
-# ---- in-place forms of the ops with several overloads, and torch's other names -----------------
+# ---- Tensor-only methods, in-place forms of the ops with overloads, torch's other names ---------
 _in_place("pow_", _pow_overload)
 _in_place("remainder_", _remainder_overload)
 _in_place("fmod_", _fmod_overload)
 _in_place("copysign_", _copysign_overload)
 _in_place("lerp_", _lerp_overload)
 _in_place("xlogy_", _xlogy_overload)
-_in_place("clamp_", lambda self, min=None, max=None: _clamp_overload(self, min, max))
+_in_place("clamp_", _clamp_overload)
 _in_place("clamp_min_", _clamp_min_overload)
 _in_place("clamp_max_", _clamp_max_overload)
-_dispatch.METHODS.update(div_=div_, round_=round_, square_=lambda self: _in_place_pow2(self))
+_in_place("fill_", lambda self, value: _fill_tensor_ if _is_tensor(value) else _fill_scalar_)
+_in_place("polygamma_", lambda self, n: _polygamma_)
+_dispatch.METHODS.update(div_=div_, round_=round_, square_=lambda self: call_inplace(_pow_tensor_scalar.spec, (self, 2)),
+                         where=_where_method, polygamma=_polygamma_method)
 
-
-def _in_place_pow2(self):
-    return call_inplace(_pow_tensor_scalar.spec, (self, 2))
-
-
-_ALIASES = {
+for _name, _fn in {
     "subtract": sub, "multiply": mul, "divide": div, "true_divide": div, "negative": neg, "absolute": abs,
     "arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": asinh, "arccosh": acosh, "arctanh": atanh,
-    "arctan2": atan2, "fix": trunc, "clip": clamp,
-}
-for _name, _fn in _ALIASES.items():
+    "arctan2": atan2, "fix": trunc, "clip": clamp, "not_equal": ne, "less": lt, "less_equal": le,
+    "greater": gt, "greater_equal": ge,
+}.items():
     _alias(_name, _fn)
-_dispatch.METHODS.update({
-    "subtract_": sub.inplace, "multiply_": mul.inplace, "divide_": div_, "true_divide_": div_,
-    "clip_": _dispatch.METHODS["clamp_"],
-})

@@ -1,5 +1,5 @@
-"""Reductions: sum, mean, prod, max/min, var/std, logsumexp, norms, cumulative ops, and the
-reductions without a gradient (argmax/argmin, all/any, count_nonzero).
+"""Reductions: sum, mean, prod, max/min, median, mode, kthvalue, var/std, logsumexp, norms, cumulative
+ops, and the reductions without a gradient (argmax/argmin, all/any, count_nonzero).
 
 Forwards parse torch's argument forms themselves (dim as an int, a sequence, None or () for
 every dim, negative dims) and raise torch's errors, so most ops are registered directly. Public
@@ -108,6 +108,11 @@ return_types = types.SimpleNamespace(
     max=_structseq("max", ["values", "indices"]),
     min=_structseq("min", ["values", "indices"]),
     median=_structseq("median", ["values", "indices"]),
+    nanmedian=_structseq("nanmedian", ["values", "indices"]),
+    mode=_structseq("mode", ["values", "indices"]),
+    kthvalue=_structseq("kthvalue", ["values", "indices"]),
+    cummax=_structseq("cummax", ["values", "indices"]),
+    cummin=_structseq("cummin", ["values", "indices"]),
     aminmax=_structseq("aminmax", ["min", "max"]),
 )
 
@@ -210,31 +215,32 @@ def amin(input, dim=(), keepdim=False):
     return _extreme("amin", np.min, input, dim, keepdim)
 
 
-def _pick(name, arg_fn, input, dim, keepdim):
-    """(values, int64 indices) of the element `arg_fn` picks in each slice along `dim`."""
+def _pick(name, index_fn, input, dim, keepdim):
+    """(values, int64 indices) of the element that `index_fn(x, axis)` (which keeps `axis` as size 1)
+    picks in each slice along `dim`."""
     d = _wrap_dim(operator.index(dim), input.ndim)
     if input.ndim == 0:
         return input.copy(), np.zeros((), np.int64)
     _no_identity(name, input, (d,), False)
-    idx = arg_fn(input, axis=d, keepdims=True)
+    idx = index_fn(input, d)
     values = np.take_along_axis(input, idx, axis=d)
     if not keepdim:
         values, idx = values.squeeze(d), idx.squeeze(d)
     return values, idx.astype(np.int64, copy=False)
 
 
-def _argmax(x, axis, keepdims):
-    return np.argmax(x, axis=axis, keepdims=keepdims)   # the first maximum, or the first nan
+def _first_max(x, axis):
+    return np.argmax(x, axis=axis, keepdims=True)   # the first maximum, or the first nan (as torch)
 
 
-def _argmin(x, axis, keepdims):
-    return np.argmin(x, axis=axis, keepdims=keepdims)
+def _first_min(x, axis):
+    return np.argmin(x, axis=axis, keepdims=True)
 
 
 @op("max.dim", public=False)
 def _max_dim(input, dim, keepdim=False):
     _real_only("max", input)
-    return _pick("max", _argmax, input, dim, keepdim)
+    return _pick("max", _first_max, input, dim, keepdim)
 
 
 @op("max", public=False)
@@ -245,7 +251,7 @@ def _max_all(input):
 @op("min.dim", public=False)
 def _min_dim(input, dim, keepdim=False):
     _real_only("min", input)
-    return _pick("min", _argmin, input, dim, keepdim)
+    return _pick("min", _first_min, input, dim, keepdim)
 
 
 @op("min", public=False)
@@ -295,7 +301,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     return return_types.aminmax(*_aminmax(input, dim=dim, keepdim=keepdim))
 
 
-def _median_index(x, axis, keepdims):
+def _median_index(x, axis):
     """Index of the lower median in each slice (torch's median), or of the first nan if it has one."""
     k = (x.shape[axis] - 1) // 2
     idx = np.take(np.argpartition(x, k, axis=axis), [k], axis=axis)
@@ -311,7 +317,7 @@ def _median_all(input):
     flat = input.reshape(-1)
     if flat.size == 0:
         return np.array(np.nan, dtype=input.dtype)
-    return np.take_along_axis(flat, _median_index(flat, 0, True), 0).reshape(())
+    return np.take_along_axis(flat, _median_index(flat, 0), 0).reshape(())
 
 
 @op("median.dim", public=False)
@@ -328,23 +334,96 @@ def median(input, dim=None, keepdim=False):
     return return_types.median(*_median_dim(input, dim, keepdim))
 
 
-def _arg_extreme(name, arg_fn, input, dim, keepdim):
+def _nanmedian_index(x, axis):
+    """Index of the lower median of the non-nan elements of each slice (a nan if all are)."""
+    valid = ~np.isnan(x) if x.dtype.kind == "f" else np.ones(x.shape, bool)
+    k = np.maximum((valid.sum(axis=axis, keepdims=True) - 1) // 2, 0)
+    return np.take_along_axis(np.argsort(x, axis=axis, kind="stable"), k, axis=axis)   # nans sort last
+
+
+@op("nanmedian", public=False)
+def _nanmedian_all(input):
+    _real_only("nanmedian", input, bool_ok=False)
+    flat = input.reshape(-1)
+    if flat.size == 0:
+        return np.array(np.nan, dtype=input.dtype)
+    return np.take_along_axis(flat, _nanmedian_index(flat, 0), 0).reshape(())
+
+
+@op("nanmedian.dim", public=False)
+def _nanmedian_dim(input, dim, keepdim=False):
+    _real_only("nanmedian", input, bool_ok=False)
+    return _pick("nanmedian", _nanmedian_index, input, dim, keepdim)
+
+
+@register(method=True)
+def nanmedian(input, dim=None, keepdim=False):
+    """median ignoring nans: nanmedian(x) -> a value; nanmedian(x, dim) -> (values, indices)."""
     if dim is None:
+        return _nanmedian_all(input)
+    return return_types.nanmedian(*_nanmedian_dim(input, dim, keepdim))
+
+
+def _mode_index(x, axis):
+    """Index of the last occurrence of the most frequent value of each slice (ties: the smallest value)."""
+    a = np.moveaxis(x, axis, -1)
+    s = np.sort(a, axis=-1)
+    pos = np.arange(s.shape[-1])
+    run_start = np.concatenate([np.ones(s.shape[:-1] + (1,), bool), s[..., 1:] != s[..., :-1]], axis=-1)
+    run_length = pos - np.maximum.accumulate(np.where(run_start, pos, 0), axis=-1) + 1
+    value = np.take_along_axis(s, np.argmax(run_length, axis=-1)[..., None], axis=-1)   # first longest run
+    last = a.shape[-1] - 1 - np.argmax((a == value)[..., ::-1], axis=-1)
+    return np.expand_dims(last, axis)
+
+
+@op("mode", public=False)
+def _mode(input, dim=-1, keepdim=False):
+    _real_only("mode", input)
+    return _pick("mode", _mode_index, input, dim, keepdim)
+
+
+@register(method=True)
+def mode(input, dim=-1, keepdim=False):
+    """(values, indices) of the most frequent value along `dim`."""
+    return return_types.mode(*_mode(input, dim, keepdim))
+
+
+@op("kthvalue", public=False)
+def _kthvalue(input, k, dim=-1, keepdim=False):
+    d = _wrap_dim(operator.index(dim), input.ndim)
+    if not 1 <= k <= (input.shape[d] if input.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _real_only("kthvalue", input)
+
+    def kth_index(x, axis):
+        return np.take(np.argpartition(x, k - 1, axis=axis), [k - 1], axis=axis)   # nans sort last
+    return _pick("kthvalue", kth_index, input, d, keepdim)
+
+
+@register(method=True)
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """(values, indices) of the k-th smallest element (k counts from 1) along `dim`."""
+    return return_types.kthvalue(*_kthvalue(input, k, dim, keepdim))
+
+
+def _arg_extreme(name, index_fn, input, dim, keepdim):
+    _real_only(name, input)
+    if dim is None:   # the index into the flattened input
         if input.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
-        idx = np.asarray(arg_fn(input.reshape(-1), 0, False), dtype=np.int64)
-        return idx.reshape((1,) * input.ndim) if keepdim else idx
-    return _pick(name, arg_fn, input, dim, keepdim)[1]
+        idx = index_fn(input.reshape(-1), 0).astype(np.int64)
+        return idx.reshape((1,) * input.ndim if keepdim else ())
+    return _pick(name, index_fn, input, dim, keepdim)[1]
 
 
 @op("argmax", method=True)
 def argmax(input, dim=None, keepdim=False):
-    return _arg_extreme("argmax", _argmax, input, dim, keepdim)
+    return _arg_extreme("argmax", _first_max, input, dim, keepdim)
 
 
 @op("argmin", method=True)
 def argmin(input, dim=None, keepdim=False):
-    return _arg_extreme("argmin", _argmin, input, dim, keepdim)
+    return _arg_extreme("argmin", _first_min, input, dim, keepdim)
 
 
 # ---- logical and counting reductions (no gradient) ----------------------------------------
@@ -378,7 +457,7 @@ def _moments(name, input, dim, correction, keepdim):
     dof = builtins.max(n - correction, 0)
     if dof <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-                      "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+                      "reduction factor (input numel divided by output numel).", UserWarning)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.sum(input, axis=axes, keepdims=True) / n
         dev = input - mean
@@ -444,22 +523,21 @@ def logsumexp(input, dim, keepdim=False):
     return out if keepdim else out.squeeze(axes)
 
 
-@op("linalg_vector_norm", public="_linalg_vector_norm")
-def _linalg_vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
-    """torch.linalg.vector_norm (ndgrad.linalg exposes it under that name)."""
+def _vector_norm(name, input, ord, dim, keepdim, dtype=None):
+    """The `ord`-norm of `input` over `dim` (None: all dims) as a real array."""
     if input.dtype.kind not in "fc":
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_word(input.dtype)}")
     axes = _dims(input.ndim, dim)
     a = np.abs(input if dtype is None else input.astype(dtype.np))
     if math.isinf(ord):
         if input.size == 0 and dim is None:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
-                               "operation does not have an identity")
+            raise RuntimeError(f"{name} cannot compute the {ord} norm on an empty tensor because the operation "
+                               "does not have an identity")
         for d in axes:
             if input.shape[d] == 0:
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on the dimension {d}because "
-                                   "this dimension is empty and the operation does not have an identity")
+                raise RuntimeError(f"{name} cannot compute the {ord} norm on the dimension {d}because this "
+                                   "dimension is empty and the operation does not have an identity")
         return (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=keepdim)
     if ord == 0:
         return np.sum(a != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
@@ -468,6 +546,36 @@ def _linalg_vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     if ord == 2:
         return np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdim))
     return np.sum(a ** ord, axis=axes, keepdims=keepdim) ** (1 / ord)
+
+
+@op("linalg_vector_norm", public="_linalg_vector_norm")
+def _linalg_vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """torch.linalg.vector_norm (ndgrad.linalg exposes it under that name)."""
+    return _vector_norm("linalg.vector_norm", input, ord, dim, keepdim, dtype)
+
+
+# aten's own norm overloads: torch.norm no longer reaches them, norm_except_dim still does
+@op("norm.Scalar", public=False)
+def _norm_all(input, p=2):
+    return _vector_norm("norm()", input, p, None, False)
+
+
+@op("norm.ScalarOpt_dim", public=False)
+def _norm_dim(input, p, dim, keepdim=False):
+    return _vector_norm("norm()", input, p, dim, keepdim)
+
+
+@register()
+def norm_except_dim(v, pow=2, dim=0):
+    """The `pow`-norm over every dim but `dim`, shaped to broadcast against v (weight normalization);
+    dim=-1 gives the norm of all elements."""
+    n = v.ndim
+    if dim == -1:
+        return _norm_all(v, pow)
+    if dim == 0 or dim == n - 1:
+        rows = v.contiguous().view(v.shape[0], -1) if dim == 0 else v.contiguous().view(-1, v.shape[-1])
+        return _norm_dim(rows, pow, 1 if dim == 0 else 0).view([v.shape[d] if d == dim else 1 for d in range(n)])
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
 @register(method=True)
@@ -503,3 +611,46 @@ def cumsum(input, dim, *, dtype=None):
 @op("cumprod", method=True, inplace=True)
 def cumprod(input, dim, *, dtype=None):
     return _cumulative(np.cumprod, input, dim, dtype)
+
+
+@op("logcumsumexp", method=True)
+def logcumsumexp(input, dim):
+    if input.dtype.kind != "f":
+        raise (NotImplementedError if input.dtype.kind == "c" else RuntimeError)(
+            f"logcumsumexp(): not implemented for {_type_word(input.dtype)} tensors in ndgrad")
+    return _cumulative(np.logaddexp.accumulate, input, dim, None)
+
+
+def _cum_extreme(name, running, input, dim):
+    """(values, indices) of the running max/min; an index moves on at every element that equals the
+    new running value, so ties and nans report their latest position (as torch does)."""
+    d = _wrap_dim(operator.index(dim), input.ndim)
+    _real_only(name, input)
+    if input.ndim == 0:
+        return input.copy(), np.zeros((), np.int64)
+    values = running.accumulate(input, axis=d)
+    moved = input == values
+    if input.dtype.kind == "f":
+        moved |= np.isnan(input)
+    positions = np.arange(input.shape[d]).reshape([-1 if i == d else 1 for i in range(input.ndim)])
+    return values, np.maximum.accumulate(np.where(moved, positions, 0), axis=d).astype(np.int64)
+
+
+@op("cummax", public=False)
+def _cummax(input, dim):
+    return _cum_extreme("cummax", np.maximum, input, dim)
+
+
+@op("cummin", public=False)
+def _cummin(input, dim):
+    return _cum_extreme("cummin", np.minimum, input, dim)
+
+
+@register(method=True)
+def cummax(input, dim):
+    return return_types.cummax(*_cummax(input, dim))
+
+
+@register(method=True)
+def cummin(input, dim):
+    return return_types.cummin(*_cummin(input, dim))

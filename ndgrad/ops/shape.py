@@ -254,48 +254,51 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)
 
 
-@register(method=True)
-def adjoint(input):
-    if input._data.ndim < 2:
-        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of matrices. Got "
-                           f"{input._data.ndim}-D tensor.")
-    return _conj(transpose(input, -2, -1))
-
-
 def _conj(t):
     return t.conj() if t._data.dtype.kind == "c" else t
 
 
+def _deprecated_on_0d(what, hint):
+    warnings.warn(f"{what} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3)
+
+
+_IDENTITY, _USE_CONJ = "This function is the identity in these cases.", "Consider using x.conj()."
+
+
+def _matrix_transpose(name, conj, batched=True):
+    """x.mT, x.mH, x.H, x.adjoint(): the last two dims swapped (and conjugated)."""
+    def get(self):
+        n = self._data.ndim
+        if n == 0:
+            _deprecated_on_0d(name if name.endswith("()") else f"Tensor.{name}", _USE_CONJ if conj else _IDENTITY)
+            return _conj(self) if conj else self
+        if n < 2 or not batched and n != 2:
+            what = "matrices or batches of matrices" if batched else "matrices (2-D tensors)"
+            hint = " For batches of matrices, consider using tensor.mH" if not batched and n > 2 else ""
+            raise RuntimeError(f"tensor.{name} is only supported on {what}. Got {n}-D tensor.{hint}")
+        out = transpose(self, -2, -1)
+        return _conj(out) if conj else out
+    get.__name__ = name.rstrip("()")
+    return get
+
+
 def _T(self):
-    if self._data.ndim != 2:
+    n = self._data.ndim
+    if n == 0:
+        _deprecated_on_0d("Tensor.T", _IDENTITY)
+    elif n != 2:
         warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
                       "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
                       "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
                       "tensor.", UserWarning, stacklevel=2)
-    return _permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+    return _permute(self, tuple(range(n - 1, -1, -1)))
 
 
-def _matrix_property(name, conj):
-    def get(self):
-        if self._data.ndim < 2:
-            raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got "
-                               f"{self._data.ndim}-D tensor.")
-        out = transpose(self, -2, -1)
-        return _conj(out) if conj else out
-    return property(get)
-
-
-def _H(self):
-    if self._data.ndim != 2:
-        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor."
-                           + (" For batches of matrices, consider using tensor.mH" if self._data.ndim > 2 else ""))
-    return _conj(transpose(self, 0, 1))
-
-
+adjoint = register("adjoint", method=True)(_matrix_transpose("adjoint()", conj=True))
 Tensor.T = property(_T)
-Tensor.H = property(_H)
-Tensor.mT = _matrix_property("mT", conj=False)
-Tensor.mH = _matrix_property("mH", conj=True)
+Tensor.mT = property(_matrix_transpose("mT", conj=False))
+Tensor.mH = property(_matrix_transpose("mH", conj=True))
+Tensor.H = property(_matrix_transpose("H", conj=True, batched=False))
 
 
 # ---- expand, squeeze, unsqueeze -------------------------------------------------------------
@@ -376,8 +379,12 @@ def squeeze_(input, dim=None):
     return _inplace_view(fn, *args)
 
 
-_unsqueeze = op("unsqueeze", public=False, view=True)(np.expand_dims)
-_unsqueeze_ = op("unsqueeze_", public=False, view=True)(np.expand_dims)
+def _insert_dim(input, dim):
+    return input[(slice(None),) * dim + (None,)]
+
+
+_unsqueeze = op("unsqueeze", public=False, view=True)(_insert_dim)
+_unsqueeze_ = op("unsqueeze_", public=False, view=True)(_insert_dim)
 
 
 @register(method=True)
@@ -414,10 +421,15 @@ def _common_dtype(arrays):
     return _dtype.result_type([_dtype.from_numpy_dtype(a.dtype) for a in arrays]).np
 
 
-def _check_list(tensors, fn):
+def _check_list(tensors, fn, nonempty=False):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
                         f"{type(tensors).__name__}")
+    if nonempty and not tensors:
+        raise RuntimeError(f"{fn} expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
 
 
 @op("cat", public=False)
@@ -439,8 +451,10 @@ def cat(tensors, dim=0):
     kept = [i for i, s in enumerate(shapes) if s != (0,)] or list(range(len(shapes)))
     ref = shapes[kept[0]]
     dim = _wrap_dim(dim, len(ref))
+    sizes = [None] * len(shapes)
     for i in kept:
         s = shapes[i]
+        sizes[i] = s[dim] if len(s) > dim else None
         if len(s) != len(ref):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}")
         for d in range(len(ref)):
@@ -448,7 +462,6 @@ def cat(tensors, dim=0):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size {ref[d]} "
                                    f"but got size {s[d]} for tensor number {i} in the list.")
     # the node keeps each input's size along `dim` (not the inputs, which may change in place later)
-    sizes = [s[dim] if i in kept else None for i, s in enumerate(shapes)]
     return _cat(list(tensors), dim, sizes)
 
 
@@ -469,9 +482,7 @@ def _stack(tensors, dim):
 
 @register()
 def stack(tensors, dim=0):
-    _check_list(tensors, "stack")
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
+    _check_list(tensors, "stack", nonempty=True)
     shape = tensors[0]._data.shape
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
@@ -515,14 +526,14 @@ def atleast_3d(*tensors):
 
 @register()
 def hstack(tensors):
-    _check_list(tensors, "hstack")
+    _check_list(tensors, "hstack", nonempty=True)
     tensors = _atleast(1, (tensors,))
-    return cat(tensors, 0 if tensors and tensors[0]._data.ndim == 1 else 1)
+    return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
 
 
 @register()
 def vstack(tensors):
-    _check_list(tensors, "vstack")
+    _check_list(tensors, "vstack", nonempty=True)
     return cat(_atleast(2, (tensors,)), 0)
 
 
@@ -533,13 +544,13 @@ def row_stack(tensors):
 
 @register()
 def dstack(tensors):
-    _check_list(tensors, "dstack")
+    _check_list(tensors, "dstack", nonempty=True)
     return cat(_atleast(3, (tensors,)), 2)
 
 
 @register()
 def column_stack(tensors):
-    _check_list(tensors, "column_stack")
+    _check_list(tensors, "column_stack", nonempty=True)
     return hstack([reshape(t, t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors])
 
 
@@ -683,7 +694,10 @@ def repeat(input, *repeats):
     if len(repeats) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     if any(r < 0 for r in repeats):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {_shape_str(repeats)}")
+        shape = (1,) * (len(repeats) - input._data.ndim) + input._data.shape
+        target = [r * n for r, n in zip(repeats, shape)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(n for n in target if n < 0)}: "
+                           f"{_shape_str(target)}")
     return _repeat(input, repeats)
 
 
@@ -743,6 +757,27 @@ def as_strided(input, size, stride, storage_offset=None):
     return _as_strided(input, size, stride, offset)
 
 
+@op("as_strided_scatter", public=False)
+def _as_strided_scatter(input, src, size, stride, offset):
+    out = input.copy()
+    _as_strided.spec.forward(out, size, stride, offset)[...] = src
+    return out
+
+
+@register(method=True)
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    if not input._data.flags.c_contiguous:
+        raise NotImplementedError("as_strided_scatter of a non-contiguous input is not implemented in ndgrad yet "
+                                  "(call .contiguous() on it first)")
+    size, stride = _size((size,)), _size((stride,))
+    offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
+    slot = _as_strided.spec.forward(input._data, size, stride, offset).shape
+    if src._data.shape != slot:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slot)}")
+    return _as_strided_scatter(input, src, size, stride, offset)
+
+
 @op("_strided_sum", public=False)
 def _strided_sum(input, src_pos, dst_pos, dst_shape):
     """out.flat[k] = sum of input.flat[j] over all j with src_pos[j] == dst_pos[k] (as_strided's backward)."""
@@ -782,6 +817,99 @@ def _diagonal_backward(grad, input_sizes, offset, dim1, dim2):
     out = np.zeros(input_sizes, dtype=grad.dtype)
     _diagonal_view(out, offset, dim1, dim2)[...] = grad
     return out
+
+
+def _unfold_view(input, dimension, size, step):
+    if input.ndim == 0:
+        return np.reshape(input, (size,))
+    st = input.strides
+    shape = input.shape[:dimension] + ((input.shape[dimension] - size) // step + 1,) + input.shape[dimension + 1:]
+    strides = st[:dimension] + (st[dimension] * step,) + st[dimension + 1:]
+    return np.lib.stride_tricks.as_strided(input, shape + (size,), strides + (st[dimension],))
+
+
+_unfold = op("unfold", public=False, view=True)(_unfold_view)
+
+
+@_method
+def unfold(input, dimension, size, step):
+    shape = input._data.shape
+    dimension = _wrap_dim(dimension, len(shape))
+    n = shape[dimension] if shape else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {dimension} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return _unfold(input, dimension, operator.index(size), operator.index(step))
+
+
+@op("unfold_backward", public=False)
+def _unfold_backward(grad, input_sizes, dim, size, step):
+    if not input_sizes:
+        return grad.reshape(())
+    out = np.zeros(input_sizes, dtype=grad.dtype)
+    windows = grad.shape[dim]
+    for k in range(size):   # the k-th element of every window: distinct positions, so one += each
+        out[(slice(None),) * dim + (slice(k, k + step * (windows - 1) + 1, step),)] += grad[..., k]
+    return out
+
+
+@op("diagonal_scatter", public=False)
+def _diagonal_scatter(input, src, offset, dim1, dim2):
+    out = input.copy()
+    _diagonal_view(out, offset, dim1, dim2)[...] = src
+    return out
+
+
+@register(method=True)
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    n = input._data.ndim
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    slot = _diagonal_view(input._data, operator.index(offset), d1, d2).shape
+    if src._data.shape != slot:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slot)}")
+    return _diagonal_scatter(input, src, operator.index(offset), d1, d2)
+
+
+# ---- complex views ----------------------------------------------------------------------------
+_REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+@op("view_as_real", view=True)
+def view_as_real(input):
+    if input.dtype.kind != "c":
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return input[..., None].view(_REAL_OF[input.dtype])
+
+
+@register()
+def view_as_complex(input):
+    a = input._data
+    if a.dtype == np.float16:
+        raise NotImplementedError("view_as_complex of a float16 tensor: ndgrad has no complex32 dtype")
+    if a.dtype.kind != "f":
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
+                           f"of scalar type: {_dispatch._TYPE_WORD[_dtype.from_numpy_dtype(a.dtype).name.capitalize()]}")
+    if a.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if a.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if a.strides[-1] != a.itemsize:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % (2 * a.itemsize) for s in a.strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return _view_as_complex(input)
+
+
+@op("view_as_complex", public=False, view=True)
+def _view_as_complex(input):
+    return input.view(_COMPLEX_OF[input.dtype])[..., 0]
 
 
 @op("alias", public=False, view=True)

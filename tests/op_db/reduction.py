@@ -136,6 +136,27 @@ def _max_min_ops():
                grad_fn="MedianBackward1", check_grad=False),
         OpInfo("median_ties", lambda T, x: x.median(), [S(5, fill=[0.3, 0.1, 0.3, 0.1, 0.3])],
                grad_fn="MedianBackward0", check_grad=False),
+        OpInfo("nanmedian", lambda T, x: T.nanmedian(x), [S(2, 3)], grad_fn="NanmedianBackward0"),
+        OpInfo("nanmedian_with_nan", lambda T, x: x.nanmedian(), [S(5, fill=[0.1, NAN, 0.3, -0.2, NAN])],
+               grad_fn="NanmedianBackward0"),
+        OpInfo("nanmedian_all_nan", lambda T, x: x.nanmedian(), [S(2, fill=[NAN, NAN])], grad_fn="NanmedianBackward0",
+               check_grad=False),
+        OpInfo("nanmedian_dim", lambda T, x: x.nanmedian(1),
+               [S(2, 4, fill=[[0.1, NAN, 0.3, -0.2], [0.5, 0.4, NAN, NAN]])],
+               grad_fn="NanmedianBackward1"),
+        OpInfo("nanmedian_dim_keepdim", lambda T, x: T.nanmedian(x, -2, True), [S(3, 4)], grad_fn="NanmedianBackward1"),
+        OpInfo("mode", lambda T, x: T.mode(x), [S(3, 4)], grad_fn="ModeBackward0"),
+        OpInfo("mode_dim_keepdim", lambda T, x: x.mode(0, keepdim=True), [S(3, 4)], grad_fn="ModeBackward0"),
+        OpInfo("mode_repeats", lambda T, x: x.mode(1), [S(3, 6, fill=[[1.0, 2.0, 2.0, 3.0, 3.0, 0.0],
+                                                                     [5.0, 1.0, 4.0, 1.0, 0.5, 0.25],
+                                                                     [0.5, 0.5, 0.5, 0.7, 0.7, 0.7]])],
+               grad_fn="ModeBackward0", check_grad=False),
+        OpInfo("mode_0d", lambda T, x: x.mode(), [S()], grad_fn="ModeBackward0"),
+        OpInfo("kthvalue", lambda T, x: T.kthvalue(x, 2), [S(3, 4)], grad_fn="KthvalueBackward0"),
+        OpInfo("kthvalue_dim_keepdim", lambda T, x: x.kthvalue(3, 0, True), [S(3, 4)], grad_fn="KthvalueBackward0"),
+        OpInfo("kthvalue_nan", lambda T, x: x.kthvalue(3), [S(3, fill=[0.1, NAN, 0.3])], grad_fn="KthvalueBackward0",
+               check_grad=False),
+        OpInfo("kthvalue_0d", lambda T, x: x.kthvalue(1), [S()], grad_fn="KthvalueBackward0"),
         OpInfo("argmax", lambda T, x: T.argmax(x), [S(3, 4)], check_grad=False),
         OpInfo("argmax_dim", lambda T, x: x.argmax(1), [S(3, 4)], check_grad=False),
         OpInfo("argmax_keepdim", lambda T, x: x.argmax(keepdim=True), [S(3, 4)], check_grad=False),
@@ -219,7 +240,8 @@ def _norm_ops():
         OpInfo("norm_dim_kw_keepdim", lambda T, x: x.norm(dim=-1, keepdim=True), [S(3, 4)],
                grad_fn="LinalgVectorNormBackward0"),
         OpInfo("norm_fro", lambda T, x: x.norm("fro"), [S(3, 4)], grad_fn="LinalgVectorNormBackward0"),
-        OpInfo("norm_fro_dims", lambda T, x: T.norm(x, "fro", (0, 2)), [S(2, 3, 4)], grad_fn="LinalgVectorNormBackward0"),
+        OpInfo("norm_fro_dims", lambda T, x: T.norm(x, "fro", (0, 2)), [S(2, 3, 4)],
+               grad_fn="LinalgVectorNormBackward0"),
         OpInfo("norm_fro_dim_int", lambda T, x: x.norm("fro", 1), [S(2, 3)], grad_fn="LinalgVectorNormBackward0"),
         OpInfo("norm_dtype", lambda T, x: x.norm(dtype=T.float64), [S(2, 3, dtype="float32")],
                grad_fn="LinalgVectorNormBackward0", check_grad=False, atol=1e-6, rtol=1e-6),
@@ -244,13 +266,20 @@ def _norm_ops():
                grad_fn="LinalgVectorNormBackward0", check_grad=False),
         OpInfo("norm_p0_5_zero", lambda T, x: x.norm(0.5), [S(3, fill=[0.0, 0.5, -0.2])],
                grad_fn="LinalgVectorNormBackward0", check_grad=False),
+        OpInfo("norm_except_dim_all", lambda T, x: T.norm_except_dim(x, 2, -1), [S(2, 3)], grad_fn="NormBackward0"),
+        OpInfo("norm_except_dim_all_p3", lambda T, x: T.norm_except_dim(x, 3, -1), [S(2, 3)], grad_fn="NormBackward0"),
+        OpInfo("norm_except_dim_0", lambda T, x: T.norm_except_dim(x), [S(3, 2, 2)], grad_fn="ViewBackward0"),
+        OpInfo("norm_except_dim_last_p1", lambda T, x: T.norm_except_dim(x, 1, 2), [S(3, 2, 2)],
+               grad_fn="ViewBackward0"),
+        OpInfo("norm_except_dim_middle", lambda T, x: T.norm_except_dim(x, 2, 1), [S(2, 3, 2)],
+               grad_fn="TransposeBackward0"),
     ]
     return ops
 
 
 def _cumulative_ops():
     zeros = [[0.5, 0.0, -0.7, 0.4, 0.3], [0.0, 0.3, 0.0, 0.9, -0.4], [0.2, -0.6, 0.8, 0.5, 0.0]]
-    return [
+    ops = [
         OpInfo("cumsum", lambda T, x: T.cumsum(x, 1), [S(3, 4)], grad_fn="CumsumBackward0"),
         OpInfo("cumsum_neg_dim", lambda T, x: x.cumsum(-3), [S(3, 2, 2)], grad_fn="CumsumBackward0"),
         OpInfo("cumsum_0d", lambda T, x: x.cumsum(0), [S()], grad_fn="CumsumBackward0"),
@@ -268,7 +297,28 @@ def _cumulative_ops():
         OpInfo("cumprod_dtype", lambda T, x: x.cumprod(0, dtype=T.float64), [S(4, dtype="float32")],
                grad_fn="CumprodBackward0", check_grad=False, atol=1e-6, rtol=1e-6),
         OpInfo("cumprod_inplace", lambda T, x: x.clone().cumprod_(0), [S(4, 2)], grad_fn="CumprodBackward0"),
+        OpInfo("logcumsumexp", lambda T, x: T.logcumsumexp(x, 1), [S(3, 4)], grad_fn="LogcumsumexpBackward0"),
+        OpInfo("logcumsumexp_neg_dim", lambda T, x: x.logcumsumexp(-2), [S(3, 2, 2, low=-30, high=30)],
+               grad_fn="LogcumsumexpBackward0"),
+        OpInfo("logcumsumexp_large", lambda T, x: x.logcumsumexp(0), [S(4, fill=[1000.0, 999.0, -5.0, 1001.0])],
+               grad_fn="LogcumsumexpBackward0"),
+        OpInfo("logcumsumexp_0d", lambda T, x: x.logcumsumexp(0), [S()], grad_fn="LogcumsumexpBackward0"),
+        OpInfo("logcumsumexp_neg_inf", lambda T, x: x.logcumsumexp(0), [S(3, fill=[-INF, 0.5, -INF])],
+               grad_fn="LogcumsumexpBackward0", check_grad=False),
     ]
+    for name in ("cummax", "cummin"):
+        node = f"{name.capitalize()}Backward0"
+        ops += [
+            OpInfo(name, lambda T, x, n=name: getattr(T, n)(x, 1), [S(3, 4)], grad_fn=node),
+            OpInfo(f"{name}_neg_dim", lambda T, x, n=name: getattr(x, n)(-2).values, [S(4, 2, 3)], grad_fn=node),
+            OpInfo(f"{name}_0d", lambda T, x, n=name: getattr(x, n)(0), [S()], grad_fn=node),
+            OpInfo(f"{name}_ties", lambda T, x, n=name: getattr(x, n)(1), [S(3, 4, fill=TIES)], grad_fn=node,
+                   check_grad=False),
+            OpInfo(f"{name}_nan", lambda T, x, n=name: getattr(x, n)(0), [S(5, fill=[0.1, NAN, 0.3, NAN, -0.2])],
+                   grad_fn=node, check_grad=False),
+            OpInfo(f"{name}_int", lambda T, x, n=name: getattr(x, n)(0), [I(5, high=4)], check_grad=False),
+        ]
+    return ops
 
 
 OPS = _sum_ops() + _mean_prod_ops() + _max_min_ops() + _logical_ops() + _var_std_ops() + _norm_ops() \

@@ -1,0 +1,231 @@
+"""Reductions beyond the op registry: argument forms, named-tuple results, errors, the gradient
+rules at ties and zeros, and multi-output nodes end to end."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndgrad
+from ndgrad.autograd import gradcheck, gradgradcheck
+
+try:
+    import torch
+except ImportError:  # the comparisons with torch skip without the oracle
+    torch = None
+
+needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
+
+
+def leaf(data):
+    return ndgrad.tensor(data, dtype=ndgrad.float64, requires_grad=True)
+
+
+# ---- argument errors ----------------------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda x: x.sum(2), lambda x: x.sum((0, -3)), lambda x: x.mean(2), lambda x: x.max(2), lambda x: x.amax(2),
+    lambda x: x.argmax(-3), lambda x: x.var(2), lambda x: x.logsumexp(2), lambda x: x.cumsum(2),
+    lambda x: x.prod(2), lambda x: x.norm(2, 2), lambda x: x.median(2),
+])
+def test_dim_out_of_range_is_index_error(call):
+    with pytest.raises(IndexError, match=r"^Dimension out of range \(expected to be in range of \[-2, 1\], but got"):
+        call(ndgrad.ones(2, 3))
+
+
+def test_repeated_dim_is_rejected():
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times in the list of dims"):
+        ndgrad.ones(2, 3).sum((0, -2))
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin"])
+def test_max_of_empty_tensor_needs_a_dim(name):
+    with pytest.raises(RuntimeError, match=rf"^{name}\(\): Expected reduction dim to be specified for input.numel"):
+        getattr(ndgrad.ones(0, 2), name)()
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "median", "argmax"])
+def test_max_over_empty_dim_is_index_error(name):
+    with pytest.raises(IndexError, match=rf"^{name}\(\): Expected reduction dim 0 to have non-zero size."):
+        getattr(ndgrad.ones(0, 2), name)(0)
+
+
+def test_max_over_empty_tensor_along_nonempty_dim_is_empty():
+    values, indices = ndgrad.ones(0, 2).max(1)
+    assert values.shape == (0,) and indices.shape == (0,) and indices.dtype == ndgrad.int64
+
+
+def test_mean_of_integers_needs_a_float_dtype():
+    with pytest.raises(RuntimeError, match="mean\\(\\): could not infer output dtype.*Got: Long"):
+        ndgrad.tensor([1, 2]).mean()
+    assert ndgrad.tensor([1, 2]).mean(dtype=ndgrad.float64).item() == 1.5
+
+
+def test_var_of_integers_is_rejected():
+    with pytest.raises(RuntimeError, match="std and var only support floating point and complex dtypes"):
+        ndgrad.tensor([1, 2]).var()
+
+
+def test_var_without_degrees_of_freedom_warns_and_is_nan():
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        v = ndgrad.ones(1).var()
+    assert np.isnan(v.item())
+
+
+def test_keepdim_needs_a_dim():
+    with pytest.raises(TypeError):
+        ndgrad.ones(2).sum(keepdim=True)
+    with pytest.raises(TypeError):
+        ndgrad.ones(2).max(keepdim=True)
+
+
+def test_norm_orders_without_a_vector_norm():
+    with pytest.raises(NotImplementedError, match="nuc"):
+        ndgrad.ones(2, 2).norm("nuc")
+    with pytest.raises(RuntimeError, match="Order abc not supported"):
+        ndgrad.ones(2, 2).norm("abc")
+    with pytest.raises(RuntimeError, match="Expected a floating point or complex tensor as input. Got Long"):
+        ndgrad.tensor([1, 2]).norm()
+
+
+def test_inf_norm_of_empty_tensor_has_no_identity():
+    with pytest.raises(RuntimeError, match="cannot compute the inf norm on an empty tensor"):
+        ndgrad.ones(0).norm(float("inf"))
+
+
+# ---- results ------------------------------------------------------------------------------
+def test_max_dim_returns_values_and_indices():
+    x = leaf([[0.1, 0.7, -0.3], [0.9, 0.2, 0.4]])
+    out = x.max(1)
+    values, indices = out
+    assert isinstance(out, tuple) and out.values is values and out.indices is indices
+    assert values.tolist() == [0.7, 0.9] and indices.tolist() == [1, 0]
+    assert values.grad_fn.name() == "MaxBackward0"
+    assert indices.dtype == ndgrad.int64 and not indices.requires_grad and indices.grad_fn is None
+    assert repr(out).startswith("torch.return_types.max(\nvalues=tensor(")
+
+
+def test_aminmax_fields():
+    out = ndgrad.aminmax(ndgrad.tensor([[3.0, -1.0], [2.0, 5.0]]), dim=0)
+    assert out.min.tolist() == [2.0, -1.0] and out.max.tolist() == [3.0, 5.0]
+
+
+def test_var_mean_is_a_plain_pair():
+    out = ndgrad.var_mean(leaf([1.0, 2.0, 4.0]))
+    assert type(out) is tuple and len(out) == 2
+    assert [t.grad_fn.name() for t in out] == ["VarMeanBackward0", "VarMeanBackward0"]
+
+
+def test_sum_of_integers_accumulates_in_int64():
+    assert ndgrad.tensor([200, 100], dtype=ndgrad.uint8).sum().dtype == ndgrad.int64
+    assert ndgrad.tensor([True, True]).cumsum(0).dtype == ndgrad.int64
+
+
+def test_median_is_the_lower_middle_value():
+    assert ndgrad.tensor([4.0, 1.0, 3.0, 2.0]).median().item() == 2.0
+
+
+# ---- gradient rules -----------------------------------------------------------------------
+def test_amax_ties_share_the_gradient():
+    x = leaf([1.0, 3.0, 3.0, 3.0])
+    x.amax().backward()
+    assert np.allclose(x.grad.numpy(), [0, 1 / 3, 1 / 3, 1 / 3])
+
+
+def test_max_dim_ties_give_the_gradient_to_the_first_index():
+    x = leaf([[1.0, 3.0, 3.0]])
+    x.max(1).values.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 0.0]]
+
+
+def test_prod_gradient_with_one_zero_is_the_product_of_the_others():
+    x = leaf([2.0, 0.0, 3.0])
+    x.prod().backward()
+    assert x.grad.tolist() == [0.0, 6.0, 0.0]
+
+
+def test_prod_gradient_with_two_zeros_is_zero():
+    x = leaf([[2.0, 0.0, 0.0], [1.0, 2.0, 3.0]])
+    x.prod(1).sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 0.0], [6.0, 3.0, 2.0]]
+
+
+def test_cumprod_gradient_through_zeros():
+    x = leaf([2.0, 0.0, 3.0, 0.0])
+    x.cumprod(0).sum().backward()
+    # d/dx1 of 2*x1 + 2*x1*3 + 2*x1*3*x3 = 2 + 6; later elements only meet the zero
+    assert x.grad.tolist() == [1.0, 8.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("op", [lambda x: x.cumprod(1), lambda x: x.prod(1), lambda x: x.prod()])
+def test_zeros_keep_higher_derivatives_exact(op):
+    x = leaf([[0.0, 0.5, -0.7, 0.0, 0.3], [0.4, 0.0, 0.8, 0.9, -0.6]])
+    assert gradgradcheck(op, [x])
+
+
+def test_norm_2_of_zero_vector_has_zero_gradient():
+    x = leaf([0.0, 0.0])
+    x.norm().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+
+
+def test_norm_0_passes_no_gradient():
+    x = leaf([0.5, 0.0])
+    assert ndgrad.autograd.grad(x.norm(0), [x], allow_unused=True) == (None,)
+
+
+def test_std_of_constant_has_zero_gradient():
+    x = leaf([2.0, 2.0, 2.0])
+    x.std().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_sum_dtype_gradient_comes_back_in_the_input_dtype():
+    x = ndgrad.tensor([1.0, 2.0], dtype=ndgrad.float32, requires_grad=True)
+    x.sum(dtype=ndgrad.float64).backward()
+    assert x.grad.dtype == ndgrad.float32 and x.grad.tolist() == [1.0, 1.0]
+
+
+# ---- multi-output nodes -------------------------------------------------------------------
+def test_var_mean_backward_through_each_output_and_both():
+    data = [[1.0, 2.0, 4.0], [0.0, 5.0, 2.0]]
+    x = leaf(data)
+    var, mean = ndgrad.var_mean(x, 1)
+    (g_var,) = ndgrad.autograd.grad(var.sum(), [x], retain_graph=True)
+    (g_mean,) = ndgrad.autograd.grad(mean.sum(), [x], retain_graph=True)
+    (g_both,) = ndgrad.autograd.grad((var + mean).sum(), [x])
+    a = np.array(data)
+    assert np.allclose(g_var.numpy(), 2 * (a - a.mean(1, keepdims=True)) / 2)
+    assert np.allclose(g_mean.numpy(), 1 / 3)
+    assert np.allclose(g_both.numpy(), g_var.numpy() + g_mean.numpy())
+
+
+@pytest.mark.parametrize("op", [
+    lambda x: ndgrad.var_mean(x, 1, correction=0), lambda x: ndgrad.std_mean(x, 0), lambda x: x.aminmax(dim=1),
+    lambda x: x.max(1), lambda x: x.median(0),
+])
+def test_multi_output_ops_pass_gradcheck_and_gradgradcheck(op):
+    x = leaf([[0.3, -0.8, 0.5, 0.1], [0.9, 0.2, -0.4, 0.6], [-0.1, 0.7, 0.25, -0.6]])
+    assert gradcheck(op, [x])
+    assert gradgradcheck(op, [x])
+
+
+@needs_torch
+def test_cumprod_third_derivative_through_zeros_matches_torch():
+    data = [0.5, 0.0, -0.7, 0.0, 0.3]
+
+    def third(T):
+        x = T.tensor(data, dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(x.cumprod(0).sum(), [x], create_graph=True)
+        (gg,) = T.autograd.grad((g * g).sum(), [x], create_graph=True)
+        (ggg,) = T.autograd.grad((gg * gg).sum(), [x])
+        return ggg.detach().numpy()
+    assert np.allclose(third(ndgrad), third(torch))
+
+
+@needs_torch
+def test_var_correction_warning_matches_torch_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for corr in (0, 1, 2.5, 5):
+            a = ndgrad.tensor([[1.0, 2.0, 4.0]]).var(1, correction=corr)
+            b = torch.tensor([[1.0, 2.0, 4.0]]).var(1, correction=corr)
+            assert np.allclose(a.numpy(), b.numpy(), equal_nan=True)

@@ -1,0 +1,482 @@
+"""View semantics: views share memory, the version counter and `_base` with their base; in-place
+ops on views rewrite the base's history (CopySlices); torch's errors for shape ops and for
+in-place ops torch forbids on views.
+
+Each scenario is written once against the torch API and runs on ndgrad; where torch is installed
+the same scenario runs on torch too and the results (values, gradients, names, errors) must agree.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndgrad
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
+
+
+def _plain(x):
+    if hasattr(x, "detach"):
+        return np.asarray(x.detach().numpy())
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _assert_same(a, b):
+    if isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), (a, b)
+        for x, y in zip(a, b):
+            _assert_same(x, y)
+    elif isinstance(a, np.ndarray):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-12)
+    else:
+        assert a == b
+
+
+def both(scenario):
+    """Run scenario(T) on ndgrad (and torch): results must be equal; returns ndgrad's."""
+    ours = _plain(scenario(ndgrad))
+    if torch is not None:
+        _assert_same(ours, _plain(scenario(torch)))
+    return ours
+
+
+def same_error(call, exc=RuntimeError):
+    """call(T) raises the same exception type and message in ndgrad and torch; returns the message."""
+    with pytest.raises(exc) as ours:
+        call(ndgrad)
+    if torch is not None:
+        with pytest.raises(exc) as theirs:
+            call(torch)
+        assert str(ours.value) == str(theirs.value)
+    return str(ours.value)
+
+
+def base(T, shape=(2, 3, 4), requires_grad=False):
+    return T.tensor(np.arange(np.prod(shape), dtype=np.float64).reshape(shape), requires_grad=requires_grad)
+
+
+def leaf(T, shape=(2, 3)):
+    rng = np.random.default_rng(0)
+    return T.tensor(rng.standard_normal(shape), requires_grad=True)
+
+
+def weights(T, shape):
+    return T.tensor(np.linspace(-1.0, 2.0, int(np.prod(shape))).reshape(shape))
+
+
+# --- views share memory, version counter and _base --------------------------------------------
+VIEWS = {
+    "view": lambda T, x: x.view(6, 4),
+    "view_as": lambda T, x: x.view_as(T.zeros(4, 6)),
+    "reshape": lambda T, x: x.reshape(-1),
+    "reshape_alias": lambda T, x: x.split(2, 2)[0].reshape(6, 2),
+    "flatten": lambda T, x: x.flatten(1),
+    "unflatten": lambda T, x: x.unflatten(2, (2, 2)),
+    "ravel": lambda T, x: x.ravel(),
+    "transpose": lambda T, x: x.transpose(0, 2),
+    "swapaxes": lambda T, x: T.swapaxes(x, 1, 2),
+    "t": lambda T, x: x.view(6, 4).t(),
+    "T": lambda T, x: x.view(6, 4).T,
+    "mT": lambda T, x: x.mT,
+    "permute": lambda T, x: x.permute(1, 2, 0),
+    "movedim": lambda T, x: x.movedim(0, -1),
+    "squeeze": lambda T, x: x.view(1, 24, 1).squeeze(),
+    "unsqueeze": lambda T, x: x.unsqueeze(1),
+    "split": lambda T, x: x.split(2, 2)[1],
+    "split_with_sizes": lambda T, x: x.split([1, 2], 1)[1],
+    "chunk": lambda T, x: x.chunk(2, 2)[1],
+    "unbind": lambda T, x: x.unbind(1)[2],
+    "diagonal": lambda T, x: x.diagonal(1, 1, 2),
+    "as_strided": lambda T, x: x.as_strided((3, 2), (2, 5), 1),
+    "unfold": lambda T, x: x.unfold(2, 2, 2),
+}
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_view_shares_memory_version_and_base(name):
+    def s(T):
+        x = base(T)
+        v = VIEWS[name](T, x)
+        assert v._base is x
+        x.add_(1)                      # written through the base: seen in the view
+        seen = v.clone()
+        v.mul_(-1)                     # written through the view: seen in the base
+        return [seen, v, x, x._version, v._version]
+    out = both(s)
+    assert out[3] == out[4] == 2
+
+
+def test_view_of_view_has_the_root_as_base():
+    def s(T):
+        x = base(T)
+        v = x.view(6, 4)
+        w = v.t().unsqueeze(0)
+        assert w._base is x and v._base is x
+        w.mul_(2)
+        return [x, v, w, x._version, v._version, w._version]
+    both(s)
+
+
+def test_expand_view_sees_base_writes():
+    def s(T):
+        x = base(T, (3, 1))
+        v = x.expand(2, 3, 4)
+        assert v._base is x
+        x.add_(1)
+        return [v, v._version]
+    both(s)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: x.transpose(0, 1).reshape(-1),
+    lambda T, x: x.flip(0),
+    lambda T, x: x.roll(1, 1),
+    lambda T, x: x.repeat(1, 1, 1),
+    lambda T, x: T.cat([x, x]),
+    lambda T, x: T.stack([x]),
+    lambda T, x: x.transpose(0, 1).contiguous(),
+], ids=["reshape_copy", "flip", "roll", "repeat", "cat", "stack", "contiguous"])
+def test_copies_are_not_views(call):
+    def s(T):
+        x = base(T)
+        y = call(T, x)
+        assert y._base is None
+        y.mul_(0)
+        return [x, x._version]
+    assert both(s)[1] == 0
+
+
+def test_unsafe_split_shares_memory_without_being_a_view():
+    def s(T):
+        x = base(T)
+        y = x.unsafe_split(2, 2)[0]
+        assert y._base is None
+        y.mul_(0)
+        return [x, x._version, y._version]
+    both(s)
+
+
+def test_no_op_shape_calls_return_the_tensor_itself():
+    x = base(ndgrad)
+    assert x.contiguous() is x
+    assert x.flatten(1, 1) is x
+    assert ndgrad.atleast_1d(x) is x
+
+
+def test_iteration_unbinds_into_views():
+    def s(T):
+        x = leaf(T)
+        rows = list(x)
+        assert all(r._base is x for r in rows)
+        (rows[0] * 2 + rows[1] * 3).sum().backward()
+        return [r.grad_fn.name() for r in rows] + [x.grad]
+    both(s)
+
+
+# --- in-place ops on views of graph tensors: CopySlices ---------------------------------------
+INPLACE = {
+    "view": lambda T, y: y.view(-1).mul_(2),
+    "transpose": lambda T, y: y.transpose(0, 1).mul_(2),
+    "view_of_view": lambda T, y: y.t().unsqueeze(0).mul_(3),
+    "diagonal": lambda T, y: y.diagonal().mul_(3),
+    "as_strided": lambda T, y: y.as_strided((2,), (2,), 1).mul_(3),
+    "narrow_like_split_view": lambda T, y: y.view(6).unsqueeze(1).squeeze_(1).mul_(-1),
+    "exp_saves_result": lambda T, y: y.t().exp_(),
+    "two_views": lambda T, y: (y.view(-1).mul_(2), y.t().add_(1)),
+    "squeeze_": lambda T, y: y.view(1, 2, 3).squeeze_(0).mul_(2),
+}
+
+
+@pytest.mark.parametrize("name", list(INPLACE))
+def test_inplace_on_view_rewrites_base_history(name):
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        INPLACE[name](T, y)
+        assert y.grad_fn.name() == "torch::autograd::CopySlices"
+        (y * weights(T, (2, 3))).sum().backward()
+        return [y, x.grad]
+    both(s)
+
+
+def test_inplace_on_view_with_a_differentiable_argument():
+    def s(T):
+        x, src = leaf(T), leaf(T, (3, 2))
+        y = x * 1
+        y.t().mul_(src)
+        z = x * 1
+        z.t().copy_(src * 2)
+        ((y + z) * weights(T, (2, 3))).sum().backward()
+        return [y, z, x.grad, src.grad, z.grad_fn.name()]
+    both(s)
+
+
+def test_view_used_after_inplace_is_regenerated():
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        v = y.transpose(0, 1)
+        v.mul_(2)
+        w = y.view(-1)          # made after the in-place op
+        u = y.unsqueeze(0)      # made before the next one: regenerated from the base
+        y.add_(1)
+        loss = (v * weights(T, (3, 2))).sum() + (w * w).sum() + (u * 3).sum()
+        loss.backward()
+        return [v.grad_fn.name(), u.grad_fn.name(), w.grad_fn.name(), x.grad]
+    names = both(s)[:3]
+    assert names == ["AsStridedBackward0"] * 3
+
+
+def test_inplace_on_base_after_view_was_taken():
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        v = y.view(-1)
+        y.mul_(x)
+        (v * weights(T, (6,))).sum().backward()
+        return [v, x.grad]
+    both(s)
+
+
+def test_double_backward_through_copy_slices():
+    def s(T):
+        x = leaf(T)
+        y = x * 1
+        y.t().mul_(x.t())
+        (g,) = T.autograd.grad((y * y).sum(), x, create_graph=True)
+        (g * weights(T, (2, 3))).sum().backward()
+        return [g, x.grad]
+    both(s)
+
+
+def test_saved_tensor_modified_through_a_view():
+    def run(T):
+        x = leaf(T)
+        y = x.exp()
+        y.view(-1).mul_(2)
+        y.sum().backward()
+    msg = same_error(run)
+    assert "modified by an inplace operation" in msg
+
+
+# --- in-place ops torch refuses on views ------------------------------------------------------
+def test_inplace_on_view_of_leaf():
+    same_error(lambda T: leaf(T).view(-1).mul_(2))
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, y: y.split(1)[1].mul_(2),
+    lambda T, y: y.unbind(1)[2].mul_(2),
+    lambda T, y: y.chunk(2)[0].mul_(2),
+    lambda T, y: y.split(1)[0].t().mul_(2),
+], ids=["split", "unbind", "chunk", "view_of_split"])
+def test_inplace_on_multi_output_view(call):
+    msg = same_error(lambda T: call(T, leaf(T) * 1))
+    assert "returns multiple views" in msg
+
+
+def test_inplace_on_multi_output_view_is_fine_without_grad():
+    def s(T):
+        y = leaf(T) * 1
+        v = y.split(1)[0]
+        with T.no_grad():
+            v.mul_(2)
+        x = base(T, (2, 3))
+        x.unbind(0)[1].mul_(-1)
+        return [y, x]
+    both(s)
+
+
+def test_inplace_on_view_made_in_no_grad_mode():
+    def run(T):
+        y = leaf(T) * 1
+        with T.no_grad():
+            v = y.view(-1)
+        v.mul_(2)
+    assert same_error(run).startswith("A view was created in no_grad mode and is being modified inplace")
+
+
+def test_inplace_on_expanded_view():
+    msg = same_error(lambda T: base(T, (3, 1)).expand(3, 4).mul_(2))
+    assert "more than one element of the written-to tensor refers to a single memory location" in msg
+
+
+# --- torch's errors for shape ops -------------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda T, x: x.view(4),
+    lambda T, x: x.view(5, -1),
+    lambda T, x: x.view(-1, -1),
+    lambda T, x: x.view(-2, 12),
+    lambda T, x: x.transpose(0, 1).view(-1),
+    lambda T, x: x.reshape(7, -1),
+    lambda T, x: T.zeros(0, 3).reshape(0, -1),
+    lambda T, x: T.cat([x, x.split(2, 1)[0]], 0),
+    lambda T, x: T.cat([x, x.unbind(0)[0]]),
+    lambda T, x: T.cat([x.sum(), x.sum()]),
+    lambda T, x: T.stack([x, x.split(2, 1)[0]]),
+    lambda T, x: T.stack([]),
+    lambda T, x: x.expand(3, 4),
+    lambda T, x: x.expand(2, 5, 4),
+    lambda T, x: x.expand(-1, 2, 3, 4),
+    lambda T, x: x.permute(0, 1),
+    lambda T, x: x.permute(0, 1, 1),
+    lambda T, x: x.t(),
+    lambda T, x: x.H,
+    lambda T, x: x.unbind(0)[0].unbind(0)[0].mT,
+    lambda T, x: x.split([1, 2], 2),
+    lambda T, x: x.split([1, -1, 4], 2),
+    lambda T, x: x.split(0, 2),
+    lambda T, x: x.chunk(0),
+    lambda T, x: x.flip((0, 0)),
+    lambda T, x: x.squeeze((1, 1)),
+    lambda T, x: x.roll((1, 2), (0,)),
+    lambda T, x: x.repeat(2, 2),
+    lambda T, x: x.repeat(-1, 1, 1),
+    lambda T, x: x.tile((-1,)),
+    lambda T, x: T.hstack([]),
+    lambda T, x: T.row_stack([]),
+    lambda T, x: x.unfold(2, 5, 1),
+    lambda T, x: x.unfold(2, 2, 0),
+    lambda T, x: x.unsqueeze(0).adjoint().unbind(0)[0].unbind(0)[0].unbind(0)[0].adjoint(),
+    lambda T, x: x.flatten(2, 0),
+    lambda T, x: x.unflatten(2, (3, 2)),
+    lambda T, x: x.unflatten(2, ()),
+    lambda T, x: x.movedim((0, 1), (1,)),
+    lambda T, x: x.movedim((0, 0), (1, 2)),
+    lambda T, x: x.diagonal(0, 1, 1),
+    lambda T, x: x.as_strided((2, 2), (1, 2), 100),
+    lambda T, x: x.as_strided((2, 2), (-1, 2)),
+    lambda T, x: x.narrow(1, 2, 2),
+    lambda T, x: x.unbind(0)[0].unbind(0)[0].fliplr(),
+])
+def test_shape_op_errors(call):
+    same_error(lambda T: call(T, base(T)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: x.transpose(0, 3),
+    lambda T, x: x.squeeze(3),
+    lambda T, x: x.unsqueeze(-5),
+    lambda T, x: T.cat([x, x], 3),
+    lambda T, x: T.stack([x, x], -5),
+    lambda T, x: x.flip(3),
+    lambda T, x: x.permute(0, 1, 3),
+    lambda T, x: x.movedim(0, 3),
+    lambda T, x: x.split(1, 3),
+    lambda T, x: x.unbind(-4),
+    lambda T, x: x.roll(1, 3),
+    lambda T, x: x.flatten(0, 3),
+    lambda T, x: x.narrow(-4, 0, 1),
+    lambda T, x: x.sum().unbind(0),
+])
+def test_bad_dims_raise_index_error(call):
+    same_error(lambda T: call(T, base(T)), IndexError)
+
+
+def test_cat_errors_name_the_mismatch():
+    msg = same_error(lambda T: T.cat([T.zeros(2, 2), T.zeros(2, 3), T.zeros(3, 3)], 1))
+    assert msg == ("Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for tensor "
+                   "number 2 in the list.")
+    assert same_error(lambda T: T.cat([]), ValueError) == "torch.cat(): expected a non-empty list of Tensors"
+    same_error(lambda T: T.cat(T.zeros(2)), TypeError)
+
+
+def test_view_error_messages():
+    assert same_error(lambda T: T.zeros(2, 3).view(4)) == "shape '[4]' is invalid for input of size 6"
+    assert "Use .reshape(...) instead." in same_error(lambda T: T.zeros(2, 3).t().view(6))
+
+
+# --- results torch gives for the less common forms --------------------------------------------
+def test_cat_promotes_and_skips_legacy_empty():
+    def s(T):
+        a = T.tensor([1.0, 2.0], dtype=T.float32, requires_grad=True)
+        b = T.tensor([3, 4])
+        c = T.cat([a, b])
+        d = T.cat([T.zeros(0), T.ones(2, 2)])
+        e = T.cat([T.ones(2, dtype=T.bool), T.zeros(1, dtype=T.uint8)])
+        (c * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        return [c, str(c.dtype), d, str(e.dtype), a.grad]
+    both(s)
+
+
+def test_split_and_chunk_shapes():
+    def s(T):
+        x = base(T, (5, 4))
+        return [[tuple(p.shape) for p in parts] for parts in
+                (x.split(2), x.split([1, 4]), x.chunk(3), x.chunk(3, 1), x.chunk(9), x.split(5, 1),
+                 T.zeros(0, 2).chunk(3))]
+    both(s)
+
+
+def test_matrix_properties_and_T_warning():
+    def s(T):
+        x = leaf(T, (2, 3, 4))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # torch warns once per process about x.T on 3-D tensors
+            return [tuple(x.T.shape), tuple(x.mT.shape), tuple(x.mH.shape), tuple(x.unbind(0)[0].H.shape),
+                    x.T.grad_fn.name(), x.unbind(0)[0].T.grad_fn.name()]
+    both(s)
+    with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
+        leaf(ndgrad, (2, 3, 4)).T
+
+
+def test_storage_offset_and_strides_of_views():
+    def s(T):
+        x = base(T)
+        views = [x.unbind(0)[1], x.split(1, 2)[1], x.diagonal(0, 1, 2), x.transpose(0, 2), x.expand(3, 2, 3, 4),
+                 x.as_strided((2,), (3,), 5)]
+        return [[v.storage_offset(), tuple(v.stride()), v.is_contiguous()] for v in views]
+    both(s)
+
+
+def test_as_strided_of_a_view_counts_from_the_base():
+    def s(T):
+        x = leaf(T, (3, 4))
+        v = x.unbind(0)[1]
+        y = v.as_strided((2, 2), (1, 4))            # storage offset defaults to the view's
+        z = v.as_strided((3,), (4,), 1)             # an explicit one counts from the base
+        ((y * 2).sum() + (z * 3).sum()).backward()
+        return [y, z, y.storage_offset(), z.storage_offset(), x.grad]
+    both(s)
+
+
+def test_grad_of_expanded_input_through_as_strided():
+    def s(T):
+        x = leaf(T, (3,))
+        e = x.unsqueeze(1).expand(3, 2)
+        y = e.as_strided((2, 2), (1, 1))
+        (y * weights(T, (2, 2))).sum().backward()
+        return [y, x.grad]
+    both(s)
+
+
+def test_complex_views_share_memory():
+    def s(T):
+        z = T.tensor(np.array([[1 + 2j, 3 - 1j], [0.5j, 2.0]]))
+        r = T.view_as_real(z)
+        c = T.view_as_complex(r)
+        assert r._base is z and c._base is z
+        r.mul_(2)
+        return [z, c, tuple(r.stride()), z._version]
+    both(s)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.view_as_real(T.zeros(2)),
+    lambda T: T.view_as_complex(T.zeros(3, 3)),
+    lambda T: T.view_as_complex(T.zeros(2, 3).t()),
+    lambda T: T.view_as_complex(T.zeros(2, dtype=T.int64)),
+    lambda T: T.view_as_complex(T.zeros(7).split([1, 6])[1].view(3, 2)),
+    lambda T: T.view_as_complex(T.zeros(())),
+    lambda T: T.diagonal_scatter(T.zeros(2, 2), T.zeros(1)),
+])
+def test_complex_view_and_scatter_errors(call):
+    same_error(call)
