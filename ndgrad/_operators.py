@@ -11,6 +11,7 @@ import ndgrad as _nd
 from ._tensor import Tensor
 
 _OPERAND = (Tensor, numbers.Number, np.ndarray)
+_COMMON = frozenset((Tensor, float, int, bool))   # checked by type first: ABC isinstance checks are slow
 
 # operator -> (op, in-place method); reflected forms below
 _BINARY = {
@@ -43,7 +44,7 @@ _REFLECTED = {
 
 def _checked(fn):
     def method(self, other):
-        if not isinstance(other, _OPERAND):
+        if type(other) not in _COMMON and not isinstance(other, _OPERAND):
             return NotImplemented
         return fn(self, other)
     return method
@@ -51,7 +52,7 @@ def _checked(fn):
 
 def _in_place(name):
     def method(self, other):
-        if not isinstance(other, _OPERAND):
+        if type(other) not in _COMMON and not isinstance(other, _OPERAND):
             return NotImplemented
         return getattr(self, name)(other)
     return method

@@ -86,6 +86,11 @@ def test_norm_orders_without_a_vector_norm():
         ndgrad.tensor([1, 2]).norm()
 
 
+def test_kthvalue_k_out_of_range():
+    with pytest.raises(RuntimeError, match="kthvalue\\(\\): selected number k out of range for dimension 1"):
+        ndgrad.ones(2, 3).kthvalue(4)
+
+
 def test_inf_norm_of_empty_tensor_has_no_identity():
     with pytest.raises(RuntimeError, match="cannot compute the inf norm on an empty tensor"):
         ndgrad.ones(0).norm(float("inf"))
@@ -121,6 +126,19 @@ def test_sum_of_integers_accumulates_in_int64():
 
 def test_median_is_the_lower_middle_value():
     assert ndgrad.tensor([4.0, 1.0, 3.0, 2.0]).median().item() == 2.0
+
+
+def test_mode_prefers_the_smallest_most_frequent_value_at_its_last_position():
+    values, indices = ndgrad.tensor([[1.0, 3.0, 2.0, 3.0, 2.0, 0.0]]).mode(1)
+    assert values.tolist() == [2.0] and indices.tolist() == [4]
+
+
+def test_cummax_indices_follow_the_latest_tie():
+    assert ndgrad.tensor([1.0, 3.0, 3.0, 2.0]).cummax(0).indices.tolist() == [0, 1, 2, 2]
+
+
+def test_nanmedian_skips_nans():
+    assert ndgrad.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian().item() == 2.0
 
 
 # ---- gradient rules -----------------------------------------------------------------------

@@ -97,6 +97,9 @@ VIEWS = {
     "diagonal": lambda T, x: x.diagonal(1, 1, 2),
     "as_strided": lambda T, x: x.as_strided((3, 2), (2, 5), 1),
     "unfold": lambda T, x: x.unfold(2, 2, 2),
+    "narrow": lambda T, x: x.narrow(2, 1, 2),
+    "tensor_split": lambda T, x: x.tensor_split(2, 1)[1],
+    "getitem": lambda T, x: x.view(6, 4)[1:4, 2],
 }
 
 
@@ -192,6 +195,10 @@ INPLACE = {
     "exp_saves_result": lambda T, y: y.t().exp_(),
     "two_views": lambda T, y: (y.view(-1).mul_(2), y.t().add_(1)),
     "squeeze_": lambda T, y: y.view(1, 2, 3).squeeze_(0).mul_(2),
+    "getitem": lambda T, y: y.view(3, 2)[1:].mul_(-2),
+    "setitem": lambda T, y: y.view(-1).__setitem__(slice(1, 4), 5.0),
+    "narrow": lambda T, y: y.narrow(1, 1, 2).mul_(4),
+    "augmented_getitem": lambda T, y: y.t().__getitem__(1).__imul__(3),
 }
 
 
@@ -355,6 +362,12 @@ def test_inplace_on_expanded_view():
     lambda T, x: x.as_strided((2, 2), (1, 2), 100),
     lambda T, x: x.as_strided((2, 2), (-1, 2)),
     lambda T, x: x.narrow(1, 2, 2),
+    lambda T, x: x.tensor_split(0),
+    lambda T, x: x.tensor_split(T.tensor([[1]]), 2),
+    lambda T, x: x.sum().tensor_split(1),
+    lambda T, x: x.hsplit(2),
+    lambda T, x: x.unbind(0)[0].unbind(0)[0].vsplit(2),
+    lambda T, x: x.unbind(0)[0].dsplit(2),
     lambda T, x: x.unbind(0)[0].unbind(0)[0].fliplr(),
 ])
 def test_shape_op_errors(call):
@@ -375,6 +388,7 @@ def test_shape_op_errors(call):
     lambda T, x: x.roll(1, 3),
     lambda T, x: x.flatten(0, 3),
     lambda T, x: x.narrow(-4, 0, 1),
+    lambda T, x: x.narrow(1, -4, 1),
     lambda T, x: x.sum().unbind(0),
 ])
 def test_bad_dims_raise_index_error(call):
@@ -458,6 +472,14 @@ def test_grad_of_expanded_input_through_as_strided():
     both(s)
 
 
+def test_as_strided_scatter_values_match_torch():
+    def s(T):
+        x = base(T, (3, 4))
+        return [T.as_strided_scatter(x, -base(T, (2, 2)), (2, 2), (1, 4), 1),
+                T.as_strided_scatter(x.unbind(0)[1], base(T, (2,)), (2,), (2,))]
+    both(s)
+
+
 def test_complex_views_share_memory():
     def s(T):
         z = T.tensor(np.array([[1 + 2j, 3 - 1j], [0.5j, 2.0]]))
@@ -477,6 +499,7 @@ def test_complex_views_share_memory():
     lambda T: T.view_as_complex(T.zeros(7).split([1, 6])[1].view(3, 2)),
     lambda T: T.view_as_complex(T.zeros(())),
     lambda T: T.diagonal_scatter(T.zeros(2, 2), T.zeros(1)),
+    lambda T: T.as_strided_scatter(T.zeros(2, 2), T.zeros(1), (2,), (1,)),
 ])
 def test_complex_view_and_scatter_errors(call):
     same_error(call)

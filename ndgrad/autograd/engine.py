@@ -157,7 +157,8 @@ def _call_node(node, grads, targets, create_graph):
 def _materialize(node, grads):
     from .. import zeros
     from .._dtype import from_numpy_dtype
-    return [g if g is not None else zeros(shape, dtype=from_numpy_dtype(dt))
+    # integer outputs (indices) carry no gradient: their slot stays empty
+    return [g if g is not None or dt.kind not in "fc" else zeros(shape, dtype=from_numpy_dtype(dt))
             for g, (shape, dt) in zip(grads, node._out_meta)]
 
 

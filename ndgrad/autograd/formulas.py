@@ -162,6 +162,10 @@ def sinc_backward(grad, self):
     return where(self == 0, 0.0, grad * conj((px.cos() * px - px.sin()) / (safe * safe * np.pi)))
 
 
+def mvlgamma_backward(grad, self, p):
+    return grad * sum((self - j / 2).digamma() for j in range(p))
+
+
 def xlogy_self_backward(grad, self, other):
     """log(other), and 0 where self == 0 and other <= 0 (where the forward is 0)."""
     g = xlogy(grad, other)
@@ -262,7 +266,7 @@ def logcumsumexp_backward(grad, self, result, dim):
     if self.ndim == 0:
         return grad
     lowest = float(np.finfo(grad._data.dtype).min)   # log(0), kept finite: no -inf - -inf = nan later
-    log_abs_over_result = grad.abs().log() - result
+    log_abs_over_result = where(grad == 0, 1.0, grad.abs()).log() - result   # zeros are masked out below
 
     def part(mask):
         logs = where(mask, log_abs_over_result, lowest)
@@ -342,16 +346,16 @@ def repeat_backward(grad, repeats, input_shape):
     return tiles.sum(tuple(range(0, 2 * len(shape), 2))).reshape(input_shape)
 
 
-def as_strided_backward(grad, input, size, stride, offset):
-    """Each output element's gradient goes to the input elements at its memory location; input elements
-    sharing one location (an expanded input) share its gradient equally, as in torch."""
-    from ..ops.shape import _storage, storage_positions
-    a = input._data
-    start = _storage(a)[1]
-    in_pos = storage_positions(a.shape, [s // a.itemsize for s in a.strides], start)
-    out_pos = storage_positions(size, stride, start + offset)
-    g = strided_sum(grad, out_pos, in_pos, a.shape)
-    counts = np.bincount(in_pos.ravel())[in_pos] if in_pos.size else in_pos
+def as_strided_backward(grad, input_shape, input_stride, size, stride, offset):
+    """Each output element's gradient goes to the input elements at its memory location (positions counted
+    from the input's first element); input elements sharing one location (an expanded input) share its
+    gradient equally, as in torch."""
+    from ..ops.shape import storage_positions
+    in_pos = storage_positions(tuple(input_shape), input_stride, 0)
+    out_pos = storage_positions(size, stride, offset)
+    low = min(in_pos.min(initial=0), out_pos.min(initial=0))   # offset may point before the input
+    g = strided_sum(grad, out_pos - low, in_pos - low, tuple(input_shape))
+    counts = np.bincount((in_pos - low).ravel())[in_pos - low] if in_pos.size else in_pos
     return g if counts.max(initial=1) == 1 else g * grad.new_tensor(1.0 / counts)
 
 
@@ -436,11 +440,12 @@ def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, r
 
 
 def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
+    from ..ops.indexing import _index_reduce   # the op itself: the public one warns that it is in beta
     return reduce_into_backward(
         grad, self, source, reduce, include_self, result,
         pick=lambda t: t.index_select(dim, index),
         spread=lambda t: t.new_zeros(self.shape).index_add(dim, index, t),
-        prod=lambda a, b: a.index_reduce(dim, index, b, "prod", include_self=include_self))
+        prod=lambda a, b: _index_reduce(a, dim, index, b, "prod", include_self=include_self))
 
 
 def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, spread, prod):

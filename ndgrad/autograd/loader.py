@@ -113,7 +113,7 @@ def _compile_formula(expr, params, line, where):
     return scope.pop("_formula")
 
 
-_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex"}
+_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride"}
 
 
 def _names_in(expr):

@@ -69,12 +69,17 @@ class SavedOutput:
 
 
 class TensorMeta:
-    """What a formula needs of an argument it only asks the shape or dtype of (saves memory)."""
-    __slots__ = ("shape", "_np_dtype")
+    """What a formula needs of an argument it only asks the shape, strides or dtype of (saves memory)."""
+    __slots__ = ("shape", "_np_dtype", "_strides")
 
     def __init__(self, tensor):
         self.shape = tensor.shape
         self._np_dtype = tensor._data.dtype
+        self._strides = tensor._data.strides
+
+    def stride(self, dim=None):
+        st = tuple(s // self._np_dtype.itemsize for s in self._strides)
+        return st if dim is None else st[dim]
 
     @property
     def dtype(self):

@@ -91,28 +91,84 @@ def _scalar(value, np_dtype):
     return np.asarray(value).astype(np_dtype)
 
 
+def _check_in_range(index, size):
+    a = index._data
+    if a.size and (a.min() < 0 or a.max() >= size):
+        raise IndexError("index out of range in self")
+
+
+# ---- NumPy keys and reductions the forwards share -------------------------------------------
+def _as_1d(*arrays):
+    """0-dim arrays as 1-element vectors (the ops along a dim treat a scalar as a vector)."""
+    return tuple(a.reshape(1) if a.ndim == 0 else a for a in arrays)
+
+
+def _dim_key(dim, index):
+    """The NumPy index taking `index` (an int, slice or vector) along dim."""
+    return (slice(None),) * dim + (index,)
+
+
+def _along(dim, index):
+    """The NumPy index pairing every element of `index` with its own position in the other dims."""
+    key = list(np.ogrid[tuple(slice(0, n) for n in index.shape)])
+    key[dim] = index
+    return tuple(key)
+
+
+_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+
+
+def _reduce_into(out, key, values, reduce, include_self=True):
+    """Reduce `values` into out[key] in place, repeated positions included; out's own values take part
+    if include_self (scatter_reduce, index_reduce, scatter(reduce=))."""
+    if not include_self:
+        out[key] = _reduce_identity(reduce, out.dtype)
+    if _UFUNCS[reduce] is np.add:
+        _scatter_add(out, key, values)
+    else:   # the backends have no scatter-multiply/max/min: NumPy's (CPU only)
+        _UFUNCS[reduce].at(out, key, values)
+    if reduce == "mean":
+        count = np.full(out.shape, int(include_self))
+        _scatter_add(count, key, 1)
+        np.maximum(count, 1, out=count)
+        out[...] = out // count if out.dtype.kind in "biu" else out / count
+
+
+def _reduce_identity(reduce, dtype):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    lowest = reduce == "amax"
+    if dtype.kind in "fc":
+        return -np.inf if lowest else np.inf
+    if dtype.kind == "b":
+        return not lowest
+    return np.iinfo(dtype).min if lowest else np.iinfo(dtype).max
+
+
 # ---- select and slice: the views of basic indexing ------------------------------------------
 @op("select.int", public=False, view=True)
 def _select(input, dim, index):
-    return input[(slice(None),) * dim + (index, Ellipsis)]   # the Ellipsis keeps a 0-dim result an array view
+    return input[_dim_key(dim, index) + (Ellipsis,)]   # the Ellipsis keeps a 0-dim result an array view
 
 
 @op("slice.Tensor", public=False, view=True)
 def _slice(input, dim, start, end, step):
-    return input[(slice(None),) * dim + (slice(start, end, step),)]
+    return input[_dim_key(dim, slice(start, end, step))]
 
 
 @op("select_backward", public=False)
 def _select_backward(grad, input_sizes, dim, index):
     out = np.zeros(input_sizes, dtype=grad.dtype)
-    out[(slice(None),) * dim + (index,)] = grad
+    out[_dim_key(dim, index)] = grad
     return out
 
 
 @op("slice_backward", public=False)
 def _slice_backward(grad, input_sizes, dim, start, end, step):
     out = np.zeros(input_sizes, dtype=grad.dtype)
-    out[(slice(None),) * dim + (slice(start, end, step),)] = grad
+    out[_dim_key(dim, slice(start, end, step))] = grad
     return out
 
 
@@ -141,25 +197,22 @@ def _slice_bounds(s, size):
 @op("select_scatter", public=False)
 def _select_scatter(input, src, dim, index):
     out = input.copy()
-    out[(slice(None),) * dim + (index,)] = src
+    out[_dim_key(dim, index)] = src
     return out
 
 
 @op("slice_scatter", public=False)
 def _slice_scatter(input, src, dim, start, end, step):
     out = input.copy()
-    out[(slice(None),) * dim + (slice(start, end, step),)] = src
+    out[_dim_key(dim, slice(start, end, step))] = src
     return out
 
 
 def _check_scatter_src(input, src, dim, key):
-    slice_shape = np.broadcast_to(np.empty((), np.int8), input._data.shape)[(slice(None),) * dim + (key,)].shape
+    slice_shape = np.broadcast_to(np.empty((), np.int8), input._data.shape)[_dim_key(dim, key)].shape
     if src._data.shape != slice_shape:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slice_shape)}")
-    if src._data.dtype != input._data.dtype:
-        raise RuntimeError(f"expected src to have the same dtype as self, got {_word(src._data.dtype)} and "
-                           f"{_word(input._data.dtype)}")
 
 
 @register(method=True)
@@ -233,8 +286,7 @@ def _raise_index_error(shape, key, values_shape=None):
                            f"to indexing result of shape {_shape_str(result)}")
 
 
-@op("index.Tensor", public=False)
-def _index(input, indices):
+def _index_forward(input, indices):
     key = _key(indices)
     try:
         return input[key]
@@ -243,8 +295,7 @@ def _index(input, indices):
         raise
 
 
-@op("index_put", public=False)
-def _index_put(input, indices, values, accumulate=False):
+def _index_put_forward(input, indices, values, accumulate=False, unsafe=False):
     if values.dtype != input.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got {_word(input.dtype)} "
                            f"for the destination and {_word(values.dtype)} for the source.")
@@ -261,12 +312,20 @@ def _index_put(input, indices, values, accumulate=False):
     return out
 
 
+# torch's unchecked variants compute the same and record their own nodes
+_index = op("index.Tensor", public=False)(_index_forward)
+_unsafe_index_op = op("_unsafe_index.Tensor", public=False)(_index_forward)
+_index_put = op("index_put", public=False)(_index_put_forward)
+_unsafe_index_put_op = op("_unsafe_index_put", public=False)(_index_put_forward)
+_index_put_impl_op = op("_index_put_impl_", public=False)(_index_put_forward)
+
+
 def _index_list(indices, what):
     if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
         raise TypeError(f"{what}(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 'indices', but got {type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(t).__name__}")
     return list(indices)
 
 
@@ -276,6 +335,22 @@ def index_put(input, indices, values, accumulate=False):
 
 
 _dispatch.OPS["index_put_"] = _dispatch.METHODS["index_put_"]   # torch.index_put_ exists too
+
+
+@register()
+def _unsafe_index(input, indices):
+    return _unsafe_index_op(input, _index_list(indices, "_unsafe_index"))
+
+
+@register()
+def _unsafe_index_put(input, indices, values, accumulate=False):
+    return _unsafe_index_put_op(input, _index_list(indices, "_unsafe_index_put"), values, accumulate)
+
+
+@register()
+def _index_put_impl_(input, indices, values, accumulate=False, unsafe=False):
+    return _dispatch.call_inplace(_index_put_impl_op.spec, (input, _index_list(indices, "_index_put_impl_"), values,
+                                                            accumulate, unsafe))
 
 
 # ---- Tensor.__getitem__ / __setitem__ --------------------------------------------------------
@@ -409,13 +484,9 @@ def _index_set(self, index, value):
 
 
 # ---- index_select, index_add, index_fill, index_copy -----------------------------------------
-def _dim_key(dim, index):
-    return (slice(None),) * dim + (index,)
-
-
 @op("index_select", public=False)
 def _index_select(input, dim, index):
-    out = np.take(input.reshape(-1) if input.ndim == 0 else input, index.reshape(-1), axis=dim)
+    out = np.take(_as_1d(input)[0], index.reshape(-1), axis=dim)
     return out.reshape(()) if input.ndim == 0 else out
 
 
@@ -427,16 +498,8 @@ def index_select(input, dim, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    a = index._data
-    if a.size and (a.min() < 0 or a.max() >= (shape[dim] if shape else 1)):
-        raise IndexError("index out of range in self")
+    _check_in_range(index, shape[dim] if shape else 1)
     return _index_select(input, dim, index)
-
-
-def _as_1d(input, *others):
-    """0-dim arrays as 1-element vectors (torch treats a scalar as a vector along dim 0)."""
-    return (input.reshape(1) if input.ndim == 0 else input,) + tuple(o.reshape(-1) if o.ndim == 0 else o
-                                                                      for o in others)
 
 
 @op("index_add", public=False)
@@ -490,9 +553,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     _check_index_source("index_reduce_", input, dim, index, source)
-    a = index._data
-    if a.size and (a.min() < 0 or a.max() >= (input._data.shape[dim] if input._data.ndim else 1)):
-        raise IndexError("index out of range in self")
+    _check_in_range(index, input._data.shape[dim] if input._data.ndim else 1)
     return _index_reduce, (input, dim, index, source, reduce, include_self)
 
 
@@ -558,51 +619,11 @@ def index_fill(input, dim, index, value):
 
 
 # ---- gather, scatter, scatter_add, scatter_reduce, take_along_dim ----------------------------
-# torch treats a 0-dim tensor as a 1-element vector here; index may be smaller than self (and src) in
-# every dim, and pairs each of its elements with the same position in the other dims.
-def _along(dim, index):
-    """The NumPy index pairing every element of `index` with its own position in the other dims."""
-    key = list(np.ogrid[tuple(slice(0, n) for n in index.shape)])
-    key[dim] = index
-    return tuple(key)
-
-
 def _crop(src, index):
     """The corner of src that index covers, as a view (so src's gradient has src's shape; torch's
     backward fails when src is larger than index)."""
     shape = index._data.shape
     return src if src._data.shape == shape or not shape else src[tuple(slice(0, n) for n in shape)]
-
-
-_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
-
-
-def _reduce_into(out, key, values, reduce, include_self=True):
-    """out[key] = reduce(out[key] (if include_self), values...) over repeated positions, in place."""
-    if not include_self:
-        out[key] = _reduce_identity(reduce, out.dtype)
-    if _UFUNCS[reduce] is np.add:
-        _scatter_add(out, key, values)
-    else:   # the backends have no scatter-multiply/max/min: NumPy's (CPU only)
-        _UFUNCS[reduce].at(out, key, values)
-    if reduce == "mean":
-        count = np.full(out.shape, int(include_self))
-        _scatter_add(count, key, 1)
-        np.maximum(count, 1, out=count)
-        out[...] = out // count if out.dtype.kind in "biu" else out / count
-
-
-def _reduce_identity(reduce, dtype):
-    if reduce in ("sum", "mean"):
-        return 0
-    if reduce == "prod":
-        return 1
-    lowest = reduce == "amax"
-    if dtype.kind in "fc":
-        return -np.inf if lowest else np.inf
-    if dtype.kind == "b":
-        return not lowest
-    return np.iinfo(dtype).min if lowest else np.iinfo(dtype).max
 
 
 def _check_gather_scatter(what, input, dim, index, src=None):
@@ -736,10 +757,15 @@ def take_along_dim(input, indices, dim=None):
 
 
 # ---- masked_fill, masked_select, masked_scatter ----------------------------------------------
+_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "float32": "float", "float64": "double", "float16": "c10::Half"}
+
+
 def _check_mask(mask, what):
-    if mask._data.dtype != np.bool_:
+    if mask._data.dtype != np.bool_:   # masked_fill names the C type, masked_scatter torch's
+        kind = mask._data.dtype.name
         raise RuntimeError(f"{what} only supports boolean masks, but got mask with dtype "
-                           f"{ {np.dtype('int64'): 'long int'}.get(mask._data.dtype, mask._data.dtype.name)}")
+                           f"{_C_TYPES.get(kind, kind) if what == 'masked_fill_' else _word(mask._data.dtype)}")
 
 
 def _masked_fill_forward(input, mask, value):

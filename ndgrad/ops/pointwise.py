@@ -6,6 +6,7 @@ clamp, remainder, ...), each overload is a private op with its own derivatives.y
 public function picks among them as torch's argument parser does, so that grad_fn names match:
 `x ** 2` PowBackward0, `x ** y` PowBackward1, `2 ** x` PowBackward2.
 """
+import collections
 import functools
 import inspect
 import warnings
@@ -578,6 +579,56 @@ def _xlogy_overload(input, other):
 def xlogy(input, other):
     """input * log(other), and 0 where input is 0 (unless other is nan)."""
     return _xlogy_overload(input, other)(input, other)
+
+
+@pointwise("mvlgamma", method=True, inplace=True, promote="float")
+def mvlgamma(input, p):
+    """The log of the multivariate gamma function of dimension p."""
+    if p < 1:
+        raise RuntimeError(f"p has to be greater than or equal to 1, but got {p}")
+    out = sum(special().gammaln(input - j / 2) for j in range(p))
+    return np.asarray(out + p * (p - 1) / 4 * np.log(np.pi), dtype=input.dtype)
+
+
+# the regularized lower / upper incomplete gamma functions
+igamma = _binary("igamma", lambda a, x: special().gammainc(a, x), promote="float", inplace=True)
+igammac = _binary("igammac", lambda a, x: special().gammaincc(a, x), promote="float", inplace=True)
+
+
+@pointwise("ldexp.Tensor", method=True, inplace=True, promote="float")
+def ldexp(input, other):
+    """input * 2 ** other."""
+    return input * np.exp2(other)
+
+
+@pointwise("nextafter", method=True, inplace=True, promote="same")
+def nextafter(input, other):
+    return np.nextafter(input, other)
+
+
+@pointwise("heaviside", method=True, inplace=True, promote="same")
+def heaviside(input, values):
+    """0 where input < 0, 1 where input > 0, values where input == 0."""
+    if input.dtype != np.asarray(values).dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
+    return np.heaviside(input, values).astype(input.dtype)
+
+
+@pointwise("frexp.Tensor", public=False)
+def _frexp(input):
+    if input.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(input)
+    return mantissa, exponent.astype(np.int32)
+
+
+FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
+
+
+@register(method=True)
+def frexp(input):
+    """input = mantissa * 2 ** exponent with |mantissa| in [0.5, 1)."""
+    return FrexpResult(*_frexp(input))
 
 
 @pointwise("nan_to_num", method=True, inplace=True)

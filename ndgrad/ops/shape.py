@@ -413,7 +413,57 @@ def narrow(input, dim, start, length):
         start += shape[dim]
     if start + length > shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({shape[dim]}).")
-    return input[(slice(None),) * dim + (slice(start, start + length),)]
+    return _slice(input, dim, start, start + length)
+
+
+def _slice(input, dim, start, end):
+    """input[..., start:end, ...] along dim: a slice view (SliceBackward0), through indexing."""
+    return input[(slice(None),) * dim + (slice(start, end),)]
+
+
+@register(method=True)
+def tensor_split(input, indices_or_sections, dim=0):
+    if input._data.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    dim = _wrap_dim(dim, input._data.ndim)
+    if isinstance(indices_or_sections, Tensor):
+        if indices_or_sections._data.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {indices_or_sections._data.ndim} dims")
+        indices_or_sections = indices_or_sections.tolist()
+    n = input._data.shape[dim]
+    if isinstance(indices_or_sections, (list, tuple)):
+        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [None]
+    else:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(n, sections)   # the first `extra` pieces get one more element
+        bounds = [k * small + min(k, extra) for k in range(sections + 1)]
+    return tuple(_slice(input, dim, a, b) for a, b in zip(bounds, bounds[1:]))
+
+
+def _split_along(name, min_ndim, dim_of):
+    def split(input, indices_or_sections):
+        ndim = input._data.ndim
+        if ndim < min_ndim:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
+                               f"with {ndim} dimensions!")
+        dim = dim_of(ndim)
+        if not isinstance(indices_or_sections, (list, tuple)):
+            sections = operator.index(indices_or_sections)
+            if sections == 0 or input._data.shape[dim] % sections:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the "
+                                   f"dimension {input._data.shape[dim]} is not divisible by the split_size "
+                                   f"{sections}!")
+        return tensor_split(input, indices_or_sections, dim)
+    split.__name__ = name
+    return register(name, method=True)(split)
+
+
+hsplit = _split_along("hsplit", 1, lambda ndim: 1 if ndim > 1 else 0)
+vsplit = _split_along("vsplit", 2, lambda ndim: 0)
+dsplit = _split_along("dsplit", 3, lambda ndim: 2)
 
 
 # ---- joining ------------------------------------------------------------------------------

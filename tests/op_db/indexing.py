@@ -176,6 +176,39 @@ OPS = _getitem_ops() + _setitem_ops() + [
            grad_fn="ScatterAddBackward0"),
     OpInfo("scatter_add_inplace", _inplace("scatter_add_", lambda T, s, i: (1, i, s)),
            [S(3, 4), S(3, 6), I(3, 6, high=4)], grad_fn="ScatterAddBackward0"),
+    OpInfo("scatter_src_larger_than_index_cropped", lambda T, x, s, i: x.scatter_add(0, i, s),
+           [S(3, 4), S(4, 5), I(2, 3, high=3)], grad_fn="ScatterAddBackward0", torch_parity=False),
+    *[OpInfo(f"scatter_reduce_{reduce}{'' if include_self else '_exclude_self'}",
+             lambda T, x, s, i, reduce=reduce, include_self=include_self:
+             x.scatter_reduce(0, i, s, reduce, include_self=include_self),
+             # ties (1.0 twice) and zeros (0.0) exercise the amax/amin and prod special cases
+             [S(3, 4, fill=[[0.5, 1.0, 0.0, 2.0], [1.0, -1.0, 3.0, 0.25], [2.0, 0.0, 1.5, -0.5]]),
+              S(4, 4, fill=[[1.0, 0.0, 2.0, 0.5], [1.0, 3.0, 0.0, 0.75], [-2.0, 0.0, 1.0, 0.5], [0.3, 0.4, 0.6, 0.7]]),
+              I(4, 4, values=[[0, 1, 2, 0], [0, 1, 2, 2], [1, 1, 0, 0], [0, 0, 0, 0]])],
+             grad_fn="ScatterReduceBackward0")
+      for reduce in ("sum", "prod", "mean", "amax", "amin") for include_self in (True, False)],
+    OpInfo("scatter_reduce_inplace", _inplace("scatter_reduce_", lambda T, s, i: (1, i, s, "amax")),
+           [S(3, 4), S(3, 2), I(3, 2, high=4)], grad_fn="ScatterReduceBackward0"),
+    *[OpInfo(f"index_reduce_{reduce}{'' if include_self else '_exclude_self'}",
+             lambda T, x, s, i, reduce=reduce, include_self=include_self:
+             x.index_reduce(1, i, s, reduce, include_self=include_self),
+             # self ties with source where it takes part; where it does not, it never equals the result
+             [S(2, 3, fill=[[2.0, 1.0, 0.0], [1.0, -1.0, 3.0]] if include_self else
+                [[9.5, 8.0, 7.0], [9.0, 6.0, 5.5]]),
+              S(2, 4, fill=[[1.0, 0.0, 2.0, 0.5], [1.0, 3.0, 0.0, -1.0]]), I(4, values=[0, 2, 0, 0])],
+             grad_fn="IndexReduceBackward0")
+      for reduce in ("prod", "mean", "amax", "amin") for include_self in (True, False)],
+    # an excluded self value equal to the result takes no share of the gradient (torch counts it)
+    OpInfo("index_reduce_amax_exclude_self_equal_to_result",
+           lambda T, x, s, i: x.index_reduce(1, i, s, "amax", include_self=False),
+           [S(1, 2, fill=[[0.0, 5.0]]), S(1, 2, fill=[[0.0, 1.0]]), I(2, values=[0, 0])],
+           grad_fn="IndexReduceBackward0", torch_parity=False),
+    OpInfo("unsafe_index", lambda T, x, i: T._unsafe_index(x, [i]), [S(3, 4), I(3, values=[1, 1, 3])],
+           grad_fn="UnsafeIndexBackward0"),
+    OpInfo("unsafe_index_put", lambda T, x, v, i: T._unsafe_index_put(x, [i], v, True), [S(3, 4), S(4), I(2, values=[2, 2])],
+           grad_fn="UnsafeIndexPutBackward0"),
+    OpInfo("index_put_impl", lambda T, x, v, i: T._index_put_impl_(x * 1, (i,), v), [S(3, 4), S(4), I(1, values=[1])],
+           grad_fn="IndexPutImplBackward0"),
     OpInfo("take_along_dim", lambda T, x, i: T.take_along_dim(x, i, 1), [S(3, 4), I(3, 2, high=4)],
            grad_fn="GatherBackward0"),
     OpInfo("take_along_dim_broadcast", lambda T, x, i: x.take_along_dim(i, 0), [S(3, 1), I(2, 4, high=3)],
