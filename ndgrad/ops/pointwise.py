@@ -341,7 +341,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 @pointwise("addcdiv", method=True, inplace=True, promote="same", operands=(0, 1, 2))
 def addcdiv(input, tensor1, tensor2, *, value=1):
     if _kind(tensor1) in "biu" and _kind(tensor2) in "biu":
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
                            "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
@@ -514,7 +514,7 @@ def abs(input):
 @pointwise("sign", method=True, inplace=True)
 def sign(input):
     if input.dtype.kind == "c":
-        raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                            "torch.sgn instead.")
     return input.copy() if input.dtype == np.bool_ else np.sign(input)
 
