@@ -262,8 +262,7 @@ class Tensor:
 
     def detach(self):
         t = Tensor._make(self._data, False, None, 0)
-        t._vc = self._vc
-        t._base = self if self._base is None else self._base
+        t._vc = self._vc   # shares memory and version counter, but (as in torch) is no view: _base is None
         return t
 
     def detach_(self):

@@ -233,6 +233,16 @@ def test_inplace_op_on_an_indexed_view_matches_torch():
     assert both(run)[1] == "torch::autograd::CopySlices"
 
 
+def test_setitem_of_a_0d_value_fills():
+    def run(T):
+        y = x34(T) * 1
+        y[...] = T.tensor(2.0, dtype=T.float64, requires_grad=True)
+        z = x34(T) * 1
+        z[1:] = 3.0
+        return [y.grad_fn.name(), z.grad_fn.name(), z]
+    assert both(run)[0] == "FillBackward3"
+
+
 def test_setitem_value_gets_its_view_and_expand_nodes():
     def run(T):
         x, z = x34(T), T.ones(1, 3, dtype=T.float64, requires_grad=True)
@@ -414,6 +424,9 @@ def x(T):
     (lambda T: x(T).masked_fill_(T.ones(2, 3, 4, dtype=T.bool), 1.0), RuntimeError),
     (lambda T: x(T).masked_fill(T.ones(4, dtype=T.bool), T.tensor([1.0])), RuntimeError),
     (lambda T: x(T).masked_fill(T.ones(4, dtype=T.bool), 2j), RuntimeError),
+    (lambda T: x(T).long().masked_fill(T.ones(4, dtype=T.bool), 2j), RuntimeError),
+    (lambda T: x(T).masked_fill(T.ones(4, dtype=T.int32), 2.0), RuntimeError),
+    (lambda T: x(T).masked_scatter(T.ones(4, dtype=T.uint8), T.ones(12)), RuntimeError),
     (lambda T: x(T).masked_select(T.ones(3, 4, dtype=T.int64)), RuntimeError),
     (lambda T: x(T).masked_select(T.ones(5, dtype=T.bool)), RuntimeError),
     (lambda T: x(T).masked_scatter(T.ones(3, 4, dtype=T.bool), T.ones(11)), RuntimeError),

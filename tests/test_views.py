@@ -17,8 +17,6 @@ try:
 except ImportError:
     torch = None
 
-needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
-
 
 def _plain(x):
     if hasattr(x, "detach"):

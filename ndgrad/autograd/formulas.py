@@ -106,8 +106,21 @@ def pow_exponent_backward(grad, self, exponent, result):
 
 
 def winner_backward(grad, a, b):
-    """maximum/minimum: the gradient goes to `a` where it is the one picked over `b`, half on ties."""
-    return where(a == b, grad / 2, where(a > b, grad, 0.0))
+    """maximum/minimum: the gradient goes to `a` unless `b` beats it, half on ties (and all of it to
+    both operands where one is nan, as in torch)."""
+    return where(a == b, grad / 2, where(a < b, 0.0, grad))
+
+
+def atan2_backward(grad, self, other):
+    """d atan2(y, x) = (x dy - y dx) / (x² + y²); 0 at the origin."""
+    r2 = self * self + other * other
+    scale = where(r2 == 0, 0.0, grad / where(r2 == 0, 1.0, r2))
+    return scale * other, -scale * self
+
+
+def copysign_backward(grad, self, result):
+    """d copysign(self, other)/dself = result / self (±1), 0 at self == 0."""
+    return grad * where(self == 0, 0.0, result / where(self == 0, 1.0, self))
 
 
 def clamp_backward(grad, self, min, max):
@@ -152,7 +165,7 @@ def logit_backward(grad, self, eps):
     g = grad / (self * (1 - self))
     if eps is None:
         return where((self < 0).logical_or(self > 1), float("nan"), g)
-    return where((self < eps).logical_or(self > 1 - eps), 0.0, g)
+    return where((self >= eps).logical_and(self <= 1 - eps), g, 0.0)
 
 
 def sinc_backward(grad, self):
@@ -368,6 +381,12 @@ def as_strided_rel(t, size, stride, offset):
 def as_strided_scatter_rel(t, src, size, stride, offset):
     from ..ops.shape import _as_strided_scatter
     return _as_strided_scatter(t, src, tuple(size), tuple(stride), offset)
+
+
+def complex_view_of(grad):
+    """view_as_complex of a gradient, without the storage-offset check meant for user tensors."""
+    from ..ops.shape import _view_as_complex
+    return _view_as_complex(grad.contiguous())
 
 
 def strided_sum(grad, src_pos, dst_pos, dst_shape):

@@ -156,7 +156,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     build = inferred.np if target is inferred else _WIDEST[inferred.np.kind]
     try:
         with np.errstate(all="ignore"):
-            arr = np.array(_to_arrays(data), dtype=build)
+            arr = np.array(_to_arrays(data), dtype=build, order="C")   # torch copies are contiguous
     except OverflowError:
         raise ValueError(f"tensor(): a Python int in the data does not fit in {inferred}") from None
     except ValueError as e:

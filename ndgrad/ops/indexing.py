@@ -1,5 +1,5 @@
-"""Indexing and scatter: `Tensor[...]` read and write, select/slice, index/index_put, gather/scatter,
-index_select/add/fill/copy, masked ops, take/put, nonzero.
+"""Indexing and scatter: `Tensor[...]` read and write, select/slice (and their scatters), index/index_put,
+index_select/add/reduce/copy/fill, gather/scatter/scatter_add/scatter_reduce, masked ops, take/put, nonzero.
 
 `t[...]` records what torch records: integers, slices and None are a chain of view ops (select, slice,
 unsqueeze), each with its own node; tensor, list and bool indices then end in one `index` op. Its index
@@ -52,6 +52,11 @@ def _word(np_dtype):
     return _dispatch._TYPE_WORD[np_dtype.name.capitalize()]
 
 
+# the C++ names some of torch's messages use
+_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "float32": "float", "float64": "double", "float16": "c10::Half"}
+
+
 def _shape_str(shape):
     return f"[{', '.join(map(str, shape))}]"
 
@@ -62,11 +67,10 @@ def _is_int(obj):
 
 def _check_bounds(index, size, dim, error=RuntimeError, prefix="", wrap=False):
     """torch's out-of-bounds error for the first bad entry of `index` along a dim of `size`."""
-    if index.size:
-        low = -size if wrap else 0
-        bad = (index < low) | (index >= size)
-        if bad.any():
-            raise error(f"{prefix}index {index[bad].flat[0]} is out of bounds for dimension {dim} with size {size}")
+    low = -size if wrap else 0
+    if index.size and (index.min() < low or index.max() >= size):
+        bad = index[(index < low) | (index >= size)].flat[0]
+        raise error(f"{prefix}index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
 def _broadcast_shape(a, b):
@@ -85,9 +89,9 @@ def _broadcast_shape(a, b):
 
 def _scalar(value, np_dtype):
     """A Python scalar fill value as a 0-dim array of the tensor's dtype (torch casts it, as C does)."""
-    if isinstance(value, complex) and np_dtype.kind != "c":
-        raise RuntimeError(f"value cannot be converted to type {np_dtype.name.rstrip('0123456789') or 'bool'} "
-                           "without overflow")
+    if isinstance(value, complex) and np_dtype.kind in "iuf":
+        ctype = {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(np_dtype.name, np_dtype.name + "_t")
+        raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
     return np.asarray(value).astype(np_dtype)
 
 
@@ -476,8 +480,10 @@ def _index_set(self, index, value):
     if indices:
         _dispatch.call_inplace(_index_put.spec, (target, indices, value.view(stripped) if stripped != shape else value,
                                                  False))
-    elif shape == target._data.shape or not shape:
+    elif shape == target._data.shape:
         target.copy_(value)
+    elif not shape:
+        target.fill_(value)
     else:
         value = value.view(stripped)
         target.copy_(value if stripped == target._data.shape else value.expand(target._data.shape))
@@ -757,10 +763,6 @@ def take_along_dim(input, indices, dim=None):
 
 
 # ---- masked_fill, masked_select, masked_scatter ----------------------------------------------
-_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "float32": "float", "float64": "double", "float16": "c10::Half"}
-
-
 def _check_mask(mask, what):
     if mask._data.dtype != np.bool_:   # masked_fill names the C type, masked_scatter torch's
         kind = mask._data.dtype.name

@@ -126,7 +126,7 @@ def add(input, other, *, alpha=1):
 
 @pointwise("sub.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
 def sub(input, other, *, alpha=1):
-    if _kind(input) == "b" and _kind(other) == "b":
+    if getattr(input, "dtype", None) == np.bool_ and _kind(other) == "b":
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
     return np.subtract(input, _scaled(other, alpha, input))
@@ -257,7 +257,11 @@ def float_power(input, exponent):
 
 @register(method=True)
 def square(input):
-    return pow(input, 2)
+    return _pow_tensor_scalar(input, 2)   # PowBackward0, as in torch
+
+
+def square_(self):
+    return call_inplace(_pow_tensor_scalar.spec, (self, 2))
 
 
 @pointwise("neg", method=True, inplace=True)
@@ -365,6 +369,8 @@ def where(condition, input=None, other=None):
                            f"{_type_word(condition._data.dtype)}")
     if input is None and other is None:
         return tuple(Tensor._make(i, False, None, 0) for i in np.nonzero(condition._data))
+    if input is None or other is None:
+        raise TypeError("where() takes a condition alone, or a condition, an input and an other")
     if condition.dtype is _dtype.uint8:   # torch still accepts uint8 masks (deprecated)
         condition = condition.to(_dtype.bool_)
     return _where(condition, input, other)
@@ -462,7 +468,7 @@ acosh = _unary("acosh", np.arccosh, inplace="entry")
 atanh = _unary("atanh", np.arctanh, inplace="entry")
 sqrt = _unary("sqrt", np.sqrt)
 rsqrt = _unary("rsqrt", lambda x: np.reciprocal(np.sqrt(x)))
-sigmoid = _unary("sigmoid", lambda x: special().expit(x))
+sigmoid = _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)) if x.dtype.kind == "c" else special().expit(x))
 erf = _unary("erf", lambda x: special().erf(x))
 erfc = _unary("erfc", lambda x: special().erfc(x))
 erfinv = _unary("erfinv", lambda x: special().erfinv(x))
@@ -497,7 +503,8 @@ def _polygamma(n, input):
 
 polygamma = pointwise("polygamma", public="polygamma", promote="float", operands=(1,))(_polygamma)
 # torch's in-place form takes self first and has an entry of its own (PolygammaBackward1)
-_polygamma_ = pointwise("polygamma_", public=False, promote="float", operands=(0,))(lambda input, n: _polygamma(n, input))
+_polygamma_ = pointwise("polygamma_", public=False, promote="float",
+                        operands=(0,))(lambda input, n: _polygamma(n, input))
 
 
 def _polygamma_method(self, n):
@@ -514,9 +521,11 @@ def abs(input):
 @pointwise("sign", method=True, inplace=True)
 def sign(input):
     if input.dtype.kind == "c":
-        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
-                           "torch.sgn instead.")
-    return input.copy() if input.dtype == np.bool_ else np.sign(input)
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex numbers. "
+                                  "Please use torch.sgn instead.")
+    if input.dtype == np.bool_:
+        return input.copy()
+    return np.where(np.isnan(input), 0, np.sign(input)) if input.dtype.kind == "f" else np.sign(input)  # sign(nan)=0
 
 
 @pointwise("sgn", method=True, inplace=True)
@@ -552,7 +561,7 @@ def round_(self, *, decimals=0):
     return call_inplace(_round_decimals.spec, (self, decimals))
 
 
-@pointwise("logit", method=True, inplace=True, promote="float")
+@pointwise("logit", method=True, inplace=True, promote="float", operands=(0,))
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
     if eps is not None:
@@ -581,7 +590,7 @@ def xlogy(input, other):
     return _xlogy_overload(input, other)(input, other)
 
 
-@pointwise("mvlgamma", method=True, inplace=True, promote="float")
+@pointwise("mvlgamma", method=True, inplace=True, promote="float", operands=(0,))
 def mvlgamma(input, p):
     """The log of the multivariate gamma function of dimension p."""
     if p < 1:
@@ -642,7 +651,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 def angle(input):
     if input.dtype.kind == "c":
         return np.angle(input)
-    return np.where(input < 0, np.pi, np.where(np.isnan(input), input, 0)).astype(input.dtype)
+    return np.where(input < 0, np.pi, np.where(np.isnan(input), input, 0)).astype(input.dtype)   # 0 or pi
 
 
 @pointwise("conj", public=False)
@@ -665,6 +674,10 @@ def _conj_physical(input):
 @register(method=True)
 def conj_physical(input):
     return _conj_physical(input) if input.is_complex() else input
+
+
+def conj_physical_(self):
+    return call_inplace(_conj_physical.spec, (self,)) if self.is_complex() else self
 
 
 @register(method=True)
@@ -817,8 +830,8 @@ _in_place("clamp_min_", _clamp_min_overload)
 _in_place("clamp_max_", _clamp_max_overload)
 _in_place("fill_", lambda self, value: _fill_tensor_ if _is_tensor(value) else _fill_scalar_)
 _in_place("polygamma_", lambda self, n: _polygamma_)
-_dispatch.METHODS.update(div_=div_, round_=round_, square_=lambda self: call_inplace(_pow_tensor_scalar.spec, (self, 2)),
-                         where=_where_method, polygamma=_polygamma_method)
+_dispatch.METHODS.update(div_=div_, round_=round_, square_=square_, conj_physical_=conj_physical_, where=_where_method,
+                         polygamma=_polygamma_method)
 
 for _name, _fn in {
     "subtract": sub, "multiply": mul, "divide": div, "true_divide": div, "negative": neg, "absolute": abs,
@@ -827,3 +840,10 @@ for _name, _fn in {
     "greater": gt, "greater_equal": ge,
 }.items():
     _alias(_name, _fn)
+
+# torch also has these in-place forms as functions (torch.exp_(x))
+for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 expm1 log log2 log10 log1p sin cos "
+              "tan asin acos atan sinh cosh tanh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
+              "sqrt rsqrt sigmoid erf erfc abs floor ceil round trunc fix frac logit sinc xlogy square conj_physical "
+              "fill zero deg2rad rad2deg nan_to_num").split():
+    register(_name + "_")(_dispatch.METHODS[_name + "_"])

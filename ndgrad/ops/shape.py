@@ -942,8 +942,9 @@ def view_as_complex(input):
     if a.dtype == np.float16:
         raise NotImplementedError("view_as_complex of a float16 tensor: ndgrad has no complex32 dtype")
     if a.dtype.kind != "f":
+        scalar_type = _dispatch._TYPE_WORD[_dtype.from_numpy_dtype(a.dtype).name.capitalize()]
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
-                           f"of scalar type: {_dispatch._TYPE_WORD[_dtype.from_numpy_dtype(a.dtype).name.capitalize()]}")
+                           f"of scalar type: {scalar_type}")
     if a.ndim == 0:
         raise RuntimeError("Input tensor must have one or more dimensions")
     if a.shape[-1] != 2:
