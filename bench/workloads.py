@@ -353,7 +353,8 @@ def transformer(lib, mod):
         def softmax(a):
             return _softmax(a, axis=-1)
     neg = np.where(causal, -np.inf, 0).astype(F32)      # additive causal mask
-    eps, half, c0, c1 = F32(1e-5), F32(0.5), F32(GELU_C), F32(0.044715)
+    # float32 scalars: a Python scalar makes MyGrad upcast to float64
+    eps, one, half, c0, c1 = F32(1e-5), F32(1), F32(0.5), F32(GELU_C), F32(0.044715)
 
     def layer_norm(h, w, b):
         d = h - xp.mean(h, axis=-1, keepdims=True)
@@ -370,7 +371,7 @@ def transformer(lib, mod):
         o = xp.transpose(matmul(att, v), (0, 2, 1, 3)).reshape(B, N, D)
         x1 = x_np + matmul(o, wo) + bo
         h = matmul(layer_norm(x1, ln2w, ln2b), w1) + b1
-        h = half * h * (1 + xp.tanh(c0 * (h + c1 * h * h * h)))
+        h = half * h * (one + xp.tanh(c0 * (h + c1 * h * h * h)))
         d = x1 + matmul(h, w2) + b2 - t_np
         return xp.mean(d * d)
 

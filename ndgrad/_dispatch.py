@@ -305,7 +305,8 @@ def _refuse_view_inplace(t):
 def _check_leaf_inplace(t):
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and t._base._grad_fn is None and t._base._requires_grad:
+    if t._base is not None and (t._grad_fn is None and t._requires_grad
+                                or t._base._grad_fn is None and t._base._requires_grad):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 

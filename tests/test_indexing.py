@@ -104,6 +104,7 @@ GETITEM = {
     "tensor_0d": lambda T: (T.tensor(1), T.tensor(-1)),
     "numpy_ints": lambda T: (np.int64(1), np.array([0, 3])),
     "list_as_tuple": lambda T: [slice(None), 2],
+    "range": lambda T: (range(1, 3), range(2)),
 }
 
 
@@ -362,6 +363,7 @@ def test_in_place_forms_write_into_their_tensor():
     (lambda T: T.tensor([True, False]), IndexError),
     (lambda T: (slice(None), T.ones(3, dtype=T.bool)), IndexError),
     (lambda T: T.tensor([0.0]), IndexError),
+    (lambda T: T.tensor(1.0), IndexError),
     (lambda T: T.tensor([0], dtype=T.int16), IndexError),
     (lambda T: 1.5, IndexError),
     (lambda T: slice(None, None, -1), ValueError),

@@ -105,10 +105,10 @@ def pow_exponent_backward(grad, self, exponent, result):
     return where(exponent >= 0, 0.0, g) if self == 0 else g
 
 
-def winner_backward(grad, a, b):
-    """maximum/minimum: the gradient goes to `a` unless `b` beats it, half on ties (and all of it to
-    both operands where one is nan, as in torch)."""
-    return where(a == b, grad / 2, where(a < b, 0.0, grad))
+def tie_split(grad, tie, lost):
+    """maximum/minimum: an operand gets the gradient where it was picked, half of it on ties, none
+    where it `lost` (so all of it where an operand is nan, as in torch)."""
+    return where(tie, grad / 2, where(lost, 0.0, grad))
 
 
 def atan2_backward(grad, self, other):

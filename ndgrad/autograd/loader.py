@@ -46,6 +46,7 @@ class Entry:
         self.node_cls = None
         self.saved_names = ()
         self.meta_only = ()
+        self.node_name = None
 
     @property
     def arg_names(self):
@@ -153,6 +154,9 @@ def load(path=YAML_PATH):
             if key == "result":
                 entry.forward_formula = node.value
                 continue
+            if key == "node_name":   # torch's name for nodes outside the generated scheme
+                entry.node_name = node.value
+                continue
             targets = [t.strip() for t in key.split(",")]
             for t in targets:
                 if t not in entry.arg_names:
@@ -171,9 +175,13 @@ def load(path=YAML_PATH):
         for idxs, expr, line in pending:
             fn = _compile_formula(expr, saved, line, entry.op_name)
             entry.formulas.append((tuple(idxs), fn))
-        n = counts.get(camel(entry.base), 0)
-        counts[camel(entry.base)] = n + 1
-        entry.node_cls = _make_node_class(f"{camel(entry.base)}Backward{n}", entry)
+        if entry.node_name:
+            entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
+            entry.node_cls.name = lambda self, _n=entry.node_name: _n
+        else:
+            n = counts.get(camel(entry.base), 0)
+            counts[camel(entry.base)] = n + 1
+            entry.node_cls = _make_node_class(f"{camel(entry.base)}Backward{n}", entry)
         entries[entry.op_name] = entry
     return entries
 

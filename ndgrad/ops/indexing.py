@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dispatch
+from .. import _dispatch, _dtype
 from .._dispatch import op, register
 from .._tensor import _TYPE_NAMES, Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
@@ -90,7 +90,8 @@ def _broadcast_shape(a, b):
 def _scalar(value, np_dtype):
     """A Python scalar fill value as a 0-dim array of the tensor's dtype (torch casts it, as C does)."""
     if isinstance(value, complex) and np_dtype.kind in "iuf":
-        ctype = {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(np_dtype.name, np_dtype.name + "_t")
+        name = np_dtype.name
+        ctype = {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(name, name + "_t")
         raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
     return np.asarray(value).astype(np_dtype)
 
@@ -387,8 +388,8 @@ def _dims_taken(obj):
 def _index_tensor(obj):
     if isinstance(obj, Tensor):
         return obj
-    if isinstance(obj, (list, tuple, np.ndarray)):
-        return tensor(obj) if len(obj) else tensor(obj, dtype=_dispatch._dtype.int64)
+    if isinstance(obj, (list, tuple, range, np.ndarray)):
+        return tensor(list(obj) if type(obj) is range else obj) if len(obj) else tensor([], dtype=_dtype.int64)
     raise IndexError(f"{_INDEX_TYPES} (got {type(obj).__module__ + '.' if type(obj).__module__ != 'builtins' else ''}"
                      f"{type(obj).__name__})")
 
@@ -410,6 +411,11 @@ def _walk(t, index):
         return width
 
     for real_dim, obj in enumerate(index):
+        if not (_is_int(obj) or obj is None or obj is Ellipsis or isinstance(obj, (bool, slice))):
+            obj = _index_tensor(obj)
+            a = obj._data
+            if a.ndim == 0 and a.dtype.kind in "biu":   # indexes like an int (a bool for bool and byte)
+                obj = bool(a) if a.dtype == np.bool_ or a.dtype == np.uint8 else int(a)
         if _is_int(obj):
             size = t._data.shape[dim]
             if not -size <= obj < size:
@@ -425,41 +431,27 @@ def _walk(t, index):
         elif obj is None:
             t = t.unsqueeze(dim)
             dim += 1
-        elif isinstance(obj, bool):
+        elif isinstance(obj, bool):   # a new dim of size 1, taken (True) or not (False)
             t = t.unsqueeze(dim)
-            dim += record(tensor([0] if obj else [], dtype=_dispatch._dtype.int64))
+            dim += record(tensor([0] if obj else [], dtype=_dtype.int64))
         else:
-            idx = _index_tensor(obj)
-            a = idx._data
-            if a.ndim == 0 and a.dtype.kind in "iu" and a.dtype != np.uint8:
-                size = t._data.shape[dim]
-                if not -size <= a < size:
-                    raise IndexError(f"index {int(a)} is out of bounds for dimension {real_dim} with size {size}")
-                t = _select(t, dim, int(a) % size)
-            elif a.ndim == 0 and a.dtype.kind in "bu":
-                t = t.unsqueeze(dim)
-                dim += record(tensor([0] if a else [], dtype=_dispatch._dtype.int64))
-            else:
-                dim += record(idx)
+            dim += record(obj)
     return t, indices
 
 
 @register(name="_index_get")
 def _index_get(self, index):
     """self[index]: torch's view chain for basic entries, then one `index` op for tensor entries."""
-    if _is_int(index):
+    if _is_int(index) or type(index) is slice:
         shape = self._data.shape
         if not shape:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
+        if type(index) is slice:   # a lone slice is always recorded, even a full one
+            return _slice(self, 0, *_slice_bounds(index, shape[0]))
         if not -shape[0] <= index < shape[0]:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
         return _select(self, 0, index % shape[0])
-    if type(index) is slice:   # a lone slice is always recorded, even a full one
-        if not self._data.shape:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-                             "in C++ to convert a 0-dim tensor to a number")
-        return _slice(self, 0, *_slice_bounds(index, self._data.shape[0]))
     result, indices = _walk(self, _as_tuple(index))
     if indices:
         return _index(result, indices)
@@ -489,7 +481,7 @@ def _index_set(self, index, value):
         target.copy_(value if stripped == target._data.shape else value.expand(target._data.shape))
 
 
-# ---- index_select, index_add, index_fill, index_copy -----------------------------------------
+# ---- index_select, index_add, index_reduce, index_copy, index_fill ---------------------------
 @op("index_select", public=False)
 def _index_select(input, dim, index):
     out = np.take(_as_1d(input)[0], index.reshape(-1), axis=dim)

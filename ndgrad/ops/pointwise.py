@@ -255,6 +255,15 @@ def float_power(input, exponent):
     return pow(*(a.to(dtype) if _is_tensor(a) else a for a in (input, exponent)))
 
 
+def float_power_(self, exponent):
+    complex_ = self.is_complex() or _is_tensor(exponent) and exponent.is_complex() or isinstance(exponent, complex)
+    dtype = _dtype.complex128 if complex_ else _dtype.float64
+    if self.dtype is not dtype:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_type_word(self._data.dtype)} but the "
+                           f"operation's result requires dtype {_type_word(dtype.np)}")
+    return _dispatch.METHODS["pow_"](self, exponent.to(dtype) if _is_tensor(exponent) else exponent)
+
+
 @register(method=True)
 def square(input):
     return _pow_tensor_scalar(input, 2)   # PowBackward0, as in torch
@@ -830,8 +839,8 @@ _in_place("clamp_min_", _clamp_min_overload)
 _in_place("clamp_max_", _clamp_max_overload)
 _in_place("fill_", lambda self, value: _fill_tensor_ if _is_tensor(value) else _fill_scalar_)
 _in_place("polygamma_", lambda self, n: _polygamma_)
-_dispatch.METHODS.update(div_=div_, round_=round_, square_=square_, conj_physical_=conj_physical_, where=_where_method,
-                         polygamma=_polygamma_method)
+_dispatch.METHODS.update(div_=div_, round_=round_, square_=square_, float_power_=float_power_,
+                         conj_physical_=conj_physical_, where=_where_method, polygamma=_polygamma_method)
 
 for _name, _fn in {
     "subtract": sub, "multiply": mul, "divide": div, "true_divide": div, "negative": neg, "absolute": abs,
@@ -845,5 +854,5 @@ for _name, _fn in {
 for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 expm1 log log2 log10 log1p sin cos "
               "tan asin acos atan sinh cosh tanh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
               "sqrt rsqrt sigmoid erf erfc abs floor ceil round trunc fix frac logit sinc xlogy square conj_physical "
-              "fill zero deg2rad rad2deg nan_to_num").split():
+              "fill zero deg2rad rad2deg nan_to_num ldexp").split():
     register(_name + "_")(_dispatch.METHODS[_name + "_"])

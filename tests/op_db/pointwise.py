@@ -8,6 +8,7 @@ from . import B, I, OpInfo, S
 
 POS = dict(low=0.5, high=2.0)          # log, sqrt, lgamma, ...
 UNIT = dict(low=-0.9, high=0.9)        # asin, atanh, erfinv, ...
+ABOVE1 = dict(low=1.2, high=3.0)       # acosh
 F32 = dict(atol=1e-6, rtol=1e-6)       # float32 results: NumPy and torch may differ in the last bit
 
 
@@ -191,14 +192,14 @@ def _ipow(x, y):
     return x
 
 
-# (name, domain, grad_fn, torch has an in-place method) for float functions of one tensor
+# (name, input domain, grad_fn) of the functions of one tensor: each as a function, a method, in place
 UNARY = [
     ("exp", {}, "ExpBackward0"), ("exp2", {}, "Exp2Backward0"), ("expm1", {}, "Expm1Backward0"),
     ("log", POS, "LogBackward0"), ("log2", POS, "Log2Backward0"), ("log10", POS, "Log10Backward0"),
     ("log1p", POS, "Log1PBackward0"), ("sin", {}, "SinBackward0"), ("cos", {}, "CosBackward0"),
     ("tan", {}, "TanBackward0"), ("asin", UNIT, "AsinBackward0"), ("acos", UNIT, "AcosBackward0"),
     ("atan", {}, "AtanBackward0"), ("sinh", {}, "SinhBackward0"), ("cosh", {}, "CoshBackward0"),
-    ("tanh", {}, "TanhBackward0"), ("asinh", {}, "AsinhBackward0"), ("acosh", dict(low=1.2, high=3.0), "AcoshBackward0"),
+    ("tanh", {}, "TanhBackward0"), ("asinh", {}, "AsinhBackward0"), ("acosh", ABOVE1, "AcoshBackward0"),
     ("atanh", UNIT, "AtanhBackward0"), ("sqrt", POS, "SqrtBackward0"), ("rsqrt", POS, "RsqrtBackward0"),
     ("sigmoid", {}, "SigmoidBackward0"), ("erf", {}, "ErfBackward0"), ("erfc", {}, "ErfcBackward0"),
     ("erfinv", UNIT, "ErfinvBackward0"), ("lgamma", POS, "LgammaBackward0"), ("digamma", POS, "DigammaBackward0"),
@@ -210,7 +211,7 @@ UNARY = [
     ("rad2deg", {}, "Rad2DegBackward0"), ("reciprocal", POS, "ReciprocalBackward0"),
     ("nan_to_num", {}, "NanToNumBackward0"), ("angle", {}, "AngleBackward0"),
     ("arcsin", UNIT, "AsinBackward0"), ("arccos", UNIT, "AcosBackward0"), ("arctan", {}, "AtanBackward0"),
-    ("arcsinh", {}, "AsinhBackward0"), ("arccosh", dict(low=1.2, high=3.0), "AcoshBackward0"),
+    ("arcsinh", {}, "AsinhBackward0"), ("arccosh", ABOVE1, "AcoshBackward0"),
     ("arctanh", UNIT, "AtanhBackward0"), ("absolute", {}, "AbsBackward0"), ("fix", {}, "TruncBackward0"),
 ]
 NO_INPLACE = {"angle"}

@@ -1,0 +1,347 @@
+"""Custom autograd Functions: a user-written forward and backward recorded as one graph node.
+
+`MyFn.apply(*args)` runs `MyFn.forward` under no_grad and, when grad mode is on and a tensor
+argument requires grad, makes the tensor outputs children of one node of class `MyFnBackward`
+(created with the Function class). As in torch, that node is also the `ctx` that forward /
+setup_context and backward receive. Its `_apply` fills in missing gradients, calls the user's
+backward and checks what comes back; the engine then treats it like any generated node (edges,
+sum_to / dtype cast through `_meta`, saved-tensor version checks, release after backward).
+"""
+import functools
+import inspect
+import warnings
+
+from . import anomaly_mode
+from .grad_mode import state
+from . import node as _node
+from .node import Node, SavedOutput, _next_seq
+
+
+class FunctionCtx:
+    """What forward / setup_context call on `ctx` to prepare the backward."""
+    materialize_grads = True
+    to_save = ()
+    saved_for_forward = ()
+    dirty_tensors = ()
+    non_differentiable = ()
+
+    def save_for_backward(self, *tensors):
+        """Keep tensors (or None) for backward, where `ctx.saved_tensors` returns them version-checked."""
+        for i, t in enumerate(tensors):
+            if t is not None and not _is_tensor(t):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        for t in tensors:
+            if t is not None and not _is_tensor(t):
+                raise TypeError(f"save_for_forward expects all arguments to be tensors; but got {type(t)}.")
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors):
+        """Declare the inputs that forward modified in place (they must be returned as outputs)."""
+        self.dirty_tensors = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        """Declare outputs that never carry a gradient (they will not require grad)."""
+        for t in tensors:
+            if not _is_tensor(t):
+                raise RuntimeError(f"mark_non_differentiable only accepts variable arguments, but got "
+                                   f"{type(t).__name__}")
+        self.non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        """True (default): backward gets zeros for outputs without a gradient; False: it gets None."""
+        self.materialize_grads = value
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """Base of the `<Function>Backward` node classes (one per Function subclass)."""
+    _forward_cls = None
+    _saved_tensor_idx = ()
+
+    def _init(self):
+        self._sequence_nr_ = _next_seq()
+        self._extra = None
+        self.next_functions = ()
+        self._meta = None
+        self._out_meta = None
+        self._saved = []
+        self._versions = []
+
+    @property
+    def saved_tensors(self):
+        return tuple(self._unpack_saved())
+
+    saved_variables = saved_tensors
+
+    def _user_fn(self):
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. "
+                               "You should only implement one of them.")
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
+
+    def apply(self, *grads):
+        """Call the user's backward directly (as the engine does, without the checks)."""
+        return self._user_fn()(self, *grads)
+
+    def _apply(self, grads, mask, create_graph):
+        meta = self._out_meta
+        if len(grads) < len(meta):
+            grads = list(grads) + [None] * (len(meta) - len(grads))
+        if self.materialize_grads:
+            grads = [g if g is not None or m is None else _zeros(m) for g, m in zip(grads, meta)]
+        result = self._user_fn()(self, *grads)
+        return self._check_result(result if type(result) is tuple else (result,))
+
+    def _check_result(self, result):
+        """One gradient per tensor input, in edge order, after torch's checks."""
+        is_tensor = self._input_is_tensor
+        n = len(is_tensor)
+        if len(result) > n and all(r is None for r in result[n:]):
+            result = result[:n]     # extra trailing Nones are allowed
+        if len(result) != n:
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
+                               f"(expected {n}, got {len(result)})")
+        out = []
+        for i, (g, tensor_input) in enumerate(zip(result, is_tensor)):
+            if g is not None and not _is_tensor(g):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            if tensor_input:
+                out.append(g)
+            elif g is not None:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
+        return out
+
+    def _release(self):
+        self._saved = None   # as torch: saved_tensors is gone after a backward without retain_graph
+
+
+class Function(FunctionCtx):
+    """Base class of custom autograd operations; subclass it and call `MyFn.apply(...)`.
+
+    Either `forward(ctx, *args)` sets up ctx itself, or `forward(*args)` plus
+    `setup_context(ctx, inputs, output)` do. `backward(ctx, *grad_outputs)` (or `vjp`) returns
+    one gradient (or None) per forward argument.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": cls.__module__})
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will "
+                      "raise an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        separate_setup = cls.setup_context is not Function.setup_context
+        if separate_setup:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        inputs = args + tuple(kwargs.values())
+        ctx = cls._backward_cls.__new__(cls._backward_cls)
+        ctx._init()
+        ctx._input_is_tensor = is_tensor = tuple(_is_tensor(a) for a in inputs)
+        ctx.needs_input_grad = tuple(t and a._requires_grad for a, t in zip(inputs, is_tensor))
+        recording = state.enabled and any(ctx.needs_input_grad)
+        if recording:
+            # the edges are the inputs' histories from before forward (a dirty input gets a new one)
+            from .._dispatch import _edge
+            tensors = [a for a, t in zip(inputs, is_tensor) if t]
+            ctx.next_functions = tuple(_edge(t) for t in tensors)
+            ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
+        prev = state.enabled
+        state.enabled = False
+        try:
+            if separate_setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        finally:
+            state.enabled = prev
+        is_tuple = isinstance(output, tuple)
+        outputs = _wrap_outputs(ctx, inputs, output if is_tuple else (output,), recording)
+        _save(ctx, outputs)
+        if recording and anomaly_mode.state.enabled:
+            anomaly_mode.record(ctx)
+        return tuple(outputs) if is_tuple else outputs[0]
+
+
+def _wrap_outputs(node, inputs, outputs, recording):
+    """Give the tensor outputs their history (node, output_nr), as torch does for custom Functions."""
+    input_ids = {id(a) for a in inputs}
+    dirty = {id(t) for t in node.dirty_tensors}
+    non_diff = {id(t) for t in node.non_differentiable}
+    returned = {id(o) for o in outputs}
+    if not dirty <= returned:
+        raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                           "The inputs that are modified inplace must all be outputs of the Function.")
+    result = list(outputs)
+    first_tensor = next((a for a in inputs if _is_tensor(a)), None)
+    for k, t in enumerate(outputs):
+        if not _is_tensor(t):
+            continue
+        if id(t) in dirty:
+            t._vc[0] += 1
+            if recording:
+                _rebase_dirty(node, t, k, len(outputs), first_tensor)
+            continue
+        if id(t) in input_ids:
+            # an input returned as-is: the output is a new alias, so the input keeps its own history
+            with _no_grad():
+                t = result[k] = t.view(t.shape)
+        if recording and t._data.dtype.kind in "fc" and id(t) not in non_diff:
+            t._requires_grad, t._grad_fn, t._output_nr = True, node, k
+            if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
+                t._creation = "multi" if len(outputs) > 1 else "custom"
+    node._out_meta = [(t._data.shape, t._data.dtype) if _is_tensor(t) else None for t in result]
+    return result
+
+
+def _rebase_dirty(node, t, k, n_outputs, first_tensor):
+    """A dirty input's history becomes the node (through CopySlices for a view)."""
+    from .._dispatch import _rebase_history
+    if t._grad_fn is None and t._requires_grad and t._base is None:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    if t._base is not None:
+        if n_outputs > 1:
+            raise RuntimeError(
+                "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot "
+                "return more than one Tensor. This is not supported by the current autograd engine. You should "
+                "either make sure the input is not a view (using .clone() for example) or make your Function only "
+                "return one Tensor (potentially splitting it into two Functions: one doing the inplace that returns "
+                "a single Tensor and a second one that does the other operations). You can ask on the forum "
+                "https://discuss.pytorch.org/ if you need help to do this change.")
+        if first_tensor is not t:   # CopySlices routes the view's gradient through the node's first edge
+            raise NotImplementedError("ndgrad: mark_dirty on a view is supported only for the first tensor "
+                                      "argument of the Function")
+    _rebase_history(t, node)
+    if t._base is None:
+        t._output_nr = k
+
+
+def _save(node, outputs):
+    """Turn ctx.to_save into version-checked saved values; outputs are saved without a reference cycle."""
+    out_ids = {id(o): o for o in outputs if _is_tensor(o)}
+    saved, versions = [], []
+    for t in node.to_save:
+        if t is None:
+            saved.append(None)
+            versions.append(None)
+            continue
+        saved.append(SavedOutput(t) if id(t) in out_ids else t)
+        versions.append(t._vc[0])
+    node._saved, node._versions = saved, versions
+    node._saved_tensor_idx = range(len(saved))
+    node.to_save = ()
+
+
+class Error(Node):
+    """The node of gradients computed by a @once_differentiable backward: differentiating it raises."""
+    __slots__ = ("msg",)
+
+    def __init__(self, msg, leaves):
+        from .._dispatch import _edge
+        self.msg = msg
+        self.next_functions = tuple(_edge(t) for t in leaves)
+        self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
+        self._out_meta = self._meta if len(leaves) > 1 else None
+        self._sequence_nr_ = _next_seq()
+        self._saved = None
+        self._extra = None
+
+    def name(self):
+        return "torch::autograd::Error"
+
+    def _apply(self, grads, mask, create_graph):
+        raise RuntimeError(self.msg)
+
+
+def once_differentiable(fn):
+    """Decorate a Function's backward that is not itself differentiable: it runs under no_grad, and
+    its results (when a double backward could reach them) raise if differentiated."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with _no_grad():
+            outputs = fn(ctx, *args)
+        if not state.enabled or not any(_is_tensor(a) and a._requires_grad for a in args):
+            return outputs
+        outs = outputs if isinstance(outputs, tuple) else (outputs,)
+        present = [o for o in outs if o is not None]
+        leaves = []
+        for o in present:
+            leaf = o.detach()
+            leaf._requires_grad = True
+            leaves.append(leaf)
+        err = Error("trying to differentiate twice a function that was marked with @once_differentiable", leaves)
+        wrapped, k = [], 0
+        for o in outs:
+            if o is None:
+                wrapped.append(None)
+                continue
+            wrapped.append(_node.Tensor._make(o._data, True, err, k))
+            k += 1
+        return tuple(wrapped) if isinstance(outputs, tuple) else wrapped[0]
+    return wrapper
+
+
+class InplaceFunction(Function):
+    """Kept for compatibility with old code, as in torch: use Function."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+def _is_tensor(x):
+    return isinstance(x, _node.Tensor)
+
+
+def _zeros(meta):
+    from .. import zeros
+    from .._dtype import from_numpy_dtype
+    return zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
+
+
+class _no_grad:
+    __slots__ = ("prev",)
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = False
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
