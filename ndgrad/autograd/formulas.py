@@ -532,3 +532,15 @@ def softplus_second_derivative(x, beta, threshold):
 def mse_loss_double_backward(grad, grad_output, numel, reduction):
     """d(mse_loss_backward)/d(self): 2 * grad_output (/ numel for the mean) per element."""
     return grad * grad_output * (2 / numel if reduction == 1 else 2)
+
+
+# ---- linear algebra decompositions and solvers ---------------------------------------------
+
+
+# ---- nn: convolution, pooling, fold/unfold -------------------------------------------------
+
+
+# ---- nn: normalization, losses, activations, embedding, padding, interpolation -------------
+
+
+# ---- sorting, complex numbers, fft, foreach ------------------------------------------------

@@ -84,7 +84,8 @@ class OpInfo:
         return self.name
 
 
-FAMILIES = ["pointwise", "reduction", "shape", "indexing", "linalg", "nn"]
+FAMILIES = ["pointwise", "reduction", "shape", "indexing", "linalg", "nn", "linalg_decomp", "nn_conv", "nn_norm",
+            "sort_complex_fft"]
 
 
 def all_ops():

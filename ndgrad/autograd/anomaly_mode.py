@@ -1,0 +1,150 @@
+"""Anomaly detection: find the forward call behind a failing backward node.
+
+While enabled, every recorded node keeps the stack of the forward call that created it (in
+`node.metadata["traceback_"]`, as torch does) and, if it was created while the engine ran another
+node (double backward), that node as `metadata["parent_"]`. When a node fails in backward, a
+warning shows those stacks before the error propagates; with check_nan, a node returning NaN
+raises "Function 'XBackward0' returned nan values in its 0th output.".
+The op glue and the engine read `state.enabled` only: disabled, the mode costs one attribute read.
+"""
+import functools
+import os
+import sys
+import traceback
+import warnings
+
+import numpy as np
+
+
+class _State:
+    __slots__ = ("enabled", "check_nan", "current")
+
+
+state = _State()
+state.enabled = False
+state.check_nan = True
+state.current = None     # the node the engine is running (becomes the parent of nodes it records)
+
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# ndgrad's own plumbing (op glue, generated signature wrappers, ops): left out of the recorded stack
+_PLUMBING = tuple(_PKG + d for d in ("autograd" + os.sep, "ops" + os.sep))
+
+
+def is_anomaly_enabled():
+    return state.enabled
+
+
+def is_anomaly_check_nan_enabled():
+    return state.check_nan
+
+
+def _set(enabled, check_nan):
+    state.enabled = bool(enabled)
+    state.check_nan = bool(check_nan)
+
+
+class detect_anomaly:
+    """Context manager (and, unlike torch's, decorator) that enables anomaly detection inside it."""
+
+    def __init__(self, check_nan=True):
+        self.check_nan = check_nan
+        self._prev = []
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", stacklevel=2)
+
+    def __enter__(self):
+        self._prev.append((state.enabled, state.check_nan))
+        _set(True, self.check_nan)
+        return self
+
+    def __exit__(self, *exc):
+        _set(*self._prev.pop())
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+class set_detect_anomaly:
+    """Sets anomaly detection on or off at once; as a context manager, restores the previous setting on exit."""
+
+    def __init__(self, mode, check_nan=True):
+        self._prev = (state.enabled, state.check_nan)
+        _set(mode, check_nan)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _set(*self._prev)
+        return False
+
+
+# --- hooks called by the op glue and the engine while enabled ------------------------------
+def record(node):
+    """Remember the forward stack (and the node being differentiated, if any) on a new node."""
+    meta = node._get_extra().metadata
+    meta["traceback_"] = _forward_stack()
+    if state.current is not None:
+        meta["parent_"] = state.current
+
+
+def _forward_stack():
+    frames = traceback.extract_stack()
+    end = len(frames)
+    while end and _is_plumbing(frames[end - 1].filename):
+        end -= 1
+    return traceback.format_list(frames[:end])
+
+
+def _is_plumbing(filename):
+    return filename.startswith("<") or filename.startswith(_PLUMBING) or (
+        filename.startswith(_PKG) and os.sep not in filename[len(_PKG):])
+
+
+def call_node(call, node, grads, targets, create_graph):
+    """Run `call` (the engine's node call) for `node`; report the forward stack if it fails."""
+    prev = state.current
+    state.current = node
+    try:
+        outs = call(node, grads, targets, create_graph)
+        if state.check_nan:
+            for i, g in enumerate(outs):
+                if g is not None and np.isnan(g._data).any():
+                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+        return outs
+    except Exception:
+        _warn_stack(node)
+        raise
+    finally:
+        state.current = prev
+
+
+def _warn_stack(node):
+    level = _user_stacklevel()
+    parent = False
+    while node is not None:
+        meta = node._extra.metadata if node._extra is not None else {}
+        trace = meta.get("traceback_")
+        if trace is None:
+            msg = (f"Error detected in {node.name()}. No forward pass information available. Enable detect anomaly "
+                   "during forward pass for more information.")
+        elif parent:
+            msg = (f"\n\nPrevious calculation was induced by {node.name()}. Traceback of forward call that induced "
+                   f"the previous calculation:\n{''.join(trace)}")
+        else:
+            msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{''.join(trace)}"
+        warnings.warn(msg, stacklevel=level)
+        node, parent = meta.get("parent_"), True
+
+
+def _user_stacklevel():
+    """The warnings stacklevel (seen from our caller) of the first frame outside ndgrad: the user's backward."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG):
+        frame, level = frame.f_back, level + 1
+    return level
