@@ -3,7 +3,14 @@
 This module is the torch-like namespace: dtypes, factories, every public op (collected from
 `ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points.
 """
-from . import _dispatch
+import warnings as _warnings
+
+# torch computes inf and nan silently where the math gives them (log(0), 1/0, inf - inf); NumPy
+# warns. Silence those warnings for NumPy calls made by ndgrad's own code (free, unlike errstate).
+_warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
+                         RuntimeWarning, r"ndgrad(\.|$)")
+
+from . import _dispatch  # noqa: E402
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401

@@ -13,7 +13,8 @@ import weakref
 import numpy as np
 
 from . import _dtype
-from .autograd import loader
+from .autograd import anomaly_mode, loader
+from .autograd.anomaly_mode import state as anomaly
 from .autograd.grad_mode import state
 from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
 
@@ -211,6 +212,8 @@ def _record(spec, args, outs):
         versions.append(version)
     node._saved = saved
     node._versions = versions
+    if anomaly.enabled:
+        anomaly_mode.record(node)
 
 
 def _make_views(spec, args, outs):
@@ -290,7 +293,13 @@ _TYPE_WORD = {"Float32": "Float", "Float64": "Double", "Float16": "Half", "Int64
 
 def _refuse_view_inplace(t):
     fn = t.grad_fn
-    who = f"Output {t._output_nr} of {fn.name().replace('Backward0', '')} is a view" if fn is not None else "A view"
+    who = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]} is a view" if fn is not None else "A view"
+    if t._creation == "custom":
+        raise RuntimeError(f"{who} and is being modified inplace. This view was created inside a custom Function (or "
+                           "because an input was returned as-is) and the autograd logic to handle view+inplace would "
+                           "override the custom backward associated with the custom Function, leading to incorrect "
+                           "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
+                           "custom Function.")
     if t._creation == "multi":
         raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
                            "multiple views. Such functions do not allow the output views to be modified inplace. You "

@@ -5,6 +5,7 @@ defaults and live in the instance dict once set, so creating a tensor costs a fe
 Operators and most methods are the public op functions (see `_dispatch.METHODS`), attached
 when `ndgrad` is imported; this file holds what is about the tensor itself.
 """
+import warnings
 import weakref
 
 import numpy as np
@@ -224,6 +225,12 @@ class Tensor:
 
     @property
     def grad(self):
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+                "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+                "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf "
+                "Tensor by mistake, make sure you access the leaf Tensor instead.", UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter

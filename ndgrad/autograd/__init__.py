@@ -119,3 +119,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401,E402
+from . import function, functional  # noqa: F401,E402
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401,E402
+from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401,E402
+                           set_detect_anomaly)

@@ -10,6 +10,8 @@ No recursion anywhere: a chain of a million nodes needs no deeper stack than a c
 import heapq
 import itertools
 
+from . import anomaly_mode
+from .anomaly_mode import state as anomaly
 from .grad_mode import state
 from .node import AccumulateGrad, GraphRoot
 
@@ -52,7 +54,10 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                         results[k] = g
                 if node not in needed and not (accumulate and type(node) is AccumulateGrad and node in capture_at):
                     continue
-            outs = _call_node(node, grads, targets, create_graph)
+            if anomaly.enabled:
+                outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
+            else:
+                outs = _call_node(node, grads, targets, create_graph)
             if not keep_graph:
                 node._release()
             edges = node.next_functions
@@ -136,7 +141,7 @@ def _call_node(node, grads, targets, create_graph):
     else:
         mask = [e[0] is not None and e[0] in targets for e in edges]
     n_missing = sum(g is None for g in grads) if len(grads) != 1 else (grads[0] is None)
-    if n_missing and type(node) is not GraphRoot:
+    if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
             outs = [None] * len(edges)   # no gradient arrived: nothing flows on
         else:

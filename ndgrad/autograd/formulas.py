@@ -1,7 +1,8 @@
 """Backward helpers too long for one readable yaml line (the names formulas may call).
 
 Everything here works on Tensors through public ops, so formulas stay differentiable and
-`create_graph=True` gives higher derivatives for free.
+`create_graph=True` gives higher derivatives for free. The public ops (`where`, `zeros_like`, ...)
+are injected into this module's namespace by ndgrad/__init__.py once they are all registered.
 """
 import numpy as np
 

@@ -59,7 +59,7 @@ class FunctionCtx:
 class BackwardCFunction(Node, FunctionCtx):
     """Base of the `<Function>Backward` node classes (one per Function subclass)."""
     _forward_cls = None
-    _saved_tensor_idx = ()
+    _takes_missing = True    # the engine hands over None for absent gradients; _apply fills them in
 
     def _init(self):
         self._sequence_nr_ = _next_seq()
@@ -220,9 +220,14 @@ def _wrap_outputs(node, inputs, outputs, recording):
                 _rebase_dirty(node, t, k, len(outputs), first_tensor)
             continue
         if id(t) in input_ids:
-            # an input returned as-is: the output is a new alias, so the input keeps its own history
-            with _no_grad():
-                t = result[k] = t.view(t.shape)
+            # an input returned as-is: the output is a new alias (a view, as torch, unless grad mode is
+            # off), so the input keeps its own history
+            if state.enabled:
+                with _no_grad():
+                    t = result[k] = t.view(t.shape)
+            else:
+                t = result[k] = _node.Tensor._make(t._data, False, None, 0)
+                t._vc = outputs[k]._vc
         if recording and t._data.dtype.kind in "fc" and id(t) not in non_diff:
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
             if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
@@ -266,7 +271,7 @@ def _save(node, outputs):
         versions.append(t._vc[0])
     node._saved, node._versions = saved, versions
     node._saved_tensor_idx = range(len(saved))
-    node.to_save = ()
+    node.to_save = None
 
 
 class Error(Node):

@@ -111,6 +111,7 @@ class Node:
                  "__weakref__")
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)
     _saved_tensor_idx = ()     # which of them are tensors (version-checked)
+    _takes_missing = False     # custom Function nodes get None for absent gradients and fill them in
 
     def name(self):
         return type(self).__name__

@@ -9,7 +9,6 @@ public function picks among them as torch's argument parser does, so that grad_f
 import collections
 import functools
 import inspect
-import warnings
 
 import numpy as np
 
@@ -52,12 +51,6 @@ def pointwise(name, **kwargs):
             raise error
         return op(name, **kwargs)(forward)
     return deco
-
-
-# torch computes inf and nan silently where the math gives them (log(0), 1/0, inf - inf); NumPy
-# warns. Silence those warnings for NumPy calls made by ndgrad's own code (free, unlike errstate).
-warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
-                        RuntimeWarning, r"ndgrad(\.|$)")
 
 
 def _named(name, fn, nargs=1):
