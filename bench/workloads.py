@@ -312,12 +312,12 @@ def transformer(lib, mod):
         params = [T.tensor(p, requires_grad=True) for p in p_np]
         ln1w, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2w, ln2b, w1, b1, w2, b2 = params
 
-        def heads(t):
+        def split_heads(t):
             return t.reshape(B, N, HEADS, hd).transpose(1, 2)
 
         def step(mark=_noop):
             h = F.layer_norm(x, (D,), ln1w, ln1b)
-            q, k, v = heads(h @ wq + bq), heads(h @ wk + bk), heads(h @ wv + bv)
+            q, k, v = split_heads(h @ wq + bq), split_heads(h @ wk + bk), split_heads(h @ wv + bv)
             att = (q @ k.transpose(-2, -1)) * float(scale)
             att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
             x1 = x + (att @ v).transpose(1, 2).reshape(B, N, D) @ wo + bo
@@ -421,13 +421,13 @@ def _derivative(lib, mod, which):
         import autograd
         import autograd.numpy as anp
 
-        def vector_fn(x):
+        def vector_np(x):
             return anp.tanh(x * anp.sum(x)) + anp.exp(x) * 0.5
 
-        def scalar_fn(x):
+        def scalar_np(x):
             return anp.sum(anp.tanh(x) * anp.exp(x)) + anp.sum(x) * anp.sum(x * x)
 
-        fn = autograd.jacobian(vector_fn) if which == "jacobian" else autograd.hessian(scalar_fn)
+        fn = autograd.jacobian(vector_np) if which == "jacobian" else autograd.hessian(scalar_np)
         return lambda mark=None: fn(x0).sum()
     raise NotApplicable(f"no {which} function")
 

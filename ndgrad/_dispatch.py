@@ -26,7 +26,7 @@ Tensor = None     # set by _tensor.py (avoids an import cycle)
 
 class OpSpec:
     __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
-                 "saves_result", "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "public")
+                 "meta_only", "promote", "operands", "view", "multi_out", "out_diff")
 
     def __init__(self, name, forward, promote, view, operands=None):
         self.name = name
@@ -37,7 +37,7 @@ class OpSpec:
         self.view = view
         entry = self.entry
         if entry is None:
-            self.node_cls, self.diff_pos, self.saved_pos, self.saves_result = None, (), (), ()
+            self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
             self.list_pos = self.meta_only = ()
             self.multi_out, self.out_diff = False, None
             return
@@ -49,7 +49,6 @@ class OpSpec:
         self.saved_pos = tuple(names.index(n) if n in names else
                                -1 - (entry.returns.index(n) if n in entry.returns else 0)
                                for n in entry.saved_names)
-        self.saves_result = any(p < 0 for p in self.saved_pos)
         self.meta_only = entry.meta_only
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
@@ -366,7 +365,6 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
         pub = _signature_wrapper(fn, "call", spec)
         pub.__name__ = pub.__qualname__ = public or fn.__name__
         pub.__doc__ = fn.__doc__
-        spec.public = pub
         if public is not False:
             OPS[pub.__name__] = pub
         mname = pub.__name__ if method is True else method

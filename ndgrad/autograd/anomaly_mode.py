@@ -38,7 +38,7 @@ def is_anomaly_check_nan_enabled():
     return state.check_nan
 
 
-def _set(enabled, check_nan):
+def set_anomaly_enabled(enabled, check_nan=True):
     state.enabled = bool(enabled)
     state.check_nan = bool(check_nan)
 
@@ -54,11 +54,11 @@ class detect_anomaly:
 
     def __enter__(self):
         self._prev.append((state.enabled, state.check_nan))
-        _set(True, self.check_nan)
+        set_anomaly_enabled(True, self.check_nan)
         return self
 
     def __exit__(self, *exc):
-        _set(*self._prev.pop())
+        set_anomaly_enabled(*self._prev.pop())
         return False
 
     def __call__(self, fn):
@@ -74,13 +74,13 @@ class set_detect_anomaly:
 
     def __init__(self, mode, check_nan=True):
         self._prev = (state.enabled, state.check_nan)
-        _set(mode, check_nan)
+        set_anomaly_enabled(mode, check_nan)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        _set(*self._prev)
+        set_anomaly_enabled(*self._prev)
         return False
 
 

@@ -11,6 +11,7 @@ import functools
 import inspect
 import warnings
 
+from .. import _dispatch   # partly initialized here (it imports autograd): used at call time
 from . import anomaly_mode
 from .grad_mode import state
 from . import node as _node
@@ -167,20 +168,24 @@ class Function(FunctionCtx):
     def apply(cls, *args, **kwargs):
         separate_setup = cls.setup_context is not Function.setup_context
         if separate_setup:
-            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
-            bound.apply_defaults()
-            args, kwargs = bound.args, bound.kwargs
-        inputs = args + tuple(kwargs.values())
+            args, kwargs = _bind_defaults(cls, args, kwargs)
+        inputs = args + tuple(kwargs.values()) if kwargs else args
         ctx = cls._backward_cls.__new__(cls._backward_cls)
         ctx._init()
-        ctx._input_is_tensor = is_tensor = tuple(_is_tensor(a) for a in inputs)
-        ctx.needs_input_grad = tuple(t and a._requires_grad for a, t in zip(inputs, is_tensor))
-        recording = state.enabled and any(ctx.needs_input_grad)
+        Tensor = _node.Tensor
+        is_tensor, needs, tensors = [], [], []
+        for a in inputs:
+            t = isinstance(a, Tensor)
+            is_tensor.append(t)
+            needs.append(t and a._requires_grad)
+            if t:
+                tensors.append(a)
+        ctx._input_is_tensor = is_tensor
+        ctx.needs_input_grad = tuple(needs)
+        recording = state.enabled and any(needs)
         if recording:
             # the edges are the inputs' histories from before forward (a dirty input gets a new one)
-            from .._dispatch import _edge
-            tensors = [a for a, t in zip(inputs, is_tensor) if t]
-            ctx.next_functions = tuple(_edge(t) for t in tensors)
+            ctx.next_functions = tuple([_dispatch._edge(t) for t in tensors])
             ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
         prev = state.enabled
         state.enabled = False
@@ -193,52 +198,77 @@ class Function(FunctionCtx):
         finally:
             state.enabled = prev
         is_tuple = isinstance(output, tuple)
-        outputs = _wrap_outputs(ctx, inputs, output if is_tuple else (output,), recording)
+        outputs = _wrap_outputs(ctx, inputs, tensors, output if is_tuple else (output,), recording)
         _save(ctx, outputs)
         if recording and anomaly_mode.state.enabled:
             anomaly_mode.record(ctx)
         return tuple(outputs) if is_tuple else outputs[0]
 
 
-def _wrap_outputs(node, inputs, outputs, recording):
+Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forward_cls": Function})
+
+
+def _bind_defaults(cls, args, kwargs):
+    """With setup_context, forward's defaults are filled in so `inputs` lists every argument (as torch)."""
+    info = cls.__dict__.get("_forward_signature")
+    if info is None:
+        sig = inspect.signature(cls.forward)
+        positional = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        simple = len(positional) == len(sig.parameters)
+        info = (sig, len(positional) if simple else -1)
+        cls._forward_signature = info
+    sig, n_positional = info
+    if not kwargs and len(args) == n_positional:
+        return args, kwargs     # nothing to bind: every parameter given positionally
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
+
+
+def _is_in(items, x):
+    """Whether object x is one of items (by identity: tensors compare elementwise with ==)."""
+    for item in items:
+        if item is x:
+            return True
+    return False
+
+
+def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
     """Give the tensor outputs their history (node, output_nr), as torch does for custom Functions."""
-    input_ids = {id(a) for a in inputs}
-    dirty = {id(t) for t in node.dirty_tensors}
-    non_diff = {id(t) for t in node.non_differentiable}
-    returned = {id(o) for o in outputs}
-    if not dirty <= returned:
-        raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
-                           "The inputs that are modified inplace must all be outputs of the Function.")
+    dirty, non_diff = node.dirty_tensors, node.non_differentiable
+    for t in dirty:
+        if not _is_in(outputs, t):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not returned as "
+                               "output. The inputs that are modified inplace must all be outputs of the Function.")
     result = list(outputs)
-    first_tensor = next((a for a in inputs if _is_tensor(a)), None)
+    Tensor = _node.Tensor
     for k, t in enumerate(outputs):
-        if not _is_tensor(t):
+        if not isinstance(t, Tensor):
             continue
-        if id(t) in dirty:
+        if dirty and _is_in(dirty, t):
             t._vc[0] += 1
             if recording:
-                _rebase_dirty(node, t, k, len(outputs), first_tensor)
+                _rebase_dirty(node, t, k, len(outputs), input_tensors[0])
             continue
-        if id(t) in input_ids:
+        if _is_in(input_tensors, t):
             # an input returned as-is: the output is a new alias (a view, as torch, unless grad mode is
             # off), so the input keeps its own history
             if state.enabled:
                 with _no_grad():
                     t = result[k] = t.view(t.shape)
             else:
-                t = result[k] = _node.Tensor._make(t._data, False, None, 0)
+                t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        if recording and t._data.dtype.kind in "fc" and id(t) not in non_diff:
+        if recording and t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t)):
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
             if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
                 t._creation = "multi" if len(outputs) > 1 else "custom"
-    node._out_meta = [(t._data.shape, t._data.dtype) if _is_tensor(t) else None for t in result]
+    node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
     return result
 
 
 def _rebase_dirty(node, t, k, n_outputs, first_tensor):
     """A dirty input's history becomes the node (through CopySlices for a view)."""
-    from .._dispatch import _rebase_history
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     if t._base is not None:
@@ -253,22 +283,21 @@ def _rebase_dirty(node, t, k, n_outputs, first_tensor):
         if first_tensor is not t:   # CopySlices routes the view's gradient through the node's first edge
             raise NotImplementedError("ndgrad: mark_dirty on a view is supported only for the first tensor "
                                       "argument of the Function")
-    _rebase_history(t, node)
+    _dispatch._rebase_history(t, node)
     if t._base is None:
         t._output_nr = k
 
 
 def _save(node, outputs):
     """Turn ctx.to_save into version-checked saved values; outputs are saved without a reference cycle."""
-    out_ids = {id(o): o for o in outputs if _is_tensor(o)}
     saved, versions = [], []
     for t in node.to_save:
         if t is None:
             saved.append(None)
             versions.append(None)
-            continue
-        saved.append(SavedOutput(t) if id(t) in out_ids else t)
-        versions.append(t._vc[0])
+        else:
+            saved.append(SavedOutput(t) if _is_in(outputs, t) else t)
+            versions.append(t._vc[0])
     node._saved, node._versions = saved, versions
     node._saved_tensor_idx = range(len(saved))
     node.to_save = None
@@ -279,9 +308,8 @@ class Error(Node):
     __slots__ = ("msg",)
 
     def __init__(self, msg, leaves):
-        from .._dispatch import _edge
         self.msg = msg
-        self.next_functions = tuple(_edge(t) for t in leaves)
+        self.next_functions = tuple([_dispatch._edge(t) for t in leaves])
         self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
         self._out_meta = self._meta if len(leaves) > 1 else None
         self._sequence_nr_ = _next_seq()

@@ -1,0 +1,301 @@
+"""ndgrad.autograd.functional: Jacobians, Hessians and their products with vectors.
+
+All of them run the user's function once on fresh copies of the inputs and differentiate with
+`autograd.grad` (reverse mode), as torch.autograd.functional does:
+- `inputs` (and `v`) are a Tensor or a tuple of Tensors; results use the same structure (a tuple
+  exactly when a tuple was given), and jacobian / hessian nest two levels (output, then input).
+- The copies require grad; with create_graph=True they stay connected to the caller's tensors so
+  the results can be differentiated again, otherwise results are detached.
+- Where an output does not depend on an input the answer is zeros, or an error with strict=True.
+- jvp and hvp use the double-backward trick: a vjp is linear in its cotangent `u`, so the gradient
+  of vjp(u) with respect to `u`, against v, is the jvp with v.
+"""
+from . import node as _node
+from .grad_mode import enable_grad
+
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+
+
+def _op(name):
+    from .._dispatch import OPS
+    return OPS[name]
+
+
+# --- arguments and results ---------------------------------------------------------------------
+def _as_tuple(value, what, fn_name):
+    """(whether `value` was a tuple, value as a tuple of Tensors)."""
+    is_tuple = isinstance(value, tuple)
+    values = value if is_tuple else (value,)
+    for i, el in enumerate(values):
+        if not isinstance(el, _node.Tensor):
+            where = f"the value at index {i}" if is_tuple else f"the given {what}"
+            raise TypeError(f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+                            f"{where} has type {type(el)}.")
+    return is_tuple, values
+
+
+def _fresh(tensors, create_graph, need_graph):
+    """New tensor objects for the function to run on (so we can tell them from captured ones):
+    views keeping the history when create_graph asks for it, detached leaves otherwise."""
+    return tuple(t.view_as(t) if create_graph and t.requires_grad else t.detach().requires_grad_(need_graph)
+                 for t in tensors)
+
+
+def _finish(result, create_graph):
+    """Results as the user gets them: detached unless they asked for a graph (nested tuples too)."""
+    if isinstance(result, tuple):
+        return tuple(_finish(r, create_graph) for r in result)
+    return result if create_graph else result.detach()
+
+
+def _unwrap(result, *was_tuple):
+    """Undo _as_tuple on the outer (and inner) level of `result`."""
+    if len(was_tuple) == 2 and not was_tuple[1]:
+        result = tuple(r[0] for r in result)
+    return result if was_tuple[0] else result[0]
+
+
+def _check_v(v, refs, refs_tuple):
+    if len(v) != len(refs):
+        raise RuntimeError(f"v is a tuple of invalid length: should be {len(refs)} but got {len(v)}."
+                           if refs_tuple else "The given v should contain a single Tensor.")
+    for i, (a, b) in enumerate(zip(v, refs)):
+        if a.shape != b.shape:
+            raise RuntimeError(f"{f'Entry {i} in ' if refs_tuple else ''}v has invalid size: should be {b.shape} "
+                               f"but got {a.shape}.")
+
+
+def _read_v(v, refs, refs_tuple, create_graph, fn_name, none_msg):
+    if v is None:
+        if len(refs) != 1 or refs[0].numel() != 1:
+            raise RuntimeError(none_msg)
+        return None
+    v = _fresh(_as_tuple(v, "v", fn_name)[1], create_graph, need_graph=False)
+    _check_v(v, refs, refs_tuple)
+    return v
+
+
+def _single_scalar(outputs, outputs_tuple, fn_name):
+    if outputs_tuple:
+        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
+    if outputs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should contain a single element")
+
+
+# --- strict mode ----------------------------------------------------------------------------------
+_NO_GRAD_MSG = {
+    "outputs": "Output {i} of the user-provided function does not require gradients. The outputs must be computed "
+               "in a differentiable manner from the input when running in strict mode.",
+    "grad_inputs": "The gradient with respect to input {i} is independent of the inputs of the user-provided "
+                   "function. This is not allowed in strict mode.",
+    "jacobian": "While computing the hessian, found that the jacobian of the user-provided function with respect to "
+                "input {i} is independent of the input. This is not allowed in strict mode. You should ensure that "
+                "your function is twice differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).",
+}
+
+_UNUSED_MSG = {
+    "back": "The output of the user-provided function is independent of input {i}. This is not allowed in strict "
+            "mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry {i} in the grad_outputs when using "
+                  "the double backward trick to compute forward mode gradients. This is not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input {i}. This is not allowed in "
+                   "strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry {i} in the grad_jacobian. "
+                         "This is not allowed in strict mode as it prevents from using the double backward trick to "
+                         "replace forward mode AD.",
+}
+
+
+def _strict_requires_grad(tensors, kind, strict):
+    """strict=True: every tensor must exist and carry a graph back to the inputs."""
+    if not strict:
+        return
+    for i, t in enumerate(tensors):
+        if t is None:
+            raise RuntimeError(_UNUSED_MSG["back"].format(i=i))
+        if not t.requires_grad:
+            raise RuntimeError(_NO_GRAD_MSG[kind].format(i=i))
+
+
+def _zeros_for_missing(grads, refs, strict, create_graph, stage):
+    """Zeros (shaped like refs) where no gradient flowed; strict mode refuses instead."""
+    out = []
+    for i, g in enumerate(grads):
+        if g is None:
+            if strict:
+                raise RuntimeError(_UNUSED_MSG[stage].format(i=i))
+            g = _op("zeros_like")(refs[i])
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if stage.startswith("double") else "jacobian"
+            raise RuntimeError(f"The {what} of the user-provided function is independent of input {i}. This is not "
+                               "allowed in strict mode when create_graph=True.")
+        out.append(g)
+    return tuple(out)
+
+
+def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
+    """autograd.grad over the outputs that have a graph (None for every input when none has one)."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    from . import grad
+    return grad([o for o, _ in pairs], inputs, [g for _, g in pairs], retain_graph=retain_graph,
+                create_graph=create_graph, allow_unused=True)
+
+
+# --- the API --------------------------------------------------------------------------------------
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T J): the product of `v` with the Jacobian of func at inputs."""
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _fresh(inputs, create_graph, need_graph=True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "vjp")
+        _strict_requires_grad(outputs, "outputs", strict)
+        v = _read_v(v, outputs, outputs_tuple, create_graph, "vjp",
+                    "The vector v can only be None if the user-provided function returns a single Tensor with a "
+                    "single element.")
+    grads = _zeros_for_missing(_grad(outputs, inputs, v, create_graph), inputs, strict, create_graph, "back")
+    return (_unwrap(_finish(outputs, create_graph), outputs_tuple),
+            _unwrap(_finish(grads, create_graph), inputs_tuple))
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), J v): the product of the Jacobian of func at inputs with `v`."""
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _fresh(inputs, create_graph, need_graph=True)
+        v = _read_v(v, inputs, inputs_tuple, create_graph, "jvp",
+                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
+                    "with a single element.")
+        outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jvp")
+        _strict_requires_grad(outputs, "outputs", strict)
+        # the vjp is linear in its cotangent u, so u's value never matters: zeros (no inf/nan)
+        u = tuple(_op("zeros_like")(o, requires_grad=True) for o in outputs)
+        vjp_u = _grad(outputs, inputs, u, create_graph=True)
+        _strict_requires_grad(vjp_u, "grad_inputs", strict)
+    grads = _grad(vjp_u, u, v, create_graph)
+    grads = _zeros_for_missing(grads, outputs, strict, create_graph, "back_trick")
+    return (_unwrap(_finish(outputs, create_graph), outputs_tuple),
+            _unwrap(_finish(grads, create_graph), outputs_tuple))
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+    """The Jacobian of func at inputs: for output i and input j, a tensor of shape
+    outputs[i].shape + inputs[j].shape, nested as ((J00, J01, ...), (J10, ...)) for tuples."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function '
+                             'has more outputs than inputs, "forward-mode" tends to be more performant. Otherwise, '
+                             'prefer to use "reverse-mode".')
+    if strategy == "forward-mode":
+        _refuse_forward_mode(create_graph, strict, vectorize)
+    zeros = _op("zeros")
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _fresh(inputs, create_graph, need_graph=True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jacobian")
+        _strict_requires_grad(outputs, "outputs", strict)
+        if vectorize and strict:
+            raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
+                               "supported together. Please either set `strict=False` or `vectorize=False`.")
+        # vectorize=True gives the same numbers; ndgrad computes them row by row either way
+        result = []
+        for i, out in enumerate(outputs):
+            rows = [[] for _ in inputs]
+            n = out.numel()
+            for k in range(n):
+                # row k of J_i: the gradient of output element k (a one-hot cotangent)
+                onehot = zeros(n, dtype=out.dtype)
+                onehot._data[k] = 1
+                grads = _grad((out,), inputs, (onehot.view(out.shape),), create_graph, retain_graph=True)
+                for j, g in enumerate(grads):
+                    if g is None:
+                        if strict:
+                            raise RuntimeError(f"Output {i} of the user-provided function is independent of input "
+                                               f"{j}. This is not allowed in strict mode.")
+                        g = _op("zeros_like")(inputs[j])
+                    elif strict and create_graph and not g.requires_grad:
+                        raise RuntimeError(f"The jacobian of the user-provided function is independent of input {i}. "
+                                           "This is not allowed in strict mode when create_graph=True.")
+                    rows[j].append(g)
+            result.append(tuple(
+                _op("stack")(r).view(out.shape + inp.shape) if r else zeros(out.shape + inp.shape,
+                                                                                      dtype=inp.dtype)
+                for r, inp in zip(rows, inputs)))
+    return _unwrap(_finish(tuple(result), create_graph), outputs_tuple, inputs_tuple)
+
+
+def _refuse_forward_mode(create_graph, strict, vectorize):
+    if create_graph:
+        raise NotImplementedError("torch.autograd.functional.jacobian: `create_graph=True` and "
+                                  '`strategy="forward-mode"` are not supported together (yet). Please either set '
+                                  '`create_graph=False` or `strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are not "
+                           "supported together (yet). Please either set `strict=False` or "
+                           "`strategy=\"reverse-mode\"`.")
+    if not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
+                                  "implemented for `vectorize=True`.")
+    raise NotImplementedError('strategy="forward-mode" needs forward-mode AD (ndgrad.autograd.forward_ad), which '
+                              'ndgrad does not have yet: use strategy="reverse-mode"')
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
+    """The Hessian of a scalar func at inputs: the Jacobian of its gradient, shaped
+    inputs[i].shape + inputs[j].shape, nested ((H00, H01, ...), ...) for tuple inputs."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+
+    def scalar_func(*inp):
+        out = func(*inp)
+        out_tuple, outs = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        _strict_requires_grad(outs, "outputs", strict)
+        _single_scalar(outs, out_tuple, "hessian")
+        return out.squeeze()
+
+    def gradient(*inp):
+        jac = jacobian(scalar_func, inp, create_graph=True)
+        _strict_requires_grad(jac, "jacobian", strict)
+        return jac
+
+    res = jacobian(gradient, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                   strategy=outer_jacobian_strategy)
+    return _unwrap(res, inputs_tuple, inputs_tuple)
+
+
+def _scalar_and_gradient(func, inputs, v, create_graph, strict, fn_name):
+    """Shared start of vhp / hvp: fresh inputs, checked v, the scalar output and its gradient (with graph)."""
+    with enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+        inputs = _fresh(inputs, create_graph, need_graph=True)
+        v = _read_v(v, inputs, inputs_tuple, create_graph, fn_name,
+                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
+                    "with a single element.")
+        outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", fn_name)
+        _strict_requires_grad(outputs, "outputs", strict)
+        _single_scalar(outputs, outputs_tuple, fn_name)
+        jac = _grad(outputs, inputs, create_graph=True)
+        _strict_requires_grad(jac, "jacobian", strict)
+    return inputs_tuple, inputs, v, outputs, jac
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T H): the product of `v` with the Hessian of scalar func at inputs."""
+    inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "vhp")
+    grads = _zeros_for_missing(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph, "double_back")
+    return _finish(outputs, create_graph)[0], _unwrap(_finish(grads, create_graph), inputs_tuple)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), H v): the product of the Hessian of scalar func at inputs with `v`."""
+    inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "hvp")
+    with enable_grad():
+        u = tuple(_op("zeros_like")(t, requires_grad=True) for t in inputs)
+        u_h = _grad(jac, inputs, u, create_graph=True)    # u^T H, linear in u
+    grads = _grad(u_h, u, v, create_graph)
+    grads = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back_trick")
+    return _finish(outputs, create_graph)[0], _unwrap(_finish(grads, create_graph), inputs_tuple)
