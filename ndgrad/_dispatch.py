@@ -54,6 +54,9 @@ class OpSpec:
         self.out_diff = entry.output_differentiability
 
 
+_NO_EDGE = (None, 0)
+
+
 def _edge(t):
     """The edge through which a gradient reaches tensor `t`'s history."""
     fn = t._grad_fn if t._base is None else t.grad_fn
@@ -165,7 +168,18 @@ def _record(spec, args, outs):
     node._extra = None
     edges, meta = [], []
     slices = [] if spec.list_pos and any(i in spec.list_pos for i in spec.diff_pos) else None
-    for i in spec.diff_pos:
+    if slices is None:   # the common case: every differentiable argument is one Tensor (or a scalar)
+        for i in spec.diff_pos:
+            a = args[i]
+            if isinstance(a, Tensor):
+                d = a._data
+                fn = a._grad_fn
+                edges.append((fn, a._output_nr) if fn is not None and a._base is None else _edge(a))
+                meta.append((d.shape, d.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                meta.append(None)
+    for i in (spec.diff_pos if slices is not None else ()):
         a = args[i]
         start = len(edges)
         if i in spec.list_pos:
@@ -185,11 +199,17 @@ def _record(spec, args, outs):
     node.next_functions = tuple(edges)
     node._meta = meta
     out_diff = spec.out_diff
-    for k, t in enumerate(outs):
-        if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
+    if len(outs) == 1 and out_diff is None:
+        t = outs[0]
+        if t._data.dtype.kind in "fc":
             t._requires_grad = True
             t._grad_fn = node
-            t._output_nr = k
+    else:
+        for k, t in enumerate(outs):
+            if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
+                t._requires_grad = True
+                t._grad_fn = node
+                t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     saved, versions = [], []
     for p, meta_only in zip(spec.saved_pos, spec.meta_only):

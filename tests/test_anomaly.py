@@ -92,11 +92,20 @@ def test_nan_in_backward_raises_naming_the_node():
         with T.autograd.detect_anomaly(check_nan=False):
             w = x.sqrt() * 0.0
             w.sum().backward()
-        return [result, warns[0].startswith("Error detected in SqrtBackward0. Traceback of forward call that caused the "
-                                            "error:\n"), "z = x.sqrt() * 0.0" in warns[0], x.grad]
+        header = "Error detected in SqrtBackward0. Traceback of forward call that caused the error:\n"
+        return [result, warns[0].startswith(header), "z = x.sqrt() * 0.0" in warns[0], x.grad]
     r = both(s)
     assert r[0] == ["RuntimeError", "Function 'SqrtBackward0' returned nan values in its 0th output."]
     assert r[1:3] == [True, True]
+
+
+def test_nan_in_the_given_gradient_is_reported_at_the_first_node():
+    def s(T):
+        x = T.ones(2, requires_grad=True)
+        with T.autograd.detect_anomaly():
+            y = x * 2
+            return caught(lambda: y.backward(T.tensor([float("nan"), 1.0])))[0]
+    assert both(s) == ["RuntimeError", "Function 'MulBackward0' returned nan values in its 0th output."]
 
 
 def test_failing_node_shows_its_forward_traceback_and_the_error_propagates():

@@ -173,7 +173,8 @@ def test_several_outputs_non_tensor_arguments_and_materialized_grads():
         o = Split.apply(a, 7, b)
         o[0].sum().backward()
         fn = o[0].grad_fn
-        return [list(o[:2]), o[2], o[3], o[3].requires_grad, o[1].grad_fn is fn, [e[0] is None for e in fn.next_functions],
+        return [list(o[:2]), o[2], o[3], o[3].requires_grad, o[1].grad_fn is fn,
+                [e[0] is None for e in fn.next_functions],
                 fn.got[:3], fn.got[3], str(fn.got[3].dtype), a.grad, o[1].output_nr]
     r = both(s)
     assert r[5] == [False, True]
@@ -316,7 +317,8 @@ def test_once_differentiable_runs_once_and_refuses_twice():
                 err(lambda: g.sum().backward())]
     r = both(s)
     assert r[3] == "torch::autograd::Error"
-    assert r[5] == ["RuntimeError", "trying to differentiate twice a function that was marked with @once_differentiable"]
+    assert r[5] == ["RuntimeError",
+                    "trying to differentiate twice a function that was marked with @once_differentiable"]
 
 
 @pytest.mark.parametrize("materialize", [True, False])
