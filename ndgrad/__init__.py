@@ -19,6 +19,8 @@ from . import autograd  # noqa: F401
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .autograd import formulas as _formulas
+from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
+                                    set_anomaly_enabled)
 from ._random import Generator, default_generator, manual_seed, seed, initial_seed  # noqa: F401
 
 half, float, double = float16, float32, float64  # noqa: A001

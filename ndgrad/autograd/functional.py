@@ -220,10 +220,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                         raise RuntimeError(f"The jacobian of the user-provided function is independent of input {i}. "
                                            "This is not allowed in strict mode when create_graph=True.")
                     rows[j].append(g)
-            result.append(tuple(
-                _op("stack")(r).view(out.shape + inp.shape) if r else zeros(out.shape + inp.shape,
-                                                                                      dtype=inp.dtype)
-                for r, inp in zip(rows, inputs)))
+            result.append(tuple(_op("stack")(r).view(out.shape + inp.shape) if r else
+                                zeros(out.shape + inp.shape, dtype=inp.dtype)   # an empty output
+                                for r, inp in zip(rows, inputs)))
     return _unwrap(_finish(tuple(result), create_graph), outputs_tuple, inputs_tuple)
 
 

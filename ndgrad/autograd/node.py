@@ -46,7 +46,7 @@ class HookDict(dict):
 
 
 class _Extra:
-    __slots__ = ("pre_hooks", "post_hooks", "tensor_pre_hooks", "retains_grad_hooks", "metadata", "trace")
+    __slots__ = ("pre_hooks", "post_hooks", "tensor_pre_hooks", "retains_grad_hooks", "metadata")
 
     def __init__(self):
         self.pre_hooks = HookDict()
@@ -54,7 +54,6 @@ class _Extra:
         self.tensor_pre_hooks = {}      # output_nr -> HookDict
         self.retains_grad_hooks = {}    # output_nr -> fn
         self.metadata = {}
-        self.trace = None               # forward stack, recorded in anomaly mode
 
 
 class SavedOutput:
