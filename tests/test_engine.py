@@ -436,3 +436,31 @@ def test_long_chain_needs_no_recursion():
         y = y * 1.0
     y.sum().backward()
     assert x.grad.item() == 1.0
+
+
+def test_grad_keeps_engine_buffers_but_never_aliases_visible_tensors():
+    def shares(a, b):
+        return np.shares_memory(a._data, b._data)
+    x, y = leaf(ndgrad), leaf(ndgrad)
+    (x + y).backward(ndgrad.ones(3, dtype=ndgrad.float64))         # one gradient object routed twice
+    assert not shares(x.grad, y.grad)
+    kept = []
+    x = leaf(ndgrad)
+    x.register_hook(lambda g: kept.append(g))                      # a hook keeps a reference
+    (x * 2).sum().backward()
+    assert not shares(kept[0], x.grad)
+    g = ndgrad.ones(3, dtype=ndgrad.float64)
+    x = leaf(ndgrad)
+    x.backward(g)                                                  # the user's own gradient
+    assert not shares(g, x.grad)
+    x = leaf(ndgrad)
+    z = x * 1
+    z.retain_grad()
+    (z * 2).sum().backward()
+    assert not shares(z.grad, x.grad)
+    w = ndgrad.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=ndgrad.float64, requires_grad=True)
+    out = ndgrad.ones(1, 2, dtype=ndgrad.float64) @ w
+    produced = []
+    out.grad_fn.register_hook(lambda gi, go: produced.append(id(gi[1]._data)))
+    out.sum().backward()
+    assert produced == [id(w.grad._data)]                          # a fresh buffer is kept, not copied

@@ -81,6 +81,7 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                 deps[nxt] = left
                 if left == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
+            outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
     finally:
         state.enabled = prev_mode
     return results

@@ -539,9 +539,175 @@ def mse_loss_double_backward(grad, grad_output, numel, reduction):
 
 
 # ---- nn: convolution, pooling, fold/unfold -------------------------------------------------
+def conv_grads(grads, mask):
+    """convolution_backward's outputs, with None for the inputs that need no gradient."""
+    return tuple(g if m else None for g, m in zip(grads, mask))
+
+
+def convolution_double_backward(grads, grad_output, input, weight, stride, padding, dilation, transposed,
+                                output_padding, groups, mask):
+    """Gradients of convolution_backward's (grad_input, grad_weight, grad_bias), all bilinear:
+    grad_input(gO, w) and grad_weight(gO, x) are the adjoints of the convolution in x and in w."""
+    ggi, ggw, ggb = grads
+    args = (stride, padding, dilation, transposed, output_padding, groups)
+    g_out = g_in = g_w = None
+    if mask[0]:
+        g_out = convolution(ggi, weight, None, *args) + convolution(input, ggw, None, *args)
+        g_out = g_out + ggb.view((1, -1) + (1,) * (g_out.ndim - 2))
+    if mask[1]:
+        g_in = _convolution_backward(grad_output, input, ggw, None, *args, [True, False, False])[0]
+    if mask[2]:
+        g_w = _convolution_backward(grad_output, ggi, weight, None, *args, [False, True, False])[1]
+    return g_out, g_in, g_w
+
+
+def conv_tbc_backward(grad, self, weight, pad, mask):
+    """conv_tbc is conv1d on (batch, channel, time) views with the weight as (out, in, kernel)."""
+    gi, gw, _ = _convolution_backward(grad.permute(1, 2, 0), self.permute(1, 2, 0), weight.permute(2, 1, 0), None,
+                                      [1], [pad], [1], False, [0], 1, [mask[0], mask[1], False])
+    return (gi.permute(2, 0, 1) if mask[0] else None, gw.permute(2, 1, 0) if mask[1] else None,
+            grad.sum((0, 1)) if mask[2] else None)
+
+
+def max_pool_double_backward(grad, indices, dim):
+    """The values of `grad` (input-shaped) at the argmax indices (flat per plane): a gather."""
+    flat = grad.flatten(-dim) if dim > 1 else grad
+    return flat.gather(-1, indices.flatten(-dim)).view(indices.shape)
+
 
 
 # ---- nn: normalization, losses, activations, embedding, padding, interpolation -------------
+def double_backward(forward, grads, grad_output, *inputs):
+    """Gradients of a backward op, by differentiating `forward` (a composite of public ops equal to
+    the forward op) twice. The backward op computed vjp(forward, inputs, grad_output); this returns
+    the gradients of sum(grads * that vjp) w.r.t. (grad_output, *inputs), themselves differentiable
+    when grad mode is on (create_graph). Inputs that are None get None."""
+    import ndgrad
+    create = ndgrad.is_grad_enabled()
+
+    def leaf(t):
+        return t if t is None or create and t.requires_grad else t.detach().requires_grad_()
+    with ndgrad.enable_grad():
+        go, xs = leaf(grad_output), [leaf(x) for x in inputs]
+        live = [x for x in xs if x is not None]
+        first = ndgrad.autograd.grad(forward(*xs), live, go, create_graph=True, allow_unused=True)
+        pairs = [(f, g) for f, g in zip(first, (g for g, x in zip(grads, xs) if x is not None))
+                 if f is not None and f.requires_grad]
+        wrt = [go] + live
+        res = ndgrad.autograd.grad([f for f, _ in pairs], wrt, [g for _, g in pairs], create_graph=create,
+                                   allow_unused=True) if pairs else [None] * len(wrt)
+    res = [zeros_like(t) if r is None else r for r, t in zip(res, wrt)]
+    it = iter(res[1:])
+    return (res[0],) + tuple(None if x is None else next(it) for x in xs)
+
+
+def hardsigmoid_slope(x):
+    return where((x > -3) & (x < 3), full_like(x, 1 / 6), zeros_like(x))
+
+
+def mish_backward(grad, x):
+    t = softplus_(x).tanh()
+    s = x.sigmoid()
+    return grad * (t + x * s * (1 - t * t))
+
+
+def softplus_(x):
+    return _softplus(x, 1, 20)
+
+
+def bce_target_backward(grad, x, target, weight, reduction):
+    g = grad * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+    if weight is not None:
+        g = g * weight
+    return g / x.numel() if reduction == 1 else g
+
+
+def bce_with_logits_backward(grad, x, target, weight, pos_weight, reduction):
+    s = x.sigmoid()
+    if pos_weight is None:
+        gx, gt = s - target, -x
+    else:
+        gx = s * (pos_weight * target + 1 - target) - pos_weight * target
+        gt = _log_sigmoid(-x) - pos_weight * _log_sigmoid(x)
+    if weight is not None:
+        gx, gt = gx * weight, gt * weight
+    scale = grad / x.numel() if reduction == 1 else grad
+    return gx * scale, gt * scale
+
+
+def piecewise_quadratic_double_backward(grad, grad_output, diff, width, curvature, reduction):
+    """Second derivative of smooth_l1 / huber: `curvature` inside |diff| < width, zero outside."""
+    g = where(diff.abs() < width, grad * grad_output * curvature, zeros_like(diff))
+    return g / diff.numel() if reduction == 1 else g
+
+
+def _norm_double_backward(normalize, grads, grad_out, input, weight, stats_axes):
+    """Backward of a normalization's backward: `normalize(input)` is the composite normalized
+    input (before the affine weight); gradients of (grad_input, grad_weight, grad_bias)."""
+    def forward(x, w, b):
+        out = normalize(x)
+        return (out if w is None else out * w) + b
+    bias = zeros_like(weight) if weight is not None else zeros((), dtype=input.dtype)
+    _ = stats_axes
+    return double_backward(forward, grads, grad_out, input, weight, bias)[:3]
+
+
+def _channel_view(v, ndim):
+    return v.view([1, -1] + [1] * (ndim - 2)) if ndim > 1 else v
+
+
+def batch_norm_double_backward(grads, grad_out, input, weight, running_mean, running_var, train, eps):
+    nd = input.ndim
+    axes = [0] + list(range(2, nd))
+
+    def normalize(x):
+        if train:
+            mean, var = x.mean(axes, keepdim=True), x.var(axes, correction=0, keepdim=True)
+        else:
+            mean, var = _channel_view(running_mean, nd), _channel_view(running_var, nd)
+        return (x - mean) * (var + eps).rsqrt()
+    w = _channel_view(weight, nd) if weight is not None else None
+    res = _norm_double_backward(normalize, grads, grad_out, input, w, axes)
+    return res[0], res[1], (None if weight is None else res[2].reshape(weight.shape))
+
+
+def _eps_from(x, axes, rstd):
+    """The eps a normalization used, recovered from its saved rstd = 1 / sqrt(var + eps)."""
+    var = x._data.var(tuple(axes), keepdims=True)
+    return float((1 / rstd._data.reshape(var.shape) ** 2 - var).mean()) if var.size else 0.0
+
+
+def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, weight):
+    axes = list(range(input.ndim - len(normalized_shape), input.ndim))
+    eps = _eps_from(input, axes, rstd)
+
+    def normalize(x):
+        return (x - x.mean(axes, keepdim=True)) * (x.var(axes, correction=0, keepdim=True) + eps).rsqrt()
+    return _norm_double_backward(normalize, grads, grad_out, input, weight, axes)
+
+
+def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, group):
+    eps = _eps_from(input.reshape(N, group, -1), [2], rstd)
+    def normalize(x):
+        v = x.reshape(N, group, -1)
+        return ((v - v.mean(2, keepdim=True)) * (v.var(2, correction=0, keepdim=True) + eps).rsqrt()).reshape(x.shape)
+    w = _channel_view(weight, input.ndim) if weight is not None else None
+    res = _norm_double_backward(normalize, grads, grad_out, input, w, None)
+    return res[0], res[1], (None if weight is None else res[2].reshape(weight.shape))
+
+
+def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_freq):
+    """d(embedding_dense_backward)/d(grad_output): the rows of `grad` the indices picked."""
+    flat = indices.reshape(-1)
+    out = grad.index_select(0, flat)
+    keep = ones_like(flat, dtype=grad.dtype)
+    if scale_grad_by_freq:
+        counts = np.bincount(flat._data, minlength=grad.shape[0])[flat._data]
+        keep = keep / ones_like(keep).new_tensor(counts)
+    if padding_idx >= 0:
+        keep = keep.masked_fill(flat == padding_idx, 0)
+    return (out * keep.unsqueeze(1)).reshape(tuple(indices.shape) + (grad.shape[1],))
+
 
 
 # ---- sorting, complex numbers, fft, foreach ------------------------------------------------

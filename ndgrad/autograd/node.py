@@ -8,7 +8,10 @@ lazily created `_extra` object so that recording an op stays cheap.
 """
 import itertools
 import re
+import sys
 import weakref
+
+import numpy as np
 
 _next_seq = itertools.count().__next__
 Tensor = None  # set by _tensor.py (import cycle)
@@ -243,18 +246,51 @@ class AccumulateGrad(Node):
 def accumulate_grad(var, grad, create_graph):
     if grad is None:
         return
-    old = var.grad
+    old = var._grad
     if old is None:
-        # The engine hands over buffers it owns; anything else is copied so `.grad` never aliases.
-        var.grad = grad if create_graph else grad.detach().clone()
+        # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
+        # every weight gradient); anything shared is copied so that `.grad` never aliases.
+        var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
     elif create_graph:
-        var.grad = old + grad
+        var._grad = old + grad
     else:
         old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
     hooks = var._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
             fn(var)
+
+
+def _only_engine_holds(grad, expected=None):
+    """Whether `grad` and its memory are referenced by the engine's buffer alone.
+
+    With expected=None it returns the reference counts instead (used once, to calibrate)."""
+    data = grad._data
+    base = data.base   # a fresh result may be a whole-array view (a transpose) of a fresh array
+    counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
+    if expected is None:
+        return counts
+    if grad._grad_fn is not None or type(data) is not np.ndarray or not data.flags.writeable:
+        return False
+    if base is not None and not (type(base) is np.ndarray and base.flags.owndata and base.size == data.size):
+        return False
+    return counts[0] <= expected[0] and counts[1] <= expected[1] and counts[2] <= expected[2]
+
+
+def _calibrate(var, grad, create_graph):  # calls _only_engine_holds exactly as accumulate_grad does
+    return _only_engine_holds(grad)
+
+
+class _Probe:
+    __slots__ = ("_data",)
+
+
+# The reference counts of a gradient held by the engine's buffer list alone, as _only_engine_holds
+# sees them. Measured, not assumed: they depend on the interpreter.
+_probe = _Probe()
+_probe._data = np.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
+_ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_probe])
+del _probe
 
 
 class GraphRoot(Node):

@@ -10,6 +10,13 @@ import ndgrad as _nd
 from ..ops import nn as _ops
 from ..ops.linalg import broadcast_shape
 from ..ops.nn import REDUCTIONS
+from ..ops.nn_norm import (  # noqa: F401  (normalization, losses, activations, dropout, embedding, ...)
+    alpha_dropout, batch_norm, binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss,
+    dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout, gaussian_nll_loss, glu, group_norm,
+    hardshrink, hardsigmoid, hardswish, hinge_embedding_loss, huber_loss, instance_norm, kl_div, l1_loss,
+    layer_norm, logsigmoid, margin_ranking_loss, mish, multi_margin_loss, multilabel_margin_loss,
+    multilabel_soft_margin_loss, normalize, poisson_nll_loss, prelu, rms_norm, rrelu, rrelu_, smooth_l1_loss,
+    soft_margin_loss, softshrink, softsign, tanhshrink, embedding_fn as embedding)
 
 
 def _reduction(reduction, size_average=None, reduce=None):
@@ -243,3 +250,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if red == REDUCTIONS["sum"]:
         return weighted.sum()
     return weighted.sum() / weight.sum()
+
+
+# convolution, pooling, fold/unfold (ops/nn_conv.py)
+from ..ops.nn_conv import *  # noqa: E402,F401,F403

@@ -3,4 +3,4 @@
 Each forward is registered with `@op("<derivatives.yaml name>")` (see `_dispatch.py`); importing
 this package registers them all. Public names land in `ndgrad`, methods on `Tensor`.
 """
-from . import creation, indexing, linalg, nn, pointwise, random, reduction, shape  # noqa: F401
+from . import creation, indexing, linalg, nn, nn_conv, nn_norm, pointwise, random, reduction, shape  # noqa: F401

@@ -1,0 +1,456 @@
+"""Module: the base class of layers, with torch.nn.Module's registration, traversal,
+state_dict, mode, dtype conversion and forward-hook behaviour."""
+from collections import OrderedDict, namedtuple
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..autograd.node import HookDict
+from .parameter import Parameter
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _type_name(value):
+    if isinstance(value, Tensor):
+        from .._tensor import _TYPE_NAMES
+        return "torch." + _TYPE_NAMES.get(value.dtype.name, value.dtype.name)
+    return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
+        else type(value).__qualname__
+
+
+def _indent(text, spaces):
+    lines = text.split("\n")
+    return lines[0] if len(lines) == 1 else lines[0] + "".join("\n" + " " * spaces + ln for ln in lines[1:])
+
+
+def _add_hook(hooks, fn, prepend):
+    handle = hooks.add(fn)
+    if prepend:
+        rest = [(k, v) for k, v in hooks.items() if k != handle._key]
+        hooks.clear()
+        hooks[handle._key] = fn
+        hooks.update(rest)
+    return handle
+
+
+class Module:
+    """Base class of every layer: assign Parameters, buffers and Modules as attributes and
+    they are registered; subclasses define `forward`."""
+    training: bool
+    _version = 1
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments: {args} {kwargs}")
+        # object.__setattr__: these are the registries __setattr__ itself consults
+        for name, value in (("training", True), ("_parameters", {}), ("_buffers", {}),
+                            ("_non_persistent_buffers_set", set()), ("_modules", {}),
+                            ("_forward_pre_hooks", HookDict()), ("_forward_pre_hooks_with_kwargs", set()),
+                            ("_forward_hooks", HookDict()), ("_forward_hooks_with_kwargs", set())):
+            object.__setattr__(self, name, value)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # --- registration ---------------------------------------------------------------------
+    def _check_name(self, kind, name, registry):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f"{kind} name can't contain \".\", got: {name}")
+        if name == "":
+            raise KeyError(f"{kind} name can't be empty string \"\"")
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name, param):
+        self._check_name("parameter", name, self.__dict__.get("_parameters", {}))
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                             f"created explicitly. To express '{name}' as a function of another Tensor, compute "
+                             "the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        self._check_name("buffer", name, self.__dict__.get("_buffers", {}))
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self._check_name("module", name, self.__dict__.get("_modules", {}))
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params, buffers, modules = d.get("_parameters"), d.get("_buffers"), d.get("_modules")
+
+        def forget(*registries):   # a name lives in one registry at a time
+            d.pop(name, None)
+            for r in registries:
+                if r is not None:
+                    r.pop(name, None)
+            if buffers is not None:
+                self._non_persistent_buffers_set.discard(name)
+
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            forget(buffers, modules)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            forget(params, buffers)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = value
+        elif buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        d = self.__dict__   # (deepcopy and pickle probe attributes before __init__ ran)
+        for registry in ("_parameters", "_buffers", "_modules"):
+            r = d.get(registry)
+            if r is not None and name in r:
+                return r[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for registry in (self._parameters, self._buffers, self._modules):
+            if name in registry:
+                del registry[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+
+    def get_submodule(self, target):
+        mod = self
+        if target == "":
+            return mod
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target):
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        if not hasattr(mod, name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    # --- traversal ------------------------------------------------------------------------
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        memo = set() if memo is None else memo
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def modules(self):
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self):
+        for _, m in self.named_children():
+            yield m
+
+    def _named_members(self, registry, prefix, recurse, remove_duplicate):
+        seen = set()
+        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for mod_prefix, mod in mods:
+            for name, value in getattr(mod, registry).items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield mod_prefix + ("." if mod_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    # --- state_dict -----------------------------------------------------------------------
+    def _own_state(self):
+        """This module's (name, tensor) entries of the state dict: parameters and persistent buffers."""
+        for name, p in self._parameters.items():
+            if p is not None:
+                yield name, p
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers_set:
+                yield name, b
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        if args:   # the deprecated positional form (destination, prefix, keep_vars)
+            destination, prefix, keep_vars = (list(args) + [destination, prefix, keep_vars][len(args):])[:3]
+        destination = OrderedDict() if destination is None else destination
+        for name, value in self._own_state():
+            destination[prefix + name] = value if keep_vars else value.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, errors, consumed = [], [], set()
+        for mod_prefix, mod in self.named_modules(remove_duplicate=False):
+            prefix = mod_prefix + "." if mod_prefix else ""
+            for name, current in mod._own_state():
+                key = prefix + name
+                if key not in state_dict:
+                    missing.append(key)
+                    continue
+                consumed.add(key)
+                value = state_dict[key]
+                if not isinstance(value, Tensor):
+                    errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
+                                  f"Tensor-like object from checkpoint but received {type(value)}")
+                elif tuple(value.shape) != tuple(current.shape):
+                    errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                                  f"checkpoint, the shape in current model is {current.shape}.")
+                elif assign:
+                    if name in mod._parameters:
+                        value = value if isinstance(value, Parameter) else Parameter(value, current.requires_grad)
+                        mod._parameters[name] = value
+                    else:
+                        mod._buffers[name] = value
+                else:
+                    with no_grad():
+                        current.copy_(value)
+        unexpected = [k for k in state_dict.keys() if k not in consumed and k not in missing]
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                self._get_name(), "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # --- modes, conversion, gradients -----------------------------------------------------
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            object.__setattr__(m, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        _zero_grads(self.parameters(), set_to_none)
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def _apply(self, fn):
+        """Convert every parameter (in place, keeping the Parameter objects), grad and buffer."""
+        for module in self.children():
+            module._apply(fn)
+        with no_grad():
+            for p in self._parameters.values():
+                if p is None:
+                    continue
+                p.data = fn(p)
+                if p._grad is not None:
+                    p._grad = fn(p._grad)
+            for name, b in self._buffers.items():
+                if b is not None:
+                    self._buffers[name] = fn(b)
+        return self
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("non_blocking", None)
+        device = kwargs.pop("device", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, bool):   # non_blocking
+                continue
+            else:
+                device = a
+        if device is not None and str(device).split(":")[0] != "cpu":
+            raise NotImplementedError(f"Module.to({str(device)!r}): ndgrad only has the CPU backend wired to ops")
+        if dtype is None:
+            return self
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() or t.is_complex() else t)
+
+    def _float_apply(self, dtype):
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self):
+        return self._float_apply(_dtype.float32)
+
+    def double(self):
+        return self._float_apply(_dtype.float64)
+
+    def half(self):
+        return self._float_apply(_dtype.float16)
+
+    def type(self, dst_type):
+        return self._apply(lambda t: t.to(dst_type))
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        raise NotImplementedError("ndgrad's CUDA backend (CuPy) is not wired to ops yet; modules live on the CPU")
+
+    # --- calling and hooks ----------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) -> None or new args (with_kwargs: hook(module, args, kwargs) -> None or (args, kwargs))."""
+        handle = _add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(handle._key)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) -> None or new output (with_kwargs: hook(module, args, kwargs, output))."""
+        handle = _add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(handle._key)
+        return handle
+
+    def __call__(self, *args, **kwargs):
+        if not (self._forward_pre_hooks or self._forward_hooks):
+            return self.forward(*args, **kwargs)
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    if not (isinstance(res, tuple) and len(res) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {res}.")
+                    args, kwargs = res
+            else:
+                res = hook(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        result = self.forward(*args, **kwargs)
+        for key, hook in list(self._forward_hooks.items()):
+            res = hook(self, args, kwargs, result) if key in self._forward_hooks_with_kwargs \
+                else hook(self, args, result)
+            if res is not None:
+                result = res
+        return result
+
+    # --- printing -------------------------------------------------------------------------
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        """The text inside the parentheses of this module's repr; subclasses override it."""
+        return ""
+
+    def _child_lines(self):
+        return [f"({name}): {_indent(repr(m), 2)}" for name, m in self._modules.items()]
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = self._child_lines()
+        if not child_lines and len(extra_lines) <= 1:
+            return f"{self._get_name()}({extra})"
+        body = "\n  ".join(extra_lines + child_lines)
+        return f"{self._get_name()}(\n  {body}\n)"
+
+
+def _zero_grads(params, set_to_none):
+    for p in params:
+        if p._grad is None:
+            continue
+        if set_to_none:
+            p._grad = None
+        else:
+            g = p._grad
+            if g.grad_fn is not None:
+                g.detach_()
+            else:
+                g.requires_grad_(False)
+            g.zero_()

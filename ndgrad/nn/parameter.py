@@ -1,0 +1,21 @@
+"""Parameter: a leaf Tensor that a Module registers as one of its learnable weights."""
+from .._tensor import Tensor
+
+
+class Parameter(Tensor):
+    """`Parameter(data, requires_grad=True)`: shares `data`'s memory; assigning it to a Module
+    attribute registers it in the module's parameters."""
+    _is_param = True
+
+    def __init__(self, data=None, requires_grad=True):
+        if data is None:
+            data = Tensor()
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Parameter: expected a Tensor as data, got {type(data).__name__}")
+        super().__init__(None)
+        self._data = data._data          # shares memory and version counter, as torch's Parameter(t)
+        self._vc = data._vc
+        self.requires_grad_(requires_grad)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()

@@ -1,0 +1,612 @@
+"""Matrix decompositions and solvers (the ops behind `ndgrad.linalg`), batched over leading dims.
+
+Each op is a forward on arrays (NumPy / SciPy LAPACK calls, batched) registered under the
+derivatives.yaml entry torch records for the same call, so the grad_fn names match:
+`linalg.solve` -> `_linalg_solve_ex`, `linalg.svd` / `svdvals` -> `_linalg_svd`, and so on.
+The user-facing functions (argument forms, named tuples, error checking) live in ndgrad/linalg.py
+and at the bottom of this file for the top-level names (`torch.det`, `torch.svd`, ...).
+"""
+import numpy as np
+import scipy.linalg as sla
+
+from .._dispatch import op, register
+from ..autograd.grad_mode import state as _grad_state
+from .linalg import _type_name
+from .reduction import _structseq
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a factorization failed on the values (singular, not positive-definite)."""
+
+
+return_types = {name: _structseq(name, fields) for name, fields in [
+    ("linalg_cholesky_ex", ["L", "info"]), ("linalg_inv_ex", ["inverse", "info"]),
+    ("linalg_solve_ex", ["result", "info"]), ("linalg_slogdet", ["sign", "logabsdet"]),
+    ("slogdet", ["sign", "logabsdet"]), ("linalg_qr", ["Q", "R"]), ("qr", ["Q", "R"]),
+    ("linalg_svd", ["U", "S", "Vh"]), ("svd", ["U", "S", "V"]), ("linalg_eigh", ["eigenvalues", "eigenvectors"]),
+    ("linalg_eig", ["eigenvalues", "eigenvectors"]),
+    ("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"]),
+    ("linalg_lu_factor", ["LU", "pivots"]), ("linalg_lu_factor_ex", ["LU", "pivots", "info"]),
+    ("linalg_lu", ["P", "L", "U"]), ("lu_unpack", ["P", "L", "U"]), ("geqrf", ["a", "tau"]),
+    ("triangular_solve", ["solution", "cloned_coefficient"])]}
+
+
+# ---- argument checks (torch's messages) ---------------------------------------------------
+def _check_float(name, A, what="A"):
+    if A.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(A)}")
+    if A.dtype == np.float16:
+        raise NotImplementedError(f'"{name}" not implemented for \'Half\'')
+
+
+def _check_matrix(name, A, square=True, what="A"):
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+    _check_float(name, A, what)
+    if square and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: {what} must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+
+
+def _check_same_dtype(name, A, B):
+    if A.dtype != B.dtype:
+        raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of type {_type_name(A)} "
+                           f"and B of type {_type_name(B)} instead")
+
+
+def _check_rhs(name, A, B, left=True):
+    """B's rows (left) or columns (right) must match the square A."""
+    n = A.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation {eq} "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")
+
+
+def _broadcast_batch(A, B):
+    """A and B with their batch dims (all but the last two) broadcast together."""
+    batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    return np.broadcast_to(A, batch + A.shape[-2:]), np.broadcast_to(B, batch + B.shape[-2:])
+
+
+def _raise_first(name, info, text):
+    """LinAlgError for the first failed matrix of a batch; `text(i)` words the failure for info i."""
+    bad = np.flatnonzero(info.reshape(-1))
+    if bad.size:
+        k = int(bad[0])
+        prefix = f"(Batch element {k}): " if info.ndim else ""
+        raise LinAlgError(f"{name}: {prefix}{text(int(info.reshape(-1)[k]))}")
+
+
+def _mH(a):
+    return np.conj(np.swapaxes(a, -1, -2))
+
+
+def _eye_like(a, n=None):
+    n = a.shape[-1] if n is None else n
+    return np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape[:-2] + (n, n))
+
+
+# ---- Cholesky -----------------------------------------------------------------------------
+def _cholesky_info(A):
+    """LAPACK's potrf info per matrix: 0, or the order of the first leading minor that is not PD."""
+    flat = A.reshape((-1,) + A.shape[-2:])
+    potrf = sla.get_lapack_funcs("potrf", (flat,))
+    info = np.array([potrf(m, lower=True)[1] for m in flat], dtype=np.int32)
+    return info.reshape(A.shape[:-2])
+
+
+def _cholesky_partial(A):
+    flat = A.reshape((-1,) + A.shape[-2:])
+    potrf = sla.get_lapack_funcs("potrf", (flat,))
+    return np.stack([np.tril(potrf(m, lower=True)[0]) for m in flat]).reshape(A.shape)
+
+
+@op("linalg_cholesky_ex", public=False)
+def linalg_cholesky_ex(A, *, upper=False, check_errors=False):
+    _check_matrix("linalg.cholesky", A)
+    try:
+        L, info = np.linalg.cholesky(A), np.zeros(A.shape[:-2], dtype=np.int32)
+    except np.linalg.LinAlgError:
+        info = _cholesky_info(A)
+        if check_errors:
+            _raise_not_pd("linalg.cholesky", info)
+        L = _cholesky_partial(A)
+    return (_mH(L) if upper else L), info
+
+
+def _raise_not_pd(name, info):
+    _raise_first(name, info, lambda i: "The factorization could not be completed because the input is not "
+                 f"positive-definite (the leading minor of order {i} is not positive-definite).")
+
+
+@op("cholesky", method=True)
+def cholesky(input, upper=False):
+    _check_matrix("cholesky", input)
+    try:
+        L = np.linalg.cholesky(input)
+    except np.linalg.LinAlgError:
+        _raise_not_pd("cholesky", _cholesky_info(input))
+    return _mH(L) if upper else L
+
+
+def _check_cholesky_pair(name, B, L):
+    if B.ndim < 2 or L.ndim < 2:
+        raise RuntimeError(f"{name}: Expected both tensors to have at least 2 dimensions, got {B.ndim} and {L.ndim}")
+    _check_float(name, L)
+    if L.shape[-1] != L.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{L.shape[-2]} by {L.shape[-1]} matrices")
+    if B.dtype != L.dtype:
+        raise RuntimeError(f"{name}: Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(B)} and A of type {_type_name(L)} instead.")
+    if B.shape[-2] != L.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {L.shape[-2]} by {L.shape[-1]} "
+                           f"but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+
+
+@op("cholesky_solve", method=True)
+def cholesky_solve(input, input2, upper=False):
+    """Solve (L L^H) X = B for X, with B = input and the factor L = input2 (U^H U when upper)."""
+    _check_cholesky_pair("cholesky_solve", input, input2)
+    L, B = _broadcast_batch(input2, input)
+    return sla.cho_solve((L, not upper), B, check_finite=False).astype(input.dtype, copy=False)
+
+
+@op("cholesky_inverse", method=True)
+def cholesky_inverse(input, upper=False):
+    _check_matrix("cholesky_inverse", input)
+    return sla.cho_solve((input, not upper), _eye_like(input).copy(), check_finite=False).astype(input.dtype,
+                                                                                                 copy=False)
+
+
+# ---- inverse, determinants ----------------------------------------------------------------
+def _lu_info(lu):
+    """LAPACK getrf's info: 1-based index of the first zero on U's diagonal, 0 when there is none."""
+    zero = np.diagonal(lu, axis1=-2, axis2=-1) == 0
+    return np.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(np.int32)
+
+
+def _lu_factor(A):
+    """(LU, 0-based LAPACK pivots) of a batch of (possibly rectangular) matrices; empty ones pass through."""
+    if A.size == 0:
+        return A.copy(), np.zeros(A.shape[:-2] + (min(A.shape[-2:]),), dtype=np.int32)
+    import warnings
+    with warnings.catch_warnings():    # singular inputs are reported through info, not warnings
+        warnings.simplefilter("ignore", sla.LinAlgWarning)
+        lu, piv = sla.lu_factor(A, check_finite=False)
+    return lu.astype(A.dtype, copy=False), piv.astype(np.int32)
+
+
+def _singular_text(i):
+    return f"The diagonal element {i} is zero, the inversion could not be completed because the input matrix is singular."
+
+
+@op("linalg_inv_ex", public=False)
+def linalg_inv_ex(A, *, check_errors=False):
+    _check_matrix("linalg.inv", A)
+    try:
+        return np.linalg.inv(A), np.zeros(A.shape[:-2], dtype=np.int32)
+    except np.linalg.LinAlgError:
+        info = _lu_info(_lu_factor(A)[0])
+        if check_errors:
+            _raise_first("linalg.inv", info, _singular_text)
+        with np.errstate(all="ignore"):   # LAPACK stops at the zero pivot; the result is not meaningful
+            inv = np.full(A.shape, np.nan, dtype=A.dtype)
+        return inv, info
+
+
+@op("linalg_det", public=False)
+def linalg_det(A):
+    _check_matrix("linalg.det", A)
+    return np.linalg.det(A)
+
+
+@op("linalg_slogdet", public=False)
+def linalg_slogdet(A):
+    _check_matrix("linalg.slogdet", A)
+    sign, logabsdet = np.linalg.slogdet(A)
+    return sign, logabsdet
+
+
+# ---- solvers ------------------------------------------------------------------------------
+def _is_vector_rhs(A, B):
+    """torch's rule: B is a (batch of) vector(s) when 1-D, or when it is A's shape without the last dim."""
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
+
+
+@op("_linalg_solve_ex")
+def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
+    _check_matrix("linalg.solve", A)
+    _check_same_dtype("linalg.solve", A, B)
+    vector = _is_vector_rhs(A, B)
+    B2 = B[..., None] if vector else B
+    if B2.ndim < 2:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 1 dimension.")
+    _check_rhs("linalg.solve", A, B2, left)
+    A2, B2 = _broadcast_batch(A, B2)
+    lu, piv = _lu_factor(A2)
+    info = _lu_info(lu)
+    if check_errors and info.any():
+        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
+    with np.errstate(all="ignore"):
+        if left:
+            X = sla.lu_solve((lu, piv), B2, check_finite=False) if B2.size else np.zeros(B2.shape, A.dtype)
+        else:   # X A = B  <=>  A^T X^T = B^T
+            X = np.swapaxes(sla.lu_solve((lu, piv), np.swapaxes(B2, -1, -2), trans=1, check_finite=False), -1, -2)
+    X = X.astype(A.dtype, copy=False)
+    return (X[..., 0] if vector else X), lu, piv + 1, info
+
+
+@op("linalg_solve_triangular", public=False)
+def linalg_solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    name = "linalg.solve_triangular"
+    _check_matrix(name, A)
+    if B.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    _check_same_dtype(name, A, B)
+    _check_rhs(name, A, B, left)
+    return _tri_solve(A, B, upper, left, unitriangular)
+
+
+def _tri_solve(A, B, upper, left, unit, trans=0):
+    """op(A) X = B (left) or X A = B, for triangular A; trans: op is 0 identity, 1 transpose, 2 adjoint."""
+    A, B = _broadcast_batch(A, B)
+    if B.size == 0:
+        return np.zeros(B.shape, A.dtype)
+    with np.errstate(all="ignore"):
+        if left:
+            X = sla.solve_triangular(A, B, trans=trans, lower=not upper, unit_diagonal=unit, check_finite=False)
+        else:   # X A = B  <=>  A^T X^T = B^T
+            X = np.swapaxes(sla.solve_triangular(A, np.swapaxes(B, -1, -2), trans=1, lower=not upper,
+                                                 unit_diagonal=unit, check_finite=False), -1, -2)
+    return X.astype(A.dtype, copy=False)
+
+
+@op("triangular_solve", method=True)
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    if input.ndim < 2 or A.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has "
+                           f"{input.ndim} dimensions instead" if input.ndim < 2 else
+                           f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has "
+                           f"{A.ndim} dimensions instead")
+    _check_float("triangular_solve", A)
+    if input.shape[-2] != A.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is {A.shape[-2]} by "
+                           f"{A.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}")
+    _check_same_dtype("triangular_solve", A, input)
+    X = _tri_solve(A, input, upper, True, unitriangular, trans=1 if transpose else 0)
+    batch = X.shape[:-2]
+    return X, np.broadcast_to(A, batch + A.shape[-2:]).copy()
+
+
+# ---- LU -----------------------------------------------------------------------------------
+def _permutation(piv, m):
+    """The row order P^T applies (A[perm] = L U) from LAPACK's 1-based sequence of row swaps."""
+    batch = piv.shape[:-1]
+    perm = np.broadcast_to(np.arange(m), batch + (m,)).copy()
+    flat_perm = perm.reshape(-1, m)
+    flat_piv = piv.reshape(-1, piv.shape[-1]).astype(np.int64) - 1
+    idx = np.arange(flat_perm.shape[0])
+    for i in range(piv.shape[-1]):   # the swaps are sequential: one vectorized step per pivot
+        j = flat_piv[:, i]
+        a, b = flat_perm[idx, i].copy(), flat_perm[idx, j].copy()
+        flat_perm[idx, i], flat_perm[idx, j] = b, a
+    return flat_perm.reshape(batch + (m,))
+
+
+def _perm_matrix(piv, m, dtype):
+    perm = _permutation(piv, m)
+    P = np.zeros(perm.shape + (m,), dtype=dtype)
+    np.put_along_axis(P, perm[..., :, None], 1, axis=-1)   # rows of P^T; P[perm[i], i] = 1
+    return np.swapaxes(P, -1, -2)
+
+
+def _unpack(LU, piv, unpack_data=True, unpack_pivots=True):
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    batch = LU.shape[:-2]
+    if unpack_data:
+        L = np.tril(LU[..., :, :k], -1) + np.eye(m, k, dtype=LU.dtype)
+        U = np.triu(LU[..., :k, :])
+    else:
+        L = U = np.zeros((0,), dtype=LU.dtype)
+    P = _perm_matrix(piv, m, LU.dtype) if unpack_pivots else np.zeros((0,), dtype=LU.dtype)
+    return P, np.broadcast_to(L, batch + L.shape[-2:]) if unpack_data else L, U
+
+
+def _check_pivot_cpu(pivot, name):
+    if not pivot:
+        raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
+
+
+@op("linalg_lu_factor_ex", public=False)
+def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
+    if A.ndim < 2:
+        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} "
+                           "instead")
+    if A.dtype.kind not in "fc" or A.dtype == np.float16:
+        raise NotImplementedError(f'"lu_cpu" not implemented for \'{_type_name(A)}\'')
+    _check_pivot_cpu(pivot, "linalg.lu_factor")
+    lu, piv = _lu_factor(A)
+    info = _lu_info(lu)
+    if check_errors:
+        _raise_first("torch.linalg.lu_factor_ex", info, lambda i: f"U[{i},{i}] is zero and using it on lu_solve "
+                     "would result in a division by zero. If you still want to perform the factorization, consider "
+                     "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return lu, piv + 1, info
+
+
+@op("linalg_lu", public=False)
+def linalg_lu(A, *, pivot=True):
+    if A.ndim < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    if A.dtype.kind not in "fc" or A.dtype == np.float16:
+        raise NotImplementedError(f'"lu_cpu" not implemented for \'{_type_name(A)}\'')
+    _check_pivot_cpu(pivot, "linalg.lu_factor")
+    lu, piv = _lu_factor(A)
+    return _unpack(lu, piv + 1)
+
+
+@op("lu_unpack")
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    if LU_pivots.dtype != np.int32:
+        raise RuntimeError(f"torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype. "
+                           f"Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+    return _unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+
+
+@op("linalg_lu_solve", public=False)
+def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    name = "linalg.lu_solve"
+    _check_matrix(name, LU, what="LU")
+    if B.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    _check_same_dtype(name, LU, B)
+    _check_rhs(name, LU, B, left)
+    batch = np.broadcast_shapes(LU.shape[:-2], B.shape[:-2], pivots.shape[:-1])
+    n = LU.shape[-1]
+    lu = np.broadcast_to(LU, batch + (n, n))
+    piv = np.broadcast_to(pivots, batch + (n,)).astype(np.int64) - 1
+    Bb = np.broadcast_to(B, batch + B.shape[-2:])
+    if Bb.size == 0:
+        return np.zeros(Bb.shape, LU.dtype)
+    cplx = LU.dtype.kind == "c"
+    if left:
+        X = sla.lu_solve((lu, piv), Bb, trans=(2 if cplx else 1) if adjoint else 0, check_finite=False)
+    else:   # X op(A) = B  <=>  op(A)^H X^H = B^H
+        X = _mH(sla.lu_solve((lu, piv), _mH(Bb), trans=0 if adjoint else (2 if cplx else 1), check_finite=False))
+    return X.astype(LU.dtype, copy=False)
+
+
+# ---- QR, Householder ----------------------------------------------------------------------
+_QR_MODES = ("reduced", "complete", "r")
+
+
+@op("linalg_qr", public=False)
+def linalg_qr(A, mode="reduced"):
+    if mode not in _QR_MODES:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    _check_matrix("linalg.qr", A, square=False)
+    Q, R = np.linalg.qr(A, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        Q = np.zeros((0,), dtype=A.dtype)
+    return Q, R
+
+
+def _householder_q(A, tau, full):
+    """H_1 H_2 ... H_k (H_i = I - tau_i v_i v_i^H, v_i from column i below the diagonal) as (m, m) or (m, n)."""
+    m, n = A.shape[-2:]
+    k = tau.shape[-1]
+    batch = np.broadcast_shapes(A.shape[:-2], tau.shape[:-1])
+    Q = np.broadcast_to(np.eye(m, m if full else n, dtype=np.result_type(A, tau)), batch + (m, m if full else n))
+    Q = Q.copy()
+    for i in reversed(range(k)):    # apply H_i on the left, the last reflector first
+        v = np.concatenate([np.zeros(batch + (i,), A.dtype), np.ones(batch + (1,), A.dtype),
+                            np.broadcast_to(A[..., i + 1:, i], batch + (m - i - 1,))], axis=-1)
+        Q -= tau[..., i, None, None] * v[..., :, None] * (np.conj(v)[..., None, :] @ Q)
+    return Q
+
+
+@op("linalg_householder_product", public=False)
+def linalg_householder_product(A, tau):
+    name = "torch.linalg.householder_product"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    m, n = A.shape[-2:]
+    if m < n:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if tau.shape[-1] > n:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if A.ndim - tau.ndim != 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+                           f"{tau.ndim} and input.ndim is equal to {A.ndim}")
+    _check_float(name, A)
+    if A.dtype != tau.dtype:
+        raise RuntimeError(f"{name}: tau dtype {_type_name(tau)} does not match input dtype {_type_name(A)}")
+    return _householder_q(A, tau, full=False)
+
+
+@op("ormqr", method=True)
+def ormqr(input, input2, input3, left=True, transpose=False):
+    """op(Q) @ C (left) or C @ op(Q), with Q the product of the Householder reflectors (input, input2)."""
+    name = "torch.ormqr"
+    if input.ndim < 2 or input3.ndim < 2:
+        raise RuntimeError(f"{name}: input and other must have at least 2 dimensions.")
+    m = input3.shape[-2] if left else input3.shape[-1]
+    if input.shape[-2] != m:
+        raise RuntimeError(f"{name}: input.shape[-2] must be equal to other.shape[{-2 if left else -1}]")
+    if input2.shape[-1] > input.shape[-1]:
+        raise RuntimeError(f"{name}: tau.shape[-1] must be less than or equal to input.shape[-1]")
+    _check_float(name, input)
+    Q = _householder_q(input, input2, full=True)
+    if transpose:
+        Q = _mH(Q)
+    return Q @ input3 if left else input3 @ Q
+
+
+@op("geqrf", method=True)
+def geqrf(input):
+    _check_matrix("geqrf", input, square=False)
+    m, n = input.shape[-2:]
+    flat = input.reshape((-1, m, n))
+    outs = [sla.qr(a, mode="raw", check_finite=False)[0] for a in flat]   # LAPACK geqrf, one matrix at a time
+    a = np.stack([o[0] for o in outs]) if outs else flat.copy()
+    tau = np.stack([o[1] for o in outs]) if outs else np.zeros((0, min(m, n)), input.dtype)
+    return (np.ascontiguousarray(a).reshape(input.shape).astype(input.dtype, copy=False),
+            tau.reshape(input.shape[:-2] + (min(m, n),)).astype(input.dtype, copy=False))
+
+
+# ---- spectral: SVD, eigen-decompositions --------------------------------------------------
+_SVD_DRIVERS = (None, "gesvd", "gesvdj", "gesvda", "gesvdj_batched")
+
+
+@op("_linalg_svd")
+def _linalg_svd(A, full_matrices=False, compute_uv=True, *, driver=None):
+    _check_matrix("linalg.svd", A, square=False)
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+                           "cuSOLVER backend.")
+    if not compute_uv:
+        S = np.linalg.svd(A, compute_uv=False)
+        return np.zeros((0,), A.dtype), S, np.zeros((0,), A.dtype)
+    U, S, Vh = np.linalg.svd(A, full_matrices=full_matrices)
+    return U, S, Vh
+
+
+def _check_uplo(UPLO):
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+
+
+@op("_linalg_eigh")
+def _linalg_eigh(A, UPLO="L", compute_v=True):
+    _check_uplo(UPLO)
+    if A.ndim < 2:
+        raise RuntimeError("linalg.eigh: The input tensor A must have at least 2 dimensions.")
+    if A.dtype.kind not in "fc" or A.dtype == np.float16:
+        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for \'{_type_name(A)}\'')
+    _check_matrix("linalg.eigh", A)
+    if not compute_v:
+        return np.linalg.eigvalsh(A, UPLO=UPLO), np.zeros((0,), A.dtype)
+    w, V = np.linalg.eigh(A, UPLO=UPLO)
+    return w, V
+
+
+@op("linalg_eig", public=False)
+def linalg_eig(A):
+    if A.ndim >= 2 and (A.dtype.kind not in "fc" or A.dtype == np.float16):
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(A)}")
+    _check_matrix("linalg.eig", A)
+    w, V = np.linalg.eig(A)
+    cplx = np.complex64 if A.dtype in (np.float32, np.complex64) else np.complex128
+    return w.astype(cplx, copy=False), V.astype(cplx, copy=False)
+
+
+def _pinv_tolerance(S, atol, rtol, m, n):
+    """The cut-off below which singular (or eigen) values are treated as zero, per matrix."""
+    smax = S.max(-1, initial=0.0)
+    if rtol is None:
+        rtol = np.finfo(S.dtype).eps * max(m, n) if atol is None or np.all(np.asarray(atol) <= 0) else 0.0
+    atol = 0.0 if atol is None else np.asarray(atol)
+    return np.maximum(atol, np.asarray(rtol) * smax)[..., None]
+
+
+@op("linalg_pinv.atol_rtol_tensor", public=False)
+def linalg_pinv(A, *, atol=None, rtol=None, hermitian=False):
+    if A.ndim < 2 or A.dtype.kind not in "fc" or A.dtype == np.float16:
+        raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
+    m, n = A.shape[-2:]
+    if hermitian:
+        w, V = np.linalg.eigh(A)
+        keep = np.abs(w) > _pinv_tolerance(np.abs(w), atol, rtol, m, n)
+        winv = np.where(keep, 1 / np.where(keep, w, 1), 0)
+        return ((V * winv[..., None, :]) @ _mH(V)).astype(A.dtype, copy=False)
+    if A.size == 0:
+        return np.zeros(A.shape[:-2] + (n, m), A.dtype)
+    U, S, Vh = np.linalg.svd(A, full_matrices=False)
+    keep = S > _pinv_tolerance(S, atol, rtol, m, n)
+    sinv = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(S.dtype)
+    return ((_mH(Vh) * sinv[..., None, :]) @ _mH(U)).astype(A.dtype, copy=False)
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+@op("linalg_lstsq", public=False)
+def linalg_lstsq(A, B, rcond=None, *, driver=None):
+    name = "torch.linalg.lstsq"
+    if driver is not None and driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError(f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    driver = driver or "gelsy"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    _check_float(name, A)
+    if A.dtype != B.dtype:
+        raise RuntimeError(f"{name}: Expected input and other to have the same dtype, but got input's dtype "
+                           f"{_type_name(A)} and other's dtype {_type_name(B)}")
+    vector = B.ndim == A.ndim - 1
+    B2 = B[..., None] if vector else B
+    if B2.shape[-2] != A.shape[-2]:
+        raise RuntimeError(f"{name}: input.size(-2) should match other.size(-2)")
+    A2, B2 = _broadcast_batch(A, B2)
+    m, n = A.shape[-2:]
+    U, S, Vh = np.linalg.svd(A2, full_matrices=False)
+    if rcond is None:
+        rcond = np.finfo(S.dtype).eps * max(m, n)
+    keep = S > rcond * S.max(-1, initial=0.0)[..., None]
+    sinv = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(S.dtype)
+    X = (_mH(Vh) * sinv[..., None, :]) @ (_mH(U) @ B2)
+    rank = keep.sum(-1).astype(np.int64)
+    real = S.dtype
+    full_rank = bool(np.all(rank == n))
+    if driver != "gelsy" and m > n and full_rank:
+        residuals = (np.abs(A2 @ X - B2) ** 2).sum(-2).astype(real)
+    else:
+        residuals = np.zeros((0,), real)
+    if driver == "gels":
+        rank = np.zeros((0,), np.int64)
+    sv = S if driver in ("gelsd", "gelss") else np.zeros((0,), real)
+    X = X.astype(A.dtype, copy=False)
+    return (X[..., 0] if vector else X), residuals, rank, sv
+
+
+# ---- matrix functions and small ops -------------------------------------------------------
+@op("linalg_matrix_exp", public=False)
+def linalg_matrix_exp(A):
+    _check_matrix("linalg.matrix_exp", A)
+    if A.size == 0:
+        return A.copy()
+    return sla.expm(A).astype(A.dtype, copy=False)
+
+
+@op("linalg_cross", public=False)
+def linalg_cross(input, other, *, dim=-1):
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions. Got {input.ndim} and "
+                           f"{other.ndim}")
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(other)}")
+    ndim = max(input.ndim, 1)
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got {dim})")
+    if input.shape[dim] != 3 or other.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
+                           f"{other.shape[dim]}")
+    try:
+        shape = np.broadcast_shapes(input.shape, other.shape)
+    except ValueError:
+        raise RuntimeError(f"linalg.cross: inputs with shapes {list(input.shape)} and {list(other.shape)} cannot "
+                           "be broadcast together") from None
+    out = np.cross(np.broadcast_to(input, shape), np.broadcast_to(other, shape), axis=dim)
+    return out.astype(input.dtype, copy=False)
+
+
+@op("trace", method=True)
+def trace(input):
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    out_dtype = np.int64 if input.dtype.kind in "biu" else input.dtype
+    return np.trace(input).astype(out_dtype)
