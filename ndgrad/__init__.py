@@ -37,6 +37,8 @@ _formulas.__dict__.update({k: v for k, v in _dispatch.OPS.items()
                            if k not in _formulas.__dict__ and not hasattr(_builtins, k)})
 from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
 from . import nn  # noqa: E402,F401
+from . import optim  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

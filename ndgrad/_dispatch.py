@@ -26,10 +26,11 @@ Tensor = None     # set by _tensor.py (avoids an import cycle)
 
 class OpSpec:
     __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
-                 "meta_only", "promote", "operands", "view", "multi_out", "out_diff")
+                 "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast")
 
-    def __init__(self, name, forward, promote, view, operands=None):
+    def __init__(self, name, forward, promote, view, operands=None, broadcast=False):
         self.name = name
+        self.broadcast = broadcast
         self.operands = operands
         self.forward = forward
         self.entry = ENTRIES.get(name)
@@ -55,6 +56,21 @@ class OpSpec:
 
 
 _NO_EDGE = (None, 0)
+
+
+def broadcast_shape(*shapes):
+    """The shape `shapes` broadcast to, or torch's RuntimeError naming the clashing sizes."""
+    out = ()
+    for shape in shapes:
+        n = max(len(out), len(shape))
+        a = (1,) * (n - len(out)) + tuple(out)
+        b = (1,) * (n - len(shape)) + tuple(shape)
+        for i in range(n - 1, -1, -1):
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                                   f"at non-singleton dimension {i}")
+        out = tuple(y if x == 1 else x for x, y in zip(a, b))
+    return out
 
 
 def _edge(t):
@@ -119,7 +135,12 @@ def call(spec, args):
     if promote is not None and (mixed or promote == "float" and single_dtype is not None
                                 and single_dtype.kind in "biu" or len(args) > 1 and _scalar_lifts(spec, args, single_dtype)):
         target = _promote(spec, raw, args)
-    out = spec.forward(*raw)
+    try:
+        out = spec.forward(*raw)
+    except ValueError:
+        if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
+            broadcast_shape(*(a.shape for a in raw if isinstance(a, np.ndarray)))
+        raise
     record = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
         outs = tuple(_wrap(o, target) for o in out)
@@ -372,16 +393,18 @@ def _rebase_history(self, node):
 
 
 # --- registration --------------------------------------------------------------------------
-def op(name, *, public=None, method=False, inplace=False, promote=None, operands=None, view=False):
+def op(name, *, public=None, method=False, inplace=False, promote=None, operands=None, view=False,
+       broadcast=False):
     """Register `fn` (a forward on arrays) as the op `name`; returns its public function.
 
     public: the public name (default: the forward's name); method: also a Tensor method
     (True or a name); inplace: also `Tensor.<method>_`; promote: None, "same" (common dtype) or
     "float" (common dtype, integers to the default float); operands: the argument positions
-    that take part in promotion (default all); view: outputs alias the first input.
+    that take part in promotion (default all); broadcast: operands broadcast elementwise (shape
+    errors get torch's message); view: outputs alias the first input.
     """
     def deco(fn):
-        spec = OpSpec(name, _positional(fn), promote, view, operands)
+        spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast)
         pub = _signature_wrapper(fn, "call", spec)
         pub.__name__ = pub.__qualname__ = public or fn.__name__
         pub.__doc__ = fn.__doc__

@@ -536,6 +536,324 @@ def mse_loss_double_backward(grad, grad_output, numel, reduction):
 
 
 # ---- linear algebra decompositions and solvers ---------------------------------------------
+def _la():
+    """The ndgrad.linalg namespace (imported late: it is built after the formulas)."""
+    from .. import linalg
+    return linalg
+
+
+def _real_np_dtype(x):
+    return np.finfo(x._data.dtype).dtype if x._data.dtype.kind in "fc" else np.float64
+
+
+def _tri(x, k=0, upper=False, diag=None):
+    """x's lower (upper) triangle from diagonal k, the diagonal scaled by `diag` if given.
+
+    A product with a constant 0/1 matrix, so it stays differentiable (tril/triu belong to
+    another family and need not exist).
+    """
+    n, m = x.shape[-2:]
+    w = np.triu(np.ones((n, m)), k) if upper else np.tril(np.ones((n, m)), k)
+    if diag is not None:
+        w[np.arange(min(n, m)), np.arange(min(n, m))] = diag
+    return x * tensor(w.astype(_real_np_dtype(x)))
+
+
+def _diag_embed(v):
+    n = v.shape[-1]
+    return v.unsqueeze(-1) * eye(n, dtype=v.dtype)
+
+
+def _is_zero(g):
+    """A gradient the engine filled with zeros for an unused output (no graph behind it)."""
+    return not g.requires_grad and not g._data.any()
+
+
+def _check_gauge(name, vectors, g):
+    """Complex singular/eigen-vectors are defined up to a phase: refuse losses that depend on it."""
+    if g._data.dtype.kind == "c":
+        phase = (vectors.mH @ g).diagonal(0, -2, -1).imag
+        if np.abs(phase._data).max(initial=0) > 1e-6 * max(1.0, float(np.abs(g._data).max(initial=0))):
+            raise RuntimeError(f"{name}: The eigenvectors in the complex case are specified up to multiplication by "
+                               "e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.")
+
+
+def _left_inv_h(L, X, unit=False):
+    """L^{-H} X for lower-triangular L."""
+    return _la().solve_triangular(L.mH, X, upper=True, unitriangular=unit)
+
+
+def _right_inv_h(X, U, upper=True):
+    """X U^{-H} for triangular U (upper unless said otherwise)."""
+    return _la().solve_triangular(U.mH, X, upper=not upper, left=False)
+
+
+def cholesky_backward(grad, upper, L):
+    """A = L L^H: gA = sym(L^{-H} Phi(L^H gL) L^{-1}), Phi = lower triangle with the diagonal halved."""
+    if upper:
+        L, grad = L.mH, grad.mH
+    phi = _tri(L.mH @ grad, diag=0.5)
+    gA = _right_inv_h(_left_inv_h(L, phi), L.mH, upper=True)   # L^{-H} phi L^{-1}
+    return (gA + gA.mH) * 0.5
+
+
+def _factor_grad(gA, F, upper):
+    """From the gradient of A = F F^H (F = L), or A = F^H F (F = U), to the gradient of F."""
+    sym = gA + gA.mH
+    return F @ sym if upper else sym @ F
+
+
+def cholesky_solve_backward(grad, B, F, upper, X, grad_input_mask):
+    gB = cholesky_solve(grad, F, upper)
+    gF = _factor_grad(-(gB @ X.mH), F, upper) if grad_input_mask[1] else None
+    return gB, gF
+
+
+def cholesky_inverse_backward(grad, F, upper, Y):
+    return _factor_grad(-(Y @ grad @ Y), F, upper)
+
+
+def det_backward(grad, A, det):
+    return (grad * conj(det)).unsqueeze(-1).unsqueeze(-1) * _la().inv(A).mH
+
+
+def slogdet_backward(grad_sign, grad_logabsdet, A, sign):
+    c = grad_logabsdet
+    if A._data.dtype.kind == "c":
+        c = c + (conj(sign) * grad_sign).imag * 1j
+    return c.unsqueeze(-1).unsqueeze(-1) * _la().inv(A).mH
+
+
+def _qr_square_backward(gQ, gR, Q, R):
+    """A = QR with Q (m, n) orthonormal columns and R (n, n) upper: gA = (gQ - Q herm(M)) R^{-H}."""
+    M = Q.mH @ gQ - gR @ R.mH
+    upper = _tri(M, 1, upper=True)
+    herm = upper + upper.mH + _diag_embed(M.diagonal(0, -2, -1).real.to(M.dtype))
+    return _right_inv_h(gQ - Q @ herm, R)
+
+
+def linalg_qr_backward(gQ, gR, Q, R, mode):
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
+                           "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    if m >= n:
+        return _qr_square_backward(gQ, gR, Q, R)
+    # wide: A = Q [R1 R2]; R2 = Q^H A2 feeds Q's gradient, A2's is Q gR2
+    A2 = Q @ R[..., :, m:]
+    gR2 = gR[..., :, m:]
+    g1 = _qr_square_backward(gQ + A2 @ gR2.mH, gR[..., :, :m], Q, R[..., :, :m])
+    return cat([g1, Q @ gR2], -1)
+
+
+def svd_backward(gU, gS, gVh, U, S, Vh, full_matrices):
+    k = S.shape[-1]
+    if full_matrices:   # the extra columns of U / rows of Vh carry no gradient (as in torch)
+        U, gU, Vh, gVh = U[..., :, :k], gU[..., :, :k], Vh[..., :k, :], gVh[..., :k, :]
+    m, n = U.shape[-2], Vh.shape[-1]
+    gS = gS.to(U.dtype)
+    if _is_zero(gU) and _is_zero(gVh):   # svdvals: U diag(gS) Vh (no 1/(s_i^2 - s_j^2) terms)
+        return U @ (gS.unsqueeze(-1) * Vh)
+    _check_gauge("linalg_svd_backward", U, gU)
+    J = U.mH @ gU
+    J = J - J.mH
+    K = Vh @ gVh.mH
+    K = K - K.mH
+    S_ = S.to(U.dtype)
+    S2 = S * S
+    E = (S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye(k, dtype=S.dtype)).to(U.dtype)  # s_j^2 - s_i^2, 1 on the diagonal
+    inner = (J * S_.unsqueeze(-2) + S_.unsqueeze(-1) * K) / E + _diag_embed(gS)
+    if U._data.dtype.kind == "c":
+        inner = inner + _diag_embed(J.diagonal(0, -2, -1) / (2 * S_))
+    if m > n:
+        gUS = gU / S_.unsqueeze(-2)
+        return (U @ inner + gUS - U @ (U.mH @ gUS)) @ Vh
+    if m < n:
+        SgVh = gVh / S_.unsqueeze(-1)
+        return U @ (inner @ Vh + SgVh - (SgVh @ Vh.mH) @ Vh)
+    return U @ inner @ Vh
+
+
+def eigh_backward(gL, gV, L, V):
+    gL = gL.to(V.dtype)
+    if _is_zero(gV):
+        return (V * gL.unsqueeze(-2)) @ V.mH
+    _check_gauge("linalg_eigh_backward", V, gV)
+    X = V.mH @ gV
+    X = (X - X.mH) * 0.5    # the Hermitian part of the result only sees the skew part
+    n = L.shape[-1]
+    E = (L.unsqueeze(-2) - L.unsqueeze(-1) + eye(n, dtype=L.dtype)).to(V.dtype)
+    return V @ (X / E + _diag_embed(gL)) @ V.mH
+
+
+def eig_backward(gL, gV, A, L, V):
+    """A = V diag(L) V^{-1} with unit-norm columns of V: gA = V^{-H} (diag(gL) + conj(F) o Z) V^H."""
+    inner = _diag_embed(gL)
+    if not _is_zero(gV):
+        _check_gauge("linalg_eig_backward", V, gV)
+        VhgV = V.mH @ gV
+        Z = VhgV - (V.mH @ V) * VhgV.diagonal(0, -2, -1).real.to(V.dtype).unsqueeze(-2)
+        n = L.shape[-1]
+        E = conj(L.unsqueeze(-2) - L.unsqueeze(-1)) + eye(n, dtype=L.dtype)
+        inner = inner + _tri(Z / E, 1, upper=True) + _tri(Z / E, -1)
+    gA = _la().solve(V.mH, inner @ V.mH)
+    return gA if A._data.dtype.kind == "c" else gA.real
+
+
+def pinv_backward(grad, P, A):
+    """Gradient of P = pinv(A) (constant rank): -P^H g P^H + (I - AP) g^H P P^H + P^H P g^H (I - PA)."""
+    Ph, gh = P.mH, grad.mH
+    return -(Ph @ grad @ Ph) + (gh - A @ (P @ gh)) @ (P @ Ph) + (Ph @ P) @ (gh - (gh @ P) @ A)
+
+
+def lstsq_backward(gX, gRes, A, B, X, grad_input_mask):
+    vector = B.ndim == A.ndim - 1
+    if vector:
+        gX, B, X = gX.unsqueeze(-1), B.unsqueeze(-1), X.unsqueeze(-1)
+    P = _la().pinv(A)
+    gA = pinv_backward(gX @ B.mH, P, A) if grad_input_mask[0] else None
+    gB = P.mH @ gX if grad_input_mask[1] else None
+    if gRes.numel() and not _is_zero(gRes):   # residuals |A x_j - b_j|^2 (x is optimal: no term through x)
+        Rg = (A @ X - B) * gRes.to(A.dtype).unsqueeze(-2) * 2
+        gA = None if gA is None else gA + Rg @ X.mH
+        gB = None if gB is None else gB - Rg
+    if vector and gB is not None:
+        gB = gB.squeeze(-1)
+    return gA, gB
+
+
+def lu_backward(gL, gU, P, L, U):
+    """A = P L U (L unit lower (m, k), U upper (k, n)): square, tall and wide cases."""
+    m, n = L.shape[-2], U.shape[-1]
+    if m == n:
+        M = _tri(L.mH @ gL, -1) + _tri(gU @ U.mH, upper=True)
+        return P @ _right_inv_h(_left_inv_h(L, M, unit=True), U)
+    if m > n:   # L = [L1; L2]: L2 = A2 U^{-1}
+        L1, L2, gL1, gL2 = L[..., :n, :], L[..., n:, :], gL[..., :n, :], gL[..., n:, :]
+        M = _tri(L1.mH @ gL1, -1) + _tri(gU @ U.mH - L2.mH @ gL2, upper=True)
+        return P @ cat([_right_inv_h(_left_inv_h(L1, M, unit=True), U), _right_inv_h(gL2, U)], -2)
+    # wide: U = [U1 U2]: U2 = L^{-1} P^T A2
+    U1, U2, gU1, gU2 = U[..., :, :m], U[..., :, m:], gU[..., :, :m], gU[..., :, m:]
+    M = _tri(L.mH @ gL - gU2 @ U2.mH, -1) + _tri(gU1 @ U1.mH, upper=True)
+    return P @ cat([_right_inv_h(_left_inv_h(L, M, unit=True), U1), _left_inv_h(L, gU2, unit=True)], -1)
+
+
+def _split_packed(grad, k):
+    return _tri(grad, -1)[..., :, :k], _tri(grad, upper=True)[..., :k, :]
+
+
+def lu_factor_ex_backward(grad, LU, pivots):
+    P, L, U = lu_unpack(LU, pivots)
+    gL, gU = _split_packed(grad, min(LU.shape[-2:]))
+    return lu_backward(gL, gU, P, L, U)
+
+
+def lu_unpack_backward(gL, gU, LU):
+    m, n = LU.shape[-2:]
+    gL, gU = _tri(gL, -1), _tri(gU, upper=True)
+    if m >= n:
+        return gL + cat([gU, zeros(gU.shape[:-2] + (m - n, n), dtype=gU.dtype)], -2)
+    return cat([gL, zeros(gL.shape[:-2] + (m, n - m), dtype=gL.dtype)], -1) + gU
+
+
+def lu_solve_backward(grad, LU, pivots, X, left, adjoint, grad_input_mask):
+    la = _la()
+    gB = la.lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint)
+    if not grad_input_mask[0]:
+        return None, gB
+    if left:
+        gA = -(X @ gB.mH) if adjoint else -(gB @ X.mH)
+    else:
+        gA = -(gB.mH @ X) if adjoint else -(X.mH @ gB)
+    P, L, U = lu_unpack(LU, pivots)
+    PtgA = P.mT @ gA
+    return _tri(PtgA @ U.mH, -1) + _tri(L.mH @ PtgA, upper=True), gB
+
+
+def solve_backward(grad, A, B, X, left, grad_input_mask):
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    gB = _la().solve(A.mH, grad, left=left)
+    if not grad_input_mask[0]:
+        return None, gB
+    gB2, X2 = (gB.unsqueeze(-1), X.unsqueeze(-1)) if vector else (gB, X)
+    return (-(gB2 @ X2.mH) if left else -(X2.mH @ gB2)), gB
+
+
+def _tri_project(gA, upper, unitriangular):
+    return _tri(gA, (1 if unitriangular else 0) if upper else (-1 if unitriangular else 0), upper=upper)
+
+
+def solve_triangular_backward(grad, A, X, upper, left, unitriangular, grad_input_mask):
+    gB = _la().solve_triangular(A.mH, grad, upper=not upper, left=left, unitriangular=unitriangular)
+    if not grad_input_mask[0]:
+        return gB, None
+    return gB, _tri_project(-(gB @ X.mH) if left else -(X.mH @ gB), upper, unitriangular)
+
+
+def triangular_solve_backward(grad, grad_M, A, X, upper, transpose, unitriangular, grad_input_mask):
+    # op(A) X = B with op(A) = A or A^T; op(A)^H is A^H or conj(A)
+    gB = _la().solve_triangular(conj(A) if transpose else A.mH, grad, upper=upper == transpose,
+                                unitriangular=unitriangular)
+    if not grad_input_mask[1]:
+        return gB, None
+    g_op = -(gB @ X.mH)
+    gA = _tri_project(g_op.mT if transpose else g_op, upper, unitriangular)
+    return gB, gA + grad_M
+
+
+def matrix_exp_backward(A, grad):
+    """d exp(A)^H[G] is the top-right block of exp([[A^H, G], [0, A^H]])."""
+    n = A.shape[-1]
+    Ah = A.mH
+    big = cat([cat([Ah, grad], -1), cat([zeros_like(Ah), Ah], -1)], -2)
+    return _la().matrix_exp(big)[..., :n, n:]
+
+
+def householder_product_backward(grad, A, tau, full=False):
+    """Q = (H_1 ... H_k)[:, :n], H_i = I - tau_i v_i v_i^H: the gradient of each H_i, then of tau_i and v_i."""
+    m, n = A.shape[-2:]
+    k = tau.shape[-1]
+    I = eye(m, dtype=A.dtype)
+    V = _tri(A[..., :, :k], -1) + eye(m, k, dtype=A.dtype)
+    vs = [V[..., :, i].unsqueeze(-1) for i in range(k)]
+    Hs = [I - tau[..., i].unsqueeze(-1).unsqueeze(-1) * (vs[i] @ vs[i].mH) for i in range(k)]
+    right = [None] * (k + 1)    # right[i] = H_{i+1} ... H_k (first n columns of it)
+    right[k] = eye(m, m if full else n, dtype=A.dtype)
+    for i in reversed(range(k)):
+        right[i] = Hs[i] @ right[i + 1]
+    left = I                    # H_1 ... H_{i-1}
+    gtaus, gvs = [], []
+    for i in range(k):
+        M = left.mH @ grad @ right[i + 1].mH
+        t = tau[..., i].unsqueeze(-1).unsqueeze(-1)
+        gtaus.append(-(vs[i].mH @ M @ vs[i]).squeeze(-1).squeeze(-1))
+        gvs.append(-(conj(t) * (M @ vs[i]) + t * (M.mH @ vs[i])))
+        left = left @ Hs[i]
+    gA = _tri(cat(gvs, -1), -1) if k else zeros_like(A[..., :, :0])
+    if k < n:
+        gA = cat([gA, zeros(gA.shape[:-1] + (n - k,), dtype=A.dtype)], -1)
+    return gA, stack(gtaus, -1) if k else zeros_like(tau)
+
+
+def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
+    m, n = A.shape[-2:]
+    A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A
+    Q = _la().householder_product(A_full, tau)
+    if left:
+        gC, gQ = (Q @ grad, C @ grad.mH) if transpose else (Q.mH @ grad, grad @ C.mH)
+    else:
+        gC, gQ = (grad @ Q, grad.mH @ C) if transpose else (grad @ Q.mH, C.mH @ grad)
+    gA = gtau = None
+    if grad_input_mask[0] or grad_input_mask[1]:
+        gA, gtau = householder_product_backward(gQ, A_full, tau)
+        gA = gA[..., :, :n]
+    return gA, gtau, gC
+
+
+def trace_backward(grad, shape):
+    return grad * eye(shape[0], shape[1], dtype=grad.dtype)
 
 
 # ---- nn: convolution, pooling, fold/unfold -------------------------------------------------

@@ -4,3 +4,4 @@ Each forward is registered with `@op("<derivatives.yaml name>")` (see `_dispatch
 this package registers them all. Public names land in `ndgrad`, methods on `Tensor`.
 """
 from . import creation, indexing, linalg, nn, nn_conv, nn_norm, pointwise, random, reduction, shape  # noqa: F401
+from . import linalg_decomp  # noqa: F401

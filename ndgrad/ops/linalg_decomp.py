@@ -610,3 +610,352 @@ def trace(input):
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     out_dtype = np.int64 if input.dtype.kind in "biu" else input.dtype
     return np.trace(input).astype(out_dtype)
+
+
+# ---- public functions: argument forms, named tuples, composites ---------------------------
+def _rt(name, values):
+    return return_types[name](*values)
+
+
+def _requires_grad(t):
+    return _grad_state.enabled and t.requires_grad
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    return _rt("linalg_cholesky_ex", linalg_cholesky_ex(A, upper=upper, check_errors=check_errors))
+
+
+def linalg_cholesky(A, *, upper=False):
+    return linalg_cholesky_ex(A, upper=upper, check_errors=True)[0]
+
+
+def inv_ex(A, *, check_errors=False):
+    return _rt("linalg_inv_ex", linalg_inv_ex(A, check_errors=check_errors))
+
+
+def inv(A):
+    return linalg_inv_ex(A, check_errors=True)[0]
+
+
+register("inverse", method=True)(inv)
+
+
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    """linalg.pinv; `rcond` is the older name of rtol."""
+    if rcond is not None:
+        if rtol is not None:
+            raise RuntimeError("linalg.pinv: cannot specify both rcond and rtol")
+        rtol = rcond
+    return linalg_pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)
+
+
+@register(method=True)
+def pinverse(input, rcond=1e-15):
+    return linalg_pinv(input, rtol=rcond)
+
+
+def det(A):
+    return linalg_det(A)
+
+
+register("det", method=True)(det)
+
+
+def slogdet(A):
+    return _rt("linalg_slogdet", linalg_slogdet(A))
+
+
+@register("slogdet", method=True)
+def _slogdet(input):
+    return _rt("slogdet", linalg_slogdet(input))
+
+
+@register(method=True)
+def logdet(input):
+    """log det(A): slogdet's log|det|, nan where det < 0 (complex: log(sign) + log|det|)."""
+    sign, logabsdet = linalg_slogdet(input)
+    if input.is_complex():
+        return sign.log() + logabsdet
+    from .pointwise import where
+    return where(sign == -1, float("nan"), logabsdet)
+
+
+def qr(A, mode="reduced"):
+    return _rt("linalg_qr", linalg_qr(A, mode))
+
+
+@register("qr", method=True)
+def _qr(input, some=True):
+    return _rt("qr", linalg_qr(input, "reduced" if some else "complete"))
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    return _rt("linalg_svd", _linalg_svd(A, full_matrices, True, driver=driver))
+
+
+def svdvals(A, *, driver=None):
+    return _linalg_svd(A, False, _requires_grad(A), driver=driver)[1]
+
+
+@register("svd", method=True)
+def _svd(input, some=True, compute_uv=True):
+    """torch.svd: V instead of Vh; without compute_uv, U and V are zero-filled."""
+    U, S, Vh = _linalg_svd(input, not some, True)
+    if not compute_uv:
+        from .creation import zeros_like
+        return _rt("svd", (zeros_like(U), S, zeros_like(Vh.mH)))
+    return _rt("svd", (U, S, Vh.mH))
+
+
+def eigh(A, UPLO="L"):
+    return _rt("linalg_eigh", _linalg_eigh(A, UPLO, True))
+
+
+def eigvalsh(A, UPLO="L"):
+    return _linalg_eigh(A, UPLO, _requires_grad(A))[0]
+
+
+def eig(A):
+    return _rt("linalg_eig", linalg_eig(A))
+
+
+def eigvals(A):
+    return linalg_eig(A)[0]
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    return _rt("linalg_lstsq", linalg_lstsq(A, B, rcond, driver=driver))
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    return _rt("linalg_lu_factor_ex", linalg_lu_factor_ex(A, pivot=pivot, check_errors=check_errors))
+
+
+def lu_factor(A, *, pivot=True):
+    LU, pivots, info = linalg_lu_factor_ex(A, pivot=pivot)
+    if A.ndim == 2:   # torch reports singular inputs for single matrices only (batches go on)
+        _raise_first("torch.linalg.lu_factor", info.numpy(), lambda i: f"U[{i},{i}] is zero and using it on "
+                     "lu_solve would result in a division by zero. If you still want to perform the factorization, "
+                     "consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return _rt("linalg_lu_factor", (LU, pivots))
+
+
+def lu(A, *, pivot=True):
+    return _rt("linalg_lu", linalg_lu(A, pivot=pivot))
+
+
+@register("lu", method=True)
+def _lu(A, pivot=True, get_infos=False):
+    """torch.lu (deprecated): LU, pivots (and info) of linalg.lu_factor_ex."""
+    LU, pivots, info = linalg_lu_factor_ex(A, pivot=pivot)
+    return (LU, pivots, info) if get_infos else (LU, pivots)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    return linalg_lu_solve(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+@register("lu_solve", method=True)
+def _lu_solve(input, LU_data, LU_pivots):
+    return linalg_lu_solve(LU_data, LU_pivots, input)
+
+
+register("lu_unpack")(lambda LU_data, LU_pivots, unpack_data=True, unpack_pivots=True: _rt(
+    "lu_unpack", lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)))
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    result, _, _, info = _linalg_solve_ex(A, B, left=left, check_errors=check_errors)
+    return _rt("linalg_solve_ex", (result, info))
+
+
+def solve(A, B, *, left=True):
+    return _linalg_solve_ex(A, B, left=left, check_errors=True)[0]
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    return linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+register("triangular_solve", method=True)(
+    lambda input, A, upper=True, transpose=False, unitriangular=False: _rt(
+        "triangular_solve", triangular_solve(input, A, upper, transpose, unitriangular)))
+
+
+def matrix_exp(A):
+    return linalg_matrix_exp(A)
+
+
+register("matrix_exp", method=True)(matrix_exp)
+
+
+def householder_product(A, tau):
+    return linalg_householder_product(A, tau)
+
+
+register("orgqr", method=True)(householder_product)
+register("geqrf", method=True)(lambda input: _rt("geqrf", geqrf(input)))
+
+
+def cross(input, other, *, dim=-1):
+    return linalg_cross(input, other, dim=dim)
+
+
+@register("cross", method=True)
+def _cross(input, other, dim=None):
+    """torch.cross: without dim, the first dimension of size 3 (deprecated, warns as torch does)."""
+    if dim is None:
+        import warnings
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+        dim = next((d for d, s in enumerate(shape) if s == 3), -1)
+    return linalg_cross(input, other, dim=dim)
+
+
+def vecdot(x, y, *, dim=-1):
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{_type_name(x._data)} and y of type {_type_name(y._data)} instead")
+    if x.ndim == 1 and y.ndim == 1:
+        from .linalg import vdot
+        return vdot(x, y)
+    return (x.conj() * y).sum(dim)
+
+
+@register(method=True)
+def matrix_power(input, n):
+    """A^n by repeated squaring (n < 0: of the inverse); A^0 is the identity, as torch records it."""
+    if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
+        if input.ndim < 2:
+            raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
+                           f"{input.shape[-2]} by {input.shape[-1]} matrices")
+    from .creation import eye
+    if n == 0:
+        return input.clone().copy_(eye(input.shape[-1], dtype=input.dtype).expand(input.shape))
+    if n < 0:
+        input, n = inv(input), -n
+        if n == 1:
+            return input
+    elif n == 1:
+        return input.clone()
+    result, z = None, input
+    while True:
+        if n & 1:
+            result = z if result is None else result.matmul(z)
+        n >>= 1
+        if not n:
+            return result
+        z = z.matmul(z)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    from .reduction import _linalg_vector_norm, amax, amin
+    if A.ndim < 2:
+        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if dtype is not None:
+        A = A.to(dtype)
+    nd = A.ndim
+    d0, d1 = (d % nd for d in dim)
+    if ord == "fro":
+        return _linalg_vector_norm(A, 2, (d0, d1), keepdim)
+    if ord == "nuc" or ord in (2, -2):
+        S = svdvals(A.movedim((d0, d1), (-2, -1)))
+        out = S.sum(-1) if ord == "nuc" else amax(S, -1) if ord == 2 else amin(S, -1)
+        if keepdim:
+            for d in sorted((d0, d1)):
+                out = out.unsqueeze(d)
+        return out
+    if ord not in (1, -1, float("inf"), float("-inf")):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if abs(ord) == float("inf"):
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    reduce = amax if ord > 0 else amin
+    return reduce(A.abs().sum(d0, keepdim), d1, keepdim)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    from .reduction import _linalg_vector_norm
+    return _linalg_vector_norm(x, ord, dim, keepdim, dtype=dtype)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) == 2 or dim is None and ord is not None and A.ndim == 2:
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if ord is not None and dim is None and A.ndim != 1:
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                           f"{A.ndim}D.")
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    """The number of singular values above max(atol, rtol * largest) (no gradient: an integer)."""
+    from ..autograd.grad_mode import no_grad
+    with no_grad():
+        S = eigvalsh(A).abs() if hermitian else svdvals(A)
+        data = S._data
+        m, n = A.shape[-2:]
+        tol = _pinv_tolerance(data, atol, rtol, m, n)
+        from .creation import tensor
+        return tensor((data > tol).sum(-1).astype(np.int64))
+
+
+@register(method=True)
+def kron(input, other):
+    """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
+    from .shape import _unsafe_view
+    nd = max(input.ndim, other.ndim)
+    a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
+    b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
+    a_shape = [s for d in a.shape for s in (d, 1)]
+    b_shape = [s for d in b.shape for s in (1, d)]
+    out = a.reshape(a_shape) * b.reshape(b_shape)
+    return _unsafe_view(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+@register()
+def tensordot(a, b, dims=2):
+    """Contract dims of a with dims of b: permute, fold into one mm, view as the free dims."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    da, db = [d % max(a.ndim, 1) for d in da], [d % max(b.ndim, 1) for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and "
+                               f"second has size {b.shape[y]} in dim {y}")
+    free_a = [d for d in range(a.ndim) if d not in da]
+    free_b = [d for d in range(b.ndim) if d not in db]
+    k = int(np.prod([a.shape[d] for d in da]))
+    out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
+    left = a.permute(free_a + da).reshape(-1, k)
+    right = b.permute(db + free_b).reshape(k, -1)
+    from .linalg import mm
+    return mm(left, right).reshape(out_shape)
+
+
+def multi_dot(tensors):
+    """The product of a chain of matrices (first may be 1-D, last may be 1-D), left to right."""
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    from .linalg import matmul
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = matmul(out, t)
+    return out
+
+
+@register()
+def chain_matmul(*matrices):
+    return multi_dot(list(matrices))

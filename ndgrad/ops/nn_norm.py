@@ -13,7 +13,7 @@ import types
 import numpy as np
 
 from .._dispatch import op, register
-from .linalg import _type_name
+from .linalg import _type_name, broadcast_shape
 from .nn import _axis, _inplace, _reduce, _reduction_scale
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -46,7 +46,7 @@ def _hardswish_forward(input):
     return input * np.clip(input / 6 + 0.5, 0, 1).astype(input.dtype, copy=False)
 
 
-hardswish = op("hardswish", public="_hardswish")(_hardswish_forward)
+_hardswish = op("hardswish", public="_hardswish")(_hardswish_forward)
 hardswish_ = _inplace("hardswish", _hardswish_forward)
 
 
@@ -61,7 +61,7 @@ def _mish_forward(input):
     return input * np.tanh(np.logaddexp(0, input))
 
 
-mish = op("mish", public="_mish")(_mish_forward)
+_mish = op("mish", public="_mish")(_mish_forward)
 mish_ = _inplace("mish", _mish_forward)
 
 
@@ -644,7 +644,7 @@ def _broadcast_pair(input, target, name):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. "
                       "Please ensure they have the same size.", stacklevel=3)
-    shape = _nd.broadcast_shapes(input.shape, target.shape)
+    shape = broadcast_shape(input.shape, target.shape)
     return input.expand(shape), target.expand(shape)
 
 

@@ -18,39 +18,11 @@ from .._tensor import Tensor
 from ..backends.numpy_backend import special
 
 
-# ---- broadcasting, registration helpers ---------------------------------------------------
-def broadcast_shape(*shapes):
-    """The shape `shapes` broadcast to, or torch's RuntimeError naming the clashing sizes."""
-    out = ()
-    for shape in shapes:
-        n = max(len(out), len(shape))
-        a = (1,) * (n - len(out)) + tuple(out)
-        b = (1,) * (n - len(shape)) + tuple(shape)
-        for i in range(n - 1, -1, -1):
-            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-                raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
-                                   f"at non-singleton dimension {i}")
-        out = tuple(y if x == 1 else x for x, y in zip(a, b))
-    return out
-
-
+# ---- registration helpers ------------------------------------------------------------------
 def pointwise(name, **kwargs):
-    """`op(name, **kwargs)` for a pointwise forward; forwards of several operands turn NumPy's
-    ValueError on shapes that do not broadcast into torch's RuntimeError (see broadcast_shape)."""
-    def deco(fn):
-        if len(inspect.signature(fn).parameters) < 2:
-            return op(name, **kwargs)(fn)
-
-        @functools.wraps(fn)
-        def forward(*args, **kw):
-            try:
-                return fn(*args, **kw)
-            except ValueError as e:
-                error = e
-            broadcast_shape(*(a.shape for a in args if isinstance(a, np.ndarray)))
-            raise error
-        return op(name, **kwargs)(forward)
-    return deco
+    """`op(name, **kwargs)` for a pointwise forward: operands that do not broadcast raise torch's
+    RuntimeError naming the clashing sizes (see _dispatch.broadcast_shape)."""
+    return op(name, broadcast=True, **kwargs)
 
 
 def _named(name, fn, nargs=1):

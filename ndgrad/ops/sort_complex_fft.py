@@ -175,34 +175,56 @@ def _fft_c2r(input, dim, normalization, last_dim_size):
 
 
 # ---- foreach --------------------------------------------------------------------------------
-# `_foreach_<op>(tensors, ...)` applies the pointwise op to each tensor of a list (with the
-# matching element of list arguments). Out of place, torch records ONE node for the call with an
-# output per tensor; its backward (formulas.foreach_vjp) reuses the pointwise op's own derivative.
-# In place (`_foreach_add_`), torch records each element's pointwise in-place op; so does ndgrad.
-FOREACH_UNARY = ("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1", "floor",
-                 "frac", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round", "rsqrt",
-                 "sigmoid", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "zero")
+# `_foreach_<op>(tensors, ...)` applies a pointwise op to each tensor of a list (with the matching
+# element of list arguments; other arguments are shared). Out of place, torch records ONE node for
+# the call, with an output per tensor: each overload below is an op whose forward maps the element
+# function over the lists, and whose yaml formula (formulas.foreach_vjp) runs the same element
+# function's own derivative. In place (`_foreach_add_`) torch records each element's in-place op;
+# so does ndgrad.
+FOREACH_UNARY = ("abs", "acos", "asin", "atan", "ceil", "clone", "cos", "cosh", "erf", "erfc", "exp", "expm1",
+                 "floor", "frac", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round", "rsqrt",
+                 "sigmoid", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc")
+# name -> {overload: argument names}; the overload "" is the entry without a suffix
+FOREACH_OVERLOADS = {
+    **{n: {"List": ("self", "other", "alpha"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars")}
+       for n in ("add", "sub")},
+    **{n: {"List": ("self", "other"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars"),
+           "Tensor": ("self", "other")} for n in ("mul", "div")},
+    **{n: {"List": ("self", "other"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars")}
+       for n in ("maximum", "minimum", "clamp_min", "clamp_max")},
+    "pow": {"List": ("self", "exponent"), "Scalar": ("self", "exponent"), "ScalarList": ("self", "exponent"),
+            "ScalarAndTensor": ("self", "exponent")},
+    "lerp": {"List": ("self", "tensors1", "weights"), "Scalar": ("self", "tensors1", "weight"),
+             "ScalarList": ("self", "tensors1", "weight")},
+    **{n: {"Scalar": ("self", "tensor1", "tensor2", "value"), "ScalarList": ("self", "tensor1", "tensor2", "scalars")}
+       for n in ("addcmul", "addcdiv")},
+    "norm": {"Scalar": ("self", "ord", "dtype")},
+    "max": {"": ("self",)},
+    **{n: {"": ("self",)} for n in FOREACH_UNARY},
+}
+_ELEMENTS = {}
 
-# overload -> (yaml schema suffix, argument kinds after `self`); kinds: L tensor list, T tensor,
-# S scalar, SL scalar list
-FOREACH_FORMS = {
-    "List": ("List(Tensor[] self, Tensor[] other)", "L"),
-    "Scalar": ("Scalar(Tensor[] self, Scalar scalar)", "S"),
-    "ScalarList": ("ScalarList(Tensor[] self, Scalar[] scalars)", "SL"),
-    "Tensor": ("Tensor(Tensor[] self, Tensor other)", "T"),
-}
-# public name -> (pointwise function name, overloads), alpha-less; add/sub take alpha for lists
-FOREACH_BINARY = {
-    "add": ("add", ("List", "Scalar", "ScalarList", "Tensor")),
-    "sub": ("sub", ("List", "Scalar", "ScalarList")),
-    "mul": ("mul", ("List", "Scalar", "ScalarList", "Tensor")),
-    "div": ("div", ("List", "Scalar", "ScalarList", "Tensor")),
-    "maximum": ("maximum", ("List", "Scalar", "ScalarList")),
-    "minimum": ("minimum", ("List", "Scalar", "ScalarList")),
-    "clamp_min": ("clamp_min", ("List", "Scalar", "ScalarList")),
-    "clamp_max": ("clamp_max", ("List", "Scalar", "ScalarList")),
-    "pow": ("pow", ("List", "Scalar", "ScalarList")),
-}
+
+def foreach_element(name):
+    """The pointwise function `_foreach_<name>` applies to each element (on Tensors)."""
+    fn = _ELEMENTS.get(name)
+    if fn is None:
+        nd = _nd()
+
+        def operand(x, y):   # maximum/minimum take a tensor: a scalar becomes one of x's dtype
+            return y if isinstance(y, Tensor) else nd.full_like(x, y)
+        special = {
+            "add": lambda x, y, alpha=1: nd.add(x, y, alpha=alpha),
+            "sub": lambda x, y, alpha=1: nd.sub(x, y, alpha=alpha),
+            "maximum": lambda x, y: nd.maximum(x, operand(x, y)),
+            "minimum": lambda x, y: nd.minimum(x, operand(x, y)),
+            "addcmul": lambda x, a, b, value=1: nd.addcmul(x, a, b, value=value),
+            "addcdiv": lambda x, a, b, value=1: nd.addcdiv(x, a, b, value=value),
+            "norm": lambda x, ord=2, dtype=None: nd._linalg_vector_norm(x, ord, None, False, dtype=dtype),
+            "max": lambda x: nd.amax(x),
+        }
+        fn = _ELEMENTS[name] = special.get(name) or getattr(nd, name)
+    return fn
 
 
 def _nd():
@@ -210,21 +232,9 @@ def _nd():
     return ndgrad
 
 
-def _as_tensor(x):
-    return Tensor._make(x, False, None, 0) if isinstance(x, np.ndarray) else x
-
-
-def _scalar_operand(fn_name, x, s):
-    """maximum/minimum take a tensor operand: a scalar becomes one of x's dtype."""
-    if fn_name in ("maximum", "minimum"):
-        return _nd().full_like(x, s)
-    return s
-
-
-def foreach_apply(fn_name, *args):
-    """The pointwise op `fn_name` on element i of every list argument (scalars are shared); runs on
-    Tensors so the op's own dtype rules and errors apply; returns one result per list element."""
-    fn = getattr(_nd(), fn_name)
+def foreach_apply(name, *args):
+    """foreach_element(name) on element i of every list argument; one result per element."""
+    fn = foreach_element(name)
     lists = [a for a in args if isinstance(a, (list, tuple))]
     if not lists[0]:
         raise RuntimeError("Tensor list must have at least one tensor.")
@@ -232,70 +242,84 @@ def foreach_apply(fn_name, *args):
         if len(other) != len(lists[0]):
             raise RuntimeError(f"Tensor lists must have the same number of tensors, got {len(lists[0])} and "
                                f"{len(other)}")
-    out = []
-    for i in range(len(lists[0])):
-        xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
-        xs = [_as_tensor(x) for x in xs]
-        if len(xs) == 2 and not isinstance(xs[1], Tensor):
-            xs[1] = _scalar_operand(fn_name, xs[0], xs[1])
-        out.append(fn(*xs))
-    return out
+    return [fn(*[a[i] if isinstance(a, (list, tuple)) else a for a in args]) for i in range(len(lists[0]))]
 
 
-def _foreach_forward(fn_name):
-    def forward(self, *rest):
+def _foreach_op(name, overload, arg_names):
+    def forward(*args):
+        args = [[_as_tensor(x) for x in a] if isinstance(a, (list, tuple)) else _as_tensor(a) for a in args]
         with no_grad():
-            return tuple(t._data for t in foreach_apply(fn_name, self, *rest))
-    return forward
+            return tuple(t._data for t in foreach_apply(name, *args))
+    scope = {"forward": forward}
+    exec(f"def {name}({', '.join(arg_names)}):\n    return forward({', '.join(arg_names)})\n", scope)
+    return op(f"_foreach_{name}" + (f".{overload}" if overload else ""), public=False)(scope[name])
+
+
+def _as_tensor(x):
+    return Tensor._make(x, False, None, 0) if isinstance(x, np.ndarray) else x
+
+
+def _pick(name, ops, self, rest):
+    """The overload torch's argument parser picks for `_foreach_<name>(self, *rest)`."""
+    if "" in ops:
+        return ops[""](self, *rest)
+    if name == "norm":
+        return ops["Scalar"](self, *rest)
+    if name == "pow" and not isinstance(self, (list, tuple)):
+        return ops["ScalarAndTensor"](self, *rest)
+    other = rest[-1] if name in ("lerp", "addcmul", "addcdiv") else rest[0]
+    if name in ("addcmul", "addcdiv") and isinstance(other, Tensor):   # a 1-D tensor of scalars
+        other = other.tolist()
+    if isinstance(other, (list, tuple)):
+        form = "List" if other and isinstance(other[0], Tensor) else "ScalarList"
+    elif isinstance(other, Tensor) and other.ndim == 0 and name in ("mul", "div"):
+        form = "Tensor"
+    else:
+        form = "Scalar"
+        if isinstance(other, Tensor):
+            if other.ndim:
+                raise TypeError(f"_foreach_{name}(): a tensor operand must be 0-dimensional")
+            other = other.item()
+    rest = list(rest)
+    rest[-1 if name in ("lerp", "addcmul", "addcdiv") else 0] = other
+    if form not in ops:
+        raise TypeError(f"_foreach_{name}(): no overload takes a {form.lower()} here")
+    return ops[form](self, *rest)
 
 
 def _register_foreach():
-    """One private op per (public name, overload) and a public `_foreach_<name>` that picks it."""
-    for name in FOREACH_UNARY:
-        if name == "zero":
-            continue
-        spec = op(f"_foreach_{name}", public=False)(_named(_foreach_forward(name), 1))
-        _public_foreach(name, lambda self, _s=spec: _s(self))
-        _inplace_foreach(name, lambda t, *a, _n=name: getattr(t, _n + "_")(*a))
-    for name, (fn_name, forms) in FOREACH_BINARY.items():
-        overloads = {f: op(f"_foreach_{name}.{f}", public=False)(_named(_foreach_forward(fn_name), 2)) for f in forms}
-        _public_foreach(name, _binary_picker(name, overloads))
-        _inplace_foreach(name, lambda t, o, _n=fn_name: getattr(t, _n + "_")(o))
-
-
-def _named(fn, n_args):
-    names = ["self", "other", "weight"][:n_args]
-    scope = {"fn": fn}
-    exec(f"def forward({', '.join(names)}):\n    return fn({', '.join(names)})\n", scope)
-    return scope["forward"]
-
-
-def _binary_picker(name, overloads):
-    def pick(self, other):
-        if isinstance(other, (list, tuple)):
-            form = "List" if other and isinstance(other[0], Tensor) else "ScalarList"
-        elif isinstance(other, Tensor) and "Tensor" in overloads and other.ndim == 0 and name in ("mul", "div"):
-            form = "Tensor"
+    for name, overloads in FOREACH_OVERLOADS.items():
+        ops = {ov: _foreach_op(name, ov, args) for ov, args in overloads.items()}
+        if name in ("add", "sub"):
+            def public(self, other, *, alpha=1, _n=name, _ops=ops):
+                is_list = isinstance(other, (list, tuple)) and other and isinstance(other[0], Tensor)
+                return _pick(_n, _ops, self, (other, alpha) if is_list else (other,))
+        elif name in ("addcmul", "addcdiv"):
+            def public(self, tensor1, tensor2, value=1, _n=name, _ops=ops):
+                return _pick(_n, _ops, self, (tensor1, tensor2, value))
+        elif name == "norm":
+            def public(self, ord=2, dtype=None, _ops=ops):
+                return _pick("norm", _ops, self, (ord, dtype))
         else:
-            form = "Scalar"
-            if isinstance(other, Tensor):
-                other = other.item()
-        if form not in overloads:
-            raise TypeError(f"_foreach_{name}(): no overload for a {form} second argument")
-        return overloads[form](self, other)
-    return pick
+            def public(self, *rest, _n=name, _ops=ops):
+                return _pick(_n, _ops, self, rest)
+        public.__name__ = f"_foreach_{name}"
+        register(public.__name__)(public)
+        if name not in ("norm", "max"):
+            _register_foreach_inplace(name)
+    _register_foreach_inplace("zero")
 
 
-def _public_foreach(name, fn):
-    fn.__name__ = f"_foreach_{name}"
-    register(fn.__name__)(fn)
-
-
-def _inplace_foreach(name, elem):
-    def inplace(self, *args):
-        lists = [a if isinstance(a, (list, tuple)) else None for a in args]
+def _register_foreach_inplace(name):
+    """`_foreach_<name>_`: each element's in-place op (its method `<name>_`, else a copy_ of the result)."""
+    def inplace(self, *args, **kwargs):
         for i, t in enumerate(self):
-            elem(t, *[a[i] if lst is not None else a for a, lst in zip(args, lists)])
+            xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
+            method = getattr(t, name + "_", None)
+            if method is not None:
+                method(*xs, **kwargs)
+            else:
+                t.copy_(foreach_element(name)(t, *xs, **kwargs))
     inplace.__name__ = f"_foreach_{name}_"
     register(inplace.__name__)(inplace)
 

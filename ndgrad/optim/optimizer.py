@@ -1,0 +1,145 @@
+"""Optimizer: parameter groups, per-parameter state and their state_dict (torch.optim's base)."""
+import copy
+import warnings
+from collections import defaultdict
+
+from .. import _dispatch, _dtype
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..nn.module import _type_name, _zero_grads
+
+
+class _Required:
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _Required()
+
+
+class Optimizer:
+    """Subclasses set `defaults` and implement `_update(group, params)` on parameters with grads."""
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            f"but got {_type_name(params)}")
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
+                            "of tensors in sets will change between runs. Please use a list instead.")
+        else:
+            params = list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {_type_name(p)}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        group = dict(param_group, params=params)
+        for name, default in self.defaults.items():
+            if default is required and name not in group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            group.setdefault(name, default)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        taken = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in taken for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+        self._init_group_state(group)
+
+    def _init_group_state(self, group):
+        """Hook for optimizers whose state exists before the first step (Adagrad)."""
+
+    def zero_grad(self, set_to_none=True):
+        _zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                params = [p for p in group["params"] if p.grad is not None]
+                if params:
+                    self._update(group, params)
+        return loss
+
+    def _update(self, group, params):
+        raise NotImplementedError(f"{type(self).__name__} does not implement step")
+
+    # --- state_dict -----------------------------------------------------------------------
+    def state_dict(self):
+        """{'state': {index: state}, 'param_groups': [group with params as indices]}; parameters are
+        numbered in group order, and the state tensors are the optimizer's own (not copies)."""
+        index, groups = {}, []
+        for group in self.param_groups:
+            ids = []
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        state_dict = copy.deepcopy(state_dict)
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        by_index = {i: p for g, s in zip(self.param_groups, saved_groups) for i, p in zip(s["params"], g["params"])}
+        self.state = defaultdict(dict)
+        for i, s in state_dict["state"].items():
+            if i not in by_index:
+                continue
+            p = by_index[i]
+            # state follows its parameter's dtype, except the step count
+            self.state[p] = {k: (v.to(p.dtype) if isinstance(v, Tensor) and k != "step" and v.is_floating_point()
+                                 else v) for k, v in s.items()}
+        self.param_groups = [dict(s, params=g["params"]) for g, s in zip(self.param_groups, saved_groups)]
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def __repr__(self):
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}"
+            for key in sorted(k for k in group if k != "params"):
+                text += f"\n    {key}: {group[key]}"
+        return text + "\n)"
+
+
+def _step_tensor():
+    """The per-parameter step count: a float32 scalar tensor, as torch keeps it."""
+    return _dispatch.OPS["tensor"](0.0, dtype=_dtype.float32)
+
+
+def _check(value, what, minimum=0.0):
+    if not minimum <= value:
+        raise ValueError(f"Invalid {what}: {value}")
