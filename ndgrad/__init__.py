@@ -39,6 +39,7 @@ from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from . import fft  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

@@ -4,60 +4,12 @@ Each scenario is written once against the torch API and runs on ndgrad; where to
 on torch too and the results (values, gradients, node names, errors) must agree. Gradient checks of every
 op form are in the registry (op_db/indexing.py, run by test_ops.py).
 """
-import warnings
-
 import numpy as np
 import pytest
 
 import ndgrad
 
-try:
-    import torch
-except ImportError:
-    torch = None
-
-
-def _plain(x):
-    if hasattr(x, "detach"):
-        return np.asarray(x.detach().numpy())
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
-
-
-def _assert_same(a, b):
-    if isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), (a, b)
-        for x, y in zip(a, b):
-            _assert_same(x, y)
-    elif isinstance(a, np.ndarray):
-        assert a.shape == b.shape and a.dtype == b.dtype, (a, b)
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-12)
-    else:
-        assert a == b
-
-
-def both(scenario):
-    """Run scenario(T) on ndgrad (and torch): results must be equal; returns ndgrad's."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours = _plain(scenario(ndgrad))
-        if torch is not None:
-            _assert_same(ours, _plain(scenario(torch)))
-    return ours
-
-
-def same_error(call, exc):
-    """call(T) raises the same exception type and message in ndgrad and torch; returns the message."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(exc) as ours:
-            call(ndgrad)
-        if torch is not None:
-            with pytest.raises(exc) as theirs:
-                call(torch)
-            assert str(ours.value) == str(theirs.value)
-    return str(ours.value)
+from parity import both, same_error
 
 
 def x34(T, requires_grad=True):

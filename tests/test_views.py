@@ -12,49 +12,7 @@ import pytest
 
 import ndgrad
 
-try:
-    import torch
-except ImportError:
-    torch = None
-
-
-def _plain(x):
-    if hasattr(x, "detach"):
-        return np.asarray(x.detach().numpy())
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
-
-
-def _assert_same(a, b):
-    if isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), (a, b)
-        for x, y in zip(a, b):
-            _assert_same(x, y)
-    elif isinstance(a, np.ndarray):
-        assert a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-12)
-    else:
-        assert a == b
-
-
-def both(scenario):
-    """Run scenario(T) on ndgrad (and torch): results must be equal; returns ndgrad's."""
-    ours = _plain(scenario(ndgrad))
-    if torch is not None:
-        _assert_same(ours, _plain(scenario(torch)))
-    return ours
-
-
-def same_error(call, exc=RuntimeError):
-    """call(T) raises the same exception type and message in ndgrad and torch; returns the message."""
-    with pytest.raises(exc) as ours:
-        call(ndgrad)
-    if torch is not None:
-        with pytest.raises(exc) as theirs:
-            call(torch)
-        assert str(ours.value) == str(theirs.value)
-    return str(ours.value)
+from parity import both, same_error
 
 
 def base(T, shape=(2, 3, 4), requires_grad=False):

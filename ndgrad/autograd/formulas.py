@@ -919,6 +919,20 @@ def double_backward(forward, grads, grad_output, *inputs):
     return (res[0],) + tuple(None if x is None else next(it) for x in xs)
 
 
+def reduce_loss(losses, reduction):
+    return losses.mean() if reduction == 1 else losses.sum() if reduction == 2 else losses
+
+
+def glu_composite(x, dim):
+    a, b = x.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+def bce_composite(x, target, weight, reduction):
+    losses = -(target * x.log() + (1 - target) * (1 - x).log())
+    return reduce_loss(losses if weight is None else losses * weight, reduction)
+
+
 def hardsigmoid_slope(x):
     return where((x > -3) & (x < 3), full_like(x, 1 / 6), zeros_like(x))
 
@@ -959,15 +973,16 @@ def piecewise_quadratic_double_backward(grad, grad_output, diff, width, curvatur
     return g / diff.numel() if reduction == 1 else g
 
 
-def _norm_double_backward(normalize, grads, grad_out, input, weight, stats_axes):
+def _norm_double_backward(normalize, grads, grad_out, input, weight):
     """Backward of a normalization's backward: `normalize(input)` is the composite normalized
     input (before the affine weight); gradients of (grad_input, grad_weight, grad_bias)."""
     def forward(x, w, b):
         out = normalize(x)
         return (out if w is None else out * w) + b
-    bias = zeros_like(weight) if weight is not None else zeros((), dtype=input.dtype)
-    _ = stats_axes
-    return double_backward(forward, grads, grad_out, input, weight, bias)[:3]
+    if weight is None:
+        return double_backward(forward, grads[:1], grad_out, input, None, None)[:3]
+    grads = (grads[0], grads[1].reshape(weight.shape), grads[2].reshape(weight.shape))
+    return double_backward(forward, grads, grad_out, input, weight, zeros_like(weight))[:3]
 
 
 def _channel_view(v, ndim):
@@ -985,7 +1000,7 @@ def batch_norm_double_backward(grads, grad_out, input, weight, running_mean, run
             mean, var = _channel_view(running_mean, nd), _channel_view(running_var, nd)
         return (x - mean) * (var + eps).rsqrt()
     w = _channel_view(weight, nd) if weight is not None else None
-    res = _norm_double_backward(normalize, grads, grad_out, input, w, axes)
+    res = _norm_double_backward(normalize, grads, grad_out, input, w)
     return res[0], res[1], (None if weight is None else res[2].reshape(weight.shape))
 
 
@@ -1001,7 +1016,7 @@ def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, w
 
     def normalize(x):
         return (x - x.mean(axes, keepdim=True)) * (x.var(axes, correction=0, keepdim=True) + eps).rsqrt()
-    return _norm_double_backward(normalize, grads, grad_out, input, weight, axes)
+    return _norm_double_backward(normalize, grads, grad_out, input, weight)
 
 
 def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, group):
@@ -1010,7 +1025,7 @@ def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, 
         v = x.reshape(N, group, -1)
         return ((v - v.mean(2, keepdim=True)) * (v.var(2, correction=0, keepdim=True) + eps).rsqrt()).reshape(x.shape)
     w = _channel_view(weight, input.ndim) if weight is not None else None
-    res = _norm_double_backward(normalize, grads, grad_out, input, w, None)
+    res = _norm_double_backward(normalize, grads, grad_out, input, w)
     return res[0], res[1], (None if weight is None else res[2].reshape(weight.shape))
 
 
@@ -1029,3 +1044,63 @@ def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_fr
 
 
 # ---- sorting, complex numbers, fft, foreach ------------------------------------------------
+def polar_backward(grad, abs, angle):
+    """result = abs·e^(i·angle): d/dabs = e^(i·angle), d/dangle = i·result; each real input's gradient
+    is Re(grad · conj(derivative))."""
+    gr, gi = grad.real, grad.imag
+    c, s = angle.cos(), angle.sin()
+    return gr * c + gi * s, abs * (gi * c - gr * s)
+
+
+def fft_r2c_backward(grad, dim, normalization, onesided, input_shape):
+    """The adjoint of a real-to-complex DFT: the backward DFT of grad (zero-filled to the full length
+    when onesided dropped the upper half), real part."""
+    if onesided:
+        last = dim[-1]
+        missing = input_shape[last] - grad.shape[last]
+        if missing:
+            shape = list(grad.shape)
+            shape[last] = missing
+            grad = cat([grad, grad.new_zeros(shape)], last)
+    return _fft_c2c(grad, dim, normalization, False).real
+
+
+def fft_c2r_backward(grad, dim, normalization):
+    """The adjoint of a complex-to-real DFT: the onesided forward DFT of grad, with the entries that
+    stand for two (an entry and its conjugate mirror) counted twice."""
+    g = _fft_r2c(grad, dim, normalization, True)
+    last = dim[-1] % grad.ndim
+    n, m = grad.shape[last], g.shape[last]
+    k = np.arange(m)
+    weights = np.where((k > 0) & (2 * k < n), 2.0, 1.0).reshape([m if d == last else 1 for d in range(g.ndim)])
+    return g * grad.new_tensor(weights)
+
+
+def foreach_vjp(name, grads, *args):
+    """Gradients of `_foreach_<name>(*args)` for every argument (a list for a tensor list, a summed tensor
+    for a shared tensor, None for the rest): the element function is run again and differentiated
+    through its own derivative formula, with a graph when grad mode records (double backward)."""
+    from ..ops.sort_complex_fft import foreach_element
+    from .grad_mode import state, enable_grad
+    from . import grad as vjp
+    fn = foreach_element(name)
+    record = state.enabled
+    out = [[] if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]) else None for a in args]
+    for i, g in enumerate(grads):
+        xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
+        if not record:
+            xs = [x.detach().requires_grad_() if _is_tensor(x) and x.requires_grad else x for x in xs]
+        wanted = [k for k, x in enumerate(xs) if _is_tensor(x) and x.requires_grad]
+        with enable_grad():
+            y = fn(*xs)
+        gs = vjp([y], [xs[k] for k in wanted], [g], create_graph=record, allow_unused=True) if wanted else ()
+        got = dict(zip(wanted, gs))
+        for k, a in enumerate(out):
+            gk = got.get(k)
+            if gk is None and _is_tensor(xs[k]) and k in wanted:
+                gk = zeros_like(xs[k])
+            if type(a) is list:
+                a.append(gk)
+            elif gk is not None:
+                out[k] = gk if out[k] is None else out[k] + gk
+    return tuple(out)

@@ -5,3 +5,4 @@ this package registers them all. Public names land in `ndgrad`, methods on `Tens
 """
 from . import creation, indexing, linalg, nn, nn_conv, nn_norm, pointwise, random, reduction, shape  # noqa: F401
 from . import linalg_decomp  # noqa: F401
+from . import sort_complex_fft  # noqa: F401

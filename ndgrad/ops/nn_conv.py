@@ -309,6 +309,8 @@ def _slow_conv_transpose3d(self, weight, kernel_size, bias=None, stride=1, paddi
 
 @op("mkldnn_convolution", public="mkldnn_convolution")
 def mkldnn_convolution(self, weight, bias, padding, stride, dilation, groups):
+    if self.dtype != np.float32:
+        raise RuntimeError(f"mkldnn_convolution: expects float tensor inputs (oneDNN), got {_type_word(self.dtype)}")
     return _convolution_forward(self, weight, bias, stride, padding, dilation, False, 0, groups)
 
 
@@ -607,10 +609,9 @@ def _fractional_max(name, d, self, kernel_size, output_size, random_samples):
     kernel = _ints(kernel_size, d, "kernel_size", name)
     out = _ints(output_size, d, "output_size", name)
     size = x.shape[2:]
-    for s, o, k in zip(size, out, kernel):
-        if o + k - 1 > s:
-            raise RuntimeError(f"{name}(): pool size {list(kernel)} too large relative to input size {list(size)} "
-                               f"for output size {list(out)}")
+    for s, o, k, what in zip(size, out, kernel, ("time", "height", "width")[3 - d:]):
+        if o + k - 1 >= s:
+            raise RuntimeError(f"{name}_out(): pool {what} {k} too large relative to input {what} {s}")
     if random_samples.shape != (x.shape[0], x.shape[1], d):
         raise RuntimeError(f"{name}(): expected random_samples of shape {[x.shape[0], x.shape[1], d]}, got "
                            f"{list(random_samples.shape)}")
@@ -954,7 +955,6 @@ def adaptive_avg_pool1d(input, output_size):
     return _via_2d(input, lambda x: adaptive_avg_pool2d(x, _one(output_size)))
 
 
-@register()
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     if input.ndim not in (2, 3):
         raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
@@ -962,6 +962,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     return out if return_indices else out[0]
 
 
+@register("adaptive_max_pool1d")   # torch.adaptive_max_pool1d returns (values, indices)
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     return adaptive_max_pool1d(input, output_size, True)
 

@@ -119,13 +119,13 @@ def polar(abs, angle):
 
 def _real(input):
     """The real part: for a complex tensor a view (view_as_real(input)[..., 0]), else input itself."""
-    return input.view_as_real().select(-1, 0) if input.is_complex() else input
+    return _nd().view_as_real(input).select(-1, 0) if input.is_complex() else input
 
 
 def _imag(input):
     if not input.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return input.view_as_real().select(-1, 1)
+    return _nd().view_as_real(input).select(-1, 1)
 
 
 real = register("real")(_real)

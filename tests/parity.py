@@ -1,0 +1,60 @@
+"""Running one scenario on ndgrad and on torch: the shared harness of the parity tests.
+
+A scenario is a function of the library `T` (ndgrad or torch), written once against the torch
+API. Without torch installed only ndgrad runs, and the tests keep their own expectations.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndgrad
+
+try:
+    import torch
+except ImportError:  # the oracle is optional
+    torch = None
+
+
+def plain(x):
+    """Tensors to NumPy arrays (lists and tuples to lists), anything else as it is."""
+    if hasattr(x, "detach"):
+        return np.asarray(x.detach().numpy())
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    return x
+
+
+def assert_same(a, b, rtol=1e-7, atol=1e-12):
+    if isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), (a, b)
+        for x, y in zip(a, b):
+            assert_same(x, y, rtol, atol)
+    elif isinstance(a, np.ndarray):
+        assert a.shape == b.shape and a.dtype == b.dtype, (a, b)
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+    else:
+        assert a == b
+
+
+def both(scenario, rtol=1e-7, atol=1e-12):
+    """Run scenario(T) on ndgrad (and torch): the results must agree; returns ndgrad's, plain."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = plain(scenario(ndgrad))
+        if torch is not None:
+            assert_same(ours, plain(scenario(torch)), rtol, atol)
+    return ours
+
+
+def same_error(call, exc=RuntimeError):
+    """call(T) raises the same exception type and message in ndgrad and torch; returns the message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(exc) as ours:
+            call(ndgrad)
+        if torch is not None:
+            with pytest.raises(exc) as theirs:
+                call(torch)
+            assert str(ours.value) == str(theirs.value)
+    return str(ours.value)
