@@ -15,6 +15,8 @@ try:
 except ImportError:  # the oracle is optional
     torch = None
 
+LIBS = [ndgrad] + ([torch] if torch is not None else [])
+
 
 def plain(x):
     """Tensors to NumPy arrays (lists and tuples to lists), anything else as it is."""

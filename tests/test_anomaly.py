@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from test_engine import LIBS, both
+from parity import LIBS, both
 
 import ndgrad
 

@@ -569,11 +569,14 @@ def _is_zero(g):
     return not g.requires_grad and not g._data.any()
 
 
-def _check_gauge(name, vectors, g):
-    """Complex singular/eigen-vectors are defined up to a phase: refuse losses that depend on it."""
-    if g._data.dtype.kind == "c":
-        phase = (vectors.mH @ g).diagonal(0, -2, -1).imag
-        if np.abs(phase._data).max(initial=0) > 1e-6 * max(1.0, float(np.abs(g._data).max(initial=0))):
+def _check_gauge(name, VhgV):
+    """Complex singular/eigen-vectors are defined up to a phase: refuse losses that depend on it.
+
+    VhgV: V^H gV (summed over U and V for the SVD), whose diagonal is real for a phase-invariant loss.
+    """
+    if VhgV._data.dtype.kind == "c":
+        phase = np.abs(np.diagonal(VhgV._data, 0, -2, -1).imag).max(initial=0)
+        if phase > 1e-6 * max(1.0, float(np.abs(VhgV._data).max(initial=0))):
             raise RuntimeError(f"{name}: The eigenvectors in the complex case are specified up to multiplication by "
                                "e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.")
 
@@ -656,10 +659,10 @@ def svd_backward(gU, gS, gVh, U, S, Vh, full_matrices):
     gS = gS.to(U.dtype)
     if _is_zero(gU) and _is_zero(gVh):   # svdvals: U diag(gS) Vh (no 1/(s_i^2 - s_j^2) terms)
         return U @ (gS.unsqueeze(-1) * Vh)
-    _check_gauge("linalg_svd_backward", U, gU)
     J = U.mH @ gU
-    J = J - J.mH
     K = Vh @ gVh.mH
+    _check_gauge("linalg_svd_backward", J + K)
+    J = J - J.mH
     K = K - K.mH
     S_ = S.to(U.dtype)
     S2 = S * S
@@ -680,8 +683,8 @@ def eigh_backward(gL, gV, L, V):
     gL = gL.to(V.dtype)
     if _is_zero(gV):
         return (V * gL.unsqueeze(-2)) @ V.mH
-    _check_gauge("linalg_eigh_backward", V, gV)
     X = V.mH @ gV
+    _check_gauge("linalg_eigh_backward", X)
     X = (X - X.mH) * 0.5    # the Hermitian part of the result only sees the skew part
     n = L.shape[-1]
     E = (L.unsqueeze(-2) - L.unsqueeze(-1) + eye(n, dtype=L.dtype)).to(V.dtype)
@@ -692,8 +695,8 @@ def eig_backward(gL, gV, A, L, V):
     """A = V diag(L) V^{-1} with unit-norm columns of V: gA = V^{-H} (diag(gL) + conj(F) o Z) V^H."""
     inner = _diag_embed(gL)
     if not _is_zero(gV):
-        _check_gauge("linalg_eig_backward", V, gV)
         VhgV = V.mH @ gV
+        _check_gauge("linalg_eig_backward", VhgV)
         Z = VhgV - (V.mH @ V) * VhgV.diagonal(0, -2, -1).real.to(V.dtype).unsqueeze(-2)
         n = L.shape[-1]
         E = conj(L.unsqueeze(-2) - L.unsqueeze(-1)) + eye(n, dtype=L.dtype)
@@ -978,7 +981,7 @@ def _norm_double_backward(normalize, grads, grad_out, input, weight):
     input (before the affine weight); gradients of (grad_input, grad_weight, grad_bias)."""
     def forward(x, w, b):
         out = normalize(x)
-        return (out if w is None else out * w) + b
+        return out if w is None else out * w + b
     if weight is None:
         return double_backward(forward, grads[:1], grad_out, input, None, None)[:3]
     grads = (grads[0], grads[1].reshape(weight.shape), grads[2].reshape(weight.shape))

@@ -16,7 +16,8 @@ from ..ops.nn_norm import (  # noqa: F401  (normalization, losses, activations, 
     hardshrink, hardsigmoid, hardswish, hinge_embedding_loss, huber_loss, instance_norm, kl_div, l1_loss,
     layer_norm, logsigmoid, margin_ranking_loss, mish, multi_margin_loss, multilabel_margin_loss,
     multilabel_soft_margin_loss, normalize, poisson_nll_loss, prelu, rms_norm, rrelu, rrelu_, smooth_l1_loss,
-    soft_margin_loss, softshrink, softsign, tanhshrink, embedding_fn as embedding)
+    soft_margin_loss, softshrink, softsign, tanhshrink, embedding_fn as embedding, pad, interpolate, upsample,
+    upsample_nearest, upsample_bilinear, pixel_shuffle, pixel_unshuffle)
 
 
 def _reduction(reduction, size_average=None, reduce=None):

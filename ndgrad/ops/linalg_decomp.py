@@ -437,8 +437,9 @@ def ormqr(input, input2, input3, left=True, transpose=False):
     m = input3.shape[-2] if left else input3.shape[-1]
     if input.shape[-2] != m:
         raise RuntimeError(f"{name}: input.shape[-2] must be equal to other.shape[{-2 if left else -1}]")
-    if input2.shape[-1] > input.shape[-1]:
-        raise RuntimeError(f"{name}: tau.shape[-1] must be less than or equal to input.shape[-1]")
+    side = -2 if left else -1
+    if input2.shape[-1] != min(input3.shape[side], input.shape[-1]):
+        raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
     _check_float(name, input)
     Q = _householder_q(input, input2, full=True)
     if transpose:
@@ -946,14 +947,30 @@ def tensordot(a, b, dims=2):
 
 
 def multi_dot(tensors):
-    """The product of a chain of matrices (first may be 1-D, last may be 1-D), left to right."""
-    if len(tensors) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
-    from .linalg import matmul
-    out = tensors[0]
-    for t in tensors[1:]:
-        out = matmul(out, t)
-    return out
+    """The product of a chain of matrices (the first and last may be vectors): mm's, then one view."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    mats = [first.unsqueeze(0) if first.ndim == 1 else first] + list(tensors[1:-1]) + \
+        [last.unsqueeze(-1) if last.ndim == 1 else last]
+    for i, t in enumerate(mats):
+        if t.ndim != 2:
+            where = "first" if i == 0 else "last" if i == n - 1 else None
+            raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got {t.ndim}D" if where else
+                               f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    if n == 3:   # the cheaper of (AB)C and A(BC)
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if b * c * d + a * b * d < a * b * c + a * c * d:
+            out = mats[0].mm(mats[1].mm(mats[2]))
+        else:
+            out = mats[0].mm(mats[1]).mm(mats[2])
+    else:
+        out = mats[0]
+        for t in mats[1:]:
+            out = out.mm(t)
+    shape = ((first.shape[0],) if first.ndim == 2 else ()) + ((last.shape[1],) if last.ndim == 2 else ())
+    return out.view(shape)
 
 
 @register()

@@ -83,16 +83,23 @@ def _im2col(x, kernel, stride, dilation, positions=None):
 
 
 def _col2im(cols, padded, stride, dilation):
-    """Adjoint of _im2col: windows (N, C, *kernel, *positions) summed into an image (N, C, *padded)."""
+    """Adjoint of _im2col. `cols` is laid out channel-major (C, *kernel, N, *positions) (any view);
+    the windows are summed into an image (N, C, *padded), returned as a (C, N) transposed view."""
     d = len(padded)
-    kernel, positions = cols.shape[2:2 + d], cols.shape[2 + d:]
-    img = np.zeros(cols.shape[:2] + tuple(padded), cols.dtype)
+    kernel, n, positions = cols.shape[1:1 + d], cols.shape[1 + d], cols.shape[2 + d:]
+    img = np.zeros((cols.shape[0], n) + tuple(padded), cols.dtype)
     lead = (slice(None), slice(None))
     for offs in np.ndindex(*kernel):   # a loop over the (small) kernel, each a strided slice-add
-        region = tuple(slice(o * dl, o * dl + s * (n - 1) + 1, s)
-                       for o, dl, s, n in zip(offs, dilation, stride, positions))
-        img[lead + region] += cols[lead + offs]
-    return img
+        region = tuple(slice(o * dl, o * dl + s * (m - 1) + 1, s)
+                       for o, dl, s, m in zip(offs, dilation, stride, positions))
+        img[lead + region] += cols[(slice(None),) + offs]
+    return img.swapaxes(0, 1)
+
+
+def _channel_major(cols):
+    """(N, C, *kernel, *positions) windows as the view (C, *kernel, N, *positions) _col2im takes."""
+    d = (cols.ndim - 2) // 2
+    return cols.transpose((1,) + tuple(range(2, 2 + d)) + (0,) + tuple(range(2 + d, 2 + 2 * d)))
 
 
 def _pad(x, before, after, value=0):
@@ -102,28 +109,41 @@ def _pad(x, before, after, value=0):
 
 
 def _crop(img, before, size):
-    if not any(before) and img.shape[2:] == tuple(size):
-        return img
+    """The contiguous (N, C, *size) part of a padded image starting at `before`."""
     return np.ascontiguousarray(img[(slice(None), slice(None)) + tuple(slice(b, b + s) for b, s in zip(before, size))])
 
 
 # ---- convolution ----------------------------------------------------------------------------
+# Matrices are channel-major: one GEMM per group over the whole batch (N*P columns), which BLAS
+# runs far faster than a stack of per-sample products.
+def _unfold(x, kernel, stride, padding, dilation, positions, groups):
+    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S) (a copy)."""
+    cols = _channel_major(_im2col(_pad(x, padding, padding), kernel, stride, dilation, positions))
+    return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
+
+
+def _by_channel(x, groups):
+    """x (N, C, *S) as the matrix (G, C/G, N*P)."""
+    return x.swapaxes(0, 1).reshape(groups, x.shape[1] // groups, -1)
+
+
+def _gemm(a, b):
+    return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
+
+
 def _conv(x, w, stride, padding, dilation, groups):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k): (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
-    cols = _im2col(_pad(x, padding, padding), kernel, stride, dilation, out)
-    a = cols.reshape(n, groups, -1, _prod(out))                        # the im2col matrix (a copy)
-    y = np.matmul(w.reshape(groups, o // groups, -1), a)               # (N, G, O/G, P)
-    return y.reshape((n, o) + out)
+    y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
+    return np.ascontiguousarray(y.reshape((o, n) + out).swapaxes(0, 1))
 
 
 def _conv_t(x, w, stride, padding, dilation, groups, size):
     """Transposed convolution of x (N, C, *S) with w (C, O/groups, *k) onto spatial `size`."""
-    n, c, s_in, kernel = x.shape[0], x.shape[1], x.shape[2:], w.shape[2:]
-    wm = w.reshape(groups, c // groups, -1)
-    cols = np.matmul(wm.transpose(0, 2, 1), x.reshape(n, groups, c // groups, -1))   # (N, G, O/G*K, P)
-    cols = cols.reshape((n, groups * w.shape[1]) + kernel + s_in)
+    n, c, kernel = x.shape[0], x.shape[1], w.shape[2:]
+    cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
+    cols = cols.reshape((groups * w.shape[1],) + kernel + (n,) + x.shape[2:])
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     return _crop(_col2im(cols, padded, stride, dilation), padding, size)
 
@@ -132,11 +152,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
     the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
     transposed one (a = input, b = grad_output)."""
-    n, positions = a.shape[0], a.shape[2:]
-    cols = _im2col(_pad(b, padding, padding), kernel, stride, dilation, positions)
-    cols = cols.reshape(n, groups, -1, _prod(positions))
-    am = a.reshape(n, groups, a.shape[1] // groups, -1)
-    gw = np.matmul(am, cols.transpose(0, 1, 3, 2)).sum(0)              # (G, X, Y*K)
+    cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
+    gw = _gemm(_by_channel(a, groups), cols.transpose(0, 2, 1))                    # (G, X, Y*K)
     return gw.reshape((a.shape[1], b.shape[1] // groups) + tuple(kernel))
 
 
@@ -411,8 +428,9 @@ def _avg_pool_backward(name, d, grad_output, self, kernel_size, stride, padding,
     size = x.shape[2:]
     out = _pool_out_sizes(name, size, kernel, stride, padding, (1,) * d, ceil_mode)
     div = _avg_divisor(size, out, kernel, stride, padding, count_include_pad, divisor_override, g.dtype)
-    cols = np.broadcast_to((g / div).astype(g.dtype, copy=False)[(slice(None),) * 2 + (None,) * d + (Ellipsis,)],
-                           g.shape[:2] + kernel + out)
+    cols = _channel_major(np.broadcast_to((g / div).astype(g.dtype, copy=False)[(slice(None),) * 2 + (None,) * d
+                                                                                 + (Ellipsis,)],
+                                          g.shape[:2] + kernel + out))
     padded = tuple(s + p + r for s, p, r in zip(size, padding, _pool_pads(size, out, kernel, stride, padding,
                                                                          (1,) * d)))
     return _unbatch(_crop(_col2im(cols, padded, stride, (1,) * d), padding, size), unbatched)
@@ -767,7 +785,7 @@ def _col2im_op(self, output_size, kernel_size, dilation, padding, stride):
                            f"padding={list(padding)}, stride={list(stride)}, expected size of input's dimension 2 to "
                            f"match the calculated number of sliding blocks {' * '.join(map(str, blocks))} = "
                            f"{_prod(blocks)}, but got input.size(2)={x.shape[2]}.")
-    cols = x.reshape((x.shape[0], x.shape[1] // k) + kernel + blocks)
+    cols = _channel_major(x.reshape((x.shape[0], x.shape[1] // k) + kernel + blocks))
     img = _crop(_col2im(cols, tuple(s + 2 * p for s, p in zip(size, padding)), stride, dilation), padding, size)
     return img[0] if self.ndim == 2 else img
 

@@ -141,7 +141,9 @@ def _prelu_kernel_backward(grad_output, self, weight):
     pos = self > 0
     gi = np.where(pos, grad_output, grad_output * weight)
     gw = np.where(pos, _zero(grad_output), grad_output * self)
-    return gi, gw
+    lead = gw.ndim - weight.ndim
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(weight.shape) if n == 1 and gw.shape[lead + i] != 1)
+    return gi, gw.sum(axes, keepdims=True).reshape(weight.shape)
 
 
 @op("rrelu_with_noise", public="_rrelu_with_noise")
@@ -919,3 +921,303 @@ def embedding_fn(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, 
         with _nd.no_grad():
             embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
     return embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+# ---- padding and interpolation: per-axis linear maps ----------------------------------------
+# Reflect/replicate padding and every interpolation mode are, along each spatial axis, a matrix
+# M (out x in) applied to that axis; the backward applies M's transpose. One code path for all.
+def _along_axes(x, mats, transpose=False):
+    first = x.ndim - len(mats)
+    for k, m in enumerate(mats):
+        if m is None:
+            continue
+        axis = first + k
+        x = np.moveaxis(np.moveaxis(x, axis, -1) @ (m if transpose else m.T).astype(x.dtype, copy=False), -1, axis)
+    return np.ascontiguousarray(x)
+
+
+def _index_matrix(idx, n_in):
+    m = np.zeros((len(idx), n_in))
+    m[np.arange(len(idx)), idx] = 1
+    return m
+
+
+def _pad_mats(shape, padding, mode):
+    """Matrices for reflect/replicate padding of the trailing len(padding)//2 dims of `shape`."""
+    k = len(padding) // 2
+    mats = []
+    for i in range(k):
+        n = shape[len(shape) - k + i]
+        left, right = padding[2 * (k - 1 - i)], padding[2 * (k - 1 - i) + 1]
+        if mode == "reflect" and (left >= n or right >= n):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({left}, {right}) at dimension {len(shape) - k + i} of input "
+                               f"{list(shape)}")
+        idx = np.arange(-left, n + right)
+        if mode == "reflect":
+            period = 2 * (n - 1) if n > 1 else 1
+            idx = np.abs(idx) % period
+            idx = np.where(idx >= n, period - idx, idx)
+        else:
+            idx = np.clip(idx, 0, n - 1)
+        mats.append(_index_matrix(idx, n))
+    return mats
+
+
+def _check_pad_input(name, self, padding):
+    k = len(padding) // 2
+    if self.ndim not in (k + 1, k + 2) or any(s == 0 for s in self.shape[-k:]):
+        raise RuntimeError(f"{name}: Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {list(self.shape)}")
+
+
+def _pad_op(name, mode):
+    def forward(self, padding):
+        _check_pad_input(name, self, padding)
+        return _along_axes(self, _pad_mats(self.shape, padding, mode))
+
+    def backward(grad_output, self, padding):
+        return _along_axes(grad_output, _pad_mats(self.shape, padding, mode), transpose=True)
+    fwd = op(name, public="_" + name)(forward)
+    op(name + "_backward", public="_" + name + "_backward")(backward)
+    return fwd
+
+
+_PADS = {(mode, d): _pad_op(f"{prefix}_pad{d}d", mode)
+         for mode, prefix in (("reflect", "reflection"), ("replicate", "replication")) for d in (1, 2, 3)}
+
+
+@op("constant_pad_nd", public="constant_pad_nd")
+def constant_pad_nd(self, pad, value=0):
+    if len(pad) % 2 or len(pad) // 2 > self.ndim:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}" if len(pad) % 2 else
+                           f"Length of pad should be no more than twice the number of dimensions of the input. "
+                           f"Pad length is {len(pad)} while the input has {self.ndim} dimensions.")
+    k = len(pad) // 2
+    widths = [(0, 0)] * (self.ndim - k) + [(pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]) for i in range(k)]
+    crop = tuple(slice(max(-a, 0), n - max(-b, 0)) for (a, b), n in zip(widths, self.shape))
+    out = self[crop]
+    return np.pad(out, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=value)
+
+
+# interpolation: source coordinates as torch computes them
+def _scale(n_in, n_out, align_corners, scale):
+    if align_corners:
+        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    return 1.0 / scale if scale is not None and scale > 0 else n_in / n_out
+
+
+def _interp_matrix(mode, n_in, n_out, align_corners, scale):
+    dst = np.arange(n_out, dtype=np.float64)
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    if mode in ("nearest", "nearest-exact"):
+        s = 1.0 / scale if scale is not None and scale > 0 else n_in / n_out
+        src = np.floor((dst + 0.5) * s if mode == "nearest-exact" else dst * s).astype(np.int64)
+        m[rows, np.minimum(src, n_in - 1)] = 1
+        return m
+    s = _scale(n_in, n_out, align_corners, scale)
+    src = s * dst if align_corners else s * (dst + 0.5) - 0.5
+    if mode == "linear":
+        src = np.maximum(src, 0)
+        i0 = np.floor(src).astype(np.int64)
+        i1 = np.minimum(i0 + 1, n_in - 1)
+        t = src - i0
+        np.add.at(m, (rows, i0), 1 - t)
+        np.add.at(m, (rows, i1), t)
+        return m
+    # cubic convolution (A = -0.75) on taps i-1 .. i+2, indices clamped to the edge
+    i = np.floor(src).astype(np.int64)
+    t = src - i
+    a = -0.75
+    for k, x in zip(range(-1, 3), (t + 1, t, 1 - t, 2 - t)):
+        w = np.where(x <= 1, ((a + 2) * x - (a + 3)) * x * x + 1, ((a * x - 5 * a) * x + 8 * a) * x - 4 * a)
+        np.add.at(m, (rows, np.clip(i + k, 0, n_in - 1)), w)
+    return m
+
+
+def _aa_matrix(mode, n_in, n_out, align_corners, scale):
+    """Antialiased (area-weighted filter) interpolation, as torch's _upsample_*_aa."""
+    s = _scale(n_in, n_out, align_corners, scale)
+    size = 2 if mode == "linear" else 4
+    support = size / 2 * s if s >= 1 else size / 2
+    inv = 1 / s if s >= 1 else 1.0
+    m = np.zeros((n_out, n_in))
+    for i in range(n_out):   # a loop over output positions of one axis (small), not over elements
+        center = s * (i + 0.5)
+        lo = max(int(center - support + 0.5), 0)
+        hi = min(int(center + support + 0.5), n_in)
+        x = np.abs((np.arange(lo, hi) - center + 0.5) * inv)
+        if mode == "linear":
+            w = np.maximum(1 - x, 0)
+        else:
+            a = -0.5
+            w = np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1,
+                         np.where(x < 2, ((a * x - 5 * a) * x + 8 * a) * x - 4 * a, 0))
+        total = w.sum()
+        m[i, lo:hi] = w / total if total else w
+    return m
+
+
+def _upsample_mats(mode, aa, in_sizes, out_sizes, align_corners, scales):
+    scales = scales if scales is not None else [None] * len(out_sizes)
+    make = _aa_matrix if aa else _interp_matrix
+    return [make(mode, a, b, align_corners, s) for a, b, s in zip(in_sizes, out_sizes, scales)]
+
+
+def _upsample_op(name, mode, dims, aa=False):
+    def forward(self, output_size, align_corners=None, scales=None):
+        if self.ndim != dims + 2:
+            raise RuntimeError(f"{name}: expected a {dims + 2}D input (N, C, spatial...), got {list(self.shape)}")
+        mats = _upsample_mats(mode, aa, self.shape[2:], output_size, align_corners, scales)
+        return _along_axes(self, mats)
+
+    def backward(grad_output, output_size, input_size, align_corners=None, scales=None):
+        mats = _upsample_mats(mode, aa, tuple(input_size)[2:], output_size, align_corners, scales)
+        return _along_axes(grad_output, mats, transpose=True)
+    fwd = op(name, public=name if name.startswith("_") else "_" + name)(forward)
+    op(name + "_backward", public=(name if name.startswith("_") else "_" + name) + "_backward")(backward)
+    return fwd
+
+
+_UPSAMPLE = {}
+for _mode, _dims, _name, _aa in [
+        ("nearest", 1, "upsample_nearest1d", False), ("nearest", 2, "upsample_nearest2d", False),
+        ("nearest", 3, "upsample_nearest3d", False), ("nearest-exact", 1, "_upsample_nearest_exact1d", False),
+        ("nearest-exact", 2, "_upsample_nearest_exact2d", False), ("nearest-exact", 3, "_upsample_nearest_exact3d", False),
+        ("linear", 1, "upsample_linear1d", False), ("linear", 2, "upsample_bilinear2d", False),
+        ("linear", 3, "upsample_trilinear3d", False), ("cubic", 2, "upsample_bicubic2d", False),
+        ("linear", 2, "_upsample_bilinear2d_aa", True), ("cubic", 2, "_upsample_bicubic2d_aa", True)]:
+    _UPSAMPLE[_mode, _dims, _aa] = _upsample_op(_name, _mode, _dims, _aa)
+
+
+@op("pixel_shuffle", public="pixel_shuffle")
+def pixel_shuffle(self, upscale_factor):
+    r = upscale_factor
+    if self.ndim < 3 or self.shape[-3] % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={self.shape[-3] if self.ndim >= 3 else None} is not "
+                           f"divisible by {r * r}")
+    *b, c, h, w = self.shape
+    x = self.reshape(*b, c // (r * r), r, r, h, w)
+    n = len(b)
+    x = x.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return np.ascontiguousarray(x.reshape(*b, c // (r * r), h * r, w * r))
+
+
+@op("pixel_unshuffle", public="pixel_unshuffle")
+def pixel_unshuffle(self, downscale_factor):
+    r = downscale_factor
+    if self.ndim < 3 or self.shape[-2] % r or self.shape[-1] % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, got "
+                           f"{list(self.shape)} and {r}")
+    *b, c, h, w = self.shape
+    x = self.reshape(*b, c, h // r, r, w // r, r)
+    n = len(b)
+    x = x.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return np.ascontiguousarray(x.reshape(*b, c * r * r, h // r, w // r))
+
+
+# ---- user-facing padding, interpolation, pixel shuffle
+def pad(input, pad, mode="constant", value=None):
+    pad = tuple(int(p) for p in pad)
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise ValueError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+    k = len(pad) // 2
+    if len(pad) % 2 or k > 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                  f"(got a {input.ndim}D input and {len(pad)} pad values in mode {mode!r})")
+    if mode in ("reflect", "replicate"):
+        return _PADS[mode, k](input, pad)
+    if mode == "circular":
+        return _pad_circular(input, pad)
+    raise NotImplementedError(f"Unrecognised padding mode {mode}")
+
+
+def _pad_circular(input, pad):
+    """Circular padding as torch composes it: copy the input into the middle, then wrap slices."""
+    k = len(pad) // 2
+    shape = list(input.shape)
+    for i in range(k):
+        d = input.ndim - 1 - i
+        if pad[2 * i] > shape[d] or pad[2 * i + 1] > shape[d]:
+            raise ValueError("Padding value causes wrapping around more than once.")
+        shape[d] += pad[2 * i] + pad[2 * i + 1]
+    out = input.new_empty(shape)
+    inner = [slice(None)] * input.ndim
+    for i in range(k):
+        d = input.ndim - 1 - i
+        inner[d] = slice(max(pad[2 * i], 0), shape[d] - max(pad[2 * i + 1], 0))
+    out[tuple(inner)] = input
+    for i in range(k):   # wrap along each padded dim, innermost first, over the full extent of the others
+        d = input.ndim - 1 - i
+        left, right, n = pad[2 * i], pad[2 * i + 1], shape[d]
+        idx = [slice(None)] * input.ndim
+        if left > 0:
+            dst, src = list(idx), list(idx)
+            dst[d], src[d] = slice(0, left), slice(n - right - left, n - right)
+            out[tuple(dst)] = out[tuple(src)]
+        if right > 0:
+            dst, src = list(idx), list(idx)
+            dst[d], src[d] = slice(n - right, n), slice(left, left + right)
+            out[tuple(dst)] = out[tuple(src)]
+    return out
+
+
+_INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    dims = input.ndim - 2
+    if mode in ("nearest", "nearest-exact", "area"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    if mode in _INTERP_DIMS and _INTERP_DIMS[mode] != dims:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_INTERP_DIMS[mode] + 2}D input")
+    if dims < 1 or dims > 3:
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) "
+                                  f"for the modes: nearest | linear | bilinear | bicubic | trilinear | area | "
+                                  f"nearest-exact (got {mode})")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
+                         "as input")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined" if size is not None else
+                         "either size or scale_factor should be defined")
+    scales = None
+    if size is not None:
+        out = [int(size)] * dims if isinstance(size, (int, np.integer)) else [int(s) for s in size]
+        if len(out) != dims:
+            raise ValueError(f"Input and output must have the same number of spatial dimensions, but got input with "
+                             f"spatial dimensions of {list(input.shape[2:])} and output size of {out}. Please provide "
+                             f"input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) "
+                             f"format.")
+    else:
+        sf = [float(scale_factor)] * dims if isinstance(scale_factor, (int, float)) else [float(s) for s in scale_factor]
+        out = [int(math.floor(n * s)) for n, s in zip(input.shape[2:], sf)]
+        scales = None if recompute_scale_factor else sf
+    if mode == "area":
+        from ..nn import functional as _F
+        return getattr(_F, f"adaptive_avg_pool{dims}d")(input, out)
+    kind = {"nearest": "nearest", "nearest-exact": "nearest-exact", "bicubic": "cubic"}.get(mode, "linear")
+    if mode not in ("nearest", "nearest-exact", "area", "bicubic") + tuple(_INTERP_DIMS):
+        raise NotImplementedError(f"Input Error: unsupported interpolation mode {mode!r}")
+    return _UPSAMPLE[kind, dims, bool(antialias)](input, out, align_corners, scales)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

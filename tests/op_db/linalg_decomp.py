@@ -33,6 +33,25 @@ def _tri(T, x, upper=False):
     return x * T.tensor(mask) + _eye(T, x) * n
 
 
+def _fix_signs(U, V):
+    """Singular/eigen-vectors are defined up to sign: flip each pair so U's first row is >= 0
+    (LAPACK builds may differ in sign, so parity compares these)."""
+    s = U[..., :1, :].sign()
+    return U * s, V * s
+
+
+def _svd_fixed(T, a, full_matrices=True):
+    U, S, Vh = T.linalg.svd(a, full_matrices=full_matrices)
+    k = S.shape[-1]
+    s = U[..., :1, :k].sign()
+    return S, U[..., :, :k] * s, Vh[..., :k, :] * s.mT
+
+
+def _eigh_fixed(T, a, UPLO="L"):
+    w, V = T.linalg.eigh(a, UPLO=UPLO)
+    return w, _fix_signs(V, V)[0]
+
+
 def _chol(T, x, upper=False):
     return T.linalg.cholesky(_spd(T, x), upper=upper)
 
@@ -124,22 +143,24 @@ def _qr_svd_eig_ops():
         OpInfo("qr_method", lambda T, a: a.qr(), [S(3, 2)], grad_fn="LinalgQrBackward0"),
         OpInfo("linalg_qr_complex", lambda T, a: T.linalg.qr(a), [S(3, 2, dtype=C)], grad_fn="LinalgQrBackward0",
                check_grad=False),
-        OpInfo("linalg_svd_tall", lambda T, a: T.linalg.svd(a, full_matrices=False), [S(3, 2)],
+        OpInfo("linalg_svd_tall", lambda T, a: _svd_fixed(T, a, full_matrices=False), [S(3, 2)],
                grad_fn="LinalgSvdBackward0"),
-        OpInfo("linalg_svd_wide_batched", lambda T, a: T.linalg.svd(a, full_matrices=False), [S(2, 2, 3)],
+        OpInfo("linalg_svd_wide_batched", lambda T, a: _svd_fixed(T, a, full_matrices=False), [S(2, 2, 3)],
                grad_fn="LinalgSvdBackward0"),
-        OpInfo("linalg_svd_full_square", lambda T, a: T.linalg.svd(a), [S(3, 3)], grad_fn="LinalgSvdBackward0"),
+        OpInfo("linalg_svd_full_square", lambda T, a: _svd_fixed(T, a), [S(3, 3)], grad_fn="LinalgSvdBackward0"),
         OpInfo("linalg_svdvals", lambda T, a: T.linalg.svdvals(a), [S(3, 2)], grad_fn="LinalgSvdBackward0"),
-        OpInfo("svd_old", lambda T, a: T.svd(a), [S(2, 3)], grad_fn="LinalgSvdBackward0"),
+        OpInfo("svd_old", lambda T, a: (lambda u, s, v: (s,) + _fix_signs(u, v))(*T.svd(a)), [S(2, 3)],
+               grad_fn="LinalgSvdBackward0"),
         OpInfo("linalg_svd_complex_invariant", lambda T, a: (lambda u, s, vh: (s, (u @ vh).real))(*T.linalg.svd(
             a, full_matrices=False)), [S(3, 2, dtype=C)], grad_fn="LinalgSvdBackward0", check_grad=False),
-        OpInfo("linalg_eigh", lambda T, a: T.linalg.eigh(_sym(T, a)), [S(3, 3)], grad_fn="LinalgEighBackward0"),
-        OpInfo("linalg_eigh_upper_batched", lambda T, a: T.linalg.eigh(_sym(T, a), UPLO="U"), [S(2, 2, 2)],
+        OpInfo("linalg_eigh", lambda T, a: _eigh_fixed(T, _sym(T, a)), [S(3, 3)], grad_fn="LinalgEighBackward0"),
+        OpInfo("linalg_eigh_upper_batched", lambda T, a: _eigh_fixed(T, _sym(T, a), UPLO="U"), [S(2, 2, 2)],
                grad_fn="LinalgEighBackward0"),
         OpInfo("linalg_eigvalsh", lambda T, a: T.linalg.eigvalsh(_sym(T, a)), [S(3, 3)], grad_fn="LinalgEighBackward0"),
         OpInfo("linalg_eigh_complex_values", lambda T, a: T.linalg.eigh(_sym(T, a))[0], [S(2, 2, dtype=C)],
                grad_fn="LinalgEighBackward0", check_grad=False),
-        OpInfo("linalg_eig", lambda T, a: T.linalg.eig(a), [S(3, 3)], grad_fn="LinalgEigBackward0", check_grad=False),
+        OpInfo("linalg_eig", lambda T, a: (lambda w, v: (w, v.abs()))(*T.linalg.eig(a)), [S(3, 3)],
+               grad_fn="LinalgEigBackward0", check_grad=False),
         OpInfo("linalg_eig_real_loss", lambda T, a: (lambda w, v: (T.view_as_real(w), v.abs()))(*T.linalg.eig(a)),
                [S(3, 3)]),
         OpInfo("linalg_eigvals", lambda T, a: T.linalg.eigvals(a), [S(2, 2)], grad_fn="LinalgEigBackward0",
@@ -160,7 +181,9 @@ def _pinv_lstsq_ops():
         OpInfo("linalg_lstsq_square_vector", lambda T, a, b: T.linalg.lstsq(_wc(T, a), b).solution, [S(3, 3), S(3)],
                grad_fn="LinalgLstsqBackward0"),
         OpInfo("linalg_lstsq_gelsd_residuals", lambda T, a, b: T.linalg.lstsq(a, b, driver="gelsd")[:2],
-               [S(2, 4, 2), S(4, 2)], grad_fn="LinalgLstsqBackward0"),
+               [S(2, 4, 2), S(2, 4, 2)], grad_fn="LinalgLstsqBackward0"),
+        OpInfo("linalg_lstsq_gelss_batched", lambda T, a, b: T.linalg.lstsq(a, b, driver="gelss")[:2],
+               [S(2, 4, 2), S(2, 4, 3)], grad_fn="LinalgLstsqBackward0"),
     ]
 
 
@@ -212,12 +235,16 @@ def _householder_ops():
         OpInfo("ormqr", lambda T, a, tau, c: T.ormqr(a, tau, c), [S(3, 2), S(2), S(3, 2)], grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_transpose", lambda T, a, tau, c: T.ormqr(a, tau, c, transpose=True), [S(3, 2), S(2), S(3, 1)],
                grad_fn="OrmqrBackward0"),
-        OpInfo("ormqr_right", lambda T, a, tau, c: a.ormqr(tau, c, left=False), [S(3, 3), S(2), S(2, 3)],
+        OpInfo("ormqr_right", lambda T, a, tau, c: a.ormqr(tau, c, left=False), [S(3, 3), S(3), S(2, 3)],
                grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_right_transpose", lambda T, a, tau, c: T.ormqr(a, tau, c, left=False, transpose=True),
                [S(3, 2), S(2), S(1, 3)], grad_fn="OrmqrBackward0"),
-        OpInfo("geqrf", lambda T, a: T.geqrf(a), [S(3, 2)], grad_fn="GeqrfBackward0", check_grad=False),
-        OpInfo("geqrf_wide_method", lambda T, a: a.geqrf(), [S(2, 3)], grad_fn="GeqrfBackward0", check_grad=False),
+        # torch defines no derivative for geqrf: the node exists, its backward raises
+        OpInfo("geqrf", lambda T, a: T.geqrf(a), [S(3, 2)], grad_fn="GeqrfBackward0", check_grad=False,
+               torch_parity=False),
+        OpInfo("geqrf_values", lambda T, a: T.geqrf(a), [S(3, 2, requires_grad=False)], check_grad=False),
+        OpInfo("geqrf_wide_method_values", lambda T, a: a.geqrf(), [S(2, 2, 3, requires_grad=False)],
+               check_grad=False),
     ]
 
 
@@ -265,7 +292,10 @@ def _misc_ops():
                grad_fn="LinalgVectorNormBackward0"),
         OpInfo("linalg_vector_norm", lambda T, a: T.linalg.vector_norm(a, 1, dim=-1), [S(2, 3)],
                grad_fn="LinalgVectorNormBackward0"),
-        OpInfo("linalg_multi_dot", lambda T, a, b, c: T.linalg.multi_dot([a, b, c]), [S(2, 3), S(3, 2), S(2)]),
+        OpInfo("linalg_multi_dot", lambda T, a, b, c: T.linalg.multi_dot([a, b, c]), [S(2, 3), S(3, 2), S(2)],
+               grad_fn="ViewBackward0"),
+        OpInfo("linalg_multi_dot_4", lambda T, a, b: T.linalg.multi_dot([b, a, b, a]), [S(2, 3), S(3, 2)],
+               grad_fn="ViewBackward0"),
         OpInfo("linalg_matrix_rank", lambda T, a: T.linalg.matrix_rank(a), [S(3, 2, requires_grad=False)],
                check_grad=False),
     ]

@@ -76,7 +76,7 @@ ACTIVATIONS = [
            grad_fn="PreluKernelBackward0"),
     OpInfo("prelu_1d", lambda T, x, w: T.prelu(x, w), [S(5), S(1, low=0.1, high=0.5)], grad_fn="PreluKernelBackward0"),
     OpInfo("rrelu_eval", lambda T, x: F(T).rrelu(x), [S(2, 3)], grad_fn="RreluWithNoiseBackward0"),
-    OpInfo("rrelu_train", lambda T, x: F(T).rrelu(x, training=True), [S(2, 3)], grad_fn="RreluWithNoiseBackward0",
+    OpInfo("rrelu_train", lambda T, x: (T.manual_seed(0), F(T).rrelu(x, training=True))[1], [S(2, 3)], grad_fn="RreluWithNoiseBackward0",
            torch_parity=False),
     OpInfo("tanhshrink", lambda T, x: F(T).tanhshrink(x), [S(4)], grad_fn="SubBackward0"),
     OpInfo("softsign", lambda T, x: F(T).softsign(x), [S(4)], grad_fn="DivBackward0"),
@@ -143,16 +143,16 @@ LOSSES = [
 DROPOUT = [
     OpInfo("native_dropout_eval", lambda T, x: T.native_dropout(x, 0.5, False), [S(5)],
            grad_fn="NativeDropoutBackward0"),
-    OpInfo("native_dropout_train", lambda T, x: T.native_dropout(x, 0.4, True)[0], [S(5)],
+    OpInfo("native_dropout_train", lambda T, x: (T.manual_seed(0), T.native_dropout(x, 0.4, True)[0])[1], [S(5)],
            grad_fn="NativeDropoutBackward0", torch_parity=False),
-    OpInfo("dropout_train", lambda T, x: F(T).dropout(x, 0.5), [S(6)], grad_fn="MulBackward0", torch_parity=False),
+    OpInfo("dropout_train", lambda T, x: (T.manual_seed(0), F(T).dropout(x, 0.5))[1], [S(6)], grad_fn="MulBackward0", torch_parity=False),
     OpInfo("dropout_p1", lambda T, x: F(T).dropout(x, 1.0), [S(6)], grad_fn="MulBackward0"),
     OpInfo("dropout_eval", lambda T, x: F(T).dropout(x, 0.5, training=False) * 1, [S(6)], grad_fn="MulBackward0"),
-    OpInfo("dropout2d_train", lambda T, x: F(T).dropout2d(x, 0.5), [S(2, 3, 2)], grad_fn="MulBackward0",
+    OpInfo("dropout2d_train", lambda T, x: (T.manual_seed(0), F(T).dropout2d(x, 0.5))[1], [S(2, 3, 2)], grad_fn="MulBackward0",
            torch_parity=False),
-    OpInfo("alpha_dropout_train", lambda T, x: F(T).alpha_dropout(x, 0.5, training=True), [S(6)],
+    OpInfo("alpha_dropout_train", lambda T, x: (T.manual_seed(0), F(T).alpha_dropout(x, 0.5, training=True))[1], [S(6)],
            grad_fn="AddBackward0", torch_parity=False),
-    OpInfo("feature_alpha_dropout_train", lambda T, x: F(T).feature_alpha_dropout(x, 0.5, training=True),
+    OpInfo("feature_alpha_dropout_train", lambda T, x: (T.manual_seed(0), F(T).feature_alpha_dropout(x, 0.5, training=True))[1],
            [S(2, 3, 2)], grad_fn="AddBackward0", torch_parity=False),
 ]
 
@@ -170,4 +170,76 @@ EMBEDDING = [
            grad_fn="EmbeddingBackward0"),
 ]
 
-OPS = NORMS + ACTIVATIONS + LOSSES + DROPOUT + EMBEDDING
+
+def _interp(**kw):
+    return lambda T, x: F(T).interpolate(x, **kw)
+
+
+PADDING = [
+    OpInfo("pad_constant", lambda T, x: F(T).pad(x, (1, 2)), [S(2, 3)], grad_fn="ConstantPadNdBackward0"),
+    OpInfo("pad_constant_value_2d", lambda T, x: F(T).pad(x, (1, 0, 0, 2), value=0.5), [S(2, 2, 3)],
+           grad_fn="ConstantPadNdBackward0"),
+    OpInfo("pad_constant_negative", lambda T, x: F(T).pad(x, (-1, 1)), [S(2, 4)], grad_fn="ConstantPadNdBackward0"),
+    OpInfo("constant_pad_nd", lambda T, x: T.constant_pad_nd(x, (0, 1, 1, 1)), [S(2, 3)],
+           grad_fn="ConstantPadNdBackward0"),
+    OpInfo("pad_reflect_1d", lambda T, x: F(T).pad(x, (2, 1), mode="reflect"), [S(1, 2, 4)],
+           grad_fn="ReflectionPad1DBackward0"),
+    OpInfo("pad_reflect_2d", lambda T, x: F(T).pad(x, (1, 1, 2, 0), mode="reflect"), [S(1, 3, 3)],
+           grad_fn="ReflectionPad2DBackward0"),
+    OpInfo("pad_reflect_3d", lambda T, x: F(T).pad(x, (1, 0, 0, 1, 1, 1), mode="reflect"), [S(1, 1, 2, 2, 2)],
+           grad_fn="ReflectionPad3DBackward0"),
+    OpInfo("pad_replicate_1d", lambda T, x: F(T).pad(x, (2, 1), mode="replicate"), [S(2, 3)],
+           grad_fn="ReplicationPad1DBackward0"),
+    OpInfo("pad_replicate_2d", lambda T, x: F(T).pad(x, (1, 2, 0, 1), mode="replicate"), [S(1, 1, 2, 3)],
+           grad_fn="ReplicationPad2DBackward0"),
+    OpInfo("pad_replicate_3d", lambda T, x: F(T).pad(x, (1, 0, 1, 0, 0, 1), mode="replicate"), [S(1, 2, 2, 2)],
+           grad_fn="ReplicationPad3DBackward0"),
+    OpInfo("pad_circular", lambda T, x: F(T).pad(x, (1, 2), mode="circular"), [S(1, 2, 3)],
+           grad_fn="torch::autograd::CopySlices"),
+    OpInfo("pad_circular_2d", lambda T, x: F(T).pad(x, (1, 1, 1, 0), mode="circular"), [S(1, 1, 2, 3)],
+           grad_fn="torch::autograd::CopySlices"),
+]
+
+X1, X2, X3D = S(1, 2, 3), S(1, 1, 3, 2), S(1, 1, 2, 2, 2)
+INTERPOLATION = [
+    OpInfo("interp_nearest_1d", _interp(scale_factor=2), [X1], grad_fn="UpsampleNearest1DBackward0"),
+    OpInfo("interp_nearest_1d_size", _interp(size=5), [X1], grad_fn="UpsampleNearest1DBackward0"),
+    OpInfo("interp_nearest_2d", _interp(size=(4, 3)), [X2], grad_fn="UpsampleNearest2DBackward0"),
+    OpInfo("interp_nearest_2d_down", _interp(scale_factor=0.6), [S(1, 1, 5, 4)], grad_fn="UpsampleNearest2DBackward0"),
+    OpInfo("interp_nearest_3d", _interp(scale_factor=(2, 1, 1.5)), [X3D], grad_fn="UpsampleNearest3DBackward0"),
+    OpInfo("interp_nearest_exact_1d", _interp(size=5, mode="nearest-exact"), [X1],
+           grad_fn="UpsampleNearestExact1DBackward0"),
+    OpInfo("interp_nearest_exact_2d", _interp(scale_factor=1.5, mode="nearest-exact"), [X2],
+           grad_fn="UpsampleNearestExact2DBackward0"),
+    OpInfo("interp_nearest_exact_3d", _interp(size=(3, 2, 3), mode="nearest-exact"), [X3D],
+           grad_fn="UpsampleNearestExact3DBackward0"),
+    OpInfo("interp_linear", _interp(scale_factor=2, mode="linear"), [X1], grad_fn="UpsampleLinear1DBackward0"),
+    OpInfo("interp_linear_align", _interp(size=5, mode="linear", align_corners=True), [X1],
+           grad_fn="UpsampleLinear1DBackward0"),
+    OpInfo("interp_bilinear", _interp(size=(4, 5), mode="bilinear"), [X2], grad_fn="UpsampleBilinear2DBackward0"),
+    OpInfo("interp_bilinear_scale_align", _interp(scale_factor=1.7, mode="bilinear", align_corners=True), [X2],
+           grad_fn="UpsampleBilinear2DBackward0"),
+    OpInfo("interp_bilinear_down", _interp(scale_factor=0.5, mode="bilinear"), [S(1, 1, 4, 5)],
+           grad_fn="UpsampleBilinear2DBackward0"),
+    OpInfo("interp_bicubic", _interp(scale_factor=2, mode="bicubic"), [X2], grad_fn="UpsampleBicubic2DBackward0"),
+    OpInfo("interp_bicubic_align", _interp(size=(4, 3), mode="bicubic", align_corners=True), [X2],
+           grad_fn="UpsampleBicubic2DBackward0"),
+    OpInfo("interp_trilinear", _interp(scale_factor=1.5, mode="trilinear"), [X3D],
+           grad_fn="UpsampleTrilinear3DBackward0"),
+    OpInfo("interp_trilinear_align", _interp(size=(3, 3, 2), mode="trilinear", align_corners=True), [X3D],
+           grad_fn="UpsampleTrilinear3DBackward0"),
+    OpInfo("interp_bilinear_aa_up", _interp(scale_factor=2, mode="bilinear", antialias=True), [X2],
+           grad_fn="UpsampleBilinear2DAaBackward0"),
+    OpInfo("interp_bilinear_aa_down", _interp(size=(2, 3), mode="bilinear", antialias=True), [S(1, 1, 5, 6)],
+           grad_fn="UpsampleBilinear2DAaBackward0"),
+    OpInfo("interp_bicubic_aa_down", _interp(scale_factor=0.5, mode="bicubic", antialias=True), [S(1, 1, 6, 5)],
+           grad_fn="UpsampleBicubic2DAaBackward0"),
+    OpInfo("interp_bicubic_aa_up", _interp(size=(4, 4), mode="bicubic", antialias=True), [X2],
+           grad_fn="UpsampleBicubic2DAaBackward0"),
+    OpInfo("pixel_shuffle", lambda T, x: F(T).pixel_shuffle(x, 2), [S(1, 8, 2, 1)], grad_fn="PixelShuffleBackward0"),
+    OpInfo("pixel_shuffle_3d_input", lambda T, x: T.pixel_shuffle(x, 2), [S(4, 1, 2)], grad_fn="PixelShuffleBackward0"),
+    OpInfo("pixel_unshuffle", lambda T, x: F(T).pixel_unshuffle(x, 2), [S(2, 1, 2, 4)],
+           grad_fn="PixelUnshuffleBackward0"),
+]
+
+OPS = NORMS + ACTIVATIONS + LOSSES + DROPOUT + EMBEDDING + PADDING + INTERPOLATION
