@@ -40,6 +40,8 @@ from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
+from . import special  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401
 
 __version__ = "0.1.0"
 

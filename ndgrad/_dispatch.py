@@ -15,13 +15,18 @@ import numpy as np
 from . import _dtype
 from .autograd import anomaly_mode, loader
 from .autograd.anomaly_mode import state as anomaly
+from .autograd import forward_ad
+from .autograd.forward_ad import state as fw
 from .autograd.grad_mode import state
 from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
+from .autograd.graph import saved_hooks
+from ._sparse_array import SparseArray
 
 ENTRIES = loader.load()
 OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 Tensor = None     # set by _tensor.py (avoids an import cycle)
+profile_op = None  # set by autograd.profiler while it records: wraps each op call
 
 
 class OpSpec:
@@ -113,6 +118,8 @@ def _promote(spec, raw, args):
 
 def call(spec, args):
     """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
+    if profile_op is not None:
+        return profile_op(spec, args)
     raw = list(args)
     inputs_require_grad = False
     single_dtype = None
@@ -156,6 +163,8 @@ def call(spec, args):
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in "fc":
         raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                                   "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
+    if fw.level is not None:   # a dual level is active: tangents flow forward
+        forward_ad.propagate(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
 
 
@@ -177,7 +186,8 @@ def _wrap(o, target):
     if type(o) is not np.ndarray:
         if isinstance(o, Tensor):
             return o
-        o = np.asarray(o)
+        if not isinstance(o, SparseArray):   # sparse forwards return their storage (see _sparse_array.py)
+            o = np.asarray(o)
     if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
         o = o.astype(target)
     return Tensor._make(o, False, None, 0)
@@ -252,6 +262,8 @@ def _record(spec, args, outs):
         versions.append(version)
     node._saved = saved
     node._versions = versions
+    if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
+        saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
 
@@ -287,6 +299,8 @@ def _chain(parent_fn, spec, rest, index):
 
 def call_inplace(spec, args):
     """`self.op_(...)`: compute out of place, write into self, then move self's history."""
+    if profile_op is not None:
+        return profile_op(spec, args, True)
     self = args[0]
     if self._creation is not None and state.enabled and self._base._requires_grad:
         _refuse_view_inplace(self)
@@ -298,12 +312,15 @@ def call_inplace(spec, args):
             # the formulas need self's value from before the write: keep a copy with its history
             old = Tensor._make(self._data.copy(), self._requires_grad, None, self._output_nr)
             old._grad_fn = self.grad_fn
+            old._fw = self._fw
             args = (old,) + tuple(args[1:])
     with _grad(recording):
         res = call(spec, args)
     if type(res) is tuple:
         res = res[0]
     write_into(self, res._data, spec.name)
+    if fw.level is not None:
+        forward_ad.inplace(self, res)
     if recording and res._grad_fn is not None:
         _rebase_history(self, res._grad_fn)
     return self
@@ -313,9 +330,8 @@ def write_into(self, data, op_name):
     """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
     dst = self._data
     if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
-        src_name = _dtype.from_numpy_dtype(data.dtype).name.capitalize()
-        raise RuntimeError(f"result type {_TYPE_WORD.get(src_name, src_name)} can't be cast to the desired "
-                           f"output type {_TYPE_WORD.get(_dtype.from_numpy_dtype(dst.dtype).name.capitalize())}")
+        raise RuntimeError(f"result type {_dtype.type_word(data.dtype)} can't be cast to the desired "
+                           f"output type {_dtype.type_word(dst.dtype)}")
     if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
@@ -324,11 +340,6 @@ def write_into(self, data, op_name):
                            "memory location. Please clone() the tensor before performing the operation.")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
-
-
-_TYPE_WORD = {"Float32": "Float", "Float64": "Double", "Float16": "Half", "Int64": "Long", "Int32": "Int",
-              "Int16": "Short", "Int8": "Char", "Uint8": "Byte", "Bool": "Bool", "Complex64": "ComplexFloat",
-              "Complex128": "ComplexDouble"}
 
 
 def _refuse_view_inplace(t):

@@ -8,10 +8,11 @@ import numpy as np
 
 
 class dtype:
-    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank")
+    __slots__ = ("name", "title", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank")
 
-    def __init__(self, name, np_dtype, rank):
+    def __init__(self, name, title, np_dtype, rank):
         self.name = name
+        self.title = title   # torch's ScalarType word used in messages: Float, Double, Long...
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f"
         self.is_complex = self.np.kind == "c"
@@ -32,22 +33,27 @@ class dtype:
         return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
 
 
-bool_ = dtype("bool", np.bool_, 0)
-uint8 = dtype("uint8", np.uint8, 1)
-int8 = dtype("int8", np.int8, 1)
-int16 = dtype("int16", np.int16, 1)
-int32 = dtype("int32", np.int32, 1)
-int64 = dtype("int64", np.int64, 1)
-float16 = dtype("float16", np.float16, 2)
-float32 = dtype("float32", np.float32, 2)
-float64 = dtype("float64", np.float64, 2)
-complex64 = dtype("complex64", np.complex64, 3)
-complex128 = dtype("complex128", np.complex128, 3)
+bool_ = dtype("bool", "Bool", np.bool_, 0)
+uint8 = dtype("uint8", "Byte", np.uint8, 1)
+int8 = dtype("int8", "Char", np.int8, 1)
+int16 = dtype("int16", "Short", np.int16, 1)
+int32 = dtype("int32", "Int", np.int32, 1)
+int64 = dtype("int64", "Long", np.int64, 1)
+float16 = dtype("float16", "Half", np.float16, 2)
+float32 = dtype("float32", "Float", np.float32, 2)
+float64 = dtype("float64", "Double", np.float64, 2)
+complex64 = dtype("complex64", "ComplexFloat", np.complex64, 3)
+complex128 = dtype("complex128", "ComplexDouble", np.complex128, 3)
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
            "long": int64, "cfloat": complex64, "cdouble": complex128, "bool": bool_}
 _from_np = {d.np: d for d in ALL}
+
+
+def type_word(x):
+    """torch's word for a dtype in messages (Float, Double, Long...); x: a dtype or a NumPy dtype."""
+    return x.title if isinstance(x, dtype) else from_numpy_dtype(np.dtype(x)).title
 _by_name_map = {d.name: d for d in ALL}
 
 

@@ -94,9 +94,9 @@ def _body(arr, indent, fmt, summarize):
     return "[" + ("," + "\n" * (arr.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _with_suffixes(text, suffixes, indent):
+def _with_suffixes(text, suffixes, indent, line=None):
     # a suffix that would overflow the line starts a new one (torch counts the line this way)
-    line = len(text) - text.rfind("\n") + 1
+    line = len(text) - text.rfind("\n") + 1 if line is None else line
     for s in suffixes:
         if line + len(s) + 2 > LINEWIDTH:
             text += ",\n" + " " * indent + s
@@ -105,6 +105,44 @@ def _with_suffixes(text, suffixes, indent):
             text += ", " + s
             line += len(s) + 2
     return text + ")"
+
+
+def _array_body(arr, indent):
+    """The bracketed elements of a non-empty array, as printed at column `indent`."""
+    summarize = arr.size > THRESHOLD
+    shown = _summarized(arr) if summarize else arr
+    fmt = _ComplexFormat(shown) if arr.dtype.kind == "c" else _Format(shown)
+    return _body(arr, indent, fmt, summarize)
+
+
+def _suffixes_of(t):
+    fn = t.grad_fn
+    return [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t._requires_grad else []
+
+
+def sparse_repr(t):
+    """torch's print of a sparse tensor: its index and value tensors, then size, nnz, dtype, layout."""
+    data = t._data
+    indent = len("tensor(")
+    if data.layout.name == "sparse_coo":
+        parts = [("indices", data.indices), ("values", data.values)]
+    else:
+        major, minor = ("crow", "col") if data.layout.name in ("sparse_csr", "sparse_bsr") else ("ccol", "row")
+        parts = [(f"{major}_indices", data.compressed), (f"{minor}_indices", data.plain), ("values", data.values)]
+    shown = []
+    for name, arr in parts:
+        prefix = f"{name}=tensor("
+        body = _array_body(arr, indent + len(prefix)) if arr.size else "[]"
+        if arr.size == 0:
+            body += f", size={tuple(arr.shape)}"
+        shown.append(prefix + body + ")")
+    suffixes = [f"size={tuple(data.shape)}", f"nnz={data.nnz}", f"dtype={_dtype.from_numpy_dtype(data.dtype)!r}",
+                f"layout={data.layout!r}"] + _suffixes_of(t)
+    text = "tensor(" + (",\n" + " " * indent).join(shown)
+    if data.layout.name == "sparse_coo":   # torch starts the suffixes of a COO tensor on a new line
+        text += ",\n" + " " * indent + suffixes[0]
+        return _with_suffixes(text, suffixes[1:], indent, indent + len(suffixes[0]))
+    return _with_suffixes(text, suffixes, indent)
 
 
 def tensor_repr(t):
@@ -124,10 +162,7 @@ def tensor_repr(t):
         default_complex = _dtype.complex128 if default_float is _dtype.float64 else _dtype.complex64
         if d not in (default_float, default_complex, _dtype.int64, _dtype.bool_):
             suffixes.append(f"dtype={d!r}")
-        summarize = arr.size > THRESHOLD
-        shown = _summarized(arr) if summarize else arr
-        fmt = _ComplexFormat(shown) if arr.dtype.kind == "c" else _Format(shown)
-        body = _body(arr, indent, fmt, summarize)
+        body = _array_body(arr, indent)
     fn = t.grad_fn
     if fn is not None:
         suffixes.append(f"grad_fn=<{type(fn).__name__}>")

@@ -14,6 +14,7 @@ from . import _dispatch, _dtype
 from .autograd.grad_mode import state
 from .autograd import node as _node
 from .autograd.node import HookDict
+from ._sparse_array import sparse_coo, sparse_csr, strided
 
 
 class device:
@@ -74,6 +75,7 @@ class Tensor:
     _retains_grad = False
     _is_param = False
     _inference = False         # created under inference_mode
+    _fw = None                 # forward AD: (dual level, tangent); see autograd/forward_ad.py
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
     def __init__(self, data=None, *, requires_grad=False):
@@ -123,7 +125,15 @@ class Tensor:
 
     @property
     def layout(self):
-        return "torch.strided"
+        return strided if type(self._data) is np.ndarray else self._data.layout
+
+    @property
+    def is_sparse(self):
+        return self.layout is sparse_coo
+
+    @property
+    def is_sparse_csr(self):
+        return self.layout is sparse_csr
 
     @property
     def ndim(self):
@@ -222,6 +232,9 @@ class Tensor:
     @property
     def is_leaf(self):
         return self.grad_fn is None
+
+    def _is_view(self):
+        return self._base is not None
 
     @property
     def grad(self):
@@ -325,7 +338,7 @@ class Tensor:
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data
+        return self._data if type(self._data) is np.ndarray else np.asarray(self._data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad:
@@ -365,8 +378,8 @@ class Tensor:
         return repr(self)
 
     def __repr__(self):
-        from ._repr import tensor_repr
-        return tensor_repr(self)
+        from ._repr import sparse_repr, tensor_repr
+        return tensor_repr(self) if type(self._data) is np.ndarray else sparse_repr(self)
 
     def __iter__(self):
         if self._data.ndim == 0:
@@ -429,7 +442,7 @@ class Tensor:
 
     def type(self, dtype=None):
         if dtype is None:
-            return f"torch.{_TYPE_NAMES.get(self.dtype.name, self.dtype.name)}"
+            return f"torch.{self.dtype.title}Tensor"
         return self.to(dtype)
 
     def cpu(self):
@@ -462,12 +475,6 @@ class Tensor:
     def _cast(self, np_dtype):
         """This tensor in another NumPy dtype, through the differentiable `to`."""
         return self.to(_dtype.from_numpy_dtype(np_dtype))
-
-
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-               "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor",
-               "uint8": "ByteTensor", "bool": "BoolTensor", "complex64": "ComplexFloatTensor",
-               "complex128": "ComplexDoubleTensor"}
 
 
 def _wrap_dim(dim, ndim):

@@ -90,11 +90,8 @@ def _resize(x, dims, sizes):
 
 def _check_real(x, name):
     if x.is_complex():
-        raise RuntimeError(f"{name} expects a real input tensor, but got {_complex_word(x)}")
+        raise RuntimeError(f"{name} expects a real input tensor, but got {x.dtype.title}")
 
-
-def _complex_word(x):
-    return "ComplexDouble" if x.dtype == _dtype.complex128 else "ComplexFloat"
 
 
 # ---- the generic transforms --------------------------------------------------------------------

@@ -5,6 +5,7 @@ import pytest
 
 import ndgrad
 import ndgrad.nn.functional as F
+from parity import same_error
 
 try:
     import torch
@@ -183,6 +184,17 @@ def test_errors_match_torch(name, call, exc, message):
     assert message in str(theirs.value) and message in str(ours.value)
 
 
-def test_einsum_is_not_implemented():
-    with pytest.raises(NotImplementedError, match="einsum"):
-        ndgrad.einsum("ij,jk->ik", ndgrad.ones(2, 3), ndgrad.ones(3, 4))
+@pytest.mark.parametrize("call", [
+    lambda T: T.einsum("ij,jk->ik", T.ones(2, 3), T.ones(4, 5)),
+    lambda T: T.einsum("ij,jk->ik", T.ones(2, 3)),
+    lambda T: T.einsum("i->i", T.ones(2), T.ones(2)),
+    lambda T: T.einsum("ij->ik", T.ones(2, 3)),
+    lambda T: T.einsum("ijk->ik", T.ones(2, 3)),
+    lambda T: T.einsum("ij->ii", T.ones(2, 3)),
+    lambda T: T.einsum("ii->i", T.ones(2, 3)),
+    lambda T: T.einsum("i1->i", T.ones(2, 3)),
+    lambda T: T.einsum("i,i", T.ones(2, dtype=T.float64), T.ones(2)),
+], ids=["broadcast", "fewer", "more", "output_missing", "ndim", "output_repeated", "diagonal_sizes",
+        "bad_subscript", "dtypes"])
+def test_einsum_errors(call):
+    same_error(call)

@@ -77,3 +77,61 @@ def test_torch_parity(info):
         assert (a is None) == (b is None)
         if a is not None:
             np.testing.assert_allclose(a.numpy(), b.numpy(), atol=max(info.atol, 1e-7), rtol=max(info.rtol, 1e-6))
+
+
+# --- forward-mode AD: dual numbers against central finite differences ---------------------------
+def _entries_by_node_name():
+    from ndgrad._dispatch import ENTRIES
+    by_name = {}
+    for e in ENTRIES.values():
+        by_name.setdefault(e.node_name or e.node_cls.__name__, e)
+    return by_name
+
+
+_ENTRY_OF_NODE = _entries_by_node_name()
+
+
+def _float_outputs(out):
+    return [o for o in _tensors(out) if o.dtype.is_floating_point or o.is_complex()]
+
+
+def _forward_ad_expectation(info):
+    """True: the op's entry has a `result:` formula; False: forward AD must raise; None: unknown."""
+    if info.forward_ad is False:
+        return False
+    entry = _ENTRY_OF_NODE.get(info.grad_fn)
+    return None if entry is None else entry.forward_formula is not None
+
+
+@pytest.mark.parametrize("info", [o for o in OPS if o.check_grad], ids=repr)
+def test_forward_ad(info):
+    """The tangent from dual numbers is the directional derivative (finite differences)."""
+    fwAD = ndgrad.autograd.forward_ad
+    inputs = info.make_inputs(ndgrad)
+    rng = np.random.default_rng(2)
+    diff = [i for i, t in enumerate(inputs) if hasattr(t, "requires_grad") and t.requires_grad]
+    tangents = {i: ndgrad.tensor(rng.standard_normal(tuple(inputs[i].shape)).astype(inputs[i].numpy(force=True).dtype))
+                for i in diff}
+    expected = _forward_ad_expectation(info)
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(t, tangents[i]) if i in tangents else t for i, t in enumerate(inputs)]
+        ndgrad.manual_seed(0)
+        try:
+            out = info.call(ndgrad, *duals)
+        except NotImplementedError as e:
+            assert expected is not True, f"entry {info.grad_fn} has a result: formula, yet: {e}"
+            assert str(e).startswith("Trying to use forward AD with")
+            return
+        got = [fwAD.unpack_dual(o).tangent for o in _float_outputs(out)]
+    assert expected is not False, "forward AD worked where it should raise"
+
+    def shifted(eps):
+        with ndgrad.no_grad():
+            xs = [t.detach() + eps * tangents[i] if i in tangents else t for i, t in enumerate(inputs)]
+            ndgrad.manual_seed(0)
+            return [o.numpy() for o in _float_outputs(info.call(ndgrad, *xs))]
+    eps = 1e-6
+    for g, plus, minus in zip(got, shifted(eps), shifted(-eps)):
+        fd = (plus - minus) / (2 * eps)
+        g = np.zeros_like(fd) if g is None else g.detach().numpy()
+        np.testing.assert_allclose(g, fd, atol=1e-5, rtol=1e-4)

@@ -240,7 +240,8 @@ def test_inplace_on_view_of_leaf():
     lambda T, y: y.unbind(1)[2].mul_(2),
     lambda T, y: y.chunk(2)[0].mul_(2),
     lambda T, y: y.split(1)[0].t().mul_(2),
-], ids=["split", "unbind", "chunk", "view_of_split"])
+    lambda T, y: y[0].unbind()[1].mul_(2),
+], ids=["split", "unbind", "chunk", "view_of_split", "unbind_to_0d"])
 def test_inplace_on_multi_output_view(call):
     msg = same_error(lambda T: call(T, leaf(T) * 1))
     assert "returns multiple views" in msg
@@ -357,6 +358,26 @@ def test_cat_errors_name_the_mismatch():
                    "number 2 in the list.")
     assert same_error(lambda T: T.cat([]), ValueError) == "torch.cat(): expected a non-empty list of Tensors"
     same_error(lambda T: T.cat(T.zeros(2)), TypeError)
+
+
+def test_view_as_dtype_reads_the_same_bytes():
+    def s(T):
+        x = T.tensor([[1.0, -2.0], [0.5, 4.0]], requires_grad=True)
+        same = x.view(T.int32)
+        with T.no_grad():
+            x.add_(1)
+        return [same, same.requires_grad, same._is_view(), same._version, x.view(T.uint8).shape,
+                x.view(T.float16), x.view(T.float64).shape, T.ones(()).view(T.int32), x[0, 0]._is_view()]
+    both(s)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.ones(3).view(T.float64),
+    lambda T: T.ones(()).view(T.float64),
+    lambda T: T.ones(2, 2).t().view(T.float16),
+], ids=["size", "0d", "stride"])
+def test_view_as_dtype_errors(call):
+    same_error(call)
 
 
 def test_view_error_messages():

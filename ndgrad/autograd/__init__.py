@@ -123,3 +123,6 @@ from . import function, functional  # noqa: F401,E402
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401,E402
 from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401,E402
                            set_detect_anomaly)
+from .grad_mode import set_multithreading_enabled  # noqa: F401,E402
+from .variable import Variable  # noqa: F401,E402
+from . import profiler  # noqa: F401,E402

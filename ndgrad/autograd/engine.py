@@ -15,6 +15,20 @@ from .anomaly_mode import state as anomaly
 from .grad_mode import state
 from .node import AccumulateGrad, GraphRoot
 
+profile_node = None   # set by the profiler while it records: wraps each node call
+tasks = []            # the backward passes running now, innermost last (a backward may run inside one)
+
+
+class GraphTask:
+    """What hooks may ask of the running backward: which nodes run, and the final callbacks."""
+    __slots__ = ("deps", "targets", "callbacks", "__weakref__")
+
+    def __init__(self, deps, targets):
+        self.deps, self.targets, self.callbacks = deps, targets, []
+
+    def will_execute(self, node):
+        return node in self.deps and (self.targets is None or node in self.targets)
+
 
 def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=True):
     """Backpropagate `root_grads` into the edges `roots`.
@@ -41,6 +55,8 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
     ready = [(0, 0, root)]
     prev_mode = state.enabled
     state.enabled = create_graph
+    task = GraphTask(deps, targets)
+    tasks.append(task)
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -56,6 +72,8 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                     continue
             if anomaly.enabled:
                 outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
+            elif profile_node is not None:
+                outs = profile_node(_call_node, node, grads, targets, create_graph)
             else:
                 outs = _call_node(node, grads, targets, create_graph)
             if not keep_graph:
@@ -82,8 +100,12 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                 if left == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
             outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+        callbacks = task.callbacks
+        while callbacks:   # queue_callback: a callback may queue more
+            callbacks.pop(0)()
     finally:
         state.enabled = prev_mode
+        tasks.pop()
     return results
 
 

@@ -1107,3 +1107,48 @@ def foreach_vjp(name, grads, *args):
             elif gk is not None:
                 out[k] = gk if out[k] is None else out[k] + gk
     return tuple(out)
+
+
+# ---- special functions, fake quantization, segment_reduce ----------------------------------
+SQRT_2PI = float(np.sqrt(2 * np.pi))
+
+
+def bessel_i1_backward(grad, self, result, scaled):
+    """d I1(x) = I0(x) - I1(x) / x; for i1e = exp(-|x|) I1(x) also - sgn(x) i1e(x). 1/2 at 0."""
+    safe = where(self == 0, 1.0, self)
+    if scaled:
+        d = _special_i0e(self) - result * (self.sgn() + 1 / safe)
+    else:
+        d = i0(self) - result / safe
+    return grad * where(self == 0, 0.5, d)
+
+
+def renorm_backward(grad, self, p, dim, maxnorm):
+    """Gradient of x * f(||x||_p) over each slice along `dim`, f = maxnorm / (norm + 1e-7) where
+    the norm exceeds maxnorm and 1 elsewhere: grad f + (d f / d norm) <grad, x> d norm / d x."""
+    others = [d for d in range(self.ndim) if d != dim % self.ndim]
+    norm = _linalg_vector_norm(self, p, others, True)
+    over = norm > maxnorm
+    factor = where(over, maxnorm / (norm + 1e-7), 1.0)
+    dfactor = where(over, -maxnorm / ((norm + 1e-7) * (norm + 1e-7)), 0.0)
+    inner = dfactor * (grad * self).sum(others, keepdim=True)
+    return grad * factor + linalg_vector_norm_backward(inner, self, p, norm, others, True)
+
+
+# ---- misc: triangular, unique, aliases, test ops ----
+def block_diag_backward(grad, shapes):
+    """grad's diagonal blocks, each in the shape of its block_diag input."""
+    from ..ops.misc import _block_shape
+    out, r, c = [], 0, 0
+    for shape in shapes:
+        rows, cols = _block_shape(shape)
+        out.append(grad[r:r + rows, c:c + cols].reshape(shape))
+        r, c = r + rows, c + cols
+    return out
+
+
+def warn_backwards(grad):
+    """torch's _test_warn_in_autograd backward: warns, passes grad through."""
+    import warnings
+    warnings.warn("Warn from backward")
+    return grad

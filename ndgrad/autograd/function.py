@@ -301,6 +301,9 @@ def _save(node, outputs):
     node._saved, node._versions = saved, versions
     node._saved_tensor_idx = range(len(saved))
     node.to_save = None
+    from .graph import saved_hooks
+    if saved_hooks:
+        saved_hooks[-1].pack_node(node)
 
 
 class Error(Node):

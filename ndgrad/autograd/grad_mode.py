@@ -110,3 +110,26 @@ class inference_mode(_Mode):
         if self._args[0]:
             state.enabled = False
             state.inference = True
+
+
+_multithreading = [True]
+
+
+def is_multithreading_enabled():
+    return _multithreading[0]
+
+
+class set_multithreading_enabled:
+    """Whether backward may use several threads. ndgrad's engine runs on the calling thread
+    either way; the flag is kept (set at once, restored on leaving `with`) for torch's API."""
+
+    def __init__(self, mode):
+        self.prev = _multithreading[0]
+        _multithreading[0] = bool(mode)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self.prev
+        return False

@@ -41,7 +41,9 @@ class Entry:
         self.args = _parse_args(args.rstrip().rstrip(")"))
         self.returns = _parse_returns(ret.strip())
         self.formulas = []        # (arg indices, function, names it reads)
-        self.forward_formula = None
+        self.forward_formula = None   # `result:`: an expression or a shortcut (see forward_ad.py)
+        self.forward_fn = self.forward_rule = None
+        self.forward_result_alias = False
         self.output_differentiability = None
         self.node_cls = None
         self.saved_names = ()
@@ -114,6 +116,30 @@ def _compile_formula(expr, params, line, where):
     return scope.pop("_formula")
 
 
+FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear")
+
+
+def _compile_forward(entry, expr, line):
+    """A `result:` expression as a function of (for each argument) its value, and for tensors
+    `<name>_p` (primal) and `<name>_t` (tangent), then the outputs and `result`."""
+    params = []
+    for a in entry.args:
+        params.append(a.name)
+        if a.is_tensor or a.is_tensor_list:
+            params += [a.name + "_p", a.name + "_t"]
+    params += entry.returns
+    entry.forward_result_alias = "result" not in entry.returns
+    if entry.forward_result_alias:
+        params.append("result")
+    src = "\n" * max(line - 2, 0) + f"def _forward({', '.join(params)}):\n return ({expr})\n"
+    scope = vars(formulas)
+    try:
+        exec(compile(src, YAML_PATH, "exec"), scope)
+    except SyntaxError as e:
+        raise SyntaxError(f"derivatives.yaml line {line} ({entry.op_name} result): {e.msg}") from None
+    return scope.pop("_forward")
+
+
 _META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride"}
 
 
@@ -153,6 +179,8 @@ def load(path=YAML_PATH):
                 continue
             if key == "result":
                 entry.forward_formula = node.value
+                if node.value not in FORWARD_SHORTCUTS:
+                    entry.forward_fn = _compile_forward(entry, node.value, node.start_mark.line + 1)
                 continue
             if key == "node_name":   # torch's name for nodes outside the generated scheme
                 entry.node_name = node.value

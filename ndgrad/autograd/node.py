@@ -13,8 +13,11 @@ import weakref
 
 import numpy as np
 
+from . import forward_ad
+
 _next_seq = itertools.count().__next__
 Tensor = None  # set by _tensor.py (import cycle)
+PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -61,7 +64,7 @@ class _Extra:
 
 class SavedOutput:
     """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
-    __slots__ = ("data", "vc", "output_nr", "requires_grad")
+    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw")   # fw: set by forward AD only
 
     def __init__(self, tensor):
         self.data = tensor._data
@@ -174,12 +177,14 @@ class Node:
         if type(value) is list:  # a saved Tensor[] argument
             return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
         if not isinstance(value, (Tensor, SavedOutput)):
-            return value
+            return value if type(value) is not PackedSaved else value.unpack(self)
         if type(value) is SavedOutput:
             if value.vc[0] != version:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
             t = Tensor._make(value.data, value.requires_grad, self if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
+            if forward_ad.state.level is not None:
+                forward_ad.restore_saved(value, t)
             return t
         if value._vc[0] != version:
             _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
@@ -198,6 +203,9 @@ class Node:
         if name.startswith("_saved_") and name[7:] in type(self)._saved_names:
             values = self._unpack_saved()
             return _expose(values[type(self)._saved_names.index(name[7:])])
+        if name.startswith("_raw_saved_") and name[11:] in type(self)._saved_names:
+            from .graph import raw_saved
+            return raw_saved(self, type(self)._saved_names.index(name[11:]))
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 

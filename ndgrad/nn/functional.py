@@ -255,3 +255,6 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 # convolution, pooling, fold/unfold (ops/nn_conv.py)
 from ..ops.nn_conv import *  # noqa: E402,F401,F403
+# distances, triplet losses, local response norm (nn/_distance.py)
+from ._distance import (  # noqa: E402,F401
+    cosine_similarity, local_response_norm, pairwise_distance, triplet_margin_loss, triplet_margin_with_distance_loss)

@@ -1,5 +1,6 @@
 """Module: the base class of layers, with torch.nn.Module's registration, traversal,
 state_dict, mode, dtype conversion and forward-hook behaviour."""
+import warnings
 from collections import OrderedDict, namedtuple
 
 from .. import _dtype
@@ -20,8 +21,7 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 def _type_name(value):
     if isinstance(value, Tensor):
-        from .._tensor import _TYPE_NAMES
-        return "torch." + _TYPE_NAMES.get(value.dtype.name, value.dtype.name)
+        return f"torch.{value.dtype.title}Tensor"
     return type(value).__module__ + "." + type(value).__qualname__ if type(value).__module__ != "builtins" \
         else type(value).__qualname__
 
@@ -54,7 +54,8 @@ class Module:
         for name, value in (("training", True), ("_parameters", {}), ("_buffers", {}),
                             ("_non_persistent_buffers_set", set()), ("_modules", {}),
                             ("_forward_pre_hooks", HookDict()), ("_forward_pre_hooks_with_kwargs", set()),
-                            ("_forward_hooks", HookDict()), ("_forward_hooks_with_kwargs", set())):
+                            ("_forward_hooks", HookDict()), ("_forward_hooks_with_kwargs", set()),
+                            ("_backward_pre_hooks", HookDict()), ("_backward_hooks", HookDict())):
             object.__setattr__(self, name, value)
 
     def forward(self, *args, **kwargs):
@@ -397,7 +398,25 @@ class Module:
             self._forward_hooks_with_kwargs.add(handle._key)
         return handle
 
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) -> None or new grad_output, called before the module's input gradients."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) -> None or new grad_input, once the gradients with respect
+        to the module's tensor inputs are computed (grad_input holds None for inputs without grad)."""
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        raise NotImplementedError("register_backward_hook (the deprecated non-full hook) is not supported by ndgrad: "
+                                  "use register_full_backward_hook")
+
     def __call__(self, *args, **kwargs):
+        if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
+            return _call_with_backward_hooks(self, self._call_forward, args, kwargs)
+        return self._call_forward(*args, **kwargs)
+
+    def _call_forward(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks):
             return self.forward(*args, **kwargs)
         for key, hook in list(self._forward_pre_hooks.items()):
@@ -454,3 +473,105 @@ def _zero_grads(params, set_to_none):
             else:
                 g.requires_grad_(False)
             g.zero_()
+
+
+# ---- full backward hooks --------------------------------------------------------------------------
+# The module's tensor inputs and outputs pass through an identity autograd Function (its node is
+# torch's BackwardHookFunctionBackward). A pre-hook on the outputs' node sees grad_output (and runs
+# the backward pre-hooks); a pre-hook on the inputs' node sees grad_input and runs the full hooks.
+def _identity_function():
+    from ..autograd.function import Function
+
+    class BackwardHookFunction(Function):
+        @staticmethod
+        def forward(ctx, *args):
+            return args
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads
+    return BackwardHookFunction
+
+
+_BackwardHookFunction = None
+
+
+def _wrap(tensors):
+    """Pass the grad-requiring tensors of `tensors` through BackwardHookFunction; (new tensors, its node)."""
+    global _BackwardHookFunction
+    from ..autograd.grad_mode import is_grad_enabled
+    idx = [i for i, t in enumerate(tensors) if isinstance(t, Tensor) and t.requires_grad]
+    if not idx or not is_grad_enabled():
+        return list(tensors), None
+    if _BackwardHookFunction is None:
+        _BackwardHookFunction = _identity_function()
+    outs = _BackwardHookFunction.apply(*[tensors[i] for i in idx])
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    tensors = list(tensors)
+    for i, t in zip(idx, outs):
+        tensors[i] = t
+    return tensors, (outs[0].grad_fn, idx)
+
+
+def _call_with_backward_hooks(module, forward, args, kwargs):
+    n_inputs = sum(isinstance(a, Tensor) for a in args)
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    wrapped, in_node = _wrap([args[i] for i in positions])
+    args = list(args)
+    for i, t in zip(positions, wrapped):
+        args[i] = t
+    result = forward(*args, **kwargs)
+    single = isinstance(result, Tensor)
+    outputs = [result] if single else list(result) if isinstance(result, tuple) else None
+    if outputs is None:
+        return result
+    out_positions = [i for i, o in enumerate(outputs) if isinstance(o, Tensor)]
+    wrapped_out, out_node = _wrap([outputs[i] for i in out_positions])
+    if out_node is None:
+        return result
+    state = {"grad_output": None}
+
+    def full_shape(grads, node_info, count):
+        """Gradients of the node's tensors placed back at their positions among `count` tensors."""
+        full = [None] * count
+        for g, i in zip(grads, node_info[1]):
+            full[i] = g
+        return tuple(full)
+
+    def on_grad_output(grads):
+        grad_output = full_shape(grads, out_node, len(out_positions))
+        for hook in list(module._backward_pre_hooks.values()):
+            res = hook(module, grad_output)
+            if res is not None:
+                res = res if isinstance(res, tuple) else (res,)
+                if len(res) != len(grad_output):
+                    raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, got "
+                                       f"{len(res)}, but expected {len(grad_output)}")
+                grad_output = res
+        state["grad_output"] = grad_output
+        if in_node is None and module._backward_hooks:
+            warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
+                          "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                          "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
+            for hook in list(module._backward_hooks.values()):
+                hook(module, (None,) * n_inputs, grad_output)
+        return tuple(grad_output[i] for i in out_node[1])
+
+    def on_grad_input(grads):
+        grad_input = full_shape(grads, in_node, n_inputs)
+        for hook in list(module._backward_hooks.values()):
+            res = hook(module, grad_input, state["grad_output"])
+            if res is not None:
+                res = res if isinstance(res, tuple) else (res,)
+                if len(res) != len(grad_input):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(res)}, "
+                                       f"but expected {len(grad_input)}")
+                grad_input = res
+        return tuple(grad_input[i] for i in in_node[1])
+
+    out_node[0].register_prehook(on_grad_output)
+    if in_node is not None:
+        in_node[0].register_prehook(on_grad_input)
+    for i, t in zip(out_positions, wrapped_out):
+        outputs[i] = t
+    return outputs[0] if single else tuple(outputs)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _dispatch, _dtype
 from .._dispatch import op, register
-from .._tensor import _TYPE_NAMES, Tensor, _wrap_dim
+from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from .creation import tensor
 from .shape import _alias
@@ -47,9 +47,7 @@ def _public(parse):
 
 
 # ---- argument checks shared by the ops ----------------------------------------------------
-def _word(np_dtype):
-    """torch's word for a dtype in messages: Float, Double, Long ..."""
-    return _dispatch._TYPE_WORD[np_dtype.name.capitalize()]
+_word = _dtype.type_word
 
 
 # the C++ names some of torch's messages use
@@ -464,7 +462,7 @@ def _index_set(self, index, value):
     if not isinstance(value, Tensor):
         if not isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
             raise TypeError(f"can't assign a {type(value).__name__} to a "
-                            f"torch.{_TYPE_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
+                            f"torch.{_dtype.type_word(self._data.dtype)}Tensor")
         value = tensor(value, dtype=self.dtype)
     target, indices = _walk(self, _as_tuple(index))
     shape = value._data.shape

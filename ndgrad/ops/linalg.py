@@ -5,17 +5,19 @@ picks among them the way torch does — dot, mv, mm, a batch folded into an mm, 
 bmm — with the same reshapes around them, so it records the graph (and grad_fn names) torch
 records for the same call.
 """
+import collections
+import math
+
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import _TYPE_WORD, op, register
+from .._dispatch import op, register
 from .shape import _unsafe_view
 
 
 def _type_name(a):
     """torch's name for an array's scalar type in messages (Double, Float, Long...)."""
-    name = _dtype.from_numpy_dtype(a.dtype).name.capitalize()
-    return _TYPE_WORD.get(name, name)
+    return _dtype.type_word(a.dtype)
 
 
 def _x(shape):
@@ -204,10 +206,158 @@ def inner(input, other):
     return product.view(free_a + free_b)
 
 
+# ---- einsum: composed from differentiable ops, as torch does --------------------------------
+def _einsum_sublists(args):
+    """einsum(op0, [0, 1], op1, [1, 2], [0, 2]) -> ("ab,bc->ac", (op0, op1))."""
+    def letters(sub):
+        return "".join("..." if s is Ellipsis else "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[s]
+                       for s in sub)
+    operands, terms = args[0:-1:2] if len(args) % 2 else args[0::2], []
+    for sub in args[1::2][:len(operands)]:
+        terms.append(letters(sub))
+    out = "->" + letters(args[-1]) if len(args) % 2 else ""
+    return ",".join(terms) + out, tuple(operands)
+
+
+def _einsum_parse(equation, operands):
+    """Label lists per operand (ellipsis dims become ints, aligned from the right) and the output's."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    for k, ch in enumerate(eq):
+        if not (ch.isascii() and ch.isalpha()) and ch not in ".,->":
+            raise RuntimeError(f"einsum(): invalid subscript given at index {k} in the equation string, "
+                             "subscripts must be in [a-zA-Z]")
+    n_ell = max((op.ndim - len(t.replace("...", "")) for t, op in zip(terms, operands) if "..." in t), default=0)
+    labels = []
+    for k, (term, op) in enumerate(zip(terms, operands)):
+        plain = term.replace("...", "")
+        if "..." not in term and len(plain) != op.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(plain)}) does not match "
+                               f"the number of dimensions ({op.ndim}) for operand {k} and no ellipsis was given")
+        if "..." in term and len(plain) > op.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(plain)}) is more than the "
+                               f"number of dimensions ({op.ndim}) for operand {k}")
+        head, _, tail = term.partition("...")
+        ell = list(range(n_ell - (op.ndim - len(plain)), n_ell)) if "..." in term else []
+        labels.append(list(head) + ell + list(tail))
+    if arrow:
+        out = []
+        for ch in rhs.replace("...", "."):
+            if ch == ".":
+                out.extend(range(n_ell))
+                continue
+            if ch in out:
+                raise RuntimeError(f"einsum(): output subscript {ch} appears more than once in the output")
+            if not any(ch in lab for lab in labels):
+                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the equation for any "
+                                   "input operand")
+            out.append(ch)
+    else:   # implicit output: the broadcast dims, then the letters used once, in alphabetical order
+        counts = collections.Counter(ch for lab in labels for ch in lab if isinstance(ch, str))
+        out = list(range(n_ell)) + sorted(ch for ch, c in counts.items() if c == 1)
+    return labels, out
+
+
+def _einsum_diagonals(x, labels, k):
+    """Take the diagonal of every label repeated within one operand (torch: `ii->i`)."""
+    while len(set(labels)) < len(labels):
+        lab = next(l for l in labels if labels.count(l) > 1)
+        p = labels.index(lab)
+        q = labels.index(lab, p + 1)
+        if x.shape[p] != x.shape[q]:
+            raise RuntimeError(f"einsum(): subscript {lab} is repeated for operand {k} but the sizes don't match, "
+                               f"{x.shape[q]} != {x.shape[p]}")
+        x = x.diagonal(0, p, q)
+        labels = [l for i, l in enumerate(labels) if i not in (p, q)] + [lab]
+    return x, labels
+
+
+def _einsum_pair(a, la, b, lb, keep, k):
+    """Contract a (labels la) with b (labels lb), keeping the labels in `keep`: one bmm, or a product."""
+    batch = [l for l in la if l in lb and l in keep]
+    summed = [l for l in la if l in lb and l not in keep]
+    lo = [l for l in la if l not in lb]
+    ro = [l for l in lb if l not in la]
+    size = {}
+    for x, labs in ((a, la), (b, lb)):
+        for l, n in zip(labs, x.shape):
+            if size.get(l, 1) not in (1, n) and n != 1:
+                what = f"subscript {l}" if isinstance(l, str) else "ellipsis dimension"
+                raise RuntimeError(f"einsum(): {what} has size {n} for operand {k} which does not broadcast with "
+                                   f"previously seen size {size[l]}")
+            size[l] = max(size.get(l, 1), n)
+    if not summed:   # an outer/elementwise product: align the labels and multiply
+        order = batch + lo + ro
+        return (_einsum_align(a, la, order) * _einsum_align(b, lb, order)), order, False
+    for l in summed:   # summing against a broadcast (size-1) dim: sum the other operand first
+        if a.shape[la.index(l)] != b.shape[lb.index(l)]:
+            if a.shape[la.index(l)] == 1:
+                b = b.sum(lb.index(l), keepdim=True)
+            else:
+                a = a.sum(la.index(l), keepdim=True)
+            size[l] = 1
+    a = _einsum_align(a, la, batch + lo + summed, size)
+    b = _einsum_align(b, lb, batch + summed + ro, size)
+    nb, nlo, ns, nro = (math.prod(size[l] for l in g) for g in (batch, lo, summed, ro))
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype.title} but found {b.dtype.title}")
+    out = a.reshape(nb, nlo, ns).bmm(b.reshape(nb, ns, nro))
+    return out.view([size[l] for l in batch + lo + ro]), batch + lo + ro, True
+
+
+def _einsum_align(x, labels, order, size=None):
+    """x permuted to `order`'s label order, with size-1 dims for the labels it lacks (or broadcast
+    to `size` when given)."""
+    x = x.permute([labels.index(l) for l in order if l in labels])
+    for i, l in enumerate(order):
+        if l not in labels:
+            x = x.unsqueeze(i)
+    target = [size[l] for l in order] if size else None
+    return x.expand(target) if target and list(x.shape) != target else x
+
+
 @register()
-def einsum(equation, *operands):
-    raise NotImplementedError("ndgrad.einsum is not implemented yet; write the contraction with matmul, "
-                              "mul and sum (or permute/reshape + bmm)")
+def einsum(*args):
+    """Sums of products over labelled dims (`"ij,jk->ik"`), computed with diagonal, permute, sum and bmm."""
+    if args and not isinstance(args[0], str):
+        equation, operands = _einsum_sublists(args)
+    else:
+        equation, operands = args[0], args[1:]
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+    labels, out = _einsum_parse(equation, operands)
+    ops = []
+    for k, (x, lab) in enumerate(zip(operands, labels)):
+        ops.append(_einsum_diagonals(x, lab, k))
+    if len(ops) == 1:
+        x, lab = ops[0]
+        summed = [l for l in lab if l not in out]
+        x = x.permute([lab.index(l) for l in out + summed])
+        return x.sum(list(range(len(out), len(lab)))) if summed else x
+    x, lab = ops[0]
+    summed_alone = False
+    for i in range(1, len(ops)):
+        later = set(out).union(*(set(l) for _, l in ops[i + 1:]))
+        y, ly = ops[i]
+        for t, lt in ((x, lab), (y, ly)):   # labels no one else needs are summed out first
+            alone = [j for j, l in enumerate(lt) if l not in later and l not in (ly if t is x else lab)]
+            if alone:
+                keep = [l for j, l in enumerate(lt) if j not in alone]
+                summed_alone = True
+                if t is x:
+                    x, lab = x.sum(alone), keep
+                else:
+                    y, ly = y.sum(alone), keep
+        x, lab, contracted = _einsum_pair(x, lab, y, ly, later, i)
+    if contracted or summed_alone:   # torch ends a contraction with permute + view, whatever the order
+        x = x.permute([lab.index(l) for l in out])
+        return x.view(x.shape)
+    return x.permute([lab.index(l) for l in out]) if lab != out else x
 
 
 def _should_fold(a, b):

@@ -65,8 +65,7 @@ def _kind(x):
     return np.asarray(x).dtype.kind
 
 
-def _type_word(np_dtype):
-    return _dispatch._TYPE_WORD[np.dtype(np_dtype).name.capitalize()]
+_type_word = _dtype.type_word
 
 
 def _nonzero_divisor(input, other):

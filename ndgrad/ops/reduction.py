@@ -15,8 +15,8 @@ import warnings
 
 import numpy as np
 
-from .._dispatch import _TYPE_WORD, op, register
-from .._dtype import from_numpy_dtype
+from .._dispatch import op, register
+from .._dtype import from_numpy_dtype, type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
 
 
@@ -49,11 +49,6 @@ def _dims(ndim, dim):
 def _count(shape, axes):
     """How many input elements each output element reduces."""
     return math.prod(shape[d] for d in axes)
-
-
-def _type_word(np_dtype):
-    name = from_numpy_dtype(np_dtype).name.capitalize()
-    return _TYPE_WORD.get(name, name)
 
 
 def _acc_dtype(input, dtype):

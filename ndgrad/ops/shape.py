@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dispatch, _dtype
 from .._dispatch import _check_leaf_inplace, op, register
-from .._tensor import _TYPE_NAMES, Tensor, _wrap_dim
+from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import state
 
 
@@ -105,8 +105,25 @@ def _unsafe_view(input, size):
 @register(method=True)
 def view(input, *size):
     if len(size) == 1 and isinstance(size[0], _dtype.dtype):
-        raise NotImplementedError("Tensor.view(dtype) is not implemented in ndgrad yet")
+        return _view_dtype(input, size[0])
     return _view(input, _infer_size(_size(size), input._data.size))
+
+
+def _view_dtype(input, dtype):
+    """The same bytes read as `dtype`: not differentiable, shares memory and version counter."""
+    a, new = input._data, dtype.np
+    if a.itemsize != new.itemsize:
+        what = f"to view {input.dtype.title} as {dtype.title} (different element sizes)"
+        if a.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if a.strides[-1] != a.itemsize and a.shape[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {a.strides[-1] // a.itemsize}")
+        if new.itemsize > a.itemsize and a.shape[-1] % (new.itemsize // a.itemsize):
+            raise RuntimeError(f"self.size(-1) must be divisible by {new.itemsize // a.itemsize} {what}, "
+                               f"but got {a.shape[-1]}")
+    t = input.detach()
+    t._data = a.view(new)
+    return t
 
 
 @_method
@@ -313,7 +330,7 @@ def expand(input, *size, implicit=False):
     shape = input._data.shape
     lead = len(size) - len(shape)
     if lead < 0:
-        raise RuntimeError(f"expand(torch.{_TYPE_NAMES.get(input._data.dtype.name, input._data.dtype.name)}"
+        raise RuntimeError(f"expand(torch.{input.dtype.title}Tensor"
                            f"{{{_shape_str(shape)}}}, size={_shape_str(size)}): the number of sizes provided "
                            f"({len(size)}) must be greater or equal to the number of dimensions in the tensor "
                            f"({len(shape)})")
@@ -681,7 +698,8 @@ def chunk(input, chunks, dim=0):
 
 @op("unbind.int", public=False, view=True)
 def _unbind(input, dim):
-    return tuple(np.moveaxis(input, dim, 0))
+    moved = np.moveaxis(input, dim, 0)
+    return tuple(moved[i, ...] for i in range(moved.shape[0]))   # [i, ...]: 0-d views, not scalars
 
 
 @register(method=True)
@@ -942,7 +960,7 @@ def view_as_complex(input):
     if a.dtype == np.float16:
         raise NotImplementedError("view_as_complex of a float16 tensor: ndgrad has no complex32 dtype")
     if a.dtype.kind != "f":
-        scalar_type = _dispatch._TYPE_WORD[_dtype.from_numpy_dtype(a.dtype).name.capitalize()]
+        scalar_type = _dtype.type_word(a.dtype)
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
                            f"of scalar type: {scalar_type}")
     if a.ndim == 0:

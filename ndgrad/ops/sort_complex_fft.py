@@ -96,9 +96,7 @@ def _check_float_pair(a, b):
                            f"{_type_word(b.dtype)} for second argument")
 
 
-def _type_word(dt):
-    name = _dtype.from_numpy_dtype(dt).name.capitalize()
-    return _dispatch._TYPE_WORD.get(name, name)
+_type_word = _dtype.type_word
 
 
 @op("complex")

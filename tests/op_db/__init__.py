@@ -54,14 +54,17 @@ class OpInfo:
 
     name: unique test id; call(T, *inputs): the call; inputs: S/I/B specs or plain values;
     grad_fn: the expected grad_fn.name() of the (first) output; gradgrad: torch supports double
-    backward here; torch_parity: compare with torch when installed; atol/rtol: value tolerances.
+    backward here; torch_parity: compare with torch when installed; atol/rtol: value tolerances;
+    forward_ad: None (checked when the op's yaml entry has `result:`, else it must raise), or False
+    where forward AD is known not to apply (the reason in a comment).
     """
 
     def __init__(self, name, call, inputs, grad_fn=None, gradgrad=True, torch_parity=True,
-                 atol=1e-7, rtol=1e-7, check_grad=True, seed=0):
+                 atol=1e-7, rtol=1e-7, check_grad=True, seed=0, forward_ad=None):
         self.name, self.call, self.inputs, self.grad_fn = name, call, inputs, grad_fn
         self.gradgrad, self.torch_parity, self.atol, self.rtol = gradgrad, torch_parity, atol, rtol
         self.check_grad, self.seed = check_grad, seed
+        self.forward_ad = forward_ad
 
     def arrays(self):
         rng = np.random.default_rng(self.seed)
@@ -85,7 +88,7 @@ class OpInfo:
 
 
 FAMILIES = ["pointwise", "reduction", "shape", "indexing", "linalg", "nn", "linalg_decomp", "nn_conv", "nn_norm",
-            "sort_complex_fft"]
+            "sort_complex_fft", "special", "misc"]
 
 
 def all_ops():

@@ -42,6 +42,34 @@ def _matmul_ops():
     return ops
 
 
+def _einsum_ops():
+    """einsum is composed of diagonal/permute/sum/bmm: the top node is torch's for each pattern."""
+    cases = [("dot", "i,i->", [S(3), S(3)], "ViewBackward0"),
+             ("matmul", "ij,jk->ik", [S(2, 3), S(3, 4)], "ViewBackward0"),
+             ("implicit", "ij,jk", [S(2, 3), S(3, 4)], "ViewBackward0"),
+             ("batched", "bij,bjk->bik", [S(2, 2, 3), S(2, 3, 2)], "ViewBackward0"),
+             ("attention", "bhqd,bhkd->bhqk", [S(1, 2, 3, 2), S(1, 2, 2, 2)], "ViewBackward0"),
+             ("transposed_out", "ji,jk->ki", [S(3, 2), S(3, 4)], "ViewBackward0"),
+             ("chain", "ij,jk,kl->il", [S(2, 3), S(3, 2), S(2, 2)], "ViewBackward0"),
+             ("ellipsis_broadcast", "...i,...i->...", [S(2, 1, 3), S(4, 3)], "ViewBackward0"),
+             ("size1_sum", "ij,j->i", [S(2, 3), S(1)], "ViewBackward0"),
+             ("sum_alone", "ab,cd->", [S(2, 3), S(2, 2)], "ViewBackward0"),
+             ("outer", "i,j->ij", [S(3), S(2)], "MulBackward0"),
+             ("hadamard", "ij,ij->ij", [S(2, 3), S(2, 3)], "MulBackward0"),
+             ("diagonal", "ii->i", [S(3, 3)], "PermuteBackward0"),
+             ("trace", "ii->", [S(3, 3)], "SumBackward1"),
+             ("transpose", "ij->ji", [S(2, 3)], "PermuteBackward0"),
+             ("row_sum", "ij->i", [S(2, 3)], "SumBackward1"),
+             ("repeated_and_batch", "iij->j", [S(2, 2, 3)], "SumBackward1")]
+    ops = [OpInfo(f"einsum_{name}", lambda T, *xs, eq=eq: T.einsum(eq, *xs), inputs, grad_fn=fn)
+           for name, eq, inputs, fn in cases]
+    ops.append(OpInfo("einsum_sublist", lambda T, x, y: T.einsum(x, [0, 1], y, [1, 2], [0, 2]),
+                      [S(2, 3), S(3, 2)], grad_fn="ViewBackward0"))
+    ops.append(OpInfo("einsum_list_of_operands", lambda T, x, y: T.einsum("ij,jk->ik", [x, y]),
+                      [S(2, 3), S(3, 2)], grad_fn="ViewBackward0"))
+    return ops
+
+
 OPS = [
     OpInfo("mm", lambda T, x, y: T.mm(x, y), [S(2, 3), S(3, 4)], grad_fn="MmBackward0"),
     OpInfo("mm_method", lambda T, x, y: x.mm(y), [S(4, 1), S(1, 3)], grad_fn="MmBackward0"),
@@ -95,4 +123,4 @@ OPS = [
     OpInfo("inner_1d_2d", lambda T, x, y: T.inner(x, y), [S(3), S(4, 3)], grad_fn="ViewBackward0"),
     OpInfo("inner_3d_2d", lambda T, x, y: x.inner(y), [S(2, 4, 3), S(5, 3)], grad_fn="ViewBackward0"),
     OpInfo("inner_scalar", lambda T, x, y: T.inner(x, y), [S(), S(3)], grad_fn="MulBackward0"),
-] + _matmul_ops()
+] + _matmul_ops() + _einsum_ops()

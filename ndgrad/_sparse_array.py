@@ -1,0 +1,330 @@
+"""Sparse storage: what a sparse Tensor holds in `_data` instead of an ndarray.
+
+torch's layouts, each a small container of NumPy arrays:
+- `COO`: `indices` (sparse_dim, nnz) int64, `values` (nnz, *dense dims), possibly uncoalesced
+  (unsorted, duplicates summed on coalesce). Hybrid tensors (dense_dim > 0) are allowed.
+- `Compressed` (CSR, CSC, BSR, BSC; 2-D): `compressed` indices (n + 1,), `plain` indices (nnz,),
+  `values` (nnz,) or (nnz, *blocksize) for the block layouts. Internally a compressed array is
+  a COO over its grid of blocks (`block_coo`), so every layout shares the COO code.
+
+Containers have an ndarray's metadata (shape, dtype, ndim, size) and take part in the few
+NumPy calls the existing ops make on them through `__array_ufunc__` / `__array_function__`:
+adding, scaling, negating, matrix products with dense arrays, transposes. Anything else raises
+torch's NotImplementedError for the sparse backend, so dense ops refuse sparse inputs as torch does.
+"""
+import numpy as np
+import scipy.sparse
+
+
+class layout:
+    """torch.layout: torch.strided, torch.sparse_coo, torch.sparse_csr, ..."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+strided, sparse_coo = layout("strided"), layout("sparse_coo")
+sparse_csr, sparse_csc = layout("sparse_csr"), layout("sparse_csc")
+sparse_bsr, sparse_bsc = layout("sparse_bsr"), layout("sparse_bsc")
+COMPRESSED = (sparse_csr, sparse_csc, sparse_bsr, sparse_bsc)
+ROW_MAJOR = (sparse_csr, sparse_bsr)          # compressed along rows (the others along columns)
+BLOCKED = (sparse_bsr, sparse_bsc)
+BACKEND = {sparse_coo: "SparseCPU"}           # torch's dispatch key, used in its error messages
+BACKEND.update({k: "SparseCsrCPU" for k in COMPRESSED})
+NAMES = {sparse_coo: "Sparse", sparse_csr: "SparseCsr", sparse_csc: "SparseCsc", sparse_bsr: "SparseBsr",
+         sparse_bsc: "SparseBsc", strided: "Strided"}
+
+
+def unsupported(op, data):
+    return NotImplementedError(
+        f"Could not run 'aten::{op}' with arguments from the '{BACKEND[data.layout]}' backend. This could be "
+        "because the operator doesn't exist for this backend (ndgrad supports sparse tensors in the conversions, "
+        "constructors and torch.sparse ops only).")
+
+
+class SparseArray:
+    """What COO and Compressed share: ndarray-like metadata and the NumPy protocol hooks."""
+    __slots__ = ()
+    base = None                  # never a NumPy view (the view glue asks)
+    __array_priority__ = 2000
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self):
+        return self.values.itemsize
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"can't convert {NAMES[self.layout]} layout tensor to numpy. "
+                        "Use Tensor.to_dense() first.")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        handler = _UFUNCS.get(ufunc.__name__) if method == "__call__" and not kwargs else None
+        if handler is None:
+            raise unsupported(ufunc.__name__, self)
+        res = handler(*inputs)
+        if out is not None:   # `dense += sparse` (gradient accumulation into a dense .grad)
+            np.copyto(out[0], _dense(res))
+            return out[0]
+        return res
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.swapaxes and not kwargs:
+            a, d0, d1 = args
+            return a.transpose() if sorted((d0 % a.ndim, d1 % a.ndim)) == [0, 1] and a.ndim == 2 else \
+                _raise(unsupported("transpose", a))
+        raise unsupported(func.__name__, self)
+
+    __add__ = lambda self, other: np.add(self, other)          # noqa: E731  (Python's += falls back on these)
+    __radd__ = lambda self, other: np.add(other, self)        # noqa: E731
+
+
+def _raise(exc):
+    raise exc
+
+
+class COO(SparseArray):
+    layout = sparse_coo
+    __slots__ = ("indices", "values", "shape", "coalesced")
+
+    def __init__(self, indices, values, shape, coalesced=False):
+        self.indices, self.values, self.shape = indices, values, tuple(shape)
+        self.coalesced = coalesced
+
+    @property
+    def sparse_dim(self):
+        return self.indices.shape[0]
+
+    @property
+    def nnz(self):
+        return self.values.shape[0]
+
+    def _replace(self, values):
+        return COO(self.indices, values, self.shape, self.coalesced)
+
+    def astype(self, dtype):
+        return self._replace(self.values.astype(dtype))
+
+    def copy(self):
+        return COO(self.indices.copy(), self.values.copy(), self.shape, self.coalesced)
+
+    def _keys(self):
+        return np.ravel_multi_index(tuple(self.indices), self.shape[:self.sparse_dim]) if self.nnz else \
+            np.zeros(0, np.int64)
+
+    def coalesce(self):
+        """Sorted indices, duplicates summed (torch's coalesce)."""
+        if self.coalesced:
+            return self
+        keys, first, inverse = np.unique(self._keys(), return_index=True, return_inverse=True)
+        values = np.zeros((len(keys),) + self.values.shape[1:], self.values.dtype)
+        np.add.at(values, inverse, self.values)
+        return COO(self.indices[:, first], values, self.shape, True)
+
+    def to_dense(self):
+        out = np.zeros(self.shape, self.dtype)
+        np.add.at(out, tuple(self.indices), self.values)
+        return out
+
+    def transpose(self):
+        if self.sparse_dim != 2:
+            raise unsupported("transpose", self)
+        return COO(self.indices[::-1].copy(), self.values, self.shape[::-1], False)
+
+    def to_scipy(self):
+        if self.ndim != 2 or self.sparse_dim != 2:
+            raise NotImplementedError(f"ndgrad: matrix products of sparse tensors need 2 sparse dimensions, "
+                                      f"got a {self.ndim}-D tensor with {self.sparse_dim}")
+        return scipy.sparse.coo_array((self.values, tuple(self.indices)), shape=self.shape)
+
+    def values_at(self, indices):
+        """The values stored at index columns `indices` (zeros where nothing is stored)."""
+        c = self.coalesce()
+        keys = np.ravel_multi_index(tuple(indices), self.shape[:self.sparse_dim]) if indices.shape[1] else \
+            np.zeros(0, np.int64)
+        own = c._keys()
+        pos = np.minimum(np.searchsorted(own, keys), max(len(own) - 1, 0))
+        found = own[pos] == keys if len(own) else np.zeros(len(keys), bool)
+        out = np.zeros((len(keys),) + c.values.shape[1:], c.dtype)
+        out[found] = c.values[pos[found]]
+        return out
+
+
+class Compressed(SparseArray):
+    __slots__ = ("layout", "compressed", "plain", "values", "shape")
+
+    def __init__(self, layout_, compressed, plain, values, shape):
+        self.layout, self.compressed, self.plain = layout_, compressed, plain
+        self.values, self.shape = values, tuple(shape)
+
+    @property
+    def blocksize(self):
+        return tuple(self.values.shape[1:3]) if self.layout in BLOCKED else (1, 1)
+
+    @property
+    def nnz(self):
+        return self.values.shape[0]
+
+    def _replace(self, values):
+        return Compressed(self.layout, self.compressed, self.plain, values, self.shape)
+
+    def astype(self, dtype):
+        return self._replace(self.values.astype(dtype))
+
+    def copy(self):
+        return Compressed(self.layout, self.compressed.copy(), self.plain.copy(), self.values.copy(), self.shape)
+
+    def block_coo(self):
+        """This array as a coalesced COO over its block grid, with dense dims (bh, bw)."""
+        bh, bw = self.blocksize
+        major = np.repeat(np.arange(len(self.compressed) - 1), np.diff(self.compressed))
+        idx = np.stack([major, self.plain]) if self.layout in ROW_MAJOR else np.stack([self.plain, major])
+        grid = (self.shape[0] // bh, self.shape[1] // bw)
+        return COO(idx.astype(np.int64), self.values.reshape(-1, bh, bw), grid + (bh, bw), False)
+
+    def element_indices(self):
+        """The (2, nnz * bh * bw) element index of every stored value, in values order."""
+        blocks = self.block_coo()
+        bh, bw = self.blocksize
+        i, j = np.meshgrid(np.arange(bh), np.arange(bw), indexing="ij")
+        rows = blocks.indices[0][:, None, None] * bh + i
+        cols = blocks.indices[1][:, None, None] * bw + j
+        return np.stack([rows.reshape(-1), cols.reshape(-1)])
+
+    def to_coo(self):
+        return COO(self.element_indices(), self.values.reshape(-1), self.shape, False).coalesce()
+
+    def to_dense(self):
+        return self.to_coo().to_dense()
+
+    def transpose(self):
+        """CSR of A is CSC of A^T (and BSR of A is BSC of A^T, with transposed blocks)."""
+        swap = {sparse_csr: sparse_csc, sparse_csc: sparse_csr, sparse_bsr: sparse_bsc, sparse_bsc: sparse_bsr}
+        values = self.values.transpose(0, 2, 1) if self.layout in BLOCKED else self.values
+        return Compressed(swap[self.layout], self.compressed, self.plain, values, self.shape[::-1])
+
+    def to_scipy(self):
+        return self.to_coo().to_scipy()
+
+    def values_at(self, indices):
+        return self.to_coo().values_at(indices)
+
+
+# ---- conversions ----------------------------------------------------------------------------------
+def coo_from_dense(a, sparse_dim=None):
+    sparse_dim = a.ndim if sparse_dim is None else sparse_dim
+    nonzero = a != 0
+    if a.ndim > sparse_dim:
+        nonzero = nonzero.any(axis=tuple(range(sparse_dim, a.ndim)))
+    idx = np.nonzero(nonzero)
+    return COO(np.array(idx, dtype=np.int64).reshape(sparse_dim, -1), a[idx].copy(), a.shape, True)
+
+
+def compressed_from_block_coo(blocks, layout_, shape):
+    """Compressed storage from a COO over the block grid (any order, duplicates summed)."""
+    row_major = layout_ in ROW_MAJOR
+    if not row_major:   # order by (column, row): coalesce with the grid axes swapped
+        blocks = COO(blocks.indices[::-1], blocks.values, (blocks.shape[1], blocks.shape[0]) + blocks.shape[2:])
+    blocks = blocks.coalesce()
+    major, plain = blocks.indices
+    n = blocks.shape[0]
+    compressed = np.concatenate([[0], np.cumsum(np.bincount(major, minlength=n))]).astype(np.int64)
+    values = blocks.values if layout_ in BLOCKED else blocks.values.reshape(-1)
+    return Compressed(layout_, compressed, plain.copy(), values, shape)
+
+
+def compressed_from_dense(a, layout_, blocksize=(1, 1)):
+    bh, bw = blocksize
+    grid = a.reshape(a.shape[0] // bh, bh, a.shape[1] // bw, bw).transpose(0, 2, 1, 3)
+    return compressed_from_block_coo(coo_from_dense(grid, 2), layout_, a.shape)
+
+
+def to_layout(data, layout_, blocksize=None, sparse_dim=None):
+    """`data` (ndarray or sparse) converted to `layout_` (blocksize for BSR/BSC)."""
+    if layout_ is strided:
+        return data if type(data) is np.ndarray else data.to_dense()
+    if layout_ is sparse_coo:
+        if type(data) is np.ndarray:
+            return coo_from_dense(data, sparse_dim)
+        return data.to_coo() if isinstance(data, Compressed) else data
+    if layout_ in BLOCKED or type(data) is np.ndarray:
+        dense = data if type(data) is np.ndarray else data.to_dense()
+        return compressed_from_dense(dense, layout_, blocksize or (1, 1))
+    coo = data.coalesce() if isinstance(data, COO) else data.to_coo()   # CSR <-> CSC keep explicit zeros
+    return compressed_from_block_coo(COO(coo.indices, coo.values.reshape(-1, 1, 1), coo.shape + (1, 1)),
+                                     layout_, coo.shape)
+
+
+def _dense(x):
+    return x.to_dense() if isinstance(x, SparseArray) else x
+
+
+# ---- the NumPy calls ops make on sparse arrays --------------------------------------------------
+def _union(a, b, sign):
+    """a + sign * b of two sparse arrays of one layout: the union of the patterns, summed."""
+    if a.shape != b.shape:
+        raise RuntimeError(f"ndgrad: adding sparse tensors of sizes {list(a.shape)} and {list(b.shape)}")
+    if isinstance(a, COO):
+        return COO(np.concatenate([a.indices, b.indices], 1), np.concatenate([a.values, sign * b.values]),
+                   a.shape).coalesce()
+    if a.blocksize != b.blocksize:
+        raise NotImplementedError("ndgrad: adding block sparse tensors of different blocksizes")
+    x, y = a.block_coo(), b.block_coo()
+    return compressed_from_block_coo(COO(np.concatenate([x.indices, y.indices], 1),
+                                         np.concatenate([x.values, sign * y.values]), x.shape), a.layout, a.shape)
+
+
+def _add(a, b, sign=1, name="add"):
+    sa, sb = isinstance(a, SparseArray), isinstance(b, SparseArray)
+    if sa and sb:
+        if a.layout is not b.layout:
+            raise NotImplementedError(f"ndgrad: {name} of sparse tensors of layouts {a.layout} and {b.layout}")
+        return _union(a, b, sign)
+    if sa:
+        raise RuntimeError(f"{name}(sparse, dense) is not supported. Use {name}(dense, sparse) instead.")
+    return a + sign * b.to_dense()
+
+
+def _multiply(a, b):
+    if isinstance(b, SparseArray):
+        a, b = b, a
+    if isinstance(b, SparseArray) or np.ndim(b) != 0:
+        raise unsupported("mul", a)
+    return a._replace(a.values * b)
+
+
+def _matmul(a, b):
+    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
+        raise unsupported("mm", a)
+    if isinstance(a, SparseArray):
+        return np.asarray(a.to_scipy() @ b)
+    return np.asarray((b.to_scipy().T @ a.T).T)
+
+
+_UFUNCS = {
+    "add": _add,
+    "subtract": lambda a, b: _add(a, b, -1, "sub"),
+    "multiply": _multiply,
+    "negative": lambda a: a._replace(-a.values),
+    "positive": lambda a: a,
+    "conjugate": lambda a: a._replace(a.values.conj()),
+    "matmul": _matmul,
+}

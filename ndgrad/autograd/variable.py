@@ -1,0 +1,25 @@
+"""torch.autograd.Variable, kept for old code: `Variable(t)` gives a tensor, every tensor is a
+Variable, and `Variable._execution_engine.queue_callback(fn)` runs fn at the end of the
+running backward (after every node), as torch's engine does."""
+from . import engine
+
+
+class _ExecutionEngine:
+    @staticmethod
+    def queue_callback(callback):
+        if not engine.tasks:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        engine.tasks[-1].callbacks.append(callback)
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):
+        from .._tensor import Tensor
+        return isinstance(other, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    _execution_engine = _ExecutionEngine()
+
+    def __new__(cls, data, requires_grad=False, volatile=False):
+        return data.detach().requires_grad_(requires_grad)

@@ -1,0 +1,82 @@
+"""Distances and the losses built on them (pairwise_distance, cosine_similarity, triplet margin
+losses) and local_response_norm: torch composes these from other ops, and so does ndgrad, so the
+recorded graph is torch's (NormBackward1, DivBackward0, ClampMinBackward0...). Re-exported by
+ndgrad.nn.functional."""
+import ndgrad as _nd
+from ..autograd.grad_mode import no_grad
+from ..ops.nn import REDUCTIONS, _reduce
+from ..ops.reduction import _norm_dim
+
+
+def _reduction(reduction):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps over the last dim (aten's norm.ScalarOpt_dim, as torch)."""
+    last = max(x1.ndim, x2.ndim) - 1
+    return _norm_dim(x1 - x2 + eps, p, last if last >= 0 else 0, keepdim)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """sum(x1/|x1| * x2/|x2|) along dim; the norms are clamped to eps without changing the gradient."""
+    def unit(x):
+        norm = _nd.linalg.vector_norm(x, 2, dim, True).clone()
+        with no_grad():
+            norm.clamp_min_(eps)
+        return x / norm
+    return (unit(x1) * unit(x2)).sum(dim)
+
+
+def _triplet_checks(name, anchor, positive, negative):
+    dims = (anchor.ndim, positive.ndim, negative.ndim)
+    if len(set(dims)) != 1 or dims[0] not in (1, 2):
+        raise RuntimeError(f"{name}: The anchor, positive, and negative tensors are expected to have the same "
+                           f"number of dimensions (1 or 2), but got: anchor {dims[0]}D, positive {dims[1]}D, "
+                           f"and negative {dims[2]}D inputs")
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    from .functional import _reduction as legacy_reduction
+    red = legacy_reduction(reduction, size_average, reduce)
+    _triplet_checks("triplet_margin_loss", anchor, positive, negative)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = _nd.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(_nd.clamp_min(margin + d_pos - d_neg, 0), red)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    red = _reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+    _triplet_checks("triplet_margin_with_distance_loss", anchor, positive, negative)
+    distance = distance_function if distance_function is not None else pairwise_distance
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = _nd.minimum(d_neg, distance(positive, negative))
+    return _reduce(_nd.clamp_min(margin + d_pos - d_neg, 0), red)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of input^2 over `size` neighbouring channels)^beta."""
+    from .functional import avg_pool2d, avg_pool3d, pad
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    if input.numel() == 0:
+        return input
+    square = input.mul(input)
+    before, after = size // 2, (size - 1) // 2
+    if input.ndim == 3:   # channels become the height of a one-channel image; average down it
+        window = pad(square.unsqueeze(1), (0, 0, before, after))
+        mean = avg_pool2d(window, (size, 1), stride=1).squeeze(1)
+    else:
+        shape = tuple(input.shape)
+        window = pad(square.view(shape[0], 1, shape[1], shape[2], -1), (0, 0, 0, 0, before, after))
+        mean = avg_pool3d(window, (size, 1, 1), stride=1).squeeze(1).view(shape)
+    return input / mean.mul(alpha).add(k).pow(beta)

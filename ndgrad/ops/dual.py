@@ -1,0 +1,17 @@
+"""The two views behind forward AD's dual tensors (see ndgrad/autograd/forward_ad.py):
+`_make_dual` (the dual tensor: a view of the primal) and `_fw_primal` (a view without tangent)."""
+from .._dispatch import METHODS, op
+from ..autograd import forward_ad
+
+
+@op("_make_dual", public=False, view=True)
+def _make_dual(primal, tangent, level):
+    return primal.view()
+
+
+@op("_fw_primal", public=False, view=True)
+def _fw_primal(self, level):
+    return self.view()
+
+
+METHODS["_fw_primal"] = forward_ad.fw_primal

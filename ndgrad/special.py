@@ -1,0 +1,68 @@
+"""ndgrad.special: torch.special's functions.
+
+Most are other names of ops ndgrad already has (expit is sigmoid, gammaln is lgamma, ...), so
+their grad_fn is that op's node, as in torch. The special functions of their own (i0e, erfcx,
+xlog1py, zeta, ...) live in ndgrad/ops/special.py.
+"""
+import math
+
+from .ops import pointwise as _pw
+from .ops import reduction as _red
+from .ops import special as _sp
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc",
+           "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
+           "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlog1py", "xlogy",
+           "zeta"]
+
+digamma = psi = _pw.digamma
+erf, erfc, erfinv = _pw.erf, _pw.erfc, _pw.erfinv
+exp2, expm1, log1p = _pw.exp2, _pw.expm1, _pw.log1p
+expit = _pw.sigmoid
+gammaln = _pw.lgamma
+logit = _pw.logit
+sinc = _pw.sinc
+xlogy = _pw.xlogy
+polygamma = _pw.polygamma
+logsumexp = _red.logsumexp
+i0 = _sp.i0
+i0e, i1, i1e = _sp._special_i0e, _sp._special_i1, _sp._special_i1e
+erfcx, entr, ndtri, log_ndtr = _sp._special_erfcx, _sp._special_entr, _sp._special_ndtri, _sp._special_log_ndtr
+xlog1py, zeta = _sp.xlog1py, _sp.zeta
+
+
+def _nd():
+    import ndgrad
+    return ndgrad
+
+
+def gammainc(input, other):
+    """The regularized lower incomplete gamma function P(input, other)."""
+    return _nd().igamma(input, other)
+
+
+def gammaincc(input, other):
+    """The regularized upper incomplete gamma function Q(input, other)."""
+    return _nd().igammac(input, other)
+
+
+def multigammaln(input, p):
+    return _nd().mvlgamma(input, p)
+
+
+def ndtr(input):
+    """The standard normal CDF, composed as torch composes it: (1 + erf(x / sqrt(2))) / 2."""
+    return (1 + erf(input * math.sqrt(0.5))) * 0.5
+
+
+def round(input, *, decimals=0):
+    """Round half to even; torch.special.round always takes the `decimals` overload (RoundBackward1)."""
+    return _pw._round_decimals(input, decimals=decimals)
+
+
+def softmax(input, dim, *, dtype=None):
+    return _nd().softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return _nd().log_softmax(input, dim, dtype=dtype)
