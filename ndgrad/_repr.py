@@ -115,6 +115,13 @@ def _array_body(arr, indent):
     return _body(arr, indent, fmt, summarize)
 
 
+def _shows_dtype(d):
+    """torch prints dtype= unless it is the default float or complex dtype, int64 or bool."""
+    default_float = _dtype.defaults.float
+    default_complex = _dtype.complex128 if default_float is _dtype.float64 else _dtype.complex64
+    return d not in (default_float, default_complex, _dtype.int64, _dtype.bool_)
+
+
 def _suffixes_of(t):
     fn = t.grad_fn
     return [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t._requires_grad else []
@@ -136,8 +143,9 @@ def sparse_repr(t):
         if arr.size == 0:
             body += f", size={tuple(arr.shape)}"
         shown.append(prefix + body + ")")
-    suffixes = [f"size={tuple(data.shape)}", f"nnz={data.nnz}", f"dtype={_dtype.from_numpy_dtype(data.dtype)!r}",
-                f"layout={data.layout!r}"] + _suffixes_of(t)
+    d = _dtype.from_numpy_dtype(data.dtype)
+    suffixes = [f"size={tuple(data.shape)}", f"nnz={data.nnz}"] + ([f"dtype={d!r}"] if _shows_dtype(d) else []) + \
+        [f"layout={data.layout!r}"] + _suffixes_of(t)
     text = "tensor(" + (",\n" + " " * indent).join(shown)
     if data.layout.name == "sparse_coo":   # torch starts the suffixes of a COO tensor on a new line
         text += ",\n" + " " * indent + suffixes[0]
@@ -159,13 +167,7 @@ def tensor_repr(t):
             suffixes.append(f"dtype={d!r}")
         body = "[]"
     else:
-        default_complex = _dtype.complex128 if default_float is _dtype.float64 else _dtype.complex64
-        if d not in (default_float, default_complex, _dtype.int64, _dtype.bool_):
+        if _shows_dtype(d):
             suffixes.append(f"dtype={d!r}")
         body = _array_body(arr, indent)
-    fn = t.grad_fn
-    if fn is not None:
-        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
-    elif t._requires_grad:
-        suffixes.append("requires_grad=True")
-    return _with_suffixes(prefix + body, suffixes, indent)
+    return _with_suffixes(prefix + body, suffixes + _suffixes_of(t), indent)

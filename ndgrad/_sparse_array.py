@@ -9,8 +9,9 @@ torch's layouts, each a small container of NumPy arrays:
 
 Containers have an ndarray's metadata (shape, dtype, ndim, size) and take part in the few
 NumPy calls the existing ops make on them through `__array_ufunc__` / `__array_function__`:
-adding, scaling, negating, matrix products with dense arrays, transposes. Anything else raises
-torch's NotImplementedError for the sparse backend, so dense ops refuse sparse inputs as torch does.
+adding (gradient accumulation), scaling, negating, transposes. Anything else raises torch's
+NotImplementedError for the sparse backend, so dense ops refuse sparse inputs (where torch has no
+sparse kernel, with torch's message).
 """
 import numpy as np
 import scipy.sparse
@@ -33,7 +34,7 @@ sparse_bsr, sparse_bsc = layout("sparse_bsr"), layout("sparse_bsc")
 COMPRESSED = (sparse_csr, sparse_csc, sparse_bsr, sparse_bsc)
 ROW_MAJOR = (sparse_csr, sparse_bsr)          # compressed along rows (the others along columns)
 BLOCKED = (sparse_bsr, sparse_bsc)
-BACKEND = {sparse_coo: "SparseCPU"}           # torch's dispatch key, used in its error messages
+BACKEND = {strided: "CPU", sparse_coo: "SparseCPU"}   # torch's dispatch keys, used in its error messages
 BACKEND.update({k: "SparseCsrCPU" for k in COMPRESSED})
 NAMES = {sparse_coo: "Sparse", sparse_csr: "SparseCsr", sparse_csc: "SparseCsc", sparse_bsr: "SparseBsr",
          sparse_bsc: "SparseBsc", strided: "Strided"}
@@ -41,15 +42,16 @@ NAMES = {sparse_coo: "Sparse", sparse_csr: "SparseCsr", sparse_csc: "SparseCsc",
 
 def unsupported(op, data):
     return NotImplementedError(
-        f"Could not run 'aten::{op}' with arguments from the '{BACKEND[data.layout]}' backend. This could be "
-        "because the operator doesn't exist for this backend (ndgrad supports sparse tensors in the conversions, "
-        "constructors and torch.sparse ops only).")
+        f"Could not run 'aten::{op}' with arguments from the '{BACKEND[getattr(data, 'layout', strided)]}' backend. "
+        "This could be because the operator doesn't exist for this backend (ndgrad supports sparse tensors in "
+        "the conversions, constructors and torch.sparse ops only).")
 
 
 class SparseArray:
     """What COO and Compressed share: ndarray-like metadata and the NumPy protocol hooks."""
     __slots__ = ()
     base = None                  # never a NumPy view (the view glue asks)
+    strides = ()                 # no strides (saved-metadata records read them)
     __array_priority__ = 2000
 
     @property
@@ -87,18 +89,25 @@ class SparseArray:
         return res
 
     def __array_function__(self, func, types, args, kwargs):
-        if func is np.swapaxes and not kwargs:
-            a, d0, d1 = args
-            return a.transpose() if sorted((d0 % a.ndim, d1 % a.ndim)) == [0, 1] and a.ndim == 2 else \
-                _raise(unsupported("transpose", a))
-        raise unsupported(func.__name__, self)
+        if func is np.swapaxes and not kwargs and self.ndim == 2 and {args[1] % 2, args[2] % 2} == {0, 1}:
+            return self.transpose()      # transpose(0, 1) and t() of a matrix
+        raise unsupported("transpose" if func is np.swapaxes else func.__name__, self)
 
-    __add__ = lambda self, other: np.add(self, other)          # noqa: E731  (Python's += falls back on these)
-    __radd__ = lambda self, other: np.add(other, self)        # noqa: E731
+    def __add__(self, other):      # `grad._data += other` in gradient accumulation falls back on these
+        return np.add(self, other)
 
+    def __radd__(self, other):
+        return np.add(other, self)
 
-def _raise(exc):
-    raise exc
+    def __getitem__(self, index):
+        raise unsupported("index", self)
+
+    def __getattr__(self, name):
+        # an ndarray attribute a dense-only forward reached for (reshape, flags, tolist, ...)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f"ndgrad: this op does not support {self.layout} tensors (it needs the "
+                                  f"array's '{name}'); convert with .to_dense() first")
 
 
 class COO(SparseArray):
@@ -311,18 +320,32 @@ def _multiply(a, b):
     return a._replace(a.values * b)
 
 
+def _divide(a, b):
+    if not isinstance(a, SparseArray) or isinstance(b, SparseArray) or np.ndim(b) != 0:
+        raise unsupported("div", a if isinstance(a, SparseArray) else b)
+    return a._replace(a.values / b)
+
+
+def matmul(a, b):
+    """a @ b with a sparse and b dense (torch.sparse.mm's product)."""
+    if not isinstance(a, SparseArray) or isinstance(b, SparseArray):
+        return _dense(a) @ _dense(b)
+    return np.asarray(a.to_scipy() @ b)
+
+
 def _matmul(a, b):
-    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
-        raise unsupported("mm", a)
-    if isinstance(a, SparseArray):
-        return np.asarray(a.to_scipy() @ b)
-    return np.asarray((b.to_scipy().T @ a.T).T)
+    # the dense mm/matmul/addmm ops: their backward formulas would give a sparse input a dense,
+    # unmasked gradient where torch's is sparse, so they refuse sparse operands
+    raise NotImplementedError("ndgrad: mm, matmul and addmm of sparse tensors are not supported; use "
+                              "torch.sparse.mm / torch.sparse.addmm (same values, SparseAddmmBackward0)")
 
 
 _UFUNCS = {
     "add": _add,
     "subtract": lambda a, b: _add(a, b, -1, "sub"),
     "multiply": _multiply,
+    "true_divide": _divide,
+    "divide": _divide,
     "negative": lambda a: a._replace(-a.values),
     "positive": lambda a: a,
     "conjugate": lambda a: a._replace(a.values.conj()),

@@ -395,9 +395,7 @@ class Tensor:
                                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
                                "because of a torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        t = type(self).__new__(type(self))
-        Tensor.__init__(t, self._data.copy())
-        t._requires_grad = self._requires_grad
+        t = type(self)._make(self._data.copy(), self._requires_grad, None, 0)   # keeps the dtype
         if self._grad is not None:
             t._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = t

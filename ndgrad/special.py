@@ -2,7 +2,8 @@
 
 Most are other names of ops ndgrad already has (expit is sigmoid, gammaln is lgamma, ...), so
 their grad_fn is that op's node, as in torch. The special functions of their own (i0e, erfcx,
-xlog1py, zeta, ...) live in ndgrad/ops/special.py.
+xlog1py, zeta, ...; Bessel functions and orthogonal polynomials, which have no gradient in torch
+either) live in ndgrad/ops/special.py.
 """
 import math
 
@@ -10,10 +11,12 @@ from .ops import pointwise as _pw
 from .ops import reduction as _red
 from .ops import special as _sp
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc",
-           "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
-           "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlog1py", "xlogy",
-           "zeta"]
+__all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
+           "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p",
+           "log_ndtr", "log_softmax", "logit", "logsumexp", "modified_bessel_i0", "modified_bessel_i1",
+           "modified_bessel_k0", "modified_bessel_k1", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round",
+           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "sinc", "softmax", "spherical_bessel_j0",
+           "xlog1py", "xlogy", "zeta"] + list(_sp.POLYNOMIALS)
 
 digamma = psi = _pw.digamma
 erf, erfc, erfinv = _pw.erf, _pw.erfc, _pw.erfinv
@@ -29,6 +32,12 @@ i0 = _sp.i0
 i0e, i1, i1e = _sp._special_i0e, _sp._special_i1, _sp._special_i1e
 erfcx, entr, ndtri, log_ndtr = _sp._special_erfcx, _sp._special_entr, _sp._special_ndtri, _sp._special_log_ndtr
 xlog1py, zeta = _sp.xlog1py, _sp.zeta
+airy_ai, spherical_bessel_j0 = _sp.airy_ai, _sp.spherical_bessel_j0
+bessel_j0, bessel_j1, bessel_y0, bessel_y1 = _sp.bessel_j0, _sp.bessel_j1, _sp.bessel_y0, _sp.bessel_y1
+modified_bessel_i0, modified_bessel_i1 = _sp.modified_bessel_i0, _sp.modified_bessel_i1
+modified_bessel_k0, modified_bessel_k1 = _sp.modified_bessel_k0, _sp.modified_bessel_k1
+scaled_modified_bessel_k0, scaled_modified_bessel_k1 = _sp.scaled_modified_bessel_k0, _sp.scaled_modified_bessel_k1
+globals().update(_sp.POLYNOMIALS)   # chebyshev_polynomial_t(input, n), hermite_polynomial_h, ...
 
 
 def _nd():

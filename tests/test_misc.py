@@ -63,7 +63,7 @@ def test_unique_backward_is_not_implemented(call):
     lambda T: T._masked_softmax(T.zeros(2, 3), T.zeros(3, dtype=T.bool)),
     lambda T: T._masked_softmax(T.zeros(2, 2, 3, 3), T.zeros(3, 2, dtype=T.bool), 3, 0),
     lambda T: T._masked_softmax(T.zeros(2, 2, 3, 3), T.zeros(3, 3, dtype=T.bool), 3, 1),
-    lambda T: T._masked_softmax(T.zeros(2, 3), T.zeros(2, 3, dtype=T.bool), -1, 3),
+    lambda T: T._masked_softmax(T.zeros(2, 2, 3, 3), T.zeros(3, 3, dtype=T.bool), -1, 3),
     lambda T: T.slice_inverse(T.zeros(1, 2), T.zeros(2, 2), 0, 0, 1),
 ], ids=lambda c: "")
 def test_bad_arguments_raise_torchs_error(call):

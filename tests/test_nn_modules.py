@@ -381,6 +381,8 @@ def test_deepcopy_module():
     assert m2.fc is m2.shared and m2.fc.weight is not m.fc.weight
     close(m2.fc.weight, m.fc.weight)
     close(m2(ndgrad.ones(1, 3)), m(ndgrad.ones(1, 3)))
+    d = copy.deepcopy(Net().double())   # the copy keeps the dtype and the Parameter type
+    assert d.fc.weight.dtype == ndgrad.float64 and isinstance(d.fc.weight, nn.Parameter)
 
 
 # ---- init ----------------------------------------------------------------------------------------

@@ -58,6 +58,11 @@ CONFIGS = [
     ("RMSprop", dict(lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)),
     ("Adagrad", dict(lr=0.1)),
     ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.5)),
+    ("SGD", dict(lr=0.05, momentum=0.5, weight_decay=0.1, nesterov=True)),
+    ("AdamW", dict(lr=0.01, amsgrad=True, maximize=True, betas=(0.5, 0.9))),
+    ("RMSprop", dict(lr=0.01, alpha=0.9, maximize=True, weight_decay=0.1)),
+    ("RMSprop", dict(lr=0.01, centered=True)),
+    ("Adagrad", dict(lr=0.1, maximize=True, eps=1e-3)),
 ]
 
 
@@ -186,3 +191,56 @@ def test_double_model():
     opt.step()
     assert all(p.dtype == ndgrad.float64 for p in m.parameters())
     assert opt.state[m[0].weight]["exp_avg"].dtype == ndgrad.float64
+
+
+@needs_torch
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_float64_updates_match_torch_tightly(name):
+    """In float64 the _foreach_ updates are torch's to rounding (10 steps)."""
+    m, tm = pair()
+    m, tm = m.double(), tm.double()
+    kwargs = {"lr": 0.05, "momentum": 0.9} if name == "SGD" else {"lr": 0.05}
+    opt = getattr(ndgrad.optim, name)(m.parameters(), **kwargs)
+    topt = getattr(torch.optim, name)(tm.parameters(), **kwargs)
+    for lib, model, o in ((ndgrad, m, opt), (torch, tm, topt)):
+        x, y = lib.tensor(X).double(), lib.tensor(Y).double()
+        for _ in range(10):
+            o.zero_grad()
+            ((model(x) - y) ** 2).mean().backward()
+            o.step()
+    for p, tp in zip(m.parameters(), tm.parameters()):
+        np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_updates_run_on_foreach_ops(name, monkeypatch):
+    """Each step updates all parameters of a group with one _foreach_ call per stage."""
+    calls = []
+    for op in ("_foreach_add_", "_foreach_addcdiv_"):
+        original = getattr(ndgrad, op)
+        monkeypatch.setattr(ndgrad, op, lambda *a, _f=original, _n=op, **k: (calls.append(_n), _f(*a, **k))[1])
+    m = build(ndgrad)
+    kwargs = {"lr": 0.1, "momentum": 0.9} if name == "SGD" else {}
+    opt = getattr(ndgrad.optim, name)(m.parameters(), **kwargs)
+    train(ndgrad, m, opt, 2)
+    assert calls and len(calls) <= 2 * 4
+
+
+def test_step_hooks():
+    m = build(ndgrad)
+    opt = ndgrad.optim.SGD(m.parameters(), lr=0.1)
+    seen = []
+    pre = opt.register_step_pre_hook(lambda o, args, kwargs: seen.append("pre"))
+    opt.register_step_post_hook(lambda o, args, kwargs: seen.append("post"))
+    train(ndgrad, m, opt, 1)
+    pre.remove()
+    train(ndgrad, m, opt, 1)
+    assert seen == ["pre", "post", "post"]
+
+
+def test_unsupported_flags_say_so():
+    p = [nn.Parameter(ndgrad.ones(2))]
+    with pytest.raises(NotImplementedError, match="fused=True"):
+        ndgrad.optim.Adam(p, fused=True)
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        ndgrad.optim.SGD(p, lr=0.1, differentiable=True)

@@ -28,7 +28,13 @@ def sum_to(t, shape):
 
 
 def not_implemented(what):
-    raise NotImplementedError(f"the derivative of {what} is not implemented in ndgrad yet")
+    """A derivative torch does not implement either (its formula raises the same error)."""
+    raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+
+
+def no_derivative(op_name):
+    """The backward of torch's NotImplemented node (ops with no derivative entry at all)."""
+    raise RuntimeError(f"derivative for aten::{op_name} is not implemented")
 
 
 def handle_r_to_c(self, grad):
@@ -1152,3 +1158,134 @@ def warn_backwards(grad):
     import warnings
     warnings.warn("Warn from backward")
     return grad
+
+
+# ---- forward-mode AD: helpers of `result:` formulas (see autograd/forward_ad.py) -------------
+def reduce_sum(x, dim, keepdim):
+    """x summed over dim (None or []: every dim), the reduced dims kept as size 1 when keepdim."""
+    if dim is None or isinstance(dim, (list, tuple)) and len(dim) == 0:
+        total = x.sum()
+        return total.reshape([1] * x.ndim) if keepdim else total
+    return x.sum(dim, keepdim=keepdim)
+
+
+def reduction_jvp(weights, t, dim, keepdim):
+    """Tangent of a reduction whose backward spreads the output gradient with these weights
+    (None: the backward gives no gradient, e.g. the 0-norm)."""
+    return reduce_sum(t * weights if weights is not None else t * 0, dim, keepdim)
+
+
+def loss_jvp(weights, t, reduction):
+    """Tangent of a loss over the last dim of its input: per sample (reduction 0) or summed."""
+    return (weights * t).sum(-1) if reduction == 0 else (weights * t).sum()
+
+
+def gather_jvp(t, dim, indices, keepdim):
+    """Tangent of values picked along dim at indices (max.dim, sort, cummax, ...)."""
+    if t.ndim == 0:
+        return t.clone()
+    r = t.gather(dim, indices if keepdim else indices.unsqueeze(dim))
+    return r if keepdim else r.squeeze(dim)
+
+
+def pool_jvp(t, indices, nd):
+    """Tangent of a max pool: t picked at the flat per-plane indices the pool returned."""
+    return t.flatten(-nd).gather(-1, indices.flatten(-nd)).reshape(indices.shape)
+
+
+def foreach_jvp(name, args, tangents):
+    """Tangents of `_foreach_<name>(*args)`: each element op run on dual numbers of its own level."""
+    from ..ops.sort_complex_fft import foreach_element
+    from .forward_ad import jvp_at
+    fn = foreach_element(name)
+    n = next(len(a) for a in args if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]))
+    pick = lambda a, i: a[i] if isinstance(a, (list, tuple)) else a   # noqa: E731
+    return [jvp_at(fn, [pick(a, i) for a in args], [pick(t, i) if t is not None else None for t in tangents])
+            for i in range(n)]
+
+
+# ---- nn: sampling, distances, ctc, embedding_bag, attention ----
+def not_differentiable(op_name, aten=False):
+    """torch's error for backward ops it has no derivative for (raised when such a node runs)."""
+    if aten:
+        raise RuntimeError(f"derivative for aten::{op_name} is not implemented")
+    raise NotImplementedError(f"the derivative for '{op_name}' is not implemented.")
+
+
+def euclidean_dist_backward(grad, x1, x2, res):
+    ratio = (grad / res).masked_fill(res == 0, 0)
+    return (x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2),
+            x2 * ratio.sum(-2).unsqueeze(-1) - ratio.transpose(-1, -2).matmul(x1))
+
+
+def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask):
+    """Each input's gradient: grad (with the summed dims restored) times the other two, summed back
+    to the input's expanded shape, expand dims removed."""
+    from ..ops.nn_extra import trilinear_operands
+    ops = trilinear_operands(i1, i2, i3, expand1, expand2, expand3)
+    g = grad
+    for d in sorted(sumdim):
+        g = g.unsqueeze(d)
+    out = []
+    for k, dims in enumerate((expand1, expand2, expand3)):
+        if not grad_input_mask[k]:
+            out.append(None)
+            continue
+        others = [o for j, o in enumerate(ops) if j != k]
+        r = sum_to(g * others[0] * others[1], ops[k].shape)
+        for d in sorted(dims, reverse=True):
+            r = r.squeeze(d)
+        out.append(r)
+    return tuple(out)
+
+
+def affine_grid_generator_backward(grad, size, align_corners):
+    from ..ops.nn_extra import affine_base_grid
+    base = tensor(affine_base_grid(size, align_corners, grad._data.dtype))   # (HW, k+1)
+    k = len(size) - 2
+    return grad.reshape(size[0], -1, k).transpose(1, 2).matmul(base)
+
+
+def weight_norm_backward(grad, v, g, norms, dim):
+    """Gradients of w = g * v / ||v||: the fused kernel, or (building a graph) public ops with the
+    norms recomputed from v, so double backward sees their dependence on v."""
+    from .grad_mode import state
+    if not state.enabled:
+        return _weight_norm_interface_backward(grad, v, g, norms, dim)
+    dim %= v.ndim
+    axes = [i for i in range(v.ndim) if i != dim]
+    norms = (v * v).sum(axes, keepdim=True).sqrt()
+    gb = g.reshape([s if i == dim else 1 for i, s in enumerate(v.shape)])
+    dots = (grad * v).sum(axes, keepdim=True)
+    return gb / norms * (grad - v * (dots / (norms * norms))), (dots / norms).reshape(g.shape)
+
+
+def pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
+    from ..ops.nn_extra import packed_positions
+    T, B = (input_size[1], input_size[0]) if batch_first else (input_size[0], input_size[1])
+    rest = tuple(input_size[2:])
+    rows = tensor(packed_positions(batch_sizes.numpy(), B))
+    out = grad.new_zeros((T * B,) + rest).index_copy(0, rows, grad).view((T, B) + rest)
+    return out.transpose(0, 1) if batch_first else out
+
+
+def grid_sampler_double_backward(grads, grad_output, input, grid, interpolation_mode, padding_mode, align_corners):
+    from ..ops.nn_extra import grid_sample_composite
+    grads = [zeros_like(t) if g is None else g for g, t in zip(grads, (input, grid))]
+    return double_backward(lambda x, g: grid_sample_composite(x, g, interpolation_mode, padding_mode, align_corners),
+                           grads, grad_output, input, grid)
+
+
+def eig_jvp(A_t, L, V):
+    """Tangents of (eigenvalues, eigenvectors) of A = V diag(L) V^-1; eigenvectors keep unit norm."""
+    B = _la().solve(V, A_t.to(V.dtype) @ V)          # V^-1 dA V
+    gaps = L.unsqueeze(-2) - L.unsqueeze(-1)           # [i, j]: L_j - L_i
+    eye = eye_like(gaps)
+    dV = V @ (B / (gaps + eye) * (1 - eye))
+    dV = dV - V * (V.conj() * dV).sum(-2, keepdim=True).real
+    return B.diagonal(0, -2, -1), dV
+
+
+def eye_like(t):
+    from .. import eye
+    return eye(t.shape[-1], dtype=t.dtype).expand(t.shape)

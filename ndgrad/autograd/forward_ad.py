@@ -9,7 +9,10 @@ derivatives.yaml entry (see `_rule`):
 - `auto_element_wise`: the backward formula applied to the tangent. An element-wise op's
   Jacobian is diagonal, so its transpose is itself (up to conjugation for complex values);
 - `auto_linear`: the op itself applied to the tangents (ops linear in their tensor inputs), which
-  also makes the tangent of a view a view of the tangent.
+  also makes the tangent of a view a view of the tangent;
+- `auto_transpose`: for ops whose jvp has no short expression (decompositions, convolutions,
+  normalizations): a backward formula is linear in its output gradient u, so the gradient of
+  <vjp(u), tangent> with respect to u is the jvp. It costs a double backward (real dtypes only).
 Formulas run with the level paused, on ordinary tensors: tangents are differentiable in reverse
 mode, and backward formulas run on dual tensors give dual gradients (forward-over-reverse).
 As in torch, only one level can be active at a time; leaving it forgets every tangent made in it.
@@ -59,6 +62,19 @@ class _paused:
 
     def __exit__(self, *exc):
         state.level = self.prev
+
+
+def jvp_at(fn, args, tangents):
+    """The tangent of fn(*args) along `tangents` (None: constant), on a private dual level
+    (used by formulas, which run with the caller's level paused)."""
+    prev = state.level
+    state.level = _Level(0)
+    try:
+        duals = [make_dual(a, t) if t is not None and isinstance(a, _node.Tensor) else a
+                 for a, t in zip(args, tangents)]
+        return tangent_of(fn(*duals))
+    finally:
+        state.level = prev
 
 
 # --- the public API ---------------------------------------------------------------------------
@@ -171,6 +187,9 @@ def propagate(spec, args, outs):
     if not any(wanted) or spec.diff_pos and all(tangents[i] is None for i in spec.diff_pos):
         return   # only non-differentiable inputs (or outputs) are involved
     rule = _rule(entry)
+    if rule is None and entry is not None and (entry.node_name or "").endswith("NotImplemented"):
+        # ops torch gives no derivative at all (their node is NotImplemented): torch's shorter message
+        raise NotImplementedError(f"Trying to use forward AD with aten::{entry.base} that does not support it.")
     if rule is None:
         raise NotImplementedError(
             f"Trying to use forward AD with {entry.base if entry is not None else spec.name} "
@@ -193,8 +212,8 @@ def _conform(t, out):
     if not isinstance(t, Tensor):
         from .. import full
         return full(out.shape, t, dtype=out.dtype)
-    if t._data.shape != out._data.shape:
-        t = t.expand(out.shape)
+    if t._data.shape != out._data.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
+        t = t.expand(out.shape).clone()
     if t._data.dtype != out._data.dtype:
         t = t._cast(out._data.dtype)
     return t
@@ -224,6 +243,7 @@ def inplace(self, res):
     if new is None:
         return
     old = tangent_of(self)
+    level = state.level
     with _paused():
         if old is None:
             base = self._base
@@ -233,17 +253,17 @@ def inplace(self, res):
                 base_t = tangent_of(base)
                 if base_t is None:
                     base_t = zeros_like(base)
-                    base._fw = (state.level, base_t)
+                    base._fw = (level, base_t)
                 old = self._view_fn(base_t)
-            else:
-                self._fw = (state.level, new)
+            else:   # a copy: the new tangent may be (a view of) another tensor's
+                self._fw = (level, new.clone())
                 return
         if old._requires_grad or new._requires_grad:
             old.copy_(new)
         else:
             from .._dispatch import write_into
             write_into(old, new._data, "copy_")
-    self._fw = (state.level, old)
+    self._fw = (level, old)
 
 
 # --- the rules --------------------------------------------------------------------------------
@@ -254,8 +274,7 @@ def _rule(entry):
     rule = entry.forward_rule
     if rule is None:
         kind = entry.forward_formula
-        rule = _element_wise if kind == "auto_element_wise" else _linear if kind == "auto_linear" else \
-            functools.partial(_explicit, entry.forward_fn)
+        rule = _SHORTCUTS[kind] if kind in _SHORTCUTS else functools.partial(_explicit, entry.forward_fn)
         entry.forward_rule = rule
     return rule
 
@@ -266,6 +285,8 @@ def _saved_values(spec, args, outs):
 
 
 def _element_wise(spec, args, tangents, outs):
+    """auto_element_wise: each backward formula applied to its input's tangent (broadcast to the
+    output), conjugated around for complex values; the contributions add up."""
     node_cls = spec.node_cls
     saved = _saved_values(spec, args, outs)
     out = outs[0]
@@ -289,6 +310,7 @@ def _element_wise(spec, args, tangents, outs):
 
 
 def _linear(spec, args, tangents, outs):
+    """auto_linear: the op run on the tangents of its differentiable arguments (zeros where none)."""
     from .._dispatch import call
     from .. import zeros_like
     new = list(args)
@@ -305,6 +327,7 @@ def _linear(spec, args, tangents, outs):
 
 
 def _explicit(fn, spec, args, tangents, outs):
+    """A `result:` expression, given its names in the order loader._compile_forward declares them."""
     from .. import zeros_like
     values = []
     Tensor = _node.Tensor
@@ -324,3 +347,45 @@ def _explicit(fn, spec, args, tangents, outs):
     if spec.entry.forward_result_alias:
         values.append(outs[0] if len(outs) == 1 else tuple(outs))
     return fn(*values)
+
+
+def _transpose(spec, args, tangents, outs):
+    """auto_transpose: with u a zero output gradient that requires grad, the backward formulas give
+    vjp(u), linear in u; autograd.grad of vjp(u) against the tangents is then J @ tangent."""
+    from .. import zeros_like
+    from . import grad as autograd_grad
+    from .formulas import sum_to
+    node_cls = spec.node_cls
+    if any(o._data.dtype.kind == "c" for o in outs) or any(
+            isinstance(args[i], _node.Tensor) and args[i]._data.dtype.kind == "c" for i in spec.diff_pos):
+        raise NotImplementedError(f"forward AD of {spec.entry.op_name} (auto_transpose) supports real dtypes only")
+    out_diff = spec.entry.output_differentiability
+    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind == "f" and (out_diff is None or out_diff[k]) else None
+          for k, o in enumerate(outs)]
+    saved = _saved_values(spec, args, outs)
+    mask = [True] * len(node_cls._diff_args)
+    vjps, dirs = [], []
+    with grad_mode.enable_grad():
+        for targets, fn in node_cls._formulas:
+            wanted = [k for k, target in enumerate(targets) if tangents[node_cls._diff_args[target]] is not None]
+            if not wanted:
+                continue
+            res = fn(us, mask, *saved)
+            for k in wanted:
+                pos = node_cls._diff_args[targets[k]]
+                r = res[k] if len(targets) > 1 else res
+                if r is not None and r.requires_grad:
+                    vjps.append(sum_to(r, args[pos].shape))
+                    dirs.append(tangents[pos])
+    live = [u for u in us if u is not None]
+    if not vjps:
+        return tuple(None for _ in outs) if spec.multi_out else None
+    create = any(t.requires_grad for t in dirs) or any(
+        isinstance(a, _node.Tensor) and a._requires_grad for a in args)
+    jvps = iter(autograd_grad(vjps, live, dirs, allow_unused=True, materialize_grads=True, create_graph=create))
+    res = tuple(next(jvps) if u is not None else None for u in us)
+    return res if spec.multi_out else res[0]
+
+
+_SHORTCUTS = {"auto_element_wise": _element_wise, "auto_linear": _linear, "auto_transpose": _transpose}
+

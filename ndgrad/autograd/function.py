@@ -12,7 +12,7 @@ import inspect
 import warnings
 
 from .. import _dispatch   # partly initialized here (it imports autograd): used at call time
-from . import anomaly_mode
+from . import anomaly_mode, forward_ad
 from .grad_mode import state
 from . import node as _node
 from .node import Node, SavedOutput, _next_seq
@@ -61,6 +61,7 @@ class BackwardCFunction(Node, FunctionCtx):
     """Base of the `<Function>Backward` node classes (one per Function subclass)."""
     _forward_cls = None
     _takes_missing = True    # the engine hands over None for absent gradients; _apply fills them in
+    _in_jvp = False
 
     def _init(self):
         self._sequence_nr_ = _next_seq()
@@ -73,6 +74,8 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def saved_tensors(self):
+        if self._in_jvp:   # Function.jvp reads what forward kept with save_for_forward
+            return tuple(self.saved_for_forward)
         return tuple(self._unpack_saved())
 
     saved_variables = saved_tensors
@@ -189,6 +192,8 @@ class Function(FunctionCtx):
             ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
         prev = state.enabled
         state.enabled = False
+        fw_level = forward_ad.state.level
+        forward_ad.state.level = None   # forward sees no tangents (as in torch): jvp gives the outputs'
         try:
             if separate_setup:
                 output = cls.forward(*args, **kwargs)
@@ -197,8 +202,11 @@ class Function(FunctionCtx):
                 output = cls.forward(ctx, *args, **kwargs)
         finally:
             state.enabled = prev
+            forward_ad.state.level = fw_level
         is_tuple = isinstance(output, tuple)
         outputs = _wrap_outputs(ctx, inputs, tensors, output if is_tuple else (output,), recording)
+        if fw_level is not None:
+            _forward_ad(cls, ctx, inputs, outputs)
         _save(ctx, outputs)
         if recording and anomaly_mode.state.enabled:
             anomaly_mode.record(ctx)
@@ -206,6 +214,31 @@ class Function(FunctionCtx):
 
 
 Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forward_cls": Function})
+
+
+def _forward_ad(cls, ctx, inputs, outputs):
+    """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for tensors
+    without one, None for other arguments) to one tangent per output."""
+    Tensor = _node.Tensor
+    tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
+    if all(t is None for t in tangents):
+        return
+    from .. import zeros_like
+    tangents = [t if t is not None or not isinstance(a, Tensor) else zeros_like(a) for a, t in zip(inputs, tangents)]
+    level = forward_ad.state.level
+    ctx._in_jvp = True
+    try:
+        with forward_ad._paused():
+            result = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
+    result = result if isinstance(result, tuple) else (result,)
+    if len(result) != len(outputs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected "
+                           f"{len(outputs)} but got {len(result)})")
+    for out, t in zip(outputs, result):
+        if isinstance(out, Tensor) and t is not None and out._data.dtype.kind in "fc":
+            out._fw = (level, t)
 
 
 def _bind_defaults(cls, args, kwargs):

@@ -8,7 +8,10 @@ All of them run the user's function once on fresh copies of the inputs and diffe
   the results can be differentiated again, otherwise results are detached.
 - Where an output does not depend on an input the answer is zeros, or an error with strict=True.
 - jvp and hvp use the double-backward trick: a vjp is linear in its cotangent `u`, so the gradient
-  of vjp(u) with respect to `u`, against v, is the jvp with v.
+  of vjp(u) with respect to `u`, against v, is the jvp with v (as torch does).
+- jacobian(strategy="forward-mode") runs the function on dual numbers (forward_ad), one column per
+  input element; hessian(outer_jacobian_strategy="forward-mode") does so through the reverse-mode
+  gradient (forward-over-reverse).
 """
 from . import node as _node
 from .grad_mode import enable_grad
@@ -191,6 +194,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                              'prefer to use "reverse-mode".')
     if strategy == "forward-mode":
         _refuse_forward_mode(create_graph, strict, vectorize)
+        return _forward_jacobian(func, inputs, need_graph=False)
     zeros = _op("zeros")
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -238,8 +242,39 @@ def _refuse_forward_mode(create_graph, strict, vectorize):
     if not vectorize:
         raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
                                   "implemented for `vectorize=True`.")
-    raise NotImplementedError('strategy="forward-mode" needs forward-mode AD (ndgrad.autograd.forward_ad), which '
-                              'ndgrad does not have yet: use strategy="reverse-mode"')
+
+
+def _forward_jacobian(func, inputs, need_graph):
+    """The Jacobian one column at a time: func on dual inputs whose tangent is a one-hot vector
+    (vectorize=True asks for batching; the numbers are the same). need_graph: the inputs require
+    grad, so a reverse-mode gradient inside func carries the tangents (forward-over-reverse)."""
+    from . import forward_ad as fwad
+    zeros, zeros_like = _op("zeros"), _op("zeros_like")
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    inputs = tuple(t.detach().requires_grad_(need_graph) for t in inputs)
+    columns, outputs_tuple, outputs = None, False, ()
+    with fwad.dual_level():
+        for j, inp in enumerate(inputs):
+            for k in range(inp.numel()):
+                onehot = zeros(inp.numel(), dtype=inp.dtype)
+                onehot._data[k] = 1
+                duals = tuple(fwad.make_dual(t, onehot.view(t.shape) if i == j else zeros_like(t))
+                              for i, t in enumerate(inputs))
+                outputs_tuple, outputs = _as_tuple(func(*duals), "outputs of the user-provided function", "jacobian")
+                if columns is None:
+                    columns = [[[] for _ in inputs] for _ in outputs]
+                for i, out in enumerate(outputs):
+                    t = fwad.unpack_dual(out).tangent
+                    columns[i][j].append(zeros_like(out) if t is None else t.detach())
+        if columns is None:   # every input is empty: the function still gives the output shapes
+            outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jacobian")
+            columns = [[[] for _ in inputs] for _ in outputs]
+    stack = _op("stack")
+    result = tuple(tuple(stack(col, -1).view(out.shape + inp.shape) if col else
+                         zeros(out.shape + inp.shape, dtype=out.dtype)
+                         for col, inp in zip(cols, inputs))
+                   for cols, out in zip(columns, outputs))
+    return _unwrap(result, outputs_tuple, inputs_tuple)
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
@@ -261,8 +296,12 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
         _strict_requires_grad(jac, "jacobian", strict)
         return jac
 
-    res = jacobian(gradient, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize,
-                   strategy=outer_jacobian_strategy)
+    if outer_jacobian_strategy == "forward-mode":   # forward-over-reverse: tangents through the gradient
+        _refuse_forward_mode(create_graph, strict, vectorize)
+        res = _forward_jacobian(gradient, inputs, need_graph=True)
+    else:
+        res = jacobian(gradient, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                       strategy=outer_jacobian_strategy)
     return _unwrap(res, inputs_tuple, inputs_tuple)
 
 

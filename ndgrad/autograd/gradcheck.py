@@ -1,9 +1,25 @@
-"""gradcheck / gradgradcheck: analytical gradients against central finite differences.
+"""gradcheck / gradgradcheck: analytical derivatives against central finite differences, with
+torch's options, checks and error messages.
 
-The numerical Jacobian perturbs each input element by ±eps; the analytical one runs
-`autograd.grad` once per output element. Both are compared elementwise with atol + rtol·|num|,
-and a mismatch is reported with both Jacobians, as torch does.
+Slow mode compares whole Jacobians, laid out as torch lays them out: one matrix per
+(differentiable input, differentiable output), of shape (input numel, output numel). Row e of
+the numerical one is (f(x + eps·e) - f(x - eps·e)) / 2eps; row j of the analytical one... is
+column j, the vjp with the j-th basis vector (computed twice: backward must be deterministic
+within nondet_tol). Fast mode (torch's random projections, pytorch issue 53876) compares the
+scalars vᵀJu instead: the numerical jvp along a random unit u dotted with a random v, against
+the vjp with v dotted with u; on a mismatch it recomputes the Jacobians in slow mode for the
+message.
+
+Complex values follow torch: complex outputs are checked as their real and imaginary parts
+(two real functions); for a complex input x + iy the Jacobian entry is ds/dx + i·ds/dy, which
+is what backward computes (the conjugate Wirtinger derivative, times 2).
+
+Forward mode (check_forward_ad) uses autograd.forward_ad; the batched checks use
+autograd.grad(is_grads_batched=True) when available, else check the linearity in grad_output
+that batching relies on.
 """
+import warnings
+
 import numpy as np
 
 
@@ -11,109 +27,581 @@ class GradcheckError(RuntimeError):
     pass
 
 
+FAILED_NONDET_MSG = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
+FAST_FAIL_SLOW_OK_MSG = """
+Fast gradcheck failed but element-wise differences are small. This means that the
+test might've passed in slow_mode!
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck:
+
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `fast_mode=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_fast_mode=False`
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_fast_mode=False`
+""".strip()
+
+UNDEFINED_MSG = ('Please look at "Notes about undefined output gradients" in "tools/autograd/derivatives.yaml"')
+
+
+# ---- small helpers --------------------------------------------------------------------------
+def _Tensor():
+    from .._tensor import Tensor
+    return Tensor
+
+
 def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def _is_float_or_complex(t):
+    return isinstance(t, _Tensor()) and t._data.dtype.kind in "fc"
+
+
+def _differentiable_outputs(out):
+    return tuple(o for o in _as_tuple(out) if isinstance(o, _Tensor()) and o.requires_grad)
+
+
 def _diff_inputs(inputs):
-    from .._tensor import Tensor
-    return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    return [(i, t) for i, t in enumerate(inputs) if isinstance(t, _Tensor()) and t.requires_grad]
 
 
-def _outputs(func, inputs):
-    from .._tensor import Tensor
-    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and o.dtype.is_floating_point | o.is_complex()]
+def _show(array):
+    """An array as torch prints a tensor (the form torch's messages use)."""
+    from .. import tensor
+    return tensor(array)
 
 
-def _numerical(func, inputs, idx, eps):
-    from .grad_mode import no_grad
-    with no_grad():
-        base = [o._data.copy() for o in _outputs(func, inputs)]
-        jac = [np.zeros((inputs[i]._data.size, o.size)) for i in idx for o in base]
-        k = 0
-        for i in idx:
-            flat = inputs[i]._data.reshape(-1)  # a view for contiguous inputs
-            if flat.size and not np.shares_memory(flat, inputs[i]._data):
-                raise ValueError("gradcheck needs contiguous inputs")
-            for e in range(flat.size):
-                orig = flat[e]
-                flat[e] = orig + eps
-                plus = [o._data.copy() for o in _outputs(func, inputs)]
-                flat[e] = orig - eps
-                minus = [o._data.copy() for o in _outputs(func, inputs)]
-                flat[e] = orig
-                for j, (p, m) in enumerate(zip(plus, minus)):
-                    jac[k + j][e] = ((p - m) / (2 * eps)).reshape(-1)
-            k += len(base)
-    return jac
+def _allclose(a, n, rtol, atol):
+    return a.shape == n.shape and bool(np.all(np.abs(a - n) <= atol + rtol * np.abs(n)))
 
 
-def _analytical(func, inputs, idx):
+def _notallclose_msg(a, n, out_idx, in_idx, complex_indices, test_imag, forward=False):
+    is_complex = complex_indices and (in_idx if forward else out_idx) in complex_indices
+    prefix = ("" if not is_complex else
+              f"While considering the {'imaginary' if test_imag else 'real'} part of complex "
+              f"{'inputs' if forward else 'outputs'} only, ")
+    mode = "computed with forward mode " if forward else ""
+    return (prefix + f"Jacobian {mode}mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
+            f"numerical:{_show(n)}\nanalytical:{_show(a)}\n")
+
+
+def _check_inputs(inputs):
+    any_grad = False
+    for idx, t in enumerate(inputs):
+        if isinstance(t, _Tensor()) and t.requires_grad:
+            if t.dtype.name not in ("float64", "complex128"):
+                warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
+                              "complex. This check will likely fail if all the inputs are not of double precision "
+                              "floating point or complex. ", stacklevel=3)
+            if t._data.size and any(st == 0 and sz > 1 for st, sz in zip(t._data.strides, t._data.shape)):
+                raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
+                                   "that are non-overlapping to be able to compute the numerical gradients "
+                                   "correctly. You should call .contiguous on the input before passing it to "
+                                   "gradcheck.")
+            any_grad = True
+    if not any_grad:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them have "
+                         "requires_grad=True.")
+
+
+# ---- numerical derivatives ------------------------------------------------------------------
+def _outputs_now(func, inputs):
+    """The float/complex outputs of func(*inputs), as flat arrays. Grad mode stays on: func may
+    itself differentiate (gradgradcheck's func calls autograd.grad)."""
+    return [o._data.reshape(-1).copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+
+
+def _central_difference(func, inputs, data, where, delta, eps):
+    """(f(x + delta) - f(x - delta)) / 2eps per output, moving data[where] (an element, or all: ...)."""
+    orig = np.copy(data[where])
+    data[where] = orig + delta
+    plus = _outputs_now(func, inputs)
+    data[where] = orig - delta
+    minus = _outputs_now(func, inputs)
+    data[where] = orig
+    return [(p - m) / (2 * eps) for p, m in zip(plus, minus)]
+
+
+def _wirtinger(func, inputs, data, where, dx, dy, eps):
+    """The derivative along dx (and, for a complex input, ds/dx + i ds/dy with dy on the imaginary part)."""
+    d = _central_difference(func, inputs, data, where, dx, eps)
+    if data.dtype.kind == "c":
+        d = [a + 1j * b for a, b in zip(d, _central_difference(func, inputs, data, where, dy * 1j, eps))]
+    return d
+
+
+def _numerical_jacobian(func, inputs, eps):
+    """jac[k][o]: (numel of the k-th differentiable input, numel of float output o)."""
+    sizes = [o.size for o in _outputs_now(func, inputs)]
+    jacobians = []
+    for _, t in _diff_inputs(inputs):
+        data = t._data
+        columns = [_wirtinger(func, inputs, data, idx, eps, eps, eps) for idx in np.ndindex(*data.shape)]
+        jacobians.append([np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)])
+    return jacobians
+
+
+def _numerical_jvp(func, inputs, data, u, eps):
+    """The derivative along the unit vector u (a (real, imag) pair of them for a complex input)."""
+    ur, ui = u if isinstance(u, tuple) else (u, u)
+    return _wirtinger(func, inputs, data, Ellipsis, eps * ur.reshape(data.shape), eps * ui.reshape(data.shape), eps)
+
+
+# ---- analytical derivatives -----------------------------------------------------------------
+def _vjp(output, diff_inputs, v):
+    """Gradients of <v, output> for each input (arrays; None where unused)."""
+    from . import grad
+    # a fresh array each call: a gradient may be handed back as it came (add's is grad itself)
+    g = _Tensor()._make(np.array(v, dtype=output._data.dtype).reshape(output._data.shape), False, None, 0)
+    return list(grad([output], diff_inputs, [g], retain_graph=True, allow_unused=True))
+
+
+def _stack(rows_per_input, diff_inputs, n_rows):
+    """Jacobians (input numel, n_rows) from vjp rows, with whether dtypes and sizes matched."""
+    jacobians, types_ok, sizes_ok = [], True, True
+    for rows, t in zip(rows_per_input, diff_inputs):
+        dtype = np.result_type(t._data.dtype, *[r._data.dtype for r in rows if r is not None])
+        jac = np.zeros((t._data.size, n_rows), dtype=dtype)
+        for j, r in enumerate(rows):
+            if r is None:
+                continue
+            if r._data.dtype != t._data.dtype:
+                types_ok = False
+            if r._data.size != t._data.size:
+                sizes_ok = False
+                continue
+            jac[:, j] = r._data.reshape(-1)
+        jacobians.append(jac)
+    return jacobians, types_ok, sizes_ok
+
+
+def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=None):
+    """Rows for every basis vector of the output (or for the one vector v in fast mode), twice."""
+    def rows():
+        if v is not None:
+            return [[g] for g in _vjp(output, diff_inputs, v)]
+        per_input = [[] for _ in diff_inputs]
+        basis = np.zeros(output._data.size)
+        for j in range(output._data.size):
+            basis[j] = 1
+            for k, g in enumerate(_vjp(output, diff_inputs, basis)):
+                per_input[k].append(g)
+            basis[j] = 0
+        return per_input
+    n_rows = 1 if v is not None else output._data.size
+    jac1, types_ok, sizes_ok = _stack(rows(), diff_inputs, n_rows)
+    jac2, _, _ = _stack(rows(), diff_inputs, n_rows)
+    reentrant = all(a.shape == b.shape and np.all(np.abs(a - b) <= nondet_tol) for a, b in zip(jac1, jac2))
+    if not types_ok and check_grad_dtypes:
+        raise GradcheckError("Gradient has dtype mismatch")
+    if not sizes_ok:
+        raise GradcheckError("Analytical gradient has incorrect size")
+    if not reentrant:
+        raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
+                             "multiple times gives different values, although analytical gradient matches numerical "
+                             f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG)
+    return jac1
+
+
+def _forward_ad():
+    try:
+        from . import forward_ad
+    except ImportError:
+        forward_ad = None
+    if forward_ad is None or not hasattr(forward_ad, "dual_level"):
+        raise NotImplementedError("gradcheck(check_forward_ad=True) needs forward-mode AD "
+                                  "(ndgrad.autograd.forward_ad with dual_level / make_dual / unpack_dual), "
+                                  "which this ndgrad does not have yet")
+    return forward_ad
+
+
+def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
+    """jac[k][o] by forward mode: one jvp per input element (or per direction u in fast mode)."""
+    fw = _forward_ad()
+    from .. import zeros_like
+    diff = _diff_inputs(inputs)
+    jacobians = []
+    with fw.dual_level():
+        duals = list(inputs)
+        tangents = []
+        for i, t in diff:
+            duals[i] = fw.make_dual(t.detach(), zeros_like(t))
+            tangents.append(fw.unpack_dual(duals[i]).tangent)
+        for k, tangent in enumerate(tangents):
+            directions = [all_u[k]] if all_u is not None else range(tangent.numel())
+            columns = []
+            for d in directions:
+                flat = tangent._data.reshape(-1)
+                if all_u is not None:
+                    flat[:] = d
+                else:
+                    flat[d] = 1
+                cols = []
+                for o in _as_tuple(func(*duals)):
+                    if not _is_float_or_complex(o):
+                        continue
+                    primal, res = fw.unpack_dual(o)
+                    if check_grad_dtypes and res is not None and primal.is_complex() != res.is_complex():
+                        raise GradcheckError("Forward AD gradient has dtype mismatch.")
+                    cols.append(np.zeros(primal.numel(), dtype=primal._data.dtype) if res is None
+                                else res._data.reshape(-1).copy())
+                columns.append(cols)
+                flat[:] = 0
+            jacobians.append([np.array([c[o] for c in columns]).reshape(len(columns), -1)
+                              for o in range(len(columns[0]) if columns else 0)])
+    return jacobians
+
+
+# ---- the checks -----------------------------------------------------------------------------
+def _slow_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
+                complex_indices=None, test_imag=False):
+    func_out = _as_tuple(func(*inputs))
+    numerical = _numerical_jacobian(func, inputs, eps)
+    if not outputs:
+        _check_zero(numerical)
+        return
+    floats = [o for o in func_out if _is_float_or_complex(o)]
+    keep = [k for k, o in enumerate(floats) if o.requires_grad]
+    diff = [t for _, t in _diff_inputs(inputs)]
+    if forward:
+        analytical = _forward_jacobian(func, inputs, check_grad_dtypes)
+        for k, per_input in enumerate(numerical):
+            for out_pos, o in enumerate(keep):
+                a, n = analytical[k][o], per_input[o]
+                if not _allclose(a, n, rtol, atol):
+                    raise GradcheckError(_notallclose_msg(a, n, out_pos, k, complex_indices, test_imag, True))
+        return
+    for out_pos, (o, output) in enumerate(zip(keep, outputs)):
+        analytical = _analytical_jacobian(diff, output, nondet_tol, check_grad_dtypes)
+        for k, a in enumerate(analytical):
+            n = numerical[k][o]
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(_notallclose_msg(a, n, out_pos, k, complex_indices, test_imag))
+
+
+def _check_zero(numerical):
+    for per_input in numerical:
+        for jac in per_input:
+            if np.any(jac != 0):
+                raise GradcheckError("Numerical gradient for function expected to be zero")
+
+
+def _unit_vector(rng, n):
+    v = rng.random(n)
+    norm = np.linalg.norm(v)
+    return v / norm if norm else v
+
+
+def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
+                complex_indices=None, test_imag=False):
+    rng = np.random.default_rng(0)   # its own generator: the user's random state is left alone
+    diff = _diff_inputs(inputs)
+    all_u = [(_unit_vector(rng, t.numel()), _unit_vector(rng, t.numel())) if t.is_complex()
+             else _unit_vector(rng, t.numel()) for _, t in diff]
+    floats = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+    keep = [k for k, o in enumerate(floats) if o.requires_grad]
+    all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._data.dtype) for o in outputs]
+    numerical = [_numerical_jvp(func, inputs, t._data, u, eps) for (_, t), u in zip(diff, all_u)]
+    if not outputs and not forward:
+        if any(np.any(d != 0) for per_input in numerical for d in per_input):
+            raise GradcheckError("Numerical gradient for function expected to be zero")
+        return
+    if forward:
+        analytical = _forward_jacobian(func, inputs, check_grad_dtypes, all_u)   # real inputs: split before
+    for k, ((_, t), u) in enumerate(zip(diff, all_u)):
+        for out_pos, o in enumerate(keep):
+            if forward:
+                a, n = analytical[k][o].reshape(-1), numerical[k][o]
+                v_sum = 1.0
+            else:
+                vJ = _analytical_jacobian([t for _, t in diff], outputs[out_pos], nondet_tol, check_grad_dtypes,
+                                          all_v[out_pos])[k][:, 0]
+                if isinstance(u, tuple):
+                    a = np.array(vJ.real @ u[0] + 1j * (vJ.imag @ u[1]))
+                else:
+                    a = np.array(vJ @ u)
+                n = np.array(all_v[out_pos] @ numerical[k][o])
+                v_sum = all_v[out_pos].sum()
+            u_sum = u[0].sum() + u[1].sum() if isinstance(u, tuple) else u.sum()
+            if not _allclose(a, n, rtol, atol * float(u_sum) * float(v_sum)):
+                raise GradcheckError(_notallclose_msg(a, n, out_pos, k, complex_indices, test_imag, forward) +
+                                     _slow_mode_report(func, inputs, k, o, out_pos, rtol, atol, eps, forward))
+
+
+def _slow_mode_report(func, inputs, k, o, out_pos, rtol, atol, eps, forward):
+    """The Jacobians of the failing pair, recomputed in slow mode, for the fast-mode message."""
+    n = _numerical_jacobian(func, inputs, eps)[k][o]
+    if forward:
+        a = _forward_jacobian(func, inputs, False)[k][o]
+    else:
+        out = _differentiable_outputs(func(*inputs))[out_pos]
+        a = _analytical_jacobian([t for _, t in _diff_inputs(inputs)], out, np.inf, False)[k]
+    max_diff = np.abs(n - a).max() if n.size else 0.0
+    msg = ("\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+           "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+           "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n\n"
+           f"Numerical:\n {_show(n)}\nAnalytical:\n{_show(a)}\n\n"
+           f"The max per-element difference (slow mode) is: {_show(np.asarray(max_diff))}.\n")
+    if _allclose(a, n, rtol, atol):
+        msg += FAST_FAIL_SLOW_OK_MSG
+    return msg
+
+
+def _split_complex_outputs(func):
+    def part(which):
+        def wrapped(*inputs):
+            return tuple(getattr(o, which) if isinstance(o, _Tensor()) and o.is_complex() else o
+                         for o in _as_tuple(func(*inputs)))
+        return wrapped
+    return part("real"), part("imag")
+
+
+def _split_complex_inputs(func, complex_idx, inputs):
+    """(x -> f(x + i·y0), y -> f(x0 + i·y)): complex inputs as two real ones (for forward mode)."""
+    def real_fn(*args):
+        args = list(args)
+        for i in complex_idx:
+            args[i] = args[i] + inputs[i].imag.detach() * 1j
+        return _as_tuple(func(*args))
+
+    def imag_fn(*args):
+        args = list(args)
+        for i in complex_idx:
+            args[i] = inputs[i].real.detach() + args[i] * 1j
+        return _as_tuple(func(*args))
+    return real_fn, imag_fn
+
+
+def _part_inputs(inputs, complex_idx, which):
+    return [getattr(t, which).detach().requires_grad_(t.requires_grad) if i in complex_idx else t
+            for i, t in enumerate(inputs)]
+
+
+def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
+                     check_backward_ad, nondet_tol):
+    args = (eps, rtol, atol, check_grad_dtypes, nondet_tol)
+    if check_backward_ad:
+        complex_out = [i for i, o in enumerate(outputs) if o.is_complex()]
+        if any(_is_float_or_complex(o) and o.is_complex() for o in _as_tuple(func(*inputs))):
+            real_fn, imag_fn = _split_complex_outputs(func)
+            check(imag_fn, inputs, _differentiable_outputs(imag_fn(*inputs)), *args, complex_indices=complex_out,
+                  test_imag=True)
+            check(real_fn, inputs, _differentiable_outputs(real_fn(*inputs)), *args, complex_indices=complex_out)
+        else:
+            check(func, inputs, outputs, *args)
+    if check_forward_ad:
+        _forward_ad()
+        complex_in = [i for i, t in enumerate(inputs) if isinstance(t, _Tensor()) and t.is_complex()]
+        if complex_in:
+            real_fn, imag_fn = _split_complex_inputs(func, complex_in, inputs)
+            imag_inputs = _part_inputs(inputs, complex_in, "imag")
+            check(imag_fn, imag_inputs, _differentiable_outputs(imag_fn(*imag_inputs)), *args, forward=True,
+                  complex_indices=complex_in, test_imag=True)
+            real_inputs = _part_inputs(inputs, complex_in, "real")
+            check(real_fn, real_inputs, _differentiable_outputs(real_fn(*real_inputs)), *args, forward=True,
+                  complex_indices=complex_in)
+        else:
+            check(func, inputs, outputs, *args, forward=True)
+
+
+def _test_backward_mul_by_grad_output(outputs, inputs):
     from .. import zeros_like
     from . import grad
-    outs = _outputs(func, inputs)
-    jac = [np.zeros((inputs[i]._data.size, o._data.size)) for i in idx for o in outs]
-    for j, out in enumerate(outs):
-        if not out.requires_grad:
+    diff = [t for _, t in _diff_inputs(inputs)]
+    grads = grad(outputs, diff, [zeros_like(o) for o in outputs], allow_unused=True, retain_graph=True)
+    for gi, di in zip(grads, diff):
+        if gi is None:
             continue
-        for e in range(out._data.size):
-            g = zeros_like(out)
-            g._data.reshape(-1)[e] = 1
-            grads = grad([out], [inputs[i] for i in idx], [g], retain_graph=True, allow_unused=True)
-            for k, gi in enumerate(grads):
-                if gi is not None:
-                    jac[k * len(outs) + j][:, e] = gi._data.reshape(-1)
-    return jac
+        if np.any(gi._data != 0):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if gi._data.dtype != di._data.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if gi._data.shape != di._data.shape:
+            raise GradcheckError("grad is incorrect size")
+
+
+def _test_undefined_backward(func, inputs):
+    """Backward must accept undefined (absent) output gradients and treat them as zeros."""
+    from .. import zeros_like
+    from . import engine
+    from .._dispatch import _edge
+    diff = [t for _, t in _diff_inputs(inputs)]
+    n_out = len(_differentiable_outputs(func(*inputs)))
+    cases = [None] + (list(range(n_out)) if n_out > 1 else [])   # all undefined, then one at a time
+    for undefined in cases:
+        outs = _differentiable_outputs(func(*inputs))
+        grads = [None if undefined is None or k == undefined else zeros_like(o) for k, o in enumerate(outs)]
+        try:
+            result = engine.run([_edge(o) for o in outs], grads, True, False, captures=[_edge(t) for t in diff],
+                                accumulate=False)
+        except RuntimeError as e:
+            _warn_undefined()
+            raise GradcheckError("Expected backward function to handle undefined output grads. " + UNDEFINED_MSG) from e
+        for gi in result:
+            if gi is not None and np.any(gi._data != 0):
+                _warn_undefined()
+                raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are "
+                                     "undefined or zero. " + UNDEFINED_MSG)
+
+
+def _warn_undefined():
+    warnings.warn('Backwards compatibility: New undefined gradient support checking feature is enabled by default, '
+                  'but it may break existing callers of this function. If this is true for you, you can call this '
+                  'function with "check_undefined_grad=False" to disable the feature', stacklevel=4)
+
+
+FAILED_BATCHED_GRAD_MSG = """
+gradcheck or gradgradcheck failed while testing batched gradient computation.
+This could have been invoked in a number of ways (via a test that calls
+gradcheck/gradgradcheck directly or via an autogenerated test).
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `check_batched_grad=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `check_batched_grad=False` and/or `check_batched_gradgrad=False`.
+""".strip()
+
+
+def _test_batched_grad(inputs, output, output_idx):
+    """vjps of a batch of two grad_outputs against one vjp each (or, without batched grad
+    support, against the vjp of their sum: backward must be linear in grad_output)."""
+    from .. import randn_like, stack, zeros
+    from . import grad
+    diff = [t for _, t in _diff_inputs(inputs)]
+
+    def vjp(v):
+        gs = grad([output], diff, [v], retain_graph=True, allow_unused=True)
+        return [g if g is not None else zeros(t.shape, dtype=t.dtype) for g, t in zip(gs, diff)]
+    g1, g2 = randn_like(output), randn_like(output)
+    expected = [stack(pair) for pair in zip(vjp(g1), vjp(g2))]
+    try:
+        gs = grad([output], diff, [stack([g1, g2])], retain_graph=True, allow_unused=True, is_grads_batched=True)
+        result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
+    except NotImplementedError:    # no vmap: check linearity, which batching relies on
+        result = [a + b for a, b in zip(*[vjp(g) for g in (g1 * 0.5, g2 * 0.5)])]
+        expected = [e.sum(0) * 0.5 for e in expected]
+    except RuntimeError as ex:
+        raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG}") from ex
+    for input_idx, (res, exp) in enumerate(zip(result, expected)):
+        if not np.allclose(res._data, exp._data, rtol=1e-5, atol=1e-8):
+            raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\n{FAILED_BATCHED_GRAD_MSG}\n\n"
+                                 f"Got:\n{res}\n\nExpected:\n{exp}")
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
               check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False, masked=None):
-    """True if the analytical gradients of `func` at `inputs` match finite differences."""
-    inputs = _as_tuple(inputs)
-    idx = _diff_inputs(inputs)
-    for i in idx:
-        if inputs[i].dtype.name not in ("float64", "complex128"):
-            import warnings
-            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
-                          "This check will likely fail if all the inputs are not of double precision "
-                          "floating point or complex.")
-    if check_forward_ad:
-        raise NotImplementedError("gradcheck(check_forward_ad=True) needs forward-mode AD, not implemented yet")
-    num = _numerical(func, inputs, idx, eps)
-    ana = _analytical(func, inputs, idx)
-    n_out = len(num) // max(len(idx), 1)
-    for k, (a, n) in enumerate(zip(ana, num)):
-        if not np.allclose(a, n, rtol=rtol, atol=atol):
-            msg = (f"Jacobian mismatch for output {k % n_out} with respect to input {idx[k // n_out]},\n"
-                   f"numerical:{n}\nanalytical:{a}\n")
-            if raise_exception:
-                raise GradcheckError(msg)
-            return False
+    """True if the derivatives of `func` at `inputs` match finite differences (see the module doc);
+    otherwise GradcheckError (or False with raise_exception=False)."""
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
+    try:
+        _gradcheck(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
+                   check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, gen_non_contig_grad_outputs=False,
-                  raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
-                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False,
-                  masked=False):
-    """gradcheck of the gradients of `func` (computed with create_graph=True)."""
-    from .. import Tensor, randn
+def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
+               check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode):
+    _check_inputs(inputs)
+    outputs = _differentiable_outputs(func(*inputs))
+    check = _fast_check if fast_mode else _slow_check
+    _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
+                     check_backward_ad, nondet_tol)
+    if check_batched_forward_grad:
+        _forward_ad()   # with forward mode present, its jvps are checked above, one direction at a time
+    if not check_backward_ad:
+        return
+    if check_batched_grad:
+        for i, o in enumerate(outputs):
+            _test_batched_grad(inputs, o, i)
+    if not outputs:
+        return
+    _test_backward_mul_by_grad_output(outputs, inputs)
+    if check_undefined_grad:
+        _test_undefined_backward(func, inputs)
+
+
+def _random_grad_outputs(outputs, noncontiguous):
+    """Uniform in [-1, 1) like torch.testing.make_tensor, from a private generator."""
+    rng = np.random.default_rng(0)
+    Tensor = _Tensor()
+    result = []
+    for o in outputs:
+        dtype = o._data.dtype if o._data.dtype.kind in "fc" else np.dtype(np.float64)
+        data = rng.uniform(-1, 1, o._data.shape)
+        if dtype.kind == "c":
+            data = data + 1j * rng.uniform(-1, 1, o._data.shape)
+        data = data.astype(dtype)
+        if noncontiguous and data.size > 1:   # every other element of a buffer twice as long
+            buf = np.empty(data.shape + (2,), dtype)
+            buf[..., 0] = data
+            data = buf[..., 0]
+        result.append(Tensor._make(data, True, None, 0))
+    return tuple(result)
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True,
+                  check_grad_dtypes=False, check_batched_grad=False, check_fwd_over_rev=False,
+                  check_rev_over_rev=True, fast_mode=False, masked=False):
+    """gradcheck of the gradients of `func` (computed with create_graph=True) with respect to
+    `inputs` and `grad_outputs` (random, requiring grad, when not given)."""
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    if check_undefined_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_undefined_grad=True requires check_rev_over_rev to be True")
+    if check_batched_grad and not check_rev_over_rev:
+        raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be True")
     from . import grad
     inputs = _as_tuple(inputs)
-    outs = _outputs(func, inputs)
     if grad_outputs is None:
-        grad_outputs = [randn(o.shape, dtype=o.dtype, requires_grad=True) for o in outs if o.requires_grad]
-    grad_outputs = list(_as_tuple(grad_outputs))
-    n_in = len(inputs)
-    idx = _diff_inputs(inputs)
+        grad_outputs = _random_grad_outputs(_differentiable_outputs(func(*inputs)), gen_non_contig_grad_outputs)
+    grad_outputs = _as_tuple(grad_outputs)
+    n_out = len(grad_outputs)
+    diff_idx = {i for i, t in _diff_inputs(inputs)}
+    diff_go_idx = {i for i, g in enumerate(grad_outputs) if g.requires_grad}
 
     def first_grads(*args):
-        ins, gos = args[:n_in], args[n_in:]
-        outs = [o for o in _outputs(func, ins) if o.requires_grad]
-        gs = grad(outs, [ins[i] for i in idx], gos, create_graph=True, allow_unused=True)
-        return tuple(g for g in gs if isinstance(g, Tensor))
+        ins = tuple(x.requires_grad_() if i in diff_idx else x for i, x in enumerate(args[:-n_out]))
+        outs = _differentiable_outputs(func(*ins))
+        gos = tuple(x.requires_grad_() if i in diff_go_idx else x for i, x in enumerate(args[-n_out:]))
+        gs = grad(outs, [ins[i] for i in sorted(diff_idx)], gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in gs if g is not None)
 
-    return gradcheck(first_grads, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+    return gradcheck(first_grads, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol, check_undefined_grad=check_undefined_grad,
+                     check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad, fast_mode=fast_mode,
+                     check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev, masked=masked)

@@ -79,8 +79,7 @@ class PackedSaved:
         self.unpack_hook = unpack_hook
 
     def unpack(self, owner):
-        with _no_grad():
-            t = self.unpack_hook(self.packed)
+        t = self.unpack_hook(self.packed)   # in the current grad mode, as torch (pack runs in no_grad)
         if not isinstance(t, _node.Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")

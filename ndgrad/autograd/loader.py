@@ -116,7 +116,7 @@ def _compile_formula(expr, params, line, where):
     return scope.pop("_formula")
 
 
-FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear")
+FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear", "auto_transpose")
 
 
 def _compile_forward(entry, expr, line):

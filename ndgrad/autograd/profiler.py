@@ -273,10 +273,10 @@ def _profile_node(call_node, node, grads, targets, create_graph):
 
 
 def _user_stack():
-    """The caller's frames, innermost first, without ndgrad's own."""
+    """The caller's frames, innermost first, without ndgrad's own (nor its generated op wrappers)."""
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return [f"{f.filename}({f.lineno}): {f.name}" for f in reversed(traceback.extract_stack())
-            if not f.filename.startswith(here)]
+            if not f.filename.startswith(here) and f.filename != "<string>"]
 
 
 class record_function:

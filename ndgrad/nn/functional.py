@@ -258,3 +258,7 @@ from ..ops.nn_conv import *  # noqa: E402,F401,F403
 # distances, triplet losses, local response norm (nn/_distance.py)
 from ._distance import (  # noqa: E402,F401
     cosine_similarity, local_response_norm, pairwise_distance, triplet_margin_loss, triplet_margin_with_distance_loss)
+# grid sampling, distances, bilinear, embedding_bag, attention, ctc (ops/nn_extra.py)
+from ..ops.nn_extra import (  # noqa: E402,F401
+    affine_grid, bilinear, ctc_loss_fn as ctc_loss, embedding_bag_fn as embedding_bag, grid_sample, pdist,
+    scaled_dot_product_attention)

@@ -1097,7 +1097,8 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class GroupNorm(Module):
@@ -1578,17 +1579,13 @@ class CTCLoss(_Loss):
         self.blank, self.zero_infinity = blank, zero_infinity
 
     def forward(self, log_probs, targets, input_lengths, target_lengths):
-        if not hasattr(F, "ctc_loss"):
-            raise NotImplementedError("CTCLoss: ndgrad has no ctc_loss op yet (F.ctc_loss)")
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
 
 
 # ---- parameter containers -----------------------------------------------------------------
-def _parameter_line(p):
-    from .._tensor import _TYPE_NAMES
-    size = "x".join(str(s) for s in p.shape)
-    return f"Parameter containing: [torch.{_TYPE_NAMES.get(p.dtype.name, p.dtype.name)} of size {size}]"
+def _parameter_line(p, type_name):
+    return f"Parameter containing: [{type_name} of size {'x'.join(str(s) for s in p.shape)}]"
 
 
 class ParameterList(Module):
@@ -1634,10 +1631,7 @@ class ParameterList(Module):
         return self
 
     def extra_repr(self):
-        return "\n".join(f"({i}): {_parameter_line(p)}" for i, p in enumerate(self))
-
-    def __repr__(self):
-        return f"{self._get_name()}(\n" + "".join(f"    {ln}\n" for ln in self.extra_repr().split("\n")) + ")"
+        return "\n".join(f"  ({i}): {_parameter_line(p, str(p.dtype))}" for i, p in enumerate(self))
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ParameterList has no forward: index it")
@@ -1691,11 +1685,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self):
-        return "\n".join(f"({k}): {_parameter_line(p).replace('torch.float32', 'torch.FloatTensor')}"
-                         for k, p in self.items())
-
-    def __repr__(self):
-        return f"{self._get_name()}(" + "".join(f"  {ln}" for ln in self.extra_repr().split("\n")) + ")"
+        return "\n".join(f"  ({k}): {_parameter_line(p, p.type())}" for k, p in self.items())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ParameterDict has no forward: index it")

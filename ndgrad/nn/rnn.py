@@ -133,8 +133,6 @@ class RNNBase(Module):
             text += f", dropout={self.dropout}"
         if self.bidirectional is not False:
             text += f", bidirectional={self.bidirectional}"
-        if self.mode == "RNN_RELU":
-            text += ", nonlinearity='relu'"
         return text
 
     # --- forward --------------------------------------------------------------------------
@@ -198,13 +196,14 @@ class RNNBase(Module):
         step = _STEPS[self.mode]
         directions = 2 if self.bidirectional else 1
         finals = []
+        initial = _map_state(hx, lambda h: h.unbind(0))   # one state per layer and direction
         for layer in range(self.num_layers):
             if layer and self.dropout and self.training:
                 data = F.dropout(data, self.dropout, True)
             outputs = []
             for direction in range(directions):
                 k = layer * directions + direction
-                h0 = _map_state(hx, lambda h: h[k])
+                h0 = tuple(h[k] for h in initial) if isinstance(hx, tuple) else initial[k]
                 run = _run_packed if batch_sizes is not None else _run_full
                 out, final = run(step, data, batch_sizes, h0, self._weights(layer, direction), reverse=direction == 1)
                 outputs.append(out)

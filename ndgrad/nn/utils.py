@@ -57,3 +57,21 @@ def vector_to_parameters(vec, parameters):
         n = p.numel()
         p.data = vec[offset:offset + n].view_as(p).data
         offset += n
+
+
+# torch.nn.utils.rnn / .parametrize / .parametrizations: submodules of their own, reachable as
+# attributes and by import (`from ndgrad.nn.utils.rnn import pack_sequence`)
+def _submodules():
+    import sys
+    import types
+    from . import utils_parametrize as _p, utils_rnn as rnn
+    parametrizations = types.ModuleType(__name__ + ".parametrizations", "torch.nn.utils.parametrizations")
+    parametrizations.weight_norm = _p.parametrizations_weight_norm
+    for name, mod in (("rnn", rnn), ("parametrize", _p), ("parametrizations", parametrizations)):
+        sys.modules[f"{__name__}.{name}"] = mod
+        globals()[name] = mod
+    return _p
+
+
+_p = _submodules()
+weight_norm, remove_weight_norm = _p.weight_norm, _p.remove_weight_norm

@@ -17,7 +17,7 @@ from .._dispatch import op, register
 from .._tensor import _wrap_dim
 from .indexing import _slice_bounds
 from .nn import _float_input
-from .shape import _infer_size, _reshape_alias, _shape_str, _size
+from .shape import _diagonal_view, _infer_size, _reshape_alias, _shape_str, _size
 
 _pkg = sys.modules[__package__]
 aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
@@ -58,9 +58,10 @@ def rot90(input, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if n < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
-    if dims[0] == dims[1] or abs(dims[0] - dims[1]) == n:
+    wrapped = (_wrap_dim(dims[0], n), _wrap_dim(dims[1], n))
+    if wrapped[0] == wrapped[1]:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
-    return _rot90(input, operator.index(k) % 4, (_wrap_dim(dims[0], n), _wrap_dim(dims[1], n)))
+    return _rot90(input, operator.index(k) % 4, wrapped)
 
 
 # ---- block_diag, diag_embed -------------------------------------------------------------------
@@ -96,7 +97,6 @@ def block_diag(*tensors):
 
 @op("diag_embed", public=False)
 def _diag_embed(input, offset, dim1, dim2):
-    from .shape import _diagonal_view
     n = input.shape[-1] + abs(offset) if input.ndim else 1
     shape = list(input.shape[:-1])
     for d in sorted((dim1, dim2)):
@@ -123,7 +123,7 @@ def _distinct(a, dim, consecutive):
     """(values, inverse, counts): the distinct elements of a (slices along dim, when given), sorted,
     or its runs of equal neighbours when consecutive. NaNs are all distinct, as in torch."""
     moved = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
-    rows = moved.reshape(len(moved), -1)
+    rows = moved.reshape(len(moved), int(np.prod(moved.shape[1:])))
     n = len(rows)
     order = np.arange(n) if consecutive or not rows.shape[1] else np.lexsort(rows.T[::-1])
     ordered = rows[order]
@@ -299,10 +299,8 @@ def _masked_softmax(input, mask, dim=None, mask_type=None):
     """
     if mask.dtype != _dtype.bool_:
         raise RuntimeError("Mask should be a boolean tensor")
-    if mask_type not in (None, 0, 1, 2):
-        raise RuntimeError("Mask Type should be 0 (src_mask) or 1 (src_key_padding_mask), or 2 (default_mask)")
     shape = tuple(input.shape)
-    if tuple(mask.shape) != shape:
+    if tuple(mask.shape) != shape:   # a mask of input's shape is taken whatever mask_type says
         if input.ndim == 4 and mask_type == 0:
             if tuple(mask.shape) != shape[2:]:
                 raise RuntimeError("For mask_type == 0 mask shape should be (L, L)")
@@ -311,6 +309,8 @@ def _masked_softmax(input, mask, dim=None, mask_type=None):
             if tuple(mask.shape) != (shape[0], shape[3]):
                 raise RuntimeError("For mask_type == 1 mask shape should be (B, L)")
             mask = mask.view(shape[0], 1, 1, shape[3]).expand(shape)
+        elif input.ndim == 4 and mask_type not in (None, 2):
+            raise RuntimeError("Mask Type should be 0 (src_mask) or 1 (src_key_padding_mask), or 2 (default_mask)")
         else:
             raise RuntimeError("For mask_type == 2 mask shape should match input shape")
     return _masked_softmax_full(input, mask, _wrap_dim(-1 if dim is None else dim, input.ndim))

@@ -15,12 +15,6 @@ import numpy as np
 from .._dispatch import op, register
 from .linalg import _type_name, broadcast_shape
 from .nn import REDUCTIONS
-from .nn_norm import aten
-
-
-def _float_only(name, a, what="floating-point dtypes"):
-    if a.dtype.kind != "f":
-        raise RuntimeError(f"{name} only supports {what}, {'X1 ' if name == 'cdist' else ''}got: {_type_name(a)}")
 
 
 # ---- distances ----------------------------------------------------------------------------
@@ -84,12 +78,17 @@ def _cdist_forward(x1, x2, p, compute_mode=None):
     return _pnorm(_pairwise(x1, x2), p)
 
 
+def _sum_to(a, shape):
+    """`a` summed down to `shape` (undoing broadcasting of the batch dims)."""
+    lead = a.ndim - len(shape)
+    a = a.sum(tuple(range(lead))) if lead else a
+    axes = tuple(i for i, (s, t) in enumerate(zip(shape, a.shape)) if s == 1 and t != 1)
+    return a.sum(axes, keepdims=True) if axes else a
+
+
 @op("_cdist_backward", public="_cdist_backward")
 def _cdist_backward(grad, x1, x2, p, cdist):
-    g = _pnorm_grad(_pairwise(x1, x2), cdist, grad, p).sum(-2)
-    lead = g.ndim - x1.ndim   # undo the batch broadcast
-    return g.sum(tuple(range(lead))).sum(tuple(i for i, s in enumerate(x1.shape[:-2]) if s == 1), keepdims=True) \
-        if lead or g.shape != x1.shape else g
+    return _sum_to(_pnorm_grad(_pairwise(x1, x2), cdist, grad, p).sum(-2), x1.shape)
 
 
 @op("_euclidean_dist", public="_euclidean_dist")
@@ -129,7 +128,7 @@ def _linspace_from_neg_one(steps, align_corners, dtype):
 def affine_base_grid(size, align_corners, dtype):
     """(prod(spatial), k+1) rows (x, y[, z], 1) of the normalized output coordinates."""
     axes = [_linspace_from_neg_one(s, align_corners, dtype) for s in size[2:]]
-    coords = np.meshgrid(*axes, indexing="ij")[::-1]   # x runs along the last spatial dim
+    coords = list(np.meshgrid(*axes, indexing="ij"))[::-1]   # x runs along the last spatial dim
     return np.stack(coords + [np.ones_like(coords[0])], -1).reshape(-1, len(axes) + 1)
 
 
@@ -254,6 +253,62 @@ def _grid_sample_backward(grad_output, input, grid, interp, padding, align, outp
     return np.ascontiguousarray(grad_input), grad_grid
 
 
+def _pad_coord_tensor(x, size, padding, align):
+    """_pad_coord on Tensors, from differentiable public ops (for grid_sample_composite)."""
+    if padding == 0:
+        return x
+    if padding == 2:
+        twice_low, twice_high = (0, 2 * (size - 1)) if align else (-1, 2 * size - 1)
+        if twice_low == twice_high:
+            return x * 0
+        low, span = twice_low / 2, (twice_high - twice_low) / 2
+        d = (x - low).abs()
+        flips = (d.detach() / span).floor()
+        extra = d - flips * span
+        x = _nd.where(flips % 2 == 0, extra + low, span - extra + low)
+    return x.clamp(0, size - 1)
+
+
+def grid_sample_composite(input, grid, interp, padding, align):
+    """Grid sampling built from differentiable public ops, equal to the kernel: the taps' indices
+    come from _grid_taps (constants), their weights are recomputed from `grid` as Tensors. Double
+    backward of grid_sampler differentiates this twice."""
+    sizes = tuple(input.shape[2:])
+    n, c = input.shape[:2]
+    out_shape = tuple(grid.shape[1:-1])
+    taps = _grid_taps(grid._data, sizes, interp, padding, align)
+    weights = []
+    for s, size in enumerate(sizes):
+        x = grid[..., len(sizes) - 1 - s]
+        x = (x + 1) * ((size - 1) / 2) if align else ((x + 1) * size - 1) / 2
+        if interp == 2:
+            weights.append(list(_cubic_taps(x - x.detach().floor())[0]))
+        elif interp == 1:
+            weights.append([None])
+        else:
+            x = _pad_coord_tensor(x, size, padding, align)
+            frac = x - x.detach().floor()
+            weights.append([1 - frac, frac])
+    flat = input.reshape(n, c, -1)
+    out = None
+    for combo in itertools.product(*(range(len(t)) for t in taps)):
+        ok = np.ones(grid.shape[:-1], bool)
+        idx = []
+        for s, k in enumerate(combo):
+            i = taps[s][k][0]
+            ok &= (i >= 0) & (i < sizes[s])
+            idx.append(np.clip(i, 0, sizes[s] - 1))
+        linear = np.ravel_multi_index(idx, sizes).reshape(n, 1, -1)
+        vals = flat.gather(2, _nd.tensor(np.broadcast_to(linear, (n, c, linear.shape[-1])).copy()))
+        w = _nd.tensor(ok.astype(input._data.dtype))
+        for s, k in enumerate(combo):
+            if weights[s][k] is not None:
+                w = w * weights[s][k]
+        term = vals.reshape((n, c) + out_shape) * w.unsqueeze(1)
+        out = term if out is None else out + term
+    return out
+
+
 @op("grid_sampler_2d", public="grid_sampler_2d")
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
     return _grid_sample_forward(input, grid, interpolation_mode, padding_mode, align_corners)
@@ -297,15 +352,15 @@ def _check_grid_sampler(input, grid, interpolation_mode):
     if input.dtype != grid.dtype:
         raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but input has "
                            f"{_type_name(input)} and grid has {_type_name(grid)}")
-    if input.ndim not in (4, 5) or grid.ndim != input.ndim:
-        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
-                           f"but got input with sizes {sizes(input)} and grid with sizes {sizes(grid)}")
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input "
                            f"with sizes {sizes(input)} and grid with sizes {sizes(grid)}")
     if grid.shape[-1] != input.ndim - 2:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, but "
                            f"got grid with sizes {sizes(grid)}")
+    if input.ndim not in (4, 5) or grid.ndim != input.ndim:
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
+                           f"but got input with sizes {sizes(input)} and grid with sizes {sizes(grid)}")
     for i in range(2, input.ndim):
         if input.shape[i] == 0:
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input "
@@ -350,15 +405,6 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     return out, np.where(valid, bag, 0), counts.astype(np.int64), max_indices
 
 
-def _bag_scale(indices, offsets, offset2bag, bag_size, mode, padding_idx, include_last_offset=False):
-    """Per-index factor of the gradient: the mask of counted indices, over the bag size for mean."""
-    bag, _, valid = _bags(indices, offsets, include_last_offset, padding_idx)
-    scale = valid.astype(np.float64)
-    if mode == 1:
-        scale = scale / np.maximum(bag_size[bag], 1)
-    return bag, valid, scale
-
-
 @op("_embedding_bag_backward", public="_embedding_bag_backward")
 def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights,
                             scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=-1):
@@ -368,8 +414,8 @@ def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, maximu
         cols = np.broadcast_to(np.arange(grad.shape[1]), grad.shape)
         np.add.at(out, (maximum_indices[hit], cols[hit]), grad[hit])
         return out
-    bag, valid, scale = _bag_scale(indices, offsets, offset2bag, bag_size, mode, padding_idx,
-                                   len(bag_size) == len(offsets) - 1)
+    bag, _, valid = _bags(indices, offsets, len(bag_size) == len(offsets) - 1, padding_idx)
+    scale = valid / np.maximum(bag_size[bag], 1) if mode == 1 else valid.astype(np.float64)
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
     if scale_grad_by_freq:
@@ -477,7 +523,7 @@ def _ctc_setup(log_probs, targets, input_lengths, target_lengths, blank):
         raise RuntimeError(f"ctc_loss: target_lengths must be of size batch_size ({N}), got {len(tl)}")
     if (il > T).any():
         raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value {il.max()} "
-                           "(while checking arguments for ctc_loss_cpu)")
+                           "(while checking arguments for ctc_loss_allocate_outputs)")
     smax = int(tl.max()) if N else 0
     pos = np.arange(smax)
     if targets.ndim == 1:   # concatenated targets
@@ -488,7 +534,7 @@ def _ctc_setup(log_probs, targets, input_lengths, target_lengths, blank):
         if targets.shape[1] < smax:
             raise RuntimeError(f"Expected tensor to have size at least {smax} at dimension 1, but got size "
                                f"{targets.shape[1]} for argument #2 'targets' (while checking arguments for "
-                               "ctc_loss_cpu)")
+                               "ctc_loss_allocate_outputs)")
         labels = targets[:, :smax]
     labels = np.where(pos < tl[:, None], labels, blank).astype(np.int64)
     ext = np.full((N, 2 * smax + 1), blank, np.int64)
@@ -597,3 +643,302 @@ def _pack_padded_sequence(input, lengths, batch_first):
     batch_sizes = (lengths[None, :] > np.arange(lengths[0])[:, None]).sum(1).astype(np.int64)
     rows = x.reshape((-1,) + x.shape[2:])
     return rows[packed_positions(batch_sizes, x.shape[1])], batch_sizes
+
+
+# ---- user-facing functions (torch's signatures; F.* are imported by nn/functional.py) -------
+import ndgrad as _nd  # noqa: E402  (partially initialized here; used at call time)
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+@register()
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = _CDIST_MODES[compute_mode]
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
+        if not x.is_floating_point():
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_type_name(x._data)}")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    if x1.numel() and x2.numel() and p == 2 and (mode == 1 or mode == 0 and (r1 > 25 or r2 > 25)):
+        # torch's matrix-product form of the euclidean distance (its own node, EuclideanDistBackward0)
+        batch = broadcast_shape(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
+        n = math.prod(batch)
+        if n != 1:
+            x1 = x1.expand(batch + (r1, c)).reshape(n, r1, c)
+            x2 = x2.expand(batch + (r2, c)).reshape(n, r2, c)
+        return _euclidean_dist(x1, x2).view(batch + (r1, r2))
+    return _cdist_forward(x1, x2, p, None if mode == 0 else mode)
+
+
+@register()
+def pdist(input, p=2):
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return _pdist_forward(input.contiguous(), p)
+
+
+@register()
+def bilinear(input1, input2, weight, bias=None):
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but "
+                           f"expected {weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
+                           f"expected {weight.shape[2]}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected "
+                           f"{weight.shape[0]}")
+    out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
+    a = input1.reshape(-1, input1.shape[-1])
+    b = input2.reshape(-1, input2.shape[-1])
+    out = _trilinear(a, weight, b, [1, 3], [0], [1, 2], [2, 3]).reshape(out_shape)
+    return out if bias is None else out + bias
+
+
+def _align_corners_default(align_corners):
+    if align_corners is None:
+        warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                      "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                      "grid_sample for details.", stacklevel=3)
+        return False
+    return align_corners
+
+
+def affine_grid(theta, size, align_corners=None):
+    align_corners = _align_corners_default(align_corners)
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    given, size = size, list(size)
+    if len(size) == 4:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {given}. "
+                             f"Got {theta.shape}.")
+    elif len(size) == 5:
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {given}. "
+                             f"Got {theta.shape}.")
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {given}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {given}")
+    if theta.shape[0] != size[0]:
+        raise RuntimeError(f"affine_grid: theta has batch size {theta.shape[0]} but size asks for {size[0]}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+_GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+@register()
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    _check_grid_sampler(input._data, grid._data, interpolation_mode)
+    kernel = grid_sampler_2d if input.ndim == 4 else grid_sampler_3d
+    return kernel(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in _GRID_MODES:
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if padding_mode not in _GRID_PADDINGS:
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    align_corners = _align_corners_default(align_corners)
+    return grid_sampler(input, grid, _GRID_MODES[mode], _GRID_PADDINGS[padding_mode], align_corners)
+
+
+@register()
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    if indices.dtype not in (_nd.int64, _nd.int32) or offsets.dtype not in (_nd.int64, _nd.int32):
+        raise RuntimeError(f"embedding_bag: expected indices and offsets to be Long or Int tensors, got "
+                           f"{indices.dtype} and {offsets.dtype}")
+    bad = ((indices < 0) | (indices >= weight.shape[0])).nonzero()
+    if bad.numel():
+        k = int(bad[0, 0])
+        raise RuntimeError(f"Index {k} of input takes value {int(indices[k])} which is not in the valid range "
+                           f"[0, {weight.shape[0]})")
+    if sparse:
+        raise NotImplementedError("embedding_bag: sparse gradients are not supported by ndgrad; use sparse=False")
+    return _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                          include_last_offset, -1 if padding_idx is None else padding_idx)
+
+
+def embedding_bag_fn(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                     mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                     padding_idx=None):
+    """torch.nn.functional.embedding_bag."""
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = _nd.arange(0, input.numel(), input.shape[1], dtype=input.dtype)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.ndim != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= weight.shape[0]
+    if max_norm is not None:
+        with _nd.no_grad():
+            _nd.embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    return embedding_bag(weight, input, offsets, scale_grad_by_freq, modes[mode], sparse, per_sample_weights,
+                         include_last_offset, padding_idx)[0]
+
+
+@register()
+def _weight_norm(v, g, dim=0):
+    """w = g * v / ||v|| (norm over every dim but `dim`): one fused op for the first or last dim."""
+    v, g = v.contiguous(), g.contiguous()
+    if dim == 0 or dim == v.ndim - 1:
+        return _weight_norm_interface(v, g, dim)[0]
+    return v * (g / _nd.norm_except_dim(v, 2, dim))
+
+
+def _convert_mask(mask, dtype):
+    """A boolean attention mask as additive float (-inf where attention is not allowed)."""
+    if mask is None or mask.dtype != _nd.bool:
+        return mask
+    return _nd.where(mask.logical_not(), _nd.tensor(-math.inf, dtype=dtype), _nd.tensor(0.0, dtype=dtype))
+
+
+def _flash_cpu_applies(q, k, v, mask, dropout_p, enable_gqa):
+    """torch's CPU backend choice: the fused flash kernel for plain 4-D inputs, else the math path."""
+    if not (q.ndim == k.ndim == v.ndim == 4) or dropout_p > 0:
+        return False
+    if mask is not None and mask.requires_grad:
+        return False
+    if not (q.shape[0] == k.shape[0] == v.shape[0] and k.shape[1] == v.shape[1] and k.shape[2] == v.shape[2]):
+        return False
+    if not (q.shape[-1] == k.shape[-1] == v.shape[-1]):
+        return False
+    return q.shape[1] == k.shape[1] or enable_gqa and q.shape[1] % k.shape[1] == 0
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    if not (query.dtype == key.dtype == value.dtype):
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{query.dtype} key.dtype: {key.dtype} and value.dtype: {value.dtype} instead.")
+    if query.ndim < 2 or key.ndim < 2 or value.ndim < 2:
+        raise RuntimeError("scaled_dot_product_attention: query, key and value must be at least 2-D "
+                           f"(got {query.ndim}D, {key.ndim}D and {value.ndim}D)")
+    if not enable_gqa and query.ndim >= 3 and key.ndim >= 3 and query.shape[-3] != key.shape[-3] \
+            and 1 not in (query.shape[-3], key.shape[-3]):
+        raise RuntimeError(f"scaled_dot_product_attention: query has {query.shape[-3]} heads but key has "
+                           f"{key.shape[-3]}; pass enable_gqa=True for grouped-query attention")
+    mask = _convert_mask(attn_mask, query.dtype)
+    if _flash_cpu_applies(query, key, value, mask, dropout_p, enable_gqa):
+        return _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal,
+                                                           attn_mask=mask, scale=scale)[0]
+    return _attention_math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _repeat_heads_interleaved(x, reps):
+    """x.repeat_interleave(reps, -3), built as torch builds it (unsqueeze, expand, copy, view)."""
+    shape = tuple(x.shape)
+    grown = x.unsqueeze(-3).expand(shape[:-2] + (reps,) + shape[-2:]).clone()
+    return grown.view(shape[:-3] + (shape[-3] * reps,) + shape[-2:])
+
+
+def _attention_math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa):
+    """torch's composite attention (the graph it records when the fused kernel does not apply)."""
+    s = scale if scale is not None else 1 / math.sqrt(query.shape[-1])
+    factor = math.sqrt(abs(s))
+    query = query * (-factor if s < 0 else factor)
+    if is_causal:
+        if mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
+        L, S = query.shape[-2], key.shape[-2]
+        mask = _convert_mask(_nd.ones(L, S, dtype=_nd.bool).tril(), query.dtype)
+    if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        reps = query.shape[-3] // key.shape[-3]
+        key, value = _repeat_heads_interleaved(key, reps), _repeat_heads_interleaved(value, reps)
+    attn = _nd.matmul(query, key.transpose(-2, -1) * factor)
+    if mask is not None:
+        attn = attn + mask
+    with _nd.no_grad():
+        blocked = (attn == -math.inf).all(-1, keepdim=True) if mask is not None else None
+    if blocked is not None and blocked.any():   # torch's safe softmax: rows with nothing to attend give 0
+        attn = _nd.softmax(attn.masked_fill(blocked, 0.0), -1).masked_fill(blocked, 0.0)
+    else:
+        attn = _nd.softmax(attn, -1)
+    if dropout_p > 0:
+        attn = _nd.nn.functional.dropout(attn, dropout_p, True)
+    return _nd.matmul(attn, value)
+
+
+@register()
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=REDUCTIONS["mean"],
+             zero_infinity=False):
+    def as_list(lengths):
+        return [int(n) for n in (lengths.reshape(-1).tolist() if isinstance(lengths, _nd.Tensor) else lengths)]
+    il, tl = as_list(input_lengths), as_list(target_lengths)
+    batched = log_probs.ndim == 3
+    if not batched:
+        log_probs, targets = log_probs.unsqueeze(1), targets.unsqueeze(0)
+    if targets.dtype != _nd.int64:
+        targets = targets.long()
+    res = _ctc_loss(log_probs, targets, il, tl, blank, zero_infinity)[0]
+    if zero_infinity:
+        res = _nd.where(res == math.inf, _nd.zeros((), dtype=res.dtype), res)
+    if reduction == REDUCTIONS["mean"]:
+        return (res / _nd.tensor(tl, dtype=res.dtype).clamp_min(1)).mean()
+    if reduction == REDUCTIONS["sum"]:
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+def ctc_loss_fn(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """torch.nn.functional.ctc_loss."""
+    from ..nn.functional import _reduction
+    return ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction), zero_infinity)

@@ -71,6 +71,8 @@ def _inplace_view(view_op, self, *args):
         _check_leaf_inplace(self)
     out = view_op(self, *args)
     self._data = out._data
+    if out._fw is not None:   # forward AD: the tangent takes the view's geometry too
+        self._fw = out._fw
     if out._grad_fn is not None:
         self._grad_fn, self._output_nr = out._grad_fn, out._output_nr
     self._vc[0] += 1

@@ -314,6 +314,8 @@ def _register_foreach_inplace(name):
         for i, t in enumerate(self):
             xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
             method = getattr(t, name + "_", None)
+            if name in ("addcmul", "addcdiv") and len(xs) == 3:   # the methods take `value` by keyword only
+                kwargs = {**kwargs, "value": xs.pop()}
             if method is not None:
                 method(*xs, **kwargs)
             else:

@@ -6,11 +6,10 @@ quantization, segment_reduce" section holds their formulas. ATen's `special_*` k
 registered under private names (`ndgrad._special_i1`, ...) that formulas can call;
 `ndgrad/special.py` gives them torch.special's names. Fake quantization is in `quantize.py`.
 """
-import math
-
 import numpy as np
 
-from .._dispatch import op, register
+from .._dispatch import op
+from .._dtype import type_word
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import special
 from .pointwise import _named, _unary, pointwise
@@ -34,10 +33,16 @@ _special_ndtri = _special("ndtri", lambda x: special().ndtri(x))
 _special_log_ndtr = _special("log_ndtr", lambda x: special().log_ndtr(x))
 
 
+def _array_dtype(*args):
+    """The result dtype of the array arguments: a Python number adapts to them, as in torch
+    (scipy's ufuncs would compute float32 tensors with a Python scalar in float64)."""
+    return np.result_type(*(a for a in args if isinstance(a, np.ndarray)))
+
+
 def _binary(name, fn):
     """ATen's two-input `special_<name>` with its Scalar-self and Scalar-other overloads (whose
     nodes are Special<Name>Backward1 / 2 in torch); returns the function picking among them."""
-    forward = _named(name, fn, 2)
+    forward = _named(name, lambda x, y: np.asarray(fn(x, y)).astype(_array_dtype(x, y), copy=False), 2)
     both = pointwise(f"special_{name}", public=f"_special_{name}", promote="float")(forward)
     scalar_self = pointwise(f"special_{name}.self_scalar", public=False, promote="float")(forward)
     scalar_other = pointwise(f"special_{name}.other_scalar", public=False, promote="float")(forward)
@@ -57,17 +62,77 @@ xlog1py = _binary("xlog1py", lambda x, y: special().xlog1py(x, y))
 zeta = _binary("zeta", lambda x, q: special().zeta(x, q))
 
 
+# Bessel functions and orthogonal polynomials: torch gives them no derivative (their outputs do
+# not require grad); their entries say so with output_differentiability: [False].
+def _no_grad_special(name, fn):
+    return pointwise(f"special_{name}", public=False, promote="float")(_named(name, fn))
+
+
+airy_ai = _no_grad_special("airy_ai", lambda x: special().airy(x)[0])
+bessel_j0 = _no_grad_special("bessel_j0", lambda x: special().j0(x))
+bessel_j1 = _no_grad_special("bessel_j1", lambda x: special().j1(x))
+bessel_y0 = _no_grad_special("bessel_y0", lambda x: special().y0(x))
+bessel_y1 = _no_grad_special("bessel_y1", lambda x: special().y1(x))
+modified_bessel_i0 = _no_grad_special("modified_bessel_i0", lambda x: special().i0(x))
+modified_bessel_i1 = _no_grad_special("modified_bessel_i1", lambda x: special().i1(x))
+modified_bessel_k0 = _no_grad_special("modified_bessel_k0", lambda x: special().k0(x))
+modified_bessel_k1 = _no_grad_special("modified_bessel_k1", lambda x: special().k1(x))
+scaled_modified_bessel_k0 = _no_grad_special("scaled_modified_bessel_k0", lambda x: special().k0e(x))
+scaled_modified_bessel_k1 = _no_grad_special("scaled_modified_bessel_k1", lambda x: special().k1e(x))
+spherical_bessel_j0 = _no_grad_special("spherical_bessel_j0", lambda x: special().spherical_jn(0, x).astype(x.dtype))
+
+
+def _third_fourth_kind(first):
+    """Chebyshev V (first = 2x - 1) or W (first = 2x + 1): P0 = 1, P1 = first, P(k+1) = 2x Pk - P(k-1)."""
+    def evaluate(n, x):
+        n, x = np.broadcast_arrays(n, x)
+        prev, cur = np.ones(x.shape), first(x)
+        out = np.where(n == 0, prev, cur)
+        for k in range(2, int(n.max(initial=0)) + 1):
+            prev, cur = cur, 2 * x * cur - prev
+            out = np.where(n == k, cur, out)
+        return out
+    return evaluate
+
+
+_chebyshev_v = _third_fourth_kind(lambda x: 2 * x - 1)
+_chebyshev_w = _third_fourth_kind(lambda x: 2 * x + 1)
+_POLYNOMIALS = {
+    "chebyshev_polynomial_t": lambda n, x: special().eval_chebyt(n, x),
+    "chebyshev_polynomial_u": lambda n, x: special().eval_chebyu(n, x),
+    "chebyshev_polynomial_v": _chebyshev_v,
+    "chebyshev_polynomial_w": _chebyshev_w,
+    "shifted_chebyshev_polynomial_t": lambda n, x: special().eval_sh_chebyt(n, x),
+    "shifted_chebyshev_polynomial_u": lambda n, x: special().eval_sh_chebyu(n, x),
+    "shifted_chebyshev_polynomial_v": lambda n, x: _chebyshev_v(n, 2 * x - 1),
+    "shifted_chebyshev_polynomial_w": lambda n, x: _chebyshev_w(n, 2 * x - 1),
+    "hermite_polynomial_h": lambda n, x: special().eval_hermite(n, x),
+    "hermite_polynomial_he": lambda n, x: special().eval_hermitenorm(n, x),
+    "laguerre_polynomial_l": lambda n, x: special().eval_laguerre(n, x),
+    "legendre_polynomial_p": lambda n, x: special().eval_legendre(n, x),
+}
+
+
+def _polynomial(name, evaluate):
+    """The degree-n polynomial at input (n truncated to an integer; 0 for negative n)."""
+    def forward(input, n):
+        degree = np.trunc(n).astype(np.int64)
+        value = evaluate(np.maximum(degree, 0), np.asarray(input, dtype=np.float64))
+        return np.where(degree < 0, 0.0, value).astype(_array_dtype(input, n))
+    forward.__name__ = name
+    return pointwise(f"special_{name}", public=False, promote="float")(forward)
+
+
+POLYNOMIALS = {name: _polynomial(name, fn) for name, fn in _POLYNOMIALS.items()}
+
+
 # ---- dist and renorm --------------------------------------------------------------------------
-def _check_float(name, a):
-    if a.dtype.kind not in "fc":
-        raise RuntimeError(f"{name}: expected a floating point or complex tensor, got "
-                           f"{np.dtype(a.dtype).name}; convert it with .double() or .float()")
-
-
 @op("dist", method=True, promote="same", broadcast=True)
 def dist(input, other, p=2):
     """The p-norm of input - other (broadcast)."""
-    _check_float("dist", input)
+    if input.dtype.kind not in "fc":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {type_word(input.dtype)} instead.")
     return np.asarray(_vector_norm("dist", input - other, float(p), None, False))
 
 
@@ -79,11 +144,10 @@ def renorm(input, p, dim, maxnorm):
     if not p > 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
-    _check_float("renorm", input)
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
     dim = _wrap_dim(dim, input.ndim)
     others = tuple(d for d in range(input.ndim) if d != dim)
-    norm = _vector_norm("renorm", input, float(p), others, True)
+    norm = _vector_norm("linalg.vector_norm", input, float(p), others, True)
     factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)   # torch's scale, kept bit for bit
     return input * factor.astype(input.dtype)
 
@@ -118,8 +182,7 @@ def _segment_offsets(data, reduce, lengths, offsets, axis, unsafe):
         offsets = np.concatenate([zero, np.cumsum(lengths, axis=-1)], axis=-1)
     if not unsafe and np.any(offsets[..., -1] != data.shape[axis]):
         raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
-                           f"data.size(lengths.dim()-1) when !unsafe (the segments cover {offsets[..., -1].tolist()} "
-                           f"of the {data.shape[axis]} elements along axis {axis}).")
+                           "data.size(lengths.dim()-1) when !unsafe.")
     return _SEGMENT_REDUCTIONS[reduce], offsets.astype(np.int64), axis
 
 

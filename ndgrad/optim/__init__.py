@@ -1,6 +1,8 @@
-"""ndgrad.optim: torch.optim's optimizers (updates in place under no_grad, one parameter at a time)."""
+"""ndgrad.optim: torch.optim's optimizers (updates in place under no_grad, on the _foreach_ ops) and
+learning-rate schedulers."""
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .adam import Adam, AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from . import lr_scheduler  # noqa: F401

@@ -1,6 +1,6 @@
-"""Adagrad with learning-rate decay and an initial accumulator value."""
-from .. import full_like
-from .optimizer import Optimizer, _check, _step_tensor
+"""Adagrad with learning-rate decay and an initial accumulator value (on _foreach_ ops)."""
+import ndgrad as _nd
+from .optimizer import Optimizer, _check, _grads, _step_tensor, _steps
 
 
 class Adagrad(Optimizer):
@@ -18,16 +18,16 @@ class Adagrad(Optimizer):
     def _init_group_state(self, group):
         # torch creates Adagrad's state with the optimizer, not at the first step
         for p in group["params"]:
-            self.state[p] = {"step": _step_tensor(), "sum": full_like(p, group["initial_accumulator_value"])}
+            self.state[p] = {"step": _step_tensor(), "sum": _nd.full_like(p, group["initial_accumulator_value"])}
 
     def _update(self, group, params):
-        lr, lr_decay, wd, eps = group["lr"], group["lr_decay"], group["weight_decay"], group["eps"]
-        for p in params:
-            g = -p.grad if group["maximize"] else p.grad
-            state = self.state[p]
-            state["step"].add_(1)
-            if wd != 0:
-                g = g.add(p, alpha=wd)
-            clr = lr / (1 + (state["step"].item() - 1) * lr_decay)
-            state["sum"].addcmul_(g, g, value=1)
-            p.addcdiv_(g, state["sum"].sqrt().add_(eps), value=-clr)
+        lr, lr_decay = group["lr"], group["lr_decay"]
+        states = [self.state[p] for p in params]
+        steps = _steps(states)
+        grads = _grads(group, params)
+        sums = [s["sum"] for s in states]
+        _nd._foreach_addcmul_(sums, grads, grads, 1)
+        std = _nd._foreach_sqrt(sums)
+        _nd._foreach_add_(std, group["eps"])
+        numerator = _nd._foreach_mul(grads, [-lr / (1 + (t - 1) * lr_decay) for t in steps])
+        _nd._foreach_addcdiv_(params, numerator, std)

@@ -1,8 +1,6 @@
-"""Adam and AdamW (decoupled weight decay), with amsgrad and maximize."""
-import math
-
-from .. import maximum, zeros_like
-from .optimizer import Optimizer, _check, _step_tensor
+"""Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
+import ndgrad as _nd
+from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps
 
 
 class Adam(Optimizer):
@@ -22,33 +20,27 @@ class Adam(Optimizer):
 
     def _update(self, group, params):
         lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
-        for p in params:
-            g = -p.grad if group["maximize"] else p.grad
-            state = self.state[p]
-            if not state:
-                state["step"] = _step_tensor()
-                state["exp_avg"] = zeros_like(p)
-                state["exp_avg_sq"] = zeros_like(p)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = zeros_like(p)
-            state["step"].add_(1)
-            if wd != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(1 - lr * wd)
-                else:
-                    g = g.add(p, alpha=wd)
-            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-            exp_avg.lerp_(g, 1 - beta1)
-            exp_avg_sq.mul_(beta2).addcmul_(g, g, value=1 - beta2)
-            step = state["step"].item()
-            step_size = lr / (1 - beta1 ** step)
-            bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
-            if group["amsgrad"]:
-                second = state["max_exp_avg_sq"].copy_(maximum(state["max_exp_avg_sq"], exp_avg_sq))
-            else:
-                second = exp_avg_sq
-            denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
-            p.addcdiv_(exp_avg, denom, value=-step_size)
+        names = ["exp_avg", "exp_avg_sq"] + (["max_exp_avg_sq"] if group["amsgrad"] else [])
+        states = _lazy_state(self.state, params, names)
+        grads = _grads(group, params, decay=not group["decoupled_weight_decay"])
+        if wd != 0 and group["decoupled_weight_decay"]:
+            _nd._foreach_mul_(params, 1 - lr * wd)
+        exp_avgs, exp_avg_sqs = [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states]
+        _nd._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _nd._foreach_mul_(exp_avg_sqs, beta2)
+        _nd._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        steps = _steps(states)
+        step_sizes = [-lr / (1 - beta1 ** t) for t in steps]
+        bias_correction2_sqrt = [(1 - beta2 ** t) ** 0.5 for t in steps]
+        if group["amsgrad"]:
+            maxes = [s["max_exp_avg_sq"] for s in states]
+            _nd._foreach_maximum_(maxes, exp_avg_sqs)
+            denom = _nd._foreach_sqrt(maxes)
+        else:
+            denom = _nd._foreach_sqrt(exp_avg_sqs)
+        _nd._foreach_div_(denom, bias_correction2_sqrt)
+        _nd._foreach_add_(denom, eps)
+        _nd._foreach_addcdiv_(params, exp_avgs, denom, step_sizes)
 
 
 class AdamW(Adam):

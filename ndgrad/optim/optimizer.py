@@ -1,4 +1,5 @@
-"""Optimizer: parameter groups, per-parameter state and their state_dict (torch.optim's base)."""
+"""Optimizer: parameter groups, per-parameter state and their state_dict (torch.optim's base),
+step hooks, and the helpers the optimizers' _foreach_ updates share."""
 import copy
 import warnings
 from collections import defaultdict
@@ -6,6 +7,7 @@ from collections import defaultdict
 from .. import _dispatch, _dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.node import HookDict
 from ..nn.module import _type_name, _zero_grads
 
 
@@ -21,9 +23,14 @@ class Optimizer:
     """Subclasses set `defaults` and implement `_update(group, params)` on parameters with grads."""
 
     def __init__(self, params, defaults):
+        for flag in ("fused", "differentiable"):
+            if defaults.get(flag):
+                raise NotImplementedError(f"{type(self).__name__}({flag}=True) is not supported by ndgrad: its "
+                                          f"updates run on the _foreach_ ops under no_grad; leave {flag} unset")
         self.defaults = defaults
         self.state = defaultdict(dict)
         self.param_groups = []
+        self._step_pre_hooks, self._step_post_hooks = HookDict(), HookDict()
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
                             f"but got {_type_name(params)}")
@@ -72,7 +79,23 @@ class Optimizer:
     def zero_grad(self, set_to_none=True):
         _zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
 
+    def register_step_pre_hook(self, hook):
+        """hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs), before each step."""
+        return self._step_pre_hooks.add(hook)
+
+    def register_step_post_hook(self, hook):
+        """hook(optimizer, args, kwargs), after each step."""
+        return self._step_post_hooks.add(hook)
+
     def step(self, closure=None):
+        args, kwargs = (), {"closure": closure}
+        for hook in list(self._step_pre_hooks.values()):
+            res = hook(self, args, kwargs)
+            if res is not None:
+                if not (isinstance(res, tuple) and len(res) == 2):
+                    raise RuntimeError(f"{hook} must return None or a tuple of (new_args, new_kwargs), but got {res}.")
+                args, kwargs = res
+        closure = kwargs.get("closure", args[0] if args else None)
         loss = None
         if closure is not None:
             with enable_grad():
@@ -82,6 +105,8 @@ class Optimizer:
                 params = [p for p in group["params"] if p.grad is not None]
                 if params:
                     self._update(group, params)
+        for hook in list(self._step_post_hooks.values()):
+            hook(self, args, kwargs)
         return loss
 
     def _update(self, group, params):
@@ -125,6 +150,7 @@ class Optimizer:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        self._step_pre_hooks, self._step_post_hooks = HookDict(), HookDict()
 
     def __repr__(self):
         text = type(self).__name__ + " ("
@@ -143,3 +169,40 @@ def _step_tensor():
 def _check(value, what, minimum=0.0):
     if not minimum <= value:
         raise ValueError(f"Invalid {what}: {value}")
+
+
+# ---- helpers of the _foreach_ updates -----------------------------------------------------
+def _grads(group, params, decay=True):
+    """The gradients an update follows: negated when maximizing, plus L2 weight decay (a new list)."""
+    grads = [p.grad for p in params]
+    if group["maximize"]:
+        grads = _nd()._foreach_neg(grads)
+    if decay and group["weight_decay"] != 0:
+        grads = _nd()._foreach_add(grads, params, alpha=group["weight_decay"])
+    return grads
+
+
+def _lazy_state(state, params, names):
+    """Each parameter's state, created at its first step: a step count and zero buffers `names`."""
+    zeros_like = _dispatch.OPS["zeros_like"]
+    states = []
+    for p in params:
+        s = state[p]
+        if not s:
+            s["step"] = _step_tensor()
+            for name in names:
+                s[name] = zeros_like(p)
+        states.append(s)
+    return states
+
+
+def _steps(states):
+    """Advance the step counts; their new values as Python numbers."""
+    counts = [s["step"] for s in states]
+    _nd()._foreach_add_(counts, 1)
+    return [c.item() for c in counts]
+
+
+def _nd():
+    import ndgrad
+    return ndgrad

@@ -1,6 +1,6 @@
-"""RMSprop, optionally centered and with momentum."""
-from .. import zeros_like
-from .optimizer import Optimizer, _check, _step_tensor
+"""RMSprop, optionally centered and with momentum (on _foreach_ ops)."""
+import ndgrad as _nd
+from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps
 
 
 class RMSprop(Optimizer):
@@ -16,29 +16,27 @@ class RMSprop(Optimizer):
                                       maximize=maximize, differentiable=differentiable))
 
     def _update(self, group, params):
-        lr, alpha, eps, wd, momentum = group["lr"], group["alpha"], group["eps"], group["weight_decay"], \
-            group["momentum"]
-        for p in params:
-            g = -p.grad if group["maximize"] else p.grad
-            state = self.state[p]
-            if not state:
-                state["step"] = _step_tensor()
-                state["square_avg"] = zeros_like(p)
-                if momentum > 0:
-                    state["momentum_buffer"] = zeros_like(p)
-                if group["centered"]:
-                    state["grad_avg"] = zeros_like(p)
-            state["step"].add_(1)
-            if wd != 0:
-                g = g.add(p, alpha=wd)
-            square_avg = state["square_avg"].mul_(alpha).addcmul_(g, g, value=1 - alpha)
-            if group["centered"]:
-                grad_avg = state["grad_avg"].lerp_(g, 1 - alpha)
-                avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_().add_(eps)
-            else:
-                avg = square_avg.sqrt().add_(eps)
-            if momentum > 0:
-                buf = state["momentum_buffer"].mul_(momentum).addcdiv_(g, avg)
-                p.add_(buf, alpha=-lr)
-            else:
-                p.addcdiv_(g, avg, value=-lr)
+        lr, alpha, eps, momentum = group["lr"], group["alpha"], group["eps"], group["momentum"]
+        names = ["square_avg"] + (["momentum_buffer"] if momentum > 0 else []) + \
+            (["grad_avg"] if group["centered"] else [])
+        states = _lazy_state(self.state, params, names)
+        _steps(states)
+        grads = _grads(group, params)
+        square_avgs = [s["square_avg"] for s in states]
+        _nd._foreach_mul_(square_avgs, alpha)
+        _nd._foreach_addcmul_(square_avgs, grads, grads, 1 - alpha)
+        if group["centered"]:
+            grad_avgs = [s["grad_avg"] for s in states]
+            _nd._foreach_lerp_(grad_avgs, grads, 1 - alpha)
+            avg = _nd._foreach_addcmul(square_avgs, grad_avgs, grad_avgs, -1)
+            _nd._foreach_sqrt_(avg)
+        else:
+            avg = _nd._foreach_sqrt(square_avgs)
+        _nd._foreach_add_(avg, eps)
+        if momentum > 0:
+            bufs = [s["momentum_buffer"] for s in states]
+            _nd._foreach_mul_(bufs, momentum)
+            _nd._foreach_addcdiv_(bufs, grads, avg)
+            _nd._foreach_add_(params, bufs, alpha=-lr)
+        else:
+            _nd._foreach_addcdiv_(params, grads, avg, -lr)

@@ -1,5 +1,6 @@
-"""SGD with momentum, dampening, Nesterov momentum, weight decay and maximize."""
-from .optimizer import Optimizer, _check
+"""SGD with momentum, dampening, Nesterov momentum, weight decay and maximize (on _foreach_ ops)."""
+import ndgrad as _nd
+from .optimizer import Optimizer, _check, _grads
 
 
 class SGD(Optimizer):
@@ -16,17 +17,20 @@ class SGD(Optimizer):
 
     def _update(self, group, params):
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-        wd, nesterov = group["weight_decay"], group["nesterov"]
-        for p in params:
-            g = -p.grad if group["maximize"] else p.grad
-            if wd != 0:
-                g = g.add(p, alpha=wd)
-            if momentum != 0:
-                state = self.state[p]
-                buf = state.get("momentum_buffer")
-                if buf is None:
-                    buf = state["momentum_buffer"] = g.clone().detach()
-                else:
-                    buf.mul_(momentum).add_(g, alpha=1 - dampening)
-                g = g.add(buf, alpha=momentum) if nesterov else buf
-            p.add_(g, alpha=-lr)
+        grads = _grads(group, params)
+        if momentum != 0:
+            states = [self.state[p] for p in params]
+            old = [i for i, s in enumerate(states) if s.get("momentum_buffer") is not None]
+            if old:
+                bufs = [states[i]["momentum_buffer"] for i in old]
+                _nd._foreach_mul_(bufs, momentum)
+                _nd._foreach_add_(bufs, [grads[i] for i in old], alpha=1 - dampening)
+            for i, s in enumerate(states):   # the first step's buffer is the gradient itself
+                if s.get("momentum_buffer") is None:
+                    s["momentum_buffer"] = grads[i].clone().detach()
+            bufs = [s["momentum_buffer"] for s in states]
+            if group["nesterov"]:
+                grads = _nd._foreach_add(grads, bufs, alpha=momentum)
+            else:
+                grads = bufs
+        _nd._foreach_add_(params, grads, alpha=-lr)

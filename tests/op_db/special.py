@@ -34,6 +34,8 @@ SPECIAL = [
     OpInfo("special_zeta", lambda T, q, x: T.special.zeta(x, q), [S(2, 3, low=0.5, high=3), S(3, fill=[2.0, 3.5, 5.0],
                                                                                                requires_grad=False)],
            grad_fn="SpecialZetaBackward0"),
+    OpInfo("special_xlog1py_scalar_keeps_float32", lambda T, y: T.special.xlog1py(2, y), [S(3, dtype="float32")],
+           grad_fn="SpecialXlog1PyBackward1", check_grad=False, atol=1e-6, rtol=1e-6),
     OpInfo("special_zeta_scalar_self", lambda T, q: T.special.zeta(3.0, q), [S(3, low=0.5, high=3)],
            grad_fn="SpecialZetaBackward1"),
     OpInfo("special_xlogy", lambda T, x, y: T.special.xlogy(x, y), [S(3), S(3, **POS)], grad_fn="XlogyBackward0"),
@@ -51,6 +53,23 @@ SPECIAL = [
            grad_fn="LogSoftmaxBackward0"),
     OpInfo("special_round", lambda T, x: T.special.round(x * 10), [S(3)], grad_fn="RoundBackward1"),
     OpInfo("special_ndtr", lambda T, x: T.special.ndtr(x), [S(2, 3, low=-2, high=2)], torch_parity=False),
+]
+
+# Bessel functions and orthogonal polynomials have no derivative in torch: values only
+BESSEL = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+          "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+          "spherical_bessel_j0"]
+POLYNOMIALS = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+               "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+               "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+               "laguerre_polynomial_l", "legendre_polynomial_p"]
+NO_GRAD = [OpInfo(f"special_{n}", lambda T, x, n=n: getattr(T.special, n)(x), [S(2, 3, low=0.1, high=4)],
+                  check_grad=False) for n in BESSEL] + [
+    OpInfo(f"special_{n}", lambda T, x, k, n=n: getattr(T.special, n)(x, k),
+           [S(2, 4, low=-1.5, high=1.5), I(4, values=[0, 1, 5, -1])],
+           check_grad=False, rtol=1e-6) for n in POLYNOMIALS] + [
+    OpInfo("special_chebyshev_polynomial_t_scalar_degree", lambda T, x: T.special.chebyshev_polynomial_t(x, 3),
+           [S(3, dtype="float32")], check_grad=False, atol=1e-6, rtol=1e-5),
 ]
 
 NORMS = [
@@ -88,4 +107,91 @@ SEGMENTS = [OpInfo(f"segment_reduce_{r}", _segment(r), [S(6)], grad_fn="SegmentR
            [S(3)], grad_fn="SegmentReduceBackward0", gradgrad=False, check_grad=False),
 ]
 
-OPS = SPECIAL + NORMS + SEGMENTS
+
+def _seeded(sample):
+    """The sampler with the generator reseeded first: samples are then a smooth function of the
+    parameters (ndgrad draws gamma samples by CDF inversion), so gradcheck applies. Its random
+    streams are not torch's: no value parity."""
+    def call(T, *params):
+        T.manual_seed(0)
+        return sample(T, *params)
+    return call
+
+
+GAMMA = [
+    OpInfo("standard_gamma", _seeded(lambda T, a: T._standard_gamma(a)), [S(2, 3, low=0.3, high=4)],
+           grad_fn="StandardGammaBackward0", gradgrad=False, torch_parity=False),
+    OpInfo("gamma_rsample", _seeded(lambda T, a, r: T.distributions.Gamma(a, r).rsample((2,))),
+           [S(3, low=0.5, high=3), S(3, low=0.5, high=2)], grad_fn="DivBackward0", gradgrad=False,
+           torch_parity=False),
+]
+
+
+# Fake quantization's gradients are straight-through estimates, not derivatives of the (piecewise
+# constant) forward: no gradcheck; values and gradients are compared with torch (float32, whose
+# rounding the forwards reproduce). Random inputs land on rounding ties with probability ~0.
+F32 = dict(dtype="float32")
+QUANT = dict(check_grad=False, atol=1e-5, rtol=1e-5)
+
+
+def _fused(observer_on, symmetric=False, running=(float("inf"), float("-inf"))):
+    def call(T, x):
+        state = [T.tensor([running[0]]), T.tensor([running[1]]), T.tensor([1.0]), T.tensor([0], dtype=T.int32)]
+        out = T.fused_moving_avg_obs_fake_quant(x, T.tensor([observer_on]), T.tensor([1]), *state, 0.01, -128, 127, 0,
+                                                False, symmetric)
+        return (out,) + tuple(state)    # the observer's state is compared with torch's too
+    return call
+
+
+def _fused_per_row(T, x):
+    """Observer state and quantization per row (dim 0), updated twice."""
+    state = [T.full((3,), float("inf")), T.full((3,), float("-inf")), T.ones(3), T.zeros(3, dtype=T.int32)]
+    on = T.tensor([1])
+    T.fused_moving_avg_obs_fake_quant(x.detach() * 2, on, on, *state, 0.1, 0, 255, 0, True, False)
+    return (T.fused_moving_avg_obs_fake_quant(x, on, on, *state, 0.1, 0, 255, 0, True, False),) + tuple(state)
+
+
+FAKE_QUANT = [
+    OpInfo("fake_quantize_per_tensor_affine", lambda T, x: T.fake_quantize_per_tensor_affine(x, 0.1, 3, -10, 20),
+           [S(2, 5, low=-2, high=3, **F32)], grad_fn="FakeQuantizePerTensorAffineCachemaskBackward0", **QUANT),
+    OpInfo("fake_quantize_per_tensor_affine_float64",
+           lambda T, x: T.fake_quantize_per_tensor_affine(x, 0.05, -2, -128, 127), [S(6, low=-9, high=9)],
+           grad_fn="FakeQuantizePerTensorAffineCachemaskBackward0", **QUANT),
+    OpInfo("fake_quantize_per_tensor_affine_tensor_qparams",
+           lambda T, x: T.fake_quantize_per_tensor_affine(x, T.tensor(0.2), T.tensor(1, dtype=T.int32), 0, 15),
+           [S(2, 4, low=-1, high=4, **F32)], grad_fn="FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0",
+           **QUANT),
+    OpInfo("fake_quantize_per_channel_affine",
+           lambda T, x: T.fake_quantize_per_channel_affine(x, T.tensor([0.1, 0.3, 0.05]),
+                                                           T.tensor([0, 2, -1], dtype=T.int32), 1, -8, 8),
+           [S(2, 3, 2, low=-2, high=2, **F32)], grad_fn="FakeQuantizePerChannelAffineCachemaskBackward0", **QUANT),
+    OpInfo("fake_quantize_per_channel_affine_float_zero_point",
+           lambda T, x: T.fake_quantize_per_channel_affine(x, T.tensor([0.1, 0.2]), T.tensor([0.5, -1.5]), 0, -8, 8),
+           [S(2, 3, low=-2, high=2, **F32)], grad_fn="FakeQuantizePerChannelAffineCachemaskBackward0", **QUANT),
+    OpInfo("fake_quantize_learnable_per_tensor",
+           lambda T, x, s, z: T._fake_quantize_learnable_per_tensor_affine(x, s, z, -10, 20),
+           [S(7, low=-2, high=3, **F32), S(1, fill=[0.1], **F32), S(1, fill=[2.7], **F32)],
+           grad_fn="FakeQuantizeLearnablePerTensorAffineBackward0", **QUANT),
+    OpInfo("fake_quantize_learnable_per_tensor_grad_factor",
+           lambda T, x, s, z: T._fake_quantize_learnable_per_tensor_affine(x, s, z, 0, 255, 0.5),
+           [S(2, 3, low=-1, high=20, **F32), S(1, fill=[0.07], **F32), S(1, fill=[-1.6], **F32)],
+           grad_fn="FakeQuantizeLearnablePerTensorAffineBackward0", **QUANT),
+    OpInfo("fake_quantize_learnable_per_channel",
+           lambda T, x, s, z: T._fake_quantize_learnable_per_channel_affine(x, s, z, 0, -8, 8),
+           [S(2, 5, low=-2, high=2, **F32), S(2, fill=[0.1, 0.2], **F32), S(2, fill=[0.4, -1.6], **F32)],
+           grad_fn="FakeQuantizeLearnablePerChannelAffineBackward0", **QUANT),
+    OpInfo("fake_quantize_learnable_per_channel_axis1",
+           lambda T, x, s, z: T._fake_quantize_learnable_per_channel_affine(x, s, z, 1, 0, 20, 0.3),
+           [S(2, 3, low=-1, high=3, **F32), S(3, fill=[0.1, 0.2, 0.15], **F32), S(3, fill=[2.5, 3.0, 0.2], **F32)],
+           grad_fn="FakeQuantizeLearnablePerChannelAffineBackward0", **QUANT),
+    OpInfo("fused_moving_avg_obs_fake_quant_first_call", _fused(1), [S(6, low=-1, high=2, **F32)],
+           grad_fn="FusedMovingAvgObsFqHelperBackward0", **QUANT),
+    OpInfo("fused_moving_avg_obs_fake_quant_moving", _fused(1, running=(-1.0, 1.0)), [S(6, **F32)],
+           grad_fn="FusedMovingAvgObsFqHelperBackward0", **QUANT),
+    OpInfo("fused_moving_avg_obs_fake_quant_symmetric_observer_off", _fused(0, True, running=(-0.5, 0.8)),
+           [S(6, low=-1, high=1, **F32)], grad_fn="FusedMovingAvgObsFqHelperBackward0", **QUANT),
+    OpInfo("fused_moving_avg_obs_fake_quant_per_row", _fused_per_row, [S(3, 4, low=-1, high=2, **F32)],
+           grad_fn="FusedMovingAvgObsFqHelperBackward0", **QUANT),
+]
+
+OPS = SPECIAL + NO_GRAD + NORMS + SEGMENTS + GAMMA + FAKE_QUANT

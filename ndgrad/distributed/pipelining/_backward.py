@@ -110,15 +110,17 @@ def stage_backward_input(stage_outputs_or_loss, output_grads, input_values, weig
 
     root_edges = [get_gradient_edge(o) for o, _ in valid]
     reverse_edges = construct_reverse_graph([e.node for e in root_edges])
-    input_nodes = [get_gradient_edge(inputs[i]).node for i in grad_inputs]
+    input_nodes = [_get_grad_fn_or_grad_acc(inputs[i]) for i in grad_inputs]
     input_closure, _ = reverse_closure(input_nodes, set(), reverse_edges)
     weight_region, intermediates = reverse_closure(
-        [get_gradient_edge(w).node for w in weights], input_closure, reverse_edges)
+        [_get_grad_fn_or_grad_acc(w) for w in weights], input_closure, reverse_edges)
     if intermediates.intersection(input_nodes):
         raise RuntimeError("stage_backward_input: a weight reaches the stage only through a stage input; "
                            "the computation producing a stage input belongs to the previous stage")
-    group = {"params": weights, "intermediates": list(intermediates), "grads": [None] * len(intermediates),
-             "weight_region": weight_region,
+    # One group for all weights: the weight pass then runs every node it needs once. Intermediates
+    # are kept in graph order so that every rank resumes them (and reduces gradients) alike.
+    group = {"params": weights, "intermediates": sorted(intermediates, key=lambda n: n._sequence_nr()),
+             "grads": [None] * len(intermediates), "weight_region": weight_region,
              # outputs computed from weights alone: their gradient is known already
              "roots": [(e, g) for e, (_, g) in zip(root_edges, valid) if e.node in weight_region]}
 
@@ -189,16 +191,14 @@ def _flatten_outputs(output, grad, out_tensors, out_grads):
             out_tensors.append(output)
             out_grads.append(grad)
     elif isinstance(output, (list, tuple)):
-        if grad is None:
-            return
+        grad = [None] * len(output) if grad is None else grad   # None: the outputs are losses
         if not isinstance(grad, (list, tuple)) or len(grad) != len(output):
             raise RuntimeError(f"stage_backward: output gradients {_describe(grad)} do not match the stage "
                                f"outputs {_describe(output)}")
         for o, g in zip(output, grad):
             _flatten_outputs(o, g, out_tensors, out_grads)
     elif isinstance(output, dict):
-        if grad is None:
-            return
+        grad = dict.fromkeys(output) if grad is None else grad
         if not isinstance(grad, dict) or grad.keys() != output.keys():
             raise RuntimeError(f"stage_backward: output gradients {_describe(grad)} do not match the stage "
                                f"outputs {_describe(output)}")

@@ -5,9 +5,10 @@ backward needs, and runs the backward whole (B) or split (I now, W later; see _b
 It does no communication itself: the schedule (schedules.py) hands it its inputs and sends its
 results through a transport (_transport.py).
 """
+import contextlib
 import enum
 
-from ... import no_grad
+from ... import no_grad, zeros_like
 from ...nn import Module, Sequential
 from ._backward import stage_backward, stage_backward_input, stage_backward_weight
 
@@ -54,20 +55,29 @@ class PipelineStage:
             return inputs, [loss], None
         return inputs, list(outputs), list(output_grads)
 
-    def backward_one_chunk(self, mb, output_grads=None, loss=None, full_backward=True):
+    def _maybe_no_sync(self, last_backward):
+        """A data-parallel stage module reduces its gradients only in the step's last weight backward."""
+        no_sync = getattr(self.submod, "no_sync", None)
+        return no_sync() if no_sync is not None and not last_backward else contextlib.nullcontext()
+
+    def backward_one_chunk(self, mb, output_grads=None, loss=None, full_backward=True, last_backward=False):
         """Backward of microbatch `mb` (all of it, or the input half); returns the input gradients."""
         inputs, outputs, grads = self._backward_target(mb, output_grads, loss)
         if full_backward:
-            return stage_backward(outputs, grads, inputs)
-        dinputs, self.bwd_cache[mb] = stage_backward_input(outputs, grads, inputs, self.parameters())
-        return dinputs
+            with self._maybe_no_sync(last_backward):
+                dinputs = stage_backward(outputs, grads, inputs)
+        else:
+            dinputs, self.bwd_cache[mb] = stage_backward_input(outputs, grads, inputs, self.parameters())
+        # an input that gets no gradient (unused, or not differentiable) is sent back as zeros
+        return tuple(zeros_like(x) if g is None else g for g, x in zip(dinputs, inputs))
 
-    def backward_weight_one_chunk(self, mb):
+    def backward_weight_one_chunk(self, mb, last_backward=False):
         """The weight half of microbatch `mb`'s backward (after backward_one_chunk(full_backward=False))."""
         if mb not in self.bwd_cache:
             raise RuntimeError(f"stage {self.stage_index}: weight backward of microbatch {mb} before its input "
                                "backward")
-        stage_backward_weight(self.parameters(), self.bwd_cache.pop(mb))
+        with self._maybe_no_sync(last_backward):
+            stage_backward_weight(self.parameters(), self.bwd_cache.pop(mb))
 
     def scale_grads(self, grad_scale_factor):
         with no_grad():

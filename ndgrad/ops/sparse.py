@@ -1,0 +1,606 @@
+"""Sparse tensors: layout conversions, constructors, accessors and the torch.sparse ops.
+
+A sparse Tensor is an ordinary Tensor whose `_data` is a sparse container (ndgrad/_sparse_array.py)
+instead of an ndarray; forwards here take and return those containers and go through the same
+`@op` glue and derivatives.yaml entries ("# ---- sparse tensors ----") as every dense op. The few
+backward helpers the formulas call are registered under torch's private names (`_sparse_sum_backward`,
+`_sparse_softmax_backward_data`, ...) so that formulas can use them.
+"""
+import numpy as np
+
+from .. import _dispatch
+from .._dispatch import op, register
+from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
+                             sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
+                             unsupported)
+from .._tensor import Tensor
+
+
+def _method(fn):
+    """A Tensor method that is not an op (accessors of the sparse storage)."""
+    _dispatch.METHODS[fn.__name__] = fn
+    return fn
+
+
+def _layout(data):
+    return data.layout if isinstance(data, SparseArray) else strided
+
+
+def _int_tensor(arr):
+    return Tensor._make(arr, False, None, 0)
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    from .. import tensor
+    return tensor(x)
+
+
+# ---- layout conversions ----------------------------------------------------------------------------
+def _convert(data, layout, blocksize=None, sparse_dim=None):
+    src = _layout(data)
+    if layout in COMPRESSED:
+        if data.ndim != 2:
+            raise RuntimeError(f"to_sparse: ndgrad supports {NAMES[layout]} tensors of 2 dimensions only "
+                               f"(no batch or dense dimensions), got {data.ndim}-D of shape {list(data.shape)}")
+        if layout in BLOCKED:
+            if blocksize is None:
+                raise RuntimeError(f"dense_to_sparse: conversion from {NAMES[src]} to {NAMES[layout]} without "
+                                   "blocksize argument given is not supported")
+            bh, bw = blocksize
+            if data.shape[0] % bh or data.shape[1] % bw:
+                raise RuntimeError(f"dense_to_sparse_{layout.name[7:]}: tensor sparse size ({data.shape[0]},"
+                                   f"{data.shape[1]}) must be divisible by given blocksize ({bh},{bw})")
+    return to_layout(data, layout, tuple(blocksize) if blocksize is not None else None, sparse_dim)
+
+
+@op("_to_sparse.sparse_dim", public=False)
+def _to_sparse_dim(input, sparse_dim):
+    if not 0 <= sparse_dim <= input.ndim:
+        raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in [0,{input.ndim}] range, but "
+                           f"{sparse_dim} is given")
+    if sparse_dim == 0:
+        raise NotImplementedError("ndgrad: to_sparse(0) (a sparse tensor without sparse dimensions)")
+    if isinstance(input, SparseArray):
+        raise NotImplementedError("ndgrad: to_sparse(sparse_dim) of a sparse tensor (convert to_dense() first)")
+    return _convert(input, sparse_coo, sparse_dim=sparse_dim)
+
+
+# The conversions (and sparse_mask) get the layout and blocksize of their input as two trailing
+# arguments: their backward converts the gradient back to those, and like torch's, their nodes save
+# no tensor (a second backward through them works).
+def _source(t):
+    d = t._data
+    return _layout(d), (d.blocksize if _layout(d) in BLOCKED else None)
+
+
+@op("_to_sparse", public=False)
+def _to_sparse(input, layout, blocksize, dense_dim, src_layout, src_blocksize):
+    return _convert(input, layout or sparse_coo, blocksize)
+
+
+def _converter(name, layout):
+    def forward(input, blocksize, dense_dim, src_layout, src_blocksize):
+        return _convert(input, layout, blocksize)
+    forward.__name__ = name
+    return op(name, public=False)(forward)
+
+
+_to_csr, _to_csc = _converter("_to_sparse_csr", sparse_csr), _converter("_to_sparse_csc", sparse_csc)
+_to_bsr, _to_bsc = _converter("_to_sparse_bsr", sparse_bsr), _converter("_to_sparse_bsc", sparse_bsc)
+
+
+def _no_dense_dim(dense_dim):
+    if dense_dim:
+        raise NotImplementedError("ndgrad: sparse tensors with dense dimensions (dense_dim > 0) are not supported "
+                                  "by this conversion")
+
+
+def _same(input, layout, blocksize):
+    data = input._data
+    return _layout(data) is layout and (layout not in BLOCKED or blocksize is None
+                                        or tuple(blocksize) == data.blocksize)
+
+
+@_method
+def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+    """to_sparse(sparse_dim) (ToSparseBackward0) or to_sparse(layout=, blocksize=) (ToSparseBackward1)."""
+    _no_dense_dim(dense_dim)
+    if sparse_dim is not None:
+        if self.layout is sparse_coo and self._data.sparse_dim == sparse_dim:
+            return self
+        return _to_sparse_dim(self, sparse_dim)
+    target = layout or sparse_coo
+    return self if _same(self, target, blocksize) else _to_sparse(self, target, blocksize, None, *_source(self))
+
+
+@_method
+def to_sparse_csr(self, dense_dim=None):
+    _no_dense_dim(dense_dim)
+    return self if _same(self, sparse_csr, None) else _to_csr(self, None, None, *_source(self))
+
+
+@_method
+def to_sparse_csc(self, dense_dim=None):
+    _no_dense_dim(dense_dim)
+    return self if _same(self, sparse_csc, None) else _to_csc(self, None, None, *_source(self))
+
+
+@_method
+def to_sparse_bsr(self, blocksize, dense_dim=None):
+    _no_dense_dim(dense_dim)
+    return self if _same(self, sparse_bsr, blocksize) else _to_bsr(self, tuple(blocksize), None, *_source(self))
+
+
+@_method
+def to_sparse_bsc(self, blocksize, dense_dim=None):
+    _no_dense_dim(dense_dim)
+    return self if _same(self, sparse_bsc, blocksize) else _to_bsc(self, tuple(blocksize), None, *_source(self))
+
+
+@op("_to_dense", public=False)
+def _to_dense(input, dtype=None, masked_grad=None):
+    out = input.to_dense()
+    return out if dtype is None else out.astype(dtype.np)
+
+
+@_method
+def to_dense(self, dtype=None, *, masked_grad=None):
+    if self.layout is strided:
+        return self if dtype is None else self.to(dtype)
+    return _to_dense(self, dtype, masked_grad)
+
+
+# ---- backward helpers the formulas call ---------------------------------------------------------------
+@register("_sparse_to_layout")
+def _to_layout(grad, layout, blocksize):
+    """`grad` in `layout` (and blocksize): the backward of a layout conversion."""
+    return to_dense(grad) if layout is strided else to_sparse(grad, layout=layout, blocksize=blocksize)
+
+
+@register("_sparse_to_dense_backward")
+def _to_dense_backward(grad, input, masked_grad=None):
+    """By default (masked_grad) only the stored elements of `input` get a gradient, as in torch."""
+    if masked_grad is False:
+        return _to_layout(grad, *_source(input))
+    return sparse_mask(grad, input)
+
+
+def _lookup(src, indices):
+    """The values of `src` (dense or sparse) at the index columns `indices` (0 where sparse src stores none)."""
+    return src[tuple(indices)] if type(src) is np.ndarray else src.values_at(indices)
+
+
+def _gather(src, pattern):
+    """The values of `src` at the stored positions of `pattern`, in pattern's values order."""
+    if isinstance(pattern, COO):
+        return _lookup(src, pattern.indices)
+    return _lookup(src, pattern.element_indices()).reshape(pattern.values.shape)
+
+
+@op("_sparse_values_at", public="_sparse_values_at")
+def _values_at(input, pattern):
+    """The values of `input` where `pattern` stores values: the constructors' backward."""
+    return _gather(input, pattern)
+
+
+@register("_sparse_with_values")
+def _with_values(pattern, values):
+    """A sparse tensor with the indices of `pattern` and the given `values` (differentiable in values)."""
+    d = pattern._data
+    if isinstance(d, COO):
+        return sparse_coo_tensor(_int_tensor(d.indices), values, d.shape, is_coalesced=d.coalesced)
+    return sparse_compressed_tensor(_int_tensor(d.compressed), _int_tensor(d.plain), values, d.shape,
+                                    layout=d.layout)
+
+
+# ---- accessors ----------------------------------------------------------------------------------------
+def _expect(self, layouts, what, name):
+    if self.layout not in layouts:
+        raise RuntimeError(f"{name} expected {what} layout but got {NAMES[self.layout]}")
+    return self._data
+
+
+def _coalesced_coo(self, what):
+    data = _expect(self, (sparse_coo,), "sparse coordinate tensor", what)
+    if not data.coalesced:
+        raise RuntimeError(f"Cannot get {what} on an uncoalesced tensor, please call .coalesce() first")
+    return data
+
+
+@op("values", public=False, method=True)
+def values(input):
+    if not isinstance(input, SparseArray):
+        raise RuntimeError(f"values expected sparse tensor layout but got {NAMES[strided]}")
+    if isinstance(input, COO) and not input.coalesced:
+        raise RuntimeError("Cannot get values on an uncoalesced tensor, please call .coalesce() first")
+    return input.values
+
+
+@_method
+def indices(self):
+    return _int_tensor(_coalesced_coo(self, "indices").indices)
+
+
+@_method
+def _indices(self):
+    return _int_tensor(_expect(self, (sparse_coo,), "sparse coordinate tensor", "_indices").indices)
+
+
+@_method
+def _values(self):
+    return Tensor._make(_expect(self, (sparse_coo,), "sparse coordinate tensor", "_values").values, False, None, 0)
+
+
+@_method
+def crow_indices(self):
+    return _int_tensor(_expect(self, ROW_MAJOR, "sparse row compressed tensor", "crow_indices").compressed)
+
+
+@_method
+def col_indices(self):
+    return _int_tensor(_expect(self, ROW_MAJOR, "sparse row compressed tensor", "col_indices").plain)
+
+
+@_method
+def ccol_indices(self):
+    return _int_tensor(_expect(self, (sparse_csc, sparse_bsc), "sparse column compressed tensor",
+                               "ccol_indices").compressed)
+
+
+@_method
+def row_indices(self):
+    return _int_tensor(_expect(self, (sparse_csc, sparse_bsc), "sparse column compressed tensor",
+                               "row_indices").plain)
+
+
+@_method
+def is_coalesced(self):
+    return _expect(self, (sparse_coo,), "sparse coordinate tensor", "is_coalesced").coalesced
+
+
+@_method
+def _nnz(self):
+    if self.layout is strided:
+        raise unsupported("_nnz", self._data)
+    return self._data.nnz
+
+
+@_method
+def sparse_dim(self):
+    d = self._data
+    return 0 if type(d) is np.ndarray else d.sparse_dim if isinstance(d, COO) else 2
+
+
+@_method
+def dense_dim(self):
+    d = self._data
+    return d.ndim if type(d) is np.ndarray else d.values.ndim - 1 if isinstance(d, COO) else 0
+
+
+@op("_coalesce", public=False)
+def _coalesce(input):
+    return input.coalesce()
+
+
+@_method
+def coalesce(self):
+    data = _expect(self, (sparse_coo,), "sparse coordinate tensor", "coalesce")
+    return self if data.coalesced else _coalesce(self)
+
+
+@op("sparse_mask", public=False)
+def _sparse_mask(input, mask, src_layout, src_blocksize):
+    """input's values at the stored positions of the sparse `mask`, in mask's layout."""
+    if not isinstance(mask, SparseArray):
+        raise unsupported("sparse_mask", mask)
+    if tuple(input.shape) != tuple(mask.shape):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {list(input.shape)} "
+                           f"but mask has size {list(mask.shape)}")
+    if isinstance(mask, COO):
+        mask = mask.coalesce()
+        return COO(mask.indices, _gather(input, mask).astype(input.dtype), mask.shape, True)
+    return mask._replace(_gather(input, mask).astype(input.dtype))
+
+
+@_method
+def sparse_mask(self, mask):
+    return _sparse_mask(self, mask, *_source(self))
+
+
+# ---- constructors -------------------------------------------------------------------------------------
+@op("_sparse_coo_tensor_with_dims_and_tensors", public=False)
+def _coo_tensor(sparse_dim, dense_dim, size, indices, values, is_coalesced=None):
+    return COO(indices.astype(np.int64), values, size, bool(is_coalesced) or values.shape[0] <= 1)
+
+
+@register()
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
+                      requires_grad=False, check_invariants=None, is_coalesced=None):
+    indices, values = _as_tensor(indices), _as_tensor(values)
+    if dtype is not None:
+        values = values.to(dtype)
+    idx = indices._data
+    if idx.ndim != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"indices must be an int64 tensor, got {indices.dtype}")
+    if values.ndim == 0 or values.shape[0] != idx.shape[1]:
+        raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: {idx.shape[1]}, "
+                           f"nnz from values: {values.shape[0] if values.ndim else 1}")
+    sparse_dim, dense_dim = idx.shape[0], values.ndim - 1
+    highest = idx.max(1) if idx.shape[1] else np.full(sparse_dim, -1)
+    if size is None:
+        size = tuple(int(m) + 1 for m in highest) + tuple(values.shape[1:])
+    size = tuple(size)
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"number of dimensions must be sparse_dim ({sparse_dim}) + dense_dim ({dense_dim}), "
+                           f"but got {len(size)}")
+    for d in range(sparse_dim):
+        if highest[d] >= size[d]:
+            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {size[d]} but found "
+                               f"index {int(highest[d])}")
+    out = _coo_tensor(sparse_dim, dense_dim, size, indices, values, is_coalesced)
+    return out.requires_grad_() if requires_grad else out
+
+
+@op("sparse_compressed_tensor", public=False)
+def _compressed_tensor(compressed_indices, plain_indices, values, size, layout):
+    return Compressed(layout, compressed_indices.astype(np.int64), plain_indices.astype(np.int64), values, size)
+
+
+@register()
+def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=None, *, dtype=None, layout=None,
+                             device=None, pin_memory=False, requires_grad=False, check_invariants=None):
+    if layout not in COMPRESSED:
+        raise RuntimeError(f"sparse_compressed_tensor: expected one of torch.sparse_csr, torch.sparse_csc, "
+                           f"torch.sparse_bsr, torch.sparse_bsc as layout, got {layout}")
+    ci, pi, values = _as_tensor(compressed_indices), _as_tensor(plain_indices), _as_tensor(values)
+    if dtype is not None:
+        values = values.to(dtype)
+    blocked = layout in BLOCKED
+    if ci.ndim != 1 or pi.ndim != 1 or values.ndim != (3 if blocked else 1):
+        raise NotImplementedError("ndgrad: compressed sparse tensors are 2-D, without batch or dense dimensions "
+                                  f"(values of {3 if blocked else 1} dims, got {values.ndim})")
+    c, p, nnz = ci._data, pi._data, pi.shape[0]
+    name = "crow_indices" if layout in ROW_MAJOR else "ccol_indices"
+    for broken, rule in ((len(c) == 0 or c[0] != 0, f"{name}[..., 0] == 0"), (c[-1] != nnz, f"{name}[..., -1] == nnz"),
+                         (np.any(np.diff(c) < 0), f"0 <= {name}[..., 1:] - {name}[..., :-1]")):
+        if broken:
+            raise RuntimeError(f"`{rule}` is not satisfied.")
+    if values.shape[0] != nnz:
+        raise RuntimeError(f"sparse_compressed_tensor: values must hold one entry per plain index ({nnz}), "
+                           f"got {values.shape[0]}")
+    bh, bw = tuple(values.shape[1:]) if blocked else (1, 1)
+    grid = (len(c) - 1, int(p.max()) + 1 if nnz else 0)
+    if layout not in ROW_MAJOR:
+        grid = grid[::-1]
+    size = tuple(size) if size is not None else (grid[0] * bh, grid[1] * bw)
+    if len(size) != 2 or size[0] % bh or size[1] % bw:
+        raise RuntimeError(f"sparse_compressed_tensor: size {list(size)} is not 2-D or not divisible by the "
+                           f"blocksize ({bh}, {bw})")
+    n_major = size[0] // bh if layout in ROW_MAJOR else size[1] // bw
+    n_minor = size[1] // bw if layout in ROW_MAJOR else size[0] // bh
+    if len(c) != n_major + 1 or nnz and p.max() >= n_minor:
+        raise RuntimeError(f"sparse_compressed_tensor: indices do not fit size {list(size)}")
+    out = _compressed_tensor(ci, pi, values, size, layout)
+    return out.requires_grad_() if requires_grad else out
+
+
+def _compressed_constructor(name, layout):
+    def constructor(compressed_indices, plain_indices, values, size=None, *, dtype=None, device=None,
+                    pin_memory=False, requires_grad=False, check_invariants=None):
+        return sparse_compressed_tensor(compressed_indices, plain_indices, values, size, dtype=dtype,
+                                        layout=layout, requires_grad=requires_grad)
+    constructor.__name__ = name
+    register(name)(constructor)
+
+
+for _name, _layout_obj in (("sparse_csr_tensor", sparse_csr), ("sparse_csc_tensor", sparse_csc),
+                           ("sparse_bsr_tensor", sparse_bsr), ("sparse_bsc_tensor", sparse_bsc)):
+    _compressed_constructor(_name, _layout_obj)
+
+
+# ---- reductions and softmax ------------------------------------------------------------------------
+def _coo_only(input, name):
+    if isinstance(input, COO):
+        return input.coalesce()
+    raise unsupported(name, input)
+
+
+def _sum_dims(input, dim):
+    dims = sorted({d % input.ndim for d in (dim if isinstance(dim, (list, tuple)) else (dim,))})
+    if any(d >= input.sparse_dim for d in dims):
+        raise NotImplementedError("ndgrad: torch.sparse.sum over dense dimensions of a hybrid tensor")
+    return dims, [d for d in range(input.sparse_dim) if d not in dims]
+
+
+@op("_sparse_sum.dim", public="_sparse_sum")
+def _sparse_sum(input, dim):
+    c = _coo_only(input, "_indices")
+    dims, keep = _sum_dims(c, dim)
+    if not keep:    # every sparse dimension summed: a dense result
+        return c.values.sum(0)
+    return COO(c.indices[keep], c.values, [c.shape[k] for k in keep] + list(c.shape[c.sparse_dim:])).coalesce()
+
+
+@op("_sparse_sum_backward", public="_sparse_sum_backward")
+def _sparse_sum_backward(grad, input, dim):
+    c = _coo_only(input, "_indices")
+    dims, keep = _sum_dims(c, dim)
+    if not keep:
+        vals = np.broadcast_to(np.asarray(grad.to_dense() if isinstance(grad, SparseArray) else grad),
+                               c.values.shape).copy()
+    else:
+        vals = _lookup(grad, c.indices[keep])
+    return COO(c.indices, vals, c.shape, True)
+
+
+def _groups(c, dim):
+    """For softmax along `dim`: the group (other indices equal) of each stored value, and the group count."""
+    if c.values.ndim != 1:
+        raise NotImplementedError("ndgrad: sparse softmax of hybrid tensors (dense dimensions)")
+    dim %= c.ndim
+    other = np.delete(c.indices, dim, axis=0)
+    if not other.shape[0]:
+        return np.zeros(c.nnz, np.int64), 1
+    shape = tuple(np.delete(np.array(c.shape), dim))
+    _, inverse = np.unique(np.ravel_multi_index(tuple(other), shape), return_inverse=True)
+    return inverse.reshape(-1), int(inverse.max()) + 1 if c.nnz else 0
+
+
+def _group_sum(values, inverse, n):
+    out = np.zeros(n, values.dtype)
+    np.add.at(out, inverse, values)
+    return out
+
+
+def _softmax(input, dim, log):
+    c = _coo_only(input, "_sparse_log_softmax" if log else "_sparse_softmax")
+    inverse, n = _groups(c, dim)
+    v = c.values
+    top = np.full(n, -np.inf, v.dtype)
+    np.maximum.at(top, inverse, v)
+    shifted = v - top[inverse]
+    total = _group_sum(np.exp(shifted), inverse, n)[inverse]
+    return COO(c.indices, shifted - np.log(total) if log else np.exp(shifted) / total, c.shape, True)
+
+
+@op("_sparse_softmax", public="_sparse_softmax")
+def _sparse_softmax(input, dim, half_to_float=False):
+    return _softmax(input, dim, False)
+
+
+@op("_sparse_log_softmax", public="_sparse_log_softmax")
+def _sparse_log_softmax(input, dim, half_to_float=False):
+    return _softmax(input, dim, True)
+
+
+def _softmax_backward(grad_output, output, dim, log):
+    inverse, n = _groups(output, dim)
+    g = _gather(grad_output, output)
+    y = output.values
+    if log:
+        gi = g - np.exp(y) * _group_sum(g, inverse, n)[inverse]
+    else:
+        gi = y * (g - _group_sum(g * y, inverse, n)[inverse])
+    return COO(output.indices, gi, output.shape, True)
+
+
+@op("_sparse_softmax_backward_data", public="_sparse_softmax_backward_data")
+def _sparse_softmax_backward_data(grad_output, output, dim, input):
+    return _softmax_backward(grad_output, output, dim, False)
+
+
+@op("_sparse_log_softmax_backward_data", public="_sparse_log_softmax_backward_data")
+def _sparse_log_softmax_backward_data(grad_output, output, dim, input):
+    return _softmax_backward(grad_output, output, dim, True)
+
+
+# ---- products -----------------------------------------------------------------------------------------
+def _check_mm(name, a, b):
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"{name}: expected 2-D matrices, got {a.ndim}-D and {b.ndim}-D")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"{name}: mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+
+
+def _scipy(x):
+    import scipy.sparse
+    return x.to_scipy() if isinstance(x, SparseArray) else scipy.sparse.coo_array(x)
+
+
+@op("_sparse_sparse_matmul", public="_sparse_sparse_matmul")
+def _sparse_sparse_matmul(input, other):
+    _check_mm("sparse_sparse_matmul", input, other)
+    prod = (_scipy(input) @ _scipy(other)).tocoo()
+    idx = np.stack([prod.row, prod.col]).astype(np.int64)
+    return COO(idx, prod.data.astype(np.result_type(input.dtype, other.dtype)), prod.shape).coalesce()
+
+
+@op("_sparse_addmm", public="_sparse_addmm")
+def _sparse_addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2), mat1 sparse, input and mat2 dense."""
+    if mat1.ndim == 2 and mat2.ndim == 2 and mat2.shape[0] != mat1.shape[1]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {mat1.shape[1]}, got {mat2.shape[0]}")
+    _check_mm("addmm", mat1, mat2)
+    out = matmul(mat1, mat2)
+    if alpha != 1:
+        out = out * alpha
+    return out if beta == 0 else out + (input if beta == 1 else beta * input)
+
+
+@register("_sparse_mm")
+def _sparse_mm(mat1, mat2):
+    """mat1 @ mat2 with one sparse operand (a dense result, SparseAddmmBackward0): torch.sparse.mm and the
+    products in the formulas of the sparse ops."""
+    if mat1.layout is strided and mat2.layout is not strided:
+        return _sparse_mm(mat2.t(), mat1.t()).t()
+    from .. import zeros
+    return _sparse_addmm(zeros(mat1.shape[0], mat2.shape[1], dtype=mat2.dtype), mat1, mat2, beta=0)
+
+
+@op("sparse_sampled_addmm", public=False)
+def _sampled_addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2), computed only where the CSR `input` stores values."""
+    if not (isinstance(input, Compressed) and input.layout is sparse_csr):
+        raise unsupported("sparse_sampled_addmm", input)
+    _check_mm("sampled_addmm", mat1, mat2)
+    rows, cols = input.element_indices()
+    sampled = np.einsum("ij,ji->i", mat1[rows], mat2[:, cols])
+    out = alpha * sampled if alpha != 1 else sampled
+    return input._replace(out if beta == 0 else out + beta * input.values)
+
+
+def _csr_rows(input):
+    rows, cols = input.element_indices()
+    return rows, cols, input.values
+
+
+@op("_sparse_mm_reduce_impl", public="_sparse_mm_reduce_impl")
+def _sparse_mm_reduce_impl(input, other, reduce):
+    """(out, arg): out[i] reduces input[i, k] * other[k] over the stored k of row i; arg is, for amax/amin,
+    the position in values of the chosen element."""
+    if not (isinstance(input, Compressed) and input.layout is sparse_csr):
+        raise unsupported("_sparse_mm_reduce_impl", input)
+    if reduce not in ("sum", "mean", "amax", "amin"):
+        raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled.")
+    _check_mm("sparse_mm_reduce", input, other)
+    rows, cols, v = _csr_rows(input)
+    n, p = input.shape[0], other.shape[1]
+    prod = v[:, None] * other[cols]
+    if reduce in ("sum", "mean"):
+        out = np.zeros((n, p), prod.dtype)
+        np.add.at(out, rows, prod)
+        if reduce == "mean":
+            out /= np.maximum(np.diff(input.compressed), 1)[:, None]
+        return out, np.zeros(0, np.int64)
+    pick = np.maximum if reduce == "amax" else np.minimum
+    out = np.full((n, p), -np.inf if reduce == "amax" else np.inf, prod.dtype)
+    pick.at(out, rows, prod)
+    arg = np.full((n, p), input.nnz, np.int64)       # rows without values: nnz, and out 0
+    # the first stored element of the row reaching the extreme
+    np.minimum.at(arg, rows, np.where(prod == out[rows], np.arange(len(rows))[:, None], input.nnz))
+    out[~np.isfinite(out) & (arg == input.nnz)] = 0
+    return out, arg
+
+
+@op("_sparse_mm_reduce_impl_backward", public="_sparse_mm_reduce_impl_backward")
+def _sparse_mm_reduce_impl_backward(input, grad_out, other, reduce, arg_out, grad_input_mask=None):
+    rows, cols, v = _csr_rows(input)
+    if reduce in ("sum", "mean"):
+        weight = 1.0 / np.maximum(np.diff(input.compressed), 1)[rows] if reduce == "mean" else np.ones(len(rows))
+        g = grad_out[rows] * weight[:, None]
+        grad_values = np.einsum("ej,ej->e", g, other[cols])
+        grad_other = np.zeros_like(other)
+        np.add.at(grad_other, cols, v[:, None] * g)
+    else:
+        i, j = np.nonzero(arg_out < input.nnz)
+        e = arg_out[i, j]
+        grad_values = np.zeros_like(v)
+        np.add.at(grad_values, e, grad_out[i, j] * other[cols[e], j])
+        grad_other = np.zeros_like(other)
+        np.add.at(grad_other, (cols[e], j), grad_out[i, j] * v[e])
+    return input._replace(grad_values.astype(v.dtype)), grad_other

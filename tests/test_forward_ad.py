@@ -1,0 +1,258 @@
+"""Forward-mode AD (ndgrad.autograd.forward_ad) against torch: dual tensors, levels, views and
+in-place ops on duals, custom Function jvp, forward-over-reverse and the functional API.
+Per-op tangents are checked for every registry entry by tests/test_ops.py::test_forward_ad."""
+import numpy as np
+import pytest
+
+import ndgrad
+from parity import both, same_error
+
+
+def fw(T):
+    return T.autograd.forward_ad
+
+
+def X(T, *shape, start=0.1):
+    n = int(np.prod(shape)) if shape else 1
+    return T.tensor(np.linspace(start, 1.3, n).reshape(shape), dtype=T.float64)
+
+
+def V(T, *shape):
+    n = int(np.prod(shape)) if shape else 1
+    return T.tensor(np.cos(np.arange(n) + 1.0).reshape(shape), dtype=T.float64)
+
+
+# --- dual tensors and levels ---------------------------------------------------------------------
+def test_tangent_of_a_composite_function():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 2, 3), V(T, 2, 3))
+            y = (d.sin() * d + d / 3).exp().sum(1) @ X(T, 2)
+            return list(fw(T).unpack_dual(y))
+    both(scenario)
+
+
+def test_unpack_dual_gives_the_primal_view_and_the_tangent_object():
+    def scenario(T):
+        x = X(T, 3).requires_grad_()
+        v = V(T, 3)
+        with fw(T).dual_level() as level:
+            d = fw(T).make_dual(x, v)
+            p, t = fw(T).unpack_dual(d)
+            out = [level, d.grad_fn.name(), p.grad_fn.name(), p._base is x, t is v,
+                   type(fw(T).unpack_dual(d)).__name__, fw(T).unpack_dual(d).tangent is v]
+        return out + [fw(T).unpack_dual(d).tangent is None, fw(T).unpack_dual(x).primal is x]
+    assert both(scenario) == [0, "ViewBackward0", "torch::autograd::Identity", True, True,
+                              "UnpackedDualTensor", True, True, True]
+
+
+def test_tangents_are_forgotten_when_the_level_exits():
+    def scenario(T):
+        with fw(T).dual_level():
+            y = fw(T).make_dual(X(T, 3), V(T, 3)).cos()
+        return fw(T).unpack_dual(y).tangent is None
+    assert both(scenario) is True
+
+
+def test_enter_and_exit_dual_level_and_decorator():
+    def scenario(T):
+        level = fw(T).enter_dual_level()
+        t = fw(T).unpack_dual(fw(T).make_dual(X(T, 2), V(T, 2)) * 3).tangent
+        fw(T).exit_dual_level()
+
+        @fw(T).dual_level()
+        def inside():
+            return fw(T).unpack_dual(fw(T).make_dual(X(T, 2), V(T, 2)).tanh()).tangent
+        return [level, t, inside()]
+    both(scenario)
+
+
+def test_tangents_flow_under_no_grad():
+    def scenario(T):
+        with fw(T).dual_level(), T.no_grad():
+            return fw(T).unpack_dual(fw(T).make_dual(X(T, 3), V(T, 3)).log()).tangent
+    both(scenario)
+
+
+@pytest.mark.parametrize("call, exc", [
+    (lambda T: _in_level(T, fw(T).enter_dual_level), RuntimeError),
+    (lambda T: fw(T).make_dual(X(T, 2), V(T, 2)), RuntimeError),
+    (lambda T: fw(T).exit_dual_level(), RuntimeError),
+    (lambda T: _in_level(T, lambda: fw(T).make_dual(X(T, 3), V(T, 2))), RuntimeError),
+    (lambda T: _in_level(T, lambda: fw(T).make_dual(T.arange(3), V(T, 3))), ValueError),
+    (lambda T: _in_level(T, lambda: fw(T).make_dual(X(T, 3), T.arange(3))), ValueError),
+    (lambda T: _in_level(T, lambda: fw(T).make_dual(fw(T).make_dual(X(T, 2), V(T, 2)), V(T, 2))), RuntimeError),
+    (lambda T: _in_level(T, lambda: fw(T).exit_dual_level(level=3)), RuntimeError),
+], ids=["nested", "no_level", "exit_without_level", "size", "int_primal", "int_tangent", "already_dual",
+        "exit_other_level"])
+def test_errors(call, exc):
+    same_error(call, exc)
+
+
+def _in_level(T, fn):
+    with fw(T).dual_level():
+        return fn()
+
+
+def test_an_op_without_a_tangent_formula_raises_torchs_error():
+    msg = same_error(lambda T: _in_level(T, lambda: T.special.zeta(fw(T).make_dual(X(T, 2), V(T, 2)), 2.0)),
+                     NotImplementedError)
+    assert msg.startswith("Trying to use forward AD with special_zeta that does not support it")
+
+
+def test_tensor_fw_primal():
+    with fw(ndgrad).dual_level() as level:
+        d = fw(ndgrad).make_dual(X(ndgrad, 3), V(ndgrad, 3))
+        p = d._fw_primal(level)
+        assert fw(ndgrad).unpack_dual(p).tangent is None and p._base is not None
+        np.testing.assert_array_equal(p.numpy(), X(ndgrad, 3).numpy())
+
+
+# --- views and in-place ops ----------------------------------------------------------------------
+def test_views_carry_views_of_the_tangent_and_see_in_place_updates():
+    def scenario(T):
+        with fw(T).dual_level():
+            t = V(T, 2, 3)
+            d = fw(T).make_dual(X(T, 2, 3), t)
+            row, col = d[0], d.t()[1]
+            tangent_is_view = fw(T).unpack_dual(row).tangent._base is not None
+            d.mul_(2)
+            d[1].mul_(d[0])          # in place on a view of the dual: the base's tangent changes
+            return [tangent_is_view, fw(T).unpack_dual(d).tangent, t, fw(T).unpack_dual(row).tangent,
+                    fw(T).unpack_dual(col).tangent]
+    both(scenario)
+
+
+def test_in_place_ops_make_a_plain_tensor_dual():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 2, 3), V(T, 2, 3))
+            y = T.zeros(2, 3, dtype=T.float64)
+            y[1].add_(d[0])           # a view of a tensor without tangent: the base gets one
+            z = T.ones(3, dtype=T.float64)
+            z.add_(d[1]).mul_(d[0])
+            w = T.zeros(2, 3, dtype=T.float64)
+            w.copy_(d)
+            s = X(T, 2, 3).clone()
+            s[:, 1] = d[:, 2]
+            return [fw(T).unpack_dual(t).tangent for t in (y, z, w, s)]
+    both(scenario)
+
+
+def test_multi_output_ops_and_view_lists():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 3, 4), V(T, 3, 4))
+            values, indices = d.max(1)
+            parts = d.split([1, 3], 1)
+            a, b = d.unbind(0)[1:]
+            return [fw(T).unpack_dual(t).tangent for t in (values, *parts, a, b, d.sort(0)[0], d.cumsum(1))]
+    both(scenario)
+
+
+# --- custom Functions ----------------------------------------------------------------------------
+def _scaled_product(T):
+    class ScaledProduct(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            ctx.save_for_forward(x, y)
+            ctx.k = k
+            return x * y * k, x.exp()
+
+        @staticmethod
+        def jvp(ctx, x_t, y_t, k_t):
+            x, y = ctx.saved_tensors
+            return (x_t * y + x * y_t) * ctx.k, x_t * x.exp()
+    return ScaledProduct
+
+
+def test_function_jvp_with_save_for_forward():
+    def scenario(T):
+        with fw(T).dual_level():
+            a, b = _scaled_product(T).apply(fw(T).make_dual(X(T, 3), V(T, 3)), X(T, 3, start=0.5), 2.0)
+            return [fw(T).unpack_dual(a).tangent, fw(T).unpack_dual(b).tangent]
+    both(scenario)
+
+
+def test_function_without_jvp_or_with_a_wrong_count_raises():
+    def no_jvp(T):
+        class Double(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        return _in_level(T, lambda: Double.apply(fw(T).make_dual(X(T, 2), V(T, 2))))
+
+    def two_tangents(T):
+        class Double(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def jvp(ctx, x_t):
+                return x_t, x_t
+        return _in_level(T, lambda: Double.apply(fw(T).make_dual(X(T, 2), V(T, 2))))
+    same_error(no_jvp, NotImplementedError)
+    same_error(two_tangents, RuntimeError)
+
+
+# --- forward-over-reverse, reverse-over-forward, functional ---------------------------------------
+def test_forward_over_reverse_gives_hessian_vector_products():
+    def scenario(T):
+        f = lambda x: (x.sin() * x).sum() + (x[:2] * x[1:]).prod()   # noqa: E731
+        x = X(T, 3).requires_grad_()
+        with fw(T).dual_level():
+            d = fw(T).make_dual(x, V(T, 3))
+            g, = T.autograd.grad(f(d), d)
+            h, = T.autograd.grad(f(d), x, create_graph=True)
+            return [fw(T).unpack_dual(g).tangent, fw(T).unpack_dual(h).tangent]
+    hv = both(scenario)
+    x, v = X(ndgrad, 3), V(ndgrad, 3)
+    _, ref = ndgrad.autograd.functional.hvp(lambda x: (x.sin() * x).sum() + (x[:2] * x[1:]).prod(), x, v)
+    np.testing.assert_allclose(hv[0], ref.numpy(), rtol=1e-10)
+
+
+def test_reverse_over_forward_differentiates_the_tangent():
+    def scenario(T):
+        t = V(T, 3).requires_grad_()
+        x = X(T, 3).requires_grad_()
+        with fw(T).dual_level():
+            jt = fw(T).unpack_dual((fw(T).make_dual(x, t).exp() * 2).sum()).tangent
+        return [jt] + list(T.autograd.grad(jt, (t, x)))
+    both(scenario)
+
+
+def test_jacobian_forward_mode_and_forward_over_reverse_hessian():
+    def scenario(T):
+        F = T.autograd.functional
+        f = lambda x, y: (x.sin() * y, (x * y).sum())   # noqa: E731
+        jac = F.jacobian(f, (X(T, 3), X(T, 3, start=0.5)), strategy="forward-mode", vectorize=True)
+        hess = F.hessian(lambda x, y: (x.sin() * y).sum(), (X(T, 3), X(T, 3, start=0.5)),
+                         outer_jacobian_strategy="forward-mode", vectorize=True)
+        single = F.hessian(lambda x: (x.exp() * x).sum(), X(T, 2), outer_jacobian_strategy="forward-mode",
+                           vectorize=True)
+        return [jac, hess, single]
+    both(scenario)
+
+
+def test_an_op_torch_gives_no_derivative_raises_torchs_short_error():
+    msg = same_error(lambda T: _in_level(T, lambda: T.floor_divide(fw(T).make_dual(X(T, 2), V(T, 2)), 2.0)),
+                     NotImplementedError)
+    assert msg == "Trying to use forward AD with aten::floor_divide that does not support it."
+
+
+def test_in_place_on_a_dual_that_requires_grad_keeps_both_modes_right():
+    def scenario(T):
+        leaf = X(T, 2, 3).requires_grad_()
+        with fw(T).dual_level():
+            d = fw(T).make_dual(leaf.clone(), V(T, 2, 3))
+            d.mul_(d.detach() + 1)
+            d[0].exp_()
+            tangent = fw(T).unpack_dual(d).tangent
+            grad, = T.autograd.grad(d.sum(), leaf)
+            return [d.grad_fn.name(), tangent, grad]
+    both(scenario)

@@ -1,0 +1,258 @@
+"""gradcheck / gradgradcheck: torch's options, checks and error messages.
+
+Each failing case is a small custom Function with a deliberately wrong derivative, written once
+against the torch API; the exception type and full message must equal torch's (tests/parity.py).
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from parity import LIBS, both, same_error
+
+import ndgrad
+from ndgrad.autograd import GradcheckError, gradcheck, gradgradcheck
+
+
+def x_of(T):
+    return T.tensor([0.5, -1.0], dtype=T.float64, requires_grad=True)
+
+
+def z_of(T):
+    return T.tensor([0.5 + 1j, -1.0 - 0.5j], dtype=T.complex128, requires_grad=True)
+
+
+def half_backward(T):
+    """x*x whose backward forgets the factor 2."""
+    class Half(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x
+    return Half.apply
+
+
+def square_with(T, jvp_factor=2, detach_in_backward=False):
+    class Square(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            ctx.save_for_forward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * g * (x.detach() if detach_in_backward else x)
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return t * jvp_factor * x
+    return Square.apply
+
+
+# ---- the Jacobian mismatch message ----------------------------------------------------------
+def test_mismatch_message_is_torchs():
+    msg = same_error(lambda T: T.autograd.gradcheck(half_backward(T), (x_of(T),)))
+    assert msg.startswith("Jacobian mismatch for output 0 with respect to input 0,\nnumerical:tensor([[ 1.0000,")
+    assert "\nanalytical:tensor([[ 0.5000," in msg and msg.endswith("dtype=torch.float64)\n")
+
+
+def test_error_class_is_a_runtime_error():
+    with pytest.raises(GradcheckError):
+        gradcheck(half_backward(ndgrad), (x_of(ndgrad),))
+    assert issubclass(GradcheckError, RuntimeError)
+
+
+def test_complex_output_mismatch_names_the_part():
+    def call(T):
+        class Triple(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 3
+        T.autograd.gradcheck(Triple.apply, (z_of(T),))
+    assert same_error(call).startswith("While considering the imaginary part of complex outputs only, Jacobian "
+                                       "mismatch for output 0 with respect to input 0,")
+
+
+def test_fast_mode_message_recomputes_in_slow_mode():
+    messages = []
+    for T in LIBS:
+        with pytest.raises(RuntimeError) as e:
+            T.autograd.gradcheck(half_backward(T), (x_of(T),), fast_mode=True)
+        messages.append(str(e.value))
+    for msg in messages:
+        head, _, slow = msg.partition("\nThe above quantities relating the numerical and analytical jacobians")
+        assert head.startswith("Jacobian mismatch for output 0 with respect to input 0,\nnumerical:")
+        assert "Below, we recompute numerical and analytical jacobians in slow mode:" in slow
+        assert "The max per-element difference (slow mode) is: 1.0000000000" in slow
+    # the random projections differ between the libraries; the slow-mode part does not
+    assert len({m.partition("\nThe above")[2] for m in messages}) == 1
+
+
+def test_forward_mode_mismatch_message():
+    msg = same_error(lambda T: T.autograd.gradcheck(square_with(T, jvp_factor=3), (x_of(T),), check_forward_ad=True))
+    assert msg.startswith("Jacobian computed with forward mode mismatch for output 0 with respect to input 0,")
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_correct_functions_pass(fast):
+    def scenario(T):
+        x, z = x_of(T), z_of(T)
+        checks = dict(fast_mode=fast, check_batched_grad=True, check_grad_dtypes=True)
+        return [T.autograd.gradcheck(lambda a: (a.sin() * a).exp(), (x,), check_forward_ad=True, **checks),
+                T.autograd.gradcheck(lambda a, b: (a * b.sum(), a.cos()), (x, x_of(T) * 2), **checks),
+                T.autograd.gradcheck(lambda a: (a * a).exp(), (z,), check_forward_ad=True, **checks),
+                T.autograd.gradcheck(lambda a: (a * a).abs(), (z,), **checks),
+                T.autograd.gradcheck(square_with(T), (x,), check_forward_ad=True, **checks)]
+    assert both(scenario) == [True] * 5
+
+
+# ---- the other checks -----------------------------------------------------------------------
+def test_raise_exception_false_returns_false():
+    for T in LIBS:
+        assert T.autograd.gradcheck(half_backward(T), (x_of(T),), raise_exception=False) is False
+
+
+def test_nondeterministic_backward_and_nondet_tol():
+    def noisy(T):
+        calls = [0]
+
+        class Noisy(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                calls[0] += 1
+                return g * (2 + 1e-9 * calls[0])
+        return Noisy.apply
+    msg = same_error(lambda T: T.autograd.gradcheck(noisy(T), (x_of(T),)))
+    assert msg.startswith("Backward is not reentrant, i.e., running backward with same input and grad_output")
+    assert "The tolerance for nondeterminism was 0.0." in msg
+    assert both(lambda T: T.autograd.gradcheck(noisy(T), (x_of(T),), nondet_tol=1e-6))
+
+
+def test_undefined_output_gradients_must_be_handled():
+    def call(T):
+        class NoUndefined(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                if g is None:
+                    raise RuntimeError("no gradient")
+                return g * 2
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            T.autograd.gradcheck(NoUndefined.apply, (x_of(T),))
+        return T.autograd.gradcheck(NoUndefined.apply, (x_of(T),), check_undefined_grad=False)
+    assert same_error(call).startswith("Expected backward function to handle undefined output grads.")
+
+
+def test_backward_must_scale_with_grad_output():
+    def call(T):
+        class Offset(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2 + (g == 0).all().double()   # right Jacobian, but nonzero for a zero grad_output
+        T.autograd.gradcheck(Offset.apply, (x_of(T),))
+    assert same_error(call) == "backward not multiplied by grad_output"
+
+
+def test_nonlinear_backward_fails_the_batched_check():
+    class Squared(ndgrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g ** 3 * 2   # right on basis vectors (0 and 1), but not linear in g
+
+    x = x_of(ndgrad)
+    with pytest.raises(GradcheckError, match="For output 0 and input 0:"):
+        gradcheck(Squared.apply, (x,), check_batched_grad=True, check_undefined_grad=False)
+
+
+def test_input_and_output_checks():
+    assert same_error(lambda T: T.autograd.gradcheck(lambda a: a * 2, (x_of(T).detach(),)), ValueError) == (
+        "gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True.")
+    assert same_error(lambda T: T.autograd.gradcheck(
+        lambda a: a * 2, (x_of(T).detach().expand(3, 2).requires_grad_(),))).startswith(
+        "The 0th input has a dimension with stride 0.")
+    assert same_error(lambda T: T.autograd.gradcheck(lambda a: (a * 2).detach(), (x_of(T),))) == (
+        "Numerical gradient for function expected to be zero")
+    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double precision"):
+        gradcheck(lambda a: a * 2, (ndgrad.ones(2, requires_grad=True),), raise_exception=False)
+
+
+def test_option_consistency_errors():
+    same_error(lambda T: T.autograd.gradcheck(lambda a: a, (x_of(T),), check_backward_ad=False), AssertionError)
+    same_error(lambda T: T.autograd.gradcheck(lambda a: a, (x_of(T),), check_backward_ad=False,
+                                              check_forward_ad=True, check_batched_grad=True), AssertionError)
+    same_error(lambda T: T.autograd.gradcheck(lambda a: a, (x_of(T),), check_batched_forward_grad=True),
+               AssertionError)
+    same_error(lambda T: T.autograd.gradgradcheck(lambda a: a, (x_of(T),), check_rev_over_rev=False),
+               AssertionError)
+
+
+def test_non_contiguous_inputs_are_perturbed_in_place():
+    def scenario(T):
+        base = T.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=T.float64)
+        x = base.t().detach().requires_grad_()     # a transposed (non-contiguous) leaf
+        return T.autograd.gradcheck(lambda a: a.exp() @ a.t(), (x,))
+    assert both(scenario) is True
+
+
+# ---- gradgradcheck --------------------------------------------------------------------------
+def test_gradgradcheck_message_with_given_grad_outputs_is_torchs():
+    def call(T):
+        go = T.tensor([0.3, -0.2], dtype=T.float64, requires_grad=True)
+        T.autograd.gradgradcheck(square_with(T, detach_in_backward=True), (x_of(T),), (go,))
+    msg = same_error(call)
+    assert msg.startswith("Jacobian mismatch for output 0 with respect to input 0,\nnumerical:tensor([[ 0.6000,")
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_gradgradcheck_catches_a_wrong_second_derivative(fast):
+    assert not gradgradcheck(square_with(ndgrad, detach_in_backward=True), (x_of(ndgrad),), fast_mode=fast,
+                             raise_exception=False)
+
+
+def test_gradgradcheck_passes_on_correct_functions():
+    def scenario(T):
+        x = x_of(T)
+        f = lambda a: (a.sin() * a).exp()   # noqa: E731
+        return [T.autograd.gradgradcheck(f, (x,)), T.autograd.gradgradcheck(f, (x,), gen_non_contig_grad_outputs=True),
+                T.autograd.gradgradcheck(f, (x,), check_fwd_over_rev=True),
+                T.autograd.gradgradcheck(f, (x,), fast_mode=True, check_batched_grad=True),
+                T.autograd.gradgradcheck(lambda a: a.max(0), (T.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=T.float64,
+                                                                     requires_grad=True),))]
+    assert both(scenario) == [True] * 5
+
+
+def test_gradgradcheck_leaves_the_random_state_alone():
+    ndgrad.manual_seed(3)
+    expected = ndgrad.rand(2)
+    ndgrad.manual_seed(3)
+    gradgradcheck(lambda a: a.exp(), (x_of(ndgrad),))
+    assert np.array_equal(ndgrad.rand(2).numpy(), expected.numpy())

@@ -1,0 +1,160 @@
+"""RNN/LSTM/GRU and their cells against torch: the same weights (through state_dict) and inputs
+give the same outputs, final states, input and weight gradients; the cells, RNN and GRU record
+torch's graph (torch's LSTM is one fused oneDNN node per layer, ndgrad's the composed steps)."""
+import numpy as np
+import pytest
+
+import ndgrad
+from test_nn_modules import to_torch
+
+try:
+    import torch
+except ImportError:  # parity tests skip without the oracle
+    torch = None
+
+needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed")
+rng = np.random.default_rng(0)
+
+
+def graph(t):
+    """The node names of t's backward graph, depth first, each node once."""
+    names, stack, seen = [], [t.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is not None and node not in seen:
+            seen.add(node)
+            names.append(type(node).__name__)
+            stack.extend(n for n, _ in reversed(node.next_functions))
+    return names
+
+
+def run(module, lib, inputs):
+    """Forward `inputs` (arrays; tuples are (h, c) states) and backward a loss on every output."""
+    def wrap(x):
+        return tuple(wrap(v) for v in x) if isinstance(x, tuple) else lib.tensor(x, requires_grad=True)
+    xs = [wrap(x) for x in inputs]
+    out = module(*xs)
+    flat = [t for o in (out if isinstance(out, tuple) else (out,))
+            for t in (o if isinstance(o, tuple) else (o,))]
+    sum(((t * t).sum() * (i + 1) for i, t in enumerate(flat))).backward()
+    leaves = [t for x in xs for t in (x if isinstance(x, tuple) else (x,))]
+    return flat, [t.grad for t in leaves], {n: p.grad for n, p in module.named_parameters()}
+
+
+def check(make, *inputs, same_graph=True, tol=1e-9):
+    m, tm = make(ndgrad), make(torch)
+    to_torch(m, tm)
+    assert repr(m) == repr(tm)
+    assert [n for n, _ in m.named_parameters()] == [n for n, _ in tm.named_parameters()]
+    (outs, grads, pgrads), (touts, tgrads, tpgrads) = run(m, ndgrad, inputs), run(tm, torch, inputs)
+    for a, b in zip(outs + grads, touts + tgrads):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=tol, atol=tol)
+    for name, g in pgrads.items():
+        np.testing.assert_allclose(g.numpy(), tpgrads[name].numpy(), rtol=tol, atol=tol)
+    if same_graph:
+        assert graph(outs[0]) == graph(touts[0])
+
+
+@pytest.fixture(autouse=True)
+def float64():
+    ndgrad.set_default_dtype(ndgrad.float64)
+    if torch is not None:
+        torch.set_default_dtype(torch.float64)
+    yield
+    ndgrad.set_default_dtype(ndgrad.float32)
+    if torch is not None:
+        torch.set_default_dtype(torch.float32)
+
+
+X = rng.standard_normal((4, 2, 3))
+H = rng.standard_normal((2, 5))
+
+
+@needs_torch
+@pytest.mark.parametrize("cell,kwargs", [("RNNCell", {}), ("RNNCell", {"nonlinearity": "relu", "bias": False}),
+                                         ("GRUCell", {}), ("LSTMCell", {})], ids=str)
+def test_cells_match_torch(cell, kwargs):
+    state = (H, H * 0.5) if cell == "LSTMCell" else H
+    check(lambda T: getattr(T.nn, cell)(3, 5, **kwargs), X[0], state)
+
+
+@needs_torch
+@pytest.mark.parametrize("cell", ["RNNCell", "GRUCell", "LSTMCell"])
+def test_cells_unbatched_and_default_state(cell):
+    check(lambda T: getattr(T.nn, cell)(3, 5), X[0, 0])
+
+
+@needs_torch
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2}, {"bidirectional": True, "batch_first": True},
+                                    {"nonlinearity": "relu", "bias": False}], ids=str)
+def test_rnn_matches_torch(kwargs):
+    check(lambda T: T.nn.RNN(3, 5, **kwargs), X)
+
+
+@needs_torch
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bidirectional": True}, {"batch_first": True}], ids=str)
+def test_gru_matches_torch(kwargs):
+    layers = kwargs.get("num_layers", 1) * (2 if kwargs.get("bidirectional") else 1)
+    batch = X.shape[0 if kwargs.get("batch_first") else 1]
+    check(lambda T: T.nn.GRU(3, 5, **kwargs), X, rng.standard_normal((layers, batch, 5)))
+
+
+@needs_torch
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bidirectional": True}, {"proj_size": 2},
+                                    {"batch_first": True, "bias": False}], ids=str)
+def test_lstm_matches_torch_values(kwargs):
+    check(lambda T: T.nn.LSTM(3, 5, **kwargs), X, same_graph=False)
+
+
+@needs_torch
+def test_lstm_with_initial_state_and_unbatched_input():
+    h0, c0 = rng.standard_normal((1, 5)), rng.standard_normal((1, 5))
+    check(lambda T: T.nn.LSTM(3, 5), X[:, 0], (h0, c0), same_graph=False)
+
+
+@needs_torch
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_packed_unsorted_sequences_match_torch(kind):
+    """pack_padded_sequence (batch_first, unsorted lengths) with an initial state, through 2
+    bidirectional layers: padded outputs, final states and gradients as torch's."""
+    from ndgrad.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+    from torch.nn.utils.rnn import pack_padded_sequence as t_pack, pad_packed_sequence as t_pad
+    x, h0, lengths = rng.standard_normal((3, 5, 2)), rng.standard_normal((4, 3, 3)), [2, 5, 3]
+    m, tm = (getattr(lib.nn, kind)(2, 3, num_layers=2, bidirectional=True, batch_first=True)
+             for lib in (ndgrad, torch))
+    to_torch(m, tm)
+    results = []
+    for lib, module, pack, pad in ((ndgrad, m, pack_padded_sequence, pad_packed_sequence),
+                                   (torch, tm, t_pack, t_pad)):
+        xs, hs = lib.tensor(x, requires_grad=True), lib.tensor(h0, requires_grad=True)
+        out, h_n = module(pack(xs, lib.tensor(lengths), batch_first=True, enforce_sorted=False),
+                          (hs, hs * 2) if kind == "LSTM" else hs)
+        padded, _ = pad(out, batch_first=True)
+        h = h_n[0] if kind == "LSTM" else h_n
+        ((padded ** 2).sum() + (h ** 3).sum()).backward()
+        results.append([padded, h, xs.grad, hs.grad])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_dropout_between_layers_only_in_training():
+    ndgrad.manual_seed(0)
+    m = ndgrad.nn.GRU(3, 4, num_layers=2, dropout=0.5)
+    x = ndgrad.tensor(X)
+    m.eval()
+    a, b = m(x)[0], m(x)[0]
+    assert ndgrad.equal(a, b)
+    m.train()
+    assert not ndgrad.equal(m(x)[0], a)
+
+
+def test_default_init_range_and_errors():
+    m = ndgrad.nn.LSTM(3, 16)
+    bound = 1 / 4
+    assert all(p.abs().max().item() <= bound for p in m.parameters())
+    with pytest.raises(ValueError, match="proj_size has to be smaller"):
+        ndgrad.nn.LSTM(3, 4, proj_size=4)
+    with pytest.raises(RuntimeError, match="input_size"):
+        ndgrad.nn.RNN(3, 4)(ndgrad.zeros(2, 1, 5))
+    with pytest.raises(RuntimeError, match="Expected hidden size"):
+        ndgrad.nn.GRU(3, 4)(ndgrad.zeros(2, 1, 3), ndgrad.zeros(2, 1, 4))

@@ -1,0 +1,187 @@
+"""autograd.profiler (and ndgrad.profiler): forward ops and backward nodes are recorded with
+torch's names, record_function ranges nest, key_averages().table() has torch's layout, the
+Chrome trace is valid JSON with complete events, and nothing is recorded (or costs anything)
+outside a profile block.
+"""
+import json
+import re
+
+import pytest
+
+from parity import LIBS
+
+import ndgrad
+from ndgrad import _dispatch
+from ndgrad.autograd import engine
+from ndgrad.autograd.profiler import profile, record_function
+
+
+def run_model(T):
+    x = T.ones(3, 3, dtype=T.float64, requires_grad=True)
+    with T.autograd.profiler.profile(record_shapes=True, profile_memory=True) as prof:
+        with T.autograd.profiler.record_function("my_block"):
+            y = (x.sin() * 2).sum()
+        y.backward()
+    return prof
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_forward_ops_and_backward_nodes_are_recorded(T):
+    names = [e.name for e in run_model(T).function_events]
+    for name in ["my_block", "aten::sin", "aten::mul", "aten::sum", "SumBackward0", "MulBackward0",
+                 "SinBackward0", "aten::cos", "autograd::engine::evaluate_function: SinBackward0",
+                 "torch::autograd::AccumulateGrad"]:
+        assert name in names, name
+
+
+def test_events_nest_and_times_add_up():
+    prof = run_model(ndgrad)
+    events = prof.function_events
+    block = next(e for e in events if e.name == "my_block")
+    assert [c.name for c in block.cpu_children] == ["aten::sin", "aten::mul", "aten::sum"]
+    sin_node = next(e for e in events if e.name == "SinBackward0")
+    assert {c.name for c in sin_node.cpu_children} == {"aten::cos", "aten::mul"}
+    assert sin_node.cpu_parent.name == "autograd::engine::evaluate_function: SinBackward0"
+    for e in events:
+        assert e.cpu_time_total >= 0 and e.self_cpu_time_total <= e.cpu_time_total + 1e-9
+    tops = [e for e in events if e.cpu_parent is None]
+    assert prof.self_cpu_time_total == pytest.approx(sum(e.cpu_time_total for e in tops))
+
+
+def test_record_shapes_and_memory():
+    prof = run_model(ndgrad)
+    sin = next(e for e in prof.function_events if e.name == "aten::sin")
+    assert sin.input_shapes == [[3, 3]]
+    assert sin.cpu_memory_usage == 9 * 8
+    avg = {e.key: e for e in prof.key_averages()}
+    assert avg["aten::mul"].count == 3        # forward, and two in SinBackward0 / MulBackward0
+    shaped = prof.key_averages(group_by_input_shape=True)
+    assert {str(e.input_shapes) for e in shaped if e.key == "aten::mul"} == {"[[3, 3], []]", "[[3, 3], [3, 3]]"}
+
+
+def _layout(table):
+    """The table with numbers replaced, to compare the layout (not the timings) with torch's."""
+    return [re.sub(r"-?[\d.]+ ?(%|us|ms|s|B|KB|MB)?", "#", line) for line in table.split("\n")]
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_table_has_torchs_layout(T):
+    x = T.ones(3, requires_grad=True)
+    with T.autograd.profiler.profile() as prof:
+        x.sin()
+    table = prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=5)
+    lines = table.split("\n")
+    assert lines[0] == "-------------  " + "------------  " * 6
+    assert lines[1] == ("         Name    Self CPU %      Self CPU   CPU total %     CPU total  CPU time avg  "
+                        "  # of Calls  ")
+    assert lines[3].startswith("    aten::sin       100.00%")
+    assert lines[-2].startswith("Self CPU time total: ") and lines[-1] == ""
+
+
+def test_table_layout_with_memory_and_shapes_matches_torch():
+    tables = []
+    for T in LIBS:
+        x = T.ones(3, 3, dtype=T.float64, requires_grad=True)
+        with T.autograd.profiler.profile(record_shapes=True, profile_memory=True) as prof:
+            with T.autograd.profiler.record_function("my_block"):
+                x.sin()
+        tables.append(prof.key_averages(group_by_input_shape=True).table(row_limit=2))
+    for t in tables[1:]:
+        assert _layout(t)[:3] == _layout(tables[0])[:3]
+    assert "Input Shapes" in tables[0] and "Self CPU Mem" in tables[0]
+
+
+def test_table_sorting_and_row_limit():
+    prof = run_model(ndgrad)
+    table = prof.key_averages().table(sort_by="count", row_limit=1)
+    rows = [line for line in table.split("\n")[3:] if line and not line.startswith(("-", "Self"))]
+    assert len(rows) == 1 and rows[0].split()[0] == "aten::mul"
+    with pytest.raises(AttributeError):
+        prof.key_averages().table(sort_by="no_such_column")
+
+
+def test_chrome_trace_is_valid(tmp_path):
+    prof = run_model(ndgrad)
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    trace = json.loads(path.read_text())
+    events = trace["traceEvents"]
+    complete = [e for e in events if e["ph"] == "X"]
+    assert len(complete) == len(prof.function_events)
+    for e in complete:
+        assert {"ph", "ts", "dur", "name", "pid", "tid"} <= e.keys()
+        assert isinstance(e["ts"], (int, float)) and e["dur"] >= 0 and isinstance(e["pid"], int)
+    assert {e["name"] for e in events if e["ph"] == "M"} == {"process_name", "thread_name"}
+    names = {e["name"]: e for e in complete}
+    assert names["my_block"]["cat"] == "user_annotation" and names["aten::sin"]["cat"] == "cpu_op"
+    assert names["aten::sin"]["args"]["Input Dims"] == [[3, 3]]
+    # children lie inside their parents' time ranges, as the trace viewers draw them
+    block, sin = names["my_block"], names["aten::sin"]
+    assert block["ts"] <= sin["ts"] and sin["ts"] + sin["dur"] <= block["ts"] + block["dur"] + 1e-3
+
+
+def test_with_stack_records_the_callers_line():
+    x = ndgrad.ones(2, requires_grad=True)
+    with profile(with_stack=True) as prof:
+        x.exp()
+    (exp,) = [e for e in prof.function_events if e.name == "aten::exp"]
+    assert exp.stack and "test_profiler.py" in exp.stack[0]
+    assert "Source Location" in prof.key_averages(group_by_stack_n=2).table()
+
+
+def test_inplace_ops_get_their_own_names():
+    x = ndgrad.ones(2)
+    with profile() as prof:
+        x.mul_(2)
+    assert [e.name for e in prof.function_events] == ["aten::mul_"]
+
+
+def test_record_function_as_decorator_and_outside_profiling():
+    @record_function("helper")
+    def helper(t):
+        return t.exp()
+    helper(ndgrad.ones(2))                      # nothing is being profiled: no error, no event
+    with profile() as prof:
+        helper(ndgrad.ones(2))
+    assert [e.name for e in prof.function_events] == ["helper", "aten::exp"]
+
+
+def test_profiling_is_off_outside_the_block():
+    assert _dispatch.profile_op is None and engine.profile_node is None
+    with profile():
+        assert _dispatch.profile_op is not None and engine.profile_node is not None
+    assert _dispatch.profile_op is None and engine.profile_node is None
+    with pytest.raises(RuntimeError):
+        with profile():
+            raise RuntimeError("an error inside the block still switches profiling off")
+    assert _dispatch.profile_op is None
+
+
+def test_disabled_profile_records_nothing_and_results_need_a_finished_run():
+    with profile(enabled=False):
+        assert _dispatch.profile_op is None
+    prof = profile()
+    with pytest.raises(RuntimeError, match="didn't finish"):
+        prof.key_averages()
+
+
+def test_torch_profiler_spelling():
+    from ndgrad.profiler import ProfilerActivity, record_function as rf
+    seen = []
+    x = ndgrad.ones(2, requires_grad=True)
+    with ndgrad.profiler.profile(activities=[ProfilerActivity.CPU], record_shapes=True,
+                                 on_trace_ready=seen.append) as prof:
+        with rf("step"):
+            x.tanh().sum().backward()
+    assert seen == [prof]
+    assert "TanhBackward0" in {e.key for e in prof.key_averages()}
+
+
+def test_emit_nvtx_is_a_no_op():
+    for T in LIBS:
+        x = T.ones(2, requires_grad=True)
+        if T is not ndgrad:
+            continue   # torch's emit_nvtx needs CUDA
+        with T.autograd.profiler.emit_nvtx():
+            x.exp().sum().backward()
+        assert x.grad.tolist() == pytest.approx([2.718281828] * 2)

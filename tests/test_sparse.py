@@ -1,0 +1,253 @@
+"""Sparse tensors beyond single ops (those are in op_db/sparse.py): layouts and storage, the layout of
+gradients that reach sparse leaves, accumulation into .grad, printing, and torch's errors."""
+import numpy as np
+import pytest
+
+import ndgrad
+from parity import LIBS, both, same_error
+
+X = [[1.0, 0.0, 3.0], [0.0, 2.0, 0.0], [4.0, 0.0, 0.0], [0.0, 5.0, 6.0]]
+
+
+def dense_leaf(T):
+    return T.tensor(X, dtype=T.float64, requires_grad=True)
+
+
+def sparse_leaf(T, layout="coo"):
+    x = T.tensor(X, dtype=T.float64)
+    s = {"coo": x.to_sparse, "csr": x.to_sparse_csr, "csc": x.to_sparse_csc,
+         "bsr": lambda: x.to_sparse_bsr((2, 1))}[layout]()
+    return s.requires_grad_()
+
+
+def grad_summary(t):
+    g = t.grad
+    return [str(g.layout), g.to_dense()]
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr", "csc", "bsr"])
+def test_storage_and_metadata(layout):
+    def scenario(T):
+        s = sparse_leaf(T, layout)
+        if layout == "coo":
+            parts = [s.indices(), s.is_coalesced(), s.is_sparse]
+        elif layout in ("csr", "bsr"):
+            parts = [s.crow_indices(), s.col_indices(), s.is_sparse_csr if layout == "csr" else 0]
+        else:
+            parts = [s.ccol_indices(), s.row_indices()]
+        return parts + [s.values(), str(s.layout), list(s.shape), s._nnz(), s.sparse_dim(), s.dense_dim(),
+                        s.numel(), s.dim(), str(s.dtype), s.to_dense()]
+    both(scenario)
+
+
+def test_repr_matches_torch():
+    def scenario(T):
+        x = dense_leaf(T)
+        v = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        return [repr(x.to_sparse()), repr(x.to_sparse(1)), repr(x.detach().to_sparse_csr()),
+                repr(x.to_sparse_csc()), repr(x.to_sparse_bsr((2, 3))), repr(x.to_sparse_bsc((1, 1))),
+                repr(T.sparse_coo_tensor(T.tensor([[0, 2, 0]]), v, (3,)).coalesce()),
+                repr(T.zeros(2, 2).to_sparse()), repr(sparse_leaf(T)), repr(T.ones(2, 3, dtype=T.int32).to_sparse()),
+                repr(T.arange(40.0).reshape(2, 20).to_sparse_csr())]
+    both(scenario)
+
+
+def test_layout_objects():
+    assert [repr(ndgrad.strided), str(ndgrad.sparse_coo), repr(ndgrad.sparse_bsc)] == \
+        ["torch.strided", "torch.sparse_coo", "torch.sparse_bsc"]
+    assert ndgrad.ones(2).layout is ndgrad.strided and not ndgrad.ones(2).is_sparse
+    assert isinstance(ndgrad.sparse_csr, ndgrad.layout)
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_sparse_leaf_gets_sparse_grad_from_sparse_mm(layout):
+    def scenario(T):
+        s = sparse_leaf(T, layout)
+        d = T.arange(6, dtype=T.float64).reshape(3, 2).requires_grad_()
+        T.sparse.mm(s, d).sum().backward()
+        return grad_summary(s) + [d.grad]
+    both(scenario)
+
+
+def test_sparse_grad_accumulates_over_two_backward_calls():
+    def scenario(T):
+        s = sparse_leaf(T)
+        d = T.ones(3, 2, dtype=T.float64)
+        for k in range(2):
+            (T.sparse.mm(s, d) * (k + 1)).sum().backward()
+        return grad_summary(s)
+    both(scenario)
+
+
+def test_two_paths_into_a_sparse_leaf_sum_sparse_gradients():
+    def scenario(T):
+        s = sparse_leaf(T)
+        out = T.sparse.sum(s, 0).to_dense().sum() + (s.to_dense() ** 2).sum()
+        out.backward()
+        return grad_summary(s)
+    both(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, s: s.to_dense(),
+    lambda T, s: s.coalesce().values(),
+    lambda T, s: T.sparse.softmax(s, 1).to_dense(),
+    lambda T, s: T.sparse.log_softmax(s, 0).to_dense(),
+    lambda T, s: T.sparse.sum(s, 1).to_dense(),
+    lambda T, s: T.sparse.mm(s, s.t()).to_dense(),
+    lambda T, s: s.t().to_dense(),
+    lambda T, s: (s + s).to_dense(),
+    lambda T, s: (s * 3).to_dense(),
+    lambda T, s: s.to_sparse_csr().to_dense(),
+], ids=["to_dense", "values", "softmax", "log_softmax", "sum", "sparse_mm", "t", "add", "mul", "to_csr"])
+def test_gradient_layout_of_sparse_coo_leaf(call):
+    def scenario(T):
+        s = sparse_leaf(T)
+        w = T.arange(float(np.prod(call(T, s).shape)), dtype=T.float64).reshape(call(T, s).shape)
+        (call(T, s) * w).sum().backward()
+        return grad_summary(s)
+    both(scenario)
+
+
+@pytest.mark.parametrize("layout,call", [
+    ("csr", lambda T, s: s.to_dense()),
+    ("csr", lambda T, s: s.values()),
+    ("csr", lambda T, s: s.to_sparse().to_dense()),
+    ("csr", lambda T, s: T.sparse.sampled_addmm(s, T.ones(4, 2, dtype=T.float64), T.ones(2, 3, dtype=T.float64)
+                                                 ).to_dense()),
+    ("csr", lambda T, s: T.sparse.mm(s, T.ones(3, 2, dtype=T.float64), "mean")),
+], ids=["csr_to_dense", "csr_values", "csr_to_coo", "csr_sampled_addmm", "csr_mm_mean"])
+def test_gradient_layout_of_csr_leaf(layout, call):
+    def scenario(T):
+        s = sparse_leaf(T, layout)
+        out = call(T, s)
+        w = T.arange(float(out.numel()), dtype=T.float64).reshape(out.shape)
+        (out * w).sum().backward()
+        return grad_summary(s)
+    both(scenario)
+
+
+@pytest.mark.parametrize("layout", ["csc", "bsr"])
+def test_gradient_of_csc_and_bsr_leaves(layout):
+    # torch cannot accumulate into these leaves ("Sparse CSC tensors do not have is_contiguous");
+    # ndgrad gives the gradient in the leaf's layout, on its stored elements
+    s = sparse_leaf(ndgrad, layout)
+    w = ndgrad.arange(12.0, dtype=ndgrad.float64).reshape(4, 3)
+    (s.to_dense() * w).sum().backward()
+    (s.t().to_dense() * w.t()).sum().backward()
+    stored = s.detach().to_dense().numpy() != 0
+    if layout == "bsr":   # whole (2, 1) blocks are stored
+        stored = stored.reshape(2, 2, 3).any(1, keepdims=True).repeat(2, 1).reshape(4, 3)
+    assert s.grad.layout is getattr(ndgrad, "sparse_" + layout)
+    np.testing.assert_array_equal(s.grad.to_dense().numpy(), 2 * np.where(stored, w.numpy(), 0))
+
+
+def test_dense_plus_sparse_and_transposes():
+    def scenario(T):
+        x, s = dense_leaf(T), sparse_leaf(T)
+        c = sparse_leaf(T, "csr")
+        y = x + s
+        y.sum().backward()
+        return [y, str(s.t().layout), str(c.t().layout), c.t().to_dense(), x.grad, grad_summary(s),
+                (s - s).to_dense(), (-s).to_dense()]
+    both(scenario)
+
+
+def test_uncoalesced_coo():
+    def scenario(T):
+        v = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        s = T.sparse_coo_tensor(T.tensor([[0, 2, 0], [1, 0, 1]]), v, (3, 2))
+        c = s.coalesce()
+        (c.values() * T.tensor([1.0, 10.0], dtype=T.float64)).sum().backward()
+        return [s.is_coalesced(), c.is_coalesced(), c.indices(), c.values(), s._values(), s.to_dense(), v.grad,
+                c.coalesce() is c, s._nnz(), c._nnz()]
+    both(scenario)
+
+
+def test_sparse_mask_with_compressed_mask_forward():
+    def scenario(T):
+        x = T.arange(12, dtype=T.float64).reshape(4, 3)
+        m = T.tensor(X, dtype=T.float64)
+        return [x.sparse_mask(m.to_sparse_csc()).values(), x.sparse_mask(m.to_sparse_bsr((2, 1))).to_dense()]
+    both(scenario)
+
+
+def test_mm_reduce_amax_picks_per_row_extreme_and_skips_empty_rows():
+    def scenario(T):
+        c = T.tensor([[1.0, 0.0, 3.0], [0.0, 0.0, 0.0], [-2.0, 5.0, 0.0]], dtype=T.float64).to_sparse_csr()
+        c.requires_grad_()
+        d = T.tensor([[1.0, -1.0], [2.0, 0.5], [0.1, 4.0]], dtype=T.float64, requires_grad=True)
+        outs = [T.sparse.mm(c, d, r) for r in ("amax", "amin", "mean")]
+        sum(o.sum() for o in outs).backward()
+        return outs + [c.grad.values(), d.grad]
+    both(scenario)
+
+
+def test_sparse_tensor_to_numpy_is_refused():
+    same_error(lambda T: sparse_leaf(T).detach().numpy(), TypeError)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: dense_leaf(T).to_sparse(layout=T.sparse_bsr),
+    lambda T: dense_leaf(T).to_sparse_bsr((3, 1)),
+    lambda T: T.sparse_coo_tensor(T.tensor([[0, 0]]), T.tensor([1.0, 2.0]), (3,)).values(),
+    lambda T: T.sparse_coo_tensor(T.tensor([[0, 0]]), T.tensor([1.0, 2.0]), (3,)).indices(),
+    lambda T: T.sparse_coo_tensor(T.tensor([[0, 3]]), T.tensor([1.0, 2.0]), (3,), check_invariants=True),
+    lambda T: sparse_leaf(T) + dense_leaf(T),
+    lambda T: T.sparse.mm(sparse_leaf(T, "csr"), T.ones(3, 2, dtype=T.float64), "prod"),
+    lambda T: dense_leaf(T).to_sparse(3),
+    lambda T: T.sparse.mm(sparse_leaf(T), T.ones(2, 2, dtype=T.float64)),
+    lambda T: T.sparse_csr_tensor(T.tensor([0, 1, 5]), T.tensor([0, 1]), T.tensor([1., 2.]), (2, 2),
+                                  check_invariants=True),
+    lambda T: T.sparse_csc_tensor(T.tensor([1, 1, 2]), T.tensor([0, 1]), T.tensor([1., 2.]), (2, 2),
+                                  check_invariants=True),
+    lambda T: dense_leaf(T).to_sparse().crow_indices(),
+    lambda T: sparse_leaf(T, "csr").coalesce(),
+    lambda T: sparse_leaf(T, "bsr").row_indices(),
+    lambda T: dense_leaf(T).values(),
+    lambda T: dense_leaf(T).sparse_mask(T.ones(3, 3).to_sparse()),
+], ids=["bsr_without_blocksize", "bsr_indivisible", "values_uncoalesced", "indices_uncoalesced",
+        "index_out_of_size", "sparse_plus_dense", "reduce_prod", "sparse_dim_out_of_range", "mm_shapes",
+        "crow_end_not_nnz", "ccol_start_not_zero", "crow_of_coo", "coalesce_csr", "row_indices_of_bsr",
+        "values_of_dense", "sparse_mask_sizes"])
+def test_errors_match_torch(call):
+    same_error(call, RuntimeError)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: sparse_leaf(T).exp(),
+    lambda T: T.sparse.softmax(sparse_leaf(T, "csr"), 0),
+    lambda T: T.sparse.sampled_addmm(sparse_leaf(T), T.ones(4, 2), T.ones(2, 3)),
+    lambda T: T.sparse.mm(sparse_leaf(T), T.ones(3, 2, dtype=T.float64), "sum"),
+    lambda T: T.sparse.softmax(dense_leaf(T), 0),
+    lambda T: T.sparse.sum(dense_leaf(T), 0),
+    lambda T: dense_leaf(T).sparse_mask(dense_leaf(T)),
+    lambda T: dense_leaf(T)._nnz(),
+], ids=["exp", "softmax_csr", "sampled_addmm_coo", "mm_reduce_coo", "softmax_dense", "sum_dense",
+        "sparse_mask_dense_mask", "nnz_dense"])
+def test_ops_torch_lacks_for_a_layout_raise_not_implemented(call):
+    for T in LIBS:
+        with pytest.raises(NotImplementedError, match="with arguments from the '(Sparse|SparseCsr)?CPU' backend"):
+            call(T)
+
+
+@pytest.mark.parametrize("call", [lambda T, s, d: T.mm(s, d), lambda T, s, d: s @ d,
+                                  lambda T, s, d: T.addmm(T.zeros(4, 2, dtype=T.float64), s, d)],
+                         ids=["mm", "matmul", "addmm"])
+def test_dense_products_refuse_sparse_operands(call):
+    # torch runs these with a masked sparse gradient for `s`; ndgrad's dense formulas would not, so they refuse
+    with pytest.raises(NotImplementedError, match="torch.sparse.mm"):
+        call(ndgrad, sparse_leaf(ndgrad), ndgrad.ones(3, 2, dtype=ndgrad.float64))
+
+
+@pytest.mark.parametrize("convert", [lambda x: x.to_sparse(), lambda x: x.to_sparse_csr(),
+                                     lambda x: x.to_sparse_bsc((2, 1)), lambda x: x.to_sparse(1)],
+                         ids=["coo", "csr", "bsc", "sparse_dim"])
+def test_a_conversion_runs_backward_twice_as_it_saves_no_tensor(convert):
+    def scenario(T):
+        x = dense_leaf(T)
+        s = convert(x)
+        for k in (2.0, 3.0):
+            (s.to_dense() * k).sum().backward()
+        return x.grad
+    both(scenario)
