@@ -41,11 +41,15 @@ from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401
+from . import nested  # noqa: E402,F401
+from ._nested_array import jagged  # noqa: E402,F401
 from ._sparse_array import (layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr,  # noqa: E402,F401
                             strided)
 from . import profiler, utils  # noqa: E402,F401
 from . import special  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401
+from . import func  # noqa: E402,F401
+from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 
 __version__ = "0.1.0"

@@ -21,6 +21,7 @@ from .autograd.grad_mode import state
 from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
 from .autograd.graph import saved_hooks
 from ._sparse_array import SparseArray
+from ._nested_array import NestedArray
 
 ENTRIES = loader.load()
 OPS = {}          # public name -> function, collected into the ndgrad namespace
@@ -186,7 +187,7 @@ def _wrap(o, target):
     if type(o) is not np.ndarray:
         if isinstance(o, Tensor):
             return o
-        if not isinstance(o, SparseArray):   # sparse forwards return their storage (see _sparse_array.py)
+        if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
             o = np.asarray(o)
     if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
         o = o.astype(target)

@@ -77,6 +77,11 @@ def set_rng_state(new_state):
     default_generator.set_state(new_state)
 
 
+draw_check = None   # set while ndgrad.func.vmap runs: refuses draws in its randomness='error' mode
+
+
 def rng(generator=None):
     """The NumPy generator to draw from."""
+    if draw_check is not None:
+        draw_check()
     return (generator or default_generator)._rng

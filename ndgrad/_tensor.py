@@ -15,6 +15,7 @@ from .autograd.grad_mode import state
 from .autograd import node as _node
 from .autograd.node import HookDict
 from ._sparse_array import sparse_coo, sparse_csr, strided
+from ._nested_array import NestedArray, nested_repr
 
 
 class device:
@@ -134,6 +135,10 @@ class Tensor:
     @property
     def is_sparse_csr(self):
         return self.layout is sparse_csr
+
+    @property
+    def is_nested(self):
+        return type(self._data) is NestedArray
 
     @property
     def ndim(self):
@@ -379,6 +384,8 @@ class Tensor:
 
     def __repr__(self):
         from ._repr import sparse_repr, tensor_repr
+        if type(self._data) is NestedArray:
+            return nested_repr(self)
         return tensor_repr(self) if type(self._data) is np.ndarray else sparse_repr(self)
 
     def __iter__(self):

@@ -193,6 +193,26 @@ def test_nonlinear_backward_fails_the_batched_check():
         gradcheck(Squared.apply, (x,), check_batched_grad=True, check_undefined_grad=False)
 
 
+def test_nonlinear_jvp_fails_the_batched_forward_check():
+    class CubedTangent(ndgrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t ** 3 * 2   # right on basis tangents, but not linear in t
+
+    x = x_of(ndgrad)
+    assert gradcheck(lambda a: (a * a).sin(), (x,), check_forward_ad=True, check_batched_forward_grad=True)
+    with pytest.raises(GradcheckError, match="with forward-mode AD"):
+        gradcheck(CubedTangent.apply, (x,), check_forward_ad=True, check_batched_forward_grad=True)
+
+
 def test_input_and_output_checks():
     assert same_error(lambda T: T.autograd.gradcheck(lambda a: a * 2, (x_of(T).detach(),)), ValueError) == (
         "gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True.")

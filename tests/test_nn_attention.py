@@ -129,3 +129,24 @@ def test_dropout_in_attention_only_in_training():
     assert ndgrad.equal(m(x), m(x))
     m.train()
     assert not ndgrad.equal(m(x), m(x))
+
+
+@needs_torch
+def test_encoder_inference_with_padding_zeroes_padded_positions_like_torch():
+    """torch's eval-mode, no-grad encoder runs on a nested tensor and pads the result with zeros."""
+    def build(T):
+        layer = T.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        return T.nn.TransformerEncoder(layer, 2, norm=T.nn.LayerNorm(8)).eval()
+    m, tm = build(ndgrad), build(torch)
+    to_torch(m, tm)
+    x, padding = X.transpose(1, 0, 2), PADDING
+    with ndgrad.no_grad():
+        y = m(ndgrad.tensor(x), src_key_padding_mask=ndgrad.tensor(padding))
+    with torch.no_grad():
+        ty = tm(torch.tensor(x), src_key_padding_mask=torch.tensor(padding))
+    np.testing.assert_allclose(y.numpy(), ty.numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_encoder_warns_when_the_nested_path_is_off():
+    with pytest.warns(UserWarning, match="use_nested_tensor is False because encoder_layer.self_attn.batch_first"):
+        ndgrad.nn.TransformerEncoder(ndgrad.nn.TransformerEncoderLayer(8, 2, 16), 1)

@@ -49,8 +49,8 @@ def test_shape_modules_match_torch(name, args, shape):
 
 @needs_torch
 def test_upsample_modes_and_size():
-    for kwargs in ({"size": (5, 4), "mode": "bilinear"}, {"scale_factor": 1.5, "mode": "bicubic", "align_corners": True},
-                   {"scale_factor": (2, 1), "mode": "nearest"}):
+    for kwargs in ({"size": (5, 4), "mode": "bilinear"}, {"scale_factor": (2, 1), "mode": "nearest"},
+                   {"scale_factor": 1.5, "mode": "bicubic", "align_corners": True}):
         m, tm = both("Upsample", **kwargs)
         check_parity(m, tm, randn(1, 2, 3, 3))
 
@@ -208,3 +208,57 @@ def test_backward_hook_on_container_sees_module_boundary():
     model.register_full_backward_hook(lambda m, gi, go: seen.append((tuple(gi[0].shape), tuple(go[0].shape))))
     model(ndgrad.ones(5, 3, requires_grad=True)).sum().backward()
     assert seen == [((5, 3), (5, 2))]
+
+
+# ---- lazy modules -------------------------------------------------------------------------------
+LAZY = [("LazyLinear", (3,), (2, 5)), ("LazyConv1d", (4, 3, 2, 1), (2, 6, 7)), ("LazyConv2d", (4, 3), (1, 2, 5, 5)),
+        ("LazyConv3d", (2, 2), (1, 1, 3, 3, 3)), ("LazyConvTranspose1d", (4, 3), (2, 2, 5)),
+        ("LazyConvTranspose2d", (2, 3, 2, 1, 1), (1, 2, 3, 3)), ("LazyConvTranspose3d", (2, 2), (1, 1, 2, 2, 2)),
+        ("LazyBatchNorm1d", (), (4, 3)), ("LazyBatchNorm2d", (), (2, 3, 2, 2)),
+        ("LazyBatchNorm3d", (), (2, 2, 2, 2, 2)),
+        ("LazyInstanceNorm1d", (), (2, 3, 4)), ("LazyInstanceNorm2d", (), (2, 3, 4, 4)),
+        ("LazyInstanceNorm3d", (), (2, 2, 2, 2, 3))]
+
+
+@needs_torch
+@pytest.mark.parametrize("name,args,shape", LAZY, ids=[e[0] for e in LAZY])
+def test_lazy_module_initialises_on_first_call_like_torch(name, args, shape):
+    m, tm = both(name, *args)
+    assert isinstance(m.weight, nn.UninitializedParameter)
+    x = randn(*shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tm(torch.tensor(x))
+    m(ndgrad.tensor(x))
+    assert type(m).__name__ == type(tm).__name__ == name[4:]
+    assert repr(m) == repr(tm)
+    assert [(n, tuple(p.shape)) for n, p in m.state_dict().items()] == \
+        [(n, tuple(p.shape)) for n, p in tm.state_dict().items()]
+    check_parity(m, tm, x)
+
+
+def test_lazy_module_takes_shapes_from_a_checkpoint():
+    m = nn.LazyLinear(3)
+    m.load_state_dict(nn.Linear(4, 3).state_dict())
+    assert tuple(m.weight.shape) == (3, 4) and type(m).__name__ == "LazyLinear"
+    m(ndgrad.ones(2, 4))
+    assert type(m) is nn.Linear
+
+
+@needs_torch
+def test_adaptive_log_softmax_matches_torch():
+    m, tm = both("AdaptiveLogSoftmaxWithLoss", 8, 20, [4, 10], div_value=2.0, head_bias=True)
+    m, tm = m.double(), tm.double()
+    to_torch(m, tm)
+    x, target = randn(6, 8, dtype=np.float64), np.array([0, 5, 12, 19, 3, 9])
+    results = []
+    for lib, mod in ((ndgrad, m), (torch, tm)):
+        xs = lib.tensor(x, requires_grad=True)
+        out = mod(xs, lib.tensor(target))
+        (out.loss + out.output.sum() * 0.1).backward()
+        results.append([out.output, out.loss, xs.grad, mod.log_prob(lib.tensor(x)), mod.predict(lib.tensor(x))]
+                       + [p.grad for p in mod.parameters()])
+    for a, b in zip(*results):
+        close(a, b, 1e-10)
+    with pytest.raises(RuntimeError, match="Target values should be in"):
+        m(ndgrad.tensor(x), ndgrad.tensor([0, 1, 2, 3, 4, 20]))

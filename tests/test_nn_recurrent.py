@@ -1,6 +1,6 @@
 """RNN/LSTM/GRU and their cells against torch: the same weights (through state_dict) and inputs
-give the same outputs, final states, input and weight gradients; the cells, RNN and GRU record
-torch's graph (torch's LSTM is one fused oneDNN node per layer, ndgrad's the composed steps)."""
+give the same outputs, final states, input and weight gradients, and record torch's graph (in
+float32, LSTM layers are torch's fused MkldnnRnnLayerBackward0 nodes; in float64 composed steps)."""
 import numpy as np
 import pytest
 
@@ -102,14 +102,26 @@ def test_gru_matches_torch(kwargs):
 @needs_torch
 @pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bidirectional": True}, {"proj_size": 2},
                                     {"batch_first": True, "bias": False}], ids=str)
-def test_lstm_matches_torch_values(kwargs):
-    check(lambda T: T.nn.LSTM(3, 5, **kwargs), X, same_graph=False)
+def test_lstm_matches_torch(kwargs):
+    check(lambda T: T.nn.LSTM(3, 5, **kwargs), X)
+
+
+@needs_torch
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2, "bidirectional": True}, {"proj_size": 2},
+                                    {"batch_first": True, "bias": False}], ids=str)
+def test_float32_lstm_runs_torch_fused_layers(kwargs):
+    ndgrad.set_default_dtype(ndgrad.float32)
+    torch.set_default_dtype(torch.float32)
+    check(lambda T: T.nn.LSTM(3, 5, **kwargs), X.astype(np.float32), tol=2e-5)
 
 
 @needs_torch
 def test_lstm_with_initial_state_and_unbatched_input():
     h0, c0 = rng.standard_normal((1, 5)), rng.standard_normal((1, 5))
-    check(lambda T: T.nn.LSTM(3, 5), X[:, 0], (h0, c0), same_graph=False)
+    check(lambda T: T.nn.LSTM(3, 5), X[:, 0], (h0, c0))
+    ndgrad.set_default_dtype(ndgrad.float32)
+    torch.set_default_dtype(torch.float32)
+    check(lambda T: T.nn.LSTM(3, 5, 2), X[:, 0].astype(np.float32), (np.ones((2, 5), np.float32),) * 2, tol=2e-5)
 
 
 @needs_torch

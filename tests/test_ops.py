@@ -35,9 +35,12 @@ def _grad_inputs(inputs):
 
 
 def _dense(out):
-    """Sparse outputs through the differentiable .to_dense(): values and gradients are checked dense."""
+    """Sparse outputs through the differentiable .to_dense(), nested ones through .to_padded_tensor(0.0):
+    values and gradients are checked dense."""
     if isinstance(out, (tuple, list)):
         return [_dense(o) for o in out]
+    if getattr(out, "is_nested", False):
+        return out.to_padded_tensor(0.0)
     return out.to_dense() if str(getattr(out, "layout", "torch.strided")) != "torch.strided" else out
 
 

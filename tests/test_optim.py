@@ -63,6 +63,14 @@ CONFIGS = [
     ("RMSprop", dict(lr=0.01, alpha=0.9, maximize=True, weight_decay=0.1)),
     ("RMSprop", dict(lr=0.01, centered=True)),
     ("Adagrad", dict(lr=0.1, maximize=True, eps=1e-3)),
+    ("Adamax", dict()), ("Adamax", dict(lr=0.01, weight_decay=0.1, maximize=True)),
+    ("NAdam", dict()), ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("NAdam", dict(weight_decay=0.1, maximize=True)),
+    ("RAdam", dict()), ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, betas=(0.5, 0.6))),
+    ("Adadelta", dict()), ("Adadelta", dict(lr=0.5, rho=0.8, weight_decay=0.1, maximize=True)),
+    ("Rprop", dict()), ("Rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.1), maximize=True)),
+    ("ASGD", dict()), ("ASGD", dict(lr=0.05, lambd=0.01, alpha=0.5, t0=3, weight_decay=0.1)),
+    ("ASGD", dict(maximize=True, t0=2)),
 ]
 
 
@@ -98,7 +106,8 @@ def test_param_groups_parity():
     assert opt.state_dict()["param_groups"] == topt.state_dict()["param_groups"]
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam",
+                                  "Adadelta", "Rprop", "ASGD"])
 def test_state_dict_resume(name):
     """Interrupting training and resuming from state dicts gives the uninterrupted run's numbers."""
     kwargs = {"lr": 0.05, "momentum": 0.9} if name == "SGD" else {"lr": 0.05}
@@ -194,7 +203,7 @@ def test_double_model():
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop", "Adagrad", "NAdam", "RAdam"])
 def test_float64_updates_match_torch_tightly(name):
     """In float64 the _foreach_ updates are torch's to rounding (10 steps)."""
     m, tm = pair()
@@ -212,18 +221,19 @@ def test_float64_updates_match_torch_tightly(name):
         np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam",
+                                  "Adadelta", "Rprop", "ASGD"])
 def test_updates_run_on_foreach_ops(name, monkeypatch):
     """Each step updates all parameters of a group with one _foreach_ call per stage."""
     calls = []
-    for op in ("_foreach_add_", "_foreach_addcdiv_"):
+    for op in ("_foreach_add_", "_foreach_addcdiv_", "_foreach_addcmul_"):
         original = getattr(ndgrad, op)
         monkeypatch.setattr(ndgrad, op, lambda *a, _f=original, _n=op, **k: (calls.append(_n), _f(*a, **k))[1])
     m = build(ndgrad)
     kwargs = {"lr": 0.1, "momentum": 0.9} if name == "SGD" else {}
     opt = getattr(ndgrad.optim, name)(m.parameters(), **kwargs)
     train(ndgrad, m, opt, 2)
-    assert calls and len(calls) <= 2 * 4
+    assert calls and len(calls) <= 2 * 5
 
 
 def test_step_hooks():
@@ -244,3 +254,59 @@ def test_unsupported_flags_say_so():
         ndgrad.optim.Adam(p, fused=True)
     with pytest.raises(NotImplementedError, match="differentiable=True"):
         ndgrad.optim.SGD(p, lr=0.1, differentiable=True)
+
+
+@needs_torch
+@pytest.mark.parametrize("kwargs", [{}, {"lr": 0.5, "history_size": 3, "max_iter": 7},
+                                    {"line_search_fn": "strong_wolfe"},
+                                    {"line_search_fn": "strong_wolfe", "history_size": 2, "max_iter": 8},
+                                    {"line_search_fn": "strong_wolfe", "max_eval": 10, "lr": 2.0}], ids=str)
+def test_lbfgs_matches_torch(kwargs):
+    """Same losses, parameters and number of closure evaluations as torch's LBFGS, over 4 steps."""
+    m, tm = pair()
+    results = []
+    for lib, model in ((ndgrad, m.double()), (torch, tm.double())):
+        opt = lib.optim.LBFGS(model.parameters(), **kwargs)
+        x, y = lib.tensor(X).double(), lib.tensor(Y).double()
+
+        def closure():
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            return loss
+        losses = [opt.step(closure).item() for _ in range(4)]
+        results.append((losses, list(model.parameters()), opt.state_dict()))
+    (losses, params, state), (t_losses, t_params, t_state) = results
+    np.testing.assert_allclose(losses, t_losses, rtol=1e-5)   # ~100 evaluations: rounding differs a little
+    for p, tp in zip(params, t_params):
+        np.testing.assert_allclose(p.detach().numpy(), tp.detach().numpy(), rtol=1e-5, atol=1e-8)
+    assert state["state"][0]["func_evals"] == t_state["state"][0]["func_evals"]
+    assert sorted(state["state"][0]) == sorted(t_state["state"][0])
+    assert state["param_groups"] == t_state["param_groups"]
+
+
+def test_lbfgs_state_survives_save_and_load(tmp_path):
+    """An LBFGS resumed from ndgrad.save'd model and optimizer state takes the same next step."""
+    x, y = ndgrad.tensor(X), ndgrad.tensor(Y)
+
+    def run(model, opt):
+        def closure():
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            return loss
+        opt.step(closure)
+        return closure().item()
+
+    model = build(ndgrad)
+    opt = ndgrad.optim.LBFGS(model.parameters(), line_search_fn="strong_wolfe", max_iter=5)
+    run(model, opt)
+    ndgrad.save({"model": model.state_dict(), "optim": opt.state_dict()}, tmp_path / "lbfgs.pt")
+    checkpoint = ndgrad.load(tmp_path / "lbfgs.pt")
+    resumed = build(ndgrad)
+    resumed.load_state_dict(checkpoint["model"])
+    resumed_opt = ndgrad.optim.LBFGS(resumed.parameters(), line_search_fn="strong_wolfe", max_iter=5)
+    resumed_opt.load_state_dict(checkpoint["optim"])
+    assert run(resumed, resumed_opt) == run(model, opt)
+    with pytest.raises(ValueError, match="per-parameter options"):
+        ndgrad.optim.LBFGS([{"params": [model[0].weight]}, {"params": [model[0].bias]}])

@@ -41,6 +41,16 @@ SCHEDULES = {
     "OneCycleLR": lambda L, o: L.OneCycleLR(o, [1.0, 0.5], total_steps=25),
     "OneCycleLR-3phase-linear": lambda L, o: L.OneCycleLR(o, 1.0, epochs=5, steps_per_epoch=5, three_phase=True,
                                                           anneal_strategy="linear"),
+    "MultiplicativeLR": lambda L, o: L.MultiplicativeLR(o, lambda e: 0.9),
+    "ConstantLR": lambda L, o: L.ConstantLR(o, 0.5, 4),
+    "LinearLR": lambda L, o: L.LinearLR(o, 0.1, 1.0, 6),
+    "PolynomialLR": lambda L, o: L.PolynomialLR(o, 10, 2.0),
+    "CosineAnnealingWarmRestarts": lambda L, o: L.CosineAnnealingWarmRestarts(o, 3, 2, 0.001),
+    "SequentialLR-warmup-cosine": lambda L, o: L.SequentialLR(
+        o, [L.LinearLR(o, 0.1, total_iters=4), L.CosineAnnealingLR(o, 10)], [4]),
+    "SequentialLR-three": lambda L, o: L.SequentialLR(
+        o, [L.ConstantLR(o, 0.5, 3), L.ExponentialLR(o, 0.9), L.StepLR(o, 3)], [5, 12]),
+    "ChainedScheduler": lambda L, o: L.ChainedScheduler([L.ConstantLR(o, 0.5, 3), L.ExponentialLR(o, 0.9)]),
 }
 
 
@@ -68,7 +78,8 @@ def test_reduce_on_plateau_matches_torch(kwargs):
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["StepLR", "ExponentialLR", "CosineAnnealingLR"])
+@pytest.mark.parametrize("name", ["StepLR", "ExponentialLR", "CosineAnnealingLR", "LinearLR", "PolynomialLR",
+                                  "ConstantLR", "CosineAnnealingWarmRestarts"])
 def test_step_with_epoch_uses_closed_form(name):
     def run(lib):
         opt = lib.optim.SGD([lib.nn.Parameter(lib.zeros(1))], lr=0.1)

@@ -12,7 +12,8 @@ derivatives.yaml entry (see `_rule`):
   also makes the tangent of a view a view of the tangent;
 - `auto_transpose`: for ops whose jvp has no short expression (decompositions, convolutions,
   normalizations): a backward formula is linear in its output gradient u, so the gradient of
-  <vjp(u), tangent> with respect to u is the jvp. It costs a double backward (real dtypes only).
+  <vjp(u), tangent> with respect to u is the jvp (complex values too: both modes treat C as R^2).
+  It costs a double backward.
 Formulas run with the level paused, on ordinary tensors: tangents are differentiable in reverse
 mode, and backward formulas run on dual tensors give dual gradients (forward-over-reverse).
 As in torch, only one level can be active at a time; leaving it forgets every tangent made in it.
@@ -356,11 +357,8 @@ def _transpose(spec, args, tangents, outs):
     from . import grad as autograd_grad
     from .formulas import sum_to
     node_cls = spec.node_cls
-    if any(o._data.dtype.kind == "c" for o in outs) or any(
-            isinstance(args[i], _node.Tensor) and args[i]._data.dtype.kind == "c" for i in spec.diff_pos):
-        raise NotImplementedError(f"forward AD of {spec.entry.op_name} (auto_transpose) supports real dtypes only")
     out_diff = spec.entry.output_differentiability
-    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind == "f" and (out_diff is None or out_diff[k]) else None
+    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]) else None
           for k, o in enumerate(outs)]
     saved = _saved_values(spec, args, outs)
     mask = [True] * len(node_cls._diff_args)

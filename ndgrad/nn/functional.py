@@ -141,6 +141,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 # ---- linear -------------------------------------------------------------------------------
 def linear(input, weight, bias=None):
+    if input.is_nested:
+        return _nd._nested_linear(input, weight, bias)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"linear: both arguments to linear need to be at least 1D, but they are {input.ndim}D "
                            f"and {weight.ndim}D")

@@ -385,7 +385,8 @@ class Module:
 
     # --- calling and hooks ----------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        """hook(module, args) -> None or new args (with_kwargs: hook(module, args, kwargs) -> None or (args, kwargs))."""
+        """hook(module, args) -> None or new args
+        (with_kwargs: hook(module, args, kwargs) -> None or (args, kwargs))."""
         handle = _add_hook(self._forward_pre_hooks, hook, prepend)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs.add(handle._key)

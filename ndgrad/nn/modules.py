@@ -6,7 +6,7 @@ import warnings
 from collections import OrderedDict
 from itertools import islice
 
-from .. import _dtype, empty
+from .. import _dtype, cat, empty
 from . import functional as F
 from . import init
 from .module import Module, _indent
@@ -687,7 +687,7 @@ class _ConvNd(Module):
         n = self._dims
         text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding != (0,) * n:
-            text += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            text += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             text += f", dilation={self.dilation}"
         if self.output_padding != (0,) * n:
@@ -969,14 +969,17 @@ class _NormBase(Module):
     """Running statistics and affine parameters shared by BatchNorm and InstanceNorm."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 device=None, dtype=None):
+                 device=None, dtype=None, *, bias=True):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         dt = _factory(dtype)
         if affine:
             self.weight = Parameter(empty(num_features, dtype=dt))
-            self.bias = Parameter(empty(num_features, dtype=dt))
+            if bias:
+                self.bias = Parameter(empty(num_features, dtype=dt))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -1000,11 +1003,12 @@ class _NormBase(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class _BatchNorm(_NormBase):
@@ -1041,8 +1045,8 @@ class BatchNorm3d(_BatchNorm):
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
-                 device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def forward(self, input):
         n = self._dims + 2
@@ -1102,16 +1106,19 @@ class LayerNorm(Module):
 
 
 class GroupNorm(Module):
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
             self.weight = Parameter(empty(num_channels, dtype=_factory(dtype)))
-            self.bias = Parameter(empty(num_channels, dtype=_factory(dtype)))
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if bias:
+                self.bias = Parameter(empty(num_channels, dtype=_factory(dtype)))
+                init.zeros_(self.bias)
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -1120,7 +1127,8 @@ class GroupNorm(Module):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class RMSNorm(Module):
@@ -1451,6 +1459,26 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
+class ChannelShuffle(Module):
+    """Interleave the channels of `groups` groups. Composed from view and transpose: the values and
+    gradients are torch's; torch's node is its own op (ChannelShuffleBackward0)."""
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        n, c = input.shape[:2]
+        if c % self.groups:
+            raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and "
+                               f"{self.groups} groups.")
+        rest = tuple(input.shape[2:])
+        return input.reshape((n, self.groups, c // self.groups) + rest).transpose(1, 2).reshape(input.shape)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
+
+
 class _PadNd(Module):
     """F.pad with a fixed padding (an int pads every side of the last `_dims` dims)."""
     _mode, _dims = "constant", 1
@@ -1581,6 +1609,90 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
+
+
+class _ASMoutput(tuple):
+    """AdaptiveLogSoftmaxWithLoss's result: (output, loss), also by name."""
+    output = property(lambda self: self[0])
+    loss = property(lambda self: self[1])
+
+    def __new__(cls, output, loss):
+        return super().__new__(cls, (output, loss))
+
+
+class AdaptiveLogSoftmaxWithLoss(Module):
+    """Log-probabilities of many classes in clusters: a head scores the `cutoffs[0]` frequent classes
+    and one entry per cluster; each cluster's classes get a smaller (div_value-reduced) projection."""
+
+    def __init__(self, in_features, n_classes, cutoffs, div_value=4.0, head_bias=False, device=None, dtype=None):
+        super().__init__()
+        cutoffs = list(cutoffs)
+        if len(cutoffs) == 0:
+            raise ValueError("cutoffs should be a sequence of length larger than 0")
+        if (cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > (n_classes - 1)
+                or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
+            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in an increasing "
+                             "order, where each value is between 1 and n_classes-1")
+        self.in_features, self.n_classes, self.div_value, self.head_bias = in_features, n_classes, div_value, head_bias
+        self.cutoffs = cutoffs + [n_classes]
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.head = Linear(in_features, self.head_size, bias=head_bias, dtype=dtype)
+        self.tail = ModuleList(
+            Sequential(Linear(in_features, int(in_features // (div_value ** (i + 1))), bias=False, dtype=dtype),
+                       Linear(int(in_features // (div_value ** (i + 1))), self.cutoffs[i + 1] - self.cutoffs[i],
+                              bias=False, dtype=dtype))
+            for i in range(self.n_clusters))
+
+    def forward(self, input, target):
+        batched = input.dim() == 2
+        if not batched:
+            if target.dim() != 0:
+                raise RuntimeError("1D target tensor expects 2D input tensors, but found inputs with size "
+                                   f"{tuple(input.shape)}")
+            input, target = input.unsqueeze(0), target.unsqueeze(0)
+        elif target.dim() != 1 or input.shape[0] != target.shape[0]:
+            raise RuntimeError("Input and target should have the same size in the batch dimension.")
+        output = input.new_zeros(target.shape[0])
+        head_index = target.clone()   # the head's column each row reads: its class, or its cluster's entry
+        bounds = [0] + self.cutoffs
+        covered = 0
+        for i in range(len(bounds) - 1):
+            rows = ((target >= bounds[i]) & (target < bounds[i + 1])).nonzero().reshape(-1)
+            covered += rows.numel()
+            if i == 0 or rows.numel() == 0:
+                continue
+            logp = F.log_softmax(self.tail[i - 1](input.index_select(0, rows)), dim=1)
+            local = logp.gather(1, (target.index_select(0, rows) - bounds[i]).unsqueeze(1)).squeeze(1)
+            output = output.index_copy(0, rows, local)
+            head_index = head_index.index_fill(0, rows, self.shortlist_size + i - 1)
+        if covered != target.shape[0]:
+            raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but values in range "
+                               f"[{target.min().item()}, {target.max().item()}] were found. ")
+        head_logp = F.log_softmax(self.head(input), dim=1)
+        output = output + head_logp.gather(1, head_index.unsqueeze(1)).squeeze(1)
+        loss = (-output).mean()
+        return _ASMoutput(output if batched else output.squeeze(0), loss)
+
+    def _full_log_prob(self, input, head_output):
+        head_logp = F.log_softmax(head_output, dim=1)
+        parts = [head_logp[:, :self.shortlist_size]]
+        for i, cluster in enumerate(self.tail):
+            cluster_logp = F.log_softmax(cluster(input), dim=1)
+            parts.append(cluster_logp + head_logp[:, self.shortlist_size + i].unsqueeze(1))
+        return cat(parts, 1)
+
+    def log_prob(self, input):
+        """log-probabilities of all n_classes classes, (N, n_classes)."""
+        batched = input.dim() == 2
+        x = input if batched else input.unsqueeze(0)
+        out = self._full_log_prob(x, self.head(x))
+        return out if batched else out.squeeze(0)
+
+    def predict(self, input):
+        """The most likely class of each row."""
+        return self.log_prob(input).argmax(dim=-1)
 
 
 # ---- parameter containers -----------------------------------------------------------------

@@ -3,13 +3,14 @@
 The cells are torch's composite CPU cells op for op (addmm, unsafe_split, sigmoid, tanh...), so
 RNNCell/LSTMCell/GRUCell record torch's graph. The layers follow torch's CPU layer loop: one input
 projection for the whole sequence (unbound into steps), one cell step per time step, outputs
-stacked. RNN and GRU then record torch's graph too; torch's LSTM runs one fused oneDNN kernel
-per layer (MkldnnRnnLayerBackward0), where ndgrad records the composed steps instead.
+stacked, so RNN and GRU record torch's graph too. A float32 LSTM without projection runs each
+layer and direction as one op, as torch does (mkldnn_rnn_layer, ops/rnn.py: MkldnnRnnLayerBackward0).
 Packed sequences (nn.utils.rnn.PackedSequence) run the same steps on the shrinking batch.
 """
 import math
 
 import ndgrad as _nd
+from ..ops.rnn import LSTM_MODE
 from . import functional as F
 from . import init
 from .module import Module
@@ -154,8 +155,8 @@ class RNNBase(Module):
         return hx
 
     def forward(self, input, hx=None):
-        PackedSequence = _packed_sequence_type()
-        packed = PackedSequence is not None and isinstance(input, PackedSequence)
+        from .utils.rnn import PackedSequence
+        packed = isinstance(input, PackedSequence)
         if packed:
             data, batch_sizes = input.data, [int(b) for b in input.batch_sizes.tolist()]
             batch = batch_sizes[0]
@@ -170,8 +171,8 @@ class RNNBase(Module):
                 input = input.unsqueeze(1)
                 if hx is not None:
                     hx = _map_state(hx, lambda h: h.unsqueeze(1))
-            elif self.batch_first:
-                input = input.transpose(0, 1)
+            elif self.batch_first:   # the fused LSTM layer takes a contiguous sequence-major input
+                input = input.transpose(0, 1).contiguous() if self._fused(input) else input.transpose(0, 1)
             if input.shape[-1] != self.input_size:
                 raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
                                    f"got {input.shape[-1]}")
@@ -189,14 +190,22 @@ class RNNBase(Module):
             return PackedSequence(output, input.batch_sizes, input.sorted_indices, input.unsorted_indices), h_n
         if unbatched:
             return output.squeeze(1), _map_state(h_n, lambda h: h.squeeze(1))
-        return (output.transpose_(0, 1) if self.batch_first else output), h_n   # in place, as torch
+        if self.batch_first:   # as torch: RNN and GRU transpose their output in place, LSTM does not
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
+        return output, h_n
+
+    def _fused(self, data):
+        """Whether the layers run as torch's fused CPU LSTM op (mkldnn_rnn_layer): float32, no projection."""
+        return self.mode == "LSTM" and not self.proj_size and data.dtype == _nd.float32
 
     def _run(self, data, batch_sizes, hx):
         """All layers; data is (seq, batch, features) or packed (sum(batch_sizes), features)."""
         step = _STEPS[self.mode]
         directions = 2 if self.bidirectional else 1
         finals = []
-        initial = _map_state(hx, lambda h: h.unbind(0))   # one state per layer and direction
+        fused = batch_sizes is None and self._fused(data)
+        # one state per layer and direction (torch selects them for its fused LSTM, else unbinds)
+        initial = hx if fused else _map_state(hx, lambda h: h.unbind(0))
         for layer in range(self.num_layers):
             if layer and self.dropout and self.training:
                 data = F.dropout(data, self.dropout, True)
@@ -204,18 +213,25 @@ class RNNBase(Module):
             for direction in range(directions):
                 k = layer * directions + direction
                 h0 = tuple(h[k] for h in initial) if isinstance(hx, tuple) else initial[k]
-                run = _run_packed if batch_sizes is not None else _run_full
-                out, final = run(step, data, batch_sizes, h0, self._weights(layer, direction), reverse=direction == 1)
+                weights = self._weights(layer, direction)
+                if fused:
+                    out, final = self._fused_layer(data, h0, weights, direction == 1)
+                else:
+                    run = _run_packed if batch_sizes is not None else _run_full
+                    out, final = run(step, data, batch_sizes, h0, weights, reverse=direction == 1)
                 outputs.append(out)
                 finals.append(final)
             data = outputs[0] if directions == 1 else _nd.cat(outputs, data.dim() - 1)
         return data, finals
 
-
-def _packed_sequence_type():
-    """nn.utils.rnn.PackedSequence, where ndgrad has it."""
-    from . import utils
-    return getattr(getattr(utils, "rnn", None), "PackedSequence", None)
+    def _fused_layer(self, data, h0, weights, reverse):
+        w_ih, w_hh, b_ih, b_hh, _ = weights
+        if b_ih is None:   # the op always takes biases
+            b_ih = b_hh = _nd.zeros(w_ih.shape[0], dtype=w_ih.dtype)
+        out, hy, cy, _ = _nd.mkldnn_rnn_layer(data, w_ih, w_hh, b_ih, b_hh, h0[0], h0[1], reverse, [], LSTM_MODE,
+                                              self.hidden_size, self.num_layers, self.bias, self.bidirectional,
+                                              False, self.training)
+        return out, (hy, cy)
 
 
 def _map_state(hx, fn):

@@ -4,6 +4,7 @@ heads folded into the batch, bmm + softmax when the weights are returned, scaled
 otherwise), so the same weights give torch's outputs and gradients."""
 import copy
 import math
+import warnings
 
 import ndgrad as _nd
 from . import functional as F
@@ -132,24 +133,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         attn_mask = attn_mask.view(bsz, num_heads, -1, src_len) if attn_mask.shape[0] != 1 \
             else attn_mask.unsqueeze(0)
     q, k, v = (t.view(bsz, num_heads, -1, head_dim) for t in (q, k, v))
-    out = _attention(q, k, v, attn_mask, dropout_p)
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p)
     out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
     out = F.linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
     return (out if batched else out.squeeze(1)), None
-
-
-def _attention(q, k, v, attn_mask, dropout_p):
-    """F.scaled_dot_product_attention where ndgrad has it; else its definition, softmax(qk^T/sqrt(d) + mask) v."""
-    sdpa = getattr(F, "scaled_dot_product_attention", None)
-    if sdpa is not None:
-        return sdpa(q, k, v, attn_mask, dropout_p)
-    scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))
-    if attn_mask is not None:
-        scores = scores + attn_mask
-    weights = F.softmax(scores, dim=-1)
-    if dropout_p > 0.0:
-        weights = F.dropout(weights, p=dropout_p)
-    return weights @ v
 
 
 # ---- modules ------------------------------------------------------------------------------
@@ -256,6 +243,7 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation(activation)
+        self.activation_relu_or_gelu = self.activation in (F.relu, F.gelu)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         x = src
@@ -319,17 +307,57 @@ class TransformerDecoderLayer(Module):
         return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
+def _why_not_nested(layer):
+    """Why torch's TransformerEncoder would not take its nested-tensor inference path with `layer`."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    for failed, why in ((layer.norm_first, "norm_first was True"),
+                        (not attn.batch_first, "self_attn.batch_first was not True(use batch_first for better "
+                                               "inference performance)"),
+                        (not attn._qkv_same_embed_dim, "self_attn._qkv_same_embed_dim was not True"),
+                        (attn.in_proj_bias is None, "self_attn was passed bias=False"),
+                        (not layer.activation_relu_or_gelu, "activation_relu_or_gelu was not True"),
+                        (layer.norm1.eps != layer.norm2.eps, f"norm1.eps was not equal to {name}.norm2.eps"),
+                        (attn.num_heads % 2 == 1, "self_attn.num_heads is odd")):
+        if failed:
+            return f"{name}.{why}"
+    return ""
+
+
 class TransformerEncoder(Module):
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers, self.norm = num_layers, norm
+        self.enable_nested_tensor = self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why = _why_not_nested(encoder_layer)
+        if enable_nested_tensor and why:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why}",
+                          stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
+        if self._nested_path(src, mask, src_key_padding_mask):
+            # torch runs inference on a nested tensor of the unpadded rows and pads the result with zeros
+            padding = src_key_padding_mask if src_key_padding_mask.dtype == _nd.bool else src_key_padding_mask != 0
+            out = out.masked_fill(padding.unsqueeze(-1), 0.0)
         return self.norm(out) if self.norm is not None else out
+
+    def _nested_path(self, src, mask, padding):
+        """Whether torch would take its nested-tensor inference path for this call."""
+        if not self.use_nested_tensor or self.layers[0].training or src.dim() != 3 or padding is None \
+                or mask is not None:
+            return False
+        keep = (padding == 0) if padding.dtype != _nd.bool else ~padding
+        if self.mask_check and not bool((keep.int().cummin(1)[0] == keep.int()).all()):   # not left-aligned
+            return False
+        return not (_nd.is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in self.parameters())))
 
 
 class TransformerDecoder(Module):

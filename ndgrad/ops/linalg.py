@@ -413,6 +413,10 @@ def _batched(a, b):
 
 @register(method=True)
 def matmul(input, other):
+    if (type(input._data) is not np.ndarray or type(other._data) is not np.ndarray) and \
+            (input.is_nested or other.is_nested):
+        from .nested import nested_matmul   # (imported late: nested.py registers after this module)
+        return nested_matmul(input, other)
     da, db = input.ndim, other.ndim
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")

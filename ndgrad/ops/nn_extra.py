@@ -825,7 +825,8 @@ def embedding_bag_fn(input, weight, offsets=None, max_norm=None, norm_type=2, sc
         padding_idx %= weight.shape[0]
     if max_norm is not None:
         with _nd.no_grad():
-            _nd.embedding_renorm_(weight, input, max_norm, norm_type)
+            # detached, as torch does: no tangent flows into the renorm
+            _nd.embedding_renorm_(weight.detach(), input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "

@@ -919,7 +919,8 @@ def embedding_fn(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, 
                                   "use sparse=False")
     if max_norm is not None:
         with _nd.no_grad():
-            embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
+            # detached, as torch does: no tangent flows into the renorm
+            embedding_renorm_(weight.detach(), input.contiguous(), max_norm, norm_type)
     return embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 

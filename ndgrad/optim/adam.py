@@ -1,6 +1,6 @@
 """Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
 import ndgrad as _nd
-from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps
+from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _steps
 
 
 class Adam(Optimizer):
@@ -9,9 +9,7 @@ class Adam(Optimizer):
                  decoupled_weight_decay=False):
         _check(lr, "learning rate")
         _check(eps, "epsilon value")
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        _check_betas(betas)
         _check(weight_decay, "weight_decay value")
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                                       maximize=maximize, foreach=foreach, capturable=capturable,

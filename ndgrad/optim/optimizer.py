@@ -166,6 +166,12 @@ def _step_tensor():
     return _dispatch.OPS["tensor"](0.0, dtype=_dtype.float32)
 
 
+def _check_betas(betas):
+    for i, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+
+
 def _check(value, what, minimum=0.0):
     if not minimum <= value:
         raise ValueError(f"Invalid {what}: {value}")
@@ -182,14 +188,17 @@ def _grads(group, params, decay=True):
     return grads
 
 
-def _lazy_state(state, params, names):
-    """Each parameter's state, created at its first step: a step count and zero buffers `names`."""
+def _lazy_state(state, params, names, scalars=None):
+    """Each parameter's state, created at its first step: a step count, float32 scalars (name: initial
+    value) and zero buffers `names`, in that order (torch's state_dict order)."""
     zeros_like = _dispatch.OPS["zeros_like"]
     states = []
     for p in params:
         s = state[p]
         if not s:
             s["step"] = _step_tensor()
+            for name, value in (scalars or {}).items():
+                s[name] = _dispatch.OPS["tensor"](value, dtype=_dtype.float32)
             for name in names:
                 s[name] = zeros_like(p)
         states.append(s)

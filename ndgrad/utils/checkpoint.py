@@ -15,7 +15,7 @@ import warnings
 from .. import _random
 from ..autograd import engine
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad, state
+from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import saved_tensors_hooks
 
 __all__ = ["checkpoint", "checkpoint_sequential"]

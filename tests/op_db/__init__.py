@@ -88,7 +88,7 @@ class OpInfo:
 
 
 FAMILIES = ["pointwise", "reduction", "shape", "indexing", "linalg", "nn", "linalg_decomp", "nn_conv", "nn_norm",
-            "sort_complex_fft", "special", "misc", "sparse", "nn_extra"]
+            "sort_complex_fft", "special", "misc", "sparse", "nn_extra", "nested", "rnn"]
 
 
 def all_ops():

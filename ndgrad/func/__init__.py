@@ -1,0 +1,17 @@
+"""ndgrad.func: torch.func's composable function transforms on ndgrad's autograd.
+
+- grad / grad_and_value / vjp / jacrev: reverse mode, one level per call (see _levels.py), so
+  transforms nest: grad(grad(f)), jacrev(jacrev(f)), vmap(grad(f)), grad(vmap(f)) ...
+- jvp / jacfwd: forward mode on ndgrad.autograd.forward_ad dual tensors; hessian = jacfwd(jacrev).
+- vmap: maps a function over a batch dimension. The path that runs is a loop over the batch
+  (the function is called once per sample, the results are stacked), correct for every op and
+  with torch's randomness modes; see _vmap.py.
+- functional_call: runs a module with parameters and buffers swapped for given tensors.
+Inputs and outputs may be pytrees of tensors (tuples, lists, dicts: ndgrad.utils._pytree).
+"""
+from ._forward import hessian, jacfwd, jvp
+from ._functional_call import functional_call
+from ._reverse import grad, grad_and_value, jacrev, vjp
+from ._vmap import vmap
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]

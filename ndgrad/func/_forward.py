@@ -1,0 +1,141 @@
+"""Forward-mode transforms of ndgrad.func: jvp, jacfwd and hessian (jacfwd of jacrev).
+
+jvp runs the function on dual tensors of ndgrad.autograd.forward_ad. Forward AD has a single
+level, so a jvp nested inside another forward transform (jacfwd(jacfwd(f))) computes the same
+product in reverse mode instead: the vjp g(u) = J^T u is linear in u, so the gradient of
+<g(u), v> with respect to u is J v (the "double vjp" trick).
+"""
+import functools
+
+from .. import autograd
+from .._tensor import Tensor
+from ..autograd import forward_ad as fwad
+from ..autograd.grad_mode import enable_grad
+from ..utils._pytree import tree_flatten, tree_unflatten
+from ._levels import Level, check_tensor
+from ._reverse import _lift_tree, jacobian_tree, jacrev, split_args, split_aux, vjp_of
+
+
+def _check_randomness(randomness):
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
+
+
+def _tangents_out(flat_out, api):
+    for o in flat_out:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+
+
+def _independent(strict):
+    if strict:
+        raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
+                           "This is not allowed with strict=True.")
+
+
+def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)", strict=False):
+    """(outputs, their tangents, aux) of func(*primals) along tangents (flat lists of tensors)."""
+    from .. import zeros_like
+    if fwad.state.level is not None:
+        return _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict)
+    with fwad.dual_level():
+        duals = [fwad.make_dual(p, t) for p, t in zip(primals, tangents)]
+        output, aux = split_aux(func(*duals), has_aux, api)
+        flat_out, out_spec = tree_flatten(output)
+        _tangents_out(flat_out, api)
+        pairs = [fwad.unpack_dual(o) for o in flat_out]
+        outs = [p for p, _ in pairs]
+        if any(t is None for _, t in pairs):
+            _independent(strict)
+        tans = [zeros_like(p) if t is None else t for p, t in pairs]
+        aux = tree_unflatten([fwad.unpack_dual(a).primal if isinstance(a, Tensor) else a
+                              for a in tree_flatten(aux)[0]], tree_flatten(aux)[1])
+    return outs, out_spec, tans, aux
+
+
+def _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict):
+    """_jvp_flat inside an active dual level: J v as the gradient of <J^T u, v> with respect to u."""
+    from .. import zeros_like
+    level = Level()
+    with enable_grad():
+        fresh = [level.fresh(p) for p in primals]
+        output, aux = split_aux(func(*fresh), has_aux, api)
+        flat_out, out_spec = tree_flatten(output)
+        _tangents_out(flat_out, api)
+        level.look_outside([flat_out, aux, tangents])
+        reached = [i for i, o in enumerate(flat_out) if o.requires_grad]
+        if len(reached) < len(flat_out):
+            _independent(strict)
+        dummies = [zeros_like(flat_out[i]).requires_grad_() for i in reached]   # the u of J^T u
+        level.own.update(id(u) for u in dummies)
+        tans = [zeros_like(o) for o in flat_out]
+        if reached:
+            g = autograd.grad([flat_out[i] for i in reached], fresh, dummies, create_graph=True, allow_unused=True)
+            used = [(gi, t) for gi, t in zip(g, tangents) if gi is not None]
+            if used:
+                for i, jv in zip(reached, vjp_of(level, [gi for gi, _ in used], dummies, [t for _, t in used])):
+                    tans[i] = jv
+    return ([level.lift(o) for o in flat_out], out_spec, tans, _lift_tree(level, aux))
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """(f(*primals), J @ tangents[, aux]): the Jacobian-vector product by forward-mode AD."""
+    api = "jvp(f, primals, tangents)"
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
+    flat_p, spec_p = tree_flatten(primals)
+    flat_t, spec_t = tree_flatten(tangents)
+    if spec_p != spec_t:
+        raise RuntimeError(f"{api}: Expected primals and tangents to have the same python structure. For example, if "
+                           "primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
+                           f"{spec_p} and tangents with structure {spec_t}")
+    for name, flat in (("primals", flat_p), ("tangents", flat_t)):
+        for x in flat:
+            if not isinstance(x, Tensor):
+                raise RuntimeError(f"{api}: Expected {name} to only contain Tensors, got {type(x)}")
+    outs, out_spec, tans, aux = _jvp_flat(lambda *ps: func(*tree_unflatten(ps, spec_p)), flat_p, flat_t, has_aux,
+                                          api, strict)
+    result = (tree_unflatten(outs, out_spec), tree_unflatten(tans, out_spec))
+    return result + (aux,) if has_aux else result
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=None):
+    """f -> its Jacobian w.r.t. args[argnums], one jvp per input element (chunk_size accepted)."""
+    _check_randomness(randomness)
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacfwd: `chunk_size` should be greater than 0.")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .. import stack, zeros, zeros_like
+        leaves, substitute, rebuild = split_args(args, argnums)
+        for x in leaves:
+            check_tensor(x)
+
+        def call(*xs):
+            return func(*substitute(xs), **kwargs)
+
+        columns, outs, out_spec, aux = None, None, None, None
+        for j, x in enumerate(leaves):
+            for k in range(x.numel()):
+                onehot = zeros(x.numel(), dtype=x.dtype)
+                onehot[k] = 1
+                tangents = [onehot.view(x.shape) if i == j else zeros_like(y) for i, y in enumerate(leaves)]
+                outs, out_spec, tans, aux = _jvp_flat(call, leaves, tangents, has_aux, "jvp(f, primals, tangents)")
+                if columns is None:
+                    columns = [[[] for _ in leaves] for _ in outs]
+                for i, t in enumerate(tans):
+                    columns[i][j].append(t)
+        if columns is None:   # every input is empty: one call still gives the output shapes
+            outs, out_spec, _, aux = _jvp_flat(call, leaves, [zeros_like(x) for x in leaves], has_aux)
+            columns = [[[] for _ in leaves] for _ in outs]
+        blocks = [[stack(col, -1).view(o.shape + x.shape) if col else zeros(o.shape + x.shape, dtype=o.dtype)
+                   for col, x in zip(cols, leaves)] for cols, o in zip(columns, outs)]
+        jac = jacobian_tree(out_spec, rebuild, blocks)
+        return (jac, aux) if has_aux else jac
+    return wrapper
+
+
+def hessian(func, argnums=0):
+    """f -> its Hessian w.r.t. args[argnums]: jacfwd(jacrev(f)) (forward-over-reverse)."""
+    return jacfwd(jacrev(func, argnums), argnums)

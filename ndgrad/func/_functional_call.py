@@ -1,0 +1,109 @@
+"""functional_call: call a module with some parameters and buffers replaced, as torch.func's.
+
+The module's own registries (`_parameters`, `_buffers`, or a plain attribute for a new name) are
+pointed at the given tensors for the duration of the call and restored afterwards, so the result
+is a function of those tensors: grad / vmap / jacrev over a module's parameters.
+"""
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
+    """module(*args, **kwargs) with the named parameters/buffers taken from the given dict(s)."""
+    values = _merge(parameter_and_buffer_dicts)
+    if tie_weights:
+        values = _tie(module, values)
+    if strict:
+        _check_strict(module, values)
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
+        args = (args,)
+    restore = []
+    try:
+        for name, value in values.items():
+            restore.append(_swap(module, name, value))
+        return module(*args, **(kwargs or {}))
+    finally:
+        for undo in reversed(restore):
+            undo()
+
+
+def _merge(dicts):
+    if isinstance(dicts, dict):
+        return dict(dicts)
+    if not isinstance(dicts, (list, tuple)) or not all(isinstance(d, dict) for d in dicts):
+        raise ValueError("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
+                         f"{type(dicts)}")
+    merged, repeated = {}, []
+    for d in dicts:
+        for k, v in d.items():
+            if k in merged and k not in repeated:
+                repeated.append(k)
+            merged[k] = v
+    if repeated:
+        raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call is ambiguous")
+    return merged
+
+
+def _tied_groups(module):
+    """Names sharing one tensor (tied weights), for each tensor registered under several names."""
+    by_id = {}
+    for registry in ("named_parameters", "named_buffers"):
+        for name, t in getattr(module, registry)(remove_duplicate=False):
+            by_id.setdefault(id(t), []).append(name)
+    return [names for names in by_id.values() if len(names) > 1]
+
+
+def _tie(module, values):
+    values = dict(values)
+    for names in _tied_groups(module):
+        given = [n for n in names if n in values]
+        if not given:
+            continue
+        if any(values[n] is not values[given[0]] for n in given[1:]):
+            raise ValueError(f"functional_call got multiple values for keys {sorted(given)}, which are tied. "
+                             "Consider using tie_weights=False")
+        for n in names:
+            values[n] = values[given[0]]
+    return values
+
+
+def _check_strict(module, values):
+    expected = [n for r in ("named_parameters", "named_buffers") for n, _ in getattr(module, r)(remove_duplicate=False)]
+    missing = [n for n in expected if n not in values]
+    unexpected = [n for n in values if n not in expected]
+    errors = []
+    if unexpected:
+        errors.append("Unexpected key(s): {}.".format(", ".join(f"'{k}'" for k in unexpected)))
+    if missing:
+        errors.append("Missing key(s): {}.".format(", ".join(f"'{k}'" for k in missing)))
+    if errors:
+        raise RuntimeError("Error(s) in reparametrizing for {}:\n\t{}".format(type(module).__name__,
+                                                                              "\n\t".join(errors)))
+
+
+def _swap(module, name, value):
+    """Point module's `name` (dotted path) at value; returns the function that undoes it."""
+    *path, attr = name.split(".")
+    owner = module
+    for part in path:
+        if part not in owner._modules:
+            raise AttributeError(f"{type(owner).__name__} has no attribute `{part}`")
+        owner = owner._modules[part]
+    for registry in (owner._parameters, owner._buffers):
+        if attr in registry:
+            old = registry[attr]
+            registry[attr] = value
+
+            def undo(registry=registry, old=old):
+                registry[attr] = old
+            return undo
+    missing = object()
+    old = owner.__dict__.get(attr, missing)
+    object.__setattr__(owner, attr, value)
+
+    def undo_attr():
+        if old is missing:
+            object.__delattr__(owner, attr)
+        else:
+            object.__setattr__(owner, attr, old)
+    return undo_attr

@@ -1,0 +1,175 @@
+"""Reverse-mode transforms of ndgrad.func: grad, grad_and_value, vjp, jacrev.
+
+Each call is one level (see _levels.py): the function runs under enable_grad on fresh inputs and
+`autograd.grad` takes the gradients, with create_graph only when an outer level needs them.
+"""
+import functools
+
+from .. import autograd
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
+from ..utils._pytree import tree_flatten, tree_unflatten
+from ._levels import Level, check_argnums, pprint
+
+
+def vjp_of(level, outputs, inputs, cotangents, retain_graph=True):
+    """Gradients of `outputs` (weighted by `cotangents`) with respect to `inputs`; zeros where an
+    input is not reached, as torch.func gives."""
+    from .. import zeros_like
+    pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
+    if any(isinstance(c, Tensor) and c.requires_grad for _, c in pairs):
+        level.outside = True   # the result depends on the cotangent's graph
+    grads = [None] * len(inputs)
+    if pairs:
+        grads = autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs], retain_graph=retain_graph,
+                              create_graph=level.create_graph(), allow_unused=True)
+    return [level.lift(zeros_like(x) if g is None else g) for g, x in zip(grads, inputs)]
+
+
+def split_args(args, argnums):
+    """The leaves of the differentiated arguments args[argnums], with
+    substitute(xs): args with those leaves replaced by xs, and
+    rebuild(per_leaf): per-leaf results nested like the differentiated arguments."""
+    nums = check_argnums(argnums, len(args))
+    flats = [tree_flatten(args[n]) for n in nums]
+    leaves = [x for flat, _ in flats for x in flat]
+
+    def pieces(xs):
+        start = 0
+        for _, spec in flats:
+            yield tree_unflatten(xs[start:start + spec.num_leaves], spec)
+            start += spec.num_leaves
+
+    def substitute(xs):
+        new = list(args)
+        for n, piece in zip(nums, pieces(list(xs))):
+            new[n] = piece
+        return new
+
+    def rebuild(per_leaf):
+        out = list(pieces(list(per_leaf)))
+        return out[0] if isinstance(argnums, int) else tuple(out)
+
+    return leaves, substitute, rebuild
+
+
+def select_args(level, args, argnums):
+    """Fresh copies of the differentiated arguments: (all args, their fresh leaves, rebuild)."""
+    leaves, substitute, rebuild = split_args(args, argnums)
+    leaves = [level.fresh(x) for x in leaves]
+    return substitute(leaves), leaves, rebuild
+
+
+def split_aux(out, has_aux, api):
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+    _tensor_outputs(out[1], "Expected tensors")
+    return out
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    """f -> a function returning (gradient of f's scalar output w.r.t. args[argnums], f's value)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .. import ones_like
+        level = Level()
+        with enable_grad():
+            args, leaves, rebuild = select_args(level, args, argnums)
+            output, aux = split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
+            if not isinstance(output, Tensor):
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+                                   f"{type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
+                                   f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+            level.look_outside([output, aux])
+            grads = rebuild(vjp_of(level, [output], leaves, [ones_like(output)]))
+        value = level.lift(output)
+        return grads, ((value, _lift_tree(level, aux)) if has_aux else value)
+    return wrapper
+
+
+def grad(func, argnums=0, has_aux=False):
+    """f -> the gradient of its scalar output with respect to args[argnums] (and aux if has_aux)."""
+    inner = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        grads, value = inner(*args, **kwargs)
+        return (grads, value[1]) if has_aux else grads
+    return wrapper
+
+
+def _lift_tree(level, tree):
+    flat, spec = tree_flatten(tree)
+    return tree_unflatten([level.lift(x) for x in flat], spec)
+
+
+def _tensor_outputs(output, message):
+    flat, spec = tree_flatten(output)
+    for o in flat:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{message}, got unsupported type {type(o)}")
+    return flat, spec
+
+
+def vjp(func, *primals, has_aux=False):
+    """(f(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives the gradients w.r.t. every primal."""
+    level = Level()
+    with enable_grad():
+        flat_primals, primal_spec = tree_flatten(primals)
+        fresh = [level.fresh(p) for p in flat_primals]
+        output, aux = split_aux(func(*tree_unflatten(fresh, primal_spec)), has_aux, "vjp(f, *primals)")
+        flat_out, out_spec = _tensor_outputs(output, "vjp(f, *primals): expected f(*primals) to return only tensors")
+        level.look_outside([flat_out, aux])
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        # create_graph is accepted as torch's is: the graph is kept exactly when a level outside uses it
+        flat_cot, cot_spec = tree_flatten(cotangents)
+        if cot_spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of outputs "
+                               f"to the function. cotangents: {pprint(cot_spec)}, primal output: {pprint(out_spec)}")
+        with enable_grad():
+            return tree_unflatten(vjp_of(level, flat_out, fresh, flat_cot, retain_graph), primal_spec)
+
+    result = (_lift_tree(level, output), vjp_fn)
+    return result + (_lift_tree(level, aux),) if has_aux else result
+
+
+def jacobian_tree(out_spec, rebuild, blocks):
+    """blocks[i][j]: the Jacobian of output leaf i w.r.t. input leaf j, nested as torch.func nests it:
+    the output's structure, each leaf holding the (argnums-shaped) structure of the inputs."""
+    return tree_unflatten([rebuild(row) for row in blocks], out_spec)
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """f -> its Jacobian w.r.t. args[argnums], one vjp per output element (chunk_size is accepted;
+    the rows are computed one by one)."""
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .. import stack, zeros
+        level = Level()
+        with enable_grad():
+            args, leaves, rebuild = select_args(level, args, argnums)
+            output, aux = split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
+            flat_out, out_spec = _tensor_outputs(output, "vjp(f, *primals): expected f(*primals) to return only "
+                                                          "tensors")
+            level.look_outside([flat_out, aux])
+            blocks = []
+            for o in flat_out:
+                rows = [[] for _ in leaves]
+                for k in range(o.numel()):
+                    onehot = zeros(o.numel(), dtype=o.dtype)
+                    onehot[k] = 1
+                    for j, g in enumerate(vjp_of(level, [o], leaves, [onehot.view(o.shape)])):
+                        rows[j].append(g)
+                blocks.append([stack(r).view(o.shape + x.shape) if r else zeros(o.shape + x.shape, dtype=x.dtype)
+                               for r, x in zip(rows, leaves)])
+        jac = jacobian_tree(out_spec, rebuild, blocks)
+        return (jac, _lift_tree(level, aux)) if has_aux else jac
+    return wrapper
