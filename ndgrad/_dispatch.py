@@ -32,7 +32,8 @@ profile_op = None  # set by autograd.profiler while it records: wraps each op ca
 
 class OpSpec:
     __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
-                 "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast")
+                 "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
+                 "saved_plan", "diff_lists")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False):
         self.name = name
@@ -45,7 +46,8 @@ class OpSpec:
         entry = self.entry
         if entry is None:
             self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
-            self.list_pos = self.meta_only = ()
+            self.list_pos = self.meta_only = self.saved_plan = ()
+            self.diff_lists = False
             self.multi_out, self.out_diff = False, None
             return
         self.node_cls = entry.node_cls
@@ -57,6 +59,8 @@ class OpSpec:
                                -1 - (entry.returns.index(n) if n in entry.returns else 0)
                                for n in entry.saved_names)
         self.meta_only = entry.meta_only
+        self.saved_plan = tuple(zip(self.saved_pos, self.meta_only))
+        self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
 
@@ -117,14 +121,13 @@ def _promote(spec, raw, args):
     return target
 
 
-def call(spec, args):
-    """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
-    if profile_op is not None:
-        return profile_op(spec, args)
+def _unwrap(spec, args):
+    """(arrays for the forward, whether an input requires grad, the dtype to compute in or None)."""
     raw = list(args)
     inputs_require_grad = False
     single_dtype = None
     mixed = False
+    scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
@@ -138,11 +141,44 @@ def call(spec, args):
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
             raw[i] = [t._data if isinstance(t, Tensor) else t for t in a]
             inputs_require_grad = inputs_require_grad or any(getattr(t, "_requires_grad", False) for t in a)
+        else:
+            r = _SCALAR_RANK.get(type(a), -1)
+            if r > scalar_rank and (not spec.operands or i in spec.operands):
+                scalar_rank = r
     promote = spec.promote
     target = None
-    if promote is not None and (mixed or promote == "float" and single_dtype is not None
-                                and single_dtype.kind in "biu" or len(args) > 1 and _scalar_lifts(spec, args, single_dtype)):
+    if promote is not None and (
+            mixed                                                                   # tensors' dtypes differ
+            or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
+            or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
+    return raw, inputs_require_grad, target
+
+
+def call(spec, args):
+    """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
+    if profile_op is not None:
+        return profile_op(spec, args)
+    # The usual case, decided without _unwrap's loop: a floating Tensor, alone or with a Python
+    # float or int, or with a Tensor of its dtype. _unwrap would promote nothing there (such a
+    # scalar never lifts a floating Tensor; promote="float" changes integer tensors only) and
+    # would return these arrays.
+    raw = None
+    n = len(args)
+    if 0 < n <= 2 and type(args[0]) is Tensor and args[0]._data.dtype.kind in "fc":
+        a = args[0]
+        b = args[1] if n == 2 else None
+        if n == 1:
+            raw = (a._data,)
+        elif type(b) is float or type(b) is int:
+            raw = (a._data, b)
+        elif type(b) is Tensor and b._data.dtype == a._data.dtype:
+            raw = (a._data, b._data)
+    if raw is not None:
+        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad
+        target = None
+    else:
+        raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         out = spec.forward(*raw)
     except ValueError:
@@ -152,6 +188,8 @@ def call(spec, args):
     record = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
         outs = tuple(_wrap(o, target) for o in out)
+    elif type(out) is np.ndarray and target is None:   # what _wrap does in this case, without the call
+        outs = (Tensor._make(out, False, None, 0),)
     else:
         outs = (_wrap(out, target),)
     if spec.view:
@@ -173,14 +211,10 @@ _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
-def _scalar_lifts(spec, args, tensor_dtype):
-    """Whether a Python scalar operand lifts the result above the tensors' category."""
-    rank = _KIND_RANK[tensor_dtype.kind] if tensor_dtype is not None else -1
-    for i in spec.operands or range(len(args)):
-        r = _SCALAR_RANK.get(type(args[i]), -1)
-        if r > rank:
-            return True
-    return False
+def _scalar_lifts(tensor_dtype, scalar_rank):
+    """Whether a Python scalar operand of category `scalar_rank` (bool < int < float < complex)
+    lifts the result above the tensors' category."""
+    return scalar_rank > (_KIND_RANK[tensor_dtype.kind] if tensor_dtype is not None else -1)
 
 
 def _wrap(o, target):
@@ -198,9 +232,10 @@ def _record(spec, args, outs):
     node = spec.node_cls.__new__(spec.node_cls)
     node._sequence_nr_ = _next_seq()
     node._extra = None
-    edges, meta = [], []
-    slices = [] if spec.list_pos and any(i in spec.list_pos for i in spec.diff_pos) else None
-    if slices is None:   # the common case: every differentiable argument is one Tensor (or a scalar)
+    if spec.diff_lists:
+        _list_edges(node, spec, args)
+    else:   # the common case: every differentiable argument is one Tensor (or a scalar)
+        edges, meta = [], []
         for i in spec.diff_pos:
             a = args[i]
             if isinstance(a, Tensor):
@@ -211,25 +246,8 @@ def _record(spec, args, outs):
             else:
                 edges.append(_NO_EDGE)
                 meta.append(None)
-    for i in (spec.diff_pos if slices is not None else ()):
-        a = args[i]
-        start = len(edges)
-        if i in spec.list_pos:
-            for t in a:
-                edges.append(_edge(t))
-                meta.append((t._data.shape, t._data.dtype))
-        elif isinstance(a, Tensor):
-            edges.append(_edge(a))
-            meta.append((a._data.shape, a._data.dtype))
-        else:
-            edges.append((None, 0))
-            meta.append(None)
-        if slices is not None:
-            slices.append(slice(start, len(edges)))
-    if slices is not None:
-        node._edge_slices = slices
-    node.next_functions = tuple(edges)
-    node._meta = meta
+        node.next_functions = tuple(edges)
+        node._meta = tuple(meta)   # a tuple: see node._versions below
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
         t = outs[0]
@@ -244,14 +262,15 @@ def _record(spec, args, outs):
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     saved, versions = [], []
-    for p, meta_only in zip(spec.saved_pos, spec.meta_only):
+    for p, meta_only in spec.saved_plan:
         version = None
         if p >= 0:
             v = args[p]
-            if meta_only and isinstance(v, Tensor):
-                v = TensorMeta(v)
-            elif isinstance(v, Tensor):
-                version = v._vc[0]
+            if isinstance(v, Tensor):
+                if meta_only:
+                    v = TensorMeta(v)
+                else:
+                    version = v._vc[0]
             elif p in spec.list_pos:
                 version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
                 v = list(v)
@@ -262,11 +281,36 @@ def _record(spec, args, outs):
         saved.append(v)
         versions.append(version)
     node._saved = saved
-    node._versions = versions
+    # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
+    # full collections, which revisit every tracked object, dominate long forward passes.
+    node._versions = tuple(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+def _list_edges(node, spec, args):
+    """Edges and input metadata when a differentiable argument is a Tensor[] (one edge per element;
+    `_edge_slices` tells the node which edges belong to which argument)."""
+    edges, meta, slices = [], [], []
+    for i in spec.diff_pos:
+        a = args[i]
+        start = len(edges)
+        if i in spec.list_pos:
+            for t in a:
+                edges.append(_edge(t))
+                meta.append((t._data.shape, t._data.dtype))
+        elif isinstance(a, Tensor):
+            edges.append(_edge(a))
+            meta.append((a._data.shape, a._data.dtype))
+        else:
+            edges.append(_NO_EDGE)
+            meta.append(None)
+        slices.append(slice(start, len(edges)))
+    node._edge_slices = slices
+    node.next_functions = tuple(edges)
+    node._meta = meta
 
 
 def _make_views(spec, args, outs):

@@ -2,12 +2,14 @@
 `x / 2` DivBackward0, `2 / x` reciprocal then MulBackward0, `2 - x` RsubBackward1, `2 ** x`
 PowBackward2. An operand that is neither a Tensor nor a number gives NotImplemented, so Python
 raises its usual TypeError (or, for == and !=, falls back to identity)."""
+import inspect
 import numbers
 
 import numpy as np
 
 import ndgrad as _nd
 
+from ._dispatch import call as _call
 from ._tensor import Tensor
 
 _OPERAND = (Tensor, numbers.Number, np.ndarray)
@@ -26,11 +28,11 @@ _COMPARE = {"eq": _nd.eq, "ne": _nd.ne, "lt": _nd.lt, "le": _nd.le, "gt": _nd.gt
 
 # reflected: `other <op> self`. torch keeps self first where the op commutes (2 * x is mul(x, 2))
 _REFLECTED = {
-    "add": lambda self, other: _nd.add(self, other),
-    "mul": lambda self, other: _nd.mul(self, other),
-    "and": lambda self, other: _nd.bitwise_and(self, other),
-    "or": lambda self, other: _nd.bitwise_or(self, other),
-    "xor": lambda self, other: _nd.bitwise_xor(self, other),
+    "add": _nd.add,
+    "mul": _nd.mul,
+    "and": _nd.bitwise_and,
+    "or": _nd.bitwise_or,
+    "xor": _nd.bitwise_xor,
     "sub": lambda self, other: _nd.rsub(self, other),
     "truediv": lambda self, other: _nd.reciprocal(self) * other,
     "floordiv": lambda self, other: _nd.floor_divide(other, self),
@@ -43,11 +45,33 @@ _REFLECTED = {
 
 
 def _checked(fn):
+    direct = _direct(fn)
+    if direct is not None:   # the op glue called as fn(self, other) would call it, one frame less
+        spec, defaults = direct
+
+        def method(self, other):
+            if type(other) not in _COMMON and not isinstance(other, _OPERAND):
+                return NotImplemented
+            return _call(spec, (self, other, *defaults) if defaults else (self, other))
+        return method
+
     def method(self, other):
         if type(other) not in _COMMON and not isinstance(other, _OPERAND):
             return NotImplemented
         return fn(self, other)
     return method
+
+
+def _direct(fn):
+    """(spec, default values of the arguments after the two operands) when fn is an `@op` public
+    function whose other arguments all have defaults; None otherwise (hand-written dispatchers)."""
+    spec = getattr(fn, "spec", None)
+    if spec is None:
+        return None
+    params = list(inspect.signature(fn).parameters.values())[2:]
+    if any(p.default is p.empty for p in params):
+        return None
+    return spec, tuple(p.default for p in params)
 
 
 def _in_place(name):

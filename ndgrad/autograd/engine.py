@@ -52,14 +52,20 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
 
     buffers = {}
     counter = itertools.count()
-    ready = [(0, 0, root)]
+    ready = []          # heap of (-sequence_nr, arrival, node): the newest ready node first
+    direct = root       # the next node to run when it is the only one ready (skips the heap)
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets)
     tasks.append(task)
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while True:
+            if direct is not None:
+                node, direct = direct, None
+            elif ready:
+                node = heapq.heappop(ready)[2]
+            else:
+                break
             grads = buffers.pop(node, None) if node is not root else []
             if node._extra is not None or type(node) is AccumulateGrad:
                 grads = _tensor_pre_hooks(node, grads)
@@ -78,19 +84,20 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                 outs = _call_node(node, grads, targets, create_graph)
             if not keep_graph:
                 node._release()
-            edges = node.next_functions
             meta = node._meta
-            for i, (nxt, nr) in enumerate(edges):
-                if nxt is None:
-                    continue
-                if targets is not None and nxt not in targets:
+            for i, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None or targets is not None and nxt not in targets:
                     continue
                 g = outs[i]
-                if g is not None:
-                    g = _validate(node, i, g, meta[i] if meta is not None else None)
+                if g is not None and meta is not None:
+                    m = meta[i]
+                    # the usual case, shape and dtype already right, needs no call
+                    if m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
+                        g = _validate(node, i, g, m)
                 buf = buffers.get(nxt)
                 if buf is None:
-                    buf = buffers[nxt] = [None] * _num_inputs(nxt)
+                    out_meta = nxt._out_meta
+                    buf = buffers[nxt] = [None] * (len(out_meta) if out_meta else 1)
                 if nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
@@ -98,7 +105,15 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
+                    # Run order: the ready node with the highest sequence number. A node that is
+                    # alone in being ready (a chain) runs next without going through the heap.
+                    if direct is None and not ready:
+                        direct = nxt
+                    else:
+                        if direct is not None:
+                            heapq.heappush(ready, (-direct._sequence_nr_, next(counter), direct))
+                            direct = None
+                        heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
             outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more
@@ -110,16 +125,17 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
 
 
 def _count_dependencies(root):
-    deps = {}
+    deps = {}   # also the set of nodes seen (the root is no node's input)
     stack = [root]
-    seen = {root}
     while stack:
         for nxt, _ in stack.pop().next_functions:
-            if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
     return deps
 
 
@@ -146,11 +162,6 @@ def _needed_nodes(root, capture_at):
     return needed
 
 
-def _num_inputs(node):
-    meta = node._out_meta
-    return len(meta) if meta else 1
-
-
 def _call_node(node, grads, targets, create_graph):
     extra = node._extra
     if extra is not None and extra.pre_hooks:
@@ -159,11 +170,15 @@ def _call_node(node, grads, targets, create_graph):
             if res is not None:
                 grads = list(res)
     edges = node.next_functions
-    if targets is None:
-        mask = [e[0] is not None for e in edges]
-    else:
+    if targets is not None:
         mask = [e[0] is not None and e[0] in targets for e in edges]
-    n_missing = sum(g is None for g in grads) if len(grads) != 1 else (grads[0] is None)
+    elif len(edges) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
+        mask = [edges[0][0] is not None]
+    elif len(edges) == 2:
+        mask = [edges[0][0] is not None, edges[1][0] is not None]
+    else:
+        mask = [e[0] is not None for e in edges]
+    n_missing = (grads[0] is None) if len(grads) == 1 else sum(g is None for g in grads)
     if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
             outs = [None] * len(edges)   # no gradient arrived: nothing flows on

@@ -226,6 +226,7 @@ def _make_node_class(name, entry):
         "_saved_names": entry.saved_names,
         "_saved_tensor_idx": saved_tensor_idx,
         "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
+        "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
     })
 
 
@@ -235,10 +236,13 @@ class GeneratedNode(Node):
     _edge_slices = None   # a slot in classes with Tensor[] arguments: edge range of each argument
     _diff_args = ()
     _formulas = ()
+    _one_formula = False   # a single formula for the single differentiable argument
 
     def _apply(self, grads, mask, create_graph):
         saved = self._unpack_saved()
         slices = self._edge_slices
+        if self._one_formula and slices is None:   # the loop below, for one formula of one argument
+            return [self._formulas[0][1](grads, mask, *saved) if mask[0] else None]
         n_args = len(self._diff_args)
         out = [None] * n_args
         arg_mask = mask if slices is None else [any(mask[s]) for s in slices]

@@ -169,16 +169,17 @@ class Node:
         values = list(saved)
         versions = self._versions
         for i in self._saved_tensor_idx:
-            if versions[i] is not None:
-                values[i] = self._unpack_one(values[i], versions[i])
+            version = versions[i]
+            if version is not None:
+                value = values[i]
+                # an argument saved as is and not modified since: what _unpack_one returns, without the call
+                if type(value) is not Tensor or value._vc[0] != version:
+                    values[i] = self._unpack_one(value, version)
         return values
 
     def _unpack_one(self, value, version):
-        if type(value) is list:  # a saved Tensor[] argument
-            return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
-        if not isinstance(value, (Tensor, SavedOutput)):
-            return value if type(value) is not PackedSaved else value.unpack(self)
-        if type(value) is SavedOutput:
+        kind = type(value)
+        if kind is SavedOutput:   # the op's own output (the most common case: tried first)
             if value.vc[0] != version:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
             t = Tensor._make(value.data, value.requires_grad, self if value.requires_grad else None, value.output_nr)
@@ -186,6 +187,10 @@ class Node:
             if forward_ad.state.level is not None:
                 forward_ad.restore_saved(value, t)
             return t
+        if kind is list:  # a saved Tensor[] argument
+            return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
+        if not isinstance(value, Tensor):
+            return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
             _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
         return value

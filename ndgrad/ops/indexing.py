@@ -20,6 +20,7 @@ from .. import _dispatch, _dtype
 from .._dispatch import op, register
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
+from ._branchless import where as _branchless_where
 from .creation import tensor
 from .shape import _alias
 
@@ -761,7 +762,7 @@ def _check_mask(mask, what):
 
 
 def _masked_fill_forward(input, mask, value):
-    return np.where(mask, value.astype(input.dtype, copy=False), input)
+    return _branchless_where(mask, value.astype(input.dtype, copy=False), input)
 
 
 _masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forward)

@@ -471,12 +471,29 @@ def _avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_m
 
 # ---- max pooling (max_pool, adaptive_max_pool, fractional_max_pool) --------------------------
 def _argmax_windows(win, pos, axis):
-    """Max over `axis` of the windows and the flat input index (from `pos`) where it lies.
-    NaN wins, and the first of equal maxima, as in torch."""
-    arg = np.expand_dims(win.argmax(axis), axis)
-    vals = np.take_along_axis(win, arg, axis).squeeze(axis)
-    idx = np.take_along_axis(np.broadcast_to(pos, win.shape), arg, axis).squeeze(axis)
-    return vals, idx.astype(np.int64, copy=False)
+    """Max over `axis` of the windows and the flat input index (from `pos`, broadcastable to win)
+    where it lies: torch's scan, where a later element wins if greater or NaN — the first of equal
+    maxima, the last NaN. (argmax / take_along_axis over a short non-last axis are ~10x slower than
+    these whole-array passes over a small kernel.)"""
+    vals = win.max(axis)
+    pos = np.broadcast_to(pos, win.shape)
+    at = (slice(None),) * axis
+    if win.shape[axis] <= 16:   # a small kernel: one pass per kernel offset, no branches
+        idx = np.zeros(vals.shape, np.int64)
+        todo = np.ones(vals.shape, bool)
+        for j in range(win.shape[axis]):
+            hit = win[at + (j,)] == vals
+            hit &= todo
+            todo ^= hit
+            idx += hit * pos[at + (j,)]
+    else:
+        arg = np.expand_dims((win == np.expand_dims(vals, axis)).argmax(axis), axis)
+        idx = np.take_along_axis(pos, arg, axis).squeeze(axis).astype(np.int64, copy=False)
+    if vals.dtype.kind in "fc" and np.isnan(vals).any():   # rare: the last NaN of each window
+        nan = np.flip(np.isnan(win), axis)
+        last = np.expand_dims(win.shape[axis] - 1 - nan.argmax(axis), axis)
+        idx = np.where(np.isnan(vals), np.take_along_axis(pos, last, axis).squeeze(axis), idx)
+    return vals, idx
 
 
 def _lowest(dtype):
@@ -512,13 +529,25 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     return _unbatch(vals.reshape(shape), unbatched), _unbatch(idx.reshape(shape), unbatched)
 
 
-def _max_pool_backward(grad_output, self, indices, d):
-    """Scatter-add grad_output into the input's shape at the argmax indices (per plane)."""
+def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
+    """Scatter-add grad_output into the input's shape at the argmax indices (per plane). Windows
+    that cannot overlap (`disjoint`) have distinct indices: a plain scatter, in grad_output's dtype
+    (bincount adds in float64, about 2.5x slower)."""
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
-    flat = indices.reshape(planes, -1) + (np.arange(planes) * plane_size)[:, None]
-    g = np.bincount(flat.reshape(-1), weights=grad_output.reshape(-1), minlength=planes * plane_size)
+    flat = (indices.reshape(planes, -1) + (np.arange(planes) * plane_size)[:, None]).reshape(-1)
+    if disjoint and grad_output.dtype.kind == "f":
+        g = np.zeros(planes * plane_size, grad_output.dtype)
+        g[flat] = grad_output.reshape(-1)
+        return g.reshape(self.shape)
+    g = np.bincount(flat, weights=grad_output.reshape(-1), minlength=planes * plane_size)
     return g.reshape(self.shape).astype(grad_output.dtype, copy=False)
+
+
+def _disjoint_windows(d, kernel_size, stride, dilation):
+    """Whether max-pool windows never share an input element (each one's span fits in a stride)."""
+    kernel, stride, _, dilation = _pool_args("max_pool", d, kernel_size, stride, 0, dilation)
+    return all(st >= dl * (k - 1) + 1 for k, st, dl in zip(kernel, stride, dilation))
 
 
 @op("max_pool2d_with_indices", public="_max_pool2d_with_indices")
@@ -528,7 +557,7 @@ def _max_pool2d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1
 
 @op("max_pool2d_with_indices_backward", public="_max_pool2d_with_indices_backward")
 def _max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
-    return _max_pool_backward(grad_output, self, indices, 2)
+    return _max_pool_backward(grad_output, self, indices, 2, _disjoint_windows(2, kernel_size, stride, dilation))
 
 
 @op("max_pool3d_with_indices", public="_max_pool3d_with_indices")
@@ -538,7 +567,7 @@ def _max_pool3d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1
 
 @op("max_pool3d_with_indices_backward", public="_max_pool3d_with_indices_backward")
 def _max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
-    return _max_pool_backward(grad_output, self, indices, 3)
+    return _max_pool_backward(grad_output, self, indices, 3, _disjoint_windows(3, kernel_size, stride, dilation))
 
 
 def _gather_max(x, windows):

@@ -363,42 +363,55 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
     for name, v in (("weight", weight), ("bias", bias), ("running_mean", running_mean), ("running_var", running_var)):
         if v is not None and v.size != c:
             raise RuntimeError(f"batch_norm: {name} should contain {c} elements not {v.size}")
-    axes = _bn_axes(input)
+    x = _bn_planes(input)
     if training:
-        mean, var, invstd = _stats(input, axes, eps)
+        mean, var, invstd = _stats(x, (0, 2), eps)
+        mean, var, invstd = mean.reshape(-1), var.reshape(-1), invstd.reshape(-1)
         if running_mean is not None:
             n = input.size // c
             running_mean *= 1 - momentum
-            running_mean += momentum * mean.reshape(-1)
+            running_mean += momentum * mean
             running_var *= 1 - momentum
-            running_var += momentum * var.reshape(-1) * (n / (n - 1) if n > 1 else np.inf)
-        save = (mean.reshape(-1), invstd.reshape(-1))
+            running_var += momentum * var * (n / (n - 1) if n > 1 else np.inf)
+        save = (mean, invstd)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
-        mean, invstd = _channel(running_mean, input.ndim), _channel(1 / np.sqrt(running_var + eps), input.ndim)
+        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
         save = (np.zeros(0, input.dtype), np.zeros(0, input.dtype))
-    out = (input - mean) * invstd
-    if weight is not None:
-        out = out * _channel(weight, input.ndim)
-    if bias is not None:
-        out = out + _channel(bias, input.ndim)
-    return (out.astype(input.dtype, copy=False),) + save
+    # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
+    scale = invstd if weight is None else invstd * weight
+    shift = -mean * scale if bias is None else bias - mean * scale
+    out = np.multiply(x, scale.astype(input.dtype, copy=False)[:, None], dtype=input.dtype)
+    out += shift.astype(input.dtype, copy=False)[:, None]
+    return (out.reshape(input.shape),) + save
+
+
+def _bn_planes(x):
+    """x (N, C, *) as (N, C, P): per-channel passes over contiguous rows (a view when it can be)."""
+    return x.reshape(x.shape[0], x.shape[1], -1)
 
 
 def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps):
-    axes, nd = _bn_axes(input), input.ndim
+    """Per-channel sums of g and g*(x - mean), then gi = g*k + (x - mean)*kd + k0 per channel: four
+    whole-array passes instead of the formula's dozen broadcast temporaries."""
     if train:
-        mean, invstd = _channel(save_mean, nd), _channel(save_invstd, nd)
+        mean, invstd = save_mean, save_invstd
     else:
-        mean, invstd = _channel(running_mean, nd), _channel(1 / np.sqrt(running_var + eps), nd)
-    xhat = (input - mean) * invstd
-    w = _channel(weight, nd) if weight is not None else 1
+        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
+    g, x = _bn_planes(grad_out), _bn_planes(input)
+    w = 1 if weight is None else weight
+    d = x - mean[:, None]                       # (N, C, P)
+    sum_g = g.sum((0, 2))
+    sum_gd = np.einsum("ncp,ncp->c", g, d)     # no (N, C, P) temporary
+    k = (invstd * w).astype(g.dtype, copy=False)
+    gi = np.multiply(g, k[:, None], dtype=g.dtype)
     if train:
-        gi = _normalized_backward(grad_out * w, xhat, invstd, axes)
-    else:
-        gi = grad_out * w * invstd
-    return gi, (grad_out * xhat).sum(axes), grad_out.sum(axes)
+        n = x.shape[0] * x.shape[2]
+        d *= (-k * invstd * invstd * sum_gd / n).astype(d.dtype, copy=False)[:, None]
+        d -= (k * sum_g / n).astype(d.dtype, copy=False)[:, None]
+        gi += d
+    return gi.reshape(input.shape), sum_gd * invstd, sum_g
 
 
 native_batch_norm = op("native_batch_norm", public="native_batch_norm")(_batch_norm)

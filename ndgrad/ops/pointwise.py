@@ -16,6 +16,7 @@ from .. import _dispatch, _dtype
 from .._dispatch import call_inplace, op, register
 from .._tensor import Tensor
 from ..backends.numpy_backend import special
+from ._branchless import where as _branchless_where
 
 
 # ---- registration helpers ------------------------------------------------------------------
@@ -330,7 +331,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
 
 @pointwise("where.self", public=False, promote="same", operands=(1, 2))
 def _where(condition, input, other):
-    return np.where(condition, input, other)
+    return _branchless_where(condition, input, other)
 
 
 @register()

@@ -1,0 +1,93 @@
+"""The fast NumPy kernels behind the benchmark workloads give what torch (and the plain formulas) give.
+
+Branch-free selection (where, masked_fill, ReLU's backward), max pooling's argmax (first of
+equal maxima, last NaN, as torch's scan) and its scatter backward, batch norm's per-channel
+passes, and GELU's blocked tanh-form derivative — each on inputs that reach both the fast path
+and the general one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
+"""
+import numpy as np
+import pytest
+
+from ndgrad.ops import _branchless, nn
+from parity import both
+
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _bits(a):
+    a = np.ascontiguousarray(a)
+    return a.view(_UINT[a.itemsize]) if a.dtype.kind == "f" else a
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("shape,mask_shape", [((64, 100), (64, 100)), ((4, 2, 32, 32), (32, 32)), ((9,), (9,))])
+def test_branchless_where_is_bit_exact(dtype, shape, mask_shape):
+    rs = np.random.RandomState(0)
+    a, b = (rs.randn(*shape) * 5).astype(dtype), (rs.randn(*shape) * 5).astype(dtype)
+    if a.dtype.kind == "f":
+        a.flat[::7], b.flat[::5], a.flat[::11] = np.nan, -np.inf, -0.0
+    mask = rs.rand(*mask_shape) > 0.5
+    for x, y in [(a, b), (a, dtype(0)), (dtype(-3), a), (a, b[:1])]:
+        got, want = _branchless.where(mask, x, y), np.where(mask, x, y)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert (_bits(got) == _bits(want)).all()
+
+
+def test_relu_masked_fill_where_keep_nan_inf_and_signed_zero():
+    def s(T):
+        x = T.tensor(np.linspace(-3, 3, 5000), requires_grad=True)
+        g = T.tensor(np.where(np.arange(5000) % 3 == 0, np.nan, np.inf) * np.sign(np.sin(np.arange(5000))))
+        T.relu(x).backward(g)
+        mask = T.tensor(np.arange(5000) % 4 == 0)
+        filled = x.detach().masked_fill(mask, float("-inf"))
+        w = T.where(mask, x, 0.5)
+        w.backward(T.ones(5000))
+        return [x.grad, filled, w.detach(), w.grad_fn.name()]
+    both(s)
+
+
+@pytest.mark.parametrize("kernel,stride", [(2, None), (3, 1), (3, 2)])
+def test_max_pool_ties_and_nan_as_torch(kernel, stride):
+    def s(T):
+        x = np.round(np.random.RandomState(1).randn(2, 3, 9, 9) * 2) / 2    # many equal maxima
+        x[0, 0, 0, :4] = np.nan
+        x[1, 2, 4:6, 4:6] = np.nan
+        t = T.tensor(x, requires_grad=True)
+        y, idx = T.nn.functional.max_pool2d(t, kernel, stride, return_indices=True)
+        y.backward(T.ones_like(y))
+        return [y.detach(), idx, t.grad]
+    both(s)
+
+
+def test_adaptive_max_pool_large_windows_ties_and_nan_as_torch():
+    def s(T):
+        x = np.zeros((1, 2, 10, 10))
+        x[0, 1, 3, 4] = x[0, 1, 7, 7] = 1.0
+        x[0, 0, 2, 2] = x[0, 0, 8, 1] = np.nan
+        y, idx = T.nn.functional.adaptive_max_pool2d(T.tensor(x), 1, return_indices=True)
+        return [y, idx]
+    both(s)
+
+
+@pytest.mark.parametrize("train", [True, False])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 6), (6, 3)])
+def test_batch_norm_float32_values_and_grads(train, shape):
+    def s(T):
+        rs = np.random.RandomState(2)
+        x = T.tensor(rs.randn(*shape).astype(np.float32) * 3 + 1, requires_grad=True)
+        w = T.tensor(rs.rand(3).astype(np.float32) + 0.5, requires_grad=True)
+        b = T.tensor(rs.randn(3).astype(np.float32), requires_grad=True)
+        rm, rv = T.zeros(3), T.ones(3)
+        y = T.nn.functional.batch_norm(x, rm, rv, w, b, training=train)
+        y.backward(T.tensor(rs.randn(*shape).astype(np.float32)))
+        return [y.detach(), x.grad, w.grad, b.grad, rm, rv]
+    both(s, rtol=1e-4, atol=1e-5)
+
+
+def test_gelu_tanh_derivative_blocks_match_the_formula():
+    x = np.random.RandomState(3).randn(3, 37) * 4
+    k, c = nn._GELU_K, nn._GELU_C
+    t = np.tanh(k * (x + c * x ** 3))
+    want = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
+    for block in (5, 1 << 15):   # a partial last block, and one block
+        np.testing.assert_allclose(nn._gelu_tanh_derivative(x, block), want, rtol=1e-13, atol=1e-15)
