@@ -336,7 +336,8 @@ aten.native_dropout_backward = _native_dropout_backward
 # ---- normalization ------------------------------------------------------------------------
 def _stats(x, axes, eps):
     mean = x.mean(axes, keepdims=True)
-    var = np.square(x - mean).mean(axes, keepdims=True)
+    d = np.subtract(x, mean, out=np.empty(x.shape, np.result_type(x, mean)))
+    var = np.square(d, out=d).mean(axes, keepdims=True)   # one temporary, squared in place
     return mean, var, 1 / np.sqrt(var + eps)
 
 
@@ -490,13 +491,23 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     for name, v in (("weight", weight), ("bias", bias)):
         if v is not None and v.shape != tuple(normalized_shape):
             raise RuntimeError(f"layer_norm: expected {name} of shape {list(normalized_shape)}, got {list(v.shape)}")
-    mean, _, rstd = _stats(input, axes, eps)
-    out = (input - mean) * rstd
+    mean = input.mean(axes, keepdims=True)
+    out = input - mean                  # one buffer, then in place (a transformer runs two per step)
+    rstd = 1 / np.sqrt(np.square(out).mean(axes, keepdims=True) + eps)
+    out = _into(np.multiply, out, rstd)
     if weight is not None:
-        out = out * weight
+        out = _into(np.multiply, out, weight)
     if bias is not None:
-        out = out + bias
+        out = _into(np.add, out, bias)
     return out, mean, rstd
+
+
+def _into(ufunc, out, other):
+    """ufunc(out, other), into `out` (a buffer of ours) when the result keeps its shape and dtype."""
+    if (isinstance(out, np.ndarray) and np.result_type(out, other) == out.dtype
+            and np.broadcast_shapes(out.shape, np.shape(other)) == out.shape):
+        return ufunc(out, other, out=out)
+    return ufunc(out, other)
 
 
 @op("native_layer_norm_backward", public="native_layer_norm_backward")
@@ -504,9 +515,19 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
                                output_mask=(True, True, True)):
     axes = _ln_axes(input, normalized_shape)
     outer = tuple(range(input.ndim - len(axes)))
-    xhat = (input - mean) * rstd
-    gi = _normalized_backward(grad_out * weight if weight is not None else grad_out, xhat, rstd, axes)
-    return gi, (grad_out * xhat).sum(outer), grad_out.sum(outer)
+    xhat = _into(np.multiply, input - mean, rstd)
+    gx = grad_out * xhat
+    gw, gb = gx.sum(outer), grad_out.sum(outer)
+    if weight is not None:              # the formula of _normalized_backward, in place
+        g = grad_out * weight
+        gx = _into(np.multiply, gx, weight)
+    else:
+        g = grad_out
+    xhat = _into(np.multiply, xhat, gx.mean(axes, keepdims=True))
+    del gx
+    gi = g - g.mean(axes, keepdims=True)
+    gi = _into(np.subtract, gi, xhat)
+    return _into(np.multiply, gi, rstd), gw, gb
 
 
 def _gn_view(input, N, C, HxW, group):
