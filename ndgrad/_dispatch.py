@@ -59,7 +59,7 @@ class OpSpec:
                                -1 - (entry.returns.index(n) if n in entry.returns else 0)
                                for n in entry.saved_names)
         self.meta_only = entry.meta_only
-        self.saved_plan = tuple(zip(self.saved_pos, self.meta_only))
+        self.saved_plan = tuple(zip(self.saved_pos, self.meta_only, entry.saved_users))
         self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
@@ -262,9 +262,11 @@ def _record(spec, args, outs):
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     saved, versions = [], []
-    for p, meta_only in spec.saved_plan:
+    for p, meta_only, users in spec.saved_plan:
         version = None
-        if p >= 0:
+        if users is not None and not any(_needs_grad(args[i]) for i in users):
+            v = None   # only formulas of inputs that need no gradient read it
+        elif p >= 0:
             v = args[p]
             if isinstance(v, Tensor):
                 if meta_only:
@@ -288,6 +290,12 @@ def _record(spec, args, outs):
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+def _needs_grad(a):
+    if isinstance(a, Tensor):
+        return a._requires_grad
+    return type(a) in (list, tuple) and any(isinstance(t, Tensor) and t._requires_grad for t in a)
 
 
 def _list_edges(node, spec, args):

@@ -123,6 +123,23 @@ def test_saved_tensors_are_freed_after_backward():
         fn._saved_self
 
 
+def test_only_values_a_needed_gradient_reads_are_saved():
+    def s(T):
+        x, c = leaf(T), T.tensor([3.0, 4.0, 5.0], dtype=T.float64)
+        w = T.ones(3, 2, dtype=T.float64, requires_grad=True)
+        by_const, by_scalar, const_by = x * c, x * 2.0, c * x
+        mm = T.mm(c.view(1, 3), w)    # saves the input for w's gradient, not w
+        with_mutation = x * c
+        with T.no_grad():
+            x.add_(1)                 # x was not saved by x * c: changing it breaks nothing
+        with_mutation.sum().backward()
+        return [by_const.grad_fn._saved_self is None, by_const.grad_fn._saved_other,
+                by_scalar.grad_fn._saved_self is None, const_by.grad_fn._saved_other is None,
+                mm.grad_fn._saved_mat2 is None, mm.grad_fn._saved_self, x.grad]
+    r = both(s)
+    assert r[0] and r[2] and r[3] and r[4]
+
+
 def test_second_and_third_derivatives_through_create_graph():
     def s(T):
         x = leaf(T)

@@ -46,7 +46,7 @@ class Entry:
         self.forward_result_alias = False
         self.output_differentiability = None
         self.node_cls = None
-        self.saved_names = ()
+        self.saved_names = self.saved_users = ()
         self.meta_only = ()
         self.node_name = None
 
@@ -193,14 +193,20 @@ def load(path=YAML_PATH):
             names, full = _names_in(node.value)
             used |= names & scope_names
             used_fully |= full & scope_names
-            pending.append(([entry.arg_names.index(t) for t in targets], node.value, node.start_mark.line + 1))
+            pending.append(([entry.arg_names.index(t) for t in targets], node.value, node.start_mark.line + 1,
+                            names))
         # Saved values: every argument or result a formula reads, in schema order.
         saved = [n for n in entry.arg_names if n in used] + [n for n in entry.returns if n in used]
         if "result" in used and "result" not in saved:
             saved.append("result")
         entry.saved_names = tuple(saved)
         entry.meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
-        for idxs, expr, line in pending:
+        # Which arguments' formulas read each saved value: it is saved only when one of them needs
+        # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
+        all_args = {i for idxs, _, _, _ in pending for i in idxs}
+        users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
+        entry.saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
+        for idxs, expr, line, _ in pending:
             fn = _compile_formula(expr, saved, line, entry.op_name)
             entry.formulas.append((tuple(idxs), fn))
         if entry.node_name:
