@@ -459,14 +459,18 @@ frac = _unary("frac", lambda x: x - np.trunc(x), promote=None)
 
 # The first derivatives of tanh and sigmoid are ops of their own, so that double backward records
 # TanhBackwardBackward0 / SigmoidBackwardBackward0 as in torch.
+def _conj_if_complex(a):
+    return np.conj(a) if a.dtype.kind == "c" else a   # np.conj copies even a real array
+
+
 @pointwise("tanh_backward", public="_tanh_backward")
 def _tanh_backward(grad_output, output):
-    return grad_output * np.conj(1 - output * output)
+    return grad_output * _conj_if_complex(1 - output * output)
 
 
 @pointwise("sigmoid_backward", public="_sigmoid_backward")
 def _sigmoid_backward(grad_output, output):
-    return grad_output * np.conj(output * (1 - output))
+    return grad_output * _conj_if_complex(output * (1 - output))
 
 
 def _polygamma(n, input):
