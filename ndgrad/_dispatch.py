@@ -359,6 +359,8 @@ def call_inplace(spec, args):
         _refuse_view_inplace(self)
     recording = state.enabled and (self._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
+    if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
+        return self
     if recording and spec.node_cls is not None:
         _check_leaf_inplace(self)
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
@@ -377,6 +379,33 @@ def call_inplace(spec, args):
     if recording and res._grad_fn is not None:
         _rebase_history(self, res._grad_fn)
     return self
+
+
+# `p -= lr * g` and the like, nothing recorded: one NumPy call writing into self (no temporary
+# result and copy). Only where the general path's checks cannot fail: a floating self of its own
+# memory, and a Python number or a Tensor of self's dtype whose shape broadcasts to self's.
+_UFUNCS = {"add.Tensor": np.add, "sub.Tensor": np.subtract, "mul.Tensor": np.multiply, "div.Tensor": np.divide}
+
+
+def _ufunc_inplace(spec, self, args):
+    ufunc = _UFUNCS.get(spec.name)
+    if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
+        return False
+    dst, other = self._data, args[1]
+    if type(dst) is not np.ndarray or dst.dtype.kind != "f" or 0 in dst.strides:
+        return False
+    if isinstance(other, Tensor):
+        src = other._data
+        if type(src) is not np.ndarray or src.dtype != dst.dtype or \
+                src.shape != dst.shape and np.broadcast_shapes(src.shape, dst.shape) != dst.shape:
+            return False
+    elif type(other) in (float, int):
+        src = other
+    else:
+        return False
+    ufunc(dst, src, out=dst)
+    self._vc[0] += 1
+    return True
 
 
 def write_into(self, data, op_name):

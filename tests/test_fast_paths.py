@@ -96,3 +96,28 @@ def test_tensor_subclass_and_mixed_dtypes_take_the_general_path():
         (r1.sum() + r3.sum()).backward()
         return [str(r1.dtype), str(r2.dtype), str(r3.dtype), r3.grad_fn.name(), p.grad]
     both(s)
+
+
+def test_inplace_updates_without_recording_write_in_place_as_the_general_path():
+    """call_inplace's one-ufunc path (no grad recorded) against torch, next to cases it must leave."""
+    def s(T):
+        out = []
+        for dt in (T.float32, T.float64):
+            p = T.ones(2, 3, dtype=dt, requires_grad=True)
+            g = T.full((2, 3), 0.25, dtype=dt)
+            row = T.tensor([1.0, 2.0, 4.0], dtype=dt)
+            view = p.detach()[0]
+            with T.no_grad():
+                p -= 0.1 * g
+                p *= 3
+                p += row                   # broadcast
+                p /= 2
+                p.add_(g, alpha=2)         # alpha: the general path
+                p.sub_(T.tensor(1.0, dtype=T.float64))   # another dtype: the general path
+                view.mul_(-1)              # through a view: the base sees it
+            out += [p, p._version, view._version, p.requires_grad, p.grad_fn is None]
+        i = T.tensor([4, 6])
+        i += 1
+        i.mul_(2)
+        return out + [i]
+    both(s)
