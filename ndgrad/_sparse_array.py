@@ -14,7 +14,6 @@ NotImplementedError for the sparse backend, so dense ops refuse sparse inputs (w
 sparse kernel, with torch's message).
 """
 import numpy as np
-import scipy.sparse
 
 
 class layout:
@@ -162,6 +161,7 @@ class COO(SparseArray):
         if self.ndim != 2 or self.sparse_dim != 2:
             raise NotImplementedError(f"ndgrad: matrix products of sparse tensors need 2 sparse dimensions, "
                                       f"got a {self.ndim}-D tensor with {self.sparse_dim}")
+        import scipy.sparse   # here, not at import: it costs `import ndgrad` 70 ms
         return scipy.sparse.coo_array((self.values, tuple(self.indices)), shape=self.shape)
 
     def values_at(self, indices):

@@ -7,13 +7,24 @@ The user-facing functions (argument forms, named tuples, error checking) live in
 and at the bottom of this file for the top-level names (`torch.det`, `torch.svd`, ...).
 """
 import numpy as np
-import scipy.linalg as sla
 
 from .._dispatch import op, register
 from ..autograd.grad_mode import state as _grad_state
 from .linalg import _type_name
 from .reduction import _structseq
 
+
+
+
+class _LazyScipyLinalg:
+    """scipy.linalg, imported on first use: importing scipy costs `import ndgrad` ~100 ms."""
+
+    def __getattr__(self, name):
+        import scipy.linalg
+        return getattr(scipy.linalg, name)
+
+
+sla = _LazyScipyLinalg()
 
 class LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a factorization failed on the values (singular, not positive-definite)."""
