@@ -15,6 +15,8 @@ sparse kernel, with torch's message).
 """
 import numpy as np
 
+from .backends.numpy_backend import sparse as backend_sparse
+
 
 class layout:
     """torch.layout: torch.strided, torch.sparse_coo, torch.sparse_csr, ..."""
@@ -161,8 +163,7 @@ class COO(SparseArray):
         if self.ndim != 2 or self.sparse_dim != 2:
             raise NotImplementedError(f"ndgrad: matrix products of sparse tensors need 2 sparse dimensions, "
                                       f"got a {self.ndim}-D tensor with {self.sparse_dim}")
-        import scipy.sparse   # here, not at import: it costs `import ndgrad` 70 ms
-        return scipy.sparse.coo_array((self.values, tuple(self.indices)), shape=self.shape)
+        return backend_sparse().coo_array((self.values, tuple(self.indices)), shape=self.shape)
 
     def values_at(self, indices):
         """The values stored at index columns `indices` (zeros where nothing is stored)."""

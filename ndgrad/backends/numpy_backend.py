@@ -1,4 +1,5 @@
-"""The CPU backend: NumPy arrays, SciPy for special functions."""
+"""The CPU backend: NumPy arrays, SciPy for special functions, linear algebra, FFTs and sparse
+matrices (each SciPy module imported on first use: importing SciPy costs `import ndgrad` ~100 ms)."""
 import numpy as np
 
 xp = np
@@ -22,3 +23,18 @@ def scatter_add(target, index, values):
 def special():
     import scipy.special
     return scipy.special
+
+
+def linalg():
+    import scipy.linalg
+    return scipy.linalg
+
+
+def fft():
+    import scipy.fft
+    return scipy.fft
+
+
+def sparse():
+    import scipy.sparse
+    return scipy.sparse

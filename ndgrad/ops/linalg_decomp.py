@@ -9,22 +9,12 @@ and at the bottom of this file for the top-level names (`torch.det`, `torch.svd`
 import numpy as np
 
 from .._dispatch import op, register
+from ..backends.numpy_backend import linalg
 from ..autograd.grad_mode import state as _grad_state
 from .linalg import _type_name
 from .reduction import _structseq
 
 
-
-
-class _LazyScipyLinalg:
-    """scipy.linalg, imported on first use: importing scipy costs `import ndgrad` ~100 ms."""
-
-    def __getattr__(self, name):
-        import scipy.linalg
-        return getattr(scipy.linalg, name)
-
-
-sla = _LazyScipyLinalg()
 
 class LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a factorization failed on the values (singular, not positive-definite)."""
@@ -102,14 +92,14 @@ def _eye_like(a, n=None):
 def _cholesky_info(A):
     """LAPACK's potrf info per matrix: 0, or the order of the first leading minor that is not PD."""
     flat = A.reshape((-1,) + A.shape[-2:])
-    potrf = sla.get_lapack_funcs("potrf", (flat,))
+    potrf = linalg().get_lapack_funcs("potrf", (flat,))
     info = np.array([potrf(m, lower=True)[1] for m in flat], dtype=np.int32)
     return info.reshape(A.shape[:-2])
 
 
 def _cholesky_partial(A):
     flat = A.reshape((-1,) + A.shape[-2:])
-    potrf = sla.get_lapack_funcs("potrf", (flat,))
+    potrf = linalg().get_lapack_funcs("potrf", (flat,))
     return np.stack([np.tril(potrf(m, lower=True)[0]) for m in flat]).reshape(A.shape)
 
 
@@ -161,13 +151,13 @@ def cholesky_solve(input, input2, upper=False):
     """Solve (L L^H) X = B for X, with B = input and the factor L = input2 (U^H U when upper)."""
     _check_cholesky_pair("cholesky_solve", input, input2)
     L, B = _broadcast_batch(input2, input)
-    return sla.cho_solve((L, not upper), B, check_finite=False).astype(input.dtype, copy=False)
+    return linalg().cho_solve((L, not upper), B, check_finite=False).astype(input.dtype, copy=False)
 
 
 @op("cholesky_inverse", method=True)
 def cholesky_inverse(input, upper=False):
     _check_matrix("cholesky_inverse", input)
-    return sla.cho_solve((input, not upper), _eye_like(input).copy(), check_finite=False).astype(input.dtype,
+    return linalg().cho_solve((input, not upper), _eye_like(input).copy(), check_finite=False).astype(input.dtype,
                                                                                                  copy=False)
 
 
@@ -184,8 +174,8 @@ def _lu_factor(A):
         return A.copy(), np.zeros(A.shape[:-2] + (min(A.shape[-2:]),), dtype=np.int32)
     import warnings
     with warnings.catch_warnings():    # singular inputs are reported through info, not warnings
-        warnings.simplefilter("ignore", sla.LinAlgWarning)
-        lu, piv = sla.lu_factor(A, check_finite=False)
+        warnings.simplefilter("ignore", linalg().LinAlgWarning)
+        lu, piv = linalg().lu_factor(A, check_finite=False)
     return lu.astype(A.dtype, copy=False), piv.astype(np.int32)
 
 
@@ -242,9 +232,9 @@ def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
         raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
     with np.errstate(all="ignore"):
         if left:
-            X = sla.lu_solve((lu, piv), B2, check_finite=False) if B2.size else np.zeros(B2.shape, A.dtype)
+            X = linalg().lu_solve((lu, piv), B2, check_finite=False) if B2.size else np.zeros(B2.shape, A.dtype)
         else:   # X A = B  <=>  A^T X^T = B^T
-            X = np.swapaxes(sla.lu_solve((lu, piv), np.swapaxes(B2, -1, -2), trans=1, check_finite=False), -1, -2)
+            X = np.swapaxes(linalg().lu_solve((lu, piv), np.swapaxes(B2, -1, -2), trans=1, check_finite=False), -1, -2)
     X = X.astype(A.dtype, copy=False)
     return (X[..., 0] if vector else X), lu, piv + 1, info
 
@@ -267,9 +257,9 @@ def _tri_solve(A, B, upper, left, unit, trans=0):
         return np.zeros(B.shape, A.dtype)
     with np.errstate(all="ignore"):
         if left:
-            X = sla.solve_triangular(A, B, trans=trans, lower=not upper, unit_diagonal=unit, check_finite=False)
+            X = linalg().solve_triangular(A, B, trans=trans, lower=not upper, unit_diagonal=unit, check_finite=False)
         else:   # X A = B  <=>  A^T X^T = B^T
-            X = np.swapaxes(sla.solve_triangular(A, np.swapaxes(B, -1, -2), trans=1, lower=not upper,
+            X = np.swapaxes(linalg().solve_triangular(A, np.swapaxes(B, -1, -2), trans=1, lower=not upper,
                                                  unit_diagonal=unit, check_finite=False), -1, -2)
     return X.astype(A.dtype, copy=False)
 
@@ -384,9 +374,9 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         return np.zeros(Bb.shape, LU.dtype)
     cplx = LU.dtype.kind == "c"
     if left:
-        X = sla.lu_solve((lu, piv), Bb, trans=(2 if cplx else 1) if adjoint else 0, check_finite=False)
+        X = linalg().lu_solve((lu, piv), Bb, trans=(2 if cplx else 1) if adjoint else 0, check_finite=False)
     else:   # X op(A) = B  <=>  op(A)^H X^H = B^H
-        X = _mH(sla.lu_solve((lu, piv), _mH(Bb), trans=0 if adjoint else (2 if cplx else 1), check_finite=False))
+        X = _mH(linalg().lu_solve((lu, piv), _mH(Bb), trans=0 if adjoint else (2 if cplx else 1), check_finite=False))
     return X.astype(LU.dtype, copy=False)
 
 
@@ -463,7 +453,7 @@ def geqrf(input):
     _check_matrix("geqrf", input, square=False)
     m, n = input.shape[-2:]
     flat = input.reshape((-1, m, n))
-    outs = [sla.qr(a, mode="raw", check_finite=False)[0] for a in flat]   # LAPACK geqrf, one matrix at a time
+    outs = [linalg().qr(a, mode="raw", check_finite=False)[0] for a in flat]   # LAPACK geqrf, one matrix at a time
     a = np.stack([o[0] for o in outs]) if outs else flat.copy()
     tau = np.stack([o[1] for o in outs]) if outs else np.zeros((0, min(m, n)), input.dtype)
     return (np.ascontiguousarray(a).reshape(input.shape).astype(input.dtype, copy=False),
@@ -591,7 +581,7 @@ def linalg_matrix_exp(A):
     _check_matrix("linalg.matrix_exp", A)
     if A.size == 0:
         return A.copy()
-    return sla.expm(A).astype(A.dtype, copy=False)
+    return linalg().expm(A).astype(A.dtype, copy=False)
 
 
 @op("linalg_cross", public=False)

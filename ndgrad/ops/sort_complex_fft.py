@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dispatch, _dtype
 from .._dispatch import op, register
+from ..backends.numpy_backend import fft
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import no_grad
 from .reduction import _structseq
@@ -86,11 +87,6 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 
 
-def _scipy_fft():
-    import scipy.fft   # imported on first use: it costs `import ndgrad` 35 ms
-    return scipy.fft
-
-
 def _check_float_pair(a, b):
     if a.dtype not in _COMPLEX_OF or b.dtype not in _COMPLEX_OF:
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
@@ -156,16 +152,16 @@ _NORM_BACKWARD = ("forward", "ortho", "backward")
 def _fft_c2c(input, dim, normalization, forward):
     """Complex-to-complex DFT over dims, e^-i (forward) or e^+i."""
     if forward:
-        return _scipy_fft().fftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
-    return _scipy_fft().ifftn(input, axes=dim, norm=_NORM_BACKWARD[normalization])
+        return fft().fftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
+    return fft().ifftn(input, axes=dim, norm=_NORM_BACKWARD[normalization])
 
 
 @op("_fft_r2c", public="_fft_r2c")
 def _fft_r2c(input, dim, normalization, onesided):
     """Real-to-complex forward DFT over dims; onesided keeps n//2 + 1 entries of the last dim."""
     if onesided:
-        return _scipy_fft().rfftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
-    return _scipy_fft().fftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
+        return fft().rfftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
+    return fft().fftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
 
 
 @op("_fft_c2r", public="_fft_c2r")
@@ -173,7 +169,7 @@ def _fft_c2r(input, dim, normalization, last_dim_size):
     """Backward DFT of a Hermitian signal given by its onesided half; the last dim has last_dim_size
     points (the imaginary parts of its zero and Nyquist entries are ignored)."""
     s = [input.shape[d] for d in dim[:-1]] + [last_dim_size]
-    return _scipy_fft().irfftn(input, s=s, axes=dim, norm=_NORM_BACKWARD[normalization])
+    return fft().irfftn(input, s=s, axes=dim, norm=_NORM_BACKWARD[normalization])
 
 
 # ---- foreach --------------------------------------------------------------------------------

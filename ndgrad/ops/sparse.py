@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dispatch
 from .._dispatch import op, register
+from ..backends.numpy_backend import sparse as backend_sparse
 from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
                              unsupported)
@@ -508,8 +509,7 @@ def _check_mm(name, a, b):
 
 
 def _scipy(x):
-    import scipy.sparse
-    return x.to_scipy() if isinstance(x, SparseArray) else scipy.sparse.coo_array(x)
+    return x.to_scipy() if isinstance(x, SparseArray) else backend_sparse().coo_array(x)
 
 
 @op("_sparse_sparse_matmul", public="_sparse_sparse_matmul")
