@@ -56,6 +56,16 @@ class Size(tuple):
     def __repr__(self):
         return f"torch.Size([{', '.join(map(str, self))}])"
 
+    def __getitem__(self, key):   # a slice of a Size is a Size, as in torch
+        item = tuple.__getitem__(self, key)
+        return Size(item) if type(key) is slice else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(tuple(other), self))
+
     def numel(self):
         n = 1
         for s in self:

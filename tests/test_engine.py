@@ -9,7 +9,7 @@ import pytest
 
 import ndgrad
 
-from parity import both
+from parity import both, same_error
 
 
 def leaf(T, values=(0.5, -1.0, 2.0)):
@@ -138,6 +138,34 @@ def test_only_values_a_needed_gradient_reads_are_saved():
                 mm.grad_fn._saved_mat2 is None, mm.grad_fn._saved_self, x.grad]
     r = both(s)
     assert r[0] and r[2] and r[3] and r[4]
+
+
+def test_grad_with_batched_grad_outputs():
+    def s(T):
+        x = leaf(T)
+        y = x * x
+        (rows,) = T.autograd.grad(y, x, T.eye(3, dtype=T.float64), is_grads_batched=True, retain_graph=True)
+        two = T.autograd.grad([y, y.sum()], x, [T.eye(3, dtype=T.float64), T.ones(3, dtype=T.float64)],
+                              is_grads_batched=True, create_graph=True)
+        (second,) = T.autograd.grad(two[0].sum(), x)
+        return [rows, two, two[0].requires_grad, second]
+    both(s)
+
+
+def test_batched_grad_shape_mismatch_names_the_shapes():
+    # torch's message prints torch.Size([]) for the grad_output here; ndgrad names its real shape
+    x = leaf(ndgrad)
+    with pytest.raises(RuntimeError, match=r"grad_output\[0\] has a shape of torch.Size\(\[2\]\) and output\[0\]"):
+        ndgrad.autograd.grad(x * x, x, ndgrad.ones(3, 2, dtype=ndgrad.float64), is_grads_batched=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, x: T.autograd.grad(x * x, x, None, is_grads_batched=True),
+    lambda T, x: T.autograd.grad([x * x, x.sum()], x, [T.eye(3, dtype=T.float64), T.ones(2, dtype=T.float64)],
+                                 is_grads_batched=True),
+], ids=["missing", "batch_sizes"])
+def test_batched_grad_errors(call):
+    same_error(lambda T: call(T, leaf(T)), exc=(RuntimeError, ValueError))
 
 
 def test_second_and_third_derivatives_through_create_graph():

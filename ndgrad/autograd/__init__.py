@@ -92,7 +92,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated."""
     if is_grads_batched:
-        raise NotImplementedError("autograd.grad(is_grads_batched=True) needs vmap, which ndgrad lacks yet")
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:
@@ -118,6 +119,35 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
+    """grad(..., is_grads_batched=True): one vector-Jacobian product per row of the grad_outputs
+    (the first dim of each is the batch), stacked. torch vmaps the backward; a loop gives the same."""
+    from .. import stack
+    outs, gos = _as_tuple(outputs), _as_tuple(grad_outputs)
+    if not gos or any(g is None for g in gos):
+        raise RuntimeError("grad can be implicitly created only for scalar outputs")
+    sizes = [g.shape[0] if g.ndim else None for g in gos]
+    for i, (g, o) in enumerate(zip(gos, outs)):
+        if g.shape[1:] != o.shape or g.ndim == 0:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+                f"output, but a mismatch was detected: grad_output[{i}] has a shape of {g.shape[1:]} and "
+                f"output[{i}] has a shape of {o.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+                         f"{sizes} for the mapped dimension")
+    if sizes[0] == 0:
+        from .. import zeros
+        return tuple(zeros((0,) + tuple(t.shape), dtype=t.dtype) for t in _as_tuple(inputs))
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outs, inputs, [g[b] for g in gos], retain_graph=keep or b < sizes[0] - 1,
+                 create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for b in range(sizes[0])]
+    return tuple(None if col[0] is None else stack(col) for col in zip(*rows))
+
+
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401,E402
 from . import function, functional  # noqa: F401,E402
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401,E402

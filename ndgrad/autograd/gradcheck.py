@@ -15,7 +15,7 @@ Complex values follow torch: complex outputs are checked as their real and imagi
 is what backward computes (the conjugate Wirtinger derivative, times 2).
 
 Forward mode (check_forward_ad) uses autograd.forward_ad. The batched checks use
-autograd.grad(is_grads_batched=True) when it is available; without vmap they check what
+autograd.grad(is_grads_batched=True) (a loop of vjps in ndgrad), and they also check what
 batching relies on: vjps linear in grad_output, jvps linear in the tangent.
 """
 import warnings
@@ -500,12 +500,15 @@ def _test_batched_grad(inputs, output, output_idx):
     try:
         gs = grad([output], diff, [stack([g1, g2])], retain_graph=True, allow_unused=True, is_grads_batched=True)
         result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
-    except NotImplementedError:    # no vmap: check linearity, which batching relies on
-        result = [a + b for a, b in zip(*[vjp(g) for g in (g1 * 0.5, g2 * 0.5)])]
-        expected = [e.sum(0) * 0.5 for e in expected]
     except RuntimeError as ex:
         raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG}") from ex
+    # ndgrad batches grad_outputs with a loop of vjps, so also check what batching relies on:
+    # backward is linear in grad_output
+    halves = [a + b for a, b in zip(*[vjp(g) for g in (g1 * 0.5, g2 * 0.5)])]
+    result += halves
+    expected += [e.sum(0) * 0.5 for e in expected]
     for input_idx, (res, exp) in enumerate(zip(result, expected)):
+        input_idx %= len(diff)
         if not np.allclose(res._data, exp._data, rtol=1e-5, atol=1e-8):
             raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\n{FAILED_BATCHED_GRAD_MSG}\n\n"
                                  f"Got:\n{res}\n\nExpected:\n{exp}")
