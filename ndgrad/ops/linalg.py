@@ -321,6 +321,14 @@ def _einsum_align(x, labels, order, size=None):
     return x.expand(target) if target and list(x.shape) != target else x
 
 
+def _einsum_sum_alone(x, labels, needed):
+    """x summed over its labels not in `needed`: (tensor, remaining labels, whether it summed)."""
+    alone = [j for j, l in enumerate(labels) if l not in needed]
+    if not alone:
+        return x, labels, False
+    return x.sum(alone), [l for l in labels if l in needed], True
+
+
 @register()
 def einsum(*args):
     """Sums of products over labelled dims (`"ij,jk->ik"`), computed with diagonal, permute, sum and bmm."""
@@ -344,15 +352,9 @@ def einsum(*args):
     for i in range(1, len(ops)):
         later = set(out).union(*(set(l) for _, l in ops[i + 1:]))
         y, ly = ops[i]
-        for t, lt in ((x, lab), (y, ly)):   # labels no one else needs are summed out first
-            alone = [j for j, l in enumerate(lt) if l not in later and l not in (ly if t is x else lab)]
-            if alone:
-                keep = [l for j, l in enumerate(lt) if j not in alone]
-                summed_alone = True
-                if t is x:
-                    x, lab = x.sum(alone), keep
-                else:
-                    y, ly = y.sum(alone), keep
+        x, lab, alone_x = _einsum_sum_alone(x, lab, later.union(ly))   # labels no one else needs
+        y, ly, alone_y = _einsum_sum_alone(y, ly, later.union(lab))    # are summed out first
+        summed_alone = summed_alone or alone_x or alone_y
         x, lab, contracted = _einsum_pair(x, lab, y, ly, later, i)
     if contracted or summed_alone:   # torch ends a contraction with permute + view, whatever the order
         x = x.permute([lab.index(l) for l in out])

@@ -63,6 +63,8 @@ def _einsum_ops():
              ("repeated_and_batch", "iij->j", [S(2, 2, 3)], "SumBackward1")]
     ops = [OpInfo(f"einsum_{name}", lambda T, *xs, eq=eq: T.einsum(eq, *xs), inputs, grad_fn=fn)
            for name, eq, inputs, fn in cases]
+    ops.append(OpInfo("einsum_same_operand_twice", lambda T, x: T.einsum("ab,bc->a", x, x), [S(3, 3)],
+                      grad_fn="ViewBackward0"))
     ops.append(OpInfo("einsum_sublist", lambda T, x, y: T.einsum(x, [0, 1], y, [1, 2], [0, 2]),
                       [S(2, 3), S(3, 2)], grad_fn="ViewBackward0"))
     ops.append(OpInfo("einsum_list_of_operands", lambda T, x, y: T.einsum("ij,jk->ik", [x, y]),
