@@ -60,3 +60,17 @@ def same_error(call, exc=RuntimeError):
                 call(torch)
             assert str(ours.value) == str(theirs.value)
     return str(ours.value)
+
+
+def leaf(T, values=(0.5, -1.0, 2.0)):
+    """A float64 leaf tensor that requires grad, in library T."""
+    return T.tensor(list(values), dtype=T.float64, requires_grad=True)
+
+
+def err(fn):
+    """[exception type, message] raised by fn() (None if it returns): scenarios compare exceptions."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the scenario compares exceptions across libraries
+        return [type(e).__name__, str(e)]
+    return None

@@ -9,11 +9,7 @@ import pytest
 
 import ndgrad
 
-from parity import both, same_error
-
-
-def leaf(T, values=(0.5, -1.0, 2.0)):
-    return T.tensor(list(values), dtype=T.float64, requires_grad=True)
+from parity import both, leaf, same_error
 
 
 # --- accumulation --------------------------------------------------------------------------

@@ -8,22 +8,9 @@ installed it runs on both and the results (values, gradients, names, error messa
 import numpy as np
 import pytest
 
-from parity import LIBS, both
+from parity import LIBS, both, err, leaf
 
 import ndgrad
-
-
-def err(fn):
-    """[exception type, message] raised by fn() (None if it returns)."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the scenario compares exceptions across libraries
-        return [type(e).__name__, str(e)]
-    return None
-
-
-def leaf(T, values=(0.5, -1.0, 2.0)):
-    return T.tensor(list(values), dtype=T.float64, requires_grad=True)
 
 
 def functions(T):

@@ -11,22 +11,10 @@ import shutil
 
 import pytest
 
-from parity import LIBS, both, same_error
+from parity import LIBS, both, err, leaf, same_error
 
 import ndgrad
 from ndgrad.autograd import graph
-
-
-def err(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the scenario compares exceptions across libraries
-        return [type(e).__name__, str(e)]
-    return None
-
-
-def leaf(T, values=(0.5, -1.0, 2.0)):
-    return T.tensor(list(values), dtype=T.float64, requires_grad=True)
 
 
 # ---- Node, edges, versions ------------------------------------------------------------------
