@@ -17,7 +17,7 @@ from .autograd import anomaly_mode, loader
 from .autograd.anomaly_mode import state as anomaly
 from .autograd import forward_ad
 from .autograd.forward_ad import state as fw
-from .autograd.grad_mode import state
+from .autograd.grad_mode import grad_flag, state
 from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
 from .autograd.graph import saved_hooks
 from ._sparse_array import SparseArray
@@ -369,7 +369,7 @@ def call_inplace(spec, args):
             old._grad_fn = self.grad_fn
             old._fw = self._fw
             args = (old,) + tuple(args[1:])
-    with _grad(recording):
+    with grad_flag(recording):
         res = call(spec, args)
     if type(res) is tuple:
         res = res[0]
@@ -451,19 +451,6 @@ def _check_leaf_inplace(t):
                                 or t._base._grad_fn is None and t._base._requires_grad):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
-
-class _grad:
-    __slots__ = ("mode", "prev")
-
-    def __init__(self, mode):
-        self.mode = mode
-
-    def __enter__(self):
-        self.prev = state.enabled
-        state.enabled = self.mode
-
-    def __exit__(self, *exc):
-        state.enabled = self.prev
 
 
 def _rebase_history(self, node):

@@ -13,7 +13,7 @@ import warnings
 
 from .. import _dispatch   # partly initialized here (it imports autograd): used at call time
 from . import anomaly_mode, forward_ad
-from .grad_mode import state
+from .grad_mode import grad_flag, state
 from . import node as _node
 from .node import Node, SavedOutput, _next_seq
 
@@ -287,7 +287,7 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             # an input returned as-is: the output is a new alias (a view, as torch, unless grad mode is
             # off), so the input keeps its own history
             if state.enabled:
-                with _no_grad():
+                with grad_flag(False):
                     t = result[k] = t.view(t.shape)
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
@@ -364,7 +364,7 @@ def once_differentiable(fn):
     its results (when a double backward could reach them) raise if differentiated."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
-        with _no_grad():
+        with grad_flag(False):
             outputs = fn(ctx, *args)
         if not state.enabled or not any(_is_tensor(a) and a._requires_grad for a in args):
             return outputs
@@ -405,12 +405,3 @@ def _zeros(meta):
     return zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
 
 
-class _no_grad:
-    __slots__ = ("prev",)
-
-    def __enter__(self):
-        self.prev = state.enabled
-        state.enabled = False
-
-    def __exit__(self, *exc):
-        state.enabled = self.prev

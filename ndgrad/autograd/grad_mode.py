@@ -24,6 +24,22 @@ def is_inference_mode_enabled():
     return state.inference
 
 
+class grad_flag:
+    """The internal, cheap switch of grad mode (no decorator support, no inference flag):
+    `with grad_flag(False):` runs a block without recording."""
+    __slots__ = ("mode", "prev")
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = self.mode
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+
 class _Mode:
     """Base of the modes: subclasses set `_target()`; entering saves and restores the flags."""
 

@@ -15,7 +15,7 @@ import weakref
 
 from . import engine
 from . import node as _node
-from .grad_mode import state
+from .grad_mode import grad_flag
 from .node import GradientEdge, Node, SavedOutput  # noqa: F401
 
 saved_hooks = []        # active saved_tensors_hooks, innermost last (only the innermost applies)
@@ -37,15 +37,6 @@ def increment_version(tensor):
 
 
 # ---- saved tensors -------------------------------------------------------------------------
-class _no_grad:
-    __slots__ = ("prev",)
-
-    def __enter__(self):
-        self.prev = state.enabled
-        state.enabled = False
-
-    def __exit__(self, *exc):
-        state.enabled = self.prev
 
 
 class PackedSaved:
@@ -69,7 +60,7 @@ class PackedSaved:
             self.edge = _edge(value) if value._requires_grad else None
             self.output_nr, self.requires_grad = value._output_nr, value._requires_grad
         version = tensor._vc[0]
-        with _no_grad():
+        with grad_flag(False):
             self.packed = pack_hook(tensor)
         if tensor._vc[0] != version:
             raise RuntimeError(
