@@ -22,9 +22,8 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import ndgrad as T  # noqa: E402
-from ndgrad.distributed import pipelining as P  # noqa: E402
+import ndgrad as T
+from ndgrad.distributed import pipelining as P
 
 MICROBATCHES = 8
 CASES = [  # label, schedule, stages, ranks (in one process)

@@ -16,7 +16,7 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))   # benchmark this checkout's ndgrad
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))   # benchmark this checkout's ndgrad
 sys.path.insert(1, HERE)
 
 import workloads  # noqa: E402

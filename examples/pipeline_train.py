@@ -12,17 +12,14 @@ Schedules: gpipe, 1f1b, interleaved1f1b, zbh1 (InterleavedZeroBubble), zbv.
 """
 import argparse
 import math
-import os
-import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import ndgrad as torch  # noqa: E402
-import ndgrad.distributed as dist  # noqa: E402
-import ndgrad.nn.functional as F  # noqa: E402
-from ndgrad import nn  # noqa: E402
-from ndgrad.distributed import pipelining  # noqa: E402
+import ndgrad as torch
+import ndgrad.distributed as dist
+import ndgrad.nn.functional as F
+from ndgrad import nn
+from ndgrad.distributed import pipelining
 
 VOCAB, SEQ, DIM, HEADS, BLOCKS = 16, 12, 32, 4, 6
 
