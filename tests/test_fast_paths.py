@@ -1,6 +1,6 @@
 """The per-op fast paths (op glue, operators, engine) give what the general paths give.
 
-_dispatch.call skips its promotion loop for a floating Tensor alone or with a float, an int or a
+ops._registry.call skips its promotion loop for a floating Tensor alone or with a float, an int or a
 Tensor of its dtype; Tensor operators call the op glue directly; the engine runs a node that is
 alone in being ready without the heap. Each case is checked against torch, next to the cases
 that must still take the general path.

@@ -96,7 +96,7 @@ def test_torch_parity(info):
 
 # --- forward-mode AD: dual numbers against central finite differences ---------------------------
 def _entries_by_node_name():
-    from ndgrad._dispatch import ENTRIES
+    from ndgrad.derivatives import ENTRIES
     by_name = {}
     for e in ENTRIES.values():
         by_name.setdefault(e.node_name or e.node_cls.__name__, e)

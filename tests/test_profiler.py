@@ -11,7 +11,7 @@ import pytest
 from parity import LIBS
 
 import ndgrad
-from ndgrad import _dispatch
+from ndgrad.ops import _registry as _dispatch
 from ndgrad.autograd import engine
 from ndgrad.autograd.profiler import profile, record_function
 

@@ -1,7 +1,8 @@
 """ndgrad: PyTorch's autograd on NumPy. `import ndgrad as torch` in autograd code.
 
 This module is the torch-like namespace: dtypes, factories, every public op (collected from
-`ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points.
+`ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points. It imports the
+layers bottom to top (see ARCHITECTURE.md): tensor, autograd core, ops, derivatives, tools, nn...
 """
 import warnings as _warnings
 
@@ -10,15 +11,14 @@ import warnings as _warnings
 _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
                          RuntimeWarning, r"ndgrad(\.|$)")
 
-from . import _dispatch  # noqa: E402
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
-from . import ops as _ops  # noqa: F401  (registers every op)
-from . import autograd  # noqa: F401
+from . import autograd  # noqa: F401,E402
+from . import ops as _ops  # noqa: E402  (registers every op)
+from . import derivatives as _derivatives  # noqa: E402,F401  (binds every op to its derivatives.yaml entry)
 from .autograd.grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401
                                  is_inference_mode_enabled, no_grad, set_grad_enabled)
-from .autograd import formulas as _formulas
 from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                                     set_anomaly_enabled)
 from ._random import Generator, default_generator, manual_seed, seed, initial_seed  # noqa: F401
@@ -27,14 +27,7 @@ half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
 cfloat, cdouble = complex64, complex128
 
-globals().update(_dispatch.OPS)
-for _name, _fn in _dispatch.METHODS.items():
-    setattr(Tensor, _name, _fn)
-# formulas call public ops by name (zeros_like, where, ...): give them the namespace, except
-# names of Python builtins (max, min, sum, all, any), which the helpers use on ints and shapes
-import builtins as _builtins  # noqa: E402
-_formulas.__dict__.update({k: v for k, v in _dispatch.OPS.items()
-                           if k not in _formulas.__dict__ and not hasattr(_builtins, k)})
+_ops._registry.install(globals(), Tensor)
 from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401

@@ -32,9 +32,9 @@ NOT_BUILT = {
 def node_names():
     """The names of the backward nodes ndgrad can build: one per derivatives.yaml entry, plus the
     hand-written Node classes (AccumulateGrad, CopySlices, custom Function nodes, ...)."""
-    from . import _dispatch
+    from .derivatives import ENTRIES
     from .autograd.node import Node
-    names = {e.node_name or e.node_cls.__name__ for e in _dispatch.ENTRIES.values()}
+    names = {e.node_name or e.node_cls.__name__ for e in ENTRIES.values()}
     todo = [Node]
     while todo:
         cls = todo.pop()

@@ -9,7 +9,7 @@ import numpy as np
 
 import ndgrad as _nd
 
-from ._dispatch import call as _call
+from .ops._registry import call as _call
 from ._tensor import Tensor
 
 _OPERAND = (Tensor, numbers.Number, np.ndarray)

@@ -2,18 +2,16 @@
 
 Hot fields are slots; rarely set ones (hooks, .grad, view bookkeeping) fall back to class-level
 defaults and live in the instance dict once set, so creating a tensor costs a few assignments.
-Operators and most methods are the public op functions (see `_dispatch.METHODS`), attached
-when `ndgrad` is imported; this file holds what is about the tensor itself.
+Operators and most methods are the public op functions (see `ops/_registry.py`'s METHODS),
+attached when `ndgrad` is imported; the autograd methods (`backward`, `register_hook`, `retain_grad`...) are attached by the autograd
+core (autograd/tensor_methods.py). This file holds
+what is about the tensor itself, and imports only the layer below (the array backends, dtypes).
 """
 import warnings
-import weakref
 
 import numpy as np
 
-from . import _dispatch, _dtype
-from .autograd.grad_mode import state
-from .autograd import node as _node
-from .autograd.node import HookDict
+from . import _dtype
 from ._sparse_array import sparse_coo, sparse_csr, strided
 from ._nested_array import NestedArray, nested_repr
 
@@ -231,19 +229,6 @@ class Tensor:
             self._regenerate_view_grad_fn()
         return self._grad_fn
 
-    def _regenerate_view_grad_fn(self):
-        # the base was written in place since this view's history was recorded: as torch does, the
-        # view is re-derived from the base by as_strided (AsStridedBackward0)
-        prev = state.enabled
-        state.enabled = True
-        try:
-            fresh = _dispatch.OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
-        finally:
-            state.enabled = prev
-        self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
-        self._requires_grad = True
-        self._view_version = self._vc[0]
-
     @property
     def is_leaf(self):
         return self.grad_fn is None
@@ -307,47 +292,6 @@ class Tensor:
         self._requires_grad = False
         self._output_nr = 0
         return self
-
-    def register_hook(self, hook):
-        """hook(grad) -> Tensor or None, called with the gradient of this tensor."""
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        fn = self.grad_fn
-        if fn is not None:
-            return fn._register_tensor_pre_hook(self._output_nr, hook)
-        if self._hooks is None:
-            self._hooks = HookDict()
-        return self._hooks.add(hook)
-
-    def register_post_accumulate_grad_hook(self, hook):
-        if self.grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        if self._post_acc_hooks is None:
-            self._post_acc_hooks = HookDict()
-        return self._post_acc_hooks.add(hook)
-
-    def retain_grad(self):
-        if not self._requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        fn = self.grad_fn
-        if fn is None or self._retains_grad:
-            return
-        ref = weakref.ref(self)
-
-        def retain(grad):
-            t = ref()
-            if t is None:
-                return
-            if t._grad is None:
-                t._grad = grad.detach().clone() if not state.enabled else grad.clone()
-            else:
-                t._grad = t._grad + grad
-        fn._get_extra().retains_grad_hooks[self._output_nr] = retain
-        self._retains_grad = True
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
@@ -466,27 +410,6 @@ class Tensor:
     def cuda(self, device=None, non_blocking=False):
         raise NotImplementedError("ndgrad's CUDA backend (CuPy) is not wired to ops yet; tensors live on the CPU")
 
-    # --- new tensors with this tensor's dtype ---------------------------------------------------
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from . import tensor
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from . import zeros
-        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from . import ones
-        return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-        from . import empty
-        return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
-        from . import full
-        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
     def _cast(self, np_dtype):
         """This tensor in another NumPy dtype, through the differentiable `to`."""
         return self.to(_dtype.from_numpy_dtype(np_dtype))
@@ -497,7 +420,3 @@ def _wrap_dim(dim, ndim):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
-
-
-_dispatch.Tensor = Tensor
-_node.Tensor = Tensor

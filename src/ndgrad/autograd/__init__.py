@@ -7,19 +7,21 @@ from . import engine, graph  # noqa: F401
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                         no_grad, set_grad_enabled)
 from .node import GradientEdge, Node  # noqa: F401
+from .._tensor import Tensor
+from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
 
 
 def _as_tuple(x):
     if x is None:
         return ()
-    from .._tensor import Tensor
+    from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
     if isinstance(x, (Tensor, GradientEdge)):
         return (x,)
     return tuple(x)
 
 
 def _root_edge(out, i):
-    from .._dispatch import _edge
+    from .record import edge as _edge
     if isinstance(out, GradientEdge):
         return tuple(out)
     if not out._requires_grad:
@@ -29,7 +31,7 @@ def _root_edge(out, i):
 
 def _make_grads(outputs, grads, create_graph):
     from .. import ones_like
-    from .._tensor import Tensor
+    from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if isinstance(out, GradientEdge):
@@ -80,7 +82,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _input_edge(t, i):
-    from .._dispatch import _edge
+    from .record import edge as _edge
     if isinstance(t, GradientEdge):
         return tuple(t)
     if not t._requires_grad:

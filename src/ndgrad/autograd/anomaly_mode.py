@@ -28,8 +28,8 @@ state.check_nan = True
 state.current = None     # the node the engine is running (becomes the parent of nodes it records)
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-# ndgrad's own plumbing (op glue, generated signature wrappers, ops): left out of the recorded stack
-_PLUMBING = tuple(_PKG + d for d in ("autograd" + os.sep, "ops" + os.sep))
+# ndgrad's own plumbing (op glue, ops, derivative formulas): left out of the recorded stack
+_PLUMBING = tuple(_PKG + d + os.sep for d in ("autograd", "ops", "derivatives"))
 
 
 def is_anomaly_enabled():

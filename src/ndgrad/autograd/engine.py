@@ -236,7 +236,7 @@ def _validate(node, i, grad, meta):
         return grad
     shape, dtype = meta
     if grad._data.shape != shape:
-        from .formulas import sum_to
+        from .shapes import sum_to
         try:
             grad = sum_to(grad, shape)
         except ValueError:

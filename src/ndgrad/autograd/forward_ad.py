@@ -1,7 +1,7 @@
 """ndgrad.autograd.forward_ad: forward-mode AD with dual tensors, as torch.autograd.forward_ad.
 
 Inside a dual level, `make_dual(x, v)` gives a tensor that carries the tangent `v` next to its
-value. Every op run while the level is active (the op glue, `_dispatch.call`, checks one flag)
+value. Every op run while the level is active (the op glue, `ops/_registry.call`, checks one flag)
 computes the tangents of its outputs from those of its inputs with the `result:` formula of its
 derivatives.yaml entry (see `_rule`):
 - an expression over the primals (`self_p`, or plainly `self`), the tangents (`self_t`; zeros
@@ -262,7 +262,7 @@ def inplace(self, res):
         if old._requires_grad or new._requires_grad:
             old.copy_(new)
         else:
-            from .._dispatch import write_into
+            from .record import write_into
             write_into(old, new._data, "copy_")
     self._fw = (level, old)
 
@@ -312,7 +312,7 @@ def _element_wise(spec, args, tangents, outs):
 
 def _linear(spec, args, tangents, outs):
     """auto_linear: the op run on the tangents of its differentiable arguments (zeros where none)."""
-    from .._dispatch import call
+    from ..ops._registry import call
     from .. import zeros_like
     new = list(args)
     for i in spec.diff_pos:
@@ -355,7 +355,7 @@ def _transpose(spec, args, tangents, outs):
     vjp(u), linear in u; autograd.grad of vjp(u) against the tangents is then J @ tangent."""
     from .. import zeros_like
     from . import grad as autograd_grad
-    from .formulas import sum_to
+    from .shapes import sum_to
     node_cls = spec.node_cls
     out_diff = spec.entry.output_differentiability
     us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]) else None

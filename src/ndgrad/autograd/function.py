@@ -11,7 +11,7 @@ import functools
 import inspect
 import warnings
 
-from .. import _dispatch   # partly initialized here (it imports autograd): used at call time
+from . import record
 from . import anomaly_mode, forward_ad
 from .grad_mode import grad_flag, state
 from . import node as _node
@@ -188,7 +188,7 @@ class Function(FunctionCtx):
         recording = state.enabled and any(needs)
         if recording:
             # the edges are the inputs' histories from before forward (a dirty input gets a new one)
-            ctx.next_functions = tuple([_dispatch._edge(t) for t in tensors])
+            ctx.next_functions = tuple([record.edge(t) for t in tensors])
             ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
         prev = state.enabled
         state.enabled = False
@@ -316,7 +316,7 @@ def _rebase_dirty(node, t, k, n_outputs, first_tensor):
         if first_tensor is not t:   # CopySlices routes the view's gradient through the node's first edge
             raise NotImplementedError("ndgrad: mark_dirty on a view is supported only for the first tensor "
                                       "argument of the Function")
-    _dispatch._rebase_history(t, node)
+    record.rebase_history(t, node)
     if t._base is None:
         t._output_nr = k
 
@@ -345,7 +345,7 @@ class Error(Node):
 
     def __init__(self, msg, leaves):
         self.msg = msg
-        self.next_functions = tuple([_dispatch._edge(t) for t in leaves])
+        self.next_functions = tuple([record.edge(t) for t in leaves])
         self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
         self._out_meta = self._meta if len(leaves) > 1 else None
         self._sequence_nr_ = _next_seq()

@@ -20,7 +20,7 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
 def _op(name):
-    from .._dispatch import OPS
+    from ..ops._registry import OPS
     return OPS[name]
 
 

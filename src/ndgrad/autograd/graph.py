@@ -4,7 +4,7 @@
 - Saved-tensor hooks: while `saved_tensors_hooks(pack, unpack)` is active, every tensor an op
   (or a custom Function) saves for backward is replaced by `pack(tensor)`; backward calls
   `unpack(packed)` and gives the result the saved tensor's history. The op glue
-  (`_dispatch._record`) calls `pack_node` only when the hook stack is not empty, so recording
+  (`autograd.record.record`) calls `pack_node` only when the hook stack is not empty, so recording
   costs nothing extra otherwise. `save_on_cpu`, `allow_mutation_on_saved_tensors` and
   `utils.checkpoint` are built on this one mechanism; `_raw_saved_<name>.register_hooks` packs
   one value of one node.
@@ -24,7 +24,7 @@ _disabled = [None]      # message of the active disable_saved_tensors_hooks, or 
 
 def get_gradient_edge(tensor):
     """The edge through which gradients reach `tensor` (usable as backward/grad output or input)."""
-    from .._dispatch import _edge
+    from .record import edge as _edge
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     return GradientEdge(*_edge(tensor))
@@ -49,7 +49,7 @@ class PackedSaved:
     __slots__ = ("packed", "unpack_hook", "edge", "output_nr", "requires_grad")
 
     def __init__(self, value, owner, pack_hook, unpack_hook):
-        from .._dispatch import _edge
+        from .record import edge as _edge
         if type(value) is SavedOutput:
             tensor = _node.Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
                                         value.output_nr)
@@ -265,7 +265,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     arrived (None for the others); mode="any": fn(grad) with the first one to arrive."""
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
-    from .._dispatch import _edge
+    from .record import edge as _edge
     tensors = tuple(tensors)
     pending = weakref.WeakKeyDictionary()   # backward pass -> [grads, arrived, expected]
 

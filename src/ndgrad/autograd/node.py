@@ -1,6 +1,6 @@
 """Graph nodes: Node (base of every backward node), AccumulateGrad, saved values, hooks.
 
-A Node is created by the op glue (`ndgrad/_dispatch.py`) for each recorded op. Its
+A Node is created by `autograd/record.py` for each recorded op. Its
 `next_functions` are the edges `(node, output_nr)` to the nodes of its inputs, in the order of
 the op's differentiable arguments. Generated subclasses (one per derivatives.yaml entry, see
 loader.py) implement `_apply(grads, mask)`. Rarely used state (hooks, metadata) lives in one
@@ -14,41 +14,12 @@ import weakref
 import numpy as np
 
 from . import forward_ad
+from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
+from .._tensor import Tensor
 
 _next_seq = itertools.count().__next__
-Tensor = None  # set by _tensor.py (import cycle)
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
-
-
-class RemovableHandle:
-    __slots__ = ("_hooks", "_key")
-    _ids = itertools.count()
-
-    def __init__(self, hooks):
-        self._hooks = weakref.ref(hooks) if not isinstance(hooks, weakref.ref) else hooks
-        self._key = next(self._ids)
-
-    def remove(self):
-        hooks = self._hooks()
-        if hooks is not None:
-            hooks.pop(self._key, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-class HookDict(dict):
-    """Ordered hooks keyed by handle id (a dict subclass so handles can hold a weak reference)."""
-    __slots__ = ("__weakref__",)
-
-    def add(self, fn):
-        handle = RemovableHandle(self)
-        self[handle._key] = fn
-        return handle
 
 
 class _Extra:

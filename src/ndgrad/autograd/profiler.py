@@ -1,6 +1,6 @@
 """ndgrad.autograd.profiler: time every op and backward node, as torch.autograd.profiler does.
 
-While a `profile` is active, the op glue (`_dispatch.call`) and the engine hand each op call and
+While a `profile` is active, the op glue (`ops/_registry.call`) and the engine hand each op call and
 each backward node to this module (they test one module global, None otherwise, so profiling
 costs nothing when off). Ops are named as torch names them (`aten::sin`, `aten::mul_`); a backward
 node appears as `autograd::engine::evaluate_function: SinBackward0` around `SinBackward0`, with
@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 
-from .. import _dispatch
+from ..ops import _registry as _dispatch
 from . import engine
 from .node import GraphRoot
 

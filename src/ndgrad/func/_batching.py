@@ -1,6 +1,6 @@
 """vmap's native path: the function runs once, on tensors that carry the batch as dimension 0.
 
-While it runs, the op glue's hook (`_dispatch.profile_op`) sees every op. An op whose tensor
+While it runs, the op glue's hook (`ops._registry.profile_op`) sees every op. An op whose tensor
 arguments are all unbatched runs as usual. An op with a batched argument runs only if it has a
 batching rule below — elementwise ops (batched operands get singleton dims so that broadcasting
 lines up the per-sample shapes), sum/mean over dims and softmax/log_softmax (the per-sample dim
@@ -11,7 +11,7 @@ see the batch dimension. So the native path either computes what the loop comput
 finish. Rules are checked against the loop in tests/test_func.py. Writing batched values into an
 unbatched tensor in place raises torch's error (only seen when the native path gets that far).
 """
-from .. import _dispatch
+from ..ops import _registry as _dispatch
 from .._tensor import Tensor
 from ..ops.reduction import _mean_dim, _sum_dim
 from ..ops.shape import _view

@@ -25,7 +25,8 @@ import functools
 
 import numpy as np
 
-from .. import _dispatch, _random
+from .. import _random
+from ..ops import _registry as _dispatch
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from . import _batching

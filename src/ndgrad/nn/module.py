@@ -6,7 +6,7 @@ from collections import OrderedDict, namedtuple
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from ..autograd.node import HookDict
+from .._hooks import HookDict
 from .parameter import Parameter
 
 

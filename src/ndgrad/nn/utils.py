@@ -1,7 +1,7 @@
 """ndgrad.nn.utils: gradient clipping and flattening parameters to one vector."""
 import math
 
-from .. import _dispatch
+from ..ops import _registry as _dispatch
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 

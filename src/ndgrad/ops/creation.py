@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import op, register
+from ._registry import call_inplace, method, op, register
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
 
@@ -439,5 +439,30 @@ def _copy(input, src, non_blocking=False):
 
 @register(method="copy_")
 def copy_(input, src, non_blocking=False):
-    from .._dispatch import call_inplace
     return call_inplace(_copy.spec, (input, src, non_blocking))
+
+
+# ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------
+@method()
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@method()
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@method()
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@method()
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@method()
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -1,6 +1,6 @@
 """The two views behind forward AD's dual tensors (see ndgrad/autograd/forward_ad.py):
 `_make_dual` (the dual tensor: a view of the primal) and `_fw_primal` (a view without tangent)."""
-from .._dispatch import METHODS, op
+from ._registry import METHODS, op
 from ..autograd import forward_ad
 
 

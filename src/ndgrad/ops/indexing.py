@@ -16,8 +16,9 @@ import warnings
 
 import numpy as np
 
-from .. import _dispatch, _dtype
-from .._dispatch import op, register
+from .. import _dtype
+from . import _registry as _dispatch
+from ._registry import op, register
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import op, register
+from ._registry import op, register
 from .shape import _unsafe_view
 
 

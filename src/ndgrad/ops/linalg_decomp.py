@@ -8,7 +8,7 @@ and at the bottom of this file for the top-level names (`torch.det`, `torch.svd`
 """
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from ..backends.numpy_backend import linalg
 from ..autograd.grad_mode import state as _grad_state
 from .linalg import _type_name

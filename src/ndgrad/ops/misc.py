@@ -13,7 +13,7 @@ import types
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import op, register
+from ._registry import op, register
 from .._tensor import _wrap_dim
 from .indexing import _slice_bounds
 from .nn import _float_input

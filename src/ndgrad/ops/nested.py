@@ -10,8 +10,9 @@ values, ones_like, ...) check `Tensor.is_nested` first.
 """
 import numpy as np
 
-from .. import _dispatch, _dtype
-from .._dispatch import op, register
+from .. import _dtype
+from . import _registry as _dispatch
+from ._registry import op, register
 from .._nested_array import NestedArray, jagged, strided
 from .._tensor import Tensor
 
@@ -268,10 +269,6 @@ def _linear_double_backward(grads, input, grad_output, weight):
         d_go = term if d_go is None else d_go + term
     d_weight = nested_linear_backward(ggi, grad_output, weight, [False, True, False])[1] if ggi is not None else None
     return d_input, d_go, d_weight
-
-
-# the formula takes absent gradients (None) itself: the engine cannot make zeros of a nested shape
-_dispatch.ENTRIES["linear_backward"].node_cls._takes_missing = True
 
 
 # ---- the nested branch of dense entry points -----------------------------------------------------

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._dispatch import call_inplace, op, register
+from ._registry import call_inplace, op, register
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where
 from .linalg import _type_name

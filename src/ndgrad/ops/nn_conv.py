@@ -18,7 +18,7 @@ import types
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .._dispatch import op, register
+from ._registry import op, register
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "conv_tbc",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d",

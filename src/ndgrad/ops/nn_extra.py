@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from .linalg import _type_name, broadcast_shape
 from .nn import REDUCTIONS
 

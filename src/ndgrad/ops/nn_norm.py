@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from .linalg import _type_name, broadcast_shape
 from .nn import _axis, _inplace, _reduce, _reduction_scale
 

@@ -12,8 +12,9 @@ import inspect
 
 import numpy as np
 
-from .. import _dispatch, _dtype
-from .._dispatch import call_inplace, op, register
+from .. import _dtype
+from . import _registry as _dispatch
+from ._registry import call_inplace, op, register
 from .._tensor import Tensor
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where

@@ -9,7 +9,7 @@ Rounding follows torch's kernels: x * (1 / scale) in float32 arithmetic, ties to
 """
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from .._dtype import type_word
 from .._tensor import Tensor, _wrap_dim
 

@@ -8,7 +8,7 @@ torch's (NormalBackward3, ...). The in-place fills write through `call_inplace` 
 import numpy as np
 
 from .. import _dtype
-from .._dispatch import call_inplace, op, register
+from ._registry import call_inplace, op, register
 from .._random import get_rng_state, rng, set_rng_state
 from .._tensor import Tensor
 from .creation import _check_device, _check_out, _dtype_arg, _index, _new, _scalar, _shape, _size_args

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from .._dtype import from_numpy_dtype, type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
 

@@ -7,7 +7,7 @@ differentiates it, so with create_graph the gradients are themselves differentia
 """
 import numpy as np
 
-from .._dispatch import op, register
+from ._registry import op, register
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 

@@ -10,8 +10,10 @@ import warnings
 
 import numpy as np
 
-from .. import _dispatch, _dtype
-from .._dispatch import _check_leaf_inplace, op, register
+from .. import _dtype
+from . import _registry as _dispatch
+from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
+from ._registry import op, register
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import state
 

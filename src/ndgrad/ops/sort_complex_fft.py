@@ -7,8 +7,9 @@ import operator
 
 import numpy as np
 
-from .. import _dispatch, _dtype
-from .._dispatch import op, register
+from .. import _dtype
+from . import _registry as _dispatch
+from ._registry import op, register
 from ..backends.numpy_backend import fft
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import no_grad

@@ -8,8 +8,8 @@ backward helpers the formulas call are registered under torch's private names (`
 """
 import numpy as np
 
-from .. import _dispatch
-from .._dispatch import op, register
+from . import _registry as _dispatch
+from ._registry import op, register
 from ..backends.numpy_backend import sparse as backend_sparse
 from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,

@@ -8,7 +8,7 @@ registered under private names (`ndgrad._special_i1`, ...) that formulas can cal
 """
 import numpy as np
 
-from .._dispatch import op
+from ._registry import op
 from .._dtype import type_word
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import special

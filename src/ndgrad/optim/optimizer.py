@@ -4,10 +4,11 @@ import copy
 import warnings
 from collections import defaultdict
 
-from .. import _dispatch, _dtype
+from .. import _dtype
+from ..ops import _registry as _dispatch
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.node import HookDict
+from .._hooks import HookDict
 from ..nn.module import _type_name, _zero_grads
 
 

@@ -13,8 +13,7 @@ import yaml
 
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: 10x faster import
 
-from . import formulas
-from .node import Node
+from ..autograd.node import Node
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -104,13 +103,11 @@ def camel(base):
                   "".join(p[:1].upper() + p[1:] for p in base.split("_") if p))
 
 
-def _compile_formula(expr, params, line, where):
+def _compile_formula(expr, params, line, where, scope):
     """Compile `expr` as the body of a function whose return lies on the yaml line `line`."""
     header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
     pad = "\n" * max(line - 3, 0)
     src = pad + header + f" return ({expr})\n"
-    # formulas' globals are formulas.py's namespace, which ndgrad/__init__ fills with the public ops
-    scope = vars(formulas)
     try:
         exec(compile(src, YAML_PATH, "exec"), scope)
     except SyntaxError as e:
@@ -121,7 +118,7 @@ def _compile_formula(expr, params, line, where):
 FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear", "auto_transpose")
 
 
-def _compile_forward(entry, expr, line):
+def _compile_forward(entry, expr, line, scope):
     """A `result:` expression as a function of (for each argument) its value, and for tensors
     `<name>_p` (primal) and `<name>_t` (tangent), then the outputs and `result`."""
     params = []
@@ -134,7 +131,6 @@ def _compile_forward(entry, expr, line):
     if entry.forward_result_alias:
         params.append("result")
     src = "\n" * max(line - 2, 0) + f"def _forward({', '.join(params)}):\n return ({expr})\n"
-    scope = vars(formulas)
     try:
         exec(compile(src, YAML_PATH, "exec"), scope)
     except SyntaxError as e:
@@ -161,8 +157,9 @@ def _names_in(expr):
     return names, full
 
 
-def load(path=YAML_PATH):
-    """Parse the table; returns {op_name: Entry} with node classes built."""
+def load(scope, path=YAML_PATH):
+    """Parse the table; returns {op_name: Entry} with node classes built. Formulas are compiled
+    with `scope` as their globals (the names they may call)."""
     with open(path) as f:
         doc = yaml.compose(f, Loader=_YamlLoader)
     entries, counts = {}, {}
@@ -182,7 +179,7 @@ def load(path=YAML_PATH):
             if key == "result":
                 entry.forward_formula = node.value
                 if node.value not in FORWARD_SHORTCUTS:
-                    entry.forward_fn = _compile_forward(entry, node.value, node.start_mark.line + 1)
+                    entry.forward_fn = _compile_forward(entry, node.value, node.start_mark.line + 1, scope)
                 continue
             if key == "node_name":   # torch's name for nodes outside the generated scheme
                 entry.node_name = node.value
@@ -209,7 +206,7 @@ def load(path=YAML_PATH):
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
         entry.saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
         for idxs, expr, line, _ in pending:
-            fn = _compile_formula(expr, saved, line, entry.op_name)
+            fn = _compile_formula(expr, saved, line, entry.op_name, scope)
             entry.formulas.append((tuple(idxs), fn))
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)

@@ -6,25 +6,7 @@ are injected into this module's namespace by ndgrad/__init__.py once they are al
 """
 import numpy as np
 
-
-def sum_to(t, shape):
-    """Sum `t` down to `shape` (undoing broadcasting); ValueError if it cannot be."""
-    shape = tuple(shape)
-    tshape = t._data.shape
-    if tshape == shape:
-        return t
-    lead = len(tshape) - len(shape)
-    if lead < 0:
-        raise ValueError(f"cannot sum {tshape} to {shape}")
-    dims = list(range(lead))
-    for i, s in enumerate(shape):
-        if s == 1 and tshape[lead + i] != 1:
-            dims.append(lead + i)
-        elif s != tshape[lead + i]:
-            raise ValueError(f"cannot sum {tshape} to {shape}")
-    if dims:
-        t = t.sum(dims, keepdim=True)
-    return t.reshape(shape) if lead else t
+from ..autograd.shapes import sum_to  # noqa: F401  (formulas call it)
 
 
 def not_implemented(what):
@@ -317,7 +299,7 @@ def cumprod_backward(grad, self, dim, result):
     primed = where(first, 1.0, self)
     primed_result = primed.cumprod(d)
     out = where(first, reversed_cumsum(grad * conj(primed_result), d), 0.0)
-    from .grad_mode import state
+    from ..autograd.grad_mode import state
     if state.enabled:
         zero = (self * first).sum(d, keepdim=True)        # x_k: 0 in value, 1 in derivative
         after = conj(zero) * cumprod_backward(grad, primed, d, primed_result)
@@ -1090,8 +1072,8 @@ def foreach_vjp(name, grads, *args):
     for a shared tensor, None for the rest): the element function is run again and differentiated
     through its own derivative formula, with a graph when grad mode records (double backward)."""
     from ..ops.sort_complex_fft import foreach_element
-    from .grad_mode import state, enable_grad
-    from . import grad as vjp
+    from ..autograd.grad_mode import state, enable_grad
+    from ..autograd import grad as vjp
     fn = foreach_element(name)
     record = state.enabled
     out = [[] if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]) else None for a in args]
@@ -1196,7 +1178,7 @@ def pool_jvp(t, indices, nd):
 def foreach_jvp(name, args, tangents):
     """Tangents of `_foreach_<name>(*args)`: each element op run on dual numbers of its own level."""
     from ..ops.sort_complex_fft import foreach_element
-    from .forward_ad import jvp_at
+    from ..autograd.forward_ad import jvp_at
     fn = foreach_element(name)
     n = next(len(a) for a in args if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]))
     pick = lambda a, i: a[i] if isinstance(a, (list, tuple)) else a   # noqa: E731
@@ -1249,7 +1231,7 @@ def affine_grid_generator_backward(grad, size, align_corners):
 def weight_norm_backward(grad, v, g, norms, dim):
     """Gradients of w = g * v / ||v||: the fused kernel, or (building a graph) public ops with the
     norms recomputed from v, so double backward sees their dependence on v."""
-    from .grad_mode import state
+    from ..autograd.grad_mode import state
     if not state.enabled:
         return _weight_norm_interface_backward(grad, v, g, norms, dim)
     dim %= v.ndim

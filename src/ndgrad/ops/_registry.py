@@ -1,32 +1,32 @@
-"""The one path every op goes through.
+"""The op registry and the glue every op call goes through.
 
-An op is a forward function on arrays (in `ndgrad/ops/`) registered with `@op("mul.Tensor")`,
-where the string names its derivatives.yaml entry. `op` returns the public function (with the
-forward function's own signature) that: unwraps Tensors to arrays, applies torch's type
-promotion, runs the forward, wraps the outputs, and — when grad mode is on and an input
-requires grad — creates the entry's Node, links its edges and saves what the formulas read.
-The same spec also gives the in-place variant (`mul_`) and view semantics (`view=True`).
+An op is a forward function on arrays (in the family files beside this one) registered with
+`@op("mul.Tensor")`, where the string names its derivatives.yaml entry. `op` returns the public
+function (with the forward's own signature and source) that: unwraps Tensors to arrays, applies
+torch's type promotion, runs the forward, wraps the outputs, and hands the call to
+`autograd.record` when an input requires grad. The same spec gives the in-place variant
+(`mul_`) and view semantics (`view=True`). The derivatives layer, loaded above this one, binds
+each spec to its yaml entry (`OpSpec.bind`); until then an op records nothing.
+
+Other layers hook in here rather than being imported: the profiler sets `profile_op` while it
+records, forward AD sets `propagate_tangents`.
 """
+import functools
 import inspect
-import weakref
 
 import numpy as np
 
-from . import _dtype
-from .autograd import anomaly_mode, loader
-from .autograd.anomaly_mode import state as anomaly
-from .autograd import forward_ad
-from .autograd.forward_ad import state as fw
-from .autograd.grad_mode import grad_flag, state
-from .autograd.node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
-from .autograd.graph import saved_hooks
-from ._sparse_array import SparseArray
-from ._nested_array import NestedArray
+from .. import _dtype
+from .._nested_array import NestedArray
+from .._sparse_array import SparseArray
+from .._tensor import Tensor
+from ..autograd import forward_ad, record
+from ..autograd.forward_ad import state as fw
+from ..autograd.grad_mode import grad_flag, state
 
-ENTRIES = loader.load()
 OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
-Tensor = None     # set by _tensor.py (avoids an import cycle)
+SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
 
 
@@ -40,10 +40,14 @@ class OpSpec:
         self.broadcast = broadcast
         self.operands = operands
         self.forward = forward
-        self.entry = ENTRIES.get(name)
         self.promote = promote
         self.view = view
-        entry = self.entry
+        self.bind(None)
+
+    def bind(self, entry):
+        """Attach the op's derivatives.yaml entry (None: not differentiable): its Node class, which
+        arguments get edges, what is saved. The derivatives layer calls this once per op."""
+        self.entry = entry
         if entry is None:
             self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
             self.list_pos = self.meta_only = self.saved_plan = ()
@@ -65,8 +69,6 @@ class OpSpec:
         self.out_diff = entry.output_differentiability
 
 
-_NO_EDGE = (None, 0)
-
 
 def broadcast_shape(*shapes):
     """The shape `shapes` broadcast to, or torch's RuntimeError naming the clashing sizes."""
@@ -82,20 +84,6 @@ def broadcast_shape(*shapes):
         out = tuple(y if x == 1 else x for x, y in zip(a, b))
     return out
 
-
-def _edge(t):
-    """The edge through which a gradient reaches tensor `t`'s history."""
-    fn = t._grad_fn if t._base is None else t.grad_fn
-    if fn is not None:
-        return (fn, t._output_nr)
-    if not t._requires_grad:
-        return (None, 0)
-    acc = t._acc
-    node = acc() if acc is not None else None
-    if node is None:
-        node = AccumulateGrad(t)
-        t._acc = weakref.ref(node)
-    return (node, 0)
 
 
 def _promote(spec, raw, args):
@@ -185,7 +173,7 @@ def call(spec, args):
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if isinstance(a, np.ndarray)))
         raise
-    record = inputs_require_grad and state.enabled and spec.node_cls is not None
+    recording = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
         outs = tuple(_wrap(o, target) for o in out)
     elif type(out) is np.ndarray and target is None:   # what _wrap does in this case, without the call
@@ -193,12 +181,12 @@ def call(spec, args):
     else:
         outs = (_wrap(out, target),)
     if spec.view:
-        _make_views(spec, args, outs)
+        record.make_views(spec, args, outs, call)
     if state.inference:
         for t in outs:
             t._inference = True
-    if record:
-        _record(spec, args, outs)
+    if recording:
+        record.record(spec, args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in "fc":
         raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                                   "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
@@ -228,124 +216,6 @@ def _wrap(o, target):
     return Tensor._make(o, False, None, 0)
 
 
-def _record(spec, args, outs):
-    node = spec.node_cls.__new__(spec.node_cls)
-    node._sequence_nr_ = _next_seq()
-    node._extra = None
-    if spec.diff_lists:
-        _list_edges(node, spec, args)
-    else:   # the common case: every differentiable argument is one Tensor (or a scalar)
-        edges, meta = [], []
-        for i in spec.diff_pos:
-            a = args[i]
-            if isinstance(a, Tensor):
-                d = a._data
-                fn = a._grad_fn
-                edges.append((fn, a._output_nr) if fn is not None and a._base is None else _edge(a))
-                meta.append((d.shape, d.dtype))
-            else:
-                edges.append(_NO_EDGE)
-                meta.append(None)
-        node.next_functions = tuple(edges)
-        node._meta = tuple(meta)   # a tuple: see node._versions below
-    out_diff = spec.out_diff
-    if len(outs) == 1 and out_diff is None:
-        t = outs[0]
-        if t._data.dtype.kind in "fc":
-            t._requires_grad = True
-            t._grad_fn = node
-    else:
-        for k, t in enumerate(outs):
-            if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
-                t._requires_grad = True
-                t._grad_fn = node
-                t._output_nr = k
-    node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
-    saved, versions = [], []
-    for p, meta_only, users in spec.saved_plan:
-        version = None
-        if users is not None and not any(_needs_grad(args[i]) for i in users):
-            v = None   # only formulas of inputs that need no gradient read it
-        elif p >= 0:
-            v = args[p]
-            if isinstance(v, Tensor):
-                if meta_only:
-                    v = TensorMeta(v)
-                else:
-                    version = v._vc[0]
-            elif p in spec.list_pos:
-                version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
-                v = list(v)
-        else:
-            t = outs[-1 - p]
-            v = SavedOutput(t)
-            version = t._vc[0]
-        saved.append(v)
-        versions.append(version)
-    node._saved = saved
-    # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
-    # full collections, which revisit every tracked object, dominate long forward passes.
-    node._versions = tuple(versions)
-    if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
-        saved_hooks[-1].pack_node(node)
-    if anomaly.enabled:
-        anomaly_mode.record(node)
-
-
-def _needs_grad(a):
-    if isinstance(a, Tensor):
-        return a._requires_grad
-    return type(a) in (list, tuple) and any(isinstance(t, Tensor) and t._requires_grad for t in a)
-
-
-def _list_edges(node, spec, args):
-    """Edges and input metadata when a differentiable argument is a Tensor[] (one edge per element;
-    `_edge_slices` tells the node which edges belong to which argument)."""
-    edges, meta, slices = [], [], []
-    for i in spec.diff_pos:
-        a = args[i]
-        start = len(edges)
-        if i in spec.list_pos:
-            for t in a:
-                edges.append(_edge(t))
-                meta.append((t._data.shape, t._data.dtype))
-        elif isinstance(a, Tensor):
-            edges.append(_edge(a))
-            meta.append((a._data.shape, a._data.dtype))
-        else:
-            edges.append(_NO_EDGE)
-            meta.append(None)
-        slices.append(slice(start, len(edges)))
-    node._edge_slices = slices
-    node.next_functions = tuple(edges)
-    node._meta = meta
-
-
-def _make_views(spec, args, outs):
-    base_t = args[0]
-    base = base_t if base_t._base is None else base_t._base
-    parent_fn = base_t._view_fn
-    rest = args[1:]
-    # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
-    creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
-    for k, t in enumerate(outs):
-        if t._data.base is None or not np.may_share_memory(t._data, base._data):
-            continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
-        t._base = base
-        t._vc = base._vc
-        t._view_version = base._vc[0]
-        if creation is not None:
-            t._creation = creation
-        t._view_fn = _chain(parent_fn, spec, rest, k)
-
-
-def _chain(parent_fn, spec, rest, index):
-    def view_fn(b):
-        v = parent_fn(b) if parent_fn is not None else b
-        out = call(spec, (v,) + rest)   # positional, as recorded (forwards may have keyword-only args)
-        return out[index] if type(out) is tuple else out
-    return view_fn
-
 
 # --- in-place ------------------------------------------------------------------------------
 
@@ -356,13 +226,13 @@ def call_inplace(spec, args):
         return profile_op(spec, args, True)
     self = args[0]
     if self._creation is not None and state.enabled and self._base._requires_grad:
-        _refuse_view_inplace(self)
+        record.refuse_view_inplace(self)
     recording = state.enabled and (self._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
     if recording and spec.node_cls is not None:
-        _check_leaf_inplace(self)
+        record.check_leaf_inplace(self)
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
             # the formulas need self's value from before the write: keep a copy with its history
             old = Tensor._make(self._data.copy(), self._requires_grad, None, self._output_nr)
@@ -373,11 +243,11 @@ def call_inplace(spec, args):
         res = call(spec, args)
     if type(res) is tuple:
         res = res[0]
-    write_into(self, res._data, spec.name)
+    record.write_into(self, res._data, spec.name)
     if fw.level is not None:
         forward_ad.inplace(self, res)
     if recording and res._grad_fn is not None:
-        _rebase_history(self, res._grad_fn)
+        record.rebase_history(self, res._grad_fn)
     return self
 
 
@@ -408,70 +278,6 @@ def _ufunc_inplace(spec, self, args):
     return True
 
 
-def write_into(self, data, op_name):
-    """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
-    dst = self._data
-    if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
-        raise RuntimeError(f"result type {_dtype.type_word(data.dtype)} can't be cast to the desired "
-                           f"output type {_dtype.type_word(dst.dtype)}")
-    if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
-                           f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
-    if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
-    np.copyto(dst, data, casting="unsafe")
-    self._vc[0] += 1
-
-
-def _refuse_view_inplace(t):
-    fn = t.grad_fn
-    who = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]} is a view" if fn is not None else "A view"
-    if t._creation == "custom":
-        raise RuntimeError(f"{who} and is being modified inplace. This view was created inside a custom Function (or "
-                           "because an input was returned as-is) and the autograd logic to handle view+inplace would "
-                           "override the custom backward associated with the custom Function, leading to incorrect "
-                           "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
-                           "custom Function.")
-    if t._creation == "multi":
-        raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
-                           "should replace the inplace operation by an out-of-place one.")
-    raise RuntimeError(("A view was created" if fn is None else f"{who} of a view which was created") +
-                       " in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-                       "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-                       "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
-                       "to be tracked) or both outside (if you want the inplace to be tracked).")
-
-
-def _check_leaf_inplace(t):
-    if t._grad_fn is None and t._requires_grad and t._base is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and (t._grad_fn is None and t._requires_grad
-                                or t._base._grad_fn is None and t._base._requires_grad):
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-
-
-
-def _rebase_history(self, node):
-    """Make `node` (the in-place op's) the new history of self; for a view, of its base too."""
-    for saved in node._saved or ():
-        if type(saved) is SavedOutput:   # the op's output is self now
-            saved.data, saved.vc = self._data, self._vc
-    if node._saved is not None:
-        node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
-    if self._base is None:
-        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
-        return
-    from .autograd.copy_slices import CopySlices
-    base = self._base
-    base._grad_fn = CopySlices(_edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
-    base._output_nr = 0
-    base._requires_grad = True
-    self._requires_grad = True
-    self._view_version = -1   # regenerate self's grad_fn from the base on next access
-
-
 # --- registration --------------------------------------------------------------------------
 def op(name, *, public=None, method=False, inplace=False, promote=None, operands=None, view=False,
        broadcast=False):
@@ -485,17 +291,15 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
     """
     def deco(fn):
         spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast)
-        pub = _signature_wrapper(fn, "call", spec)
-        pub.__name__ = pub.__qualname__ = public or fn.__name__
-        pub.__doc__ = fn.__doc__
+        SPECS.append(spec)
+        pub = _entry_point(fn, call, spec, public or fn.__name__)
         if public is not False:
             OPS[pub.__name__] = pub
         mname = pub.__name__ if method is True else method
         if mname:
             METHODS[mname] = pub
         if inplace:
-            ip = _signature_wrapper(fn, "call_inplace", spec)
-            ip.__name__ = (mname or pub.__name__) + "_"
+            ip = _entry_point(fn, call_inplace, spec, (mname or pub.__name__) + "_")
             METHODS[ip.__name__] = ip
             pub.inplace = ip
         pub.spec = spec
@@ -506,29 +310,60 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
 def _positional(fn):
     """fn callable with every argument positionally (the glue passes arguments as one tuple)."""
     params = list(inspect.signature(fn).parameters.values())
-    if all(p.kind is not p.KEYWORD_ONLY for p in params):
+    first_kw = next((i for i, p in enumerate(params) if p.kind is p.KEYWORD_ONLY), None)
+    if first_kw is None:
         return fn
-    names = [p.name for p in params]
-    call_args = ", ".join(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}" for p in params)
-    scope = {"fn": fn}
-    exec(f"def forward({', '.join(names)}):\n    return fn({call_args})\n", scope)
-    return scope["forward"]
+    kw_names = tuple(p.name for p in params[first_kw:])
+
+    @functools.wraps(fn)
+    def forward(*args):
+        return fn(*args[:first_kw], **dict(zip(kw_names, args[first_kw:])))
+    return forward
 
 
-def _signature_wrapper(fn, target, spec):
-    """A function with fn's exact signature that passes its arguments, in order, to `target`."""
+def _entry_point(fn, glue, spec, name):
+    """The public function of an op: fn's signature (inspect.signature and getsource follow
+    `__wrapped__` to fn), arguments passed in fn's parameter order, defaults filled, to `glue`."""
     sig = inspect.signature(fn)
     params = list(sig.parameters.values())
-    names = ", ".join(p.name for p in params)
-    scope = {"call": call, "call_inplace": call_inplace, "spec": spec}
-    sig_src = str(sig)
-    for p in params:
-        if p.default is not inspect.Parameter.empty:
-            sig_src = sig_src.replace(f"{p.name}={p.default!r}", f"{p.name}=__d_{p.name}", 1)
-            scope[f"__d_{p.name}"] = p.default
-    src = f"def wrapper{sig_src}:\n    return {target}(spec, ({names}{',' if len(params) == 1 else ''}))\n"
-    exec(src, scope)
-    return scope["wrapper"]
+    n = len(params)
+    defaults = tuple(p.default for p in params)
+    positional = sum(p.kind is not p.KEYWORD_ONLY for p in params)
+    required = sum(p.default is p.empty for p in params[:positional])
+    # calls of `required`..`positional` positional arguments take the remaining defaults as they are
+    most = positional if all(d is not inspect.Parameter.empty for d in defaults[positional:]) else -1
+
+    def bind(args, kwargs):
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}() {e}") from None
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    @functools.wraps(fn)
+    def entry_point(*args, **kwargs):
+        if kwargs:
+            args = bind(args, kwargs)
+        elif len(args) != n:
+            k = len(args)
+            args = args + defaults[k:] if required <= k <= most else bind(args, kwargs)
+        return glue(spec, args)
+    entry_point.__name__ = entry_point.__qualname__ = name
+    return entry_point
+
+
+def _regenerate_view_grad_fn(self):
+    """A view whose base was written in place since its history was recorded is re-derived from
+    the base by as_strided (AsStridedBackward0), as torch does. Tensor.grad_fn calls it."""
+    with grad_flag(True):
+        fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
+    self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
+    self._requires_grad = True
+    self._view_version = self._vc[0]
+
+
+METHODS["_regenerate_view_grad_fn"] = _regenerate_view_grad_fn
 
 
 def register(name=None, method=False):
@@ -540,3 +375,24 @@ def register(name=None, method=False):
             METHODS[pub_name if method is True else method] = fn
         return fn
     return deco
+
+
+def method(name=None):
+    """Register `fn` as a Tensor method only (`Tensor.new_zeros` and the like)."""
+    def deco(fn):
+        METHODS[name or fn.__name__] = fn
+        return fn
+    return deco
+
+
+def bind_derivatives(entries):
+    """Bind every registered op to its derivatives.yaml entry (`entries`: name -> Entry)."""
+    for spec in SPECS:
+        spec.bind(entries.get(spec.name))
+
+
+def install(namespace, tensor_cls):
+    """Put the public ops into `namespace` (the ndgrad module's dict) and the methods on Tensor."""
+    namespace.update(OPS)
+    for name, fn in METHODS.items():
+        setattr(tensor_cls, name, fn)

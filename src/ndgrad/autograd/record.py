@@ -1,0 +1,227 @@
+"""Recording one op call into the graph: the autograd half of the op glue.
+
+The ops layer (`ops/_registry.py`) runs a forward on arrays and wraps the outputs; when grad mode
+is on and an input requires grad it calls `record(spec, args, outs)` here, which creates the
+op's Node (a class generated from derivatives.yaml), links its edges to the inputs' history and
+saves what the formulas read. This module also keeps the view and in-place bookkeeping: views
+share their base's version counter and replay from it; an in-place op moves the history of the
+tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
+`OpSpec` in the ops registry) carries what it needs.
+"""
+import weakref
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from . import anomaly_mode
+from .anomaly_mode import state as anomaly
+from .copy_slices import CopySlices
+from .grad_mode import state
+from .graph import saved_hooks
+from .node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
+
+_NO_EDGE = (None, 0)
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def edge(t):
+    """The edge through which a gradient reaches tensor `t`'s history."""
+    fn = t._grad_fn if t._base is None else t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if not t._requires_grad:
+        return (None, 0)
+    acc = t._acc
+    node = acc() if acc is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return (node, 0)
+
+
+
+def record(spec, args, outs):
+    node = spec.node_cls.__new__(spec.node_cls)
+    node._sequence_nr_ = _next_seq()
+    node._extra = None
+    if spec.diff_lists:
+        _list_edges(node, spec, args)
+    else:   # the common case: every differentiable argument is one Tensor (or a scalar)
+        edges, meta = [], []
+        for i in spec.diff_pos:
+            a = args[i]
+            if isinstance(a, Tensor):
+                d = a._data
+                fn = a._grad_fn
+                edges.append((fn, a._output_nr) if fn is not None and a._base is None else edge(a))
+                meta.append((d.shape, d.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                meta.append(None)
+        node.next_functions = tuple(edges)
+        node._meta = tuple(meta)   # a tuple: see node._versions below
+    out_diff = spec.out_diff
+    if len(outs) == 1 and out_diff is None:
+        t = outs[0]
+        if t._data.dtype.kind in "fc":
+            t._requires_grad = True
+            t._grad_fn = node
+    else:
+        for k, t in enumerate(outs):
+            if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
+                t._requires_grad = True
+                t._grad_fn = node
+                t._output_nr = k
+    node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
+    saved, versions = [], []
+    for p, meta_only, users in spec.saved_plan:
+        version = None
+        if users is not None and not any(_needs_grad(args[i]) for i in users):
+            v = None   # only formulas of inputs that need no gradient read it
+        elif p >= 0:
+            v = args[p]
+            if isinstance(v, Tensor):
+                if meta_only:
+                    v = TensorMeta(v)
+                else:
+                    version = v._vc[0]
+            elif p in spec.list_pos:
+                version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
+                v = list(v)
+        else:
+            t = outs[-1 - p]
+            v = SavedOutput(t)
+            version = t._vc[0]
+        saved.append(v)
+        versions.append(version)
+    node._saved = saved
+    # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
+    # full collections, which revisit every tracked object, dominate long forward passes.
+    node._versions = tuple(versions)
+    if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
+        saved_hooks[-1].pack_node(node)
+    if anomaly.enabled:
+        anomaly_mode.record(node)
+
+
+def _needs_grad(a):
+    if isinstance(a, Tensor):
+        return a._requires_grad
+    return type(a) in (list, tuple) and any(isinstance(t, Tensor) and t._requires_grad for t in a)
+
+
+def _list_edges(node, spec, args):
+    """Edges and input metadata when a differentiable argument is a Tensor[] (one edge per element;
+    `_edge_slices` tells the node which edges belong to which argument)."""
+    edges, meta, slices = [], [], []
+    for i in spec.diff_pos:
+        a = args[i]
+        start = len(edges)
+        if i in spec.list_pos:
+            for t in a:
+                edges.append(edge(t))
+                meta.append((t._data.shape, t._data.dtype))
+        elif isinstance(a, Tensor):
+            edges.append(edge(a))
+            meta.append((a._data.shape, a._data.dtype))
+        else:
+            edges.append(_NO_EDGE)
+            meta.append(None)
+        slices.append(slice(start, len(edges)))
+    node._edge_slices = slices
+    node.next_functions = tuple(edges)
+    node._meta = meta
+
+
+
+def make_views(spec, args, outs, replay):
+    """Make the outputs of view op `spec` views of args[0]'s base; `replay(spec, args)` re-runs the op."""
+    base_t = args[0]
+    base = base_t if base_t._base is None else base_t._base
+    parent_fn = base_t._view_fn
+    rest = args[1:]
+    # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
+    creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
+    for k, t in enumerate(outs):
+        if t._data.base is None or not np.may_share_memory(t._data, base._data):
+            continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
+        t._base = base
+        t._vc = base._vc
+        t._view_version = base._vc[0]
+        if creation is not None:
+            t._creation = creation
+        t._view_fn = _chain(parent_fn, spec, rest, k, replay)
+
+
+def _chain(parent_fn, spec, rest, index, replay):
+    def view_fn(b):
+        v = parent_fn(b) if parent_fn is not None else b
+        out = replay(spec, (v,) + rest)   # positional, as recorded (forwards may have keyword-only args)
+        return out[index] if type(out) is tuple else out
+    return view_fn
+
+
+
+def write_into(self, data, op_name):
+    """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
+    dst = self._data
+    if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
+        raise RuntimeError(f"result type {_dtype.type_word(data.dtype)} can't be cast to the desired "
+                           f"output type {_dtype.type_word(dst.dtype)}")
+    if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
+    if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    np.copyto(dst, data, casting="unsafe")
+    self._vc[0] += 1
+
+
+
+def refuse_view_inplace(t):
+    fn = t.grad_fn
+    who = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]} is a view" if fn is not None else "A view"
+    if t._creation == "custom":
+        raise RuntimeError(f"{who} and is being modified inplace. This view was created inside a custom Function (or "
+                           "because an input was returned as-is) and the autograd logic to handle view+inplace would "
+                           "override the custom backward associated with the custom Function, leading to incorrect "
+                           "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
+                           "custom Function.")
+    if t._creation == "multi":
+        raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
+                           "should replace the inplace operation by an out-of-place one.")
+    raise RuntimeError(("A view was created" if fn is None else f"{who} of a view which was created") +
+                       " in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+                       "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+                       "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
+                       "to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def check_leaf_inplace(t):
+    if t._grad_fn is None and t._requires_grad and t._base is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if t._base is not None and (t._grad_fn is None and t._requires_grad
+                                or t._base._grad_fn is None and t._base._requires_grad):
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+
+def rebase_history(self, node):
+    """Make `node` (the in-place op's) the new history of self; for a view, of its base too."""
+    for saved in node._saved or ():
+        if type(saved) is SavedOutput:   # the op's output is self now
+            saved.data, saved.vc = self._data, self._vc
+    if node._saved is not None:
+        node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
+    if self._base is None:
+        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
+        return
+    base = self._base
+    base._grad_fn = CopySlices(edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    base._output_nr = 0
+    base._requires_grad = True
+    self._requires_grad = True
+    self._view_version = -1   # regenerate self's grad_fn from the base on next access

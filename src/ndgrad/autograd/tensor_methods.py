@@ -1,0 +1,54 @@
+"""The autograd methods of Tensor: backward, register_hook, register_post_accumulate_grad_hook,
+retain_grad. Tensor sits below the autograd core, so the core attaches them to the class."""
+import weakref
+
+from .._hooks import HookDict
+from .._tensor import Tensor
+from .grad_mode import state
+
+
+def register_hook(self, hook):
+    """hook(grad) -> Tensor or None, called with the gradient of this tensor."""
+    if not self._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    fn = self.grad_fn
+    if fn is not None:
+        return fn._register_tensor_pre_hook(self._output_nr, hook)
+    if self._hooks is None:
+        self._hooks = HookDict()
+    return self._hooks.add(hook)
+
+def register_post_accumulate_grad_hook(self, hook):
+    if self.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if self._post_acc_hooks is None:
+        self._post_acc_hooks = HookDict()
+    return self._post_acc_hooks.add(hook)
+
+def retain_grad(self):
+    if not self._requires_grad:
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    fn = self.grad_fn
+    if fn is None or self._retains_grad:
+        return
+    ref = weakref.ref(self)
+
+    def retain(grad):
+        t = ref()
+        if t is None:
+            return
+        if t._grad is None:
+            t._grad = grad.detach().clone() if not state.enabled else grad.clone()
+        else:
+            t._grad = t._grad + grad
+    fn._get_extra().retains_grad_hooks[self._output_nr] = retain
+    self._retains_grad = True
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    from . import backward as run_backward   # the autograd package's entry point (this module is imported by it)
+    run_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+for _method in (register_hook, register_post_accumulate_grad_hook, retain_grad, backward):
+    setattr(Tensor, _method.__name__, _method)

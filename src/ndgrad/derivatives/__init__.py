@@ -1,0 +1,24 @@
+"""The derivatives layer: derivatives.yaml (the single source of every backward and forward-mode
+formula), the helpers its formulas call (formulas.py) and the loader that compiles each entry to
+a Node class. Importing this package loads the table and binds every registered op to its entry.
+
+Formulas are Python expressions over Tensors, compiled with a scope of the public ops (from the
+ops registry) and formulas.py's helpers, so they are differentiable themselves.
+"""
+import builtins
+
+from ..ops import _registry
+from . import formulas, loader
+
+# The names a formula may call: formulas.py's helpers, then the public ops, except names of Python
+# builtins (max, min, sum, all, any), which formulas use on ints and shapes.
+SCOPE = {name: fn for name, fn in _registry.OPS.items() if not hasattr(builtins, name)}
+SCOPE.update(vars(formulas))
+# formulas.py's helpers call public ops by name too
+formulas.__dict__.update({k: v for k, v in SCOPE.items() if k not in formulas.__dict__})
+
+ENTRIES = loader.load(SCOPE)
+_registry.bind_derivatives(ENTRIES)
+
+# the formula takes absent gradients (None) itself: the engine cannot make zeros of a nested shape
+ENTRIES["linear_backward"].node_cls._takes_missing = True
