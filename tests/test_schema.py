@@ -1,0 +1,259 @@
+"""The schema parser (ndgrad/ops/_schema.py): overload resolution, value normalisation and torch's
+TypeErrors. Each rule was settled by running torch 2.13; with torch installed the table at the end
+compares every case with torch itself, and without it the literal expectations still hold."""
+import inspect
+
+import numpy as np
+import pytest
+
+import ndgrad
+from ndgrad.ops import _schema
+from ndgrad.ops._schema import Parser
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+_schema.bind(Tensor=ndgrad.Tensor, Size=ndgrad.Size, device=ndgrad.device)
+
+ADD = Parser("add(Tensor input, Tensor other, *, Scalar alpha=1)", "add(Tensor input, Scalar other, Scalar alpha=1)")
+SUM = Parser("sum(Tensor input, *, ScalarType? dtype=None)",
+             "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)")
+CLAMP = Parser("clamp(Tensor input, Tensor? min=None, Tensor? max=None)",
+               "clamp(Tensor input, Scalar? min=None, Scalar? max=None)")
+POW = Parser("pow(Tensor input, Tensor exponent)", "pow(Scalar self, Tensor exponent)",
+             "pow(Tensor input, Scalar exponent)")
+WHERE = Parser("where(Tensor condition, Tensor input, Tensor other)",
+               "where(Tensor condition, Scalar self, Tensor other)")
+EXP = Parser("exp(Tensor input)")
+VIEW = Parser("view(Tensor self, ScalarType dtype)", "view(Tensor self, SymInt[] size)").method()
+
+
+@pytest.fixture
+def t():
+    return ndgrad.ones(2, 3)
+
+
+def message(parser, args, kwargs=None):
+    with pytest.raises(TypeError) as e:
+        parser.parse(args, kwargs or {})
+    return str(e.value)
+
+
+# ---- resolution -------------------------------------------------------------------------------
+def test_first_matching_overload_wins_and_defaults_are_filled(t):
+    assert ADD.parse((t, t), {}) == (0, (t, t, 1))
+    assert ADD.parse((t, 2.0), {}) == (1, (t, 2.0, 1))
+    assert ADD.parse((t, t), {"alpha": 2}) == (0, (t, t, 2))
+    assert ADD.parse((), {"input": t, "other": 3, "alpha": 2}) == (1, (t, 3, 2))
+
+
+def test_a_zero_dim_tensor_picks_the_tensor_overload_before_the_scalar_one(t):
+    assert ADD.parse((t, ndgrad.tensor(2.0)), {})[0] == 0
+    assert POW.parse((2, t), {})[0] == 1 and POW.parse((t, 2), {})[0] == 2
+
+
+def test_scalar_takes_numbers_numpy_scalars_and_zero_dim_tensors_as_python_numbers(t):
+    assert CLAMP.parse((t, True), {}) == (1, (t, True, None))
+    assert CLAMP.parse((t, np.float32(0.5)), {})[1][1] == 0.5 and type(CLAMP.parse((t, np.int64(1)), {})[1][1]) is int
+    assert WHERE.parse((t, ndgrad.tensor(3.0), t), {})[0] == 0
+    assert WHERE.parse((t, 1j, t), {}) == (1, (t, 1j, t))
+
+
+def test_int_refuses_bool_and_float_but_takes_numpy_ints():
+    tril = Parser("tril(Tensor input, int diagonal=0)")
+    t = ndgrad.ones(2, 2)
+    assert tril.parse((t, np.int32(1)), {}) == (0, (t, 1))
+    assert message(tril, (t, True)) == "tril(): argument 'diagonal' (position 2) must be int, not bool"
+    assert message(tril, (t, 1.0)) == "tril(): argument 'diagonal' (position 2) must be int, not float"
+
+
+def test_float_takes_ints_and_bools_as_floats():
+    dropout = Parser("dropout(Tensor input, float p, bool train)")
+    t = ndgrad.ones(2)
+    assert dropout.parse((t, 1, False), {}) == (0, (t, 1.0, False))
+    assert message(dropout, (t, 0.5, 1)) == "dropout(): argument 'train' (position 3) must be bool, not int"
+
+
+def test_int_list_takes_sequences_size_and_for_int_n_one_int(t):
+    assert SUM.parse((t, 0), {}) == (1, (t, (0,), False, None))
+    assert SUM.parse((t, [0, np.int64(1)], True), {}) == (1, (t, (0, 1), True, None))
+    assert SUM.parse((t, ndgrad.Size([1])), {})[1][1] == (1,)
+    assert SUM.parse((t, None), {}) == (1, (t, None, False, None))
+
+
+def test_an_int_list_with_a_bad_later_element_is_an_error_not_a_mismatch(t):
+    assert message(SUM, (t, (0, 1.0))) == ("sum(): argument 'dim' failed to unpack the object at pos 2 with error "
+                                           "\"type must be tuple of ints,but got float\"")
+
+
+def test_varargs_only_for_a_lone_int_list(t):
+    assert VIEW.parse((3, 2), {}) == (1, ((3, 2),))
+    assert VIEW.parse(((3, 2),), {}) == (1, ((3, 2),))
+    assert VIEW.parse((ndgrad.float64,), {}) == (0, (ndgrad.float64,))
+    assert message(SUM.method(), (0, 1)) == "sum(): argument 'keepdim' (position 2) must be bool, not int"
+
+
+def test_scalar_type_takes_python_types():
+    assert SUM.parse((ndgrad.ones(1),), {"dtype": float})[1][1] is ndgrad.float64
+
+
+def test_tensor_list_names_the_bad_element():
+    cat = Parser("cat(Tensor[] tensors, int dim=0)")
+    t = ndgrad.ones(1)
+    assert cat.parse(([t, t],), {}) == (0, ([t, t], 0))
+    assert message(cat, ((t, 1),)) == "expected Tensor as element 1 in argument 0, but got int"
+    assert message(cat, (t,)) == "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"
+
+
+def test_hidden_overloads_bind_but_are_not_listed():
+    add = Parser("add(Tensor input, Tensor other, *, Scalar alpha=1)", "add(Tensor input, Scalar other)|hidden")
+    t = ndgrad.ones(1)
+    assert add.parse((t, 2), {}) == (1, (t, 2))
+    assert message(add, (t, "a")) == "add(): argument 'other' (position 2) must be Tensor, not str"
+
+
+def test_dimname_is_refused():
+    with pytest.raises(NotImplementedError):
+        Parser("sum(Tensor input, Dimname[1] dim)")
+
+
+def test_method_parser_keeps_overload_indices(t):
+    m = POW.method()
+    assert [o.index for o in m.overloads] == [0, 2]
+    assert m.parse((2,), {}) == (2, (2,))
+
+
+# ---- the public function ---------------------------------------------------------------------
+@POW.signature
+def pow_(*args, **kwargs):
+    which, values = POW.parse(args, kwargs)
+    return which, values
+
+
+def test_signature_decorator_gives_the_first_overloads_signature(t):
+    assert str(inspect.signature(pow_)) == "(input, exponent)"
+    assert str(inspect.signature(SUM.signature(lambda *a, **k: None))) == "(input, *, dtype=None)"
+    assert pow_(t, exponent=2) == (2, (t, 2))
+
+
+# ---- torch's messages, literally --------------------------------------------------------------
+def test_single_overload_messages(t):
+    assert message(EXP, ("a",)) == "exp(): argument 'input' (position 1) must be Tensor, not str"
+    assert message(EXP, ()) == 'exp() missing 1 required positional arguments: "input"'
+    assert message(EXP, (t, t)) == "exp() takes 1 positional argument but 2 were given"
+    assert message(EXP, (t,), {"foo": 1}) == "exp() got an unexpected keyword argument 'foo'"
+    assert message(EXP, (t,), {"input": t}) == "exp() got multiple values for argument 'input'"
+    dropout = Parser("dropout(Tensor input, float p, bool train)")
+    assert message(dropout, (t,)) == 'dropout() missing 2 required positional argument: "p", "train"'
+
+
+def test_invalid_combination_lists_the_overloads(t):
+    assert message(ADD, (t, "a")) == (
+        "add() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n"
+        " * (Tensor input, Tensor other, *, Number alpha = 1)\n"
+        " * (Tensor input, Number other, Number alpha = 1)\n")
+    assert message(SUM.method(), (), {"keepdim": True}) == (
+        "sum() received an invalid combination of arguments - got (keepdim=bool, ), but expected one of:\n"
+        " * (*, torch.dtype dtype = None)\n"
+        " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
+
+
+def test_an_overload_with_as_many_arguments_says_why_it_did_not_match(t):
+    # torch reads keyword names back from the printed signature, where "Number alpha = 1" names "1"
+    assert message(ADD, (t, t), {"alpha": "x"}) == (
+        "add() received an invalid combination of arguments - got (Tensor, Tensor, alpha=str), but expected one of:\n"
+        " * (Tensor input, Tensor other, *, Number alpha = 1)\n"
+        " * (Tensor input, Number other, Number alpha = 1)\n"
+        "      didn't match because some of the keywords were incorrect: alpha\n")
+    assert message(WHERE, (t, "a", t)).endswith(
+        " * (Tensor condition, Number self, Tensor other)\n"
+        + "      didn't match because some of the arguments have invalid types: (Tensor, !str!, Tensor)\n")
+
+
+# ---- the same calls in torch (torch's Python signatures, declared identically) -----------------
+TORCH_SCHEMAS = {
+    "add": ["add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+            "add(Tensor input, Scalar alpha, Tensor other, *, Tensor? out=None)|hidden"],
+    "sum": ["sum(Tensor input, *, ScalarType? dtype=None)",
+            "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"],
+    "clamp": ["clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)",
+              "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"],
+    "where": ["where(Tensor condition)",
+              "where(Tensor condition, Tensor input, Tensor other, *, Tensor? out=None)",
+              "where(Tensor condition, Scalar self, Tensor other)",
+              "where(Tensor condition, Tensor input, Scalar other)",
+              "where(Tensor condition, Scalar self, Scalar other)"],
+    "pow": ["pow(Tensor input, Tensor exponent, *, Tensor? out=None)",
+            "pow(Scalar self, Tensor exponent, *, Tensor? out=None)",
+            "pow(Tensor input, Scalar exponent, *, Tensor? out=None)"],
+    "exp": ["exp(Tensor input, *, Tensor? out=None)"],
+    "lerp": ["lerp(Tensor input, Tensor end, Tensor weight, *, Tensor? out=None)",
+             "lerp(Tensor input, Tensor end, Scalar weight, *, Tensor? out=None)"],
+    "narrow": ["narrow(Tensor input, int dim, Tensor start, SymInt length)",
+               "narrow(Tensor input, int dim, SymInt start, SymInt length)"],
+    "quantile": ['quantile(Tensor input, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation="linear", '
+                 'Tensor? out=None)',
+                 'quantile(Tensor input, float q, int? dim=None, bool keepdim=False, *, str interpolation="linear", '
+                 'Tensor? out=None)'],
+    "tril": ["tril(Tensor input, int diagonal=0, *, Tensor? out=None)"],
+    "dropout": ["dropout(Tensor input, float p, bool train)"],
+    "permute": ["permute(Tensor input, int[] dims)"],
+    "amax": ["amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"],
+    "full": ["full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None)"],
+}
+TORCH_PARSERS = {name: Parser(*schemas) for name, schemas in TORCH_SCHEMAS.items()}
+
+# (op, a call written against a library T and a float tensor t: (args, kwargs))
+CASES = [
+    ("add", lambda T, t: ((t, "a"), {})), ("add", lambda T, t: ((t,), {})),
+    ("add", lambda T, t: ((t, t, 1, 2, 3), {})), ("add", lambda T, t: ((t, t), {"foo": 1})),
+    ("add", lambda T, t: ((t, t), {"alpha": "x"})), ("add", lambda T, t: ((t, t), {"alpha": None})),
+    ("add", lambda T, t: ((t, np.ones(3)), {})), ("add", lambda T, t: ((t, [t]), {})),
+    ("sum", lambda T, t: ((t, True), {})), ("sum", lambda T, t: ((t, "a"), {})),
+    ("sum", lambda T, t: ((t, 1.0), {})), ("sum", lambda T, t: ((t, (1.0,)), {})),
+    ("sum", lambda T, t: ((t, (0, 1.0)), {})), ("sum", lambda T, t: ((t, [True]), {})),
+    ("sum", lambda T, t: ((t,), {"dtype": "x"})), ("sum", lambda T, t: ((), {})),
+    ("sum", lambda T, t: ((t, np.int64(1)), {})), ("sum", lambda T, t: ((t, T.tensor(1)), {})),
+    ("sum", lambda T, t: ((t, None), {})), ("sum", lambda T, t: ((t, T.Size([1])), {})),
+    ("clamp", lambda T, t: ((t, 0, t), {})), ("clamp", lambda T, t: ((t,), {"foo": 1})),
+    ("clamp", lambda T, t: ((t, True), {})), ("clamp", lambda T, t: ((t, T.tensor(0.0)), {})),
+    ("where", lambda T, t: ((t > 0, "a", t), {})), ("where", lambda T, t: ((), {})),
+    ("where", lambda T, t: ((t > 0, t, t, t), {})),
+    ("pow", lambda T, t: (("a", t), {})), ("exp", lambda T, t: (("a",), {})), ("exp", lambda T, t: ((), {})),
+    ("exp", lambda T, t: ((t, t), {})), ("exp", lambda T, t: ((t,), {"foo": 1})),
+    ("exp", lambda T, t: ((t,), {"input": t})), ("exp", lambda T, t: ((None,), {})),
+    ("lerp", lambda T, t: ((t, t, "x"), {})), ("lerp", lambda T, t: ((t, t), {})),
+    ("narrow", lambda T, t: ((t, 0, "a", 1), {})),
+    ("quantile", lambda T, t: ((t, "a"), {})), ("quantile", lambda T, t: ((t, 0.5), {"interpolation": None})),
+    ("tril", lambda T, t: ((t, True), {})), ("tril", lambda T, t: ((t, 1.0), {})),
+    ("tril", lambda T, t: ((t, np.int32(1)), {})), ("tril", lambda T, t: ((t, 1, 2, 3), {})),
+    ("dropout", lambda T, t: ((t,), {})), ("dropout", lambda T, t: ((t, 0.5, np.bool_(True)), {})),
+    ("dropout", lambda T, t: ((t, True, False), {})),
+    ("permute", lambda T, t: ((t, "a"), {})), ("permute", lambda T, t: ((t, 0, 1), {})),
+    ("permute", lambda T, t: ((t, 1), {})),
+    ("amax", lambda T, t: ((t, 1), {})), ("amax", lambda T, t: ((t, "a"), {})),
+    ("full", lambda T, t: ((3, 1.0), {})), ("full", lambda T, t: (((2,), "a"), {})),
+    ("full", lambda T, t: (((2,), np.float32(1)), {})), ("full", lambda T, t: (((2,), 1), {"dtype": "a"})),
+]
+
+
+def _outcome(fn):
+    """The TypeError's message, or None when the arguments were accepted."""
+    try:
+        fn()
+    except TypeError as e:
+        return str(e)
+    except Exception:   # accepted by the parser, refused by the op
+        pass
+    return None
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("op, call", CASES, ids=[f"{op}-{i}" for i, (op, _) in enumerate(CASES)])
+def test_same_outcome_as_torch(op, call):
+    args, kwargs = call(torch, torch.ones(2, 3))
+    expected = _outcome(lambda: getattr(torch, op)(*args, **kwargs))
+    args, kwargs = call(ndgrad, ndgrad.ones(2, 3))
+    assert _outcome(lambda: TORCH_PARSERS[op].parse(args, kwargs)) == expected
