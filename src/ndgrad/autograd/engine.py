@@ -193,7 +193,7 @@ def apply_node(node, grads, towards, *, create_graph=False):
     """Run `node`'s formulas on `grads` (the gradients of its outputs, as captured by a node
     pre-hook) for its edges into the node set `towards` only, outside any backward pass.
 
-    No hooks run and nothing is accumulated. Returns [(GradientEdge, gradient)] for the edges
+    No hooks run and nothing is accumulated; create_graph as in run_backward. Returns [(GradientEdge, gradient)] for the edges
     into `towards` that got a gradient, each fitted to its input: roots for a later run_backward.
     This is how a backward is resumed from the middle of the graph (pipelining's weight pass).
     """
@@ -201,7 +201,12 @@ def apply_node(node, grads, towards, *, create_graph=False):
     mask = [nxt is not None and nxt in towards for nxt, _ in edges]
     if any(g is None for g in grads) and not node._takes_missing:
         grads = fill_missing(node, grads)
-    outs = node._apply(list(grads), mask, create_graph)
+    prev_mode = state.enabled
+    state.enabled = create_graph
+    try:
+        outs = node._apply(list(grads), mask, create_graph)
+    finally:
+        state.enabled = prev_mode
     meta = node._meta
     return [(GradientEdge(*edges[i]), fit_to_input(node, i, outs[i], meta[i] if meta is not None else None))
             for i in range(len(edges)) if mask[i] and outs[i] is not None]
