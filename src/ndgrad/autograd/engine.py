@@ -193,8 +193,9 @@ def apply_node(node, grads, towards, *, create_graph=False):
     """Run `node`'s formulas on `grads` (the gradients of its outputs, as captured by a node
     pre-hook) for its edges into the node set `towards` only, outside any backward pass.
 
-    No hooks run and nothing is accumulated; create_graph as in run_backward. Returns [(GradientEdge, gradient)] for the edges
-    into `towards` that got a gradient, each fitted to its input: roots for a later run_backward.
+    No hooks run and nothing is accumulated; create_graph as in run_backward. Returns
+    [(GradientEdge, gradient)] for the edges into `towards` that got a gradient, each fitted to
+    its input: roots for a later run_backward.
     This is how a backward is resumed from the middle of the graph (pipelining's weight pass).
     """
     edges = node.next_functions
