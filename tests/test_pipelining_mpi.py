@@ -20,7 +20,7 @@ def launch(n, *scenarios):
     command = [MPIEXEC, "-n", str(n)]
     if "Open MPI" in subprocess.run([MPIEXEC, "--version"], capture_output=True, text=True).stdout:
         command.append("--oversubscribe")    # CI machines may have fewer cores than ranks
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(TESTS), TESTS]),
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(os.path.dirname(TESTS), "src"), TESTS]),
                OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     run = subprocess.run(command + [sys.executable, "-m", "mpi_worker", *scenarios], cwd=TESTS, env=env,
                          capture_output=True, text=True, timeout=180)

@@ -72,13 +72,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     inputs = _as_tuple(inputs)
     if inputs:
         edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-        captured = engine.run(roots, grads, retain_graph, create_graph, captures=edges, accumulate=True)
+        captured = engine.run_backward(roots, grads, inputs=edges, accumulate=True, retain_graph=retain_graph,
+                                       create_graph=create_graph)
         from .node import accumulate_grad
         for t, g in zip(inputs, captured):
             if g is not None and not isinstance(t, GradientEdge) and t.grad_fn is not None:
                 accumulate_grad(t, g, create_graph)
     else:
-        engine.run(roots, grads, retain_graph, create_graph)
+        engine.run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph)
 
 
 def _input_edge(t, i):
@@ -111,7 +112,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     roots = [_root_edge(o, i) for i, o in enumerate(outs)]
     grads = _make_grads(outs, grads, create_graph)
     edges = [_input_edge(t, i) for i, t in enumerate(ins)]
-    result = engine.run(roots, grads, retain_graph, create_graph, captures=edges, accumulate=False)
+    result = engine.run_backward(roots, grads, inputs=edges, retain_graph=retain_graph, create_graph=create_graph)
     for i, g in enumerate(result):
         if g is None:
             if materialize_grads:

@@ -1,26 +1,42 @@
 """The backward engine: one iterative pass over the graph, newest node first.
 
 1. Count, for every node reachable from the roots, how many edges point at it.
-2. With `inputs=` (or autograd.grad), mark the nodes on a path to a requested edge; only they run.
-3. Pop the ready node with the highest sequence number, run its hooks and its formulas, check
-   each gradient against the input it belongs to (shape via sum_to, dtype), add it into the
-   next node's input buffer, and queue that node once all its edges have delivered.
+2. Pop the ready node with the highest sequence number, run it (hooks, then its formulas), bring
+   each gradient to the input it belongs to (shape via sum_to, dtype), add it into the next
+   node's input buffer, and queue that node once all its edges have delivered.
 No recursion anywhere: a chain of a million nodes needs no deeper stack than a chain of two.
+
+This file holds that loop. The special cases live beside it: hooks.py (running hooks),
+capture.py (inputs= / autograd.grad), gradient_checks.py (fitting gradients to inputs),
+anomaly_mode.py (anomaly reports), graph_walk.py (other walks over the graph).
+
+Public API (docs/engine-api.md; the seam for autograd, utils.checkpoint, distributed.pipelining):
+run_backward, apply_node, release_saved, current_task, queue_callback, reverse_graph,
+reverse_closure. `profile_node` is the profiler's slot (profiler.py sets it while recording).
 """
 import heapq
 import itertools
 
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
+from .capture import Capture
 from .grad_mode import state
-from .node import AccumulateGrad, GraphRoot
+from .gradient_checks import check_count, fill_missing, fit_to_input
+from .graph_walk import reverse_closure, reverse_graph
+from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
+from .node import AccumulateGrad, GradientEdge, GraphRoot
+
+__all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
+           "reverse_graph", "reverse_closure"]
 
 profile_node = None   # set by the profiler while it records: wraps each node call
 tasks = []            # the backward passes running now, innermost last (a backward may run inside one)
 
 
 class GraphTask:
-    """What hooks may ask of the running backward: which nodes run, and the final callbacks."""
+    """What hooks may ask of the running backward: which nodes run, and the final callbacks.
+
+    targets: None when every reachable node runs, else the set of nodes that receive a gradient."""
     __slots__ = ("deps", "targets", "callbacks", "__weakref__")
 
     def __init__(self, deps, targets):
@@ -30,25 +46,36 @@ class GraphTask:
         return node in self.deps and (self.targets is None or node in self.targets)
 
 
-def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=True):
-    """Backpropagate `root_grads` into the edges `roots`.
+def current_task():
+    """The innermost running backward pass (a GraphTask), or None outside backward."""
+    return tasks[-1] if tasks else None
 
-    captures: None, or a list of edges whose incoming gradient is wanted; then only nodes on a
-    path to them run, and the result is the list of captured gradients (None where unreached).
-    With accumulate=True the captured leaves' AccumulateGrad nodes run (backward(inputs=));
-    the caller accumulates captured non-leaf gradients.
+
+def queue_callback(callback):
+    """Run `callback()` when the innermost running backward has run all its nodes."""
+    if not tasks:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    tasks[-1].callbacks.append(callback)
+
+
+def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_graph=False, create_graph=False):
+    """Backpropagate `grad_roots` from the edges `roots` through the graph below them.
+
+    roots: edges (node, output_nr), e.g. GradientEdge, where the gradients enter; grad_roots:
+    one gradient (Tensor, or None for none) per root, already of the root's shape and dtype.
+    inputs=None: every reachable node runs and leaves accumulate into `.grad`; returns None.
+    inputs=[edges]: only nodes on a path to one of these edges run, and the result is the list
+    of gradients arriving at each (after tensor hooks; None where none arrives), not accumulated;
+    accumulate=True also runs the AccumulateGrad of the leaves among them (backward(inputs=)).
+    retain_graph=False frees each node's saved tensors once it ran; create_graph=True runs the
+    formulas with grad mode on, so the gradients have a graph themselves.
     """
-    root = GraphRoot(roots, root_grads)
+    root = GraphRoot(roots, grad_roots)
     deps = _count_dependencies(root)
-    needed = capture_at = targets = None
-    results = None
-    if captures is not None:
-        capture_at = {}
-        for k, (node, nr) in enumerate(captures):
-            capture_at.setdefault(node, []).append((nr, k))
-        needed = _needed_nodes(root, capture_at)
-        targets = needed | capture_at.keys()
-        results = [None] * len(captures)
+    capture = targets = None
+    if inputs is not None:
+        capture = Capture(root, inputs, accumulate)
+        targets = capture.targets
 
     buffers = {}
     counter = itertools.count()
@@ -68,21 +95,16 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                 break
             grads = buffers.pop(node, None) if node is not root else []
             if node._extra is not None or type(node) is AccumulateGrad:
-                grads = _tensor_pre_hooks(node, grads)
-            if capture_at is not None:
-                if node in capture_at:
-                    for nr, k in capture_at[node]:
-                        g = grads[nr] if nr < len(grads) else None
-                        results[k] = g
-                if node not in needed and not (accumulate and type(node) is AccumulateGrad and node in capture_at):
-                    continue
+                grads = run_tensor_pre_hooks(node, grads)
+            if capture is not None and not capture.take(node, grads):
+                continue
             if anomaly.enabled:
                 outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
             elif profile_node is not None:
                 outs = profile_node(_call_node, node, grads, targets, create_graph)
             else:
                 outs = _call_node(node, grads, targets, create_graph)
-            if not keep_graph:
+            if not retain_graph:
                 node._release()
             meta = node._meta
             for i, (nxt, nr) in enumerate(node.next_functions):
@@ -93,7 +115,7 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
                     m = meta[i]
                     # the usual case, shape and dtype already right, needs no call
                     if m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
-                        g = _validate(node, i, g, m)
+                        g = fit_to_input(node, i, g, m)
                 buf = buffers.get(nxt)
                 if buf is None:
                     out_meta = nxt._out_meta
@@ -121,7 +143,7 @@ def run(roots, root_grads, keep_graph, create_graph, captures=None, accumulate=T
     finally:
         state.enabled = prev_mode
         tasks.pop()
-    return results
+    return None if capture is None else capture.results
 
 
 def _count_dependencies(root):
@@ -139,36 +161,10 @@ def _count_dependencies(root):
     return deps
 
 
-def _needed_nodes(root, capture_at):
-    """Nodes from which some captured edge can be reached (they must run to deliver it)."""
-    needed = set()
-    # iterative post-order: a node is needed if any child is needed or is captured below it
-    stack = [(root, iter(root.next_functions))]
-    visited = {root}
-    while stack:
-        node, it = stack[-1]
-        for nxt, _ in it:
-            if nxt is not None and nxt not in visited:
-                visited.add(nxt)
-                stack.append((nxt, iter(nxt.next_functions)))
-                break
-        else:
-            stack.pop()
-            for nxt, _ in node.next_functions:
-                if nxt is not None and (nxt in needed or nxt in capture_at):
-                    needed.add(node)
-                    break
-    needed.add(root)
-    return needed
-
-
 def _call_node(node, grads, targets, create_graph):
     extra = node._extra
     if extra is not None and extra.pre_hooks:
-        for hook in list(extra.pre_hooks.values()):
-            res = hook(tuple(grads))
-            if res is not None:
-                grads = list(res)
+        grads = run_node_pre_hooks(extra.pre_hooks, grads)
     edges = node.next_functions
     if targets is not None:
         mask = [e[0] is not None and e[0] in targets for e in edges]
@@ -183,70 +179,42 @@ def _call_node(node, grads, targets, create_graph):
         if node._out_meta is None or n_missing == len(grads):
             outs = [None] * len(edges)   # no gradient arrived: nothing flows on
         else:
-            outs = node._apply(_materialize(node, grads), mask, create_graph)
+            outs = node._apply(fill_missing(node, grads), mask, create_graph)
     else:
         outs = node._apply(grads, mask, create_graph)
     if extra is not None and extra.post_hooks:
-        for hook in list(extra.post_hooks.values()):
-            res = hook(tuple(outs), tuple(grads))
-            if res is not None:
-                outs = list(res)
+        outs = run_node_post_hooks(extra.post_hooks, outs, grads)
     if len(outs) != len(edges):
-        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                           f"(expected {len(edges)}, got {len(outs)})")
+        check_count(node, outs, edges)
     return outs
 
 
-def _materialize(node, grads):
-    from .. import zeros
-    from .._dtype import from_numpy_dtype
-    # integer outputs (indices) carry no gradient: their slot stays empty
-    return [g if g is not None or dt.kind not in "fc" else zeros(shape, dtype=from_numpy_dtype(dt))
-            for g, (shape, dt) in zip(grads, node._out_meta)]
+def apply_node(node, grads, towards, *, create_graph=False):
+    """Run `node`'s formulas on `grads` (the gradients of its outputs, as captured by a node
+    pre-hook) for its edges into the node set `towards` only, outside any backward pass.
+
+    No hooks run and nothing is accumulated; create_graph as in run_backward. Returns
+    [(GradientEdge, gradient)] for the edges into `towards` that got a gradient, each fitted to
+    its input: roots for a later run_backward.
+    This is how a backward is resumed from the middle of the graph (pipelining's weight pass).
+    """
+    edges = node.next_functions
+    mask = [nxt is not None and nxt in towards for nxt, _ in edges]
+    if any(g is None for g in grads) and not node._takes_missing:
+        grads = fill_missing(node, grads)
+    prev_mode = state.enabled
+    state.enabled = create_graph
+    try:
+        outs = node._apply(list(grads), mask, create_graph)
+    finally:
+        state.enabled = prev_mode
+    meta = node._meta
+    return [(GradientEdge(*edges[i]), fit_to_input(node, i, outs[i], meta[i] if meta is not None else None))
+            for i in range(len(edges)) if mask[i] and outs[i] is not None]
 
 
-def _tensor_pre_hooks(node, grads):
-    """Tensor hooks (registered with Tensor.register_hook), then retains_grad, per gradient slot."""
-    if type(node) is AccumulateGrad:
-        hooks = node.variable._hooks
-        if hooks and grads and grads[0] is not None:
-            grads = [_run_tensor_hooks(hooks, grads[0])]
-        return grads
-    extra = node._extra
-    for nr, hooks in extra.tensor_pre_hooks.items():
-        if nr < len(grads) and grads[nr] is not None and hooks:
-            grads[nr] = _run_tensor_hooks(hooks, grads[nr])
-    for nr, fn in extra.retains_grad_hooks.items():
-        if nr < len(grads) and grads[nr] is not None:
-            fn(grads[nr])
-    return grads
-
-
-def _run_tensor_hooks(hooks, grad):
-    for hook in list(hooks.values()):
-        res = hook(grad)
-        if res is not None:
-            grad = res
-    return grad
-
-
-def _validate(node, i, grad, meta):
-    """Bring a gradient to the shape and dtype of the input it flows into."""
-    if meta is None:
-        return grad
-    shape, dtype = meta
-    if grad._data.shape != shape:
-        from .shapes import sum_to
-        try:
-            grad = sum_to(grad, shape)
-        except ValueError:
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
-                f"[{', '.join(map(str, shape))}]") from None
-    if grad._data.dtype != dtype:
-        if dtype.kind not in "fc":
-            return None
-        grad = grad._cast(dtype)
-    return grad
-
+def release_saved(nodes):
+    """Free the saved tensors of `nodes` (as retain_graph=False does once a node ran); running
+    one of them again raises torch's "backward through the graph a second time" error."""
+    for node in nodes:
+        node._release()

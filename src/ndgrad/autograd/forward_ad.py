@@ -355,7 +355,7 @@ def _transpose(spec, args, tangents, outs):
     vjp(u), linear in u; autograd.grad of vjp(u) against the tangents is then J @ tangent."""
     from .. import zeros_like
     from . import grad as autograd_grad
-    from .shapes import sum_to
+    from .gradient_checks import sum_to
     node_cls = spec.node_cls
     out_diff = spec.entry.output_differentiability
     us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]) else None

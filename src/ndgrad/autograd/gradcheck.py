@@ -452,8 +452,8 @@ def _test_undefined_backward(func, inputs):
         outs = _differentiable_outputs(func(*inputs))
         grads = [None if undefined is None or k == undefined else zeros_like(o) for k, o in enumerate(outs)]
         try:
-            result = engine.run([_edge(o) for o in outs], grads, True, False, captures=[_edge(t) for t in diff],
-                                accumulate=False)
+            result = engine.run_backward([_edge(o) for o in outs], grads, inputs=[_edge(t) for t in diff],
+                                         retain_graph=True)
         except RuntimeError as e:
             _warn_undefined()
             raise GradcheckError("Expected backward function to handle undefined output grads. " + UNDEFINED_MSG) from e

@@ -271,7 +271,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
     def make_hook(i):
         def hook(grad):
-            task = engine.tasks[-1]
+            task = engine.current_task()
             if mode == "any":
                 if task not in pending:
                     pending[task] = True

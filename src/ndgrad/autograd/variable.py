@@ -7,9 +7,7 @@ from . import engine
 class _ExecutionEngine:
     @staticmethod
     def queue_callback(callback):
-        if not engine.tasks:
-            raise RuntimeError("Final callbacks can only be installed during backward pass.")
-        engine.tasks[-1].callbacks.append(callback)
+        engine.queue_callback(callback)
 
 
 class _VariableMeta(type):

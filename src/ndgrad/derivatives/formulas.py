@@ -6,7 +6,7 @@ are injected into this module's namespace by ndgrad/__init__.py once they are al
 """
 import numpy as np
 
-from ..autograd.shapes import sum_to  # noqa: F401  (formulas call it)
+from ..autograd.gradient_checks import sum_to  # noqa: F401  (formulas call it)
 
 
 def not_implemented(what):

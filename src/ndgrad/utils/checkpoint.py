@@ -119,7 +119,8 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        if engine.tasks and engine.tasks[-1].targets is not None:
+        task = engine.current_task()
+        if task is not None and task.targets is not None:
             raise RuntimeError(
                 "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or passing an `inputs` "
                 "parameter to .backward(). To resolve this error, you can either set use_reentrant=False, or call "

@@ -19,7 +19,7 @@ AccumulateGrad node, so it is also reached, and counted, once.
 """
 from ... import autograd, ones_like
 from ...autograd import engine
-from ...autograd.graph import GradientEdge, get_gradient_edge
+from ...autograd.graph import get_gradient_edge
 
 __all__ = ["stage_backward", "stage_backward_input", "stage_backward_weight"]
 
@@ -31,39 +31,9 @@ def _get_grad_fn_or_grad_acc(t):
     return get_gradient_edge(t).node
 
 
-def construct_reverse_graph(roots):
-    """{node: [nodes that have it among their next_functions]} for the graph below `roots`."""
-    reverse_edges = {}
-    seen = set(roots)
-    stack = list(roots)
-    while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            reverse_edges.setdefault(nxt, []).append(node)
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return reverse_edges
-
-
-def reverse_closure(roots, target_nodes, reverse_edges):
-    """Nodes reachable from `roots` towards the outputs, not crossing `target_nodes`.
-
-    Returns (closure, intersected): the nodes walked, and the target nodes met on the way."""
-    closure, intersected = set(), set()
-    stack = [r for r in roots if r not in target_nodes]
-    intersected.update(r for r in roots if r in target_nodes)
-    closure.update(stack)
-    while stack:
-        for parent in reverse_edges.get(stack.pop(), ()):
-            if parent in target_nodes:
-                intersected.add(parent)
-            elif parent not in closure:
-                closure.add(parent)
-                stack.append(parent)
-    return closure, intersected
+# torch's names for the two graph walks
+construct_reverse_graph = engine.reverse_graph
+reverse_closure = engine.reverse_closure
 
 
 def _as_list(x):
@@ -146,24 +116,11 @@ def stage_backward_input(stage_outputs_or_loss, output_grads, input_values, weig
         for h in handles:
             h.remove()
     # what the input pass ran is finished with: free its saved values and drop the outputs' graph
-    for node in input_closure.difference(intermediates):
-        node._release()
+    engine.release_saved(input_closure.difference(intermediates))
     for o in outputs:
         if o.requires_grad and o.grad_fn is not None:
             o.detach_()
     return tuple(dinputs), [group]
-
-
-def _resume(node, grads, towards):
-    """Run `node`'s formulas again for its edges into `towards`; returns [(edge, grad)]."""
-    edges = node.next_functions
-    mask = [nxt is not None and nxt in towards for nxt, _ in edges]
-    if any(g is None for g in grads) and not node._takes_missing:
-        grads = engine._materialize(node, grads)
-    outs = node._apply(list(grads), mask, False)
-    meta = node._meta
-    return [(GradientEdge(*edges[i]), engine._validate(node, i, outs[i], meta[i] if meta is not None else None))
-            for i in range(len(edges)) if mask[i] and outs[i] is not None]
 
 
 def stage_backward_weight(weights, param_groups, retain_graph=False):
@@ -173,9 +130,9 @@ def stage_backward_weight(weights, param_groups, retain_graph=False):
         roots = list(group.pop("roots"))
         for node, grads in zip(group.pop("intermediates"), group.pop("grads")):
             if grads is not None:
-                roots += _resume(node, grads, group["weight_region"])
+                roots += engine.apply_node(node, grads, group["weight_region"])
                 if not retain_graph:
-                    node._release()
+                    engine.release_saved([node])
         params = group["params"]
         if roots and params:
             autograd.backward([e for e, _ in roots], [g for _, g in roots], retain_graph=retain_graph,

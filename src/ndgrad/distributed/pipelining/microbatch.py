@@ -1,6 +1,5 @@
 """Splitting a batch into microbatches along dimension 0, and merging the outputs back."""
-from ... import cat, tensor_split
-from ..._tensor import Tensor
+from ... import Tensor, cat, tensor_split
 
 __all__ = ["split_args_kwargs_into_chunks", "merge_chunks"]
 

@@ -1,0 +1,66 @@
+"""Checks and fixes of the gradients a node receives and returns (called by engine.py).
+
+- fill_missing: zeros for the absent gradients of a node that needs all of them;
+- fit_to_input: a returned gradient brought to the shape (sum_to) and dtype of the input it
+  flows into, or torch's "invalid gradient" error;
+- check_count: torch's error when a node returns the wrong number of gradients;
+- sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
+"""
+import numpy as np
+
+from .._tensor import Tensor
+
+
+def fill_missing(node, grads):
+    """`grads` with zeros (of the node's output shape and dtype) where a gradient is None."""
+    # integer outputs (indices) carry no gradient: their slot stays empty
+    return [g if g is not None or dt.kind not in "fc" else Tensor._make(np.zeros(shape, dt), False, None, 0)
+            for g, (shape, dt) in zip(grads, node._out_meta)]
+
+
+def fit_to_input(node, i, grad, meta):
+    """Bring gradient `i` of `node` to the (shape, dtype) `meta` of the input it flows into.
+
+    Returns None for a non-float input (no gradient flows there); meta None: no check."""
+    if meta is None:
+        return grad
+    shape, dtype = meta
+    if grad._data.shape != shape:
+        try:
+            grad = sum_to(grad, shape)
+        except ValueError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]") from None
+    if grad._data.dtype != dtype:
+        if dtype.kind not in "fc":
+            return None
+        grad = grad._cast(dtype)
+    return grad
+
+
+def check_count(node, outs, edges):
+    if len(outs) != len(edges):
+        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                           f"(expected {len(edges)}, got {len(outs)})")
+
+
+def sum_to(t, shape):
+    """Sum `t` down to `shape` (undoing broadcasting); ValueError if it cannot be."""
+    shape = tuple(shape)
+    tshape = t._data.shape
+    if tshape == shape:
+        return t
+    lead = len(tshape) - len(shape)
+    if lead < 0:
+        raise ValueError(f"cannot sum {tshape} to {shape}")
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and tshape[lead + i] != 1:
+            dims.append(lead + i)
+        elif s != tshape[lead + i]:
+            raise ValueError(f"cannot sum {tshape} to {shape}")
+    if dims:
+        t = t.sum(dims, keepdim=True)
+    return t.reshape(shape) if lead else t
