@@ -8,7 +8,7 @@ from .. import _dispatch, _dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.node import HookDict
-from ..nn.module import _type_name, _zero_grads
+from ..nn.modules.module import _type_name, _zero_grads
 
 
 class _Required:
