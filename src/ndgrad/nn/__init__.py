@@ -2,9 +2,5 @@
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
-from .module import Module  # noqa: F401
 from .modules import *  # noqa: F401,F403
-from .rnn import *  # noqa: F401,F403
-from .transformer import *  # noqa: F401,F403
-from .lazy import *  # noqa: F401,F403
 from . import utils  # noqa: F401

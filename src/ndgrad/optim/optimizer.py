@@ -9,7 +9,7 @@ from ..ops import _registry as _dispatch
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._hooks import HookDict
-from ..nn.module import _type_name, _zero_grads
+from ..nn.modules.module import _type_name, _zero_grads
 
 
 class _Required:

@@ -5,12 +5,15 @@ or channel count, gives the parameters (and running statistics) their shapes, ru
 default initialisation, and turns the module into its ordinary class (LazyLinear -> Linear), as
 torch does. load_state_dict before the first call takes the shapes from the checkpoint.
 """
-from .. import _dtype, empty
+from ... import _dtype
+from ..._tensor import Tensor
+from ...ops.creation import empty
+from ..parameter import Parameter
+from .convolution import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .linear import Linear
 from .module import Module
-from .modules import (BatchNorm1d, BatchNorm2d, BatchNorm3d, Conv1d, Conv2d, Conv3d, ConvTranspose1d,
-                      ConvTranspose2d, ConvTranspose3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, Linear)
-from .parameter import Parameter
-from .._tensor import Tensor
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
+                            InstanceNorm3d)
 
 
 class UninitializedParameter(Parameter):

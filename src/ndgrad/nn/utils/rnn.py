@@ -9,8 +9,11 @@ from collections import namedtuple
 
 import numpy as np
 
-import ndgrad as _nd
-from ..ops.nn_extra import _pack_padded_sequence
+from ... import _dtype
+from ..._tensor import Tensor
+from ...ops.creation import arange, empty_like, tensor
+from ...ops.nn_extra import _pack_padded_sequence
+from ...ops.sort_complex_fft import sort
 
 
 class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
@@ -28,10 +31,10 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
                                                          self.unsorted_indices)
 
     def double(self):
-        return self.to(dtype=_nd.float64)
+        return self.to(dtype=_dtype.float64)
 
     def float(self):
-        return self.to(dtype=_nd.float32)
+        return self.to(dtype=_dtype.float32)
 
     def cpu(self):
         return self
@@ -47,20 +50,20 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
 def invert_permutation(permutation):
     if permutation is None:
         return None
-    out = _nd.empty_like(permutation)
-    out[permutation] = _nd.arange(permutation.numel(), dtype=permutation.dtype)
+    out = empty_like(permutation)
+    out[permutation] = arange(permutation.numel(), dtype=permutation.dtype)
     return out
 
 
 def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
     """Pack a padded batch (time-major, or batch-major with batch_first) of sequences of `lengths`."""
-    if isinstance(lengths, _nd.Tensor):
-        lengths = lengths.to(_nd.int64)
+    if isinstance(lengths, Tensor):
+        lengths = lengths.to(_dtype.int64)
     else:
-        lengths = _nd.tensor(list(lengths), dtype=_nd.int64)
+        lengths = tensor(list(lengths), dtype=_dtype.int64)
     sorted_indices = None
     if not enforce_sorted:
-        lengths, sorted_indices = _nd.sort(lengths, descending=True, stable=True)
+        lengths, sorted_indices = sort(lengths, descending=True, stable=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
     data, batch_sizes = _pack_padded_sequence(input, lengths, batch_first)
     return PackedSequence(data, batch_sizes, sorted_indices, None)
@@ -88,8 +91,8 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     b = np.concatenate([np.arange(n) for n in bs]) if len(bs) else np.zeros(0, np.int64)
     rows = b * steps + t if batch_first else t * batch + b
     out = data.new_full(((batch, steps) if batch_first else (steps, batch)) + rest, padding_value)
-    out.view((-1,) + rest)[_nd.tensor(rows)] = data
-    lengths = _nd.tensor(lengths, dtype=_nd.int64)
+    out.view((-1,) + rest)[tensor(rows)] = data
+    lengths = tensor(lengths, dtype=_dtype.int64)
     if sequence.unsorted_indices is not None:
         return (out.index_select(0 if batch_first else 1, sequence.unsorted_indices),
                 lengths[sequence.unsorted_indices])
@@ -100,7 +103,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     """Stack sequences of different lengths (dim 0) into one padded tensor."""
     if padding_side not in ("left", "right"):
         raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
-    if isinstance(sequences, _nd.Tensor):
+    if isinstance(sequences, Tensor):
         sequences = sequences.unbind(0)
     sequences = list(sequences)
     if not sequences:
@@ -125,7 +128,7 @@ def unpad_sequence(padded_sequences, lengths, batch_first=False):
 
 def pack_sequence(sequences, enforce_sorted=True):
     """Pack a list of sequences of different lengths."""
-    lengths = _nd.tensor([s.shape[0] for s in sequences], dtype=_nd.int64)
+    lengths = tensor([s.shape[0] for s in sequences], dtype=_dtype.int64)
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 

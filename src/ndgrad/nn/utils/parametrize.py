@@ -1,16 +1,14 @@
-"""torch.nn.utils.parametrize / .parametrizations and the hook-based weight_norm.
+"""torch.nn.utils.parametrize: parametrized tensors.
 
 A parametrized tensor is recomputed from its originals on every access: register_parametrization
 moves the tensor into `module.parametrizations[name]` (as `original`, or `original0..n` when the
 parametrization's right_inverse returns several tensors) and gives the module a subclass whose
-property `name` runs the parametrizations. weight_norm uses torch's fused op (_weight_norm).
+property `name` runs the parametrizations.
 """
-import warnings
-
-import ndgrad as _nd
-from .module import Module
-from .modules import ModuleDict, ModuleList
-from .parameter import Parameter
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ..modules.container import ModuleDict, ModuleList
+from ..parameter import Parameter
 
 
 class ParametrizationList(ModuleList):
@@ -20,14 +18,14 @@ class ParametrizationList(ModuleList):
         super().__init__(modules)
         self.unsafe = unsafe
         new = original
-        with _nd.no_grad():
+        with no_grad():
             for module in reversed(list(self)):
                 if hasattr(module, "right_inverse"):
                     new = module.right_inverse(new)
-        if not isinstance(new, (_nd.Tensor, tuple, list)):
+        if not isinstance(new, (Tensor, tuple, list)):
             raise ValueError(f"'right_inverse' must return a Tensor or a Sequence of tensors (list, tuple...). "
                              f"Got {type(new).__name__}")
-        self.is_tensor = isinstance(new, _nd.Tensor)
+        self.is_tensor = isinstance(new, Tensor)
         self.ntensors = 1 if self.is_tensor else len(new)
         as_param = isinstance(original, Parameter)
         for i, t in enumerate([new] if self.is_tensor else new):
@@ -40,7 +38,7 @@ class ParametrizationList(ModuleList):
 
     def right_inverse(self, value):
         """Set the originals so that the parametrized tensor becomes `value`."""
-        with _nd.no_grad():
+        with no_grad():
             for module in reversed(list(self)):
                 if hasattr(module, "right_inverse"):
                     value = module.right_inverse(value)
@@ -79,7 +77,7 @@ def register_parametrization(module, tensor_name, parametrization, *, unsafe=Fal
         module.parametrizations[tensor_name].append(parametrization)
         return module
     original = getattr(module, tensor_name)
-    if not isinstance(original, _nd.Tensor):
+    if not isinstance(original, Tensor):
         raise ValueError(f"Module '{module}' does not have a parameter, a buffer, or a parametrized element with "
                          f"name '{tensor_name}'")
     plist = ParametrizationList([parametrization], original, unsafe=unsafe)
@@ -107,7 +105,7 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
         raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
     plist = module.parametrizations[tensor_name]
     if leave_parametrized:
-        with _nd.no_grad():
+        with no_grad():
             value = getattr(module, tensor_name)
     elif plist.is_tensor:
         value = plist.original
@@ -121,73 +119,3 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
         delattr(module, "parametrizations")
         module.__class__ = type(module).__bases__[0]
     return module
-
-
-class _WeightNorm(Module):
-    def __init__(self, dim=0):
-        super().__init__()
-        self.dim = -1 if dim is None else dim
-
-    def forward(self, weight_g, weight_v):
-        return _nd._weight_norm(weight_v, weight_g, self.dim)
-
-    def right_inverse(self, weight):
-        return _nd.norm_except_dim(weight, 2, self.dim), weight
-
-
-def parametrizations_weight_norm(module, name="weight", dim=0):
-    """torch.nn.utils.parametrizations.weight_norm: `name` = g * v / ||v|| with g, v as
-    parametrizations.<name>.original0 / original1."""
-    return register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
-
-
-class WeightNorm:
-    """The forward pre-hook of the deprecated nn.utils.weight_norm: recomputes the weight from
-    <name>_g and <name>_v before every forward."""
-
-    def __init__(self, name, dim):
-        self.name, self.dim = name, -1 if dim is None else dim
-
-    def compute_weight(self, module):
-        return _nd._weight_norm(getattr(module, self.name + "_v"), getattr(module, self.name + "_g"), self.dim)
-
-    @staticmethod
-    def apply(module, name, dim):
-        warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
-                      "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=3)
-        for hook in module._forward_pre_hooks.values():
-            if isinstance(hook, WeightNorm) and hook.name == name:
-                raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
-        fn = WeightNorm(name, dim)
-        weight = getattr(module, name)
-        del module._parameters[name]
-        module.register_parameter(name + "_g", Parameter(_nd.norm_except_dim(weight, 2, fn.dim).detach()))
-        module.register_parameter(name + "_v", Parameter(weight.detach()))
-        setattr(module, name, fn.compute_weight(module))
-        module.register_forward_pre_hook(fn)
-        return fn
-
-    def remove(self, module):
-        with _nd.no_grad():
-            weight = self.compute_weight(module)
-        delattr(module, self.name)
-        del module._parameters[self.name + "_g"]
-        del module._parameters[self.name + "_v"]
-        setattr(module, self.name, Parameter(weight.detach()))
-
-    def __call__(self, module, inputs):
-        setattr(module, self.name, self.compute_weight(module))
-
-
-def weight_norm(module, name="weight", dim=0):
-    WeightNorm.apply(module, name, dim)
-    return module
-
-
-def remove_weight_norm(module, name="weight"):
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")

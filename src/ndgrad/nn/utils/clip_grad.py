@@ -1,9 +1,9 @@
-"""ndgrad.nn.utils: gradient clipping and flattening parameters to one vector."""
+"""torch.nn.utils.clip_grad: clipping gradients in place by their joint norm or by value."""
 import math
 
-from ..ops import _registry as _dispatch
-from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ...ops import _registry as _dispatch
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 
 
 def _grads(parameters):
@@ -41,37 +41,3 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     with no_grad():
         for g in _grads(parameters):
             g.clamp_(-clip_value, clip_value)
-
-
-def parameters_to_vector(parameters):
-    """All parameters flattened and concatenated into one vector (differentiable)."""
-    return _dispatch.OPS["cat"]([p.reshape(-1) for p in parameters])
-
-
-def vector_to_parameters(vec, parameters):
-    """Copy consecutive slices of `vec` into the parameters' data (they then share vec's memory)."""
-    if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
-    offset = 0
-    for p in parameters:
-        n = p.numel()
-        p.data = vec[offset:offset + n].view_as(p).data
-        offset += n
-
-
-# torch.nn.utils.rnn / .parametrize / .parametrizations: submodules of their own, reachable as
-# attributes and by import (`from ndgrad.nn.utils.rnn import pack_sequence`)
-def _submodules():
-    import sys
-    import types
-    from . import utils_parametrize as _p, utils_rnn as rnn
-    parametrizations = types.ModuleType(__name__ + ".parametrizations", "torch.nn.utils.parametrizations")
-    parametrizations.weight_norm = _p.parametrizations_weight_norm
-    for name, mod in (("rnn", rnn), ("parametrize", _p), ("parametrizations", parametrizations)):
-        sys.modules[f"{__name__}.{name}"] = mod
-        globals()[name] = mod
-    return _p
-
-
-_p = _submodules()
-weight_norm, remove_weight_norm = _p.weight_norm, _p.remove_weight_norm

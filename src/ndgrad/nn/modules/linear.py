@@ -1,0 +1,79 @@
+"""Linear layers: Identity, Linear, Bilinear (and the NonDynamicallyQuantizableLinear that
+MultiheadAttention's out_proj is, as in torch)."""
+import math
+
+from ...ops.creation import empty
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+from .utils import _factory
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):   # accepts and ignores any arguments, as torch
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b with W of shape (out_features, in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        self.weight = Parameter(empty(out_features, in_features, dtype=_factory(dtype)))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=_factory(dtype)))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # torch's default: kaiming_uniform(a=sqrt(5)) = U(±1/sqrt(fan_in)) for the weight and the bias
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight.shape[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b with A of shape (out_features, in1_features, in2_features)."""
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        self.weight = Parameter(empty(out_features, in1_features, in2_features, dtype=_factory(dtype)))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=_factory(dtype)))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """MultiheadAttention's out_proj (torch's class name, for identical reprs)."""
+
+
+__all__ = ["Identity", "Linear", "Bilinear"]

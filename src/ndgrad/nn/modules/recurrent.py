@@ -1,0 +1,388 @@
+"""Recurrent layers (RNN, LSTM, GRU) and their cells, composed from ndgrad ops.
+
+The cells are torch's composite CPU cells op for op (addmm, unsafe_split, sigmoid, tanh...), so
+RNNCell/LSTMCell/GRUCell record torch's graph. The layers follow torch's CPU layer loop: one input
+projection for the whole sequence (unbound into steps), one cell step per time step, outputs
+stacked, so RNN and GRU record torch's graph too. A float32 LSTM without projection runs each
+layer and direction as one op, as torch does (mkldnn_rnn_layer, ops/rnn.py: MkldnnRnnLayerBackward0).
+Packed sequences (nn.utils.rnn.PackedSequence) run the same steps on the shrinking batch.
+"""
+import math
+
+from ... import _dtype
+from ...ops.creation import empty, zeros
+from ...ops.rnn import LSTM_MODE, mkldnn_rnn_layer
+from ...ops.shape import cat, stack, unsafe_split
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+# ---- one time step ------------------------------------------------------------------------
+# `igates` is the input projection linear(x, w_ih, b_ih), computed by the caller (a cell computes it
+# per call, a layer once for the whole sequence); `hx` the hidden state (LSTM: (h, c)).
+def _rnn_step(activation):
+    def step(igates, hx, w_hh, b_hh, w_hr=None):
+        return activation(F.linear(hx, w_hh, b_hh) + igates)
+    return step
+
+
+def _lstm_step(igates, hx, w_hh, b_hh, w_hr=None):
+    h, c = hx
+    gates = F.linear(h, w_hh, b_hh) + igates
+    i, f, g, o = unsafe_split(gates, gates.shape[1] // 4, 1)
+    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    hy = o.sigmoid() * cy.tanh()
+    return (hy if w_hr is None else F.linear(hy, w_hr)), cy
+
+
+def _gru_step(igates, hx, w_hh, b_hh, w_hr=None):
+    hgates = F.linear(hx, w_hh, b_hh)
+    size = hgates.shape[1] // 3
+    i_r, i_z, i_n = unsafe_split(igates, size, 1)
+    h_r, h_z, h_n = unsafe_split(hgates, size, 1)
+    reset = (h_r + i_r).sigmoid()
+    update = (h_z + i_z).sigmoid()
+    new = (i_n + h_n * reset).tanh()
+    return (hx - new) * update + new
+
+
+_STEPS = {"RNN_TANH": _rnn_step(F.tanh), "RNN_RELU": _rnn_step(F.relu), "LSTM": _lstm_step, "GRU": _gru_step}
+
+
+def _hidden(hx):
+    """The output part of a hidden state (h of LSTM's (h, c))."""
+    return hx[0] if isinstance(hx, tuple) else hx
+
+
+# ---- the layers ---------------------------------------------------------------------------
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        if mode not in _GATES:
+            raise ValueError(f"Unrecognized RNN mode: {mode}")
+        if not isinstance(dropout, (int, float)) or isinstance(dropout, bool) or not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if not isinstance(hidden_size, int) or hidden_size <= 0:
+            raise ValueError("hidden_size must be an integer greater than zero" if isinstance(hidden_size, int)
+                             else f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
+        directions = 2 if bidirectional else 1
+        out_size = proj_size or hidden_size
+        dt = dtype if dtype is not None else _dtype.get_default_dtype()
+        gate_size = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        for layer in range(num_layers):
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction else "")
+                layer_in = input_size if layer == 0 else out_size * directions
+                shapes = [("weight_ih", (gate_size, layer_in)), ("weight_hh", (gate_size, out_size))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
+                for name, shape in shapes:
+                    setattr(self, name + suffix, Parameter(empty(*shape, dtype=dt)))
+                    self._flat_weights_names.append(name + suffix)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        bound = 1.0 / math.sqrt(self.hidden_size)
+        for p in self.parameters():
+            init.uniform_(p, -bound, bound)
+
+    @property
+    def all_weights(self):
+        return [[getattr(self, n) for n in self._layer_names(layer, d)]
+                for layer in range(self.num_layers) for d in range(2 if self.bidirectional else 1)]
+
+    def _layer_names(self, layer, direction):
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        names = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if self.bias else [])
+        return [n + suffix for n in names] + (["weight_hr" + suffix] if self.proj_size else [])
+
+    def _weights(self, layer, direction):
+        """(w_ih, w_hh, b_ih, b_hh, w_hr) of one layer and direction; missing ones are None."""
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        return tuple(getattr(self, n + suffix, None) for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh",
+                                                               "weight_hr"))
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size:
+            text += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if self.batch_first is not False:
+            text += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            text += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            text += f", bidirectional={self.bidirectional}"
+        return text
+
+    # --- forward --------------------------------------------------------------------------
+    def _initial_state(self, hx, batch, dtype):
+        directions = 2 if self.bidirectional else 1
+        layers = self.num_layers * directions
+        out_size = self.proj_size or self.hidden_size
+        if hx is None:
+            h = zeros(layers, batch, out_size, dtype=dtype)
+            return (h, zeros(layers, batch, self.hidden_size, dtype=dtype)) if self.mode == "LSTM" else h
+        expected = [(layers, batch, out_size)] + ([(layers, batch, self.hidden_size)] if self.mode == "LSTM" else [])
+        states = hx if self.mode == "LSTM" else (hx,)
+        if self.mode == "LSTM" and not (isinstance(hx, tuple) and len(hx) == 2):
+            raise RuntimeError("LSTM: hx must be a tuple (h_0, c_0) of two tensors")
+        for state, shape, name in zip(states, expected, ("hidden", "cell")):
+            if tuple(state.shape) != shape:
+                what = "Expected hidden size" if name == "hidden" else "Expected hidden[1] size"
+                raise RuntimeError(f"{what} {shape}, got {list(state.shape)}")
+        return hx
+
+    def forward(self, input, hx=None):
+        from ..utils.rnn import PackedSequence
+        packed = isinstance(input, PackedSequence)
+        if packed:
+            data, batch_sizes = input.data, [int(b) for b in input.batch_sizes.tolist()]
+            batch = batch_sizes[0]
+            if hx is not None and input.sorted_indices is not None:   # hx follows the user's batch order
+                hx = _map_state(hx, lambda h: h.index_select(1, input.sorted_indices))
+        else:
+            if input.dim() not in (2, 3):
+                raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.dim()}D "
+                                 "tensor instead")
+            unbatched = input.dim() == 2
+            if unbatched:
+                input = input.unsqueeze(1)
+                if hx is not None:
+                    hx = _map_state(hx, lambda h: h.unsqueeze(1))
+            elif self.batch_first:   # the fused LSTM layer takes a contiguous sequence-major input
+                input = input.transpose(0, 1).contiguous() if self._fused(input) else input.transpose(0, 1)
+            if input.shape[-1] != self.input_size:
+                raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                                   f"got {input.shape[-1]}")
+            batch, batch_sizes = input.shape[1], None
+            data = input
+        hx = self._initial_state(hx, batch, data.dtype)
+        output, finals = self._run(data, batch_sizes, hx)
+        if self.mode == "LSTM":
+            h_n = stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)
+        else:
+            h_n = stack(finals, 0)
+        if packed:
+            if input.unsorted_indices is not None:
+                h_n = _map_state(h_n, lambda h: h.index_select(1, input.unsorted_indices))
+            return PackedSequence(output, input.batch_sizes, input.sorted_indices, input.unsorted_indices), h_n
+        if unbatched:
+            return output.squeeze(1), _map_state(h_n, lambda h: h.squeeze(1))
+        if self.batch_first:   # as torch: RNN and GRU transpose their output in place, LSTM does not
+            output = output.transpose(0, 1) if self.mode == "LSTM" else output.transpose_(0, 1)
+        return output, h_n
+
+    def _fused(self, data):
+        """Whether the layers run as torch's fused CPU LSTM op (mkldnn_rnn_layer): float32, no projection."""
+        return self.mode == "LSTM" and not self.proj_size and data.dtype == _dtype.float32
+
+    def _run(self, data, batch_sizes, hx):
+        """All layers; data is (seq, batch, features) or packed (sum(batch_sizes), features)."""
+        step = _STEPS[self.mode]
+        directions = 2 if self.bidirectional else 1
+        finals = []
+        fused = batch_sizes is None and self._fused(data)
+        # one state per layer and direction (torch selects them for its fused LSTM, else unbinds)
+        initial = hx if fused else _map_state(hx, lambda h: h.unbind(0))
+        for layer in range(self.num_layers):
+            if layer and self.dropout and self.training:
+                data = F.dropout(data, self.dropout, True)
+            outputs = []
+            for direction in range(directions):
+                k = layer * directions + direction
+                h0 = tuple(h[k] for h in initial) if isinstance(hx, tuple) else initial[k]
+                weights = self._weights(layer, direction)
+                if fused:
+                    out, final = self._fused_layer(data, h0, weights, direction == 1)
+                else:
+                    run = _run_packed if batch_sizes is not None else _run_full
+                    out, final = run(step, data, batch_sizes, h0, weights, reverse=direction == 1)
+                outputs.append(out)
+                finals.append(final)
+            data = outputs[0] if directions == 1 else cat(outputs, data.dim() - 1)
+        return data, finals
+
+    def _fused_layer(self, data, h0, weights, reverse):
+        w_ih, w_hh, b_ih, b_hh, _ = weights
+        if b_ih is None:   # the op always takes biases
+            b_ih = b_hh = zeros(w_ih.shape[0], dtype=w_ih.dtype)
+        out, hy, cy, _ = mkldnn_rnn_layer(data, w_ih, w_hh, b_ih, b_hh, h0[0], h0[1], reverse, [], LSTM_MODE,
+                                              self.hidden_size, self.num_layers, self.bias, self.bidirectional,
+                                              False, self.training)
+        return out, (hy, cy)
+
+
+def _map_state(hx, fn):
+    return tuple(fn(h) for h in hx) if isinstance(hx, tuple) else fn(hx)
+
+
+def _run_full(step, data, batch_sizes, h, weights, reverse):
+    """One layer and direction over a (seq, batch, features) sequence."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    igates = F.linear(data, w_ih, b_ih).unbind(0)
+    outputs = []
+    for t in (reversed(range(len(igates))) if reverse else range(len(igates))):
+        h = step(igates[t], h, w_hh, b_hh, w_hr)
+        outputs.append(_hidden(h))
+    if reverse:
+        outputs.reverse()
+    return stack(outputs, 0), h
+
+
+def _run_packed(step, data, batch_sizes, h0, weights, reverse):
+    """One layer and direction over packed data: at step t only the first batch_sizes[t] sequences
+    (the longest ones) advance; the others keep the hidden state they ended with."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    igates = F.linear(data, w_ih, b_ih)
+    starts = [0]
+    for b in batch_sizes:
+        starts.append(starts[-1] + b)
+    steps = range(len(batch_sizes))
+    outputs = [None] * len(batch_sizes)
+    if not reverse:
+        h, done = h0, []          # done: final states of sequences that have ended, latest first
+        for t in steps:
+            n = batch_sizes[t]
+            if n < _rows(h):
+                done.insert(0, _map_state(h, lambda s: s[n:]))
+                h = _map_state(h, lambda s: s[:n])
+            h = step(igates[starts[t]:starts[t + 1]], h, w_hh, b_hh, w_hr)
+            outputs[t] = _hidden(h)
+        final = _map_state_cat([h] + done)
+    else:
+        h = _map_state(h0, lambda s: s[:batch_sizes[-1]])
+        for t in reversed(steps):
+            n = batch_sizes[t]
+            if n > _rows(h):   # sequences that start (from their end) at this step join with h0
+                h = _map_state_cat([h, _map_state(h0, lambda s: s[_rows(h):n])])
+            h = step(igates[starts[t]:starts[t + 1]], h, w_hh, b_hh, w_hr)
+            outputs[t] = _hidden(h)
+        final = h
+    return cat(outputs, 0), final
+
+
+def _rows(h):
+    return _hidden(h).shape[0]
+
+
+def _map_state_cat(states):
+    if len(states) == 1:
+        return states[0]
+    if isinstance(states[0], tuple):
+        return tuple(cat([s[i] for s in states], 0) for i in range(len(states[0])))
+    return cat(states, 0)
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, nonlinearity="tanh", **kwargs):
+        if len(args) > 3:   # torch's positional order: input_size, hidden_size, num_layers, nonlinearity, ...
+            args, nonlinearity = args[:3] + args[4:], args[3]
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("GRU", *args, **kwargs)
+
+
+# ---- cells --------------------------------------------------------------------------------
+class RNNCellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        dt = dtype if dtype is not None else _dtype.get_default_dtype()
+        self.weight_ih = Parameter(empty(num_chunks * hidden_size, input_size, dtype=dt))
+        self.weight_hh = Parameter(empty(num_chunks * hidden_size, hidden_size, dtype=dt))
+        if bias:
+            self.bias_ih = Parameter(empty(num_chunks * hidden_size, dtype=dt))
+            self.bias_hh = Parameter(empty(num_chunks * hidden_size, dtype=dt))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    reset_parameters = RNNBase.reset_parameters
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            text += f", nonlinearity={self.nonlinearity}"
+        return text
+
+    def _step(self, input, hx, step, state_like):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} expected {self.input_size}")
+        unbatched = input.dim() == 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = _map_state(state_like, lambda z: zeros(input.shape[0], self.hidden_size, dtype=input.dtype))
+        elif unbatched:
+            hx = _map_state(hx, lambda h: h.unsqueeze(0))
+        out = step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        return _map_state(out, lambda h: h.squeeze(0)) if unbatched else out
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, _STEPS["RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"], None)
+
+
+class LSTMCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, _lstm_step, (None, None))
+
+
+class GRUCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input, hx=None):
+        return self._step(input, hx, _gru_step, None)
+
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]

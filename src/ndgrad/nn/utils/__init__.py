@@ -1,0 +1,7 @@
+"""ndgrad.nn.utils: torch.nn.utils — gradient clipping (clip_grad), parameters to one vector and
+back (convert_parameters), weight_norm, and the submodules rnn (packed sequences), parametrize and
+parametrizations."""
+from . import parametrizations, parametrize, rnn  # noqa: F401
+from .clip_grad import clip_grad_norm_, clip_grad_value_  # noqa: F401
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
