@@ -10,7 +10,7 @@ Packed sequences (nn.utils.rnn.PackedSequence) run the same steps on the shrinki
 import math
 
 import ndgrad as _nd
-from ..ops.rnn import LSTM_MODE
+from ..ops.recurrent import LSTM_MODE
 from . import functional as F
 from . import init
 from .module import Module

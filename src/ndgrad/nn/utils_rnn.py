@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 import ndgrad as _nd
-from ..ops.nn_extra import _pack_padded_sequence
+from ..ops.recurrent import _pack_padded_sequence
 
 
 class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
