@@ -584,5 +584,4 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 def ctc_loss_fn(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """torch.nn.functional.ctc_loss."""
-    from ..nn.functional import _reduction
     return ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction), zero_infinity)

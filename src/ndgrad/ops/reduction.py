@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from .. import _dispatch
 from .._dispatch import op, register
 from .._dtype import from_numpy_dtype, type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
@@ -91,8 +92,7 @@ def _real_only(name, input, bool_ok=True):
 
 def _other_op(name, input, other):
     """torch.max(x, y) is torch.maximum(x, y) (implemented with the pointwise ops)."""
-    import ndgrad
-    fn = getattr(ndgrad, name, None)
+    fn = _dispatch.OPS.get(name)
     if fn is None:
         raise NotImplementedError(f"ndgrad.{name} is not implemented yet")
     return fn(input, other)

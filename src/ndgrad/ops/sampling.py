@@ -12,6 +12,7 @@ from .._dispatch import op, register
 from . import creation, pointwise
 from .linalg import _type_name
 from .padding import _along_axes
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 
 # interpolation: source coordinates as torch computes them
@@ -169,8 +170,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         out = [int(math.floor(n * s)) for n, s in zip(input.shape[2:], sf)]
         scales = None if recompute_scale_factor else sf
     if mode == "area":
-        from ..nn import functional as _F
-        return getattr(_F, f"adaptive_avg_pool{dims}d")(input, out)
+        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dims - 1](input, out)
     kind = {"nearest": "nearest", "nearest-exact": "nearest-exact", "bicubic": "cubic"}.get(mode, "linear")
     if mode not in ("nearest", "nearest-exact", "area", "bicubic") + tuple(_INTERP_DIMS):
         raise NotImplementedError(f"Input Error: unsupported interpolation mode {mode!r}")

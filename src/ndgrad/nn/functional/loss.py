@@ -3,7 +3,7 @@ them) and mse_loss here; the other losses are the public forms in ops/loss.py, r
 """
 import warnings
 
-import ndgrad as _nd
+from ...autograd.grad_mode import is_grad_enabled
 from ...ops import loss as _ops
 from ...ops.linalg import broadcast_shape
 from ...ops.loss import (REDUCTIONS, _reduction, binary_cross_entropy, binary_cross_entropy_with_logits,
@@ -25,7 +25,7 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.ndim else 'a 0-d target'}).")
-    if weight is not None and weight.requires_grad and _nd.is_grad_enabled():
+    if weight is not None and weight.requires_grad and is_grad_enabled():
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect to argument "
                            "'weight'. This input cannot have requires_grad True (pass weight.detach()).")
     if input.ndim <= 2:
