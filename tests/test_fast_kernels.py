@@ -8,7 +8,7 @@ and the general one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 import numpy as np
 import pytest
 
-from ndgrad.ops import _branchless, nn
+from ndgrad.ops import _branchless, activation
 from parity import both
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -86,8 +86,8 @@ def test_batch_norm_float32_values_and_grads(train, shape):
 
 def test_gelu_tanh_derivative_blocks_match_the_formula():
     x = np.random.RandomState(3).randn(3, 37) * 4
-    k, c = nn._GELU_K, nn._GELU_C
+    k, c = activation._GELU_K, activation._GELU_C
     t = np.tanh(k * (x + c * x ** 3))
     want = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
     for block in (5, 1 << 15):   # a partial last block, and one block
-        np.testing.assert_allclose(nn._gelu_tanh_derivative(x, block), want, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(activation._gelu_tanh_derivative(x, block), want, rtol=1e-13, atol=1e-15)

@@ -1,6 +1,7 @@
-"""The misc op family beyond its registry entries (tests/op_db/misc.py): the unique ops' values and
-backward errors, argument errors, view and aliasing behaviour, and the private test ops' side effects,
-each compared with torch where it is installed."""
+"""The ops once in the misc family beyond their registry entries (tests/op_db/shape.py, reduction.py,
+creation.py, indexing.py, activation.py): the unique ops' values and backward errors, argument errors,
+view and aliasing behaviour, and the private test ops' side effects, each compared with torch where
+it is installed."""
 import warnings
 
 import numpy as np

@@ -1,5 +1,6 @@
 """Distances, grid sampling, embedding_bag, attention, CTC, packed sequences and weight norm beyond
-the registry (tests/op_db/nn_extra.py): double-backward nodes, torch's backend choices, errors,
+the registry (tests/op_db/distance.py, linalg.py, sampling.py, embedding.py, normalization.py,
+attention.py, loss.py, recurrent.py): double-backward nodes, torch's backend choices, errors,
 and the nn.utils pieces (rnn, parametrizations, weight_norm) run against torch."""
 import warnings
 

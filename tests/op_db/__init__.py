@@ -87,8 +87,9 @@ class OpInfo:
         return self.name
 
 
-FAMILIES = ["pointwise", "reduction", "shape", "indexing", "linalg", "nn", "linalg_decomp", "nn_conv", "nn_norm",
-            "sort_complex_fft", "special", "misc", "sparse", "nn_extra", "nested", "rnn"]
+FAMILIES = ["pointwise", "reduction", "shape", "indexing", "creation", "linalg", "linalg_decompositions", "special",
+            "sparse", "nested", "activation", "loss", "normalization", "dropout", "embedding", "padding", "sampling",
+            "convolution", "pooling", "distance", "attention", "recurrent"]
 
 
 def all_ops():

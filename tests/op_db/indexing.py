@@ -260,3 +260,13 @@ OPS = _getitem_ops() + _setitem_ops() + [
     OpInfo("nonzero_0d", lambda T, x: T.nonzero(x), [S(fill=3.0)], check_grad=False),
     OpInfo("argwhere", lambda T, x: T.argwhere(x > 0), [S(2, 3)], check_grad=False),
 ]
+
+
+SLICE_INVERSE = [
+    OpInfo("slice_inverse", lambda T, a: T.slice_inverse(a[0:1], a, 0, 0, 1), [S(2, 3)],
+           grad_fn="SliceInverseBackward0"),
+    OpInfo("slice_inverse_step", lambda T, a: (lambda b: T.slice_inverse(b[:, 1::2], b, 1, 1, None, 2))(a * 2),
+           [S(2, 5)], grad_fn="SliceInverseBackward0"),
+]
+
+OPS += SLICE_INVERSE

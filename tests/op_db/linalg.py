@@ -126,3 +126,39 @@ OPS = [
     OpInfo("inner_3d_2d", lambda T, x, y: x.inner(y), [S(2, 4, 3), S(5, 3)], grad_fn="ViewBackward0"),
     OpInfo("inner_scalar", lambda T, x, y: T.inner(x, y), [S(), S(3)], grad_fn="MulBackward0"),
 ] + _matmul_ops() + _einsum_ops()
+
+
+def F(T):
+    return T.nn.functional
+
+
+LINEAR = [
+    OpInfo("linear", lambda T, x, w, b: F(T).linear(x, w, b), [S(4, 3), S(5, 3), S(5)], grad_fn="AddmmBackward0"),
+    OpInfo("linear_no_bias", lambda T, x, w: F(T).linear(x, w), [S(4, 3), S(5, 3)], grad_fn="MmBackward0"),
+    OpInfo("linear_1d", lambda T, x, w, b: F(T).linear(x, w, b), [S(3), S(5, 3), S(5)], grad_fn="ViewBackward0"),
+    OpInfo("linear_1d_no_bias", lambda T, x, w: F(T).linear(x, w), [S(3), S(5, 3)], grad_fn="SqueezeBackward4"),
+    OpInfo("linear_3d", lambda T, x, w, b: F(T).linear(x, w, b), [S(2, 4, 3), S(5, 3), S(5)], grad_fn="ViewBackward0"),
+    OpInfo("linear_3d_no_bias", lambda T, x, w: F(T).linear(x, w), [S(2, 4, 3), S(5, 3)],
+           grad_fn="UnsafeViewBackward0"),
+    OpInfo("linear_3d_noncontiguous", lambda T, x, w, b: F(T).linear(x.transpose(0, 1), w, b),
+           [S(4, 2, 3), S(5, 3), S(5)], grad_fn="AddBackward0"),
+    OpInfo("linear_4d", lambda T, x, w, b: F(T).linear(x, w, b), [S(2, 2, 1, 3), S(5, 3), S(5)],
+           grad_fn="ViewBackward0"),
+    OpInfo("linear_bias_2d", lambda T, x, w, b: F(T).linear(x, w, b), [S(2, 3), S(4, 3), S(2, 4)],
+           grad_fn="AddmmBackward0"),
+    OpInfo("linear_const_input", lambda T, x, w, b: F(T).linear(x, w, b), [S(4, 3, requires_grad=False), S(2, 3),
+           S(2)], grad_fn="AddmmBackward0"),
+]
+
+BILINEAR = [
+    OpInfo("bilinear", lambda T, a, b, w: F(T).bilinear(a, b, w), [S(2, 2), S(2, 3), S(4, 2, 3)],
+           grad_fn="ViewBackward0"),
+    OpInfo("bilinear_bias", lambda T, a, b, w, c: F(T).bilinear(a, b, w, c), [S(2, 2), S(2, 3), S(1, 2, 3), S(1)],
+           grad_fn="AddBackward0"),
+    OpInfo("bilinear_batched", lambda T, a, b, w: F(T).bilinear(a, b, w), [S(2, 3, 2), S(2, 3, 1), S(2, 2, 1)],
+           grad_fn="ViewBackward0"),
+    OpInfo("_trilinear", lambda T, a, b, c: T._trilinear(a, b, c, [1], [0], [], [2]), [S(2, 3), S(3, 3), S(2, 3, 3)],
+           grad_fn="TrilinearBackward0"),
+]
+
+OPS += LINEAR + BILINEAR

@@ -323,3 +323,22 @@ def _cumulative_ops():
 
 OPS = _sum_ops() + _mean_prod_ops() + _max_min_ops() + _logical_ops() + _var_std_ops() + _norm_ops() \
     + _cumulative_ops()
+
+
+_NO_GRAD = dict(check_grad=False, torch_parity=False)
+
+UNIQUE = [
+    # unique (no derivative: node names only)
+    OpInfo("_unique", lambda T, x: T._unique(x, return_inverse=True), [S(5)], grad_fn="UniqueBackward0", **_NO_GRAD),
+    OpInfo("unique", lambda T, x: T.unique(x), [S(5)], grad_fn="Unique2Backward0", **_NO_GRAD),
+    OpInfo("unique_dim", lambda T, x: x.unique(dim=1, return_counts=True), [S(2, 3)],
+           grad_fn="UniqueDimBackward0", **_NO_GRAD),
+    OpInfo("unique_consecutive", lambda T, x: T.unique_consecutive(x), [S(4)],
+           grad_fn="UniqueConsecutiveBackward0", **_NO_GRAD),
+    OpInfo("unique_consecutive_dim", lambda T, x: x.unique_consecutive(dim=0), [S(2, 3)],
+           grad_fn="UniqueConsecutiveBackward0", **_NO_GRAD),
+    OpInfo("unique_dim_consecutive", lambda T, x: T.ops.aten.unique_dim_consecutive(x, 0), [S(2, 3)],
+           grad_fn="UniqueDimConsecutiveBackward0", **_NO_GRAD),
+]
+
+OPS += UNIQUE

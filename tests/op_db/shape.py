@@ -171,3 +171,41 @@ OPS = [
     OpInfo("unfold_0d", lambda T, x: x.unfold(0, 1, 1), [S()], grad_fn="UnfoldBackward0"),
     OpInfo("diagonal_empty", lambda T, x: x.diagonal(5), [S(3, 4)], grad_fn="DiagonalBackward0"),
 ]
+
+
+TRIANGULAR_ROT90_BLOCKS = [
+    # triangular parts (in place: on a non-leaf copy, as leaves refuse in-place ops)
+    OpInfo("tril", lambda T, x: T.tril(x), [S(3, 4)], grad_fn="TrilBackward0"),
+    OpInfo("tril_diagonal_batched", lambda T, x: x.tril(-1), [S(2, 3, 3)], grad_fn="TrilBackward0"),
+    OpInfo("triu", lambda T, x: T.triu(x), [S(4, 3)], grad_fn="TriuBackward0"),
+    OpInfo("triu_diagonal", lambda T, x: x.triu(diagonal=1), [S(3, 3)], grad_fn="TriuBackward0"),
+    OpInfo("tril_", lambda T, x: (x * 1).tril_(1), [S(3, 3)], grad_fn="TrilBackward0"),
+    OpInfo("triu_", lambda T, x: (x * 1).triu_(), [S(2, 3, 3)], grad_fn="TriuBackward0"),
+    # rot90
+    OpInfo("rot90", lambda T, x: T.rot90(x), [S(2, 3)], grad_fn="Rot90Backward0"),
+    OpInfo("rot90_k_dims", lambda T, x: x.rot90(-1, [2, 0]), [S(2, 3, 4)], grad_fn="Rot90Backward0"),
+    OpInfo("rot90_half_turn", lambda T, x: T.rot90(x, 2, (-1, -2)), [S(2, 3)], grad_fn="Rot90Backward0"),
+    OpInfo("rot90_full_turn", lambda T, x: T.rot90(x, 4), [S(2, 3)], grad_fn="Rot90Backward0"),
+    # block_diag, diag_embed
+    OpInfo("block_diag", lambda T, a, b: T.block_diag(a, b), [S(2, 2), S(1, 1)], grad_fn="BlockDiagBackward0"),
+    OpInfo("block_diag_0d_1d_2d", lambda T, a, b, c: T.block_diag(a, b, c), [S(), S(3), S(2, 1)],
+           grad_fn="BlockDiagBackward0"),
+    OpInfo("block_diag_constant_block", lambda T, a, b: T.block_diag(a, b),
+           [S(2, 3), S(2, 2, requires_grad=False)], grad_fn="BlockDiagBackward0"),
+    OpInfo("diag_embed", lambda T, x: T.diag_embed(x), [S(3)], grad_fn="DiagEmbedBackward0"),
+    OpInfo("diag_embed_offset", lambda T, x: x.diag_embed(1), [S(2, 3)], grad_fn="DiagEmbedBackward0"),
+    OpInfo("diag_embed_dims", lambda T, x: T.diag_embed(x, -1, 0, 2), [S(2, 3)], grad_fn="DiagEmbedBackward0"),
+]
+
+
+ALIASES = [
+    # aliases and copies with their own nodes
+    OpInfo("lift", lambda T, x: T.ops.aten.lift(x), [S(2, 3)], grad_fn="LiftBackward0"),
+    OpInfo("lift_fresh", lambda T, x: T.ops.aten.lift_fresh(x), [S(2, 3)], grad_fn="LiftFreshBackward0"),
+    OpInfo("_reshape_copy", lambda T, x: T.ops.aten._reshape_copy(x, [3, -1]), [S(2, 3)],
+           grad_fn="ReshapeCopyBackward0"),
+    OpInfo("_reshape_alias_aten", lambda T, x: T.ops.aten._reshape_alias(x, [3, 1], [1, 1]), [S(3)],
+           grad_fn="ReshapeAliasBackward0"),
+]
+
+OPS += TRIANGULAR_ROT90_BLOCKS + ALIASES

@@ -1071,7 +1071,7 @@ def foreach_vjp(name, grads, *args):
     """Gradients of `_foreach_<name>(*args)` for every argument (a list for a tensor list, a summed tensor
     for a shared tensor, None for the rest): the element function is run again and differentiated
     through its own derivative formula, with a graph when grad mode records (double backward)."""
-    from ..ops.sort_complex_fft import foreach_element
+    from ..ops.pointwise import foreach_element
     from ..autograd.grad_mode import state, enable_grad
     from ..autograd import grad as vjp
     fn = foreach_element(name)
@@ -1126,7 +1126,7 @@ def renorm_backward(grad, self, p, dim, maxnorm):
 # ---- misc: triangular, unique, aliases, test ops ----
 def block_diag_backward(grad, shapes):
     """grad's diagonal blocks, each in the shape of its block_diag input."""
-    from ..ops.misc import _block_shape
+    from ..ops.shape import _block_shape
     out, r, c = [], 0, 0
     for shape in shapes:
         rows, cols = _block_shape(shape)
@@ -1177,7 +1177,7 @@ def pool_jvp(t, indices, nd):
 
 def foreach_jvp(name, args, tangents):
     """Tangents of `_foreach_<name>(*args)`: each element op run on dual numbers of its own level."""
-    from ..ops.sort_complex_fft import foreach_element
+    from ..ops.pointwise import foreach_element
     from ..autograd.forward_ad import jvp_at
     fn = foreach_element(name)
     n = next(len(a) for a in args if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]))
@@ -1203,7 +1203,7 @@ def euclidean_dist_backward(grad, x1, x2, res):
 def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask):
     """Each input's gradient: grad (with the summed dims restored) times the other two, summed back
     to the input's expanded shape, expand dims removed."""
-    from ..ops.nn_extra import trilinear_operands
+    from ..ops.linalg import trilinear_operands
     ops = trilinear_operands(i1, i2, i3, expand1, expand2, expand3)
     g = grad
     for d in sorted(sumdim):
@@ -1222,7 +1222,7 @@ def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad
 
 
 def affine_grid_generator_backward(grad, size, align_corners):
-    from ..ops.nn_extra import affine_base_grid
+    from ..ops.sampling import affine_base_grid
     base = tensor(affine_base_grid(size, align_corners, grad._data.dtype))   # (HW, k+1)
     k = len(size) - 2
     return grad.reshape(size[0], -1, k).transpose(1, 2).matmul(base)
@@ -1243,7 +1243,7 @@ def weight_norm_backward(grad, v, g, norms, dim):
 
 
 def pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
-    from ..ops.nn_extra import packed_positions
+    from ..ops.recurrent import packed_positions
     T, B = (input_size[1], input_size[0]) if batch_first else (input_size[0], input_size[1])
     rest = tuple(input_size[2:])
     rows = tensor(packed_positions(batch_sizes.numpy(), B))
@@ -1252,7 +1252,7 @@ def pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
 
 
 def grid_sampler_double_backward(grads, grad_output, input, grid, interpolation_mode, padding_mode, align_corners):
-    from ..ops.nn_extra import grid_sample_composite
+    from ..ops.sampling import grid_sample_composite
     grads = [zeros_like(t) if g is None else g for g, t in zip(grads, (input, grid))]
     return double_backward(lambda x, g: grid_sample_composite(x, g, interpolation_mode, padding_mode, align_corners),
                            grads, grad_output, input, grid)

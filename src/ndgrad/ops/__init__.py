@@ -1,15 +1,11 @@
 """Forward implementations on raw arrays, one module per op family.
 
 Each forward is registered with `@op("<derivatives.yaml name>")` (see `_dispatch.py`); importing
-this package registers them all. Public names land in `ndgrad`, methods on `Tensor`.
+this package registers them all. Public names land in `ndgrad`, methods on `Tensor`. The families
+below the nn line are the kernels behind `ndgrad.nn.functional` (same family names there).
 """
-from . import creation, indexing, linalg, nn, nn_conv, nn_norm, pointwise, random, reduction, shape  # noqa: F401
-from . import linalg_decomp  # noqa: F401
-from . import sort_complex_fft  # noqa: F401
-from . import nn_extra  # noqa: F401
-from . import rnn  # noqa: F401
-from . import dual  # noqa: F401
-from . import quantize, special  # noqa: F401
-from . import misc  # noqa: F401
-from . import sparse  # noqa: F401
-from . import nested  # noqa: F401
+from . import creation, indexing, linalg, pointwise, random, reduction, shape  # noqa: F401
+from . import linalg_decompositions, fft, special, sparse, nested, dual  # noqa: F401
+# nn families
+from . import activation, loss, normalization, dropout, embedding, padding, sampling  # noqa: F401
+from . import convolution, pooling, distance, attention, recurrent, quantization  # noqa: F401

@@ -1,10 +1,14 @@
 """Factories (tensor, zeros/ones/full/empty and _like, arange, linspace, logspace, eye), clone and casts.
+Also here: _lazy_clone, and torch's private autograd test ops (copies and a view of their input
+whose nodes test the engine: _test_warn_in_autograd, _test_autograd_multiple_dispatch[_view]).
 
 Factories make leaves, so they bypass the op glue; they follow torch's argument forms, dtype
 inference and error messages. The random factories live in `random.py` and share the helpers here.
 """
 import math
 import operator
+import sys
+import types
 import warnings
 
 import numpy as np
@@ -13,6 +17,12 @@ from .. import _dtype
 from ._registry import call_inplace, method, op, register
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
+
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten = aten
 
 
 # ---- helpers shared by every factory --------------------------------------------------------
@@ -440,6 +450,39 @@ def _copy(input, src, non_blocking=False):
 @register(method="copy_")
 def copy_(input, src, non_blocking=False):
     return call_inplace(_copy.spec, (input, src, non_blocking))
+
+
+@op("_lazy_clone", method=True)
+def _lazy_clone(input):
+    """A copy (torch copies on first write; ndgrad copies at once)."""
+    return input.copy()
+
+
+# ---- torch's private autograd test ops --------------------------------------------------------
+@op("_test_warn_in_autograd", public=False)
+def _test_warn_in_autograd(input):
+    """A copy whose backward warns "Warn from backward"."""
+    return input.copy()
+
+
+aten._test_warn_in_autograd = _test_warn_in_autograd
+
+
+@op("_test_autograd_multiple_dispatch.fullcoverage", public=False)
+def _test_autograd_multiple_dispatch_fullcoverage(input):
+    return input.copy()
+
+
+@register()
+def _test_autograd_multiple_dispatch(input, b=None):
+    """A copy whose backward adds 1 to the gradient; with `b` (torch's nested-only overload) a plain clone."""
+    return _test_autograd_multiple_dispatch_fullcoverage(input) if b is None else input.clone()
+
+
+@op("_test_autograd_multiple_dispatch_view", view=True)
+def _test_autograd_multiple_dispatch_view(input):
+    """input flattened, as a view."""
+    return np.reshape(input, -1, copy=False)
 
 
 # ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------

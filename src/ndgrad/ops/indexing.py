@@ -1,5 +1,6 @@
 """Indexing and scatter: `Tensor[...]` read and write, select/slice (and their scatters), index/index_put,
 index_select/add/reduce/copy/fill, gather/scatter/scatter_add/scatter_reduce, masked ops, take/put, nonzero.
+Also here: slice_inverse (the inverse of a slice: a view of the sliced tensor's memory).
 
 `t[...]` records what torch records: integers, slices and None are a chain of view ops (select, slice,
 unsqueeze), each with its own node; tensor, list and bool indices then end in one `index` op. Its index
@@ -891,3 +892,38 @@ def nonzero(input, *, as_tuple=False):
 @register(method=True)
 def argwhere(input):
     return _nonzero(input)
+
+
+def _storage(a):
+    """The array that owns a's memory (torch's storage of a's tensor)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _storage_offset(a):
+    """a's first element's position in its storage, in bytes."""
+    return a.__array_interface__["data"][0] - _storage(a).__array_interface__["data"][0]
+
+
+@op("slice_inverse", public=False, view=True)
+def _slice_inverse(input, src, dim, start, end, step):
+    """input's memory seen with src's size, stride and offset: for input a slice of src, src's memory."""
+    storage, item, offset = _storage(input), src.itemsize, _storage_offset(src)
+    needed = offset + item * (1 + sum((n - 1) * s // item for n, s in zip(src.shape, src.strides))) \
+        if src.size else 0
+    if needed > storage.nbytes or not storage.flags.c_contiguous:
+        raise RuntimeError(f"setStorage: sizes {_shape_str(src.shape)}, strides "
+                           f"{_shape_str(s // item for s in src.strides)}, storage offset {offset // item}, and "
+                           f"itemsize {item} requiring a storage size of {needed} are out of bounds for storage of "
+                           f"size {storage.nbytes}")
+    flat = storage.reshape(-1).view(src.dtype)[offset // item:]
+    return np.lib.stride_tricks.as_strided(flat, src.shape, src.strides)
+
+
+@register(method=True)
+def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
+    """The inverse of src[start:end:step] along dim: for input that slice, a view of src (with input's history)."""
+    dim = _wrap_dim(dim, src.ndim)
+    start, end, step = _slice_bounds(slice(start, end, step), src.shape[dim] if src.ndim else 1)
+    return _slice_inverse(input, src, dim, start, end, step)

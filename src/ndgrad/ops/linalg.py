@@ -1,4 +1,5 @@
 """Matrix products: mm, mv, dot, bmm, their fused add* forms, outer, and matmul.
+Also here: bilinear (torch's _trilinear), kron, tensordot, multi_dot and chain_matmul.
 
 The products are ops with derivatives.yaml entries. `matmul` (and `@`) is a public function that
 picks among them the way torch does — dot, mv, mm, a batch folded into an mm, or a broadcast
@@ -440,3 +441,115 @@ def matmul(input, other):
     if _should_fold(input, other):
         return _folded(input, other)
     return _batched(input, other)
+
+
+# ---- bilinear -----------------------------------------------------------------------------
+def trilinear_operands(i1, i2, i3, expand1, expand2, expand3):
+    """The three inputs with their expand dims inserted (works on arrays and Tensors)."""
+    out = []
+    for x, dims in ((i1, expand1), (i2, expand2), (i3, expand3)):
+        for d in sorted(dims):
+            x = x[(slice(None),) * d + (None,)] if isinstance(x, np.ndarray) else x.unsqueeze(d)
+        out.append(x)
+    return out
+
+
+@op("_trilinear", public="_trilinear", promote="same")
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    a, b, c = trilinear_operands(i1, i2, i3, expand1, expand2, expand3)
+    return (a * b * c).sum(tuple(sumdim)) if sumdim else a * b * c
+
+
+@register()
+def bilinear(input1, input2, weight, bias=None):
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but "
+                           f"expected {weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
+                           f"expected {weight.shape[2]}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected "
+                           f"{weight.shape[0]}")
+    out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
+    a = input1.reshape(-1, input1.shape[-1])
+    b = input2.reshape(-1, input2.shape[-1])
+    out = _trilinear(a, weight, b, [1, 3], [0], [1, 2], [2, 3]).reshape(out_shape)
+    return out if bias is None else out + bias
+
+
+@register(method=True)
+def kron(input, other):
+    """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
+    from .shape import _unsafe_view
+    nd = max(input.ndim, other.ndim)
+    a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
+    b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
+    a_shape = [s for d in a.shape for s in (d, 1)]
+    b_shape = [s for d in b.shape for s in (1, d)]
+    out = a.reshape(a_shape) * b.reshape(b_shape)
+    return _unsafe_view(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+@register()
+def tensordot(a, b, dims=2):
+    """Contract dims of a with dims of b: permute, fold into one mm, view as the free dims."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    da, db = [d % max(a.ndim, 1) for d in da], [d % max(b.ndim, 1) for d in db]
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and "
+                               f"second has size {b.shape[y]} in dim {y}")
+    free_a = [d for d in range(a.ndim) if d not in da]
+    free_b = [d for d in range(b.ndim) if d not in db]
+    k = int(np.prod([a.shape[d] for d in da]))
+    out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
+    left = a.permute(free_a + da).reshape(-1, k)
+    right = b.permute(db + free_b).reshape(k, -1)
+    from .linalg import mm
+    return mm(left, right).reshape(out_shape)
+
+
+def multi_dot(tensors):
+    """The product of a chain of matrices (the first and last may be vectors): mm's, then one view."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    mats = [first.unsqueeze(0) if first.ndim == 1 else first] + list(tensors[1:-1]) + \
+        [last.unsqueeze(-1) if last.ndim == 1 else last]
+    for i, t in enumerate(mats):
+        if t.ndim != 2:
+            where = "first" if i == 0 else "last" if i == n - 1 else None
+            raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got {t.ndim}D" if where else
+                               f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    if n == 3:   # the cheaper of (AB)C and A(BC)
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if b * c * d + a * b * d < a * b * c + a * c * d:
+            out = mats[0].mm(mats[1].mm(mats[2]))
+        else:
+            out = mats[0].mm(mats[1]).mm(mats[2])
+    else:
+        out = mats[0]
+        for t in mats[1:]:
+            out = out.mm(t)
+    shape = ((first.shape[0],) if first.ndim == 2 else ()) + ((last.shape[1],) if last.ndim == 2 else ())
+    return out.view(shape)
+
+
+@register()
+def chain_matmul(*matrices):
+    return multi_dot(list(matrices))

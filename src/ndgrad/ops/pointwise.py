@@ -1,4 +1,6 @@
 """Pointwise ops: arithmetic with broadcasting and Python scalars, math functions, comparisons.
+Also here: complex numbers (complex, polar, the real/imag views, _neg_view) and the foreach ops
+(`_foreach_<op>`: one node for the whole list, as torch records them).
 
 Forwards are one or a few NumPy (or scipy.special) calls; `_dispatch` does torch's type
 promotion and the autograd recording. Where torch has several overloads of one op (pow, div,
@@ -6,6 +8,7 @@ clamp, remainder, ...), each overload is a private op with its own derivatives.y
 public function picks among them as torch's argument parser does, so that grad_fn names match:
 `x ** 2` PowBackward0, `x ** y` PowBackward1, `2 ** x` PowBackward2.
 """
+import builtins
 import collections
 import functools
 import inspect
@@ -16,8 +19,12 @@ from .. import _dtype
 from . import _registry as _dispatch
 from ._registry import call_inplace, op, register
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where
+from .creation import full_like
+from .reduction import _linalg_vector_norm, amax
+from .shape import view_as_real
 
 
 # ---- registration helpers ------------------------------------------------------------------
@@ -28,11 +35,16 @@ def pointwise(name, **kwargs):
 
 
 def _named(name, fn, nargs=1):
-    """A forward named `name` calling `fn` (NumPy ufuncs and lambdas have no usable signature)."""
-    params = ", ".join(("input", "other", "third")[:nargs])
-    scope = {"fn": fn, "__name__": __name__}   # NumPy's warnings name this module (see the filter above)
-    exec(f"def {name}({params}):\n    return fn({params})\n", scope)
-    return scope[name]
+    """A forward named `name` calling `fn` (NumPy ufuncs and lambdas have no usable signature).
+    Defined here, so NumPy's warnings name this module (see the filter in ndgrad/__init__.py)."""
+    if nargs == 1:
+        def forward(input):
+            return fn(input)
+    else:
+        def forward(input, other):
+            return fn(input, other)
+    forward.__name__ = forward.__qualname__ = name
+    return forward
 
 
 def _in_place(name, pick):
@@ -216,13 +228,14 @@ def pow(input, exponent):
 @register(method=True)
 def float_power(input, exponent):
     """pow computed in double precision (complex128 if an operand is complex)."""
-    complex_ = any(_is_tensor(a) and a.is_complex() or isinstance(a, complex) for a in (input, exponent))
+    complex_ = any(_is_tensor(a) and a.is_complex() or isinstance(a, builtins.complex) for a in (input, exponent))
     dtype = _dtype.complex128 if complex_ else _dtype.float64
     return pow(*(a.to(dtype) if _is_tensor(a) else a for a in (input, exponent)))
 
 
 def float_power_(self, exponent):
-    complex_ = self.is_complex() or _is_tensor(exponent) and exponent.is_complex() or isinstance(exponent, complex)
+    complex_ = self.is_complex() or _is_tensor(exponent) and exponent.is_complex() \
+        or isinstance(exponent, builtins.complex)
     dtype = _dtype.complex128 if complex_ else _dtype.float64
     if self.dtype is not dtype:
         raise RuntimeError(f"the base given to float_power_ has dtype {_type_word(self._data.dtype)} but the "
@@ -669,22 +682,6 @@ def resolve_neg(input):
     return input
 
 
-@register(method=True)
-def real(input):
-    if not input.is_complex():
-        return input
-    raise NotImplementedError("real() of a complex tensor is a view in torch (view_as_real + select); ndgrad "
-                              "has no complex views yet")
-
-
-@register(method=True)
-def imag(input):
-    if not input.is_complex():
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    raise NotImplementedError("imag() of a complex tensor is a view in torch (view_as_real + select); ndgrad "
-                              "has no complex views yet")
-
-
 # ---- comparisons and logic (bool results, no gradient) ----------------------------------
 def _comparison(name, ufunc):
     """Out of place a comparison has no derivative entry. In place (x.eq_(y) writes 0/1 in x's
@@ -826,3 +823,208 @@ for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 e
               "sqrt rsqrt sigmoid erf erfc abs floor ceil round trunc fix frac logit sinc xlogy square conj_physical "
               "fill zero deg2rad rad2deg nan_to_num ldexp").split():
     register(_name + "_")(_dispatch.METHODS[_name + "_"])
+
+
+# ---- complex numbers ------------------------------------------------------------------------
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+def _check_float_pair(a, b):
+    if a.dtype not in _COMPLEX_OF or b.dtype not in _COMPLEX_OF:
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_type_word(a.dtype)} and {_type_word(b.dtype)}")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"Expected object of scalar type {_type_word(a.dtype)} but got scalar type "
+                           f"{_type_word(b.dtype)} for second argument")
+
+
+@op("complex")
+def complex(real, imag):
+    """real + i·imag (float tensors of one dtype, broadcast)."""
+    _check_float_pair(real, imag)
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
+    out.real, out.imag = real, imag
+    return out
+
+
+@op("polar")
+def polar(abs, angle):
+    """abs·(cos(angle) + i·sin(angle))."""
+    _check_float_pair(abs, angle)
+    return complex.spec.forward(abs * np.cos(angle), abs * np.sin(angle))
+
+
+def _real(input):
+    """The real part: for a complex tensor a view (view_as_real(input)[..., 0]), else input itself."""
+    return view_as_real(input).select(-1, 0) if input.is_complex() else input
+
+
+def _imag(input):
+    if not input.is_complex():
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return view_as_real(input).select(-1, 1)
+
+
+real = register("real")(_real)
+imag = register("imag")(_imag)
+# torch's Tensor.real / .imag are attributes (writable views), not methods
+for _name in ("real", "imag"):
+    _dispatch.METHODS.pop(_name, None)
+Tensor.real = property(_real, lambda self, value: _real(self).copy_(value))
+Tensor.imag = property(_imag, lambda self, value: _imag(self).copy_(value))
+
+
+@op("_neg_view", public="_neg_view")
+def _neg_view(input):
+    """torch's lazily negated view; ndgrad negates eagerly (a copy)."""
+    return np.negative(input)
+
+
+# ---- foreach --------------------------------------------------------------------------------
+# `_foreach_<op>(tensors, ...)` applies a pointwise op to each tensor of a list (with the matching
+# element of list arguments; other arguments are shared). Out of place, torch records ONE node for
+# the call, with an output per tensor: each overload below is an op whose forward maps the element
+# function over the lists, and whose yaml formula (formulas.foreach_vjp) runs the same element
+# function's own derivative. In place (`_foreach_add_`) torch records each element's in-place op;
+# so does ndgrad.
+FOREACH_UNARY = ("abs", "acos", "asin", "atan", "ceil", "clone", "cos", "cosh", "erf", "erfc", "exp", "expm1",
+                 "floor", "frac", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round", "rsqrt",
+                 "sigmoid", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc")
+# name -> {overload: argument names}; the overload "" is the entry without a suffix
+FOREACH_OVERLOADS = {
+    **{n: {"List": ("self", "other", "alpha"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars")}
+       for n in ("add", "sub")},
+    **{n: {"List": ("self", "other"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars"),
+           "Tensor": ("self", "other")} for n in ("mul", "div")},
+    **{n: {"List": ("self", "other"), "Scalar": ("self", "scalar"), "ScalarList": ("self", "scalars")}
+       for n in ("maximum", "minimum", "clamp_min", "clamp_max")},
+    "pow": {"List": ("self", "exponent"), "Scalar": ("self", "exponent"), "ScalarList": ("self", "exponent"),
+            "ScalarAndTensor": ("self", "exponent")},
+    "lerp": {"List": ("self", "tensors1", "weights"), "Scalar": ("self", "tensors1", "weight"),
+             "ScalarList": ("self", "tensors1", "weight")},
+    **{n: {"Scalar": ("self", "tensor1", "tensor2", "value"), "ScalarList": ("self", "tensor1", "tensor2", "scalars")}
+       for n in ("addcmul", "addcdiv")},
+    "norm": {"Scalar": ("self", "ord", "dtype")},
+    "max": {"": ("self",)},
+    **{n: {"": ("self",)} for n in FOREACH_UNARY},
+}
+_ELEMENTS = {}
+
+
+def foreach_element(name):
+    """The pointwise function `_foreach_<name>` applies to each element (on Tensors)."""
+    fn = _ELEMENTS.get(name)
+    if fn is None:
+        def operand(x, y):   # maximum/minimum take a tensor: a scalar becomes one of x's dtype
+            return y if isinstance(y, Tensor) else full_like(x, y)
+        special = {
+            "add": lambda x, y, alpha=1: add(x, y, alpha=alpha),
+            "sub": lambda x, y, alpha=1: sub(x, y, alpha=alpha),
+            "maximum": lambda x, y: maximum(x, operand(x, y)),
+            "minimum": lambda x, y: minimum(x, operand(x, y)),
+            "addcmul": lambda x, a, b, value=1: addcmul(x, a, b, value=value),
+            "addcdiv": lambda x, a, b, value=1: addcdiv(x, a, b, value=value),
+            "norm": lambda x, ord=2, dtype=None: _linalg_vector_norm(x, ord, None, False, dtype=dtype),
+            "max": lambda x: amax(x),
+        }
+        fn = _ELEMENTS[name] = special.get(name) or _dispatch.OPS[name]
+    return fn
+
+
+def foreach_apply(name, *args):
+    """foreach_element(name) on element i of every list argument; one result per element."""
+    fn = foreach_element(name)
+    lists = [a for a in args if isinstance(a, (list, tuple))]
+    if not lists[0]:
+        raise RuntimeError("Tensor list must have at least one tensor.")
+    for other in lists[1:]:
+        if len(other) != len(lists[0]):
+            raise RuntimeError(f"Tensor lists must have the same number of tensors, got {len(lists[0])} and "
+                               f"{len(other)}")
+    return [fn(*[a[i] if isinstance(a, (list, tuple)) else a for a in args]) for i in range(len(lists[0]))]
+
+
+def _foreach_op(name, overload, arg_names):
+    def forward(*args):
+        args = [[_as_tensor(x) for x in a] if isinstance(a, (list, tuple)) else _as_tensor(a) for a in args]
+        with no_grad():
+            return tuple(t._data for t in foreach_apply(name, *args))
+    # the op's arguments are the schema's names (the glue reads them from the signature)
+    forward.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in arg_names])
+    forward.__name__ = forward.__qualname__ = name
+    return op(f"_foreach_{name}" + (f".{overload}" if overload else ""), public=False)(forward)
+
+
+def _as_tensor(x):
+    return Tensor._make(x, False, None, 0) if isinstance(x, np.ndarray) else x
+
+
+def _pick(name, ops, self, rest):
+    """The overload torch's argument parser picks for `_foreach_<name>(self, *rest)`."""
+    if "" in ops:
+        return ops[""](self, *rest)
+    if name == "norm":
+        return ops["Scalar"](self, *rest)
+    if name == "pow" and not isinstance(self, (list, tuple)):
+        return ops["ScalarAndTensor"](self, *rest)
+    other = rest[-1] if name in ("lerp", "addcmul", "addcdiv") else rest[0]
+    if name in ("addcmul", "addcdiv") and isinstance(other, Tensor):   # a 1-D tensor of scalars
+        other = other.tolist()
+    if isinstance(other, (list, tuple)):
+        form = "List" if other and isinstance(other[0], Tensor) else "ScalarList"
+    elif isinstance(other, Tensor) and other.ndim == 0 and name in ("mul", "div"):
+        form = "Tensor"
+    else:
+        form = "Scalar"
+        if isinstance(other, Tensor):
+            if other.ndim:
+                raise TypeError(f"_foreach_{name}(): a tensor operand must be 0-dimensional")
+            other = other.item()
+    rest = list(rest)
+    rest[-1 if name in ("lerp", "addcmul", "addcdiv") else 0] = other
+    if form not in ops:
+        raise TypeError(f"_foreach_{name}(): no overload takes a {form.lower()} here")
+    return ops[form](self, *rest)
+
+
+def _register_foreach():
+    for name, overloads in FOREACH_OVERLOADS.items():
+        ops = {ov: _foreach_op(name, ov, args) for ov, args in overloads.items()}
+        if name in ("add", "sub"):
+            def public(self, other, *, alpha=1, _n=name, _ops=ops):
+                is_list = isinstance(other, (list, tuple)) and other and isinstance(other[0], Tensor)
+                return _pick(_n, _ops, self, (other, alpha) if is_list else (other,))
+        elif name in ("addcmul", "addcdiv"):
+            def public(self, tensor1, tensor2, value=1, _n=name, _ops=ops):
+                return _pick(_n, _ops, self, (tensor1, tensor2, value))
+        elif name == "norm":
+            def public(self, ord=2, dtype=None, _ops=ops):
+                return _pick("norm", _ops, self, (ord, dtype))
+        else:
+            def public(self, *rest, _n=name, _ops=ops):
+                return _pick(_n, _ops, self, rest)
+        public.__name__ = f"_foreach_{name}"
+        register(public.__name__)(public)
+        if name not in ("norm", "max"):
+            _register_foreach_inplace(name)
+    _register_foreach_inplace("zero")
+
+
+def _register_foreach_inplace(name):
+    """`_foreach_<name>_`: each element's in-place op (its method `<name>_`, else a copy_ of the result)."""
+    def inplace(self, *args, **kwargs):
+        for i, t in enumerate(self):
+            xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
+            method = getattr(t, name + "_", None)
+            if name in ("addcmul", "addcdiv") and len(xs) == 3:   # the methods take `value` by keyword only
+                kwargs = {**kwargs, "value": xs.pop()}
+            if method is not None:
+                method(*xs, **kwargs)
+            else:
+                t.copy_(foreach_element(name)(t, *xs, **kwargs))
+    inplace.__name__ = f"_foreach_{name}_"
+    register(inplace.__name__)(inplace)
+
+
+_register_foreach()

@@ -1,5 +1,7 @@
 """Reductions: sum, mean, prod, max/min, median, mode, kthvalue, var/std, logsumexp, norms, cumulative
 ops, and the reductions without a gradient (argmax/argmin, all/any, count_nonzero).
+Also here: sorting (sort, msort, argsort, topk) and the unique family (_unique, _unique2, unique_dim,
+unique_consecutive), which torch records without a derivative.
 
 Forwards parse torch's argument forms themselves (dim as an int, a sequence, None or () for
 every dim, negative dims) and raise torch's errors, so most ops are registered directly. Public
@@ -10,14 +12,23 @@ import builtins
 import collections
 import math
 import operator
+import sys
 import types
 import warnings
 
 import numpy as np
 
+from . import _registry as _dispatch
 from ._registry import op, register
 from .._dtype import from_numpy_dtype, type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.grad_mode import no_grad
+
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten = aten
 
 
 # ---- argument forms and checks ------------------------------------------------------------
@@ -81,8 +92,7 @@ def _real_only(name, input, bool_ok=True):
 
 def _other_op(name, input, other):
     """torch.max(x, y) is torch.maximum(x, y) (implemented with the pointwise ops)."""
-    import ndgrad
-    fn = getattr(ndgrad, name, None)
+    fn = _dispatch.OPS.get(name)
     if fn is None:
         raise NotImplementedError(f"ndgrad.{name} is not implemented yet")
     return fn(input, other)
@@ -109,6 +119,8 @@ return_types = types.SimpleNamespace(
     cummax=_structseq("cummax", ["values", "indices"]),
     cummin=_structseq("cummin", ["values", "indices"]),
     aminmax=_structseq("aminmax", ["min", "max"]),
+    sort=_structseq("sort", ["values", "indices"]),
+    topk=_structseq("topk", ["values", "indices"]),
 )
 
 
@@ -649,3 +661,148 @@ def cummax(input, dim):
 @register(method=True)
 def cummin(input, dim):
     return return_types.cummin(*_cummin(input, dim))
+
+
+# ---- unique -----------------------------------------------------------------------------------
+# torch has no derivative for any of them: the nodes are recorded, backward raises. The flattened
+# ops return empty inverse/counts unless asked; the ones along a dim always compute both.
+def _distinct(a, dim, consecutive):
+    """(values, inverse, counts): the distinct elements of a (slices along dim, when given), sorted,
+    or its runs of equal neighbours when consecutive. NaNs are all distinct, as in torch."""
+    moved = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
+    rows = moved.reshape(len(moved), int(np.prod(moved.shape[1:])))
+    n = len(rows)
+    order = np.arange(n) if consecutive or not rows.shape[1] else np.lexsort(rows.T[::-1])
+    ordered = rows[order]
+    first = np.ones(n, bool)
+    first[1:] = (ordered[1:] != ordered[:-1]).any(1)
+    inverse = np.empty(n, np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    starts = np.flatnonzero(first)
+    counts = np.diff(np.append(starts, n)).astype(np.int64)
+    values = ordered[starts].reshape((len(starts),) + moved.shape[1:])
+    return (values if dim is None else np.moveaxis(values, 0, dim)), inverse, counts
+
+
+def _flat_distinct(input, consecutive, return_inverse, return_counts):
+    values, inverse, counts = _distinct(input, None, consecutive)
+    empty = np.empty(0, np.int64)
+    return values, inverse.reshape(input.shape) if return_inverse else empty, counts if return_counts else empty
+
+
+@op("_unique")
+def _unique(input, sorted=True, return_inverse=False):
+    return _flat_distinct(input, False, return_inverse, False)[:2]
+
+
+@op("_unique2")
+def _unique2(input, sorted=True, return_inverse=False, return_counts=False):
+    return _flat_distinct(input, False, return_inverse, return_counts)
+
+
+@op("unique_dim", public=False)
+def unique_dim(input, dim, sorted=True, return_inverse=False, return_counts=False):
+    return _distinct(input, _wrap_dim(dim, input.ndim), False)
+
+
+@op("unique_consecutive", public=False)
+def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is None:
+        return _flat_distinct(input, True, return_inverse, return_counts)
+    return _distinct(input, _wrap_dim(dim, input.ndim), True)
+
+
+@op("unique_dim_consecutive", public=False)
+def unique_dim_consecutive(input, dim, return_inverse=False, return_counts=False):
+    return _distinct(input, _wrap_dim(dim, input.ndim), True)
+
+
+def _picked(out, return_inverse, return_counts):
+    """torch.unique's Python result: the values, then inverse and counts only if asked for."""
+    values, inverse, counts = out
+    picked = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return picked if len(picked) > 1 else values
+
+
+@register(method=True)
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements (or slices along dim), sorted; optionally where each input element went
+    (inverse) and how often each value occurs (counts)."""
+    if dim is None:
+        return _picked(_unique2(input, sorted, return_inverse, return_counts), return_inverse, return_counts)
+    return _picked(unique_dim(input, dim, sorted, return_inverse, return_counts), return_inverse, return_counts)
+
+
+@register(method=True)
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """The first element (or slice along dim) of every run of equal neighbours."""
+    return _picked(_unique_consecutive(input, return_inverse, return_counts, dim), return_inverse, return_counts)
+
+
+aten._unique, aten._unique2, aten.unique_dim = _unique, _unique2, unique_dim
+aten.unique_consecutive, aten.unique_dim_consecutive = _unique_consecutive, unique_dim_consecutive
+
+
+# ---- sorting --------------------------------------------------------------------------------
+def _sorted(a, dim, descending):
+    """(values, indices) of a stable sort of `a` along `dim`; nan counts as the largest value."""
+    if a.dtype.kind == "c":
+        raise RuntimeError(" Sort does not support complex dtypes on CPU")
+    if a.ndim == 0:
+        return a.copy(), np.zeros((), np.int64)
+    d = _wrap_dim(dim, a.ndim)
+    if descending:   # ascending stable sort of the reversed array, reversed: ties keep their order
+        idx = a.shape[d] - 1 - np.argsort(np.flip(a, d), axis=d, kind="stable")
+        idx = np.flip(idx, d)
+    else:
+        idx = np.argsort(a, axis=d, kind="stable")
+    return np.take_along_axis(a, idx, d), idx.astype(np.int64)
+
+
+@op("sort", public=False)
+def _sort(input, dim=-1, descending=False):
+    return _sorted(input, dim, descending)
+
+
+@op("sort.stable", public=False)
+def _sort_stable(input, stable, dim=-1, descending=False):
+    return _sorted(input, dim, descending)
+
+
+@register(method=True)
+def sort(input, dim=-1, descending=False, stable=None):
+    """(values, indices) sorted along dim; ties keep their order. Passing `stable` selects torch's
+    stable overload (SortBackward1), as in torch."""
+    if stable is None:
+        return return_types.sort(*_sort(input, dim, descending))
+    return return_types.sort(*_sort_stable(input, stable, dim, descending))
+
+
+@register(method=True)
+def msort(input):
+    return _sort(input, 0, False)[0]
+
+
+@register(method=True)
+def argsort(input, dim=-1, descending=False, stable=False):
+    with no_grad():
+        return _sort(input, dim, descending)[1]
+
+
+@op("topk", public=False)
+def _topk(input, k, dim=-1, largest=True, sorted=True):
+    size = input.shape[_wrap_dim(dim, input.ndim)] if input.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    values, idx = _sorted(input, dim, largest)
+    if input.ndim == 0:
+        return values, idx
+    key = [slice(None)] * input.ndim
+    key[_wrap_dim(dim, input.ndim)] = slice(0, k)
+    return values[tuple(key)], idx[tuple(key)]
+
+
+@register(method=True)
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The k largest (smallest with largest=False) elements along dim, in sorted order."""
+    return return_types.topk(*_topk(input, operator.index(k), dim, largest, sorted))

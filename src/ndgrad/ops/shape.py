@@ -1,4 +1,6 @@
 """Shape and view ops: views share memory and the version counter with their base.
+Also here: triangular parts (tril/triu), rot90, block_diag, diag_embed, and the aliases and copies
+torch records under their own node names (lift, lift_fresh, _reshape_copy, _reshape_alias).
 
 The forwards of view ops (`view=True`) return NumPy views of their input, never the input array
 itself and never a copy; the glue marks the results as views of the input's base. Argument
@@ -6,6 +8,8 @@ parsing (varargs or a tuple, -1, negative dims) and torch's error messages live 
 functions, which then call one registered op.
 """
 import operator
+import sys
+import types
 import warnings
 
 import numpy as np
@@ -16,6 +20,12 @@ from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
 from ._registry import op, register
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import state
+
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten = aten
 
 
 def _size(size):
@@ -988,3 +998,132 @@ def _view_as_complex(input):
 @op("alias", public=False, view=True)
 def _alias(input):
     return input.view()
+
+
+# ---- triangular parts, rot90 ----------------------------------------------------------------
+def _check_matrix(name, input):
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+
+
+@op("tril", method=True, inplace=True)
+def tril(input, diagonal=0):
+    """The lower triangle of the last two dims (on and below `diagonal`); zeros above it."""
+    _check_matrix("tril", input)
+    return np.tril(input, diagonal)
+
+
+@op("triu", method=True, inplace=True)
+def triu(input, diagonal=0):
+    """The upper triangle of the last two dims (on and above `diagonal`); zeros below it."""
+    _check_matrix("triu", input)
+    return np.triu(input, diagonal)
+
+
+@op("rot90", public=False)
+def _rot90(input, k, dims):
+    return np.rot90(input, k, dims).copy()   # a new tensor, as torch's (np.rot90 gives a view)
+
+
+@register(method=True)
+def rot90(input, k=1, dims=(0, 1)):
+    """input rotated by k quarter turns in the plane of dims, from dims[0] towards dims[1]."""
+    dims = tuple(dims)
+    n = input.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if n < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {n}")
+    wrapped = (_wrap_dim(dims[0], n), _wrap_dim(dims[1], n))
+    if wrapped[0] == wrapped[1]:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+    return _rot90(input, operator.index(k) % 4, wrapped)
+
+
+# ---- block_diag, diag_embed -------------------------------------------------------------------
+def _block_shape(shape):
+    """The (rows, cols) block a block_diag input fills: a 0-d tensor is 1x1, a 1-d one a row."""
+    return (1, 1) if not shape else (1, shape[0]) if len(shape) == 1 else tuple(shape)
+
+
+@op("block_diag", public=False)
+def _block_diag(tensors, shapes):
+    blocks = [_block_shape(s) for s in shapes]
+    dims = [_dtype.from_numpy_dtype(a.dtype) for a in tensors if a.ndim]
+    zeros = [_dtype.from_numpy_dtype(a.dtype) for a in tensors if not a.ndim]
+    dt = _dtype.result_type(dims, zeros).np if tensors else _dtype.defaults.float.np
+    out = np.zeros((sum(b[0] for b in blocks) if tensors else 1, sum(b[1] for b in blocks)), dt)
+    r = c = 0
+    for a, (rows, cols) in zip(tensors, blocks):
+        out[r:r + rows, c:c + cols] = a.reshape(rows, cols)
+        r, c = r + rows, c + cols
+    return out
+
+
+@register()
+def block_diag(*tensors):
+    """The tensors (at most 2-d) as the blocks of a block-diagonal matrix."""
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.ndim} dimensions")
+    # the node keeps the inputs' shapes, not the inputs (which may be modified in place later)
+    return _block_diag(list(tensors), [tuple(t.shape) for t in tensors])
+
+
+@op("diag_embed", public=False)
+def _diag_embed(input, offset, dim1, dim2):
+    n = input.shape[-1] + abs(offset) if input.ndim else 1
+    shape = list(input.shape[:-1])
+    for d in sorted((dim1, dim2)):
+        shape.insert(d, n)
+    out = np.zeros(shape, input.dtype)
+    _diagonal_view(out, offset, dim1, dim2)[...] = input
+    return out
+
+
+@register(method=True)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Matrices (in dims dim1, dim2 of the result) whose `offset` diagonal is input's last dim."""
+    n = input.ndim + 1
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _diag_embed(input, operator.index(offset), d1, d2)
+
+
+# ---- aliases and copies with their own nodes -----------------------------------------------------
+@op("lift", public=False)
+def lift(input):
+    return input.view()   # like torch's: the same memory in a tensor that is not a tracked view
+
+
+@op("lift_fresh", public=False)
+def lift_fresh(input):
+    return input.view()
+
+
+@op("_reshape_copy", public=False)
+def _reshape_copy_op(input, size):
+    return np.reshape(input, size).copy()
+
+
+def _reshape_copy(input, size):
+    return _reshape_copy_op(input, _infer_size(_size((size,)), input.numel()))
+
+
+def _reshape_alias_strided(input, size, stride):
+    """aten._reshape_alias: a view of input with the given size and stride, which must be those of
+    reshaping input to `size` without a copy (the op's derivative assumes a reshape)."""
+    size, stride = _size((size,)), _size((stride,))
+    view = np.reshape(input._data, size, copy=False) if input.numel() == int(np.prod(size)) else None
+    item = input._data.itemsize
+    if view is None or any(n > 1 and s * item != vs for n, s, vs in zip(size, stride, view.strides)):
+        raise NotImplementedError(f"_reshape_alias: size {_shape_str(size)} and stride {_shape_str(stride)} are not a "
+                                  f"reshape of the input's shape {_shape_str(input.shape)} and stride "
+                                  f"{_shape_str(input.stride())}; use as_strided for other geometries")
+    return _reshape_alias(input, size)
+
+
+aten.lift, aten.lift_fresh = lift, lift_fresh
+aten._reshape_copy, aten._reshape_alias = _reshape_copy, _reshape_alias_strided

@@ -4,7 +4,7 @@ segment_reduce, and the gamma sampler with its reparameterization gradient.
 Forwards are scipy.special calls on arrays; derivatives.yaml's "special functions, fake
 quantization, segment_reduce" section holds their formulas. ATen's `special_*` kernels are
 registered under private names (`ndgrad._special_i1`, ...) that formulas can call;
-`ndgrad/special.py` gives them torch.special's names. Fake quantization is in `quantize.py`.
+`ndgrad/special.py` gives them torch.special's names. Fake quantization is in `quantization.py`.
 """
 import numpy as np
 

@@ -11,7 +11,7 @@ import math
 
 from ... import _dtype
 from ...ops.creation import empty, zeros
-from ...ops.rnn import LSTM_MODE, mkldnn_rnn_layer
+from ...ops.recurrent import LSTM_MODE, mkldnn_rnn_layer
 from ...ops.shape import cat, stack, unsafe_split
 from .. import functional as F, init
 from ..parameter import Parameter

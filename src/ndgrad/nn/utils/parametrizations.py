@@ -1,6 +1,6 @@
 """torch.nn.utils.parametrizations: weight_norm as a parametrization (g * v / ||v||, recomputed
 on every access through torch's fused op _weight_norm)."""
-from ...ops.nn_extra import _weight_norm
+from ...ops.normalization import _weight_norm
 from ...ops.reduction import norm_except_dim
 from ..modules.module import Module
 from .parametrize import register_parametrization

@@ -12,8 +12,8 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import Tensor
 from ...ops.creation import arange, empty_like, tensor
-from ...ops.nn_extra import _pack_padded_sequence
-from ...ops.sort_complex_fft import sort
+from ...ops.recurrent import _pack_padded_sequence
+from ...ops.reduction import sort
 
 
 class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):

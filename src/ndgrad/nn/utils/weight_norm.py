@@ -3,7 +3,7 @@ recomputes the weight from <name>_g and <name>_v), and remove_weight_norm."""
 import warnings
 
 from ...autograd.grad_mode import no_grad
-from ...ops.nn_extra import _weight_norm
+from ...ops.normalization import _weight_norm
 from ...ops.reduction import norm_except_dim
 from ..parameter import Parameter
 

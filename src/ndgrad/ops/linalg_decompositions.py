@@ -3,17 +3,18 @@
 Each op is a forward on arrays (NumPy / SciPy LAPACK calls, batched) registered under the
 derivatives.yaml entry torch records for the same call, so the grad_fn names match:
 `linalg.solve` -> `_linalg_solve_ex`, `linalg.svd` / `svdvals` -> `_linalg_svd`, and so on.
-The user-facing functions (argument forms, named tuples, error checking) live in ndgrad/linalg.py
-and at the bottom of this file for the top-level names (`torch.det`, `torch.svd`, ...).
+The user-facing functions (argument forms, named tuples, error checking, and the norms, rank and
+powers built on the decompositions) live in ndgrad/linalg.py and at the bottom of this file for the
+top-level names (`torch.det`, `torch.svd`, ...). The products are in linalg.py.
 """
+
 import numpy as np
 
 from ._registry import op, register
-from ..backends.numpy_backend import linalg
 from ..autograd.grad_mode import state as _grad_state
+from ..backends.numpy_backend import linalg
 from .linalg import _type_name
 from .reduction import _structseq
-
 
 
 class LinAlgError(RuntimeError):
@@ -906,74 +907,3 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
         tol = _pinv_tolerance(data, atol, rtol, m, n)
         from .creation import tensor
         return tensor((data > tol).sum(-1).astype(np.int64))
-
-
-@register(method=True)
-def kron(input, other):
-    """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
-    from .shape import _unsafe_view
-    nd = max(input.ndim, other.ndim)
-    a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
-    b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
-    a_shape = [s for d in a.shape for s in (d, 1)]
-    b_shape = [s for d in b.shape for s in (1, d)]
-    out = a.reshape(a_shape) * b.reshape(b_shape)
-    return _unsafe_view(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
-
-
-@register()
-def tensordot(a, b, dims=2):
-    """Contract dims of a with dims of b: permute, fold into one mm, view as the free dims."""
-    if isinstance(dims, int):
-        if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
-    else:
-        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
-    da, db = [d % max(a.ndim, 1) for d in da], [d % max(b.ndim, 1) for d in db]
-    if len(da) != len(db):
-        raise RuntimeError("both dimension lists should have same length")
-    for x, y in zip(da, db):
-        if a.shape[x] != b.shape[y]:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and "
-                               f"second has size {b.shape[y]} in dim {y}")
-    free_a = [d for d in range(a.ndim) if d not in da]
-    free_b = [d for d in range(b.ndim) if d not in db]
-    k = int(np.prod([a.shape[d] for d in da]))
-    out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
-    left = a.permute(free_a + da).reshape(-1, k)
-    right = b.permute(db + free_b).reshape(k, -1)
-    from .linalg import mm
-    return mm(left, right).reshape(out_shape)
-
-
-def multi_dot(tensors):
-    """The product of a chain of matrices (the first and last may be vectors): mm's, then one view."""
-    n = len(tensors)
-    if n < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
-    first, last = tensors[0], tensors[-1]
-    mats = [first.unsqueeze(0) if first.ndim == 1 else first] + list(tensors[1:-1]) + \
-        [last.unsqueeze(-1) if last.ndim == 1 else last]
-    for i, t in enumerate(mats):
-        if t.ndim != 2:
-            where = "first" if i == 0 else "last" if i == n - 1 else None
-            raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got {t.ndim}D" if where else
-                               f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
-    if n == 3:   # the cheaper of (AB)C and A(BC)
-        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
-        if b * c * d + a * b * d < a * b * c + a * c * d:
-            out = mats[0].mm(mats[1].mm(mats[2]))
-        else:
-            out = mats[0].mm(mats[1]).mm(mats[2])
-    else:
-        out = mats[0]
-        for t in mats[1:]:
-            out = out.mm(t)
-    shape = ((first.shape[0],) if first.ndim == 2 else ()) + ((last.shape[1],) if last.ndim == 2 else ())
-    return out.view(shape)
-
-
-@register()
-def chain_matmul(*matrices):
-    return multi_dot(list(matrices))

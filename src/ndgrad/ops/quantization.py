@@ -11,7 +11,7 @@ import numpy as np
 
 from ._registry import op, register
 from .._dtype import type_word
-from .._tensor import Tensor, _wrap_dim
+from .._tensor import _wrap_dim, Tensor
 
 
 def _check_range(quant_min, quant_max):

@@ -1,22 +1,27 @@
-"""Neural-network ops: activations, softmax / log_softmax and the losses behind nn.functional.
+"""Activations: relu/threshold, leaky_relu, elu/selu/celu, gelu, silu, softplus, hardtanh, hardsigmoid,
+hardswish, mish, shrinks, log_sigmoid, glu, prelu, rrelu; softmax / log_softmax and _masked_softmax.
 
-Each op's backward is itself an op here (`_softmax_backward_data`, `_nll_loss_backward`, ...):
-one NumPy kernel for the first derivative, and a derivatives.yaml entry of its own, so double
-backward works and records the nodes torch records (SoftmaxBackwardDataBackward0, ...).
-Underscored names are torch's internal (ATen) forms; the user-facing functions with torch's
-signatures are here (torch.relu, torch.softmax, ...) and in ndgrad/nn/functional.py.
+Each op's backward is itself an op here (`_gelu_backward`, `_softmax_backward_data`, ...): one NumPy
+kernel for the first derivative and a derivatives.yaml entry of its own, so double backward records
+the nodes torch records. Underscored names are torch's internal (ATen) forms; the user-facing forms
+with nn.functional's signatures are at the end of each section and in ndgrad/nn/functional/activation.py.
+The lowest nn family: the others take `_inplace`, `_float_only` and `_zero` from here.
 """
 import inspect
 import math
 
 import numpy as np
 
+from .. import _dtype
 from ._registry import call_inplace, op, register
+from .._tensor import _wrap_dim
+from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
+from . import creation
 from ._branchless import where as _branchless_where
 from .linalg import _type_name
 
-REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
 # Python floats, so float32 inputs stay float32
 _GELU_K = math.sqrt(2 / math.pi)
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
@@ -29,16 +34,6 @@ def _axis(dim, ndim):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
-
-
-def _reduce(losses, reduction):
-    if reduction == 1:
-        return losses.mean()
-    return losses.sum() if reduction == 2 else losses
-
-
-def _reduction_scale(grad_output, reduction, numel):
-    return grad_output / numel if reduction == 1 else grad_output
 
 
 def _inplace(entry, forward):
@@ -78,7 +73,7 @@ def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU'
     return _branchless_where(input > threshold, grad_output, np.zeros((), grad_output.dtype))
 
 
-# ---- other activations (user-facing forms in nn/functional.py) ----------------------------
+# ---- other activations (user-facing forms in nn/functional/activation.py) ----------------------------
 def _leaky_relu_forward(input, negative_slope=0.01):
     return np.where(input > 0, input, input * np.asarray(negative_slope, input.dtype))
 
@@ -299,107 +294,241 @@ softmax = register("softmax", method=True)(_softmax_public(_softmax))
 log_softmax = register("log_softmax", method=True)(_softmax_public(_log_softmax))
 
 
-# ---- losses -------------------------------------------------------------------------------
-@op("div.Scalar", public=False)
-def _div_scalar(input, other):
-    # torch's losses divide by a Python number inside C++ (DivBackward1, not Python's DivBackward0)
-    return np.true_divide(input, other)
+def _zero(a):
+    return np.zeros((), a.dtype)
 
 
-def _nll_targets(input, target, weight, ignore_index):
-    """(class axis, valid mask, targets safe to index with, per-element weights) for nll_loss."""
-    if target.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"nll_loss: expected target dtype to be Long or Byte, but got {_type_name(target)}")
-    axis = 0 if input.ndim == 1 else 1
-    classes = input.shape[axis]
-    valid = target != ignore_index
-    safe = np.where(valid, target, 0)
-    bad = (safe < 0) | (safe >= classes)
-    if bad.any():
-        raise IndexError(f"Target {safe[bad].flat[0]} is out of bounds.")
-    if weight is None:
-        w = valid.astype(input.dtype)
-    else:
-        if weight.dtype != input.dtype:
-            raise RuntimeError(f"nll_loss: expected scalar type {_type_name(input)} but found {_type_name(weight)} "
-                               "(weight must have the input's dtype)")
-        w = np.where(valid, weight[safe], np.zeros((), input.dtype))
-    return axis, valid, safe, w
+def _float_only(name, a):
+    if a.dtype.kind not in "fc":
+        raise NotImplementedError(f'"{name}" not implemented for \'{_type_name(a)}\'; use a floating-point input')
 
 
-def _nll_forward(input, target, weight, reduction, ignore_index):
-    axis, valid, safe, w = _nll_targets(input, target, weight, ignore_index)
-    picked = np.take_along_axis(input, np.expand_dims(safe, axis), axis).squeeze(axis)
-    losses = -np.where(valid, picked, np.zeros((), input.dtype)) * w
-    if reduction == 0:
-        return losses, np.zeros((), input.dtype)
-    total = w.sum()
-    out = losses.sum()
-    if reduction == 1:
-        with np.errstate(invalid="ignore", divide="ignore"):   # every target ignored: nan, as torch
-            out = out / total
-    return np.asarray(out, input.dtype), np.asarray(total, input.dtype)
+# ---- activations --------------------------------------------------------------------------
+@op("hardsigmoid", public="_hardsigmoid")
+def _hardsigmoid(input):
+    _float_only("hardsigmoid", input)
+    return np.clip(input / 6 + 0.5, 0, 1).astype(input.dtype, copy=False)
 
 
-def _nll_backward(grad_output, input, target, weight, reduction, ignore_index, total_weight):
-    axis, valid, safe, w = _nll_targets(input, target, weight, ignore_index)
-    scale = -grad_output
-    if reduction == 1:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scale = scale / total_weight
-    coef = np.where(valid, w * scale, np.zeros((), input.dtype))
-    grad_input = np.zeros(input.shape, np.result_type(input, grad_output))
-    np.put_along_axis(grad_input, np.expand_dims(safe, axis), np.expand_dims(coef, axis), axis)
-    return grad_input
+hardsigmoid_ = _inplace("hardsigmoid", _hardsigmoid.spec.forward)
 
 
-def _check_nll_shapes(input, target, want_input_dims):
-    if input.ndim not in want_input_dims:
-        raise ValueError(f"nll_loss: input tensor should be {' or '.join(f'{d}D' for d in want_input_dims)}, "
-                         f"got {input.ndim}D of shape {list(input.shape)}")
-    if input.ndim <= 2:
-        if target.ndim > 1:
-            raise RuntimeError("nll_loss: 0D or 1D target tensor expected, multi-target not supported "
-                               f"(got target of shape {list(target.shape)})")
-        ok = target.shape == input.shape[:1] if input.ndim == 2 else target.ndim == 0 or target.shape == (1,)
-    else:
-        ok = target.shape == input.shape[:1] + input.shape[2:]
-    if not ok:
-        raise RuntimeError(f"nll_loss: size mismatch (got input: {list(input.shape)} , target: {list(target.shape)})")
+def _hardswish_forward(input):
+    _float_only("hardswish", input)
+    return input * np.clip(input / 6 + 0.5, 0, 1).astype(input.dtype, copy=False)
 
 
-@op("nll_loss", public="_nll_loss")
-def _nll_loss(input, target, weight, reduction, ignore_index):
-    _check_nll_shapes(input, target, (1, 2))
-    return _nll_forward(input, target.reshape(()) if input.ndim == 1 else target, weight, reduction, ignore_index)
+_hardswish = op("hardswish", public="_hardswish")(_hardswish_forward)
+hardswish_ = _inplace("hardswish", _hardswish_forward)
 
 
-@op("nll_loss2d", public="_nll_loss2d")
-def _nll_loss2d(input, target, weight, reduction, ignore_index):
-    _check_nll_shapes(input, target, (4,))
-    return _nll_forward(input, target, weight, reduction, ignore_index)
+@op("hardswish_backward", public="_hardswish_backward")
+def _hardswish_backward(grad_output, self):
+    slope = np.where(self < -3, 0, np.where(self <= 3, self / 3 + 0.5, 1)).astype(grad_output.dtype, copy=False)
+    return grad_output * slope
 
 
-@op("nll_loss_backward", public="_nll_loss_backward")
-def _nll_loss_backward(grad_output, input, target, weight, reduction, ignore_index, total_weight):
-    return _nll_backward(grad_output, input, target.reshape(()) if input.ndim == 1 else target, weight,
-                         reduction, ignore_index, total_weight)
+def _mish_forward(input):
+    _float_only("mish", input)
+    return input * np.tanh(np.logaddexp(0, input))
 
 
-@op("nll_loss2d_backward", public="_nll_loss2d_backward")
-def _nll_loss2d_backward(grad_output, input, target, weight, reduction, ignore_index, total_weight):
-    return _nll_backward(grad_output, input, target, weight, reduction, ignore_index, total_weight)
+_mish = op("mish", public="_mish")(_mish_forward)
+mish_ = _inplace("mish", _mish_forward)
 
 
-@op("mse_loss", public="_mse_loss", promote="same", operands=(0, 1))
-def _mse_loss(input, target, reduction):
-    if input.dtype.kind not in "fc":
-        raise NotImplementedError(f'"mse_loss" not implemented for \'{_type_name(input)}\'; use floating-point '
-                                  "input and target")
-    diff = input - target
-    return _reduce(diff * diff, reduction)
+def _check_lambd(lambd):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {float(lambd)}.")
 
 
-@op("mse_loss_backward", public="_mse_loss_backward", promote="same", operands=(0, 1, 2))
-def _mse_loss_backward(grad_output, input, target, reduction):
-    return (input - target) * _reduction_scale(2 * grad_output, reduction, input.size)
+@op("hardshrink", public="hardshrink", method=True)
+def hardshrink(input, lambd=0.5):
+    return np.where(np.abs(input) > lambd, input, _zero(input))
+
+
+@op("hardshrink_backward", public="_hardshrink_backward")
+def _hardshrink_backward(grad_out, self, lambd):
+    return np.where(np.abs(self) > lambd, grad_out, _zero(grad_out))
+
+
+@op("softshrink", public="_softshrink")
+def _softshrink(input, lambd=0.5):
+    _check_lambd(lambd)
+    return np.where(input > lambd, input - lambd, np.where(input < -lambd, input + lambd, _zero(input)))
+
+
+@op("softshrink_backward", public="_softshrink_backward")
+def _softshrink_backward(grad_output, self, lambd):
+    return np.where(np.abs(self) > lambd, grad_output, _zero(grad_output))
+
+
+@op("log_sigmoid", public="_log_sigmoid")
+def _log_sigmoid(input):
+    _float_only("log_sigmoid", input)
+    return -np.logaddexp(0, -input)
+
+
+@op("log_sigmoid_backward", public="_log_sigmoid_backward")
+def _log_sigmoid_backward(grad_output, self):
+    return grad_output / (1 + np.exp(self))
+
+
+def _glu_halves(input, dim):
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    axis = _axis(dim, input.ndim)
+    if input.shape[axis] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size {input.shape[axis]}")
+    return np.split(input, 2, axis) + [axis]
+
+
+@op("glu", public="_glu")
+def _glu(input, dim=-1):
+    a, b, _ = _glu_halves(input, dim)
+    return a / (1 + np.exp(-b))
+
+
+@op("glu_backward", public="_glu_backward")
+def _glu_backward(grad_output, self, dim):
+    a, b, axis = _glu_halves(self, dim)
+    s = 1 / (1 + np.exp(-b))
+    return np.concatenate([grad_output * s, grad_output * a * s * (1 - s)], axis)
+
+
+def _prelu_check(input, weight):
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.numel()} and channel size = {channels}.")
+
+
+@op("_prelu_kernel", promote="same")
+def _prelu_kernel(self, weight):
+    return np.where(self > 0, self, self * weight)
+
+
+@op("_prelu_kernel_backward", promote="same")
+def _prelu_kernel_backward(grad_output, self, weight):
+    pos = self > 0
+    gi = np.where(pos, grad_output, grad_output * weight)
+    gw = np.where(pos, _zero(grad_output), grad_output * self)
+    lead = gw.ndim - weight.ndim
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(weight.shape) if n == 1 and gw.shape[lead + i] != 1)
+    return gi, gw.sum(axes, keepdims=True).reshape(weight.shape)
+
+
+@op("rrelu_with_noise", public="_rrelu_with_noise")
+def _rrelu_with_noise(self, noise, lower, upper, training):
+    """rrelu; in training, draws each negative input's slope into `noise` (in place, as torch)."""
+    if not training:
+        return np.where(self >= 0, self, self * np.asarray((lower + upper) / 2, self.dtype))
+    from .._random import rng
+    slope = rng().uniform(lower, upper, self.shape).astype(self.dtype)
+    noise[...] = np.where(self <= 0, slope, 1).reshape(noise.shape)
+    return self * noise.reshape(self.shape)
+
+
+@op("rrelu_with_noise_backward", public="_rrelu_with_noise_backward")
+def _rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training, self_is_result):
+    if training and upper - lower > 1e-6:
+        return grad_output * noise
+    slope = np.asarray((lower + upper) / 2, grad_output.dtype)
+    return np.where(self > 0, grad_output, grad_output * slope)
+
+
+def hardsigmoid(input, inplace=False):
+    return hardsigmoid_(input) if inplace else _hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    return hardswish_(input) if inplace else _hardswish(input)
+
+
+def mish(input, inplace=False):
+    return mish_(input) if inplace else _mish(input)
+
+
+def softshrink(input, lambd=0.5):
+    return _softshrink(input, lambd)
+
+
+def logsigmoid(input):
+    return _log_sigmoid(input)
+
+
+def glu(input, dim=-1):
+    return _glu(input, dim)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+@register("prelu")
+def prelu(input, weight):
+    _prelu_check(input, weight)
+    if input.ndim >= 2:
+        weight = weight.view([1, weight.numel()] + [1] * (input.ndim - 2))
+    return _prelu_kernel(input, weight)
+
+
+@register("rrelu")
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if inplace:
+        return rrelu_(input, lower, upper, training)
+    return _rrelu_with_noise(input, creation.empty_like(input), lower, upper, training)
+
+
+@register("rrelu_")
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    out = _rrelu_with_noise(input, creation.empty_like(input), lower, upper, training)
+    with no_grad():
+        input.copy_(out)
+    return input
+
+
+# ---- masked softmax ---------------------------------------------------------------------------
+@op("_masked_softmax", public=False)
+def _masked_softmax_full(input, mask, dim):
+    _float_input("masked_softmax", input)
+    x = np.where(mask, -np.inf, input).reshape(input.shape or (1,))
+    e = np.exp(x - x.max(dim, keepdims=True))   # a fully masked slice gives NaN, as torch's CPU kernel
+    return (e / e.sum(dim, keepdims=True)).reshape(input.shape)
+
+
+@op("_masked_softmax_backward")
+def _masked_softmax_backward(grad_output, output, mask, dim):
+    y, g = output.reshape(output.shape or (1,)), grad_output.reshape(output.shape or (1,))
+    gi = y * (g - (g * y).sum(dim, keepdims=True))
+    return np.where(mask, np.zeros((), gi.dtype), gi.reshape(output.shape))
+
+
+@register()
+def _masked_softmax(input, mask, dim=None, mask_type=None):
+    """softmax over dim (default: the last) with the entries where mask is True left out.
+
+    mask_type 0: an (L, L) mask for every (batch, head) of a 4-d input; 1: a (B, L) key padding mask;
+    2 (or None): a mask of input's shape.
+    """
+    if mask.dtype != _dtype.bool_:
+        raise RuntimeError("Mask should be a boolean tensor")
+    shape = tuple(input.shape)
+    if tuple(mask.shape) != shape:   # a mask of input's shape is taken whatever mask_type says
+        if input.ndim == 4 and mask_type == 0:
+            if tuple(mask.shape) != shape[2:]:
+                raise RuntimeError("For mask_type == 0 mask shape should be (L, L)")
+            mask = mask.expand(shape)
+        elif input.ndim == 4 and mask_type == 1:
+            if tuple(mask.shape) != (shape[0], shape[3]):
+                raise RuntimeError("For mask_type == 1 mask shape should be (B, L)")
+            mask = mask.view(shape[0], 1, 1, shape[3]).expand(shape)
+        elif input.ndim == 4 and mask_type not in (None, 2):
+            raise RuntimeError("Mask Type should be 0 (src_mask) or 1 (src_key_padding_mask), or 2 (default_mask)")
+        else:
+            raise RuntimeError("For mask_type == 2 mask shape should match input shape")
+    return _masked_softmax_full(input, mask, _wrap_dim(-1 if dim is None else dim, input.ndim))

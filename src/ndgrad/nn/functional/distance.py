@@ -1,11 +1,16 @@
 """Distances and the losses built on them (pairwise_distance, cosine_similarity, triplet margin
-losses) and local_response_norm: torch composes these from other ops, and so does ndgrad, so the
-recorded graph is torch's (NormBackward1, DivBackward0, ClampMinBackward0...). Re-exported by
-ndgrad.nn.functional."""
-import ndgrad as _nd
-from ..autograd.grad_mode import no_grad
-from ..ops.nn import REDUCTIONS, _reduce
-from ..ops.reduction import _norm_dim
+losses): torch composes these from other ops, and so does ndgrad, so the recorded graph is torch's
+(NormBackward1, DivBackward0, ClampMinBackward0...); pdist is the op of ops/distance.py.
+"""
+from ...autograd.grad_mode import no_grad
+from ...ops.distance import pdist
+from ...ops.linalg_decompositions import vector_norm
+from ...ops.loss import REDUCTIONS, _reduce, _reduction as legacy_reduction
+from ...ops.pointwise import clamp_min, minimum
+from ...ops.reduction import _norm_dim
+
+__all__ = ["cosine_similarity", "pairwise_distance", "pdist", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss"]
 
 
 def _reduction(reduction):
@@ -23,7 +28,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """sum(x1/|x1| * x2/|x2|) along dim; the norms are clamped to eps without changing the gradient."""
     def unit(x):
-        norm = _nd.linalg.vector_norm(x, 2, dim, True).clone()
+        norm = vector_norm(x, 2, dim, True).clone()
         with no_grad():
             norm.clamp_min_(eps)
         return x / norm
@@ -40,14 +45,13 @@ def _triplet_checks(name, anchor, positive, negative):
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
-    from .functional import _reduction as legacy_reduction
     red = legacy_reduction(reduction, size_average, reduce)
     _triplet_checks("triplet_margin_loss", anchor, positive, negative)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
-        d_neg = _nd.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce(_nd.clamp_min(margin + d_pos - d_neg, 0), red)
+        d_neg = minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(clamp_min(margin + d_pos - d_neg, 0), red)
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
@@ -59,24 +63,5 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     distance = distance_function if distance_function is not None else pairwise_distance
     d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
     if swap:
-        d_neg = _nd.minimum(d_neg, distance(positive, negative))
-    return _reduce(_nd.clamp_min(margin + d_pos - d_neg, 0), red)
-
-
-def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
-    """input / (k + alpha * mean of input^2 over `size` neighbouring channels)^beta."""
-    from .functional import avg_pool2d, avg_pool3d, pad
-    if input.ndim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
-    if input.numel() == 0:
-        return input
-    square = input.mul(input)
-    before, after = size // 2, (size - 1) // 2
-    if input.ndim == 3:   # channels become the height of a one-channel image; average down it
-        window = pad(square.unsqueeze(1), (0, 0, before, after))
-        mean = avg_pool2d(window, (size, 1), stride=1).squeeze(1)
-    else:
-        shape = tuple(input.shape)
-        window = pad(square.view(shape[0], 1, shape[1], shape[2], -1), (0, 0, 0, 0, before, after))
-        mean = avg_pool3d(window, (size, 1, 1), stride=1).squeeze(1).view(shape)
-    return input / mean.mul(alpha).add(k).pow(beta)
+        d_neg = minimum(d_neg, distance(positive, negative))
+    return _reduce(clamp_min(margin + d_pos - d_neg, 0), red)

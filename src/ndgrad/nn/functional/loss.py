@@ -1,0 +1,115 @@
+"""nn.functional's losses: nll_loss and cross_entropy (log_softmax then nll_loss, as torch composes
+them) and mse_loss here; the other losses are the public forms in ops/loss.py, re-exported.
+"""
+import warnings
+
+from ...autograd.grad_mode import is_grad_enabled
+from ...ops import loss as _ops
+from ...ops.linalg import broadcast_shape
+from ...ops.loss import (REDUCTIONS, _reduction, binary_cross_entropy, binary_cross_entropy_with_logits,
+                         cosine_embedding_loss, ctc_loss_fn as ctc_loss, gaussian_nll_loss, hinge_embedding_loss,
+                         huber_loss, kl_div, l1_loss, margin_ranking_loss, multi_margin_loss, multilabel_margin_loss,
+                         multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss)
+from .activation import log_softmax
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
+           "ctc_loss", "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss",
+           "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
+           "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss"]
+
+
+def _nll_loss_nd(input, target, weight, reduction, ignore_index):
+    """(loss, total_weight): nll_loss for any number of dims, through torch's nll_loss/nll_loss2d."""
+    if input.ndim < 1:
+        raise ValueError(f"nll_loss: Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.ndim else 'a 0-d target'}).")
+    if weight is not None and weight.requires_grad and is_grad_enabled():
+        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True (pass weight.detach()).")
+    if input.ndim <= 2:
+        return _ops._nll_loss(input, target, weight, reduction, ignore_index)
+    if input.ndim == 4:
+        return _ops._nll_loss2d(input, target, weight, reduction, ignore_index)
+    n, c = input.shape[:2]
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(f"nll_loss: Expected target size {[n] + list(input.shape[2:])}, got {list(target.shape)}")
+    # any other rank: fold the extra dims into one spatial dim of nll_loss2d
+    flat = input.contiguous().view(n, c, 1, -1) if input.numel() else input.view(n, c, 0, 0)
+    flat_target = target.contiguous().view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
+    out, total = _ops._nll_loss2d(flat, flat_target, weight, reduction, ignore_index)
+    return (out.view(tuple(target.shape)) if reduction == REDUCTIONS["none"] else out), total
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)[0]
+
+
+def _class_shape(ndim, class_dim):
+    """The shape that broadcasts a per-class vector along the class dim."""
+    return tuple(-1 if d == class_dim else 1 for d in range(ndim))
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    red = _reduction(reduction, size_average, reduce)
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    if tuple(input.shape) == tuple(target.shape):
+        return _cross_entropy_probs(logp, target, weight, red, ignore_index, label_smoothing, class_dim)
+    loss, total = _nll_loss_nd(logp, target, weight, red, ignore_index)
+    if label_smoothing <= 0:
+        return loss
+    # the smoothed part: the mean over classes of -logp, for the targets that are not ignored
+    if weight is not None:
+        logp = logp * weight.view(_class_shape(input.ndim, class_dim))
+    smooth = (-logp.sum(class_dim)).masked_fill(target == ignore_index, 0.0)
+    if red == REDUCTIONS["sum"]:
+        smooth = smooth.sum()
+    elif red == REDUCTIONS["mean"]:
+        smooth = smooth.sum() / total
+    classes = input.shape[class_dim]
+    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+def _cross_entropy_probs(logp, target, weight, reduction, ignore_index, label_smoothing, class_dim):
+    if not target.is_floating_point():
+        raise RuntimeError(f"cross_entropy: Expected floating point type for target with class probabilities, "
+                           f"got {_ops._type_name(target._data)}")
+    if ignore_index >= 0:
+        raise RuntimeError("cross_entropy: ignore_index is not supported for floating point target")
+    classes = logp.shape[class_dim]
+    if label_smoothing > 0:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
+    if weight is not None:
+        logp = logp * weight.view(_class_shape(logp.ndim, class_dim))
+    terms = logp * target
+    if reduction == REDUCTIONS["none"]:
+        return -terms.sum(class_dim)
+    if reduction == REDUCTIONS["sum"]:
+        return -terms.sum()
+    return _ops._div_scalar(-terms.sum(), logp.numel() // classes)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", stacklevel=2)
+    red = _reduction(reduction, size_average, reduce)
+    shape = broadcast_shape(input.shape, target.shape)
+    input = input if tuple(input.shape) == shape else input.expand(shape)
+    target = target if tuple(target.shape) == shape else target.expand(shape)
+    if weight is None:
+        return _ops._mse_loss(input, target, red)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("mse_loss: Weights and input must have the same size.")
+    weighted = (input - target).pow(2) * weight
+    if red == REDUCTIONS["none"]:
+        return weighted
+    if red == REDUCTIONS["sum"]:
+        return weighted.sum()
+    return weighted.sum() / weight.sum()

@@ -1,0 +1,9 @@
+"""nn.functional's resampling: interpolate / upsample, pixel (un)shuffle, affine_grid and grid_sample,
+the public forms in ops/sampling.py.
+"""
+from ...ops.sampling import (  # noqa: F401
+    affine_grid, grid_sample, interpolate, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear,
+    upsample_nearest)
+
+__all__ = ["affine_grid", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample",
+           "upsample_bilinear", "upsample_nearest"]

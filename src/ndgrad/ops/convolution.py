@@ -1,0 +1,480 @@
+"""Convolution and fold/unfold (im2col / col2im).
+
+Every op works on a batch of planes (N, C, *spatial) with 1-3 spatial dims, through two
+primitives: `_im2col` (a strided window view of the padded input, laid out (N, C, *kernel,
+*positions)) and its adjoint `_col2im` (a scatter-add of such windows back into an image, one
+slice-add per kernel offset). A convolution is a batched matmul of the weight with the im2col
+matrix; its input gradient (and a transposed convolution) is a matmul followed by col2im.
+
+As in torch, CPU convolutions of every kind record one `convolution` node whose backward is the
+differentiable op `convolution_backward`. The user-facing functions with torch.nn.functional's
+signatures are at the end (re-exported by ndgrad/nn/functional/convolution.py); pooling.py builds
+on the primitives here.
+"""
+import math
+import sys
+import types
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ._registry import op, register
+from .padding import constant_pad_nd
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten = aten
+
+
+
+# ---- argument handling --------------------------------------------------------------------
+def _ints(value, n, what, op_name):
+    """An int or a sequence of 1 or n ints as a tuple of n ints."""
+    if isinstance(value, (int, np.integer)):
+        return (int(value),) * n
+    value = tuple(int(v) for v in value)
+    if len(value) == 1:
+        return value * n
+    if len(value) != n:
+        raise RuntimeError(f"{op_name}: expected {what} to be a single integer value or a list of {n} values to "
+                           f"match the {n}d dimensions, but got {what}={list(value)}")
+    return value
+
+
+def _batched(x, d, op_name):
+    """(N, C, *spatial) view of an input that may lack the batch dim; and whether it did."""
+    if x.ndim == d + 1:
+        return x[None], True
+    if x.ndim != d + 2:
+        raise RuntimeError(f"{op_name}: Expected {d + 1}D (unbatched) or {d + 2}D (batched) input, but got input "
+                           f"of size: {list(x.shape)}")
+    return x, False
+
+
+def _unbatch(y, unbatched):
+    return y[0] if unbatched else y
+
+
+def _prod(values):
+    return math.prod(int(v) for v in values)
+
+
+# ---- im2col / col2im primitives ------------------------------------------------------------
+def _im2col(x, kernel, stride, dilation, positions=None):
+    """Windows of x (N, C, *S), already padded, as a view (N, C, *kernel, *positions)."""
+    d = len(kernel)
+    span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
+    v = sliding_window_view(x, span, axis=tuple(range(2, 2 + d)))
+    v = v[(slice(None), slice(None))
+          + tuple(slice(None, None if positions is None else (n - 1) * s + 1, s)
+                  for s, n in zip(stride, positions or stride))
+          + tuple(slice(None, None, dl) for dl in dilation)]
+    return v.transpose((0, 1) + tuple(range(2 + d, 2 + 2 * d)) + tuple(range(2, 2 + d)))
+
+
+def _col2im(cols, padded, stride, dilation):
+    """Adjoint of _im2col. `cols` is laid out channel-major (C, *kernel, N, *positions) (any view);
+    the windows are summed into an image (N, C, *padded), returned as a (C, N) transposed view."""
+    d = len(padded)
+    kernel, n, positions = cols.shape[1:1 + d], cols.shape[1 + d], cols.shape[2 + d:]
+    img = np.zeros((cols.shape[0], n) + tuple(padded), cols.dtype)
+    lead = (slice(None), slice(None))
+    for offs in np.ndindex(*kernel):   # a loop over the (small) kernel, each a strided slice-add
+        region = tuple(slice(o * dl, o * dl + s * (m - 1) + 1, s)
+                       for o, dl, s, m in zip(offs, dilation, stride, positions))
+        img[lead + region] += cols[(slice(None),) + offs]
+    return img.swapaxes(0, 1)
+
+
+def _channel_major(cols):
+    """(N, C, *kernel, *positions) windows as the view (C, *kernel, N, *positions) _col2im takes."""
+    d = (cols.ndim - 2) // 2
+    return cols.transpose((1,) + tuple(range(2, 2 + d)) + (0,) + tuple(range(2 + d, 2 + 2 * d)))
+
+
+def _pad(x, before, after, value=0):
+    if not any(before) and not any(after):
+        return x
+    return np.pad(x, ((0, 0), (0, 0)) + tuple(zip(before, after)), constant_values=value)
+
+
+def _crop(img, before, size):
+    """The contiguous (N, C, *size) part of a padded image starting at `before`."""
+    return np.ascontiguousarray(img[(slice(None), slice(None)) + tuple(slice(b, b + s) for b, s in zip(before, size))])
+
+
+# ---- convolution ----------------------------------------------------------------------------
+# Matrices are channel-major: one GEMM per group over the whole batch (N*P columns), which BLAS
+# runs far faster than a stack of per-sample products.
+def _unfold(x, kernel, stride, padding, dilation, positions, groups):
+    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S) (a copy)."""
+    cols = _channel_major(_im2col(_pad(x, padding, padding), kernel, stride, dilation, positions))
+    return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
+
+
+def _by_channel(x, groups):
+    """x (N, C, *S) as the matrix (G, C/G, N*P)."""
+    return x.swapaxes(0, 1).reshape(groups, x.shape[1] // groups, -1)
+
+
+def _gemm(a, b):
+    return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
+
+
+def _conv(x, w, stride, padding, dilation, groups):
+    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k): (N, O, *out)."""
+    n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
+    out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
+    return np.ascontiguousarray(y.reshape((o, n) + out).swapaxes(0, 1))
+
+
+def _conv_t(x, w, stride, padding, dilation, groups, size):
+    """Transposed convolution of x (N, C, *S) with w (C, O/groups, *k) onto spatial `size`."""
+    n, c, kernel = x.shape[0], x.shape[1], w.shape[2:]
+    cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
+    cols = cols.reshape((groups * w.shape[1],) + kernel + (n,) + x.shape[2:])
+    padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
+    return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+
+
+def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
+    """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
+    the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
+    transposed one (a = input, b = grad_output)."""
+    cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
+    gw = _gemm(_by_channel(a, groups), cols.transpose(0, 2, 1))                    # (G, X, Y*K)
+    return gw.reshape((a.shape[1], b.shape[1] // groups) + tuple(kernel))
+
+
+def _conv_out_sizes(size, kernel, stride, padding, dilation):
+    return tuple((s + 2 * p - dl * (k - 1) - 1) // st + 1
+                 for s, k, st, p, dl in zip(size, kernel, stride, padding, dilation))
+
+
+def _conv_t_out_sizes(size, kernel, stride, padding, dilation, output_padding):
+    return tuple((s - 1) * st - 2 * p + dl * (k - 1) + op + 1
+                 for s, k, st, p, dl, op in zip(size, kernel, stride, padding, dilation, output_padding))
+
+
+def _type_word(dt):
+    return {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
+            "complex64": "ComplexFloat", "complex128": "ComplexDouble"}.get(dt.name, dt.name)
+
+
+def _check_conv(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch's argument checks (same messages); returns the normalized int tuples."""
+    d = weight.ndim - 2
+    if d < 1 or input.ndim != d + 2:
+        raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to conv{max(d, 1)}d, "
+                           f"but got input of size: {list(input.shape)}")
+    stride, padding, dilation, output_padding = (
+        _ints(v, d, name, "convolution") for v, name in ((stride, "stride"), (padding, "padding"),
+                                                         (dilation, "dilation"), (output_padding, "output_padding")))
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(dl <= 0 for dl in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    for other in (weight, bias):
+        if other is not None and other.dtype != input.dtype:
+            raise RuntimeError(f"expected scalar type {_type_word(input.dtype)} but found {_type_word(other.dtype)}")
+    shape = list(weight.shape)
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                           f"but got weight of size [{shape}] instead")
+    in_channels = weight.shape[0] if transposed else weight.shape[1] * groups
+    if input.shape[1] != in_channels:
+        what = f"transposed=1, weight of size {shape}" if transposed else f"groups={groups}, weight of size {shape}"
+        raise RuntimeError(f"Given {what}, expected input{list(input.shape)} to have {in_channels} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    out_channels = weight.shape[1] * groups if transposed else weight.shape[0]
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_channels):
+        raise RuntimeError(f"Given weight of size {shape}, expected bias to be 1-dimensional with {out_channels} "
+                           f"elements, but got bias of size {list(bias.shape)} instead")
+    if transposed:
+        if any(op >= st and op >= dl for op, st, dl in zip(output_padding, stride, dilation)):
+            raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding={list(output_padding)}, stride={list(stride)}, "
+                               f"dilation={list(dilation)}")
+    else:
+        padded = [s + 2 * p for s, p in zip(input.shape[2:], padding)]
+        span = [dl * (k - 1) + 1 for k, dl in zip(weight.shape[2:], dilation)]
+        if any(s < k for s, k in zip(padded, span)):
+            raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                               f"size: ({' x '.join(map(str, span))}). Kernel size can't be greater than actual "
+                               "input size")
+    return stride, padding, dilation, output_padding
+
+
+def _convolution_forward(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    stride, padding, dilation, output_padding = _check_conv(input, weight, bias, stride, padding, dilation,
+                                                            transposed, output_padding, groups)
+    if transposed:
+        size = _conv_t_out_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
+        y = _conv_t(input, weight, stride, padding, dilation, groups, size)
+    else:
+        y = _conv(input, weight, stride, padding, dilation, groups)
+    if bias is not None:
+        y += bias.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
+
+
+@op("convolution", method=False)
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    return _convolution_forward(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+
+
+def _convolution_grads(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
+                       output_padding, groups, output_mask):
+    d = weight.ndim - 2
+    stride, padding, dilation = (_ints(v, d, n, "convolution_backward")
+                                 for v, n in ((stride, "stride"), (padding, "padding"), (dilation, "dilation")))
+    kernel = weight.shape[2:]
+    gi = gw = gb = None
+    if output_mask[0]:
+        gi = (_conv(grad_output, weight, stride, padding, dilation, groups) if transposed else
+              _conv_t(grad_output, weight, stride, padding, dilation, groups, input.shape[2:]))
+    if output_mask[1]:
+        gw = (_weight_grad(input, grad_output, kernel, stride, padding, dilation, groups) if transposed else
+              _weight_grad(grad_output, input, kernel, stride, padding, dilation, groups))
+    if output_mask[2]:
+        gb = grad_output.sum((0,) + tuple(range(2, grad_output.ndim)))
+    # outputs not asked for: zeros without memory (never routed anywhere)
+    zero = np.zeros((), grad_output.dtype)
+    return (np.broadcast_to(zero, input.shape) if gi is None else gi,
+            np.broadcast_to(zero, weight.shape) if gw is None else gw,
+            np.broadcast_to(zero, (weight.shape[1] * groups if transposed else weight.shape[0],))
+            if gb is None else gb)
+
+
+_convolution_backward = op("convolution_backward", public="_convolution_backward")(_convolution_grads)
+aten.convolution = convolution
+aten.convolution_backward = _convolution_backward
+
+
+@register()
+def conv_tbc(input, weight, bias, pad=0):
+    return _conv_tbc(input, weight, bias, pad)
+
+
+@op("conv_tbc", public=False)
+def _conv_tbc(input, weight, bias, pad=0):
+    """Time-batch-channel 1-d convolution: input (T, B, C), weight (K, C, O), bias (O,)."""
+    if input.ndim != 3 or weight.ndim != 3 or bias.ndim != 1:
+        raise RuntimeError(f"conv_tbc: expected a 3-D input (time, batch, channels), a 3-D weight (kernel, in, out) "
+                           f"and a 1-D bias, got {list(input.shape)}, {list(weight.shape)}, {list(bias.shape)}")
+    if input.shape[2] != weight.shape[1] or bias.shape[0] != weight.shape[2]:
+        raise RuntimeError(f"conv_tbc: input channels ({input.shape[2]}) must equal the weight's dim 1 "
+                           f"({weight.shape[1]}), and the bias size ({bias.shape[0]}) its dim 2 ({weight.shape[2]})")
+    y = _convolution_forward(input.transpose(1, 2, 0), weight.transpose(2, 1, 0), bias, (1,), (pad,), (1,),
+                             False, (0,), 1)
+    return np.ascontiguousarray(y.transpose(2, 0, 1))
+
+
+# the slow_conv* / thnn_conv2d / mkldnn_convolution ops torch reaches through torch.ops.aten
+# (each records its own node; their backward is the generic convolution backward)
+@op("_slow_conv2d_forward", public=False)
+def _slow_conv2d_forward(self, weight, kernel_size, bias, stride, padding):
+    return _convolution_forward(self, weight, bias, stride, padding, 1, False, 0, 1)
+
+
+@op("_slow_conv2d_backward.output_mask", public="_slow_conv2d_backward")
+def _slow_conv2d_backward(grad_output, self, weight, kernel_size, stride, padding, output_mask):
+    return _convolution_grads(grad_output, self, weight, None, stride, padding, 1, False, 0, 1, output_mask)
+
+
+@op("slow_conv3d_forward", public=False)
+def _slow_conv3d_forward(self, weight, kernel_size, bias, stride, padding):
+    return _convolution_forward(self, weight, bias, stride, padding, 1, False, 0, 1)
+
+
+@op("slow_conv_dilated2d", public=False)
+def _slow_conv_dilated2d(self, weight, kernel_size, bias=None, stride=1, padding=0, dilation=1):
+    return _convolution_forward(self, weight, bias, stride, padding, dilation, False, 0, 1)
+
+
+@op("slow_conv_dilated3d", public=False)
+def _slow_conv_dilated3d(self, weight, kernel_size, bias=None, stride=1, padding=0, dilation=1):
+    return _convolution_forward(self, weight, bias, stride, padding, dilation, False, 0, 1)
+
+
+@op("slow_conv_transpose2d", public=False)
+def _slow_conv_transpose2d(self, weight, kernel_size, bias=None, stride=1, padding=0, output_padding=0, dilation=1):
+    return _convolution_forward(self, weight, bias, stride, padding, dilation, True, output_padding, 1)
+
+
+@op("slow_conv_transpose3d", public=False)
+def _slow_conv_transpose3d(self, weight, kernel_size, bias=None, stride=1, padding=0, output_padding=0, dilation=1):
+    return _convolution_forward(self, weight, bias, stride, padding, dilation, True, output_padding, 1)
+
+
+@op("mkldnn_convolution", public="mkldnn_convolution")
+def mkldnn_convolution(self, weight, bias, padding, stride, dilation, groups):
+    if self.dtype != np.float32:
+        raise RuntimeError(f"mkldnn_convolution: expects float tensor inputs (oneDNN), got {_type_word(self.dtype)}")
+    return _convolution_forward(self, weight, bias, stride, padding, dilation, False, 0, groups)
+
+
+def thnn_conv2d(self, weight, kernel_size, bias=None, stride=1, padding=0):
+    return _slow_conv2d_forward(self, weight, kernel_size, bias, stride, padding)
+
+
+def slow_conv3d(self, weight, kernel_size, bias=None, stride=1, padding=0):
+    return _slow_conv3d_forward(self, weight, kernel_size, bias, stride, padding)
+
+
+aten.thnn_conv2d, aten.slow_conv3d = thnn_conv2d, slow_conv3d
+aten._slow_conv2d_forward, aten._slow_conv2d_backward = _slow_conv2d_forward, _slow_conv2d_backward
+aten.slow_conv3d_forward, aten.mkldnn_convolution = _slow_conv3d_forward, mkldnn_convolution
+aten.slow_conv_dilated2d, aten.slow_conv_dilated3d = _slow_conv_dilated2d, _slow_conv_dilated3d
+aten.slow_conv_transpose2d, aten.slow_conv_transpose3d = _slow_conv_transpose2d, _slow_conv_transpose3d
+aten.conv_tbc = conv_tbc
+
+
+# ---- im2col / col2im (nn.functional.unfold / fold) --------------------------------------------
+def _fold_args(name, kernel_size, dilation, padding, stride):
+    args = tuple(_ints(v, 2, what, name) for v, what in ((kernel_size, "kernel_size"), (dilation, "dilation"),
+                                                          (padding, "padding"), (stride, "stride")))
+    for v, what, least in zip(args, ("kernel_size", "dilation", "padding", "stride"), (1, 1, 0, 1)):
+        if any(e < least for e in v):
+            raise RuntimeError(f"{name}: {what} should be {'greater than zero' if least else 'non-negative'}, "
+                               f"but got {what}: {list(v)}")
+    return args
+
+
+@op("im2col", public="_im2col")
+def _im2col_op(self, kernel_size, dilation, padding, stride):
+    if self.ndim not in (3, 4) or any(s == 0 for s in self.shape[-3:]):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {list(self.shape)}")
+    kernel, dilation, padding, stride = _fold_args("im2col", kernel_size, dilation, padding, stride)
+    x, unbatched = _batched(self, 2, "im2col")
+    out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if any(o < 1 for o in out):
+        raise RuntimeError(f"Given input with spatial size {list(x.shape[2:])}, kernel_size={list(kernel)}, "
+                           f"dilation={list(dilation)}, padding={list(padding)}, calculated shape of the array of "
+                           f"sliding blocks as {list(out)}, but its components must be at least one.")
+    cols = _im2col(_pad(x, padding, padding), kernel, stride, dilation, out)
+    return _unbatch(cols.reshape(x.shape[0], x.shape[1] * _prod(kernel), _prod(out)), unbatched)
+
+
+@op("col2im", public="_col2im")
+def _col2im_op(self, output_size, kernel_size, dilation, padding, stride):
+    size = _ints(output_size, 2, "output_size", "col2im")
+    kernel, dilation, padding, stride = _fold_args("col2im", kernel_size, dilation, padding, stride)
+    if self.ndim not in (2, 3) or any(s == 0 for s in self.shape[-2:]):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and "
+                           f"non-zero dimensions for input, but got: {list(self.shape)}")
+    x = self[None] if self.ndim == 2 else self
+    k = _prod(kernel)
+    if x.shape[1] % k:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+                           f"but got input.size(1)={x.shape[1]} and kernel_size={list(kernel)}")
+    blocks = _conv_out_sizes(size, kernel, stride, padding, dilation)
+    if _prod(blocks) != x.shape[2] or any(b < 1 for b in blocks):
+        raise RuntimeError(f"Given output_size={list(size)}, kernel_size={list(kernel)}, dilation={list(dilation)}, "
+                           f"padding={list(padding)}, stride={list(stride)}, expected size of input's dimension 2 to "
+                           f"match the calculated number of sliding blocks {' * '.join(map(str, blocks))} = "
+                           f"{_prod(blocks)}, but got input.size(2)={x.shape[2]}.")
+    cols = _channel_major(x.reshape((x.shape[0], x.shape[1] // k) + kernel + blocks))
+    img = _crop(_col2im(cols, tuple(s + 2 * p for s, p in zip(size, padding)), stride, dilation), padding, size)
+    return img[0] if self.ndim == 2 else img
+
+
+# ---- nn.functional ------------------------------------------------------------------------
+def _conv_nd(d, input, weight, bias, stride, padding, dilation, groups):
+    name = f"conv{d}d"
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    unbatched = input.ndim == d + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if isinstance(padding, str):
+        input, padding = _string_padding(input, weight, padding, stride, dilation, d)
+    out = convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def _string_padding(input, weight, padding, stride, dilation, d):
+    """padding='valid' / 'same' as ints; 'same' with an odd total pads the input's end explicitly (as torch)."""
+    if padding == "valid":
+        return input, 0
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(s != 1 for s in _ints(stride, d, "stride", f"conv{d}d")):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    dilation = _ints(dilation, d, "dilation", f"conv{d}d")
+    total = [dl * (k - 1) for dl, k in zip(dilation, weight.shape[2:])]
+    left = [t // 2 for t in total]
+    extra = [t - 2 * lt for t, lt in zip(total, left)]
+    if any(extra):
+        pad = []
+        for e in reversed(extra):   # constant_pad_nd lists the last dim first
+            pad += [0, e]
+        input = constant_pad_nd(input, pad, 0.0)
+    return input, left
+
+
+def _conv_transpose_nd(d, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    name = f"conv_transpose{d}d"
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
+                           f"size: {list(input.shape)}")
+    if isinstance(padding, str):
+        raise RuntimeError(f"{name}: padding must be an int or a tuple of ints (string padding is not supported)")
+    unbatched = input.ndim == d + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+@register()
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv_nd(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+@register()
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv_nd(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+@register()
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv_nd(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+@register()
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose_nd(1, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@register()
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose_nd(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+@register()
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose_nd(3, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    if input.ndim not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    return _im2col_op(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    if input.ndim not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  f"(got {input.ndim}D)")
+    return _col2im_op(input, output_size, kernel_size, dilation, padding, stride)

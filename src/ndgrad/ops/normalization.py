@@ -1,0 +1,329 @@
+"""Normalization: batch norm (native_batch_norm and torch's _batch_norm_* variants), layer norm, group
+norm and their backward ops; weight norm; and the user-facing batch_norm, instance_norm, layer_norm,
+group_norm, rms_norm, normalize (re-exported by ndgrad/nn/functional/normalization.py).
+"""
+import sys
+import types
+
+import numpy as np
+
+from ._registry import op, register
+from ..autograd.grad_mode import no_grad
+from .activation import _float_only
+from .reduction import norm_except_dim
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten = aten
+
+
+
+# ---- normalization ------------------------------------------------------------------------
+def _stats(x, axes, eps):
+    mean = x.mean(axes, keepdims=True)
+    d = np.subtract(x, mean, out=np.empty(x.shape, np.result_type(x, mean)))
+    var = np.square(d, out=d).mean(axes, keepdims=True)   # one temporary, squared in place
+    return mean, var, 1 / np.sqrt(var + eps)
+
+
+def _normalized_backward(g_hat, xhat, rstd, axes):
+    """d loss/dx for xhat = (x - mean(x)) * rstd(x) over `axes`, given d loss/d xhat."""
+    return rstd * (g_hat - g_hat.mean(axes, keepdims=True) - xhat * (g_hat * xhat).mean(axes, keepdims=True))
+
+
+def _channel(v, ndim):
+    """A per-channel vector shaped to broadcast along dim 1 of an ndim-D input."""
+    return v.reshape((1, -1) + (1,) * (ndim - 2)) if ndim > 1 else v
+
+
+def _bn_axes(x):
+    return (0,) + tuple(range(2, x.ndim))
+
+
+def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    """(output, save_mean, save_invstd); training updates the running stats in place."""
+    _float_only("batch_norm", input)
+    if input.ndim < 2:
+        raise RuntimeError(f"batch_norm: expected an input of at least 2 dims (N, C, ...), got {list(input.shape)}")
+    c = input.shape[1]
+    for name, v in (("weight", weight), ("bias", bias), ("running_mean", running_mean), ("running_var", running_var)):
+        if v is not None and v.size != c:
+            raise RuntimeError(f"batch_norm: {name} should contain {c} elements not {v.size}")
+    x = _bn_planes(input)
+    if training:
+        mean, var, invstd = _stats(x, (0, 2), eps)
+        mean, var, invstd = mean.reshape(-1), var.reshape(-1), invstd.reshape(-1)
+        if running_mean is not None:
+            n = input.size // c
+            running_mean *= 1 - momentum
+            running_mean += momentum * mean
+            running_var *= 1 - momentum
+            running_var += momentum * var * (n / (n - 1) if n > 1 else np.inf)
+        save = (mean, invstd)
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
+        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
+        save = (np.zeros(0, input.dtype), np.zeros(0, input.dtype))
+    # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
+    scale = invstd if weight is None else invstd * weight
+    shift = -mean * scale if bias is None else bias - mean * scale
+    out = np.multiply(x, scale.astype(input.dtype, copy=False)[:, None], dtype=input.dtype)
+    out += shift.astype(input.dtype, copy=False)[:, None]
+    return (out.reshape(input.shape),) + save
+
+
+def _bn_planes(x):
+    """x (N, C, *) as (N, C, P): per-channel passes over contiguous rows (a view when it can be)."""
+    return x.reshape(x.shape[0], x.shape[1], -1)
+
+
+def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps):
+    """Per-channel sums of g and g*(x - mean), then gi = g*k + (x - mean)*kd + k0 per channel: four
+    whole-array passes instead of the formula's dozen broadcast temporaries."""
+    if train:
+        mean, invstd = save_mean, save_invstd
+    else:
+        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
+    g, x = _bn_planes(grad_out), _bn_planes(input)
+    w = 1 if weight is None else weight
+    d = x - mean[:, None]                       # (N, C, P)
+    sum_g = g.sum((0, 2))
+    sum_gd = np.einsum("ncp,ncp->c", g, d)     # no (N, C, P) temporary
+    k = (invstd * w).astype(g.dtype, copy=False)
+    gi = np.multiply(g, k[:, None], dtype=g.dtype)
+    if train:
+        n = x.shape[0] * x.shape[2]
+        d *= (-k * invstd * invstd * sum_gd / n).astype(d.dtype, copy=False)[:, None]
+        d -= (k * sum_g / n).astype(d.dtype, copy=False)[:, None]
+        gi += d
+    return gi.reshape(input.shape), sum_gd * invstd, sum_g
+
+
+native_batch_norm = op("native_batch_norm", public="native_batch_norm")(_batch_norm)
+
+
+@op("native_batch_norm_backward", public="native_batch_norm_backward")
+def native_batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train,
+                               eps, output_mask=(True, True, True)):
+    return _batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps)
+
+
+@op("_native_batch_norm_legit", public=False)
+def _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    return _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+@op("_native_batch_norm_legit.no_stats", public=False)
+def _native_batch_norm_legit_no_stats(input, weight, bias, training, momentum, eps):
+    return _batch_norm(input, weight, bias, None, None, True, momentum, eps)
+
+
+@op("_native_batch_norm_legit_no_training", public="_native_batch_norm_legit_no_training")
+def _native_batch_norm_legit_no_training(input, weight, bias, running_mean, running_var, momentum, eps):
+    return _batch_norm(input, weight, bias, running_mean, running_var, False, momentum, eps)
+
+
+def _legit(input, weight, bias, *args):
+    """torch._native_batch_norm_legit: with running stats (5 more args) or without (3)."""
+    if len(args) == 3:
+        return _native_batch_norm_legit_no_stats(input, weight, bias, *args)
+    return _native_batch_norm_legit(input, weight, bias, *args)
+
+
+register("_native_batch_norm_legit")(_legit)
+
+
+@op("_batch_norm_with_update", public=False)
+def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    return _batch_norm(input, weight, bias, running_mean, running_var, True, momentum, eps) + (np.zeros(0, np.uint8),)
+
+
+@op("_batch_norm_no_update", public=False)
+def _batch_norm_no_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    out = _batch_norm(input, weight, bias, running_mean, running_var, running_mean is None, momentum, eps)
+    return out[:1] + (np.zeros(0, input.dtype), np.zeros(0, input.dtype), np.zeros(0, np.uint8))
+
+
+@op("batch_norm_backward", public="_batch_norm_backward")
+def _batch_norm_backward_op(grad_out, input, weight, running_mean, running_var, save_mean, save_var, update, eps,
+                            output_mask=(True, True, True), reserve=None):
+    train = update or running_mean is None
+    return _batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_var, train, eps)
+
+
+aten._batch_norm_with_update = _batch_norm_with_update
+aten._batch_norm_no_update = _batch_norm_no_update
+aten.batch_norm_backward = _batch_norm_backward_op
+aten.native_batch_norm = native_batch_norm
+aten.native_batch_norm_backward = native_batch_norm_backward
+
+
+def _ln_axes(input, normalized_shape):
+    normalized_shape = tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0 or input.shape[input.ndim - k:] != normalized_shape or input.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"[{', '.join(map(str, input.shape))}]")
+    return tuple(range(input.ndim - k, input.ndim))
+
+
+@op("native_layer_norm", public="native_layer_norm")
+def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    _float_only("layer_norm", input)
+    axes = _ln_axes(input, normalized_shape)
+    for name, v in (("weight", weight), ("bias", bias)):
+        if v is not None and v.shape != tuple(normalized_shape):
+            raise RuntimeError(f"layer_norm: expected {name} of shape {list(normalized_shape)}, got {list(v.shape)}")
+    mean = input.mean(axes, keepdims=True)
+    out = input - mean                  # one buffer, then in place (a transformer runs two per step)
+    rstd = 1 / np.sqrt(np.square(out).mean(axes, keepdims=True) + eps)
+    out = _into(np.multiply, out, rstd)
+    if weight is not None:
+        out = _into(np.multiply, out, weight)
+    if bias is not None:
+        out = _into(np.add, out, bias)
+    return out, mean, rstd
+
+
+def _into(ufunc, out, other):
+    """ufunc(out, other), into `out` (a buffer of ours) when the result keeps its shape and dtype."""
+    if (isinstance(out, np.ndarray) and np.result_type(out, other) == out.dtype
+            and np.broadcast_shapes(out.shape, np.shape(other)) == out.shape):
+        return ufunc(out, other, out=out)
+    return ufunc(out, other)
+
+
+@op("native_layer_norm_backward", public="native_layer_norm_backward")
+def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
+                               output_mask=(True, True, True)):
+    axes = _ln_axes(input, normalized_shape)
+    outer = tuple(range(input.ndim - len(axes)))
+    xhat = _into(np.multiply, input - mean, rstd)
+    gx = grad_out * xhat
+    gw, gb = gx.sum(outer), grad_out.sum(outer)
+    if weight is not None:              # the formula of _normalized_backward, in place
+        g = grad_out * weight
+        gx = _into(np.multiply, gx, weight)
+    else:
+        g = grad_out
+    xhat = _into(np.multiply, xhat, gx.mean(axes, keepdims=True))
+    del gx
+    gi = g - g.mean(axes, keepdims=True)
+    gi = _into(np.subtract, gi, xhat)
+    return _into(np.multiply, gi, rstd), gw, gb
+
+
+def _gn_view(input, N, C, HxW, group):
+    return input.reshape(N, group, (C // group) * HxW)
+
+
+@op("native_group_norm", public="native_group_norm")
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    _float_only("group_norm", input)
+    mean, _, rstd = _stats(_gn_view(input, N, C, HxW, group), (2,), eps)
+    out = ((_gn_view(input, N, C, HxW, group) - mean) * rstd).reshape(input.shape)
+    if weight is not None:
+        out = out * _channel(weight, input.ndim)
+    if bias is not None:
+        out = out + _channel(bias, input.ndim)
+    return out, mean.reshape(N, group), rstd.reshape(N, group)
+
+
+@op("native_group_norm_backward", public="native_group_norm_backward")
+def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group,
+                               output_mask=(True, True, True)):
+    x = _gn_view(input, N, C, HxW, group)
+    m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
+    xhat = ((x - m) * r).reshape(input.shape)
+    w = _channel(weight, input.ndim) if weight is not None else 1
+    gi = _normalized_backward(_gn_view(grad_out * w, N, C, HxW, group), (x - m) * r, r, (2,))
+    axes = _bn_axes(input)
+    return gi.reshape(input.shape), (grad_out * xhat).sum(axes), grad_out.sum(axes)
+
+
+# ---- normalization
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if training:
+        size = int(np.prod([input.shape[0]] + list(input.shape[2:])))
+        if size == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    return native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher input to instance_norm (got {input.ndim}D input)")
+    n, c = input.shape[:2]
+    flat = input.contiguous().view([1, n * c] + list(input.shape[2:]))
+    rep = [None if v is None else v.repeat(n) for v in (running_mean, running_var, weight, bias)]
+    out = native_batch_norm(flat, rep[2], rep[3], rep[0], rep[1], use_input_stats, momentum, eps)[0]
+    if use_input_stats and running_mean is not None:
+        with no_grad():   # the batch's per-instance running stats, averaged back per channel
+            running_mean.copy_(rep[0].view(n, c).mean(0))
+            running_var.copy_(rep[1].view(n, c).mean(0))
+    return out.view(input.shape)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return native_layer_norm(input, tuple(normalized_shape), weight, bias, eps)[0]
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape [{', '.join(map(str, input.shape))}] and num_groups={num_groups}")
+    hw = int(np.prod(input.shape[2:]))
+    return native_group_norm(input, weight, bias, n, c, hw, num_groups, eps)[0]
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    dims = list(range(input.ndim - len(normalized_shape), input.ndim))
+    eps = eps if eps is not None else float(np.finfo(input.numpy().dtype).eps)
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out * weight if weight is not None else out
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+# ---- weight norm --------------------------------------------------------------------------
+def _other_axes(ndim, dim):
+    return tuple(i for i in range(ndim) if i != dim)
+
+
+@op("_weight_norm_interface", public="_weight_norm_interface")
+def _weight_norm_interface(v, g, dim=0):
+    dim = dim % v.ndim
+    norms = np.sqrt((v * v).sum(_other_axes(v.ndim, dim), keepdims=True))
+    return v * (g / norms), norms.reshape(g.shape)
+
+
+@op("_weight_norm_interface_backward", public="_weight_norm_interface_backward")
+def _weight_norm_interface_backward(grad_w, saved_v, saved_g, saved_norms, dim):
+    dim = dim % saved_v.ndim
+    axes = _other_axes(saved_v.ndim, dim)
+    shape = tuple(s if i == dim else 1 for i, s in enumerate(saved_v.shape))
+    norms, g = saved_norms.reshape(shape), saved_g.reshape(shape)
+    dots = (grad_w * saved_v).sum(axes, keepdims=True)
+    grad_v = g / norms * (grad_w - saved_v * (dots / (norms * norms)))
+    return grad_v, (dots / norms).reshape(saved_g.shape)
+
+
+@register()
+def _weight_norm(v, g, dim=0):
+    """w = g * v / ||v|| (norm over every dim but `dim`): one fused op for the first or last dim."""
+    v, g = v.contiguous(), g.contiguous()
+    if dim == 0 or dim == v.ndim - 1:
+        return _weight_norm_interface(v, g, dim)[0]
+    return v * (g / norm_except_dim(v, 2, dim))

@@ -1,0 +1,133 @@
+"""Padding: the reflection/replication/circular pad ops (per-axis linear maps, so their backward is the
+transposed map) and constant_pad_nd; the user-facing pad (nn/functional/padding.py). The per-axis
+helpers `_along_axes` and `_index_matrix` are shared with sampling.py.
+"""
+
+import numpy as np
+
+from ._registry import op
+
+
+# ---- padding and interpolation: per-axis linear maps ----------------------------------------
+# Reflect/replicate padding and every interpolation mode are, along each spatial axis, a matrix
+# M (out x in) applied to that axis; the backward applies M's transpose. One code path for all.
+def _along_axes(x, mats, transpose=False):
+    first = x.ndim - len(mats)
+    for k, m in enumerate(mats):
+        if m is None:
+            continue
+        axis = first + k
+        x = np.moveaxis(np.moveaxis(x, axis, -1) @ (m if transpose else m.T).astype(x.dtype, copy=False), -1, axis)
+    return np.ascontiguousarray(x)
+
+
+def _index_matrix(idx, n_in):
+    m = np.zeros((len(idx), n_in))
+    m[np.arange(len(idx)), idx] = 1
+    return m
+
+
+def _pad_mats(shape, padding, mode):
+    """Matrices for reflect/replicate padding of the trailing len(padding)//2 dims of `shape`."""
+    k = len(padding) // 2
+    mats = []
+    for i in range(k):
+        n = shape[len(shape) - k + i]
+        left, right = padding[2 * (k - 1 - i)], padding[2 * (k - 1 - i) + 1]
+        if mode == "reflect" and (left >= n or right >= n):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({left}, {right}) at dimension {len(shape) - k + i} of input "
+                               f"{list(shape)}")
+        idx = np.arange(-left, n + right)
+        if mode == "reflect":
+            period = 2 * (n - 1) if n > 1 else 1
+            idx = np.abs(idx) % period
+            idx = np.where(idx >= n, period - idx, idx)
+        else:
+            idx = np.clip(idx, 0, n - 1)
+        mats.append(_index_matrix(idx, n))
+    return mats
+
+
+def _check_pad_input(name, self, padding):
+    k = len(padding) // 2
+    if self.ndim not in (k + 1, k + 2) or any(s == 0 for s in self.shape[-k:]):
+        raise RuntimeError(f"{name}: Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {list(self.shape)}")
+
+
+def _pad_op(name, mode):
+    def forward(self, padding):
+        _check_pad_input(name, self, padding)
+        return _along_axes(self, _pad_mats(self.shape, padding, mode))
+
+    def backward(grad_output, self, padding):
+        return _along_axes(grad_output, _pad_mats(self.shape, padding, mode), transpose=True)
+    fwd = op(name, public="_" + name)(forward)
+    op(name + "_backward", public="_" + name + "_backward")(backward)
+    return fwd
+
+
+_PADS = {(mode, d): _pad_op(f"{prefix}_pad{d}d", mode)
+         for mode, prefix in (("reflect", "reflection"), ("replicate", "replication")) for d in (1, 2, 3)}
+
+
+@op("constant_pad_nd", public="constant_pad_nd")
+def constant_pad_nd(self, pad, value=0):
+    if len(pad) % 2 or len(pad) // 2 > self.ndim:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}" if len(pad) % 2 else
+                           f"Length of pad should be no more than twice the number of dimensions of the input. "
+                           f"Pad length is {len(pad)} while the input has {self.ndim} dimensions.")
+    k = len(pad) // 2
+    widths = [(0, 0)] * (self.ndim - k) + [(pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]) for i in range(k)]
+    crop = tuple(slice(max(-a, 0), n - max(-b, 0)) for (a, b), n in zip(widths, self.shape))
+    out = self[crop]
+    return np.pad(out, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=value)
+
+
+# ---- user-facing padding, interpolation, pixel shuffle
+def pad(input, pad, mode="constant", value=None):
+    pad = tuple(int(p) for p in pad)
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise ValueError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+    k = len(pad) // 2
+    if len(pad) % 2 or k > 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                  f"(got a {input.ndim}D input and {len(pad)} pad values in mode {mode!r})")
+    if mode in ("reflect", "replicate"):
+        return _PADS[mode, k](input, pad)
+    if mode == "circular":
+        return _pad_circular(input, pad)
+    raise NotImplementedError(f"Unrecognised padding mode {mode}")
+
+
+def _pad_circular(input, pad):
+    """Circular padding as torch composes it: copy the input into the middle, then wrap slices."""
+    k = len(pad) // 2
+    shape = list(input.shape)
+    for i in range(k):
+        d = input.ndim - 1 - i
+        if pad[2 * i] > shape[d] or pad[2 * i + 1] > shape[d]:
+            raise ValueError("Padding value causes wrapping around more than once.")
+        shape[d] += pad[2 * i] + pad[2 * i + 1]
+    out = input.new_empty(shape)
+    inner = [slice(None)] * input.ndim
+    for i in range(k):
+        d = input.ndim - 1 - i
+        inner[d] = slice(max(pad[2 * i], 0), shape[d] - max(pad[2 * i + 1], 0))
+    out[tuple(inner)] = input
+    for i in range(k):   # wrap along each padded dim, innermost first, over the full extent of the others
+        d = input.ndim - 1 - i
+        left, right, n = pad[2 * i], pad[2 * i + 1], shape[d]
+        idx = [slice(None)] * input.ndim
+        if left > 0:
+            dst, src = list(idx), list(idx)
+            dst[d], src[d] = slice(0, left), slice(n - right - left, n - right)
+            out[tuple(dst)] = out[tuple(src)]
+        if right > 0:
+            dst, src = list(idx), list(idx)
+            dst[d], src[d] = slice(n - right, n), slice(left, left + right)
+            out[tuple(dst)] = out[tuple(src)]
+    return out
