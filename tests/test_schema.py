@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _schema
 from ndgrad.ops._schema import Parser
 
 try:
@@ -15,7 +14,6 @@ try:
 except ImportError:
     torch = None
 
-_schema.bind(Tensor=ndgrad.Tensor, Size=ndgrad.Size, device=ndgrad.device)
 
 ADD = Parser("add(Tensor input, Tensor other, *, Scalar alpha=1)", "add(Tensor input, Scalar other, Scalar alpha=1)")
 SUM = Parser("sum(Tensor input, *, ScalarType? dtype=None)",

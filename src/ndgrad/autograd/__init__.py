@@ -8,20 +8,19 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
                         no_grad, set_grad_enabled)
 from .node import GradientEdge, Node  # noqa: F401
 from .._tensor import Tensor
-from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
+from . import tensor_methods  # noqa: F401  (Tensor.register_hook, retain_grad, ...)
 
 
 def _as_tuple(x):
     if x is None:
         return ()
-    from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
     if isinstance(x, (Tensor, GradientEdge)):
         return (x,)
     return tuple(x)
 
 
 def _root_edge(out, i):
-    from .record import edge as _edge
+    from .node import edge as _edge
     if isinstance(out, GradientEdge):
         return tuple(out)
     if not out._requires_grad:
@@ -31,7 +30,6 @@ def _root_edge(out, i):
 
 def _make_grads(outputs, grads, create_graph):
     from .. import ones_like
-    from . import tensor_methods  # noqa: F401  (Tensor.backward, register_hook, retain_grad, ...)
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if isinstance(out, GradientEdge):
@@ -82,8 +80,17 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         engine.run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph)
 
 
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Tensor.backward: the gradient of this tensor with respect to the graph leaves, accumulated
+    into their `.grad` (see `backward`)."""
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+Tensor.backward = _tensor_backward
+
+
 def _input_edge(t, i):
-    from .record import edge as _edge
+    from .node import edge as _edge
     if isinstance(t, GradientEdge):
         return tuple(t)
     if not t._requires_grad:
@@ -122,6 +129,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)
+
+
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
     """grad(..., is_grads_batched=True): one vector-Jacobian product per row of the grad_outputs
     (the first dim of each is the batch), stacked. torch vmaps the backward; a loop gives the same."""

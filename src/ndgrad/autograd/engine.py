@@ -24,7 +24,7 @@ from .grad_mode import state
 from .gradient_checks import check_count, fill_missing, fit_to_input
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
-from .node import AccumulateGrad, GradientEdge, GraphRoot
+from .node import AccumulateGrad, GradientEdge, GraphRoot, edge
 
 __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
            "reverse_graph", "reverse_closure"]
@@ -187,6 +187,15 @@ def _call_node(node, grads, targets, create_graph):
     if len(outs) != len(edges):
         check_count(node, outs, edges)
     return outs
+
+
+def vjp(outputs, inputs, grad_outputs, *, create_graph=False):
+    """The gradients of the Tensors `outputs` (given `grad_outputs`, one per output) with respect to
+    the Tensors `inputs`, returned (None where an input is not reached): the way formulas and ops
+    differentiate a computation they compose (autograd.grad without its argument handling).
+    The graph is kept when create_graph is True, freed otherwise."""
+    return run_backward([edge(o) for o in outputs], list(grad_outputs), inputs=[edge(t) for t in inputs],
+                        retain_graph=create_graph, create_graph=create_graph)
 
 
 def apply_node(node, grads, towards, *, create_graph=False):

@@ -188,7 +188,7 @@ class Function(FunctionCtx):
         recording = state.enabled and any(needs)
         if recording:
             # the edges are the inputs' histories from before forward (a dirty input gets a new one)
-            ctx.next_functions = tuple([record.edge(t) for t in tensors])
+            ctx.next_functions = tuple([_node.edge(t) for t in tensors])
             ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
         prev = state.enabled
         state.enabled = False
@@ -345,7 +345,7 @@ class Error(Node):
 
     def __init__(self, msg, leaves):
         self.msg = msg
-        self.next_functions = tuple([record.edge(t) for t in leaves])
+        self.next_functions = tuple([_node.edge(t) for t in leaves])
         self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
         self._out_meta = self._meta if len(leaves) > 1 else None
         self._sequence_nr_ = _next_seq()

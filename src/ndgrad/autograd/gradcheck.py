@@ -444,7 +444,7 @@ def _test_undefined_backward(func, inputs):
     """Backward must accept undefined (absent) output gradients and treat them as zeros."""
     from .. import zeros_like
     from . import engine
-    from .record import edge as _edge
+    from .node import edge as _edge
     diff = [t for _, t in _diff_inputs(inputs)]
     n_out = len(_differentiable_outputs(func(*inputs)))
     cases = [None] + (list(range(n_out)) if n_out > 1 else [])   # all undefined, then one at a time

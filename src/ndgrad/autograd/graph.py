@@ -24,7 +24,7 @@ _disabled = [None]      # message of the active disable_saved_tensors_hooks, or 
 
 def get_gradient_edge(tensor):
     """The edge through which gradients reach `tensor` (usable as backward/grad output or input)."""
-    from .record import edge as _edge
+    from .node import edge as _edge
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     return GradientEdge(*_edge(tensor))
@@ -49,7 +49,7 @@ class PackedSaved:
     __slots__ = ("packed", "unpack_hook", "edge", "output_nr", "requires_grad")
 
     def __init__(self, value, owner, pack_hook, unpack_hook):
-        from .record import edge as _edge
+        from .node import edge as _edge
         if type(value) is SavedOutput:
             tensor = _node.Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
                                         value.output_nr)
@@ -265,7 +265,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     arrived (None for the others); mode="any": fn(grad) with the first one to arrive."""
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
-    from .record import edge as _edge
+    from .node import edge as _edge
     tensors = tuple(tensors)
     pending = weakref.WeakKeyDictionary()   # backward pass -> [grads, arrived, expected]
 

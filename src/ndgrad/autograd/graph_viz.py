@@ -31,7 +31,7 @@ def _walk(tensor):
 def _leaf_node(tensor):
     if not tensor._requires_grad:
         return None
-    from .record import edge as _edge
+    from .node import edge as _edge
     return _edge(tensor)[0]
 
 

@@ -294,6 +294,21 @@ class GraphRoot(Node):
         return self.grads
 
 
+def edge(t):
+    """The edge through which a gradient reaches tensor `t`'s history."""
+    fn = t._grad_fn if t._base is None else t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if not t._requires_grad:
+        return (None, 0)
+    acc = t._acc
+    node = acc() if acc is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return (node, 0)
+
+
 class GradientEdge(tuple):
     """(node, output_nr): where a tensor's gradient enters the graph."""
     __slots__ = ()

@@ -8,8 +8,6 @@ share their base's version counter and replay from it; an in-place op moves the 
 tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
 `OpSpec` in the ops registry) carries what it needs.
 """
-import weakref
-
 import numpy as np
 
 from .. import _dtype
@@ -19,26 +17,10 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import saved_hooks
-from .node import AccumulateGrad, SavedOutput, TensorMeta, _next_seq
+from .node import SavedOutput, TensorMeta, _next_seq, edge
 
 _NO_EDGE = (None, 0)
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
-
-
-def edge(t):
-    """The edge through which a gradient reaches tensor `t`'s history."""
-    fn = t._grad_fn if t._base is None else t.grad_fn
-    if fn is not None:
-        return (fn, t._output_nr)
-    if not t._requires_grad:
-        return (None, 0)
-    acc = t._acc
-    node = acc() if acc is not None else None
-    if node is None:
-        node = AccumulateGrad(t)
-        t._acc = weakref.ref(node)
-    return (node, 0)
-
 
 
 def record(spec, args, outs):

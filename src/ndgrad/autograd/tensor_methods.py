@@ -1,5 +1,6 @@
-"""The autograd methods of Tensor: backward, register_hook, register_post_accumulate_grad_hook,
-retain_grad. Tensor sits below the autograd core, so the core attaches them to the class."""
+"""The hook methods of Tensor: register_hook, register_post_accumulate_grad_hook, retain_grad.
+Tensor sits below the autograd core, so the core attaches them to the class (and the autograd
+package attaches `backward`)."""
 import weakref
 
 from .._hooks import HookDict
@@ -45,10 +46,5 @@ def retain_grad(self):
     self._retains_grad = True
 
 
-def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    from . import backward as run_backward   # the autograd package's entry point (this module is imported by it)
-    run_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-
-for _method in (register_hook, register_post_accumulate_grad_hook, retain_grad, backward):
+for _method in (register_hook, register_post_accumulate_grad_hook, retain_grad):
     setattr(Tensor, _method.__name__, _method)

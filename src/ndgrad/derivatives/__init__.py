@@ -8,7 +8,7 @@ ops registry) and formulas.py's helpers, so they are differentiable themselves.
 import builtins
 
 from ..ops import _registry
-from . import formulas, loader
+from . import formulas, forward, loader  # noqa: F401  (forward: installs the forward-mode rules)
 
 # The names a formula may call: formulas.py's helpers, then the public ops, except names of Python
 # builtins (max, min, sum, all, any), which formulas use on ints and shapes.

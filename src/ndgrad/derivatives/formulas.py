@@ -1073,7 +1073,7 @@ def foreach_vjp(name, grads, *args):
     through its own derivative formula, with a graph when grad mode records (double backward)."""
     from ..ops.pointwise import foreach_element
     from ..autograd.grad_mode import state, enable_grad
-    from ..autograd import grad as vjp
+    from ..autograd.engine import vjp
     fn = foreach_element(name)
     record = state.enabled
     out = [[] if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]) else None for a in args]
@@ -1084,7 +1084,7 @@ def foreach_vjp(name, grads, *args):
         wanted = [k for k, x in enumerate(xs) if _is_tensor(x) and x.requires_grad]
         with enable_grad():
             y = fn(*xs)
-        gs = vjp([y], [xs[k] for k in wanted], [g], create_graph=record, allow_unused=True) if wanted else ()
+        gs = vjp([y], [xs[k] for k in wanted], [g], create_graph=record) if wanted else ()
         got = dict(zip(wanted, gs))
         for k, a in enumerate(out):
             gk = got.get(k)

@@ -9,7 +9,8 @@ torch's type promotion, runs the forward, wraps the outputs, and hands the call 
 each spec to its yaml entry (`OpSpec.bind`); until then an op records nothing.
 
 Other layers hook in here rather than being imported: the profiler sets `profile_op` while it
-records, forward AD sets `propagate_tangents`.
+records, the derivatives layer sets the forward-mode rules (`propagate_tangents`,
+`inplace_tangents`).
 """
 import functools
 import inspect
@@ -20,7 +21,7 @@ from .. import _dtype
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
-from ..autograd import forward_ad, record
+from ..autograd import record
 from ..autograd.forward_ad import state as fw
 from ..autograd.grad_mode import grad_flag, state
 
@@ -28,6 +29,7 @@ OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
+propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
 
 class OpSpec:
@@ -191,7 +193,7 @@ def call(spec, args):
         raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                                   "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
     if fw.level is not None:   # a dual level is active: tangents flow forward
-        forward_ad.propagate(spec, args, outs)
+        propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
 
 
@@ -245,7 +247,7 @@ def call_inplace(spec, args):
         res = res[0]
     record.write_into(self, res._data, spec.name)
     if fw.level is not None:
-        forward_ad.inplace(self, res)
+        inplace_tangents(self, res)
     if recording and res._grad_fn is not None:
         record.rebase_history(self, res._grad_fn)
     return self

@@ -29,8 +29,7 @@ messages ("argument 'x' (position 2) must be Tensor, not str", "missing 1 requir
 arguments", ...) when one overload is plausible for the argument count, else "received an invalid
 combination of arguments - got (...), but expected one of: ...", both formatted as torch does.
 
-This module sits below the Tensor class: it imports only `ndgrad._dtype`, and `_tensor.py` tells
-it the classes it checks for with `bind(Tensor=..., Size=..., device=..., ...)` once at import.
+It is part of the ops layer, above the Tensor class and the other classes it checks for.
 """
 import ast
 import inspect
@@ -38,35 +37,21 @@ import inspect
 import numpy as np
 
 from .. import _dtype
-
-__all__ = ["Parser", "bind"]
-
-
-# ---- the classes this module cannot import ---------------------------------------------------
-class _Unbound:
-    """Stands for a class not bound yet: nothing is an instance of it."""
+from .._random import Generator
+from .._sparse_array import layout
+from .._tensor import Size, Tensor, device
 
 
-Tensor = _Unbound
-_classes = {"Device": _Unbound, "Layout": _Unbound, "Generator": _Unbound, "MemoryFormat": _Unbound}
+class _MemoryFormat:
+    """Stands for torch.memory_format, which ndgrad has no class for yet: nothing is an instance of it."""
+
+__all__ = ["Parser"]
+
+
 # what torch's messages call these classes (the tp_name of torch's own classes)
-_tp_names = {_dtype.dtype: "torch.dtype"}
-_torch_names = {"Tensor": "Tensor", "Size": "torch.Size", "device": "torch.device", "layout": "torch.layout",
-                "Generator": "torch._C.Generator", "memory_format": "torch.memory_format"}
-_schema_names = {"device": "Device", "layout": "Layout", "Generator": "Generator", "memory_format": "MemoryFormat"}
-
-
-def bind(**classes):
-    """Name the classes behind schema types: Tensor, Size, device, layout, Generator, memory_format."""
-    global Tensor
-    for key, cls in classes.items():
-        if key not in _torch_names:
-            raise TypeError(f"bind() got an unexpected class name '{key}'")
-        _tp_names[cls] = _torch_names[key]
-        if key == "Tensor":
-            Tensor = cls
-        elif key in _schema_names:
-            _classes[_schema_names[key]] = cls
+_tp_names = {_dtype.dtype: "torch.dtype", Tensor: "Tensor", Size: "torch.Size", device: "torch.device",
+             layout: "torch.layout", Generator: "torch._C.Generator"}
+_classes = {"Device": device, "Layout": layout, "Generator": Generator, "MemoryFormat": _MemoryFormat}
 
 
 def _tp_name(x):
@@ -474,10 +459,8 @@ class Parser:
             plains = tuple(p.plain() for p in o.params)
             exact = [plain for p, plain in zip(o.params, plains) if p.type in _EXACT]
             fast.append((o, plains, frozenset(exact), -1 if o.varargs else o.max_pos, o.tails))
-        fast = tuple(fast)
-        if Tensor is not _Unbound:
-            self._fast = fast
-        return fast
+        self._fast = tuple(fast)
+        return self._fast
 
     def _fail(self, args, kwargs):
         overloads = self.overloads

@@ -4,12 +4,13 @@ from ._registry import METHODS, op
 from ..autograd import forward_ad
 
 
-@op("_make_dual", public=False, view=True)
+# forward_ad (below the ops layer) reaches the two views as Tensor methods
+@op("_make_dual", public=False, method="_dual_view", view=True)
 def _make_dual(primal, tangent, level):
     return primal.view()
 
 
-@op("_fw_primal", public=False, view=True)
+@op("_fw_primal", public=False, method="_primal_view", view=True)
 def _fw_primal(self, level):
     return self.view()
 

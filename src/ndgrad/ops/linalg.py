@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from ._registry import op, register
+from ._registry import OPS, op, register
 from .shape import _unsafe_view
 
 
@@ -553,3 +553,21 @@ def multi_dot(tensors):
 @register()
 def chain_matmul(*matrices):
     return multi_dot(list(matrices))
+
+
+def linear(input, weight, bias=None):
+    """nn.functional.linear: input @ weight.T + bias, as addmm or matmul as torch picks (its graph)."""
+    if input.is_nested:
+        return OPS["_nested_linear"](input, weight, bias)   # registered by ops/nested.py
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(f"linear: both arguments to linear need to be at least 1D, but they are {input.ndim}D "
+                           f"and {weight.ndim}D")
+    if bias is not None:
+        if input.ndim == 2:
+            return addmm(bias, input, weight.t())
+        if input.is_contiguous() and (input.ndim == 3 or bias.ndim == 1):
+            # one addmm on the flattened batch, as torch
+            out = addmm(bias, input.view(-1, input.shape[-1]), weight.t())
+            return out.view(tuple(input.shape[:-1]) + (out.shape[-1],))
+    out = matmul(input, weight.t())
+    return out if bias is None else out + bias

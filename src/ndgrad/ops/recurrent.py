@@ -10,7 +10,12 @@ mode on and differentiates it, so with create_graph the gradients are themselves
 import numpy as np
 
 from ._registry import op, register
+from .activation import relu
+from .linalg import linear
+from .pointwise import tanh
+from .shape import cat, stack, unsafe_split
 from .._tensor import Tensor
+from ..autograd.engine import vjp
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 
 
@@ -50,7 +55,6 @@ LSTM_MODE = 2   # torch's RNN mode enum: RNN_RELU 0, RNN_TANH 1, LSTM 2, GRU 3
 
 def _composite(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     """(output, hy, cy) of one LSTM layer, composed from ndgrad ops."""
-    from ..nn.modules.recurrent import _lstm_step, _run_full
     output, (hy, cy) = _run_full(_lstm_step, input, None, (hx, cx), (w_ih, w_hh, b_ih, b_hh, None), reverse)
     return output, hy, cy
 
@@ -70,11 +74,112 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
 @register()
 def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     """Gradients of mkldnn_rnn_layer's output, hy and cy with respect to its seven tensor inputs."""
-    from .. import autograd
     create = is_grad_enabled()   # the engine runs formulas with grad mode on only for create_graph
     leaves = [t if create and t.requires_grad else t.detach().requires_grad_()
               for t in (input, w_ih, w_hh, b_ih, b_hh, hx, cx)]
     with enable_grad():
         outputs = _composite(*leaves, reverse)
     used = [(o, g) for o, g in zip(outputs, grads[:3]) if g is not None]
-    return autograd.grad([o for o, _ in used], leaves, [g for _, g in used], create_graph=create, allow_unused=True)
+    return tuple(vjp([o for o, _ in used], leaves, [g for _, g in used], create_graph=create))
+
+
+# ---- RNN, LSTM and GRU layers composed from ops (nn.RNN/LSTM/GRU and their cells run these) -------
+# ---- one time step ------------------------------------------------------------------------
+# `igates` is the input projection linear(x, w_ih, b_ih), computed by the caller (a cell computes it
+# per call, a layer once for the whole sequence); `hx` the hidden state (LSTM: (h, c)).
+def _rnn_step(activation):
+    def step(igates, hx, w_hh, b_hh, w_hr=None):
+        return activation(linear(hx, w_hh, b_hh) + igates)
+    return step
+
+
+def _lstm_step(igates, hx, w_hh, b_hh, w_hr=None):
+    h, c = hx
+    gates = linear(h, w_hh, b_hh) + igates
+    i, f, g, o = unsafe_split(gates, gates.shape[1] // 4, 1)
+    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    hy = o.sigmoid() * cy.tanh()
+    return (hy if w_hr is None else linear(hy, w_hr)), cy
+
+
+def _gru_step(igates, hx, w_hh, b_hh, w_hr=None):
+    hgates = linear(hx, w_hh, b_hh)
+    size = hgates.shape[1] // 3
+    i_r, i_z, i_n = unsafe_split(igates, size, 1)
+    h_r, h_z, h_n = unsafe_split(hgates, size, 1)
+    reset = (h_r + i_r).sigmoid()
+    update = (h_z + i_z).sigmoid()
+    new = (i_n + h_n * reset).tanh()
+    return (hx - new) * update + new
+
+
+_STEPS = {"RNN_TANH": _rnn_step(tanh), "RNN_RELU": _rnn_step(relu), "LSTM": _lstm_step, "GRU": _gru_step}
+
+
+def _hidden(hx):
+    """The output part of a hidden state (h of LSTM's (h, c))."""
+    return hx[0] if isinstance(hx, tuple) else hx
+
+
+# ---- the layers ---------------------------------------------------------------------------
+
+
+def _map_state(hx, fn):
+    return tuple(fn(h) for h in hx) if isinstance(hx, tuple) else fn(hx)
+
+
+def _run_full(step, data, batch_sizes, h, weights, reverse):
+    """One layer and direction over a (seq, batch, features) sequence."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    igates = linear(data, w_ih, b_ih).unbind(0)
+    outputs = []
+    for t in (reversed(range(len(igates))) if reverse else range(len(igates))):
+        h = step(igates[t], h, w_hh, b_hh, w_hr)
+        outputs.append(_hidden(h))
+    if reverse:
+        outputs.reverse()
+    return stack(outputs, 0), h
+
+
+def _run_packed(step, data, batch_sizes, h0, weights, reverse):
+    """One layer and direction over packed data: at step t only the first batch_sizes[t] sequences
+    (the longest ones) advance; the others keep the hidden state they ended with."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    igates = linear(data, w_ih, b_ih)
+    starts = [0]
+    for b in batch_sizes:
+        starts.append(starts[-1] + b)
+    steps = range(len(batch_sizes))
+    outputs = [None] * len(batch_sizes)
+    if not reverse:
+        h, done = h0, []          # done: final states of sequences that have ended, latest first
+        for t in steps:
+            n = batch_sizes[t]
+            if n < _rows(h):
+                done.insert(0, _map_state(h, lambda s: s[n:]))
+                h = _map_state(h, lambda s: s[:n])
+            h = step(igates[starts[t]:starts[t + 1]], h, w_hh, b_hh, w_hr)
+            outputs[t] = _hidden(h)
+        final = _map_state_cat([h] + done)
+    else:
+        h = _map_state(h0, lambda s: s[:batch_sizes[-1]])
+        for t in reversed(steps):
+            n = batch_sizes[t]
+            if n > _rows(h):   # sequences that start (from their end) at this step join with h0
+                h = _map_state_cat([h, _map_state(h0, lambda s: s[_rows(h):n])])
+            h = step(igates[starts[t]:starts[t + 1]], h, w_hh, b_hh, w_hr)
+            outputs[t] = _hidden(h)
+        final = h
+    return cat(outputs, 0), final
+
+
+def _rows(h):
+    return _hidden(h).shape[0]
+
+
+def _map_state_cat(states):
+    if len(states) == 1:
+        return states[0]
+    if isinstance(states[0], tuple):
+        return tuple(cat([s[i] for s in states], 0) for i in range(len(states[0])))
+    return cat(states, 0)
