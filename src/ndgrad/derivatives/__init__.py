@@ -14,8 +14,6 @@ from . import formulas, forward, loader  # noqa: F401  (forward: installs the fo
 # builtins (max, min, sum, all, any), which formulas use on ints and shapes.
 SCOPE = {name: fn for name, fn in _registry.OPS.items() if not hasattr(builtins, name)}
 SCOPE.update(vars(formulas))
-# formulas.py's helpers call public ops by name too
-formulas.__dict__.update({k: v for k, v in SCOPE.items() if k not in formulas.__dict__})
 
 ENTRIES = loader.load(SCOPE)
 _registry.bind_derivatives(ENTRIES)

@@ -1,12 +1,38 @@
 """Backward helpers too long for one readable yaml line (the names formulas may call).
 
 Everything here works on Tensors through public ops, so formulas stay differentiable and
-`create_graph=True` gives higher derivatives for free. The public ops (`where`, `zeros_like`, ...)
-are injected into this module's namespace by ndgrad/__init__.py once they are all registered.
+`create_graph=True` gives higher derivatives for free. The ops it calls are imported from their
+family modules; the yaml formulas see these helpers and every public op (derivatives/__init__.py).
 """
+import warnings
+
 import numpy as np
 
 from ..autograd.gradient_checks import sum_to  # noqa: F401  (formulas call it)
+from ..autograd.engine import vjp
+from ..autograd.forward_ad import jvp_at
+from ..autograd.grad_mode import enable_grad, state
+from ..ops import linalg_decompositions as linalg
+from ..ops._registry import OPS
+from ..ops.activation import _log_sigmoid, _softplus
+from ..ops.convolution import _convolution_backward, convolution
+from ..ops.creation import eye, full_like, tensor, zeros
+from ..ops.fft import _fft_c2c, _fft_r2c
+from ..ops.indexing import (_index, _index_put, _index_reduce, _masked_scatter_backward, _select_backward, _slice,
+                            _slice_backward)
+from ..ops.linalg import trilinear_operands
+from ..ops.linalg_decompositions import cholesky_solve
+from ..ops.normalization import _weight_norm_interface_backward
+from ..ops.pointwise import foreach_element, where, xlogy
+from ..ops.reduction import _linalg_vector_norm
+from ..ops.recurrent import packed_positions
+from ..ops.sampling import affine_base_grid, grid_sample_composite
+from ..ops.shape import (_as_strided, _as_strided_scatter, _block_shape, _diagonal_backward, _strided_sum,
+                         _unfold_backward, _view_as_complex, cat, stack, storage_positions)
+from ..ops.special import _special_i0e, i0
+
+# the public versions, which ops/nested.py extends to nested tensors
+zeros_like, ones_like, lu_unpack = OPS["zeros_like"], OPS["ones_like"], OPS["lu_unpack"]
 
 
 def not_implemented(what):
@@ -299,7 +325,6 @@ def cumprod_backward(grad, self, dim, result):
     primed = where(first, 1.0, self)
     primed_result = primed.cumprod(d)
     out = where(first, reversed_cumsum(grad * conj(primed_result), d), 0.0)
-    from ..autograd.grad_mode import state
     if state.enabled:
         zero = (self * first).sum(d, keepdim=True)        # x_k: 0 in value, 1 in derivative
         after = conj(zero) * cumprod_backward(grad, primed, d, primed_result)
@@ -352,7 +377,6 @@ def as_strided_backward(grad, input_shape, input_stride, size, stride, offset):
     """Each output element's gradient goes to the input elements at its memory location (positions counted
     from the input's first element); input elements sharing one location (an expanded input) share its
     gradient equally, as in torch."""
-    from ..ops.shape import storage_positions
     in_pos = storage_positions(tuple(input_shape), input_stride, 0)
     out_pos = storage_positions(size, stride, offset)
     low = min(in_pos.min(initial=0), out_pos.min(initial=0))   # offset may point before the input
@@ -363,33 +387,27 @@ def as_strided_backward(grad, input_shape, input_stride, size, stride, offset):
 
 def as_strided_rel(t, size, stride, offset):
     """as_strided with `offset` counted from t's own first element (t contiguous)."""
-    from ..ops.shape import _as_strided
     return _as_strided(t, tuple(size), tuple(stride), offset)
 
 
 def as_strided_scatter_rel(t, src, size, stride, offset):
-    from ..ops.shape import _as_strided_scatter
     return _as_strided_scatter(t, src, tuple(size), tuple(stride), offset)
 
 
 def complex_view_of(grad):
     """view_as_complex of a gradient, without the storage-offset check meant for user tensors."""
-    from ..ops.shape import _view_as_complex
     return _view_as_complex(grad.contiguous())
 
 
 def strided_sum(grad, src_pos, dst_pos, dst_shape):
-    from ..ops.shape import _strided_sum
     return _strided_sum(grad, src_pos, dst_pos, dst_shape)
 
 
 def diagonal_backward(grad, input_sizes, offset, dim1, dim2):
-    from ..ops.shape import _diagonal_backward
     return _diagonal_backward(grad, tuple(input_sizes), offset, dim1, dim2)
 
 
 def unfold_backward(grad, input_sizes, dim, size, step):
-    from ..ops.shape import _unfold_backward
     return _unfold_backward(grad, tuple(input_sizes), dim, size, step)
 
 
@@ -398,34 +416,28 @@ def unfold_backward(grad, input_sizes, dim, size, step):
 # public function for them): these helpers reach them
 def unselect(grad, input_sizes, dim, index):
     """select's backward: zeros of input_sizes with grad at `index` along dim."""
-    from ..ops.indexing import _select_backward
     return _select_backward(grad, tuple(input_sizes), dim, index)
 
 
 def unslice(grad, input_sizes, dim, start, end, step):
     """slice's backward: zeros of input_sizes with grad in the slice."""
-    from ..ops.indexing import _slice_backward
     return _slice_backward(grad, tuple(input_sizes), dim, start, end, step)
 
 
 def sliced(t, dim, start, end, step):
-    from ..ops.indexing import _slice
     return _slice(t, dim, start, end, step)
 
 
 def indexed(t, indices):
     """t[indices] for an index list as the index op records it (None: a whole dim)."""
-    from ..ops.indexing import _index
     return _index(t, indices)
 
 
 def index_put_into(t, indices, values, accumulate):
-    from ..ops.indexing import _index_put
     return _index_put(t, indices, values, accumulate)
 
 
 def masked_scatter_backward(grad, mask, sizes):
-    from ..ops.indexing import _masked_scatter_backward
     return _masked_scatter_backward(grad, mask, tuple(sizes))
 
 
@@ -448,7 +460,6 @@ def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, r
 
 
 def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
-    from ..ops.indexing import _index_reduce   # the op itself: the public one warns that it is in beta
     return reduce_into_backward(
         grad, self, source, reduce, include_self, result,
         pick=lambda t: t.index_select(dim, index),
@@ -524,12 +535,6 @@ def mse_loss_double_backward(grad, grad_output, numel, reduction):
 
 
 # ---- linear algebra decompositions and solvers ---------------------------------------------
-def _la():
-    """The ndgrad.linalg namespace (imported late: it is built after the formulas)."""
-    from .. import linalg
-    return linalg
-
-
 def _real_np_dtype(x):
     return np.finfo(x._data.dtype).dtype if x._data.dtype.kind in "fc" else np.float64
 
@@ -571,12 +576,12 @@ def _check_gauge(name, VhgV):
 
 def _left_inv_h(L, X, unit=False):
     """L^{-H} X for lower-triangular L."""
-    return _la().solve_triangular(L.mH, X, upper=True, unitriangular=unit)
+    return linalg.solve_triangular(L.mH, X, upper=True, unitriangular=unit)
 
 
 def _right_inv_h(X, U, upper=True):
     """X U^{-H} for triangular U (upper unless said otherwise)."""
-    return _la().solve_triangular(U.mH, X, upper=not upper, left=False)
+    return linalg.solve_triangular(U.mH, X, upper=not upper, left=False)
 
 
 def cholesky_backward(grad, upper, L):
@@ -605,14 +610,14 @@ def cholesky_inverse_backward(grad, F, upper, Y):
 
 
 def det_backward(grad, A, det):
-    return (grad * conj(det)).unsqueeze(-1).unsqueeze(-1) * _la().inv(A).mH
+    return (grad * conj(det)).unsqueeze(-1).unsqueeze(-1) * linalg.inv(A).mH
 
 
 def slogdet_backward(grad_sign, grad_logabsdet, A, sign):
     c = grad_logabsdet
     if A._data.dtype.kind == "c":
         c = c + (conj(sign) * grad_sign).imag * 1j
-    return c.unsqueeze(-1).unsqueeze(-1) * _la().inv(A).mH
+    return c.unsqueeze(-1).unsqueeze(-1) * linalg.inv(A).mH
 
 
 def _qr_square_backward(gQ, gR, Q, R):
@@ -689,7 +694,7 @@ def eig_backward(gL, gV, A, L, V):
         n = L.shape[-1]
         E = conj(L.unsqueeze(-2) - L.unsqueeze(-1)) + eye(n, dtype=L.dtype)
         inner = inner + _tri(Z / E, 1, upper=True) + _tri(Z / E, -1)
-    gA = _la().solve(V.mH, inner @ V.mH)
+    gA = linalg.solve(V.mH, inner @ V.mH)
     return gA if A._data.dtype.kind == "c" else gA.real
 
 
@@ -703,7 +708,7 @@ def lstsq_backward(gX, gRes, A, B, X, grad_input_mask):
     vector = B.ndim == A.ndim - 1
     if vector:
         gX, B, X = gX.unsqueeze(-1), B.unsqueeze(-1), X.unsqueeze(-1)
-    P = _la().pinv(A)
+    P = linalg.pinv(A)
     gA = pinv_backward(gX @ B.mH, P, A) if grad_input_mask[0] else None
     gB = P.mH @ gX if grad_input_mask[1] else None
     if gRes.numel() and not _is_zero(gRes):   # residuals |A x_j - b_j|^2 (x is optimal: no term through x)
@@ -750,7 +755,7 @@ def lu_unpack_backward(gL, gU, LU):
 
 
 def lu_solve_backward(grad, LU, pivots, X, left, adjoint, grad_input_mask):
-    la = _la()
+    la = linalg
     gB = la.lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint)
     if not grad_input_mask[0]:
         return None, gB
@@ -765,7 +770,7 @@ def lu_solve_backward(grad, LU, pivots, X, left, adjoint, grad_input_mask):
 
 def solve_backward(grad, A, B, X, left, grad_input_mask):
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
-    gB = _la().solve(A.mH, grad, left=left)
+    gB = linalg.solve(A.mH, grad, left=left)
     if not grad_input_mask[0]:
         return None, gB
     gB2, X2 = (gB.unsqueeze(-1), X.unsqueeze(-1)) if vector else (gB, X)
@@ -777,7 +782,7 @@ def _tri_project(gA, upper, unitriangular):
 
 
 def solve_triangular_backward(grad, A, X, upper, left, unitriangular, grad_input_mask):
-    gB = _la().solve_triangular(A.mH, grad, upper=not upper, left=left, unitriangular=unitriangular)
+    gB = linalg.solve_triangular(A.mH, grad, upper=not upper, left=left, unitriangular=unitriangular)
     if not grad_input_mask[0]:
         return gB, None
     return gB, _tri_project(-(gB @ X.mH) if left else -(X.mH @ gB), upper, unitriangular)
@@ -785,7 +790,7 @@ def solve_triangular_backward(grad, A, X, upper, left, unitriangular, grad_input
 
 def triangular_solve_backward(grad, grad_M, A, X, upper, transpose, unitriangular, grad_input_mask):
     # op(A) X = B with op(A) = A or A^T; op(A)^H is A^H or conj(A)
-    gB = _la().solve_triangular(conj(A) if transpose else A.mH, grad, upper=upper == transpose,
+    gB = linalg.solve_triangular(conj(A) if transpose else A.mH, grad, upper=upper == transpose,
                                 unitriangular=unitriangular)
     if not grad_input_mask[1]:
         return gB, None
@@ -799,7 +804,7 @@ def matrix_exp_backward(A, grad):
     n = A.shape[-1]
     Ah = A.mH
     big = cat([cat([Ah, grad], -1), cat([zeros_like(Ah), Ah], -1)], -2)
-    return _la().matrix_exp(big)[..., :n, n:]
+    return linalg.matrix_exp(big)[..., :n, n:]
 
 
 def householder_product_backward(grad, A, tau, full=False):
@@ -831,7 +836,7 @@ def householder_product_backward(grad, A, tau, full=False):
 def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
     m, n = A.shape[-2:]
     A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A
-    Q = _la().householder_product(A_full, tau)
+    Q = linalg.householder_product(A_full, tau)
     if left:
         gC, gQ = (Q @ grad, C @ grad.mH) if transpose else (Q.mH @ grad, grad @ C.mH)
     else:
@@ -891,20 +896,18 @@ def double_backward(forward, grads, grad_output, *inputs):
     the forward op) twice. The backward op computed vjp(forward, inputs, grad_output); this returns
     the gradients of sum(grads * that vjp) w.r.t. (grad_output, *inputs), themselves differentiable
     when grad mode is on (create_graph). Inputs that are None get None."""
-    import ndgrad
-    create = ndgrad.is_grad_enabled()
+    create = state.enabled
 
     def leaf(t):
         return t if t is None or create and t.requires_grad else t.detach().requires_grad_()
-    with ndgrad.enable_grad():
+    with enable_grad():
         go, xs = leaf(grad_output), [leaf(x) for x in inputs]
         live = [x for x in xs if x is not None]
-        first = ndgrad.autograd.grad(forward(*xs), live, go, create_graph=True, allow_unused=True)
+        first = vjp([forward(*xs)], live, [go], create_graph=True)
         pairs = [(f, g) for f, g in zip(first, (g for g, x in zip(grads, xs) if x is not None))
                  if f is not None and f.requires_grad]
         wrt = [go] + live
-        res = ndgrad.autograd.grad([f for f, _ in pairs], wrt, [g for _, g in pairs], create_graph=create,
-                                   allow_unused=True) if pairs else [None] * len(wrt)
+        res = vjp([f for f, _ in pairs], wrt, [g for _, g in pairs], create_graph=create) if pairs else [None] * len(wrt)
     res = [zeros_like(t) if r is None else r for r, t in zip(res, wrt)]
     it = iter(res[1:])
     return (res[0],) + tuple(None if x is None else next(it) for x in xs)
@@ -1071,9 +1074,6 @@ def foreach_vjp(name, grads, *args):
     """Gradients of `_foreach_<name>(*args)` for every argument (a list for a tensor list, a summed tensor
     for a shared tensor, None for the rest): the element function is run again and differentiated
     through its own derivative formula, with a graph when grad mode records (double backward)."""
-    from ..ops.pointwise import foreach_element
-    from ..autograd.grad_mode import state, enable_grad
-    from ..autograd.engine import vjp
     fn = foreach_element(name)
     record = state.enabled
     out = [[] if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]) else None for a in args]
@@ -1126,7 +1126,6 @@ def renorm_backward(grad, self, p, dim, maxnorm):
 # ---- misc: triangular, unique, aliases, test ops ----
 def block_diag_backward(grad, shapes):
     """grad's diagonal blocks, each in the shape of its block_diag input."""
-    from ..ops.shape import _block_shape
     out, r, c = [], 0, 0
     for shape in shapes:
         rows, cols = _block_shape(shape)
@@ -1137,7 +1136,6 @@ def block_diag_backward(grad, shapes):
 
 def warn_backwards(grad):
     """torch's _test_warn_in_autograd backward: warns, passes grad through."""
-    import warnings
     warnings.warn("Warn from backward")
     return grad
 
@@ -1177,8 +1175,6 @@ def pool_jvp(t, indices, nd):
 
 def foreach_jvp(name, args, tangents):
     """Tangents of `_foreach_<name>(*args)`: each element op run on dual numbers of its own level."""
-    from ..ops.pointwise import foreach_element
-    from ..autograd.forward_ad import jvp_at
     fn = foreach_element(name)
     n = next(len(a) for a in args if isinstance(a, (list, tuple)) and a and _is_tensor(a[0]))
     pick = lambda a, i: a[i] if isinstance(a, (list, tuple)) else a   # noqa: E731
@@ -1203,7 +1199,6 @@ def euclidean_dist_backward(grad, x1, x2, res):
 def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad_input_mask):
     """Each input's gradient: grad (with the summed dims restored) times the other two, summed back
     to the input's expanded shape, expand dims removed."""
-    from ..ops.linalg import trilinear_operands
     ops = trilinear_operands(i1, i2, i3, expand1, expand2, expand3)
     g = grad
     for d in sorted(sumdim):
@@ -1222,7 +1217,6 @@ def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad
 
 
 def affine_grid_generator_backward(grad, size, align_corners):
-    from ..ops.sampling import affine_base_grid
     base = tensor(affine_base_grid(size, align_corners, grad._data.dtype))   # (HW, k+1)
     k = len(size) - 2
     return grad.reshape(size[0], -1, k).transpose(1, 2).matmul(base)
@@ -1231,7 +1225,6 @@ def affine_grid_generator_backward(grad, size, align_corners):
 def weight_norm_backward(grad, v, g, norms, dim):
     """Gradients of w = g * v / ||v||: the fused kernel, or (building a graph) public ops with the
     norms recomputed from v, so double backward sees their dependence on v."""
-    from ..autograd.grad_mode import state
     if not state.enabled:
         return _weight_norm_interface_backward(grad, v, g, norms, dim)
     dim %= v.ndim
@@ -1243,7 +1236,6 @@ def weight_norm_backward(grad, v, g, norms, dim):
 
 
 def pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
-    from ..ops.recurrent import packed_positions
     T, B = (input_size[1], input_size[0]) if batch_first else (input_size[0], input_size[1])
     rest = tuple(input_size[2:])
     rows = tensor(packed_positions(batch_sizes.numpy(), B))
@@ -1252,7 +1244,6 @@ def pack_padded_sequence_backward(grad, input_size, batch_sizes, batch_first):
 
 
 def grid_sampler_double_backward(grads, grad_output, input, grid, interpolation_mode, padding_mode, align_corners):
-    from ..ops.sampling import grid_sample_composite
     grads = [zeros_like(t) if g is None else g for g, t in zip(grads, (input, grid))]
     return double_backward(lambda x, g: grid_sample_composite(x, g, interpolation_mode, padding_mode, align_corners),
                            grads, grad_output, input, grid)
@@ -1260,7 +1251,7 @@ def grid_sampler_double_backward(grads, grad_output, input, grid, interpolation_
 
 def eig_jvp(A_t, L, V):
     """Tangents of (eigenvalues, eigenvectors) of A = V diag(L) V^-1; eigenvectors keep unit norm."""
-    B = _la().solve(V, A_t.to(V.dtype) @ V)          # V^-1 dA V
+    B = linalg.solve(V, A_t.to(V.dtype) @ V)          # V^-1 dA V
     gaps = L.unsqueeze(-2) - L.unsqueeze(-1)           # [i, j]: L_j - L_i
     eye = eye_like(gaps)
     dV = V @ (B / (gaps + eye) * (1 - eye))
@@ -1269,5 +1260,4 @@ def eig_jvp(A_t, L, V):
 
 
 def eye_like(t):
-    from .. import eye
     return eye(t.shape[-1], dtype=t.dtype).expand(t.shape)
