@@ -28,7 +28,6 @@ short, int, long = int16, int32, int64  # noqa: A001
 cfloat, cdouble = complex64, complex128
 
 _ops._registry.install(globals(), Tensor)
-from . import _operators  # noqa: E402,F401  (Python operators on Tensor)
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401

@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 
+from ._tensor import Tensor
+
 _DEFAULT_SEED = 67280421310721   # torch's default initial seed
 
 
@@ -41,8 +43,8 @@ class Generator:
 
     def get_state(self):
         """The generator's state (seed and bit-generator state as JSON) in a uint8 tensor, for `set_state`."""
-        from .ops.creation import _new
-        return _new(np.frombuffer(json.dumps([self._seed, self._rng.bit_generator.state]).encode(), np.uint8).copy())
+        state = np.frombuffer(json.dumps([self._seed, self._rng.bit_generator.state]).encode(), np.uint8).copy()
+        return Tensor._make(state, False, None, 0)
 
     def set_state(self, new_state):
         self._seed, state = json.loads(new_state.numpy().tobytes())

@@ -1,6 +1,6 @@
 """Forward implementations on raw arrays, one module per op family.
 
-Each forward is registered with `@op("<derivatives.yaml name>")` (see `_dispatch.py`); importing
+Each forward is registered with `@op("<derivatives.yaml name>")` (see `_registry.py`); importing
 this package registers them all. Public names land in `ndgrad`, methods on `Tensor`. The families
 below the nn line are the kernels behind `ndgrad.nn.functional` (same family names there).
 """
@@ -9,3 +9,4 @@ from . import linalg_decompositions, fft, special, sparse, nested, dual  # noqa:
 # nn families
 from . import activation, loss, normalization, dropout, embedding, padding, sampling  # noqa: F401
 from . import convolution, pooling, distance, attention, recurrent, quantization  # noqa: F401
+from . import tensor_operators  # noqa: F401,E402  (Python operators on Tensor: after every family)
