@@ -219,26 +219,3 @@ class _Flags:
 
 # torch's strided nested tensors have kernels for arithmetic only (jagged ones for every pointwise op)
 _STRIDED_UFUNCS = {"add", "subtract", "multiply", "true_divide", "divide", "negative", "positive", "conjugate"}
-
-
-def nested_repr(t):
-    """torch's print: a strided nested tensor lists its components, a jagged one its size and offsets."""
-    from ._repr import tensor_repr
-    from ._tensor import Tensor
-    data = t._data
-    fn = t.grad_fn
-    if data.layout is jagged:
-        offsets = tensor_repr(Tensor._make(data.offsets, False, None, 0))
-        parts = [f"size=({', '.join(map(str, data.shape))})", f"offsets={offsets}"]
-        if fn is not None:
-            parts.append(f"grad_fn=<{fn.name()} object at {hex(id(fn))}>")
-        elif t.requires_grad:
-            parts.append("requires_grad=True")
-        parts.append(f"contiguous={data.is_contiguous()}")
-        return f"NestedTensor({', '.join(parts)})"
-    lines = []
-    for c in data.components():
-        text = tensor_repr(Tensor._make(c, t.requires_grad, None, 0))
-        lines.append("  " + text.replace("\n", "\n  "))
-    suffix = f", grad_fn=<{fn.name()}>" if fn is not None else ", requires_grad=True" if t.requires_grad else ""
-    return "nested_tensor([\n" + ",\n".join(lines) + "\n]" + suffix + ")"

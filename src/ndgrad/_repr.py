@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from . import _dtype
+from ._nested_array import jagged
 
 PRECISION = 4
 LINEWIDTH = 80
@@ -171,3 +172,25 @@ def tensor_repr(t):
             suffixes.append(f"dtype={d!r}")
         body = _array_body(arr, indent)
     return _with_suffixes(prefix + body, suffixes + _suffixes_of(t), indent)
+
+
+def nested_repr(t):
+    """torch's print: a strided nested tensor lists its components, a jagged one its size and offsets."""
+    make = type(t)._make
+    data = t._data
+    fn = t.grad_fn
+    if data.layout is jagged:
+        offsets = tensor_repr(make(data.offsets, False, None, 0))
+        parts = [f"size=({', '.join(map(str, data.shape))})", f"offsets={offsets}"]
+        if fn is not None:
+            parts.append(f"grad_fn=<{fn.name()} object at {hex(id(fn))}>")
+        elif t.requires_grad:
+            parts.append("requires_grad=True")
+        parts.append(f"contiguous={data.is_contiguous()}")
+        return f"NestedTensor({', '.join(parts)})"
+    lines = []
+    for c in data.components():
+        text = tensor_repr(make(c, t.requires_grad, None, 0))
+        lines.append("  " + text.replace("\n", "\n  "))
+    suffix = f", grad_fn=<{fn.name()}>" if fn is not None else ", requires_grad=True" if t.requires_grad else ""
+    return "nested_tensor([\n" + ",\n".join(lines) + "\n]" + suffix + ")"

@@ -13,7 +13,8 @@ import numpy as np
 
 from . import _dtype
 from ._sparse_array import sparse_coo, sparse_csr, strided
-from ._nested_array import NestedArray, nested_repr
+from ._nested_array import NestedArray
+from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
 class device:
@@ -337,7 +338,6 @@ class Tensor:
         return repr(self)
 
     def __repr__(self):
-        from ._repr import sparse_repr, tensor_repr
         if type(self._data) is NestedArray:
             return nested_repr(self)
         return tensor_repr(self) if type(self._data) is np.ndarray else sparse_repr(self)

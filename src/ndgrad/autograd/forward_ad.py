@@ -22,7 +22,7 @@ As in torch, only one level can be active at a time; leaving it forgets every ta
 from typing import NamedTuple
 
 from . import grad_mode
-from . import node as _node
+from .._tensor import Tensor
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
 
@@ -71,7 +71,7 @@ def jvp_at(fn, args, tangents):
     prev = state.level
     state.level = _Level(0)
     try:
-        duals = [make_dual(a, t) if t is not None and isinstance(a, _node.Tensor) else a
+        duals = [make_dual(a, t) if t is not None and isinstance(a, Tensor) else a
                  for a, t in zip(args, tangents)]
         return tangent_of(fn(*duals))
     finally:

@@ -242,6 +242,9 @@ def raw_saved(node, index):
     return SavedTensor(node, index)
 
 
+_node.raw_saved = raw_saved
+
+
 # ---- hooks over several tensors -------------------------------------------------------------
 class _MultiHandle:
     __slots__ = ("handles",)

@@ -19,6 +19,7 @@ from .._tensor import Tensor
 
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
+raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -180,7 +181,6 @@ class Node:
             values = self._unpack_saved()
             return _expose(values[type(self)._saved_names.index(name[7:])])
         if name.startswith("_raw_saved_") and name[11:] in type(self)._saved_names:
-            from .graph import raw_saved
             return raw_saved(self, type(self)._saved_names.index(name[11:]))
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
