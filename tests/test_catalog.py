@@ -1,4 +1,5 @@
 """`python -m ndgrad ops`: the op catalog and its --check (ndgrad/_catalog.py, tools/gen_catalog.py)."""
+import inspect
 import os
 
 import pytest
@@ -16,12 +17,12 @@ def test_check_runs_the_selected_programs_on_ndgrad(capsys):
 
 
 def test_check_reports_a_program_whose_graph_lacks_the_node():
-    ok, detail = _catalog.check("TrilBackward0", "def f(T):\n    return T.ones(2, requires_grad=True) * 2\n", ndgrad)
+    ok, detail = _catalog.check("TrilBackward0", lambda T: T.ones(2, requires_grad=True) * 2, ndgrad)
     assert not ok and "MulBackward0" in detail
 
 
 def test_check_reports_a_program_that_raises():
-    ok, detail = _catalog.check("TrilBackward0", "def f(T):\n    return T.no_such_op()\n", ndgrad)
+    ok, detail = _catalog.check("TrilBackward0", lambda T: T.no_such_op(), ndgrad)
     assert not ok and detail.startswith("AttributeError")
 
 
@@ -52,7 +53,11 @@ def test_catalog_data_is_generated_from_the_current_spec():
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "gen_catalog.py"))
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    assert gen.rows(*gen.load_spec(SPEC)) == _catalog.ROWS
+    table = gen.rows(*gen.load_spec(SPEC))
+    assert [(n, c, r) for n, c, _, r in table] == [(n, c, r) for n, c, _, r in _catalog.ROWS]
+    for (name, _, program, _), (_, _, fn, _) in zip(table, _catalog.ROWS):
+        if program is not None:   # the function's source is the spec's program, under the node's name
+            assert inspect.getsource(fn) == program.replace("def f(T):", f"def _{name}(T):", 1).rstrip() + "\n"
 
 
 def test_nodes_not_built_are_documented_and_do_not_fail_the_check(capsys):

@@ -1,10 +1,11 @@
 """`python -m ndgrad ops`: the op catalog, one row per backward node PyTorch can produce.
 
 Each row says how torch produces the node (the key call of a small program written against the
-torch API, from `_catalog_data.py`), or why no CPU program can. A node ndgrad has no Node class
-for is marked "not implemented yet". `--check` runs the programs on ndgrad and verifies that the
+torch API: a function of the library, in `_catalog_data.py`), or why no CPU program can. A node
+ndgrad has no Node class for is marked "not implemented yet". `--check` runs the programs on ndgrad and verifies that the
 node appears in the graph of what they return.
 """
+import inspect
 import logging
 import os
 import sys
@@ -62,12 +63,10 @@ def graph_names(out):
 
 
 def run_program(program, lib):
-    """Run one catalog program (`def f(T)`) with `lib` as T; returns what it returns."""
-    scope = {}
-    exec(program, scope)
+    """Run one catalog program (a function of the library T) with `lib` as T; returns what it returns."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return scope["f"](lib)
+        return program(lib)
 
 
 def check(name, program, lib):
@@ -122,7 +121,7 @@ def _print_rows(rows, full):
             line = f"not implemented yet (torch: {call})"
         print(f"{name:<{width}}{line}")
         if full and program is not None:
-            print("\n".join("    " + ln for ln in program.rstrip().splitlines()))
+            print("\n".join("    " + ln for ln in inspect.getsource(program).rstrip().splitlines()))
     print(f"{len(rows)} backward nodes: {counts['ndgrad']} with an ndgrad node, {counts['not built']} not built "
           f"(with the reason), {counts['not implemented yet']} not implemented yet, {counts['unreachable']} "
           "unreachable on CPU torch. `--check` runs the programs on ndgrad.")
