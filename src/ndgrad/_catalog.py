@@ -2,8 +2,8 @@
 
 Each row says how torch produces the node (the key call of a small program written against the
 torch API: a function of the library, in `_catalog_data.py`), or why no CPU program can. A node
-ndgrad has no Node class for is marked "not implemented yet". `--check` runs the programs on ndgrad and verifies that the
-node appears in the graph of what they return.
+ndgrad has no Node class for is marked "not implemented yet". `--check` runs the programs on ndgrad
+and verifies that the node appears in the graph of what they return.
 """
 import inspect
 import logging
