@@ -11,6 +11,7 @@ import warnings as _warnings
 _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
                          RuntimeWarning, r"ndgrad(\.|$)")
 
+from . import _dtype  # noqa: E402
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
@@ -56,11 +57,10 @@ def numel(input):
 
 
 def result_type(tensor1, tensor2):
-    from ._dtype import result_type as _rt
     args = [tensor1, tensor2]
     dims = [a.dtype for a in args if isinstance(a, Tensor) and a.ndim]
     zeros = [a.dtype for a in args if isinstance(a, Tensor) and not a.ndim]
-    return _rt(dims, zeros, [a for a in args if not isinstance(a, Tensor)])
+    return _dtype.result_type(dims, zeros, [a for a in args if not isinstance(a, Tensor)])
 
 
 def is_floating_point(input):

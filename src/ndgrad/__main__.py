@@ -3,6 +3,8 @@
 import argparse
 import sys
 
+from . import _demo
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m ndgrad",
@@ -16,7 +18,6 @@ def main(argv=None):
                                    "with matplotlib, loss.csv), the weights (model.pt, ndgrad.save) and the "
                                    "backward graph of one step (DOT; SVG with Graphviz) to the output folder.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    from . import _demo
     _demo.add_arguments(p)
     p = sub.add_parser("ops", help="the op catalog: how each backward node PyTorch has is produced",
                        description="For every backward-node name PyTorch can produce, the call that produces it "
@@ -30,7 +31,7 @@ def main(argv=None):
         parser.print_help()
         return 0
     if args.command == "ops":
-        from . import _catalog
+        from . import _catalog   # its data (486 programs) is loaded only for this subcommand
         return _catalog.main(args)
     _demo.check_arguments(parser, args)
     return _demo.run(args)

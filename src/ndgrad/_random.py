@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from ._tensor import Tensor
+from ._tensor import CPU, Tensor
 
 _DEFAULT_SEED = 67280421310721   # torch's default initial seed
 
@@ -20,7 +20,6 @@ class Generator:
         if str(device).split(":")[0] != "cpu":
             raise NotImplementedError(f"Generator(device={str(device)!r}): ndgrad only has the CPU backend "
                                       "wired to ops so far")
-        from ._tensor import CPU
         self.device = CPU
         self.manual_seed(_DEFAULT_SEED)
 

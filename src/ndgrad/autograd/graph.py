@@ -17,6 +17,7 @@ from . import engine
 from . import node as _node
 from .grad_mode import grad_flag
 from .node import GradientEdge, Node, SavedOutput  # noqa: F401
+from .node import edge as _edge
 
 saved_hooks = []        # active saved_tensors_hooks, innermost last (only the innermost applies)
 _disabled = [None]      # message of the active disable_saved_tensors_hooks, or None
@@ -24,7 +25,6 @@ _disabled = [None]      # message of the active disable_saved_tensors_hooks, or 
 
 def get_gradient_edge(tensor):
     """The edge through which gradients reach `tensor` (usable as backward/grad output or input)."""
-    from .node import edge as _edge
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     return GradientEdge(*_edge(tensor))
@@ -49,7 +49,6 @@ class PackedSaved:
     __slots__ = ("packed", "unpack_hook", "edge", "output_nr", "requires_grad")
 
     def __init__(self, value, owner, pack_hook, unpack_hook):
-        from .node import edge as _edge
         if type(value) is SavedOutput:
             tensor = _node.Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
                                         value.output_nr)
@@ -268,7 +267,6 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     arrived (None for the others); mode="any": fn(grad) with the first one to arrive."""
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
-    from .node import edge as _edge
     tensors = tuple(tensors)
     pending = weakref.WeakKeyDictionary()   # backward pass -> [grads, arrived, expected]
 

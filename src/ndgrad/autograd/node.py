@@ -14,6 +14,8 @@ import weakref
 import numpy as np
 
 from . import forward_ad
+from .._dtype import from_numpy_dtype
+from .grad_mode import state
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._tensor import Tensor
 
@@ -60,7 +62,6 @@ class TensorMeta:
 
     @property
     def dtype(self):
-        from .._dtype import from_numpy_dtype
         return from_numpy_dtype(self._np_dtype)
 
     @property
@@ -121,7 +122,6 @@ class Node:
         return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
 
     def __call__(self, *grads):
-        from .grad_mode import state
         mask = tuple(e[0] is not None for e in self.next_functions)
         out = self._apply(list(grads), mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
@@ -194,7 +194,6 @@ def _expose(value):
 
 
 def _raise_modified(data, output_nr, grad_fn, version, expected):
-    from .._dtype import from_numpy_dtype
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "complex64": "ComplexFloat",
             "complex128": "ComplexDouble"}.get(from_numpy_dtype(data.dtype).name, "")
     op = re.sub(r"Backward\d*$", "", grad_fn.name()) if grad_fn is not None else ""

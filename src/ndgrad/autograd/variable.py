@@ -2,6 +2,7 @@
 Variable, and `Variable._execution_engine.queue_callback(fn)` runs fn at the end of the
 running backward (after every node), as torch's engine does."""
 from . import engine
+from .._tensor import Tensor
 
 
 class _ExecutionEngine:
@@ -12,7 +13,6 @@ class _ExecutionEngine:
 
 class _VariableMeta(type):
     def __instancecheck__(cls, other):
-        from .._tensor import Tensor
         return isinstance(other, Tensor)
 
 
