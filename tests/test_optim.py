@@ -226,9 +226,10 @@ def test_float64_updates_match_torch_tightly(name):
 def test_updates_run_on_foreach_ops(name, monkeypatch):
     """Each step updates all parameters of a group with one _foreach_ call per stage."""
     calls = []
-    for op in ("_foreach_add_", "_foreach_addcdiv_", "_foreach_addcmul_"):
-        original = getattr(ndgrad, op)
-        monkeypatch.setattr(ndgrad, op, lambda *a, _f=original, _n=op, **k: (calls.append(_n), _f(*a, **k))[1])
+    foreach = ndgrad.optim.optimizer.foreach   # the _foreach_ ops as the optimizers call them
+    for op in ("add_", "addcdiv_", "addcmul_"):
+        original = getattr(foreach, op)
+        monkeypatch.setattr(foreach, op, lambda *a, _f=original, _n=op, **k: (calls.append(_n), _f(*a, **k))[1])
     m = build(ndgrad)
     kwargs = {"lr": 0.1, "momentum": 0.9} if name == "SGD" else {}
     opt = getattr(ndgrad.optim, name)(m.parameters(), **kwargs)

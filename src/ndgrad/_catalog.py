@@ -12,6 +12,8 @@ import sys
 import warnings
 
 from ._catalog_data import ROWS
+from .autograd.node import Node
+from .derivatives import ENTRIES
 
 _MKLDNN = ("Intel MKL-DNN (oneDNN) opaque tensors (`to_mkldnn`): a CPU-library-specific layout with no "
            "meaning on NumPy arrays")
@@ -33,8 +35,6 @@ NOT_BUILT = {
 def node_names():
     """The names of the backward nodes ndgrad can build: one per derivatives.yaml entry, plus the
     hand-written Node classes (AccumulateGrad, CopySlices, custom Function nodes, ...)."""
-    from .derivatives import ENTRIES
-    from .autograd.node import Node
     names = {e.node_name or e.node_cls.__name__ for e in ENTRIES.values()}
     todo = [Node]
     while todo:
@@ -129,6 +129,8 @@ def _print_rows(rows, full):
 
 
 def _check_rows(rows):
+    # the programs are torch code, run against the public namespace (as `torch`); imported here, when
+    # they run, since importing the package from a module inside it at load time would be a cycle
     import ndgrad
     logging.disable(logging.WARNING)
     try:

@@ -5,15 +5,22 @@ The data are the 1,797 8x8 digits of the UCI optical-recognition set shipped in 
 (see its README); 20% are held out for the test accuracy. Outputs go to --out: the loss curve
 (loss.png with matplotlib, loss.csv always), the trained weights (model.pt, ndgrad.save) and the
 backward graph of one training step (backward_graph.dot; .svg too where Graphviz is installed).
+
+A top-layer module: it takes what a torch script takes from `torch` (nn, optim, save, no_grad...)
+from the modules that define it, since nothing inside ndgrad may import the `ndgrad` package.
 """
 import math
 import os
 import sys
 import time
 
-import ndgrad as torch
-import ndgrad.nn as nn
-from ndgrad.data import load_digits
+from . import nn, optim
+from ._random import manual_seed
+from .autograd.grad_mode import no_grad
+from .autograd.graph_viz import render, to_dot
+from .data import load_digits
+from .ops.random import randperm
+from .serialization import save
 
 
 def build(kind):
@@ -33,7 +40,7 @@ def progress(epoch, epochs, done, total, loss, width=24):
 
 def accuracy(model, x, y):
     model.eval()
-    with torch.no_grad():
+    with no_grad():
         correct = (model(x).argmax(1) == y).sum().item()
     model.train()
     return correct / len(y)
@@ -59,15 +66,14 @@ def write_outputs(out, model, losses, graph_loss, params):
         written.append("loss.png")
     except ImportError:
         pass
-    torch.save(model.state_dict(), os.path.join(out, "model.pt"))
+    save(model.state_dict(), os.path.join(out, "model.pt"))
     written.append("model.pt")
-    graph = getattr(torch.autograd.graph, "to_dot", None)
-    if graph is not None and graph_loss is not None:
+    if graph_loss is not None:
         with open(os.path.join(out, "backward_graph.dot"), "w") as f:
-            f.write(graph(graph_loss, params))
+            f.write(to_dot(graph_loss, params))
         written.append("backward_graph.dot")
         try:
-            torch.autograd.graph.render(graph_loss, os.path.join(out, "backward_graph.svg"), params)
+            render(graph_loss, os.path.join(out, "backward_graph.svg"), params)
             written.append("backward_graph.svg")
         except RuntimeError:   # no Graphviz `dot` program
             pass
@@ -75,19 +81,19 @@ def write_outputs(out, model, losses, graph_loss, params):
 
 
 def run(args):
-    torch.manual_seed(args.seed)
+    manual_seed(args.seed)
     x, y, x_test, y_test = load_digits(args.seed)
     model = build(args.model)
     loss_fn = nn.CrossEntropyLoss()
-    optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+    optimizer = optim.Adam(model.parameters(), lr=args.lr)
     batches = math.ceil(len(y) / args.batch_size)
-    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, args.lr, total_steps=args.epochs * batches)
+    scheduler = optim.lr_scheduler.OneCycleLR(optimizer, args.lr, total_steps=args.epochs * batches)
     show_bar = sys.stdout.isatty()
     print(f"ndgrad demo: {args.model.upper()} on {len(y)} handwritten 8x8 digits ({len(y_test)} held out), "
           f"{sum(p.numel() for p in model.parameters())} weights, {args.epochs} epochs of Adam")
     losses, graph_loss, start = [], None, time.perf_counter()
     for epoch in range(1, args.epochs + 1):
-        order, total = torch.randperm(len(y)), 0.0
+        order, total = randperm(len(y)), 0.0
         for b in range(batches):
             idx = order[b * args.batch_size:(b + 1) * args.batch_size]
             optimizer.zero_grad()

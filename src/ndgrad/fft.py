@@ -8,14 +8,12 @@ FftC2RBackward0) plus the resizing (slice / zero padding), conj and dtype casts 
 import numpy as np
 
 from . import _dtype
+from .ops.creation import tensor
+from .ops.fft import _fft_c2c, _fft_c2r, _fft_r2c
+from .ops.padding import constant_pad_nd
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
            "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
-
-
-def _nd():
-    import ndgrad
-    return ndgrad
 
 
 def _normalization(norm, forward):
@@ -78,13 +76,7 @@ def _resize(x, dims, sizes):
         if n < have:
             x = x.narrow(d, 0, n)
         elif n > have:
-            pad = getattr(_nd(), "constant_pad_nd", None)
-            if pad is not None:
-                x = pad(x, [0, 0] * (x.ndim - 1 - d) + [0, n - have])
-            else:
-                shape = list(x.shape)
-                shape[d] = n - have
-                x = _nd().cat([x, x.new_zeros(shape)], d)
+            x = constant_pad_nd(x, [0, 0] * (x.ndim - 1 - d) + [0, n - have])
     return x
 
 
@@ -102,10 +94,10 @@ def _c2c(x, s, dim, norm, forward, one_d):
     dims, sizes = _dims(x, s, dim)
     code = _normalization(norm, forward)
     if one_d and not x.is_complex():
-        out = _nd()._fft_r2c(_resize(x, dims, sizes), dims, code, False)
+        out = _fft_r2c(_resize(x, dims, sizes), dims, code, False)
         return out if forward else out.conj()
     x = _resize(_float_input(x, complex_=True), dims, sizes)
-    return _nd()._fft_c2c(x, dims, code, forward)
+    return _fft_c2c(x, dims, code, forward)
 
 
 def _r2c(x, s, dim, norm, name, forward):
@@ -117,12 +109,12 @@ def _r2c(x, s, dim, norm, name, forward):
     x = _resize(x, dims, sizes)
     code = _normalization(norm, forward)
     if forward:
-        return _nd()._fft_r2c(x, dims, code, True)
+        return _fft_r2c(x, dims, code, True)
     # ihfft: conj of the forward onesided spectrum; other dims then take the inverse transform
-    half = _nd()._fft_r2c(x, dims[-1:], code, True)
+    half = _fft_r2c(x, dims[-1:], code, True)
     if len(dims) == 1:
         return half.conj()
-    return _nd()._fft_c2c(half.conj_physical(), dims[:-1], code, False)
+    return _fft_c2c(half.conj_physical(), dims[:-1], code, False)
 
 
 def _c2r(x, s, dim, norm, forward):
@@ -138,10 +130,10 @@ def _c2r(x, s, dim, norm, forward):
     code = _normalization(norm, forward)
     if forward:   # hfft: conj of the forward transform over the other dims, then a real backward one
         if len(dims) > 1:
-            x = _nd()._fft_c2c(x, dims[:-1], code, True)
+            x = _fft_c2c(x, dims[:-1], code, True)
         x = x.conj()
-        return _nd()._fft_c2r(x, dims[-1:], code, n)
-    return _nd()._fft_c2r(x, dims, code, n)
+        return _fft_c2r(x, dims[-1:], code, n)
+    return _fft_c2r(x, dims, code, n)
 
 
 def _one(n, dim):
@@ -223,11 +215,11 @@ def ihfftn(input, s=None, dim=None, norm=None):
 
 def fftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
     """The sample frequencies of an n-point fft with sample spacing d."""
-    return _nd().tensor(np.fft.fftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
+    return tensor(np.fft.fftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
-    return _nd().tensor(np.fft.rfftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
+    return tensor(np.fft.rfftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
 
 
 def _shift_dims(input, dim):

@@ -5,7 +5,10 @@ import numpy as np
 
 from ._nested_array import jagged, strided
 from ._tensor import Tensor
+from .autograd.grad_mode import no_grad
 from .ops import nested as _ops
+from .ops.creation import arange, full, tensor
+from .ops.shape import cat
 
 __all__ = ["as_nested_tensor", "narrow", "nested_tensor", "nested_tensor_from_jagged", "to_padded_tensor"]
 
@@ -18,7 +21,6 @@ def _check_layout(layout):
 
 def _from_list(ts, dtype, layout):
     if layout is jagged:
-        from . import cat, tensor
         values = cat([t.to(dtype) if dtype is not None else t for t in ts])
         offsets = tensor(np.concatenate([[0], np.cumsum([len(t) for t in ts])]).astype(np.int64))
         return _ops._nested_view_from_jagged(values, offsets, None, None, 1, None, max((len(t) for t in ts), default=0))
@@ -40,7 +42,6 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None):
             ts = ts.to(dtype)
         n, rest = ts.shape[0], tuple(ts.shape[1:])
         if layout is jagged:
-            from . import arange
             return _ops._nested_view_from_jagged(ts.reshape((-1,) + rest[1:]), arange(0, n * rest[0] + 1, rest[0]),
                                                  None, None, 1, None, rest[0])
         strides = np.cumprod((1,) + rest[:0:-1])[::-1]   # contiguous strides of one component
@@ -54,7 +55,6 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None):
 
 def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A leaf nested tensor copied from a list of tensors (or nested lists of numbers)."""
-    from . import no_grad, tensor
     layout = _check_layout(layout)
     if layout is strided and requires_grad and tensor_list and not any(isinstance(t, Tensor) for t in tensor_list):
         # as torch: from Python lists, the components are the leaves and the result is not one
@@ -72,7 +72,6 @@ def nested_tensor_from_jagged(values, offsets=None, lengths=None, jagged_dim=Non
     if offsets is None:
         if lengths is None:
             raise RuntimeError("nested_tensor_from_jagged(): At least one of offsets or lengths is required.")
-        from . import cat, tensor
         offsets = cat([tensor([0]), lengths.cumsum(0)])
         lengths = None
     if jagged_dim not in (None, 1):
@@ -99,11 +98,9 @@ def narrow(tensor, dim, start, length, layout=strided):
         return as_nested_tensor(tensor.narrow(0, start, length))
     if dim != 1:
         raise RuntimeError("jagged layout only supports dim=1")
-    from . import arange, full
     n, size = tensor.shape[0], tensor.shape[1]
     start = start if isinstance(start, Tensor) else full((n,), start)
     length = length if isinstance(length, Tensor) else full((n,), length)
-    from . import cat, tensor as _t
-    offsets = cat([start.long() + arange(n) * size, _t([n * size])])
+    offsets = cat([start.long() + arange(n) * size, full((1,), n * size)])   # (`tensor` names the argument here)
     values = tensor.reshape((-1,) + tuple(tensor.shape[2:]))
     return _ops._nested_view_from_jagged(values, offsets, None, length.long())

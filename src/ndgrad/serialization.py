@@ -6,6 +6,9 @@ read back with `np.load(allow_pickle=False)`. That stores tensors, module and op
 dicts, and nested containers of them; arbitrary Python objects are refused at save time (torch
 pickles them, which is what makes loading a foreign .pt file unsafe). A tensor referenced twice
 is stored once and loads as one object; Parameters load as Parameters; views load as copies.
+
+Layer: the top one, beside optim and utils (not among the autograd tools): checkpoints hold
+module and optimizer state, and loading rebuilds nn.Parameter.
 """
 import io
 import json
@@ -19,6 +22,8 @@ import numpy as np
 
 from . import _dtype
 from ._tensor import Tensor
+from .nn.parameter import Parameter
+from .ops.creation import from_numpy
 
 MANIFEST = "ndgrad.json"
 FORMAT = "ndgrad.save"
@@ -124,8 +129,6 @@ class _Reader:
         return tuple(key) if isinstance(key, list) else key
 
     def tensor(self, spec):
-        from . import from_numpy
-        from .nn.parameter import Parameter
         index = spec["$tensor"]
         if index in self.tensors:
             return self.tensors[index]

@@ -7,6 +7,7 @@ either) live in ndgrad/ops/special.py.
 """
 import math
 
+from .ops import activation as _act
 from .ops import pointwise as _pw
 from .ops import reduction as _red
 from .ops import special as _sp
@@ -40,23 +41,18 @@ scaled_modified_bessel_k0, scaled_modified_bessel_k1 = _sp.scaled_modified_besse
 globals().update(_sp.POLYNOMIALS)   # chebyshev_polynomial_t(input, n), hermite_polynomial_h, ...
 
 
-def _nd():
-    import ndgrad
-    return ndgrad
-
-
 def gammainc(input, other):
     """The regularized lower incomplete gamma function P(input, other)."""
-    return _nd().igamma(input, other)
+    return _pw.igamma(input, other)
 
 
 def gammaincc(input, other):
     """The regularized upper incomplete gamma function Q(input, other)."""
-    return _nd().igammac(input, other)
+    return _pw.igammac(input, other)
 
 
 def multigammaln(input, p):
-    return _nd().mvlgamma(input, p)
+    return _pw.mvlgamma(input, p)
 
 
 def ndtr(input):
@@ -70,8 +66,8 @@ def round(input, *, decimals=0):
 
 
 def softmax(input, dim, *, dtype=None):
-    return _nd().softmax(input, dim, dtype=dtype)
+    return _act.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim, *, dtype=None):
-    return _nd().log_softmax(input, dim, dtype=dtype)
+    return _act.log_softmax(input, dim, dtype=dtype)

@@ -9,6 +9,10 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
 from .node import GradientEdge, Node  # noqa: F401
 from .._tensor import Tensor
 from . import tensor_methods  # noqa: F401  (Tensor.register_hook, retain_grad, ...)
+from .node import accumulate_grad, edge
+from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
+from ..ops.creation import zeros
+from ..ops.shape import stack
 
 
 def _as_tuple(x):
@@ -20,16 +24,14 @@ def _as_tuple(x):
 
 
 def _root_edge(out, i):
-    from .node import edge as _edge
     if isinstance(out, GradientEdge):
         return tuple(out)
     if not out._requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-    return _edge(out)
+    return edge(out)
 
 
 def _make_grads(outputs, grads, create_graph):
-    from .. import ones_like
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if isinstance(out, GradientEdge):
@@ -42,7 +44,7 @@ def _make_grads(outputs, grads, create_graph):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if out._data.dtype.kind not in "fc":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            g = ones_like(out)
+            g = OPS["ones_like"](out)
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif g._data.shape != out._data.shape:
@@ -61,7 +63,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+        raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
                            f"got {len(grads)} gradients for {len(outputs)} tensors")
     if retain_graph is None:
         retain_graph = create_graph
@@ -72,7 +74,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
         captured = engine.run_backward(roots, grads, inputs=edges, accumulate=True, retain_graph=retain_graph,
                                        create_graph=create_graph)
-        from .node import accumulate_grad
         for t, g in zip(inputs, captured):
             if g is not None and not isinstance(t, GradientEdge) and t.grad_fn is not None:
                 accumulate_grad(t, g, create_graph)
@@ -90,12 +91,11 @@ Tensor.backward = _tensor_backward
 
 
 def _input_edge(t, i):
-    from .node import edge as _edge
     if isinstance(t, GradientEdge):
         return tuple(t)
     if not t._requires_grad:
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    return _edge(t)
+    return edge(t)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -123,8 +123,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, g in enumerate(result):
         if g is None:
             if materialize_grads:
-                from .. import zeros_like
-                result[i] = zeros_like(ins[i])
+                result[i] = OPS["zeros_like"](ins[i])
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
@@ -134,7 +133,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
     """grad(..., is_grads_batched=True): one vector-Jacobian product per row of the grad_outputs
     (the first dim of each is the batch), stacked. torch vmaps the backward; a loop gives the same."""
-    from .. import stack
     outs, gos = _as_tuple(outputs), _as_tuple(grad_outputs)
     if not gos or any(g is None for g in gos):
         raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -151,7 +149,6 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                          f"{sizes} for the mapped dimension")
     if sizes[0] == 0:
-        from .. import zeros
         return tuple(zeros((0,) + tuple(t.shape), dtype=t.dtype) for t in _as_tuple(inputs))
     keep = create_graph if retain_graph is None else retain_graph
     rows = [grad(outs, inputs, [g[b] for g in gos], retain_graph=keep or b < sizes[0] - 1,

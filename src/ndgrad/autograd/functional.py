@@ -13,15 +13,14 @@ All of them run the user's function once on fresh copies of the inputs and diffe
   input element; hessian(outer_jacobian_strategy="forward-mode") does so through the reverse-mode
   gradient (forward-over-reverse).
 """
+from . import forward_ad as fwad
 from . import node as _node
 from .grad_mode import enable_grad
+from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
+from ..ops.creation import zeros
+from ..ops.shape import stack
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
-
-
-def _op(name):
-    from ..ops._registry import OPS
-    return OPS[name]
 
 
 # --- arguments and results ---------------------------------------------------------------------
@@ -128,7 +127,7 @@ def _zeros_for_missing(grads, refs, strict, create_graph, stage):
         if g is None:
             if strict:
                 raise RuntimeError(_UNUSED_MSG[stage].format(i=i))
-            g = _op("zeros_like")(refs[i])
+            g = OPS["zeros_like"](refs[i])
         elif strict and create_graph and not g.requires_grad:
             what = "hessian" if stage.startswith("double") else "jacobian"
             raise RuntimeError(f"The {what} of the user-provided function is independent of input {i}. This is not "
@@ -176,7 +175,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jvp")
         _strict_requires_grad(outputs, "outputs", strict)
         # the vjp is linear in its cotangent u, so u's value never matters: zeros (no inf/nan)
-        u = tuple(_op("zeros_like")(o, requires_grad=True) for o in outputs)
+        u = tuple(OPS["zeros_like"](o, requires_grad=True) for o in outputs)
         vjp_u = _grad(outputs, inputs, u, create_graph=True)
         _strict_requires_grad(vjp_u, "grad_inputs", strict)
     grads = _grad(vjp_u, u, v, create_graph)
@@ -195,7 +194,6 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
     if strategy == "forward-mode":
         _refuse_forward_mode(create_graph, strict, vectorize)
         return _forward_jacobian(func, inputs, need_graph=False)
-    zeros = _op("zeros")
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _fresh(inputs, create_graph, need_graph=True)
@@ -219,12 +217,12 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                         if strict:
                             raise RuntimeError(f"Output {i} of the user-provided function is independent of input "
                                                f"{j}. This is not allowed in strict mode.")
-                        g = _op("zeros_like")(inputs[j])
+                        g = OPS["zeros_like"](inputs[j])
                     elif strict and create_graph and not g.requires_grad:
                         raise RuntimeError(f"The jacobian of the user-provided function is independent of input {i}. "
                                            "This is not allowed in strict mode when create_graph=True.")
                     rows[j].append(g)
-            result.append(tuple(_op("stack")(r).view(out.shape + inp.shape) if r else
+            result.append(tuple(stack(r).view(out.shape + inp.shape) if r else
                                 zeros(out.shape + inp.shape, dtype=inp.dtype)   # an empty output
                                 for r, inp in zip(rows, inputs)))
     return _unwrap(_finish(tuple(result), create_graph), outputs_tuple, inputs_tuple)
@@ -248,8 +246,6 @@ def _forward_jacobian(func, inputs, need_graph):
     """The Jacobian one column at a time: func on dual inputs whose tangent is a one-hot vector
     (vectorize=True asks for batching; the numbers are the same). need_graph: the inputs require
     grad, so a reverse-mode gradient inside func carries the tangents (forward-over-reverse)."""
-    from . import forward_ad as fwad
-    zeros, zeros_like = _op("zeros"), _op("zeros_like")
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
     inputs = tuple(t.detach().requires_grad_(need_graph) for t in inputs)
     columns, outputs_tuple, outputs = None, False, ()
@@ -258,18 +254,17 @@ def _forward_jacobian(func, inputs, need_graph):
             for k in range(inp.numel()):
                 onehot = zeros(inp.numel(), dtype=inp.dtype)
                 onehot._data[k] = 1
-                duals = tuple(fwad.make_dual(t, onehot.view(t.shape) if i == j else zeros_like(t))
+                duals = tuple(fwad.make_dual(t, onehot.view(t.shape) if i == j else OPS["zeros_like"](t))
                               for i, t in enumerate(inputs))
                 outputs_tuple, outputs = _as_tuple(func(*duals), "outputs of the user-provided function", "jacobian")
                 if columns is None:
                     columns = [[[] for _ in inputs] for _ in outputs]
                 for i, out in enumerate(outputs):
                     t = fwad.unpack_dual(out).tangent
-                    columns[i][j].append(zeros_like(out) if t is None else t.detach())
+                    columns[i][j].append(OPS["zeros_like"](out) if t is None else t.detach())
         if columns is None:   # every input is empty: the function still gives the output shapes
             outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function", "jacobian")
             columns = [[[] for _ in inputs] for _ in outputs]
-    stack = _op("stack")
     result = tuple(tuple(stack(col, -1).view(out.shape + inp.shape) if col else
                          zeros(out.shape + inp.shape, dtype=out.dtype)
                          for col, inp in zip(cols, inputs))
@@ -332,7 +327,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v): the product of the Hessian of scalar func at inputs with `v`."""
     inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "hvp")
     with enable_grad():
-        u = tuple(_op("zeros_like")(t, requires_grad=True) for t in inputs)
+        u = tuple(OPS["zeros_like"](t, requires_grad=True) for t in inputs)
         u_h = _grad(jac, inputs, u, create_graph=True)    # u^T H, linear in u
     grads = _grad(u_h, u, v, create_graph)
     grads = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back_trick")

@@ -22,6 +22,11 @@ import warnings
 
 import numpy as np
 
+from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
+from ..ops.creation import tensor, zeros
+from ..ops.random import randn_like
+from ..ops.shape import stack
+
 
 class GradcheckError(RuntimeError):
     pass
@@ -87,7 +92,6 @@ def _diff_inputs(inputs):
 
 def _show(array):
     """An array as torch prints a tensor (the form torch's messages use)."""
-    from .. import tensor
     return tensor(array)
 
 
@@ -238,14 +242,13 @@ def _forward_ad():
 def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
     """jac[k][o] by forward mode: one jvp per input element (or per direction u in fast mode)."""
     fw = _forward_ad()
-    from .. import zeros_like
     diff = _diff_inputs(inputs)
     jacobians = []
     with fw.dual_level():
         duals = list(inputs)
         tangents = []
         for i, t in diff:
-            duals[i] = fw.make_dual(t.detach(), zeros_like(t))
+            duals[i] = fw.make_dual(t.detach(), OPS["zeros_like"](t))
             tangents.append(fw.unpack_dual(duals[i]).tangent)
         for k, tangent in enumerate(tangents):
             directions = [all_u[k]] if all_u is not None else range(tangent.numel())
@@ -425,10 +428,9 @@ def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_d
 
 
 def _test_backward_mul_by_grad_output(outputs, inputs):
-    from .. import zeros_like
     from . import grad
     diff = [t for _, t in _diff_inputs(inputs)]
-    grads = grad(outputs, diff, [zeros_like(o) for o in outputs], allow_unused=True, retain_graph=True)
+    grads = grad(outputs, diff, [OPS["zeros_like"](o) for o in outputs], allow_unused=True, retain_graph=True)
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
@@ -442,7 +444,6 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
 
 def _test_undefined_backward(func, inputs):
     """Backward must accept undefined (absent) output gradients and treat them as zeros."""
-    from .. import zeros_like
     from . import engine
     from .node import edge as _edge
     diff = [t for _, t in _diff_inputs(inputs)]
@@ -450,7 +451,7 @@ def _test_undefined_backward(func, inputs):
     cases = [None] + (list(range(n_out)) if n_out > 1 else [])   # all undefined, then one at a time
     for undefined in cases:
         outs = _differentiable_outputs(func(*inputs))
-        grads = [None if undefined is None or k == undefined else zeros_like(o) for k, o in enumerate(outs)]
+        grads = [None if undefined is None or k == undefined else OPS["zeros_like"](o) for k, o in enumerate(outs)]
         try:
             result = engine.run_backward([_edge(o) for o in outs], grads, inputs=[_edge(t) for t in diff],
                                          retain_graph=True)
@@ -488,7 +489,6 @@ If the test
 def _test_batched_grad(inputs, output, output_idx):
     """vjps of a batch of two grad_outputs against one vjp each (or, without batched grad
     support, against the vjp of their sum: backward must be linear in grad_output)."""
-    from .. import randn_like, stack, zeros
     from . import grad
     diff = [t for _, t in _diff_inputs(inputs)]
 

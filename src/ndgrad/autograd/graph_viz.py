@@ -11,6 +11,7 @@ import shutil
 import subprocess
 
 from . import node as _node
+from .._dtype import from_numpy_dtype
 from .node import AccumulateGrad, SavedOutput, TensorMeta
 
 
@@ -31,8 +32,7 @@ def _walk(tensor):
 def _leaf_node(tensor):
     if not tensor._requires_grad:
         return None
-    from .node import edge as _edge
-    return _edge(tensor)[0]
+    return _node.edge(tensor)[0]
 
 
 def _saved_items(node):
@@ -79,7 +79,6 @@ def _describe(value):
     data = _array_of(value)
     if data is None:
         return repr(value)
-    from .._dtype import from_numpy_dtype
     return f"{tuple(data.shape)} {from_numpy_dtype(data.dtype).name} {data.nbytes} B"
 
 

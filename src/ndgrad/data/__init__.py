@@ -4,13 +4,14 @@ import os
 
 import numpy as np
 
+from ..ops.creation import from_numpy
+
 DIGITS = os.path.join(os.path.dirname(__file__), "digits.npz")
 
 
 def load_digits(seed=0, test_fraction=0.2):
     """(x_train, y_train, x_test, y_test): images (N, 1, 8, 8) float32, standardised with the
     training set's mean and std; labels int64. The split is a seeded random permutation."""
-    from .. import from_numpy
     with np.load(DIGITS, allow_pickle=False) as data:
         images, labels = data["images"].astype(np.float32) / 16.0, data["labels"].astype(np.int64)
     order = np.random.default_rng(seed).permutation(len(labels))

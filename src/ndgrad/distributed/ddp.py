@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from .. import no_grad
+from ..autograd.grad_mode import no_grad
 from ..nn import Module
 from ._group import broadcast, get_default_group
 

@@ -11,6 +11,9 @@ from .. import autograd
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from ..autograd.grad_mode import enable_grad
+from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
+from ..ops.creation import zeros
+from ..ops.shape import stack
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._levels import Level, check_tensor
 from ._reverse import _lift_tree, jacobian_tree, jacrev, split_args, split_aux, vjp_of
@@ -35,7 +38,6 @@ def _independent(strict):
 
 def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)", strict=False):
     """(outputs, their tangents, aux) of func(*primals) along tangents (flat lists of tensors)."""
-    from .. import zeros_like
     if fwad.state.level is not None:
         return _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict)
     with fwad.dual_level():
@@ -47,7 +49,7 @@ def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)",
         outs = [p for p, _ in pairs]
         if any(t is None for _, t in pairs):
             _independent(strict)
-        tans = [zeros_like(p) if t is None else t for p, t in pairs]
+        tans = [OPS["zeros_like"](p) if t is None else t for p, t in pairs]
         aux = tree_unflatten([fwad.unpack_dual(a).primal if isinstance(a, Tensor) else a
                               for a in tree_flatten(aux)[0]], tree_flatten(aux)[1])
     return outs, out_spec, tans, aux
@@ -55,7 +57,6 @@ def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)",
 
 def _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict):
     """_jvp_flat inside an active dual level: J v as the gradient of <J^T u, v> with respect to u."""
-    from .. import zeros_like
     level = Level()
     with enable_grad():
         fresh = [level.fresh(p) for p in primals]
@@ -66,9 +67,9 @@ def _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict):
         reached = [i for i, o in enumerate(flat_out) if o.requires_grad]
         if len(reached) < len(flat_out):
             _independent(strict)
-        dummies = [zeros_like(flat_out[i]).requires_grad_() for i in reached]   # the u of J^T u
+        dummies = [OPS["zeros_like"](flat_out[i]).requires_grad_() for i in reached]   # the u of J^T u
         level.own.update(id(u) for u in dummies)
-        tans = [zeros_like(o) for o in flat_out]
+        tans = [OPS["zeros_like"](o) for o in flat_out]
         if reached:
             g = autograd.grad([flat_out[i] for i in reached], fresh, dummies, create_graph=True, allow_unused=True)
             used = [(gi, t) for gi, t in zip(g, tangents) if gi is not None]
@@ -107,7 +108,6 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .. import stack, zeros, zeros_like
         leaves, substitute, rebuild = split_args(args, argnums)
         for x in leaves:
             check_tensor(x)
@@ -120,14 +120,14 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
             for k in range(x.numel()):
                 onehot = zeros(x.numel(), dtype=x.dtype)
                 onehot[k] = 1
-                tangents = [onehot.view(x.shape) if i == j else zeros_like(y) for i, y in enumerate(leaves)]
+                tangents = [onehot.view(x.shape) if i == j else OPS["zeros_like"](y) for i, y in enumerate(leaves)]
                 outs, out_spec, tans, aux = _jvp_flat(call, leaves, tangents, has_aux, "jvp(f, primals, tangents)")
                 if columns is None:
                     columns = [[[] for _ in leaves] for _ in outs]
                 for i, t in enumerate(tans):
                     columns[i][j].append(t)
         if columns is None:   # every input is empty: one call still gives the output shapes
-            outs, out_spec, _, aux = _jvp_flat(call, leaves, [zeros_like(x) for x in leaves], has_aux)
+            outs, out_spec, _, aux = _jvp_flat(call, leaves, [OPS["zeros_like"](x) for x in leaves], has_aux)
             columns = [[[] for _ in leaves] for _ in outs]
         blocks = [[stack(col, -1).view(o.shape + x.shape) if col else zeros(o.shape + x.shape, dtype=o.dtype)
                    for col, x in zip(cols, leaves)] for cols, o in zip(columns, outs)]

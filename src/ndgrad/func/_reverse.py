@@ -8,6 +8,9 @@ import functools
 from .. import autograd
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
+from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
+from ..ops.creation import zeros
+from ..ops.shape import stack
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._levels import Level, check_argnums, pprint
 
@@ -15,7 +18,6 @@ from ._levels import Level, check_argnums, pprint
 def vjp_of(level, outputs, inputs, cotangents, retain_graph=True):
     """Gradients of `outputs` (weighted by `cotangents`) with respect to `inputs`; zeros where an
     input is not reached, as torch.func gives."""
-    from .. import zeros_like
     pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
     if any(isinstance(c, Tensor) and c.requires_grad for _, c in pairs):
         level.outside = True   # the result depends on the cotangent's graph
@@ -23,7 +25,7 @@ def vjp_of(level, outputs, inputs, cotangents, retain_graph=True):
     if pairs:
         grads = autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs], retain_graph=retain_graph,
                               create_graph=level.create_graph(), allow_unused=True)
-    return [level.lift(zeros_like(x) if g is None else g) for g, x in zip(grads, inputs)]
+    return [level.lift(OPS["zeros_like"](x) if g is None else g) for g, x in zip(grads, inputs)]
 
 
 def split_args(args, argnums):
@@ -73,7 +75,6 @@ def grad_and_value(func, argnums=0, has_aux=False):
     """f -> a function returning (gradient of f's scalar output w.r.t. args[argnums], f's value)."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .. import ones_like
         level = Level()
         with enable_grad():
             args, leaves, rebuild = select_args(level, args, argnums)
@@ -85,7 +86,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                                    f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
             level.look_outside([output, aux])
-            grads = rebuild(vjp_of(level, [output], leaves, [ones_like(output)]))
+            grads = rebuild(vjp_of(level, [output], leaves, [OPS["ones_like"](output)]))
         value = level.lift(output)
         return grads, ((value, _lift_tree(level, aux)) if has_aux else value)
     return wrapper
@@ -152,7 +153,6 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .. import stack, zeros
         level = Level()
         with enable_grad():
             args, leaves, rebuild = select_args(level, args, argnums)

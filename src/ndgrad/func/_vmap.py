@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _random
 from ..ops import _registry as _dispatch
+from ..ops.shape import movedim, stack
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from . import _batching
@@ -135,7 +136,6 @@ def _batched_inputs(func, in_dims, args):
 
 def _stack_outputs(func, out_dims, results):
     """Each output leaf stacked over the samples along its out_dim (returned once when None)."""
-    from .. import stack
     name = _name(func)
     flat_first, out_spec = tree_flatten(results[0])
     if not (out_dims is None or isinstance(out_dims, (int, tuple))) or isinstance(out_dims, bool):
@@ -170,7 +170,6 @@ class _OutDimNone(Exception):
 
 def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
     """One call of func on the whole batch (see _batching.py); raises when it cannot be done."""
-    from .. import movedim, stack
     batched = []
     for a, d in zip(flat_args, flat_dims):
         if d is not None:

@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
+from ..ops.creation import empty, eye, from_numpy
+from ..ops.random import randperm
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -91,7 +93,6 @@ def zeros_(tensor):
 def eye_(tensor):
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .. import eye
     with no_grad():
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
 
@@ -153,7 +154,6 @@ def orthogonal_(tensor, gain=1, generator=None):
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
-    from .. import empty, from_numpy
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
     flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._data
@@ -172,7 +172,6 @@ def orthogonal_(tensor, gain=1, generator=None):
 def sparse_(tensor, sparsity, std=0.01, generator=None):
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .. import randperm
     rows, cols = tensor.shape
     zeros = int(math.ceil(sparsity * rows))
     with no_grad():

@@ -1,6 +1,6 @@
 """Adagrad with learning-rate decay and an initial accumulator value (on _foreach_ ops)."""
-import ndgrad as _nd
-from .optimizer import Optimizer, _check, _grads, _step_tensor, _steps
+from ..ops.creation import full_like
+from .optimizer import Optimizer, _check, _grads, _step_tensor, _steps, foreach
 
 
 class Adagrad(Optimizer):
@@ -18,7 +18,7 @@ class Adagrad(Optimizer):
     def _init_group_state(self, group):
         # torch creates Adagrad's state with the optimizer, not at the first step
         for p in group["params"]:
-            self.state[p] = {"step": _step_tensor(), "sum": _nd.full_like(p, group["initial_accumulator_value"])}
+            self.state[p] = {"step": _step_tensor(), "sum": full_like(p, group["initial_accumulator_value"])}
 
     def _update(self, group, params):
         lr, lr_decay = group["lr"], group["lr_decay"]
@@ -26,8 +26,8 @@ class Adagrad(Optimizer):
         steps = _steps(states)
         grads = _grads(group, params)
         sums = [s["sum"] for s in states]
-        _nd._foreach_addcmul_(sums, grads, grads, 1)
-        std = _nd._foreach_sqrt(sums)
-        _nd._foreach_add_(std, group["eps"])
-        numerator = _nd._foreach_mul(grads, [-lr / (1 + (t - 1) * lr_decay) for t in steps])
-        _nd._foreach_addcdiv_(params, numerator, std)
+        foreach.addcmul_(sums, grads, grads, 1)
+        std = foreach.sqrt(sums)
+        foreach.add_(std, group["eps"])
+        numerator = foreach.mul(grads, [-lr / (1 + (t - 1) * lr_decay) for t in steps])
+        foreach.addcdiv_(params, numerator, std)

@@ -1,6 +1,5 @@
 """Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
-import ndgrad as _nd
-from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _steps
+from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _steps, foreach
 
 
 class Adam(Optimizer):
@@ -22,23 +21,23 @@ class Adam(Optimizer):
         states = _lazy_state(self.state, params, names)
         grads = _grads(group, params, decay=not group["decoupled_weight_decay"])
         if wd != 0 and group["decoupled_weight_decay"]:
-            _nd._foreach_mul_(params, 1 - lr * wd)
+            foreach.mul_(params, 1 - lr * wd)
         exp_avgs, exp_avg_sqs = [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states]
-        _nd._foreach_lerp_(exp_avgs, grads, 1 - beta1)
-        _nd._foreach_mul_(exp_avg_sqs, beta2)
-        _nd._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        foreach.lerp_(exp_avgs, grads, 1 - beta1)
+        foreach.mul_(exp_avg_sqs, beta2)
+        foreach.addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
         steps = _steps(states)
         step_sizes = [-lr / (1 - beta1 ** t) for t in steps]
         bias_correction2_sqrt = [(1 - beta2 ** t) ** 0.5 for t in steps]
         if group["amsgrad"]:
             maxes = [s["max_exp_avg_sq"] for s in states]
-            _nd._foreach_maximum_(maxes, exp_avg_sqs)
-            denom = _nd._foreach_sqrt(maxes)
+            foreach.maximum_(maxes, exp_avg_sqs)
+            denom = foreach.sqrt(maxes)
         else:
-            denom = _nd._foreach_sqrt(exp_avg_sqs)
-        _nd._foreach_div_(denom, bias_correction2_sqrt)
-        _nd._foreach_add_(denom, eps)
-        _nd._foreach_addcdiv_(params, exp_avgs, denom, step_sizes)
+            denom = foreach.sqrt(exp_avg_sqs)
+        foreach.div_(denom, bias_correction2_sqrt)
+        foreach.add_(denom, eps)
+        foreach.addcdiv_(params, exp_avgs, denom, step_sizes)
 
 
 class AdamW(Adam):

@@ -1,13 +1,14 @@
 """torch.optim's other optimizers: Adamax, NAdam, RAdam, Adadelta, Rprop and ASGD, on _foreach_ ops
 like SGD and Adam."""
-import ndgrad as _nd
-from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _step_tensor, _steps
+from ..ops.creation import full_like, zeros_like
+from ..ops.pointwise import where
+from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _step_tensor, _steps, foreach
 
 
 def _decay(group, params):
     """Decoupled weight decay (AdamW-style) where the group asks for it; returns whether it did."""
     if group["weight_decay"] != 0 and group.get("decoupled_weight_decay"):
-        _nd._foreach_mul_(params, 1 - group["lr"] * group["weight_decay"])
+        foreach.mul_(params, 1 - group["lr"] * group["weight_decay"])
         return True
     return False
 
@@ -30,12 +31,12 @@ class Adamax(Optimizer):
         steps = _steps(states)
         grads = _grads(group, params)
         exp_avgs, exp_infs = [s["exp_avg"] for s in states], [s["exp_inf"] for s in states]
-        _nd._foreach_lerp_(exp_avgs, grads, 1 - beta1)
-        _nd._foreach_mul_(exp_infs, beta2)
-        magnitudes = _nd._foreach_abs(grads)
-        _nd._foreach_add_(magnitudes, group["eps"])
-        _nd._foreach_maximum_(exp_infs, magnitudes)
-        _nd._foreach_addcdiv_(params, exp_avgs, exp_infs, [-lr / (1 - beta1 ** t) for t in steps])
+        foreach.lerp_(exp_avgs, grads, 1 - beta1)
+        foreach.mul_(exp_infs, beta2)
+        magnitudes = foreach.abs(grads)
+        foreach.add_(magnitudes, group["eps"])
+        foreach.maximum_(exp_infs, magnitudes)
+        foreach.addcdiv_(params, exp_avgs, exp_infs, [-lr / (1 - beta1 ** t) for t in steps])
 
 
 class NAdam(Optimizer):
@@ -60,20 +61,20 @@ class NAdam(Optimizer):
         steps = _steps(states)
         grads = _grads(group, params, decay=not _decay(group, params))
         exp_avgs, exp_avg_sqs = [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states]
-        _nd._foreach_lerp_(exp_avgs, grads, 1 - beta1)
-        _nd._foreach_mul_(exp_avg_sqs, beta2)
-        _nd._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
-        denom = _nd._foreach_sqrt(exp_avg_sqs)
+        foreach.lerp_(exp_avgs, grads, 1 - beta1)
+        foreach.mul_(exp_avg_sqs, beta2)
+        foreach.addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        denom = foreach.sqrt(exp_avg_sqs)
         mus = [beta1 * (1.0 - 0.5 * 0.96 ** (t * psi)) for t in steps]
         mu_nexts = [beta1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * psi)) for t in steps]
         products = [s["mu_product"] for s in states]
-        _nd._foreach_mul_(products, mus)
-        _nd._foreach_div_(denom, [(1 - beta2 ** t) ** 0.5 for t in steps])
-        _nd._foreach_add_(denom, group["eps"])
+        foreach.mul_(products, mus)
+        foreach.div_(denom, [(1 - beta2 ** t) ** 0.5 for t in steps])
+        foreach.add_(denom, group["eps"])
         products = [m.item() for m in products]
-        _nd._foreach_addcdiv_(params, grads, denom,
+        foreach.addcdiv_(params, grads, denom,
                               [-lr * (1.0 - mu) / (1.0 - prod) for mu, prod in zip(mus, products)])
-        _nd._foreach_addcdiv_(params, exp_avgs, denom,
+        foreach.addcdiv_(params, exp_avgs, denom,
                               [-lr * nxt / (1.0 - prod * nxt) for nxt, prod in zip(mu_nexts, products)])
 
 
@@ -98,21 +99,21 @@ class RAdam(Optimizer):
         rho_inf = 2 / (1 - beta2) - 1
         rhos = [rho_inf - 2 * t * beta2 ** t / (1 - beta2 ** t) for t in steps]
         exp_avgs, exp_avg_sqs = [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states]
-        _nd._foreach_lerp_(exp_avgs, grads, 1 - beta1)
-        _nd._foreach_mul_(exp_avg_sqs, beta2)
-        _nd._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        foreach.lerp_(exp_avgs, grads, 1 - beta1)
+        foreach.mul_(exp_avg_sqs, beta2)
+        foreach.addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
         rects = [((rho - 4) * (rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho)) ** 0.5 if rho > 5 else 0
                  for rho in rhos]
         corrections = [1 - beta1 ** t for t in steps]
         # the step is exp_avg * (rectified Adam rate, or the plain rate while the variance is untrusted)
         plain = [-(lr * (0 if r > 0 else 1.0) / c) for r, c in zip(rects, corrections)]
         adaptive = [-((1 - beta2 ** t) ** 0.5) * (lr * r / c) for t, r, c in zip(steps, rects, corrections)]
-        rate = _nd._foreach_sqrt(exp_avg_sqs)
-        _nd._foreach_add_(rate, group["eps"])
-        _nd._foreach_div_(rate, adaptive)
-        _nd._foreach_reciprocal_(rate)
-        _nd._foreach_add_(rate, plain)
-        _nd._foreach_addcmul_(params, exp_avgs, rate)
+        rate = foreach.sqrt(exp_avg_sqs)
+        foreach.add_(rate, group["eps"])
+        foreach.div_(rate, adaptive)
+        foreach.reciprocal_(rate)
+        foreach.add_(rate, plain)
+        foreach.addcmul_(params, exp_avgs, rate)
 
 
 class Adadelta(Optimizer):
@@ -134,17 +135,17 @@ class Adadelta(Optimizer):
         _steps(states)
         grads = _grads(group, params)
         square_avgs, acc_deltas = [s["square_avg"] for s in states], [s["acc_delta"] for s in states]
-        _nd._foreach_mul_(square_avgs, rho)
-        _nd._foreach_addcmul_(square_avgs, grads, grads, 1 - rho)
-        std = _nd._foreach_add(square_avgs, eps)
-        _nd._foreach_sqrt_(std)
-        deltas = _nd._foreach_add(acc_deltas, eps)
-        _nd._foreach_sqrt_(deltas)
-        _nd._foreach_div_(deltas, std)
-        _nd._foreach_mul_(deltas, grads)
-        _nd._foreach_mul_(acc_deltas, rho)
-        _nd._foreach_addcmul_(acc_deltas, deltas, deltas, 1 - rho)
-        _nd._foreach_add_(params, deltas, alpha=-group["lr"])
+        foreach.mul_(square_avgs, rho)
+        foreach.addcmul_(square_avgs, grads, grads, 1 - rho)
+        std = foreach.add(square_avgs, eps)
+        foreach.sqrt_(std)
+        deltas = foreach.add(acc_deltas, eps)
+        foreach.sqrt_(deltas)
+        foreach.div_(deltas, std)
+        foreach.mul_(deltas, grads)
+        foreach.mul_(acc_deltas, rho)
+        foreach.addcmul_(acc_deltas, deltas, deltas, 1 - rho)
+        foreach.add_(params, deltas, alpha=-group["lr"])
 
 
 class Rprop(Optimizer):
@@ -165,19 +166,19 @@ class Rprop(Optimizer):
         for p in params:
             s = self.state[p]
             if not s:
-                s.update(step=_step_tensor(), prev=_nd.zeros_like(p), step_size=_nd.full_like(p, group["lr"]))
+                s.update(step=_step_tensor(), prev=zeros_like(p), step_size=full_like(p, group["lr"]))
             states.append(s)
         _steps(states)
         grads = [-p.grad if group["maximize"] else p.grad for p in params]
         prevs, sizes = [s["prev"] for s in states], [s["step_size"] for s in states]
-        signs = _nd._foreach_sign(_nd._foreach_mul(grads, prevs))
-        factors = [_nd.where(s > 0, grow, _nd.where(s < 0, shrink, 1.0)).to(s.dtype) for s in signs]
-        _nd._foreach_mul_(sizes, factors)
+        signs = foreach.sign(foreach.mul(grads, prevs))
+        factors = [where(s > 0, grow, where(s < 0, shrink, 1.0)).to(s.dtype) for s in signs]
+        foreach.mul_(sizes, factors)
         for size in sizes:
             size.clamp_(smallest, largest)
         for prev, g, s in zip(prevs, grads, signs):   # after a sign flip, this step and the next start afresh
-            prev.copy_(_nd.where(s < 0, 0.0, g).to(g.dtype))
-        _nd._foreach_addcmul_(params, _nd._foreach_sign(prevs), sizes, -1)
+            prev.copy_(where(s < 0, 0.0, g).to(g.dtype))
+        foreach.addcmul_(params, foreach.sign(prevs), sizes, -1)
 
 
 class ASGD(Optimizer):
@@ -198,8 +199,8 @@ class ASGD(Optimizer):
         steps = _steps(states)
         grads = _grads(group, params)
         etas, mus, axs = [s["eta"] for s in states], [s["mu"] for s in states], [s["ax"] for s in states]
-        _nd._foreach_addcmul_(params, _nd._foreach_add(grads, params, alpha=lambd), etas, -1)
-        _nd._foreach_addcmul_(axs, _nd._foreach_sub(params, axs), mus)
+        foreach.addcmul_(params, foreach.add(grads, params, alpha=lambd), etas, -1)
+        foreach.addcmul_(axs, foreach.sub(params, axs), mus)
         for eta, mu, t in zip(etas, mus, steps):
             eta.fill_(lr / ((1 + lambd * lr * t) ** group["alpha"]))
             mu.fill_(1 / max(1, t - group["t0"]))

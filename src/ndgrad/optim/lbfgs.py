@@ -1,8 +1,9 @@
 """L-BFGS (torch.optim.LBFGS): quasi-Newton steps from the last `history_size` gradient changes,
 with a fixed step or a strong-Wolfe line search (cubic interpolation, Nocedal & Wright 3.5-3.6).
 step(closure) re-evaluates the loss as often as it needs; all parameters form one flat vector."""
-import ndgrad as _nd
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..ops.creation import zeros
+from ..ops.shape import cat
 from .optimizer import Optimizer, _check
 
 
@@ -21,7 +22,7 @@ class LBFGS(Optimizer):
 
     # --- the parameters as one vector ---------------------------------------------------------
     def _flat_grad(self):
-        return _nd.cat([p.grad.reshape(-1) if p.grad is not None else _nd.zeros(p.numel(), dtype=p.dtype)
+        return cat([p.grad.reshape(-1) if p.grad is not None else zeros(p.numel(), dtype=p.dtype)
                         for p in self._params])
 
     def _move(self, step, direction):

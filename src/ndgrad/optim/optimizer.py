@@ -3,6 +3,7 @@ step hooks, and the helpers the optimizers' _foreach_ updates share."""
 import copy
 import warnings
 from collections import defaultdict
+from types import SimpleNamespace
 
 from .. import _dtype
 from ..ops import _registry as _dispatch
@@ -179,13 +180,19 @@ def _check(value, what, minimum=0.0):
 
 
 # ---- helpers of the _foreach_ updates -----------------------------------------------------
+# The _foreach_<op> functions, as `foreach.<op>`: ops/pointwise.py generates them in a loop and
+# registers them by name only (they are no module attributes), so they come from the op registry.
+foreach = SimpleNamespace(**{name.removeprefix("_foreach_"): fn for name, fn in _dispatch.OPS.items()
+                             if name.startswith("_foreach_")})
+
+
 def _grads(group, params, decay=True):
     """The gradients an update follows: negated when maximizing, plus L2 weight decay (a new list)."""
     grads = [p.grad for p in params]
     if group["maximize"]:
-        grads = _nd()._foreach_neg(grads)
+        grads = foreach.neg(grads)
     if decay and group["weight_decay"] != 0:
-        grads = _nd()._foreach_add(grads, params, alpha=group["weight_decay"])
+        grads = foreach.add(grads, params, alpha=group["weight_decay"])
     return grads
 
 
@@ -209,10 +216,5 @@ def _lazy_state(state, params, names, scalars=None):
 def _steps(states):
     """Advance the step counts; their new values as Python numbers."""
     counts = [s["step"] for s in states]
-    _nd()._foreach_add_(counts, 1)
+    foreach.add_(counts, 1)
     return [c.item() for c in counts]
-
-
-def _nd():
-    import ndgrad
-    return ndgrad

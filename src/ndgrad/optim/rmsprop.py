@@ -1,6 +1,5 @@
 """RMSprop, optionally centered and with momentum (on _foreach_ ops)."""
-import ndgrad as _nd
-from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps
+from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps, foreach
 
 
 class RMSprop(Optimizer):
@@ -23,20 +22,20 @@ class RMSprop(Optimizer):
         _steps(states)
         grads = _grads(group, params)
         square_avgs = [s["square_avg"] for s in states]
-        _nd._foreach_mul_(square_avgs, alpha)
-        _nd._foreach_addcmul_(square_avgs, grads, grads, 1 - alpha)
+        foreach.mul_(square_avgs, alpha)
+        foreach.addcmul_(square_avgs, grads, grads, 1 - alpha)
         if group["centered"]:
             grad_avgs = [s["grad_avg"] for s in states]
-            _nd._foreach_lerp_(grad_avgs, grads, 1 - alpha)
-            avg = _nd._foreach_addcmul(square_avgs, grad_avgs, grad_avgs, -1)
-            _nd._foreach_sqrt_(avg)
+            foreach.lerp_(grad_avgs, grads, 1 - alpha)
+            avg = foreach.addcmul(square_avgs, grad_avgs, grad_avgs, -1)
+            foreach.sqrt_(avg)
         else:
-            avg = _nd._foreach_sqrt(square_avgs)
-        _nd._foreach_add_(avg, eps)
+            avg = foreach.sqrt(square_avgs)
+        foreach.add_(avg, eps)
         if momentum > 0:
             bufs = [s["momentum_buffer"] for s in states]
-            _nd._foreach_mul_(bufs, momentum)
-            _nd._foreach_addcdiv_(bufs, grads, avg)
-            _nd._foreach_add_(params, bufs, alpha=-lr)
+            foreach.mul_(bufs, momentum)
+            foreach.addcdiv_(bufs, grads, avg)
+            foreach.add_(params, bufs, alpha=-lr)
         else:
-            _nd._foreach_addcdiv_(params, grads, avg, -lr)
+            foreach.addcdiv_(params, grads, avg, -lr)

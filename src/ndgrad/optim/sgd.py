@@ -1,6 +1,5 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize (on _foreach_ ops)."""
-import ndgrad as _nd
-from .optimizer import Optimizer, _check, _grads
+from .optimizer import Optimizer, _check, _grads, foreach
 
 
 class SGD(Optimizer):
@@ -23,14 +22,14 @@ class SGD(Optimizer):
             old = [i for i, s in enumerate(states) if s.get("momentum_buffer") is not None]
             if old:
                 bufs = [states[i]["momentum_buffer"] for i in old]
-                _nd._foreach_mul_(bufs, momentum)
-                _nd._foreach_add_(bufs, [grads[i] for i in old], alpha=1 - dampening)
+                foreach.mul_(bufs, momentum)
+                foreach.add_(bufs, [grads[i] for i in old], alpha=1 - dampening)
             for i, s in enumerate(states):   # the first step's buffer is the gradient itself
                 if s.get("momentum_buffer") is None:
                     s["momentum_buffer"] = grads[i].clone().detach()
             bufs = [s["momentum_buffer"] for s in states]
             if group["nesterov"]:
-                grads = _nd._foreach_add(grads, bufs, alpha=momentum)
+                grads = foreach.add(grads, bufs, alpha=momentum)
             else:
                 grads = bufs
-        _nd._foreach_add_(params, grads, alpha=-lr)
+        foreach.add_(params, grads, alpha=-lr)

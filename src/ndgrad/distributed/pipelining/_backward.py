@@ -17,9 +17,10 @@ Resuming on the weight-region edges only means no gradient is counted twice, eve
 intermediate lies downstream of another; a weight used several times (tied) has one
 AccumulateGrad node, so it is also reached, and counted, once.
 """
-from ... import autograd, ones_like
+from ... import autograd
 from ...autograd import engine
 from ...autograd.graph import get_gradient_edge
+from ...ops.creation import ones_like
 
 __all__ = ["stage_backward", "stage_backward_input", "stage_backward_weight"]
 

@@ -11,7 +11,7 @@ import pickle
 
 import numpy as np
 
-from ... import from_numpy
+from ...ops.creation import from_numpy
 
 ACT, GRAD = "act", "grad"
 

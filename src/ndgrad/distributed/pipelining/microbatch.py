@@ -1,5 +1,6 @@
 """Splitting a batch into microbatches along dimension 0, and merging the outputs back."""
-from ... import Tensor, cat, tensor_split
+from ..._tensor import Tensor
+from ...ops.shape import cat, tensor_split
 
 __all__ = ["split_args_kwargs_into_chunks", "merge_chunks"]
 

@@ -8,8 +8,9 @@ results through a transport (_transport.py).
 import contextlib
 import enum
 
-from ... import no_grad, zeros_like
+from ...autograd.grad_mode import no_grad
 from ...nn import Module, Sequential
+from ...ops.creation import zeros_like
 from ._backward import stage_backward, stage_backward_input, stage_backward_weight
 
 __all__ = ["PipelineStage", "SplitPoint", "pipeline", "Pipe"]

@@ -7,7 +7,6 @@ graph torch records. Functions ops/ already offers with nn.functional's signatur
 """
 import warnings  # noqa: F401
 
-import ndgrad as _nd  # noqa: F401
 from ...ops import loss as _ops  # noqa: F401
 from ...ops.linalg import broadcast_shape  # noqa: F401
 from .activation import *  # noqa: F401,F403

@@ -3,8 +3,8 @@ the kernels of ops/activation.py (the other activations are those kernels' own p
 """
 import warnings
 
-import ndgrad as _nd
 from ...ops import activation as _ops
+from ...ops import pointwise as _pointwise
 from ...ops.activation import (glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_,
                                softshrink, softsign, tanhshrink)
 
@@ -16,19 +16,20 @@ __all__ = ["celu", "celu_", "elu", "elu_", "gelu", "glu", "hardshrink", "hardsig
 
 # ---- activations --------------------------------------------------------------------------
 def relu(input, inplace=False):
-    return _nd.relu_(input) if inplace else _nd.relu(input)
+    # relu_ is registered by name only (ops/activation.py): it is relu's in-place entry point
+    return _ops.relu.inplace(input) if inplace else _ops.relu(input)
 
 
 def relu_(input):
-    return _nd.relu_(input)
+    return _ops.relu.inplace(input)
 
 
 def threshold(input, threshold, value, inplace=False):
-    return _nd.threshold_(input, threshold, value) if inplace else _nd.threshold(input, threshold, value)
+    return _ops.threshold_(input, threshold, value) if inplace else _ops.threshold(input, threshold, value)
 
 
 def threshold_(input, threshold, value):
-    return _nd.threshold_(input, threshold, value)
+    return _ops.threshold_(input, threshold, value)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -48,19 +49,19 @@ def elu_(input, alpha=1.0):
 
 
 def selu(input, inplace=False):
-    return _nd.selu_(input) if inplace else _nd.selu(input)
+    return _ops.selu_(input) if inplace else _ops.selu(input)
 
 
 def selu_(input):
-    return _nd.selu_(input)
+    return _ops.selu_(input)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    return _nd.celu_(input, alpha) if inplace else _nd.celu(input, alpha)
+    return _ops.celu_(input, alpha) if inplace else _ops.celu(input, alpha)
 
 
 def celu_(input, alpha=1.0):
-    return _nd.celu_(input, alpha)
+    return _ops.celu_(input, alpha)
 
 
 def gelu(input, approximate="none"):
@@ -88,11 +89,11 @@ def relu6(input, inplace=False):
 
 
 def sigmoid(input):
-    return _nd.sigmoid(input)
+    return _pointwise.sigmoid(input)
 
 
 def tanh(input):
-    return _nd.tanh(input)
+    return _pointwise.tanh(input)
 
 
 # ---- softmax ------------------------------------------------------------------------------
@@ -105,16 +106,16 @@ def _softmax_dim(name, ndim):
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim)
-    return _nd.softmax(input, dim, dtype=dtype)
+    return _ops.softmax(input, dim, dtype=dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("softmin", input.ndim)
-    return _nd.softmax(-input, dim, dtype=dtype)
+    return _ops.softmax(-input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim)
-    return _nd.log_softmax(input, dim, dtype=dtype)
+    return _ops.log_softmax(input, dim, dtype=dtype)
