@@ -19,6 +19,7 @@ from .grad_mode import enable_grad
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
 from ..ops.creation import zeros
 from ..ops.shape import stack
+from .differentiate import grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
@@ -143,7 +144,6 @@ def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=N
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
     if not pairs:
         return (None,) * len(inputs)
-    from . import grad
     return grad([o for o, _ in pairs], inputs, [g for _, g in pairs], retain_graph=retain_graph,
                 create_graph=create_graph, allow_unused=True)
 

@@ -26,6 +26,10 @@ from ..ops._registry import OPS   # zeros_like: the registry's takes nested tens
 from ..ops.creation import tensor, zeros
 from ..ops.random import randn_like
 from ..ops.shape import stack
+from .._tensor import Tensor
+from . import engine, forward_ad
+from .differentiate import grad
+from .node import edge as _edge
 
 
 class GradcheckError(RuntimeError):
@@ -69,25 +73,20 @@ UNDEFINED_MSG = ('Please look at "Notes about undefined output gradients" in "to
 
 
 # ---- small helpers --------------------------------------------------------------------------
-def _Tensor():
-    from .._tensor import Tensor
-    return Tensor
-
-
 def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
 def _is_float_or_complex(t):
-    return isinstance(t, _Tensor()) and t._data.dtype.kind in "fc"
+    return isinstance(t, Tensor) and t._data.dtype.kind in "fc"
 
 
 def _differentiable_outputs(out):
-    return tuple(o for o in _as_tuple(out) if isinstance(o, _Tensor()) and o.requires_grad)
+    return tuple(o for o in _as_tuple(out) if isinstance(o, Tensor) and o.requires_grad)
 
 
 def _diff_inputs(inputs):
-    return [(i, t) for i, t in enumerate(inputs) if isinstance(t, _Tensor()) and t.requires_grad]
+    return [(i, t) for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
 
 
 def _show(array):
@@ -112,7 +111,7 @@ def _notallclose_msg(a, n, out_idx, in_idx, complex_indices, test_imag, forward=
 def _check_inputs(inputs):
     any_grad = False
     for idx, t in enumerate(inputs):
-        if isinstance(t, _Tensor()) and t.requires_grad:
+        if isinstance(t, Tensor) and t.requires_grad:
             if t.dtype.name not in ("float64", "complex128"):
                 warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
                               "complex. This check will likely fail if all the inputs are not of double precision "
@@ -174,9 +173,8 @@ def _numerical_jvp(func, inputs, data, u, eps):
 # ---- analytical derivatives -----------------------------------------------------------------
 def _vjp(output, diff_inputs, v):
     """Gradients of <v, output> for each input (arrays; None where unused)."""
-    from . import grad
     # a fresh array each call: a gradient may be handed back as it came (add's is grad itself)
-    g = _Tensor()._make(np.array(v, dtype=output._data.dtype).reshape(output._data.shape), False, None, 0)
+    g = Tensor._make(np.array(v, dtype=output._data.dtype).reshape(output._data.shape), False, None, 0)
     return list(grad([output], diff_inputs, [g], retain_graph=True, allow_unused=True))
 
 
@@ -227,21 +225,9 @@ def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=N
     return jac1
 
 
-def _forward_ad():
-    try:
-        from . import forward_ad
-    except ImportError:
-        forward_ad = None
-    if forward_ad is None or not hasattr(forward_ad, "dual_level"):
-        raise NotImplementedError("gradcheck(check_forward_ad=True) needs forward-mode AD "
-                                  "(ndgrad.autograd.forward_ad with dual_level / make_dual / unpack_dual), "
-                                  "which this ndgrad does not have yet")
-    return forward_ad
-
-
 def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
     """jac[k][o] by forward mode: one jvp per input element (or per direction u in fast mode)."""
-    fw = _forward_ad()
+    fw = forward_ad
     diff = _diff_inputs(inputs)
     jacobians = []
     with fw.dual_level():
@@ -373,7 +359,7 @@ def _slow_mode_report(func, inputs, k, o, out_pos, rtol, atol, eps, forward):
 def _split_complex_outputs(func):
     def part(which):
         def wrapped(*inputs):
-            return tuple(getattr(o, which) if isinstance(o, _Tensor()) and o.is_complex() else o
+            return tuple(getattr(o, which) if isinstance(o, Tensor) and o.is_complex() else o
                          for o in _as_tuple(func(*inputs)))
         return wrapped
     return part("real"), part("imag")
@@ -413,8 +399,7 @@ def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_d
         else:
             check(func, inputs, outputs, *args)
     if check_forward_ad:
-        _forward_ad()
-        complex_in = [i for i, t in enumerate(inputs) if isinstance(t, _Tensor()) and t.is_complex()]
+        complex_in = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.is_complex()]
         if complex_in:
             real_fn, imag_fn = _split_complex_inputs(func, complex_in, inputs)
             imag_inputs = _part_inputs(inputs, complex_in, "imag")
@@ -428,7 +413,6 @@ def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_d
 
 
 def _test_backward_mul_by_grad_output(outputs, inputs):
-    from . import grad
     diff = [t for _, t in _diff_inputs(inputs)]
     grads = grad(outputs, diff, [OPS["zeros_like"](o) for o in outputs], allow_unused=True, retain_graph=True)
     for gi, di in zip(grads, diff):
@@ -444,8 +428,6 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
 
 def _test_undefined_backward(func, inputs):
     """Backward must accept undefined (absent) output gradients and treat them as zeros."""
-    from . import engine
-    from .node import edge as _edge
     diff = [t for _, t in _diff_inputs(inputs)]
     n_out = len(_differentiable_outputs(func(*inputs)))
     cases = [None] + (list(range(n_out)) if n_out > 1 else [])   # all undefined, then one at a time
@@ -489,7 +471,6 @@ If the test
 def _test_batched_grad(inputs, output, output_idx):
     """vjps of a batch of two grad_outputs against one vjp each (or, without batched grad
     support, against the vjp of their sum: backward must be linear in grad_output)."""
-    from . import grad
     diff = [t for _, t in _diff_inputs(inputs)]
 
     def vjp(v):
@@ -592,7 +573,6 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
 def _random_grad_outputs(outputs, noncontiguous):
     """Uniform in [-1, 1) like torch.testing.make_tensor, from a private generator."""
     rng = np.random.default_rng(0)
-    Tensor = _Tensor()
     result = []
     for o in outputs:
         dtype = o._data.dtype if o._data.dtype.kind in "fc" else np.dtype(np.float64)
@@ -620,7 +600,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         raise AssertionError("Setting check_undefined_grad=True requires check_rev_over_rev to be True")
     if check_batched_grad and not check_rev_over_rev:
         raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be True")
-    from . import grad
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = _random_grad_outputs(_differentiable_outputs(func(*inputs)), gen_non_contig_grad_outputs)
