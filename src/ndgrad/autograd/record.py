@@ -10,7 +10,7 @@ tensor it wrote (and of its base, through CopySlices). It never imports ops: the
 """
 from .. import _dtype
 from .._tensor import Tensor
-from ..backends import broadcast_shapes, namespace
+from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
@@ -125,7 +125,7 @@ def make_views(spec, args, outs, replay):
     # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
     creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
     for k, t in enumerate(outs):
-        if t._data.base is None or not namespace(t._data).may_share_memory(t._data, base._data):
+        if t._data.base is None or not _may_share_memory(t._data, base._data):
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
         t._base = base
         t._vc = base._vc
@@ -133,6 +133,11 @@ def make_views(spec, args, outs, replay):
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
+
+
+def _may_share_memory(a, b):
+    # sparse and nested storages (no backend arrays) keep their values in NumPy arrays
+    return ARRAY_TYPES.get(type(a), numpy_backend).may_share_memory(a, b)
 
 
 def _chain(parent_fn, spec, rest, index, replay):
