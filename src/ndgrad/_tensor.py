@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
+from .backends import current as current_backend, is_array, namespace
 from ._sparse_array import sparse_coo, sparse_csr, strided
 from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
@@ -91,7 +92,8 @@ class Tensor:
     def __init__(self, data=None, *, requires_grad=False):
         if isinstance(data, Tensor):
             data = data._data
-        self._data = np.asarray(data if data is not None else [], dtype=_dtype.defaults.float.np)
+        backend = namespace(data) if is_array(data) else current_backend()   # an array keeps its backend
+        self._data = backend.asarray(data if data is not None else [], dtype=_dtype.defaults.float.np)
         self._requires_grad = False
         self._grad_fn = None
         self._output_nr = 0
@@ -135,7 +137,7 @@ class Tensor:
 
     @property
     def layout(self):
-        return strided if type(self._data) is np.ndarray else self._data.layout
+        return strided if is_array(self._data) else self._data.layout
 
     @property
     def is_sparse(self):
@@ -298,12 +300,14 @@ class Tensor:
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data if type(self._data) is np.ndarray else np.asarray(self._data)   # sparse: torch's TypeError
+        data = self._data
+        return namespace(data).to_host(data) if is_array(data) else np.asarray(data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
+        return data if dtype is None else data.astype(dtype)
 
     def item(self):
         if self._data.size != 1:
@@ -340,7 +344,7 @@ class Tensor:
     def __repr__(self):
         if type(self._data) is NestedArray:
             return nested_repr(self)
-        return tensor_repr(self) if type(self._data) is np.ndarray else sparse_repr(self)
+        return tensor_repr(self) if is_array(self._data) else sparse_repr(self)
 
     def __iter__(self):
         if self._data.ndim == 0:

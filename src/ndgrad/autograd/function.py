@@ -16,6 +16,7 @@ from . import anomaly_mode, forward_ad
 from .grad_mode import grad_flag, state
 from . import node as _node
 from .node import Node, SavedOutput, _next_seq
+from ..backends import current as current_backend, namespace
 
 
 class FunctionCtx:
@@ -96,7 +97,7 @@ class BackwardCFunction(Node, FunctionCtx):
         if len(grads) < len(meta):
             grads = list(grads) + [None] * (len(meta) - len(grads))
         if self.materialize_grads:
-            grads = [g if g is not None or m is None else _zeros(m) for g, m in zip(grads, meta)]
+            grads = _materialize(grads, meta)
         result = self._user_fn()(self, *grads)
         return self._check_result(result if type(result) is tuple else (result,))
 
@@ -399,9 +400,11 @@ def _is_tensor(x):
     return isinstance(x, _node.Tensor)
 
 
-def _zeros(meta):
-    from .. import zeros
-    from .._dtype import from_numpy_dtype
-    return zeros(meta[0], dtype=from_numpy_dtype(meta[1]))
+def _materialize(grads, meta):
+    """Zeros (on the backend of the gradients present) for the absent gradients of tensor outputs."""
+    present = next((g for g in grads if g is not None), None)
+    backend = namespace(present._data) if present is not None else current_backend()
+    return [g if g is not None or m is None else _node.Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
+            for g, m in zip(grads, meta)]
 
 

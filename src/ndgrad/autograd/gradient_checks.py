@@ -6,15 +6,19 @@
 - check_count: torch's error when a node returns the wrong number of gradients;
 - sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
 """
-import numpy as np
-
 from .._tensor import Tensor
+from ..backends import current, namespace
 
 
 def fill_missing(node, grads):
-    """`grads` with zeros (of the node's output shape and dtype) where a gradient is None."""
+    """`grads` with zeros (of the node's output shape and dtype) where a gradient is None.
+
+    The zeros go on the backend of the gradients present (the engine runs no node that got none;
+    apply_node's caller may hand none: then the current backend)."""
+    present = next((g for g in grads if g is not None), None)
+    backend = namespace(present._data) if present is not None else current()
     # integer outputs (indices) carry no gradient: their slot stays empty
-    return [g if g is not None or dt.kind not in "fc" else Tensor._make(np.zeros(shape, dt), False, None, 0)
+    return [g if g is not None or dt.kind not in "fc" else Tensor._make(backend.zeros(shape, dt), False, None, 0)
             for g, (shape, dt) in zip(grads, node._out_meta)]
 
 

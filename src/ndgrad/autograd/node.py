@@ -11,13 +11,12 @@ import re
 import sys
 import weakref
 
-import numpy as np
-
 from . import forward_ad
 from .._dtype import from_numpy_dtype
 from .grad_mode import state
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._tensor import Tensor
+from ..backends import ARRAY_TYPES, numpy_backend
 
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
@@ -253,9 +252,9 @@ def _only_engine_holds(grad, expected=None):
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
         return counts
-    if grad._grad_fn is not None or type(data) is not np.ndarray or not data.flags.writeable:
+    if grad._grad_fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
         return False
-    if base is not None and not (type(base) is np.ndarray and base.flags.owndata and base.size == data.size):
+    if base is not None and not (type(base) in ARRAY_TYPES and base.flags.owndata and base.size == data.size):
         return False
     return counts[0] <= expected[0] and counts[1] <= expected[1] and counts[2] <= expected[2]
 
@@ -271,7 +270,7 @@ class _Probe:
 # The reference counts of a gradient held by the engine's buffer list alone, as _only_engine_holds
 # sees them. Measured, not assumed: they depend on the interpreter.
 _probe = _Probe()
-_probe._data = np.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
+_probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
 _ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_probe])
 del _probe
 

@@ -8,10 +8,9 @@ share their base's version counter and replay from it; an in-place op moves the 
 tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
 `OpSpec` in the ops registry) carries what it needs.
 """
-import numpy as np
-
 from .. import _dtype
 from .._tensor import Tensor
+from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
@@ -126,7 +125,7 @@ def make_views(spec, args, outs, replay):
     # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
     creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
     for k, t in enumerate(outs):
-        if t._data.base is None or not np.may_share_memory(t._data, base._data):
+        if t._data.base is None or not _may_share_memory(t._data, base._data):
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
         t._base = base
         t._vc = base._vc
@@ -134,6 +133,11 @@ def make_views(spec, args, outs, replay):
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
+
+
+def _may_share_memory(a, b):
+    # sparse and nested storages (no backend arrays) keep their values in NumPy arrays
+    return ARRAY_TYPES.get(type(a), numpy_backend).may_share_memory(a, b)
 
 
 def _chain(parent_fn, spec, rest, index, replay):
@@ -151,13 +155,13 @@ def write_into(self, data, op_name):
     if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
         raise RuntimeError(f"result type {_dtype.type_word(data.dtype)} can't be cast to the desired "
                            f"output type {_dtype.type_word(dst.dtype)}")
-    if data.shape != dst.shape and np.broadcast_shapes(data.shape, dst.shape) != dst.shape:
+    if data.shape != dst.shape and broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
-                           f"shape [{', '.join(map(str, np.broadcast_shapes(data.shape, dst.shape)))}]")
+                           f"shape [{', '.join(map(str, broadcast_shapes(data.shape, dst.shape)))}]")
     if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
-    np.copyto(dst, data, casting="unsafe")
+    namespace(dst).copyto(dst, data)
     self._vc[0] += 1
 
 

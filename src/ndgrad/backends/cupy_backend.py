@@ -1,14 +1,27 @@
-"""The GPU backend: CuPy arrays. Present for the shape of the design; not wired to ops yet."""
+"""The GPU backend: CuPy arrays, the same backend API as numpy_backend (see backends/__init__.py).
+
+Imported on first use of a 'cuda' device or of a CuPy array (namespace / is_array); without CuPy
+the import raises a clear error. Ops are not run on it yet: tensors live on the CPU."""
+import functools
+import sys
+
 try:
     import cupy as xp
 except ImportError as e:  # pragma: no cover - depends on the machine
     raise RuntimeError("device 'cuda' needs CuPy: pip install cupy-cuda12x (and an NVIDIA GPU)") from e
 
+from . import register
+
 device_type = "cuda"
+array_type = xp.ndarray
 
-
-def asarray(data, dtype=None):
-    return xp.asarray(data, dtype=dtype)
+asarray = xp.asarray
+zeros = xp.zeros
+ones = xp.ones
+empty = xp.empty
+full = xp.full
+may_share_memory = xp.may_share_memory
+copyto = functools.partial(xp.copyto, casting="unsafe")
 
 
 def to_host(array):
@@ -24,3 +37,21 @@ def scatter_add(target, index, values):
 def special():
     import cupyx.scipy.special
     return cupyx.scipy.special
+
+
+def linalg():
+    import cupyx.scipy.linalg
+    return cupyx.scipy.linalg
+
+
+def fft():
+    import cupyx.scipy.fft
+    return cupyx.scipy.fft
+
+
+def sparse():
+    import cupyx.scipy.sparse
+    return cupyx.scipy.sparse
+
+
+register(sys.modules[__name__])

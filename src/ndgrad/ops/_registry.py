@@ -14,10 +14,10 @@ records, the derivatives layer sets the forward-mode rules (`propagate_tangents`
 """
 import functools
 import inspect
-
-import numpy as np
+import operator
 
 from .. import _dtype
+from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
@@ -173,15 +173,15 @@ def call(spec, args):
         out = spec.forward(*raw)
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
-            broadcast_shape(*(a.shape for a in raw if isinstance(a, np.ndarray)))
+            broadcast_shape(*(a.shape for a in raw if is_array(a)))
         raise
     recording = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
-        outs = tuple(_wrap(o, target) for o in out)
-    elif type(out) is np.ndarray and target is None:   # what _wrap does in this case, without the call
+        outs = tuple(_wrap(o, target, raw) for o in out)
+    elif type(out) in ARRAY_TYPES and target is None:   # what _wrap does in this case, without the call
         outs = (Tensor._make(out, False, None, 0),)
     else:
-        outs = (_wrap(out, target),)
+        outs = (_wrap(out, target, raw),)
     if spec.view:
         record.make_views(spec, args, outs, call)
     if state.inference:
@@ -207,15 +207,26 @@ def _scalar_lifts(tensor_dtype, scalar_rank):
     return scalar_rank > (_KIND_RANK[tensor_dtype.kind] if tensor_dtype is not None else -1)
 
 
-def _wrap(o, target):
-    if type(o) is not np.ndarray:
+def _wrap(o, target, raw):
+    """Output `o` of a forward run on the arrays `raw` as a Tensor (in dtype `target` if not None)."""
+    if type(o) not in ARRAY_TYPES:
         if isinstance(o, Tensor):
             return o
         if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
-            o = np.asarray(o)
+            o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend
     if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
         o = o.astype(target)
     return Tensor._make(o, False, None, 0)
+
+
+def _backend_of(raw):
+    """The backend of the first dense array among a forward's arguments (or in a list argument)."""
+    for a in raw:
+        if type(a) is list:
+            a = next((x for x in a if is_array(x)), None)
+        if is_array(a):
+            return namespace(a)
+    return current_backend()
 
 
 
@@ -253,10 +264,12 @@ def call_inplace(spec, args):
     return self
 
 
-# `p -= lr * g` and the like, nothing recorded: one NumPy call writing into self (no temporary
-# result and copy). Only where the general path's checks cannot fail: a floating self of its own
-# memory, and a Python number or a Tensor of self's dtype whose shape broadcasts to self's.
-_UFUNCS = {"add.Tensor": np.add, "sub.Tensor": np.subtract, "mul.Tensor": np.multiply, "div.Tensor": np.divide}
+# `p -= lr * g` and the like, nothing recorded: one in-place array operator writing into self (no
+# temporary result and copy), on whatever backend self's array lives. Only where the general path's
+# checks cannot fail: a floating self of its own memory, and a Python number or a Tensor of self's
+# dtype whose shape broadcasts to self's.
+_UFUNCS = {"add.Tensor": operator.iadd, "sub.Tensor": operator.isub, "mul.Tensor": operator.imul,
+           "div.Tensor": operator.itruediv}
 
 
 def _ufunc_inplace(spec, self, args):
@@ -264,18 +277,18 @@ def _ufunc_inplace(spec, self, args):
     if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
         return False
     dst, other = self._data, args[1]
-    if type(dst) is not np.ndarray or dst.dtype.kind != "f" or 0 in dst.strides:
+    if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides:
         return False
     if isinstance(other, Tensor):
         src = other._data
-        if type(src) is not np.ndarray or src.dtype != dst.dtype or \
-                src.shape != dst.shape and np.broadcast_shapes(src.shape, dst.shape) != dst.shape:
+        if type(src) is not type(dst) or src.dtype != dst.dtype or \
+                src.shape != dst.shape and broadcast_shapes(src.shape, dst.shape) != dst.shape:
             return False
     elif type(other) in (float, int):
         src = other
     else:
         return False
-    ufunc(dst, src, out=dst)
+    ufunc(dst, src)
     self._vc[0] += 1
     return True
 

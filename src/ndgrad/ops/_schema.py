@@ -40,6 +40,7 @@ from .. import _dtype
 from .._random import Generator
 from .._sparse_array import layout
 from .._tensor import Size, Tensor, device
+from ..backends import is_array
 
 
 class _MemoryFormat:
@@ -100,7 +101,7 @@ def _is_int(x):
         return False
     if isinstance(x, (np.integer, int)):
         return True
-    if isinstance(x, np.ndarray):
+    if is_array(x):
         return x.ndim == 0 and x.dtype.kind in "iu"
     return isinstance(x, Tensor) and x.dim() == 0 and x.dtype._rank <= 1 and not x.requires_grad
 
