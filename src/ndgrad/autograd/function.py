@@ -15,6 +15,8 @@ from . import record
 from . import anomaly_mode, forward_ad
 from .grad_mode import grad_flag, state
 from . import node as _node
+from .._tensor import Tensor
+from .graph import saved_hooks
 from .node import Node, SavedOutput, _next_seq
 from ..backends import current as current_backend, namespace
 
@@ -176,7 +178,6 @@ class Function(FunctionCtx):
         inputs = args + tuple(kwargs.values()) if kwargs else args
         ctx = cls._backward_cls.__new__(cls._backward_cls)
         ctx._init()
-        Tensor = _node.Tensor
         is_tensor, needs, tensors = [], [], []
         for a in inputs:
             t = isinstance(a, Tensor)
@@ -217,15 +218,18 @@ class Function(FunctionCtx):
 Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forward_cls": Function})
 
 
+def _zeros_like(t):
+    data = t._data
+    return Tensor._make(namespace(data).zeros(data.shape, data.dtype), False, None, 0)
+
+
 def _forward_ad(cls, ctx, inputs, outputs):
     """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for tensors
     without one, None for other arguments) to one tangent per output."""
-    Tensor = _node.Tensor
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    from .. import zeros_like
-    tangents = [t if t is not None or not isinstance(a, Tensor) else zeros_like(a) for a, t in zip(inputs, tangents)]
+    tangents = [t if t is not None or not isinstance(a, Tensor) else _zeros_like(a) for a, t in zip(inputs, tangents)]
     level = forward_ad.state.level
     ctx._in_jvp = True
     try:
@@ -275,7 +279,6 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             raise RuntimeError("Some elements marked as dirty during the forward method were not returned as "
                                "output. The inputs that are modified inplace must all be outputs of the Function.")
     result = list(outputs)
-    Tensor = _node.Tensor
     for k, t in enumerate(outputs):
         if not isinstance(t, Tensor):
             continue
@@ -335,7 +338,6 @@ def _save(node, outputs):
     node._saved, node._versions = saved, versions
     node._saved_tensor_idx = range(len(saved))
     node.to_save = None
-    from .graph import saved_hooks
     if saved_hooks:
         saved_hooks[-1].pack_node(node)
 
@@ -382,7 +384,7 @@ def once_differentiable(fn):
             if o is None:
                 wrapped.append(None)
                 continue
-            wrapped.append(_node.Tensor._make(o._data, True, err, k))
+            wrapped.append(Tensor._make(o._data, True, err, k))
             k += 1
         return tuple(wrapped) if isinstance(outputs, tuple) else wrapped[0]
     return wrapper
@@ -397,14 +399,14 @@ class InplaceFunction(Function):
 
 
 def _is_tensor(x):
-    return isinstance(x, _node.Tensor)
+    return isinstance(x, Tensor)
 
 
 def _materialize(grads, meta):
     """Zeros (on the backend of the gradients present) for the absent gradients of tensor outputs."""
     present = next((g for g in grads if g is not None), None)
     backend = namespace(present._data) if present is not None else current_backend()
-    return [g if g is not None or m is None else _node.Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
+    return [g if g is not None or m is None else Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
             for g, m in zip(grads, meta)]
 
 

@@ -15,6 +15,7 @@ All of them run the user's function once on fresh copies of the inputs and diffe
 """
 from . import forward_ad as fwad
 from . import node as _node
+from .._tensor import Tensor
 from .grad_mode import enable_grad
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
 from ..ops.creation import zeros
@@ -30,7 +31,7 @@ def _as_tuple(value, what, fn_name):
     is_tuple = isinstance(value, tuple)
     values = value if is_tuple else (value,)
     for i, el in enumerate(values):
-        if not isinstance(el, _node.Tensor):
+        if not isinstance(el, Tensor):
             where = f"the value at index {i}" if is_tuple else f"the given {what}"
             raise TypeError(f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
                             f"{where} has type {type(el)}.")

@@ -15,6 +15,7 @@ import weakref
 
 from . import engine
 from . import node as _node
+from .._tensor import Tensor
 from .grad_mode import grad_flag
 from .node import GradientEdge, Node, SavedOutput  # noqa: F401
 from .node import edge as _edge
@@ -32,7 +33,7 @@ def get_gradient_edge(tensor):
 
 def increment_version(tensor):
     """Bump the version counter of `tensor` (or of each tensor of an iterable), as an in-place op does."""
-    for t in (tensor,) if isinstance(tensor, _node.Tensor) else tensor:
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         t._vc[0] += 1
 
 
@@ -50,7 +51,7 @@ class PackedSaved:
 
     def __init__(self, value, owner, pack_hook, unpack_hook):
         if type(value) is SavedOutput:
-            tensor = _node.Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
+            tensor = Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
                                         value.output_nr)
             tensor._vc = value.vc
             self.edge, self.output_nr, self.requires_grad = None, value.output_nr, value.requires_grad
@@ -70,15 +71,15 @@ class PackedSaved:
 
     def unpack(self, owner):
         t = self.unpack_hook(self.packed)   # in the current grad mode, as torch (pack runs in no_grad)
-        if not isinstance(t, _node.Tensor):
+        if not isinstance(t, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
         if not self.requires_grad:
-            return _node.Tensor._make(t._data, False, None, 0)
+            return Tensor._make(t._data, False, None, 0)
         if self.edge is None:
-            return _node.Tensor._make(t._data, True, owner, self.output_nr)
+            return Tensor._make(t._data, True, owner, self.output_nr)
         fn, nr = self.edge
-        out = _node.Tensor._make(t._data, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
+        out = Tensor._make(t._data, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
         if out._grad_fn is None:
             out._acc = weakref.ref(fn)   # gradients reach the leaf through its AccumulateGrad
         return out
@@ -88,7 +89,7 @@ class PackedSaved:
         seen, total, stack = set(), 0, [self.packed]
         while stack:
             v = stack.pop()
-            data = v._data if isinstance(v, _node.Tensor) else v
+            data = v._data if isinstance(v, Tensor) else v
             if hasattr(data, "nbytes") and hasattr(data, "shape"):
                 if id(data) not in seen:
                     seen.add(id(data))

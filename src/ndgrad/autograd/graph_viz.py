@@ -11,6 +11,7 @@ import shutil
 import subprocess
 
 from . import node as _node
+from .._tensor import Tensor
 from .._dtype import from_numpy_dtype
 from .node import AccumulateGrad, SavedOutput, TensorMeta
 
@@ -45,7 +46,7 @@ def _saved_items(node):
 
 
 def _array_of(value):
-    if isinstance(value, _node.Tensor):
+    if isinstance(value, Tensor):
         return value._data
     if type(value) is SavedOutput:
         return value.data
