@@ -237,6 +237,45 @@ CASES = [
 ]
 
 
+# reduction, linalg, nn families: the parsers these ops declare, against torch's messages
+from ndgrad.ops import convolution as _convolution, quantization as _quantization, reduction as _reduction  # noqa: E402
+
+TORCH_PARSERS.update({
+    "sum": _reduction._sum_args, "mean": _reduction._mean_args, "prod": _reduction._prod_args,
+    "max": _reduction._max_args, "min": _reduction._min_args, "median": _reduction._median_args,
+    "nanmedian": _reduction._nanmedian_args, "var": _reduction._var_args, "std": _reduction._std_args,
+    "var_mean": _reduction._var_mean_args, "std_mean": _reduction._std_mean_args, "sort": _reduction._sort_args,
+    "conv1d": _convolution._conv1d_args, "conv2d": _convolution._conv2d_args, "conv3d": _convolution._conv3d_args,
+    "fake_quantize_per_tensor_affine": _quantization._fake_quantize_per_tensor_affine_args,
+})
+CASES += [
+    ("sum", lambda T, t: ((t,), {"keepdim": True})), ("sum", lambda T, t: ((t, 0), {"out": 1})),
+    ("mean", lambda T, t: ((t, "a"), {})), ("mean", lambda T, t: ((t,), {"keepdim": True})),
+    ("mean", lambda T, t: ((t, 1, 1), {})),
+    ("prod", lambda T, t: ((t, (0, 1)), {})), ("prod", lambda T, t: ((t, "a"), {})),
+    ("prod", lambda T, t: ((t,), {"keepdim": True})),
+    ("max", lambda T, t: ((t, "a"), {})), ("max", lambda T, t: ((t, 1.5), {})), ("max", lambda T, t: ((t, 0, 1), {})),
+    ("max", lambda T, t: ((t,), {"keepdim": True})), ("max", lambda T, t: ((t, None), {})),
+    ("max", lambda T, t: ((t, 0, True, 1), {})), ("max", lambda T, t: ((t,), {"dim": (0,)})),
+    ("min", lambda T, t: ((t, "a"), {})), ("min", lambda T, t: ((t, 0), {"foo": 1})),
+    ("median", lambda T, t: ((t, "a"), {})), ("median", lambda T, t: ((t,), {"keepdim": True})),
+    ("median", lambda T, t: ((t, 0, 1), {})), ("nanmedian", lambda T, t: ((t, 1.0), {})),
+    ("var", lambda T, t: ((t, "a"), {})), ("var", lambda T, t: ((t, 1, True), {"correction": 1})),
+    ("var", lambda T, t: ((t, 1, 1), {})), ("var", lambda T, t: ((t,), {"correction": "a"})),
+    ("var", lambda T, t: ((t, True, True), {})), ("std", lambda T, t: ((t, 1.5), {})),
+    ("std", lambda T, t: ((t, 1), {"foo": 1})), ("var_mean", lambda T, t: ((t, "a"), {})),
+    ("std_mean", lambda T, t: ((t, 1, True, True, True), {})),
+    ("sort", lambda T, t: ((t, "a"), {})), ("sort", lambda T, t: ((t, 0), {"stable": True})),
+    ("sort", lambda T, t: ((t,), {"stable": 1})), ("sort", lambda T, t: ((t, 0, 1), {})),
+    ("conv1d", lambda T, t: ((t, t), {"padding": None})), ("conv1d", lambda T, t: ((t, t, None, 1, 1.5), {})),
+    ("conv2d", lambda T, t: ((t, t, None, "a", "same"), {})), ("conv2d", lambda T, t: ((t,), {})),
+    ("conv2d", lambda T, t: ((t, t), {"groups": 1.0})), ("conv3d", lambda T, t: ((t, t, t, (1, 1.0)), {})),
+    ("fake_quantize_per_tensor_affine", lambda T, t: ((t, "a", 0, 0, 1), {})),
+    ("fake_quantize_per_tensor_affine", lambda T, t: ((t, 0.1, 0.5, 0, 1), {})),
+    ("fake_quantize_per_tensor_affine", lambda T, t: ((t, t, 0, 0, 1), {})),
+]
+
+
 def _outcome(fn):
     """The TypeError's message, or None when the arguments were accepted."""
     try:
@@ -255,3 +294,4 @@ def test_same_outcome_as_torch(op, call):
     expected = _outcome(lambda: getattr(torch, op)(*args, **kwargs))
     args, kwargs = call(ndgrad, ndgrad.ones(2, 3))
     assert _outcome(lambda: TORCH_PARSERS[op].parse(args, kwargs)) == expected
+

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
+from ._schema import Parser
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -389,15 +390,18 @@ def _col2im_op(self, output_size, kernel_size, dilation, padding, stride):
 
 
 # ---- nn.functional ------------------------------------------------------------------------
-def _conv_nd(d, input, weight, bias, stride, padding, dilation, groups):
-    name = f"conv{d}d"
+def _conv_nd(parser, args, kwargs):
+    """conv{1,2,3}d: torch's two overloads, padding as ints (0) or as a string (1)."""
+    which, (input, weight, bias, stride, padding, dilation, groups) = parser.parse(args, kwargs)
+    name = parser.name
+    d = int(name[4])   # conv<d>d
     if input.ndim not in (d + 1, d + 2):
         raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to {name}, but got input of "
                            f"size: {list(input.shape)}")
     unbatched = input.ndim == d + 1
     if unbatched:
         input = input.unsqueeze(0)
-    if isinstance(padding, str):
+    if which == 1:
         input, padding = _string_padding(input, weight, padding, stride, dilation, d)
     out = convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
     return out.squeeze(0) if unbatched else out
@@ -437,19 +441,36 @@ def _conv_transpose_nd(d, input, weight, bias, stride, padding, output_padding, 
     return out.squeeze(0) if unbatched else out
 
 
-@register()
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _conv_nd(1, input, weight, bias, stride, padding, dilation, groups)
+_conv1d_args = Parser("conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, "
+                      "int[1] dilation=1, int groups=1)",
+                      "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding=\"valid\", "
+                      "int[1] dilation=1, int groups=1)")
+_conv2d_args = Parser("conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, "
+                      "int[2] dilation=1, int groups=1)",
+                      "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding=\"valid\", "
+                      "int[2] dilation=1, int groups=1)")
+_conv3d_args = Parser("conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, "
+                      "int[3] dilation=1, int groups=1)",
+                      "conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, str padding=\"valid\", "
+                      "int[3] dilation=1, int groups=1)")
 
 
 @register()
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _conv_nd(2, input, weight, bias, stride, padding, dilation, groups)
+@_conv1d_args.signature
+def conv1d(*args, **kwargs):
+    return _conv_nd(_conv1d_args, args, kwargs)
 
 
 @register()
-def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    return _conv_nd(3, input, weight, bias, stride, padding, dilation, groups)
+@_conv2d_args.signature
+def conv2d(*args, **kwargs):
+    return _conv_nd(_conv2d_args, args, kwargs)
+
+
+@register()
+@_conv3d_args.signature
+def conv3d(*args, **kwargs):
+    return _conv_nd(_conv3d_args, args, kwargs)
 
 
 @register()

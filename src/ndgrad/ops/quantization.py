@@ -10,6 +10,7 @@ Rounding follows torch's kernels: x * (1 / scale) in float32 arithmetic, ties to
 import numpy as np
 
 from ._registry import op, register
+from ._schema import Parser
 from .._dtype import type_word
 from .._tensor import _wrap_dim, Tensor
 
@@ -75,10 +76,17 @@ def _fake_quantize_per_tensor_affine_cachemask_tensor_qparams(input, scale, zero
     return _fake_quantize(input, scale.reshape(-1)[0], np.int64(zp), quant_min, quant_max)
 
 
+_fake_quantize_per_tensor_affine_args = Parser(
+    "fake_quantize_per_tensor_affine(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max)",
+    "fake_quantize_per_tensor_affine(Tensor input, float scale, int zero_point, int quant_min, int quant_max)")
+
+
 @register()
-def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min, quant_max):
+@_fake_quantize_per_tensor_affine_args.signature
+def fake_quantize_per_tensor_affine(*args, **kwargs):
     """Fake-quantize with one scale and zero point (Python numbers or 1-element tensors)."""
-    if isinstance(scale, Tensor):
+    which, (input, scale, zero_point, quant_min, quant_max) = _fake_quantize_per_tensor_affine_args.parse(args, kwargs)
+    if which == 0:
         enabled = Tensor._make(np.ones(1, dtype=np.int64), False, None, 0)
         return _fake_quantize_per_tensor_affine_cachemask_tensor_qparams(input, scale, zero_point, enabled,
                                                                          quant_min, quant_max)[0]

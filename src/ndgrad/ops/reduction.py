@@ -6,7 +6,9 @@ unique_consecutive), which torch records without a derivative.
 Forwards parse torch's argument forms themselves (dim as an int, a sequence, None or () for
 every dim, negative dims) and raise torch's errors, so most ops are registered directly. Public
 functions exist only where torch picks among overloads (`x.sum()` vs `x.sum(dim)`, the three
-`max` forms, var's `unbiased`/`correction`, norm's `p`) or returns a named tuple.
+`max` forms, var's `unbiased`/`correction`) or returns a named tuple; the overloads are torch's
+schema strings, resolved by one `Parser` per op (ops/_schema.py). torch.norm is a Python function
+in torch too, and keeps its own reading of `p`.
 """
 import builtins
 import collections
@@ -20,6 +22,7 @@ import numpy as np
 
 from . import _registry as _dispatch
 from ._registry import op, register
+from ._schema import Parser
 from .._dtype import from_numpy_dtype, type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import no_grad
@@ -32,17 +35,6 @@ _pkg.aten = aten
 
 
 # ---- argument forms and checks ------------------------------------------------------------
-class _AllDims:
-    """Default `dim` of sum/mean/prod: torch picks another overload (and node) as soon as a dim is
-    given, even `dim=None`, so "not given" needs its own value."""
-
-    def __repr__(self):
-        return "<all dims>"
-
-
-_ALL = _AllDims()
-
-
 def _dims(ndim, dim):
     """`dim` (int, sequence, or None / () for every dim) as a tuple of wrapped dims."""
     if dim is None or isinstance(dim, (tuple, list)) and not dim:
@@ -67,6 +59,11 @@ def _acc_dtype(input, dtype):
     if dtype is not None:
         return dtype.np
     return np.int64 if input.dtype.kind in "biu" else input.dtype
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise NotImplementedError(f"{name}(out=...) is not supported by ndgrad yet; use the returned tensor")
 
 
 def _need_float(name, input, dtype=None):
@@ -135,13 +132,49 @@ def _sum_dim(input, dim, keepdim=False, *, dtype=None):
     return np.sum(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
 
 
+def _usual_dims(args, kwargs):
+    """(input, dim, keepdim) of the usual call of sum and mean in models and formulas — x.sum(d),
+    x.sum(d, k), x.sum(d, keepdim=k) with d an int or a tuple of ints — as the parser would give
+    them (dim as a tuple); None for any other call. Parsing costs about 4 us, a quarter of a small
+    reduction's time, and these are the hottest reductions."""
+    n = len(args)
+    if kwargs:
+        if n != 2 or len(kwargs) != 1 or "keepdim" not in kwargs:
+            return None
+        keepdim = kwargs["keepdim"]
+    elif n == 2:
+        keepdim = False
+    elif n == 3:
+        keepdim = args[2]
+    else:
+        return None
+    input, dim = args[0], args[1]
+    if type(keepdim) is not bool or not isinstance(input, Tensor):
+        return None
+    if type(dim) is int:
+        return input, (dim,), keepdim
+    if type(dim) is tuple and builtins.all(type(d) is int for d in dim):   # (this module shadows all)
+        return input, dim, keepdim
+    return None
+
+
+# torch picks the dim overload (and node) as soon as a dim is given, even `dim=None`
+_sum_args = Parser("sum(Tensor input, *, ScalarType? dtype=None)",                       # SumBackward0
+                   "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
+                   "Tensor? out=None)")                                                   # SumBackward1
+
+
 @register(method=True)
-def sum(input, dim=_ALL, keepdim=False, *, dtype=None):
-    if dim is _ALL:
-        if keepdim:
-            raise TypeError("sum(): keepdim=True needs dim (dim=None reduces every dim)")
-        return _sum_all(input, dtype=dtype)
-    return _sum_dim(input, dim, keepdim, dtype=dtype)
+@_sum_args.signature
+def sum(*args, **kwargs):
+    usual = _usual_dims(args, kwargs)
+    if usual is not None:
+        return _sum_dim(*usual, None)
+    which, values = _sum_args.parse(args, kwargs)
+    if which == 0:
+        return _sum_all(*values)
+    _no_out("sum", values[4])
+    return _sum_dim(*values[:4])
 
 
 @op("nansum", method=True)
@@ -167,13 +200,22 @@ def _mean_dim(input, dim, keepdim=False, *, dtype=None):
     return _mean(input, dim, keepdim, dtype)
 
 
+_mean_args = Parser("mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=None)",    # MeanBackward0
+                    "mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
+                    "Tensor? out=None)")                                                  # MeanBackward1
+
+
 @register(method=True)
-def mean(input, dim=_ALL, keepdim=False, *, dtype=None):
-    if dim is _ALL:
-        if keepdim:
-            raise TypeError("mean(): keepdim=True needs dim (dim=None reduces every dim)")
-        return _mean_all(input, dtype=dtype)
-    return _mean_dim(input, dim, keepdim, dtype=dtype)
+@_mean_args.signature
+def mean(*args, **kwargs):
+    usual = _usual_dims(args, kwargs)
+    if usual is not None:
+        return _mean_dim(*usual, None)
+    which, values = _mean_args.parse(args, kwargs)
+    _no_out("mean", values[-1])
+    if which == 0:
+        return _mean_all(values[0], values[1])
+    return _mean_dim(*values[:4])
 
 
 @register(method=True)
@@ -197,11 +239,19 @@ def _prod_dim(input, dim, keepdim=False, *, dtype=None):
     return np.prod(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
 
 
+_prod_args = Parser("prod(Tensor input, *, ScalarType? dtype=None)",                     # ProdBackward0
+                    "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, "
+                    "Tensor? out=None)")                                                  # ProdBackward1
+
+
 @register(method=True)
-def prod(input, dim=_ALL, keepdim=False, *, dtype=None):
-    if dim is _ALL:
-        return _prod_all(input, dtype=dtype)
-    return _prod_dim(input, dim, keepdim, dtype=dtype)
+@_prod_args.signature
+def prod(*args, **kwargs):
+    which, values = _prod_args.parse(args, kwargs)
+    if which == 0:
+        return _prod_all(*values)
+    _no_out("prod", values[4])
+    return _prod_dim(*values[:4])
 
 
 # ---- max, min, median and their relatives -------------------------------------------------
@@ -266,28 +316,36 @@ def _min_all(input):
     return _extreme("min", np.min, input, None, False)
 
 
-def _max_or_min(name, all_op, dim_op, pointwise, input, dim, keepdim, other):
-    if isinstance(dim, Tensor):                 # torch.max(x, y)
-        dim, other = None, dim
-    if other is not None:
-        return _other_op(pointwise, input, other)
-    if dim is None:
-        if keepdim:
-            raise TypeError(f"{name}(): keepdim=True needs dim")
-        return all_op(input)
-    return getattr(return_types, name)(*dim_op(input, dim, keepdim))
+_max_args = Parser("max(Tensor input, *, Tensor? out=None)",                                # MaxBackward1
+                   "max(Tensor input, Tensor other, *, Tensor? out=None)",                    # maximum
+                   "max(Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None)")   # MaxBackward0
+_min_args = Parser("min(Tensor input, *, Tensor? out=None)",
+                   "min(Tensor input, Tensor other, *, Tensor? out=None)",
+                   "min(Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None)")
+
+
+def _max_or_min(parser, all_op, pointwise, dim_op, args, kwargs):
+    which, values = parser.parse(args, kwargs)
+    _no_out(parser.name, values[-1])
+    if which == 0:
+        return all_op(values[0])
+    if which == 1:
+        return _other_op(pointwise, values[0], values[1])
+    return getattr(return_types, parser.name)(*dim_op(*values[:3]))
 
 
 @register(method=True)
-def max(input, dim=None, keepdim=False, *, other=None):
+@_max_args.signature
+def max(*args, **kwargs):
     """max(x) -> the largest value; max(x, dim) -> (values, indices); max(x, y) -> maximum(x, y)."""
-    return _max_or_min("max", _max_all, _max_dim, "maximum", input, dim, keepdim, other)
+    return _max_or_min(_max_args, _max_all, "maximum", _max_dim, args, kwargs)
 
 
 @register(method=True)
-def min(input, dim=None, keepdim=False, *, other=None):
+@_min_args.signature
+def min(*args, **kwargs):
     """min(x) -> the smallest value; min(x, dim) -> (values, indices); min(x, y) -> minimum(x, y)."""
-    return _max_or_min("min", _min_all, _min_dim, "minimum", input, dim, keepdim, other)
+    return _max_or_min(_min_args, _min_all, "minimum", _min_dim, args, kwargs)
 
 
 @op("aminmax", public=False)
@@ -333,12 +391,19 @@ def _median_dim(input, dim, keepdim=False):
     return _pick("median", _median_index, input, dim, keepdim)
 
 
+_median_args = Parser("median(Tensor input)",                                                # MedianBackward0
+                      "median(Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None)")   # MedianBackward1
+
+
 @register(method=True)
-def median(input, dim=None, keepdim=False):
+@_median_args.signature
+def median(*args, **kwargs):
     """median(x) -> the lower median of all elements; median(x, dim) -> (values, indices)."""
-    if dim is None:
-        return _median_all(input)
-    return return_types.median(*_median_dim(input, dim, keepdim))
+    which, values = _median_args.parse(args, kwargs)
+    if which == 0:
+        return _median_all(*values)
+    _no_out("median", values[3])
+    return return_types.median(*_median_dim(*values[:3]))
 
 
 def _nanmedian_index(x, axis):
@@ -363,12 +428,19 @@ def _nanmedian_dim(input, dim, keepdim=False):
     return _pick("nanmedian", _nanmedian_index, input, dim, keepdim)
 
 
+_nanmedian_args = Parser("nanmedian(Tensor input)",
+                         "nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[]? out=None)")
+
+
 @register(method=True)
-def nanmedian(input, dim=None, keepdim=False):
+@_nanmedian_args.signature
+def nanmedian(*args, **kwargs):
     """median ignoring nans: nanmedian(x) -> a value; nanmedian(x, dim) -> (values, indices)."""
-    if dim is None:
-        return _nanmedian_all(input)
-    return return_types.nanmedian(*_nanmedian_dim(input, dim, keepdim))
+    which, values = _nanmedian_args.parse(args, kwargs)
+    if which == 0:
+        return _nanmedian_all(*values)
+    _no_out("nanmedian", values[3])
+    return return_types.nanmedian(*_nanmedian_dim(*values[:3]))
 
 
 def _mode_index(x, axis):
@@ -494,29 +566,61 @@ def _std_mean(input, dim=None, *, correction=None, keepdim=False):
     return np.sqrt(var), mean
 
 
-def _correction(name, dim, unbiased, correction):
-    """torch's forms var(x, unbiased), var(x, dim, unbiased, keepdim), var(x, dim, correction=c)."""
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    if unbiased is not None and correction is not None:
-        raise TypeError(f"{name}(): pass either unbiased or correction, not both")
-    if correction is None:
-        correction = 0 if unbiased is False else 1
-    return dim, correction
+# torch's three forms: var(x, dim, unbiased, keepdim), var(x, dim, correction=c), var(x, unbiased);
+# all of them are the correction overload (VarBackward0), unbiased meaning correction 1
+_var_args = Parser("var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+                   "var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, "
+                   "Tensor? out=None)",
+                   "var(Tensor input, bool unbiased=True)")
+_std_args = Parser("std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+                   "std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, "
+                   "Tensor? out=None)",
+                   "std(Tensor input, bool unbiased=True)")
+_var_mean_args = Parser("var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)",
+                        "var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+                        "var_mean(Tensor input, bool unbiased=True)")
+_std_mean_args = Parser("std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)",
+                        "std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+                        "std_mean(Tensor input, bool unbiased=True)")
 
 
-def _var_family(name, fn):
-    def reduce(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        dim, correction = _correction(name, dim, unbiased, correction)
-        return fn(input, dim, correction=correction, keepdim=keepdim)
-    reduce.__name__ = reduce.__qualname__ = name
-    return reduce
+def _moments_call(parser, fn, args, kwargs):
+    which, values = parser.parse(args, kwargs)
+    if which == 2:
+        input, unbiased = values
+        return fn(input, None, correction=int(unbiased), keepdim=False)
+    input, dim, unbiased_or_correction, keepdim = values[:4]
+    if len(values) == 5:
+        _no_out(parser.name, values[4])
+    if which == 0:
+        correction = int(unbiased_or_correction)
+    else:
+        correction = 1 if unbiased_or_correction is None else unbiased_or_correction
+    return fn(input, dim, correction=correction, keepdim=keepdim)
 
 
-var = register("var", method=True)(_var_family("var", _var))
-std = register("std", method=True)(_var_family("std", _std))
-var_mean = register("var_mean")(_var_family("var_mean", _var_mean))
-std_mean = register("std_mean")(_var_family("std_mean", _std_mean))
+@register(method=True)
+@_var_args.signature
+def var(*args, **kwargs):
+    return _moments_call(_var_args, _var, args, kwargs)
+
+
+@register(method=True)
+@_std_args.signature
+def std(*args, **kwargs):
+    return _moments_call(_std_args, _std, args, kwargs)
+
+
+@register()
+@_var_mean_args.signature
+def var_mean(*args, **kwargs):
+    return _moments_call(_var_mean_args, _var_mean, args, kwargs)
+
+
+@register()
+@_std_mean_args.signature
+def std_mean(*args, **kwargs):
+    return _moments_call(_std_mean_args, _std_mean, args, kwargs)
 
 
 # ---- logsumexp and norms ------------------------------------------------------------------
@@ -769,13 +873,21 @@ def _sort_stable(input, stable, dim=-1, descending=False):
     return _sorted(input, dim, descending)
 
 
+_sort_args = Parser("sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, "
+                    "Tensor[]? out=None)",                                                # SortBackward1
+                    "sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[]? out=None)")  # SortBackward0
+
+
 @register(method=True)
-def sort(input, dim=-1, descending=False, stable=None):
-    """(values, indices) sorted along dim; ties keep their order. Passing `stable` selects torch's
-    stable overload (SortBackward1), as in torch."""
-    if stable is None:
-        return return_types.sort(*_sort(input, dim, descending))
-    return return_types.sort(*_sort_stable(input, stable, dim, descending))
+@_sort_args.signature
+def sort(*args, **kwargs):
+    """(values, indices) sorted along dim; ties keep their order (every sort here is stable). Passing
+    `stable` (even None) selects torch's stable overload, as in torch."""
+    which, values = _sort_args.parse(args, kwargs)
+    _no_out("sort", values[-1])
+    if which == 0:
+        return return_types.sort(*_sort_stable(*values[:4]))
+    return return_types.sort(*_sort(*values[:3]))
 
 
 @register(method=True)
