@@ -66,6 +66,13 @@ def _is_tensor(x):
     return isinstance(x, Tensor)
 
 
+# the exact types of the arguments the public functions' fast paths take (subclasses and numpy
+# numbers go through the parser)
+_NUMBER = frozenset((int, float))
+_TENSOR_OR_NUMBER = frozenset((Tensor, int, float))
+_CLAMP_BOUNDS = frozenset(("min", "max"))
+
+
 def _kind(x):
     return np.asarray(x).dtype.kind
 
@@ -160,6 +167,9 @@ _div_ops, _div_method_args = (_true_divide, _true_divide, _div_mode, _div_mode),
 @register(method=True)
 @_div_args.signature
 def div(*args, **kwargs):
+    # x / y and x / 2 skip the parser (hot): it resolves them to overload 0 or 1, true division
+    if not kwargs and len(args) == 2 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER:
+        return _true_divide(*args)
     which, values = _div_args.parse(args, kwargs)
     if which > 1 and values[2] is None:
         return _true_divide(*values[:2])
@@ -253,6 +263,13 @@ _pow_method_args = _pow_args.method()
 @register(method=True)
 @_pow_args.signature
 def pow(*args, **kwargs):
+    # x ** y and x ** 2 skip the parser (hot): it resolves them to overload 0 or 1
+    if not kwargs and len(args) == 2 and type(args[0]) is Tensor:
+        exponent = type(args[1])
+        if exponent is Tensor:
+            return _pow_tensor_tensor(*args)
+        if exponent is float or exponent is int:
+            return _pow_tensor_scalar(*args)
     which, values = _pow_args.parse(args, kwargs)
     return _pow_ops[which](*values)
 
@@ -433,7 +450,13 @@ _where_method_args = Parser("where(Tensor condition, Tensor other)", "where(Tens
 def where(*args, **kwargs):
     """input where condition is True, else other (either may be a Python scalar). where(condition)
     alone gives the indices of the True elements, one index tensor per dimension."""
-    which, values = _where_args.parse(args, kwargs)
+    # where(c, x, y) and where(c, x, 0.0) skip the parser (hot): it resolves them to one of the
+    # three-argument overloads, which all run where.self
+    if not kwargs and len(args) == 3 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER \
+            and type(args[2]) in _TENSOR_OR_NUMBER:
+        which, values = 1, args
+    else:
+        which, values = _where_args.parse(args, kwargs)
     condition = values[0]
     if condition.dtype not in (_dtype.bool_, _dtype.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -475,6 +498,11 @@ def _check_bounds(min, max):
 @_clamp_args.signature
 def clamp(*args, **kwargs):
     """min(max(input, min), max) elementwise (so max wins where min > max)."""
+    # x.clamp(min=0) and the like skip the parser (hot, and keywords take its slow path): number
+    # bounds by keyword resolve to overload 1
+    if len(args) == 1 and kwargs and type(args[0]) is Tensor and kwargs.keys() <= _CLAMP_BOUNDS \
+            and all(type(b) in _NUMBER for b in kwargs.values()):
+        return _clamp_scalar(args[0], kwargs.get("min"), kwargs.get("max"))
     which, (input, min, max) = _clamp_args.parse(args, kwargs)
     _check_bounds(min, max)
     return _clamp_ops[which](input, min, max)
