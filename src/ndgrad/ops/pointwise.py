@@ -4,13 +4,19 @@ Also here: complex numbers (complex, polar, the real/imag views, _neg_view) and 
 
 Forwards are one or a few NumPy (or scipy.special) calls; `_dispatch` does torch's type
 promotion and the autograd recording. Where torch has several overloads of one op (pow, div,
-clamp, remainder, ...), each overload is a private op with its own derivatives.yaml entry and a
-public function picks among them as torch's argument parser does, so that grad_fn names match:
-`x ** 2` PowBackward0, `x ** y` PowBackward1, `2 ** x` PowBackward2.
+clamp, remainder, ...), each overload is a private op with its own derivatives.yaml entry, the
+overloads are declared once as torch's schema strings (a `Parser`, see _schema.py), and the public
+function runs the op of the overload the parser resolves, so that grad_fn names match:
+`x ** 2` PowBackward0, `x ** y` PowBackward1, `2 ** x` PowBackward2. The in-place method of such
+an op parses with `Parser.method()` and runs the same overload's op in place.
+
+Where torch lists an overload taking a number as `self` (pow(Scalar self, Tensor exponent)) before
+the one taking a tensor and a number, the latter is declared a second time, hidden, ahead of it:
+no call binds both, and `x ** 2` then resolves without the parser testing the tensor x as a number
+(which reads its shape; vmap's batched tensors refuse that, and it costs time).
 """
 import builtins
 import collections
-import functools
 import inspect
 
 import numpy as np
@@ -18,6 +24,7 @@ import numpy as np
 from .. import _dtype
 from . import _registry as _dispatch
 from ._registry import call_inplace, op, register
+from ._schema import Parser
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
@@ -47,22 +54,6 @@ def _named(name, fn, nargs=1):
     return forward
 
 
-def _in_place(name, pick):
-    """Tensor.<name>: the in-place form of the overload `pick(self, ...)` returns."""
-    def method(self, *args, **kwargs):
-        chosen = pick(self, *args, **kwargs)
-        bound = _signature(chosen).bind(self, *args, **kwargs)
-        bound.apply_defaults()
-        return call_inplace(chosen.spec, tuple(bound.arguments.values()))
-    method.__name__ = name
-    _dispatch.METHODS[name] = method
-
-
-@functools.lru_cache(maxsize=None)
-def _signature(fn):
-    return inspect.signature(fn)
-
-
 def _alias(name, fn):
     """torch's other name for `fn`, as a function, a method and (if fn has one) an in-place method."""
     register(name, method=True)(fn)
@@ -73,6 +64,13 @@ def _alias(name, fn):
 
 def _is_tensor(x):
     return isinstance(x, Tensor)
+
+
+# the exact types of the arguments the public functions' fast paths take (subclasses and numpy
+# numbers go through the parser)
+_NUMBER = frozenset((int, float))
+_TENSOR_OR_NUMBER = frozenset((Tensor, int, float))
+_CLAMP_BOUNDS = frozenset(("min", "max"))
 
 
 def _kind(x):
@@ -118,10 +116,17 @@ _rsub_tensor = pointwise("rsub.Tensor", public=False, promote="same", operands=(
 _rsub_scalar = pointwise("rsub.Scalar", public=False, promote="same", operands=(0, 1))(_reversed_sub)
 
 
+_rsub_args = Parser("rsub(Tensor input, Tensor other, *, Scalar alpha=1)",   # RsubBackward0
+                    "rsub(Tensor input, Scalar other, Scalar alpha=1)")      # RsubBackward1
+_rsub_ops = (_rsub_tensor, _rsub_scalar)
+
+
 @register()
-def rsub(input, other, *, alpha=1):
+@_rsub_args.signature
+def rsub(*args, **kwargs):
     """other - alpha * input (what `2 - x` runs)."""
-    return (_rsub_tensor if _is_tensor(other) else _rsub_scalar)(input, other, alpha)
+    which, values = _rsub_args.parse(args, kwargs)
+    return _rsub_ops[which](*values)
 
 
 @pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
@@ -148,17 +153,34 @@ def _div_mode(input, other, *, rounding_mode):
     return np.trunc(np.true_divide(input, other))
 
 
+# torch reaches div.Tensor with a number divisor by wrapping the number (the hidden overload; it
+# comes second only because it is the common call: no call binds both it and a rounding_mode one)
+_div_args = Parser("div(Tensor input, Tensor other)",
+                   "div(Tensor input, Scalar other)|hidden",
+                   "div(Tensor input, Tensor other, *, str? rounding_mode)",
+                   "div(Tensor input, Scalar other, *, str? rounding_mode)")
+_div_ops, _div_method_args = (_true_divide, _true_divide, _div_mode, _div_mode), _div_args.method()
+
+
+# rounding_mode=None is true division: torch records it as DivBackward2, but the derivative of that
+# entry here is the rounding modes' zero, so ndgrad records DivBackward0
 @register(method=True)
-def div(input, other, *, rounding_mode=None):
-    if rounding_mode is None:
-        return _true_divide(input, other)
-    return _div_mode(input, other, rounding_mode=rounding_mode)
+@_div_args.signature
+def div(*args, **kwargs):
+    # x / y and x / 2 skip the parser (hot): it resolves them to overload 0 or 1, true division
+    if not kwargs and len(args) == 2 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER:
+        return _true_divide(*args)
+    which, values = _div_args.parse(args, kwargs)
+    if which > 1 and values[2] is None:
+        return _true_divide(*values[:2])
+    return _div_ops[which](*values)
 
 
-def div_(self, other, *, rounding_mode=None):
-    if rounding_mode is None:
-        return call_inplace(_true_divide.spec, (self, other))
-    return call_inplace(_div_mode.spec, (self, other, rounding_mode))
+def div_(self, *args, **kwargs):
+    which, values = _div_method_args.parse(args, kwargs)
+    if which > 1 and values[1] is None:
+        return call_inplace(_true_divide.spec, (self, values[0]))
+    return call_inplace(_div_ops[which].spec, (self, *values))
 
 
 @pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
@@ -181,26 +203,42 @@ _fmod_scalar = pointwise("fmod.Scalar", public=False, promote="same")(_modulo(np
 _fmod_tensor = pointwise("fmod.Tensor", public=False, promote="same")(_modulo(np.fmod))
 
 
-def _remainder_overload(input, other):
-    if not _is_tensor(input):
-        return _remainder_scalar_tensor
-    return _remainder_tensor if _is_tensor(other) else _remainder_scalar
-
-
-def _fmod_overload(input, other):
-    return _fmod_tensor if _is_tensor(other) else _fmod_scalar
+_remainder_args = Parser("remainder(Tensor input, Tensor other)",
+                         "remainder(Tensor input, Scalar other)|hidden",   # see the module docstring
+                         "remainder(Scalar self, Tensor other)",
+                         "remainder(Tensor input, Scalar other)")
+_remainder_ops = (_remainder_tensor, _remainder_scalar, _remainder_scalar_tensor, _remainder_scalar)
+_remainder_method_args = _remainder_args.method()
 
 
 @register(method=True)
-def remainder(input, other):
+@_remainder_args.signature
+def remainder(*args, **kwargs):
     """Python's %: the result has the sign of the divisor."""
-    return _remainder_overload(input, other)(input, other)
+    which, values = _remainder_args.parse(args, kwargs)
+    return _remainder_ops[which](*values)
+
+
+def remainder_(self, *args, **kwargs):
+    which, values = _remainder_method_args.parse(args, kwargs)
+    return call_inplace(_remainder_ops[which].spec, (self, *values))
+
+
+_fmod_args = Parser("fmod(Tensor input, Tensor other)", "fmod(Tensor input, Scalar other)")
+_fmod_ops, _fmod_method_args = (_fmod_tensor, _fmod_scalar), _fmod_args.method()
 
 
 @register(method=True)
-def fmod(input, other):
+@_fmod_args.signature
+def fmod(*args, **kwargs):
     """C's fmod: the result has the sign of the dividend."""
-    return _fmod_overload(input, other)(input, other)
+    which, values = _fmod_args.parse(args, kwargs)
+    return _fmod_ops[which](*values)
+
+
+def fmod_(self, *args, **kwargs):
+    which, values = _fmod_method_args.parse(args, kwargs)
+    return call_inplace(_fmod_ops[which].spec, (self, *values))
 
 
 def _power(input, exponent):
@@ -214,33 +252,67 @@ _pow_tensor_tensor = pointwise("pow.Tensor_Tensor", public=False, promote="same"
 _pow_scalar = pointwise("pow.Scalar", public=False, promote="same")(_power)
 
 
-def _pow_overload(input, exponent):
-    if not _is_tensor(input):
-        return _pow_scalar
-    return _pow_tensor_tensor if _is_tensor(exponent) else _pow_tensor_scalar
+_pow_args = Parser("pow(Tensor input, Tensor exponent)",            # PowBackward1
+                   "pow(Tensor input, Scalar exponent)|hidden",     # PowBackward0 (see the module docstring)
+                   "pow(Scalar self, Tensor exponent)",             # PowBackward2
+                   "pow(Tensor input, Scalar exponent)")            # PowBackward0
+_pow_ops = (_pow_tensor_tensor, _pow_tensor_scalar, _pow_scalar, _pow_tensor_scalar)
+_pow_method_args = _pow_args.method()
 
 
 @register(method=True)
-def pow(input, exponent):
-    return _pow_overload(input, exponent)(input, exponent)
+@_pow_args.signature
+def pow(*args, **kwargs):
+    # x ** y and x ** 2 skip the parser (hot): it resolves them to overload 0 or 1
+    if not kwargs and len(args) == 2 and type(args[0]) is Tensor:
+        exponent = type(args[1])
+        if exponent is Tensor:
+            return _pow_tensor_tensor(*args)
+        if exponent is float or exponent is int:
+            return _pow_tensor_scalar(*args)
+    which, values = _pow_args.parse(args, kwargs)
+    return _pow_ops[which](*values)
+
+
+def pow_(self, *args, **kwargs):
+    which, values = _pow_method_args.parse(args, kwargs)
+    return call_inplace(_pow_ops[which].spec, (self, *values))
+
+
+_float_power_args = Parser("float_power(Tensor input, Tensor exponent)",   # the overloads of pow, in its order
+                           "float_power(Tensor input, Scalar exponent)|hidden",
+                           "float_power(Scalar self, Tensor exponent)",
+                           "float_power(Tensor input, Scalar exponent)")
+_float_power_method_args = _float_power_args.method()
+
+
+def _double_precision(*operands):
+    """complex128 if an operand is complex, else float64."""
+    complex_ = any(_is_tensor(a) and a.is_complex() or isinstance(a, builtins.complex) for a in operands)
+    return _dtype.complex128 if complex_ else _dtype.float64
 
 
 @register(method=True)
-def float_power(input, exponent):
+@_float_power_args.signature
+def float_power(*args, **kwargs):
     """pow computed in double precision (complex128 if an operand is complex)."""
-    complex_ = any(_is_tensor(a) and a.is_complex() or isinstance(a, builtins.complex) for a in (input, exponent))
-    dtype = _dtype.complex128 if complex_ else _dtype.float64
-    return pow(*(a.to(dtype) if _is_tensor(a) else a for a in (input, exponent)))
+    which, (input, exponent) = _float_power_args.parse(args, kwargs)
+    dtype = _double_precision(input, exponent)
+    pow_op = _pow_ops[which]
+    if pow_op is not _pow_scalar:
+        input = input.to(dtype)
+    if pow_op is not _pow_tensor_scalar:
+        exponent = exponent.to(dtype)
+    return pow_op(input, exponent)
 
 
-def float_power_(self, exponent):
-    complex_ = self.is_complex() or _is_tensor(exponent) and exponent.is_complex() \
-        or isinstance(exponent, builtins.complex)
-    dtype = _dtype.complex128 if complex_ else _dtype.float64
+def float_power_(self, *args, **kwargs):
+    which, (exponent,) = _float_power_method_args.parse(args, kwargs)
+    dtype = _double_precision(self, exponent)
     if self.dtype is not dtype:
         raise RuntimeError(f"the base given to float_power_ has dtype {_type_word(self._data.dtype)} but the "
                            f"operation's result requires dtype {_type_word(dtype.np)}")
-    return _dispatch.METHODS["pow_"](self, exponent.to(dtype) if _is_tensor(exponent) else exponent)
+    return call_inplace(_pow_ops[which].spec, (self, exponent.to(dtype) if which == 0 else exponent))
 
 
 @register(method=True)
@@ -290,14 +362,21 @@ _copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_
 _copysign_scalar = pointwise("copysign.Scalar", public=False, promote="float")(_named("copysign", np.copysign, 2))
 
 
-def _copysign_overload(input, other):
-    return _copysign_tensor if _is_tensor(other) else _copysign_scalar
+_copysign_args = Parser("copysign(Tensor input, Tensor other)", "copysign(Tensor input, Scalar other)")
+_copysign_ops, _copysign_method_args = (_copysign_tensor, _copysign_scalar), _copysign_args.method()
 
 
 @register(method=True)
-def copysign(input, other):
+@_copysign_args.signature
+def copysign(*args, **kwargs):
     """|input| with the sign of other."""
-    return _copysign_overload(input, other)(input, other)
+    which, values = _copysign_args.parse(args, kwargs)
+    return _copysign_ops[which](*values)
+
+
+def copysign_(self, *args, **kwargs):
+    which, values = _copysign_method_args.parse(args, kwargs)
+    return call_inplace(_copysign_ops[which].spec, (self, *values))
 
 
 def _lerp(input, end, weight):
@@ -312,14 +391,21 @@ _lerp_scalar = pointwise("lerp.Scalar", public=False, promote="same", operands=(
 _lerp_tensor = pointwise("lerp.Tensor", public=False, promote="same")(_lerp)
 
 
-def _lerp_overload(input, end, weight):
-    return _lerp_tensor if _is_tensor(weight) else _lerp_scalar
+_lerp_args = Parser("lerp(Tensor input, Tensor end, Tensor weight)", "lerp(Tensor input, Tensor end, Scalar weight)")
+_lerp_ops, _lerp_method_args = (_lerp_tensor, _lerp_scalar), _lerp_args.method()
 
 
 @register(method=True)
-def lerp(input, end, weight):
+@_lerp_args.signature
+def lerp(*args, **kwargs):
     """input + weight * (end - input)."""
-    return _lerp_overload(input, end, weight)(input, end, weight)
+    which, values = _lerp_args.parse(args, kwargs)
+    return _lerp_ops[which](*values)
+
+
+def lerp_(self, *args, **kwargs):
+    which, values = _lerp_method_args.parse(args, kwargs)
+    return call_inplace(_lerp_ops[which].spec, (self, *values))
 
 
 @pointwise("addcmul", method=True, inplace=True, promote="same", operands=(0, 1, 2))
@@ -348,23 +434,42 @@ def _where(condition, input, other):
     return _branchless_where(condition, input, other)
 
 
+# every three-argument overload is where.self (WhereBackward0): numbers are operands of its forward
+_where_args = Parser("where(Tensor condition)",
+                     "where(Tensor condition, Tensor input, Tensor other)",
+                     "where(Tensor condition, Tensor input, Scalar other)|hidden",   # see the module docstring
+                     "where(Tensor condition, Scalar self, Tensor other)",
+                     "where(Tensor condition, Tensor input, Scalar other)",
+                     "where(Tensor condition, Scalar self, Scalar other)")
+# Tensor.where binds self to `input`, not to the first argument: torch declares the method apart
+_where_method_args = Parser("where(Tensor condition, Tensor other)", "where(Tensor condition, Scalar other)")
+
+
 @register()
-def where(condition, input=None, other=None):
+@_where_args.signature
+def where(*args, **kwargs):
     """input where condition is True, else other (either may be a Python scalar). where(condition)
     alone gives the indices of the True elements, one index tensor per dimension."""
+    # where(c, x, y) and where(c, x, 0.0) skip the parser (hot): it resolves them to one of the
+    # three-argument overloads, which all run where.self
+    if not kwargs and len(args) == 3 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER \
+            and type(args[2]) in _TENSOR_OR_NUMBER:
+        which, values = 1, args
+    else:
+        which, values = _where_args.parse(args, kwargs)
+    condition = values[0]
     if condition.dtype not in (_dtype.bool_, _dtype.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_type_word(condition._data.dtype)}")
-    if input is None and other is None:
+    if which == 0:
         return tuple(Tensor._make(i, False, None, 0) for i in np.nonzero(condition._data))
-    if input is None or other is None:
-        raise TypeError("where() takes a condition alone, or a condition, an input and an other")
     if condition.dtype is _dtype.uint8:   # torch still accepts uint8 masks (deprecated)
         condition = condition.to(_dtype.bool_)
-    return _where(condition, input, other)
+    return _where(condition, values[1], values[2])
 
 
-def _where_method(self, condition, other):
+def _where_method(self, *args, **kwargs):
+    _, (condition, other) = _where_method_args.parse(args, kwargs)
     return where(condition, self, other)
 
 
@@ -379,20 +484,34 @@ _clamp_tensor = pointwise("clamp.Tensor", public=False, promote="same")(_clamp)
 _clamp_scalar = pointwise("clamp", public=False, promote="same")(_clamp)
 
 
-def _clamp_overload(input, min=None, max=None):
+_clamp_args = Parser("clamp(Tensor input, Tensor? min=None, Tensor? max=None)",
+                     "clamp(Tensor input, Scalar? min=None, Scalar? max=None)")
+_clamp_ops, _clamp_method_args = (_clamp_tensor, _clamp_scalar), _clamp_args.method()
+
+
+def _check_bounds(min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    tensors = [_is_tensor(b) for b in (min, max) if b is not None]
-    if any(tensors) and not all(tensors):
-        raise TypeError("clamp() received an invalid combination of arguments: min and max must both be "
-                        "Tensors or both be numbers (either may be None)")
-    return _clamp_tensor if any(tensors) else _clamp_scalar
 
 
 @register(method=True)
-def clamp(input, min=None, max=None):
+@_clamp_args.signature
+def clamp(*args, **kwargs):
     """min(max(input, min), max) elementwise (so max wins where min > max)."""
-    return _clamp_overload(input, min, max)(input, min, max)
+    # x.clamp(min=0) and the like skip the parser (hot, and keywords take its slow path): number
+    # bounds by keyword resolve to overload 1
+    if len(args) == 1 and kwargs and type(args[0]) is Tensor and kwargs.keys() <= _CLAMP_BOUNDS \
+            and all(type(b) in _NUMBER for b in kwargs.values()):
+        return _clamp_scalar(args[0], kwargs.get("min"), kwargs.get("max"))
+    which, (input, min, max) = _clamp_args.parse(args, kwargs)
+    _check_bounds(min, max)
+    return _clamp_ops[which](input, min, max)
+
+
+def clamp_(self, *args, **kwargs):
+    which, (min, max) = _clamp_method_args.parse(args, kwargs)
+    _check_bounds(min, max)
+    return call_inplace(_clamp_ops[which].spec, (self, min, max))
 
 
 _clamp_min_scalar = pointwise("clamp_min", public=False, promote="same")(_named("clamp_min", np.maximum, 2))
@@ -401,22 +520,34 @@ _clamp_max_scalar = pointwise("clamp_max", public=False, promote="same")(_named(
 _clamp_max_tensor = pointwise("clamp_max.Tensor", public=False, promote="same")(_named("clamp_max", np.minimum, 2))
 
 
-def _clamp_min_overload(input, min):
-    return _clamp_min_tensor if _is_tensor(min) else _clamp_min_scalar
-
-
-def _clamp_max_overload(input, max):
-    return _clamp_max_tensor if _is_tensor(max) else _clamp_max_scalar
-
-
-@register(method=True)
-def clamp_min(input, min):
-    return _clamp_min_overload(input, min)(input, min)
+_clamp_min_args = Parser("clamp_min(Tensor input, Tensor min)", "clamp_min(Tensor input, Scalar min)")
+_clamp_min_ops, _clamp_min_method_args = (_clamp_min_tensor, _clamp_min_scalar), _clamp_min_args.method()
+_clamp_max_args = Parser("clamp_max(Tensor input, Tensor max)", "clamp_max(Tensor input, Scalar max)")
+_clamp_max_ops, _clamp_max_method_args = (_clamp_max_tensor, _clamp_max_scalar), _clamp_max_args.method()
 
 
 @register(method=True)
-def clamp_max(input, max):
-    return _clamp_max_overload(input, max)(input, max)
+@_clamp_min_args.signature
+def clamp_min(*args, **kwargs):
+    which, values = _clamp_min_args.parse(args, kwargs)
+    return _clamp_min_ops[which](*values)
+
+
+def clamp_min_(self, *args, **kwargs):
+    which, values = _clamp_min_method_args.parse(args, kwargs)
+    return call_inplace(_clamp_min_ops[which].spec, (self, *values))
+
+
+@register(method=True)
+@_clamp_max_args.signature
+def clamp_max(*args, **kwargs):
+    which, values = _clamp_max_args.parse(args, kwargs)
+    return _clamp_max_ops[which](*values)
+
+
+def clamp_max_(self, *args, **kwargs):
+    which, values = _clamp_max_method_args.parse(args, kwargs)
+    return call_inplace(_clamp_max_ops[which].spec, (self, *values))
 
 
 # ---- math ---------------------------------------------------------------------------------
@@ -427,7 +558,11 @@ def _unary(name, fn, *, promote="float", inplace=True):
     public = pointwise(name, method=True, inplace=inplace is True, promote=promote)(forward)
     if inplace == "entry":
         own = pointwise(name + "_", public=False, promote=promote)(forward)
-        _in_place(name + "_", lambda self: own)
+
+        def in_place(self):
+            return call_inplace(own.spec, (self,))
+        in_place.__name__ = in_place.__qualname__ = name + "_"
+        _dispatch.METHODS[name + "_"] = in_place
     return public
 
 
@@ -503,6 +638,10 @@ def _polygamma_method(self, n):
     return polygamma(n, self)
 
 
+def polygamma_(self, n):
+    return call_inplace(_polygamma_.spec, (self, n))
+
+
 @pointwise("abs", method=True, inplace=True)
 def abs(input):
     if input.dtype == np.bool_:
@@ -541,16 +680,22 @@ def _round_decimals(input, *, decimals):
     return np.round(input, decimals)
 
 
+# round(x, decimals=0) is round.decimals (RoundBackward1), as in torch: the keyword picks the overload
+_round_args = Parser("round(Tensor input)", "round(Tensor input, *, int decimals)")
+_round_ops, _round_method_args = (_round, _round_decimals), _round_args.method()
+
+
 @register(method=True)
-def round(input, *, decimals=0):
+@_round_args.signature
+def round(*args, **kwargs):
     """Round half to even, to `decimals` digits after the point (negative: before it)."""
-    return _round(input) if decimals == 0 else _round_decimals(input, decimals=decimals)
+    which, values = _round_args.parse(args, kwargs)
+    return _round_ops[which](*values)
 
 
-def round_(self, *, decimals=0):
-    if decimals == 0:
-        return call_inplace(_round.spec, (self,))
-    return call_inplace(_round_decimals.spec, (self, decimals))
+def round_(self, *args, **kwargs):
+    which, values = _round_method_args.parse(args, kwargs)
+    return call_inplace(_round_ops[which].spec, (self, *values))
 
 
 @pointwise("logit", method=True, inplace=True, promote="float", operands=(0,))
@@ -570,16 +715,25 @@ _xlogy_scalar_self = pointwise("xlogy.Scalar_Self", public=False, promote="float
 _xlogy_scalar_other = pointwise("xlogy.Scalar_Other", public=False, promote="float")(_xlogy)
 
 
-def _xlogy_overload(input, other):
-    if not _is_tensor(input):
-        return _xlogy_scalar_self
-    return _xlogy_tensor if _is_tensor(other) else _xlogy_scalar_other
+_xlogy_args = Parser("xlogy(Tensor input, Tensor other)",
+                     "xlogy(Tensor input, Scalar other)|hidden",   # see the module docstring
+                     "xlogy(Scalar self, Tensor other)",
+                     "xlogy(Tensor input, Scalar other)")
+_xlogy_ops = (_xlogy_tensor, _xlogy_scalar_other, _xlogy_scalar_self, _xlogy_scalar_other)
+_xlogy_method_args = _xlogy_args.method()
 
 
 @register(method=True)
-def xlogy(input, other):
+@_xlogy_args.signature
+def xlogy(*args, **kwargs):
     """input * log(other), and 0 where input is 0 (unless other is nan)."""
-    return _xlogy_overload(input, other)(input, other)
+    which, values = _xlogy_args.parse(args, kwargs)
+    return _xlogy_ops[which](*values)
+
+
+def xlogy_(self, *args, **kwargs):
+    which, values = _xlogy_method_args.parse(args, kwargs)
+    return call_inplace(_xlogy_ops[which].spec, (self, *values))
 
 
 @pointwise("mvlgamma", method=True, inplace=True, promote="float", operands=(0,))
@@ -690,7 +844,14 @@ def _comparison(name, ufunc):
     in_self_dtype = _named(name, lambda input, other: ufunc(input, other).astype(input.dtype), 2)
     scalar = pointwise(f"{name}_.Scalar", public=False)(in_self_dtype)
     tensor = pointwise(f"{name}_.Tensor", public=False)(in_self_dtype)
-    _in_place(name + "_", lambda self, other: tensor if _is_tensor(other) else scalar)
+    ops = (tensor, scalar)
+    args = Parser(f"{name}_(Tensor self, Tensor other)", f"{name}_(Tensor self, Scalar other)").method()
+
+    def in_place(self, *a, **kwargs):
+        which, values = args.parse(a, kwargs)
+        return call_inplace(ops[which].spec, (self, *values))
+    in_place.__name__ = in_place.__qualname__ = name + "_"
+    _dispatch.METHODS[name + "_"] = in_place
     return fn
 
 
@@ -704,11 +865,12 @@ ge = _comparison("ge", np.greater_equal)
 
 def _logical(name, ufunc):
     fn = pointwise(name, method=True)(_named(name, ufunc, 2))
+    args = Parser(f"{name}_(Tensor self, Tensor other)").method()
 
-    def in_place(self, other):
-        if not _is_tensor(other):
-            raise TypeError(f"{name}_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
-        return call_inplace(fn.spec, (self, other))
+    def in_place(self, *a, **kwargs):
+        _, values = args.parse(a, kwargs)
+        return call_inplace(fn.spec, (self, *values))
+    in_place.__name__ = in_place.__qualname__ = name + "_"
     _dispatch.METHODS[name + "_"] = in_place
     return fn
 
@@ -778,10 +940,22 @@ _fill_scalar_ = pointwise("fill_.Scalar", public=False)(_filled)
 _fill_tensor_ = pointwise("fill_.Tensor", public=False)(_filled)
 
 
+_fill_args = Parser("fill(Tensor input, Tensor value)", "fill(Tensor input, Scalar value)")
+_fill_ops, _fill_method_args = (_fill_tensor, _fill_scalar), _fill_args.method()
+_fill_inplace_ops = (_fill_tensor_, _fill_scalar_)   # fill_ has entries of its own (FillBackward2 / 3)
+
+
 @register()
-def fill(input, value):
+@_fill_args.signature
+def fill(*args, **kwargs):
     """A tensor like input with every element `value`."""
-    return (_fill_tensor if _is_tensor(value) else _fill_scalar)(input, value)
+    which, values = _fill_args.parse(args, kwargs)
+    return _fill_ops[which](*values)
+
+
+def fill_(self, *args, **kwargs):
+    which, values = _fill_method_args.parse(args, kwargs)
+    return call_inplace(_fill_inplace_ops[which].spec, (self, *values))
 
 
 @pointwise("zero_", public=False)
@@ -795,19 +969,11 @@ def zero_(input):
 
 
 # ---- Tensor-only methods, in-place forms of the ops with overloads, torch's other names ---------
-_in_place("pow_", _pow_overload)
-_in_place("remainder_", _remainder_overload)
-_in_place("fmod_", _fmod_overload)
-_in_place("copysign_", _copysign_overload)
-_in_place("lerp_", _lerp_overload)
-_in_place("xlogy_", _xlogy_overload)
-_in_place("clamp_", _clamp_overload)
-_in_place("clamp_min_", _clamp_min_overload)
-_in_place("clamp_max_", _clamp_max_overload)
-_in_place("fill_", lambda self, value: _fill_tensor_ if _is_tensor(value) else _fill_scalar_)
-_in_place("polygamma_", lambda self, n: _polygamma_)
-_dispatch.METHODS.update(div_=div_, round_=round_, square_=square_, float_power_=float_power_,
-                         conj_physical_=conj_physical_, where=_where_method, polygamma=_polygamma_method)
+_dispatch.METHODS.update(
+    div_=div_, remainder_=remainder_, fmod_=fmod_, pow_=pow_, float_power_=float_power_, square_=square_,
+    copysign_=copysign_, lerp_=lerp_, clamp_=clamp_, clamp_min_=clamp_min_, clamp_max_=clamp_max_, round_=round_,
+    xlogy_=xlogy_, fill_=fill_, polygamma_=polygamma_, conj_physical_=conj_physical_, where=_where_method,
+    polygamma=_polygamma_method)
 
 for _name, _fn in {
     "subtract": sub, "multiply": mul, "divide": div, "true_divide": div, "negative": neg, "absolute": abs,

@@ -9,8 +9,9 @@ registered under private names (`ndgrad._special_i1`, ...) that formulas can cal
 import numpy as np
 
 from ._registry import op
+from ._schema import Parser
 from .._dtype import type_word
-from .._tensor import Tensor, _wrap_dim
+from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
 from .pointwise import _named, _unary, pointwise
 from .random import rng
@@ -41,21 +42,24 @@ def _array_dtype(*args):
 
 def _binary(name, fn):
     """ATen's two-input `special_<name>` with its Scalar-self and Scalar-other overloads (whose
-    nodes are Special<Name>Backward1 / 2 in torch); returns the function picking among them."""
+    nodes are Special<Name>Backward1 / 2 in torch); returns the public function."""
     forward = _named(name, lambda x, y: np.asarray(fn(x, y)).astype(_array_dtype(x, y), copy=False), 2)
     both = pointwise(f"special_{name}", public=f"_special_{name}", promote="float")(forward)
     scalar_self = pointwise(f"special_{name}.self_scalar", public=False, promote="float")(forward)
     scalar_other = pointwise(f"special_{name}.other_scalar", public=False, promote="float")(forward)
+    # the hidden copy first, as in pointwise.py: x and a number resolve without testing x as a number
+    args = Parser(f"special_{name}(Tensor input, Tensor other)",
+                  f"special_{name}(Tensor input, Scalar other)|hidden",
+                  f"special_{name}(Scalar self, Tensor other)",
+                  f"special_{name}(Tensor input, Scalar other)")
+    ops = (both, scalar_other, scalar_self, scalar_other)
 
-    def pick(input, other):
-        if not isinstance(input, Tensor):
-            if not isinstance(other, Tensor):
-                raise TypeError(f"special.{name}(): expected at least one Tensor argument, got "
-                                f"{type(input).__name__} and {type(other).__name__}")
-            return scalar_self(input, other)
-        return both(input, other) if isinstance(other, Tensor) else scalar_other(input, other)
-    pick.__name__ = name
-    return pick
+    @args.signature
+    def public(*a, **kwargs):
+        which, values = args.parse(a, kwargs)
+        return ops[which](*values)
+    public.__name__ = public.__qualname__ = name
+    return public
 
 
 xlog1py = _binary("xlog1py", lambda x, y: special().xlog1py(x, y))
