@@ -16,6 +16,7 @@ import numpy as np
 from .. import _dtype
 from ._registry import call_inplace, method, op, register
 from ._schema import Parser
+from .shape import _plain_size
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
 
@@ -191,11 +192,14 @@ def from_numpy(ndarray):
 
 
 # ---- constant fills ---------------------------------------------------------------------------
-def _factory(name, fill, memory_format=""):
-    args_parser = Parser(f"{name}(SymInt[] size, *, {memory_format}Tensor? out=None, {_FACTORY_KWARGS})")
+def _factory(args_parser, fill):
+    name = args_parser.name
 
     @args_parser.signature
     def factory(*args, **kwargs):
+        size = None if kwargs else _plain_size(args)   # fast path (see shape._plain_size): zeros(2, 3)
+        if size is not None:
+            return _new(fill(_shape(size, name), _dtype.defaults.float.np))
         _, (size, *rest) = args_parser.parse(args, kwargs)
         out, dtype, layout, device, pin_memory, requires_grad = rest[-6:]
         _check_out(name, out)
@@ -206,9 +210,12 @@ def _factory(name, fill, memory_format=""):
     return register(name)(factory)
 
 
-zeros = _factory("zeros", np.zeros)
-ones = _factory("ones", np.ones)
-empty = _factory("empty", np.empty, "MemoryFormat? memory_format=None, ")
+_zeros_args = Parser(f"zeros(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
+_ones_args = Parser(f"ones(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
+_empty_args = Parser(f"empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, {_FACTORY_KWARGS})")
+zeros = _factory(_zeros_args, np.zeros)
+ones = _factory(_ones_args, np.ones)
+empty = _factory(_empty_args, np.empty)
 
 
 _C_TYPE_NAMES = {"int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",

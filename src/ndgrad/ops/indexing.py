@@ -622,10 +622,13 @@ _index_fill_scalar = op("index_fill.int_Scalar", public=False)(_index_fill_forwa
 _index_fill_tensor = op("index_fill.int_Tensor", public=False)(_index_fill_forward)
 
 
-@_public(Parser("index_fill(Tensor input, int dim, Tensor index, Tensor value)",
-                "index_fill(Tensor input, int dim, Tensor index, Scalar value)"),
-         Parser("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",
-                "index_fill_(Tensor self, int dim, Tensor index, Scalar value)").method())
+_index_fill_args = Parser("index_fill(Tensor input, int dim, Tensor index, Tensor value)",
+                          "index_fill(Tensor input, int dim, Tensor index, Scalar value)")
+_index_fill__args = Parser("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",
+                           "index_fill_(Tensor self, int dim, Tensor index, Scalar value)").method()
+
+
+@_public(_index_fill_args, _index_fill__args)
 def index_fill(which, input, dim, index, value):
     shape = input._data.shape
     dim = _wrap_dim(dim, len(shape))
@@ -827,10 +830,13 @@ _masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forwar
 _masked_fill_tensor = op("masked_fill.Tensor", public=False)(_masked_fill_forward)
 
 
-@_public(Parser("masked_fill(Tensor input, Tensor mask, Tensor value)",
-                "masked_fill(Tensor input, Tensor mask, Scalar value)"),
-         Parser("masked_fill_(Tensor self, Tensor mask, Tensor value)",
-                "masked_fill_(Tensor self, Tensor mask, Scalar value)").method())
+_masked_fill_args = Parser("masked_fill(Tensor input, Tensor mask, Tensor value)",
+                           "masked_fill(Tensor input, Tensor mask, Scalar value)")
+_masked_fill__args = Parser("masked_fill_(Tensor self, Tensor mask, Tensor value)",
+                            "masked_fill_(Tensor self, Tensor mask, Scalar value)").method()
+
+
+@_public(_masked_fill_args, _masked_fill__args)
 def masked_fill(which, input, mask, value):
     _check_mask(mask, "masked_fill_")
     _broadcast_shape(mask._data.shape, input._data.shape)

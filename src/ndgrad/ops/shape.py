@@ -22,7 +22,7 @@ from . import _registry as _dispatch
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
 from ._registry import method, op, register
 from ._schema import Parser
-from .._tensor import Tensor, _wrap_dim
+from .._tensor import Size, Tensor, _wrap_dim
 from ..autograd.grad_mode import state
 
 
@@ -45,6 +45,21 @@ def _dims(dims, ndim):
     if len(set(out)) != len(out):
         raise RuntimeError(f"dim {next(d for d in out if out.count(d) > 1)} appears multiple times in the list of dims")
     return out
+
+
+# Fast paths: the hot ops (view, reshape, transpose, zeros, ...) take calls made of plain ints without
+# their parser, which would read them the same way but costs a few microseconds a call.
+def _plain_size(args):
+    """The sizes of a call that gives plain ints as varargs (`x.view(2, 3)`) or in one tuple or Size
+    (`x.view((2, 3))`), as the parser would give them; None for any other call."""
+    if len(args) == 1 and type(args[0]) in (tuple, Size):
+        args = args[0]
+    elif not args:
+        return None
+    for a in args:
+        if type(a) is not int:
+            return None
+    return tuple(args)
 
 
 def _shape_str(shape):
@@ -125,6 +140,9 @@ _view_args = Parser("view(Tensor self, ScalarType dtype)", "view(Tensor self, Sy
 
 @register(method=True)
 def view(self, *args, **kwargs):
+    size = None if kwargs else _plain_size(args)
+    if size is not None:
+        return _view(self, _infer_size(size, self._data.size))
     which, (arg,) = _view_args.parse(args, kwargs)
     if which == 0:
         return _view_dtype(self, arg)
@@ -160,12 +178,18 @@ _reshape_method_args = _reshape_args.method()
 @register()
 @_reshape_args.signature
 def reshape(*args, **kwargs):
+    shape = _plain_size(args[1:]) if not kwargs and len(args) == 2 and type(args[1]) in (tuple, Size) else None
+    if shape is not None and isinstance(args[0], Tensor):
+        return _reshape(args[0], shape)
     _, (input, shape) = _reshape_args.parse(args, kwargs)
     return _reshape(input, shape)
 
 
 @method("reshape")
 def _reshape_method(self, *args, **kwargs):
+    shape = None if kwargs else _plain_size(args)
+    if shape is not None:
+        return _reshape(self, shape)
     _, (shape,) = _reshape_method_args.parse(args, kwargs)
     return _reshape(self, shape)
 
@@ -246,7 +270,10 @@ _transpose__args = Parser("transpose_(Tensor self, int dim0, int dim1)").method(
 @register(method=True)
 @_transpose_args.signature
 def transpose(*args, **kwargs):
-    _, (input, dim0, dim1) = _transpose_args.parse(args, kwargs)
+    if not kwargs and len(args) == 3 and type(args[1]) is int and type(args[2]) is int and isinstance(args[0], Tensor):
+        input, dim0, dim1 = args   # fast path: x.transpose(0, 1)
+    else:
+        _, (input, dim0, dim1) = _transpose_args.parse(args, kwargs)
     n = input._data.ndim
     return _transpose(input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
@@ -301,6 +328,9 @@ def permute(*args, **kwargs):
 
 @method("permute")
 def _permute_method(self, *args, **kwargs):
+    dims = None if kwargs else _plain_size(args)
+    if dims is not None:
+        return _permute_checked(self, dims)
     _, (dims,) = _permute_method_args.parse(args, kwargs)
     return _permute_checked(self, dims)
 
@@ -412,6 +442,9 @@ _expand_args = Parser("expand(Tensor self, SymInt[] size, *, bool implicit=False
 
 @register(method=True)
 def expand(self, *args, **kwargs):
+    size = None if kwargs else _plain_size(args)
+    if size is not None:
+        return _expand_checked(self, size)
     _, (size, implicit) = _expand_args.parse(args, kwargs)
     return _expand_checked(self, size, implicit)
 
@@ -505,7 +538,10 @@ _unsqueeze__args = Parser("unsqueeze_(Tensor self, int dim)").method()
 @register(method=True)
 @_unsqueeze_args.signature
 def unsqueeze(*args, **kwargs):
-    _, (input, dim) = _unsqueeze_args.parse(args, kwargs)
+    if not kwargs and len(args) == 2 and type(args[1]) is int and isinstance(args[0], Tensor):
+        input, dim = args   # fast path: x.unsqueeze(0)
+    else:
+        _, (input, dim) = _unsqueeze_args.parse(args, kwargs)
     return _unsqueeze(input, _wrap_dim(dim, input._data.ndim + 1))
 
 
@@ -580,8 +616,8 @@ def _tensor_split(input, indices_or_sections, dim):
     return tuple(_slice(input, dim, a, b) for a, b in zip(bounds, bounds[1:]))
 
 
-def _split_along(name, min_ndim, dim_of):
-    args_parser = Parser(f"{name}(Tensor input, int sections)", f"{name}(Tensor input, int[] indices)")
+def _split_along(args_parser, min_ndim, dim_of):
+    name = args_parser.name
 
     @args_parser.signature
     def split(*args, **kwargs):
@@ -602,9 +638,12 @@ def _split_along(name, min_ndim, dim_of):
     return register(name, method=True)(split)
 
 
-hsplit = _split_along("hsplit", 1, lambda ndim: 1 if ndim > 1 else 0)
-vsplit = _split_along("vsplit", 2, lambda ndim: 0)
-dsplit = _split_along("dsplit", 3, lambda ndim: 2)
+_hsplit_args = Parser("hsplit(Tensor input, int sections)", "hsplit(Tensor input, int[] indices)")
+_vsplit_args = Parser("vsplit(Tensor input, int sections)", "vsplit(Tensor input, int[] indices)")
+_dsplit_args = Parser("dsplit(Tensor input, int sections)", "dsplit(Tensor input, int[] indices)")
+hsplit = _split_along(_hsplit_args, 1, lambda ndim: 1 if ndim > 1 else 0)
+vsplit = _split_along(_vsplit_args, 2, lambda ndim: 0)
+dsplit = _split_along(_dsplit_args, 3, lambda ndim: 2)
 
 
 # ---- joining ------------------------------------------------------------------------------
