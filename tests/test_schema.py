@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from ndgrad.ops import creation, indexing, random, shape
 from ndgrad.ops._schema import Parser
 
 try:
@@ -200,6 +201,21 @@ TORCH_SCHEMAS = {
     "permute": ["permute(Tensor input, int[] dims)"],
     "amax": ["amax(Tensor input, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)"],
     "full": ["full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, ScalarType? dtype=None)"],
+    # shape, indexing, creation, random: the schemas these ops declare (their function parsers)
+    **{name: [o.schema for o in parser.overloads] for name, parser in {
+        "reshape": shape._reshape_args, "flatten": shape._flatten_args, "unflatten": shape._unflatten_args,
+        "transpose": shape._transpose_args, "movedim": shape._movedim_args, "squeeze": shape._squeeze_args,
+        "unsqueeze": shape._unsqueeze_args, "tensor_split": shape._tensor_split_args, "chunk": shape._chunk_args,
+        "split_with_sizes": shape._split_with_sizes_args, "unbind": shape._unbind_args, "flip": shape._flip_args,
+        "tile": shape._tile_args, "hsplit": shape._hsplit_args, "select": indexing._select_args,
+        "index_select": indexing._index_select_args, "gather": indexing._gather_args,
+        "scatter": indexing._scatter_args, "index_fill": indexing._index_fill_args,
+        "masked_fill": indexing._masked_fill_args, "zeros": creation._zeros_args, "empty": creation._empty_args,
+        "full_like": creation._full_like_args, "arange": creation._arange_args, "linspace": creation._linspace_args,
+        "logspace": creation._logspace_args, "eye": creation._eye_args, "rand": random._rand_args,
+        "randn": random._randn_args, "randint": random._randint_args, "randint_like": random._randint_like_args,
+        "randperm": random._randperm_args, "normal": random._normal_args, "bernoulli": random._bernoulli_args,
+    }.items()},
 }
 TORCH_PARSERS = {name: Parser(*schemas) for name, schemas in TORCH_SCHEMAS.items()}
 
@@ -234,6 +250,39 @@ CASES = [
     ("amax", lambda T, t: ((t, 1), {})), ("amax", lambda T, t: ((t, "a"), {})),
     ("full", lambda T, t: ((3, 1.0), {})), ("full", lambda T, t: (((2,), "a"), {})),
     ("full", lambda T, t: (((2,), np.float32(1)), {})), ("full", lambda T, t: (((2,), 1), {"dtype": "a"})),
+    # shape, indexing, creation, random
+    ("reshape", lambda T, t: ((t, 6), {})), ("reshape", lambda T, t: ((t, 2, 3), {})),
+    ("reshape", lambda T, t: ((t, (2, "a")), {})), ("flatten", lambda T, t: ((t, "a"), {})),
+    ("unflatten", lambda T, t: ((t, 1), {})), ("transpose", lambda T, t: ((t, 0), {})),
+    ("transpose", lambda T, t: ((t, 0, 1.0), {})), ("movedim", lambda T, t: ((t, 0, (1,)), {})),
+    ("movedim", lambda T, t: ((t, "a", "b"), {})), ("squeeze", lambda T, t: ((t, None), {})),
+    ("squeeze", lambda T, t: ((t, 0.5), {})), ("squeeze", lambda T, t: ((t,), {"dim": "a"})),
+    ("unsqueeze", lambda T, t: ((t,), {})), ("unsqueeze", lambda T, t: ((t, True), {})),
+    ("tensor_split", lambda T, t: ((t, "a"), {})), ("tensor_split", lambda T, t: ((t, 2.0), {})),
+    ("chunk", lambda T, t: ((t, 2.0), {})), ("split_with_sizes", lambda T, t: ((t, 1), {})),
+    ("unbind", lambda T, t: ((t, "a"), {})), ("flip", lambda T, t: ((t, 0), {})),
+    ("tile", lambda T, t: ((t, 2), {})), ("hsplit", lambda T, t: ((t, "a"), {})),
+    ("select", lambda T, t: ((t, 0, "a"), {})), ("index_select", lambda T, t: ((t, 0, [0]), {})),
+    ("gather", lambda T, t: ((t, 0, [[0]]), {})), ("gather", lambda T, t: ((t, 0, t), {"sparse_grad": 1})),
+    ("scatter", lambda T, t: ((t, 0, t.long(), "a"), {})), ("scatter", lambda T, t: ((t, 0, t.long()), {})),
+    ("scatter", lambda T, t: ((t, 0, t.long(), 1.0), {"reduce": 1})),
+    ("index_fill", lambda T, t: ((t, 0, T.tensor([0]), "a"), {})), ("index_fill", lambda T, t: ((t, 0, [0], 1.0), {})),
+    ("masked_fill", lambda T, t: ((t, t > 0, "a"), {})), ("masked_fill", lambda T, t: ((t, t > 0), {})),
+    ("zeros", lambda T, t: (("a",), {})), ("zeros", lambda T, t: ((2, 3.0), {})),
+    ("zeros", lambda T, t: (((2, 3.0),), {})), ("zeros", lambda T, t: ((2,), {"dtype": "a"})),
+    ("zeros", lambda T, t: ((2,), {"foo": 1})), ("zeros", lambda T, t: ((2,), {"requires_grad": 1})),
+    ("zeros", lambda T, t: ((), {})), ("empty", lambda T, t: ((2,), {"generator": 1})),
+    ("full_like", lambda T, t: ((t, "a"), {})), ("arange", lambda T, t: (("a",), {})),
+    ("arange", lambda T, t: ((1, 2, 3, 4), {})), ("arange", lambda T, t: ((1, "a"), {})),
+    ("linspace", lambda T, t: ((0, 1, 2.0), {})), ("linspace", lambda T, t: ((0, "a", 2), {})),
+    ("logspace", lambda T, t: ((0, 1, 2, "a"), {})), ("eye", lambda T, t: ((2, "a"), {})),
+    ("eye", lambda T, t: ((2.0,), {})), ("rand", lambda T, t: ((2,), {"generator": 1})),
+    ("randn", lambda T, t: (("a",), {})), ("randint", lambda T, t: ((5,), {})),
+    ("randint", lambda T, t: ((0, 5, 3), {})), ("randint", lambda T, t: ((1.0, (2,)), {})),
+    ("randint_like", lambda T, t: ((t, "a"), {})), ("randint_like", lambda T, t: ((t,), {})),
+    ("randperm", lambda T, t: ((2.0,), {})), ("normal", lambda T, t: ((0.0, 1.0), {})),
+    ("normal", lambda T, t: ((t, "a"), {})), ("normal", lambda T, t: (("a", t), {})),
+    ("bernoulli", lambda T, t: ((t, "a"), {})), ("bernoulli", lambda T, t: ((t,), {"p": "a"})),
 ]
 
 
@@ -363,3 +412,22 @@ def _pointwise_outcome(lib, name, call):
                          ids=[f"{getattr(c, 'values', c)[0]}-{i}" for i, c in enumerate(POINTWISE_CASES)])
 def test_pointwise_functions_refuse_what_torch_refuses_listing_its_overloads(name, call):
     assert _pointwise_outcome(ndgrad, name, call) == _pointwise_outcome(torch, name, call)
+
+
+# shape, indexing, creation, random: Tensor methods (varargs sizes, methods torch has no function for,
+# in-place variants), called on ndgrad's and torch's tensors alike
+METHOD_CASES = [
+    ("view", ("a",), {}), ("view", (2,), {"foo": 1}), ("view", (2, "a"), {}), ("expand", ("a",), {}),
+    ("expand", (2, 3), {"foo": 1}), ("repeat", (1.0,), {}), ("reshape", ("a",), {}), ("permute", (0, "a"), {}),
+    ("flip", ("a",), {}), ("tile", ("a",), {}), ("squeeze_", ("a",), {}), ("unsqueeze_", (), {}),
+    ("transpose_", (0,), {}), ("scatter_", (0, "a", 1.0), {}), ("index_fill_", (0, "a", 1.0), {}),
+    ("masked_fill_", ("a", 1.0), {}), ("bernoulli_", ("a",), {}), ("random_", ("a",), {}), ("random_", (1, 2, 3), {}),
+    ("index_add_", (0, "a", "b"), {}), ("put_", ("a", "b"), {}),
+]
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("name, args, kwargs", METHOD_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(METHOD_CASES)])
+def test_tensor_method_type_errors_are_torchs(name, args, kwargs):
+    expected = _outcome(lambda: getattr(torch.ones(2, 3), name)(*args, **kwargs))
+    assert _outcome(lambda: getattr(ndgrad.ones(2, 3), name)(*args, **kwargs)) == expected

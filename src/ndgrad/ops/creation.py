@@ -2,11 +2,11 @@
 Also here: _lazy_clone, and torch's private autograd test ops (copies and a view of their input
 whose nodes test the engine: _test_warn_in_autograd, _test_autograd_multiple_dispatch[_view]).
 
-Factories make leaves, so they bypass the op glue; they follow torch's argument forms, dtype
-inference and error messages. The random factories live in `random.py` and share the helpers here.
+Factories make leaves, so they bypass the op glue; they follow torch's argument forms (declared as
+torch's schema strings, ops/_schema.py, whose parser gives torch's TypeErrors), dtype inference and
+error messages. The random factories live in `random.py` and share the helpers here.
 """
 import math
-import operator
 import sys
 import types
 import warnings
@@ -15,6 +15,8 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import call_inplace, method, op, register
+from ._schema import Parser
+from .shape import _plain_size
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
 
@@ -60,28 +62,8 @@ def _check_out(fname, out):
         raise NotImplementedError(f"{fname}(out=...) is not supported by ndgrad yet; use the returned tensor")
 
 
-def _index(fname, argname, value, position=1):
-    """An int argument given as int, NumPy integer or one-element integer tensor (not bool or float)."""
-    if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, Tensor) and value.ndim:
-        raise TypeError(f"{fname}(): argument '{argname}' (position {position}) must be int, not "
-                        f"{type(value).__name__}")
-    return operator.index(value)
-
-
-def _shape(size, fname="factory"):
-    """A shape from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(torch.Size([2, 3]))`."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-        for pos, s in enumerate(size):
-            if isinstance(s, bool) or not hasattr(s, "__index__"):
-                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
-                                f"element of type {type(s).__name__} at pos {pos}")
-    else:
-        for s in size:
-            if isinstance(s, bool) or not hasattr(s, "__index__") or isinstance(s, Tensor) and s.ndim:
-                raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
-                                f"{type(s).__name__}")
-    shape = tuple(operator.index(s) for s in size)
+def _shape(shape, fname="factory"):
+    """`shape` (a tuple of ints, from the parser) with torch's error for a negative size."""
     for s in shape:
         if s < 0:
             if fname == "zeros":
@@ -90,15 +72,9 @@ def _shape(size, fname="factory"):
     return shape
 
 
-def _size_args(fname, args, size):
-    """The shape of `f(*args)` or `f(size=...)`."""
-    if size is not None:
-        if args:
-            raise TypeError(f"{fname}() got multiple values for argument 'size'")
-        args = (size,)
-    if not args:
-        raise TypeError(f'{fname}() missing 1 required positional arguments: "size"')
-    return _shape(args, fname)
+# the keyword arguments of torch's factories, after the size (or the range)
+_FACTORY_KWARGS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool pin_memory=False, "
+                   "bool requires_grad=False")
 
 
 def _scalar(value):
@@ -216,20 +192,30 @@ def from_numpy(ndarray):
 
 
 # ---- constant fills ---------------------------------------------------------------------------
-def _factory(name, fill):
-    def factory(*args, size=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-                requires_grad=False):
+def _factory(args_parser, fill):
+    name = args_parser.name
+
+    @args_parser.signature
+    def factory(*args, **kwargs):
+        size = None if kwargs else _plain_size(args)   # fast path (see shape._plain_size): zeros(2, 3)
+        if size is not None:
+            return _new(fill(_shape(size, name), _dtype.defaults.float.np))
+        _, (size, *rest) = args_parser.parse(args, kwargs)
+        out, dtype, layout, device, pin_memory, requires_grad = rest[-6:]
         _check_out(name, out)
         _check_device(name, device)
-        return _new(fill(_size_args(name, args, size), _dtype_arg(name, dtype).np), requires_grad)
+        return _new(fill(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = f"A tensor of the given size filled with {name} (default dtype: the default float)."
     return register(name)(factory)
 
 
-zeros = _factory("zeros", np.zeros)
-ones = _factory("ones", np.ones)
-empty = _factory("empty", np.empty)
+_zeros_args = Parser(f"zeros(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
+_ones_args = Parser(f"ones(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
+_empty_args = Parser(f"empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, {_FACTORY_KWARGS})")
+zeros = _factory(_zeros_args, np.zeros)
+ones = _factory(_ones_args, np.ones)
+empty = _factory(_empty_args, np.empty)
 
 
 _C_TYPE_NAMES = {"int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
@@ -245,11 +231,7 @@ def _int_range(d):
 
 
 def _fill_value(fname, value, d):
-    """`value` checked to fit dtype `d` the way torch checks fill values."""
-    value = _scalar(value)
-    if not isinstance(value, (bool, int, float, complex)):
-        raise TypeError(f"{fname}(): argument 'fill_value' (position 2) must be Number, not "
-                        f"{type(value).__name__}")
+    """`value` (a Python number) checked to fit dtype `d` the way torch checks fill values."""
     overflow = False
     if d._rank == 1 and not isinstance(value, bool):
         if isinstance(value, complex) or not math.isfinite(value):
@@ -274,18 +256,18 @@ def _fill(shape, value, d):
         return np.full(shape, value, dtype=d.np)
 
 
+_full_args = Parser(f"full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, {_FACTORY_KWARGS})")
+
+
 @register()
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-         requires_grad=False):
+@_full_args.signature
+def full(*args, **kwargs):
     """A tensor of `size` filled with `fill_value`; the dtype follows the value (bool, int64, float)."""
+    _, (size, value, out, dtype, layout, device, pin_memory, requires_grad) = _full_args.parse(args, kwargs)
     _check_out("full", out)
     _check_device("full", device)
-    if not isinstance(size, (tuple, list)):
-        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
-    shape = _shape((size,), "full")
-    value = _scalar(fill_value)
-    d = _dtype_arg("full", dtype, _dtype.scalar_dtype(value) if isinstance(value, (bool, int, float, complex))
-                   else None)
+    shape = _shape(size, "full")
+    d = _dtype_arg("full", dtype, _dtype.scalar_dtype(value))
     return _new(_fill(shape, _fill_value("full", value, d), d), requires_grad)
 
 
@@ -304,12 +286,17 @@ ones_like = _like("ones_like", np.ones)
 empty_like = _like("empty_like", np.empty)
 
 
+_full_like_args = Parser(f"full_like(Tensor input, Scalar fill_value, *, {_FACTORY_KWARGS}, "
+                         "MemoryFormat? memory_format=None)")
+
+
 @register()
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
-              requires_grad=False, memory_format=None):
+@_full_like_args.signature
+def full_like(*args, **kwargs):
+    _, (input, value, dtype, layout, device, pin_memory, requires_grad, _) = _full_like_args.parse(args, kwargs)
     _check_device("full_like", device)
     d = _dtype_arg("full_like", dtype, input.dtype)
-    return _new(_fill(input._data.shape, _fill_value("full_like", fill_value, d), d), requires_grad)
+    return _new(_fill(input._data.shape, _fill_value("full_like", value, d), d), requires_grad)
 
 
 # ---- ranges -------------------------------------------------------------------------------
@@ -325,15 +312,25 @@ def _range_dtype(fname, values, dtype):
     return _dtype.int64
 
 
+_arange_args = Parser(f"arange(Scalar end, *, Tensor? out=None, {_FACTORY_KWARGS})",
+                      f"arange(Scalar start, Scalar end, *, {_FACTORY_KWARGS})",
+                      f"arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, {_FACTORY_KWARGS})")
+
+
 @register()
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-           requires_grad=False):
+@_arange_args.signature
+def arange(*args, **kwargs):
     """Values from `start` (default 0) up to, not including, `end`, `step` apart: `arange(5)`, `arange(1, 2, .25)`."""
+    which, values = _arange_args.parse(args, kwargs)
+    if which == 0:
+        (end, out, *rest), start, step = values, 0, 1
+    elif which == 1:
+        (start, end, *rest), step, out = values, 1, None
+    else:
+        start, end, step, out, *rest = values
+    dtype, layout, device, pin_memory, requires_grad = rest
     _check_out("arange", out)
     _check_device("arange", device)
-    if end is None:
-        start, end = 0, start
-    start, end, step = _scalar(start), _scalar(end), _scalar(step)
     d = _range_dtype("arange", (start, end, step), dtype)
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
@@ -369,8 +366,7 @@ def _linspace_values(start, end, steps, d):
 
 
 def _space_args(fname, start, end, steps, dtype):
-    start, end = _scalar(start), _scalar(end)
-    steps = _index(fname, "steps", steps, 3)
+    start, end = _scalar(start), _scalar(end)   # the 0-dim tensors of the Tensor overloads
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     d = _range_dtype(fname, (start, end), dtype)
@@ -379,20 +375,33 @@ def _space_args(fname, start, end, steps, dtype):
     return start, end, steps, d
 
 
+_linspace_args = Parser(*(f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KWARGS})"
+                          for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),
+                                             ("Scalar", "Scalar"))))
+
+
 @register()
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-             requires_grad=False):
+@_linspace_args.signature
+def linspace(*args, **kwargs):
     """`steps` evenly spaced values from `start` to `end`, both included."""
+    _, (start, end, steps, out, dtype, layout, device, pin_memory, requires_grad) = _linspace_args.parse(args, kwargs)
     _check_out("linspace", out)
     _check_device("linspace", device)
     start, end, steps, d = _space_args("linspace", start, end, steps, dtype)
     return _new(_linspace_values(start, end, steps, d).astype(d.np), requires_grad)
 
 
+_logspace_args = Parser(*(f"logspace({start} start, {end} end, int steps, float base=10.0, *, Tensor? out=None, "
+                          f"{_FACTORY_KWARGS})" for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"),
+                                                                   ("Tensor", "Scalar"), ("Scalar", "Scalar"))))
+
+
 @register()
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             pin_memory=False, requires_grad=False):
+@_logspace_args.signature
+def logspace(*args, **kwargs):
     """`base ** linspace(start, end, steps)`."""
+    _, values = _logspace_args.parse(args, kwargs)
+    start, end, steps, base, out, dtype, layout, device, pin_memory, requires_grad = values
     _check_out("logspace", out)
     _check_device("logspace", device)
     start, end, steps, d = _space_args("logspace", start, end, steps, dtype)
@@ -400,13 +409,19 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     return _new(np.power(exponents.dtype.type(base), exponents).astype(d.np), requires_grad)
 
 
+_eye_args = Parser(f"eye(SymInt n, *, Tensor? out=None, {_FACTORY_KWARGS})",
+                   f"eye(SymInt n, SymInt m, *, Tensor? out=None, {_FACTORY_KWARGS})")
+
+
 @register()
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+@_eye_args.signature
+def eye(*args, **kwargs):
     """The n x m (default n x n) identity matrix."""
+    which, values = _eye_args.parse(args, kwargs)
+    n, m = values[0], values[which]
+    out, dtype, layout, device, pin_memory, requires_grad = values[1 + which:]
     _check_out("eye", out)
     _check_device("eye", device)
-    n = _index("eye", "n", n, 1)
-    m = n if m is None else _index("eye", "m", m, 2)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m < 0:

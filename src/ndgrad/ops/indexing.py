@@ -11,7 +11,6 @@ on a view gives the base torch's CopySlices history.
 Public functions check arguments (torch's errors) and pick the registered op; `_public` turns one such
 function into `name` and its in-place twin `Tensor.name_`.
 """
-import functools
 import operator
 import warnings
 
@@ -20,33 +19,41 @@ import numpy as np
 from .. import _dtype
 from . import _registry as _dispatch
 from ._registry import op, register
+from ._schema import Parser
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where
-from .creation import tensor
+from .creation import _check_out, tensor
 from .shape import _alias
 
 
-def _public(parse):
-    """Register `parse(*args) -> (op, args)`, which checks arguments and picks a registered op, as the
-    public op `parse.__name__` (a Tensor method too) and as `Tensor.<name>_`, which writes the op's
-    result into its first argument."""
-    name = parse.__name__
+def _public(args_parser, inplace_parser):
+    """Register `check(which, input, *values) -> (op, args)`, which checks the values of overload `which`
+    and gives the registered op to run, as the public op `check.__name__` (a Tensor method too; calls
+    parsed by `args_parser`) and as `Tensor.<name>_` (parsed by `inplace_parser`, a method parser with
+    the same overloads), which writes the op's result into self."""
+    def deco(check):
+        name = check.__name__
 
-    @functools.wraps(parse)
-    def out_of_place(*args, **kwargs):
-        fn, args = parse(*args, **kwargs)
-        return _dispatch.call(fn.spec, args)
+        @args_parser.signature
+        def out_of_place(*args, **kwargs):
+            which, values = args_parser.parse(args, kwargs)
+            fn, values = check(which, *values)
+            return _dispatch.call(fn.spec, values)
 
-    def in_place(*args, **kwargs):
-        fn, args = parse(*args, **kwargs)
-        return _dispatch.call_inplace(fn.spec, args)
+        def in_place(self, *args, **kwargs):
+            which, values = inplace_parser.parse(args, kwargs)
+            fn, values = check(which, self, *values)
+            return _dispatch.call_inplace(fn.spec, values)
 
-    in_place.__name__ = in_place.__qualname__ = name + "_"
-    in_place.__doc__ = f"In-place {name}."
-    _dispatch.OPS[name] = _dispatch.METHODS[name] = out_of_place
-    _dispatch.METHODS[name + "_"] = in_place
-    return out_of_place
+        out_of_place.__name__ = out_of_place.__qualname__ = name
+        out_of_place.__doc__ = check.__doc__
+        in_place.__name__ = in_place.__qualname__ = name + "_"
+        in_place.__doc__ = f"In-place {name}."
+        _dispatch.OPS[name] = _dispatch.METHODS[name] = out_of_place
+        _dispatch.METHODS[name + "_"] = in_place
+        return out_of_place
+    return deco
 
 
 # ---- argument checks shared by the ops ----------------------------------------------------
@@ -178,13 +185,17 @@ def _slice_backward(grad, input_sizes, dim, start, end, step):
     return out
 
 
+_select_args = Parser("select(Tensor input, int dim, SymInt index)")
+
+
 @register(method=True)
-def select(input, dim, index):
+@_select_args.signature
+def select(*args, **kwargs):
+    _, (input, dim, index) = _select_args.parse(args, kwargs)
     shape = input._data.shape
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, len(shape))
-    index = operator.index(index)
     if not -shape[dim] <= index < shape[dim]:
         raise IndexError(f"select(): index {index} out of range for tensor of size {_shape_str(shape)} at "
                          f"dimension {dim}")
@@ -335,9 +346,10 @@ def _index_list(indices, what):
     return list(indices)
 
 
-@_public
-def index_put(input, indices, values, accumulate=False):
-    return _index_put, (input, _index_list(indices, "index_put"), values, accumulate)
+@_public(Parser("index_put(Tensor input, Tensor[] indices, Tensor values, bool accumulate=False)"),
+         Parser("index_put_(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False)").method())
+def index_put(which, input, indices, values, accumulate):
+    return _index_put, (input, list(indices), values, accumulate)
 
 
 _dispatch.OPS["index_put_"] = _dispatch.METHODS["index_put_"]   # torch.index_put_ exists too
@@ -489,8 +501,13 @@ def _index_select(input, dim, index):
     return out.reshape(()) if input.ndim == 0 else out
 
 
+_index_select_args = Parser("index_select(Tensor input, int dim, Tensor index)")
+
+
 @register(method=True)
-def index_select(input, dim, index):
+@_index_select_args.signature
+def index_select(*args, **kwargs):
+    _, (input, dim, index) = _index_select_args.parse(args, kwargs)
     shape = input._data.shape
     dim = _wrap_dim(dim, len(shape))
     if index._data.ndim > 1:
@@ -530,8 +547,9 @@ def _check_index_source(what, input, dim, index, source):
                            f"Got self.shape = {_shape_str(shape)} source.shape = {_shape_str(src_shape)}")
 
 
-@_public
-def index_add(input, dim, index, source, *, alpha=1):
+@_public(Parser("index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1)"),
+         Parser("index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)").method())
+def index_add(which, input, dim, index, source, alpha):
     dim = _wrap_dim(dim, input._data.ndim)
     _check_index_source("index_add_", input, dim, index, source)
     _check_bounds(index._data, input._data.shape[dim] if input._data.ndim else 1, dim)
@@ -545,8 +563,11 @@ def _index_reduce(input, dim, index, source, reduce, *, include_self=True):
     return out.reshape(input.shape)
 
 
-@_public
-def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+@_public(Parser("index_reduce(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, "
+                "bool include_self=True)"),
+         Parser("index_reduce_(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+                "bool include_self=True)").method())
+def index_reduce(which, input, dim, index, source, reduce, include_self):
     warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=3)
     dim = _wrap_dim(dim, input._data.ndim)
     if reduce not in ("prod", "mean", "amax", "amin"):
@@ -563,8 +584,9 @@ def _index_copy(input, dim, index, source):
     return out.reshape(input.shape)
 
 
-@_public
-def index_copy(input, dim, index, source):
+@_public(Parser("index_copy(Tensor input, int dim, Tensor index, Tensor source)"),
+         Parser("index_copy_(Tensor self, int dim, Tensor index, Tensor source)").method())
+def index_copy(which, input, dim, index, source):
     shape, src_shape = input._data.shape, source._data.shape
     dim = _wrap_dim(dim, len(shape))
     if index._data.ndim > 1:
@@ -600,8 +622,14 @@ _index_fill_scalar = op("index_fill.int_Scalar", public=False)(_index_fill_forwa
 _index_fill_tensor = op("index_fill.int_Tensor", public=False)(_index_fill_forward)
 
 
-@_public
-def index_fill(input, dim, index, value):
+_index_fill_args = Parser("index_fill(Tensor input, int dim, Tensor index, Tensor value)",
+                          "index_fill(Tensor input, int dim, Tensor index, Scalar value)")
+_index_fill__args = Parser("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",
+                           "index_fill_(Tensor self, int dim, Tensor index, Scalar value)").method()
+
+
+@_public(_index_fill_args, _index_fill__args)
+def index_fill(which, input, dim, index, value):
     shape = input._data.shape
     dim = _wrap_dim(dim, len(shape))
     if index._data.ndim > 1:
@@ -609,7 +637,7 @@ def index_fill(input, dim, index, value):
     if index._data.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, wrap=True)
-    if isinstance(value, Tensor):
+    if which == 0:
         if value._data.ndim:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
@@ -653,8 +681,13 @@ def _gather(input, dim, index):
     return a[_along(dim, i)].reshape(index.shape)
 
 
+_gather_args = Parser("gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False)")
+
+
 @register(method=True)
-def gather(input, dim, index, *, sparse_grad=False):
+@_gather_args.signature
+def gather(*args, **kwargs):
+    _, (input, dim, index, sparse_grad) = _gather_args.parse(args, kwargs)
     dim = _wrap_dim(dim, input._data.ndim)
     _check_gather_scatter("gather", input, dim, index)
     return _gather(input, dim, index)
@@ -679,27 +712,49 @@ _scatter_reduce_src = op("scatter.reduce", public=False)(_scatter_reduce_forward
 _scatter_reduce_value = op("scatter.value_reduce", public=False)(_scatter_reduce_forward)
 
 
-@_public
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+_scatter_args = Parser("scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)",
+                       "scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)",
+                       "scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor? out=None)",
+                       "scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor? out=None)")
+_scatter__args = Parser("scatter_(Tensor self, int dim, Tensor index, Tensor src)",
+                        "scatter_(Tensor self, int dim, Tensor index, Tensor src, *, str reduce)",
+                        "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
+                        "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)").method()
+# (src, value) x (no reduce, reduce): the ops of the overloads, in their order
+_SCATTER = (_scatter_src, _scatter_reduce_src, _scatter_value, _scatter_reduce_value)
+
+
+@register(method=True)
+@_scatter_args.signature
+def scatter(*args, **kwargs):
+    which, (*values, out) = _scatter_args.parse(args, kwargs)
+    _check_out("scatter", out)
+    return _dispatch.call(_SCATTER[which].spec, _scatter_values(which, *values))
+
+
+@_dispatch.method("scatter_")
+def scatter_(self, *args, **kwargs):
+    which, values = _scatter__args.parse(args, kwargs)
+    return _dispatch.call_inplace(_SCATTER[which].spec, _scatter_values(which, self, *values))
+
+
+def _scatter_values(which, input, dim, index, src, reduce=None):
+    """The checked arguments of the scatter op of overload `which`."""
     dim = _wrap_dim(dim, input._data.ndim)
-    if src is None:
-        src = value
-    if src is None:
-        raise TypeError("scatter() missing 1 required argument: 'src' (or 'value')")
-    is_tensor = isinstance(src, Tensor)
+    is_tensor = which < 2
     if is_tensor and src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_gather_scatter("scatter", input, dim, index, src if is_tensor else None)
     src = _crop(src, index) if is_tensor else _scalar(src, input._data.dtype)
     if reduce is None:
-        return (_scatter_src if is_tensor else _scatter_value), (input, dim, index, src)
+        return input, dim, index, src
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if is_tensor:
         warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
                       "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
                       UserWarning, stacklevel=3)
-    return (_scatter_reduce_src if is_tensor else _scatter_reduce_value), (input, dim, index, src, reduce)
+    return input, dim, index, src, reduce
 
 
 @op("scatter_add", public=False)
@@ -709,8 +764,9 @@ def _scatter_add_op(input, dim, index, src):
     return out.reshape(input.shape)
 
 
-@_public
-def scatter_add(input, dim, index, src):
+@_public(Parser("scatter_add(Tensor input, int dim, Tensor index, Tensor src)"),
+         Parser("scatter_add_(Tensor self, int dim, Tensor index, Tensor src)").method())
+def scatter_add(which, input, dim, index, src):
     dim = _wrap_dim(dim, input._data.ndim)
     if src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -725,8 +781,11 @@ def _scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return out.reshape(input.shape)
 
 
-@_public
-def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+@_public(Parser("scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
+                "bool include_self=True)"),
+         Parser("scatter_reduce_(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+                "bool include_self=True)").method())
+def scatter_reduce(which, input, dim, index, src, reduce, include_self):
     dim = _wrap_dim(dim, input._data.ndim)
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
@@ -771,11 +830,17 @@ _masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forwar
 _masked_fill_tensor = op("masked_fill.Tensor", public=False)(_masked_fill_forward)
 
 
-@_public
-def masked_fill(input, mask, value):
+_masked_fill_args = Parser("masked_fill(Tensor input, Tensor mask, Tensor value)",
+                           "masked_fill(Tensor input, Tensor mask, Scalar value)")
+_masked_fill__args = Parser("masked_fill_(Tensor self, Tensor mask, Tensor value)",
+                            "masked_fill_(Tensor self, Tensor mask, Scalar value)").method()
+
+
+@_public(_masked_fill_args, _masked_fill__args)
+def masked_fill(which, input, mask, value):
     _check_mask(mask, "masked_fill_")
     _broadcast_shape(mask._data.shape, input._data.shape)
-    if isinstance(value, Tensor):
+    if which == 0:
         if value._data.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
@@ -818,8 +883,9 @@ def _masked_scatter_backward(grad_output, mask, sizes):
     return out.reshape(sizes)
 
 
-@_public
-def masked_scatter(input, mask, source):
+@_public(Parser("masked_scatter(Tensor input, Tensor mask, Tensor source)"),
+         Parser("masked_scatter_(Tensor self, Tensor mask, Tensor source)").method())
+def masked_scatter(which, input, mask, source):
     _check_mask(mask, "masked_scatter_")
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
@@ -861,8 +927,9 @@ def _put(input, index, source, accumulate=False):
     return out
 
 
-@_public
-def put(input, index, source, accumulate=False):
+@_public(Parser("put(Tensor input, Tensor index, Tensor source, bool accumulate=False)"),
+         Parser("put_(Tensor self, Tensor index, Tensor source, bool accumulate=False)").method())
+def put(which, input, index, source, accumulate):
     _check_flat_index(index, input._data.size, "put_()")
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "

@@ -11,7 +11,8 @@ from .. import _dtype
 from ._registry import call_inplace, op, register
 from .._random import get_rng_state, rng, set_rng_state
 from .._tensor import Tensor
-from .creation import _check_device, _check_out, _dtype_arg, _index, _new, _scalar, _shape, _size_args
+from ._schema import Parser
+from .creation import _FACTORY_KWARGS, _check_device, _check_out, _dtype_arg, _new, _shape
 
 register("get_rng_state")(get_rng_state)
 register("set_rng_state")(set_rng_state)
@@ -47,26 +48,45 @@ def _standard_normal(gen, shape, np_dtype):
 
 
 # ---- factories ------------------------------------------------------------------------------
+# Most factories have two overloads in torch: with a generator (a required keyword) and without.
+def _generator_overloads(head, rest=""):
+    return (f"{head}, *, Generator? generator, Tensor? out=None, {_FACTORY_KWARGS}{rest})",
+            f"{head}, *, Tensor? out=None, {_FACTORY_KWARGS}{rest})")
+
+
+def _without_generator(which, values, n):
+    """(generator, the values after it) of overload `which` of _generator_overloads, n positional values."""
+    return (values[n], values[n + 1:]) if which % 2 == 0 else (None, values[n:])
+
+
+_rand_args = Parser(*_generator_overloads("rand(SymInt[] size"))
+_randn_args = Parser(*_generator_overloads("randn(SymInt[] size"))
+
+
 @register()
-def rand(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-         requires_grad=False):
+@_rand_args.signature
+def rand(*args, **kwargs):
     """Uniform samples in [0, 1)."""
+    which, values = _rand_args.parse(args, kwargs)
+    generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
     _check_out("rand", out)
     _check_device("rand", device)
     d = _dtype_arg("rand", dtype)
     _float_only("rand", d)
-    return _new(_uniform(generator, _size_args("rand", args, size), d.np), requires_grad)
+    return _new(_uniform(generator, _shape(values[0]), d.np), requires_grad)
 
 
 @register()
-def randn(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-          requires_grad=False):
+@_randn_args.signature
+def randn(*args, **kwargs):
     """Samples of the standard normal distribution."""
+    which, values = _randn_args.parse(args, kwargs)
+    generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
     _check_out("randn", out)
     _check_device("randn", device)
     d = _dtype_arg("randn", dtype)
     _float_only("randn", d)
-    return _new(_standard_normal(generator, _size_args("randn", args, size), d.np), requires_grad)
+    return _new(_standard_normal(generator, _shape(values[0]), d.np), requires_grad)
 
 
 def _integers(gen, low, high, shape, np_dtype):
@@ -75,39 +95,36 @@ def _integers(gen, low, high, shape, np_dtype):
     return rng(gen).integers(low, high, size=shape, dtype=np.int64).astype(np_dtype)
 
 
-def _randint_bounds(fname, bounds):
-    if len(bounds) == 1:
-        return 0, _index(fname, "high", bounds[0], 1)
-    if len(bounds) == 2:
-        return _index(fname, "low", bounds[0], 1), _index(fname, "high", bounds[1], 2)
-    raise TypeError(f"{fname}() takes low and high (or only high), got {len(bounds)} bounds")
+_randint_args = Parser(*_generator_overloads("randint(SymInt high, SymInt[] size"),
+                       *_generator_overloads("randint(SymInt low, SymInt high, SymInt[] size"))
 
 
 @register()
-def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-            requires_grad=False):
+@_randint_args.signature
+def randint(*args, **kwargs):
     """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`; int64 by default."""
+    which, values = _randint_args.parse(args, kwargs)
+    n = 2 if which < 2 else 3   # (high, size) or (low, high, size)
+    generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, n)
+    low, high, size = (0, *values[:2]) if n == 2 else values[:3]
     _check_out("randint", out)
     _check_device("randint", device)
-    if size is None:
-        if len(args) < 2:
-            raise TypeError("randint() missing the 'size' argument: randint(high, size) or randint(low, high, size)")
-        args, size = args[:-1], args[-1]
-    if not isinstance(size, (tuple, list)):
-        raise TypeError(f"randint(): argument 'size' (position {len(args) + 1}) must be tuple of ints, not "
-                        f"{type(size).__name__}")
-    low, high = _randint_bounds("randint", args)
     d = _dtype_arg("randint", dtype, _dtype.int64)
-    return _new(_integers(generator, low, high, _shape((size,), "randint"), d.np), requires_grad)
+    return _new(_integers(generator, low, high, _shape(size, "randint"), d.np), requires_grad)
+
+
+_randperm_args = Parser(*_generator_overloads("randperm(SymInt n"))
 
 
 @register()
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-             requires_grad=False):
+@_randperm_args.signature
+def randperm(*args, **kwargs):
     """A random permutation of 0..n-1 (int64 by default)."""
+    which, values = _randperm_args.parse(args, kwargs)
+    generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
+    n = values[0]
     _check_out("randperm", out)
     _check_device("randperm", device)
-    n = _index("randperm", "n", n)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     return _new(rng(generator).permutation(n).astype(_dtype_arg("randperm", dtype, _dtype.int64).np),
@@ -135,12 +152,22 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, p
     return _new(_standard_normal(generator, input._data.shape, d.np), requires_grad)
 
 
+_randint_like_args = Parser(*(f"randint_like(Tensor input, {bounds}, *, {generator}MemoryFormat? memory_format=None, "
+                              f"{_FACTORY_KWARGS})" for bounds in ("SymInt low, SymInt high", "Tensor high", "SymInt high")
+                              for generator in ("Generator? generator, ", "")))
+
+
 @register()
-def randint_like(input, *bounds, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
-                 requires_grad=False, memory_format=None):
+@_randint_like_args.signature
+def randint_like(*args, **kwargs):
     """randint with `input`'s shape and dtype: `randint_like(x, high)` or `randint_like(x, low, high)`."""
+    which, values = _randint_like_args.parse(args, kwargs)
+    n = 3 if which < 2 else 2   # (input, low, high) or (input, high)
+    generator, (_, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, n)
+    input, low, high = values[:3] if n == 3 else (values[0], 0, values[1])
+    if which in (2, 3):   # a 0-dim tensor high
+        high = int(high.item())
     d = _like_dtype("randint_like", input, dtype, device)
-    low, high = _randint_bounds("randint_like", bounds)
     return _new(_integers(generator, low, high, input._data.shape, d.np), requires_grad)
 
 
@@ -174,28 +201,34 @@ def _normal_tensor_tensor(mean, std, generator=None):
     return _normal_sample(mean, std, generator, mean.dtype)
 
 
+_normal_args = Parser("normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)",
+                      "normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None)",
+                      "normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None)",
+                      "normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor? out=None, "
+                      f"{_FACTORY_KWARGS})")
+_NORMAL = (_normal_tensor_tensor, _normal_tensor_float, _normal_float_tensor)
+
+
 @register()
-def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           pin_memory=False, requires_grad=False):
+@_normal_args.signature
+def normal(*args, **kwargs):
     """Samples of N(mean, std²): `normal(mean_t, std_t)`, `normal(mean_t, 1.)`, `normal(0., std_t)`
     (broadcast shapes) or `normal(0., 1., size)`."""
-    _check_out("normal", out)
-    _check_device("normal", device)
+    which, (mean, std, *rest) = _normal_args.parse(args, kwargs)
     for t in (mean, std):
         if isinstance(t, Tensor) and t.dtype._rank < 2:
             raise NotImplementedError(f"normal: mean and std must be floating-point tensors, got {t.dtype}")
     _check_std(std)
-    if isinstance(mean, Tensor):
-        if isinstance(std, Tensor):
-            return _normal_tensor_tensor(mean, std, generator)
-        return _normal_tensor_float(mean, _scalar(std), generator)
-    if isinstance(std, Tensor):
-        return _normal_float_tensor(_scalar(mean), std, generator)
-    if size is None:
-        raise TypeError("normal(mean, std) with two numbers needs a size: normal(mean, std, size)")
+    if which < 3:
+        generator, out = rest
+        _check_out("normal", out)
+        return _NORMAL[which](mean, float(std) if which == 1 else std, generator)
+    size, generator, out, dtype, layout, device, pin_memory, requires_grad = rest
+    _check_out("normal", out)
+    _check_device("normal", device)
     d = _dtype_arg("normal", dtype)
     _float_only("normal", d)
-    return _new(_normal_sample(mean, std, generator, d.np, _shape((size,), "normal")), requires_grad)
+    return _new(_normal_sample(mean, std, generator, d.np, _shape(size, "normal")), requires_grad)
 
 
 # ---- in-place fills: x.normal_(), x.uniform_(), ... -------------------------------------------
@@ -290,20 +323,30 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     return _fill("log_normal_", _LOG_NORMAL_, self, (mean, std), generator, check)
 
 
+_bernoulli__args = Parser("bernoulli_(Tensor self, Tensor p, *, Generator? generator=None)",
+                          "bernoulli_(Tensor self, float p=0.5, *, Generator? generator=None)").method()
+
+
 @register(method=True)
-def bernoulli_(self, p=0.5, *, generator=None):
-    spec = _BERNOULLI_TENSOR_ if isinstance(p, Tensor) else _BERNOULLI_FLOAT_
+def bernoulli_(self, *args, **kwargs):
+    which, (p, generator) = _bernoulli__args.parse(args, kwargs)
+    spec = (_BERNOULLI_TENSOR_, _BERNOULLI_FLOAT_)[which]
     return _fill("bernoulli_", spec, self, (p,), generator, _check_probability, floating=False)
 
 
+_random__args = Parser("random_(Tensor self, *, Generator? generator=None)",
+                       "random_(Tensor self, int from, int? to, *, Generator? generator=None)",
+                       "random_(Tensor self, int to, *, Generator? generator=None)").method()
+
+
 @register(method=True)
-def random_(self, from_=None, to=None, *, generator=None):
+def random_(self, *args, **kwargs):
     """Integers: random_() over every integer the dtype holds exactly, random_(to), random_(from, to)."""
-    if from_ is None:
-        return _fill("random_", _RANDOM_, self, (), generator, floating=False)
-    if to is None:
-        return _fill("random_", _RANDOM_TO_, self, (from_,), generator, floating=False)
-    return _fill("random_", _RANDOM_FROM_, self, (from_, to), generator, floating=False)
+    which, (*bounds, generator) = _random__args.parse(args, kwargs)
+    if which == 1 and bounds[1] is None:   # random_(from, None): up to the end of random_()'s range
+        bounds[1] = _full_range(self._data.dtype)
+    return _fill("random_", (_RANDOM_, _RANDOM_FROM_, _RANDOM_TO_)[which], self, tuple(bounds), generator,
+                 floating=False)
 
 
 # ---- sampling from tensors of parameters ------------------------------------------------------
@@ -317,11 +360,23 @@ def _bernoulli_p(input, p, generator=None):
     return _bernoulli_draw(generator, input.shape, input.dtype, p).astype(input.dtype)
 
 
+_bernoulli_args = Parser("bernoulli(Tensor input, *, Generator? generator=None, Tensor? out=None)",
+                         "bernoulli(Tensor input, float p, *, Generator? generator=None)")
+
+
 @register(method=True)
-def bernoulli(input, p=None, *, generator=None):
+@_bernoulli_args.signature
+def bernoulli(*args, **kwargs):
     """0/1 samples: with probabilities `input`, or with probability `p` in `input`'s shape."""
-    _check_probability(input if p is None else p)
-    return _bernoulli(input, generator) if p is None else _bernoulli_p(input, p, generator)
+    which, values = _bernoulli_args.parse(args, kwargs)
+    if which == 0:
+        input, generator, out = values
+        _check_out("bernoulli", out)
+        _check_probability(input)
+        return _bernoulli(input, generator)
+    input, p, generator = values
+    _check_probability(p)
+    return _bernoulli_p(input, p, generator)
 
 
 @op("poisson", public=False)

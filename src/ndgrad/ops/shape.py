@@ -3,9 +3,12 @@ Also here: triangular parts (tril/triu), rot90, block_diag, diag_embed, and the 
 torch records under their own node names (lift, lift_fresh, _reshape_copy, _reshape_alias).
 
 The forwards of view ops (`view=True`) return NumPy views of their input, never the input array
-itself and never a copy; the glue marks the results as views of the input's base. Argument
-parsing (varargs or a tuple, -1, negative dims) and torch's error messages live in the public
-functions, which then call one registered op.
+itself and never a copy; the glue marks the results as views of the input's base. Each public
+function declares torch's overloads as schema strings (ops/_schema.py): its parser resolves the
+call (varargs or a tuple of sizes, the overload) and raises torch's TypeErrors; the body checks
+values (-1, negative dims) with torch's messages and calls one registered op. Tensor methods
+whose arguments torch reads differently (varargs sizes: `x.view(2, 3)`, `x.permute(1, 0)`) are
+their own functions, with the method parser (self bound apart).
 """
 import operator
 import sys
@@ -17,8 +20,9 @@ import numpy as np
 from .. import _dtype
 from . import _registry as _dispatch
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
-from ._registry import op, register
-from .._tensor import Tensor, _wrap_dim
+from ._registry import method, op, register
+from ._schema import Parser
+from .._tensor import Size, Tensor, _wrap_dim
 from ..autograd.grad_mode import state
 
 
@@ -41,6 +45,21 @@ def _dims(dims, ndim):
     if len(set(out)) != len(out):
         raise RuntimeError(f"dim {next(d for d in out if out.count(d) > 1)} appears multiple times in the list of dims")
     return out
+
+
+# Fast paths: the hot ops (view, reshape, transpose, zeros, ...) take calls made of plain ints without
+# their parser, which would read them the same way but costs a few microseconds a call.
+def _plain_size(args):
+    """The sizes of a call that gives plain ints as varargs (`x.view(2, 3)`) or in one tuple or Size
+    (`x.view((2, 3))`), as the parser would give them; None for any other call."""
+    if len(args) == 1 and type(args[0]) in (tuple, Size):
+        args = args[0]
+    elif not args:
+        return None
+    for a in args:
+        if type(a) is not int:
+            return None
+    return tuple(args)
 
 
 def _shape_str(shape):
@@ -116,11 +135,18 @@ def _unsafe_view(input, size):
     return np.reshape(input, size)   # input is a fresh clone: never copies, but not a tracked view
 
 
+_view_args = Parser("view(Tensor self, ScalarType dtype)", "view(Tensor self, SymInt[] size)").method()
+
+
 @register(method=True)
-def view(input, *size):
-    if len(size) == 1 and isinstance(size[0], _dtype.dtype):
-        return _view_dtype(input, size[0])
-    return _view(input, _infer_size(_size(size), input._data.size))
+def view(self, *args, **kwargs):
+    size = None if kwargs else _plain_size(args)
+    if size is not None:
+        return _view(self, _infer_size(size, self._data.size))
+    which, (arg,) = _view_args.parse(args, kwargs)
+    if which == 0:
+        return _view_dtype(self, arg)
+    return _view(self, _infer_size(arg, self._data.size))
 
 
 def _view_dtype(input, dtype):
@@ -145,9 +171,31 @@ def view_as(input, other):
     return view(input, other.shape)
 
 
-@register(method=True)
-def reshape(input, *shape):
-    shape = _infer_size(_size(shape), input._data.size)
+_reshape_args = Parser("reshape(Tensor input, SymInt[] shape)")
+_reshape_method_args = _reshape_args.method()
+
+
+@register()
+@_reshape_args.signature
+def reshape(*args, **kwargs):
+    shape = _plain_size(args[1:]) if not kwargs and len(args) == 2 and type(args[1]) in (tuple, Size) else None
+    if shape is not None and isinstance(args[0], Tensor):
+        return _reshape(args[0], shape)
+    _, (input, shape) = _reshape_args.parse(args, kwargs)
+    return _reshape(input, shape)
+
+
+@method("reshape")
+def _reshape_method(self, *args, **kwargs):
+    shape = None if kwargs else _plain_size(args)
+    if shape is not None:
+        return _reshape(self, shape)
+    _, (shape,) = _reshape_method_args.parse(args, kwargs)
+    return _reshape(self, shape)
+
+
+def _reshape(input, shape):
+    shape = _infer_size(shape, input._data.size)
     if input._data.flags.c_contiguous:
         return _view(input, shape)
     try:
@@ -158,27 +206,36 @@ def reshape(input, *shape):
 
 @_method
 def reshape_as(input, other):
-    return reshape(input, other.shape)
+    return _reshape(input, other.shape)
+
+
+_flatten_args = Parser("flatten(Tensor input, int start_dim=0, int end_dim=-1)")
 
 
 @register(method=True)
-def flatten(input, start_dim=0, end_dim=-1):
+@_flatten_args.signature
+def flatten(*args, **kwargs):
+    _, (input, start_dim, end_dim) = _flatten_args.parse(args, kwargs)
     shape = input._data.shape
     if not shape:
-        return reshape(input, 1)
+        return _reshape(input, (1,))
     start, end = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return input
-    return reshape(input, shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:])
+    return _reshape(input, shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:])
+
+
+_unflatten_args = Parser("unflatten(Tensor input, int dim, SymInt[] sizes)")
 
 
 @register(method=True)
-def unflatten(input, dim, sizes):
+@_unflatten_args.signature
+def unflatten(*args, **kwargs):
+    _, (input, dim, sizes) = _unflatten_args.parse(args, kwargs)
     shape = input._data.shape
     dim = _wrap_dim(dim, len(shape))
-    sizes = _size((sizes,))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     try:
@@ -206,16 +263,26 @@ _transpose = op("transpose.int", public=False, view=True)(np.swapaxes)
 _transpose_ = op("transpose_", public=False, view=True)(np.swapaxes)
 
 
+_transpose_args = Parser("transpose(Tensor input, int dim0, int dim1)")
+_transpose__args = Parser("transpose_(Tensor self, int dim0, int dim1)").method()
+
+
 @register(method=True)
-def transpose(input, dim0, dim1):
+@_transpose_args.signature
+def transpose(*args, **kwargs):
+    if not kwargs and len(args) == 3 and type(args[1]) is int and type(args[2]) is int and isinstance(args[0], Tensor):
+        input, dim0, dim1 = args   # fast path: x.transpose(0, 1)
+    else:
+        _, (input, dim0, dim1) = _transpose_args.parse(args, kwargs)
     n = input._data.ndim
     return _transpose(input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
 
 @_method
-def transpose_(input, dim0, dim1):
-    n = input._data.ndim
-    return _inplace_view(_transpose_, input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
+def transpose_(self, *args, **kwargs):
+    _, (dim0, dim1) = _transpose__args.parse(args, kwargs)
+    n = self._data.ndim
+    return _inplace_view(_transpose_, self, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
 
 @register(method=True)
@@ -248,9 +315,27 @@ def _permute(input, dims):
     return np.transpose(input, dims)
 
 
-@register(method=True)
-def permute(input, *dims):
-    dims = _size(dims)
+_permute_args = Parser("permute(Tensor input, int[] dims)")
+_permute_method_args = _permute_args.method()
+
+
+@register()
+@_permute_args.signature
+def permute(*args, **kwargs):
+    _, (input, dims) = _permute_args.parse(args, kwargs)
+    return _permute_checked(input, dims)
+
+
+@method("permute")
+def _permute_method(self, *args, **kwargs):
+    dims = None if kwargs else _plain_size(args)
+    if dims is not None:
+        return _permute_checked(self, dims)
+    _, (dims,) = _permute_method_args.parse(args, kwargs)
+    return _permute_checked(self, dims)
+
+
+def _permute_checked(input, dims):
     n = input._data.ndim
     if len(dims) != n:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
@@ -262,11 +347,30 @@ def permute(input, *dims):
     return _permute(input, wrapped)
 
 
+_movedim_args = Parser("movedim(Tensor input, int source, int destination)",
+                       "movedim(Tensor input, int[] source, int[] destination)")
+
+
 @register(method=True)
-def movedim(input, source, destination):
+@_movedim_args.signature
+def movedim(*args, **kwargs):
+    which, (input, source, destination) = _movedim_args.parse(args, kwargs)
+    return _movedim(input, source, destination) if which else _movedim(input, (source,), (destination,))
+
+
+_moveaxis_args = Parser("moveaxis(Tensor input, int source, int destination)",
+                        "moveaxis(Tensor input, int[] source, int[] destination)")
+
+
+@register(method=True)
+@_moveaxis_args.signature
+def moveaxis(*args, **kwargs):
+    which, (input, source, destination) = _moveaxis_args.parse(args, kwargs)
+    return _movedim(input, source, destination) if which else _movedim(input, (source,), (destination,))
+
+
+def _movedim(input, src, dst):
     n = input._data.ndim
-    src = (source,) if isinstance(source, int) else tuple(source)
-    dst = (destination,) if isinstance(destination, int) else tuple(destination)
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
                            f"the same number of dims as destination ({list(dst)} dims)")
@@ -278,11 +382,6 @@ def movedim(input, source, destination):
     for d, s in sorted(zip(dst_w, src_w)):
         order.insert(d, s)
     return _permute(input, tuple(order))
-
-
-@register(method=True)
-def moveaxis(input, source, destination):
-    return movedim(input, source, destination)
 
 
 def _conj(t):
@@ -338,9 +437,19 @@ def _expand(input, size, *, implicit=False):
     return np.broadcast_to(input, size)
 
 
+_expand_args = Parser("expand(Tensor self, SymInt[] size, *, bool implicit=False)").method()
+
+
 @register(method=True)
-def expand(input, *size, implicit=False):
-    size = _size(size)
+def expand(self, *args, **kwargs):
+    size = None if kwargs else _plain_size(args)
+    if size is not None:
+        return _expand_checked(self, size)
+    _, (size, implicit) = _expand_args.parse(args, kwargs)
+    return _expand_checked(self, size, implicit)
+
+
+def _expand_checked(input, size, implicit=False):
     shape = input._data.shape
     lead = len(size) - len(shape)
     if lead < 0:
@@ -368,7 +477,7 @@ def expand(input, *size, implicit=False):
 
 @_method
 def expand_as(input, other):
-    return expand(input, other.shape)
+    return _expand_checked(input, tuple(other.shape))
 
 
 def _squeeze_dims(input, dims):
@@ -390,24 +499,28 @@ _SQUEEZE_ = tuple(op(name, public=False, view=True)(fn) for name, fn in (
     ("squeeze_", _squeeze_all), ("squeeze_.dim", _squeeze_one), ("squeeze_.dims", _squeeze_dims)))
 
 
-def _squeeze_call(ops, input, dim):
-    if dim is None:
-        return ops[0], (input,)
-    if isinstance(dim, (tuple, list)):
-        return ops[2], (input, _dims(dim, input._data.ndim))
-    return ops[1], (input, _wrap_dim(dim, input._data.ndim))
+_squeeze_args = Parser("squeeze(Tensor input)", "squeeze(Tensor input, int dim)", "squeeze(Tensor input, int[] dim)")
+_squeeze__args = Parser("squeeze_(Tensor self)", "squeeze_(Tensor self, int dim)",
+                        "squeeze_(Tensor self, int[] dim)").method()
+
+
+def _squeeze_dim(which, input, dim):
+    """squeeze's dim argument for overload `which` (all dims, one dim, several dims), wrapped."""
+    n = input._data.ndim
+    return () if which == 0 else (_wrap_dim(dim[0], n),) if which == 1 else (_dims(dim[0], n),)
 
 
 @register(method=True)
-def squeeze(input, dim=None):
-    fn, args = _squeeze_call(_SQUEEZE, input, dim)
-    return fn(*args)
+@_squeeze_args.signature
+def squeeze(*args, **kwargs):
+    which, (input, *dim) = _squeeze_args.parse(args, kwargs)
+    return _SQUEEZE[which](input, *_squeeze_dim(which, input, dim))
 
 
 @_method
-def squeeze_(input, dim=None):
-    fn, args = _squeeze_call(_SQUEEZE_, input, dim)
-    return _inplace_view(fn, *args)
+def squeeze_(self, *args, **kwargs):
+    which, dim = _squeeze__args.parse(args, kwargs)
+    return _inplace_view(_SQUEEZE_[which], self, *_squeeze_dim(which, self, dim))
 
 
 def _insert_dim(input, dim):
@@ -418,23 +531,40 @@ _unsqueeze = op("unsqueeze", public=False, view=True)(_insert_dim)
 _unsqueeze_ = op("unsqueeze_", public=False, view=True)(_insert_dim)
 
 
+_unsqueeze_args = Parser("unsqueeze(Tensor input, int dim)")
+_unsqueeze__args = Parser("unsqueeze_(Tensor self, int dim)").method()
+
+
 @register(method=True)
-def unsqueeze(input, dim):
+@_unsqueeze_args.signature
+def unsqueeze(*args, **kwargs):
+    if not kwargs and len(args) == 2 and type(args[1]) is int and isinstance(args[0], Tensor):
+        input, dim = args   # fast path: x.unsqueeze(0)
+    else:
+        _, (input, dim) = _unsqueeze_args.parse(args, kwargs)
     return _unsqueeze(input, _wrap_dim(dim, input._data.ndim + 1))
 
 
 @_method
-def unsqueeze_(input, dim):
-    return _inplace_view(_unsqueeze_, input, _wrap_dim(dim, input._data.ndim + 1))
+def unsqueeze_(self, *args, **kwargs):
+    _, (dim,) = _unsqueeze__args.parse(args, kwargs)
+    return _inplace_view(_unsqueeze_, self, _wrap_dim(dim, self._data.ndim + 1))
+
+
+_narrow_args = Parser("narrow(Tensor input, int dim, Tensor start, SymInt length)",
+                      "narrow(Tensor input, int dim, SymInt start, SymInt length)")
 
 
 @register(method=True)
-def narrow(input, dim, start, length):
+@_narrow_args.signature
+def narrow(*args, **kwargs):
+    which, (input, dim, start, length) = _narrow_args.parse(args, kwargs)
     shape = input._data.shape
     if not shape:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, len(shape))
-    start, length = operator.index(start), operator.index(length)
+    if which == 0:
+        start = operator.index(start)
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     if not -shape[dim] <= start <= shape[dim]:
@@ -452,21 +582,33 @@ def _slice(input, dim, start, end):
     return input[(slice(None),) * dim + (slice(start, end),)]
 
 
+_tensor_split_args = Parser("tensor_split(Tensor input, SymInt[] indices, int dim=0)",
+                            "tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0)",
+                            "tensor_split(Tensor input, SymInt sections, int dim=0)")
+
+
 @register(method=True)
-def tensor_split(input, indices_or_sections, dim=0):
+@_tensor_split_args.signature
+def tensor_split(*args, **kwargs):
+    which, (input, indices_or_sections, dim) = _tensor_split_args.parse(args, kwargs)
     if input._data.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     dim = _wrap_dim(dim, input._data.ndim)
-    if isinstance(indices_or_sections, Tensor):
+    if which == 1:
         if indices_or_sections._data.ndim > 1:
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                                f"one-dimensional tensor, but got a tensor with {indices_or_sections._data.ndim} dims")
         indices_or_sections = indices_or_sections.tolist()
+    return _tensor_split(input, indices_or_sections, dim)
+
+
+def _tensor_split(input, indices_or_sections, dim):
+    """The pieces between the given indices (a list), or `sections` pieces of (nearly) equal size (an int)."""
     n = input._data.shape[dim]
-    if isinstance(indices_or_sections, (list, tuple)):
-        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [None]
+    if isinstance(indices_or_sections, list | tuple):
+        bounds = [0] + list(indices_or_sections) + [None]
     else:
-        sections = operator.index(indices_or_sections)
+        sections = indices_or_sections
         if sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
         small, extra = divmod(n, sections)   # the first `extra` pieces get one more element
@@ -474,27 +616,34 @@ def tensor_split(input, indices_or_sections, dim=0):
     return tuple(_slice(input, dim, a, b) for a, b in zip(bounds, bounds[1:]))
 
 
-def _split_along(name, min_ndim, dim_of):
-    def split(input, indices_or_sections):
+def _split_along(args_parser, min_ndim, dim_of):
+    name = args_parser.name
+
+    @args_parser.signature
+    def split(*args, **kwargs):
+        which, (input, indices_or_sections) = args_parser.parse(args, kwargs)
         ndim = input._data.ndim
         if ndim < min_ndim:
             raise RuntimeError(f"torch.{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
                                f"with {ndim} dimensions!")
         dim = dim_of(ndim)
-        if not isinstance(indices_or_sections, (list, tuple)):
-            sections = operator.index(indices_or_sections)
+        if which == 0:
+            sections = indices_or_sections
             if sections == 0 or input._data.shape[dim] % sections:
                 raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the "
                                    f"dimension {input._data.shape[dim]} is not divisible by the split_size "
                                    f"{sections}!")
-        return tensor_split(input, indices_or_sections, dim)
-    split.__name__ = name
+        return _tensor_split(input, indices_or_sections, dim)
+    split.__name__ = split.__qualname__ = name
     return register(name, method=True)(split)
 
 
-hsplit = _split_along("hsplit", 1, lambda ndim: 1 if ndim > 1 else 0)
-vsplit = _split_along("vsplit", 2, lambda ndim: 0)
-dsplit = _split_along("dsplit", 3, lambda ndim: 2)
+_hsplit_args = Parser("hsplit(Tensor input, int sections)", "hsplit(Tensor input, int[] indices)")
+_vsplit_args = Parser("vsplit(Tensor input, int sections)", "vsplit(Tensor input, int[] indices)")
+_dsplit_args = Parser("dsplit(Tensor input, int sections)", "dsplit(Tensor input, int[] indices)")
+hsplit = _split_along(_hsplit_args, 1, lambda ndim: 1 if ndim > 1 else 0)
+vsplit = _split_along(_vsplit_args, 2, lambda ndim: 0)
+dsplit = _split_along(_dsplit_args, 3, lambda ndim: 2)
 
 
 # ---- joining ------------------------------------------------------------------------------
@@ -582,7 +731,7 @@ def _atleast(n, tensors):
     for t in tensors:
         nd = t._data.ndim
         if nd == 0:
-            t = reshape(t, (1,) * n)
+            t = _reshape(t, (1,) * n)
         elif nd < n:
             t = unsqueeze(t, 0) if n > 1 and nd == 1 else t
             t = unsqueeze(t, -1) if n == 3 else t
@@ -632,7 +781,7 @@ def dstack(tensors):
 @register()
 def column_stack(tensors):
     _check_list(tensors, "column_stack", nonempty=True)
-    return hstack([reshape(t, t._data.size, 1) if t._data.ndim <= 1 else t for t in tensors])
+    return hstack([_reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in tensors])
 
 
 # ---- splitting ----------------------------------------------------------------------------
@@ -651,54 +800,74 @@ _unsafe_split = op("unsafe_split.Tensor", public=False)(_split_at)
 _unsafe_split_sizes = op("unsafe_split_with_sizes", public=False)(_split_with_sizes)
 
 
-def _check_split(input, split_size, dim):
+def _check_split_sizes(input, sizes, dim):
     dim = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[dim] if input._data.ndim else 0
-    if isinstance(split_size, (list, tuple)):
-        sizes = _size((split_size,))
-        if any(s < 0 for s in sizes):
-            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
-                               f"split_sizes={_shape_str(sizes)}")
-        if sum(sizes) != n:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
-                               f"dimension {dim}), but got split_sizes={_shape_str(sizes)}")
-        return sizes, dim
-    split_size = operator.index(split_size)
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                           f"split_sizes={_shape_str(sizes)}")
+    if sum(sizes) != n:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                           f"dimension {dim}), but got split_sizes={_shape_str(sizes)}")
+    return dim
+
+
+def _check_split_size(input, split_size, dim):
+    dim = _wrap_dim(dim, input._data.ndim)
+    n = input._data.shape[dim] if input._data.ndim else 0
     if input._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
     if split_size == 0 and n:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
-    return split_size, dim
+    return dim
+
+
+_split_args = Parser("split(Tensor input, SymInt split_size, int dim=0)")
+_split_with_sizes_args = Parser("split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)")
+_unsafe_split_args = Parser("unsafe_split(Tensor input, SymInt split_size, int dim=0)")
+_unsafe_split_with_sizes_args = Parser("unsafe_split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)")
 
 
 @register(method=True)
 def split(tensor, split_size_or_sections, dim=0):
-    size, dim = _check_split(tensor, split_size_or_sections, dim)
-    return _split_sizes(tensor, size, dim) if isinstance(size, tuple) else _split(tensor, size, dim)
+    """torch.split and Tensor.split are Python functions in torch that choose as this one does: an int
+    size is split's, anything else goes to split_with_sizes (whose parser gives torch's errors)."""
+    if isinstance(split_size_or_sections, int):
+        _, (tensor, split_size, dim) = _split_args.parse((tensor, split_size_or_sections, dim), None)
+        return _split(tensor, split_size, _check_split_size(tensor, split_size, dim))
+    return split_with_sizes(tensor, split_size_or_sections, dim)
 
 
 @register(method=True)
-def split_with_sizes(input, split_sizes, dim=0):
-    sizes, dim = _check_split(input, list(split_sizes), dim)
-    return _split_sizes(input, sizes, dim)
+@_split_with_sizes_args.signature
+def split_with_sizes(*args, **kwargs):
+    _, (input, sizes, dim) = _split_with_sizes_args.parse(args, kwargs)
+    return _split_sizes(input, sizes, _check_split_sizes(input, sizes, dim))
 
 
 @register(method=True)
-def unsafe_split(input, split_size, dim=0):
-    size, dim = _check_split(input, split_size, dim)
-    return _unsafe_split(input, size, dim)
+@_unsafe_split_args.signature
+def unsafe_split(*args, **kwargs):
+    _, (input, split_size, dim) = _unsafe_split_args.parse(args, kwargs)
+    return _unsafe_split(input, split_size, _check_split_size(input, split_size, dim))
 
 
 @register(method=True)
-def unsafe_split_with_sizes(input, split_sizes, dim=0):
-    sizes, dim = _check_split(input, list(split_sizes), dim)
-    return _unsafe_split_sizes(input, sizes, dim)
+@_unsafe_split_with_sizes_args.signature
+def unsafe_split_with_sizes(*args, **kwargs):
+    _, (input, sizes, dim) = _unsafe_split_with_sizes_args.parse(args, kwargs)
+    return _unsafe_split_sizes(input, sizes, _check_split_sizes(input, sizes, dim))
+
+
+_chunk_args = Parser("chunk(Tensor input, int chunks, int dim=0)")
 
 
 @register(method=True)
-def chunk(input, chunks, dim=0):
+@_chunk_args.signature
+def chunk(*args, **kwargs):
+    _, (input, chunks, dim) = _chunk_args.parse(args, kwargs)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if input._data.ndim == 0:
@@ -716,8 +885,13 @@ def _unbind(input, dim):
     return tuple(moved[i, ...] for i in range(moved.shape[0]))   # [i, ...]: 0-d views, not scalars
 
 
+_unbind_args = Parser("unbind(Tensor input, int dim=0)")
+
+
 @register(method=True)
-def unbind(input, dim=0):
+@_unbind_args.signature
+def unbind(*args, **kwargs):
+    _, (input, dim) = _unbind_args.parse(args, kwargs)
     if input._data.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return _unbind(input, _wrap_dim(dim, input._data.ndim))
@@ -729,9 +903,21 @@ def _flip(input, dims):
     return np.flip(input, dims).copy()
 
 
-@register(method=True)
-def flip(input, *dims):
-    return _flip(input, _dims(_size(dims), input._data.ndim))
+_flip_args = Parser("flip(Tensor input, int[] dims)")
+_flip_method_args = _flip_args.method()
+
+
+@register()
+@_flip_args.signature
+def flip(*args, **kwargs):
+    _, (input, dims) = _flip_args.parse(args, kwargs)
+    return _flip(input, _dims(dims, input._data.ndim))
+
+
+@method("flip")
+def _flip_method(self, *args, **kwargs):
+    _, (dims,) = _flip_method_args.parse(args, kwargs)
+    return _flip(self, _dims(dims, self._data.ndim))
 
 
 @register(method=True)
@@ -770,9 +956,16 @@ def _repeat(input, repeats):
     return np.tile(input, repeats)
 
 
+_repeat_args = Parser("repeat(Tensor self, SymInt[] repeats)").method()
+
+
 @_method
-def repeat(input, *repeats):
-    repeats = _size(repeats)
+def repeat(self, *args, **kwargs):
+    _, (repeats,) = _repeat_args.parse(args, kwargs)
+    return _repeat_checked(self, repeats)
+
+
+def _repeat_checked(input, repeats):
     if len(repeats) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     if any(r < 0 for r in repeats):
@@ -783,10 +976,21 @@ def repeat(input, *repeats):
     return _repeat(input, repeats)
 
 
-@register(method=True)
-def tile(input, dims):
-    dims = _size((dims,))
-    return repeat(input, (1,) * (input._data.ndim - len(dims)) + dims)
+_tile_args = Parser("tile(Tensor input, SymInt[] dims)")
+_tile_method_args = _tile_args.method()
+
+
+@register()
+@_tile_args.signature
+def tile(*args, **kwargs):
+    _, (input, dims) = _tile_args.parse(args, kwargs)
+    return _repeat_checked(input, (1,) * (input._data.ndim - len(dims)) + dims)
+
+
+@method("tile")
+def _tile_method(self, *args, **kwargs):
+    _, (dims,) = _tile_method_args.parse(args, kwargs)
+    return _repeat_checked(self, (1,) * (self._data.ndim - len(dims)) + dims)
 
 
 # ---- strided views ------------------------------------------------------------------------
