@@ -37,8 +37,9 @@ _current = [numpy_backend]
 
 
 def register(backend):
-    """Make `backend`'s arrays known to namespace / is_array (backend modules call it on import)."""
+    """Make `backend`'s arrays known to namespace / is_array."""
     ARRAY_TYPES[backend.array_type] = backend
+    return backend
 
 
 def namespace(array):
@@ -90,8 +91,8 @@ def by_name(name):
     if name == "numpy":
         return numpy_backend
     if name == "strict":
-        from . import strict
-        return strict
+        from . import strict   # test-only backend: not loaded by `import ndgrad`
+        return register(strict)
     if name == "cupy":
         return backend_for("cuda")
     raise ValueError(f"unknown array backend {name!r} (numpy, strict, cupy)")
@@ -123,6 +124,6 @@ def backend_for(device_type):
     except KeyError:
         if device_type == "cuda":
             from . import cupy_backend  # raises a clear error without CuPy
-            _BACKENDS["cuda"] = cupy_backend
+            _BACKENDS["cuda"] = register(cupy_backend)
             return cupy_backend
         raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {device_type}") from None

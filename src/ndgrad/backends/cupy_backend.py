@@ -3,14 +3,12 @@
 Imported on first use of a 'cuda' device or of a CuPy array (namespace / is_array); without CuPy
 the import raises a clear error. Ops are not run on it yet: tensors live on the CPU."""
 import functools
-import sys
 
 try:
     import cupy as xp
 except ImportError as e:  # pragma: no cover - depends on the machine
     raise RuntimeError("device 'cuda' needs CuPy: pip install cupy-cuda12x (and an NVIDIA GPU)") from e
 
-from . import register
 
 device_type = "cuda"
 array_type = xp.ndarray
@@ -52,6 +50,3 @@ def fft():
 def sparse():
     import cupyx.scipy.sparse
     return cupyx.scipy.sparse
-
-
-register(sys.modules[__name__])

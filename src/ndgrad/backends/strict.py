@@ -15,12 +15,10 @@ exactly with the default backend.
 Not imported by `import ndgrad`.
 """
 import functools
-import sys
 import threading
 
 import numpy as np
 
-from . import register
 
 
 _inside = threading.local()   # depth of NumPy functions running on strict inputs: their own
@@ -146,6 +144,3 @@ def fft():
 def sparse():
     import scipy.sparse
     return scipy.sparse
-
-
-register(sys.modules[__name__])

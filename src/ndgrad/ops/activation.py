@@ -20,6 +20,7 @@ from ..backends.numpy_backend import special
 from . import creation
 from ._branchless import where as _branchless_where
 from .linalg import _type_name
+from .._random import rng
 
 
 # Python floats, so float32 inputs stay float32
@@ -423,7 +424,6 @@ def _rrelu_with_noise(self, noise, lower, upper, training):
     """rrelu; in training, draws each negative input's slope into `noise` (in place, as torch)."""
     if not training:
         return np.where(self >= 0, self, self * np.asarray((lower + upper) / 2, self.dtype))
-    from .._random import rng
     slope = rng().uniform(lower, upper, self.shape).astype(self.dtype)
     noise[...] = np.where(self <= 0, slope, 1).reshape(noise.shape)
     return self * noise.reshape(self.shape)

@@ -19,6 +19,7 @@ from ._schema import Parser
 from .shape import _plain_size
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
+from ..backends import current, is_array, namespace
 
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -192,19 +193,26 @@ def from_numpy(ndarray):
 
 
 # ---- constant fills ---------------------------------------------------------------------------
+def _backend_of(data):
+    """The backend new tensors like a tensor of storage `data` are made on (sparse and nested
+    storages: the current backend)."""
+    return namespace(data) if is_array(data) else current()
+
+
 def _factory(args_parser, fill):
+    """zeros/ones/empty: `fill` names the backend's creation function."""
     name = args_parser.name
 
     @args_parser.signature
     def factory(*args, **kwargs):
         size = None if kwargs else _plain_size(args)   # fast path (see shape._plain_size): zeros(2, 3)
         if size is not None:
-            return _new(fill(_shape(size, name), _dtype.defaults.float.np))
+            return _new(getattr(current(), fill)(_shape(size, name), _dtype.defaults.float.np))
         _, (size, *rest) = args_parser.parse(args, kwargs)
         out, dtype, layout, device, pin_memory, requires_grad = rest[-6:]
         _check_out(name, out)
         _check_device(name, device)
-        return _new(fill(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
+        return _new(getattr(current(), fill)(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = f"A tensor of the given size filled with {name} (default dtype: the default float)."
     return register(name)(factory)
@@ -213,9 +221,9 @@ def _factory(args_parser, fill):
 _zeros_args = Parser(f"zeros(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
 _ones_args = Parser(f"ones(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
 _empty_args = Parser(f"empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor? out=None, {_FACTORY_KWARGS})")
-zeros = _factory(_zeros_args, np.zeros)
-ones = _factory(_ones_args, np.ones)
-empty = _factory(_empty_args, np.empty)
+zeros = _factory(_zeros_args, "zeros")
+ones = _factory(_ones_args, "ones")
+empty = _factory(_empty_args, "empty")
 
 
 _C_TYPE_NAMES = {"int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
@@ -249,11 +257,11 @@ def _fill_value(fname, value, d):
     return value
 
 
-def _fill(shape, value, d):
+def _fill(shape, value, d, backend):
     with np.errstate(all="ignore"):
         if d._rank == 1 and not isinstance(value, bool):
-            value = np.array(int(value)).astype(d.np)   # wraps like torch: -1 -> 255 for uint8
-        return np.full(shape, value, dtype=d.np)
+            value = np.array(int(value)).astype(d.np)[()]   # wraps like torch: -1 -> 255 for uint8
+        return backend.full(shape, value, d.np)
 
 
 _full_args = Parser(f"full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, {_FACTORY_KWARGS})")
@@ -268,22 +276,24 @@ def full(*args, **kwargs):
     _check_device("full", device)
     shape = _shape(size, "full")
     d = _dtype_arg("full", dtype, _dtype.scalar_dtype(value))
-    return _new(_fill(shape, _fill_value("full", value, d), d), requires_grad)
+    return _new(_fill(shape, _fill_value("full", value, d), d, current()), requires_grad)
 
 
 def _like(name, fill):
     def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
                 memory_format=None):
         _check_device(name, device)
-        return _new(fill(input._data.shape, _dtype_arg(name, dtype, input.dtype).np), requires_grad)
+        data = input._data
+        return _new(getattr(_backend_of(data), fill)(data.shape, _dtype_arg(name, dtype, input.dtype).np),
+                    requires_grad)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = f"{name[:-5]}() with the shape of `input` and, unless given, its dtype."
     return register(name)(factory)
 
 
-zeros_like = _like("zeros_like", np.zeros)
-ones_like = _like("ones_like", np.ones)
-empty_like = _like("empty_like", np.empty)
+zeros_like = _like("zeros_like", "zeros")
+ones_like = _like("ones_like", "ones")
+empty_like = _like("empty_like", "empty")
 
 
 _full_like_args = Parser(f"full_like(Tensor input, Scalar fill_value, *, {_FACTORY_KWARGS}, "
@@ -296,7 +306,8 @@ def full_like(*args, **kwargs):
     _, (input, value, dtype, layout, device, pin_memory, requires_grad, _) = _full_like_args.parse(args, kwargs)
     _check_device("full_like", device)
     d = _dtype_arg("full_like", dtype, input.dtype)
-    return _new(_fill(input._data.shape, _fill_value("full_like", value, d), d), requires_grad)
+    return _new(_fill(input._data.shape, _fill_value("full_like", value, d), d, _backend_of(input._data)),
+                requires_grad)
 
 
 # ---- ranges -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._registry import op
 from . import creation
+from .._random import rng
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
 _pkg = sys.modules[__package__]
@@ -23,7 +24,6 @@ def native_dropout(input, p, train):
     if train is None or train:
         if not 0 <= p <= 1:
             raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-        from .._random import rng
         mask = rng().random(input.shape) >= p
         scale = 1 / (1 - p) if p < 1 else 0.0
         return input * mask * np.asarray(scale, input.dtype), mask

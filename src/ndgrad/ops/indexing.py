@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _dtype
 from . import _registry as _dispatch
+from ..backends import namespace
 from ._registry import op, register
 from ._schema import Parser
 from .._tensor import Tensor, _wrap_dim
@@ -180,7 +181,7 @@ def _select_backward(grad, input_sizes, dim, index):
 
 @op("slice_backward", public=False)
 def _slice_backward(grad, input_sizes, dim, start, end, step):
-    out = np.zeros(input_sizes, dtype=grad.dtype)
+    out = namespace(grad).zeros(input_sizes, dtype=grad.dtype)
     out[_dim_key(dim, slice(start, end, step))] = grad
     return out
 

@@ -487,7 +487,6 @@ def bilinear(input1, input2, weight, bias=None):
 @register(method=True)
 def kron(input, other):
     """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
-    from .shape import _unsafe_view
     nd = max(input.ndim, other.ndim)
     a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
     b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
@@ -519,7 +518,6 @@ def tensordot(a, b, dims=2):
     out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
     left = a.permute(free_a + da).reshape(-1, k)
     right = b.permute(db + free_b).reshape(k, -1)
-    from .linalg import mm
     return mm(left, right).reshape(out_shape)
 
 

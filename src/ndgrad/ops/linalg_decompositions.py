@@ -8,13 +8,18 @@ powers built on the decompositions) live in ndgrad/linalg.py and at the bottom o
 top-level names (`torch.det`, `torch.svd`, ...). The products are in linalg.py.
 """
 
+import warnings
+
 import numpy as np
 
-from ._registry import op, register
+from ..autograd.grad_mode import no_grad
 from ..autograd.grad_mode import state as _grad_state
 from ..backends.numpy_backend import linalg
-from .linalg import _type_name
-from .reduction import _structseq
+from ._registry import op, register
+from .creation import eye, tensor, zeros_like
+from .linalg import _type_name, vdot
+from .pointwise import where
+from .reduction import _linalg_vector_norm, _structseq, amax, amin
 
 
 class LinAlgError(RuntimeError):
@@ -173,7 +178,6 @@ def _lu_factor(A):
     """(LU, 0-based LAPACK pivots) of a batch of (possibly rectangular) matrices; empty ones pass through."""
     if A.size == 0:
         return A.copy(), np.zeros(A.shape[:-2] + (min(A.shape[-2:]),), dtype=np.int32)
-    import warnings
     with warnings.catch_warnings():    # singular inputs are reported through info, not warnings
         warnings.simplefilter("ignore", linalg().LinAlgWarning)
         lu, piv = linalg().lu_factor(A, check_finite=False)
@@ -679,7 +683,6 @@ def logdet(input):
     sign, logabsdet = linalg_slogdet(input)
     if input.is_complex():
         return sign.log() + logabsdet
-    from .pointwise import where
     return where(sign == -1, float("nan"), logabsdet)
 
 
@@ -705,7 +708,6 @@ def _svd(input, some=True, compute_uv=True):
     """torch.svd: V instead of Vh; without compute_uv, U and V are zero-filled."""
     U, S, Vh = _linalg_svd(input, not some, True)
     if not compute_uv:
-        from .creation import zeros_like
         return _rt("svd", (zeros_like(U), S, zeros_like(Vh.mH)))
     return _rt("svd", (U, S, Vh.mH))
 
@@ -808,7 +810,6 @@ def cross(input, other, *, dim=-1):
 def _cross(input, other, dim=None):
     """torch.cross: without dim, the first dimension of size 3 (deprecated, warns as torch does)."""
     if dim is None:
-        import warnings
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
                       "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
@@ -822,7 +823,6 @@ def vecdot(x, y, *, dim=-1):
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
                            f"{_type_name(x._data)} and y of type {_type_name(y._data)} instead")
     if x.ndim == 1 and y.ndim == 1:
-        from .linalg import vdot
         return vdot(x, y)
     return (x.conj() * y).sum(dim)
 
@@ -835,7 +835,6 @@ def matrix_power(input, n):
             raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
                            f"{input.shape[-2]} by {input.shape[-1]} matrices")
-    from .creation import eye
     if n == 0:
         return input.clone().copy_(eye(input.shape[-1], dtype=input.dtype).expand(input.shape))
     if n < 0:
@@ -855,7 +854,6 @@ def matrix_power(input, n):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    from .reduction import _linalg_vector_norm, amax, amin
     if A.ndim < 2:
         raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
@@ -882,7 +880,6 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    from .reduction import _linalg_vector_norm
     return _linalg_vector_norm(x, ord, dim, keepdim, dtype=dtype)
 
 
@@ -899,11 +896,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     """The number of singular values above max(atol, rtol * largest) (no gradient: an integer)."""
-    from ..autograd.grad_mode import no_grad
     with no_grad():
         S = eigvalsh(A).abs() if hermitian else svdvals(A)
         data = S._data
         m, n = A.shape[-2:]
         tol = _pinv_tolerance(data, atol, rtol, m, n)
-        from .creation import tensor
         return tensor((data > tol).sum(-1).astype(np.int64))

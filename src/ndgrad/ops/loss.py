@@ -306,7 +306,6 @@ def _same_size(input, target):
 
 def _broadcast_pair(input, target, name):
     if tuple(target.shape) != tuple(input.shape):
-        import warnings
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. "
                       "Please ensure they have the same size.", stacklevel=3)

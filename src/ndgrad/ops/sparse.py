@@ -15,6 +15,7 @@ from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compres
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
                              unsupported)
 from .._tensor import Tensor
+from .creation import tensor, zeros
 
 
 def _method(fn):
@@ -34,7 +35,6 @@ def _int_tensor(arr):
 def _as_tensor(x):
     if isinstance(x, Tensor):
         return x
-    from .. import tensor
     return tensor(x)
 
 
@@ -538,7 +538,6 @@ def _sparse_mm(mat1, mat2):
     products in the formulas of the sparse ops."""
     if mat1.layout is strided and mat2.layout is not strided:
         return _sparse_mm(mat2.t(), mat1.t()).t()
-    from .. import zeros
     return _sparse_addmm(zeros(mat1.shape[0], mat2.shape[1], dtype=mat2.dtype), mat1, mat2, beta=0)
 
 
