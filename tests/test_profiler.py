@@ -11,7 +11,7 @@ import pytest
 from parity import LIBS
 
 import ndgrad
-from ndgrad.ops import _registry as _dispatch
+from ndgrad.ops import _registry
 from ndgrad.autograd import engine
 from ndgrad.autograd.profiler import profile, record_function
 
@@ -147,19 +147,19 @@ def test_record_function_as_decorator_and_outside_profiling():
 
 
 def test_profiling_is_off_outside_the_block():
-    assert _dispatch.profile_op is None and engine.profile_node is None
+    assert _registry.profile_op is None and engine.profile_node is None
     with profile():
-        assert _dispatch.profile_op is not None and engine.profile_node is not None
-    assert _dispatch.profile_op is None and engine.profile_node is None
+        assert _registry.profile_op is not None and engine.profile_node is not None
+    assert _registry.profile_op is None and engine.profile_node is None
     with pytest.raises(RuntimeError):
         with profile():
             raise RuntimeError("an error inside the block still switches profiling off")
-    assert _dispatch.profile_op is None
+    assert _registry.profile_op is None
 
 
 def test_disabled_profile_records_nothing_and_results_need_a_finished_run():
     with profile(enabled=False):
-        assert _dispatch.profile_op is None
+        assert _registry.profile_op is None
     prof = profile()
     with pytest.raises(RuntimeError, match="didn't finish"):
         prof.key_averages()

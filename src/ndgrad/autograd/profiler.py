@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 
-from ..ops import _registry as _dispatch
+from ..ops import _registry
 from . import engine
 from .node import GraphRoot
 
@@ -156,14 +156,14 @@ class profile:
         self._events, self._open = [], []
         self._t0 = time.perf_counter_ns()
         _active.append(self)
-        _dispatch.profile_op = _profile_op
+        _registry.profile_op = _profile_op
         engine.profile_node = _profile_node
         return self
 
     def __exit__(self, *exc):
         if not self.enabled:
             return False
-        _dispatch.profile_op = None
+        _registry.profile_op = None
         engine.profile_node = None
         _active.remove(self)
         while self._open:   # ranges left open by an exception
@@ -245,11 +245,11 @@ def _profile_op(spec, args, inplace=False):
     prof = _active[-1]
     name = "aten::" + spec.name.split(".")[0] + ("_" if inplace else "")
     ev = prof._open_event(name, args)
-    _dispatch.profile_op = None   # the op's own glue (an in-place op's out-of-place call) is not an op
+    _registry.profile_op = None   # the op's own glue (an in-place op's out-of-place call) is not an op
     try:
-        out = (_dispatch.call_inplace if inplace else _dispatch.call)(spec, args)
+        out = (_registry.call_inplace if inplace else _registry.call)(spec, args)
     finally:
-        _dispatch.profile_op = _profile_op
+        _registry.profile_op = _profile_op
         prof._close(ev)
     if prof.profile_memory and not inplace:
         ev.cpu_memory_usage += sum(o._data.nbytes for o in (out if type(out) is tuple else (out,))

@@ -11,7 +11,7 @@ see the batch dimension. So the native path either computes what the loop comput
 finish. Rules are checked against the loop in tests/test_func.py. Writing batched values into an
 unbatched tensor in place raises torch's error (only seen when the native path gets that far).
 """
-from ..ops import _registry as _dispatch
+from ..ops import _registry
 from .._tensor import Tensor
 from ..ops.reduction import _mean_dim, _sum_dim
 from ..ops.shape import _view
@@ -84,7 +84,7 @@ def _elementwise(spec, args):
     for i, a in enumerate(args):
         if type(a) is Batched and _rank(a) < rank:   # singleton dims between the batch and the sample
             shape = a._data.shape
-            out[i] = _dispatch.call(_view.spec, (a, (shape[0],) + (1,) * (rank - _rank(a)) + shape[1:]))
+            out[i] = _registry.call(_view.spec, (a, (shape[0],) + (1,) * (rank - _rank(a)) + shape[1:]))
     return spec, out
 
 
@@ -119,7 +119,7 @@ _RULES = {
 
 
 def hook(spec, args, inplace=False):
-    """`_dispatch.profile_op` during the native run."""
+    """`_registry.profile_op` during the native run."""
     in_list = any(type(a) in (list, tuple) and any(type(x) is Batched for x in a) for a in args)
     batched = in_list or any(type(a) is Batched for a in args)
     if inplace:
@@ -131,12 +131,12 @@ def hook(spec, args, inplace=False):
                                "being called inside the PyTorch framework, please file a bug report instead.")
         raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
     if not batched:
-        return _unhooked(_dispatch.call, spec, args)
+        return _unhooked(_registry.call, spec, args)
     rule = _elementwise if spec.broadcast else _RULES.get(spec.name)
     picked = None if in_list or rule is None else _unhooked(rule, spec, tuple(args))
     if picked is None:
         raise Fallback(spec.name)
-    outs = _unhooked(_dispatch.call, *picked)
+    outs = _unhooked(_registry.call, *picked)
     for o in outs if isinstance(outs, tuple) else (outs,):
         if isinstance(o, Tensor):
             o.__class__ = Batched
@@ -144,20 +144,20 @@ def hook(spec, args, inplace=False):
 
 
 def _unhooked(fn, *args):
-    guard, hooked = state.guard, _dispatch.profile_op
-    state.guard, _dispatch.profile_op = False, None
+    guard, hooked = state.guard, _registry.profile_op
+    state.guard, _registry.profile_op = False, None
     try:
         return fn(*args)
     finally:
-        state.guard, _dispatch.profile_op = guard, hooked
+        state.guard, _registry.profile_op = guard, hooked
 
 
 def run_native(func, batched_args, kwargs):
     """func(*batched_args, **kwargs) with the hook on: Batched inputs carry the batch at dim 0."""
-    state.guard, _dispatch.profile_op = True, hook
+    state.guard, _registry.profile_op = True, hook
     try:
         out = func(*batched_args, **kwargs)
         state.completed += 1
         return out
     finally:
-        state.guard, _dispatch.profile_op = False, None
+        state.guard, _registry.profile_op = False, None

@@ -26,7 +26,7 @@ import functools
 import numpy as np
 
 from .. import _random
-from ..ops import _registry as _dispatch
+from ..ops import _registry
 from ..ops.shape import movedim, stack
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
@@ -62,7 +62,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         _modes.append(randomness)
         prev, _random.draw_check = _random.draw_check, _draw_check
         try:
-            if randomness == "error" and _dispatch.profile_op is None and fwad.state.level is None:
+            if randomness == "error" and _registry.profile_op is None and fwad.state.level is None:
                 try:
                     return _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs)
                 except _batching.InplaceError:

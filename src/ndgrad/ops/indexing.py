@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from . import _registry as _dispatch
+from . import _registry
 from ..backends import namespace
 from ._registry import op, register
 from ._schema import Parser
@@ -40,19 +40,19 @@ def _public(args_parser, inplace_parser):
         def out_of_place(*args, **kwargs):
             which, values = args_parser.parse(args, kwargs)
             fn, values = check(which, *values)
-            return _dispatch.call(fn.spec, values)
+            return _registry.call(fn.spec, values)
 
         def in_place(self, *args, **kwargs):
             which, values = inplace_parser.parse(args, kwargs)
             fn, values = check(which, self, *values)
-            return _dispatch.call_inplace(fn.spec, values)
+            return _registry.call_inplace(fn.spec, values)
 
         out_of_place.__name__ = out_of_place.__qualname__ = name
         out_of_place.__doc__ = check.__doc__
         in_place.__name__ = in_place.__qualname__ = name + "_"
         in_place.__doc__ = f"In-place {name}."
-        _dispatch.OPS[name] = _dispatch.METHODS[name] = out_of_place
-        _dispatch.METHODS[name + "_"] = in_place
+        _registry.OPS[name] = _registry.METHODS[name] = out_of_place
+        _registry.METHODS[name + "_"] = in_place
         return out_of_place
     return deco
 
@@ -353,7 +353,7 @@ def index_put(which, input, indices, values, accumulate):
     return _index_put, (input, list(indices), values, accumulate)
 
 
-_dispatch.OPS["index_put_"] = _dispatch.METHODS["index_put_"]   # torch.index_put_ exists too
+_registry.OPS["index_put_"] = _registry.METHODS["index_put_"]   # torch.index_put_ exists too
 
 
 @register()
@@ -368,7 +368,7 @@ def _unsafe_index_put(input, indices, values, accumulate=False):
 
 @register()
 def _index_put_impl_(input, indices, values, accumulate=False, unsafe=False):
-    return _dispatch.call_inplace(_index_put_impl_op.spec, (input, _index_list(indices, "_index_put_impl_"), values,
+    return _registry.call_inplace(_index_put_impl_op.spec, (input, _index_list(indices, "_index_put_impl_"), values,
                                                             accumulate, unsafe))
 
 
@@ -484,7 +484,7 @@ def _index_set(self, index, value):
     shape = value._data.shape
     stripped = shape[next((i for i, n in enumerate(shape) if n != 1), len(shape)):]   # torch drops leading 1s
     if indices:
-        _dispatch.call_inplace(_index_put.spec, (target, indices, value.view(stripped) if stripped != shape else value,
+        _registry.call_inplace(_index_put.spec, (target, indices, value.view(stripped) if stripped != shape else value,
                                                  False))
     elif shape == target._data.shape:
         target.copy_(value)
@@ -730,13 +730,13 @@ _SCATTER = (_scatter_src, _scatter_reduce_src, _scatter_value, _scatter_reduce_v
 def scatter(*args, **kwargs):
     which, (*values, out) = _scatter_args.parse(args, kwargs)
     _check_out("scatter", out)
-    return _dispatch.call(_SCATTER[which].spec, _scatter_values(which, *values))
+    return _registry.call(_SCATTER[which].spec, _scatter_values(which, *values))
 
 
-@_dispatch.method("scatter_")
+@_registry.method("scatter_")
 def scatter_(self, *args, **kwargs):
     which, values = _scatter__args.parse(args, kwargs)
-    return _dispatch.call_inplace(_SCATTER[which].spec, _scatter_values(which, self, *values))
+    return _registry.call_inplace(_SCATTER[which].spec, _scatter_values(which, self, *values))
 
 
 def _scatter_values(which, input, dim, index, src, reduce=None):

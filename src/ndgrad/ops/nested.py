@@ -11,7 +11,7 @@ values, ones_like, ...) check `Tensor.is_nested` first.
 import numpy as np
 
 from .. import _dtype
-from . import _registry as _dispatch
+from . import _registry
 from ._registry import op, register
 from .._nested_array import NestedArray, jagged, strided
 from .._tensor import Tensor
@@ -23,7 +23,7 @@ def _nested(x):
 
 def _method(fn):
     """A Tensor method that is not an op (accessors of the nested storage)."""
-    _dispatch.METHODS[fn.__name__] = fn
+    _registry.METHODS[fn.__name__] = fn
     return fn
 
 
@@ -272,7 +272,7 @@ def _linear_double_backward(grads, input, grad_output, weight):
 
 
 # ---- the nested branch of dense entry points -----------------------------------------------------
-def _nested_branch(name, nested_fn, table=_dispatch.OPS):
+def _nested_branch(name, nested_fn, table=_registry.OPS):
     dense = table[name]
 
     def fn(input, *args, **kwargs):
@@ -280,8 +280,8 @@ def _nested_branch(name, nested_fn, table=_dispatch.OPS):
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = dense.__doc__
     table[name] = fn
-    if table is _dispatch.OPS and _dispatch.METHODS.get(name) is dense:
-        _dispatch.METHODS[name] = fn
+    if table is _registry.OPS and _registry.METHODS.get(name) is dense:
+        _registry.METHODS[name] = fn
 
 
 def _unbind(input, dim=0):
@@ -306,7 +306,7 @@ def _nested_like(fill):
 
 
 _nested_branch("unbind", _unbind)
-_nested_branch("values", _values, _dispatch.METHODS)
+_nested_branch("values", _values, _registry.METHODS)
 _nested_branch("ones_like", _nested_like(np.ones_like))
 _nested_branch("zeros_like", _nested_like(np.zeros_like))
 _nested_branch("empty_like", _nested_like(np.zeros_like))

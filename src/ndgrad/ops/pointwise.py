@@ -2,7 +2,7 @@
 Also here: complex numbers (complex, polar, the real/imag views, _neg_view) and the foreach ops
 (`_foreach_<op>`: one node for the whole list, as torch records them).
 
-Forwards are one or a few NumPy (or scipy.special) calls; `_dispatch` does torch's type
+Forwards are one or a few NumPy (or scipy.special) calls; the op glue (`_registry.py`) does torch's type
 promotion and the autograd recording. Where torch has several overloads of one op (pow, div,
 clamp, remainder, ...), each overload is a private op with its own derivatives.yaml entry, the
 overloads are declared once as torch's schema strings (a `Parser`, see _schema.py), and the public
@@ -22,7 +22,7 @@ import inspect
 import numpy as np
 
 from .. import _dtype
-from . import _registry as _dispatch
+from . import _registry
 from ._registry import call_inplace, op, register
 from ._schema import Parser
 from .._tensor import Tensor
@@ -37,7 +37,7 @@ from .shape import view_as_real
 # ---- registration helpers ------------------------------------------------------------------
 def pointwise(name, **kwargs):
     """`op(name, **kwargs)` for a pointwise forward: operands that do not broadcast raise torch's
-    RuntimeError naming the clashing sizes (see _dispatch.broadcast_shape)."""
+    RuntimeError naming the clashing sizes (see _registry.broadcast_shape)."""
     return op(name, broadcast=True, **kwargs)
 
 
@@ -57,9 +57,9 @@ def _named(name, fn, nargs=1):
 def _alias(name, fn):
     """torch's other name for `fn`, as a function, a method and (if fn has one) an in-place method."""
     register(name, method=True)(fn)
-    inplace = getattr(fn, "inplace", None) or _dispatch.METHODS.get(fn.__name__ + "_")
+    inplace = getattr(fn, "inplace", None) or _registry.METHODS.get(fn.__name__ + "_")
     if inplace is not None:
-        _dispatch.METHODS[name + "_"] = inplace
+        _registry.METHODS[name + "_"] = inplace
 
 
 def _is_tensor(x):
@@ -562,7 +562,7 @@ def _unary(name, fn, *, promote="float", inplace=True):
         def in_place(self):
             return call_inplace(own.spec, (self,))
         in_place.__name__ = in_place.__qualname__ = name + "_"
-        _dispatch.METHODS[name + "_"] = in_place
+        _registry.METHODS[name + "_"] = in_place
     return public
 
 
@@ -851,7 +851,7 @@ def _comparison(name, ufunc):
         which, values = args.parse(a, kwargs)
         return call_inplace(ops[which].spec, (self, *values))
     in_place.__name__ = in_place.__qualname__ = name + "_"
-    _dispatch.METHODS[name + "_"] = in_place
+    _registry.METHODS[name + "_"] = in_place
     return fn
 
 
@@ -871,7 +871,7 @@ def _logical(name, ufunc):
         _, values = args.parse(a, kwargs)
         return call_inplace(fn.spec, (self, *values))
     in_place.__name__ = in_place.__qualname__ = name + "_"
-    _dispatch.METHODS[name + "_"] = in_place
+    _registry.METHODS[name + "_"] = in_place
     return fn
 
 
@@ -969,7 +969,7 @@ def zero_(input):
 
 
 # ---- Tensor-only methods, in-place forms of the ops with overloads, torch's other names ---------
-_dispatch.METHODS.update(
+_registry.METHODS.update(
     div_=div_, remainder_=remainder_, fmod_=fmod_, pow_=pow_, float_power_=float_power_, square_=square_,
     copysign_=copysign_, lerp_=lerp_, clamp_=clamp_, clamp_min_=clamp_min_, clamp_max_=clamp_max_, round_=round_,
     xlogy_=xlogy_, fill_=fill_, polygamma_=polygamma_, conj_physical_=conj_physical_, where=_where_method,
@@ -988,7 +988,7 @@ for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 e
               "tan asin acos atan sinh cosh tanh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
               "sqrt rsqrt sigmoid erf erfc abs floor ceil round trunc fix frac logit sinc xlogy square conj_physical "
               "fill zero deg2rad rad2deg nan_to_num ldexp").split():
-    register(_name + "_")(_dispatch.METHODS[_name + "_"])
+    register(_name + "_")(_registry.METHODS[_name + "_"])
 
 
 # ---- complex numbers ------------------------------------------------------------------------
@@ -1035,7 +1035,7 @@ real = register("real")(_real)
 imag = register("imag")(_imag)
 # torch's Tensor.real / .imag are attributes (writable views), not methods
 for _name in ("real", "imag"):
-    _dispatch.METHODS.pop(_name, None)
+    _registry.METHODS.pop(_name, None)
 Tensor.real = property(_real, lambda self, value: _real(self).copy_(value))
 Tensor.imag = property(_imag, lambda self, value: _imag(self).copy_(value))
 
@@ -1093,7 +1093,7 @@ def foreach_element(name):
             "norm": lambda x, ord=2, dtype=None: _linalg_vector_norm(x, ord, None, False, dtype=dtype),
             "max": lambda x: amax(x),
         }
-        fn = _ELEMENTS[name] = special.get(name) or _dispatch.OPS[name]
+        fn = _ELEMENTS[name] = special.get(name) or _registry.OPS[name]
     return fn
 
 

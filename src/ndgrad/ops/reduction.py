@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from . import _registry as _dispatch
+from . import _registry
 from ._registry import op, register
 from ._schema import Parser
 from .._dtype import from_numpy_dtype, type_word as _type_word
@@ -89,7 +89,7 @@ def _real_only(name, input, bool_ok=True):
 
 def _other_op(name, input, other):
     """torch.max(x, y) is torch.maximum(x, y) (implemented with the pointwise ops)."""
-    fn = _dispatch.OPS.get(name)
+    fn = _registry.OPS.get(name)
     if fn is None:
         raise NotImplementedError(f"ndgrad.{name} is not implemented yet")
     return fn(input, other)

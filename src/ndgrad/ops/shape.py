@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from . import _registry as _dispatch
+from . import _registry
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
 from ._registry import method, op, register
 from ._schema import Parser
@@ -91,7 +91,7 @@ def _infer_size(shape, numel):
 
 def _method(fn):
     """A Tensor method that torch has no namespace function for."""
-    _dispatch.METHODS[fn.__name__] = fn
+    _registry.METHODS[fn.__name__] = fn
     return fn
 
 

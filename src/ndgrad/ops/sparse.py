@@ -8,7 +8,7 @@ backward helpers the formulas call are registered under torch's private names (`
 """
 import numpy as np
 
-from . import _registry as _dispatch
+from . import _registry
 from ._registry import op, register
 from ..backends.numpy_backend import sparse as backend_sparse
 from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
@@ -20,7 +20,7 @@ from .creation import tensor, zeros
 
 def _method(fn):
     """A Tensor method that is not an op (accessors of the sparse storage)."""
-    _dispatch.METHODS[fn.__name__] = fn
+    _registry.METHODS[fn.__name__] = fn
     return fn
 
 

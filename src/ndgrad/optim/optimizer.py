@@ -6,7 +6,7 @@ from collections import defaultdict
 from types import SimpleNamespace
 
 from .. import _dtype
-from ..ops import _registry as _dispatch
+from ..ops import _registry
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._hooks import HookDict
@@ -165,7 +165,7 @@ class Optimizer:
 
 def _step_tensor():
     """The per-parameter step count: a float32 scalar tensor, as torch keeps it."""
-    return _dispatch.OPS["tensor"](0.0, dtype=_dtype.float32)
+    return _registry.OPS["tensor"](0.0, dtype=_dtype.float32)
 
 
 def _check_betas(betas):
@@ -182,7 +182,7 @@ def _check(value, what, minimum=0.0):
 # ---- helpers of the _foreach_ updates -----------------------------------------------------
 # The _foreach_<op> functions, as `foreach.<op>`: ops/pointwise.py generates them in a loop and
 # registers them by name only (they are no module attributes), so they come from the op registry.
-foreach = SimpleNamespace(**{name.removeprefix("_foreach_"): fn for name, fn in _dispatch.OPS.items()
+foreach = SimpleNamespace(**{name.removeprefix("_foreach_"): fn for name, fn in _registry.OPS.items()
                              if name.startswith("_foreach_")})
 
 
@@ -199,14 +199,14 @@ def _grads(group, params, decay=True):
 def _lazy_state(state, params, names, scalars=None):
     """Each parameter's state, created at its first step: a step count, float32 scalars (name: initial
     value) and zero buffers `names`, in that order (torch's state_dict order)."""
-    zeros_like = _dispatch.OPS["zeros_like"]
+    zeros_like = _registry.OPS["zeros_like"]
     states = []
     for p in params:
         s = state[p]
         if not s:
             s["step"] = _step_tensor()
             for name, value in (scalars or {}).items():
-                s[name] = _dispatch.OPS["tensor"](value, dtype=_dtype.float32)
+                s[name] = _registry.OPS["tensor"](value, dtype=_dtype.float32)
             for name in names:
                 s[name] = zeros_like(p)
         states.append(s)

@@ -1,7 +1,7 @@
 """torch.nn.utils.clip_grad: clipping gradients in place by their joint norm or by value."""
 import math
 
-from ...ops import _registry as _dispatch
+from ...ops import _registry
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 
@@ -12,7 +12,7 @@ def _grads(parameters):
 
 
 def _vector_norm(x, norm_type):
-    return _dispatch.OPS["norm"](x, norm_type)
+    return _registry.OPS["norm"](x, norm_type)
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
@@ -21,8 +21,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     grads = _grads(parameters)
     norm_type = float(norm_type)
     if not grads:
-        return _dispatch.OPS["tensor"](0.0)
-    stack = _dispatch.OPS["stack"]
+        return _registry.OPS["tensor"](0.0)
+    stack = _registry.OPS["stack"]
     with no_grad():
         total = _vector_norm(stack([_vector_norm(g, norm_type) for g in grads]), norm_type)
         if error_if_nonfinite and not math.isfinite(total.item()):

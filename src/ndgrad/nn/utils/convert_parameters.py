@@ -1,11 +1,11 @@
 """torch.nn.utils.convert_parameters: parameters flattened to one vector and back."""
-from ...ops import _registry as _dispatch
+from ...ops import _registry
 from ..._tensor import Tensor
 
 
 def parameters_to_vector(parameters):
     """All parameters flattened and concatenated into one vector (differentiable)."""
-    return _dispatch.OPS["cat"]([p.reshape(-1) for p in parameters])
+    return _registry.OPS["cat"]([p.reshape(-1) for p in parameters])
 
 
 def vector_to_parameters(vec, parameters):
