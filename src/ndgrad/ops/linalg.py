@@ -418,7 +418,7 @@ def _batched(a, b):
 def matmul(input, other):
     if (type(input._data) is not np.ndarray or type(other._data) is not np.ndarray) and \
             (input.is_nested or other.is_nested):
-        from .nested import nested_matmul   # (imported late: nested.py registers after this module)
+        from .nested import nested_matmul   # late: nested.py wraps ops of every family, so it loads after them
         return nested_matmul(input, other)
     da, db = input.ndim, other.ndim
     if da == 0 or db == 0:

@@ -17,12 +17,13 @@ from ..autograd import engine
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import saved_tensors_hooks
+from .._tensor import Tensor
+from ..autograd import backward
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
 
 
 def _is_tensor(x):
-    from .._tensor import Tensor
     return isinstance(x, Tensor)
 
 
@@ -135,7 +136,6 @@ class CheckpointFunction(Function):
         pairs = [(o, g) for o, g in zip(outputs, grads) if _is_tensor(o) and o.requires_grad and g is not None]
         if not pairs:
             raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not necessary")
-        from ..autograd import backward
         backward([o for o, _ in pairs], [g for _, g in pairs])
         return (None, None) + tuple(a.grad if _is_tensor(a) else None for a in inputs)
 

@@ -12,6 +12,7 @@ import pickle
 import numpy as np
 
 from ...ops.creation import from_numpy
+from .._group import _mpi
 
 ACT, GRAD = "act", "grad"
 
@@ -29,7 +30,6 @@ class Transport:
         self.posted = {}      # (kind, stage, mb) -> (request, buffer)
         self.sends = []
         if self.group is not None:
-            from .._group import _mpi
             self.MPI = _mpi()
             if self._tag(GRAD, self.S - 1, 0, meta=True) > self.group.comm.Get_attr(self.MPI.TAG_UB):
                 raise ValueError(f"{num_stages} stages x {n_microbatches} microbatches need more MPI tags than "

@@ -4,6 +4,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 from .utils import _factory
+from ...autograd.grad_mode import no_grad
 
 
 class Embedding(Module):
@@ -31,7 +32,6 @@ class Embedding(Module):
     def reset_parameters(self):
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            from ...autograd.grad_mode import no_grad
             with no_grad():
                 self.weight[self.padding_idx].fill_(0)
 

@@ -8,6 +8,8 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..._hooks import HookDict
 from ..parameter import Parameter
+from ...autograd.function import Function
+from ...autograd.grad_mode import is_grad_enabled
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -481,7 +483,6 @@ def _zero_grads(params, set_to_none):
 # torch's BackwardHookFunctionBackward). A pre-hook on the outputs' node sees grad_output (and runs
 # the backward pre-hooks); a pre-hook on the inputs' node sees grad_input and runs the full hooks.
 def _identity_function():
-    from ...autograd.function import Function
 
     class BackwardHookFunction(Function):
         @staticmethod
@@ -500,7 +501,6 @@ _BackwardHookFunction = None
 def _wrap(tensors):
     """Pass the grad-requiring tensors of `tensors` through BackwardHookFunction; (new tensors, its node)."""
     global _BackwardHookFunction
-    from ...autograd.grad_mode import is_grad_enabled
     idx = [i for i, t in enumerate(tensors) if isinstance(t, Tensor) and t.requires_grad]
     if not idx or not is_grad_enabled():
         return list(tensors), None

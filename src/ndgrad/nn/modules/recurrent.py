@@ -17,6 +17,7 @@ from ...ops.shape import cat, stack, unsafe_split
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
+from ..utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -119,7 +120,6 @@ class RNNBase(Module):
         return hx
 
     def forward(self, input, hx=None):
-        from ..utils.rnn import PackedSequence
         packed = isinstance(input, PackedSequence)
         if packed:
             data, batch_sizes = input.data, [int(b) for b in input.batch_sizes.tolist()]
