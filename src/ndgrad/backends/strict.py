@@ -19,6 +19,8 @@ import threading
 
 import numpy as np
 
+from . import numpy_backend
+
 
 
 _inside = threading.local()   # depth of NumPy functions running on strict inputs: their own
@@ -126,21 +128,5 @@ class _Namespace:
 xp = _Namespace()
 
 
-def special():
-    import scipy.special
-    return scipy.special
-
-
-def linalg():
-    import scipy.linalg
-    return scipy.linalg
-
-
-def fft():
-    import scipy.fft
-    return scipy.fft
-
-
-def sparse():
-    import scipy.sparse
-    return scipy.sparse
+# SciPy's modules, imported on first use as the NumPy backend does
+special, linalg, fft, sparse = numpy_backend.special, numpy_backend.linalg, numpy_backend.fft, numpy_backend.sparse
