@@ -15,6 +15,7 @@ sparse kernel, with torch's message).
 """
 import numpy as np
 
+from .backends import ARRAY_TYPES
 from .backends.numpy_backend import sparse as backend_sparse
 
 
@@ -270,13 +271,13 @@ def compressed_from_dense(a, layout_, blocksize=(1, 1)):
 def to_layout(data, layout_, blocksize=None, sparse_dim=None):
     """`data` (ndarray or sparse) converted to `layout_` (blocksize for BSR/BSC)."""
     if layout_ is strided:
-        return data if type(data) is np.ndarray else data.to_dense()
+        return data if type(data) in ARRAY_TYPES else data.to_dense()
     if layout_ is sparse_coo:
-        if type(data) is np.ndarray:
+        if type(data) in ARRAY_TYPES:
             return coo_from_dense(data, sparse_dim)
         return data.to_coo() if isinstance(data, Compressed) else data
-    if layout_ in BLOCKED or type(data) is np.ndarray:
-        dense = data if type(data) is np.ndarray else data.to_dense()
+    if layout_ in BLOCKED or type(data) in ARRAY_TYPES:
+        dense = data if type(data) in ARRAY_TYPES else data.to_dense()
         return compressed_from_dense(dense, layout_, blocksize or (1, 1))
     coo = data.coalesce() if isinstance(data, COO) else data.to_coo()   # CSR <-> CSC keep explicit zeros
     return compressed_from_block_coo(COO(coo.indices, coo.values.reshape(-1, 1, 1), coo.shape + (1, 1)),

@@ -8,6 +8,8 @@ arrays where the extra passes cost more than they save) goes to np.where.
 """
 import numpy as np
 
+from ..backends import is_array
+
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 _SMALL = 4096   # below this many elements np.where's single pass wins
 
@@ -19,7 +21,7 @@ def where(mask, a, b):
     uint = _UINT.get(dtype.itemsize)
     shape = np.broadcast_shapes(np.shape(mask), np.shape(a), np.shape(b))
     if (dtype.kind != "f" or uint is None or mask.dtype != np.bool_ or _numel(shape) < _SMALL
-            or any(isinstance(v, np.ndarray) and v.dtype != dtype for v in (a, b))):
+            or any(is_array(v) and v.dtype != dtype for v in (a, b))):
         return np.where(mask, a, b)
     m = mask.astype(uint)   # all-ones words where set, in the mask's own shape (broadcast below)
     np.negative(m, out=m)

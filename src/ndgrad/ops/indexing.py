@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _dtype
 from . import _registry
-from ..backends import namespace
+from ..backends import is_array, namespace
 from ._registry import op, register
 from ._schema import Parser
 from .._tensor import Tensor, _wrap_dim
@@ -964,7 +964,7 @@ def argwhere(input):
 
 def _storage(a):
     """The array that owns a's memory (torch's storage of a's tensor)."""
-    while isinstance(a.base, np.ndarray):
+    while is_array(a.base):
         a = a.base
     return a
 

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from ..backends import ARRAY_TYPES, is_array
+
 from .. import _dtype
 from ._registry import OPS, op, register
 from .shape import _unsafe_view
@@ -416,7 +418,7 @@ def _batched(a, b):
 
 @register(method=True)
 def matmul(input, other):
-    if (type(input._data) is not np.ndarray or type(other._data) is not np.ndarray) and \
+    if (type(input._data) not in ARRAY_TYPES or type(other._data) not in ARRAY_TYPES) and \
             (input.is_nested or other.is_nested):
         from .nested import nested_matmul   # late: nested.py wraps ops of every family, so it loads after them
         return nested_matmul(input, other)
@@ -449,7 +451,7 @@ def trilinear_operands(i1, i2, i3, expand1, expand2, expand3):
     out = []
     for x, dims in ((i1, expand1), (i2, expand2), (i3, expand3)):
         for d in sorted(dims):
-            x = x[(slice(None),) * d + (None,)] if isinstance(x, np.ndarray) else x.unsqueeze(d)
+            x = x[(slice(None),) * d + (None,)] if is_array(x) else x.unsqueeze(d)
         out.append(x)
     return out
 

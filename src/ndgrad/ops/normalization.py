@@ -7,6 +7,8 @@ import types
 
 import numpy as np
 
+from ..backends import is_array
+
 from ._registry import op, register
 from ..autograd.grad_mode import no_grad
 from .activation import _float_only
@@ -190,7 +192,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 def _into(ufunc, out, other):
     """ufunc(out, other), into `out` (a buffer of ours) when the result keeps its shape and dtype."""
-    if (isinstance(out, np.ndarray) and np.result_type(out, other) == out.dtype
+    if (is_array(out) and np.result_type(out, other) == out.dtype
             and np.broadcast_shapes(out.shape, np.shape(other)) == out.shape):
         return ufunc(out, other, out=out)
     return ufunc(out, other)

@@ -21,6 +21,8 @@ import inspect
 
 import numpy as np
 
+from ..backends import is_array
+
 from .. import _dtype
 from . import _registry
 from ._registry import call_inplace, op, register
@@ -382,7 +384,7 @@ def copysign_(self, *args, **kwargs):
 def _lerp(input, end, weight):
     # torch's form: exact at both ends, and computed from the nearer end for |weight| >= 0.5
     diff = np.subtract(end, input)
-    if not isinstance(weight, np.ndarray):
+    if not is_array(weight):
         return input + weight * diff if np.abs(weight) < 0.5 else end - diff * (1 - weight)
     return np.where(np.abs(weight) < 0.5, input + weight * diff, end - diff * (1 - weight))
 
@@ -1123,7 +1125,7 @@ def _foreach_op(name, overload, arg_names):
 
 
 def _as_tensor(x):
-    return Tensor._make(x, False, None, 0) if isinstance(x, np.ndarray) else x
+    return Tensor._make(x, False, None, 0) if is_array(x) else x
 
 
 def _pick(name, ops, self, rest):

@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from ..backends import is_array
+
 from .. import _dtype
 from . import _registry
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
@@ -998,8 +1000,8 @@ def _storage(a):
     """(the array owning a's memory, a's offset into it in elements of a's dtype)."""
     owner = a
     while isinstance(getattr(owner, "base", None), np.ndarray) or type(owner.base).__name__ == "DummyArray":
-        owner = owner.base if isinstance(owner.base, np.ndarray) else owner.base.base
-    if not isinstance(owner, np.ndarray) or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
+        owner = owner.base if is_array(owner.base) else owner.base.base
+    if not is_array(owner) or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
         raise NotImplementedError("as_strided: the tensor's memory is not a plain array ndgrad can address")
     return owner, (a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // a.itemsize
 

@@ -8,6 +8,8 @@ backward helpers the formulas call are registered under torch's private names (`
 """
 import numpy as np
 
+from ..backends import ARRAY_TYPES
+
 from . import _registry
 from ._registry import op, register
 from ..backends.numpy_backend import sparse as backend_sparse
@@ -170,7 +172,7 @@ def _to_dense_backward(grad, input, masked_grad=None):
 
 def _lookup(src, indices):
     """The values of `src` (dense or sparse) at the index columns `indices` (0 where sparse src stores none)."""
-    return src[tuple(indices)] if type(src) is np.ndarray else src.values_at(indices)
+    return src[tuple(indices)] if type(src) in ARRAY_TYPES else src.values_at(indices)
 
 
 def _gather(src, pattern):
@@ -271,13 +273,13 @@ def _nnz(self):
 @_method
 def sparse_dim(self):
     d = self._data
-    return 0 if type(d) is np.ndarray else d.sparse_dim if isinstance(d, COO) else 2
+    return 0 if type(d) in ARRAY_TYPES else d.sparse_dim if isinstance(d, COO) else 2
 
 
 @_method
 def dense_dim(self):
     d = self._data
-    return d.ndim if type(d) is np.ndarray else d.values.ndim - 1 if isinstance(d, COO) else 0
+    return d.ndim if type(d) in ARRAY_TYPES else d.values.ndim - 1 if isinstance(d, COO) else 0
 
 
 @op("_coalesce", public=False)

@@ -8,6 +8,8 @@ registered under private names (`ndgrad._special_i1`, ...) that formulas can cal
 """
 import numpy as np
 
+from ..backends import is_array
+
 from ._registry import op
 from ._schema import Parser
 from .._dtype import type_word
@@ -37,7 +39,7 @@ _special_log_ndtr = _special("log_ndtr", lambda x: special().log_ndtr(x))
 def _array_dtype(*args):
     """The result dtype of the array arguments: a Python number adapts to them, as in torch
     (scipy's ufuncs would compute float32 tensors with a Python scalar in float64)."""
-    return np.result_type(*(a for a in args if isinstance(a, np.ndarray)))
+    return np.result_type(*(a for a in args if is_array(a)))
 
 
 def _binary(name, fn):
