@@ -141,20 +141,10 @@ def strict_backend(monkeypatch):
 
 # re-run test -> why it cannot pass on the strict backend yet (the reasons are those of OP_GAPS below)
 TEST_GAPS = {
-    "test_inplace_on_view_rewrites_base_history__test_views_strict[diagonal]": "AS_STRIDED",
     "test_view_used_after_inplace_is_regenerated__test_views_strict": "AS_STRIDED",
     "test_inplace_on_base_after_view_was_taken__test_views_strict": "AS_STRIDED",
-    "test_storage_offset_and_strides_of_views__test_views_strict": "AS_STRIDED",
     "test_as_strided_of_a_view_counts_from_the_base__test_views_strict": "AS_STRIDED",
     "test_grad_of_expanded_input_through_as_strided__test_views_strict": "AS_STRIDED",
-    "test_view_shares_memory_version_and_base__test_views_strict[diagonal]": "AS_STRIDED",
-    "test_view_shares_memory_version_and_base__test_views_strict[as_strided]": "AS_STRIDED",
-    "test_view_shares_memory_version_and_base__test_views_strict[unfold]": "AS_STRIDED",
-    "test_inplace_on_view_rewrites_base_history__test_views_strict[as_strided]": "AS_STRIDED",
-    "test_cat_promotes_and_skips_legacy_empty__test_views_strict": "SPLIT_SIZES",
-    "test_split_and_chunk_shapes__test_views_strict": "SPLIT_SIZES",
-    "test_view_shares_memory_version_and_base__test_views_strict[split_with_sizes]": "SPLIT_SIZES",
-    "test_complex_view_and_scatter_errors__test_views_strict[<lambda>4]": "SPLIT_SIZES",
 }
 
 for _module in (test_engine, test_engine_api, test_grad_mode, test_views):
@@ -179,12 +169,10 @@ def _strict_for_rerun_tests(request):
 # --- the pointwise, reduction and shape ops of the registry, strictly ----------------------
 # Why an op cannot pass on the strict backend yet: the family code to change (not the core).
 FORWARD = "the forward makes its output with a module-level np. call (a plain ndarray), not on the inputs' backend"
-AS_STRIDED = ("ops/shape.py _as_strided (behind diagonal, unfold, diag_embed, as_strided*) returns a plain ndarray "
-              "view (np.lib.stride_tricks.as_strided without subok=True): record.make_views finds it mixed with the base")
+AS_STRIDED = ("as_strided's backward (derivatives/formulas.py as_strided_backward -> ops/shape.py _strided_sum) "
+              "accumulates into storage positions with plain NumPy arrays")
 SCIPY_SPECIAL = ("the forward (polygamma / mvlgamma in ops/pointwise.py and ops/special.py) returns a plain ndarray "
                  "from scipy.special, which then meets tensor data")
-SPLIT_SIZES = ("ops/shape.py _split_with_sizes (split_with_sizes, and cat's / prod's backward) passes np.cumsum(...), "
-               "a plain index array, to np.split")
 CUM_EXTREMUM = "ops/reduction.py cummax/cummin forward: np.where(moved, np.arange(...), 0) mixes a plain np.arange"
 MODE = "ops/reduction.py mode forward: np.concatenate with a plain np.ones(...) mask"
 
@@ -195,19 +183,9 @@ OP_GAPS = {
     "as_strided_2d": AS_STRIDED,
     "as_strided_of_view": AS_STRIDED,
     "as_strided_overlap": AS_STRIDED,
-    "as_strided_scatter": AS_STRIDED,
-    "as_strided_scatter_2d": AS_STRIDED,
     "block_diag": FORWARD,
     "block_diag_0d_1d_2d": FORWARD,
     "block_diag_constant_block": FORWARD,
-    "cat": SPLIT_SIZES,
-    "cat_dim": SPLIT_SIZES,
-    "cat_legacy_empty": SPLIT_SIZES,
-    "cat_neg_dim": SPLIT_SIZES,
-    "cat_no_grad_input": SPLIT_SIZES,
-    "column_stack": SPLIT_SIZES,
-    "concat": SPLIT_SIZES,
-    "concatenate": SPLIT_SIZES,
     "count_nonzero": FORWARD,
     "count_nonzero_dim": FORWARD,
     "count_nonzero_dims": FORWARD,
@@ -223,21 +201,9 @@ OP_GAPS = {
     "cummin_nan": CUM_EXTREMUM,
     "cummin_neg_dim": CUM_EXTREMUM,
     "cummin_ties": CUM_EXTREMUM,
-    "diag_embed": AS_STRIDED,
-    "diag_embed_dims": AS_STRIDED,
-    "diag_embed_offset": AS_STRIDED,
-    "diagonal": AS_STRIDED,
-    "diagonal_empty": AS_STRIDED,
-    "diagonal_neg_offset": AS_STRIDED,
-    "diagonal_offset": AS_STRIDED,
-    "diagonal_scatter": AS_STRIDED,
-    "diagonal_scatter_offset": AS_STRIDED,
     "digamma": SCIPY_SPECIAL,
     "digamma_inplace": SCIPY_SPECIAL,
     "digamma_method": SCIPY_SPECIAL,
-    "dstack": SPLIT_SIZES,
-    "hstack": SPLIT_SIZES,
-    "hstack_1d": SPLIT_SIZES,
     "kthvalue_0d": FORWARD,
     "lgamma": SCIPY_SPECIAL,
     "lgamma_inplace": SCIPY_SPECIAL,
@@ -254,20 +220,8 @@ OP_GAPS = {
     "polygamma_2": SCIPY_SPECIAL,
     "polygamma_inplace": SCIPY_SPECIAL,
     "polygamma_method": SCIPY_SPECIAL,
-    "prod_dim0_zeros_keepdim": SPLIT_SIZES,
-    "prod_dim_zeros": SPLIT_SIZES,
-    "prod_one_zero": SPLIT_SIZES,
-    "prod_two_zeros": SPLIT_SIZES,
-    "prod_zeros_2d": SPLIT_SIZES,
-    "row_stack": SPLIT_SIZES,
-    "split_sizes": SPLIT_SIZES,
-    "split_with_sizes": SPLIT_SIZES,
-    "unfold": AS_STRIDED,
-    "unfold_step": AS_STRIDED,
     "unique_dim": FORWARD,
     "unique_dim_consecutive": FORWARD,
-    "unsafe_split_with_sizes": SPLIT_SIZES,
-    "vstack": SPLIT_SIZES,
 }
 
 OPS = [pytest.param(o, marks=pytest.mark.xfail(reason=OP_GAPS[o.name], strict=True)) if o.name in OP_GAPS else o

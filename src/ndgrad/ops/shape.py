@@ -10,6 +10,7 @@ values (-1, negative dims) with torch's messages and calls one registered op. Te
 whose arguments torch reads differently (varargs sizes: `x.view(2, 3)`, `x.permute(1, 0)`) are
 their own functions, with the method parser (self bound apart).
 """
+import itertools
 import operator
 import sys
 import types
@@ -17,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from ..backends import is_array
+from ..backends import is_array, namespace
 
 from .. import _dtype
 from . import _registry
@@ -793,7 +794,7 @@ def _split_at(input, split_size, dim):
 
 
 def _split_with_sizes(input, split_sizes, dim):
-    return tuple(np.split(input, np.cumsum(split_sizes[:-1]), axis=dim))
+    return tuple(np.split(input, list(itertools.accumulate(split_sizes[:-1])), axis=dim))
 
 
 _split = op("split.Tensor", public=False, view=True)(_split_at)
@@ -1006,9 +1007,11 @@ def _storage(a):
     return owner, (a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // a.itemsize
 
 
-def _strided(owner, dtype, size, stride, offset):
-    item = dtype.itemsize
-    return np.ndarray(size, dtype, buffer=owner, offset=offset * item, strides=tuple(s * item for s in stride))
+def _strided(owner, like, size, stride, offset):
+    """A view of `owner`'s memory with the geometry (size, stride, offset), an array of `like`'s class."""
+    item = like.dtype.itemsize
+    view = np.ndarray(size, like.dtype, buffer=owner, offset=offset * item, strides=tuple(s * item for s in stride))
+    return view if type(view) is type(like) else view.view(type(like))
 
 
 def storage_positions(size, stride, offset):
@@ -1029,7 +1032,7 @@ def _as_strided(input, size, stride, offset):
         raise RuntimeError(f"setStorage: sizes {_shape_str(size)}, strides {_shape_str(stride)}, storage offset "
                            f"{storage_offset}, and itemsize {input.itemsize} requiring a storage size of "
                            f"{need * input.itemsize} are out of bounds for storage of size {owner.nbytes}")
-    return _strided(owner, input.dtype, size, stride, storage_offset)
+    return _strided(owner, input, size, stride, storage_offset)
 
 
 @register(method=True)
@@ -1085,7 +1088,8 @@ def _diagonal_view(input, offset, dim1, dim2):
         input[(slice(None),) * dim2 + (slice(offset, None),)] if n else input
     rest = [d for d in range(input.ndim) if d not in (dim1, dim2)]
     return np.lib.stride_tricks.as_strided(start, tuple(shape[d] for d in rest) + (n,),
-                                           tuple(strides[d] for d in rest) + (strides[dim1] + strides[dim2],))
+                                           tuple(strides[d] for d in rest) + (strides[dim1] + strides[dim2],),
+                                           subok=True)
 
 
 _diagonal = op("diagonal", public=False, view=True)(_diagonal_view)
@@ -1102,7 +1106,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 @op("diagonal_backward", public=False)
 def _diagonal_backward(grad, input_sizes, offset, dim1, dim2):
-    out = np.zeros(input_sizes, dtype=grad.dtype)
+    out = namespace(grad).zeros(input_sizes, dtype=grad.dtype)
     _diagonal_view(out, offset, dim1, dim2)[...] = grad
     return out
 
@@ -1113,7 +1117,7 @@ def _unfold_view(input, dimension, size, step):
     st = input.strides
     shape = input.shape[:dimension] + ((input.shape[dimension] - size) // step + 1,) + input.shape[dimension + 1:]
     strides = st[:dimension] + (st[dimension] * step,) + st[dimension + 1:]
-    return np.lib.stride_tricks.as_strided(input, shape + (size,), strides + (st[dimension],))
+    return np.lib.stride_tricks.as_strided(input, shape + (size,), strides + (st[dimension],), subok=True)
 
 
 _unfold = op("unfold", public=False, view=True)(_unfold_view)
@@ -1135,7 +1139,7 @@ def unfold(input, dimension, size, step):
 def _unfold_backward(grad, input_sizes, dim, size, step):
     if not input_sizes:
         return grad.reshape(())
-    out = np.zeros(input_sizes, dtype=grad.dtype)
+    out = namespace(grad).zeros(input_sizes, dtype=grad.dtype)
     windows = grad.shape[dim]
     for k in range(size):   # the k-th element of every window: distinct positions, so one += each
         out[(slice(None),) * dim + (slice(k, k + step * (windows - 1) + 1, step),)] += grad[..., k]
@@ -1283,7 +1287,7 @@ def _diag_embed(input, offset, dim1, dim2):
     shape = list(input.shape[:-1])
     for d in sorted((dim1, dim2)):
         shape.insert(d, n)
-    out = np.zeros(shape, input.dtype)
+    out = namespace(input).zeros(shape, input.dtype)
     _diagonal_view(out, offset, dim1, dim2)[...] = input
     return out
 
