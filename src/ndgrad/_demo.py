@@ -53,7 +53,7 @@ def write_outputs(out, model, losses, graph_loss, params):
     with open(os.path.join(out, "loss.csv"), "w") as f:
         f.write("step,loss\n" + "".join(f"{i},{v:.6f}\n" for i, v in enumerate(losses)))
     written.append("loss.csv")
-    try:
+    try:   # matplotlib is optional (the plot extra): without it the curve is the CSV alone
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt

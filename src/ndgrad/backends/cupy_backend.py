@@ -3,6 +3,7 @@
 Imported on first use of a 'cuda' device or of a CuPy array (namespace / is_array); without CuPy
 the import raises a clear error. Ops are not run on it yet: tensors live on the CPU."""
 import functools
+import importlib
 
 try:
     import cupy as xp
@@ -27,26 +28,22 @@ def to_host(array):
 
 
 def scatter_add(target, index, values):
-    import cupyx
-    cupyx.scatter_add(target, index, values)
+    importlib.import_module("cupyx").scatter_add(target, index, values)
     return target
 
 
+# cupyx's SciPy modules, each imported on first use (as numpy_backend does SciPy's)
 def special():
-    import cupyx.scipy.special
-    return cupyx.scipy.special
+    return importlib.import_module("cupyx.scipy.special")
 
 
 def linalg():
-    import cupyx.scipy.linalg
-    return cupyx.scipy.linalg
+    return importlib.import_module("cupyx.scipy.linalg")
 
 
 def fft():
-    import cupyx.scipy.fft
-    return cupyx.scipy.fft
+    return importlib.import_module("cupyx.scipy.fft")
 
 
 def sparse():
-    import cupyx.scipy.sparse
-    return cupyx.scipy.sparse
+    return importlib.import_module("cupyx.scipy.sparse")

@@ -4,6 +4,7 @@ matrices (each SciPy module imported on first use: importing SciPy costs `import
 The backend API (see backends/__init__.py) is NumPy's own functions, bound here without wrappers:
 the op glue calls them on its hot path."""
 import functools
+import importlib
 
 import numpy as np
 
@@ -30,21 +31,18 @@ def scatter_add(target, index, values):
     return target
 
 
+# SciPy's modules, each imported on first use: importing SciPy costs `import ndgrad` about 100 ms
 def special():
-    import scipy.special
-    return scipy.special
+    return importlib.import_module("scipy.special")
 
 
 def linalg():
-    import scipy.linalg
-    return scipy.linalg
+    return importlib.import_module("scipy.linalg")
 
 
 def fft():
-    import scipy.fft
-    return scipy.fft
+    return importlib.import_module("scipy.fft")
 
 
 def sparse():
-    import scipy.sparse
-    return scipy.sparse
+    return importlib.import_module("scipy.sparse")

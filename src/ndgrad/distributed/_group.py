@@ -19,7 +19,7 @@ _FAILURE_TAG = 7
 
 
 def _mpi():
-    try:
+    try:   # mpi4py is optional (the distributed extra), and initialises MPI when imported
         from mpi4py import MPI
     except ImportError as e:
         raise RuntimeError("ndgrad.distributed needs mpi4py and an MPI library: pip install 'ndgrad[distributed]' "
