@@ -423,6 +423,8 @@ METHOD_CASES = [
     ("transpose_", (0,), {}), ("scatter_", (0, "a", 1.0), {}), ("index_fill_", (0, "a", 1.0), {}),
     ("masked_fill_", ("a", 1.0), {}), ("bernoulli_", ("a",), {}), ("random_", ("a",), {}), ("random_", (1, 2, 3), {}),
     ("index_add_", (0, "a", "b"), {}), ("put_", ("a", "b"), {}),
+    # methods of public functions that parse with a schema (ops/_registry._method_form)
+    ("sum", (0, 1), {}), ("clamp", ("a",), {}), ("pow", ("a",), {}),
 ]
 
 

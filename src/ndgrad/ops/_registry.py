@@ -21,6 +21,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
+from ._schema import ArgumentError
 from ..autograd import record
 from ..autograd.forward_ad import state as fw
 from ..autograd.grad_mode import grad_flag, state
@@ -387,9 +388,27 @@ def register(name=None, method=False):
         pub_name = name or fn.__name__
         OPS[pub_name] = fn
         if method:
-            METHODS[pub_name if method is True else method] = fn
+            METHODS[pub_name if method is True else method] = _method_form(fn) if hasattr(fn, "parser") else fn
         return fn
     return deco
+
+
+def _method_form(fn):
+    """The Tensor method of a public function that parses its arguments with a schema Parser: the
+    function itself, except that a bad call gets torch's message for the method (positions counted
+    without self, overloads without a Tensor first dropped)."""
+    method_args = []
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except ArgumentError:
+            if not method_args:
+                method_args.append(fn.parser.method())
+            method_args[0].parse(args, kwargs)   # raises the method's form of the error
+            raise
+    return method
 
 
 def method(name=None):

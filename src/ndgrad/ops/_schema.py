@@ -46,7 +46,11 @@ from ..backends import is_array
 class _MemoryFormat:
     """Stands for torch.memory_format, which ndgrad has no class for yet: nothing is an instance of it."""
 
-__all__ = ["Parser"]
+__all__ = ["ArgumentError", "Parser"]
+
+
+class ArgumentError(TypeError):
+    """A call that matches none of an op's schemas (torch raises TypeError with the same text)."""
 
 
 # what torch's messages call these classes (the tp_name of torch's own classes)
@@ -350,36 +354,36 @@ class _Overload:
         return tuple(values)
 
     def _wrong_type(self, p, x, where):
-        raise TypeError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, not {_tp_name(x)}")
+        raise ArgumentError(f"{self.name}(): argument '{p.name}'{where} must be {p.type_name}, not {_tp_name(x)}")
 
     def _convert(self, p, x, pos):
         try:
             return p.check(x)
         except _Unpack as e:
-            raise TypeError(f"{self.name}(): argument '{p.name}' {e}") from None
+            raise ArgumentError(f"{self.name}(): argument '{p.name}' {e}") from None
         except _TensorListElement as e:
-            raise TypeError(f"expected Tensor as element {e.args[0]} in argument {pos}, but got {e.args[1]}") from None
+            raise ArgumentError(f"expected Tensor as element {e.args[0]} in argument {pos}, but got {e.args[1]}") from None
 
     def _extra_args(self, nargs):
         if self.min_args != self.max_pos:
-            raise TypeError(f"{self.name}() takes from {self.min_args} to {self.max_pos} positional arguments "
+            raise ArgumentError(f"{self.name}() takes from {self.min_args} to {self.max_pos} positional arguments "
                             f"but {nargs} were given")
         s = "" if self.max_pos == 1 else "s"
-        raise TypeError(f"{self.name}() takes {self.max_pos} positional argument{s} but {nargs} were given")
+        raise ArgumentError(f"{self.name}() takes {self.max_pos} positional argument{s} but {nargs} were given")
 
     def _missing(self, i):
         names = [f'"{p.name}"' for p in self.params[i:] if not p.optional]
         s = "s" if len(names) == 1 else ""   # sic: torch's plural is backwards
-        raise TypeError(f"{self.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}")
+        raise ArgumentError(f"{self.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}")
 
     def _extra_kwargs(self, kwargs, nargs):
         for key in kwargs:
             i = self.names.get(key)
             if i is None:
-                raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
+                raise ArgumentError(f"{self.name}() got an unexpected keyword argument '{key}'")
             if i < nargs:
-                raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
-        raise TypeError("invalid keyword arguments")
+                raise ArgumentError(f"{self.name}() got multiple values for argument '{key}'")
+        raise ArgumentError("invalid keyword arguments")
 
     def signature(self):
         """An inspect.Signature of this overload (what `inspect.signature(public)` shows)."""
@@ -471,11 +475,12 @@ class Parser:
         plausible = [o for o in overloads if not o.hidden and o.min_args <= n <= len(o.params)]
         if len(plausible) == 1:
             plausible[0].bind(args, kwargs, True)
-        raise TypeError(_invalid_combination(self.name, [o for o in overloads if not o.hidden], args, kwargs))
+        raise ArgumentError(_invalid_combination(self.name, [o for o in overloads if not o.hidden], args, kwargs))
 
     def signature(self, fn):
         """Decorator: give the public function overload 0's signature, for inspect.signature and help()."""
         fn.__signature__ = self.overloads[0].signature()
+        fn.parser = self   # the registry makes the Tensor method's errors from parser.method()
         return fn
 
 

@@ -280,7 +280,8 @@ def _nested_branch(name, nested_fn, table=_registry.OPS):
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = dense.__doc__
     table[name] = fn
-    if table is _registry.OPS and _registry.METHODS.get(name) is dense:
+    method = _registry.METHODS.get(name)
+    if table is _registry.OPS and (method is dense or getattr(method, "__wrapped__", None) is dense):
         _registry.METHODS[name] = fn
 
 
