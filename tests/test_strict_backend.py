@@ -173,8 +173,6 @@ AS_STRIDED = ("as_strided's backward (derivatives/formulas.py as_strided_backwar
               "accumulates into storage positions with plain NumPy arrays")
 SCIPY_SPECIAL = ("the forward (polygamma / mvlgamma in ops/pointwise.py and ops/special.py) returns a plain ndarray "
                  "from scipy.special, which then meets tensor data")
-CUM_EXTREMUM = "ops/reduction.py cummax/cummin forward: np.where(moved, np.arange(...), 0) mixes a plain np.arange"
-MODE = "ops/reduction.py mode forward: np.concatenate with a plain np.ones(...) mask"
 
 # op_db name -> why it cannot pass on the strict backend yet (xfail, strict: a fix shows as XPASS)
 OP_GAPS = {
@@ -189,18 +187,8 @@ OP_GAPS = {
     "count_nonzero": FORWARD,
     "count_nonzero_dim": FORWARD,
     "count_nonzero_dims": FORWARD,
-    "cummax": CUM_EXTREMUM,
     "cummax_0d": FORWARD,
-    "cummax_int": CUM_EXTREMUM,
-    "cummax_nan": CUM_EXTREMUM,
-    "cummax_neg_dim": CUM_EXTREMUM,
-    "cummax_ties": CUM_EXTREMUM,
-    "cummin": CUM_EXTREMUM,
     "cummin_0d": FORWARD,
-    "cummin_int": CUM_EXTREMUM,
-    "cummin_nan": CUM_EXTREMUM,
-    "cummin_neg_dim": CUM_EXTREMUM,
-    "cummin_ties": CUM_EXTREMUM,
     "digamma": SCIPY_SPECIAL,
     "digamma_inplace": SCIPY_SPECIAL,
     "digamma_method": SCIPY_SPECIAL,
@@ -210,10 +198,7 @@ OP_GAPS = {
     "lgamma_method": SCIPY_SPECIAL,
     "max_0d_dim": FORWARD,
     "min_0d_dim": FORWARD,
-    "mode": MODE,
     "mode_0d": FORWARD,
-    "mode_dim_keepdim": MODE,
-    "mode_repeats": MODE,
     "mvlgamma": SCIPY_SPECIAL,
     "mvlgamma_inplace": SCIPY_SPECIAL,
     "polygamma_0": SCIPY_SPECIAL,

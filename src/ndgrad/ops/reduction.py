@@ -20,10 +20,12 @@ import warnings
 
 import numpy as np
 
+from ..backends import namespace
+
 from . import _registry
 from ._registry import op, register
 from ._schema import Parser
-from .._dtype import from_numpy_dtype, type_word as _type_word
+from .._dtype import type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.grad_mode import no_grad
 
@@ -445,10 +447,11 @@ def nanmedian(*args, **kwargs):
 
 def _mode_index(x, axis):
     """Index of the last occurrence of the most frequent value of each slice (ties: the smallest value)."""
+    xp = namespace(x).xp
     a = np.moveaxis(x, axis, -1)
     s = np.sort(a, axis=-1)
-    pos = np.arange(s.shape[-1])
-    run_start = np.concatenate([np.ones(s.shape[:-1] + (1,), bool), s[..., 1:] != s[..., :-1]], axis=-1)
+    pos = xp.arange(s.shape[-1])
+    run_start = np.concatenate([xp.ones(s.shape[:-1] + (1,), bool), s[..., 1:] != s[..., :-1]], axis=-1)
     run_length = pos - np.maximum.accumulate(np.where(run_start, pos, 0), axis=-1) + 1
     value = np.take_along_axis(s, np.argmax(run_length, axis=-1)[..., None], axis=-1)   # first longest run
     last = a.shape[-1] - 1 - np.argmax((a == value)[..., ::-1], axis=-1)
@@ -743,7 +746,7 @@ def _cum_extreme(name, running, input, dim):
     moved = input == values
     if input.dtype.kind == "f":
         moved |= np.isnan(input)
-    positions = np.arange(input.shape[d]).reshape([-1 if i == d else 1 for i in range(input.ndim)])
+    positions = namespace(input).xp.arange(input.shape[d]).reshape([-1 if i == d else 1 for i in range(input.ndim)])
     return values, np.maximum.accumulate(np.where(moved, positions, 0), axis=d).astype(np.int64)
 
 
