@@ -168,7 +168,7 @@ def _strict_for_rerun_tests(request):
 
 # --- the pointwise, reduction and shape ops of the registry, strictly ----------------------
 # Why an op cannot pass on the strict backend yet: the family code to change (not the core).
-FORWARD = "the forward makes its output with a module-level np. call (a plain ndarray), not on the inputs' backend"
+FORWARD = "the forward (ops/reduction.py _distinct, behind unique) builds its index arrays with module-level np. calls"
 AS_STRIDED = ("as_strided's backward (derivatives/formulas.py as_strided_backward -> ops/shape.py _strided_sum) "
               "accumulates into storage positions with plain NumPy arrays")
 SCIPY_SPECIAL = ("the forward (polygamma / mvlgamma in ops/pointwise.py and ops/special.py) returns a plain ndarray "
@@ -181,24 +181,12 @@ OP_GAPS = {
     "as_strided_2d": AS_STRIDED,
     "as_strided_of_view": AS_STRIDED,
     "as_strided_overlap": AS_STRIDED,
-    "block_diag": FORWARD,
-    "block_diag_0d_1d_2d": FORWARD,
-    "block_diag_constant_block": FORWARD,
-    "count_nonzero": FORWARD,
-    "count_nonzero_dim": FORWARD,
-    "count_nonzero_dims": FORWARD,
-    "cummax_0d": FORWARD,
-    "cummin_0d": FORWARD,
     "digamma": SCIPY_SPECIAL,
     "digamma_inplace": SCIPY_SPECIAL,
     "digamma_method": SCIPY_SPECIAL,
-    "kthvalue_0d": FORWARD,
     "lgamma": SCIPY_SPECIAL,
     "lgamma_inplace": SCIPY_SPECIAL,
     "lgamma_method": SCIPY_SPECIAL,
-    "max_0d_dim": FORWARD,
-    "min_0d_dim": FORWARD,
-    "mode_0d": FORWARD,
     "mvlgamma": SCIPY_SPECIAL,
     "mvlgamma_inplace": SCIPY_SPECIAL,
     "polygamma_0": SCIPY_SPECIAL,

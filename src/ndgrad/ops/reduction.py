@@ -279,7 +279,7 @@ def _pick(name, index_fn, input, dim, keepdim):
     picks in each slice along `dim`."""
     d = _wrap_dim(operator.index(dim), input.ndim)
     if input.ndim == 0:
-        return input.copy(), np.zeros((), np.int64)
+        return input.copy(), namespace(input).zeros((), np.int64)
     _no_identity(name, input, (d,), False)
     idx = index_fn(input, d)
     values = np.take_along_axis(input, idx, axis=d)
@@ -526,7 +526,7 @@ def any(input, dim=None, keepdim=False):
 
 @op("count_nonzero", method=True)
 def count_nonzero(input, dim=None):
-    return np.asarray(np.count_nonzero(input, axis=_dims(input.ndim, dim)), dtype=np.int64)
+    return namespace(input).asarray(np.count_nonzero(input, axis=_dims(input.ndim, dim)), dtype=np.int64)
 
 
 # ---- variance and standard deviation ------------------------------------------------------
@@ -741,7 +741,7 @@ def _cum_extreme(name, running, input, dim):
     d = _wrap_dim(operator.index(dim), input.ndim)
     _real_only(name, input)
     if input.ndim == 0:
-        return input.copy(), np.zeros((), np.int64)
+        return input.copy(), namespace(input).zeros((), np.int64)
     values = running.accumulate(input, axis=d)
     moved = input == values
     if input.dtype.kind == "f":
@@ -856,7 +856,7 @@ def _sorted(a, dim, descending):
     if a.dtype.kind == "c":
         raise RuntimeError(" Sort does not support complex dtypes on CPU")
     if a.ndim == 0:
-        return a.copy(), np.zeros((), np.int64)
+        return a.copy(), namespace(a).zeros((), np.int64)
     d = _wrap_dim(dim, a.ndim)
     if descending:   # ascending stable sort of the reversed array, reversed: ties keep their order
         idx = a.shape[d] - 1 - np.argsort(np.flip(a, d), axis=d, kind="stable")

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from ..backends import is_array, namespace
+from ..backends import current, is_array, namespace
 
 from .. import _dtype
 from . import _registry
@@ -1262,7 +1262,8 @@ def _block_diag(tensors, shapes):
     dims = [_dtype.from_numpy_dtype(a.dtype) for a in tensors if a.ndim]
     zeros = [_dtype.from_numpy_dtype(a.dtype) for a in tensors if not a.ndim]
     dt = _dtype.result_type(dims, zeros).np if tensors else _dtype.defaults.float.np
-    out = np.zeros((sum(b[0] for b in blocks) if tensors else 1, sum(b[1] for b in blocks)), dt)
+    backend = namespace(tensors[0]) if tensors else current()
+    out = backend.zeros((sum(b[0] for b in blocks) if tensors else 1, sum(b[1] for b in blocks)), dt)
     r = c = 0
     for a, (rows, cols) in zip(tensors, blocks):
         out[r:r + rows, c:c + cols] = a.reshape(rows, cols)
