@@ -14,7 +14,6 @@ All of them run the user's function once on fresh copies of the inputs and diffe
   gradient (forward-over-reverse).
 """
 from . import forward_ad as fwad
-from . import node as _node
 from .._tensor import Tensor
 from .grad_mode import enable_grad
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)

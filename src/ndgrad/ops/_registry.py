@@ -397,18 +397,19 @@ def _method_form(fn):
     """The Tensor method of a public function that parses its arguments with a schema Parser: the
     function itself, except that a bad call gets torch's message for the method (positions counted
     without self, overloads without a Tensor first dropped)."""
-    method_args = []
-
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
         try:
             return fn(self, *args, **kwargs)
         except ArgumentError:
-            if not method_args:
-                method_args.append(fn.parser.method())
-            method_args[0].parse(args, kwargs)   # raises the method's form of the error
+            _method_parser(fn.parser).parse(args, kwargs)   # raises the method's form of the error
             raise
     return method
+
+
+@functools.cache
+def _method_parser(parser):
+    return parser.method()   # built on the first bad call only: it costs import time otherwise
 
 
 def method(name=None):

@@ -13,7 +13,7 @@ from ... import _dtype
 from ...ops.creation import empty, zeros
 from ...ops.recurrent import (_STEPS, LSTM_MODE, _gru_step, _lstm_step, _map_state, _run_full, _run_packed,
                               mkldnn_rnn_layer)
-from ...ops.shape import cat, stack, unsafe_split
+from ...ops.shape import cat, stack
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
