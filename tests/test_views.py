@@ -480,3 +480,38 @@ def test_complex_views_share_memory():
 ])
 def test_complex_view_and_scatter_errors(call):
     same_error(call)
+
+
+# --- view tracking mode: how a view's history is regenerated after its base is written -------
+def _regenerated_names(T, replay):
+    with T.autograd._force_original_view_tracking(replay):
+        a = T.arange(4.0, requires_grad=True).clone()
+        row = a.view(2, 2)[0]
+        a.mul_(2)
+        fn = row.grad_fn
+        names = [fn.name(), fn.next_functions[0][0].name()]
+        row.sum().backward()
+    return names
+
+
+@pytest.mark.parametrize("replay, expected", [(False, ["AsStridedBackward0", "MulBackward0"]),
+                                              (True, ["SelectBackward0", "ViewBackward0"])])
+def test_view_replay_regenerates_with_original_view_ops(replay, expected):
+    assert both(lambda T: _regenerated_names(T, replay)) == expected
+
+
+def test_force_original_view_tracking_sets_now_restores_on_exit_and_decorates():
+    def states(T):
+        out = [T.autograd._is_view_replay_enabled() if T is ndgrad else T._C._is_view_replay_enabled()]
+        flag = T.autograd._is_view_replay_enabled if T is ndgrad else T._C._is_view_replay_enabled
+        mode = T.autograd._force_original_view_tracking(True)   # a call switches at once
+        out.append(flag())
+        mode.__exit__(None, None, None)
+        out.append(flag())
+
+        @T.autograd._force_original_view_tracking(True)
+        def inside():
+            return flag()
+        out += [flag(), inside(), flag()]
+        return out
+    assert both(states) == [False, True, False, False, True, False]

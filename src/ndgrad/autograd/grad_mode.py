@@ -8,12 +8,13 @@ import inspect
 
 
 class _State:
-    __slots__ = ("enabled", "inference")
+    __slots__ = ("enabled", "inference", "view_replay")
 
 
 state = _State()
 state.enabled = True
 state.inference = False
+state.view_replay = False   # regenerate views after in-place by replaying their view ops, not as_strided
 
 
 def is_grad_enabled():
@@ -126,6 +127,35 @@ class inference_mode(_Mode):
         if self._args[0]:
             state.enabled = False
             state.inference = True
+
+
+class _force_original_view_tracking(_Mode):
+    """Whether a view whose base was modified in place gets its grad_fn by replaying its original
+    view ops (True: `ViewBackward0`, `SelectBackward0`...) or from one `as_strided` of the base
+    (False, the default: `AsStridedBackward0`). Set at once when called; restored on leaving `with`."""
+
+    def __init__(self, mode):
+        self._args = (bool(mode),)
+        self._saved_replay = state.view_replay
+        state.view_replay = self._args[0]
+
+    def _apply(self):
+        state.view_replay = self._args[0]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        state.view_replay = self._saved_replay
+        return False
+
+    def __call__(self, fn):
+        state.view_replay = self._saved_replay   # as a decorator it must not switch the mode now
+        return super().__call__(fn)
+
+
+def _is_view_replay_enabled():
+    return state.view_replay
 
 
 _multithreading = [True]

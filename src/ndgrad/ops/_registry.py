@@ -371,9 +371,13 @@ def _entry_point(fn, glue, spec, name):
 
 def _regenerate_view_grad_fn(self):
     """A view whose base was written in place since its history was recorded is re-derived from
-    the base by as_strided (AsStridedBackward0), as torch does. Tensor.grad_fn calls it."""
+    the base: by as_strided (AsStridedBackward0), as torch does, or, under
+    `autograd._force_original_view_tracking(True)`, by replaying its view ops. Tensor.grad_fn calls it."""
     with grad_flag(True):
-        fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
+        if state.view_replay:
+            fresh = self._view_fn(self._base)
+        else:
+            fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
     self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
     self._requires_grad = True
     self._view_version = self._vc[0]
