@@ -44,6 +44,7 @@ from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+from . import _C  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
