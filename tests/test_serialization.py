@@ -320,3 +320,17 @@ def test_torch_legacy_pickle_format_is_refused_not_unpickled(tmp_path):
     torch.save({"w": torch.zeros(2)}, path, _use_new_zipfile_serialization=False)
     with pytest.raises(RuntimeError, match="legacy .* pickle format"):
         ndgrad.load(path)
+
+
+# --- safetensors ------------------------------------------------------------------------------------------------
+def test_safetensors_round_trip_and_torch_reads_it(tmp_path):
+    pytest.importorskip("safetensors")
+    tensors = {"w": ndgrad.arange(6.0).reshape(2, 3).t(), "b": ndgrad.tensor([1, 2], dtype=ndgrad.int64)}
+    ndgrad.serialization.save_safetensors(tensors, tmp_path / "m.safetensors", metadata={"step": "3"})
+    back = ndgrad.serialization.load_safetensors(tmp_path / "m.safetensors")
+    assert back["w"].tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]] and back["b"].dtype == ndgrad.int64
+    if torch is not None:
+        from safetensors.torch import load_file
+        assert load_file(tmp_path / "m.safetensors")["w"].tolist() == back["w"].tolist()
+    with pytest.raises(TypeError, match="'x' is a list, not a tensor"):
+        ndgrad.serialization.save_safetensors({"x": [1]}, tmp_path / "bad.safetensors")

@@ -23,6 +23,7 @@ import codecs
 import collections
 import contextlib
 import functools
+import importlib
 import io
 import math
 import os
@@ -418,3 +419,29 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     finally:
         if stream is not f:
             stream.close()
+
+
+# --- safetensors ------------------------------------------------------------------------------------------
+def _safetensors():
+    try:   # optional: `pip install ndgrad[safetensors]`
+        return importlib.import_module("safetensors.numpy")
+    except ImportError:
+        raise ImportError("ndgrad's safetensors functions need the safetensors package: "
+                          "pip install 'ndgrad[safetensors]'") from None
+
+
+def save_safetensors(tensors, filename, metadata=None):
+    """Write a dict of name -> tensor as a .safetensors file (the format of `safetensors.torch.save_file`;
+    holds no code by design). Tensors are stored contiguous; views are copied."""
+    arrays = {}
+    for name, t in tensors.items():
+        if not isinstance(t, Tensor):
+            raise TypeError(f"save_safetensors: {name!r} is a {type(t).__name__}, not a tensor")
+        arrays[name] = np.ascontiguousarray(t.detach().numpy())
+    _safetensors().save_file(arrays, filename, metadata)
+
+
+def load_safetensors(filename):
+    """Read a .safetensors file (written by ndgrad, `safetensors.torch` or any other library) into a
+    dict of name -> tensor."""
+    return {name: from_numpy(np.array(a)) for name, a in _safetensors().load_file(filename).items()}
