@@ -3,12 +3,13 @@
 import argparse
 import sys
 
-from . import _demo
+from . import __version__, _demo
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m ndgrad",
                                      description="ndgrad: PyTorch's autograd on NumPy (`import ndgrad as torch`).")
+    parser.add_argument("--version", action="version", version=f"ndgrad {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
     p = sub.add_parser("demo", help="train a small CNN on handwritten digits shipped with ndgrad",
                        description="Train a small convolutional network (or an MLP) on the 1,797 8x8 handwritten "

@@ -65,7 +65,7 @@ def write_outputs(out, model, losses, graph_loss, params):
         plt.close(fig)
         written.append("loss.png")
     except ImportError:
-        pass
+        print("(loss.png skipped: matplotlib is not installed; pip install 'ndgrad[plot]' to get the plot)")
     save(model.state_dict(), os.path.join(out, "model.pt"))
     written.append("model.pt")
     if graph_loss is not None:
