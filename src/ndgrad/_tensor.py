@@ -313,6 +313,15 @@ class Tensor:
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
 
+    # DLPack: how NumPy, CuPy, JAX and torch exchange arrays without copying (ndgrad.from_dlpack reads one)
+    def __dlpack__(self, *args, **kwargs):
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._data.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
