@@ -17,7 +17,7 @@ def main(argv=None):
                                    "one-cycle learning-rate schedule. Prints the loss and test accuracy per epoch "
                                    "(with a progress bar on a terminal), then writes the loss curve (loss.png "
                                    "with matplotlib, loss.csv), the weights (model.pt, ndgrad.save) and the "
-                                   "backward graph of one step (DOT; SVG with Graphviz) to the output folder.",
+                                   "backward graph of one step (DOT and SVG) to the output folder.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     _demo.add_arguments(p)
     p = sub.add_parser("ops", help="the op catalog: how each backward node PyTorch has is produced",

@@ -9,7 +9,7 @@
   `utils.checkpoint` are built on this one mechanism; `_raw_saved_<name>.register_hooks` packs
   one value of one node.
 - register_multi_grad_hook: a hook over several tensors, using the running engine's task.
-- to_dot / render / summary (graph_viz.py): pictures and memory of a graph.
+- to_dot / to_svg / render / summary (graph_viz.py): pictures and memory of a graph.
 """
 import weakref
 
@@ -292,4 +292,4 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t._requires_grad])
 
 
-from .graph_viz import render, summary, to_dot  # noqa: E402,F401
+from .graph_viz import render, summary, to_dot, to_svg  # noqa: E402,F401
