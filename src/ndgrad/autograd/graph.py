@@ -74,8 +74,8 @@ class PackedSaved:
         if not isinstance(t, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
-        if not self.requires_grad:
-            return Tensor._make(t._data, False, None, 0)
+        if not self.requires_grad:   # as torch: a tensor without history comes back as the hook gave it
+            return t if not t._requires_grad else Tensor._make(t._data, False, None, 0)
         if self.edge is None:
             return Tensor._make(t._data, True, owner, self.output_nr)
         fn, nr = self.edge
