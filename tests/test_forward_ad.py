@@ -256,3 +256,86 @@ def test_in_place_on_a_dual_that_requires_grad_keeps_both_modes_right():
             grad, = T.autograd.grad(d.sum(), leaf)
             return [d.grad_fn.name(), tangent, grad]
     both(scenario)
+
+
+# --- level index, the forward-grad switch, printing ----------------------------------------------
+def test_current_level_module_attribute_follows_enter_and_exit():
+    def scenario(T):
+        seen = [fw(T)._current_level]
+        with fw(T).dual_level():
+            seen.append(fw(T)._current_level)
+        return seen + [fw(T)._current_level]
+    assert both(scenario) == [-1, 0, -1]
+
+
+def test_disabling_forward_grad_makes_duals_act_as_plain_tensors():
+    def scenario(T):
+        out = [fw(T)._is_fwd_grad_enabled()]
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 3), V(T, 3))
+            try:
+                T._C._set_fwd_grad_enabled(False)
+                out.append(fw(T)._is_fwd_grad_enabled())
+                y = d * 2
+                out += [fw(T).unpack_dual(y).tangent is None, fw(T).unpack_dual(d).tangent is None,
+                        fw(T).unpack_dual(fw(T).make_dual(X(T, 2), V(T, 2))).tangent is None]
+                d.mul_(5)   # the tangent is left alone
+                with fw(T)._set_fwd_grad_enabled(True):
+                    out.append(fw(T)._is_fwd_grad_enabled())
+                out.append(fw(T)._is_fwd_grad_enabled())
+            finally:
+                T._C._set_fwd_grad_enabled(True)
+            out.append(fw(T).unpack_dual(d).tangent)
+        return out
+    assert both(scenario)[:7] == [True, False, True, True, True, True, False]
+
+
+def test_a_dual_prints_its_tangent_while_its_level_lives():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(T.tensor([1.0, 2.5]), T.tensor([0.5, -1.0]))
+            p, t = fw(T).unpack_dual(d)
+            inside = [repr(d), repr(d * 2), str(p), str(t)]
+        return inside + [repr(d)]
+    out = both(scenario)
+    assert out[0] == "tensor([1.0000, 2.5000], tangent=tensor([ 0.5000, -1.0000]))"
+    assert "tangent=" not in out[2] + out[3] + out[4]
+
+
+def test_a_tangent_with_its_own_tangent_is_refused():
+    def call(T):
+        with fw(T).dual_level():
+            fw(T).make_dual(X(T, 2), fw(T).make_dual(X(T, 2), V(T, 2)))
+    assert "itself has a forward gradient at the same level0" in same_error(call)
+
+
+def test_make_dual_in_inference_mode_shares_memory_without_a_view():
+    def scenario(T):
+        with T.inference_mode():
+            a = T.zeros(2)
+            with fw(T).dual_level():
+                d = fw(T).make_dual(a, V(T, 2).float())
+                is_view = d._is_view()
+                d += 1
+        return [is_view, a]
+    assert both(scenario)[0] is False
+
+
+def test_the_dual_alone_keeps_the_tangent_alive():
+    def scenario(T):
+        with fw(T).dual_level():
+            tangent = V(T, 2)
+            ref = T._C._WeakTensorRef(tangent)
+            d = fw(T).make_dual(X(T, 2), tangent)
+            del tangent
+            alive = not ref.expired()
+            del d
+            return [alive, ref.expired()]
+    assert both(scenario) == [True, True]
+
+
+def test_no_tensor_has_a_conj_or_neg_bit_after_plain_ops():
+    def scenario(T):
+        x = T.tensor([1 + 2j, 3 - 1j])
+        return [T.is_conj(x), x.is_conj(), T.is_neg(x), x.is_neg(), T.is_conj(X(T, 2))]
+    assert both(scenario) == [False] * 5
