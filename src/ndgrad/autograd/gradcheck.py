@@ -22,11 +22,12 @@ import warnings
 
 import numpy as np
 
+from .. import _dtype
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
 from ..ops.creation import tensor, zeros
 from ..ops.random import randn_like
 from ..ops.shape import stack
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
 from . import engine, forward_ad
 from .differentiate import grad
 from .node import edge as _edge
@@ -129,20 +130,29 @@ def _check_inputs(inputs):
 
 # ---- numerical derivatives ------------------------------------------------------------------
 def _outputs_now(func, inputs):
-    """The float/complex outputs of func(*inputs), as flat arrays. Grad mode stays on: func may
+    """The float/complex outputs of func(*inputs), as arrays. Grad mode stays on: func may
     itself differentiate (gradgradcheck's func calls autograd.grad)."""
-    return [o._data.reshape(-1).copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+    return [o._data.copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
 
 
 def _central_difference(func, inputs, data, where, delta, eps):
-    """(f(x + delta) - f(x - delta)) / 2eps per output, moving data[where] (an element, or all: ...)."""
+    """(f(x + delta) - f(x - delta)) / 2eps per output, flat, moving data[where] (an element, or all: ...)."""
     orig = np.copy(data[where])
     data[where] = orig + delta
     plus = _outputs_now(func, inputs)
     data[where] = orig - delta
     minus = _outputs_now(func, inputs)
     data[where] = orig
-    return [(p - m) / (2 * eps) for p, m in zip(plus, minus)]
+    for m, p in zip(minus, plus):
+        # a difference quotient means nothing if the outputs changed form between the two points
+        for what, a, b in (("shape", Size(m.shape), Size(p.shape)), ("dtype", m.dtype, p.dtype)):
+            if a != b:
+                at = "" if where is Ellipsis else f" on index {where}"
+                if what == "dtype":
+                    a, b = _dtype.from_numpy_dtype(a), _dtype.from_numpy_dtype(b)
+                raise AssertionError(f"Expected `func` to return outputs with the same {what} when inputs are "
+                                     f"perturbed{at} by {eps}, but got: {what}s {a} and {b}.")
+    return [((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)]
 
 
 def _wirtinger(func, inputs, data, where, dx, dy, eps):
@@ -153,11 +163,11 @@ def _wirtinger(func, inputs, data, where, dx, dy, eps):
     return d
 
 
-def _numerical_jacobian(func, inputs, eps):
-    """jac[k][o]: (numel of the k-th differentiable input, numel of float output o)."""
+def _numerical_jacobian(func, inputs, eps, targets=None):
+    """jac[k][o]: (numel of the k-th differentiable input (or of targets), numel of float output o)."""
     sizes = [o.size for o in _outputs_now(func, inputs)]
     jacobians = []
-    for _, t in _diff_inputs(inputs):
+    for _, t in _diff_inputs(inputs if targets is None else targets):
         data = t._data
         columns = [_wirtinger(func, inputs, data, idx, eps, eps, eps) for idx in np.ndindex(*data.shape)]
         jacobians.append([np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)])
@@ -199,6 +209,20 @@ def _stack(rows_per_input, diff_inputs, n_rows):
 
 def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=None):
     """Rows for every basis vector of the output (or for the one vector v in fast mode), twice."""
+    jac1, reentrant, sizes_ok, types_ok = _analytical_jacobian_checked(diff_inputs, output, nondet_tol, v)
+    if not types_ok and check_grad_dtypes:
+        raise GradcheckError("Gradient has dtype mismatch")
+    if not sizes_ok:
+        raise GradcheckError("Analytical gradient has incorrect size")
+    if not reentrant:
+        raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
+                             "multiple times gives different values, although analytical gradient matches numerical "
+                             f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG)
+    return jac1
+
+
+def _analytical_jacobian_checked(diff_inputs, output, nondet_tol, v=None):
+    """(Jacobians, reentrant, sizes_ok, types_ok): the rows computed twice, and what went wrong."""
     def rows():
         if v is not None:
             return [[g] for g in _vjp(output, diff_inputs, v)]
@@ -214,15 +238,7 @@ def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=N
     jac1, types_ok, sizes_ok = _stack(rows(), diff_inputs, n_rows)
     jac2, _, _ = _stack(rows(), diff_inputs, n_rows)
     reentrant = all(a.shape == b.shape and np.all(np.abs(a - b) <= nondet_tol) for a, b in zip(jac1, jac2))
-    if not types_ok and check_grad_dtypes:
-        raise GradcheckError("Gradient has dtype mismatch")
-    if not sizes_ok:
-        raise GradcheckError("Analytical gradient has incorrect size")
-    if not reentrant:
-        raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
-                             "multiple times gives different values, although analytical gradient matches numerical "
-                             f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG)
-    return jac1
+    return jac1, reentrant, sizes_ok, types_ok
 
 
 def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
@@ -387,7 +403,7 @@ def _part_inputs(inputs, complex_idx, which):
 
 
 def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
-                     check_backward_ad, nondet_tol):
+                     check_backward_ad, nondet_tol, check_undefined_grad=False):
     args = (eps, rtol, atol, check_grad_dtypes, nondet_tol)
     if check_backward_ad:
         complex_out = [i for i, o in enumerate(outputs) if o.is_complex()]
@@ -408,8 +424,37 @@ def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_d
             real_inputs = _part_inputs(inputs, complex_in, "real")
             check(real_fn, real_inputs, _differentiable_outputs(real_fn(*real_inputs)), *args, forward=True,
                   complex_indices=complex_in)
+            if check_undefined_grad:
+                _test_undefined_forward_mode(imag_fn, imag_inputs)
+                _test_undefined_forward_mode(real_fn, real_inputs)
         else:
             check(func, inputs, outputs, *args, forward=True)
+            if check_undefined_grad:
+                _test_undefined_forward_mode(func, inputs)
+
+
+def _test_undefined_forward_mode(func, inputs):
+    """An input without tangent must act as one with a zero tangent: for each differentiable input
+    in turn (the others carrying random tangents), the output tangents must agree both ways."""
+    rng = np.random.default_rng(2)
+    diff = _diff_inputs(inputs)
+    with forward_ad.dual_level():
+        duals = list(inputs)
+        for i, t in diff:
+            u = Tensor._make(_unit_vector(rng, t.numel()).reshape(t._data.shape).astype(t._data.dtype), False, None, 0)
+            duals[i] = forward_ad.make_dual(t.detach(), u)
+        for i, t in diff:
+            dual = duals[i]
+            duals[i] = forward_ad.make_dual(t.detach(), OPS["zeros_like"](t))
+            zero_tangent = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = t.detach()
+            no_tangent = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = dual
+            for k, (o1, o2) in enumerate(zip(zero_tangent, no_tangent)):
+                t1, t2 = forward_ad.unpack_dual(o1).tangent, forward_ad.unpack_dual(o2).tangent
+                if t1 is not None and t2 is not None and not np.allclose(t1._data, t2._data):
+                    raise GradcheckError(f"Mismatch in tangent values for output with index: {k} when input: {t} has "
+                                         f"an undefined tangent value. Got: {t1} but expected: {t2}")
 
 
 def _test_backward_mul_by_grad_output(outputs, inputs):
@@ -555,7 +600,7 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     outputs = _differentiable_outputs(func(*inputs))
     check = _fast_check if fast_mode else _slow_check
     _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
-                     check_backward_ad, nondet_tol)
+                     check_backward_ad, nondet_tol, check_undefined_grad)
     if check_batched_forward_grad:
         _test_batched_forward_grad(func, inputs)
     if not check_backward_ad:
@@ -619,3 +664,37 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      raise_exception=raise_exception, nondet_tol=nondet_tol, check_undefined_grad=check_undefined_grad,
                      check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad, fast_mode=fast_mode,
                      check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev, masked=masked)
+
+
+# ---- the deprecated public helpers torch still exports ----------------------------------------
+_DEPRECATED = ("`{}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it and it will "
+               "be removed in a future version of PyTorch. If you have a specific use for this or feature request for "
+               "this to be a stable API, please file us an issue at https://github.com/pytorch/pytorch/issues/new")
+
+
+def _refuse_grad_out(name, grad_out):
+    if grad_out != 1.0:   # only kept in the signature for old callers
+        raise ValueError(f"Expected grad_out to be 1.0. {name} no longer supports values of grad_out != 1.0.")
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobians of fn(inputs)'s first output with respect to
+    each input (or `target`) that requires grad, each of shape (input numel, output numel)."""
+    warnings.warn(_DEPRECATED.format("get_numerical_jacobian"), FutureWarning, stacklevel=2)
+    _refuse_grad_out("get_numerical_jacobian", grad_out)
+    inputs = _as_tuple(inputs)
+    jacobians = _numerical_jacobian(lambda *xs: fn(xs), inputs, eps, None if target is None else _as_tuple(target))
+    return tuple(tensor(per_output[0]) for per_output in jacobians)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: (Jacobians of `output` by backward for each input that requires grad,
+    whether backward is reentrant within nondet_tol, whether the gradients' sizes and dtypes were right)."""
+    warnings.warn(_DEPRECATED.format("get_analytical_jacobian"), FutureWarning, stacklevel=2)
+    _refuse_grad_out("get_analytical_jacobian", grad_out)
+    if output.is_complex():
+        raise ValueError("Expected output to be non-complex. get_analytical_jacobian no longer supports functions "
+                         "that return complex outputs.")
+    diff = [t for _, t in _diff_inputs(_as_tuple(inputs))]
+    jacobians, reentrant, sizes_ok, types_ok = _analytical_jacobian_checked(diff, output, nondet_tol)
+    return tuple(tensor(j) for j in jacobians), reentrant, sizes_ok, types_ok
