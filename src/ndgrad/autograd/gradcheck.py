@@ -272,8 +272,12 @@ def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
                                 else res._data.reshape(-1).copy())
                 columns.append(cols)
                 flat[:] = 0
+            if not columns:   # an input without elements: empty Jacobians, one per float output
+                jacobians.append([np.zeros((0, o.numel()), dtype=o._data.dtype)
+                                  for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)])
+                continue
             jacobians.append([np.array([c[o] for c in columns]).reshape(len(columns), -1)
-                              for o in range(len(columns[0]) if columns else 0)])
+                              for o in range(len(columns[0]))])
     return jacobians
 
 
