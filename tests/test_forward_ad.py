@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, same_error
+from parity import both, err, same_error
 
 
 def fw(T):
@@ -339,3 +339,43 @@ def test_no_tensor_has_a_conj_or_neg_bit_after_plain_ops():
         x = T.tensor([1 + 2j, 3 - 1j])
         return [T.is_conj(x), x.is_conj(), T.is_neg(x), x.is_neg(), T.is_conj(X(T, 2))]
     assert both(scenario) == [False] * 5
+
+
+# --- out= variants ----------------------------------------------------------------------------
+def test_out_variant_writes_into_the_given_tensor_and_returns_it():
+    def scenario(T):
+        a, b = X(T, 2, 2), V(T, 2, 2)
+        o = T.zeros(2, 2, dtype=T.float64)
+        r = T.add(a, b, alpha=2, out=o)
+        version = o._version
+        lead = T.zeros(2, 2, dtype=T.float64, requires_grad=True)
+        with T.no_grad():
+            T.mul(lead, b, out=o)
+        return [r is o, version, o, err(lambda: T.mul(a, b, out=T.zeros(2, 2, dtype=T.int64)))]
+    out = both(scenario)
+    assert out[:2] == [True, 1] and out[3] == ["RuntimeError", "result type Double can't be cast to the desired "
+                                                              "output type Long"]
+
+
+def test_out_variant_refuses_autograd():
+    msg = same_error(lambda T: T.mul(X(T, 2).requires_grad_(), V(T, 2), out=T.zeros(2, dtype=T.float64)))
+    assert msg == ("mul(): functions with out=... arguments don't support automatic differentiation, but one of the "
+                   "arguments requires grad.")
+    same_error(lambda T: T.mul(X(T, 2), V(T, 2), out=T.zeros(2, dtype=T.float64, requires_grad=True)))
+    for dual_out in (True, False):
+        def call(T):
+            with fw(T).dual_level():
+                d = fw(T).make_dual(X(T, 2), V(T, 2))
+                plain = X(T, 2)
+                T.add(plain, plain, out=d) if dual_out else T.add(d, plain, out=plain)
+        assert same_error(call, NotImplementedError) == ("Trying to use forward AD with add_out that does not support "
+                                                         "it because it is an out= function")
+
+
+def test_out_of_another_shape_is_resized_with_torchs_warning():
+    def scenario(T):
+        o = T.zeros(3, dtype=T.float64)
+        with pytest.warns(UserWarning, match="resized since it had shape \\[3\\]"):
+            T.exp(X(T, 2), out=o)
+        return [o, list(o.shape)]
+    assert both(scenario)[1] == [2]
