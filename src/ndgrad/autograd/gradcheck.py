@@ -18,6 +18,7 @@ Forward mode (check_forward_ad) uses autograd.forward_ad. The batched checks use
 autograd.grad(is_grads_batched=True) (a loop of vjps in ndgrad), and they also check what
 batching relies on: vjps linear in grad_output, jvps linear in the tangent.
 """
+import functools
 import warnings
 
 import numpy as np
@@ -27,6 +28,7 @@ from ..ops._registry import OPS   # zeros_like: the registry's takes nested tens
 from ..ops.creation import tensor, zeros
 from ..ops.random import randn_like
 from ..ops.shape import stack
+from .._sparse_array import COO, SparseArray, sparse_bsc, sparse_bsr
 from .._tensor import Size, Tensor
 from . import engine, forward_ad
 from .differentiate import grad
@@ -109,6 +111,43 @@ def _notallclose_msg(a, n, out_idx, in_idx, complex_indices, test_imag, forward=
             f"numerical:{_show(n)}\nanalytical:{_show(a)}\n")
 
 
+# ---- sparse inputs: finite differences move their stored values -------------------------------
+def _value_positions(data):
+    """The flat dense index of every element of a sparse array's values (in the values' order)."""
+    if isinstance(data, COO):
+        per_entry = int(np.prod(data.values.shape[1:], dtype=np.int64))
+        return (data._keys()[:, None] * per_entry + np.arange(per_entry)).reshape(data.values.shape)
+    return np.ravel_multi_index(tuple(data.element_indices()), data.shape).reshape(data.values.shape)
+
+
+def _perturbed(t):
+    """(the array finite differences move, the dense flat position of each of its elements or None)."""
+    data = t._data
+    if isinstance(data, SparseArray):
+        return data.values, _value_positions(data)
+    return data, None
+
+
+def _dense(t):
+    """t's values as a dense array (a sparse gradient is compared densely)."""
+    return t._data.to_dense() if isinstance(t._data, SparseArray) else t._data
+
+
+def _densify(inputs):
+    """Sparse inputs with every element stored (the unspecified ones as stored zeros): without
+    `masked`, gradcheck differentiates with respect to all elements, not the pattern only."""
+    out = list(inputs)
+    for i, t in enumerate(inputs):
+        if isinstance(t, Tensor) and isinstance(t._data, SparseArray) and t.requires_grad:
+            data = t._data
+            blocksize = data.values.shape[1:3] if t.layout in (sparse_bsr, sparse_bsc) else None
+            ones = Tensor._make(np.ones(data.shape, data.values.dtype), False, None, 0)
+            full = ones.to_sparse(layout=t.layout, blocksize=blocksize)._data
+            values = data.to_dense().reshape(-1)[_value_positions(full)]
+            out[i] = Tensor._make(full._replace(values), True, None, 0)
+    return tuple(out)
+
+
 def _check_inputs(inputs):
     any_grad = False
     for idx, t in enumerate(inputs):
@@ -168,10 +207,19 @@ def _numerical_jacobian(func, inputs, eps, targets=None):
     sizes = [o.size for o in _outputs_now(func, inputs)]
     jacobians = []
     for _, t in _diff_inputs(inputs if targets is None else targets):
-        data = t._data
+        data, positions = _perturbed(t)
         columns = [_wirtinger(func, inputs, data, idx, eps, eps, eps) for idx in np.ndindex(*data.shape)]
-        jacobians.append([np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)])
+        per_output = [np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)]
+        if positions is not None:   # rows of the stored values, placed at their dense positions
+            per_output = [_scatter_rows(j, positions.reshape(-1), t.numel()) for j in per_output]
+        jacobians.append(per_output)
     return jacobians
+
+
+def _scatter_rows(rows, positions, numel):
+    full = np.zeros((numel, rows.shape[1]), rows.dtype)
+    np.add.at(full, positions, rows)
+    return full
 
 
 def _numerical_jvp(func, inputs, data, u, eps):
@@ -202,7 +250,7 @@ def _stack(rows_per_input, diff_inputs, n_rows):
             if r._data.size != t._data.size:
                 sizes_ok = False
                 continue
-            jac[:, j] = r._data.reshape(-1)
+            jac[:, j] = _dense(r).reshape(-1)
         jacobians.append(jac)
     return jacobians, types_ok, sizes_ok
 
@@ -283,9 +331,9 @@ def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
 
 # ---- the checks -----------------------------------------------------------------------------
 def _slow_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
-                complex_indices=None, test_imag=False):
+                complex_indices=None, test_imag=False, masked=True):
     func_out = _as_tuple(func(*inputs))
-    numerical = _numerical_jacobian(func, inputs, eps)
+    numerical = _numerical_jacobian(func, inputs if masked else _densify(inputs), eps)
     if not outputs:
         _check_zero(numerical)
         return
@@ -322,15 +370,18 @@ def _unit_vector(rng, n):
 
 
 def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
-                complex_indices=None, test_imag=False):
+                complex_indices=None, test_imag=False, masked=True):
     rng = np.random.default_rng(0)   # its own generator: the user's random state is left alone
     diff = _diff_inputs(inputs)
-    all_u = [(_unit_vector(rng, t.numel()), _unit_vector(rng, t.numel())) if t.is_complex()
-             else _unit_vector(rng, t.numel()) for _, t in diff]
+    num_inputs = inputs if masked else _densify(inputs)
+    # sparse inputs: the directions move their stored values
+    moved = [_perturbed(t) for _, t in _diff_inputs(num_inputs)]
+    all_u = [(_unit_vector(rng, data.size), _unit_vector(rng, data.size)) if t.is_complex()
+             else _unit_vector(rng, data.size) for (_, t), (data, _) in zip(diff, moved)]
     floats = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
     keep = [k for k, o in enumerate(floats) if o.requires_grad]
     all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._data.dtype) for o in outputs]
-    numerical = [_numerical_jvp(func, inputs, t._data, u, eps) for (_, t), u in zip(diff, all_u)]
+    numerical = [_numerical_jvp(func, num_inputs, data, u, eps) for (data, _), u in zip(moved, all_u)]
     if not outputs and not forward:
         if any(np.any(d != 0) for per_input in numerical for d in per_input):
             raise GradcheckError("Numerical gradient for function expected to be zero")
@@ -345,6 +396,8 @@ def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nonde
             else:
                 vJ = _analytical_jacobian([t for _, t in diff], outputs[out_pos], nondet_tol, check_grad_dtypes,
                                           all_v[out_pos])[k][:, 0]
+                if moved[k][1] is not None:
+                    vJ = vJ[moved[k][1].reshape(-1)]
                 if isinstance(u, tuple):
                     a = np.array(vJ.real @ u[0] + 1j * (vJ.imag @ u[1]))
                 else:
@@ -467,7 +520,7 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
-        if np.any(gi._data != 0):
+        if np.any(_dense(gi) != 0):
             raise GradcheckError("backward not multiplied by grad_output")
         if gi._data.dtype != di._data.dtype:
             raise GradcheckError("grad is incorrect type")
@@ -490,7 +543,7 @@ def _test_undefined_backward(func, inputs):
             _warn_undefined()
             raise GradcheckError("Expected backward function to handle undefined output grads. " + UNDEFINED_MSG) from e
         for gi in result:
-            if gi is not None and np.any(gi._data != 0):
+            if gi is not None and np.any(_dense(gi) != 0):
                 _warn_undefined()
                 raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are "
                                      "undefined or zero. " + UNDEFINED_MSG)
@@ -590,7 +643,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     try:
         _gradcheck(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-                   check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode)
+                   check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode,
+                   bool(masked))
     except GradcheckError:
         if raise_exception:
             raise
@@ -599,10 +653,10 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-               check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode):
+               check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode, masked):
     _check_inputs(inputs)
     outputs = _differentiable_outputs(func(*inputs))
-    check = _fast_check if fast_mode else _slow_check
+    check = functools.partial(_fast_check if fast_mode else _slow_check, masked=masked)
     _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
                      check_backward_ad, nondet_tol, check_undefined_grad)
     if check_batched_forward_grad:
