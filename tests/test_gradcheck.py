@@ -384,3 +384,57 @@ def test_pow_of_a_negative_real_base_with_complex_exponent():
         g2, = T.autograd.grad(T.pow(-1, e).abs().sum(), e)
         return [g1, g2, T.autograd.gradcheck(lambda e: T.pow(base, e), (e,)), T.autograd.gradcheck(lambda e: T.pow(-1, e), (e,))]
     assert both(scenario)[2:] == [True, True]
+
+
+# --- sparse inputs ------------------------------------------------------------------------------
+def _sparse_input(T, layout):
+    blocked = layout in (T.sparse_bsr, T.sparse_bsc)
+    dense = T.tensor(np.linspace(0.2, 1.7, 32 if blocked else 4).reshape((4, 8) if blocked else (2, 2)),
+                     dtype=T.float64)
+    return dense.to_sparse(layout=layout, blocksize=(2, 2) if blocked else None).requires_grad_()
+
+
+@pytest.mark.parametrize("layout", ["sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc"])
+def test_sum_of_a_sparse_input_passes_in_every_mode(layout):
+    def scenario(T):
+        x = _sparse_input(T, getattr(T, layout))
+        y = T.sum(x)
+        y.backward()
+        checks = [T.autograd.gradcheck(T.sum, _sparse_input(T, getattr(T, layout)), masked=masked,
+                                       check_batched_grad=False, fast_mode=fast)
+                  for fast in (False, True) for masked in (False, True)]
+        return [y, y.grad_fn.name(), str(x.grad.layout), x.grad, checks]
+    assert both(scenario)[4] == [True] * 4
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_masked_decides_whether_unspecified_elements_are_differentiated(fast):
+    def scenario(T):
+        x = T.tensor([[0.0, 1.5], [2.0, 0.0]], dtype=T.float64).to_sparse().requires_grad_()
+        y = T.tensor([[0.5, 0.25], [1.0, 3.0]], dtype=T.float64, requires_grad=True)
+        kw = dict(check_batched_grad=False, fast_mode=fast, raise_exception=False)
+        return [T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=True, **kw),
+                T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=False, **kw),
+                T.autograd.gradcheck(lambda x: x.to_dense(masked_grad=False), (x,), masked=False, **kw),
+                T.autograd.gradcheck(lambda a, b: a * b.coalesce().to_dense(), (y, x), masked=True, **kw)]
+    # fast mode draws its direction on the stored elements only (as torch's does), so it cannot see
+    # the unspecified ones even without masked
+    assert both(scenario) == [True, fast, True, True]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_sparse_gradient_checks_name_the_problem(fast):
+    def wrong_sparse_dim(T):
+        def fn(x):
+            y = x.clone()
+            y.register_hook(lambda g: g.to_dense().to_sparse(1))
+            return y.to_dense()
+        x = T.ones((2, 2), dtype=T.float64, requires_grad=True).to_sparse()
+        T.autograd.gradcheck(fn, (x,), atol=1e-1, masked=True, check_batched_grad=False, fast_mode=fast)
+
+    def batched(T):
+        x = T.tensor([0.5, 0.0, 2.0], dtype=T.float64, requires_grad=True).to_sparse()
+        T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=True, check_batched_grad=True, fast_mode=fast)
+    assert same_error(wrong_sparse_dim) == "grad is sparse tensor, but has incorrect sparse_dim 1, expected 2"
+    with pytest.raises(GradcheckError, match="gradcheck or gradgradcheck failed while testing batched gradient"):
+        batched(ndgrad)

@@ -148,6 +148,17 @@ def _densify(inputs):
     return tuple(out)
 
 
+def _onto(u, positions, dense_positions, numel):
+    """Direction u (on the elements at `positions`) as a direction on the elements at `dense_positions`."""
+    if isinstance(u, tuple):
+        return tuple(_onto(part, positions, dense_positions, numel) for part in u)
+    slot = np.empty(numel, np.int64)
+    slot[dense_positions.reshape(-1)] = np.arange(dense_positions.size)
+    out = np.zeros(dense_positions.size, u.dtype)
+    np.add.at(out, slot[positions.reshape(-1)], u)
+    return out
+
+
 def _check_inputs(inputs):
     any_grad = False
     for idx, t in enumerate(inputs):
@@ -373,11 +384,18 @@ def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nonde
                 complex_indices=None, test_imag=False, masked=True):
     rng = np.random.default_rng(0)   # its own generator: the user's random state is left alone
     diff = _diff_inputs(inputs)
-    num_inputs = inputs if masked else _densify(inputs)
     # sparse inputs: the directions move their stored values
-    moved = [_perturbed(t) for _, t in _diff_inputs(num_inputs)]
+    moved = [_perturbed(t) for _, t in diff]
     all_u = [(_unit_vector(rng, data.size), _unit_vector(rng, data.size)) if t.is_complex()
              else _unit_vector(rng, data.size) for (_, t), (data, _) in zip(diff, moved)]
+    num_inputs = inputs
+    if not masked and any(pos is not None for _, pos in moved):
+        # as torch's: the directions are drawn on the stored elements, then laid on the densified input
+        num_inputs = _densify(inputs)
+        dense_moved = [_perturbed(t) for _, t in _diff_inputs(num_inputs)]
+        all_u = [u if pos is None else _onto(u, pos, dense_pos, t.numel())
+                 for u, (_, pos), (_, dense_pos), (_, t) in zip(all_u, moved, dense_moved, diff)]
+        moved = dense_moved
     floats = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
     keep = [k for k, o in enumerate(floats) if o.requires_grad]
     all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._data.dtype) for o in outputs]
@@ -520,6 +538,14 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
+        if isinstance(gi._data, SparseArray):
+            if gi.layout != di.layout:
+                raise GradcheckError(f"grad is incorrect layout ({gi.layout} is not {di.layout})")
+            kind = str(gi.layout).replace("torch.", "").replace("_coo", "")
+            for what in ("sparse_dim", "dense_dim"):
+                got, expected = getattr(gi, what)(), getattr(di, what)()
+                if got != expected:
+                    raise GradcheckError(f"grad is {kind} tensor, but has incorrect {what} {got}, expected {expected}")
         if np.any(_dense(gi) != 0):
             raise GradcheckError("backward not multiplied by grad_output")
         if gi._data.dtype != di._data.dtype:
@@ -579,8 +605,9 @@ def _test_batched_grad(inputs, output, output_idx):
         gs = grad([output], diff, [v], retain_graph=True, allow_unused=True)
         return [g if g is not None else zeros(t.shape, dtype=t.dtype) for g, t in zip(gs, diff)]
     g1, g2 = randn_like(output), randn_like(output)
-    expected = [stack(pair) for pair in zip(vjp(g1), vjp(g2))]
     try:
+        # stacking the one-at-a-time vjps is part of batching them (it fails for sparse gradients)
+        expected = [stack(pair) for pair in zip(vjp(g1), vjp(g2))]
         gs = grad([output], diff, [stack([g1, g2])], retain_graph=True, allow_unused=True, is_grads_batched=True)
         result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
     except RuntimeError as ex:
