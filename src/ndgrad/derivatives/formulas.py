@@ -499,15 +499,22 @@ def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, sp
         g_self = grad.masked_fill(reached, 0)
     src_zero = src == 0
     zeros_met = pick(spread(src_zero.to(grad.dtype)))
+    # with two zeros at one position this gradient is not differentiable in self and src: torch makes
+    # differentiating it raise (DelayedError). It stays linear in grad, which forward mode's
+    # auto_transpose differentiates, so only the path to self and src goes through the Error node.
+    poisoned = state.enabled and (self.requires_grad or src.requires_grad) and \
+        bool(src_zero.logical_and(zeros_met > 1).any())
+    if poisoned:
+        leaves = [t for t in (self, src) if t.requires_grad]
+        self, src, result = self.detach(), src.detach(), result.detach()
     lone_zero = src_zero.logical_and(zeros_met == 1)
     g_src = where(lone_zero, pick(grad * prod(self, src.masked_fill(lone_zero, 1))),
                   pick(grad * result) / src.masked_fill(src_zero, 1))
-    if g_src.requires_grad and bool(src_zero.logical_and(zeros_met > 1).any()):
-        # with two zeros at one position this gradient is not differentiable (torch: a DelayedError node)
+    if poisoned:
         op, arg = names
         err = Error(f"{op}(): Double backward is unsupported for {arg} when >1 zeros in {arg} are scattered to the "
-                    "same position in self", [g_src])
-        g_src = Tensor._make(g_src._data, True, err, 0)
+                    "same position in self", leaves)
+        g_src = g_src + Tensor._make(zeros(g_src.shape, dtype=g_src.dtype)._data, True, err, 0)
     return g_self, g_src
 
 
