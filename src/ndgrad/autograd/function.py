@@ -24,6 +24,8 @@ from ..backends import current as current_backend, namespace
 class FunctionCtx:
     """What forward / setup_context call on `ctx` to prepare the backward."""
     materialize_grads = True
+    _materialize_non_diff_grads = True   # False: a non-differentiable output's gradient stays None
+    _non_diff_outputs = ()
     to_save = ()
     saved_for_forward = ()
     dirty_tensors = ()
@@ -79,9 +81,28 @@ class BackwardCFunction(Node, FunctionCtx):
     def saved_tensors(self):
         if self._in_jvp:   # Function.jvp reads what forward kept with save_for_forward
             return tuple(self.saved_for_forward)
-        return tuple(self._unpack_saved())
+        if not self._forward_cls.clear_saved_tensors_on_access:
+            return tuple(self._unpack_saved())
+        if self.__dict__.get("_saved_cleared"):
+            raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is "
+                               "set on the autograd.Function. Either access saved_tensors only once, or set "
+                               "clear_saved_tensors_on_access=False.")
+        values = tuple(self._unpack_saved())
+        # the node lets go of them: the caller's references are the last ones
+        self._saved, self._versions, self._saved_tensor_idx, self._saved_cleared = [], [], (), True
+        return values
 
-    saved_variables = saved_tensors
+    @property
+    def saved_variables(self):
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
+
+    @property
+    def _raw_saved_tensors(self):
+        """One SavedTensor per value passed to save_for_backward (hooks can be registered on them)."""
+        if self._saved is None:
+            self._unpack_saved()   # raises torch's "already been freed" error
+        return tuple(_node.raw_saved(self, i) for i in range(len(self._saved)))
 
     def _user_fn(self):
         cls = self._forward_cls
@@ -99,6 +120,8 @@ class BackwardCFunction(Node, FunctionCtx):
         if len(grads) < len(meta):
             grads = list(grads) + [None] * (len(meta) - len(grads))
         if self.materialize_grads:
+            if not self._materialize_non_diff_grads:   # non-differentiable outputs keep None
+                meta = [None if k in self._non_diff_outputs else m for k, m in enumerate(meta)]
             grads = _materialize(grads, meta)
         result = self._user_fn()(self, *grads)
         return self._check_result(result if type(result) is tuple else (result,))
@@ -165,6 +188,14 @@ class Function(FunctionCtx):
 
     vjp = backward
 
+    generate_vmap_rule = False   # ndgrad's func.vmap has no rule generation for custom Functions
+    clear_saved_tensors_on_access = False   # True: ctx.saved_tensors may be read once, then the node lets go
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
+
     @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
@@ -224,12 +255,16 @@ def _zeros_like(t):
 
 
 def _forward_ad(cls, ctx, inputs, outputs):
-    """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for tensors
-    without one, None for other arguments) to one tangent per output."""
+    """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for floating
+    tensors without one, None for other arguments) to one tangent per output, which must respect
+    what forward did: None for a non-differentiable output, the input's tangent modified in place
+    for a dirty one, a view of the input's tangent (or of its base) for a view of an input."""
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    tangents = [t if t is not None or not isinstance(a, Tensor) else _zeros_like(a) for a, t in zip(inputs, tangents)]
+    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in "fc" else _zeros_like(a)
+                for a, t in zip(inputs, tangents)]
+    versions = [t._vc[0] if t is not None else None for t in tangents]
     level = forward_ad.state.level
     ctx._in_jvp = True
     try:
@@ -241,9 +276,48 @@ def _forward_ad(cls, ctx, inputs, outputs):
     if len(result) != len(outputs):
         raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected "
                            f"{len(outputs)} but got {len(result)})")
-    for out, t in zip(outputs, result):
-        if isinstance(out, Tensor) and t is not None and out._data.dtype.kind in "fc":
-            out._fw = (level, t)
+    for i, (out, t) in enumerate(zip(outputs, result)):
+        if t is None:
+            continue
+        if not isinstance(out, Tensor) or i in ctx._non_diff_outputs:
+            raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  the corresponding forward "
+                               "output is not a differentiable Tensor.You should return None at that position instead.")
+        k = _index_in(inputs, out)
+        if k is not None:   # a dirty input, returned modified in place
+            if t is not tangents[k] or t._vc[0] == versions[k]:
+                raise RuntimeError("An inplace custom Function is not modifying the forward mode gradients inplace. "
+                                   "If the forward is modifying an input inplace, then the jvp function must modify "
+                                   "the corresponding gradient inplace.")
+        elif out._base is not None:
+            _check_view_tangent(out, t, inputs, tangents)
+        out._fw = (level, t)
+
+
+def _check_view_tangent(out, t, inputs, tangents):
+    """The tangent of an output that is a view of an input (or the input as-is) must be a view of
+    that input's tangent: of its base when the input's tangent is itself a view."""
+    base = out._base
+    k = next((k for k, a in enumerate(inputs) if isinstance(a, Tensor) and (a is base or a._base is base)), None)
+    if k is None or tangents[k] is None:
+        return   # a view of something forward made: nothing to match
+    if t._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input as-is) but the jvp is not "
+                           "returning a view.")
+    given = tangents[k]
+    if given._base is None:
+        if t._base is not given:
+            raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of the "
+                               "given grad input.")
+    elif t._base is not given._base:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of the same "
+                           "base as the given grad input.")
+
+
+def _index_in(items, x):
+    for k, item in enumerate(items):
+        if item is x:
+            return k
+    return None
 
 
 def _bind_defaults(cls, args, kwargs):
@@ -296,7 +370,10 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        if recording and t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t)):
+        differentiable = t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t))
+        if not differentiable:
+            node._non_diff_outputs += (k,)
+        if recording and differentiable:
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
             if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
                 t._creation = "multi" if len(outputs) > 1 else "custom"

@@ -21,6 +21,7 @@ from ..backends import ARRAY_TYPES, numpy_backend
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
+saved_hooks = []    # the saved_tensors_hooks stack (graph.py); here so that the engine can restore it
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
