@@ -420,14 +420,14 @@ def _save(node, outputs):
 
 
 class Error(Node):
-    """The node of gradients computed by a @once_differentiable backward: differentiating it raises."""
+    """A node whose backward raises: what DelayedError gives its outputs (@once_differentiable)."""
     __slots__ = ("msg",)
 
-    def __init__(self, msg, leaves):
+    def __init__(self, msg, inputs):
         self.msg = msg
-        self.next_functions = tuple([_node.edge(t) for t in leaves])
-        self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
-        self._out_meta = self._meta if len(leaves) > 1 else None
+        self.next_functions = tuple([_node.edge(t) if t is not None else (None, 0) for t in inputs])
+        self._meta = [(t._data.shape, t._data.dtype) if t is not None else None for t in inputs]
+        self._out_meta = self._meta if len(inputs) > 1 else None
         self._sequence_nr_ = _next_seq()
         self._saved = None
         self._extra = None
@@ -437,6 +437,67 @@ class Error(Node):
 
     def _apply(self, grads, mask, create_graph):
         raise RuntimeError(self.msg)
+
+
+class DelayedError(Node):
+    """`DelayedError(msg, n)(*tensors)`: aliases of the n tensors (None stays None) whose grad_fn is
+    an Error node, so that differentiating them raises RuntimeError(msg) (torch._C._functions).
+    A node applied to tensors in forward, as torch's C++ nodes called from Python are."""
+    __slots__ = ("msg", "num_inputs")
+
+    def __init__(self, msg, num_inputs):
+        self.next_functions, self._meta, self._out_meta, self._saved, self._extra = (), None, None, None, None
+        self._sequence_nr_ = _next_seq()
+        self.msg = msg.decode() if isinstance(msg, bytes) else msg
+        self.num_inputs = num_inputs
+
+    def __call__(self, *inputs):
+        if len(inputs) != self.num_inputs:
+            raise TypeError(f"expected {self.num_inputs} arguments, got {len(inputs)} instead")
+        err = None
+        if state.enabled and any(t is not None and t._requires_grad for t in inputs):
+            err = Error(self.msg, inputs)
+        outs = tuple(None if t is None else Tensor._make(t._data, err is not None, err, k)
+                     for k, t in enumerate(inputs))
+        return outs[0] if len(outs) == 1 else outs
+
+
+class UndefinedGradBackward(Node):
+    """Passes no gradient on: the input's gradient is undefined (None)."""
+    __slots__ = ()
+
+    def __init__(self, t):
+        self.next_functions = (_node.edge(t),)
+        self._meta = [(t._data.shape, t._data.dtype)]
+        self._out_meta = None
+        self._sequence_nr_ = _next_seq()
+        self._saved = None
+        self._extra = None
+
+    def name(self):
+        return "torch::autograd::UndefinedGradBackward"
+
+    def _apply(self, grads, mask, create_graph):
+        return [None]
+
+
+class UndefinedGrad(Node):
+    """`UndefinedGrad()(t)`: an alias of t whose gradient reaches t's history as None (undefined),
+    the way to test what a backward does without a gradient (torch._C._functions; a node applied
+    in forward, like DelayedError)."""
+    __slots__ = ()
+
+    def __init__(self):
+        self.next_functions, self._meta, self._out_meta, self._saved, self._extra = (), None, None, None, None
+        self._sequence_nr_ = _next_seq()
+
+    def __call__(self, *inputs):
+        if len(inputs) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(inputs)} instead")
+        t = inputs[0]
+        if not (state.enabled and t._requires_grad):
+            return Tensor._make(t._data, False, None, 0)
+        return Tensor._make(t._data, True, UndefinedGradBackward(t), 0)
 
 
 def once_differentiable(fn):
@@ -449,21 +510,15 @@ def once_differentiable(fn):
         if not state.enabled or not any(_is_tensor(a) and a._requires_grad for a in args):
             return outputs
         outs = outputs if isinstance(outputs, tuple) else (outputs,)
-        present = [o for o in outs if o is not None]
+        err_fn = DelayedError("trying to differentiate twice a function that was marked with @once_differentiable",
+                              len(outs))
         leaves = []
-        for o in present:
-            leaf = o.detach()
-            leaf._requires_grad = True
-            leaves.append(leaf)
-        err = Error("trying to differentiate twice a function that was marked with @once_differentiable", leaves)
-        wrapped, k = [], 0
-        for o in outs:
-            if o is None:
-                wrapped.append(None)
-                continue
-            wrapped.append(Tensor._make(o._data, True, err, k))
-            k += 1
-        return tuple(wrapped) if isinstance(outputs, tuple) else wrapped[0]
+        for o in outs:   # detached aliases that require grad: the Error node needs an edge to each
+            if o is not None:
+                o = o.detach()
+                o._requires_grad = True
+            leaves.append(o)
+        return err_fn(*leaves)
     return wrapper
 
 

@@ -11,17 +11,51 @@
 - register_multi_grad_hook: a hook over several tensors, using the running engine's task.
 - to_dot / render / summary (graph_viz.py): pictures and memory of a graph.
 """
+import abc
 import weakref
 
 from . import engine
 from . import node as _node
 from .._tensor import Tensor
 from .grad_mode import grad_flag
-from .node import GradientEdge, Node, SavedOutput  # noqa: F401
+from .node import GradientEdge, SavedOutput  # noqa: F401
 from .node import edge as _edge
 
 saved_hooks = _node.saved_hooks   # active saved_tensors_hooks, innermost last (only the innermost applies)
 _disabled = [None]      # message of the active disable_saved_tensors_hooks, or None
+
+
+class Node(abc.ABC):
+    """The abstract type of graph nodes, as torch.autograd.graph.Node: every ndgrad node (generated,
+    AccumulateGrad, custom Function) is an instance, as a virtual subclass, so Node is in no node's mro."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        if cls is Node and isinstance(subclass, type) and issubclass(subclass, _node.Node):
+            return True
+        return NotImplemented
+
+    @abc.abstractmethod
+    def name(self):
+        """The node's name, e.g. MulBackward0."""
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self):
+        """The edges (node, output_nr) to the nodes of the inputs."""
+
+    @property
+    @abc.abstractmethod
+    def metadata(self):
+        """A dict for the user's own data."""
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) after the node runs."""
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before the node runs."""
 
 
 def get_gradient_edge(tensor):
@@ -327,7 +361,7 @@ def raw_saved(node, index):
     return SavedTensor._of(node, index)
 
 
-class _SavedHolder(Node):
+class _SavedHolder(_node.Node):
     """The owner of a SavedTensor made outside any node (make_saved_tensor)."""
     __slots__ = ()
 

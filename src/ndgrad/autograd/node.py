@@ -122,6 +122,9 @@ class Node:
         return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
 
     def __call__(self, *grads):
+        expected = len(self._out_meta) if self._out_meta else 1   # one gradient per forward output
+        if len(grads) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
         mask = tuple(e[0] is not None for e in self.next_functions)
         out = self._apply(list(grads), mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
