@@ -352,6 +352,8 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
         if not _is_in(outputs, t):
             raise RuntimeError("Some elements marked as dirty during the forward method were not returned as "
                                "output. The inputs that are modified inplace must all be outputs of the Function.")
+    if dirty and not all(_is_in(input_tensors, t) for t in dirty):
+        dirty = _dirty_inputs(dirty, input_tensors)
     result = list(outputs)
     for k, t in enumerate(outputs):
         if not isinstance(t, Tensor):
@@ -378,7 +380,25 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
                 t._creation = "multi" if len(outputs) > 1 else "custom"
     node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
+    node.__dict__.pop("dirty_tensors", None)   # the node must not keep its outputs alive (a cycle)
+    node.__dict__.pop("non_differentiable", None)
     return result
+
+
+def _dirty_inputs(dirty, input_tensors):
+    """mark_dirty of a tensor forward made: refused for a view (its base's history could not be
+    rewritten), otherwise a warning and the tensor is an ordinary output."""
+    msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated "
+           "should be passed to ctx.mark_dirty().")
+    kept = []
+    for t in dirty:
+        if _is_in(input_tensors, t):
+            kept.append(t)
+        elif t._base is not None:
+            raise RuntimeError(msg)
+        else:
+            warnings.warn(msg, UserWarning, stacklevel=4)
+    return tuple(kept)
 
 
 def _rebase_dirty(node, t, k, n_outputs, first_tensor):
@@ -386,6 +406,11 @@ def _rebase_dirty(node, t, k, n_outputs, first_tensor):
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     if t._base is not None:
+        if t._creation is not None:   # a view of a multi-output op, made in no_grad, or a custom Function's
+            record.refuse_view_inplace(t)
+        base = t._base
+        if base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         if n_outputs > 1:
             raise RuntimeError(
                 "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot "
