@@ -14,7 +14,7 @@ def _pop_saved_tensors_default_hooks():
     pop_hooks()
 
 
-def _top_saved_tensors_default_hooks(ignore_is_tracing=False):
+def _top_saved_tensors_default_hooks(ignore_is_tracing):
     """(pack_hook, unpack_hook) of the innermost saved-tensor hooks, or None."""
     return (_saved_hooks[-1].pack_hook, _saved_hooks[-1].unpack_hook) if _saved_hooks else None
 
