@@ -447,6 +447,7 @@ def _save(node, outputs):
 class Error(Node):
     """A node whose backward raises: what DelayedError gives its outputs (@once_differentiable)."""
     __slots__ = ("msg",)
+    _takes_missing = True   # it raises whatever arrives: no zeros to make (some outputs may be None)
 
     def __init__(self, msg, inputs):
         self.msg = msg
