@@ -5,6 +5,7 @@ double backward and torch's errors.
 Each scenario is written once against the torch API (`T` is ndgrad or torch); where torch is
 installed it runs on both and the results (values, gradients, names, error messages) must agree.
 """
+import re
 import warnings
 
 import numpy as np
@@ -877,3 +878,20 @@ def test_calling_a_node_checks_the_number_of_gradients():
         return [err(lambda: fn(x.detach(), x.detach())), err(lambda: fn()), fn(T.ones(1))]
     r = both(s)
     assert r[0] == ["TypeError", "expected 1 arguments, got 2 instead"]
+
+
+def test_function_node_repr_is_a_python_class_repr():
+    def s(T):
+        class Twice(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        fn = Twice.apply(leaf(T)).grad_fn
+        plain_repr = re.sub(r" at 0x[0-9a-f]+", "", repr(fn)).replace(T.__name__ + ".", "LIB.")
+        return [plain_repr, fn.name(), type(fn).__name__, type(fn).__module__.replace(T.__name__, "LIB")]
+    assert both(s) == ["<LIB.autograd.function.TwiceBackward object>", "TwiceBackward", "TwiceBackward",
+                       "LIB.autograd.function"]

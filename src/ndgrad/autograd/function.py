@@ -68,6 +68,8 @@ class BackwardCFunction(Node, FunctionCtx):
     _takes_missing = True    # the engine hands over None for absent gradients; _apply fills them in
     _in_jvp = False
 
+    __repr__ = object.__repr__   # a Python class, unlike the generated nodes: <module.FnBackward object at ...>
+
     def _init(self):
         self._sequence_nr_ = _next_seq()
         self._extra = None
@@ -160,8 +162,8 @@ class Function(FunctionCtx):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
-                                 {"_forward_cls": cls, "__module__": cls.__module__})
+        # made here, as torch makes it in torch.autograd.function: that is the node class's module
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
