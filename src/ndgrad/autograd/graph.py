@@ -199,10 +199,11 @@ def hooks_enabled():
     return _disabled[0] is None
 
 
-def disable_hooks(message):
-    """From now on entering saved_tensors_hooks raises RuntimeError(message); raises it now if some are active."""
+def disable_hooks(message, fail_if_non_empty=True):
+    """From now on entering saved_tensors_hooks raises RuntimeError(message); raises it now if some
+    are active (unless fail_if_non_empty is False)."""
     _disabled[0] = message
-    if saved_hooks:
+    if saved_hooks and fail_if_non_empty:
         raise RuntimeError(message)
 
 
