@@ -738,7 +738,8 @@ def test_mark_dirty_refuses_views_that_cannot_be_modified_in_place():
         b, _ = a.split_with_sizes([1, 1], dim=0)
         c, _ = a.clone().split_with_sizes([1, 1], dim=0)
         # (the view's op name in "Output 0 of <op> is a view" follows view tracking, compared elsewhere)
-        return [err(lambda: AddOne.apply(b))[1].split(" is a view")[1], err(lambda: AddOne.apply(c))[1].split(" is a view")[1],
+        return [err(lambda: AddOne.apply(b))[1].split(" is a view")[1],
+                err(lambda: AddOne.apply(c))[1].split(" is a view")[1],
                 err(lambda: AddOne.apply(a.view_as(a))), err(lambda: AddOne.apply(a))]
     r = both(s)
     assert "returns multiple views" in r[0] and r[2][1].startswith("a view of a leaf Variable")

@@ -148,7 +148,8 @@ def test_push_pop_and_top_of_the_hooks_stack():
         top = A._top_saved_tensors_default_hooks(False)
         y = T.ones(1, requires_grad=True).exp()
         A._pop_saved_tensors_default_hooks()
-        return [top[0] is pack, y.grad_fn._raw_saved_result.unpack_hook is pack, A._top_saved_tensors_default_hooks(False)]
+        return [top[0] is pack, y.grad_fn._raw_saved_result.unpack_hook is pack,
+                A._top_saved_tensors_default_hooks(False)]
     assert both(s) == [True, True, None]
 
 

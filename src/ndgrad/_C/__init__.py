@@ -30,5 +30,5 @@ class _WeakTensorRef:
         return self._ref() is None
 
 
-__all__ = ["_WeakTensorRef", "_autograd", "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
-           "is_grad_enabled"]
+__all__ = ["_WeakTensorRef", "_autograd", "_functions", "_is_view_replay_enabled", "_set_grad_enabled",
+           "_set_view_replay_enabled", "is_grad_enabled"]

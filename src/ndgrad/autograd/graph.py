@@ -440,7 +440,8 @@ def make_saved_tensor(tensor, is_output=None, is_inplace_on_view=False):
     if not isinstance(tensor, Tensor) or not isinstance(is_output, bool):
         raise TypeError("_make_saved_tensor(): incompatible function arguments. The following argument types are "
                         "supported:\n    1. (tensor: torch.Tensor, is_output: bool, is_inplace_on_view: bool = False) "
-                        f"-> torch._C._autograd.SavedTensor\n\nInvoked with: {tensor!r}; kwargs: is_output={is_output!r}")
+                        f"-> torch._C._autograd.SavedTensor\n\nInvoked with: {tensor!r}; "
+                        f"kwargs: is_output={is_output!r}")
     holder = _SavedHolder(tensor, tensor._vc[0])
     if saved_hooks:
         saved_hooks[-1].pack_node(holder)
