@@ -1,2 +1,3 @@
-"""ndgrad.utils: helpers outside the autograd core (checkpointing)."""
+"""ndgrad.utils: helpers outside the autograd core (checkpointing, data loading)."""
 from . import checkpoint  # noqa: F401
+from . import data  # noqa: F401
