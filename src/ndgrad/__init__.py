@@ -45,6 +45,13 @@ from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402,F401
+# the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
+from . import accelerator, backends, cuda  # noqa: E402,F401
+from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401
+                        get_deterministic_debug_mode, get_num_interop_threads, get_num_threads,
+                        is_deterministic_algorithms_warn_only_enabled, set_default_device,
+                        set_deterministic_debug_mode, set_num_interop_threads, set_num_threads,
+                        use_deterministic_algorithms)
 
 __version__ = "0.1.0"
 
@@ -70,7 +77,3 @@ def is_floating_point(input):
 
 def is_complex(input):
     return input.is_complex()
-
-
-def get_default_device():
-    return device("cpu")

@@ -18,17 +18,34 @@ from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
+# the device types torch's parser knows (ndgrad computes on "cpu" only; the others can be named)
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
 class device:
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, int):   # a bare index names the current accelerator, which ndgrad lacks
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if ":" in type:
-            type, idx = type.split(":")
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                   f"explicitly: {type}")
+            type, _, idx = type.partition(":")
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
+                raise RuntimeError(f"Invalid device string: '{type}:{idx}'")
             index = int(idx)
-        if type not in ("cpu", "cuda", "meta"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        if type not in _DEVICE_TYPES:
+            if type.strip() != type:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
+                               f"string: {type}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type, self.index = type, index
 
     def __repr__(self):
@@ -37,13 +54,14 @@ class device:
     def __str__(self):
         return self.type + (f":{self.index}" if self.index is not None else "")
 
-    def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
+    def __eq__(self, other):   # a string is not equal to a device, as in torch
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
 
 
 CPU = device("cpu")
