@@ -91,3 +91,154 @@ def test_threads_and_determinism_settings():
                 err(lambda: T.set_deterministic_debug_mode(5)), T.are_deterministic_algorithms_enabled()]
     out = both(scenario)
     assert out[0] == 3 and out[1] == [[True, False, 2], [True, True, 1], [False, False, 0], 2]
+
+
+# ---- testing helpers -------------------------------------------------------------------------
+@pytest.mark.parametrize("pair", [
+    lambda T: (T.tensor([1.0, 2.0, 3.0]), T.tensor([1.0, 2.5, 3.0])),
+    lambda T: (T.tensor([1.0, 2.0]), T.tensor([1.0, 2.0], dtype=T.float64)),
+    lambda T: (T.tensor([1.0, 2.0, 3.0]), T.tensor([1.0, 2.0])),
+    lambda T: (1.0, 1.1),
+    lambda T: (1, 2),
+    lambda T: (1, 1.0),
+    lambda T: (True, False),
+    lambda T: (T.tensor([1, 2]), T.tensor([1, 3])),
+    lambda T: (T.tensor([True]), T.tensor([False])),
+    lambda T: (T.tensor(1.0), T.tensor(2.0)),
+    lambda T: (T.ones(2, 2), T.ones(2, 2) * 2),
+    lambda T: (T.tensor([0.0, 1.0]), T.tensor([1.0, 1.0])),
+    lambda T: (T.tensor([float("nan")]), T.tensor([float("nan")])),
+    lambda T: (T.tensor([1.0 + 1j]), T.tensor([1.0 + 2j])),
+    lambda T: (np.array([1.0, 2.0]), np.array([1.0, 3.0])),
+    lambda T: ([T.tensor(1.0), T.tensor(2.0)], [T.tensor(1.0), T.tensor(3.0)]),
+    lambda T: ({"a": [T.tensor(1.0)]}, {"a": [T.tensor(3.0)]}),
+    lambda T: ({"a": 1}, {"b": 1}),
+    lambda T: ([1, 2], [1, 2, 3]),
+    lambda T: (T.ones(2, dtype=T.int32), T.ones(2, dtype=T.int64)),
+], ids=lambda p: "")
+def test_assert_close_messages_match_torch(pair):
+    same_error(lambda T: T.testing.assert_close(*pair(T)), AssertionError)
+
+
+def test_assert_close_passes_and_options_match_torch():
+    def scenario(T):
+        ac = T.testing.assert_close
+        close = [ac(T.tensor([1.0, 2.0]), T.tensor([1.0, 2.0 + 1e-7])),
+                 ac(T.tensor([1.0, 2.0]), T.tensor([1.0, 2.1]), rtol=0.1, atol=0),
+                 ac(T.tensor([float("nan")]), T.tensor([float("nan")]), equal_nan=True),
+                 ac(T.tensor([1.0, 2.0]), T.tensor([1, 2]), check_dtype=False),
+                 ac(T.tensor([1.0], requires_grad=True), T.tensor([1.0]))]
+        return [close, err(lambda: ac(T.tensor([1.0]), T.tensor([1.1]), rtol=0.1)),
+                err(lambda: ac(T.tensor([1.0]), T.tensor([2.0]), msg="boom")),
+                err(lambda: ac(T.tensor([1.0]), T.tensor([2.0]), msg=lambda m: m.splitlines()[0] + "!"))]
+    out = both(scenario)
+    assert out[0] == [None] * 5
+    assert out[1] == ["ValueError", "Both 'rtol' and 'atol' must be either specified or omitted, but got no atol."]
+    assert out[2:] == [["AssertionError", "boom"], ["AssertionError", "Tensor-likes are not close!!"]]
+
+
+def test_assert_close_refuses_unrelated_types():
+    with pytest.raises(TypeError, match="No comparison pair was able to handle inputs of type"):
+        ndgrad.testing.assert_close(ndgrad.ones(1), [1.0])
+
+
+@pytest.mark.parametrize("dtype,low,high", [("float32", None, None), ("float64", -1, 1), ("int64", None, None),
+                                            ("uint8", None, None), ("int32", 3, 7), ("complex64", None, None)])
+def test_make_tensor_ranges(dtype, low, high):
+    d = getattr(ndgrad, dtype)
+    t = ndgrad.testing.make_tensor((40, 5), dtype=d, device="cpu", low=low, high=high)
+    assert t.shape == (40, 5) and t.dtype is d
+    lo, hi = (low if low is not None else (0 if dtype == "uint8" else -9)), (high if high is not None else 9)
+    parts = [t.real, t.imag] if d.is_complex else [t]
+    for p in parts:
+        assert p.min().item() >= lo and p.max().item() <= (hi if d._rank > 1 else hi + 1)
+
+
+def test_make_tensor_options_and_errors():
+    mt = ndgrad.testing.make_tensor
+    t = mt(3, 4, dtype=ndgrad.int64, device="cpu", low=-1, high=2, exclude_zero=True, requires_grad=False)
+    assert t.shape == (3, 4) and not (t == 0).any().item()
+    g = mt(5, dtype=ndgrad.float64, device="cpu", requires_grad=True)
+    assert g.requires_grad and g.is_leaf
+    b = mt(50, dtype=ndgrad.bool, device="cpu")
+    assert b.dtype is ndgrad.bool and 0 < b.sum().item() < 50
+    def errors(T):
+        return [err(lambda: T.testing.make_tensor(3, dtype=T.float32)),
+                err(lambda: T.testing.make_tensor((2, 2), dtype=T.int64, device="cpu", low=5, high=5)),
+                err(lambda: T.testing.make_tensor((2, 2), dtype=T.float32, device="cpu", low=5, high=4))]
+    assert both(errors)[1] == ["ValueError", "`low` must be less than `high`, but got 5 >= 5"]
+
+
+# ---- dtype info, constants, asarray, print options -------------------------------------------
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_finfo_matches_torch(name):
+    def scenario(T):
+        f = T.finfo(getattr(T, name))
+        return [repr(f), f.bits, f.eps, f.max, f.min, f.tiny, f.smallest_normal, f.resolution, f.dtype]
+    both(scenario)
+
+
+@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
+def test_iinfo_matches_torch(name):
+    def scenario(T):
+        i = T.iinfo(getattr(T, name))
+        return [repr(i), i.bits, i.max, i.min, i.dtype]
+    both(scenario)
+
+
+def test_dtype_info_defaults_errors_and_constants():
+    def scenario(T):
+        return [repr(T.finfo()), err(lambda: T.finfo(T.int32)), err(lambda: T.iinfo(T.float32)),
+                err(lambda: T.iinfo(T.bool)), T.pi, T.e, T.inf, str(T.nan), T.newaxis]
+    out = both(scenario)
+    assert out[5:7] == [math.e, math.inf]
+
+
+def test_asarray_aliases_and_converts_like_torch():
+    def scenario(T):
+        a = np.arange(3.0)
+        shared, copied, cast = T.asarray(a), T.asarray(a, copy=True), T.asarray(a, dtype=T.float32)
+        a[0] = 9.0
+        x = T.ones(2)
+        return [shared, copied, cast, T.asarray([1, 2]), T.asarray([1.0, 2.0]), T.asarray(np.float32(2)),
+                T.asarray(x) is x, T.asarray(x, copy=True) is x, T.asarray(x, requires_grad=True).requires_grad,
+                err(lambda: T.asarray(np.ones(2), dtype=T.float32, copy=False)),
+                err(lambda: T.asarray([1, 2], copy=False))]
+    out = both(scenario)
+    assert out[0].tolist() == [9.0, 1.0, 2.0] and out[1].tolist() == [0.0, 1.0, 2.0] and out[6:8] == [True, False]
+
+
+@pytest.mark.parametrize("options,values", [
+    (dict(sci_mode=True), [1.5, 2.0]),
+    (dict(sci_mode=False), [1e-9, 2e10]),
+    (dict(precision=2), [1.2345, 2.0]),
+    (dict(precision=2), [1e-9, 2e10]),
+    (dict(threshold=5, edgeitems=1), list(range(10))),
+    (dict(profile="short"), [1.23456] * 2000),
+    (dict(profile="full", linewidth=40), [0.5] * 1100),
+])
+def test_set_printoptions_matches_torch(options, values):
+    def scenario(T):
+        T.set_printoptions(**options)
+        try:
+            return [repr(T.tensor(values)), repr(T.tensor([1, 2]))]
+        finally:
+            T.set_printoptions(profile="default")
+    both(scenario)
+
+
+# ---- benchmark Timer -------------------------------------------------------------------------
+def test_timer_measurements():
+    from ndgrad.utils.benchmark import Timer
+    x = ndgrad.ones(10)
+    m = Timer("x.sum()", globals={"x": x}).timeit(200)
+    assert m.number_per_run == 200 and len(m.raw_times) == 1 and m.mean == m.median == m.times[0] > 0
+    lines = repr(m).splitlines()
+    assert lines[0].startswith("<") and lines[1] == "x.sum()" and lines[3] == "  1 measurement, 200 runs , 1 thread"
+    assert lines[2].split()[1] in ("ns", "us", "ms", "s")
+    blocked = Timer("torch.ones(2) + 1", label="add", sub_label="small", description="cpu").blocked_autorange(
+        min_run_time=0.02)
+    assert sum(blocked.raw_times) >= 0.02 and blocked.title == "add: small"
+    text = repr(blocked).splitlines()
+    assert text[1:3] == ["add: small", "cpu"]
+    assert (len(blocked.times) > 1) == text[3].startswith("  Median: ")

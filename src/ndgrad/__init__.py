@@ -52,6 +52,12 @@ from ._settings import (are_deterministic_algorithms_enabled, get_default_device
                         is_deterministic_algorithms_warn_only_enabled, set_default_device,
                         set_deterministic_debug_mode, set_num_interop_threads, set_num_threads,
                         use_deterministic_algorithms)
+# utilities: dtype limits, print options, testing helpers, math constants
+from ._typeinfo import finfo, iinfo  # noqa: E402,F401
+from ._repr import set_printoptions  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
+from math import e, inf, nan, pi  # noqa: E402,F401
+newaxis = None
 
 __version__ = "0.1.0"
 
