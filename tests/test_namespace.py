@@ -242,3 +242,85 @@ def test_timer_measurements():
     text = repr(blocked).splitlines()
     assert text[1:3] == ["add: small", "cpu"]
     assert (len(blocked.times) > 1) == text[3].startswith("  Median: ")
+
+
+# ---- legacy constructors and types -----------------------------------------------------------
+LEGACY = ["DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor", "CharTensor",
+          "ByteTensor", "BoolTensor"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.Tensor([1, 2]),
+    lambda T: T.Tensor([[1, 2], [3, 4]]),
+    lambda T: T.Tensor((1, 2)),
+    lambda T: T.Tensor(np.array([1, 2])),
+    lambda T: T.Tensor(T.tensor([1, 2])),
+    lambda T: T.Tensor(),
+    lambda T: T.Tensor(2, 3).shape,
+    lambda T: T.Tensor(T.Size([2, 2])).shape,
+    lambda T: T.LongTensor([1, 2]),
+    lambda T: T.BoolTensor([1, 0]),
+    lambda T: T.IntTensor([1.7, -2.5]),
+    lambda T: T.HalfTensor([1]),
+    lambda T: T.DoubleTensor(),
+    lambda T: T.FloatTensor(3).shape,
+    lambda T: T.ones(2, dtype=T.int32).new([1.5, 2]),
+    lambda T: T.ones(2).new(),
+    lambda T: T.ones(2).new(2, 3).shape,
+    lambda T: T.ones(2).new(np.array([1.0, 2.0])),
+    lambda T: T.ones(2, requires_grad=True).new([1.0]).requires_grad,
+], ids=lambda c: "")
+def test_legacy_constructors_match_torch(call):
+    def scenario(T):
+        out = call(T)
+        return [str(out.dtype), out] if isinstance(out, T.Tensor) else list(out) if isinstance(out, tuple) else out
+    both(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.Tensor(2.5), lambda T: T.Tensor(-1), lambda T: T.Tensor(2, [3]), lambda T: T.LongTensor(2.5),
+    lambda T: T.ones(2).new(2.5), lambda T: T.ones(2).new(T.tensor([1, 2])),
+    lambda T: T.LongTensor(T.tensor([1.0, 2.0])),
+    lambda T: T.ones(2).type("torch.float64"), lambda T: T.ones(2).type("foo"), lambda T: T.ones(2).type(int),
+], ids=lambda c: "")
+def test_legacy_errors_match_torch(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            call(ndgrad)
+        except Exception as e:  # noqa: BLE001 - the type is compared below
+            exc = type(e)
+    same_error(call, exc)
+
+
+def test_legacy_constructor_aliases_a_tensor():
+    def scenario(T):
+        x = T.tensor([1.0, 2.0])
+        return [T.Tensor(x).data_ptr() == x.data_ptr(), x.new(x).data_ptr() == x.data_ptr(),
+                T.FloatTensor(x).data_ptr() == x.data_ptr()]
+    assert both(scenario) == [True, True, True]
+
+
+@pytest.mark.parametrize("name", LEGACY)
+def test_legacy_types_check_dtype_like_torch(name):
+    def scenario(T):
+        kind = getattr(T, name)
+        made = kind([1, 0])
+        x = T.ones(2)
+        return [str(kind.dtype), repr(kind), type(kind).__name__, type(made) is T.Tensor, str(made.dtype),
+                isinstance(made, kind), isinstance(x.type(kind), kind), x.type(kind).type(), made.type(),
+                issubclass(kind, T.Tensor), isinstance(1, kind), kind.is_cuda,
+                [isinstance(made, getattr(T, other)) for other in LEGACY]]
+    out = both(scenario)
+    assert out[5] and out[6] and out[8] == "torch." + name
+
+
+def test_type_conversions():
+    def scenario(T):
+        x = T.ones(2)
+        y = T.ones(2, dtype=T.float64)
+        return [x.type(), x.type("torch.DoubleTensor"), x.type(T.LongTensor), x.type(T.float64),
+                y.type(T.DoubleTensor).data_ptr() == y.data_ptr(), T.ones(1, dtype=T.complex64).type(),
+                T.ones(1, dtype=T.bool).type()]
+    out = both(scenario)
+    assert out[0] == "torch.FloatTensor" and out[4] is True and out[5] == "torch.ComplexFloatTensor"
