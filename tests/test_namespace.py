@@ -324,3 +324,33 @@ def test_type_conversions():
                 T.ones(1, dtype=T.bool).type()]
     out = both(scenario)
     assert out[0] == "torch.FloatTensor" and out[4] is True and out[5] == "torch.ComplexFloatTensor"
+
+
+# ---- NumPy interop and keyword conveniences --------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda T, x: np.exp(x),
+    lambda T, x: np.add(x, 1),
+    lambda T, x: np.multiply(2, x),
+    lambda T, x: np.greater(x, 1),          # bool results come back as uint8
+    lambda T, x: np.isnan(x),
+    lambda T, x: np.exp(x[0]),              # 0-dim stays a tensor
+    lambda T, x: np.exp(T.tensor([1, 2])),  # NumPy's own result dtype
+    lambda T, x: list(np.divmod(x, 1)),
+    lambda T, x: np.exp(x, out=np.empty(2, dtype=np.float32)),   # with out=, NumPy's array
+], ids=lambda c: "")
+def test_numpy_ufuncs_on_tensors_return_tensors(call):
+    def scenario(T):
+        out = call(T, T.tensor([1.0, 2.0]))
+        kinds = [type(o).__name__ for o in (out if isinstance(out, list) else [out])]
+        return [kinds, out]
+    both(scenario)
+
+
+def test_randint_by_keyword():
+    def scenario(T):
+        g = T.Generator().manual_seed(0)
+        t = T.randint(high=10, size=(50,), generator=g)
+        lo = T.randint(low=3, high=5, size=(50,))
+        return [str(t.dtype), list(t.shape), bool((t >= 0).all() and (t < 10).all()),
+                bool((lo >= 3).all() and (lo < 5).all())]
+    assert both(scenario) == ["torch.int64", [50], True, True]

@@ -327,6 +327,12 @@ class Tensor:
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy ufunc applied to tensors returns a tensor (`np.exp(x)`); bool results come back as
+        uint8, as torch's do."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array, False, None, 0)
+
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
