@@ -22,7 +22,7 @@ from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
 from ._schema import ArgumentError
-from ..autograd import record
+from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw
 from ..autograd.grad_mode import grad_flag, state
 
@@ -239,6 +239,8 @@ def call_inplace(spec, args):
     if profile_op is not None:
         return profile_op(spec, args, True)
     self = args[0]
+    if _graph.before_inplace is not None:   # allow_mutation_on_saved_tensors: clone what self's write changes
+        _graph.before_inplace(self)
     if self._creation is not None and state.enabled and self._base._requires_grad:
         record.refuse_view_inplace(self)
     recording = state.enabled and (self._requires_grad or any(
