@@ -5,17 +5,15 @@ meaning (grad-mode flags, view tracking, saved-tensor and graph-task internals);
 feature ndgrad does not have (TorchScript, dispatch keys, CUDA streams) is absent, not faked.
 Submodules follow torch's: `_C._autograd`, `_C._functions`.
 """
-from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, state as _state
+from ..autograd.grad_mode import (_is_view_replay_enabled, _set_grad_enabled, _set_multithreading_enabled,
+                                  is_grad_enabled, is_inference_mode_enabled, state as _state)
+from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading_enabled
 from . import _autograd, _functions  # noqa: F401
-
-
-def _set_grad_enabled(mode):
-    _state.enabled = bool(mode)
 
 
 def _set_view_replay_enabled(mode):
     _state.view_replay = bool(mode)
 
 
-__all__ = ["_autograd", "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
-           "is_grad_enabled"]
+__all__ = ["_autograd", "_functions", "_is_multithreading_enabled", "_is_view_replay_enabled", "_set_grad_enabled",
+           "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled", "is_inference_mode_enabled"]

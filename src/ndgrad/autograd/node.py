@@ -9,6 +9,7 @@ lazily created `_extra` object so that recording an op stays cheap.
 import itertools
 import re
 import sys
+import threading
 import weakref
 
 from . import forward_ad
@@ -205,11 +206,16 @@ def _raise_modified(data, output_nr, grad_fn, version, expected):
 
 
 class AccumulateGrad(Node):
-    """The sink of a leaf tensor: adds the incoming gradient into `variable.grad`."""
-    __slots__ = ("variable",)
+    """The sink of a leaf tensor: adds the incoming gradient into `variable.grad`.
+
+    A leaf has one AccumulateGrad at a time (edge() creates it under a lock), and its lock
+    serialises the backward passes of several threads that accumulate into it, post-accumulate
+    hooks included, as torch's mutex does; the rest of those passes runs concurrently."""
+    __slots__ = ("variable", "_lock")
 
     def __init__(self, variable):
         self.variable = variable
+        self._lock = threading.RLock()   # reentrant: a post-accumulate hook may run a backward into this leaf
         self.next_functions = ()
         self._sequence_nr_ = MAX_SEQ
         self._saved = None
@@ -221,7 +227,8 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def _apply(self, grads, mask, create_graph):
-        accumulate_grad(self.variable, grads[0], create_graph)
+        with self._lock:
+            accumulate_grad(self.variable, grads[0], create_graph)
         return ()
 
 
@@ -302,9 +309,16 @@ def edge(t):
     acc = t._acc
     node = acc() if acc is not None else None
     if node is None:
-        node = AccumulateGrad(t)
-        t._acc = weakref.ref(node)
+        with _new_acc_lock:   # threads recording on one leaf at once must share one AccumulateGrad (its lock)
+            acc = t._acc
+            node = acc() if acc is not None else None
+            if node is None:
+                node = AccumulateGrad(t)
+                t._acc = weakref.ref(node)
     return (node, 0)
+
+
+_new_acc_lock = threading.Lock()
 
 
 class GradientEdge(tuple):
