@@ -190,6 +190,9 @@ def call(spec, args):
                 t._inference = True
         else:   # a view of a normal tensor is a normal view, in inference mode too
             record.make_views(spec, args, outs, call)
+            if state.inference:   # as torch: it keeps its base's requires_grad, without a history
+                for t in outs:
+                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in "fc"
     elif state.inference:
         for t in outs:
             t._inference = True
