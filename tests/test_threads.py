@@ -15,6 +15,7 @@ import pytest
 from parity import both
 
 N_THREADS = 8
+WAIT = 30   # seconds: a scenario that breaks fails instead of hanging
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +33,7 @@ def run_threads(target, n=N_THREADS):
 
     def body(i):
         try:
-            barrier.wait()
+            barrier.wait(WAIT)
             target(i)
         except BaseException as e:  # noqa: BLE001 - handed to the main thread
             errors.append(e)
@@ -41,7 +42,7 @@ def run_threads(target, n=N_THREADS):
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(WAIT)
     if errors:
         raise errors[0]
 
@@ -50,16 +51,17 @@ def run_threads(target, n=N_THREADS):
 
 def test_backward_into_shared_leaf_loses_nothing():
     def scenario(T):
-        x = T.zeros(4096, dtype=T.float64, requires_grad=True)
+        # large enough that NumPy's in-place add releases the GIL: unserialised additions would overlap
+        x = T.zeros(1 << 18, dtype=T.float64, requires_grad=True)
 
         def work(i):
-            for _ in range(10):
+            for _ in range(5):
                 (x * 2).sum().backward()
         run_threads(work)
         return x.grad
 
     g = both(scenario)
-    assert (g == 2.0 * N_THREADS * 10).all()
+    assert (g == 2.0 * N_THREADS * 5).all()
 
 
 def test_backward_into_shared_leaf_first_accumulation():
@@ -161,12 +163,12 @@ def test_grad_mode_set_in_one_thread_is_not_seen_in_another():
             T.set_grad_enabled(False)
             with T.autograd.set_multithreading_enabled(False):
                 modes_set.set()
-                recorded.wait()
+                assert recorded.wait(WAIT)
                 out["switcher"] = (T.is_grad_enabled(), (x * 2).requires_grad,
                                    T.autograd.is_multithreading_enabled())
 
         def recorder():
-            modes_set.wait()
+            assert modes_set.wait(WAIT)
             out["recorder"] = (T.is_grad_enabled(), (x * 2).requires_grad, T.autograd.is_multithreading_enabled())
             recorded.set()
 
@@ -190,7 +192,7 @@ def test_backward_does_not_switch_grad_mode_of_other_threads():
         def hook(g):
             out["mode in hook"] = T.is_grad_enabled()
             in_hook.set()
-            recorded.wait()
+            assert recorded.wait(WAIT)
             return g
 
         def backward_thread():
@@ -199,7 +201,7 @@ def test_backward_does_not_switch_grad_mode_of_other_threads():
             y.sum().backward()
 
         def recording_thread():
-            in_hook.wait()
+            assert in_hook.wait(WAIT)
             z = x * 5
             out["recorded"] = (T.is_grad_enabled(), z.requires_grad, type(z.grad_fn).__name__)
             recorded.set()
