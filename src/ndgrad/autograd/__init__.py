@@ -16,3 +16,4 @@ from .grad_mode import (_force_original_view_tracking, _is_view_replay_enabled, 
                         is_multithreading_enabled, set_multithreading_enabled)
 from .variable import Variable  # noqa: F401
 from . import profiler  # noqa: F401
+from .profiler import _profiler_enabled, kineto_available  # noqa: F401

@@ -20,6 +20,7 @@ class _State(threading.local):
         self.inference = False
         self.view_replay = False    # regenerate views after in-place by replaying their view ops, not as_strided
         self.multithreading = True  # torch keeps it per thread too; ndgrad's engine runs on the caller's thread
+        self.fw_grad = True         # forward AD computes tangents (off: dual tensors act as plain ones)
 
 
 state = _State()
@@ -179,12 +180,13 @@ class inference_mode(_Mode):
 
     def __enter__(self):
         on = self._args[0]
-        self._prev = (state.enabled, state.inference, state.view_replay, state.multithreading)
+        self._prev = (state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad)
         # as torch's InferenceMode guard: the whole autograd state is replaced, not only the two flags
-        state.enabled, state.inference, state.view_replay, state.multithreading = not on, on, False, not on
+        state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad = \
+            not on, on, False, not on, not on
 
     def __exit__(self, *exc):
-        state.enabled, state.inference, state.view_replay, state.multithreading = self._prev
+        state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad = self._prev
         return False
 
 
