@@ -68,6 +68,12 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+def is_inference(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_inference()
+
+
 def numel(input):
     return input.numel()
 

@@ -105,6 +105,7 @@ class Tensor:
     _retains_grad = False
     _is_param = False
     _inference = False         # created under inference_mode
+    _grad_modes = None         # the thread's grad-mode flags (autograd.grad_mode.state), set by autograd/tensor_methods
     _fw = None                 # forward AD: (dual level, tangent); see autograd/forward_ad.py
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
@@ -242,7 +243,7 @@ class Tensor:
                                "var_no_grad = var.detach().")
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError(dtype_message)
-        if requires_grad and self.is_inference():
+        if requires_grad and self._inference and not self._grad_modes.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
@@ -287,6 +288,8 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     @property

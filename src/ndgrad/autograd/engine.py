@@ -16,6 +16,7 @@ reverse_closure. `profile_node` is the profiler's slot (profiler.py sets it whil
 """
 import heapq
 import itertools
+import threading
 
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -30,7 +31,17 @@ __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue
            "reverse_graph", "reverse_closure"]
 
 profile_node = None   # set by the profiler while it records: wraps each node call
-tasks = []            # the backward passes running now, innermost last (a backward may run inside one)
+
+
+class _Running(threading.local):
+    """Per thread, as torch's current graph task: the backward passes this thread runs now,
+    innermost last (a backward may run inside one); passes in other threads are not seen."""
+
+    def __init__(self):
+        self.tasks = []
+
+
+_running = _Running()
 
 
 class GraphTask:
@@ -48,11 +59,13 @@ class GraphTask:
 
 def current_task():
     """The innermost running backward pass (a GraphTask), or None outside backward."""
+    tasks = _running.tasks
     return tasks[-1] if tasks else None
 
 
 def queue_callback(callback):
     """Run `callback()` when the innermost running backward has run all its nodes."""
+    tasks = _running.tasks
     if not tasks:
         raise RuntimeError("Final callbacks can only be installed during backward pass.")
     tasks[-1].callbacks.append(callback)
@@ -84,6 +97,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets)
+    tasks = _running.tasks
     tasks.append(task)
     hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it
     try:
