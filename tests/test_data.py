@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, err
+from parity import both, err, parity
 
 def data(T):
     return T.utils.data
@@ -179,7 +179,7 @@ def test_default_collate_matches_torch(batch):
         if isinstance(out, Point):
             return ["Point", list(out)]
         return [type(out).__name__, out if isinstance(out, (list, tuple)) else [out]]
-    both(scenario)
+    parity(scenario)
 
 
 def test_default_collate_dtypes_and_errors():
@@ -264,7 +264,7 @@ def test_iterable_dataset_with_workers_matches_torch(num_workers):
             batches = list(d.DataLoader(Shards(), batch_size=2, num_workers=num_workers))
             singles = list(d.DataLoader(Shards(), batch_size=None, num_workers=num_workers))
         return [batches, singles, err(lambda: d.DataLoader(Shards(), shuffle=True))]
-    both(scenario)
+    parity(scenario)
 
 
 def test_emulated_workers_have_their_own_state():
@@ -325,4 +325,4 @@ def test_training_loop_with_a_dataloader_matches_torch():
                 loss.backward()
                 opt.step()
         return [model.weight.detach(), model.bias.detach(), loss.detach()]
-    both(scenario, rtol=1e-5, atol=1e-6)
+    parity(scenario, rtol=1e-5, atol=1e-6)

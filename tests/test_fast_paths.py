@@ -8,7 +8,7 @@ that must still take the general path.
 import numpy as np
 import pytest
 
-from parity import both
+from parity import parity
 
 
 def _pairs(T):
@@ -34,14 +34,14 @@ def test_binary_dtypes_and_values_with_scalars_and_tensors(op):
                     r = type(e).__name__
                 out.append(r if isinstance(r, str) else [str(r.dtype), r])
         return out
-    both(s, rtol=1e-5, atol=1e-6)
+    parity(s, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", ["tanh", "exp", "sqrt"])
 def test_unary_float_ops_promote_integers_and_keep_floats(name):
     def s(T):
         return [[str(r.dtype), r] for r in (getattr(T, name)(t) for t in _pairs(T)[:4])]
-    both(s, rtol=1e-5, atol=1e-6)
+    parity(s, rtol=1e-5, atol=1e-6)
 
 
 def test_operators_record_torch_nodes_and_reject_foreign_operands():
@@ -53,7 +53,7 @@ def test_operators_record_torch_nodes_and_reject_foreign_operands():
         with pytest.raises(TypeError):
             x * "a"
         return names + [x.grad]
-    both(s)
+    parity(s)
 
 
 def test_float64_chain_gradient_and_nodes_match_torch():
@@ -65,7 +65,7 @@ def test_float64_chain_gradient_and_nodes_match_torch():
         names = [y.grad_fn.name(), y.grad_fn.next_functions[0][0].name()]
         y.sum().backward()
         return names + [x.grad]
-    both(s)
+    parity(s)
 
 
 def test_engine_order_with_several_ready_nodes_matches_torch():
@@ -84,7 +84,7 @@ def test_engine_order_with_several_ready_nodes_matches_torch():
             t.grad_fn.register_prehook(lambda go, n=name: order.append(n))
         z.sum().backward()
         return order + [x.grad]
-    both(s)
+    parity(s)
 
 
 def test_tensor_subclass_and_mixed_dtypes_take_the_general_path():
@@ -95,7 +95,7 @@ def test_tensor_subclass_and_mixed_dtypes_take_the_general_path():
         r3 = p * 2.5
         (r1.sum() + r3.sum()).backward()
         return [str(r1.dtype), str(r2.dtype), str(r3.dtype), r3.grad_fn.name(), p.grad]
-    both(s)
+    parity(s)
 
 
 def test_inplace_updates_without_recording_write_in_place_as_the_general_path():
@@ -120,4 +120,4 @@ def test_inplace_updates_without_recording_write_in_place_as_the_general_path():
         i += 1
         i.mul_(2)
         return out + [i]
-    both(s)
+    parity(s)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, err, same_error
+from parity import both, err, parity, same_error
 
 
 def fw(T):
@@ -29,7 +29,7 @@ def test_tangent_of_a_composite_function():
             d = fw(T).make_dual(X(T, 2, 3), V(T, 2, 3))
             y = (d.sin() * d + d / 3).exp().sum(1) @ X(T, 2)
             return list(fw(T).unpack_dual(y))
-    both(scenario)
+    parity(scenario)
 
 
 def test_unpack_dual_gives_the_primal_view_and_the_tangent_object():
@@ -64,14 +64,14 @@ def test_enter_and_exit_dual_level_and_decorator():
         def inside():
             return fw(T).unpack_dual(fw(T).make_dual(X(T, 2), V(T, 2)).tanh()).tangent
         return [level, t, inside()]
-    both(scenario)
+    parity(scenario)
 
 
 def test_tangents_flow_under_no_grad():
     def scenario(T):
         with fw(T).dual_level(), T.no_grad():
             return fw(T).unpack_dual(fw(T).make_dual(X(T, 3), V(T, 3)).log()).tangent
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("call, exc", [
@@ -120,7 +120,7 @@ def test_views_carry_views_of_the_tangent_and_see_in_place_updates():
             d[1].mul_(d[0])          # in place on a view of the dual: the base's tangent changes
             return [tangent_is_view, fw(T).unpack_dual(d).tangent, t, fw(T).unpack_dual(row).tangent,
                     fw(T).unpack_dual(col).tangent]
-    both(scenario)
+    parity(scenario)
 
 
 def test_in_place_ops_make_a_plain_tensor_dual():
@@ -136,7 +136,7 @@ def test_in_place_ops_make_a_plain_tensor_dual():
             s = X(T, 2, 3).clone()
             s[:, 1] = d[:, 2]
             return [fw(T).unpack_dual(t).tangent for t in (y, z, w, s)]
-    both(scenario)
+    parity(scenario)
 
 
 def test_multi_output_ops_and_view_lists():
@@ -147,7 +147,7 @@ def test_multi_output_ops_and_view_lists():
             parts = d.split([1, 3], 1)
             a, b = d.unbind(0)[1:]
             return [fw(T).unpack_dual(t).tangent for t in (values, *parts, a, b, d.sort(0)[0], d.cumsum(1))]
-    both(scenario)
+    parity(scenario)
 
 
 # --- custom Functions ----------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def test_function_jvp_with_save_for_forward():
         with fw(T).dual_level():
             a, b = _scaled_product(T).apply(fw(T).make_dual(X(T, 3), V(T, 3)), X(T, 3, start=0.5), 2.0)
             return [fw(T).unpack_dual(a).tangent, fw(T).unpack_dual(b).tangent]
-    both(scenario)
+    parity(scenario)
 
 
 def test_function_without_jvp_or_with_a_wrong_count_raises():
@@ -223,7 +223,7 @@ def test_reverse_over_forward_differentiates_the_tangent():
         with fw(T).dual_level():
             jt = fw(T).unpack_dual((fw(T).make_dual(x, t).exp() * 2).sum()).tangent
         return [jt] + list(T.autograd.grad(jt, (t, x)))
-    both(scenario)
+    parity(scenario)
 
 
 def test_jacobian_forward_mode_and_forward_over_reverse_hessian():
@@ -236,7 +236,7 @@ def test_jacobian_forward_mode_and_forward_over_reverse_hessian():
         single = F.hessian(lambda x: (x.exp() * x).sum(), X(T, 2), outer_jacobian_strategy="forward-mode",
                            vectorize=True)
         return [jac, hess, single]
-    both(scenario)
+    parity(scenario)
 
 
 def test_an_op_torch_gives_no_derivative_raises_torchs_short_error():
@@ -255,7 +255,7 @@ def test_in_place_on_a_dual_that_requires_grad_keeps_both_modes_right():
             tangent = fw(T).unpack_dual(d).tangent
             grad, = T.autograd.grad(d.sum(), leaf)
             return [d.grad_fn.name(), tangent, grad]
-    both(scenario)
+    parity(scenario)
 
 
 # --- level index, the forward-grad switch, printing ----------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 import ndgrad
 from ndgrad.utils import _pytree
-from parity import both, same_error
+from parity import both, parity, same_error
 
 
 def X(T, *shape, lo=0.3, hi=1.7):
@@ -32,37 +32,37 @@ def cube(x):
 
 # --- grad / grad_and_value ---------------------------------------------------------------------
 def test_grad_of_a_scalar_function():
-    both(lambda T: T.func.grad(lambda x: (x.sin() * x).sum())(X(T, 2, 3)))
+    parity(lambda T: T.func.grad(lambda x: (x.sin() * x).sum())(X(T, 2, 3)))
 
 
 def test_grad_argnums_tuple_and_negative():
-    both(lambda T: T.func.grad(lambda x, y: (x * y.exp()).sum(), argnums=(0, 1))(X(T, 3), X(T, 3, lo=-1)))
-    both(lambda T: T.func.grad(lambda x, y: (x * y.exp()).sum(), argnums=-1)(X(T, 3), X(T, 3, lo=-1)))
+    parity(lambda T: T.func.grad(lambda x, y: (x * y.exp()).sum(), argnums=(0, 1))(X(T, 3), X(T, 3, lo=-1)))
+    parity(lambda T: T.func.grad(lambda x, y: (x * y.exp()).sum(), argnums=-1)(X(T, 3), X(T, 3, lo=-1)))
 
 
 def test_grad_has_aux_returns_aux_untouched():
-    both(lambda T: T.func.grad(lambda x: ((x ** 2).sum(), (x.cos(), [x * 2])), has_aux=True)(X(T, 3)))
+    parity(lambda T: T.func.grad(lambda x: ((x ** 2).sum(), (x.cos(), [x * 2])), has_aux=True)(X(T, 3)))
     same_error(lambda T: T.func.grad(lambda x: (x.sum(), "tag"), has_aux=True)(X(T, 3)))
 
 
 def test_grad_and_value():
-    both(lambda T: T.func.grad_and_value(lambda x: (x.tanh() * 2).sum())(X(T, 4)))
+    parity(lambda T: T.func.grad_and_value(lambda x: (x.tanh() * 2).sum())(X(T, 4)))
 
 
 def test_grad_with_respect_to_a_pytree():
-    both(lambda T: tree(T.func.grad(lambda p: (p["w"] * p["b"][0]).sum() + p["b"][1].sum())(
+    parity(lambda T: tree(T.func.grad(lambda p: (p["w"] * p["b"][0]).sum() + p["b"][1].sum())(
         {"w": X(T, 3), "b": [X(T, 3, lo=2), X(T, 2)]})))
 
 
 def test_grad_of_grad():
-    both(lambda T: T.func.grad(T.func.grad(lambda x: x.sin() * x ** 2))(T.tensor(0.7, dtype=T.float64)))
-    both(lambda T: T.func.grad(T.func.grad(T.func.grad(lambda x: x.exp() * x)))(T.tensor(0.4, dtype=T.float64)))
+    parity(lambda T: T.func.grad(T.func.grad(lambda x: x.sin() * x ** 2))(T.tensor(0.7, dtype=T.float64)))
+    parity(lambda T: T.func.grad(T.func.grad(T.func.grad(lambda x: x.exp() * x)))(T.tensor(0.4, dtype=T.float64)))
 
 
 def test_no_perturbation_confusion():
     # d/dx [x * d/dy (x + y)] = 1: the inner level must not see the outer x as its own input
-    both(lambda T: T.func.grad(lambda x: x * T.func.grad(lambda y: x + y)(x))(T.tensor(2.0, dtype=T.float64)))
-    both(lambda T: T.func.grad(lambda x: T.func.grad(lambda y: (x * y) ** 2)(x))(T.tensor(1.5, dtype=T.float64)))
+    parity(lambda T: T.func.grad(lambda x: x * T.func.grad(lambda y: x + y)(x))(T.tensor(2.0, dtype=T.float64)))
+    parity(lambda T: T.func.grad(lambda x: T.func.grad(lambda y: (x * y) ** 2)(x))(T.tensor(1.5, dtype=T.float64)))
 
 
 def test_grad_outputs_are_detached_unless_a_captured_tensor_requires_grad():
@@ -80,12 +80,12 @@ def test_gradient_flows_to_captured_tensors():
         g = T.func.grad(lambda x: (x ** 2 * w).sum())(X(T, 3))
         g.sum().backward()
         return [g, w.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_grad_of_an_unused_input_is_zero():
-    both(lambda T: T.func.grad(lambda x, y: (y * 2).sum(), argnums=(0, 1))(X(T, 2), X(T, 2)))
-    both(lambda T: T.func.grad(lambda x: T.tensor(1.0))(X(T, 2)))
+    parity(lambda T: T.func.grad(lambda x, y: (y * 2).sum(), argnums=(0, 1))(X(T, 2), X(T, 2)))
+    parity(lambda T: T.func.grad(lambda x: T.tensor(1.0))(X(T, 2)))
 
 
 @pytest.mark.parametrize("call, exc", [
@@ -109,14 +109,14 @@ def test_vjp_several_outputs_and_repeated_calls():
         out, fn = T.func.vjp(lambda x, y: (x * y, x.sin()), X(T, 3), X(T, 3, lo=-1))
         first = fn((X(T, 3), X(T, 3, lo=2)))
         return [out, first, fn((T.ones(3, dtype=T.float64), T.zeros(3, dtype=T.float64)))]
-    both(scenario)
+    parity(scenario)
 
 
 def test_vjp_has_aux():
     def scenario(T):
         out, fn, aux = T.func.vjp(lambda x: (x.exp(), {"n": x.sum()}), X(T, 2, 2), has_aux=True)
         return [out, fn(X(T, 2, 2)), tree(aux), out.requires_grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_vjp_errors_match_torch():
@@ -127,17 +127,17 @@ def test_vjp_errors_match_torch():
 
 
 def test_jvp():
-    both(lambda T: T.func.jvp(lambda x, y: (x * y).sin(), (X(T, 3), X(T, 3, lo=-1)), (X(T, 3), X(T, 3, lo=2))))
+    parity(lambda T: T.func.jvp(lambda x, y: (x * y).sin(), (X(T, 3), X(T, 3, lo=-1)), (X(T, 3), X(T, 3, lo=2))))
 
 
 def test_jvp_has_aux_and_pytree_outputs():
-    both(lambda T: tree(T.func.jvp(lambda x: ({"a": x.exp(), "b": [x * 2]}, x.sum()), (X(T, 2),), (X(T, 2),),
+    parity(lambda T: tree(T.func.jvp(lambda x: ({"a": x.exp(), "b": [x * 2]}, x.sum()), (X(T, 2),), (X(T, 2),),
                                    has_aux=True)))
 
 
 def test_grad_of_jvp_and_jvp_of_grad():
-    both(lambda T: T.func.grad(lambda x: T.func.jvp(lambda y: (y ** 3).sum(), (x,), (T.ones_like(x),))[1])(X(T, 3)))
-    both(lambda T: T.func.jvp(T.func.grad(cube), (X(T, 3),), (X(T, 3, lo=1),)))
+    parity(lambda T: T.func.grad(lambda x: T.func.jvp(lambda y: (y ** 3).sum(), (x,), (T.ones_like(x),))[1])(X(T, 3)))
+    parity(lambda T: T.func.jvp(T.func.grad(cube), (X(T, 3),), (X(T, 3, lo=1),)))
 
 
 @pytest.mark.parametrize("call", [
@@ -156,35 +156,35 @@ def test_jvp_errors_match_torch(call):
 # --- jacrev / jacfwd / hessian -------------------------------------------------------------------
 @pytest.mark.parametrize("jac", ["jacrev", "jacfwd"])
 def test_jacobian(jac):
-    both(lambda T: getattr(T.func, jac)(lambda x: (x.outer(x)).sin())(X(T, 3)))
+    parity(lambda T: getattr(T.func, jac)(lambda x: (x.outer(x)).sin())(X(T, 3)))
 
 
 @pytest.mark.parametrize("jac", ["jacrev", "jacfwd"])
 def test_jacobian_argnums_tuple_and_aux(jac):
-    both(lambda T: getattr(T.func, jac)(lambda x, y: ((x @ y).exp(), y.sum()), argnums=(0, 1), has_aux=True)(
+    parity(lambda T: getattr(T.func, jac)(lambda x, y: ((x @ y).exp(), y.sum()), argnums=(0, 1), has_aux=True)(
         X(T, 2, 3), X(T, 3)))
 
 
 @pytest.mark.parametrize("jac", ["jacrev", "jacfwd"])
 def test_jacobian_of_pytrees(jac):
-    both(lambda T: tree(getattr(T.func, jac)(lambda p: {"o": p["k"] * 2, "q": (p["l"][0].sum(),)})(
+    parity(lambda T: tree(getattr(T.func, jac)(lambda p: {"o": p["k"] * 2, "q": (p["l"][0].sum(),)})(
         {"k": X(T, 2), "l": (X(T, 3),)})))
 
 
 def test_jacobian_chunk_size_is_accepted():
-    both(lambda T: T.func.jacrev(lambda x: x.cumsum(0), chunk_size=2)(X(T, 4)))
+    parity(lambda T: T.func.jacrev(lambda x: x.cumsum(0), chunk_size=2)(X(T, 4)))
     jac = ndgrad.func.jacfwd(lambda x: x.cumsum(0), chunk_size=2)(X(ndgrad, 4))   # torch's jacfwd has none
     np.testing.assert_allclose(jac.numpy(), np.tril(np.ones((4, 4))))
 
 
 def test_hessian():
-    both(lambda T: T.func.hessian(lambda x, y: (x.sin() * y ** 2).sum(), argnums=(0, 1))(X(T, 2), X(T, 2, lo=-1)))
+    parity(lambda T: T.func.hessian(lambda x, y: (x.sin() * y ** 2).sum(), argnums=(0, 1))(X(T, 2), X(T, 2, lo=-1)))
 
 
 @pytest.mark.parametrize("outer", ["jacrev", "jacfwd"])
 @pytest.mark.parametrize("inner", ["jacrev", "jacfwd"])
 def test_nested_jacobians(outer, inner):
-    both(lambda T: getattr(T.func, outer)(getattr(T.func, inner)(lambda x: (x.exp() * x.sum()).sin()))(X(T, 3)))
+    parity(lambda T: getattr(T.func, outer)(getattr(T.func, inner)(lambda x: (x.exp() * x.sum()).sin()))(X(T, 3)))
 
 
 def test_jacobian_errors_match_torch():
@@ -207,34 +207,34 @@ def test_vmap_equals_a_python_loop():
 
 
 def test_vmap_in_dims_and_out_dims():
-    both(lambda T: T.vmap(lambda a, b: (a + b, a.sum()), in_dims=(1, 0), out_dims=(1, 0))(X(T, 3, 2), X(T, 2, 3)))
-    both(lambda T: T.vmap(lambda a: a * 2, in_dims=-1, out_dims=-1)(X(T, 2, 3)))
+    parity(lambda T: T.vmap(lambda a, b: (a + b, a.sum()), in_dims=(1, 0), out_dims=(1, 0))(X(T, 3, 2), X(T, 2, 3)))
+    parity(lambda T: T.vmap(lambda a: a * 2, in_dims=-1, out_dims=-1)(X(T, 2, 3)))
 
 
 def test_vmap_nested_in_dims_and_kwargs():
-    both(lambda T: T.vmap(lambda p, s, scale=1.0: (p[0] * p[1]["w"] + s) * scale, in_dims=((0, {"w": None}), 1))(
+    parity(lambda T: T.vmap(lambda p, s, scale=1.0: (p[0] * p[1]["w"] + s) * scale, in_dims=((0, {"w": None}), 1))(
         (X(T, 2, 3), {"w": X(T, 3)}), X(T, 3, 2), scale=2.0))
 
 
 def test_vmap_out_dims_none_returns_the_unbatched_output():
-    both(lambda T: T.vmap(lambda a, b: (a * 2, b + 1, "x"), in_dims=(0, None), out_dims=(0, None, None))(
+    parity(lambda T: T.vmap(lambda a, b: (a * 2, b + 1, "x"), in_dims=(0, None), out_dims=(0, None, None))(
         X(T, 2, 3), X(T, 3)))
 
 
 def test_nested_vmap():
-    both(lambda T: T.vmap(T.vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(X(T, 3), X(T, 2)))
+    parity(lambda T: T.vmap(T.vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(X(T, 3), X(T, 2)))
 
 
 def test_vmap_of_grad_gives_per_sample_gradients():
-    both(lambda T: T.vmap(T.func.grad(lambda w, x: ((x @ w).tanh() ** 2).sum()), in_dims=(None, 0))(
+    parity(lambda T: T.vmap(T.func.grad(lambda w, x: ((x @ w).tanh() ** 2).sum()), in_dims=(None, 0))(
         X(T, 3), X(T, 4, 3, lo=-1)))
 
 
 def test_grad_of_vmap_and_jacrev_of_vmap():
-    both(lambda T: T.func.grad(lambda x: T.vmap(lambda r: r.sin().sum())(x).prod())(X(T, 2, 3)))
-    both(lambda T: T.func.jacrev(T.vmap(lambda r: r.exp() * r.sum()))(X(T, 2, 2)))
-    both(lambda T: T.vmap(T.func.jacrev(lambda r: r.exp() * r.sum()))(X(T, 2, 2)))
-    both(lambda T: T.vmap(T.func.hessian(cube))(X(T, 2, 2)))
+    parity(lambda T: T.func.grad(lambda x: T.vmap(lambda r: r.sin().sum())(x).prod())(X(T, 2, 3)))
+    parity(lambda T: T.func.jacrev(T.vmap(lambda r: r.exp() * r.sum()))(X(T, 2, 2)))
+    parity(lambda T: T.vmap(T.func.jacrev(lambda r: r.exp() * r.sum()))(X(T, 2, 2)))
+    parity(lambda T: T.vmap(T.func.hessian(cube))(X(T, 2, 2)))
 
 
 def test_vmap_randomness():
@@ -288,19 +288,19 @@ def test_functional_call_uses_the_given_tensors_and_restores_the_module():
         before = m.weight
         out = T.func.functional_call(m, params(T), (X(T, 3),))
         return [out, m.weight is before, isinstance(m.weight, T.nn.Parameter)]
-    both(scenario)
+    parity(scenario)
 
 
 def test_grad_and_vmap_through_functional_call():
     def loss(T):
         m = linear(T)
         return lambda p, x: T.func.functional_call(m, p, (x,)).pow(2).sum()
-    both(lambda T: tree(T.func.grad(loss(T))(params(T), X(T, 3))))
-    both(lambda T: tree(T.vmap(T.func.grad(loss(T)), in_dims=(None, 0))(params(T), X(T, 4, 3))))
+    parity(lambda T: tree(T.func.grad(loss(T))(params(T), X(T, 3))))
+    parity(lambda T: tree(T.vmap(T.func.grad(loss(T)), in_dims=(None, 0))(params(T), X(T, 4, 3))))
 
 
 def test_functional_call_with_several_dicts_and_kwargs():
-    both(lambda T: T.func.functional_call(linear(T), ({"weight": X(T, 2, 3)}, {"bias": X(T, 2)}), X(T, 3),
+    parity(lambda T: T.func.functional_call(linear(T), ({"weight": X(T, 2, 3)}, {"bias": X(T, 2)}), X(T, 3),
                                           kwargs={}))
 
 
@@ -310,7 +310,7 @@ def test_functional_call_tied_weights():
         s[1].weight = s[0].weight
         return s
     eye = lambda T: T.eye(3, dtype=T.float64)  # noqa: E731
-    both(lambda T: T.func.functional_call(model(T), {"0.weight": eye(T) * 2}, (X(T, 3),)))
+    parity(lambda T: T.func.functional_call(model(T), {"0.weight": eye(T) * 2}, (X(T, 3),)))
     same_error(lambda T: T.func.functional_call(model(T), {"0.weight": eye(T), "1.weight": eye(T) * 2}, (X(T, 3),)),
                ValueError)
 
@@ -363,20 +363,20 @@ def test_native_path_runs_and_equals_the_loop(name):
     loop = ndgrad.stack([f(x[i], y) for i in range(4)])
     assert out.shape == loop.shape
     np.testing.assert_allclose(out.numpy(), loop.numpy(), rtol=1e-12)
-    both(lambda T: T.vmap(f, in_dims=(0, None), out_dims=-1)(X(T, 4, 3, lo=-1), X(T, 3)))
+    parity(lambda T: T.vmap(f, in_dims=(0, None), out_dims=-1)(X(T, 4, 3, lo=-1), X(T, 3)))
 
 
 def test_native_softmax_and_in_dims_out_dims():
     f = lambda a: a.softmax(-1) * a.log_softmax(0)  # noqa: E731
     before = _batching.state.completed
-    both(lambda T: T.vmap(f, in_dims=1, out_dims=1)(X(T, 2, 4, 3)))
+    parity(lambda T: T.vmap(f, in_dims=1, out_dims=1)(X(T, 2, 4, 3)))
     assert _batching.state.completed == before + 1
 
 
 def test_native_path_gradients_match_the_loop():
-    both(lambda T: T.func.grad(lambda x: T.vmap(lambda r: (r.sin() * r).softmax(0).sum())(x).pow(2).sum())(
+    parity(lambda T: T.func.grad(lambda x: T.vmap(lambda r: (r.sin() * r).softmax(0).sum())(x).pow(2).sum())(
         X(T, 3, 4)))
-    both(lambda T: T.func.jacrev(T.vmap(lambda r: (r.exp() * r.sum()).tanh()))(X(T, 2, 2)))
+    parity(lambda T: T.func.jacrev(T.vmap(lambda r: (r.exp() * r.sum()).tanh()))(X(T, 2, 2)))
 
 
 @pytest.mark.parametrize("f", [
@@ -387,7 +387,7 @@ def test_native_path_gradients_match_the_loop():
 ])
 def test_unsupported_ops_fall_back_to_the_loop(f):
     before = _batching.state.completed
-    both(lambda T: T.vmap(f)(X(T, 3, 2)))
+    parity(lambda T: T.vmap(f)(X(T, 3, 2)))
     assert _batching.state.completed == before
 
 
@@ -406,7 +406,7 @@ def test_results_require_grad_exactly_when_torch_funcs_do():
                 T.func.vjp(g, x)[1](y)[0], T.func.vjp(g, x)[0], T.vmap(g)(x),
                 T.vmap(T.func.grad(f))(X(T, 2, 3).requires_grad_())]
         return [[o.requires_grad, o.grad_fn is not None] for o in outs]
-    both(scenario)
+    parity(scenario)
 
 
 def test_jvp_of_jvp():
@@ -414,7 +414,7 @@ def test_jvp_of_jvp():
         f = lambda x: (x.sin() * x.exp()).sum()  # noqa: E731
         inner = lambda x: T.func.jvp(f, (x,), (X(T, 3, lo=1),))[1]  # noqa: E731
         return T.func.jvp(inner, (X(T, 3),), (X(T, 3, lo=-1),))
-    both(scenario)
+    parity(scenario)
 
 
 def test_inplace_write_of_batched_values_into_a_captured_tensor_is_refused():
@@ -432,7 +432,7 @@ def test_inplace_ops_on_unbatched_tensors_do_not_run_twice():
 
 def test_jvp_strict_refuses_an_output_independent_of_the_inputs():
     same_error(lambda T: T.func.jvp(lambda a: T.ones(3, dtype=T.float64), (X(T, 3),), (X(T, 3),), strict=True))
-    both(lambda T: T.func.jvp(lambda a: a * 2, (X(T, 3),), (X(T, 3),), strict=True))
+    parity(lambda T: T.func.jvp(lambda a: a * 2, (X(T, 3),), (X(T, 3),), strict=True))
 
 
 def test_vjp_fn_retain_graph_and_create_graph():
@@ -440,6 +440,6 @@ def test_vjp_fn_retain_graph_and_create_graph():
         out, fn = T.func.vjp(lambda a: a.sin() * a, X(T, 3))
         g = fn(X(T, 3), create_graph=True)[0]
         return [g, g.requires_grad, fn(X(T, 3, lo=-1), retain_graph=False)[0]]
-    both(scenario)
+    parity(scenario)
     same_error(lambda T: [fn(X(T, 3), retain_graph=False) and fn(X(T, 3))
                           for fn in [T.func.vjp(lambda a: a.sin() * a, X(T, 3))[1]]])

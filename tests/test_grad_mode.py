@@ -3,7 +3,7 @@ decorators and (set_grad_enabled) a plain function; inference tensors. (Threads:
 import pytest
 
 import ndgrad
-from parity import both, same_error
+from parity import both, parity, same_error
 
 
 def leaf():
@@ -271,7 +271,7 @@ def test_inplace_on_inference_tensor_outside_the_mode():
         with T.inference_mode():
             t.add_(1)
         return [t.is_inference(), t]
-    both(inside)
+    parity(inside)
 
 
 def test_inference_tensor_in_recorded_ops():

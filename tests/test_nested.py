@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, same_error
+from parity import both, parity, same_error
 
 
 def components(T):
@@ -26,7 +26,7 @@ def test_strided_metadata():
         return [nt.is_nested, str(nt.layout), str(nt.dtype), nt.dim(), nt.numel(), nt.requires_grad, nt.is_leaf,
                 nt.size(0), nt._nested_tensor_size(), nt._nested_tensor_strides(), nt.values(),
                 list(nt.unbind()), components(T)[0].is_nested]
-    both(scenario)
+    parity(scenario)
 
 
 def test_jagged_metadata_and_views():
@@ -34,7 +34,7 @@ def test_jagged_metadata_and_views():
         v, nt = jagged(T)
         return [str(nt.layout), nt.offsets(), nt.lengths(), nt.dim(), nt.size(0), nt.size(2), str(nt.shape[1])[0],
                 nt._base is v, nt.values()._base is v, list(nt.unbind()), nt.to_padded_tensor(-1.0)]
-    both(scenario)
+    parity(scenario)
 
 
 def test_leaf_nested_tensor_accumulates_a_nested_grad():
@@ -68,7 +68,7 @@ def test_linear_double_backward_graph():
         g, = T.autograd.grad(y, x, v, create_graph=True)
         return [y.grad_fn.name(), g.grad_fn.name(), [n.name() if n else None for n, _ in g.grad_fn.next_functions],
                 list(g.unbind()), v.is_nested, list(v.unbind())]
-    both(scenario)
+    parity(scenario)
 
 
 def test_unbind_gradients_into_components():
@@ -77,7 +77,7 @@ def test_unbind_gradients_into_components():
         parts = T.nested.as_nested_tensor([a, b]).unbind()
         (parts[1] * 3).sum().backward()
         return [parts[0].grad_fn.name(), a.grad, b.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_jagged_narrow():
@@ -88,7 +88,7 @@ def test_jagged_narrow():
         (parts[0].sum() + 2 * parts[1].sum()).backward()
         return [nt.grad_fn.name(), nt._base is x, nt.is_contiguous(), nt.values().shape[0], nt.lengths(),
                 list(parts), x.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_repr_strided():
@@ -96,7 +96,7 @@ def test_repr_strided():
         a, b = components(T)
         return [repr(T.nested.as_nested_tensor([a, b])), repr(T.nested.nested_tensor([[1.0, 2.0], [3.0]])),
                 repr(T.nested.nested_tensor([a, b], requires_grad=True))]
-    both(scenario)
+    parity(scenario)
 
 
 def test_repr_jagged():
@@ -151,7 +151,7 @@ def test_jagged_pointwise():
         out = (nt.exp() * 2 - nt).values()
         out.sum().backward()
         return [out, v.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_gradients_match_padded_dense_computation():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import LIBS, both, same_error
+from parity import LIBS, both, parity, same_error
 
 
 def _x(T, *shape, seed=0):
@@ -90,7 +90,7 @@ def test_attention_backend_choice_and_values(case):
             kw["attn_mask"] = T.tensor([[True, False, True], [False, False, False], [True, True, True]])
         out = T.nn.functional.scaled_dot_product_attention(q, k, v, **kw)
         return [out.grad_fn.name()] + ([] if case == "dropout" else [out, *T.autograd.grad(out.sum(), (q, k, v))])
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("mode,p,rows,node", [
@@ -160,7 +160,7 @@ def test_ctc_loss_infeasible_targets():
                                             reduction="none", zero_infinity=zero_infinity)
             out += [loss, T.autograd.grad(loss.sum(), x)[0]]
         return out
-    both(scenario)
+    parity(scenario)
 
 
 def test_ctc_loss_float32_and_blank():
@@ -168,7 +168,7 @@ def test_ctc_loss_float32_and_blank():
         x = _x(T, 5, 2, 3).float().detach().requires_grad_()
         loss = T.nn.functional.ctc_loss(x.log_softmax(-1), T.tensor([[0, 1], [1, 0]]), [5, 3], [2, 2], blank=2)
         return [loss, T.autograd.grad(loss, x)[0]]
-    both(scenario, rtol=1e-5, atol=1e-6)
+    parity(scenario, rtol=1e-5, atol=1e-6)
 
 
 def test_embedding_bag_max_with_empty_bags_and_float32():
@@ -176,7 +176,7 @@ def test_embedding_bag_max_with_empty_bags_and_float32():
         w = _x(T, 4, 3).float().detach().requires_grad_()
         out = T.nn.functional.embedding_bag(T.tensor([1, 1, 2]), w, T.tensor([0, 0, 1, 3]), mode="max")
         return [out, T.autograd.grad(out.sum(), w)[0]]
-    both(scenario)
+    parity(scenario)
 
 
 def test_grid_sample_float32_and_unit_size():
@@ -188,7 +188,7 @@ def test_grid_sample_float32_and_unit_size():
                  for m in ("bilinear", "nearest", "bicubic")] +
                 [T.nn.functional.grid_sample(thin, grid.double(), padding_mode=p, align_corners=a)
                  for p in ("zeros", "border", "reflection") for a in (False, True)])
-    both(scenario, rtol=1e-5, atol=1e-6)
+    parity(scenario, rtol=1e-5, atol=1e-6)
 
 
 # ---- nn.utils.rnn -------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_packed_sequence_round_trip():
         loss = (padded * T.arange(1.0, 9.0, dtype=T.float64).reshape(1, 4, 2)).sum()
         return [packed.data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices, padded, lengths,
                 seqs, padded.grad_fn.name(), list(T.autograd.grad(loss, (a, b, c)))]
-    both(scenario)
+    parity(scenario)
 
 
 def test_import_paths_of_nn_utils():
@@ -228,7 +228,7 @@ def test_parametrizations_weight_norm():
         T.nn.utils.parametrize.remove_parametrizations(m, "weight")
         return [type(m).__name__, names, w.grad_fn.name(), w, g.grad, v.grad,
                 sorted(n for n, _ in m.named_parameters()), m.weight]
-    both(scenario)
+    parity(scenario)
 
 
 def test_deprecated_weight_norm_hook():
@@ -246,7 +246,7 @@ def test_deprecated_weight_norm_hook():
         out = m(T.ones(1, 2, dtype=T.float64))   # the pre-hook recomputes the weight
         T.nn.utils.remove_weight_norm(m)
         return [names, m.weight_g if hasattr(m, "weight_g") else None, out, sorted(n for n, _ in m.named_parameters())]
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)

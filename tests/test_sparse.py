@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import LIBS, both, same_error
+from parity import LIBS, parity, same_error
 
 X = [[1.0, 0.0, 3.0], [0.0, 2.0, 0.0], [4.0, 0.0, 0.0], [0.0, 5.0, 6.0]]
 
@@ -37,7 +37,7 @@ def test_storage_and_metadata(layout):
             parts = [s.ccol_indices(), s.row_indices()]
         return parts + [s.values(), str(s.layout), list(s.shape), s._nnz(), s.sparse_dim(), s.dense_dim(),
                         s.numel(), s.dim(), str(s.dtype), s.to_dense()]
-    both(scenario)
+    parity(scenario)
 
 
 def test_repr_matches_torch():
@@ -49,7 +49,7 @@ def test_repr_matches_torch():
                 repr(T.sparse_coo_tensor(T.tensor([[0, 2, 0]]), v, (3,)).coalesce()),
                 repr(T.zeros(2, 2).to_sparse()), repr(sparse_leaf(T)), repr(T.ones(2, 3, dtype=T.int32).to_sparse()),
                 repr(T.arange(40.0).reshape(2, 20).to_sparse_csr())]
-    both(scenario)
+    parity(scenario)
 
 
 def test_layout_objects():
@@ -66,7 +66,7 @@ def test_sparse_leaf_gets_sparse_grad_from_sparse_mm(layout):
         d = T.arange(6, dtype=T.float64).reshape(3, 2).requires_grad_()
         T.sparse.mm(s, d).sum().backward()
         return grad_summary(s) + [d.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_sparse_grad_accumulates_over_two_backward_calls():
@@ -76,7 +76,7 @@ def test_sparse_grad_accumulates_over_two_backward_calls():
         for k in range(2):
             (T.sparse.mm(s, d) * (k + 1)).sum().backward()
         return grad_summary(s)
-    both(scenario)
+    parity(scenario)
 
 
 def test_two_paths_into_a_sparse_leaf_sum_sparse_gradients():
@@ -85,7 +85,7 @@ def test_two_paths_into_a_sparse_leaf_sum_sparse_gradients():
         out = T.sparse.sum(s, 0).to_dense().sum() + (s.to_dense() ** 2).sum()
         out.backward()
         return grad_summary(s)
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("call", [
@@ -106,7 +106,7 @@ def test_gradient_layout_of_sparse_coo_leaf(call):
         w = T.arange(float(np.prod(call(T, s).shape)), dtype=T.float64).reshape(call(T, s).shape)
         (call(T, s) * w).sum().backward()
         return grad_summary(s)
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("layout,call", [
@@ -124,7 +124,7 @@ def test_gradient_layout_of_csr_leaf(layout, call):
         w = T.arange(float(out.numel()), dtype=T.float64).reshape(out.shape)
         (out * w).sum().backward()
         return grad_summary(s)
-    both(scenario)
+    parity(scenario)
 
 
 @pytest.mark.parametrize("layout", ["csc", "bsr"])
@@ -150,7 +150,7 @@ def test_dense_plus_sparse_and_transposes():
         y.sum().backward()
         return [y, str(s.t().layout), str(c.t().layout), c.t().to_dense(), x.grad, grad_summary(s),
                 (s - s).to_dense(), (-s).to_dense()]
-    both(scenario)
+    parity(scenario)
 
 
 def test_uncoalesced_coo():
@@ -161,7 +161,7 @@ def test_uncoalesced_coo():
         (c.values() * T.tensor([1.0, 10.0], dtype=T.float64)).sum().backward()
         return [s.is_coalesced(), c.is_coalesced(), c.indices(), c.values(), s._values(), s.to_dense(), v.grad,
                 c.coalesce() is c, s._nnz(), c._nnz()]
-    both(scenario)
+    parity(scenario)
 
 
 def test_sparse_mask_with_compressed_mask_forward():
@@ -169,7 +169,7 @@ def test_sparse_mask_with_compressed_mask_forward():
         x = T.arange(12, dtype=T.float64).reshape(4, 3)
         m = T.tensor(X, dtype=T.float64)
         return [x.sparse_mask(m.to_sparse_csc()).values(), x.sparse_mask(m.to_sparse_bsr((2, 1))).to_dense()]
-    both(scenario)
+    parity(scenario)
 
 
 def test_mm_reduce_amax_picks_per_row_extreme_and_skips_empty_rows():
@@ -180,7 +180,7 @@ def test_mm_reduce_amax_picks_per_row_extreme_and_skips_empty_rows():
         outs = [T.sparse.mm(c, d, r) for r in ("amax", "amin", "mean")]
         sum(o.sum() for o in outs).backward()
         return outs + [c.grad.values(), d.grad]
-    both(scenario)
+    parity(scenario)
 
 
 def test_sparse_tensor_to_numpy_is_refused():
@@ -250,4 +250,4 @@ def test_a_conversion_runs_backward_twice_as_it_saves_no_tensor(convert):
         for k in (2.0, 3.0):
             (s.to_dense() * k).sum().backward()
         return x.grad
-    both(scenario)
+    parity(scenario)

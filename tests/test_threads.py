@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from parity import both
+from parity import both, parity
 
 N_THREADS = 8
 WAIT = 30   # seconds: a scenario that breaks fails instead of hanging
@@ -91,7 +91,7 @@ def test_backward_on_separate_graphs():
         run_threads(work)
         return results
 
-    both(scenario)
+    parity(scenario)
 
 
 def test_shared_graph_backward_from_threads_with_retain_graph():
@@ -284,7 +284,7 @@ def test_dataloader_style_workers_record_and_backward():
         run_threads(worker, n=4)
         return [w.grad, b.grad, T.tensor(sorted(losses), dtype=T.float64)]
 
-    both(scenario, rtol=1e-10)
+    parity(scenario, rtol=1e-10)
 
 
 def test_hooks_run_on_the_thread_that_runs_backward():

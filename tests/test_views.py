@@ -12,7 +12,7 @@ import pytest
 
 import ndgrad
 
-from parity import both, same_error
+from parity import both, parity, same_error
 
 
 def base(T, shape=(2, 3, 4), requires_grad=False):
@@ -81,7 +81,7 @@ def test_view_of_view_has_the_root_as_base():
         assert w._base is x and v._base is x
         w.mul_(2)
         return [x, v, w, x._version, v._version, w._version]
-    both(s)
+    parity(s)
 
 
 def test_expand_view_sees_base_writes():
@@ -91,7 +91,7 @@ def test_expand_view_sees_base_writes():
         assert v._base is x
         x.add_(1)
         return [v, v._version]
-    both(s)
+    parity(s)
 
 
 @pytest.mark.parametrize("call", [
@@ -120,7 +120,7 @@ def test_unsafe_split_shares_memory_without_being_a_view():
         assert y._base is None
         y.mul_(0)
         return [x, x._version, y._version]
-    both(s)
+    parity(s)
 
 
 def test_no_op_shape_calls_return_the_tensor_itself():
@@ -137,7 +137,7 @@ def test_iteration_unbinds_into_views():
         assert all(r._base is x for r in rows)
         (rows[0] * 2 + rows[1] * 3).sum().backward()
         return [r.grad_fn.name() for r in rows] + [x.grad]
-    both(s)
+    parity(s)
 
 
 # --- in-place ops on views of graph tensors: CopySlices ---------------------------------------
@@ -167,7 +167,7 @@ def test_inplace_on_view_rewrites_base_history(name):
         assert y.grad_fn.name() == "torch::autograd::CopySlices"
         (y * weights(T, (2, 3))).sum().backward()
         return [y, x.grad]
-    both(s)
+    parity(s)
 
 
 def test_inplace_on_view_with_a_differentiable_argument():
@@ -179,7 +179,7 @@ def test_inplace_on_view_with_a_differentiable_argument():
         z.t().copy_(src * 2)
         ((y + z) * weights(T, (2, 3))).sum().backward()
         return [y, z, x.grad, src.grad, z.grad_fn.name()]
-    both(s)
+    parity(s)
 
 
 def test_view_used_after_inplace_is_regenerated():
@@ -206,7 +206,7 @@ def test_inplace_on_base_after_view_was_taken():
         y.mul_(x)
         (v * weights(T, (6,))).sum().backward()
         return [v, x.grad]
-    both(s)
+    parity(s)
 
 
 def test_double_backward_through_copy_slices():
@@ -217,7 +217,7 @@ def test_double_backward_through_copy_slices():
         (g,) = T.autograd.grad((y * y).sum(), x, create_graph=True)
         (g * weights(T, (2, 3))).sum().backward()
         return [g, x.grad]
-    both(s)
+    parity(s)
 
 
 def test_saved_tensor_modified_through_a_view():
@@ -256,7 +256,7 @@ def test_inplace_on_multi_output_view_is_fine_without_grad():
         x = base(T, (2, 3))
         x.unbind(0)[1].mul_(-1)
         return [y, x]
-    both(s)
+    parity(s)
 
 
 def test_inplace_on_view_made_in_no_grad_mode():
@@ -368,7 +368,7 @@ def test_view_as_dtype_reads_the_same_bytes():
             x.add_(1)
         return [same, same.requires_grad, same._is_view(), same._version, x.view(T.uint8).shape,
                 x.view(T.float16), x.view(T.float64).shape, T.ones(()).view(T.int32), x[0, 0]._is_view()]
-    both(s)
+    parity(s)
 
 
 @pytest.mark.parametrize("call", [
@@ -395,7 +395,7 @@ def test_cat_promotes_and_skips_legacy_empty():
         e = T.cat([T.ones(2, dtype=T.bool), T.zeros(1, dtype=T.uint8)])
         (c * T.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
         return [c, str(c.dtype), d, str(e.dtype), a.grad]
-    both(s)
+    parity(s)
 
 
 def test_split_and_chunk_shapes():
@@ -404,7 +404,7 @@ def test_split_and_chunk_shapes():
         return [[tuple(p.shape) for p in parts] for parts in
                 (x.split(2), x.split([1, 4]), x.chunk(3), x.chunk(3, 1), x.chunk(9), x.split(5, 1),
                  T.zeros(0, 2).chunk(3))]
-    both(s)
+    parity(s)
 
 
 def test_matrix_properties_and_T_warning():
@@ -414,7 +414,7 @@ def test_matrix_properties_and_T_warning():
             warnings.simplefilter("ignore")   # torch warns once per process about x.T on 3-D tensors
             return [tuple(x.T.shape), tuple(x.mT.shape), tuple(x.mH.shape), tuple(x.unbind(0)[0].H.shape),
                     x.T.grad_fn.name(), x.unbind(0)[0].T.grad_fn.name()]
-    both(s)
+    parity(s)
     with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
         leaf(ndgrad, (2, 3, 4)).T
 
@@ -425,7 +425,7 @@ def test_storage_offset_and_strides_of_views():
         views = [x.unbind(0)[1], x.split(1, 2)[1], x.diagonal(0, 1, 2), x.transpose(0, 2), x.expand(3, 2, 3, 4),
                  x.as_strided((2,), (3,), 5)]
         return [[v.storage_offset(), tuple(v.stride()), v.is_contiguous()] for v in views]
-    both(s)
+    parity(s)
 
 
 def test_as_strided_of_a_view_counts_from_the_base():
@@ -436,7 +436,7 @@ def test_as_strided_of_a_view_counts_from_the_base():
         z = v.as_strided((3,), (4,), 1)             # an explicit one counts from the base
         ((y * 2).sum() + (z * 3).sum()).backward()
         return [y, z, y.storage_offset(), z.storage_offset(), x.grad]
-    both(s)
+    parity(s)
 
 
 def test_grad_of_expanded_input_through_as_strided():
@@ -446,7 +446,7 @@ def test_grad_of_expanded_input_through_as_strided():
         y = e.as_strided((2, 2), (1, 1))
         (y * weights(T, (2, 2))).sum().backward()
         return [y, x.grad]
-    both(s)
+    parity(s)
 
 
 def test_as_strided_scatter_values_match_torch():
@@ -454,7 +454,7 @@ def test_as_strided_scatter_values_match_torch():
         x = base(T, (3, 4))
         return [T.as_strided_scatter(x, -base(T, (2, 2)), (2, 2), (1, 4), 1),
                 T.as_strided_scatter(x.unbind(0)[1], base(T, (2,)), (2,), (2,))]
-    both(s)
+    parity(s)
 
 
 def test_complex_views_share_memory():
@@ -465,7 +465,7 @@ def test_complex_views_share_memory():
         assert r._base is z and c._base is z
         r.mul_(2)
         return [z, c, tuple(r.stride()), z._version]
-    both(s)
+    parity(s)
 
 
 @pytest.mark.parametrize("call", [
