@@ -204,7 +204,8 @@ class Tensor:
     # --- autograd metadata ----------------------------------------------------------------
     @property
     def requires_grad(self):
-        return self._requires_grad
+        # a view requires grad once its base does, even if the base started to after the view was made
+        return self._requires_grad or self._base is not None and self._base._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):

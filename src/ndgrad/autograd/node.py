@@ -37,13 +37,16 @@ class _Extra:
 
 class SavedOutput:
     """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
-    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw")   # fw: set by forward AD only
+    # fw: set by forward AD only; view_fn: for an in-place op on a view, a weakref to the view's
+    # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
+    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn")
 
     def __init__(self, tensor):
         self.data = tensor._data
         self.vc = tensor._vc
         self.output_nr = tensor._output_nr
         self.requires_grad = tensor._requires_grad
+        self.view_fn = None
 
 
 class TensorMeta:
@@ -153,7 +156,8 @@ class Node:
         if kind is SavedOutput:   # the op's own output (the most common case: tried first)
             if value.vc[0] != version:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
-            t = Tensor._make(value.data, value.requires_grad, self if value.requires_grad else None, value.output_nr)
+            fn = self if value.view_fn is None else value.view_fn()
+            t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
             if forward_ad.state.level is not None:
                 forward_ad.restore_saved(value, t)

@@ -8,6 +8,8 @@ share their base's version counter and replay from it; an in-place op moves the 
 tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
 `OpSpec` in the ops registry) carries what it needs.
 """
+import weakref
+
 from .. import _dtype
 from .._tensor import Tensor
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
@@ -203,11 +205,32 @@ def rebase_history(self, node):
     if node._saved is not None:
         node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
     if self._base is None:
+        move_retains_grad(self, self._grad_fn, self._output_nr, node, 0)
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
         return
     base = self._base
-    base._grad_fn = CopySlices(edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    old_fn, old_nr = self._grad_fn, self._output_nr
+    copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    move_retains_grad(base, base._grad_fn, base._output_nr, copy_slices, 0)
+    base._grad_fn = copy_slices
     base._output_nr = 0
     base._requires_grad = True
     self._requires_grad = True
-    self._view_version = -1   # regenerate self's grad_fn from the base on next access
+    self._view_version = -1   # regenerate self's grad_fn from the base now
+    fresh = self.grad_fn
+    move_retains_grad(self, old_fn, old_nr, fresh, self._output_nr)
+    # as torch: the op's output, unpacked, has the view's new history (not `node`, now inside
+    # CopySlices), held weakly: the view's history holds node, through CopySlices
+    for saved in node._saved or ():
+        if type(saved) is SavedOutput and fresh is not None:
+            saved.view_fn = weakref.ref(fresh)
+            saved.output_nr = self._output_nr
+
+
+def move_retains_grad(t, old_fn, old_nr, new_fn, new_nr):
+    """retain_grad follows the tensor to its new history (its other hooks stay with the old one)."""
+    if not t._retains_grad or old_fn is None or old_fn._extra is None:
+        return
+    hook = old_fn._extra.retains_grad_hooks.pop(old_nr, None)
+    if hook is not None and new_fn is not None:
+        new_fn._get_extra().retains_grad_hooks[new_nr] = hook

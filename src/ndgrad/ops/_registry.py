@@ -123,7 +123,7 @@ def _unwrap(spec, args):
         if isinstance(a, Tensor):
             d = a._data
             raw[i] = d
-            if a._requires_grad:
+            if a._requires_grad or a._base is not None and a._base._requires_grad:   # see Tensor.requires_grad
                 inputs_require_grad = True
             if single_dtype is None:
                 single_dtype = d.dtype
@@ -166,7 +166,8 @@ def call(spec, args):
         elif type(b) is Tensor and b._data.dtype == a._data.dtype:
             raw = (a._data, b._data)
     if raw is not None:
-        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad
+        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
+            a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
         raw, inputs_require_grad, target = _unwrap(spec, args)
@@ -239,10 +240,10 @@ def call_inplace(spec, args):
     if profile_op is not None:
         return profile_op(spec, args, True)
     self = args[0]
-    if self._creation is not None and state.enabled and self._base._requires_grad:
-        record.refuse_view_inplace(self)
-    recording = state.enabled and (self._requires_grad or any(
+    recording = state.enabled and (self.requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
+    if self._creation is not None and recording:   # torch refuses whenever the op would be recorded
+        record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
     if recording and spec.node_cls is not None:
@@ -378,6 +379,7 @@ def _regenerate_view_grad_fn(self):
             fresh = self._view_fn(self._base)
         else:
             fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
+    record.move_retains_grad(self, self._grad_fn, self._output_nr, fresh._grad_fn, fresh._output_nr)
     self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
     self._requires_grad = True
     self._view_version = self._vc[0]
