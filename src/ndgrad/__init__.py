@@ -15,6 +15,8 @@ from . import _dtype  # noqa: E402
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
+from ._tensor import (TypedStorage, UntypedStorage, channels_last, channels_last_3d, contiguous_format,  # noqa: F401
+                      memory_format, preserve_format)
 from . import autograd  # noqa: F401,E402
 from . import ops as _ops  # noqa: E402  (registers every op)
 from . import derivatives as _derivatives  # noqa: E402,F401  (binds every op to its derivatives.yaml entry)

@@ -173,10 +173,11 @@ class Tensor:
         return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
 
     def storage_offset(self):
-        if self._base is None:
+        if self._base is None and (not is_array(self._data) or self._data.base is None):
             return 0
+        owner = _owner(self) if is_array(self._data) else self._base._data   # from the start of the memory
         return (self._data.__array_interface__["data"][0]
-                - self._base._data.__array_interface__["data"][0]) // self._data.itemsize
+                - owner.__array_interface__["data"][0]) // self._data.itemsize
 
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
@@ -240,6 +241,12 @@ class Tensor:
     def _is_view(self):
         return self._base is not None
 
+    def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
+        """This view's ops replayed on `new_base` (visitors: see autograd/record.py's view replay)."""
+        if self._view_fn is None:
+            raise RuntimeError("_view_func: this tensor is not a view that ndgrad can replay")
+        return self._view_fn(new_base, symint_visitor_fn, tensor_visitor_fn)
+
     @property
     def grad(self):
         if self._grad is None and self._grad_fn is not None and not self._retains_grad:
@@ -264,6 +271,10 @@ class Tensor:
                                    f"got {value.dtype}")
         self._grad = value
 
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
     @property
     def _version(self):
         return self._vc[0]
@@ -282,7 +293,26 @@ class Tensor:
 
     @data.setter
     def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if is_array(self._data) != is_array(value._data) or type(self._data) is NestedArray \
+                or type(value._data) is NestedArray and type(self._data) is not NestedArray:
+            raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
+                               "incompatible tensor type.")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+    def __delattr__(self, name):
+        # slots and autograd state cannot be deleted (torch's messages); the rest as any attribute
+        refused = _UNDELETABLE.get(name)
+        if refused is not None:
+            raise refused[0](refused[1])
+        object.__delattr__(self, name)
 
     def detach(self):
         t = Tensor._make(self._data, False, None, 0)
@@ -296,6 +326,42 @@ class Tensor:
         self._requires_grad = False
         self._output_nr = 0
         return self
+
+    # --- memory -------------------------------------------------------------------------------
+    def untyped_storage(self):
+        return UntypedStorage(_owner(self))
+
+    def storage(self):
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                      "only storage class. This should only matter to you if you are using storages directly.  To "
+                      "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+        return TypedStorage(_owner(self), self._data.dtype)
+
+    def resize_(self, *sizes, memory_format=None):
+        if self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+        if shape == self._data.shape:
+            return self   # nothing changes, and the version stays
+        n = 1
+        for d in shape:
+            n *= d
+        old = self._data
+        owner = _owner(self)
+        offset = (old.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) if old.size else 0
+        if offset + n * old.itemsize <= owner.nbytes:   # the memory is large enough: a new geometry on it
+            self._data = np.ndarray(shape, old.dtype, buffer=owner, offset=offset)
+        else:   # grown: new memory holding the old values first (the rest uninitialized in torch; zeros here)
+            data = namespace(old).zeros(n, dtype=old.dtype)
+            flat = old.reshape(-1)
+            data[:min(n, flat.size)] = flat[:n]
+            self._data = data.reshape(shape)
+        self._vc[0] += 1
+        return self
+
+    def resize_as_(self, other, memory_format=None):
+        return self.resize_(other._data.shape)
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
@@ -418,6 +484,133 @@ class Tensor:
     def _cast(self, np_dtype):
         """This tensor in another NumPy dtype, through the differentiable `to`."""
         return self.to(_dtype.from_numpy_dtype(np_dtype))
+
+
+_UNDELETABLE = {
+    "requires_grad": (RuntimeError, "requires_grad must be a bool"),
+    "_grad_fn": (RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!"),
+    "_backward_hooks": (RuntimeError, "Deletion of _backwards_hooks not allowed!"),
+    "grad_fn": (AttributeError, "attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable"),
+    "is_leaf": (AttributeError, "attribute 'is_leaf' of 'torch._C.TensorBase' objects is not writable"),
+    **{slot: (AttributeError, f"cannot delete Tensor's internal field {slot!r}")
+       for slot in ("_data", "_requires_grad", "_output_nr", "_vc", "_base")},
+}
+
+
+def _owner(t):
+    """The array that owns t's memory (views of views lead back to it): what storage() wraps."""
+    a = t._data
+    if not is_array(a):
+        raise NotImplementedError(f"storage: a {t.layout} tensor has no single storage in ndgrad")
+    while is_array(a.base) or type(a.base).__name__ == "DummyArray":   # DummyArray: NumPy's as_strided holder
+        a = a.base if is_array(a.base) else a.base.base
+    return a
+
+
+class UntypedStorage:
+    """torch.UntypedStorage: the bytes of a tensor's memory, shared by every view of it."""
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    def _bytes(self):
+        return self._owner.reshape(-1).view(np.uint8)
+
+    def data_ptr(self):
+        return self._owner.__array_interface__["data"][0]
+
+    def nbytes(self):
+        return self._owner.nbytes
+
+    size = nbytes
+
+    def __len__(self):
+        return self._owner.nbytes
+
+    def element_size(self):
+        return 1
+
+    @property
+    def device(self):
+        return CPU
+
+    def __getitem__(self, i):
+        return int(self._bytes()[i])
+
+    def __setitem__(self, i, value):
+        self._bytes()[i] = value
+
+    def tolist(self):
+        return self._bytes().tolist()
+
+    def untyped(self):
+        return self
+
+    def __repr__(self):
+        return " " + "\n ".join(map(str, self.tolist())) + \
+            f"\n[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+
+
+class TypedStorage(UntypedStorage):
+    """torch.TypedStorage (tensor.storage()): the same memory, read as elements of the tensor's dtype."""
+
+    def __init__(self, owner, np_dtype):
+        super().__init__(owner)
+        self._np_dtype = np_dtype
+
+    def _elements(self):
+        return self._owner.reshape(-1).view(self._np_dtype)
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._np_dtype)
+
+    def size(self):
+        return self._owner.nbytes // self._np_dtype.itemsize
+
+    def __len__(self):
+        return self.size()
+
+    def element_size(self):
+        return self._np_dtype.itemsize
+
+    def __getitem__(self, i):
+        if not isinstance(i, int):
+            raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+        return self._elements()[i].item()
+
+    def __setitem__(self, i, value):
+        self._elements()[i] = value
+
+    def tolist(self):
+        return self._elements().tolist()
+
+    def untyped(self):
+        return UntypedStorage(self._owner)
+
+    def __repr__(self):
+        return " " + "\n ".join(map(str, self.tolist())) + \
+            f"\n[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+
+
+class memory_format:
+    """torch.memory_format: how a 4-d (channels_last) or 5-d (channels_last_3d) tensor is laid out."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return self.name
+
+
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+preserve_format = memory_format("preserve_format")
 
 
 def _wrap_dim(dim, ndim):

@@ -14,4 +14,6 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
                            set_detect_anomaly)
 from .grad_mode import _force_original_view_tracking, _is_view_replay_enabled, set_multithreading_enabled  # noqa: F401
 from .variable import Variable  # noqa: F401
+from .grad_mode import _is_view_replay_enabled as is_view_replay_enabled  # noqa: F401,E402
+from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
 from . import profiler  # noqa: F401

@@ -293,3 +293,4 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
 
 from .graph_viz import render, summary, to_dot  # noqa: E402,F401
+from .record import increment_version  # noqa: E402,F401

@@ -8,6 +8,7 @@ share their base's version counter and replay from it; an in-place op moves the 
 tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
 `OpSpec` in the ops registry) carries what it needs.
 """
+import functools
 import weakref
 
 from .. import _dtype
@@ -143,11 +144,27 @@ def _may_share_memory(a, b):
 
 
 def _chain(parent_fn, spec, rest, index, replay):
-    def view_fn(b):
-        v = parent_fn(b) if parent_fn is not None else b
-        out = replay(spec, (v,) + rest)   # positional, as recorded (forwards may have keyword-only args)
+    def view_fn(b, symint_visitor_fn=None, tensor_visitor_fn=None):
+        """The view, replayed on `b`; the visitors (Tensor._view_func) may replace the saved SymInt
+        and Tensor arguments of each view op, for this replay only."""
+        v = parent_fn(b, symint_visitor_fn, tensor_visitor_fn) if parent_fn is not None else b
+        args = rest if symint_visitor_fn is None and tensor_visitor_fn is None else \
+            _visit_args(spec, rest, symint_visitor_fn, tensor_visitor_fn)
+        out = replay(spec, (v,) + args)   # positional, as recorded (forwards may have keyword-only args)
         return out[index] if type(out) is tuple else out
     return view_fn
+
+
+def _visit_args(spec, rest, symint_fn, tensor_fn):
+    types = [a.type for a in spec.entry.args[1:]] if spec.entry is not None else [""] * len(rest)
+    out = []
+    for a, kind in zip(rest, types):
+        if symint_fn is not None and kind.startswith("SymInt"):
+            a = type(a)(symint_fn(x) for x in a) if isinstance(a, (list, tuple)) else symint_fn(a)
+        elif tensor_fn is not None and isinstance(a, Tensor):
+            a = tensor_fn(a)
+        out.append(a)
+    return tuple(out) + tuple(rest[len(out):])
 
 
 
@@ -234,3 +251,42 @@ def move_retains_grad(t, old_fn, old_nr, new_fn, new_nr):
     hook = old_fn._extra.retains_grad_hooks.pop(old_nr, None)
     if hook is not None and new_fn is not None:
         new_fn._get_extra().retains_grad_hooks[new_nr] = hook
+
+
+
+# --- version counters, set by hand (torch.autograd.graph.increment_version and the unsafe setters) ---
+def increment_version(tensor):
+    """Record that `tensor` (or each tensor of an iterable) was modified in place behind autograd's back."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not t._inference:   # inference tensors have no version counter
+            t._vc[0] += 1
+
+
+def _unsafe_set_version_counter(tensors, versions):
+    if len(tensors) != len(versions):
+        raise RuntimeError(f"tensors_len={len(tensors)}, versions_len={len(versions)}")
+    for t, v in zip(tensors, versions):
+        if v < 0:
+            raise RuntimeError(f"Cannot set a version_counter to a value below 0: {v}")
+        t._vc[0] = v
+
+
+class _unsafe_preserve_version_counter:
+    """Inside, in-place changes to `tensors` leave their version counters as they were on entry
+    (a context manager or a decorator)."""
+
+    def __init__(self, tensors):
+        self.tensors = (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
+
+    def __enter__(self):
+        self.prev_versions = tuple(t._vc[0] for t in self.tensors)
+
+    def __exit__(self, *exc):
+        _unsafe_set_version_counter(self.tensors, self.prev_versions)
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper

@@ -16,8 +16,8 @@ import numpy as np
 from .. import _dtype
 from ._registry import call_inplace, method, op, register
 from ._schema import Parser
-from .shape import _plain_size
-from .._tensor import Tensor
+from .shape import _alias, _plain_size
+from .._tensor import Size, Tensor
 from ..autograd.grad_mode import state
 from ..backends import current, is_array, namespace
 
@@ -512,6 +512,19 @@ def _test_autograd_multiple_dispatch_view(input):
 
 
 # ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------
+@method()
+def new(self, *args, device=None):
+    """The legacy constructor: `x.new(2, 3)` or `x.new(torch.Size)` (uninitialized, x's dtype),
+    `x.new(sequence)` (the data), `x.new(tensor)` (that tensor, as an alias), `x.new()` (empty)."""
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return _alias(args[0])
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=self.dtype)
+    if len(args) == 1 and not isinstance(args[0], (int, Size)):
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+    return empty(*args or (0,), dtype=self.dtype)
+
+
 @method()
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
