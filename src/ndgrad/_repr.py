@@ -124,8 +124,11 @@ def _shows_dtype(d):
 
 
 def _suffixes_of(t):
-    fn = t.grad_fn
-    return [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t._requires_grad else []
+    try:
+        fn = t.grad_fn
+    except RuntimeError:   # a view torch forbids in-place ops on, whose base was modified: as torch prints it
+        return ["grad_fn=<Invalid>"]
+    return [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t.requires_grad else []
 
 
 def sparse_repr(t):

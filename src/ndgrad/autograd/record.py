@@ -185,24 +185,34 @@ def write_into(self, data, op_name):
 
 
 
-def refuse_view_inplace(t):
-    fn = t.grad_fn
-    who = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]} is a view" if fn is not None else "A view"
-    if t._creation == "custom":
-        raise RuntimeError(f"{who} and is being modified inplace. This view was created inside a custom Function (or "
-                           "because an input was returned as-is) and the autograd logic to handle view+inplace would "
-                           "override the custom backward associated with the custom Function, leading to incorrect "
-                           "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
-                           "custom Function.")
-    if t._creation == "multi":
-        raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
-                           "should replace the inplace operation by an out-of-place one.")
-    raise RuntimeError(("A view was created" if fn is None else f"{who} of a view which was created") +
-                       " in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-                       "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-                       "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
-                       "to be tracked) or both outside (if you want the inplace to be tracked).")
+def refuse_view_inplace(t, indirect=False):
+    """torch's error for an in-place op on a view it forbids them on (`t._creation` set); indirect:
+    the base or another view was modified, seen when t's history is regenerated."""
+    fn = t._grad_fn   # the history as recorded: reading t.grad_fn would regenerate it
+    creation = t._creation
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    op = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]}" if fn is not None else None
+    if creation in ("no_grad", "inference") or fn is None:
+        prefix = f"{op} is a view of a view which was created in" if fn is not None else "A view was created in"
+        msg = (f"{prefix} inference mode and {modified} modified inplace in normal mode." if creation == "inference"
+               else f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled.")
+    else:
+        msg = f"{op} is a view and {modified} modified inplace."
+    if creation == "multi":
+        msg += (" This view is the output of a function that returns multiple views. Such functions do not allow "
+                "the output views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one.")
+    elif creation == "custom":
+        msg += (" This view was created inside a custom Function (or because an input was returned as-is) and the "
+                "autograd logic to handle view+inplace would override the custom backward associated with the "
+                "custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by "
+                "cloning the output of the custom Function.")
+    else:
+        block = "inference_mode" if creation == "inference" else "no_grad"
+        msg += (" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+                f"by moving both the view and the inplace either both inside the {block} block (if you don't want "
+                "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+    raise RuntimeError(msg)
 
 
 def check_leaf_inplace(t):

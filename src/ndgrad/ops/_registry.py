@@ -374,6 +374,8 @@ def _regenerate_view_grad_fn(self):
     """A view whose base was written in place since its history was recorded is re-derived from
     the base: by as_strided (AsStridedBackward0), as torch does, or, under
     `autograd._force_original_view_tracking(True)`, by replaying its view ops. Tensor.grad_fn calls it."""
+    if self._creation is not None:   # a view torch forbids in-place ops on: its base's were, too
+        record.refuse_view_inplace(self, indirect=True)
     with grad_flag(True):
         if state.view_replay:
             fresh = self._view_fn(self._base)

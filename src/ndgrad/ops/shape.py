@@ -22,7 +22,7 @@ from ..backends import current, is_array, namespace
 
 from .. import _dtype
 from . import _registry
-from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
+from ..autograd.record import check_leaf_inplace as _check_leaf_inplace, refuse_view_inplace as _refuse_view_inplace
 from ._registry import method, op, register
 from ._schema import Parser
 from .._tensor import Size, Tensor, _wrap_dim
@@ -101,7 +101,9 @@ def _method(fn):
 def _inplace_view(view_op, self, *args):
     """Tensor.t_(), squeeze_(), ...: self takes the view's shape and strides (its values are untouched) and
     the view op's node as its history; the version counter moves, as for any in-place op."""
-    if state.enabled and self._requires_grad:
+    if state.enabled and self.requires_grad:
+        if self._creation is not None:   # as for any in-place op: see _registry.call_inplace
+            _refuse_view_inplace(self)
         _check_leaf_inplace(self)
     out = view_op(self, *args)
     self._data = out._data
