@@ -16,7 +16,7 @@ from .._dtype import from_numpy_dtype
 from .grad_mode import state
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._tensor import Tensor
-from ..backends import ARRAY_TYPES, numpy_backend
+from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
@@ -237,8 +237,9 @@ def accumulate_grad(var, grad, create_graph):
         # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
         # every weight gradient); anything shared is copied so that `.grad` never aliases.
         var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
-    elif create_graph:
-        var._grad = old + grad
+    elif create_graph or not is_array(old._data) and is_array(grad._data):
+        # a sparse .grad plus a dense gradient is a new dense tensor (added dense first, as torch)
+        var._grad = old + grad if is_array(old._data) or not is_array(grad._data) else grad + old
     else:
         old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
     hooks = var._post_acc_hooks

@@ -290,6 +290,16 @@ def transpose_(self, *args, **kwargs):
     return _inplace_view(_transpose_, self, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
 
+@_method
+def swapaxes_(self, axis0, axis1):
+    return transpose_(self, axis0, axis1)
+
+
+@_method
+def swapdims_(self, dim0, dim1):
+    return transpose_(self, dim0, dim1)
+
+
 @register(method=True)
 def swapaxes(input, axis0, axis1):
     return transpose(input, axis0, axis1)
