@@ -82,6 +82,7 @@ class Tensor:
     _acc = None                # weakref to the AccumulateGrad node of a leaf
     _view_fn = None            # replays the view ops from the base (views only)
     _view_version = 0
+    _dtype_view = None         # views through a dtype change: see autograd/record.dtype_view_fn
     _creation = None           # views: "no_grad" or "multi" when torch forbids in-place ops on them
     _retains_grad = False
     _is_param = False

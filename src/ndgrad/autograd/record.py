@@ -136,6 +136,22 @@ def make_views(spec, args, outs, replay):
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
+        if t._data.dtype != base_t._data.dtype:   # torch cannot express this view as as_strided of the base
+            t._dtype_view = (t._view_fn, None)
+        elif base_t._dtype_view is not None:
+            t._dtype_view = (base_t._dtype_view[0], (t._data.shape, t.stride(), t.storage_offset()))
+
+
+def dtype_view_fn(t):
+    """How torch re-derives a view whose chain changed the dtype (view_as_real, view(dtype)) from its
+    base: that view op replayed, then as_strided to the geometry the view had when made. An in-place
+    view op (t_, transpose_) changes neither, so the result keeps torch's geometry (its known bug)."""
+    prefix, geometry = t._dtype_view
+
+    def view_fn(b):
+        v = prefix(b)
+        return v if geometry is None else v.as_strided(*geometry)
+    return view_fn
 
 
 def _may_share_memory(a, b):
@@ -237,7 +253,8 @@ def rebase_history(self, node):
         return
     base = self._base
     old_fn, old_nr = self._grad_fn, self._output_nr
-    copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    view_fn = self._view_fn if self._dtype_view is None else dtype_view_fn(self)
+    copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), view_fn, node)
     move_retains_grad(base, base._grad_fn, base._output_nr, copy_slices, 0)
     base._grad_fn = copy_slices
     base._output_nr = 0

@@ -379,6 +379,8 @@ def _regenerate_view_grad_fn(self):
     with grad_flag(True):
         if state.view_replay:
             fresh = self._view_fn(self._base)
+        elif self._dtype_view is not None:   # as_strided cannot cross dtypes: replayed as torch does
+            fresh = record.dtype_view_fn(self)(self._base)
         else:
             fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
     record.move_retains_grad(self, self._grad_fn, self._output_nr, fresh._grad_fn, fresh._output_nr)
