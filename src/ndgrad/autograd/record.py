@@ -12,7 +12,7 @@ import functools
 import weakref
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _owner
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -128,8 +128,8 @@ def make_views(spec, args, outs, replay):
     # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
     creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
     for k, t in enumerate(outs):
-        if t._data.base is None or not _may_share_memory(t._data, base._data):
-            continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
+        if t._data.base is None or t._data.size and not _may_share_memory(t._data, base._data):
+            continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
         t._vc = base._vc
         t._view_version = base._vc[0]
@@ -184,6 +184,10 @@ def _visit_args(spec, rest, symint_fn, tensor_fn):
 
 
 
+# ops whose every element gets one value: torch lets them write through an expand() (overlapping memory)
+_WRITES_ONE_VALUE = frozenset({"zero_", "fill_.Scalar", "fill_.Tensor"})
+
+
 def write_into(self, data, op_name):
     """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
     dst = self._data
@@ -193,11 +197,21 @@ def write_into(self, data, op_name):
     if data.shape != dst.shape and broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, broadcast_shapes(data.shape, dst.shape)))}]")
-    if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
+    if op_name not in _WRITES_ONE_VALUE and any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
+    if not dst.flags.writeable:   # expand() gives NumPy's read-only broadcast views: write through the owner
+        dst = _writable(self, dst)
     namespace(dst).copyto(dst, data)
     self._vc[0] += 1
+
+
+def _writable(t, dst):
+    owner = _owner(t)
+    if type(owner) is not numpy_backend.array_type or not owner.flags.writeable:
+        return dst   # copyto raises NumPy's read-only error
+    offset = dst.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return numpy_backend.array_type(dst.shape, dst.dtype, buffer=owner, offset=offset, strides=dst.strides)
 
 
 

@@ -279,7 +279,7 @@ def _ufunc_inplace(spec, self, args):
     if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
         return False
     dst, other = self._data, args[1]
-    if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides:
+    if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides or not dst.flags.writeable:
         return False
     if isinstance(other, Tensor):
         src = other._data
