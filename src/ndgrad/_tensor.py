@@ -242,12 +242,6 @@ class Tensor:
     def _is_view(self):
         return self._base is not None
 
-    def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
-        """This view's ops replayed on `new_base` (visitors: see autograd/record.py's view replay)."""
-        if self._view_fn is None:
-            raise RuntimeError("_view_func: this tensor is not a view that ndgrad can replay")
-        return self._view_fn(new_base, symint_visitor_fn, tensor_visitor_fn)
-
     @property
     def grad(self):
         if self._grad is None and self._grad_fn is not None and not self._retains_grad:

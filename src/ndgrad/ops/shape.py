@@ -22,6 +22,7 @@ from ..backends import current, is_array, namespace
 
 from .. import _dtype
 from . import _registry
+from ..autograd import record as _record
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace, refuse_view_inplace as _refuse_view_inplace
 from ._registry import method, op, register
 from ._schema import Parser
@@ -1055,6 +1056,20 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
     self._vc[0] += 1
     self._acc = None   # as torch: the tensor gets a new AccumulateGrad (gradient edges taken before stay apart)
     return self
+
+
+@_method
+def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
+    """This view re-derived from `new_base` as torch would re-derive it from its base: its view ops
+    replayed under `_force_original_view_tracking(True)` (the visitors may replace their saved SymInt
+    and Tensor arguments), as_strided to its geometry otherwise."""
+    if self._view_fn is None:
+        raise RuntimeError("_view_func: this tensor is not a view that ndgrad can replay")
+    if not state.view_replay:
+        if self._dtype_view is not None:
+            return _record.dtype_view_fn(self)(new_base)
+        return as_strided(new_base, self._data.shape, self.stride(), self.storage_offset())
+    return self._view_fn(new_base, symint_visitor_fn, tensor_visitor_fn)
 
 
 # ---- strided views ------------------------------------------------------------------------
