@@ -444,3 +444,25 @@ def test_real_to_complex_copy_backward_warns_nothing():
             (g,) = T.autograd.grad(inp.to(T.complex128).sum().abs(), inp)
         return [inp.grad, g]
     assert lists(both(scenario)) == [[[1.0, 1.0], [1.0, 1.0]]] * 2
+
+
+# --- detach_() of a tensor a node saved with its history --------------------------------------------
+def test_saved_input_detached_in_place_is_refused_at_backward():
+    def call(T):
+        a = T.tensor(1.0, requires_grad=True).clone()
+        b = a.sin()
+        a.detach_()
+        b.backward()
+    assert "detached in-place" in same_error(call)
+
+    def scenario(T):
+        a = T.tensor(1.0, requires_grad=True).clone()
+        b = a.exp()             # saves its output, not a: fine
+        a.detach_()
+        b.backward()
+        c = T.tensor(2.0, requires_grad=True).clone()
+        c.detach_()
+        w = T.tensor(3.0, requires_grad=True)
+        (c * w).backward()      # saved after the detach: an ordinary constant
+        return [a, w.grad]
+    assert lists(both(scenario)) == [1.0, 2.0]

@@ -8,6 +8,7 @@ core (autograd/tensor_methods.py). This file holds
 what is about the tensor itself, and imports only the layer below (the array backends, dtypes).
 """
 import warnings
+import weakref
 
 import numpy as np
 
@@ -83,6 +84,7 @@ class Tensor:
     _view_fn = None            # replays the view ops from the base (views only)
     _view_version = 0
     _dtype_view = None         # views through a dtype change: see autograd/record.dtype_view_fn
+    _detached_from = None      # after detach_() of a non-leaf: a weakref to the history it had
     _creation = None           # views: "no_grad" or "multi" when torch forbids in-place ops on them
     _retains_grad = False
     _is_param = False
@@ -317,6 +319,8 @@ class Tensor:
     def detach_(self):
         if self._base is not None and self._base._requires_grad:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._grad_fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
+            self._detached_from = weakref.ref(self._grad_fn)
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0

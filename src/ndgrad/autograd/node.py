@@ -147,7 +147,7 @@ class Node:
             if version is not None:
                 value = values[i]
                 # an argument saved as is and not modified since: what _unpack_one returns, without the call
-                if type(value) is not Tensor or value._vc[0] != version:
+                if type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
 
@@ -168,6 +168,11 @@ class Node:
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
             _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
+        if value._detached_from is not None and value._grad_fn is None:
+            old = value._detached_from()
+            if old is not None and any(fn is old for fn, _ in self.next_functions):   # saved with that history
+                raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                                   ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         return value
 
     def _release(self):
