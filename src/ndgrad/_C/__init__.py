@@ -6,7 +6,7 @@ feature ndgrad does not have (TorchScript, dispatch keys, CUDA streams) is absen
 Submodules follow torch's: `_C._autograd`, `_C._functions`.
 """
 from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, state as _state
-from ..autograd.record import increment_version as _increment_version  # noqa: F401
+from ..autograd.graph import increment_version as _increment_version  # noqa: F401
 from . import _autograd, _functions  # noqa: F401
 
 

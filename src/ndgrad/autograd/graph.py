@@ -292,5 +292,11 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t._requires_grad])
 
 
+def increment_version(tensor):
+    """Record that `tensor` (or each tensor of an iterable) was modified in place behind autograd's back."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not t._inference:   # inference tensors have no version counter
+            t._vc[0] += 1
+
+
 from .graph_viz import render, summary, to_dot  # noqa: E402,F401
-from .record import increment_version  # noqa: E402,F401

@@ -156,7 +156,8 @@ class Node:
         if kind is SavedOutput:   # the op's own output (the most common case: tried first)
             if value.vc[0] != version:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
-            fn = self if value.view_fn is None else value.view_fn()
+            # the view's history if still alive, else (as torch) the node itself
+            fn = self if value.view_fn is None else value.view_fn() or self
             t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
             if forward_ad.state.level is not None:

@@ -295,14 +295,7 @@ def move_retains_grad(t, old_fn, old_nr, new_fn, new_nr):
 
 
 
-# --- version counters, set by hand (torch.autograd.graph.increment_version and the unsafe setters) ---
-def increment_version(tensor):
-    """Record that `tensor` (or each tensor of an iterable) was modified in place behind autograd's back."""
-    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        if not t._inference:   # inference tensors have no version counter
-            t._vc[0] += 1
-
-
+# --- version counters set by hand (see also graph.increment_version) ---
 def _unsafe_set_version_counter(tensors, versions):
     if len(tensors) != len(versions):
         raise RuntimeError(f"tensors_len={len(tensors)}, versions_len={len(versions)}")
