@@ -466,3 +466,31 @@ def test_saved_input_detached_in_place_is_refused_at_backward():
         (c * w).backward()      # saved after the detach: an ordinary constant
         return [a, w.grad]
     assert lists(both(scenario)) == [1.0, 2.0]
+
+
+# --- gradient layout: .grad is strided like its leaf (torch's layout contract) -----------------------
+@pytest.mark.parametrize("fmt", ["contiguous_format", "channels_last"])
+def test_grad_is_strided_like_a_dense_leaf(fmt):
+    def scenario(T):
+        a = T.tensor(np.arange(120.0).reshape(2, 3, 4, 5)).to(memory_format=getattr(T, fmt)).requires_grad_()
+        b = T.tensor(np.ones((2, 3, 4, 5))).requires_grad_()
+        a.sum().backward()
+        broadcast = a.grad.stride()
+        a.grad = None
+        (a * b).sum().backward()
+        return [a.stride(), broadcast, a.grad.stride(), a.is_contiguous(memory_format=T.channels_last)]
+    strides = both(scenario)
+    assert strides[0] == strides[1] == strides[2]
+    assert strides[3] is (fmt == "channels_last")
+
+
+def test_grad_of_a_non_dense_leaf_is_row_major():
+    def scenario(T):
+        c = T.empty_strided((2, 2), (4, 2)).copy_(T.ones(2, 2)).requires_grad_()
+        c.sum().backward()
+        first = c.grad.stride()
+        c.grad = None
+        (c * T.ones(2, 2)).sum().backward()
+        return [c.stride(), len(c.untyped_storage()), first, c.grad.stride()]
+    assert lists(both(scenario)) == [[4, 2], 28, [2, 1], [2, 1]]
+    same_error(lambda T: T.ones(2).contiguous(memory_format=T.channels_last))

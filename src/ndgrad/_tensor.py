@@ -183,7 +183,11 @@ class Tensor:
                 - owner.__array_interface__["data"][0]) // self._data.itemsize
 
     def is_contiguous(self, memory_format=None):
-        return self._data.flags.c_contiguous
+        if memory_format is None or memory_format is contiguous_format or not is_array(self._data):
+            return self._data.flags.c_contiguous
+        d = self._data
+        return all(s == f for s, f, n in zip(d.strides, format_strides(d.shape, d.itemsize, memory_format), d.shape)
+                   if n > 1)
 
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
@@ -610,6 +614,46 @@ contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
+
+
+# dimension orders, outermost first, of the memory formats that permute (for 4-d and 5-d tensors)
+_FORMAT_ORDER = {("channels_last", 4): (0, 2, 3, 1), ("channels_last_3d", 5): (0, 2, 3, 4, 1)}
+
+
+def format_order(ndim, fmt):
+    """The dims of an ndim tensor laid out in memory format `fmt`, outermost first (row-major: in order)."""
+    order = _FORMAT_ORDER.get((getattr(fmt, "name", None), ndim))
+    if order is None and fmt in (channels_last, channels_last_3d):
+        raise RuntimeError(f"required rank {4 if fmt is channels_last else 5} tensor to use {fmt.name} format")
+    return order if order is not None else tuple(range(ndim))
+
+
+def format_strides(shape, itemsize, fmt):
+    """The byte strides of a dense tensor of `shape` in memory format `fmt`."""
+    strides, step = [0] * len(shape), itemsize
+    for d in reversed(format_order(len(shape), fmt)):
+        strides[d], step = step, step * max(shape[d], 1)
+    return tuple(strides)
+
+
+def dense_like(a, like, copy=False):
+    """`a`'s values laid out as `like` when like is non-overlapping and dense (torch's layout contract
+    for gradients), else row-major; `a` itself when it already is (unless copy)."""
+    dims = sorted(range(like.ndim), key=lambda d: -like.strides[d])   # outermost first
+    step, dense = like.itemsize, True
+    for d in reversed(dims):
+        if like.shape[d] > 1:
+            dense, step = dense and like.strides[d] == step, step * like.shape[d]
+    if not dense or like.flags.c_contiguous:
+        dims = list(range(like.ndim))
+    if all(a.strides[d] == like.strides[d] or like.shape[d] <= 1 for d in range(like.ndim)) if dense and \
+            not like.flags.c_contiguous else a.flags.c_contiguous:
+        if not copy:
+            return a
+    ns = namespace(a)
+    out = ns.empty(tuple(like.shape[d] for d in dims), dtype=a.dtype).transpose([dims.index(d) for d in range(like.ndim)])
+    ns.copyto(out, a)
+    return out
 
 
 def _wrap_dim(dim, ndim):

@@ -15,7 +15,7 @@ from . import forward_ad
 from .._dtype import from_numpy_dtype
 from .grad_mode import state
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
-from .._tensor import Tensor
+from .._tensor import Tensor, dense_like
 from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
 _next_seq = itertools.count().__next__
@@ -241,8 +241,15 @@ def accumulate_grad(var, grad, create_graph):
     old = var._grad
     if old is None:
         # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
-        # every weight gradient); anything shared is copied so that `.grad` never aliases.
-        var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+        # every weight gradient); anything shared is copied so that `.grad` never aliases. The kept
+        # or copied gradient is strided like var (torch's layout contract) when var is dense.
+        if create_graph or type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
+            var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+        elif dense_like(grad._data, var._data) is grad._data:   # no local names: _only_engine_holds counts references
+            var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
+                Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0)
+        else:
+            var._grad = Tensor._make(dense_like(grad._data, var._data), False, None, 0)
     elif create_graph or not is_array(old._data) and is_array(grad._data):
         # a sparse .grad plus a dense gradient is a new dense tensor (added dense first, as torch)
         var._grad = old + grad if is_array(old._data) or not is_array(grad._data) else grad + old

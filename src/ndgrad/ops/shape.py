@@ -26,7 +26,7 @@ from ..autograd import record as _record
 from ..autograd.record import check_leaf_inplace as _check_leaf_inplace, refuse_view_inplace as _refuse_view_inplace
 from ._registry import method, op, register
 from ._schema import Parser
-from .._tensor import Size, Tensor, _wrap_dim
+from .._tensor import Size, Tensor, _wrap_dim, preserve_format
 from ..autograd.grad_mode import state
 
 
@@ -261,7 +261,9 @@ def ravel(input):
 
 @_method
 def contiguous(input, memory_format=None):
-    return input if input._data.flags.c_contiguous else input.clone()
+    if memory_format is preserve_format:
+        memory_format = None
+    return input if input.is_contiguous(memory_format) else input.clone(memory_format=memory_format)
 
 
 # ---- transposes and permutations ------------------------------------------------------------
