@@ -17,3 +17,5 @@ from .variable import Variable  # noqa: F401
 from .grad_mode import _is_view_replay_enabled as is_view_replay_enabled  # noqa: F401,E402
 from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
 from . import profiler  # noqa: F401
+from .profiler import _profiler_enabled, kineto_available  # noqa: F401
+from .graph import SavedTensor  # noqa: F401

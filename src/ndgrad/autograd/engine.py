@@ -24,7 +24,7 @@ from .grad_mode import state
 from .gradient_checks import check_count, fill_missing, fit_to_input
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
-from .node import AccumulateGrad, GradientEdge, GraphRoot, edge
+from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
 
 __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
            "reverse_graph", "reverse_closure"]
@@ -85,6 +85,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     state.enabled = create_graph
     task = GraphTask(deps, targets)
     tasks.append(task)
+    hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it
     try:
         while True:
             if direct is not None:
@@ -143,6 +144,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     finally:
         state.enabled = prev_mode
         tasks.pop()
+        saved_hooks[:] = hooks_at_start
     return None if capture is None else capture.results
 
 

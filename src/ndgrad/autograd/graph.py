@@ -9,19 +9,53 @@
   `utils.checkpoint` are built on this one mechanism; `_raw_saved_<name>.register_hooks` packs
   one value of one node.
 - register_multi_grad_hook: a hook over several tensors, using the running engine's task.
-- to_dot / render / summary (graph_viz.py): pictures and memory of a graph.
+- to_dot / to_svg / render / summary (graph_viz.py): pictures and memory of a graph.
 """
+import abc
 import weakref
 
 from . import engine
 from . import node as _node
 from .._tensor import Tensor
 from .grad_mode import grad_flag
-from .node import GradientEdge, Node, SavedOutput  # noqa: F401
+from .node import GradientEdge, SavedOutput  # noqa: F401
 from .node import edge as _edge
 
-saved_hooks = []        # active saved_tensors_hooks, innermost last (only the innermost applies)
+saved_hooks = _node.saved_hooks   # active saved_tensors_hooks, innermost last (only the innermost applies)
 _disabled = [None]      # message of the active disable_saved_tensors_hooks, or None
+
+
+class Node(abc.ABC):
+    """The abstract type of graph nodes, as torch.autograd.graph.Node: every ndgrad node (generated,
+    AccumulateGrad, custom Function) is an instance, as a virtual subclass, so Node is in no node's mro."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        if cls is Node and isinstance(subclass, type) and issubclass(subclass, _node.Node):
+            return True
+        return NotImplemented
+
+    @abc.abstractmethod
+    def name(self):
+        """The node's name, e.g. MulBackward0."""
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self):
+        """The edges (node, output_nr) to the nodes of the inputs."""
+
+    @property
+    @abc.abstractmethod
+    def metadata(self):
+        """A dict for the user's own data."""
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) after the node runs."""
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before the node runs."""
 
 
 def get_gradient_edge(tensor):
@@ -34,7 +68,8 @@ def get_gradient_edge(tensor):
 def increment_version(tensor):
     """Bump the version counter of `tensor` (or of each tensor of an iterable), as an in-place op does."""
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        t._vc[0] += 1
+        if not t._inference:   # inference tensors have no version counter
+            t._vc[0] += 1
 
 
 # ---- saved tensors -------------------------------------------------------------------------
@@ -74,8 +109,8 @@ class PackedSaved:
         if not isinstance(t, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
-        if not self.requires_grad:
-            return Tensor._make(t._data, False, None, 0)
+        if not self.requires_grad:   # as torch: a tensor without history comes back as the hook gave it
+            return t if not t._requires_grad else Tensor._make(t._data, False, None, 0)
         if self.edge is None:
             return Tensor._make(t._data, True, owner, self.output_nr)
         fn, nr = self.edge
@@ -119,32 +154,74 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        if _disabled[0] is not None:
-            raise RuntimeError(_disabled[0])
-        saved_hooks.append(self)
+        push_hooks(self)
         return self
 
     def __exit__(self, *exc):
-        saved_hooks.remove(self)
+        pop_hooks()   # the innermost, as torch (a backward restores the stack it started with)
         return False
 
     def pack_node(self, node):
         """Pack the tensors `node` has just saved (called by the op glue and by custom Functions)."""
         versions = node._versions
-        for i in range(len(node._saved)):
+        for i in _pack_order(node):
             if versions[i] is not None and type(node._saved[i]) is not PackedSaved:
                 _pack_slot(node, i, self.pack_hook, self.unpack_hook)
 
 
+def _pack_order(node):
+    """Slots in torch's packing order: saved arguments sorted by name, then saved outputs."""
+    cls = type(node)
+    order = cls.__dict__.get("_pack_order_")
+    if order is None:
+        names = cls._saved_names
+        if not names:
+            return range(len(node._saved))
+        outputs = [i for i, n in enumerate(names) if n == "result" or n.startswith("result") and n[6:].isdigit()]
+        inputs = sorted((i for i in range(len(names)) if i not in outputs), key=names.__getitem__)
+        order = cls._pack_order_ = tuple(inputs + outputs)
+    return order
+
+
+def push_hooks(hooks):
+    """Make `hooks` (with pack_hook / unpack_hook) the innermost saved-tensor hooks."""
+    if _disabled[0] is not None:
+        raise RuntimeError(_disabled[0])
+    saved_hooks.append(hooks)
+
+
+def pop_hooks():
+    if not saved_hooks:
+        raise RuntimeError("pop_hooks: there are no saved tensors hooks to pop (more exits than enters)")
+    saved_hooks.pop()
+
+
+def hooks_enabled():
+    return _disabled[0] is None
+
+
+def disable_hooks(message, fail_if_non_empty=True):
+    """From now on entering saved_tensors_hooks raises RuntimeError(message); raises it now if some
+    are active (unless fail_if_non_empty is False)."""
+    _disabled[0] = message
+    if saved_hooks and fail_if_non_empty:
+        raise RuntimeError(message)
+
+
 class disable_saved_tensors_hooks:
-    """Inside it, entering saved_tensors_hooks raises RuntimeError(error_message)."""
+    """Inside it, entering saved_tensors_hooks raises RuntimeError(error_message) (and so does
+    entering it while saved-tensor hooks are active); on exit the previous state comes back."""
 
     def __init__(self, error_message):
         self.error_message = error_message
 
     def __enter__(self):
         self.prev = _disabled[0]
-        _disabled[0] = self.error_message
+        try:
+            disable_hooks(self.error_message)
+        except RuntimeError:
+            _disabled[0] = self.prev
+            raise
         return self
 
     def __exit__(self, *exc):
@@ -165,54 +242,156 @@ class save_on_cpu(saved_tensors_hooks):
         super().__init__(pack, unpack)
 
 
+before_inplace = None   # set while allow_mutation_on_saved_tensors is active: called by in-place ops
+                        # (ops._registry.call_inplace) with the tensor about to be written
+
+
+class _Handle:
+    __slots__ = ("__weakref__",)
+
+
+def _storage_id(t):
+    """Identity of the memory `t` views (the array that owns it)."""
+    a = t._data
+    while getattr(a, "base", None) is not None:
+        a = a.base
+    return id(a)
+
+
 class _AllowMutationOnSavedContext:
-    closed = False
+    """The saved tensors of the graph recorded inside allow_mutation_on_saved_tensors.
+
+    Each saved (tensor, version) gets one handle, held by the nodes that saved it:
+    `tid_to_weakhandle` maps (id, version) to it while a node still holds it; `original` keeps the
+    tensor; `cloned` is the copy made just before an in-place op writes its memory, which
+    backward then uses. Entries go away with the nodes."""
+
+    def __init__(self):
+        self.original = weakref.WeakKeyDictionary()
+        self.cloned = weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle = weakref.WeakValueDictionary()
+        self.sid_to_tid = {}
+        self.closed = False
+
+    def pack(self, t):
+        tid = (id(t), t._vc[0])
+        handle = self.tid_to_weakhandle.get(tid)
+        if handle is None:
+            handle = self.tid_to_weakhandle[tid] = _Handle()
+            self.original[handle] = t
+            self.sid_to_tid.setdefault(_storage_id(t), set()).add(tid)
+        return self, handle
+
+    def before_write(self, t):
+        tids = self.sid_to_tid.get(_storage_id(t))
+        if not tids:
+            return
+        for tid in list(tids):
+            handle = self.tid_to_weakhandle.get(tid)
+            if handle is None:   # no node holds it any more
+                tids.discard(tid)
+            elif handle not in self.cloned:
+                self.cloned[handle] = self.original.pop(handle).clone()
+
+    def clear(self):
+        self.original.clear()
+        self.cloned.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
 
 
 class allow_mutation_on_saved_tensors:
     """In-place ops may modify tensors saved for backward: backward uses the values from save time.
 
-    ndgrad copies each saved tensor when it is saved (torch copies lazily, on the first mutation),
-    so the context costs memory for the saved tensors of the graph built inside it."""
+    As torch, a saved tensor is copied only when an in-place op is about to write its memory (and
+    only while some node still holds it)."""
 
     def __enter__(self):
-        if any(isinstance(h, _MutationHooks) for h in saved_hooks):
+        global before_inplace
+        if before_inplace is not None:
             raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
         self.ctx = _AllowMutationOnSavedContext()
         self.hooks = _MutationHooks(self.ctx)
         self.hooks.__enter__()
+        before_inplace = self.ctx.before_write
         return self.ctx
 
     def __exit__(self, *exc):
+        global before_inplace
+        before_inplace = None
         self.hooks.__exit__(*exc)
         self.ctx.closed = True
+        self.ctx.clear()
         return False
 
 
 class _MutationHooks(saved_tensors_hooks):
     def __init__(self, ctx):
-        def pack(t):
-            return ctx, t.detach().clone()
-
         def unpack(packed):
-            if packed[0].closed:
+            ctx, handle = packed
+            if ctx.closed:
                 raise AssertionError("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
                                      "in which the graph was originally recorded.")
-            return packed[1]
-        super().__init__(pack, unpack)
+            clone = ctx.cloned.get(handle)
+            return clone if clone is not None else ctx.original[handle]
+        super().__init__(ctx.pack, unpack)
 
 
 class SavedTensor:
-    """`node._raw_saved_<name>`: one saved value of a node, on which hooks can be registered."""
+    """One value saved for backward, as torch._C._autograd.SavedTensor: `node._raw_saved_<name>`
+    (a slot of a node) or what `make_saved_tensor` returns. Hooks can be registered on it once."""
     __slots__ = ("node", "index", "item")
 
-    def __init__(self, node, index, item=None):
-        self.node, self.index, self.item = node, index, item
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        if not callable(pack_hook) or not callable(unpack_hook):
-            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and unpack_hook must be "
-                            "callables")
+    @classmethod
+    def _of(cls, node, index, item=None):
+        self = object.__new__(cls)
+        self.node, self.index, self.item = node, index, item
+        return self
+
+    def _slot(self):
+        """(value, version) of the slot, or None once the node's saved values are freed."""
+        saved = self.node._saved
+        if saved is None:
+            return None
+        value, version = saved[self.index], self.node._versions[self.index]
+        return (value, version) if self.item is None else (value[self.item], version[self.item])
+
+    @property
+    def data(self):
+        """What the pack hook returned, as is; without hooks the saved tensor (an output detached,
+        since its history is its own node); None once freed."""
+        slot = self._slot()
+        value = None if slot is None else slot[0]
+        if type(value) is PackedSaved:
+            return value.packed
+        if type(value) is SavedOutput:
+            t = Tensor._make(value.data, False, None, 0)
+            t._vc = value.vc
+            return t
+        return value
+
+    @property
+    def unpack_hook(self):
+        slot = self._slot()
+        return slot[0].unpack_hook if slot is not None and type(slot[0]) is PackedSaved else None
+
+    def unpack(self):
+        """The saved tensor with its history (through the unpack hook if one is set)."""
+        slot = self._slot()
+        if slot is None:
+            self.node._unpack_saved()   # raises torch's "already been freed" error
+        value, version = slot
+        return value if version is None else self.node._unpack_one(value, version)
+
+    def register_hooks(self, *hooks):
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: Callable, arg1: Callable) "
+                            "-> None")
+        pack_hook, unpack_hook = hooks
         saved = self.node._saved
         if saved is None:
             raise RuntimeError(
@@ -238,8 +417,36 @@ def raw_saved(node, index):
     """What `_raw_saved_<name>` returns: a SavedTensor (a list of them for a Tensor[] value)."""
     saved = node._saved
     if saved is not None and type(saved[index]) is list:
-        return [SavedTensor(node, index, k) for k in range(len(saved[index]))]
-    return SavedTensor(node, index)
+        return [SavedTensor._of(node, index, k) for k in range(len(saved[index]))]
+    return SavedTensor._of(node, index)
+
+
+class _SavedHolder(_node.Node):
+    """The owner of a SavedTensor made outside any node (make_saved_tensor)."""
+    __slots__ = ()
+
+    def __init__(self, value, version):
+        self.next_functions, self._extra, self._meta, self._out_meta = (), None, None, None
+        self._sequence_nr_ = -1
+        self._saved, self._versions = [value], [version]
+
+    def _release(self):
+        pass   # nothing runs it: the value lives as long as the SavedTensor
+
+
+def make_saved_tensor(tensor, is_output=None, is_inplace_on_view=False):
+    """A SavedTensor of `tensor`, packed with the active saved-tensor hooks (torch's
+    _C._autograd._make_saved_tensor). Without a node to own it an output keeps its history,
+    so `is_output` only matters to a node; `is_inplace_on_view` is accepted for the same reason."""
+    if not isinstance(tensor, Tensor) or not isinstance(is_output, bool):
+        raise TypeError("_make_saved_tensor(): incompatible function arguments. The following argument types are "
+                        "supported:\n    1. (tensor: torch.Tensor, is_output: bool, is_inplace_on_view: bool = False) "
+                        f"-> torch._C._autograd.SavedTensor\n\nInvoked with: {tensor!r}; "
+                        f"kwargs: is_output={is_output!r}")
+    holder = _SavedHolder(tensor, tensor._vc[0])
+    if saved_hooks:
+        saved_hooks[-1].pack_node(holder)
+    return SavedTensor._of(holder, 0)
 
 
 _node.raw_saved = raw_saved
@@ -292,11 +499,4 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t._requires_grad])
 
 
-def increment_version(tensor):
-    """Record that `tensor` (or each tensor of an iterable) was modified in place behind autograd's back."""
-    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        if not t._inference:   # inference tensors have no version counter
-            t._vc[0] += 1
-
-
-from .graph_viz import render, summary, to_dot  # noqa: E402,F401
+from .graph_viz import render, summary, to_dot, to_svg  # noqa: E402,F401

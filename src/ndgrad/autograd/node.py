@@ -21,6 +21,7 @@ from ..backends import ARRAY_TYPES, is_array, numpy_backend
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
+saved_hooks = []    # the saved_tensors_hooks stack (graph.py); here so that the engine can restore it
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -124,6 +125,9 @@ class Node:
         return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
 
     def __call__(self, *grads):
+        expected = len(self._out_meta) if self._out_meta else 1   # one gradient per forward output
+        if len(grads) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
         mask = tuple(e[0] is not None for e in self.next_functions)
         out = self._apply(list(grads), mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
