@@ -17,6 +17,8 @@ from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float
 from ._tensor import Size, Tensor, device  # noqa: F401
 from ._legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)
+from ._tensor import (TypedStorage, UntypedStorage, channels_last, channels_last_3d, contiguous_format,  # noqa: F401
+                      memory_format, preserve_format)
 from . import autograd  # noqa: F401,E402
 from . import ops as _ops  # noqa: E402  (registers every op)
 from . import derivatives as _derivatives  # noqa: E402,F401  (binds every op to its derivatives.yaml entry)

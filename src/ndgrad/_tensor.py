@@ -9,6 +9,7 @@ what is about the tensor itself, and imports only the layer below (the array bac
 """
 import math
 import warnings
+import weakref
 
 import numpy as np
 
@@ -101,6 +102,8 @@ class Tensor:
     _acc = None                # weakref to the AccumulateGrad node of a leaf
     _view_fn = None            # replays the view ops from the base (views only)
     _view_version = 0
+    _dtype_view = None         # views through a dtype change: see autograd/record.dtype_view_fn
+    _detached_from = None      # after detach_() of a non-leaf: a weakref to the history it had
     _creation = None           # views: "no_grad" or "multi" when torch forbids in-place ops on them
     _retains_grad = False
     _is_param = False
@@ -196,13 +199,18 @@ class Tensor:
         return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
 
     def storage_offset(self):
-        if self._base is None:
+        if self._base is None and (not is_array(self._data) or self._data.base is None):
             return 0
+        owner = _owner(self) if is_array(self._data) else self._base._data   # from the start of the memory
         return (self._data.__array_interface__["data"][0]
-                - self._base._data.__array_interface__["data"][0]) // self._data.itemsize
+                - owner.__array_interface__["data"][0]) // self._data.itemsize
 
     def is_contiguous(self, memory_format=None):
-        return self._data.flags.c_contiguous
+        if memory_format is None or memory_format is contiguous_format or not is_array(self._data):
+            return self._data.flags.c_contiguous
+        d = self._data
+        return all(s == f for s, f, n in zip(d.strides, format_strides(d.shape, d.itemsize, memory_format), d.shape)
+                   if n > 1)
 
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
@@ -227,7 +235,8 @@ class Tensor:
     # --- autograd metadata ----------------------------------------------------------------
     @property
     def requires_grad(self):
-        return self._requires_grad
+        # a view requires grad once its base does, even if the base started to after the view was made
+        return self._requires_grad or self._base is not None and self._base._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -286,6 +295,10 @@ class Tensor:
                                    f"got {value.dtype}")
         self._grad = value
 
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
     @property
     def _version(self):
         if self._inference:
@@ -306,7 +319,26 @@ class Tensor:
 
     @data.setter
     def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if is_array(self._data) != is_array(value._data) or type(self._data) is NestedArray \
+                or type(value._data) is NestedArray and type(self._data) is not NestedArray:
+            raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
+                               "incompatible tensor type.")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+    def __delattr__(self, name):
+        # slots and autograd state cannot be deleted (torch's messages); the rest as any attribute
+        refused = _UNDELETABLE.get(name)
+        if refused is not None:
+            raise refused[0](refused[1])
+        object.__delattr__(self, name)
 
     def detach(self):
         t = Tensor._make(self._data, False, None, 0)
@@ -316,10 +348,48 @@ class Tensor:
     def detach_(self):
         if self._base is not None and self._base._requires_grad:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._grad_fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
+            self._detached_from = weakref.ref(self._grad_fn)
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
         return self
+
+    # --- memory -------------------------------------------------------------------------------
+    def untyped_storage(self):
+        return UntypedStorage(_owner(self))
+
+    def storage(self):
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                      "only storage class. This should only matter to you if you are using storages directly.  To "
+                      "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+        return TypedStorage(_owner(self), self._data.dtype)
+
+    def resize_(self, *sizes, memory_format=None):
+        if self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+        if shape == self._data.shape:
+            return self   # nothing changes, and the version stays
+        n = 1
+        for d in shape:
+            n *= d
+        old = self._data
+        owner = _owner(self)
+        offset = (old.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) if old.size else 0
+        if offset + n * old.itemsize <= owner.nbytes:   # the memory is large enough: a new geometry on it
+            self._data = np.ndarray(shape, old.dtype, buffer=owner, offset=offset)
+        else:   # grown: new memory holding the old values first (the rest uninitialized in torch; zeros here)
+            data = namespace(old).zeros(n, dtype=old.dtype)
+            flat = old.reshape(-1)
+            data[:min(n, flat.size)] = flat[:n]
+            self._data = data.reshape(shape)
+        self._vc[0] += 1
+        return self
+
+    def resize_as_(self, other, memory_format=None):
+        return self.resize_(other._data.shape)
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
@@ -458,16 +528,6 @@ class Tensor:
             raise ValueError(f"invalid type: '{dtype if isinstance(dtype, str) else getattr(dtype, '__name__', dtype)}'")
         return self.to(target, non_blocking=non_blocking)
 
-    def new(self, *args, device=None):
-        """The legacy constructor with this tensor's dtype: `x.new(data)`, `x.new(*sizes)`, `x.new()`;
-        a Tensor of this dtype is aliased."""
-        if len(args) == 1 and isinstance(args[0], Tensor):
-            other = args[0]
-            if other.dtype is not self.dtype:
-                raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(other.dtype)})")
-            return other.detach()
-        return Tensor._make(legacy_array(args, self.dtype, device, namespace(self._data)), False, None, 0)
-
     def cpu(self):
         return self
 
@@ -516,6 +576,173 @@ def legacy_array(args, dtype, device=None, backend=None):
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{', '.join(map(str, sizes))}]")
     return (backend or current_backend()).zeros(tuple(int(n) for n in sizes), dtype=dtype.np)
+
+
+_UNDELETABLE = {
+    "requires_grad": (RuntimeError, "requires_grad must be a bool"),
+    "_grad_fn": (RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!"),
+    "_backward_hooks": (RuntimeError, "Deletion of _backwards_hooks not allowed!"),
+    "grad_fn": (AttributeError, "attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable"),
+    "is_leaf": (AttributeError, "attribute 'is_leaf' of 'torch._C.TensorBase' objects is not writable"),
+    **{slot: (AttributeError, f"cannot delete Tensor's internal field {slot!r}")
+       for slot in ("_data", "_requires_grad", "_output_nr", "_vc", "_base")},
+}
+
+
+def _owner(t):
+    """The array that owns t's memory (views of views lead back to it): what storage() wraps."""
+    a = t._data
+    if not is_array(a):
+        raise NotImplementedError(f"storage: a {t.layout} tensor has no single storage in ndgrad")
+    while is_array(a.base) or type(a.base).__name__ == "DummyArray":   # DummyArray: NumPy's as_strided holder
+        a = a.base if is_array(a.base) else a.base.base
+    return a
+
+
+class UntypedStorage:
+    """torch.UntypedStorage: the bytes of a tensor's memory, shared by every view of it."""
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    def _bytes(self):
+        return self._owner.reshape(-1).view(np.uint8)
+
+    def data_ptr(self):
+        return self._owner.__array_interface__["data"][0]
+
+    def nbytes(self):
+        return self._owner.nbytes
+
+    size = nbytes
+
+    def __len__(self):
+        return self._owner.nbytes
+
+    def element_size(self):
+        return 1
+
+    @property
+    def device(self):
+        return CPU
+
+    def __getitem__(self, i):
+        return int(self._bytes()[i])
+
+    def __setitem__(self, i, value):
+        self._bytes()[i] = value
+
+    def tolist(self):
+        return self._bytes().tolist()
+
+    def untyped(self):
+        return self
+
+    def __repr__(self):
+        return " " + "\n ".join(map(str, self.tolist())) + \
+            f"\n[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+
+
+class TypedStorage(UntypedStorage):
+    """torch.TypedStorage (tensor.storage()): the same memory, read as elements of the tensor's dtype."""
+
+    def __init__(self, owner, np_dtype):
+        super().__init__(owner)
+        self._np_dtype = np_dtype
+
+    def _elements(self):
+        return self._owner.reshape(-1).view(self._np_dtype)
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._np_dtype)
+
+    def size(self):
+        return self._owner.nbytes // self._np_dtype.itemsize
+
+    def __len__(self):
+        return self.size()
+
+    def element_size(self):
+        return self._np_dtype.itemsize
+
+    def __getitem__(self, i):
+        if not isinstance(i, int):
+            raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+        return self._elements()[i].item()
+
+    def __setitem__(self, i, value):
+        self._elements()[i] = value
+
+    def tolist(self):
+        return self._elements().tolist()
+
+    def untyped(self):
+        return UntypedStorage(self._owner)
+
+    def __repr__(self):
+        return " " + "\n ".join(map(str, self.tolist())) + \
+            f"\n[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size {len(self)}]"
+
+
+class memory_format:
+    """torch.memory_format: how a 4-d (channels_last) or 5-d (channels_last_3d) tensor is laid out."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return self.name
+
+
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+preserve_format = memory_format("preserve_format")
+
+
+# dimension orders, outermost first, of the memory formats that permute (for 4-d and 5-d tensors)
+_FORMAT_ORDER = {("channels_last", 4): (0, 2, 3, 1), ("channels_last_3d", 5): (0, 2, 3, 4, 1)}
+
+
+def format_order(ndim, fmt):
+    """The dims of an ndim tensor laid out in memory format `fmt`, outermost first (row-major: in order)."""
+    order = _FORMAT_ORDER.get((getattr(fmt, "name", None), ndim))
+    if order is None and fmt in (channels_last, channels_last_3d):
+        raise RuntimeError(f"required rank {4 if fmt is channels_last else 5} tensor to use {fmt.name} format")
+    return order if order is not None else tuple(range(ndim))
+
+
+def format_strides(shape, itemsize, fmt):
+    """The byte strides of a dense tensor of `shape` in memory format `fmt`."""
+    strides, step = [0] * len(shape), itemsize
+    for d in reversed(format_order(len(shape), fmt)):
+        strides[d], step = step, step * max(shape[d], 1)
+    return tuple(strides)
+
+
+def dense_like(a, like, copy=False):
+    """`a`'s values laid out as `like` when like is non-overlapping and dense (torch's layout contract
+    for gradients), else row-major; `a` itself when it already is (unless copy)."""
+    dims = sorted(range(like.ndim), key=lambda d: -like.strides[d])   # outermost first
+    step, dense = like.itemsize, True
+    for d in reversed(dims):
+        if like.shape[d] > 1:
+            dense, step = dense and like.strides[d] == step, step * like.shape[d]
+    if not dense or like.flags.c_contiguous:
+        dims = list(range(like.ndim))
+    if all(a.strides[d] == like.strides[d] or like.shape[d] <= 1 for d in range(like.ndim)) if dense and \
+            not like.flags.c_contiguous else a.flags.c_contiguous:
+        if not copy:
+            return a
+    ns = namespace(a)
+    out = ns.empty(tuple(like.shape[d] for d in dims), dtype=a.dtype).transpose([dims.index(d) for d in range(like.ndim)])
+    ns.copyto(out, a)
+    return out
 
 
 def _wrap_dim(dim, ndim):

@@ -11,6 +11,7 @@ from ..autograd.forward_ad import _is_fwd_grad_enabled
 from ..autograd.grad_mode import (_is_view_replay_enabled, _set_grad_enabled, _set_multithreading_enabled,
                                   is_grad_enabled, is_inference_mode_enabled, state as _state)
 from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading_enabled
+from ..autograd.graph import increment_version as _increment_version  # noqa: F401
 from . import _autograd, _functions  # noqa: F401
 
 
@@ -37,6 +38,7 @@ class _WeakTensorRef:
 _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]
 
 
-__all__ = ["_autograd", "_functions", "_is_multithreading_enabled", "_is_view_replay_enabled", "_set_grad_enabled",
-           "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled", "is_inference_mode_enabled"]
+__all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_enabled", "_is_view_replay_enabled",
+           "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
+           "is_inference_mode_enabled"]
 __all__ += _FORWARD_AD

@@ -15,6 +15,8 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
 from .grad_mode import (_force_original_view_tracking, _is_view_replay_enabled,  # noqa: F401
                         is_multithreading_enabled, set_multithreading_enabled)
 from .variable import Variable  # noqa: F401
+from .grad_mode import _is_view_replay_enabled as is_view_replay_enabled  # noqa: F401,E402
+from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
 from . import profiler  # noqa: F401
 from .profiler import _profiler_enabled, kineto_available  # noqa: F401
 from .graph import SavedTensor  # noqa: F401

@@ -23,9 +23,13 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def _apply(self, grads, mask, create_graph):
+        # fn's self-gradient is wanted only when the base's is: fn saved nothing for it otherwise
+        res_mask = list(mask)
+        if not mask[0]:
+            return [None] + list(self.fn._apply([self.view_fn(grads[0]).clone()], res_mask, create_graph)[1:])
         result = grads[0].clone()
         region = self.view_fn(result)
-        res = self.fn._apply([region.clone()], (True,) + tuple(mask[1:]), create_graph)
+        res = self.fn._apply([region.clone()], res_mask, create_graph)
         if res[0] is None:
             region.zero_()
         else:

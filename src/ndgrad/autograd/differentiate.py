@@ -22,7 +22,7 @@ def _as_tuple(x):
 def _root_edge(out, i):
     if isinstance(out, GradientEdge):
         return tuple(out)
-    if not out._requires_grad:
+    if not out.requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     return edge(out)
 

@@ -68,7 +68,8 @@ def get_gradient_edge(tensor):
 def increment_version(tensor):
     """Bump the version counter of `tensor` (or of each tensor of an iterable), as an in-place op does."""
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        t._vc[0] += 1
+        if not t._inference:   # inference tensors have no version counter
+            t._vc[0] += 1
 
 
 # ---- saved tensors -------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from . import forward_ad
 from .._dtype import from_numpy_dtype
 from .grad_mode import state
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
-from .._tensor import Tensor
-from ..backends import ARRAY_TYPES, numpy_backend
+from .._tensor import Tensor, dense_like
+from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
@@ -40,13 +40,16 @@ class _Extra:
 
 class SavedOutput:
     """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
-    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw")   # fw: set by forward AD only
+    # fw: set by forward AD only; view_fn: for an in-place op on a view, a weakref to the view's
+    # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
+    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn")
 
     def __init__(self, tensor):
         self.data = tensor._data
         self.vc = tensor._vc
         self.output_nr = tensor._output_nr
         self.requires_grad = tensor._requires_grad
+        self.view_fn = None
 
 
 class TensorMeta:
@@ -150,7 +153,7 @@ class Node:
             if version is not None:
                 value = values[i]
                 # an argument saved as is and not modified since: what _unpack_one returns, without the call
-                if type(value) is not Tensor or value._vc[0] != version:
+                if type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
 
@@ -159,7 +162,9 @@ class Node:
         if kind is SavedOutput:   # the op's own output (the most common case: tried first)
             if value.vc[0] != version:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
-            t = Tensor._make(value.data, value.requires_grad, self if value.requires_grad else None, value.output_nr)
+            # the view's history if still alive, else (as torch) the node itself
+            fn = self if value.view_fn is None else value.view_fn() or self
+            t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
             if forward_ad.state.level is not None:
                 forward_ad.restore_saved(value, t)
@@ -170,6 +175,11 @@ class Node:
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
             _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
+        if value._detached_from is not None and value._grad_fn is None:
+            old = value._detached_from()
+            if old is not None and any(fn is old for fn, _ in self.next_functions):   # saved with that history
+                raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
+                                   ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         return value
 
     def _release(self):
@@ -243,10 +253,18 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
         old = var._grad
         if old is None:
             # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
-            # every weight gradient); anything shared is copied so that `.grad` never aliases.
-            var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
-        elif create_graph:
-            var._grad = old + grad
+            # every weight gradient); anything shared is copied so that `.grad` never aliases. The kept
+            # or copied gradient is strided like var (torch's layout contract) when var is dense.
+            if create_graph or type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
+                var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+            elif dense_like(grad._data, var._data) is grad._data:   # no local names: _only_engine_holds counts references
+                var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
+                    Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0)
+            else:
+                var._grad = Tensor._make(dense_like(grad._data, var._data), False, None, 0)
+        elif create_graph or not is_array(old._data) and is_array(grad._data):
+            # a sparse .grad plus a dense gradient is a new dense tensor (added dense first, as torch)
+            var._grad = old + grad if is_array(old._data) or not is_array(grad._data) else grad + old
         else:
             old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
     hooks = var._post_acc_hooks

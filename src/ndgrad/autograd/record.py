@@ -8,8 +8,11 @@ share their base's version counter and replay from it; an in-place op moves the 
 tensor it wrote (and of its base, through CopySlices). It never imports ops: the op spec (see
 `OpSpec` in the ops registry) carries what it needs.
 """
+import functools
+import weakref
+
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _owner
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -137,14 +140,30 @@ def make_views(spec, args, outs, replay):
     creation = ("inference" if state.inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
                 else base_t._creation)
     for k, t in enumerate(outs):
-        if t._data.base is None or not _may_share_memory(t._data, base._data):
-            continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
+        if t._data.base is None or t._data.size and not _may_share_memory(t._data, base._data):
+            continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
         t._vc = base._vc
         t._view_version = base._vc[0]
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
+        if t._data.dtype != base_t._data.dtype:   # torch cannot express this view as as_strided of the base
+            t._dtype_view = (t._view_fn, None)
+        elif base_t._dtype_view is not None:
+            t._dtype_view = (base_t._dtype_view[0], (t._data.shape, t.stride(), t.storage_offset()))
+
+
+def dtype_view_fn(t):
+    """How torch re-derives a view whose chain changed the dtype (view_as_real, view(dtype)) from its
+    base: that view op replayed, then as_strided to the geometry the view had when made. An in-place
+    view op (t_, transpose_) changes neither, so the result keeps torch's geometry (its known bug)."""
+    prefix, geometry = t._dtype_view
+
+    def view_fn(b):
+        v = prefix(b)
+        return v if geometry is None else v.as_strided(*geometry)
+    return view_fn
 
 
 def _may_share_memory(a, b):
@@ -153,12 +172,32 @@ def _may_share_memory(a, b):
 
 
 def _chain(parent_fn, spec, rest, index, replay):
-    def view_fn(b):
-        v = parent_fn(b) if parent_fn is not None else b
-        out = replay(spec, (v,) + rest)   # positional, as recorded (forwards may have keyword-only args)
+    def view_fn(b, symint_visitor_fn=None, tensor_visitor_fn=None):
+        """The view, replayed on `b`; the visitors (Tensor._view_func) may replace the saved SymInt
+        and Tensor arguments of each view op, for this replay only."""
+        v = parent_fn(b, symint_visitor_fn, tensor_visitor_fn) if parent_fn is not None else b
+        args = rest if symint_visitor_fn is None and tensor_visitor_fn is None else \
+            _visit_args(spec, rest, symint_visitor_fn, tensor_visitor_fn)
+        out = replay(spec, (v,) + args)   # positional, as recorded (forwards may have keyword-only args)
         return out[index] if type(out) is tuple else out
     return view_fn
 
+
+def _visit_args(spec, rest, symint_fn, tensor_fn):
+    types = [a.type for a in spec.entry.args[1:]] if spec.entry is not None else [""] * len(rest)
+    out = []
+    for a, kind in zip(rest, types):
+        if symint_fn is not None and kind.startswith("SymInt"):
+            a = type(a)(symint_fn(x) for x in a) if isinstance(a, (list, tuple)) else symint_fn(a)
+        elif tensor_fn is not None and isinstance(a, Tensor):
+            a = tensor_fn(a)
+        out.append(a)
+    return tuple(out) + tuple(rest[len(out):])
+
+
+
+# ops whose every element gets one value: torch lets them write through an expand() (overlapping memory)
+_WRITES_ONE_VALUE = frozenset({"zero_", "fill_.Scalar", "fill_.Tensor"})
 
 
 def write_into(self, data, op_name):
@@ -170,45 +209,50 @@ def write_into(self, data, op_name):
     if data.shape != dst.shape and broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, broadcast_shapes(data.shape, dst.shape)))}]")
-    if any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
+    if op_name not in _WRITES_ONE_VALUE and any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
+    if not dst.flags.writeable:   # expand() gives NumPy's read-only broadcast views: write through the owner
+        dst = _writable(self, dst)
     namespace(dst).copyto(dst, data)
     self._vc[0] += 1
 
 
+def _writable(t, dst):
+    owner = _owner(t)
+    if type(owner) is not numpy_backend.array_type or not owner.flags.writeable:
+        return dst   # copyto raises NumPy's read-only error
+    offset = dst.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return numpy_backend.array_type(dst.shape, dst.dtype, buffer=owner, offset=offset, strides=dst.strides)
 
-def refuse_view_inplace(t):
-    fn = t.grad_fn
-    who = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]} is a view" if fn is not None else "A view"
-    if t._creation == "custom":
-        raise RuntimeError(f"{who} and is being modified inplace. This view was created inside a custom Function (or "
-                           "because an input was returned as-is) and the autograd logic to handle view+inplace would "
-                           "override the custom backward associated with the custom Function, leading to incorrect "
-                           "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
-                           "custom Function.")
-    if t._creation == "inference":
-        raise RuntimeError(_INFERENCE_VIEW.format("is being modified inplace"))
-    if t._creation == "multi":
-        raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be modified inplace. You "
-                           "should replace the inplace operation by an out-of-place one.")
-    raise RuntimeError(("A view was created" if fn is None else f"{who} of a view which was created") +
-                       " in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-                       "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-                       "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
-                       "to be tracked) or both outside (if you want the inplace to be tracked).")
-
-
-_INFERENCE_VIEW = ("A view was created in inference mode and {} in normal mode. Given that this use case is "
-                   "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and "
-                   "the inplace either both inside the inference_mode block (if you don't want the inplace to be "
-                   "tracked) or both outside (if you want the inplace to be tracked).")
-
-
-def refuse_inference_view_rebase():
-    """Tensor.grad_fn of a view made in inference mode whose base was written in place since."""
-    raise RuntimeError(_INFERENCE_VIEW.format("its base or another view of its base has been modified inplace"))
+def refuse_view_inplace(t, indirect=False):
+    """torch's error for an in-place op on a view it forbids them on (`t._creation` set); indirect:
+    the base or another view was modified, seen when t's history is regenerated."""
+    fn = t._grad_fn   # the history as recorded: reading t.grad_fn would regenerate it
+    creation = t._creation
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    op = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]}" if fn is not None else None
+    if creation in ("no_grad", "inference") or fn is None:
+        prefix = f"{op} is a view of a view which was created in" if fn is not None else "A view was created in"
+        msg = (f"{prefix} inference mode and {modified} modified inplace in normal mode." if creation == "inference"
+               else f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled.")
+    else:
+        msg = f"{op} is a view and {modified} modified inplace."
+    if creation == "multi":
+        msg += (" This view is the output of a function that returns multiple views. Such functions do not allow "
+                "the output views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one.")
+    elif creation == "custom":
+        msg += (" This view was created inside a custom Function (or because an input was returned as-is) and the "
+                "autograd logic to handle view+inplace would override the custom backward associated with the "
+                "custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by "
+                "cloning the output of the custom Function.")
+    else:
+        block = "inference_mode" if creation == "inference" else "no_grad"
+        msg += (" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+                f"by moving both the view and the inplace either both inside the {block} block (if you don't want "
+                "the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+    raise RuntimeError(msg)
 
 
 def refuse_inference_inplace(t):
@@ -238,11 +282,65 @@ def rebase_history(self, node):
     if node._saved is not None:
         node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
     if self._base is None:
+        move_retains_grad(self, self._grad_fn, self._output_nr, node, 0)
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
         return
     base = self._base
-    base._grad_fn = CopySlices(edge(base), (base._data.shape, base._data.dtype), self._view_fn, node)
+    old_fn, old_nr = self._grad_fn, self._output_nr
+    view_fn = self._view_fn if self._dtype_view is None else dtype_view_fn(self)
+    copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), view_fn, node)
+    move_retains_grad(base, base._grad_fn, base._output_nr, copy_slices, 0)
+    base._grad_fn = copy_slices
     base._output_nr = 0
     base._requires_grad = True
     self._requires_grad = True
-    self._view_version = -1   # regenerate self's grad_fn from the base on next access
+    self._view_version = -1   # regenerate self's grad_fn from the base now
+    fresh = self.grad_fn
+    move_retains_grad(self, old_fn, old_nr, fresh, self._output_nr)
+    # as torch: the op's output, unpacked, has the view's new history (not `node`, now inside
+    # CopySlices), held weakly: the view's history holds node, through CopySlices
+    for saved in node._saved or ():
+        if type(saved) is SavedOutput and fresh is not None:
+            saved.view_fn = weakref.ref(fresh)
+            saved.output_nr = self._output_nr
+
+
+def move_retains_grad(t, old_fn, old_nr, new_fn, new_nr):
+    """retain_grad follows the tensor to its new history (its other hooks stay with the old one)."""
+    if not t._retains_grad or old_fn is None or old_fn._extra is None:
+        return
+    hook = old_fn._extra.retains_grad_hooks.pop(old_nr, None)
+    if hook is not None and new_fn is not None:
+        new_fn._get_extra().retains_grad_hooks[new_nr] = hook
+
+
+
+# --- version counters set by hand (see also graph.increment_version) ---
+def _unsafe_set_version_counter(tensors, versions):
+    if len(tensors) != len(versions):
+        raise RuntimeError(f"tensors_len={len(tensors)}, versions_len={len(versions)}")
+    for t, v in zip(tensors, versions):
+        if v < 0:
+            raise RuntimeError(f"Cannot set a version_counter to a value below 0: {v}")
+        t._vc[0] = v
+
+
+class _unsafe_preserve_version_counter:
+    """Inside, in-place changes to `tensors` leave their version counters as they were on entry
+    (a context manager or a decorator)."""
+
+    def __init__(self, tensors):
+        self.tensors = (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
+
+    def __enter__(self):
+        self.prev_versions = tuple(t._vc[0] for t in self.tensors)
+
+    def __exit__(self, *exc):
+        _unsafe_set_version_counter(self.tensors, self.prev_versions)
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper

@@ -124,7 +124,7 @@ def _unwrap(spec, args):
         if isinstance(a, Tensor):
             d = a._data
             raw[i] = d
-            if a._requires_grad:
+            if a._requires_grad or a._base is not None and a._base._requires_grad:   # see Tensor.requires_grad
                 inputs_require_grad = True
             if single_dtype is None:
                 single_dtype = d.dtype
@@ -167,7 +167,8 @@ def call(spec, args):
         elif type(b) is Tensor and b._data.dtype == a._data.dtype:
             raw = (a._data, b._data)
     if raw is not None:
-        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad
+        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
+            a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
         raw, inputs_require_grad, target = _unwrap(spec, args)
@@ -252,10 +253,10 @@ def call_inplace(spec, args):
         record.refuse_inference_inplace(self)
     if _graph.before_inplace is not None:   # allow_mutation_on_saved_tensors: clone what self's write changes
         _graph.before_inplace(self)
-    if self._creation is not None and state.enabled and self._base._requires_grad:
-        record.refuse_view_inplace(self)
-    recording = state.enabled and (self._requires_grad or any(
+    recording = state.enabled and (self.requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
+    if self._creation is not None and recording:   # torch refuses whenever the op would be recorded
+        record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
     if recording and spec.node_cls is not None:
@@ -291,7 +292,7 @@ def _ufunc_inplace(spec, self, args):
     if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
         return False
     dst, other = self._data, args[1]
-    if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides:
+    if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides or not dst.flags.writeable:
         return False
     if isinstance(other, Tensor):
         src = other._data
@@ -419,13 +420,16 @@ def _regenerate_view_grad_fn(self):
     """A view whose base was written in place since its history was recorded is re-derived from
     the base: by as_strided (AsStridedBackward0), as torch does, or, under
     `autograd._force_original_view_tracking(True)`, by replaying its view ops. Tensor.grad_fn calls it."""
-    if self._creation == "inference":
-        record.refuse_inference_view_rebase()
+    if self._creation is not None:   # a view torch forbids in-place ops on: its base's were, too
+        record.refuse_view_inplace(self, indirect=True)
     with grad_flag(True):
         if state.view_replay:
             fresh = self._view_fn(self._base)
+        elif self._dtype_view is not None:   # as_strided cannot cross dtypes: replayed as torch does
+            fresh = record.dtype_view_fn(self)(self._base)
         else:
             fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
+    record.move_retains_grad(self, self._grad_fn, self._output_nr, fresh._grad_fn, fresh._output_nr)
     self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
     self._requires_grad = True
     self._view_version = self._vc[0]

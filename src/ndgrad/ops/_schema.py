@@ -39,12 +39,10 @@ import numpy as np
 from .. import _dtype
 from .._random import Generator
 from .._sparse_array import layout
-from .._tensor import Size, Tensor, device
+from .._tensor import Size, Tensor, device, memory_format
 from ..backends import is_array
 
 
-class _MemoryFormat:
-    """Stands for torch.memory_format, which ndgrad has no class for yet: nothing is an instance of it."""
 
 __all__ = ["ArgumentError", "Parser"]
 
@@ -55,8 +53,9 @@ class ArgumentError(TypeError):
 
 # what torch's messages call these classes (the tp_name of torch's own classes)
 _tp_names = {_dtype.dtype: "torch.dtype", Tensor: "Tensor", Size: "torch.Size", device: "torch.device",
+             memory_format: "torch.memory_format",
              layout: "torch.layout", Generator: "torch._C.Generator"}
-_classes = {"Device": device, "Layout": layout, "Generator": Generator, "MemoryFormat": _MemoryFormat}
+_classes = {"Device": device, "Layout": layout, "Generator": Generator, "MemoryFormat": memory_format}
 
 
 def _tp_name(x):

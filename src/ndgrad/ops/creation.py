@@ -16,8 +16,8 @@ import numpy as np
 from .. import _dtype
 from ._registry import call_inplace, method, op, register
 from ._schema import Parser
-from .shape import _plain_size
-from .._tensor import Tensor
+from .shape import _alias, _plain_size
+from .._tensor import Size, Tensor, _tensor_options, format_order, legacy_array, preserve_format
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
 
@@ -465,15 +465,41 @@ def eye(*args, **kwargs):
 
 
 # ---- copies and casts ---------------------------------------------------------------------
+def _in_format(a, memory_format):
+    """A copy of array `a` laid out in `memory_format` (channels_last...); None or preserve_format: row-major."""
+    if memory_format is None or memory_format is preserve_format or not is_array(a):
+        return a.copy()
+    order = format_order(a.ndim, memory_format)
+    out = namespace(a).empty(tuple(a.shape[d] for d in order), dtype=a.dtype).transpose(
+        [order.index(d) for d in range(a.ndim)])
+    namespace(a).copyto(out, a)
+    return out
+
+
+@register()
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """An uninitialized tensor with the given strides, over just the memory they reach."""
+    d = _dtype_arg("empty_strided", dtype).np
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape")
+    n = 1 + sum((k - 1) * st for k, st in zip(size, stride)) if all(size) else 0
+    memory = current().empty(n, dtype=d)
+    view = np.ndarray(size, d, buffer=memory, strides=tuple(st * d.itemsize for st in stride)) \
+        if type(memory) is np.ndarray else np.lib.stride_tricks.as_strided(memory, size, tuple(st * d.itemsize for st in stride))
+    return _new(view, requires_grad)
+
+
 @op("clone", method=True)
 def clone(input, *, memory_format=None):
-    return input.copy()
+    return _in_format(input, memory_format)
 
 
 @op("_to_copy", public="_to_copy")
 def _to_copy(input, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
              memory_format=None):
-    return input.astype(dtype.np if dtype is not None else input.dtype)
+    out = input.astype(dtype.np if dtype is not None else input.dtype)
+    return out if memory_format is None or memory_format is preserve_format else _in_format(out, memory_format)
 
 
 @register(method=True)
@@ -487,9 +513,10 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
             device = a
     if device is not None and str(device).split(":")[0] != "cpu":
         raise NotImplementedError(f"device {device!r}: only the CPU backend is wired to ops so far")
-    if (dtype is None or dtype == input.dtype) and not copy:
+    formatted = memory_format is None or memory_format is preserve_format or input.is_contiguous(memory_format)
+    if (dtype is None or dtype == input.dtype) and not copy and formatted:
         return input
-    return _to_copy(input, dtype=dtype or input.dtype)
+    return _to_copy(input, dtype=dtype or input.dtype, memory_format=None if formatted else memory_format)
 
 
 @op("copy_", public=False)
@@ -536,6 +563,18 @@ def _test_autograd_multiple_dispatch_view(input):
 
 
 # ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------
+@method()
+def new(self, *args, device=None):
+    """The legacy constructor with this tensor's dtype: `x.new(data)`, `x.new(*sizes)` (zero-filled:
+    torch leaves it uninitialised), `x.new()`; a tensor of this dtype comes back aliased."""
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        other = args[0]
+        if other.dtype is not self.dtype:
+            raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(other.dtype)})")
+        return _alias(other)
+    return _new(legacy_array(args, self.dtype, device, namespace(self._data)))
+
+
 @method()
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -25,7 +25,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where
 from .creation import _check_out, tensor
-from .shape import _alias
+from .shape import _alias, aten
 
 
 def _public(args_parser, inplace_parser):
@@ -995,3 +995,6 @@ def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
     dim = _wrap_dim(dim, src.ndim)
     start, end, step = _slice_bounds(slice(start, end, step), src.shape[dim] if src.ndim else 1)
     return _slice_inverse(input, src, dim, start, end, step)
+
+
+aten.slice_inverse = slice_inverse

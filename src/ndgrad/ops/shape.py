@@ -22,11 +22,12 @@ from ..backends import current, is_array, namespace
 
 from .. import _dtype
 from . import _registry
+from ..autograd import record as _record
 from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse_inference_inplace,
-                               refuse_view_inplace)
+                               refuse_view_inplace as _refuse_view_inplace)
 from ._registry import method, op, register
 from ._schema import Parser
-from .._tensor import Size, Tensor, _wrap_dim
+from .._tensor import Size, Tensor, _wrap_dim, preserve_format
 from ..autograd.grad_mode import state
 
 
@@ -104,9 +105,9 @@ def _inplace_view(view_op, self, *args):
     the view op's node as its history; the version counter moves, as for any in-place op."""
     if self._inference and not state.inference:
         refuse_inference_inplace(self)
-    if self._creation is not None and state.enabled and self._base._requires_grad:
-        refuse_view_inplace(self)   # as call_inplace does
-    if state.enabled and self._requires_grad:
+    if state.enabled and self.requires_grad:
+        if self._creation is not None:   # as for any in-place op: see _registry.call_inplace
+            _refuse_view_inplace(self)
         _check_leaf_inplace(self)
     out = view_op(self, *args)
     self._data = out._data
@@ -263,7 +264,9 @@ def ravel(input):
 
 @_method
 def contiguous(input, memory_format=None):
-    return input if input._data.flags.c_contiguous else input.clone()
+    if memory_format is preserve_format:
+        memory_format = None
+    return input if input.is_contiguous(memory_format) else input.clone(memory_format=memory_format)
 
 
 # ---- transposes and permutations ------------------------------------------------------------
@@ -291,6 +294,16 @@ def transpose_(self, *args, **kwargs):
     _, (dim0, dim1) = _transpose__args.parse(args, kwargs)
     n = self._data.ndim
     return _inplace_view(_transpose_, self, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
+
+
+@_method
+def swapaxes_(self, axis0, axis1):
+    return transpose_(self, axis0, axis1)
+
+
+@_method
+def swapdims_(self, dim0, dim1):
+    return transpose_(self, dim0, dim1)
 
 
 @register(method=True)
@@ -870,12 +883,11 @@ def unsafe_split_with_sizes(*args, **kwargs):
 
 
 _chunk_args = Parser("chunk(Tensor input, int chunks, int dim=0)")
+_unsafe_chunk_args = Parser("unsafe_chunk(Tensor input, int chunks, int dim=0)")
 
 
-@register(method=True)
-@_chunk_args.signature
-def chunk(*args, **kwargs):
-    _, (input, chunks, dim) = _chunk_args.parse(args, kwargs)
+def _chunk(args, split, split_sizes):
+    _, (input, chunks, dim) = args
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if input._data.ndim == 0:
@@ -883,8 +895,21 @@ def chunk(*args, **kwargs):
     dim = _wrap_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
     if n == 0:
-        return _split_sizes(input, (0,) * chunks, dim)
-    return _split(input, -(-n // chunks), dim)
+        return split_sizes(input, (0,) * chunks, dim)
+    return split(input, -(-n // chunks), dim)
+
+
+@register(method=True)
+@_chunk_args.signature
+def chunk(*args, **kwargs):
+    return _chunk(_chunk_args.parse(args, kwargs), _split, _split_sizes)
+
+
+@register(method=True)
+@_unsafe_chunk_args.signature
+def unsafe_chunk(*args, **kwargs):
+    """chunk whose pieces are not views for autograd (in-place ops on them are allowed)."""
+    return _chunk(_unsafe_chunk_args.parse(args, kwargs), _unsafe_split, _unsafe_split_sizes)
 
 
 @op("unbind.int", public=False, view=True)
@@ -1001,6 +1026,57 @@ def _tile_method(self, *args, **kwargs):
     return _repeat_checked(self, (1,) * (self._data.ndim - len(dims)) + dims)
 
 
+@_method
+def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    """self takes `source`'s memory (a Tensor, or a storage with an optional geometry), or none
+    (an empty tensor). Not differentiable (torch records a NotImplemented node)."""
+    if state.enabled and (self.requires_grad or isinstance(source, Tensor) and source._requires_grad):
+        _check_leaf_inplace(self)
+        raise NotImplementedError("the derivative for 'set_' is not implemented in ndgrad (call it under "
+                                  "ndgrad.no_grad())")
+    dtype = self._data.dtype
+    if source is None:
+        data = namespace(self._data).empty((0,), dtype=dtype)
+    elif isinstance(source, Tensor):
+        if source._data.dtype != dtype:
+            raise RuntimeError(f"Expected object of scalar type {self.dtype.title} but got scalar type "
+                               f"{source.dtype.title} for argument 'source'")
+        data = source._data
+    else:   # a storage (typed or untyped): a strided view of its memory
+        owner = source._owner
+        size = tuple(size) if size is not None else (owner.nbytes // dtype.itemsize - storage_offset,)
+        if stride is None:
+            stride, n = [], 1
+            for d in reversed(size):
+                stride.insert(0, n)
+                n *= d
+        need = storage_offset + sum((n - 1) * st for n, st in zip(size, stride)) + 1 if all(size) else 0
+        if need * dtype.itemsize > owner.nbytes:
+            raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+                               f"{storage_offset}, and itemsize {dtype.itemsize} requiring a storage size of "
+                               f"{need * dtype.itemsize} are out of bounds for storage of size {owner.nbytes}")
+        data = np.ndarray(size, dtype, buffer=owner, offset=storage_offset * dtype.itemsize,
+                          strides=tuple(st * dtype.itemsize for st in stride))
+    self._data = data
+    self._vc[0] += 1
+    self._acc = None   # as torch: the tensor gets a new AccumulateGrad (gradient edges taken before stay apart)
+    return self
+
+
+@_method
+def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
+    """This view re-derived from `new_base` as torch would re-derive it from its base: its view ops
+    replayed under `_force_original_view_tracking(True)` (the visitors may replace their saved SymInt
+    and Tensor arguments), as_strided to its geometry otherwise."""
+    if self._view_fn is None:
+        raise RuntimeError("_view_func: this tensor is not a view that ndgrad can replay")
+    if not state.view_replay:
+        if self._dtype_view is not None:
+            return _record.dtype_view_fn(self)(new_base)
+        return as_strided(new_base, self._data.shape, self.stride(), self.storage_offset())
+    return self._view_fn(new_base, symint_visitor_fn, tensor_visitor_fn)
+
+
 # ---- strided views ------------------------------------------------------------------------
 def _storage(a):
     """(the array owning a's memory, a's offset into it in elements of a's dtype)."""
@@ -1042,17 +1118,29 @@ def _as_strided(input, size, stride, offset):
     return _strided(owner, input, size, stride, storage_offset)
 
 
-@register(method=True)
-def as_strided(input, size, stride, storage_offset=None):
+_as_strided_ = op("as_strided_", public=False, view=True)(_as_strided.__wrapped__)
+
+
+def _as_strided_args(input, size, stride, storage_offset):
     size, stride = _size((size,)), _size((stride,))
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
                            f"{_shape_str(stride)}")
-    # storage_offset counts from the base's first element, as Tensor.storage_offset() does
+    # storage_offset counts from the start of the memory, as Tensor.storage_offset() does
     offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
-    return _as_strided(input, size, stride, offset)
+    return size, stride, offset
+
+
+@register(method=True)
+def as_strided(input, size, stride, storage_offset=None):
+    return _as_strided(input, *_as_strided_args(input, size, stride, storage_offset))
+
+
+@_method
+def as_strided_(self, size, stride, storage_offset=None):
+    return _inplace_view(_as_strided_, self, *_as_strided_args(self, size, stride, storage_offset))
 
 
 @op("as_strided_scatter", public=False)

@@ -327,6 +327,9 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     idx = indices._data
     if idx.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
+    if idx.dtype.kind == "f":   # torch takes floating indices, as int64
+        idx = idx.astype(np.int64)
+        indices = Tensor._make(idx, False, None, 0)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(f"indices must be an int64 tensor, got {indices.dtype}")
     if values.ndim == 0 or values.shape[0] != idx.shape[1]:
