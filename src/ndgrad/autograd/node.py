@@ -319,3 +319,15 @@ class GradientEdge(tuple):
 
     def __repr__(self):
         return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"
+
+
+def output_meta(node, output_nr):
+    """(shape, numpy dtype) of output `output_nr` of `node` (the tensor whose gradient enters
+    there), or None where the node does not record it (a single-output op node that no
+    get_gradient_edge asked about)."""
+    if type(node) is AccumulateGrad:
+        return node.variable._data.shape, node.variable._data.dtype
+    meta = node._out_meta
+    if meta is not None and output_nr < len(meta):
+        return meta[output_nr]
+    return None
