@@ -240,7 +240,8 @@ def accumulate_grad(var, grad, create_graph):
     hooks = var._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
-            fn(var)
+            if fn(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _only_engine_holds(grad, expected=None):
