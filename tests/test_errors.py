@@ -41,12 +41,12 @@ def test_gradient_of_wrong_shape():
         y.backward(ndgrad.ones(2, dtype=ndgrad.float64))
 
 
-def test_hook_returning_wrong_shape_names_the_node():
+def test_hook_returning_wrong_shape_is_refused():
+    # torch checks what a node hook returns against the gradient it replaces, naming the hook
     x = leaf()
     y = x * 2
     y.grad_fn.register_hook(lambda gi, go: (ndgrad.ones(5, dtype=ndgrad.float64), gi[1]))
-    with pytest.raises(RuntimeError, match=r"Function MulBackward0 returned an invalid gradient at index 0 - got "
-                                           r"\[5\] but expected shape compatible with \[3\]"):
+    with pytest.raises(RuntimeError, match=r"^hook '<lambda>' has changed the size of value$"):
         y.sum().backward()
 
 
