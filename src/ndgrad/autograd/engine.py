@@ -36,14 +36,42 @@ tasks = []            # the backward passes running now, innermost last (a backw
 class GraphTask:
     """What hooks may ask of the running backward: which nodes run, and the final callbacks.
 
-    targets: None when every reachable node runs, else the set of nodes that receive a gradient."""
-    __slots__ = ("deps", "targets", "callbacks", "__weakref__")
+    targets: None when every reachable node runs, else the set of nodes that receive a gradient.
+    id: numbers the backward passes of the process (torch._C._current_graph_task_id); node: the
+    node being evaluated (its hooks included), None between nodes; root: the GraphRoot."""
+    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "leaves_run", "__weakref__")
+    _ids = itertools.count()
 
-    def __init__(self, deps, targets):
+    def __init__(self, deps, targets, root=None, leaves_run=True):
         self.deps, self.targets, self.callbacks = deps, targets, []
+        self.id = next(self._ids)
+        self.node = None
+        self.root = root
+        self.leaves_run = leaves_run   # False for autograd.grad: captured leaves are not accumulated
 
     def will_execute(self, node):
         return node in self.deps and (self.targets is None or node in self.targets)
+
+    def execution_order(self):
+        """Every node this pass runs, in the order it runs them (newest ready node first); the
+        dependency counts are taken afresh, so it can be asked at any point of the pass."""
+        deps = _count_dependencies(self.root)
+        targets = self.targets
+        ready = [(-n._sequence_nr_, k, n) for k, (n, _) in enumerate(self.root.next_functions)
+                 if n is not None and (targets is None or n in targets)]
+        heapq.heapify(ready)
+        counter = itertools.count(len(ready))
+        order = []
+        while ready:
+            node = heapq.heappop(ready)[2]
+            order.append(node)
+            for nxt, _ in node.next_functions:
+                if nxt is None or targets is not None and nxt not in targets:
+                    continue
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
+        return order
 
 
 def current_task():
@@ -83,7 +111,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     direct = root       # the next node to run when it is the only one ready (skips the heap)
     prev_mode = state.enabled
     state.enabled = create_graph
-    task = GraphTask(deps, targets)
+    task = GraphTask(deps, targets, root, capture is None or accumulate)
     tasks.append(task)
     try:
         while True:
@@ -94,6 +122,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             else:
                 break
             grads = buffers.pop(node, None) if node is not root else []
+            task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
                 grads = run_tensor_pre_hooks(node, grads)
             if capture is not None and not capture.take(node, grads):
@@ -137,6 +166,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                             direct = None
                         heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
             outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+        task.node = None
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more
             callbacks.pop(0)()
@@ -165,6 +195,7 @@ def _call_node(node, grads, targets, create_graph):
     extra = node._extra
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
+    had_post_hooks = extra is not None and bool(extra.post_hooks)
     edges = node.next_functions
     if targets is not None:
         mask = [e[0] is not None and e[0] in targets for e in edges]
@@ -182,8 +213,9 @@ def _call_node(node, grads, targets, create_graph):
             outs = node._apply(fill_missing(node, grads), mask, create_graph)
     else:
         outs = node._apply(grads, mask, create_graph)
-    if extra is not None and extra.post_hooks:
-        outs = run_node_post_hooks(extra.post_hooks, outs, grads)
+    if node._extra is not None and node._extra.post_hooks:
+        # hooks added while the node ran (by an unpack hook) get no grad_outputs, as in torch
+        outs = run_node_post_hooks(node._extra.post_hooks, outs, grads if had_post_hooks else ())
     if len(outs) != len(edges):
         check_count(node, outs, edges)
     return outs
