@@ -16,6 +16,8 @@ reverse_closure. `profile_node` is the profiler's slot (profiler.py sets it whil
 """
 import heapq
 import itertools
+import sys
+import threading
 
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -98,6 +100,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     retain_graph=False frees each node's saved tensors once it ran; create_graph=True runs the
     formulas with grad mode on, so the gradients have a graph themselves.
     """
+    if tasks and _stack_is_deep():
+        return _on_fresh_thread(run_backward, roots, grad_roots, inputs=inputs, accumulate=accumulate,
+                                retain_graph=retain_graph, create_graph=create_graph)
     root = GraphRoot(roots, grad_roots)
     deps = _count_dependencies(root)
     capture = targets = None
@@ -174,6 +179,37 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
         state.enabled = prev_mode
         tasks.pop()
     return None if capture is None else capture.results
+
+
+def _stack_is_deep():
+    """Whether this thread has used half its Python recursion budget (walks the frames: only asked
+    by a backward started inside another one)."""
+    budget = sys.getrecursionlimit() // 2
+    frame = sys._getframe()
+    while frame is not None and budget:
+        frame, budget = frame.f_back, budget - 1
+    return budget == 0
+
+
+def _on_fresh_thread(fn, *args, **kwargs):
+    """fn(*args, **kwargs) on a new thread (a fresh stack), waiting for it: how a reentrant backward
+    nested deeper than the stack allows goes on, as torch hands it to another worker thread.
+    run_backward sets grad mode itself; the caller stays blocked, so nothing runs concurrently."""
+    result = []
+
+    def run():
+        try:
+            result.append((True, fn(*args, **kwargs)))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the calling thread
+            result.append((False, e))
+
+    worker = threading.Thread(target=run, name="ndgrad-reentrant-backward")
+    worker.start()
+    worker.join()
+    ok, value = result[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _count_dependencies(root):
