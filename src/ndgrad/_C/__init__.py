@@ -5,6 +5,8 @@ meaning (grad-mode flags, view tracking, saved-tensor and graph-task internals);
 feature ndgrad does not have (TorchScript, dispatch keys, CUDA streams) is absent, not faked.
 Submodules follow torch's: `_C._autograd`, `_C._functions`.
 """
+import weakref
+
 from ..autograd import engine as _engine
 from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, is_multithreading_enabled
 from ..autograd.grad_mode import state as _state
@@ -18,6 +20,18 @@ def _set_grad_enabled(mode):
 
 def _set_view_replay_enabled(mode):
     _state.view_replay = bool(mode)
+
+
+class _WeakTensorRef:
+    """A weak reference to a Tensor: expired() once the tensor object is gone (its data may live
+    on in other tensors, as a torch TensorImpl's storage does)."""
+    __slots__ = ("_ref",)
+
+    def __init__(self, tensor):
+        self._ref = weakref.ref(tensor)
+
+    def expired(self):
+        return self._ref() is None
 
 
 # ---- the running backward pass (engine.current_task) ------------------------------------------------
@@ -63,4 +77,4 @@ def _will_engine_execute_node(node):
 
 __all__ = ["_autograd", "_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
            "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
-           "_will_engine_execute_node", "is_grad_enabled"]
+           "_WeakTensorRef", "_will_engine_execute_node", "is_grad_enabled"]
