@@ -90,5 +90,12 @@ def test_item_of_many_elements():
 
 def test_assigning_grad_of_wrong_shape():
     x = leaf()
-    with pytest.raises(RuntimeError, match="assigned grad has data of a different size"):
+    with pytest.raises(RuntimeError, match=r"^attempting to assign a gradient of size '\[2\]' to a tensor of size "
+                                           r"'\[3\]'\. Please ensure that the gradient and the tensor are the same size$"):
         x.grad = ndgrad.ones(2, dtype=ndgrad.float64)
+
+
+def test_assigning_a_tensor_as_its_own_grad():
+    x = leaf()
+    with pytest.raises(RuntimeError, match="^can't assign Variable as its own grad$"):
+        x.grad = x
