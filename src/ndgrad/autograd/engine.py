@@ -52,6 +52,10 @@ class GraphTask:
         self.leaves_run = leaves_run   # False for autograd.grad: captured leaves are not accumulated
 
     def will_execute(self, node):
+        # torch starts a single-root pass at the root's node itself, not from a GraphRoot above it:
+        # that node is then not among the nodes the pass "will execute" (it is running already)
+        if self.root is not None and len(self.root.next_functions) == 1 and node is self.root.next_functions[0][0]:
+            return False
         return node in self.deps and (self.targets is None or node in self.targets)
 
     def execution_order(self):
