@@ -10,7 +10,7 @@ import weakref
 from ..autograd import engine as _engine
 from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, is_multithreading_enabled
 from ..autograd.grad_mode import state as _state
-from ..autograd.node import AccumulateGrad as _AccumulateGrad, Node as _Node
+from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
 
 
@@ -69,10 +69,12 @@ def _will_engine_execute_node(node):
     task = _engine.current_task()
     if task is None:
         raise RuntimeError("_get_should_execute_nodes should only be called during the backward pass")
-    if type(node) is _AccumulateGrad and not task.leaves_run:
+    if not task.will_execute(node):
+        return False
+    if node in task.captured and all(nxt is None for nxt, _ in node.next_functions):
         raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
                            "autograd.grad(). This is currently not supported.")
-    return task.will_execute(node)
+    return True
 
 
 __all__ = ["_autograd", "_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",

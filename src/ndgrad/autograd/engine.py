@@ -41,15 +41,15 @@ class GraphTask:
     targets: None when every reachable node runs, else the set of nodes that receive a gradient.
     id: numbers the backward passes of the process (torch._C._current_graph_task_id); node: the
     node being evaluated (its hooks included), None between nodes; root: the GraphRoot."""
-    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "leaves_run", "__weakref__")
+    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "__weakref__")
     _ids = itertools.count()
 
-    def __init__(self, deps, targets, root=None, leaves_run=True):
+    def __init__(self, deps, targets, root=None, captured=frozenset()):
         self.deps, self.targets, self.callbacks = deps, targets, []
         self.id = next(self._ids)
         self.node = None
         self.root = root
-        self.leaves_run = leaves_run   # False for autograd.grad: captured leaves are not accumulated
+        self.captured = captured   # nodes whose incoming gradient is returned, not accumulated (autograd.grad)
 
     def will_execute(self, node):
         # torch starts a single-root pass at the root's node itself, not from a GraphRoot above it:
@@ -120,7 +120,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     direct = root       # the next node to run when it is the only one ready (skips the heap)
     prev_mode = state.enabled
     state.enabled = create_graph
-    task = GraphTask(deps, targets, root, capture is None or accumulate)
+    task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
     tasks.append(task)
     try:
         while True:
