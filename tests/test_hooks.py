@@ -298,6 +298,10 @@ def test_backward_and_grad_argument_errors(case):
     same_error(call)
 
 
+def test_grad_with_no_inputs():
+    assert same_error(lambda T: T.autograd.grad(2 * leaf(T), [])) == "`inputs` argument to `grad()` cannot be empty."
+
+
 def test_gradient_edge_as_output_gets_an_implicit_gradient():
     def scenario(T):
         x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
@@ -368,3 +372,33 @@ def test_reentrant_backward_deeper_than_the_recursion_limit():
     v = ndgrad.tensor(600.0, requires_grad=True)   # several Python frames per level: far past the limit
     Deep.apply(v).sum().backward()
     assert v.grad.item() == 2.0
+
+
+@pytest.mark.parametrize("call", ["too_many", "too_few", "not_tensor", "delayed_count", "undefined_count"])
+def test_calling_a_node_checks_its_arguments(call):
+    def run(T):
+        x = T.ones(1, requires_grad=True)
+        y = x ** 2
+        if call == "too_many":
+            y.grad_fn(x.detach(), x.detach())
+        elif call == "too_few":
+            y.grad_fn()
+        elif call == "not_tensor":
+            y.grad_fn(3)
+        elif call == "delayed_count":
+            T._C._functions.DelayedError("x", 3)(x)
+        else:
+            T._C._functions.UndefinedGrad()(x, x)
+    assert same_error(run, TypeError) == {"too_many": "expected 1 arguments, got 2 instead",
+                                          "too_few": "expected 1 arguments, got 0 instead",
+                                          "not_tensor": "argument 0 is not a Variable",
+                                          "delayed_count": "expected 3 arguments, got 1 instead",
+                                          "undefined_count": "expected 1 arguments, got 2 instead"}[call]
+
+
+def test_calling_a_node_of_several_outputs():
+    def scenario(T):
+        a, _ = T.tensor([1.0, 2.0], requires_grad=True).unbind()
+        both_outputs = T._C._functions.DelayedError("x", 2)(T.ones(1, requires_grad=True), T.zeros(1))
+        return [a.grad_fn(T.ones(()), None), err(lambda: a.grad_fn(T.ones(()))), len(both_outputs)]
+    assert both(scenario)[1:] == [["TypeError", "expected 2 arguments, got 1 instead"], 2]

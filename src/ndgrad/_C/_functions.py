@@ -38,6 +38,9 @@ class DelayedError(Node):
     def name(self):
         return "torch::autograd::DelayedError"
 
+    def _num_call_args(self):
+        return self.num_inputs
+
     def _apply(self, inputs, mask, create_graph):
         return _rewrap(inputs, lambda leaves: Error(self.msg, leaves))
 
@@ -71,6 +74,9 @@ class UndefinedGrad(Node):
 
     def name(self):
         return "torch::autograd::UndefinedGrad"
+
+    def _num_call_args(self):
+        return 1
 
     def _apply(self, inputs, mask, create_graph):
         return _rewrap(inputs, UndefinedGradBackward)

@@ -14,6 +14,7 @@ import weakref
 from . import forward_ad
 from .._dtype import from_numpy_dtype
 from .grad_mode import state
+from .gradient_checks import fill_missing
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._tensor import Tensor
 from ..backends import ARRAY_TYPES, numpy_backend
@@ -120,9 +121,25 @@ class Node:
     def _register_tensor_pre_hook(self, output_nr, fn):
         return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
 
+    def _num_call_args(self):
+        return len(self._out_meta) if self._out_meta else 1   # one gradient per output of the node
+
     def __call__(self, *grads):
+        expected = self._num_call_args()
+        if len(grads) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
         mask = tuple(e[0] is not None for e in self.next_functions)
-        out = self._apply(list(grads), mask, state.enabled)
+        grads = list(grads)
+        missing = sum(g is None for g in grads)
+        if missing and not self._takes_missing:   # as the engine does: no gradient in, none out; else zeros
+            if missing == len(grads):
+                return None if len(mask) == 1 else (None,) * len(mask)
+            if self._out_meta is not None:
+                grads = fill_missing(self, grads)
+        out = self._apply(grads, mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
 
     # saved values -------------------------------------------------------------------------
