@@ -80,7 +80,8 @@ def batches(steps, batch, seed):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--schedule", default="zbv")
+    parser.add_argument("--schedule", default="zbv", type=str.lower,
+                        choices=["gpipe", "1f1b", "interleaved1f1b", "interleavedzerobubble", "zbh1", "zbv"])
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--microbatches", type=int, default=8)

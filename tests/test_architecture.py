@@ -114,13 +114,27 @@ def test_public_functions_show_their_signature():
     assert list(inspect.signature(ndgrad.sum).parameters) == ["input", "dtype"]
 
 
-def test_exec_only_compiles_the_derivative_table():
+def test_only_the_derivative_table_is_compiled_to_code():
     users = []
     for root, _, files in os.walk(SRC):
         for f in files:
             if f.endswith(".py"):
                 path = os.path.join(root, f)
                 with open(path) as fh:
-                    if re.search(r"(?<![\w.])exec\(", fh.read()):
+                    if re.search(r"(?<![\w.])(?<!def )(exec|eval|compile)\(", fh.read()):
                         users.append(os.path.relpath(path, SRC))
     assert users == [os.path.join("derivatives", "loader.py")]
+
+
+def test_the_compiled_table_is_cached_per_yaml_content(tmp_path):
+    from ndgrad.derivatives import SCOPE, loader
+    yaml_path = tmp_path / "derivatives.yaml"
+    yaml_path.write_text("- name: mul.Tensor(Tensor self, Tensor other) -> Tensor\n  self: grad * other\n")
+    first = loader.load(dict(SCOPE), str(yaml_path))
+    cache, = (tmp_path / "__pycache__").iterdir()
+    assert first["mul.Tensor"].saved_names == ("other",)
+    cache.write_bytes(cache.read_bytes())            # reused as long as the yaml's bytes are the same
+    assert loader._table(str(yaml_path)) == loader._analyse(yaml_path.read_text())
+    yaml_path.write_text(yaml_path.read_text() + "  other: grad * self +\n")   # changed: analysed again
+    with pytest.raises(SyntaxError, match="derivatives.yaml line 3 .mul.Tensor."):
+        loader.load(dict(SCOPE), str(yaml_path))

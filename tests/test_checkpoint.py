@@ -2,6 +2,7 @@
 random state and give the same gradients as running without them, in both variants
 (use_reentrant=True / False), while the graph saves fewer bytes (measured with graph.summary).
 """
+import contextlib
 import importlib
 import warnings
 
@@ -155,3 +156,171 @@ def test_checkpoint_argument_errors_and_warnings():
         assert any("None of the inputs have requires_grad=True" in str(m.message) for m in w)
         with pytest.warns(UserWarning, match="use_reentrant parameter should be passed explicitly"):
             ck(T).checkpoint(T.sin, T.ones(2, requires_grad=True))
+
+
+# ---- non-reentrant semantics: early stop, one recomputation per backward, mismatch errors -----
+def calls_per_mode(T):
+    """How many times the last op of a checkpointed function runs, per early-stop setting."""
+    runs = []
+
+    def f(x):
+        y = x.exp().tanh()          # both save tensors: the recomputation needs them
+        runs.append(1)
+        return y * 1.0              # saves nothing (scalar multiply): not needed again
+
+    counts = []
+    for scope, arg in ((None, True), (None, False), (False, True), (True, False)):
+        runs.clear()
+        x = T.tensor([0.5, -1.0], requires_grad=True)
+        if scope is None:
+            out = ck(T).checkpoint(f, x, use_reentrant=False, early_stop=arg)
+        else:
+            with ck(T).set_checkpoint_early_stop(scope):
+                out = ck(T).checkpoint(f, x, use_reentrant=False, early_stop=arg)
+        out.sum().backward()
+        counts.append(len(runs))
+    return counts
+
+
+def test_early_stop_skips_the_rest_of_the_function_and_the_context_manager_wins():
+    assert both(calls_per_mode) == [1, 2, 2, 1]
+
+
+def test_fewer_tensors_saved_in_recomputation_is_torch_error():
+    def call(T):
+        state = [0]
+
+        def f(x):
+            state[0] += 1
+            return x.sin().exp().sin() if state[0] == 1 else x.sin().exp()
+        x = T.tensor([0.3], requires_grad=True)
+        ck(T).checkpoint(f, x, use_reentrant=False).backward()
+    msg = same_error(call)
+    assert "A different number of tensors was saved" in msg and "forward: 3" in msg
+
+
+def test_changed_metadata_and_debug_report():
+    def call(T, debug):
+        state = [0]
+
+        def f(x):
+            state[0] += 1
+            return x.sin().exp() if state[0] == 1 else x.sin() * T.tensor([1.0, 2.0])
+        x = T.tensor([0.3], requires_grad=True)
+        ck(T).checkpoint(f, x, use_reentrant=False, debug=debug).backward()
+    assert "have different metadata" in same_error(lambda T: call(T, False))
+    with pytest.raises(RuntimeError, match="because you passed `debug=True` to checkpoint"):
+        call(ndgrad, True)
+
+
+def test_saved_values_are_dropped_when_unpacked_and_recomputed_per_backward():
+    def scenario(T):
+        runs = []
+        out = []
+
+        class Twice(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                ctx.save_for_backward(a)
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                (a,) = ctx.saved_tensors
+                try:
+                    ctx.saved_tensors
+                except RuntimeError as e:
+                    out.append("already unpacked once" in str(e))
+                return g * 2
+
+        def f(x):
+            runs.append(1)
+            return Twice.apply(x.exp())
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = ck(T).checkpoint(f, x, use_reentrant=False)
+        y.sum().backward(retain_graph=True)
+        y.sum().backward()            # a second backward recomputes again
+        return out + [len(runs), x.grad]
+    assert both(scenario)[:3] == [True, True, 3]
+
+
+def test_graph_exec_group_shares_one_recomputation():
+    def scenario(T):
+        runs = []
+
+        def f(x):
+            runs.append(1)
+            y = x.sin().cos()
+            return y, y.sin().cos()
+        counts = []
+        for grouped in (True, False):
+            runs.clear()
+            x = T.tensor([0.2, 0.4], dtype=T.float64, requires_grad=True)
+            y, z = ck(T).checkpoint(f, x, use_reentrant=False)
+            group = ck(T).GraphExecGroup()
+            with group if grouped else contextlib.nullcontext():
+                (gy,) = T.autograd.grad(z, y, T.ones(2, dtype=T.float64))
+                (gx,) = T.autograd.grad(y, x, gy)
+            counts.append(len(runs))
+        return counts + [gx]
+    assert both(scenario)[:2] == [2, 3]
+
+
+def test_tensor_without_history_is_given_back_as_saved():
+    def scenario(T):
+        seen = []
+
+        class Keep(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(b)
+                return a.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                seen.append(ctx.saved_tensors[0])
+                return g, None
+        a, b = T.tensor(1.0, requires_grad=True), T.tensor(3.0)
+        ck(T).checkpoint(Keep.apply, a, b, use_reentrant=False).backward()
+        return [seen[0] is b]
+    assert both(scenario) == [True]
+
+
+# ---- allow_mutation_on_saved_tensors: copies made lazily, before the write ---------------------
+def mutation_bookkeeping(T):
+    sizes = []
+    with T.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        x = T.tensor([0.5, 1.5], requires_grad=True)
+        a = x.clone()
+        b = a ** 2
+        c = a ** 2                     # the same (tensor, version): one handle
+        sizes.append((len(ctx.tid_to_weakhandle), len(ctx.cloned)))
+        a[:1].mul_(3.0)                # a write through a view copies the saved a once
+        sizes.append((len(ctx.tid_to_weakhandle), len(ctx.cloned)))
+        d = a ** 2                     # a new version of a
+        a.sin_()
+        sizes.append((len(ctx.tid_to_weakhandle), len(ctx.cloned)))
+        (grad,) = T.autograd.grad((b + c + d).sum(), x)
+        del b, c, d
+        sizes.append((len(ctx.tid_to_weakhandle), len(ctx.cloned)))
+    return sizes + [grad]
+
+
+def test_allow_mutation_clones_once_per_saved_version_and_forgets_freed_ones():
+    result = both(mutation_bookkeeping)
+    # sin_ saves a's value before its write (held while `a` lives): one more handle, never cloned
+    assert result[:4] == [[1, 0], [1, 1], [3, 2], [1, 0]]
+    # d/dx of 2 x^2 + (x * [3, 1])^2 with the values saved before each write
+    assert result[4].tolist() == [4 * 0.5 + 2 * 9 * 0.5, 4 * 1.5 + 2 * 1.5]
+
+
+def test_allow_mutation_gradient_uses_values_from_save_time():
+    def scenario(T):
+        with T.autograd.graph.allow_mutation_on_saved_tensors():
+            x = T.tensor([0.5, 2.0], requires_grad=True)
+            y = x.clone()
+            out = (y * y).sum()
+            y.view_as(y).exp_()
+            out.backward()
+        return x.grad
+    assert both(scenario).tolist() == [1.0, 4.0]

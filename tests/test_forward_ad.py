@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, same_error
+from parity import both, err, same_error
 
 
 def fw(T):
@@ -256,3 +256,126 @@ def test_in_place_on_a_dual_that_requires_grad_keeps_both_modes_right():
             grad, = T.autograd.grad(d.sum(), leaf)
             return [d.grad_fn.name(), tangent, grad]
     both(scenario)
+
+
+# --- level index, the forward-grad switch, printing ----------------------------------------------
+def test_current_level_module_attribute_follows_enter_and_exit():
+    def scenario(T):
+        seen = [fw(T)._current_level]
+        with fw(T).dual_level():
+            seen.append(fw(T)._current_level)
+        return seen + [fw(T)._current_level]
+    assert both(scenario) == [-1, 0, -1]
+
+
+def test_disabling_forward_grad_makes_duals_act_as_plain_tensors():
+    def scenario(T):
+        out = [fw(T)._is_fwd_grad_enabled()]
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 3), V(T, 3))
+            try:
+                T._C._set_fwd_grad_enabled(False)
+                out.append(fw(T)._is_fwd_grad_enabled())
+                y = d * 2
+                out += [fw(T).unpack_dual(y).tangent is None, fw(T).unpack_dual(d).tangent is None,
+                        fw(T).unpack_dual(fw(T).make_dual(X(T, 2), V(T, 2))).tangent is None]
+                d.mul_(5)   # the tangent is left alone
+                with fw(T)._set_fwd_grad_enabled(True):
+                    out.append(fw(T)._is_fwd_grad_enabled())
+                out.append(fw(T)._is_fwd_grad_enabled())
+            finally:
+                T._C._set_fwd_grad_enabled(True)
+            out.append(fw(T).unpack_dual(d).tangent)
+        return out
+    assert both(scenario)[:7] == [True, False, True, True, True, True, False]
+
+
+def test_a_dual_prints_its_tangent_while_its_level_lives():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(T.tensor([1.0, 2.5]), T.tensor([0.5, -1.0]))
+            p, t = fw(T).unpack_dual(d)
+            inside = [repr(d), repr(d * 2), str(p), str(t)]
+        return inside + [repr(d)]
+    out = both(scenario)
+    assert out[0] == "tensor([1.0000, 2.5000], tangent=tensor([ 0.5000, -1.0000]))"
+    assert "tangent=" not in out[2] + out[3] + out[4]
+
+
+def test_a_tangent_with_its_own_tangent_is_refused():
+    def call(T):
+        with fw(T).dual_level():
+            fw(T).make_dual(X(T, 2), fw(T).make_dual(X(T, 2), V(T, 2)))
+    assert "itself has a forward gradient at the same level0" in same_error(call)
+
+
+def test_make_dual_in_inference_mode_shares_memory_without_a_view():
+    def scenario(T):
+        with T.inference_mode():
+            a = T.zeros(2)
+            with fw(T).dual_level():
+                d = fw(T).make_dual(a, V(T, 2).float())
+                is_view = d._is_view()
+                d += 1
+        return [is_view, a]
+    assert both(scenario)[0] is False
+
+
+def test_the_dual_alone_keeps_the_tangent_alive():
+    def scenario(T):
+        with fw(T).dual_level():
+            tangent = V(T, 2)
+            ref = T._C._WeakTensorRef(tangent)
+            d = fw(T).make_dual(X(T, 2), tangent)
+            del tangent
+            alive = not ref.expired()
+            del d
+            return [alive, ref.expired()]
+    assert both(scenario) == [True, True]
+
+
+def test_no_tensor_has_a_conj_or_neg_bit_after_plain_ops():
+    def scenario(T):
+        x = T.tensor([1 + 2j, 3 - 1j])
+        return [T.is_conj(x), x.is_conj(), T.is_neg(x), x.is_neg(), T.is_conj(X(T, 2))]
+    assert both(scenario) == [False] * 5
+
+
+# --- out= variants ----------------------------------------------------------------------------
+def test_out_variant_writes_into_the_given_tensor_and_returns_it():
+    def scenario(T):
+        a, b = X(T, 2, 2), V(T, 2, 2)
+        o = T.zeros(2, 2, dtype=T.float64)
+        r = T.add(a, b, alpha=2, out=o)
+        version = o._version
+        lead = T.zeros(2, 2, dtype=T.float64, requires_grad=True)
+        with T.no_grad():
+            T.mul(lead, b, out=o)
+        return [r is o, version, o, err(lambda: T.mul(a, b, out=T.zeros(2, 2, dtype=T.int64)))]
+    out = both(scenario)
+    assert out[:2] == [True, 1] and out[3] == ["RuntimeError", "result type Double can't be cast to the desired "
+                                                              "output type Long"]
+
+
+def test_out_variant_refuses_autograd():
+    msg = same_error(lambda T: T.mul(X(T, 2).requires_grad_(), V(T, 2), out=T.zeros(2, dtype=T.float64)))
+    assert msg == ("mul(): functions with out=... arguments don't support automatic differentiation, but one of the "
+                   "arguments requires grad.")
+    same_error(lambda T: T.mul(X(T, 2), V(T, 2), out=T.zeros(2, dtype=T.float64, requires_grad=True)))
+    for dual_out in (True, False):
+        def call(T):
+            with fw(T).dual_level():
+                d = fw(T).make_dual(X(T, 2), V(T, 2))
+                plain = X(T, 2)
+                T.add(plain, plain, out=d) if dual_out else T.add(d, plain, out=plain)
+        assert same_error(call, NotImplementedError) == ("Trying to use forward AD with add_out that does not support "
+                                                         "it because it is an out= function")
+
+
+def test_out_of_another_shape_is_resized_with_torchs_warning():
+    def scenario(T):
+        o = T.zeros(3, dtype=T.float64)
+        with pytest.warns(UserWarning, match="resized since it had shape \\[3\\]"):
+            T.exp(X(T, 2), out=o)
+        return [o, list(o.shape)]
+    assert both(scenario)[1] == [2]

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from parity import LIBS, both, same_error
+from parity import LIBS, both, err, same_error
 
 import ndgrad
 from ndgrad.autograd import GradcheckError, gradcheck, gradgradcheck
@@ -276,3 +276,165 @@ def test_gradgradcheck_leaves_the_random_state_alone():
     ndgrad.manual_seed(3)
     gradgradcheck(lambda a: a.exp(), (x_of(ndgrad),))
     assert np.array_equal(ndgrad.rand(2).numpy(), expected.numpy())
+
+
+# --- forward mode: inputs without tangent, perturbation that changes the outputs' form ------------
+def test_forward_mode_runs_the_jvp_once_more_per_input_for_undefined_tangents():
+    def scenario(T):
+        calls = [0]
+
+        class Twice(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * 2, y * 3
+
+            @staticmethod
+            def jvp(ctx, x_t, y_t):
+                calls[0] += 1
+                return x_t * 2, y_t * 3
+        x = T.tensor([0.5], dtype=T.float64, requires_grad=True)
+        counts = []
+        for y_grad in (True, False):
+            for undefined in (False, True):
+                calls[0] = 0
+                y = T.tensor([0.25], dtype=T.float64, requires_grad=y_grad)
+                T.autograd.gradcheck(Twice.apply, (x, y), check_forward_ad=True, check_backward_ad=False,
+                          check_batched_grad=False, check_undefined_grad=undefined)
+                counts.append(calls[0])
+        return counts
+    # two inputs: 2 jvps, then 2 more each (zero tangent, no tangent); one input: 1, then +1
+    assert both(scenario) == [2, 6, 1, 2]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_outputs_changing_shape_or_dtype_under_perturbation_are_refused(fast):
+    def grows(T):
+        return lambda x: T.cat([x, x]) if bool((x >= 1).all()) else x
+
+    def narrows(T):
+        return lambda x: x.to(T.float32) if bool((x >= 1).all()) else x
+
+    for make, what in ((grows, "shape"), (narrows, "dtype")):
+        msg = same_error(lambda T: T.autograd.gradcheck(make(T), (T.ones(1, dtype=T.float64, requires_grad=True),),
+                                             fast_mode=fast), AssertionError)
+        assert f"return outputs with the same {what} when inputs are perturbed" in msg
+
+
+def test_deprecated_jacobian_helpers():
+    def scenario(T):
+        from importlib import import_module
+        gc = import_module(T.__name__ + ".autograd.gradcheck")
+        a = T.tensor([[0.5, 1.0], [2.0, -1.0]], dtype=T.float64, requires_grad=True)
+        b = T.tensor([[1.5, 0.0], [0.25, 3.0]], dtype=T.float64, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            num_all = gc.get_numerical_jacobian(lambda xs: (xs[0] * 3 + xs[1], xs[0]), (a, b), eps=1e-6)
+            num_a = gc.get_numerical_jacobian(lambda xs: xs[0] * xs[1], (a, b), target=a, eps=1e-6)
+            jac, reentrant, sizes_ok, types_ok = gc.get_analytical_jacobian((a, b), a * b + a)
+        kinds = sorted({(w.category.__name__, str(w.message).split(" was")[0]) for w in caught})
+        errors = [err(lambda: gc.get_numerical_jacobian(lambda xs: xs[0], (a,), grad_out=2.0)),
+                  err(lambda: gc.get_analytical_jacobian((a,), a * 2, grad_out=2.0))]
+        return [list(num_all), list(num_a), list(jac), reentrant, sizes_ok, types_ok, kinds, errors]
+    out = both(scenario, atol=1e-8)
+    np.testing.assert_allclose(out[0][0], 3 * np.eye(4), atol=1e-8)
+    assert out[6] == [["FutureWarning", "`get_analytical_jacobian`"], ["FutureWarning", "`get_numerical_jacobian`"]]
+    assert out[7][0] == ["ValueError", "Expected grad_out to be 1.0. get_numerical_jacobian no longer supports "
+                                       "values of grad_out != 1.0."]
+
+
+def test_a_nondeterministic_backward_is_reported_by_get_analytical_jacobian():
+    def scenario(T):
+        from importlib import import_module
+        gc = import_module(T.__name__ + ".autograd.gradcheck")
+        calls = [0]
+
+        class Drifting(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 1
+
+            @staticmethod
+            def backward(ctx, g):
+                calls[0] += 1
+                return g * (1 + 1e-3 * calls[0])
+        a = T.tensor([0.5, 2.0], dtype=T.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return gc.get_analytical_jacobian((a,), Drifting.apply(a))[1]
+    assert both(scenario) is False
+
+
+def test_double_backward_of_prod_reduction_with_two_zeros_at_one_place_raises():
+    for name, arg in (("scatter_reduce", "src"), ("index_reduce", "source")):
+        def call(T):
+            x = T.tensor([1.0], dtype=T.float64, requires_grad=True)
+            src = T.tensor([0.0, 0.0], dtype=T.float64, requires_grad=True)
+            fn = getattr(T, name)
+            assert T.autograd.gradcheck(fn, (x, 0, T.tensor([0, 0]), src, "prod"))
+            T.autograd.gradgradcheck(fn, (x, 0, T.tensor([0, 0]), src, "prod"))
+        assert same_error(call) == (f"{name}(): Double backward is unsupported for {arg} when >1 zeros in {arg} are "
+                                    "scattered to the same position in self")
+
+
+def test_pow_of_a_negative_real_base_with_complex_exponent():
+    def scenario(T):
+        e = T.tensor([0.3 + 0.5j, -1.2 + 0.1j], dtype=T.complex128, requires_grad=True)
+        base = -T.ones(2, dtype=T.float64)
+        g1, = T.autograd.grad(T.pow(base, e).abs().sum(), e)
+        g2, = T.autograd.grad(T.pow(-1, e).abs().sum(), e)
+        return [g1, g2, T.autograd.gradcheck(lambda e: T.pow(base, e), (e,)), T.autograd.gradcheck(lambda e: T.pow(-1, e), (e,))]
+    assert both(scenario)[2:] == [True, True]
+
+
+# --- sparse inputs ------------------------------------------------------------------------------
+def _sparse_input(T, layout):
+    blocked = layout in (T.sparse_bsr, T.sparse_bsc)
+    dense = T.tensor(np.linspace(0.2, 1.7, 32 if blocked else 4).reshape((4, 8) if blocked else (2, 2)),
+                     dtype=T.float64)
+    return dense.to_sparse(layout=layout, blocksize=(2, 2) if blocked else None).requires_grad_()
+
+
+@pytest.mark.parametrize("layout", ["sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc"])
+def test_sum_of_a_sparse_input_passes_in_every_mode(layout):
+    def scenario(T):
+        x = _sparse_input(T, getattr(T, layout))
+        y = T.sum(x)
+        y.backward()
+        checks = [T.autograd.gradcheck(T.sum, _sparse_input(T, getattr(T, layout)), masked=masked,
+                                       check_batched_grad=False, fast_mode=fast)
+                  for fast in (False, True) for masked in (False, True)]
+        return [y, y.grad_fn.name(), str(x.grad.layout), x.grad, checks]
+    assert both(scenario)[4] == [True] * 4
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_masked_decides_whether_unspecified_elements_are_differentiated(fast):
+    def scenario(T):
+        x = T.tensor([[0.0, 1.5], [2.0, 0.0]], dtype=T.float64).to_sparse().requires_grad_()
+        y = T.tensor([[0.5, 0.25], [1.0, 3.0]], dtype=T.float64, requires_grad=True)
+        kw = dict(check_batched_grad=False, fast_mode=fast, raise_exception=False)
+        return [T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=True, **kw),
+                T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=False, **kw),
+                T.autograd.gradcheck(lambda x: x.to_dense(masked_grad=False), (x,), masked=False, **kw),
+                T.autograd.gradcheck(lambda a, b: a * b.coalesce().to_dense(), (y, x), masked=True, **kw)]
+    # fast mode draws its direction on the stored elements only (as torch's does), so it cannot see
+    # the unspecified ones even without masked
+    assert both(scenario) == [True, fast, True, True]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_sparse_gradient_checks_name_the_problem(fast):
+    def wrong_sparse_dim(T):
+        def fn(x):
+            y = x.clone()
+            y.register_hook(lambda g: g.to_dense().to_sparse(1))
+            return y.to_dense()
+        x = T.ones((2, 2), dtype=T.float64, requires_grad=True).to_sparse()
+        T.autograd.gradcheck(fn, (x,), atol=1e-1, masked=True, check_batched_grad=False, fast_mode=fast)
+
+    def batched(T):
+        x = T.tensor([0.5, 0.0, 2.0], dtype=T.float64, requires_grad=True).to_sparse()
+        T.autograd.gradcheck(lambda x: x.to_dense(), (x,), masked=True, check_batched_grad=True, fast_mode=fast)
+    assert same_error(wrong_sparse_dim) == "grad is sparse tensor, but has incorrect sparse_dim 1, expected 2"
+    with pytest.raises(GradcheckError, match="gradcheck or gradgradcheck failed while testing batched gradient"):
+        batched(ndgrad)

@@ -338,11 +338,26 @@ def test_to_dot_of_a_leaf_and_of_a_constant():
     assert " -> " not in graph.to_dot(ndgrad.ones(2))
 
 
-def test_render_without_graphviz_says_how_to_install(monkeypatch, tmp_path):
+def test_render_without_graphviz_draws_svg_itself_and_says_how_to_install_for_png(monkeypatch, tmp_path):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     _, loss = _model_graph()
-    with pytest.raises(RuntimeError, match="apt-get install graphviz"):
-        graph.render(loss, str(tmp_path / "g.svg"))
+    with pytest.raises(RuntimeError, match="Graphviz's `dot` program for PNG.*apt-get install graphviz.*svg"):
+        graph.render(loss, str(tmp_path / "g.png"))
+    svg = open(graph.render(loss, str(tmp_path / "g.svg"))).read()
+    assert svg.startswith("<svg") and "TanhBackward0" in svg
+
+
+def test_to_svg_lays_the_graph_out_in_rows_from_leaves_to_output():
+    import xml.etree.ElementTree as ET
+    model, loss = _model_graph()
+    root = ET.fromstring(graph.to_svg(loss, params=dict(model.named_parameters())))
+    ns = "{http://www.w3.org/2000/svg}"
+    rects, texts = root.findall(f"{ns}rect"), root.findall(f"{ns}text")
+    assert len(rects) == 11 and len(root.findall(f"{ns}line")) == 10   # 10 nodes + output; 9 edges + output's
+    top = {t.text: float(t.get("y")) for t in texts}
+    # data flows downwards: a leaf above the node using it, which is above the output
+    assert top["0.weight"] < top["TanhBackward0"] < top["SumBackward0"] < top["output ()"]
+    assert top["0.weight"] < top["2.weight"] < top["SumBackward0"]   # the first layer's weight is further up
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")

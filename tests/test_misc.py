@@ -174,3 +174,10 @@ def test_test_autograd_multiple_dispatch_view_writes_through():
         warnings.simplefilter("ignore")
         assert both(run)[1] is True
     assert np.asarray(both(run)[0])[1, 1] == 1.0
+
+
+def test_cli_version_prints_the_package_version(capsys):
+    from ndgrad.__main__ import main
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.strip() == f"ndgrad {ndgrad.__version__}"

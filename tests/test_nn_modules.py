@@ -11,6 +11,7 @@ import pytest
 import ndgrad
 import ndgrad.nn as nn
 from ndgrad.nn import init
+from parity import both
 
 try:
     import torch
@@ -495,3 +496,17 @@ def test_parameter_basics():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert nn.Parameter().shape == (0,)
+
+
+def test_data_parallel_on_one_device_wraps_the_module_as_torch_does():
+    def scenario(T):
+        T.manual_seed(0)
+        inner = T.nn.Linear(2, 3)
+        model = T.nn.DataParallel(inner, device_ids=[0])
+        out = model(T.ones(4, 2))
+        out.sum().backward()
+        return [list(model.state_dict()), model.device_ids, model.module is inner, repr(model),
+                inner.weight.grad.tolist()]
+    names, device_ids, same, text, grad = both(scenario)
+    assert names == ["module.weight", "module.bias"] and device_ids == [] and same
+    assert text.startswith("DataParallel(\n  (module): Linear(in_features=2") and grad == [[4.0, 4.0]] * 3

@@ -185,3 +185,65 @@ def test_emit_nvtx_is_a_no_op():
         with T.autograd.profiler.emit_nvtx():
             x.exp().sum().backward()
         assert x.grad.tolist() == pytest.approx([2.718281828] * 2)
+
+
+# ---- torch's event API: sequence numbers, nesting by time, averages -------------------------
+def seq_view(T):
+    """(name, sequence_nr, whether fwd_thread is the forward op's thread) of the add/sum ranges."""
+    with T.autograd.profiler.profile(use_kineto=T.autograd.kineto_available()) as prof:
+        x = T.ones(2, 2, requires_grad=True)
+        y = T.ones(2, 2, requires_grad=True)
+        (x + y).sum().backward()
+    events = [e for e in prof.function_events if e.name in ("aten::add", "aten::sum")
+              or ("Backward" in e.name and ("Add" in e.name or "Sum" in e.name))]
+    base = min(e.sequence_nr for e in events)
+    fwd = {e.sequence_nr: e.thread for e in events if e.name.startswith("aten::")}
+    return [(e.name, e.sequence_nr - base, e.fwd_thread == (0 if e.name.startswith("aten::") else fwd[e.sequence_nr]))
+            for e in events]
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_backward_ranges_carry_the_sequence_number_of_their_forward_op(T):
+    assert seq_view(T) == [
+        ("aten::add", 0, True), ("aten::sum", 1, True),
+        ("autograd::engine::evaluate_function: SumBackward0", 1, True), ("SumBackward0", 1, True),
+        ("autograd::engine::evaluate_function: AddBackward0", 0, True), ("AddBackward0", 0, True)]
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_populate_cpu_children_nests_by_time_per_thread(T):
+    util = __import__(T.__name__ + ".autograd.profiler_util", fromlist=["x"])
+    ranges = [(7, 0, 4), (7, 1, 2), (7, 2, 3), (8, 0, 5), (8, 3, 6), (8, 3, 4)]   # (thread, start, end)
+    events = util.EventList([util.FunctionEvent(id=i, name="r", thread=t, start_us=s, end_us=e)
+                             for i, (t, s, e) in enumerate(ranges)])
+    events._populate_cpu_children()
+    # (3, 6) only overlaps (0, 5): no parent; (3, 4) sorts after (3, 6) and nests in it
+    assert [[c.id for c in e.cpu_children] for e in events] == [[1, 2], [], [], [], [5], []]
+    assert [e.cpu_parent.id if e.cpu_parent else None for e in events] == [None, 0, 0, None, None, 4]
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_function_event_avg_sums_events_and_averages(T):
+    util = __import__(T.__name__ + ".autograd.profiler_util", fromlist=["x"])
+    avg = util.FunctionEventAvg()
+    avg.add(util.FunctionEvent(id=0, name="op", thread=0, start_us=0, end_us=4))
+    avg.add(util.FunctionEvent(id=1, name="op", thread=0, start_us=10, end_us=18))
+    avg.add(avg)
+    assert (avg.key, avg.count, avg.cpu_time_total, avg.cpu_time, avg.device_time_total) == ("op", 4, 24, 6.0, 0)
+    with pytest.raises(AssertionError, match="Expected keys to match"):
+        avg.add(util.FunctionEvent(id=2, name="other", thread=0, start_us=0, end_us=1))
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_record_function_ops_and_profiler_enabled(T):
+    x = T.ones(3)
+    assert not T.autograd._profiler_enabled()
+    with T.autograd.profiler.profile() as prof:
+        assert T.autograd._profiler_enabled()
+        handle = T.ops.profiler._record_function_enter("block", None)
+        y = x * 2
+        T.ops.profiler._record_function_exit(handle)
+    assert not T.autograd._profiler_enabled()
+    block = next(e for e in prof.function_events if e.name == "block")
+    assert block.count == 1 and "aten::mul" in [c.name for c in block.cpu_children]
+    assert str(prof) == prof.table()

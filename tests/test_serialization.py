@@ -1,7 +1,12 @@
-"""ndgrad.save / ndgrad.load: round trips of tensors, containers, module and optimizer state;
-loading never unpickles, and foreign or damaged files raise a RuntimeError that says what they are."""
+"""ndgrad.save / ndgrad.load: round trips of tensors, containers, module and optimizer state in
+torch's checkpoint format (read both ways with torch); weights-only loading runs nothing from the
+file; hostile and damaged files are refused with bounded memory and a message naming the problem."""
 import io
 import math
+import os
+import pickle
+import struct
+import tracemalloc
 import zipfile
 from collections import OrderedDict
 
@@ -56,8 +61,13 @@ def test_shared_tensors_are_stored_once_and_stay_shared():
     back = round_trip({"a": t, "b": [t]})
     assert back["a"] is back["b"][0]
     buffer = io.BytesIO()
-    ndgrad.save([t, t, t], buffer)
-    assert sum(n.startswith("tensors/") for n in zipfile.ZipFile(buffer).namelist()) == 1
+    base = ndgrad.arange(6.0)
+    ndgrad.save([t, t, t, base, base[2:4]], buffer)
+    assert sum("/data/" in n for n in zipfile.ZipFile(buffer).namelist()) == 2   # t's storage, base's storage
+    buffer.seek(0)
+    *_, base2, view2 = ndgrad.load(buffer)
+    view2[0] = -1.0   # a view and its base still share memory after loading, as in torch
+    assert base2.tolist() == [0.0, 1.0, -1.0, 3.0, 4.0, 5.0]
 
 
 def test_module_state_dict_round_trip_and_parameters():
@@ -104,53 +114,223 @@ def test_file_path_and_optimizer_resume(tmp_path):
     assert steps(model2, opt2, 3) == expected
 
 
-def test_unstorable_objects_are_refused_at_save():
-    class Thing:
-        pass
-    with pytest.raises(TypeError, match="cannot store an object of type .*Thing"):
-        ndgrad.save({"x": Thing()}, io.BytesIO())
+
+def test_layout_is_torchs_zip_of_a_pickle_and_storages(tmp_path):
+    ndgrad.save({"w": ndgrad.ones(2, 3)}, tmp_path / "model.pt")
+    names = zipfile.ZipFile(tmp_path / "model.pt").namelist()
+    assert sorted(names) == ["model/.format_version", "model/.storage_alignment", "model/byteorder",
+                             "model/data.pkl", "model/data/0", "model/version"]
+    assert zipfile.ZipFile(tmp_path / "model.pt").read("model/data/0") == np.ones(6, np.float32).tobytes()
 
 
-def test_load_never_unpickles_npy_object_arrays(tmp_path):
-    """A checkpoint whose tensor file holds a pickled object array is rejected, not unpickled."""
+# --- torch reads ndgrad's checkpoints and ndgrad reads torch's -----------------------------------------------
+def _everything(T):
+    base = T.arange(6.0)
+    return {"sd": OrderedDict(weight=T.ones(3, 2), bias=T.zeros(3)), "epoch": 3, "p": T.nn.Parameter(T.ones(2)),
+            "base": base, "view": base[2:4], "t": T.arange(6.0).reshape(2, 3).t(), "half": T.ones(2, dtype=T.float16),
+            "bool": T.tensor([True, False]), "c": T.tensor([1 + 2j]), "long": T.tensor([1, 2]), "empty": T.zeros(0, 3),
+            "scalar": T.tensor(5.0), "size": T.Size([2, 3]), "dtype": T.float64, "device": T.device("cpu")}
+
+
+def _described(obj):
+    """A library-neutral description: tensors as (dtype name, shape, stride, values, requires_grad, parameter)."""
+    if hasattr(obj, "detach"):
+        return (str(obj.dtype), tuple(obj.shape), tuple(obj.stride()), obj.detach().tolist(), obj.requires_grad,
+                type(obj).__name__ == "Parameter")
+    if isinstance(obj, dict):
+        return {k: _described(v) for k, v in obj.items()}
+    return str(obj) if type(obj).__module__.split(".")[0] in ("torch", "ndgrad") else obj
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("writer, reader", [("ndgrad", "torch"), ("torch", "ndgrad")])
+def test_checkpoints_cross_between_torch_and_ndgrad(tmp_path, writer, reader):
+    libs = {"ndgrad": ndgrad, "torch": torch}
+    W, R = libs[writer], libs[reader]
+    W.save(_everything(W), tmp_path / "ck.pt")
+    loaded = R.load(tmp_path / "ck.pt")   # weights_only=True in both
+    assert _described(loaded) == _described(_everything(R))
+    loaded["view"][0] = 100.0
+    assert loaded["base"].tolist() == [0.0, 1.0, 100.0, 3.0, 4.0, 5.0]
+
+
+# --- weights_only: nothing in the file runs -------------------------------------------------------------------
+class _Payload:
+    """Unpickling this writes a marker file: the proof that a loader ran code from the checkpoint."""
+    marker = None
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_weights_only_load_runs_nothing_and_names_the_global(tmp_path):
+    _Payload.marker = str(tmp_path / "pwned")
+    ndgrad.save({"w": ndgrad.ones(2), "x": _Payload()}, tmp_path / "evil.pt")
+    with pytest.raises(pickle.UnpicklingError, match=r"Unsupported global: GLOBAL (io|builtins)\.open was not an "
+                                                     r"allowed global by default.*add_safe_globals"):
+        ndgrad.load(tmp_path / "evil.pt")
+    assert not os.path.exists(_Payload.marker)
+    ndgrad.load(tmp_path / "evil.pt", weights_only=False).pop("x").close()   # asked for: it runs
+    assert os.path.exists(_Payload.marker)
+
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+
+def test_safe_globals_allow_a_class_only_when_listed():
     buffer = io.BytesIO()
-    ndgrad.save(ndgrad.ones(2), buffer)
-    evil = io.BytesIO()
-    with zipfile.ZipFile(buffer) as src, zipfile.ZipFile(evil, "w") as dst:
-        dst.writestr("ndgrad.json", src.read("ndgrad.json"))
-        payload = io.BytesIO()
-        np.save(payload, np.array([{"a": 1}], dtype=object), allow_pickle=True)
-        dst.writestr("tensors/0.npy", payload.getvalue())
-    evil.seek(0)
-    with pytest.raises(RuntimeError, match="not a valid ndgrad checkpoint.*tensors/0.npy"):
-        ndgrad.load(evil)
+    ndgrad.save({"p": Point(3)}, buffer)
+    with pytest.raises(pickle.UnpicklingError, match="test_serialization.Point"):
+        ndgrad.load(io.BytesIO(buffer.getvalue()))
+    with ndgrad.serialization.safe_globals([Point]):
+        assert ndgrad.load(io.BytesIO(buffer.getvalue()))["p"].x == 3
+        assert Point in ndgrad.serialization.get_safe_globals()
+    assert Point not in ndgrad.serialization.get_safe_globals()
+    ndgrad.serialization.add_safe_globals([Point])
+    try:
+        assert ndgrad.load(io.BytesIO(buffer.getvalue()))["p"].x == 3
+    finally:
+        ndgrad.serialization.clear_safe_globals()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "text", "npz", "manifest"])
-def test_damaged_or_foreign_files_raise_runtime_error(tmp_path, damage):
-    path = tmp_path / "ck"
+def test_whole_modules_and_numpy_arrays_need_weights_only_false():
+    model = nn.Linear(2, 3)
+    buffer = io.BytesIO()
+    ndgrad.save({"model": model, "array": np.arange(3.0), "n": 1.5}, buffer)
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        ndgrad.load(io.BytesIO(buffer.getvalue()))
+    back = ndgrad.load(io.BytesIO(buffer.getvalue()), weights_only=False)
+    assert isinstance(back["model"], nn.Linear) and ndgrad.equal(back["model"].weight, model.weight)
+    assert back["array"].tolist() == [0.0, 1.0, 2.0] and back["n"] == 1.5
+
+
+# --- hostile and damaged files, generated here (no binaries in the repository) -------------------------------
+def _checkpoint(members, compress=None):
+    """A zip with the given {name: bytes}; values may be (bytes, ZipInfo tweak) pairs."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name)
+            info.compress_type = compress or zipfile.ZIP_STORED
+            if isinstance(data, tuple):
+                data, tweak = data
+                tweak(info)
+            z.writestr(info, data)
+    return buffer.getvalue()
+
+
+def _pickle_of_one_float_tensor(numel=1, size=(1,), stride=(1,), offset=0):
+    """data.pkl of `_rebuild_tensor_v2(storage '0' of `numel` floats, offset, size, stride)`."""
+    def glob(module, name):
+        return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+    def ints(values):
+        return b"(" + b"".join(b"J" + struct.pack("<i", v) for v in values) + b"t"
+    pid = b"(" + b"X\x07\x00\x00\x00storage" + glob("torch", "FloatStorage") + b"X\x01\x00\x00\x000" + \
+        b"X\x03\x00\x00\x00cpu" + b"J" + struct.pack("<i", numel) + b"tQ"
+    hooks = glob("collections", "OrderedDict") + b")R"
+    return (b"\x80\x02" + glob("torch._utils", "_rebuild_tensor_v2") + b"(" + pid + b"J" + struct.pack("<i", offset)
+            + ints(size) + ints(stride) + b"\x89" + hooks + b"tR.")
+
+
+GOOD = _pickle_of_one_float_tensor()
+
+HOSTILE = {
+    "zip bomb": (lambda: _checkpoint({"a/data.pkl": GOOD, "a/data/0": b"\0" * (64 << 20)}, zipfile.ZIP_DEFLATED),
+                 RuntimeError, "a/data/0.*would expand .* \\(more than 200 times: a zip bomb"),
+    "declared huge storage": (lambda: _checkpoint({"a/data.pkl": _pickle_of_one_float_tensor(numel=2**31 - 1),
+                                                   "a/data/0": b"\0" * 4}),
+                              RuntimeError, "a/data/0.*holds 4 bytes where its storage needs 8589934588"),
+    "shape past its storage": (lambda: _checkpoint({"a/data.pkl": _pickle_of_one_float_tensor(size=(10**6, 10**6), stride=(1, 1)),
+                                                    "a/data/0": b"\0" * 4}),
+                               RuntimeError, "reaches element 1999998, past the end of its storage of 1 elements"),
+    "symlink member": (lambda: _checkpoint({"a/data.pkl": GOOD, "a/data/0": (
+        b"/dev/zero", lambda i: setattr(i, "external_attr", 0o120777 << 16) or setattr(i, "create_system", 3))}),
+                       RuntimeError, "a/data/0.*is a link or device"),
+    "path traversal": (lambda: _checkpoint({"a/data.pkl": GOOD, "a/../../etc/x": b"x"}),
+                       RuntimeError, "leaves the archive"),
+    "no data.pkl": (lambda: _checkpoint({"a/other": b"x"}), RuntimeError, "expected one '<name>/data.pkl'"),
+    "wrong magic": (lambda: b"\x80\x02}q\x00." + b"\0" * 100, RuntimeError, "not a zip archive"),
+    "missing storage": (lambda: _checkpoint({"a/data.pkl": GOOD}), RuntimeError, "a/data/0.*is missing"),
+    "garbage pickle": (lambda: _checkpoint({"a/data.pkl": b"\x80\x02garbage", "a/data/0": b"\0" * 4}),
+                       pickle.UnpicklingError, "a/data.pkl' is damaged"),
+}
+
+
+def _duplicate_names():
+    buffer = io.BytesIO(_checkpoint({"a/data.pkl": GOOD, "a/data/0": b"\0" * 4}))
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(buffer, "a") as z:
+        z.writestr("a/data/0", b"\1" * 4)
+    return buffer.getvalue()
+
+
+HOSTILE["duplicate names"] = (_duplicate_names, RuntimeError, "a/data/0.*appears twice")
+
+
+def test_a_hand_made_good_file_loads():
+    """The hostile files below differ from this one in one way each."""
+    t = ndgrad.load(io.BytesIO(_checkpoint({"a/data.pkl": GOOD, "a/data/0": struct.pack("<f", 2.5)})))
+    assert t.tolist() == [2.5] and t.dtype == ndgrad.float32
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_files_are_refused_with_bounded_memory(tmp_path, case):
+    make, exc, message = HOSTILE[case]
+    path = tmp_path / "hostile.pt"
+    path.write_bytes(make())
+    tracemalloc.start()
+    try:
+        with pytest.raises(exc, match=message):
+            ndgrad.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, f"loading a hostile file allocated {peak} bytes"
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "text", "npz"])
+def test_damaged_or_foreign_files_raise_runtime_error_naming_the_file(tmp_path, damage):
+    path = tmp_path / "ck.pt"
     ndgrad.save({"w": ndgrad.randn(64, 64)}, path)
     data = path.read_bytes()
     if damage == "truncate":
         path.write_bytes(data[: len(data) // 2])
-    elif damage == "flip":
-        path.write_bytes(data[:300] + bytes(b ^ 0xFF for b in data[300:340]) + data[340:])
+    elif damage == "flip":   # inside the storage's bytes: the zip's CRC catches it
+        path.write_bytes(data[:1000] + bytes(b ^ 0xFF for b in data[1000:1040]) + data[1040:])
     elif damage == "text":
         path.write_text("hello")
-    elif damage == "npz":
+    else:
         np.savez(path.with_suffix(".npz"), w=np.ones(2))
         path = path.with_suffix(".npz")
-    else:
-        with zipfile.ZipFile(path, "w") as z:
-            z.writestr("ndgrad.json", "{not json")
-    with pytest.raises(RuntimeError, match="not a valid ndgrad checkpoint"):
+    with pytest.raises(RuntimeError, match=r"ndgrad\.load: '.*ck\.(pt|npz)'"):
         ndgrad.load(path)
+
+
+def test_only_regular_files_are_opened(tmp_path):
+    link = tmp_path / "zero.pt"
+    os.symlink("/dev/zero", link)
+    with pytest.raises(RuntimeError, match="is not a regular file"):
+        ndgrad.load(link)
 
 
 @pytest.mark.skipif(torch is None, reason="torch is not installed")
-@pytest.mark.parametrize("zip_format", [True, False])
-def test_torch_checkpoints_are_recognised_not_unpickled(tmp_path, zip_format):
+def test_torch_legacy_pickle_format_is_refused_not_unpickled(tmp_path):
     path = tmp_path / "model.pt"
-    torch.save({"w": torch.zeros(2)}, path, _use_new_zipfile_serialization=zip_format)
-    with pytest.raises(RuntimeError, match="never unpickles"):
+    torch.save({"w": torch.zeros(2)}, path, _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match="legacy .* pickle format"):
         ndgrad.load(path)
+
+
+# --- safetensors ------------------------------------------------------------------------------------------------
+def test_safetensors_round_trip_and_torch_reads_it(tmp_path):
+    pytest.importorskip("safetensors")
+    tensors = {"w": ndgrad.arange(6.0).reshape(2, 3).t(), "b": ndgrad.tensor([1, 2], dtype=ndgrad.int64)}
+    ndgrad.serialization.save_safetensors(tensors, tmp_path / "m.safetensors", metadata={"step": "3"})
+    back = ndgrad.serialization.load_safetensors(tmp_path / "m.safetensors")
+    assert back["w"].tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]] and back["b"].dtype == ndgrad.int64
+    if torch is not None:
+        from safetensors.torch import load_file
+        assert load_file(tmp_path / "m.safetensors")["w"].tolist() == back["w"].tolist()
+    with pytest.raises(TypeError, match="'x' is a list, not a tensor"):
+        ndgrad.serialization.save_safetensors({"x": [1]}, tmp_path / "bad.safetensors")

@@ -3,12 +3,13 @@
 import argparse
 import sys
 
-from . import _demo
+from . import __version__, _demo
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m ndgrad",
                                      description="ndgrad: PyTorch's autograd on NumPy (`import ndgrad as torch`).")
+    parser.add_argument("--version", action="version", version=f"ndgrad {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
     p = sub.add_parser("demo", help="train a small CNN on handwritten digits shipped with ndgrad",
                        description="Train a small convolutional network (or an MLP) on the 1,797 8x8 handwritten "
@@ -16,7 +17,7 @@ def main(argv=None):
                                    "one-cycle learning-rate schedule. Prints the loss and test accuracy per epoch "
                                    "(with a progress bar on a terminal), then writes the loss curve (loss.png "
                                    "with matplotlib, loss.csv), the weights (model.pt, ndgrad.save) and the "
-                                   "backward graph of one step (DOT; SVG with Graphviz) to the output folder.",
+                                   "backward graph of one step (DOT and SVG) to the output folder.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     _demo.add_arguments(p)
     p = sub.add_parser("ops", help="the op catalog: how each backward node PyTorch has is produced",

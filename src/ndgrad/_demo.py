@@ -4,7 +4,7 @@ user would — nn modules, CrossEntropyLoss, Adam, a learning-rate schedule, ndg
 The data are the 1,797 8x8 digits of the UCI optical-recognition set shipped in ndgrad/data
 (see its README); 20% are held out for the test accuracy. Outputs go to --out: the loss curve
 (loss.png with matplotlib, loss.csv always), the trained weights (model.pt, ndgrad.save) and the
-backward graph of one training step (backward_graph.dot; .svg too where Graphviz is installed).
+backward graph of one training step (backward_graph.dot and .svg).
 
 A top-layer module: it takes what a torch script takes from `torch` (nn, optim, save, no_grad...)
 from the modules that define it, since nothing inside ndgrad may import the `ndgrad` package.
@@ -47,7 +47,7 @@ def accuracy(model, x, y):
 
 
 def write_outputs(out, model, losses, graph_loss, params):
-    """loss.csv (+ loss.png with matplotlib), model.pt, backward_graph.dot (+ .svg with Graphviz)."""
+    """loss.csv (+ loss.png with matplotlib), model.pt, backward_graph.dot and .svg."""
     os.makedirs(out, exist_ok=True)
     written = []
     with open(os.path.join(out, "loss.csv"), "w") as f:
@@ -65,18 +65,15 @@ def write_outputs(out, model, losses, graph_loss, params):
         plt.close(fig)
         written.append("loss.png")
     except ImportError:
-        pass
+        print("(loss.png skipped: matplotlib is not installed; pip install 'ndgrad[plot]' to get the plot)")
     save(model.state_dict(), os.path.join(out, "model.pt"))
     written.append("model.pt")
     if graph_loss is not None:
         with open(os.path.join(out, "backward_graph.dot"), "w") as f:
             f.write(to_dot(graph_loss, params))
         written.append("backward_graph.dot")
-        try:
-            render(graph_loss, os.path.join(out, "backward_graph.svg"), params)
-            written.append("backward_graph.svg")
-        except RuntimeError:   # no Graphviz `dot` program
-            pass
+        render(graph_loss, os.path.join(out, "backward_graph.svg"), params)   # laid out by ndgrad without Graphviz
+        written.append("backward_graph.svg")
     return written
 
 

@@ -125,7 +125,11 @@ def _shows_dtype(d):
 
 def _suffixes_of(t):
     fn = t.grad_fn
-    return [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t._requires_grad else []
+    out = [f"grad_fn=<{type(fn).__name__}>"] if fn is not None else ["requires_grad=True"] if t._requires_grad else []
+    fw = t._fw   # forward AD: (level, tangent); a tangent is shown while its level is alive
+    if fw is not None and fw[0].alive:
+        out.append(f"tangent={fw[1]!r}")
+    return out
 
 
 def sparse_repr(t):

@@ -93,6 +93,9 @@ class SparseArray:
     def __array_function__(self, func, types, args, kwargs):
         if func is np.swapaxes and not kwargs and self.ndim == 2 and {args[1] % 2, args[2] % 2} == {0, 1}:
             return self.transpose()      # transpose(0, 1) and t() of a matrix
+        if func is np.sum and len(args) == 1 and kwargs.get("axis") is None and not kwargs.get("keepdims"):
+            # the sum of every element: the stored values' (uncoalesced duplicates add up anyway)
+            return np.sum(self.values, dtype=kwargs.get("dtype"))
         raise unsupported("transpose" if func is np.swapaxes else func.__name__, self)
 
     def __add__(self, other):      # `grad._data += other` in gradient accumulation falls back on these

@@ -7,6 +7,7 @@ attached when `ndgrad` is imported; the autograd methods (`backward`, `register_
 core (autograd/tensor_methods.py). This file holds
 what is about the tensor itself, and imports only the layer below (the array backends, dtypes).
 """
+import math
 import warnings
 
 import numpy as np
@@ -169,7 +170,10 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim=None):
-        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._data.size:
+            st = tuple(s // self._data.itemsize for s in self._data.strides)
+        else:   # NumPy gives empty arrays zero strides; torch keeps the contiguous ones
+            st = tuple(math.prod(max(n, 1) for n in self._data.shape[k + 1:]) for k in range(self._data.ndim))
         return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
 
     def storage_offset(self):
@@ -311,6 +315,15 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
+
+    # DLPack: how NumPy, CuPy, JAX and torch exchange arrays without copying (ndgrad.from_dlpack reads one)
+    def __dlpack__(self, *args, **kwargs):
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._data.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
 
     def item(self):
         if self._data.size != 1:

@@ -8,6 +8,7 @@ Submodules follow torch's: `_C._autograd`, `_C._functions`.
 import weakref
 
 from ..autograd import engine as _engine
+from ..autograd.forward_ad import _is_fwd_grad_enabled
 from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, is_multithreading_enabled
 from ..autograd.grad_mode import state as _state
 from ..autograd.node import Node as _Node
@@ -22,9 +23,13 @@ def _set_view_replay_enabled(mode):
     _state.view_replay = bool(mode)
 
 
+# --- forward AD -------------------------------------------------------------------------------
+def _set_fwd_grad_enabled(mode):
+    _state.fw_grad = bool(mode)
+
+
 class _WeakTensorRef:
-    """A weak reference to a Tensor: expired() once the tensor object is gone (its data may live
-    on in other tensors, as a torch TensorImpl's storage does)."""
+    """A weak reference to a Tensor: `expired()` once the tensor is gone."""
     __slots__ = ("_ref",)
 
     def __init__(self, tensor):
@@ -77,6 +82,11 @@ def _will_engine_execute_node(node):
     return True
 
 
-__all__ = ["_autograd", "_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
-           "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
-           "_WeakTensorRef", "_will_engine_execute_node", "is_grad_enabled"]
+_GRAPH_TASK = ["_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
+               "_will_engine_execute_node"]
+_FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]
+
+
+__all__ = ["_autograd", "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
+           "is_grad_enabled"]
+__all__ += _FORWARD_AD + _GRAPH_TASK

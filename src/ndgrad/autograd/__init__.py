@@ -15,3 +15,4 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
 from .grad_mode import _force_original_view_tracking, _is_view_replay_enabled, set_multithreading_enabled  # noqa: F401
 from .variable import Variable  # noqa: F401
 from . import profiler  # noqa: F401
+from .profiler import _profiler_enabled, kineto_available  # noqa: F401

@@ -26,6 +26,8 @@ from .._tensor import Tensor
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
 
+_flags = grad_mode.state   # fw_grad: whether tangents are computed at all (torch._C._set_fwd_grad_enabled)
+
 
 class _State:
     __slots__ = ("level",)
@@ -36,21 +38,53 @@ state.level = None    # the active _Level, or None: the one flag every op checks
 
 
 class _Level:
-    """A dual level; tensors keep (level, tangent), so a tangent dies with its level."""
-    __slots__ = ("index",)
+    """A dual level; tensors keep (level, tangent), so a tangent dies with its level (`alive` is
+    False once it is exited: the tensor layer, which cannot see `state`, prints tangents by it)."""
+    __slots__ = ("index", "alive")
 
     def __init__(self, index):
         self.index = index
+        self.alive = True
 
 
 def _current_index():
     return -1 if state.level is None else state.level.index
 
 
+def __getattr__(name):
+    # torch keeps the index of the innermost level in this module global (-1: none)
+    if name == "_current_level":
+        return _current_index()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def tangent_of(t):
-    """t's tangent at the active level (None when it has none)."""
+    """t's tangent at the active level (None when it has none, or forward grad is disabled)."""
     fw = t._fw
-    return fw[1] if fw is not None and fw[0] is state.level else None
+    return fw[1] if fw is not None and fw[0] is state.level and _flags.fw_grad else None
+
+
+def _is_fwd_grad_enabled():
+    return _flags.fw_grad
+
+
+class _set_fwd_grad_enabled(grad_mode._Mode):
+    """Switches forward grad on or off at once; used with `with`, restores the previous mode on exit."""
+
+    def __init__(self, mode):
+        self._args = (mode,)
+        self.prev = _flags.fw_grad
+        _flags.fw_grad = bool(mode)
+
+    def _apply(self):
+        _flags.fw_grad = bool(self._args[0])
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _flags.fw_grad = self.prev
+        return False
 
 
 class _paused:
@@ -69,12 +103,13 @@ def jvp_at(fn, args, tangents):
     """The tangent of fn(*args) along `tangents` (None: constant), on a private dual level
     (used by formulas, which run with the caller's level paused)."""
     prev = state.level
-    state.level = _Level(0)
+    state.level = level = _Level(0)
     try:
         duals = [make_dual(a, t) if t is not None and isinstance(a, Tensor) else a
                  for a, t in zip(args, tangents)]
         return tangent_of(fn(*duals))
     finally:
+        level.alive = False
         state.level = prev
 
 
@@ -97,6 +132,7 @@ def exit_dual_level(*, level=None):
                            "not supported.")
     if level < 0:
         raise RuntimeError("Dual level must be a positive number.")
+    state.level.alive = False
     state.level = None
 
 
@@ -138,9 +174,13 @@ def make_dual(tensor, tangent, *, level=None):
     if tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
                            f"level {level} is not supported.")
+    if tangent_of(tangent) is not None:
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the same level"
+                           f"{level} is not supported.")
     with _paused():
         dual = tensor._dual_view(tangent, level)   # the _make_dual view op (ops/dual.py)
-    dual._fw = (state.level, tangent)
+    if _flags.fw_grad:
+        dual._fw = (state.level, tangent)
     return dual
 
 

@@ -8,13 +8,14 @@ import inspect
 
 
 class _State:
-    __slots__ = ("enabled", "inference", "view_replay")
+    __slots__ = ("enabled", "inference", "view_replay", "fw_grad")
 
 
 state = _State()
 state.enabled = True
 state.inference = False
 state.view_replay = False   # regenerate views after in-place by replaying their view ops, not as_strided
+state.fw_grad = True        # forward AD computes tangents (off: dual tensors act as plain ones)
 
 
 def is_grad_enabled():

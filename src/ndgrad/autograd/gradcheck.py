@@ -18,15 +18,18 @@ Forward mode (check_forward_ad) uses autograd.forward_ad. The batched checks use
 autograd.grad(is_grads_batched=True) (a loop of vjps in ndgrad), and they also check what
 batching relies on: vjps linear in grad_output, jvps linear in the tangent.
 """
+import functools
 import warnings
 
 import numpy as np
 
+from .. import _dtype
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
 from ..ops.creation import tensor, zeros
 from ..ops.random import randn_like
 from ..ops.shape import stack
-from .._tensor import Tensor
+from .._sparse_array import COO, SparseArray, sparse_bsc, sparse_bsr
+from .._tensor import Size, Tensor
 from . import engine, forward_ad
 from .differentiate import grad
 from .node import edge as _edge
@@ -108,6 +111,54 @@ def _notallclose_msg(a, n, out_idx, in_idx, complex_indices, test_imag, forward=
             f"numerical:{_show(n)}\nanalytical:{_show(a)}\n")
 
 
+# ---- sparse inputs: finite differences move their stored values -------------------------------
+def _value_positions(data):
+    """The flat dense index of every element of a sparse array's values (in the values' order)."""
+    if isinstance(data, COO):
+        per_entry = int(np.prod(data.values.shape[1:], dtype=np.int64))
+        return (data._keys()[:, None] * per_entry + np.arange(per_entry)).reshape(data.values.shape)
+    return np.ravel_multi_index(tuple(data.element_indices()), data.shape).reshape(data.values.shape)
+
+
+def _perturbed(t):
+    """(the array finite differences move, the dense flat position of each of its elements or None)."""
+    data = t._data
+    if isinstance(data, SparseArray):
+        return data.values, _value_positions(data)
+    return data, None
+
+
+def _dense(t):
+    """t's values as a dense array (a sparse gradient is compared densely)."""
+    return t._data.to_dense() if isinstance(t._data, SparseArray) else t._data
+
+
+def _densify(inputs):
+    """Sparse inputs with every element stored (the unspecified ones as stored zeros): without
+    `masked`, gradcheck differentiates with respect to all elements, not the pattern only."""
+    out = list(inputs)
+    for i, t in enumerate(inputs):
+        if isinstance(t, Tensor) and isinstance(t._data, SparseArray) and t.requires_grad:
+            data = t._data
+            blocksize = data.values.shape[1:3] if t.layout in (sparse_bsr, sparse_bsc) else None
+            ones = Tensor._make(np.ones(data.shape, data.values.dtype), False, None, 0)
+            full = ones.to_sparse(layout=t.layout, blocksize=blocksize)._data
+            values = data.to_dense().reshape(-1)[_value_positions(full)]
+            out[i] = Tensor._make(full._replace(values), True, None, 0)
+    return tuple(out)
+
+
+def _onto(u, positions, dense_positions, numel):
+    """Direction u (on the elements at `positions`) as a direction on the elements at `dense_positions`."""
+    if isinstance(u, tuple):
+        return tuple(_onto(part, positions, dense_positions, numel) for part in u)
+    slot = np.empty(numel, np.int64)
+    slot[dense_positions.reshape(-1)] = np.arange(dense_positions.size)
+    out = np.zeros(dense_positions.size, u.dtype)
+    np.add.at(out, slot[positions.reshape(-1)], u)
+    return out
+
+
 def _check_inputs(inputs):
     any_grad = False
     for idx, t in enumerate(inputs):
@@ -129,20 +180,29 @@ def _check_inputs(inputs):
 
 # ---- numerical derivatives ------------------------------------------------------------------
 def _outputs_now(func, inputs):
-    """The float/complex outputs of func(*inputs), as flat arrays. Grad mode stays on: func may
+    """The float/complex outputs of func(*inputs), as arrays. Grad mode stays on: func may
     itself differentiate (gradgradcheck's func calls autograd.grad)."""
-    return [o._data.reshape(-1).copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+    return [o._data.copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
 
 
 def _central_difference(func, inputs, data, where, delta, eps):
-    """(f(x + delta) - f(x - delta)) / 2eps per output, moving data[where] (an element, or all: ...)."""
+    """(f(x + delta) - f(x - delta)) / 2eps per output, flat, moving data[where] (an element, or all: ...)."""
     orig = np.copy(data[where])
     data[where] = orig + delta
     plus = _outputs_now(func, inputs)
     data[where] = orig - delta
     minus = _outputs_now(func, inputs)
     data[where] = orig
-    return [(p - m) / (2 * eps) for p, m in zip(plus, minus)]
+    for m, p in zip(minus, plus):
+        # a difference quotient means nothing if the outputs changed form between the two points
+        for what, a, b in (("shape", Size(m.shape), Size(p.shape)), ("dtype", m.dtype, p.dtype)):
+            if a != b:
+                at = "" if where is Ellipsis else f" on index {where}"
+                if what == "dtype":
+                    a, b = _dtype.from_numpy_dtype(a), _dtype.from_numpy_dtype(b)
+                raise AssertionError(f"Expected `func` to return outputs with the same {what} when inputs are "
+                                     f"perturbed{at} by {eps}, but got: {what}s {a} and {b}.")
+    return [((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)]
 
 
 def _wirtinger(func, inputs, data, where, dx, dy, eps):
@@ -153,15 +213,24 @@ def _wirtinger(func, inputs, data, where, dx, dy, eps):
     return d
 
 
-def _numerical_jacobian(func, inputs, eps):
-    """jac[k][o]: (numel of the k-th differentiable input, numel of float output o)."""
+def _numerical_jacobian(func, inputs, eps, targets=None):
+    """jac[k][o]: (numel of the k-th differentiable input (or of targets), numel of float output o)."""
     sizes = [o.size for o in _outputs_now(func, inputs)]
     jacobians = []
-    for _, t in _diff_inputs(inputs):
-        data = t._data
+    for _, t in _diff_inputs(inputs if targets is None else targets):
+        data, positions = _perturbed(t)
         columns = [_wirtinger(func, inputs, data, idx, eps, eps, eps) for idx in np.ndindex(*data.shape)]
-        jacobians.append([np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)])
+        per_output = [np.array([c[o] for c in columns]).reshape(data.size, n) for o, n in enumerate(sizes)]
+        if positions is not None:   # rows of the stored values, placed at their dense positions
+            per_output = [_scatter_rows(j, positions.reshape(-1), t.numel()) for j in per_output]
+        jacobians.append(per_output)
     return jacobians
+
+
+def _scatter_rows(rows, positions, numel):
+    full = np.zeros((numel, rows.shape[1]), rows.dtype)
+    np.add.at(full, positions, rows)
+    return full
 
 
 def _numerical_jvp(func, inputs, data, u, eps):
@@ -192,13 +261,27 @@ def _stack(rows_per_input, diff_inputs, n_rows):
             if r._data.size != t._data.size:
                 sizes_ok = False
                 continue
-            jac[:, j] = r._data.reshape(-1)
+            jac[:, j] = _dense(r).reshape(-1)
         jacobians.append(jac)
     return jacobians, types_ok, sizes_ok
 
 
 def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=None):
     """Rows for every basis vector of the output (or for the one vector v in fast mode), twice."""
+    jac1, reentrant, sizes_ok, types_ok = _analytical_jacobian_checked(diff_inputs, output, nondet_tol, v)
+    if not types_ok and check_grad_dtypes:
+        raise GradcheckError("Gradient has dtype mismatch")
+    if not sizes_ok:
+        raise GradcheckError("Analytical gradient has incorrect size")
+    if not reentrant:
+        raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
+                             "multiple times gives different values, although analytical gradient matches numerical "
+                             f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG)
+    return jac1
+
+
+def _analytical_jacobian_checked(diff_inputs, output, nondet_tol, v=None):
+    """(Jacobians, reentrant, sizes_ok, types_ok): the rows computed twice, and what went wrong."""
     def rows():
         if v is not None:
             return [[g] for g in _vjp(output, diff_inputs, v)]
@@ -214,15 +297,7 @@ def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes, v=N
     jac1, types_ok, sizes_ok = _stack(rows(), diff_inputs, n_rows)
     jac2, _, _ = _stack(rows(), diff_inputs, n_rows)
     reentrant = all(a.shape == b.shape and np.all(np.abs(a - b) <= nondet_tol) for a, b in zip(jac1, jac2))
-    if not types_ok and check_grad_dtypes:
-        raise GradcheckError("Gradient has dtype mismatch")
-    if not sizes_ok:
-        raise GradcheckError("Analytical gradient has incorrect size")
-    if not reentrant:
-        raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
-                             "multiple times gives different values, although analytical gradient matches numerical "
-                             f"gradient.The tolerance for nondeterminism was {nondet_tol}." + FAILED_NONDET_MSG)
-    return jac1
+    return jac1, reentrant, sizes_ok, types_ok
 
 
 def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
@@ -256,16 +331,20 @@ def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
                                 else res._data.reshape(-1).copy())
                 columns.append(cols)
                 flat[:] = 0
+            if not columns:   # an input without elements: empty Jacobians, one per float output
+                jacobians.append([np.zeros((0, o.numel()), dtype=o._data.dtype)
+                                  for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)])
+                continue
             jacobians.append([np.array([c[o] for c in columns]).reshape(len(columns), -1)
-                              for o in range(len(columns[0]) if columns else 0)])
+                              for o in range(len(columns[0]))])
     return jacobians
 
 
 # ---- the checks -----------------------------------------------------------------------------
 def _slow_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
-                complex_indices=None, test_imag=False):
+                complex_indices=None, test_imag=False, masked=True):
     func_out = _as_tuple(func(*inputs))
-    numerical = _numerical_jacobian(func, inputs, eps)
+    numerical = _numerical_jacobian(func, inputs if masked else _densify(inputs), eps)
     if not outputs:
         _check_zero(numerical)
         return
@@ -302,15 +381,25 @@ def _unit_vector(rng, n):
 
 
 def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, *, forward=False,
-                complex_indices=None, test_imag=False):
+                complex_indices=None, test_imag=False, masked=True):
     rng = np.random.default_rng(0)   # its own generator: the user's random state is left alone
     diff = _diff_inputs(inputs)
-    all_u = [(_unit_vector(rng, t.numel()), _unit_vector(rng, t.numel())) if t.is_complex()
-             else _unit_vector(rng, t.numel()) for _, t in diff]
+    # sparse inputs: the directions move their stored values
+    moved = [_perturbed(t) for _, t in diff]
+    all_u = [(_unit_vector(rng, data.size), _unit_vector(rng, data.size)) if t.is_complex()
+             else _unit_vector(rng, data.size) for (_, t), (data, _) in zip(diff, moved)]
+    num_inputs = inputs
+    if not masked and any(pos is not None for _, pos in moved):
+        # as torch's: the directions are drawn on the stored elements, then laid on the densified input
+        num_inputs = _densify(inputs)
+        dense_moved = [_perturbed(t) for _, t in _diff_inputs(num_inputs)]
+        all_u = [u if pos is None else _onto(u, pos, dense_pos, t.numel())
+                 for u, (_, pos), (_, dense_pos), (_, t) in zip(all_u, moved, dense_moved, diff)]
+        moved = dense_moved
     floats = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
     keep = [k for k, o in enumerate(floats) if o.requires_grad]
     all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._data.dtype) for o in outputs]
-    numerical = [_numerical_jvp(func, inputs, t._data, u, eps) for (_, t), u in zip(diff, all_u)]
+    numerical = [_numerical_jvp(func, num_inputs, data, u, eps) for (data, _), u in zip(moved, all_u)]
     if not outputs and not forward:
         if any(np.any(d != 0) for per_input in numerical for d in per_input):
             raise GradcheckError("Numerical gradient for function expected to be zero")
@@ -325,6 +414,8 @@ def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nonde
             else:
                 vJ = _analytical_jacobian([t for _, t in diff], outputs[out_pos], nondet_tol, check_grad_dtypes,
                                           all_v[out_pos])[k][:, 0]
+                if moved[k][1] is not None:
+                    vJ = vJ[moved[k][1].reshape(-1)]
                 if isinstance(u, tuple):
                     a = np.array(vJ.real @ u[0] + 1j * (vJ.imag @ u[1]))
                 else:
@@ -387,7 +478,7 @@ def _part_inputs(inputs, complex_idx, which):
 
 
 def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
-                     check_backward_ad, nondet_tol):
+                     check_backward_ad, nondet_tol, check_undefined_grad=False):
     args = (eps, rtol, atol, check_grad_dtypes, nondet_tol)
     if check_backward_ad:
         complex_out = [i for i, o in enumerate(outputs) if o.is_complex()]
@@ -408,8 +499,37 @@ def _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_d
             real_inputs = _part_inputs(inputs, complex_in, "real")
             check(real_fn, real_inputs, _differentiable_outputs(real_fn(*real_inputs)), *args, forward=True,
                   complex_indices=complex_in)
+            if check_undefined_grad:
+                _test_undefined_forward_mode(imag_fn, imag_inputs)
+                _test_undefined_forward_mode(real_fn, real_inputs)
         else:
             check(func, inputs, outputs, *args, forward=True)
+            if check_undefined_grad:
+                _test_undefined_forward_mode(func, inputs)
+
+
+def _test_undefined_forward_mode(func, inputs):
+    """An input without tangent must act as one with a zero tangent: for each differentiable input
+    in turn (the others carrying random tangents), the output tangents must agree both ways."""
+    rng = np.random.default_rng(2)
+    diff = _diff_inputs(inputs)
+    with forward_ad.dual_level():
+        duals = list(inputs)
+        for i, t in diff:
+            u = Tensor._make(_unit_vector(rng, t.numel()).reshape(t._data.shape).astype(t._data.dtype), False, None, 0)
+            duals[i] = forward_ad.make_dual(t.detach(), u)
+        for i, t in diff:
+            dual = duals[i]
+            duals[i] = forward_ad.make_dual(t.detach(), OPS["zeros_like"](t))
+            zero_tangent = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = t.detach()
+            no_tangent = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[i] = dual
+            for k, (o1, o2) in enumerate(zip(zero_tangent, no_tangent)):
+                t1, t2 = forward_ad.unpack_dual(o1).tangent, forward_ad.unpack_dual(o2).tangent
+                if t1 is not None and t2 is not None and not np.allclose(t1._data, t2._data):
+                    raise GradcheckError(f"Mismatch in tangent values for output with index: {k} when input: {t} has "
+                                         f"an undefined tangent value. Got: {t1} but expected: {t2}")
 
 
 def _test_backward_mul_by_grad_output(outputs, inputs):
@@ -418,7 +538,15 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
-        if np.any(gi._data != 0):
+        if isinstance(gi._data, SparseArray):
+            if gi.layout != di.layout:
+                raise GradcheckError(f"grad is incorrect layout ({gi.layout} is not {di.layout})")
+            kind = str(gi.layout).replace("torch.", "").replace("_coo", "")
+            for what in ("sparse_dim", "dense_dim"):
+                got, expected = getattr(gi, what)(), getattr(di, what)()
+                if got != expected:
+                    raise GradcheckError(f"grad is {kind} tensor, but has incorrect {what} {got}, expected {expected}")
+        if np.any(_dense(gi) != 0):
             raise GradcheckError("backward not multiplied by grad_output")
         if gi._data.dtype != di._data.dtype:
             raise GradcheckError("grad is incorrect type")
@@ -441,7 +569,7 @@ def _test_undefined_backward(func, inputs):
             _warn_undefined()
             raise GradcheckError("Expected backward function to handle undefined output grads. " + UNDEFINED_MSG) from e
         for gi in result:
-            if gi is not None and np.any(gi._data != 0):
+            if gi is not None and np.any(_dense(gi) != 0):
                 _warn_undefined()
                 raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are "
                                      "undefined or zero. " + UNDEFINED_MSG)
@@ -477,8 +605,9 @@ def _test_batched_grad(inputs, output, output_idx):
         gs = grad([output], diff, [v], retain_graph=True, allow_unused=True)
         return [g if g is not None else zeros(t.shape, dtype=t.dtype) for g, t in zip(gs, diff)]
     g1, g2 = randn_like(output), randn_like(output)
-    expected = [stack(pair) for pair in zip(vjp(g1), vjp(g2))]
     try:
+        # stacking the one-at-a-time vjps is part of batching them (it fails for sparse gradients)
+        expected = [stack(pair) for pair in zip(vjp(g1), vjp(g2))]
         gs = grad([output], diff, [stack([g1, g2])], retain_graph=True, allow_unused=True, is_grads_batched=True)
         result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
     except RuntimeError as ex:
@@ -541,7 +670,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     try:
         _gradcheck(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-                   check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode)
+                   check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode,
+                   bool(masked))
     except GradcheckError:
         if raise_exception:
             raise
@@ -550,12 +680,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-               check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode):
+               check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode, masked):
     _check_inputs(inputs)
     outputs = _differentiable_outputs(func(*inputs))
-    check = _fast_check if fast_mode else _slow_check
+    check = functools.partial(_fast_check if fast_mode else _slow_check, masked=masked)
     _check_real_imag(check, func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, check_forward_ad,
-                     check_backward_ad, nondet_tol)
+                     check_backward_ad, nondet_tol, check_undefined_grad)
     if check_batched_forward_grad:
         _test_batched_forward_grad(func, inputs)
     if not check_backward_ad:
@@ -619,3 +749,37 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      raise_exception=raise_exception, nondet_tol=nondet_tol, check_undefined_grad=check_undefined_grad,
                      check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad, fast_mode=fast_mode,
                      check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev, masked=masked)
+
+
+# ---- the deprecated public helpers torch still exports ----------------------------------------
+_DEPRECATED = ("`{}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it and it will "
+               "be removed in a future version of PyTorch. If you have a specific use for this or feature request for "
+               "this to be a stable API, please file us an issue at https://github.com/pytorch/pytorch/issues/new")
+
+
+def _refuse_grad_out(name, grad_out):
+    if grad_out != 1.0:   # only kept in the signature for old callers
+        raise ValueError(f"Expected grad_out to be 1.0. {name} no longer supports values of grad_out != 1.0.")
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobians of fn(inputs)'s first output with respect to
+    each input (or `target`) that requires grad, each of shape (input numel, output numel)."""
+    warnings.warn(_DEPRECATED.format("get_numerical_jacobian"), FutureWarning, stacklevel=2)
+    _refuse_grad_out("get_numerical_jacobian", grad_out)
+    inputs = _as_tuple(inputs)
+    jacobians = _numerical_jacobian(lambda *xs: fn(xs), inputs, eps, None if target is None else _as_tuple(target))
+    return tuple(tensor(per_output[0]) for per_output in jacobians)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: (Jacobians of `output` by backward for each input that requires grad,
+    whether backward is reentrant within nondet_tol, whether the gradients' sizes and dtypes were right)."""
+    warnings.warn(_DEPRECATED.format("get_analytical_jacobian"), FutureWarning, stacklevel=2)
+    _refuse_grad_out("get_analytical_jacobian", grad_out)
+    if output.is_complex():
+        raise ValueError("Expected output to be non-complex. get_analytical_jacobian no longer supports functions "
+                         "that return complex outputs.")
+    diff = [t for _, t in _diff_inputs(_as_tuple(inputs))]
+    jacobians, reentrant, sizes_ok, types_ok = _analytical_jacobian_checked(diff, output, nondet_tol)
+    return tuple(tensor(j) for j in jacobians), reentrant, sizes_ok, types_ok

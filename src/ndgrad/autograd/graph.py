@@ -9,7 +9,7 @@
   `utils.checkpoint` are built on this one mechanism; `_raw_saved_<name>.register_hooks` packs
   one value of one node.
 - register_multi_grad_hook: a hook over several tensors, using the running engine's task.
-- to_dot / render / summary (graph_viz.py): pictures and memory of a graph.
+- to_dot / to_svg / render / summary (graph_viz.py): pictures and memory of a graph.
 """
 import weakref
 
@@ -79,8 +79,8 @@ class PackedSaved:
         if not isinstance(t, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
-        if not self.requires_grad:
-            return Tensor._make(t._data, False, None, 0)
+        if not self.requires_grad:   # as torch: a tensor without history comes back as the hook gave it
+            return t if not t._requires_grad else Tensor._make(t._data, False, None, 0)
         if self.edge is None:
             return Tensor._make(t._data, True, owner, self.output_nr)
         fn, nr = self.edge
@@ -170,41 +170,99 @@ class save_on_cpu(saved_tensors_hooks):
         super().__init__(pack, unpack)
 
 
+before_inplace = None   # set while allow_mutation_on_saved_tensors is active: called by in-place ops
+                        # (ops._registry.call_inplace) with the tensor about to be written
+
+
+class _Handle:
+    __slots__ = ("__weakref__",)
+
+
+def _storage_id(t):
+    """Identity of the memory `t` views (the array that owns it)."""
+    a = t._data
+    while getattr(a, "base", None) is not None:
+        a = a.base
+    return id(a)
+
+
 class _AllowMutationOnSavedContext:
-    closed = False
+    """The saved tensors of the graph recorded inside allow_mutation_on_saved_tensors.
+
+    Each saved (tensor, version) gets one handle, held by the nodes that saved it:
+    `tid_to_weakhandle` maps (id, version) to it while a node still holds it; `original` keeps the
+    tensor; `cloned` is the copy made just before an in-place op writes its memory, which
+    backward then uses. Entries go away with the nodes."""
+
+    def __init__(self):
+        self.original = weakref.WeakKeyDictionary()
+        self.cloned = weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle = weakref.WeakValueDictionary()
+        self.sid_to_tid = {}
+        self.closed = False
+
+    def pack(self, t):
+        tid = (id(t), t._vc[0])
+        handle = self.tid_to_weakhandle.get(tid)
+        if handle is None:
+            handle = self.tid_to_weakhandle[tid] = _Handle()
+            self.original[handle] = t
+            self.sid_to_tid.setdefault(_storage_id(t), set()).add(tid)
+        return self, handle
+
+    def before_write(self, t):
+        tids = self.sid_to_tid.get(_storage_id(t))
+        if not tids:
+            return
+        for tid in list(tids):
+            handle = self.tid_to_weakhandle.get(tid)
+            if handle is None:   # no node holds it any more
+                tids.discard(tid)
+            elif handle not in self.cloned:
+                self.cloned[handle] = self.original.pop(handle).clone()
+
+    def clear(self):
+        self.original.clear()
+        self.cloned.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
 
 
 class allow_mutation_on_saved_tensors:
     """In-place ops may modify tensors saved for backward: backward uses the values from save time.
 
-    ndgrad copies each saved tensor when it is saved (torch copies lazily, on the first mutation),
-    so the context costs memory for the saved tensors of the graph built inside it."""
+    As torch, a saved tensor is copied only when an in-place op is about to write its memory (and
+    only while some node still holds it)."""
 
     def __enter__(self):
-        if any(isinstance(h, _MutationHooks) for h in saved_hooks):
+        global before_inplace
+        if before_inplace is not None:
             raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
         self.ctx = _AllowMutationOnSavedContext()
         self.hooks = _MutationHooks(self.ctx)
         self.hooks.__enter__()
+        before_inplace = self.ctx.before_write
         return self.ctx
 
     def __exit__(self, *exc):
+        global before_inplace
+        before_inplace = None
         self.hooks.__exit__(*exc)
         self.ctx.closed = True
+        self.ctx.clear()
         return False
 
 
 class _MutationHooks(saved_tensors_hooks):
     def __init__(self, ctx):
-        def pack(t):
-            return ctx, t.detach().clone()
-
         def unpack(packed):
-            if packed[0].closed:
+            ctx, handle = packed
+            if ctx.closed:
                 raise AssertionError("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
                                      "in which the graph was originally recorded.")
-            return packed[1]
-        super().__init__(pack, unpack)
+            clone = ctx.cloned.get(handle)
+            return clone if clone is not None else ctx.original[handle]
+        super().__init__(ctx.pack, unpack)
 
 
 class SavedTensor:
@@ -297,4 +355,4 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle([t.register_hook(make_hook(i)) for i, t in enumerate(tensors) if t._requires_grad])
 
 
-from .graph_viz import render, summary, to_dot  # noqa: E402,F401
+from .graph_viz import render, summary, to_dot, to_svg  # noqa: E402,F401

@@ -6,6 +6,7 @@ show their names when a `params` dict ({name: tensor}, e.g. dict(model.named_par
 given. Saved values are read as stored, without unpacking, so drawing never runs hooks or
 version checks.
 """
+import html
 import os
 import shutil
 import subprocess
@@ -87,41 +88,116 @@ def _quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def to_dot(tensor, params=None, show_saved=True):
-    """DOT text of the backward graph of `tensor`: nodes, saved tensors, named leaves, edges."""
+def _picture(tensor, params, show_saved):
+    """What both drawings show: the nodes (roots first), each one's label lines and fill colour
+    (None: plain), and the edges (from, to) in the direction data flows; `None` is the output."""
     names = {id(t): name for name, t in (params or {}).items()}
-    lines = ["digraph backward {", '  node [shape=box, fontname="monospace", fontsize=10];',
-             f'  out [label={_quote("output " + str(tuple(tensor.shape)))}, style=filled, fillcolor="#c8e6c9"];']
     nodes = _walk(tensor)
+    labels, fills = {None: [f"output {tuple(tensor.shape)}"]}, {None: "#c8e6c9"}
     for node in nodes:
         if type(node) is AccumulateGrad:
             var = node.variable
-            label = f"{names.get(id(var), 'leaf')}\n{tuple(var.shape)} {var.dtype.name}"
-            lines.append(f'  n{id(node)} [label={_quote(label)}, style=filled, fillcolor="#bbdefb"];')
+            labels[node] = [names.get(id(var), "leaf"), f"{tuple(var.shape)} {var.dtype.name}"]
+            fills[node] = "#bbdefb"
             continue
-        label = node.name()
-        if show_saved:
-            label += "".join(f"\n{name}: {_describe(v)}" for name, v in _saved_items(node))
-        lines.append(f"  n{id(node)} [label={_quote(label)}];")
-    for node in nodes:
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                lines.append(f"  n{id(nxt)} -> n{id(node)};")   # drawn in the direction data flows
+        labels[node] = [node.name()] + ([f"{name}: {_describe(v)}" for name, v in _saved_items(node)]
+                                        if show_saved else [])
+        fills[node] = None
+    edges = [(nxt, node) for node in nodes for nxt, _ in node.next_functions if nxt is not None]
     if nodes:
-        lines.append(f"  n{id(nodes[0])} -> out;")
+        edges.append((nodes[0], None))
+    return [None] + nodes, labels, fills, edges
+
+
+def to_dot(tensor, params=None, show_saved=True):
+    """DOT text of the backward graph of `tensor`: nodes, saved tensors, named leaves, edges."""
+    nodes, labels, fills, edges = _picture(tensor, params, show_saved)
+    key = {None: "out", **{node: f"n{id(node)}" for node in nodes[1:]}}
+    lines = ["digraph backward {", '  node [shape=box, fontname="monospace", fontsize=10];']
+    for node in nodes:
+        style = f', style=filled, fillcolor="{fills[node]}"' if fills[node] else ""
+        lines.append(f"  {key[node]} [label={_quote(chr(10).join(labels[node]))}{style}];")
+    lines += [f"  {key[a]} -> {key[b]};" for a, b in edges]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
+def to_svg(tensor, params=None, show_saved=True):
+    """SVG text of the backward graph, laid out here (no Graphviz needed): one row per distance
+    from the output, the output at the bottom, leaves towards the top."""
+    nodes, labels, fills, edges = _picture(tensor, params, show_saved)
+    consumers = {node: [] for node in nodes}
+    for a, b in edges:
+        consumers[a].append(b)
+    row = {None: 0}
+    for node in _consumers_first(nodes, consumers):   # a node sits one row above its highest consumer
+        if node is not None:
+            row[node] = 1 + max(row[c] for c in consumers[node])
+    char_w, line_h, gap_x, gap_y = 7, 14, 24, 40
+    size = {n: (char_w * max(map(len, labels[n])) + 16, line_h * len(labels[n]) + 10) for n in nodes}
+    rows = {}
+    for node in nodes:
+        rows.setdefault(row[node], []).append(node)
+    heights = {r: max(size[n][1] for n in members) for r, members in rows.items()}
+    width = max(sum(size[n][0] + gap_x for n in members) for members in rows.values()) + gap_x
+    top, y_of = gap_y // 2, {}
+    for r in sorted(rows, reverse=True):
+        y_of[r] = top
+        top += heights[r] + gap_y
+    box = {}
+    for r, members in rows.items():
+        x = (width - sum(size[n][0] + gap_x for n in members) + gap_x) / 2
+        for n in members:
+            box[n] = (x, y_of[r], *size[n])
+            x += size[n][0] + gap_x
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{top:.0f}" '
+           'font-family="monospace" font-size="11">',
+           '<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" '
+           'orient="auto"><path d="M0,0 L8,4 L0,8 z"/></marker></defs>']
+    for a, b in edges:
+        (xa, ya, wa, ha), (xb, yb, wb, _) = box[a], box[b]
+        out.append(f'<line x1="{xa + wa / 2:.1f}" y1="{ya + ha}" x2="{xb + wb / 2:.1f}" y2="{yb}" '
+                   'stroke="#555" marker-end="url(#arrow)"/>')
+    for n in nodes:
+        x, y, w, h = box[n]
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{w}" height="{h}" fill="{fills[n] or "white"}" stroke="black"/>')
+        out += [f'<text x="{x + 8:.1f}" y="{y + 5 + line_h * (i + 1) - 3}">{html.escape(text)}</text>'
+                for i, text in enumerate(labels[n])]
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _consumers_first(nodes, consumers):
+    """`nodes` ordered so that every node comes after all of its consumers (Kahn's algorithm)."""
+    waiting = {n: len(consumers[n]) for n in nodes}
+    producers = {n: [] for n in nodes}
+    for n in nodes:
+        for c in consumers[n]:
+            producers[c].append(n)
+    ready, order = [n for n in nodes if waiting[n] == 0], []
+    while ready:
+        n = ready.pop()
+        order.append(n)
+        for p in producers[n]:
+            waiting[p] -= 1
+            if waiting[p] == 0:
+                ready.append(p)
+    return order
+
+
 def render(tensor, path, params=None, show_saved=True, format=None):
     """Write a picture of the backward graph of `tensor` to `path` (SVG, PNG, PDF… by extension)
-    with Graphviz's `dot` program; returns `path`."""
+    with Graphviz's `dot` program; SVG without Graphviz is drawn by to_svg. Returns `path`."""
     fmt = format or os.path.splitext(path)[1].lstrip(".") or "svg"
     dot = shutil.which("dot")
+    if dot is None and fmt == "svg":   # ndgrad lays out SVG itself; Graphviz's layout is tidier
+        with open(path, "w") as f:
+            f.write(to_svg(tensor, params, show_saved))
+        return path
     if dot is None:
-        raise RuntimeError("render() needs Graphviz's `dot` program, which was not found on PATH. Install Graphviz "
-                           "(apt-get install graphviz, brew install graphviz, or conda install graphviz), or use "
-                           "to_dot(tensor) and render the DOT text elsewhere.")
+        raise RuntimeError(f"render() needs Graphviz's `dot` program for {fmt.upper()}, and it was not found on PATH. "
+                           "Install Graphviz (apt-get install graphviz, brew install graphviz, or conda install "
+                           "graphviz), render to .svg (drawn without Graphviz), or use to_dot(tensor).")
     source = to_dot(tensor, params, show_saved)
     done = subprocess.run([dot, f"-T{fmt}", "-o", path], input=source.encode(), capture_output=True)
     if done.returncode != 0:

@@ -15,31 +15,54 @@ import threading
 import time
 import traceback
 
+from .. import ops as _ops
 from ..ops import _registry
 from . import engine
-from .node import GraphRoot
+from .node import MAX_SEQ, GraphRoot
 
 _active = []   # the running profile (one at a time, as in torch)
 
 
 # ---- events ---------------------------------------------------------------------------------
 class FunctionEvent:
-    """One timed range: an op, a backward node or a record_function block (times in µs)."""
+    """One timed range: an op, a backward node or a record_function block (times in µs).
 
-    def __init__(self, id, name, start_us, thread, input_shapes=None, stack=None, is_user=False):
+    sequence_nr: for a forward op that recorded a node, that node's sequence number, and the same
+    number on the backward ranges that ran the node (-1 elsewhere); fwd_thread: on those backward
+    ranges, the thread of the forward op (0 on forward ranges)."""
+
+    def __init__(self, id, name, thread, start_us, end_us, overload_name=None, fwd_thread=None, input_shapes=None,
+                 stack=None, scope=0, use_device=None, cpu_memory_usage=0, device_memory_usage=0, is_async=False,
+                 is_remote=False, sequence_nr=-1, node_id=-1, is_user_annotation=False):
         self.id = id
+        self.node_id = node_id
         self.name = name
         self.key = name
+        self.overload_name = overload_name
         self.time_range_start = start_us
-        self.time_range_end = start_us
+        self.time_range_end = end_us
         self.thread = thread
+        self.fwd_thread = fwd_thread
         self.input_shapes = input_shapes if input_shapes is not None else []
         self.stack = stack if stack is not None else []
+        self.scope = scope
+        self.use_device = use_device
         self.cpu_children = []
         self.cpu_parent = None
-        self.cpu_memory_usage = 0
-        self.is_user_annotation = is_user
+        self.cpu_memory_usage = cpu_memory_usage
+        self.device_memory_usage = device_memory_usage
+        self.is_async = is_async
+        self.is_remote = is_remote
+        self.sequence_nr = sequence_nr
+        self.is_user_annotation = is_user_annotation
+        self.is_legacy = True   # there is no Kineto: every event comes from this module's profiler
         self.count = 1
+
+    def append_cpu_child(self, child):
+        self.cpu_children.append(child)
+
+    def set_cpu_parent(self, parent):
+        self.cpu_parent = parent
 
     @property
     def cpu_time_total(self):
@@ -57,32 +80,57 @@ class FunctionEvent:
     def cpu_time(self):
         return self.cpu_time_total
 
+    # nothing runs on a device the profiler can time
+    device_time_total = self_device_time_total = device_time = 0
+    self_device_memory_usage = 0
+
     def __repr__(self):
         return (f"<FunctionEvent id={self.id} name={self.name} cpu_time={_format_time(self.cpu_time_total)} "
                 f"input_shapes={self.input_shapes}>")
 
 
 class FunctionEventAvg:
-    """Events with the same key (name, and input shapes / stack when grouped by them) summed."""
-    _SUMMED = ("cpu_time_total", "self_cpu_time_total", "cpu_memory_usage", "self_cpu_memory_usage")
+    """Events with the same key summed: `add` takes a FunctionEvent or another FunctionEventAvg (the
+    first one added gives the key, shapes and stack)."""
+    _SUMMED = ("cpu_time_total", "self_cpu_time_total", "cpu_memory_usage", "self_cpu_memory_usage",
+               "device_time_total", "self_device_time_total", "device_memory_usage", "self_device_memory_usage",
+               "count")
 
-    def __init__(self, key, input_shapes, stack):
-        self.key = key
-        self.input_shapes = input_shapes
-        self.stack = stack
-        self.count = 0
+    def __init__(self):
+        self.key = None
+        self.node_id = 0
+        self.is_async = False
+        self.is_remote = False
+        self.is_user_annotation = False
+        self.is_legacy = False
+        self.input_shapes = None
+        self.stack = None
+        self.overload_name = None
+        self.cpu_parent = None
+        self.cpu_children = None
         for attr in self._SUMMED:
             setattr(self, attr, 0)
 
-    def add(self, event):
-        self.count += 1
+    def add(self, other):
+        if not isinstance(other, (FunctionEvent, FunctionEventAvg)):
+            raise AssertionError("Expected other to be a FunctionEvent or FunctionEventAvg")
+        if self.key is None:
+            for attr in ("key", "node_id", "is_async", "is_remote", "cpu_parent", "cpu_children", "overload_name",
+                         "input_shapes", "stack", "is_legacy", "is_user_annotation"):
+                setattr(self, attr, getattr(other, attr))
+        if other.key != self.key:
+            raise AssertionError(f"Expected keys to match, but got {other.key} vs {self.key}")
         for attr in self._SUMMED:
-            setattr(self, attr, getattr(self, attr) + getattr(event, attr))
+            setattr(self, attr, getattr(self, attr) + getattr(other, attr))
         return self
 
     @property
     def cpu_time(self):
         return self.cpu_time_total / self.count if self.count else 0.0
+
+    @property
+    def device_time(self):
+        return self.device_time_total / self.count if self.count else 0.0
 
     def __repr__(self):
         return (f"<FunctionEventAvg key={self.key} self_cpu_time={_format_time(self.self_cpu_time_total)} "
@@ -102,16 +150,52 @@ class EventList(list):
     def self_cpu_time_total(self):
         return sum(e.self_cpu_time_total for e in self)
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+    def key_averages(self, group_by_input_shapes=False, group_by_stack_n=0, group_by_overload_name=False):
         groups = {}
         for e in self:
-            stack = tuple(e.stack[:group_by_stack_n]) if group_by_stack_n else ()
-            shapes = str(e.input_shapes) if group_by_input_shape else ""
-            key = (e.key, shapes, stack)
-            if key not in groups:
-                groups[key] = FunctionEventAvg(e.key, e.input_shapes if group_by_input_shape else None, list(stack))
-            groups[key].add(e)
-        return EventList(groups.values(), self._profile_memory, group_by_input_shape, group_by_stack_n > 0)
+            key = (e.key, e.node_id, e.is_user_annotation)
+            if group_by_overload_name:
+                key += (e.overload_name,)
+            if group_by_input_shapes:
+                key += (str(e.input_shapes),)
+            if group_by_stack_n > 0:
+                key += tuple(e.stack[:group_by_stack_n])
+            groups.setdefault(key, FunctionEventAvg()).add(e)
+        averages = EventList(groups.values(), self._profile_memory, group_by_input_shapes, group_by_stack_n > 0)
+        for avg in averages:
+            avg.stack = avg.stack[:group_by_stack_n]
+            if not group_by_input_shapes:
+                avg.input_shapes = ""
+        return averages
+
+    def total_average(self):
+        total = FunctionEventAvg()
+        for e in self:
+            total.key = None   # the events have different keys: each add starts as if first
+            total.add(e)
+        total.key = "Total"
+        return total
+
+    def _populate_cpu_children(self):
+        """Nest the events by time, per thread: an event is a child of the innermost event whose
+        [start, end) contains its own (partial overlaps give no relation)."""
+        by_thread = {}
+        for e in self:
+            if not e.is_async:
+                by_thread.setdefault((e.thread, e.node_id), []).append(e)
+        for events in by_thread.values():
+            events.sort(key=lambda e: (e.time_range_start, -e.time_range_end))
+            open_ = []
+            for e in events:
+                while open_:
+                    parent = open_[-1]
+                    if e.time_range_start >= parent.time_range_end or e.time_range_end > parent.time_range_end:
+                        open_.pop()
+                        continue
+                    parent.append_cpu_child(e)
+                    e.set_cpu_parent(parent)
+                    break
+                open_.append(e)
 
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
               max_shapes_column_width=80, header=None, top_level_events_only=False):
@@ -175,10 +259,12 @@ class profile:
     def _now(self):
         return (time.perf_counter_ns() - self._t0) / 1000.0
 
-    def _open_event(self, name, args=None, is_user=False):
+    def _open_event(self, name, args=None, is_user=False, sequence_nr=-1, fwd_thread=0):
         shapes = [list(a.shape) if hasattr(a, "shape") else [] for a in args] if self.record_shapes and args else None
         stack = _user_stack() if self.with_stack and not is_user else None
-        ev = FunctionEvent(len(self._events), name, self._now(), self._tid, shapes, stack, is_user)
+        start = self._now()
+        ev = FunctionEvent(len(self._events), name, self._tid, start, start, fwd_thread=fwd_thread,
+                           input_shapes=shapes, stack=stack, sequence_nr=sequence_nr, is_user_annotation=is_user)
         if self._open:
             ev.cpu_parent = self._open[-1]
             self._open[-1].cpu_children.append(ev)
@@ -204,7 +290,7 @@ class profile:
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
         self._check_finished()
-        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n)
+        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n, group_by_overload_name)
 
     def table(self, sort_by=None, row_limit=100, **kwargs):
         self._check_finished()
@@ -212,10 +298,7 @@ class profile:
 
     def total_average(self):
         self._check_finished()
-        total = FunctionEventAvg("Total", None, [])
-        for e in self.function_events:
-            total.add(e)
-        return total
+        return self.function_events.total_average()
 
     @property
     def self_cpu_time_total(self):
@@ -245,12 +328,16 @@ def _profile_op(spec, args, inplace=False):
     prof = _active[-1]
     name = "aten::" + spec.name.split(".")[0] + ("_" if inplace else "")
     ev = prof._open_event(name, args)
+    before = [getattr(a, "_grad_fn", None) for a in args]   # an in-place op replaces self's
     _registry.profile_op = None   # the op's own glue (an in-place op's out-of-place call) is not an op
     try:
         out = (_registry.call_inplace if inplace else _registry.call)(spec, args)
     finally:
         _registry.profile_op = _profile_op
         prof._close(ev)
+    fn = getattr(out if type(out) is not tuple else out[0], "_grad_fn", None)
+    if fn is not None and not any(fn is b for b in before):
+        ev.sequence_nr = fn._sequence_nr()   # the node this call recorded: its backward ranges carry it
     if prof.profile_memory and not inplace:
         ev.cpu_memory_usage += sum(o._data.nbytes for o in (out if type(out) is tuple else (out,))
                                    if hasattr(o, "_data") and o._data.base is None)
@@ -263,8 +350,10 @@ def _profile_node(call_node, node, grads, targets, create_graph):
         return call_node(node, grads, targets, create_graph)
     prof = _active[-1]
     name = node.name()
-    outer = prof._open_event("autograd::engine::evaluate_function: " + name)
-    inner = prof._open_event(name)
+    seq = node._sequence_nr()
+    seq, fwd_thread = (-1, 0) if seq == MAX_SEQ else (seq, prof._tid)   # AccumulateGrad has no forward op
+    outer = prof._open_event("autograd::engine::evaluate_function: " + name, sequence_nr=seq, fwd_thread=fwd_thread)
+    inner = prof._open_event(name, sequence_nr=seq, fwd_thread=fwd_thread)
     try:
         return call_node(node, grads, targets, create_graph)
     finally:
@@ -304,6 +393,34 @@ class record_function:
             with record_function(self.name, self.args):
                 return fn(*args, **kwargs)
         return wrapper
+
+
+def _record_function_enter(name, args=None):
+    """torch.ops.profiler._record_function_enter: open a record_function range; returns its handle."""
+    return record_function(name, args).__enter__()
+
+
+def _record_function_exit(handle):
+    handle.__exit__(None, None, None)
+
+
+class _ProfilerOps:
+    """torch.ops.profiler: the functional form of record_function."""
+    _record_function_enter = staticmethod(_record_function_enter)
+    _record_function_enter_new = staticmethod(_record_function_enter)
+    _record_function_exit = staticmethod(_record_function_exit)
+
+
+_ops.profiler = _ProfilerOps
+
+
+def kineto_available():
+    """ndgrad has no Kineto: every profile is recorded by this module (torch's legacy profiler path)."""
+    return False
+
+
+def _profiler_enabled():
+    return bool(_active)
 
 
 class emit_nvtx:

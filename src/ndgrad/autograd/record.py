@@ -119,6 +119,8 @@ def _list_edges(node, spec, args):
 def make_views(spec, args, outs, replay):
     """Make the outputs of view op `spec` views of args[0]'s base; `replay(spec, args)` re-runs the op."""
     base_t = args[0]
+    if state.inference and base_t._inference:
+        return   # as in torch, inference_mode makes no views of inference tensors (memory is still shared)
     base = base_t if base_t._base is None else base_t._base
     parent_fn = base_t._view_fn
     rest = args[1:]

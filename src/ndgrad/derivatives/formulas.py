@@ -10,6 +10,8 @@ import numpy as np
 
 from ..autograd.gradient_checks import sum_to  # noqa: F401  (formulas call it)
 from ..autograd.engine import vjp
+from ..autograd.function import Error
+from .._tensor import Tensor
 from ..autograd.forward_ad import jvp_at
 from ..autograd.grad_mode import enable_grad, state
 from ..ops import linalg_decompositions as linalg
@@ -110,12 +112,15 @@ def pow_backward(grad, self, exponent):
 
 
 def pow_exponent_backward(grad, self, exponent, result):
-    """d(self ** exponent)/dexponent = result * log(self); 0 where self == 0 and exponent >= 0."""
+    """d(self ** exponent)/dexponent = result * log(self); 0 where self == 0 and exponent >= 0.
+    With a complex result the log of a real base is taken as complex (finite for a negative base)."""
+    complex_result = result.is_complex()
     if _is_tensor(self):
-        g = grad * conj(result * self.log())
+        base = self.to(result.dtype) if complex_result and not self.is_complex() else self
+        g = grad * conj(result * base.log())
         return where((self == 0).logical_and(exponent >= 0), 0.0, g)
     with np.errstate(all="ignore"):
-        log_self = np.log(self).item()   # nan for a negative real base, as in torch
+        log_self = np.log(complex(self) if complex_result else self).item()   # nan for a negative real base
     g = grad * conj(result * log_self)
     return where(exponent >= 0, 0.0, g) if self == 0 else g
 
@@ -456,7 +461,8 @@ def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, r
         grad, self, src, reduce, include_self, result,
         pick=lambda t: t.gather(dim, index),
         spread=lambda t: t.new_zeros(self.shape).scatter_add(dim, index, t),
-        prod=lambda a, b: a.scatter_reduce(dim, index, b, "prod", include_self=include_self))
+        prod=lambda a, b: a.scatter_reduce(dim, index, b, "prod", include_self=include_self),
+        names=("scatter_reduce", "src"))
 
 
 def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, result):
@@ -464,10 +470,11 @@ def index_reduce_backward(grad, self, dim, index, source, reduce, include_self, 
         grad, self, source, reduce, include_self, result,
         pick=lambda t: t.index_select(dim, index),
         spread=lambda t: t.new_zeros(self.shape).index_add(dim, index, t),
-        prod=lambda a, b: _index_reduce(a, dim, index, b, "prod", include_self=include_self))
+        prod=lambda a, b: _index_reduce(a, dim, index, b, "prod", include_self=include_self),
+        names=("index_reduce", "source"))
 
 
-def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, spread, prod):
+def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, spread, prod, names):
     """(self, src) gradients of reducing src's elements into positions of self (scatter_reduce and
     index_reduce). pick(t): t at the position each src element went to; spread(t): src-shaped t summed
     into self's shape; prod(a, b): the product reduction of b into a at the same positions."""
@@ -491,9 +498,23 @@ def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, sp
     else:
         g_self = grad.masked_fill(reached, 0)
     src_zero = src == 0
-    lone_zero = src_zero.logical_and(pick(spread(src_zero.to(grad.dtype))) == 1)
+    zeros_met = pick(spread(src_zero.to(grad.dtype)))
+    # with two zeros at one position this gradient is not differentiable in self and src: torch makes
+    # differentiating it raise (DelayedError). It stays linear in grad, which forward mode's
+    # auto_transpose differentiates, so only the path to self and src goes through the Error node.
+    poisoned = state.enabled and (self.requires_grad or src.requires_grad) and \
+        bool(src_zero.logical_and(zeros_met > 1).any())
+    if poisoned:
+        leaves = [t for t in (self, src) if t.requires_grad]
+        self, src, result = self.detach(), src.detach(), result.detach()
+    lone_zero = src_zero.logical_and(zeros_met == 1)
     g_src = where(lone_zero, pick(grad * prod(self, src.masked_fill(lone_zero, 1))),
                   pick(grad * result) / src.masked_fill(src_zero, 1))
+    if poisoned:
+        op, arg = names
+        err = Error(f"{op}(): Double backward is unsupported for {arg} when >1 zeros in {arg} are scattered to the "
+                    "same position in self", leaves)
+        g_src = g_src + Tensor._make(zeros(g_src.shape, dtype=g_src.dtype)._data, True, err, 0)
     return g_self, g_src
 
 

@@ -6,8 +6,12 @@ arguments (`self: grad * other`), `result:` (forward-mode tangent, used by forwa
 and their yaml line as their line, so an error inside a formula points at the table.
 """
 import ast
+import hashlib
+import marshal
 import os
 import re
+import sys
+import types
 
 import yaml
 
@@ -103,23 +107,26 @@ def camel(base):
                   "".join(p[:1].upper() + p[1:] for p in base.split("_") if p))
 
 
-def _compile_formula(expr, params, line, where, scope):
-    """Compile `expr` as the body of a function whose return lies on the yaml line `line`."""
-    header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
-    pad = "\n" * max(line - 3, 0)
-    src = pad + header + f" return ({expr})\n"
+def _compile(src, line, where):
+    """The code of the one function defined by `src`, compiled with the yaml as its file."""
     try:
-        exec(compile(src, YAML_PATH, "exec"), scope)
+        module = compile(src, YAML_PATH, "exec")
     except SyntaxError as e:
         raise SyntaxError(f"derivatives.yaml line {line} ({where}): {e.msg}") from None
-    return scope.pop("_formula")
+    return next(c for c in module.co_consts if isinstance(c, types.CodeType))
+
+
+def _compile_formula(expr, params, line, where):
+    """`expr` as the body of a function whose return lies on the yaml line `line`."""
+    header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
+    return _compile("\n" * max(line - 3, 0) + header + f" return ({expr})\n", line, where)
 
 
 FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear", "auto_transpose")
 
 
-def _compile_forward(entry, expr, line, scope):
-    """A `result:` expression as a function of (for each argument) its value, and for tensors
+def _forward_params(entry):
+    """A `result:` expression's parameters: (for each argument) its value, and for tensors
     `<name>_p` (primal) and `<name>_t` (tangent), then the outputs and `result`."""
     params = []
     for a in entry.args:
@@ -127,23 +134,25 @@ def _compile_forward(entry, expr, line, scope):
         if a.is_tensor or a.is_tensor_list:
             params += [a.name + "_p", a.name + "_t"]
     params += entry.returns
-    entry.forward_result_alias = "result" not in entry.returns
-    if entry.forward_result_alias:
+    if "result" not in entry.returns:
         params.append("result")
-    src = "\n" * max(line - 2, 0) + f"def _forward({', '.join(params)}):\n return ({expr})\n"
-    try:
-        exec(compile(src, YAML_PATH, "exec"), scope)
-    except SyntaxError as e:
-        raise SyntaxError(f"derivatives.yaml line {line} ({entry.op_name} result): {e.msg}") from None
-    return scope.pop("_forward")
+    return params
+
+
+def _compile_forward(entry, expr, line):
+    src = "\n" * max(line - 2, 0) + f"def _forward({', '.join(_forward_params(entry))}):\n return ({expr})\n"
+    return _compile(src, line, f"{entry.op_name} result")
 
 
 _META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride"}
 
 
-def _names_in(expr):
+def _names_in(expr, line, where):
     """(names read, names read only through shape/dtype-like attributes)."""
-    tree = ast.parse(expr, mode="eval")
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError as e:
+        raise SyntaxError(f"derivatives.yaml line {line} ({where}): {e.msg}") from None
     names, meta_uses = set(), set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr in _META_ATTRS:
@@ -157,39 +166,41 @@ def _names_in(expr):
     return names, full
 
 
-def load(scope, path=YAML_PATH):
-    """Parse the table; returns {op_name: Entry} with node classes built. Formulas are compiled
-    with `scope` as their globals (the names they may call)."""
-    with open(path) as f:
-        doc = yaml.compose(f, Loader=_YamlLoader)
-    entries, counts = {}, {}
+def _analyse(text):
+    """The table as plain data, each formula compiled: per entry (schema, line, output
+    differentiability, (forward expression, its code or None) or None, node name, saved names,
+    meta-only flags, saved users, [(argument indices, code)])."""
+    doc = yaml.compose(text, Loader=_YamlLoader)
+    table, seen = [], set()
     for item in doc.value:
         fields = {k.value: v for k, v in item.value}
         entry = Entry(fields["name"].value, fields["name"].start_mark.line + 1)
-        if entry.op_name in entries:
+        if entry.op_name in seen:
             raise ValueError(f"derivatives.yaml line {entry.line}: duplicate entry {entry.op_name}")
+        seen.add(entry.op_name)
         scope_names = set(entry.arg_names) | set(entry.returns) | {"result"}
         used, used_fully, pending = set(), set(), []
+        out_diff = forward = node_name = None
         for key, node in fields.items():
             if key == "name":
                 continue
             if key == "output_differentiability":
-                entry.output_differentiability = [v.value in ("True", "true") for v in node.value]
+                out_diff = tuple(v.value in ("True", "true") for v in node.value)
                 continue
             if key == "result":
-                entry.forward_formula = node.value
-                if node.value not in FORWARD_SHORTCUTS:
-                    entry.forward_fn = _compile_forward(entry, node.value, node.start_mark.line + 1, scope)
+                code = None if node.value in FORWARD_SHORTCUTS else \
+                    _compile_forward(entry, node.value, node.start_mark.line + 1)
+                forward = (node.value, code)
                 continue
             if key == "node_name":   # torch's name for nodes outside the generated scheme
-                entry.node_name = node.value
+                node_name = node.value
                 continue
             targets = [t.strip() for t in key.split(",")]
             for t in targets:
                 if t not in entry.arg_names:
                     raise ValueError(f"derivatives.yaml line {node.start_mark.line + 1}: "
                                      f"{t!r} is not an argument of {entry.op_name}")
-            names, full = _names_in(node.value)
+            names, full = _names_in(node.value, node.start_mark.line + 1, entry.op_name)
             used |= names & scope_names
             used_fully |= full & scope_names
             pending.append(([entry.arg_names.index(t) for t in targets], node.value, node.start_mark.line + 1,
@@ -198,16 +209,65 @@ def load(scope, path=YAML_PATH):
         saved = [n for n in entry.arg_names if n in used] + [n for n in entry.returns if n in used]
         if "result" in used and "result" not in saved:
             saved.append("result")
-        entry.saved_names = tuple(saved)
-        entry.meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
+        meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
         # Which arguments' formulas read each saved value: it is saved only when one of them needs
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
-        entry.saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
-        for idxs, expr, line, _ in pending:
-            fn = _compile_formula(expr, saved, line, entry.op_name, scope)
-            entry.formulas.append((tuple(idxs), fn))
+        saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
+        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name))
+                    for idxs, expr, line, _ in pending]
+        table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
+                      saved_users, formulas))
+    return table
+
+
+_CACHE_FORMAT = 1   # bump when _analyse's output changes shape
+
+
+def _table(path):
+    """_analyse of the yaml at `path`, from a marshal cache in __pycache__ (as .pyc files are) when
+    the cache was made from the same bytes by the same Python; rebuilt and rewritten otherwise."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    key = (hashlib.sha256(raw).hexdigest(), sys.version, _CACHE_FORMAT)
+    cache = os.path.join(os.path.dirname(path), "__pycache__",
+                         f"{os.path.basename(path)}.{sys.implementation.cache_tag}.marshal")
+    try:
+        with open(cache, "rb") as f:
+            cached_key, table = marshal.load(f)
+        if cached_key == key:
+            return table
+    except (OSError, EOFError, ValueError, TypeError):
+        pass   # no cache yet, or one from another version
+    table = _analyse(raw.decode())
+    try:   # a read-only install just compiles every time
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        tmp = f"{cache}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            marshal.dump((key, table), f)
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return table
+
+
+def load(scope, path=YAML_PATH):
+    """Parse the table; returns {op_name: Entry} with node classes built. Formulas run with
+    `scope` as their globals (the names they may call)."""
+    entries, counts = {}, {}
+    for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
+        entry = Entry(schema, line)
+        if out_diff is not None:
+            entry.output_differentiability = list(out_diff)
+        if forward is not None:
+            entry.forward_formula, code = forward
+            if code is not None:
+                entry.forward_fn = types.FunctionType(code, scope)
+                entry.forward_result_alias = "result" not in entry.returns
+        entry.node_name = node_name
+        entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
+        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code in formulas]
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n

@@ -4,3 +4,5 @@ from . import init  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from . import utils  # noqa: F401
+from . import parallel  # noqa: F401,E402
+from .parallel import DataParallel  # noqa: F401,E402

@@ -4,6 +4,8 @@ Each forward is registered with `@op("<derivatives.yaml name>")` (see `_registry
 this package registers them all. Public names land in `ndgrad`, methods on `Tensor`. The families
 below the nn line are the kernels behind `ndgrad.nn.functional` (same family names there).
 """
+profiler = None   # torch.ops.profiler: the record_function ops, set by autograd.profiler
+
 from . import creation, indexing, linalg, pointwise, random, reduction, shape  # noqa: F401
 from . import linalg_decompositions, fft, special, sparse, nested, dual  # noqa: F401
 # nn families

@@ -15,6 +15,7 @@ records, the derivatives layer sets the forward-mode rules (`propagate_tangents`
 import functools
 import inspect
 import operator
+import warnings
 
 from .. import _dtype
 from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
@@ -22,8 +23,8 @@ from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
 from ._schema import ArgumentError
-from ..autograd import record
-from ..autograd.forward_ad import state as fw
+from ..autograd import graph as _graph, record
+from ..autograd.forward_ad import state as fw, tangent_of
 from ..autograd.grad_mode import grad_flag, state
 
 OPS = {}          # public name -> function, collected into the ndgrad namespace
@@ -239,6 +240,8 @@ def call_inplace(spec, args):
     if profile_op is not None:
         return profile_op(spec, args, True)
     self = args[0]
+    if _graph.before_inplace is not None:   # allow_mutation_on_saved_tensors: clone what self's write changes
+        _graph.before_inplace(self)
     if self._creation is not None and state.enabled and self._base._requires_grad:
         record.refuse_view_inplace(self)
     recording = state.enabled and (self._requires_grad or any(
@@ -360,6 +363,8 @@ def _entry_point(fn, glue, spec, name):
     @functools.wraps(fn)
     def entry_point(*args, **kwargs):
         if kwargs:
+            if "out" in kwargs and glue is call:
+                return _call_out(entry_point, name, args, kwargs)
             args = bind(args, kwargs)
         elif len(args) != n:
             k = len(args)
@@ -367,6 +372,37 @@ def _entry_point(fn, glue, spec, name):
         return glue(spec, args)
     entry_point.__name__ = entry_point.__qualname__ = name
     return entry_point
+
+
+def _call_out(fn, name, args, kwargs):
+    """`op(..., out=t)`: the result written into t (a tuple of tensors for several outputs) and t
+    returned. As in torch, out= is outside autograd: refused when an argument requires grad (in
+    grad mode) or carries a tangent."""
+    out = kwargs.pop("out")
+    if out is None:
+        return fn(*args, **kwargs)
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    tensors = [a for a in args + tuple(kwargs.values()) + outs if isinstance(a, Tensor)]
+    if fw.level is not None and any(tangent_of(t) is not None for t in tensors):
+        raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not support it because it is "
+                                  "an out= function")
+    if state.enabled and any(t._requires_grad for t in tensors):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    res = fn(*args, **kwargs)
+    for o, r in zip(outs, res if type(res) is tuple else (res,)):
+        data = r._data
+        if o._data.shape != data.shape:
+            if o._data.size:
+                warnings.warn(f"An output with one or more elements was resized since it had shape "
+                              f"[{', '.join(map(str, o._data.shape))}], which does not match the required output "
+                              f"shape [{', '.join(map(str, data.shape))}]. This behavior is deprecated, and in a "
+                              "future PyTorch release outputs will not be resized unless they have zero elements. You "
+                              "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                              "t.resize_(0).", UserWarning, stacklevel=3)
+            o._data = namespace(o._data).empty(data.shape, dtype=o._data.dtype)   # resized: new memory
+        record.write_into(o, data, name)
+    return out
 
 
 def _regenerate_view_grad_fn(self):

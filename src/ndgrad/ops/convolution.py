@@ -257,7 +257,17 @@ def _convolution_grads(grad_output, input, weight, bias_sizes, stride, padding, 
 
 _convolution_backward = op("convolution_backward", public="_convolution_backward")(_convolution_grads)
 aten.convolution = convolution
-aten.convolution_backward = _convolution_backward
+
+
+def _aten_convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
+                               output_padding, groups, output_mask):
+    """torch.ops.aten.convolution_backward: the outputs output_mask leaves out are undefined (None)."""
+    grads = _convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
+                                  output_padding, groups, output_mask)
+    return tuple(g if wanted else None for g, wanted in zip(grads, output_mask))
+
+
+aten.convolution_backward = _aten_convolution_backward
 
 
 @register()

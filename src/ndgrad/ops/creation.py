@@ -19,7 +19,7 @@ from ._schema import Parser
 from .shape import _plain_size
 from .._tensor import Tensor
 from ..autograd.grad_mode import state
-from ..backends import current, is_array, namespace
+from ..backends import by_name as backend_by_name, current, is_array, namespace
 
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -190,6 +190,30 @@ def from_numpy(ndarray):
                       "writing to the tensor is undefined behaviour. Copy the array first to avoid this.",
                       UserWarning, stacklevel=2)
     return _new(ndarray)
+
+
+class _Capsule:
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+@register()
+def from_dlpack(ext_tensor):
+    """A tensor sharing memory with any object that speaks DLPack (`__dlpack__`): NumPy arrays,
+    torch/JAX/CuPy tensors; a GPU object lands on ndgrad's CuPy backend."""
+    if type(ext_tensor).__name__ == "PyCapsule":   # a bare capsule (to_dlpack's): NumPy checks it is CPU memory
+        ext_tensor = _Capsule(ext_tensor)
+    if not hasattr(ext_tensor, "__dlpack__"):
+        raise TypeError(f"from_dlpack: expected an object with __dlpack__ (got {type(ext_tensor).__name__})")
+    device_type = ext_tensor.__dlpack_device__()[0]
+    xp = np if device_type == 1 else backend_by_name("cupy").xp   # 1: kDLCPU
+    return _new(xp.from_dlpack(ext_tensor))
 
 
 # ---- constant fills ---------------------------------------------------------------------------

@@ -838,6 +838,17 @@ def resolve_neg(input):
     return input
 
 
+# conj() and _neg_view() are copies in ndgrad (no lazy conjugate or negative bit), so no tensor has the bits
+@register(method=True)
+def is_conj(input):
+    return False
+
+
+@register(method=True)
+def is_neg(input):
+    return False
+
+
 # ---- comparisons and logic (bool results, no gradient) ----------------------------------
 def _comparison(name, ufunc):
     """Out of place a comparison has no derivative entry. In place (x.eq_(y) writes 0/1 in x's

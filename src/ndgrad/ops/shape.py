@@ -1010,6 +1010,8 @@ def _storage(a):
 def _strided(owner, like, size, stride, offset):
     """A view of `owner`'s memory with the geometry (size, stride, offset), an array of `like`'s class."""
     item = like.dtype.itemsize
+    if 0 in size:   # no element is addressed: torch accepts any offset, NumPy only one inside the buffer
+        offset = min(offset, owner.nbytes // item)
     view = np.ndarray(size, like.dtype, buffer=owner, offset=offset * item, strides=tuple(s * item for s in stride))
     return view if type(view) is type(like) else view.view(type(like))
 

@@ -1,2 +1,2 @@
 """ndgrad.utils: helpers outside the autograd core (checkpointing)."""
-from . import checkpoint  # noqa: F401
+from . import checkpoint, dlpack, tensorboard  # noqa: F401

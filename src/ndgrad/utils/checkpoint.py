@@ -10,7 +10,10 @@ resolves to its recomputed value, and the gradients are exactly those without ch
 in its backward, reruns fn and calls backward on the result (so it cannot be used with
 autograd.grad or backward(inputs=...)).
 """
+import contextlib
+import traceback
 import warnings
+import weakref
 
 from .. import _random
 from ..autograd import engine
@@ -20,7 +23,8 @@ from ..autograd.graph import saved_tensors_hooks
 from .._tensor import Tensor
 from ..autograd import backward
 
-__all__ = ["checkpoint", "checkpoint_sequential"]
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "GraphExecGroup", "set_checkpoint_debug_enabled",
+           "set_checkpoint_early_stop"]
 
 
 def _is_tensor(x):
@@ -48,6 +52,37 @@ class _rng_replay:
             _random.set_rng_state(self.now)
 
 
+_early_stop_override = [None]   # set_checkpoint_early_stop's value while it is active
+_debug_override = [None]        # set_checkpoint_debug_enabled's value while it is active
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    """Checkpoints run (forward) inside it stop their recomputation early or not, whatever their
+    `early_stop` argument says (the value is fixed at forward time)."""
+    prev = _early_stop_override[0]
+    _early_stop_override[0] = enable
+    try:
+        yield
+    finally:
+        _early_stop_override[0] = prev
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled):
+    """Inside it, checkpoints behave as with debug=enabled (None: their own argument decides)."""
+    prev = _debug_override[0]
+    _debug_override[0] = enabled
+    try:
+        yield
+    finally:
+        _debug_override[0] = prev
+
+
+class CheckpointError(RuntimeError):
+    pass
+
+
 def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default", debug=False,
                early_stop=True, **kwargs):
     """function(*args, **kwargs), saving nothing inside it for backward: recomputed when needed.
@@ -67,39 +102,237 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
         if context_fn is not None:
             raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
         return CheckpointFunction.apply(function, preserve, *args)
+    if determinism_check not in ("default", "none"):
+        raise ValueError(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
+    if _early_stop_override[0] is not None:
+        early_stop = _early_stop_override[0]
+    if _debug_override[0] is not None:
+        debug = _debug_override[0]
+    if context_fn is not None and debug:
+        raise ValueError("debug=True is incompatible with non-default context_fn")
+    forward_context, recompute_context = context_fn() if context_fn is not None else (_nullcontext(), _nullcontext())
     rng = _random.get_rng_state() if preserve else None
-    recompute = _Recompute(function, _detached(args), kwargs, rng)
-    with recompute.placeholders():
-        return function(*args, **kwargs)
+    frame = _Frame(function, args, kwargs, rng, early_stop, determinism_check == "default", debug, recompute_context)
+    with _ForwardHooks(frame), forward_context:
+        out = function(*args, **kwargs)
+    frame.forward_completed = True
+    return out
 
 
-class _Recompute:
-    """The saved values of one checkpointed call: placeholders now, recomputed on first use."""
+_nullcontext = contextlib.nullcontext
 
-    def __init__(self, function, args, kwargs, rng):
+
+class _StopRecomputation(Exception):
+    """Raised by the recomputation's pack hook once every tensor still needed is recomputed."""
+
+
+class _Holder:
+    """What a node keeps for one checkpointed saved tensor: per backward (gid), the handle of its
+    recomputed value, None once unpacked."""
+    __slots__ = ("handles", "__weakref__")
+
+    def __init__(self):
+        self.handles = weakref.WeakKeyDictionary()
+
+
+class _Handle:
+    __slots__ = ("__weakref__",)
+
+
+class _Gid:
+    """Identity of an unpack outside any backward: each such unpack recomputes."""
+    __slots__ = ("__weakref__",)
+
+
+def _metadata(t):
+    return {"shape": t.shape, "dtype": t.dtype, "device": t.device}
+
+
+_DEBUG_TIP = """
+Tip: To see a more detailed error message, either pass `debug=True` to
+`torch.utils.checkpoint.checkpoint(...)` or wrap the code block
+with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
+enable checkpoint‑debug mode globally.
+
+If this error occurs under torch.compile with automatic_dynamic_shapes enabled,
+it may be because the recomputation selected a different compiled graph than the
+forward pass (e.g., a dynamic graph instead of the original static graph).
+To fix this, either:
+  - Use torch._dynamo.mark_dynamic() to explicitly mark varying dimensions as
+    dynamic upfront, avoiding the static-to-dynamic transition.
+  - Call torch._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
+    reordering, which can change which graph is checked first between forward
+    and recompute.
+See https://github.com/pytorch/pytorch/issues/166926 for more details and
+workaround examples.
+"""   # torch's text, word for word (its messages end with it)
+
+_DEBUG_REPORT = """An error happened while unpacking tensors; dumping logs of latest computation
+because you passed `debug=True` to `torch.utils.checkpoint.checkpoint()`.
+
+Tensors saved for backward during the original forward (with the stack that saved each):
+
+{forward}
+Tensors saved for backward during recomputation:
+
+{recompute}
+ERROR: Detected non-determinism while running activation checkpointing
+
+You are seeing this error because you passed `debug=True` to checkpoint and
+tensors to be saved during the original forward and differ between those saved
+during recomputation. This can happen if different operators were ran in the
+original forward and in the recomputation: compare the two lists above.
+"""
+
+
+class _Frame:
+    """One checkpointed call: the function and its inputs, a weak reference to the holder of each
+    tensor its forward saved (in order) and, per backward, what the recomputation gave them.
+
+    A backward (a graph task, or a GraphExecGroup) recomputes the function once, on the first
+    unpack; each recomputed value is dropped as it is unpacked."""
+
+    def __init__(self, function, args, kwargs, rng, early_stop, check, debug, recompute_context):
         self.function, self.args, self.kwargs, self.rng = function, args, kwargs, rng
-        self.count = 0
-        self.values = None
+        self.recompute_context = recompute_context
+        self.early_stop, self.check, self.debug = early_stop, check, debug
+        self.weak_holders = []
+        self.metadata = []
+        self.forward_completed = False
+        self.ignore_saved_mismatch = False
+        self.recomputed = weakref.WeakKeyDictionary()     # gid -> {handle: tensor} (weak handles)
+        self.counter = weakref.WeakKeyDictionary()        # gid -> tensors saved by its recomputation
+        self.logs = ([], [])                              # debug: (forward, recomputation) saves
 
-    def placeholders(self):
+    def log(self, which, t):
+        if self.debug:
+            frames = [f"{f.filename}:{f.lineno}:{f.name}" for f in traceback.extract_stack()[:-3]]
+            self.logs[which].append(f"{_metadata(t)}\n" + "\n".join(frames) + "\n")
+
+    def unpack(self, holder):
+        try:
+            return self._unpack(holder)
+        except CheckpointError:
+            if not self.debug:
+                raise
+            forward, recompute = ("\n".join(log) for log in self.logs)
+            raise CheckpointError(_DEBUG_REPORT.format(forward=forward, recompute=recompute)) from None
+
+    def _unpack(self, holder):
+        gid = _current_gid()
+        if gid not in self.recomputed:
+            self.recomputed[gid] = weakref.WeakKeyDictionary()
+            self.counter[gid] = 0
+            del self.logs[1][:]
+            try:
+                with _rng_replay(self.rng), _RecomputeHooks(self, gid), enable_grad(), self.recompute_context:
+                    self.function(*self.args, **self.kwargs)
+            except _StopRecomputation:
+                pass
+            self._check_match(gid)
+        handle = holder.handles.get(gid)
+        if handle is None:
+            extra = ""
+            if _graph_exec_group[0] is not None:
+                extra = ("Performing two backward calls that overlap (i.e. require the same saved activation in "
+                         "order to compute gradients) is not allowed while under the "
+                         "torch.utils.checkpoint.GraphExecGroup context. ")
+            raise CheckpointError(
+                "torch.utils.checkpoint: Unpack is being triggered for a tensor that was already unpacked once. "
+                f"{extra}If you are calling ctx.saved_tensors in backward, make sure to do so only once. Otherwise "
+                "please open an issue with details on your use case.")
+        value = self.recomputed[gid].pop(handle)
+        holder.handles[gid] = None
+        return value
+
+    def _check_match(self, gid):
+        if not self.check or self.ignore_saved_mismatch:
+            return
+        if self.counter[gid] != len(self.weak_holders):
+            raise CheckpointError(
+                "torch.utils.checkpoint: A different number of tensors was saved during the original forward and "
+                f"recomputation.\nNumber of tensors saved during forward: {len(self.weak_holders)}\nNumber of "
+                f"tensors saved during recomputation: {self.counter[gid]}.\n{_DEBUG_TIP}")
+        different = ""
+        for i, ref in enumerate(self.weak_holders):
+            holder = ref()
+            if holder is None:
+                continue
+            now = _metadata(self.recomputed[gid][holder.handles[gid]])
+            if now != self.metadata[i]:
+                different += f"tensor at position {i}:\nsaved metadata: {self.metadata[i]}\nrecomputed metadata: {now}\n"
+        if different:
+            raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have different "
+                                  f"metadata than during the forward pass.\n{different}.\n{_DEBUG_TIP}")
+
+
+class _ForwardHooks(saved_tensors_hooks):
+    """The original forward: each saved tensor becomes a holder, to be filled by recomputation."""
+
+    def __init__(self, frame):
         def pack(t):
-            self.count += 1
-            return self.count - 1
+            holder = _Holder()
+            frame.weak_holders.append(weakref.ref(holder))
+            frame.metadata.append(_metadata(t))
+            frame.log(0, t)
+            return holder
+        super().__init__(pack, frame.unpack)
 
-        return saved_tensors_hooks(pack, self.value)
 
-    def value(self, k):
-        if self.values is None:
-            values = []
-            with _rng_replay(self.rng), enable_grad(), saved_tensors_hooks(lambda t: values.append(t) or t,
-                                                                           lambda t: t):
-                self.function(*self.args, **self.kwargs)
-            if len(values) != self.count:
-                raise RuntimeError(f"torch.utils.checkpoint: the recomputation saved {len(values)} tensors for "
-                                   f"backward but the original forward saved {self.count}: the checkpointed "
-                                   "function must do the same operations when it is run again.")
-            self.values = values
-        return self.values[k]
+class _RecomputeHooks(saved_tensors_hooks):
+    """The recomputation for backward `gid`: the k-th tensor saved fills the k-th holder."""
+
+    def __init__(self, frame, gid):
+        def pack(t):
+            t = t.detach() if t.requires_grad else t
+            k = frame.counter[gid]
+            frame.counter[gid] = k + 1
+            frame.log(1, t)
+            if k >= len(frame.weak_holders):
+                if not frame.forward_completed:
+                    # backward inside the checkpointed function while its forward runs: the
+                    # recomputation goes past the tensors saved so far
+                    frame.ignore_saved_mismatch = True
+                    return t
+                raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during recomputation "
+                                      f"than during the original forward pass.\n{_DEBUG_TIP}")
+            holder = frame.weak_holders[k]()
+            if holder is not None:   # its node may be gone (a backward inside the forward freed it)
+                handle = _Handle()
+                holder.handles[gid] = handle
+                frame.recomputed[gid][handle] = t
+            if frame.early_stop and k + 1 == len(frame.weak_holders):
+                raise _StopRecomputation
+            return t
+        super().__init__(pack, lambda t: t)
+
+
+_graph_exec_group = [None]   # the active GraphExecGroup
+
+
+def _current_gid():
+    if _graph_exec_group[0] is not None:
+        return _graph_exec_group[0]
+    task = engine.current_task()
+    return task if task is not None else _Gid()
+
+
+class GraphExecGroup:
+    """Backward calls inside one group share one recomputation per checkpointed region (at most
+    once, even across several backward calls); they must then use disjoint parts of the graph."""
+
+    def __enter__(self):
+        if _graph_exec_group[0] is not None:
+            raise RuntimeError(f"GraphExecGroup contexts cannot be nested. Already inside group {_graph_exec_group[0]}")
+        _graph_exec_group[0] = self
+        return self
+
+    def __exit__(self, *exc):
+        _graph_exec_group[0] = None
+
+    @classmethod
+    def _get_current_group(cls):
+        return _graph_exec_group[0]
 
 
 class CheckpointFunction(Function):
