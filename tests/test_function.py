@@ -5,6 +5,9 @@ double backward and torch's errors.
 Each scenario is written once against the torch API (`T` is ndgrad or torch); where torch is
 installed it runs on both and the results (values, gradients, names, error messages) must agree.
 """
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -588,3 +591,308 @@ def test_function_node_subclasses_are_per_function(T):
     assert type(a) is not type(b)
     assert isinstance(a, T.autograd.function.BackwardCFunction)
     assert isinstance(a, T.autograd.function.FunctionCtx)
+
+
+# ---- torch's node types, undefined gradients, forward-mode checks ------------------------------------
+def test_graph_node_is_an_abstract_type_of_every_node():
+    def s(T):
+        N = T.autograd.graph.Node
+        a = T.rand(3, requires_grad=True)
+        b = a.exp()
+
+        class Id(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                Id.ctx_is_node = isinstance(ctx, N)
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        c = Id.apply(a)
+        return [isinstance(b.grad_fn, N), N in type(b.grad_fn).mro(), isinstance(b.grad_fn.next_functions[0][0], N),
+                issubclass(T._C._functions.AccumulateGrad, N), isinstance(T._C._functions.AccumulateGrad, N),
+                issubclass(T._C._functions.DelayedError, N), isinstance(N, N), issubclass(N, N),
+                isinstance(None, N), isinstance(1, N), Id.ctx_is_node, isinstance(c.grad_fn, N),
+                N in type(c.grad_fn).mro(), issubclass(T.autograd.function.BackwardCFunction, N)]
+    assert both(s) == [True, False, True, True, False, True, False, True, False, False, True, True, False, True]
+
+
+@pytest.mark.parametrize("materialize", [True, False])
+def test_undefined_grad_reaches_backward_as_zeros_or_none(materialize):
+    def s(T):
+        class Id(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(materialize)
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                Id.got = g
+                return g
+        x = T.ones(2, requires_grad=True)
+        y = T._C._functions.UndefinedGrad()(Id.apply(x))
+        y.sum().backward()
+        return [type(y.grad_fn).__name__, y.grad_fn.name(), Id.got, x.grad,
+                err(lambda: T._C._functions.UndefinedGrad()(x, x)),
+                T._C._functions.UndefinedGrad()(T.ones(1)).grad_fn]
+    r = both(s)
+    assert r[4] == ["TypeError", "expected 1 arguments, got 2 instead"]
+    assert (r[2] is None) == (not materialize)
+
+
+def test_delayed_error_aliases_and_none_edges():
+    def s(T):
+        a = T.ones(2, requires_grad=True)
+        outs = T._C._functions.DelayedError(b"no double backward here", 2)(a, None)
+        fn = outs[0].grad_fn
+        return [outs[1], type(fn).__name__, fn.name(), [e[0] is None for e in fn.next_functions],
+                err(lambda: outs[0].sum().backward()), outs[0]]
+    assert both(s)[4] == ["RuntimeError", "no double backward here"]
+
+
+def test_once_differentiable_error_node_keeps_an_edge_per_gradient():
+    def s(T):
+        class Mul(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, k, b):
+                ctx.save_for_backward(a, b)
+                return a * b * k
+
+            @staticmethod
+            @T.autograd.function.once_differentiable
+            def backward(ctx, g):
+                a, b = ctx.saved_tensors
+                return g * b, None, g * a
+        x, y = leaf(T), leaf(T)
+        go = T.ones((), dtype=T.float64, requires_grad=True)   # once_differentiable acts when it needs grad
+        (gx, gy) = T.autograd.grad(Mul.apply(x, 2.0, y).sum(), (x, y), go, create_graph=True)
+        fn = gx.grad_fn
+        return [type(fn).__name__, [type(e[0]).__name__ for e in fn.next_functions], gx, gy,
+                err(lambda: gx.sum().backward())]
+    r = both(s)
+    assert r[1] == ["AccumulateGrad", "NoneType", "AccumulateGrad"]
+
+
+def test_non_differentiable_outputs_may_keep_none_gradients():
+    def s(T):
+        class Two(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, materialize):
+                a, b = x.clone(), x.clone()
+                ctx.mark_non_differentiable(b)
+                ctx._materialize_non_diff_grads = materialize
+                return a, b
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                Two.got.append(gb)
+                return ga, None
+        Two.got = []
+        x = leaf(T)
+        Two.apply(x, True)[0].sum().backward()
+        Two.apply(x, False)[0].sum().backward()
+        return Two.got
+    r = both(s)
+    assert r[1] is None and list(r[0]) == [0.0, 0.0, 0.0]
+
+
+def test_mark_dirty_of_a_tensor_that_is_not_an_input():
+    def s(T):
+        class NotInput(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, view):
+                c = 3 * a
+                c = c.view_as(c) if view else c
+                ctx.mark_dirty(c)
+                return c
+
+            @staticmethod
+            def backward(ctx, g):
+                return 3 * g, None
+        a = leaf(T)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = NotInput.apply(a.clone(), False)
+        out.sum().backward()
+        return [[str(w.message).split(" (Triggered")[0] for w in caught], type(out.grad_fn).__name__, a.grad,
+                err(lambda: NotInput.apply(a.clone(), True))]
+    r = both(s)
+    assert r[0] == [r[3][1]] and r[3][1].startswith("ctx.mark_dirty() received a tensor that was not an input.")
+
+
+def test_mark_dirty_refuses_views_that_cannot_be_modified_in_place():
+    def s(T):
+        class AddOne(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.add_(1)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        a = T.tensor([1.0, 2.0], requires_grad=True)
+        b, _ = a.split_with_sizes([1, 1], dim=0)
+        c, _ = a.clone().split_with_sizes([1, 1], dim=0)
+        # (the view's op name in "Output 0 of <op> is a view" follows view tracking, compared elsewhere)
+        return [err(lambda: AddOne.apply(b))[1].split(" is a view")[1],
+                err(lambda: AddOne.apply(c))[1].split(" is a view")[1],
+                err(lambda: AddOne.apply(a.view_as(a))), err(lambda: AddOne.apply(a))]
+    r = both(s)
+    assert "returns multiple views" in r[0] and r[2][1].startswith("a view of a leaf Variable")
+
+
+def test_jvp_of_views_and_inputs_returned_as_is():
+    def s(T):
+        fwAD = T.autograd.forward_ad
+
+        class Narrow(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, how):
+                ctx.how = how
+                return x.narrow(0, 0, 2)
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g, None
+
+            @staticmethod
+            def jvp(ctx, t, _):
+                r = t.narrow(0, 0, 2)
+                if ctx.how != "ok":
+                    r = r.clone()
+                if ctx.how == "other view":
+                    r = r.view_as(r)
+                return r
+
+        class AsIs(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g
+
+            @staticmethod
+            def jvp(ctx, t):
+                return t if AsIs.same else t.view_as(t)
+        out = []
+        with fwAD.dual_level():
+            tangent = T.ones(4, 3, dtype=T.float64)
+            d = fwAD.make_dual(T.rand(4, 3, dtype=T.float64), tangent)
+            r = Narrow.apply(d, "ok")
+            out.append(fwAD.unpack_dual(r).tangent._base is tangent)
+            for how in ("copy", "other view"):
+                out.append(err(lambda: Narrow.apply(d, how)))
+            out.append(err(lambda: Narrow.apply(d.view_as(d), "other view")))
+            AsIs.same = True
+            out.append(err(lambda: AsIs.apply(d)))
+            AsIs.same = False
+            out.append(fwAD.unpack_dual(AsIs.apply(d)).tangent._base is tangent)
+        return out
+    r = both(s)
+    assert r[0] is True and r[5] is True
+    assert r[1][1] == ("A custom Function's forward is returning a view (or an input as-is) but the jvp is not "
+                       "returning a view.")
+
+
+def test_jvp_of_dirty_and_non_differentiable_outputs():
+    def s(T):
+        fwAD = T.autograd.forward_ad
+
+        class Double(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, in_place):
+                ctx.in_place = in_place
+                ctx.mark_dirty(x)
+                return x.mul_(2)
+
+            @staticmethod
+            def vjp(ctx, g):
+                return 2 * g, None
+
+            @staticmethod
+            def jvp(ctx, t, _):
+                return t.mul_(2) if ctx.in_place else 2 * t
+
+        class Pair(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y, mark):
+                b = y.clone()
+                if mark:
+                    ctx.mark_non_differentiable(b)
+                return x.clone(), b
+
+            @staticmethod
+            def jvp(ctx, tx, ty, _):
+                Pair.seen = ty
+                return tx, (tx.clone() if Pair.wrong else None)
+        out = []
+        with fwAD.dual_level():
+            t = T.ones(2, dtype=T.float64)
+            d = fwAD.make_dual(T.ones(2, dtype=T.float64), t)
+            r = Double.apply(d, True)
+            out += [r is d, fwAD.unpack_dual(r).tangent is t, t]
+            d2 = fwAD.make_dual(T.ones(2, dtype=T.float64), T.ones(2, dtype=T.float64))
+            out.append(err(lambda: Double.apply(d2, False)))
+            x = fwAD.make_dual(T.tensor(2.0), T.tensor(1.0))
+            Pair.wrong = False
+            _, b = Pair.apply(x, T.tensor(3.0), True)
+            out += [fwAD.unpack_dual(b).tangent, Pair.seen]
+            _, b = Pair.apply(x, T.tensor(3), False)
+            out += [fwAD.unpack_dual(b).tangent, Pair.seen]
+            Pair.wrong = True
+            out.append(err(lambda: Pair.apply(x, T.tensor(3.0), True)))
+        return out
+    r = both(s)
+    assert r[:2] == [True, True] and r[3][1].startswith("An inplace custom Function is not modifying")
+    assert r[4] is None and r[7] is None and "You should return None at that position instead" in r[8][1]
+
+
+def test_vmap_defaults_of_a_function():
+    def s(T):
+        class F(T.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return x * 2
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        return [F.generate_vmap_rule, err(lambda: F.vmap(None, (0,), T.ones(2)))]
+    r = both(s)
+    assert r[0] is False and r[1][0] == "NotImplementedError"
+
+
+def test_calling_a_node_checks_the_number_of_gradients():
+    def s(T):
+        x = T.ones(1, requires_grad=True)
+        fn = (x ** 2).grad_fn
+        return [err(lambda: fn(x.detach(), x.detach())), err(lambda: fn()), fn(T.ones(1))]
+    r = both(s)
+    assert r[0] == ["TypeError", "expected 1 arguments, got 2 instead"]
+
+
+def test_function_node_repr_is_a_python_class_repr():
+    def s(T):
+        class Twice(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        fn = Twice.apply(leaf(T)).grad_fn
+        plain_repr = re.sub(r" at 0x[0-9a-f]+", "", repr(fn)).replace(T.__name__ + ".", "LIB.")
+        return [plain_repr, fn.name(), type(fn).__name__, type(fn).__module__.replace(T.__name__, "LIB")]
+    assert both(s) == ["<LIB.autograd.function.TwiceBackward object>", "TwiceBackward", "TwiceBackward",
+                       "LIB.autograd.function"]

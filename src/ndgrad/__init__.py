@@ -15,6 +15,8 @@ from . import _dtype  # noqa: E402
 from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
+from ._legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
+                      IntTensor, LongTensor, ShortTensor, tensortype)
 from . import autograd  # noqa: F401,E402
 from . import ops as _ops  # noqa: E402  (registers every op)
 from . import derivatives as _derivatives  # noqa: E402,F401  (binds every op to its derivatives.yaml entry)
@@ -45,12 +47,31 @@ from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402,F401
+# the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
+from . import accelerator, backends, cuda  # noqa: E402,F401
+from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401
+                        get_deterministic_debug_mode, get_num_interop_threads, get_num_threads,
+                        is_deterministic_algorithms_warn_only_enabled, set_default_device,
+                        set_deterministic_debug_mode, set_num_interop_threads, set_num_threads,
+                        use_deterministic_algorithms)
+# utilities: dtype limits, print options, testing helpers, math constants
+from ._typeinfo import finfo, iinfo  # noqa: E402,F401
+from ._repr import set_printoptions  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
+from math import e, inf, nan, pi  # noqa: E402,F401
+newaxis = None
 
 __version__ = "0.1.0"
 
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
+
+
+def is_inference(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_inference()
 
 
 def numel(input):
@@ -70,7 +91,3 @@ def is_floating_point(input):
 
 def is_complex(input):
     return input.is_complex()
-
-
-def get_default_device():
-    return device("cpu")

@@ -20,6 +20,21 @@ PRECISION = 4
 LINEWIDTH = 80
 THRESHOLD = 1000
 EDGEITEMS = 3
+SCI_MODE = None   # None: chosen from the values; True / False: forced (set_printoptions)
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """torch.set_printoptions: a profile ('default', 'short', 'full') first, then the options given;
+    sci_mode is always set (None: automatic)."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    if profile in _PROFILES:
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
+    PRECISION = PRECISION if precision is None else precision
+    THRESHOLD = THRESHOLD if threshold is None else threshold
+    EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
+    LINEWIDTH = LINEWIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode
 
 
 class _Format:
@@ -38,7 +53,7 @@ class _Format:
             return
         magnitude = np.abs(shown)
         low, high = magnitude.min(), magnitude.max()
-        scientific = high > 1000.0 * low or high > 1.0e8 or low < 1.0e-4
+        scientific = (high > 1000.0 * low or high > 1.0e8 or low < 1.0e-4) if SCI_MODE is None else SCI_MODE
         integral = bool(np.all(shown == np.ceil(shown)))
         self.style = "sci" if scientific else "int" if integral else "fixed"
         self.width = max(len(self.format(v)) for v in shown.tolist())

@@ -19,17 +19,34 @@ from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
+# the device types torch's parser knows (ndgrad computes on "cpu" only; the others can be named)
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
 class device:
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, int):   # a bare index names the current accelerator, which ndgrad lacks
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if ":" in type:
-            type, idx = type.split(":")
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was passed "
+                                   f"explicitly: {type}")
+            type, _, idx = type.partition(":")
+            if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
+                raise RuntimeError(f"Invalid device string: '{type}:{idx}'")
             index = int(idx)
-        if type not in ("cpu", "cuda", "meta"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        if type not in _DEVICE_TYPES:
+            if type.strip() != type:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
+                               f"string: {type}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type, self.index = type, index
 
     def __repr__(self):
@@ -38,13 +55,14 @@ class device:
     def __str__(self):
         return self.type + (f":{self.index}" if self.index is not None else "")
 
-    def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
+    def __eq__(self, other):   # a string is not equal to a device, as in torch
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
 
 
 CPU = device("cpu")
@@ -87,18 +105,19 @@ class Tensor:
     _retains_grad = False
     _is_param = False
     _inference = False         # created under inference_mode
+    _grad_modes = None         # the thread's grad-mode flags (autograd.grad_mode.state), set by autograd/tensor_methods
     _fw = None                 # forward AD: (dual level, tangent); see autograd/forward_ad.py
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
-    def __init__(self, data=None, *, requires_grad=False):
-        if isinstance(data, Tensor):
-            data = data._data
-        backend = namespace(data) if is_array(data) else current_backend()   # an array keeps its backend
-        self._data = backend.asarray(data if data is not None else [], dtype=_dtype.defaults.float.np)
+    def __init__(self, *args, requires_grad=False, device=None):
+        """The legacy constructor: `Tensor(data)` (a Tensor is aliased, other data read in the
+        default float dtype), `Tensor(*sizes)` (zero-filled) or `Tensor()` (empty)."""
+        alias = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
+        self._data = alias._data if alias is not None else legacy_array(args, _dtype.defaults.float, device)
         self._requires_grad = False
         self._grad_fn = None
         self._output_nr = 0
-        self._vc = [0]
+        self._vc = alias._vc if alias is not None else [0]   # an alias shares the version counter
         self._base = None
         if requires_grad:
             self.requires_grad_(True)
@@ -224,7 +243,7 @@ class Tensor:
                                "var_no_grad = var.detach().")
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError(dtype_message)
-        if requires_grad and self.is_inference():
+        if requires_grad and self._inference and not self._grad_modes.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
@@ -272,6 +291,8 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     @property
@@ -315,6 +336,12 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy ufunc applied to tensors returns a tensor (`np.exp(x)`); bool results come back as
+        uint8, as torch's do."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array, False, None, 0)
 
     # DLPack: how NumPy, CuPy, JAX and torch exchange arrays without copying (ndgrad.from_dlpack reads one)
     def __dlpack__(self, *args, **kwargs):
@@ -419,10 +446,30 @@ class Tensor:
     def type_as(self, other):
         return self.to(other.dtype)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """The legacy type name ('torch.FloatTensor'), or this tensor converted to a dtype, a legacy
+        type (torch.LongTensor) or a legacy type name ('torch.DoubleTensor')."""
         if dtype is None:
             return f"torch.{self.dtype.title}Tensor"
-        return self.to(dtype)
+        if isinstance(dtype, str):
+            if dtype.startswith("torch.cuda."):
+                return self.cuda()
+            target = _LEGACY_NAMES.get(dtype)
+        else:
+            target = dtype if isinstance(dtype, _dtype.dtype) else getattr(dtype, "_legacy_dtype", None)
+        if target is None:
+            raise ValueError(f"invalid type: '{dtype if isinstance(dtype, str) else getattr(dtype, '__name__', dtype)}'")
+        return self.to(target, non_blocking=non_blocking)
+
+    def new(self, *args, device=None):
+        """The legacy constructor with this tensor's dtype: `x.new(data)`, `x.new(*sizes)`, `x.new()`;
+        a Tensor of this dtype is aliased."""
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            other = args[0]
+            if other.dtype is not self.dtype:
+                raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(other.dtype)})")
+            return other.detach()
+        return Tensor._make(legacy_array(args, self.dtype, device, namespace(self._data)), False, None, 0)
 
     def cpu(self):
         return self
@@ -433,6 +480,45 @@ class Tensor:
     def _cast(self, np_dtype):
         """This tensor in another NumPy dtype, through the differentiable `to`."""
         return self.to(_dtype.from_numpy_dtype(np_dtype))
+
+
+_LEGACY_NAMES = {f"torch.{d.title}Tensor": d for d in _dtype.ALL}
+_C_TYPES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char", "Short": "short int", "Int": "int",
+            "Long": "long int", "Half": "c10::Half", "Float": "float", "Double": "double",
+            "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
+
+
+def _tensor_options(d):
+    """How torch's errors name a dtype's tensor options (the C++ type of its elements)."""
+    return (f"TensorOptions(dtype={_C_TYPES[d.title]}, device=cpu, layout=Strided, requires_grad=false (default), "
+            "pinned_memory=false (default), memory_format=(nullopt))")
+
+
+def legacy_array(args, dtype, device=None, backend=None):
+    """The array of a legacy constructor call (torch.Tensor, torch.FloatTensor, x.new): no args or
+    None: empty; ints or a Size: a zero-filled array of that shape; else data in `dtype`."""
+    if device is not None and device != "cpu" and str(device) != "cpu":
+        raise NotImplementedError(f"legacy tensor constructor (device={str(device)!r}): ndgrad only has the CPU "
+                                  "backend wired to ops so far")
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):
+        data = args[0]
+        if isinstance(data, (float, complex)) or (isinstance(data, np.generic) and not data.ndim):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        if data is not None:
+            if isinstance(data, Tensor):
+                data = data._data
+            backend = namespace(data) if is_array(data) else (backend or current_backend())
+            with np.errstate(all="ignore"):
+                return backend.asarray(data, dtype=dtype.np)
+        args = (0,)   # no data: an empty vector
+    sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else args or (0,)
+    for i, n in enumerate(sizes):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {type(n).__name__}\"")
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{', '.join(map(str, sizes))}]")
+    return (backend or current_backend()).zeros(tuple(int(n) for n in sizes), dtype=dtype.np)
 
 
 def _wrap_dim(dim, ndim):

@@ -9,14 +9,11 @@ import weakref
 
 from ..autograd import engine as _engine
 from ..autograd.forward_ad import _is_fwd_grad_enabled
-from ..autograd.grad_mode import _is_view_replay_enabled, is_grad_enabled, is_multithreading_enabled
-from ..autograd.grad_mode import state as _state
+from ..autograd.grad_mode import (_is_view_replay_enabled, _set_grad_enabled, _set_multithreading_enabled,
+                                  is_grad_enabled, is_inference_mode_enabled, state as _state)
+from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading_enabled
 from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
-
-
-def _set_grad_enabled(mode):
-    _state.enabled = bool(mode)
 
 
 def _set_view_replay_enabled(mode):
@@ -59,7 +56,7 @@ def _current_graph_task_execution_order():
     task = _engine.current_task()
     if task is None:
         raise RuntimeError("_current_graph_task_execution_order should only be called during the backward pass")
-    if is_multithreading_enabled():
+    if _is_multithreading_enabled():
         raise RuntimeError(
             "get_current_graph_task_execution_order expects the current backward to be executed with "
             "multithreading disabled, e.g. by running:\n\n>>> with torch.autograd.set_multithreading_enabled(False):"
@@ -87,6 +84,6 @@ _GRAPH_TASK = ["_current_autograd_node", "_current_graph_task_execution_order", 
 _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]
 
 
-__all__ = ["_autograd", "_functions", "_is_view_replay_enabled", "_set_grad_enabled", "_set_view_replay_enabled",
-           "is_grad_enabled"]
+__all__ = ["_autograd", "_functions", "_is_multithreading_enabled", "_is_view_replay_enabled", "_set_grad_enabled",
+           "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled", "is_inference_mode_enabled"]
 __all__ += _FORWARD_AD + _GRAPH_TASK

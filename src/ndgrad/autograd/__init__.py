@@ -12,7 +12,9 @@ from . import _functions, function, functional  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                            set_detect_anomaly)
-from .grad_mode import _force_original_view_tracking, _is_view_replay_enabled, set_multithreading_enabled  # noqa: F401
+from .grad_mode import (_force_original_view_tracking, _is_view_replay_enabled,  # noqa: F401
+                        is_multithreading_enabled, set_multithreading_enabled)
 from .variable import Variable  # noqa: F401
 from . import profiler  # noqa: F401
 from .profiler import _profiler_enabled, kineto_available  # noqa: F401
+from .graph import SavedTensor  # noqa: F401

@@ -26,13 +26,23 @@ from .grad_mode import state
 from .gradient_checks import check_count, fill_missing, fit_to_input
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
-from .node import AccumulateGrad, GradientEdge, GraphRoot, edge
+from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
 
 __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
            "reverse_graph", "reverse_closure"]
 
 profile_node = None   # set by the profiler while it records: wraps each node call
-tasks = []            # the backward passes running now, innermost last (a backward may run inside one)
+
+
+class _Running(threading.local):
+    """Per thread, as torch's current graph task: the backward passes this thread runs now,
+    innermost last (a backward may run inside one); passes in other threads are not seen."""
+
+    def __init__(self):
+        self.tasks = []
+
+
+_running = _Running()
 
 
 class GraphTask:
@@ -82,11 +92,13 @@ class GraphTask:
 
 def current_task():
     """The innermost running backward pass (a GraphTask), or None outside backward."""
+    tasks = _running.tasks
     return tasks[-1] if tasks else None
 
 
 def queue_callback(callback):
     """Run `callback()` when the innermost running backward has run all its nodes."""
+    tasks = _running.tasks
     if not tasks:
         raise RuntimeError("Final callbacks can only be installed during backward pass.")
     tasks[-1].callbacks.append(callback)
@@ -104,7 +116,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     retain_graph=False frees each node's saved tensors once it ran; create_graph=True runs the
     formulas with grad mode on, so the gradients have a graph themselves.
     """
-    if tasks and _stack_is_deep():
+    if _running.tasks and _stack_is_deep():
         return _on_fresh_thread(run_backward, roots, grad_roots, inputs=inputs, accumulate=accumulate,
                                 retain_graph=retain_graph, create_graph=create_graph)
     root = GraphRoot(roots, grad_roots)
@@ -121,7 +133,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
+    tasks = _running.tasks
     tasks.append(task)
+    hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it
     try:
         while True:
             if direct is not None:
@@ -182,6 +196,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     finally:
         state.enabled = prev_mode
         tasks.pop()
+        saved_hooks[:] = hooks_at_start
     return None if capture is None else capture.results
 
 

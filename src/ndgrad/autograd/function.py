@@ -24,6 +24,8 @@ from ..backends import current as current_backend, namespace
 class FunctionCtx:
     """What forward / setup_context call on `ctx` to prepare the backward."""
     materialize_grads = True
+    _materialize_non_diff_grads = True   # False: a non-differentiable output's gradient stays None
+    _non_diff_outputs = ()
     to_save = ()
     saved_for_forward = ()
     dirty_tensors = ()
@@ -66,6 +68,8 @@ class BackwardCFunction(Node, FunctionCtx):
     _takes_missing = True    # the engine hands over None for absent gradients; _apply fills them in
     _in_jvp = False
 
+    __repr__ = object.__repr__   # a Python class, unlike the generated nodes: <module.FnBackward object at ...>
+
     def _init(self):
         self._sequence_nr_ = _next_seq()
         self._extra = None
@@ -79,9 +83,28 @@ class BackwardCFunction(Node, FunctionCtx):
     def saved_tensors(self):
         if self._in_jvp:   # Function.jvp reads what forward kept with save_for_forward
             return tuple(self.saved_for_forward)
-        return tuple(self._unpack_saved())
+        if not self._forward_cls.clear_saved_tensors_on_access:
+            return tuple(self._unpack_saved())
+        if self.__dict__.get("_saved_cleared"):
+            raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is "
+                               "set on the autograd.Function. Either access saved_tensors only once, or set "
+                               "clear_saved_tensors_on_access=False.")
+        values = tuple(self._unpack_saved())
+        # the node lets go of them: the caller's references are the last ones
+        self._saved, self._versions, self._saved_tensor_idx, self._saved_cleared = [], [], (), True
+        return values
 
-    saved_variables = saved_tensors
+    @property
+    def saved_variables(self):
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self.saved_tensors
+
+    @property
+    def _raw_saved_tensors(self):
+        """One SavedTensor per value passed to save_for_backward (hooks can be registered on them)."""
+        if self._saved is None:
+            self._unpack_saved()   # raises torch's "already been freed" error
+        return tuple(_node.raw_saved(self, i) for i in range(len(self._saved)))
 
     def _user_fn(self):
         cls = self._forward_cls
@@ -99,6 +122,8 @@ class BackwardCFunction(Node, FunctionCtx):
         if len(grads) < len(meta):
             grads = list(grads) + [None] * (len(meta) - len(grads))
         if self.materialize_grads:
+            if not self._materialize_non_diff_grads:   # non-differentiable outputs keep None
+                meta = [None if k in self._non_diff_outputs else m for k, m in enumerate(meta)]
             grads = _materialize(grads, meta)
         result = self._user_fn()(self, *grads)
         return self._check_result(result if type(result) is tuple else (result,))
@@ -137,8 +162,8 @@ class Function(FunctionCtx):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
-                                 {"_forward_cls": cls, "__module__": cls.__module__})
+        # made here, as torch makes it in torch.autograd.function: that is the node class's module
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
@@ -164,6 +189,14 @@ class Function(FunctionCtx):
                                   "autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+
+    generate_vmap_rule = False   # ndgrad's func.vmap has no rule generation for custom Functions
+    clear_saved_tensors_on_access = False   # True: ctx.saved_tensors may be read once, then the node lets go
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap staticmethod "
+                                  "or set generate_vmap_rule=True.")
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
@@ -224,12 +257,16 @@ def _zeros_like(t):
 
 
 def _forward_ad(cls, ctx, inputs, outputs):
-    """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for tensors
-    without one, None for other arguments) to one tangent per output."""
+    """Forward AD through a custom Function: its jvp maps the inputs' tangents (zeros for floating
+    tensors without one, None for other arguments) to one tangent per output, which must respect
+    what forward did: None for a non-differentiable output, the input's tangent modified in place
+    for a dirty one, a view of the input's tangent (or of its base) for a view of an input."""
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    tangents = [t if t is not None or not isinstance(a, Tensor) else _zeros_like(a) for a, t in zip(inputs, tangents)]
+    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in "fc" else _zeros_like(a)
+                for a, t in zip(inputs, tangents)]
+    versions = [t._vc[0] if t is not None else None for t in tangents]
     level = forward_ad.state.level
     ctx._in_jvp = True
     try:
@@ -241,9 +278,48 @@ def _forward_ad(cls, ctx, inputs, outputs):
     if len(result) != len(outputs):
         raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected "
                            f"{len(outputs)} but got {len(result)})")
-    for out, t in zip(outputs, result):
-        if isinstance(out, Tensor) and t is not None and out._data.dtype.kind in "fc":
-            out._fw = (level, t)
+    for i, (out, t) in enumerate(zip(outputs, result)):
+        if t is None:
+            continue
+        if not isinstance(out, Tensor) or i in ctx._non_diff_outputs:
+            raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  the corresponding forward "
+                               "output is not a differentiable Tensor.You should return None at that position instead.")
+        k = _index_in(inputs, out)
+        if k is not None:   # a dirty input, returned modified in place
+            if t is not tangents[k] or t._vc[0] == versions[k]:
+                raise RuntimeError("An inplace custom Function is not modifying the forward mode gradients inplace. "
+                                   "If the forward is modifying an input inplace, then the jvp function must modify "
+                                   "the corresponding gradient inplace.")
+        elif out._base is not None:
+            _check_view_tangent(out, t, inputs, tangents)
+        out._fw = (level, t)
+
+
+def _check_view_tangent(out, t, inputs, tangents):
+    """The tangent of an output that is a view of an input (or the input as-is) must be a view of
+    that input's tangent: of its base when the input's tangent is itself a view."""
+    base = out._base
+    k = next((k for k, a in enumerate(inputs) if isinstance(a, Tensor) and (a is base or a._base is base)), None)
+    if k is None or tangents[k] is None:
+        return   # a view of something forward made: nothing to match
+    if t._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input as-is) but the jvp is not "
+                           "returning a view.")
+    given = tangents[k]
+    if given._base is None:
+        if t._base is not given:
+            raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of the "
+                               "given grad input.")
+    elif t._base is not given._base:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not returning a view of the same "
+                           "base as the given grad input.")
+
+
+def _index_in(items, x):
+    for k, item in enumerate(items):
+        if item is x:
+            return k
+    return None
 
 
 def _bind_defaults(cls, args, kwargs):
@@ -278,6 +354,8 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
         if not _is_in(outputs, t):
             raise RuntimeError("Some elements marked as dirty during the forward method were not returned as "
                                "output. The inputs that are modified inplace must all be outputs of the Function.")
+    if dirty and not all(_is_in(input_tensors, t) for t in dirty):
+        dirty = _dirty_inputs(dirty, input_tensors)
     result = list(outputs)
     for k, t in enumerate(outputs):
         if not isinstance(t, Tensor):
@@ -296,12 +374,33 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        if recording and t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t)):
+        differentiable = t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t))
+        if not differentiable:
+            node._non_diff_outputs += (k,)
+        if recording and differentiable:
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
             if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
                 t._creation = "multi" if len(outputs) > 1 else "custom"
     node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
+    node.__dict__.pop("dirty_tensors", None)   # the node must not keep its outputs alive (a cycle)
+    node.__dict__.pop("non_differentiable", None)
     return result
+
+
+def _dirty_inputs(dirty, input_tensors):
+    """mark_dirty of a tensor forward made: refused for a view (its base's history could not be
+    rewritten), otherwise a warning and the tensor is an ordinary output."""
+    msg = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated "
+           "should be passed to ctx.mark_dirty().")
+    kept = []
+    for t in dirty:
+        if _is_in(input_tensors, t):
+            kept.append(t)
+        elif t._base is not None:
+            raise RuntimeError(msg)
+        else:
+            warnings.warn(msg, UserWarning, stacklevel=4)
+    return tuple(kept)
 
 
 def _rebase_dirty(node, t, k, n_outputs, first_tensor):
@@ -309,6 +408,11 @@ def _rebase_dirty(node, t, k, n_outputs, first_tensor):
     if t._grad_fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     if t._base is not None:
+        if t._creation is not None:   # a view of a multi-output op, made in no_grad, or a custom Function's
+            record.refuse_view_inplace(t)
+        base = t._base
+        if base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         if n_outputs > 1:
             raise RuntimeError(
                 "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot "
@@ -343,14 +447,15 @@ def _save(node, outputs):
 
 
 class Error(Node):
-    """The node of gradients computed by a @once_differentiable backward: differentiating it raises."""
+    """A node whose backward raises: what DelayedError gives its outputs (@once_differentiable)."""
     __slots__ = ("msg",)
+    _takes_missing = True   # it raises whatever arrives: no zeros to make (some outputs may be None)
 
-    def __init__(self, msg, leaves):
+    def __init__(self, msg, inputs):
         self.msg = msg
-        self.next_functions = tuple([_node.edge(t) for t in leaves])
-        self._meta = [(t._data.shape, t._data.dtype) for t in leaves]
-        self._out_meta = self._meta if len(leaves) > 1 else None
+        self.next_functions = tuple([_node.edge(t) if t is not None else (None, 0) for t in inputs])
+        self._meta = [(t._data.shape, t._data.dtype) if t is not None else None for t in inputs]
+        self._out_meta = self._meta if len(inputs) > 1 else None
         self._sequence_nr_ = _next_seq()
         self._saved = None
         self._extra = None
@@ -360,6 +465,67 @@ class Error(Node):
 
     def _apply(self, grads, mask, create_graph):
         raise RuntimeError(self.msg)
+
+
+class DelayedError(Node):
+    """`DelayedError(msg, n)(*tensors)`: aliases of the n tensors (None stays None) whose grad_fn is
+    an Error node, so that differentiating them raises RuntimeError(msg) (torch._C._functions).
+    A node applied to tensors in forward, as torch's C++ nodes called from Python are."""
+    __slots__ = ("msg", "num_inputs")
+
+    def __init__(self, msg, num_inputs):
+        self.next_functions, self._meta, self._out_meta, self._saved, self._extra = (), None, None, None, None
+        self._sequence_nr_ = _next_seq()
+        self.msg = msg.decode() if isinstance(msg, bytes) else msg
+        self.num_inputs = num_inputs
+
+    def __call__(self, *inputs):
+        if len(inputs) != self.num_inputs:
+            raise TypeError(f"expected {self.num_inputs} arguments, got {len(inputs)} instead")
+        err = None
+        if state.enabled and any(t is not None and t._requires_grad for t in inputs):
+            err = Error(self.msg, inputs)
+        outs = tuple(None if t is None else Tensor._make(t._data, err is not None, err, k)
+                     for k, t in enumerate(inputs))
+        return outs[0] if len(outs) == 1 else outs
+
+
+class UndefinedGradBackward(Node):
+    """Passes no gradient on: the input's gradient is undefined (None)."""
+    __slots__ = ()
+
+    def __init__(self, t):
+        self.next_functions = (_node.edge(t),)
+        self._meta = [(t._data.shape, t._data.dtype)]
+        self._out_meta = None
+        self._sequence_nr_ = _next_seq()
+        self._saved = None
+        self._extra = None
+
+    def name(self):
+        return "torch::autograd::UndefinedGradBackward"
+
+    def _apply(self, grads, mask, create_graph):
+        return [None]
+
+
+class UndefinedGrad(Node):
+    """`UndefinedGrad()(t)`: an alias of t whose gradient reaches t's history as None (undefined),
+    the way to test what a backward does without a gradient (torch._C._functions; a node applied
+    in forward, like DelayedError)."""
+    __slots__ = ()
+
+    def __init__(self):
+        self.next_functions, self._meta, self._out_meta, self._saved, self._extra = (), None, None, None, None
+        self._sequence_nr_ = _next_seq()
+
+    def __call__(self, *inputs):
+        if len(inputs) != 1:
+            raise TypeError(f"expected 1 arguments, got {len(inputs)} instead")
+        t = inputs[0]
+        if not (state.enabled and t._requires_grad):
+            return Tensor._make(t._data, False, None, 0)
+        return Tensor._make(t._data, True, UndefinedGradBackward(t), 0)
 
 
 def once_differentiable(fn):
@@ -372,21 +538,15 @@ def once_differentiable(fn):
         if not state.enabled or not any(_is_tensor(a) and a._requires_grad for a in args):
             return outputs
         outs = outputs if isinstance(outputs, tuple) else (outputs,)
-        present = [o for o in outs if o is not None]
+        err_fn = DelayedError("trying to differentiate twice a function that was marked with @once_differentiable",
+                              len(outs))
         leaves = []
-        for o in present:
-            leaf = o.detach()
-            leaf._requires_grad = True
-            leaves.append(leaf)
-        err = Error("trying to differentiate twice a function that was marked with @once_differentiable", leaves)
-        wrapped, k = [], 0
-        for o in outs:
-            if o is None:
-                wrapped.append(None)
-                continue
-            wrapped.append(Tensor._make(o._data, True, err, k))
-            k += 1
-        return tuple(wrapped) if isinstance(outputs, tuple) else wrapped[0]
+        for o in outs:   # detached aliases that require grad: the Error node needs an edge to each
+            if o is not None:
+                o = o.detach()
+                o._requires_grad = True
+            leaves.append(o)
+        return err_fn(*leaves)
     return wrapper
 
 

@@ -1,21 +1,29 @@
-"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode.
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode, set_multithreading_enabled.
 
-The flags live in one slotted object read on every op (`state.enabled`). Each mode works as
-a context manager and as a decorator, as torch's do.
+The flags live in one object read on every op (`state.enabled`). As torch's AutogradState they
+are per thread: a thread starts with grad mode on and inference mode off whatever the thread that
+started it has set, and a mode switched in one thread (backward switches grad mode while it runs)
+is not seen by another. Each mode works as a context manager and as a decorator, as torch's do.
 """
 import functools
 import inspect
+import threading
+import warnings
 
 
-class _State:
-    __slots__ = ("enabled", "inference", "view_replay", "fw_grad")
+class _State(threading.local):
+    """The thread's flags. A threading.local: each thread sees its own attributes, set to the
+    defaults below the first time that thread touches `state`."""
+
+    def __init__(self):
+        self.enabled = True
+        self.inference = False
+        self.view_replay = False    # regenerate views after in-place by replaying their view ops, not as_strided
+        self.multithreading = True  # torch keeps it per thread too; ndgrad's engine runs on the caller's thread
+        self.fw_grad = True         # forward AD computes tangents (off: dual tensors act as plain ones)
 
 
 state = _State()
-state.enabled = True
-state.inference = False
-state.view_replay = False   # regenerate views after in-place by replaying their view ops, not as_strided
-state.fw_grad = True        # forward AD computes tangents (off: dual tensors act as plain ones)
 
 
 def is_grad_enabled():
@@ -24,6 +32,16 @@ def is_grad_enabled():
 
 def is_inference_mode_enabled():
     return state.inference
+
+
+def _check_bool(fn_name, mode):
+    if type(mode) is not bool:
+        raise TypeError(f"{fn_name}(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}")
+
+
+def _set_grad_enabled(mode):
+    _check_bool("set_grad_enabled", mode)
+    state.enabled = mode
 
 
 class grad_flag:
@@ -42,92 +60,134 @@ class grad_flag:
         state.enabled = self.prev
 
 
+def _wrap_generator(make_ctx, fn):
+    """A generator function whose every resumption of `fn`'s generator (send, throw, close) runs
+    inside a fresh `make_ctx()`, while the caller's mode holds whenever it has control."""
+    @functools.wraps(fn)
+    def gen_wrapper(*args, **kwargs):
+        gen = fn(*args, **kwargs)
+        try:
+            with make_ctx():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_ctx():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - thrown in by the caller: passed on to gen
+                    with make_ctx():
+                        response = gen.throw(exc)
+                else:
+                    with make_ctx():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+    return gen_wrapper
+
+
 class _Mode:
-    """Base of the modes: subclasses set `_target()`; entering saves and restores the flags."""
+    """Base of the modes: a context manager that also decorates. Each call of a decorated
+    function enters a fresh copy (`clone()`), so one decorator serves nested and concurrent calls."""
+    _args = ()
 
     def __call__(self, fn):
         if inspect.isclass(fn):
-            raise TypeError(f"{type(self).__name__} can decorate functions, not classes")
+            # as torch: still allowed, the class becomes a function that builds it inside the mode
+            warnings.warn("Decorating classes is deprecated and will be disabled in future versions. You should "
+                          "only decorate functions or methods. To preserve the current behavior of class "
+                          "decoration, you can directly decorate the `__init__` method and nothing else.",
+                          FutureWarning, stacklevel=2)
+            cls = fn
+
+            def fn(*args, **kwargs):
+                return cls(*args, **kwargs)
         if inspect.isgeneratorfunction(fn):
-            @functools.wraps(fn)
-            def gen_wrapper(*args, **kwargs):
-                gen = fn(*args, **kwargs)
-                value = None
-                while True:
-                    with self.__class__(*self._args):
-                        try:
-                            value = gen.send(value)
-                        except StopIteration as stop:
-                            return stop.value
-                    value = yield value
-            return gen_wrapper
+            return _wrap_generator(self.clone, fn)
+        make_ctx = self.clone
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__(*self._args):
+            with make_ctx():
                 return fn(*args, **kwargs)
         return wrapper
 
     def __enter__(self):
-        self._prev = (state.enabled, state.inference)
+        self._prev = state.enabled
         self._apply()
-        return self
 
     def __exit__(self, *exc):
-        state.enabled, state.inference = self._prev
+        state.enabled = self._prev
         return False
 
     def clone(self):
         return self.__class__(*self._args)
 
 
-class no_grad(_Mode):
-    _args = ()
+class _NoParamMode(_Mode):
+    """A mode without arguments that also decorates bare: `@no_grad` and `no_grad(fn)` are `no_grad()(fn)`."""
 
-    def __init__(self, orig_func=None):
-        if orig_func is not None and callable(orig_func):
-            raise TypeError("no_grad() takes no positional function; use @no_grad()")
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
 
+
+class no_grad(_NoParamMode):
     def _apply(self):
         state.enabled = False
 
 
-class enable_grad(_Mode):
-    _args = ()
-
+class enable_grad(_NoParamMode):
     def _apply(self):
         state.enabled = True
 
 
 class set_grad_enabled(_Mode):
-    """Sets grad mode at once when called as a function; restores it on exit when used with `with`."""
+    """Sets grad mode at once when called as a function; restores it on leaving `with`."""
 
     def __init__(self, mode):
-        if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        _check_bool("set_grad_enabled", mode)
         self._args = (mode,)
-        self._prev = (state.enabled, state.inference)
+        self._prev = state.enabled
         state.enabled = mode
 
-    def _apply(self):
+    def __enter__(self):
         state.enabled = self._args[0]
 
-    def __enter__(self):
-        return self  # the constructor already switched the mode
-
     def __call__(self, fn):
-        state.enabled = self._prev[0]  # as a decorator it must not switch the mode now
+        state.enabled = self._prev  # as a decorator it must not switch the mode now
         return super().__call__(fn)
+
+    def __repr__(self):
+        return f"{type(self).__module__}.{type(self).__qualname__}(mode={self._args[0]})"
+
+    __str__ = __repr__
 
 
 class inference_mode(_Mode):
+    """Inference mode on (grad mode off) or, with mode=False, off (grad mode on); every flag is
+    restored on exit. `inference_mode(fn)` (no parentheses) decorates fn with inference_mode()."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
     def __init__(self, mode=True):
         self._args = (mode,)
 
-    def _apply(self):
-        if self._args[0]:
-            state.enabled = False
-            state.inference = True
+    def __enter__(self):
+        on = self._args[0]
+        self._prev = (state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad)
+        # as torch's InferenceMode guard: the whole autograd state is replaced, not only the two flags
+        state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad = \
+            not on, on, False, not on, not on
+
+    def __exit__(self, *exc):
+        state.enabled, state.inference, state.view_replay, state.multithreading, state.fw_grad = self._prev
+        return False
 
 
 class _force_original_view_tracking(_Mode):
@@ -140,11 +200,8 @@ class _force_original_view_tracking(_Mode):
         self._saved_replay = state.view_replay
         state.view_replay = self._args[0]
 
-    def _apply(self):
-        state.view_replay = self._args[0]
-
     def __enter__(self):
-        return self
+        state.view_replay = self._args[0]
 
     def __exit__(self, *exc):
         state.view_replay = self._saved_replay
@@ -159,24 +216,28 @@ def _is_view_replay_enabled():
     return state.view_replay
 
 
-_multithreading = [True]
-
-
 def is_multithreading_enabled():
-    return _multithreading[0]
+    return state.multithreading
 
 
-class set_multithreading_enabled:
-    """Whether backward may use several threads. ndgrad's engine runs on the calling thread
-    either way; the flag is kept (set at once, restored on leaving `with`) for torch's API."""
+def _set_multithreading_enabled(mode):
+    _check_bool("set_multithreading_enabled", mode)
+    state.multithreading = mode
+
+
+class set_multithreading_enabled(_Mode):
+    """Whether backward may use several threads (per thread, as torch). ndgrad's engine runs on
+    the calling thread either way; the flag is kept for torch's API: set at once when called,
+    restored on leaving `with` (as torch, decorating also sets it at once)."""
 
     def __init__(self, mode):
-        self.prev = _multithreading[0]
-        _multithreading[0] = bool(mode)
+        prev = state.multithreading
+        _set_multithreading_enabled(mode)   # checks first, so a bad mode changes nothing
+        self._args, self._prev_mt = (mode,), prev
 
     def __enter__(self):
         return None
 
     def __exit__(self, *exc):
-        _multithreading[0] = self.prev
+        state.multithreading = self._prev_mt
         return False

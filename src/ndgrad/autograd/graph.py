@@ -11,17 +11,51 @@
 - register_multi_grad_hook: a hook over several tensors, using the running engine's task.
 - to_dot / to_svg / render / summary (graph_viz.py): pictures and memory of a graph.
 """
+import abc
 import weakref
 
 from . import engine
 from . import node as _node
 from .._tensor import Tensor
 from .grad_mode import grad_flag
-from .node import GradientEdge, Node, SavedOutput  # noqa: F401
+from .node import GradientEdge, SavedOutput  # noqa: F401
 from .node import edge as _edge
 
-saved_hooks = []        # active saved_tensors_hooks, innermost last (only the innermost applies)
+saved_hooks = _node.saved_hooks   # active saved_tensors_hooks, innermost last (only the innermost applies)
 _disabled = [None]      # message of the active disable_saved_tensors_hooks, or None
+
+
+class Node(abc.ABC):
+    """The abstract type of graph nodes, as torch.autograd.graph.Node: every ndgrad node (generated,
+    AccumulateGrad, custom Function) is an instance, as a virtual subclass, so Node is in no node's mro."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        if cls is Node and isinstance(subclass, type) and issubclass(subclass, _node.Node):
+            return True
+        return NotImplemented
+
+    @abc.abstractmethod
+    def name(self):
+        """The node's name, e.g. MulBackward0."""
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self):
+        """The edges (node, output_nr) to the nodes of the inputs."""
+
+    @property
+    @abc.abstractmethod
+    def metadata(self):
+        """A dict for the user's own data."""
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) after the node runs."""
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before the node runs."""
 
 
 def get_gradient_edge(tensor):
@@ -124,32 +158,74 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        if _disabled[0] is not None:
-            raise RuntimeError(_disabled[0])
-        saved_hooks.append(self)
+        push_hooks(self)
         return self
 
     def __exit__(self, *exc):
-        saved_hooks.remove(self)
+        pop_hooks()   # the innermost, as torch (a backward restores the stack it started with)
         return False
 
     def pack_node(self, node):
         """Pack the tensors `node` has just saved (called by the op glue and by custom Functions)."""
         versions = node._versions
-        for i in range(len(node._saved)):
+        for i in _pack_order(node):
             if versions[i] is not None and type(node._saved[i]) is not PackedSaved:
                 _pack_slot(node, i, self.pack_hook, self.unpack_hook)
 
 
+def _pack_order(node):
+    """Slots in torch's packing order: saved arguments sorted by name, then saved outputs."""
+    cls = type(node)
+    order = cls.__dict__.get("_pack_order_")
+    if order is None:
+        names = cls._saved_names
+        if not names:
+            return range(len(node._saved))
+        outputs = [i for i, n in enumerate(names) if n == "result" or n.startswith("result") and n[6:].isdigit()]
+        inputs = sorted((i for i in range(len(names)) if i not in outputs), key=names.__getitem__)
+        order = cls._pack_order_ = tuple(inputs + outputs)
+    return order
+
+
+def push_hooks(hooks):
+    """Make `hooks` (with pack_hook / unpack_hook) the innermost saved-tensor hooks."""
+    if _disabled[0] is not None:
+        raise RuntimeError(_disabled[0])
+    saved_hooks.append(hooks)
+
+
+def pop_hooks():
+    if not saved_hooks:
+        raise RuntimeError("pop_hooks: there are no saved tensors hooks to pop (more exits than enters)")
+    saved_hooks.pop()
+
+
+def hooks_enabled():
+    return _disabled[0] is None
+
+
+def disable_hooks(message, fail_if_non_empty=True):
+    """From now on entering saved_tensors_hooks raises RuntimeError(message); raises it now if some
+    are active (unless fail_if_non_empty is False)."""
+    _disabled[0] = message
+    if saved_hooks and fail_if_non_empty:
+        raise RuntimeError(message)
+
+
 class disable_saved_tensors_hooks:
-    """Inside it, entering saved_tensors_hooks raises RuntimeError(error_message)."""
+    """Inside it, entering saved_tensors_hooks raises RuntimeError(error_message) (and so does
+    entering it while saved-tensor hooks are active); on exit the previous state comes back."""
 
     def __init__(self, error_message):
         self.error_message = error_message
 
     def __enter__(self):
         self.prev = _disabled[0]
-        _disabled[0] = self.error_message
+        try:
+            disable_hooks(self.error_message)
+        except RuntimeError:
+            _disabled[0] = self.prev
+            raise
         return self
 
     def __exit__(self, *exc):
@@ -266,16 +342,60 @@ class _MutationHooks(saved_tensors_hooks):
 
 
 class SavedTensor:
-    """`node._raw_saved_<name>`: one saved value of a node, on which hooks can be registered."""
+    """One value saved for backward, as torch._C._autograd.SavedTensor: `node._raw_saved_<name>`
+    (a slot of a node) or what `make_saved_tensor` returns. Hooks can be registered on it once."""
     __slots__ = ("node", "index", "item")
 
-    def __init__(self, node, index, item=None):
-        self.node, self.index, self.item = node, index, item
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        if not callable(pack_hook) or not callable(unpack_hook):
-            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and unpack_hook must be "
-                            "callables")
+    @classmethod
+    def _of(cls, node, index, item=None):
+        self = object.__new__(cls)
+        self.node, self.index, self.item = node, index, item
+        return self
+
+    def _slot(self):
+        """(value, version) of the slot, or None once the node's saved values are freed."""
+        saved = self.node._saved
+        if saved is None:
+            return None
+        value, version = saved[self.index], self.node._versions[self.index]
+        return (value, version) if self.item is None else (value[self.item], version[self.item])
+
+    @property
+    def data(self):
+        """What the pack hook returned, as is; without hooks the saved tensor (an output detached,
+        since its history is its own node); None once freed."""
+        slot = self._slot()
+        value = None if slot is None else slot[0]
+        if type(value) is PackedSaved:
+            return value.packed
+        if type(value) is SavedOutput:
+            t = Tensor._make(value.data, False, None, 0)
+            t._vc = value.vc
+            return t
+        return value
+
+    @property
+    def unpack_hook(self):
+        slot = self._slot()
+        return slot[0].unpack_hook if slot is not None and type(slot[0]) is PackedSaved else None
+
+    def unpack(self):
+        """The saved tensor with its history (through the unpack hook if one is set)."""
+        slot = self._slot()
+        if slot is None:
+            self.node._unpack_saved()   # raises torch's "already been freed" error
+        value, version = slot
+        return value if version is None else self.node._unpack_one(value, version)
+
+    def register_hooks(self, *hooks):
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: Callable, arg1: Callable) "
+                            "-> None")
+        pack_hook, unpack_hook = hooks
         saved = self.node._saved
         if saved is None:
             raise RuntimeError(
@@ -301,8 +421,36 @@ def raw_saved(node, index):
     """What `_raw_saved_<name>` returns: a SavedTensor (a list of them for a Tensor[] value)."""
     saved = node._saved
     if saved is not None and type(saved[index]) is list:
-        return [SavedTensor(node, index, k) for k in range(len(saved[index]))]
-    return SavedTensor(node, index)
+        return [SavedTensor._of(node, index, k) for k in range(len(saved[index]))]
+    return SavedTensor._of(node, index)
+
+
+class _SavedHolder(_node.Node):
+    """The owner of a SavedTensor made outside any node (make_saved_tensor)."""
+    __slots__ = ()
+
+    def __init__(self, value, version):
+        self.next_functions, self._extra, self._meta, self._out_meta = (), None, None, None
+        self._sequence_nr_ = -1
+        self._saved, self._versions = [value], [version]
+
+    def _release(self):
+        pass   # nothing runs it: the value lives as long as the SavedTensor
+
+
+def make_saved_tensor(tensor, is_output=None, is_inplace_on_view=False):
+    """A SavedTensor of `tensor`, packed with the active saved-tensor hooks (torch's
+    _C._autograd._make_saved_tensor). Without a node to own it an output keeps its history,
+    so `is_output` only matters to a node; `is_inplace_on_view` is accepted for the same reason."""
+    if not isinstance(tensor, Tensor) or not isinstance(is_output, bool):
+        raise TypeError("_make_saved_tensor(): incompatible function arguments. The following argument types are "
+                        "supported:\n    1. (tensor: torch.Tensor, is_output: bool, is_inplace_on_view: bool = False) "
+                        f"-> torch._C._autograd.SavedTensor\n\nInvoked with: {tensor!r}; "
+                        f"kwargs: is_output={is_output!r}")
+    holder = _SavedHolder(tensor, tensor._vc[0])
+    if saved_hooks:
+        saved_hooks[-1].pack_node(holder)
+    return SavedTensor._of(holder, 0)
 
 
 _node.raw_saved = raw_saved

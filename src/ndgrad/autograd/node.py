@@ -6,9 +6,11 @@ the op's differentiable arguments. Generated subclasses (one per derivatives.yam
 loader.py) implement `_apply(grads, mask)`. Rarely used state (hooks, metadata) lives in one
 lazily created `_extra` object so that recording an op stays cheap.
 """
+import contextlib
 import itertools
 import re
 import sys
+import threading
 import weakref
 
 from . import forward_ad
@@ -22,6 +24,7 @@ from ..backends import ARRAY_TYPES, numpy_backend
 _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
+saved_hooks = []    # the saved_tensors_hooks stack (graph.py); here so that the engine can restore it
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -121,11 +124,8 @@ class Node:
     def _register_tensor_pre_hook(self, output_nr, fn):
         return self._get_extra().tensor_pre_hooks.setdefault(output_nr, HookDict()).add(fn)
 
-    def _num_call_args(self):
-        return len(self._out_meta) if self._out_meta else 1   # one gradient per output of the node
-
     def __call__(self, *grads):
-        expected = self._num_call_args()
+        expected = len(self._out_meta) if self._out_meta else 1   # one gradient per forward output
         if len(grads) != expected:
             raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
         for i, g in enumerate(grads):
@@ -222,11 +222,16 @@ def _raise_modified(data, output_nr, grad_fn, version, expected):
 
 
 class AccumulateGrad(Node):
-    """The sink of a leaf tensor: adds the incoming gradient into `variable.grad`."""
-    __slots__ = ("variable",)
+    """The sink of a leaf tensor: adds the incoming gradient into `variable.grad`.
+
+    A leaf has one AccumulateGrad at a time (edge() creates it under a lock), and its lock
+    serialises the additions of several threads' backward passes into `.grad`, as torch's mutex
+    does; the rest of those passes, post-accumulate hooks included (as in torch), runs concurrently."""
+    __slots__ = ("variable", "_lock")
 
     def __init__(self, variable):
         self.variable = variable
+        self._lock = threading.Lock()
         self.next_functions = ()
         self._sequence_nr_ = MAX_SEQ
         self._saved = None
@@ -238,22 +243,23 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def _apply(self, grads, mask, create_graph):
-        accumulate_grad(self.variable, grads[0], create_graph)
+        accumulate_grad(self.variable, grads[0], create_graph, self._lock)
         return ()
 
 
-def accumulate_grad(var, grad, create_graph):
+def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
     if grad is None:
         return
-    old = var._grad
-    if old is None:
-        # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
-        # every weight gradient); anything shared is copied so that `.grad` never aliases.
-        var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
-    elif create_graph:
-        var._grad = old + grad
-    else:
-        old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
+    with lock:   # AccumulateGrad's: threads adding into one leaf at once add one after the other
+        old = var._grad
+        if old is None:
+            # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
+            # every weight gradient); anything shared is copied so that `.grad` never aliases.
+            var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+        elif create_graph:
+            var._grad = old + grad
+        else:
+            old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
     hooks = var._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
@@ -320,9 +326,16 @@ def edge(t):
     acc = t._acc
     node = acc() if acc is not None else None
     if node is None:
-        node = AccumulateGrad(t)
-        t._acc = weakref.ref(node)
+        with _new_acc_lock:   # threads recording on one leaf at once must share one AccumulateGrad (its lock)
+            acc = t._acc
+            node = acc() if acc is not None else None
+            if node is None:
+                node = AccumulateGrad(t)
+                t._acc = weakref.ref(node)
     return (node, 0)
+
+
+_new_acc_lock = threading.Lock()
 
 
 class GradientEdge(tuple):

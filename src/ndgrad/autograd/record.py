@@ -66,6 +66,8 @@ def record(spec, args, outs):
                 if meta_only:
                     v = TensorMeta(v)
                 else:
+                    if v._inference:
+                        _refuse_inference_saved()
                     version = v._vc[0]
             elif p in spec.list_pos:
                 version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
@@ -84,6 +86,13 @@ def record(spec, args, outs):
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+def _refuse_inference_saved():
+    raise RuntimeError("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                       "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                       "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                       "`torch.inference_mode()`.")
 
 
 def _needs_grad(a):
@@ -124,8 +133,9 @@ def make_views(spec, args, outs, replay):
     base = base_t if base_t._base is None else base_t._base
     parent_fn = base_t._view_fn
     rest = args[1:]
-    # torch forbids in-place ops (with grad) on views made in no_grad mode or by multi-output ops
-    creation = "no_grad" if not state.enabled else "multi" if spec.multi_out else base_t._creation
+    # torch forbids in-place ops (with grad) on views made in no_grad or inference mode or by multi-output ops
+    creation = ("inference" if state.inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
+                else base_t._creation)
     for k, t in enumerate(outs):
         if t._data.base is None or not _may_share_memory(t._data, base._data):
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array)
@@ -177,6 +187,8 @@ def refuse_view_inplace(t):
                            "override the custom backward associated with the custom Function, leading to incorrect "
                            "gradients. This behavior is forbidden. You can fix this by cloning the output of the "
                            "custom Function.")
+    if t._creation == "inference":
+        raise RuntimeError(_INFERENCE_VIEW.format("is being modified inplace"))
     if t._creation == "multi":
         raise RuntimeError(f"{who} and is being modified inplace. This view is the output of a function that returns "
                            "multiple views. Such functions do not allow the output views to be modified inplace. You "
@@ -186,6 +198,27 @@ def refuse_view_inplace(t):
                        "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
                        "the view and the inplace either both inside the no_grad block (if you don't want the inplace "
                        "to be tracked) or both outside (if you want the inplace to be tracked).")
+
+
+_INFERENCE_VIEW = ("A view was created in inference mode and {} in normal mode. Given that this use case is "
+                   "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and "
+                   "the inplace either both inside the inference_mode block (if you don't want the inplace to be "
+                   "tracked) or both outside (if you want the inplace to be tracked).")
+
+
+def refuse_inference_view_rebase():
+    """Tensor.grad_fn of a view made in inference mode whose base was written in place since."""
+    raise RuntimeError(_INFERENCE_VIEW.format("its base or another view of its base has been modified inplace"))
+
+
+def refuse_inference_inplace(t):
+    """An in-place op on an inference tensor outside inference mode (a leaf that requires grad gets
+    the leaf error first, as in torch)."""
+    if state.enabled and t._requires_grad:
+        check_leaf_inplace(t)
+    raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                       "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                       "for more details.")
 
 
 def check_leaf_inplace(t):

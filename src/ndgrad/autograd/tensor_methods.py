@@ -48,3 +48,4 @@ def retain_grad(self):
 
 for _method in (register_hook, register_post_accumulate_grad_hook, retain_grad):
     setattr(Tensor, _method.__name__, _method)
+Tensor._grad_modes = state

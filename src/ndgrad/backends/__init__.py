@@ -30,6 +30,7 @@ Shapes are device independent: `broadcast_shapes` is plain tuple arithmetic.
 import contextlib
 
 from . import numpy_backend
+from . import cuda, cudnn, mps  # noqa: F401,E402  torch.backends' flag modules (no array backends)
 
 ARRAY_TYPES = {numpy_backend.array_type: numpy_backend}   # dense array class -> its backend
 _BACKENDS = {"cpu": numpy_backend}

@@ -185,8 +185,16 @@ def call(spec, args):
     else:
         outs = (_wrap(out, target, raw),)
     if spec.view:
-        record.make_views(spec, args, outs, call)
-    if state.inference:
+        if args[0]._inference:   # as torch: a view of an inference tensor is an inference tensor, no view, no history
+            recording = False
+            for t in outs:
+                t._inference = True
+        else:   # a view of a normal tensor is a normal view, in inference mode too
+            record.make_views(spec, args, outs, call)
+            if state.inference:   # as torch: it keeps its base's requires_grad, without a history
+                for t in outs:
+                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in "fc"
+    elif state.inference:
         for t in outs:
             t._inference = True
     if recording:
@@ -240,6 +248,8 @@ def call_inplace(spec, args):
     if profile_op is not None:
         return profile_op(spec, args, True)
     self = args[0]
+    if self._inference and not state.inference:
+        record.refuse_inference_inplace(self)
     if _graph.before_inplace is not None:   # allow_mutation_on_saved_tensors: clone what self's write changes
         _graph.before_inplace(self)
     if self._creation is not None and state.enabled and self._base._requires_grad:
@@ -409,6 +419,8 @@ def _regenerate_view_grad_fn(self):
     """A view whose base was written in place since its history was recorded is re-derived from
     the base: by as_strided (AsStridedBackward0), as torch does, or, under
     `autograd._force_original_view_tracking(True)`, by replaying its view ops. Tensor.grad_fn calls it."""
+    if self._creation == "inference":
+        record.refuse_inference_view_rebase()
     with grad_flag(True):
         if state.view_replay:
             fresh = self._view_fn(self._base)

@@ -559,3 +559,26 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
 @method()
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
     return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@register()
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """`obj` as a tensor: a Tensor, NumPy array or scalar is aliased when `copy` is not True and the
+    dtype is kept (copy=False refuses a conversion); other data is read as by `tensor`."""
+    _check_device("asarray", device)
+    d = None if dtype is None else _dtype_arg("asarray", dtype)
+    if isinstance(obj, (Tensor, np.ndarray, np.generic)):
+        t = obj if isinstance(obj, Tensor) else from_numpy(np.asarray(obj))
+        if d is not None and t.dtype is not d:
+            if copy is False:
+                raise ValueError(f"can't alias tensor with dtype '{t.dtype.title}' into dtype '{d.title}'.")
+            t = t.to(d)
+        elif copy:
+            t = t.clone()
+    else:
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        t = tensor(obj, dtype=d)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t

@@ -390,3 +390,35 @@ def poisson(input, generator=None):
     if np.any(input._data < 0):
         raise RuntimeError("poisson: rates must be non-negative")
     return _poisson(input, generator)
+
+
+@register(method=True)
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Category indices drawn with the (unnormalised) probabilities in each row of `input` (1-D or 2-D);
+    int64. Without replacement a row is ordered by an exponential race (E / p ascending), so
+    zero-probability categories come last, as in torch."""
+    _check_out("multinomial", out)
+    p = input._data
+    if p.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if p.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {input.dtype.title}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > p.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    rows = np.atleast_2d(p).astype(np.float64)
+    if not np.all(np.isfinite(rows) & (rows >= 0)):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(rows.sum(-1) <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    gen = rng(generator)
+    if replacement:
+        cdf = np.cumsum(rows / rows.sum(-1, keepdims=True), -1)
+        u = gen.random((rows.shape[0], num_samples))
+        picks = np.stack([np.minimum(np.searchsorted(c, v, side="right"), len(c) - 1) for c, v in zip(cdf, u)])
+    else:
+        with np.errstate(divide="ignore"):
+            keys = gen.exponential(size=rows.shape) / rows
+        picks = np.argsort(keys, -1, kind="stable")[:, :num_samples]
+    return _new(picks.reshape(p.shape[:-1] + (num_samples,)).astype(np.int64), False)

@@ -22,7 +22,8 @@ from ..backends import current, is_array, namespace
 
 from .. import _dtype
 from . import _registry
-from ..autograd.record import check_leaf_inplace as _check_leaf_inplace
+from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse_inference_inplace,
+                               refuse_view_inplace)
 from ._registry import method, op, register
 from ._schema import Parser
 from .._tensor import Size, Tensor, _wrap_dim
@@ -101,6 +102,10 @@ def _method(fn):
 def _inplace_view(view_op, self, *args):
     """Tensor.t_(), squeeze_(), ...: self takes the view's shape and strides (its values are untouched) and
     the view op's node as its history; the version counter moves, as for any in-place op."""
+    if self._inference and not state.inference:
+        refuse_inference_inplace(self)
+    if self._creation is not None and state.enabled and self._base._requires_grad:
+        refuse_view_inplace(self)   # as call_inplace does
     if state.enabled and self._requires_grad:
         _check_leaf_inplace(self)
     out = view_op(self, *args)

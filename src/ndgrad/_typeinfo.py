@@ -1,0 +1,57 @@
+"""torch.finfo and torch.iinfo: the numerical limits of floating-point and integer dtypes (read
+from NumPy's, which describe the same IEEE and two's-complement formats)."""
+import numpy as np
+
+from . import _dtype
+
+
+class finfo:
+    """Limits of a floating-point dtype (a complex dtype: of its real part); the default dtype if none."""
+
+    def __init__(self, type=None):  # noqa: A002 - torch's parameter name
+        d = _dtype.defaults.float if type is None else type
+        if not isinstance(d, _dtype.dtype) or d._rank < 2:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(d.to_real().np)
+        self.bits = info.bits
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision   # exact decimal, as torch reports it
+        self.dtype = d.to_real().name
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(("finfo", self.dtype))
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype."""
+
+    def __init__(self, type):  # noqa: A002
+        if type is _dtype.bool_:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if not isinstance(type, _dtype.dtype) or type._rank != 1:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits = info.bits
+        self.min = int(info.min)
+        self.max = int(info.max)
+        self.dtype = type.name
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(("iinfo", self.dtype))
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -1,0 +1,328 @@
+"""ndgrad.utils.data (torch.utils.data): datasets, samplers, collation and the DataLoader, compared
+with torch where the result does not depend on random streams (ndgrad's Generator does not
+reproduce torch's), and checked against their own expectations where it does."""
+import collections
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import ndgrad
+from parity import both, err
+
+def data(T):
+    return T.utils.data
+
+
+def _xy(T, n=7):
+    return T.arange(2.0 * n).reshape(n, 2), T.arange(n)
+
+
+class _Squares:
+    """A plain map-style dataset (any object with __getitem__ and __len__ works)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __getitem__(self, i):
+        return {"x": float(i) ** 2, "i": i}
+
+    def __len__(self):
+        return self.n
+
+
+# ---- datasets --------------------------------------------------------------------------------
+def test_tensor_dataset_rows_and_length():
+    def scenario(T):
+        ds = data(T).TensorDataset(*_xy(T))
+        return [len(ds), list(ds[2]), list(ds[-1])]
+    assert both(scenario)[0] == 7
+    def mismatch(T):
+        x, y = _xy(T)
+        return err(lambda: data(T).TensorDataset(x, y[:3]))
+    assert both(mismatch) == ["AssertionError", "Size mismatch between tensors"]
+
+
+def test_concat_stack_subset_and_add():
+    def scenario(T):
+        d = data(T)
+        a = d.TensorDataset(T.arange(3))
+        b = d.TensorDataset(T.arange(10, 14))
+        cat = a + b
+        stacked = d.StackDataset(x=b, y=d.Subset(b, [3, 2, 1, 0]))
+        sub = d.Subset(cat, [6, 0, 4])
+        return [len(cat), cat.cumulative_sizes, [cat[i][0].item() for i in range(-7, 7)],
+                [s[0].item() for s in sub], len(stacked), [v[0].item() for v in stacked[1].values()],
+                err(lambda: cat[-8]), err(lambda: d.StackDataset(a, y=b)), err(lambda: d.StackDataset(a, b[:2])),
+                err(lambda: d.ConcatDataset([]))]
+    out = both(scenario)
+    assert out[2] == [0, 1, 2, 10, 11, 12, 13] * 2
+    assert out[3] == [13, 0, 11] and out[5] == [11, 12]
+    assert out[6] == ["ValueError", "absolute value of index should not exceed dataset length"]
+
+
+def test_iterable_datasets_chain():
+    def scenario(T):
+        d = data(T)
+
+        class Count(d.IterableDataset):
+            def __init__(self, n):
+                self.n = n
+
+            def __iter__(self):
+                return iter(range(self.n))
+
+            def __len__(self):
+                return self.n
+        chained = Count(2) + Count(3)
+        return [type(chained).__name__, list(chained), len(chained),
+                err(lambda: d.ConcatDataset([Count(1)])), err(lambda: d.Dataset()[0])]
+    assert both(scenario) == ["ChainDataset", [0, 1, 0, 1, 2], 5,
+                              ["AssertionError", "ConcatDataset does not support IterableDataset"],
+                              ["NotImplementedError", "Subclasses of Dataset should implement __getitem__."]]
+
+
+def test_random_split_lengths_fractions_and_errors():
+    d = ndgrad.utils.data
+    g = ndgrad.Generator().manual_seed(3)
+    parts = d.random_split(range(10), [0.34, 0.33, 0.33], generator=g)
+    assert [len(p) for p in parts] == [4, 3, 3]      # floors 3,3,3; the remainder goes to the first
+    assert sorted(sum((list(p) for p in parts), [])) == list(range(10))
+    again = d.random_split(range(10), [4, 3, 3], generator=ndgrad.Generator().manual_seed(3))
+    assert [list(p) for p in again] == [list(p) for p in parts]   # same seed, same split
+    def errors(T):
+        return [err(lambda: data(T).random_split(range(10), [3, 3])),
+                err(lambda: data(T).random_split(range(10), [1.5, -0.5]))]
+    assert both(errors) == [["ValueError", "Sum of input lengths does not equal the length of the input dataset!"],
+                            ["ValueError", "Fraction at index 0 is not between 0 and 1"]]
+
+
+# ---- samplers --------------------------------------------------------------------------------
+def test_sequential_and_batch_samplers_match_torch():
+    def scenario(T):
+        d = data(T)
+        seq = d.SequentialSampler(range(5))
+        return [list(seq), list(d.BatchSampler(seq, 2, False)), list(d.BatchSampler(seq, 2, True)),
+                len(d.BatchSampler(seq, 2, False)), len(d.BatchSampler(seq, 2, True)),
+                err(lambda: d.BatchSampler(seq, 0, False)), err(lambda: d.BatchSampler(seq, 2, 1)),
+                err(lambda: d.RandomSampler(range(3), replacement=1)),
+                err(lambda: d.RandomSampler(range(0))),
+                err(lambda: d.WeightedRandomSampler([[1.0, 2.0]], 2))]
+    out = both(scenario)
+    assert out[1] == [[0, 1], [2, 3], [4]] and out[2] == [[0, 1], [2, 3]]
+    assert out[5] == ["ValueError", "batch_size should be a positive integer value, but got batch_size=0"]
+
+
+def test_random_samplers_are_seeded_permutations():
+    d = ndgrad.utils.data
+    def draw(**kw):
+        return list(d.RandomSampler(range(10), generator=ndgrad.Generator().manual_seed(5), **kw))
+    assert sorted(draw()) == list(range(10)) and draw() == draw()
+    longer = draw(num_samples=25)
+    assert len(longer) == 25 and sorted(longer[:10]) == sorted(longer[10:20]) == list(range(10))
+    with_replacement = draw(replacement=True, num_samples=70)
+    assert len(with_replacement) == 70 and set(with_replacement) <= set(range(10))
+    # without a generator each epoch seeds a private one from the default generator
+    ndgrad.manual_seed(0)
+    first = list(d.RandomSampler(range(10)))
+    ndgrad.manual_seed(0)
+    assert list(d.RandomSampler(range(10))) == first
+    sub = list(d.SubsetRandomSampler([10, 20, 30], generator=ndgrad.Generator().manual_seed(1)))
+    assert sorted(sub) == [10, 20, 30]
+
+
+def test_weighted_sampler_follows_weights():
+    d = ndgrad.utils.data
+    picks = list(d.WeightedRandomSampler([0.0, 1.0, 3.0], 4000, generator=ndgrad.Generator().manual_seed(0)))
+    counts = collections.Counter(picks)
+    assert counts[0] == 0 and 0.7 < counts[2] / 4000 < 0.8
+    unique = list(d.WeightedRandomSampler([0.0, 1.0, 3.0], 2, replacement=False))
+    assert sorted(unique) == [1, 2]     # zero weight last without replacement
+
+
+def test_multinomial_errors_match_torch():
+    def scenario(T):
+        p = T.tensor([1.0, 1.0])
+        return [err(lambda: T.multinomial(p, 3)), err(lambda: T.multinomial(T.tensor([-1.0, 1.0]), 1)),
+                err(lambda: T.multinomial(T.zeros(2), 1)), err(lambda: T.multinomial(T.tensor([1, 1]), 1)),
+                err(lambda: T.multinomial(T.ones(2, 2, 2), 1)), err(lambda: T.multinomial(p, 0)),
+                T.multinomial(T.tensor([0.0, 1.0, 0.0]), 1).tolist(),
+                list(T.multinomial(T.ones(2, 3), 2, generator=T.Generator().manual_seed(0)).shape)]
+    out = both(scenario)
+    assert out[0] == ["RuntimeError", "cannot sample n_sample > prob_dist.size(-1) samples without replacement"]
+    assert out[6] == [1] and out[7] == [2, 2]
+
+
+# ---- collation -------------------------------------------------------------------------------
+Point = collections.namedtuple("Point", "x y")
+
+
+@pytest.mark.parametrize("batch", [
+    lambda T: [T.tensor([1.0, 2.0]), T.tensor([3.0, 4.0])],
+    lambda T: [np.array([1, 2], dtype=np.int32), np.array([3, 4], dtype=np.int32)],
+    lambda T: [np.float32(1.5), np.float32(2.5)],
+    lambda T: [1.5, 2.0],
+    lambda T: [1, 2],
+    lambda T: [True, False],
+    lambda T: ["a", "b"],
+    lambda T: [("a", 1, 2.0), ("b", 3, 4.0)],
+    lambda T: [[1, 2], [3, 4]],
+    lambda T: [{"img": np.ones(2), "label": 3}, {"img": np.zeros(2), "label": 4}],
+    lambda T: [Point(1, T.ones(1)), Point(2, T.zeros(1))],
+], ids=["tensor", "ndarray", "np-scalar", "float", "int", "bool", "str", "tuple", "list", "dict", "namedtuple"])
+def test_default_collate_matches_torch(batch):
+    def scenario(T):
+        out = data(T).default_collate(batch(T))
+        if isinstance(out, dict):
+            return [sorted(out), [out[k] for k in sorted(out)]]
+        if isinstance(out, Point):
+            return ["Point", list(out)]
+        return [type(out).__name__, out if isinstance(out, (list, tuple)) else [out]]
+    both(scenario)
+
+
+def test_default_collate_dtypes_and_errors():
+    d = ndgrad.utils.data
+    assert d.default_collate([1.0, 2.0]).dtype is ndgrad.float64
+    assert d.default_collate([1, 2]).dtype is ndgrad.int64
+    assert d.default_collate([("a", 1), ("b", 2)])[0] == ("a", "b")    # columns of strings stay tuples
+    def errors(T):
+        dd = data(T)
+        return [err(lambda: dd.default_collate([object()])), err(lambda: dd.default_collate([[1, 2], [3]])),
+                err(lambda: dd.default_collate([np.array(["a"]), np.array(["b"])])),
+                err(lambda: dd.default_collate([T.ones(2), T.ones(3)]))]
+    out = both(errors)
+    assert out[0] == ["TypeError", "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+                                   "lists; found <class 'object'>"]
+    assert out[1] == ["RuntimeError", "each element in list of batch should be of equal size"]
+
+
+def test_default_convert_matches_torch():
+    def scenario(T):
+        conv = data(T).default_convert
+        out = conv({"a": np.arange(3), "b": (np.float64(2.0), "s"), "t": T.ones(1)})
+        return [out["a"], type(out["b"]).__name__, out["b"], out["t"], conv("text"), conv(np.array(["x"])).tolist()]
+    assert both(scenario)[1] == "list"
+
+
+# ---- DataLoader ------------------------------------------------------------------------------
+def test_dataloader_batches_match_torch():
+    def scenario(T):
+        d = data(T)
+        ds = d.TensorDataset(*_xy(T))
+        plain_batches = list(d.DataLoader(ds, batch_size=3))
+        dropped = list(d.DataLoader(ds, batch_size=3, drop_last=True))
+        single = list(d.DataLoader(ds, batch_size=None))[:2]
+        dicts = list(d.DataLoader(_Squares(5), batch_size=2))
+        custom = list(d.DataLoader(range(6), batch_sampler=[[5, 0], [1]], collate_fn=lambda b: b))
+        return [plain_batches, dropped, single, [[b["x"], b["i"]] for b in dicts], custom,
+                len(d.DataLoader(ds, batch_size=3)), len(d.DataLoader(ds, batch_size=3, drop_last=True))]
+    out = both(scenario)
+    assert out[4] == [[5, 0], [1]] and out[5:] == [3, 2]
+
+
+def test_dataloader_argument_errors_match_torch():
+    def scenario(T):
+        d = data(T)
+        ds = list(range(4))
+        loader = d.DataLoader(ds)
+        return [err(lambda: d.DataLoader(ds, batch_sampler=[[0]], batch_size=2)),
+                err(lambda: d.DataLoader(ds, sampler=[0], shuffle=True)),
+                err(lambda: d.DataLoader(ds, num_workers=-1)),
+                err(lambda: d.DataLoader(ds, batch_size=None, drop_last=True)),
+                err(lambda: d.DataLoader(ds, persistent_workers=True)),
+                err(lambda: d.DataLoader(ds, prefetch_factor=2)),
+                err(lambda: setattr(loader, "batch_size", 3))]
+    out = both(scenario)
+    assert out[-1] == ["ValueError", "batch_size attribute should not be set after DataLoader is initialized"]
+
+
+def test_shuffle_is_seeded_by_the_generator():
+    d = ndgrad.utils.data
+    ds = d.TensorDataset(ndgrad.arange(20))
+    def epoch(loader):
+        return [b[0].tolist() for b in loader]
+    a = epoch(d.DataLoader(ds, batch_size=4, shuffle=True, generator=ndgrad.Generator().manual_seed(7)))
+    b = epoch(d.DataLoader(ds, batch_size=4, shuffle=True, generator=ndgrad.Generator().manual_seed(7)))
+    assert a == b and sorted(sum(a, [])) == list(range(20)) and sum(a, []) != list(range(20))
+    loader = d.DataLoader(ds, batch_size=4, shuffle=True)
+    assert epoch(loader) != epoch(loader)      # a new permutation each epoch
+
+
+@pytest.mark.parametrize("num_workers", [0, 1, 3])
+def test_iterable_dataset_with_workers_matches_torch(num_workers):
+    def scenario(T):
+        d = data(T)
+
+        class Shards(d.IterableDataset):
+            def __iter__(self):
+                info = d.get_worker_info()
+                return iter(range(9) if info is None else range(info.id, 9, info.num_workers))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            batches = list(d.DataLoader(Shards(), batch_size=2, num_workers=num_workers))
+            singles = list(d.DataLoader(Shards(), batch_size=None, num_workers=num_workers))
+        return [batches, singles, err(lambda: d.DataLoader(Shards(), shuffle=True))]
+    both(scenario)
+
+
+def test_emulated_workers_have_their_own_state():
+    d = ndgrad.utils.data
+    seen = []
+
+    def init(worker_id):
+        info = d.get_worker_info()
+        seen.append((worker_id, info.id, info.num_workers, info.seed - worker_id))
+        info.dataset.offset = 100 * worker_id     # a change to the worker's own copy only
+
+    class Offset(d.Dataset):
+        offset = 0
+
+        def __getitem__(self, i):
+            return [i + self.offset, random.random(), ndgrad.rand(()).item()]
+
+        def __len__(self):
+            return 4
+    ds = Offset()
+    state = random.getstate(), ndgrad.get_rng_state()
+    batches = list(d.DataLoader(ds, batch_size=1, num_workers=2, worker_init_fn=init))
+    assert [b[0].item() for b in batches] == [0, 101, 2, 103]    # batch k comes from worker k % 2
+    assert [s[:3] for s in seen] == [(0, 0, 2), (1, 1, 2)] and seen[0][3] == seen[1][3]
+    assert ds.offset == 0 and d.get_worker_info() is None
+    assert random.getstate() == state[0]                          # the main process's state is untouched
+    assert batches[0][1].item() != batches[1][1].item()           # workers are seeded apart
+    with pytest.raises(RuntimeError, match="Cannot assign attributes to WorkerInfo objects"):
+        seen.clear() or d.DataLoader(ds, num_workers=1, worker_init_fn=lambda i: setattr(
+            d.get_worker_info(), "id", 5)).__iter__()
+
+
+def test_persistent_workers_initialise_once():
+    d = ndgrad.utils.data
+    calls = []
+    loader = d.DataLoader(range(4), batch_size=2, num_workers=2, persistent_workers=True,
+                          worker_init_fn=calls.append)
+    assert [b.tolist() for b in loader] == [[0, 1], [2, 3]]
+    assert [b.tolist() for b in loader] == [[0, 1], [2, 3]]
+    assert calls == [0, 1]
+
+
+def test_training_loop_with_a_dataloader_matches_torch():
+    def scenario(T):
+        T.manual_seed(0)
+        d = data(T)
+        x = T.linspace(-1, 1, 32).reshape(16, 2)
+        y = x.sum(1, keepdim=True) * 2 + 1
+        model = T.nn.Linear(2, 1)
+        with T.no_grad():
+            model.weight.fill_(0.1)
+            model.bias.fill_(0.0)
+        opt = T.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(3):
+            for xb, yb in d.DataLoader(d.TensorDataset(x, y), batch_size=4):
+                opt.zero_grad()
+                loss = T.nn.functional.mse_loss(model(xb), yb)
+                loss.backward()
+                opt.step()
+        return [model.weight.detach(), model.bias.detach(), loss.detach()]
+    both(scenario, rtol=1e-5, atol=1e-6)

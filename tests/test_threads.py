@@ -1,0 +1,327 @@
+"""Thread safety: backward passes from several threads, per-thread grad modes, worker threads
+recording graphs, hooks on the thread that runs them.
+
+Each scenario is written against the torch API and run by `parity.both` on ndgrad and (when it
+is installed) on torch: the values must agree. The switch interval is made tiny while a test runs,
+so that threads interleave inside the engine and the accumulation instead of running one after
+the other; the suite is meant to stay green when repeated (`pytest tests/test_threads.py --count 50`).
+"""
+import queue
+import sys
+import threading
+
+import pytest
+
+from parity import both
+
+N_THREADS = 8
+WAIT = 30   # seconds: a scenario that breaks fails instead of hanging
+
+
+@pytest.fixture(autouse=True)
+def _interleave():
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(old)
+
+
+def run_threads(target, n=N_THREADS):
+    """Run target(i) on n threads started together; re-raise the first error any of them hit."""
+    barrier = threading.Barrier(n)
+    errors = []
+
+    def body(i):
+        try:
+            barrier.wait(WAIT)
+            target(i)
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT)
+    if errors:
+        raise errors[0]
+
+
+# --- concurrent backward ---------------------------------------------------------------------
+
+def test_backward_into_shared_leaf_loses_nothing():
+    def scenario(T):
+        # large enough that NumPy's in-place add releases the GIL: unserialised additions would overlap
+        x = T.zeros(1 << 18, dtype=T.float64, requires_grad=True)
+
+        def work(i):
+            for _ in range(5):
+                (x * 2).sum().backward()
+        run_threads(work)
+        return x.grad
+
+    g = both(scenario)
+    assert (g == 2.0 * N_THREADS * 5).all()
+
+
+def test_backward_into_shared_leaf_first_accumulation():
+    # the first gradient to arrive is stored, not added: two threads arriving at once must not both store
+    def scenario(T):
+        sums = []
+        for _ in range(20):
+            x = T.zeros(3, dtype=T.float64, requires_grad=True)
+            run_threads(lambda i: (x * (i + 1)).sum().backward(), n=4)
+            sums.append(x.grad.sum().item())
+        return sums
+
+    assert both(scenario) == [3 * (1 + 2 + 3 + 4)] * 20
+
+
+def test_backward_on_separate_graphs():
+    def scenario(T):
+        results = [None] * N_THREADS
+
+        def work(i):
+            w = T.arange(1.0, 6.0, dtype=T.float64).mul(i + 1).requires_grad_()
+            y = w
+            for _ in range(50):
+                y = T.tanh(y * 0.9) + w * 0.01
+            y.pow(2).sum().backward()
+            results[i] = w.grad
+        run_threads(work)
+        return results
+
+    both(scenario)
+
+
+def test_shared_graph_backward_from_threads_with_retain_graph():
+    # one forward, then every thread backpropagates through the same graph (torch needs retain_graph)
+    def scenario(T):
+        w = T.tensor([1.0, -2.0, 3.0], dtype=T.float64, requires_grad=True)
+        y = (w.exp() * w).sum()
+        run_threads(lambda i: y.backward(retain_graph=True))
+        return w.grad
+
+    g = both(scenario)
+    assert g[0] == pytest.approx(N_THREADS * 2 * 2.718281828459045)
+
+
+def test_autograd_grad_from_threads_sees_own_inputs():
+    def scenario(T):
+        results = [None] * N_THREADS
+        w = T.tensor([0.5, 1.5], dtype=T.float64, requires_grad=True)
+
+        def work(i):
+            out = (w ** (i + 1)).sum()
+            results[i], = T.autograd.grad(out, w, create_graph=True)
+            results[i] = T.autograd.grad(results[i].sum(), w)[0]
+        run_threads(work)
+        return results + [w.grad]
+
+    out = both(scenario)
+    assert out[-1] is None   # autograd.grad accumulates nothing
+
+
+def test_post_accumulate_hooks_run_once_per_backward_from_threads():
+    # as in torch, the hooks run outside the leaf's lock: what each one reads of .grad may already
+    # include another thread's gradient, so only the calls and the final value are compared
+    def scenario(T):
+        x = T.ones(2, dtype=T.float64, requires_grad=True)
+        calls = []
+        x.register_post_accumulate_grad_hook(lambda t: calls.append(threading.get_ident()))
+        run_threads(lambda i: (x * 3).sum().backward())
+        return [len(calls), len(set(calls)), x.grad]
+
+    assert both(scenario)[:2] == [N_THREADS, N_THREADS]
+
+
+# --- grad modes are per thread ---------------------------------------------------------------
+
+def test_new_thread_starts_with_grad_enabled():
+    def scenario(T):
+        seen = []
+        with T.no_grad():
+            t = threading.Thread(target=lambda: seen.append((T.is_grad_enabled(), T.is_inference_mode_enabled())))
+            t.start()
+            t.join()
+        with T.inference_mode():
+            t = threading.Thread(target=lambda: seen.append((T.is_grad_enabled(), T.is_inference_mode_enabled())))
+            t.start()
+            t.join()
+        return seen
+
+    assert both(scenario) == [[True, False], [True, False]]
+
+
+def test_grad_mode_set_in_one_thread_is_not_seen_in_another():
+    def scenario(T):
+        x = T.ones(2, requires_grad=True)
+        modes_set, recorded = threading.Event(), threading.Event()
+        out = {}
+
+        def switcher():
+            T.set_grad_enabled(False)
+            with T.autograd.set_multithreading_enabled(False):
+                modes_set.set()
+                assert recorded.wait(WAIT)
+                out["switcher"] = (T.is_grad_enabled(), (x * 2).requires_grad,
+                                   T.autograd.is_multithreading_enabled())
+
+        def recorder():
+            assert modes_set.wait(WAIT)
+            out["recorder"] = (T.is_grad_enabled(), (x * 2).requires_grad, T.autograd.is_multithreading_enabled())
+            recorded.set()
+
+        threads = [threading.Thread(target=switcher), threading.Thread(target=recorder)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return [out["switcher"], out["recorder"], T.is_grad_enabled()]
+
+    assert both(scenario) == [[False, False, False], [True, True, True], True]
+
+
+def test_backward_does_not_switch_grad_mode_of_other_threads():
+    # while one thread's backward is inside a hook (grad mode off there), another thread records
+    def scenario(T):
+        x = T.ones(3, dtype=T.float64, requires_grad=True)
+        in_hook, recorded = threading.Event(), threading.Event()
+        out = {}
+
+        def hook(g):
+            out["mode in hook"] = T.is_grad_enabled()
+            in_hook.set()
+            assert recorded.wait(WAIT)
+            return g
+
+        def backward_thread():
+            y = x * 2
+            y.register_hook(hook)
+            y.sum().backward()
+
+        def recording_thread():
+            assert in_hook.wait(WAIT)
+            z = x * 5
+            out["recorded"] = (T.is_grad_enabled(), z.requires_grad, type(z.grad_fn).__name__)
+            recorded.set()
+
+        threads = [threading.Thread(target=backward_thread), threading.Thread(target=recording_thread)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return [out["mode in hook"], out["recorded"], x.grad]
+
+    assert both(scenario)[:2] == [False, [True, True, "MulBackward0"]]
+
+
+def test_decorated_function_called_from_threads():
+    def scenario(T):
+        x = T.ones(2, requires_grad=True)
+
+        @T.no_grad
+        def frozen(t):
+            return t * 2
+
+        @T.enable_grad()
+        def tracked(t):
+            return t * 2
+
+        res = [None] * N_THREADS
+
+        def work(i):
+            if i % 2:
+                with T.no_grad():
+                    res[i] = (tracked(x).requires_grad, T.is_grad_enabled())
+            else:
+                res[i] = (frozen(x).requires_grad, T.is_grad_enabled())
+        run_threads(work)
+        return res
+
+    assert both(scenario) == [[False, True], [True, False]] * (N_THREADS // 2)
+
+
+def test_inference_mode_is_per_thread():
+    def scenario(T):
+        res = [None] * N_THREADS
+
+        def work(i):
+            if i % 2:
+                with T.inference_mode():
+                    t = T.ones(2) * 2
+                    res[i] = (T.is_inference_mode_enabled(), t.is_inference())
+            else:
+                t = T.ones(2) * 2
+                res[i] = (T.is_inference_mode_enabled(), t.is_inference())
+        run_threads(work)
+        return res
+
+    assert both(scenario) == [[False, False], [True, True]] * (N_THREADS // 2)
+
+
+# --- worker threads, hooks ---------------------------------------------------------------------
+
+def test_dataloader_style_workers_record_and_backward():
+    # batches from a queue, shared parameters, each worker records its own graph and backpropagates
+    def scenario(T):
+        w = T.linspace(-1.0, 1.0, 12, dtype=T.float64).reshape(4, 3).requires_grad_()
+        b = T.zeros(3, dtype=T.float64, requires_grad=True)
+        batches = queue.Queue()
+        for k in range(32):
+            batches.put(T.arange(8.0, dtype=T.float64).reshape(2, 4) / (k + 1))
+        losses = []
+
+        def worker(i):
+            while True:
+                try:
+                    xb = batches.get_nowait()
+                except queue.Empty:
+                    return
+                loss = T.nn.functional.softplus(xb @ w + b).pow(2).mean()
+                loss.backward()
+                losses.append(loss.item())
+        run_threads(worker, n=4)
+        return [w.grad, b.grad, T.tensor(sorted(losses), dtype=T.float64)]
+
+    both(scenario, rtol=1e-10)
+
+
+def test_hooks_run_on_the_thread_that_runs_backward():
+    def scenario(T):
+        idents = {}
+
+        def work(i):
+            x = T.ones(2, requires_grad=True)
+            y = x * 2
+            calls = []
+            y.register_hook(lambda g: calls.append(("tensor", threading.get_ident())))
+            y.grad_fn.register_hook(lambda gi, go: calls.append(("node", threading.get_ident())))
+            x.register_post_accumulate_grad_hook(lambda t: calls.append(("post-acc", threading.get_ident())))
+            y.sum().backward()
+            idents[i] = [kind for kind, ident in calls if ident == threading.get_ident()]
+        run_threads(work)
+        return [idents[i] for i in range(N_THREADS)]
+
+    assert both(scenario) == [["tensor", "node", "post-acc"]] * N_THREADS
+
+
+def test_final_callbacks_belong_to_the_thread_that_queued_them():
+    def scenario(T):
+        ran = [None] * N_THREADS
+
+        def work(i):
+            x = T.ones(2, requires_grad=True)
+            y = x * (i + 1)
+
+            def hook(g):
+                T.autograd.Variable._execution_engine.queue_callback(
+                    lambda: ran.__setitem__(i, (i, threading.get_ident() == me)))
+                return g
+            me = threading.get_ident()
+            y.register_hook(hook)
+            y.sum().backward()
+        run_threads(work)
+        return ran
+
+    assert both(scenario) == [[i, True] for i in range(N_THREADS)]
