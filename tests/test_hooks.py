@@ -295,7 +295,17 @@ def test_backward_and_grad_argument_errors(case):
         else:
             y = T.zeros(1, requires_grad=True).clone()
             T.autograd.grad(a.sum(), (a, T.autograd.graph.get_gradient_edge(y)), materialize_grads=True)
-    same_error(call)
+    complex_msg = "grad can be implicitly created only for real scalar outputs but got torch.complex64"
+    assert same_error(call) == {
+        "complex_backward": complex_msg, "complex_grad": complex_msg,
+        "edge_not_scalar": "grad can be implicitly created only for scalar outputs",
+        "edge_shape": "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape "
+                      "of torch.Size([1]).",
+        "edge_dtype": "For complex Tensors, both grad_output and output are required to have the same dtype. "
+                      "Mismatch in dtype: grad_output[0] has a dtype of torch.complex64 and output[0] has a dtype of "
+                      "torch.float32.",
+        "empty_inputs": "`inputs` argument to `backward()` cannot be empty.",
+        "materialize_edge": "materialize_grads cannot be used when the given input is a GradientEdge"}[case]
 
 
 def test_grad_with_no_inputs():
