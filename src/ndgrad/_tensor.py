@@ -287,9 +287,12 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.shape != self._data.shape:
-                raise RuntimeError(f"assigned grad has data of a different size: expected "
-                                   f"{list(self._data.shape)}, got {list(value._data.shape)}")
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor "
+                                   f"of size '{list(self._data.shape)}'. Please ensure that the gradient and the "
+                                   "tensor are the same size")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(f"assigned grad has data of a different type: expected {self.dtype}, "
                                    f"got {value.dtype}")

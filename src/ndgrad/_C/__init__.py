@@ -7,11 +7,13 @@ Submodules follow torch's: `_C._autograd`, `_C._functions`.
 """
 import weakref
 
+from ..autograd import engine as _engine
 from ..autograd.forward_ad import _is_fwd_grad_enabled
 from ..autograd.grad_mode import (_is_view_replay_enabled, _set_grad_enabled, _set_multithreading_enabled,
                                   is_grad_enabled, is_inference_mode_enabled, state as _state)
 from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading_enabled
 from ..autograd.graph import increment_version as _increment_version  # noqa: F401
+from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
 
 
@@ -35,10 +37,55 @@ class _WeakTensorRef:
         return self._ref() is None
 
 
+# ---- the running backward pass (engine.current_task) ------------------------------------------------
+
+
+def _current_graph_task_id():
+    """The id of the backward pass running now (ids count up per pass), -1 outside backward."""
+    task = _engine.current_task()
+    return -1 if task is None else task.id
+
+
+def _current_autograd_node():
+    """The node the running backward is evaluating (hooks and unpack hooks see it), else None."""
+    task = _engine.current_task()
+    return None if task is None else task.node
+
+
+def _current_graph_task_execution_order():
+    """The nodes the running backward runs, in order (only meaningful without multithreading)."""
+    task = _engine.current_task()
+    if task is None:
+        raise RuntimeError("_current_graph_task_execution_order should only be called during the backward pass")
+    if _is_multithreading_enabled():
+        raise RuntimeError(
+            "get_current_graph_task_execution_order expects the current backward to be executed with "
+            "multithreading disabled, e.g. by running:\n\n>>> with torch.autograd.set_multithreading_enabled(False):"
+            "\n...     torch.autograd.grad(...)\n")
+    return task.execution_order()
+
+
+def _will_engine_execute_node(node):
+    """Whether the running backward will run `node` (a grad_fn or a leaf's AccumulateGrad)."""
+    if not isinstance(node, _Node):
+        raise RuntimeError(f"_will_engine_execute_node expects an grad_fn, but got {type(node).__name__}")
+    task = _engine.current_task()
+    if task is None:
+        raise RuntimeError("_get_should_execute_nodes should only be called during the backward pass")
+    if not task.will_execute(node):
+        return False
+    if node in task.captured and all(nxt is None for nxt, _ in node.next_functions):
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return True
+
+
+_GRAPH_TASK = ["_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
+               "_will_engine_execute_node"]
 _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]
 
 
 __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_enabled", "_is_view_replay_enabled",
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
-__all__ += _FORWARD_AD
+__all__ += _FORWARD_AD + _GRAPH_TASK

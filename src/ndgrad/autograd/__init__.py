@@ -8,7 +8,7 @@ from .node import GradientEdge, Node  # noqa: F401
 from . import tensor_methods  # noqa: F401  (Tensor.register_hook, retain_grad, ...)
 from .differentiate import backward, grad  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
-from . import function, functional  # noqa: F401
+from . import _functions, function, functional  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
                            set_detect_anomaly)

@@ -140,7 +140,12 @@ def _warn_stack(node):
                    f"the previous calculation:\n{''.join(trace)}")
         else:
             msg = f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{''.join(trace)}"
-        warnings.warn(msg, stacklevel=level)
+        try:
+            warnings.warn(msg, stacklevel=level)
+        except Warning:
+            # warnings are errors here: as torch, print the report so that the node's own error,
+            # not the warning, is what propagates
+            print(f"Warning: {msg}", file=sys.stderr)
         node, parent = meta.get("parent_"), True
 
 

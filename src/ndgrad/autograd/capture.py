@@ -3,10 +3,10 @@ backward(inputs=), engine.run_backward(inputs=)).
 
 Only the nodes on a path to a captured edge run (`targets`); the gradient arriving at each
 captured edge is kept, after its tensor hooks, in `results`. With accumulate=True a captured
-leaf's AccumulateGrad also runs, so backward(inputs=) fills `.grad`.
+captured edge's node also runs (backward(inputs=): a leaf's AccumulateGrad fills `.grad`, a
+non-leaf's node runs its hooks, retains_grad among them).
 """
 from .graph_walk import nodes_reaching
-from .node import AccumulateGrad
 
 
 class Capture:
@@ -27,4 +27,4 @@ class Capture:
         if slots is not None:
             for nr, k in slots:
                 self.results[k] = grads[nr] if nr < len(grads) else None
-        return node in self.needed or (self.accumulate and slots is not None and type(node) is AccumulateGrad)
+        return node in self.needed or (self.accumulate and slots is not None)

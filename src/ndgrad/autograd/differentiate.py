@@ -3,12 +3,16 @@ edges and gradients, run the engine, and deliver the results (into `.grad`, or r
 `Tensor.backward` is attached here. Tools layer: the implicit gradient and `materialize_grads`
 use ops, so this sits above them (the ops and formulas that differentiate a composition use
 `engine.vjp`)."""
-from .._tensor import Tensor
+import warnings
+from collections.abc import Mapping
+
+from .._dtype import from_numpy_dtype
+from .._tensor import Size, Tensor
 from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
-from ..ops.creation import zeros
+from ..ops.creation import ones, zeros
 from ..ops.shape import stack
 from . import engine
-from .node import GradientEdge, accumulate_grad, edge
+from .node import GradientEdge, edge, output_meta
 
 
 def _as_tuple(x):
@@ -27,30 +31,41 @@ def _root_edge(out, i):
     return edge(out)
 
 
+def _out_info(out):
+    """(shape, numpy dtype) of an output: a Tensor, or a GradientEdge (None where its node
+    does not record it)."""
+    if isinstance(out, GradientEdge):
+        return output_meta(*out)
+    return out._data.shape, out._data.dtype
+
+
 def _make_grads(outputs, grads, create_graph):
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
-        if isinstance(out, GradientEdge):
-            if g is None:
-                raise RuntimeError(f"grad_outputs[{i}] must be given for GradientEdge outputs")
-            result.append(g)
-            continue
+        info = _out_info(out)
         if g is None:
-            if out._requires_grad and out._data.size != 1:
+            if isinstance(out, GradientEdge) and info is None:
+                raise RuntimeError(f"grad_outputs[{i}] must be given for GradientEdge outputs")
+            if isinstance(out, Tensor) and not out._requires_grad:
+                result.append(None)
+                continue
+            shape, dtype = info
+            if any(n != 1 for n in shape):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._data.dtype.kind not in "fc":
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            g = OPS["ones_like"](out)
+            if dtype.kind != "f":   # complex outputs need an explicit gradient too
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
+                                   f"{from_numpy_dtype(dtype)}")
+            g = OPS["ones_like"](out) if isinstance(out, Tensor) else ones(shape, dtype=from_numpy_dtype(dtype))
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
-        elif g._data.shape != out._data.shape:
+        elif info is not None and g._data.shape != info[0]:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                               f"has a shape of {out.shape}.")
-        elif g._data.dtype.kind != out._data.dtype.kind and out._data.dtype.kind in "fc":
+                               f"has a shape of {Size(info[0])}.")
+        elif info is not None and (g._data.dtype.kind == "c") != (info[1].kind == "c"):
             raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
                                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
-                               f"has a dtype of {out.dtype}.")
-        result.append(g if create_graph else g.detach())
+                               f"has a dtype of {from_numpy_dtype(info[1])}.")
+        result.append(g if g is None or create_graph else g.detach())
     return result
 
 
@@ -61,20 +76,46 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if len(grads) != len(outputs):
         raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
                            f"got {len(grads)} gradients for {len(outputs)} tensors")
+    if inputs is not None:
+        inputs = _inputs_tuple(inputs, "backward")
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if retain_graph is None:
         retain_graph = create_graph
-    roots = [_root_edge(o, i) for i, o in enumerate(outputs)]
     grads = _make_grads(outputs, grads, create_graph)
-    inputs = _as_tuple(inputs)
+    roots = [_root_edge(o, i) for i, o in enumerate(outputs)]
+    if create_graph:
+        warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     if inputs:
         edges = [_input_edge(t, i) for i, t in enumerate(inputs)]
-        captured = engine.run_backward(roots, grads, inputs=edges, accumulate=True, retain_graph=retain_graph,
-                                       create_graph=create_graph)
-        for t, g in zip(inputs, captured):
-            if g is not None and not isinstance(t, GradientEdge) and t.grad_fn is not None:
-                accumulate_grad(t, g, create_graph)
+        # as in torch, a non-leaf input gets its gradient by retaining it: its node runs (hooks
+        # included) and retains_grad stores what arrives; a leaf's AccumulateGrad runs
+        for t in inputs:
+            if isinstance(t, Tensor) and t.grad_fn is not None:
+                t.retain_grad()
+        engine.run_backward(roots, grads, inputs=edges, accumulate=True, retain_graph=retain_graph,
+                            create_graph=create_graph)
     else:
         engine.run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph)
+
+
+_CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid "
+    "this. If you have to use this function, make sure to reset the .grad fields of your parameters to None after "
+    "use to break the cycle and avoid the leak.")
+
+
+def _inputs_tuple(inputs, fn):
+    """The `inputs=` argument as a tuple: one tensor/edge, a sequence, or a dict (its values)."""
+    if isinstance(inputs, (Tensor, GradientEdge)):
+        return (inputs,)
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{fn}()` must be a dict, not {type(inputs).__name__}. "
+                        "Other Mapping types are not supported.")
+    return tuple(inputs)
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -96,7 +137,12 @@ def _input_edge(t, i):
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated."""
+    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated
+    (a dict of `inputs` gives a dict with its keys)."""
+    if type(inputs) is dict:
+        keys = inputs.keys()
+        return dict(zip(keys, grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph, create_graph,
+                                   only_inputs, allow_unused, is_grads_batched, materialize_grads)))
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
                              materialize_grads)
@@ -106,20 +152,26 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
     outs = _as_tuple(outputs)
-    ins = _as_tuple(inputs)
+    ins = _inputs_tuple(inputs, "grad")
     if not ins:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
+                      stacklevel=2)
     grads = _as_tuple(grad_outputs) or (None,) * len(outs)
     if retain_graph is None:
         retain_graph = create_graph
-    roots = [_root_edge(o, i) for i, o in enumerate(outs)]
     grads = _make_grads(outs, grads, create_graph)
+    roots = [_root_edge(o, i) for i, o in enumerate(outs)]
     edges = [_input_edge(t, i) for i, t in enumerate(ins)]
     result = engine.run_backward(roots, grads, inputs=edges, retain_graph=retain_graph, create_graph=create_graph)
+    if materialize_grads and any(g is None and isinstance(t, GradientEdge) for g, t in zip(result, ins)):
+        raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
     for i, g in enumerate(result):
         if g is None:
             if materialize_grads:
-                result[i] = OPS["zeros_like"](ins[i])
+                result[i] = OPS["zeros_like"](ins[i]).requires_grad_(create_graph)
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")

@@ -16,6 +16,7 @@ reverse_closure. `profile_node` is the profiler's slot (profiler.py sets it whil
 """
 import heapq
 import itertools
+import sys
 import threading
 
 from . import anomaly_mode
@@ -47,14 +48,46 @@ _running = _Running()
 class GraphTask:
     """What hooks may ask of the running backward: which nodes run, and the final callbacks.
 
-    targets: None when every reachable node runs, else the set of nodes that receive a gradient."""
-    __slots__ = ("deps", "targets", "callbacks", "__weakref__")
+    targets: None when every reachable node runs, else the set of nodes that receive a gradient.
+    id: numbers the backward passes of the process (torch._C._current_graph_task_id); node: the
+    node being evaluated (its hooks included), None between nodes; root: the GraphRoot."""
+    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "__weakref__")
+    _ids = itertools.count()
 
-    def __init__(self, deps, targets):
+    def __init__(self, deps, targets, root=None, captured=frozenset()):
         self.deps, self.targets, self.callbacks = deps, targets, []
+        self.id = next(self._ids)
+        self.node = None
+        self.root = root
+        self.captured = captured   # nodes whose incoming gradient is returned, not accumulated (autograd.grad)
 
     def will_execute(self, node):
+        # torch starts a single-root pass at the root's node itself, not from a GraphRoot above it:
+        # that node is then not among the nodes the pass "will execute" (it is running already)
+        if self.root is not None and len(self.root.next_functions) == 1 and node is self.root.next_functions[0][0]:
+            return False
         return node in self.deps and (self.targets is None or node in self.targets)
+
+    def execution_order(self):
+        """Every node this pass runs, in the order it runs them (newest ready node first); the
+        dependency counts are taken afresh, so it can be asked at any point of the pass."""
+        deps = _count_dependencies(self.root)
+        targets = self.targets
+        ready = [(-n._sequence_nr_, k, n) for k, (n, _) in enumerate(self.root.next_functions)
+                 if n is not None and (targets is None or n in targets)]
+        heapq.heapify(ready)
+        counter = itertools.count(len(ready))
+        order = []
+        while ready:
+            node = heapq.heappop(ready)[2]
+            order.append(node)
+            for nxt, _ in node.next_functions:
+                if nxt is None or targets is not None and nxt not in targets:
+                    continue
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
+        return order
 
 
 def current_task():
@@ -83,6 +116,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     retain_graph=False frees each node's saved tensors once it ran; create_graph=True runs the
     formulas with grad mode on, so the gradients have a graph themselves.
     """
+    if _running.tasks and _stack_is_deep():
+        return _on_fresh_thread(run_backward, roots, grad_roots, inputs=inputs, accumulate=accumulate,
+                                retain_graph=retain_graph, create_graph=create_graph)
     root = GraphRoot(roots, grad_roots)
     deps = _count_dependencies(root)
     capture = targets = None
@@ -96,7 +132,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     direct = root       # the next node to run when it is the only one ready (skips the heap)
     prev_mode = state.enabled
     state.enabled = create_graph
-    task = GraphTask(deps, targets)
+    task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
     tasks = _running.tasks
     tasks.append(task)
     hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it
@@ -109,6 +145,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             else:
                 break
             grads = buffers.pop(node, None) if node is not root else []
+            task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
                 grads = run_tensor_pre_hooks(node, grads)
             if capture is not None and not capture.take(node, grads):
@@ -152,6 +189,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                             direct = None
                         heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
             outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+        task.node = None
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more
             callbacks.pop(0)()
@@ -160,6 +198,37 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
         tasks.pop()
         saved_hooks[:] = hooks_at_start
     return None if capture is None else capture.results
+
+
+def _stack_is_deep():
+    """Whether this thread has used half its Python recursion budget (walks the frames: only asked
+    by a backward started inside another one)."""
+    budget = sys.getrecursionlimit() // 2
+    frame = sys._getframe()
+    while frame is not None and budget:
+        frame, budget = frame.f_back, budget - 1
+    return budget == 0
+
+
+def _on_fresh_thread(fn, *args, **kwargs):
+    """fn(*args, **kwargs) on a new thread (a fresh stack), waiting for it: how a reentrant backward
+    nested deeper than the stack allows goes on, as torch hands it to another worker thread.
+    run_backward sets grad mode itself; the caller stays blocked, so nothing runs concurrently."""
+    result = []
+
+    def run():
+        try:
+            result.append((True, fn(*args, **kwargs)))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the calling thread
+            result.append((False, e))
+
+    worker = threading.Thread(target=run, name="ndgrad-reentrant-backward")
+    worker.start()
+    worker.join()
+    ok, value = result[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _count_dependencies(root):
@@ -181,6 +250,7 @@ def _call_node(node, grads, targets, create_graph):
     extra = node._extra
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
+    had_post_hooks = extra is not None and bool(extra.post_hooks)
     edges = node.next_functions
     if targets is not None:
         mask = [e[0] is not None and e[0] in targets for e in edges]
@@ -198,8 +268,9 @@ def _call_node(node, grads, targets, create_graph):
             outs = node._apply(fill_missing(node, grads), mask, create_graph)
     else:
         outs = node._apply(grads, mask, create_graph)
-    if extra is not None and extra.post_hooks:
-        outs = run_node_post_hooks(extra.post_hooks, outs, grads)
+    if node._extra is not None and node._extra.post_hooks:
+        # hooks added while the node ran (by an unpack hook) get no grad_outputs, as in torch
+        outs = run_node_post_hooks(node._extra.post_hooks, outs, grads if had_post_hooks else ())
     if len(outs) != len(edges):
         check_count(node, outs, edges)
     return outs

@@ -62,7 +62,12 @@ def get_gradient_edge(tensor):
     """The edge through which gradients reach `tensor` (usable as backward/grad output or input)."""
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
-    return GradientEdge(*_edge(tensor))
+    node, output_nr = _edge(tensor)
+    if node._out_meta is None and output_nr == 0 and type(node) is not _node.AccumulateGrad:
+        # an op node records the metadata of its outputs only when it has several; an edge used
+        # as a backward/grad output needs it (implicit gradient, shape checks)
+        node._out_meta = [(tensor._data.shape, tensor._data.dtype)]
+    return GradientEdge(node, output_nr)
 
 
 def increment_version(tensor):

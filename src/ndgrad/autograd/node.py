@@ -16,6 +16,7 @@ import weakref
 from . import forward_ad
 from .._dtype import from_numpy_dtype
 from .grad_mode import state
+from .gradient_checks import fill_missing
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._tensor import Tensor, dense_like
 from ..backends import ARRAY_TYPES, is_array, numpy_backend
@@ -130,8 +131,18 @@ class Node:
         expected = len(self._out_meta) if self._out_meta else 1   # one gradient per forward output
         if len(grads) != expected:
             raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
+        for i, g in enumerate(grads):
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
         mask = tuple(e[0] is not None for e in self.next_functions)
-        out = self._apply(list(grads), mask, state.enabled)
+        grads = list(grads)
+        missing = sum(g is None for g in grads)
+        if missing and not self._takes_missing:   # as the engine does: no gradient in, none out; else zeros
+            if missing == len(grads):
+                return None if len(mask) == 1 else (None,) * len(mask)
+            if self._out_meta is not None:
+                grads = fill_missing(self, grads)
+        out = self._apply(grads, mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
 
     # saved values -------------------------------------------------------------------------
@@ -270,7 +281,8 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
     hooks = var._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
-            fn(var)
+            if fn(var) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _only_engine_holds(grad, expected=None):
@@ -356,3 +368,15 @@ class GradientEdge(tuple):
 
     def __repr__(self):
         return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"
+
+
+def output_meta(node, output_nr):
+    """(shape, numpy dtype) of output `output_nr` of `node` (the tensor whose gradient enters
+    there), or None where the node does not record it (a single-output op node that no
+    get_gradient_edge asked about)."""
+    if type(node) is AccumulateGrad:
+        return node.variable._data.shape, node.variable._data.dtype
+    meta = node._out_meta
+    if meta is not None and output_nr < len(meta):
+        return meta[output_nr]
+    return None

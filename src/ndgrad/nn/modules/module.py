@@ -480,8 +480,10 @@ def _zero_grads(params, set_to_none):
 
 # ---- full backward hooks --------------------------------------------------------------------------
 # The module's tensor inputs and outputs pass through an identity autograd Function (its node is
-# torch's BackwardHookFunctionBackward). A pre-hook on the outputs' node sees grad_output (and runs
-# the backward pre-hooks); a pre-hook on the inputs' node sees grad_input and runs the full hooks.
+# torch's BackwardHookFunctionBackward). A post-hook on the outputs' node sees grad_output (and runs
+# the backward pre-hooks); a post-hook on the inputs' node sees grad_input and runs the full hooks,
+# once per grad_output (a gradient reaching the inputs without passing the outputs, as in double
+# backward, runs none). Post-hooks, as in torch: node hooks registered later run after them.
 def _identity_function():
 
     class BackwardHookFunction(Function):
@@ -539,7 +541,7 @@ def _call_with_backward_hooks(module, forward, args, kwargs):
             full[i] = g
         return tuple(full)
 
-    def on_grad_output(grads):
+    def on_grad_output(_, grads):
         grad_output = full_shape(grads, out_node, len(out_positions))
         for hook in list(module._backward_pre_hooks.values()):
             res = hook(module, grad_output)
@@ -556,9 +558,12 @@ def _call_with_backward_hooks(module, forward, args, kwargs):
                           "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
             for hook in list(module._backward_hooks.values()):
                 hook(module, (None,) * n_inputs, grad_output)
+            state["grad_output"] = None
         return tuple(grad_output[i] for i in out_node[1])
 
-    def on_grad_input(grads):
+    def on_grad_input(grads, _):
+        if state["grad_output"] is None:
+            return None
         grad_input = full_shape(grads, in_node, n_inputs)
         for hook in list(module._backward_hooks.values()):
             res = hook(module, grad_input, state["grad_output"])
@@ -568,11 +573,12 @@ def _call_with_backward_hooks(module, forward, args, kwargs):
                     raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(res)}, "
                                        f"but expected {len(grad_input)}")
                 grad_input = res
+        state["grad_output"] = None
         return tuple(grad_input[i] for i in in_node[1])
 
-    out_node[0].register_prehook(on_grad_output)
+    out_node[0].register_hook(on_grad_output)
     if in_node is not None:
-        in_node[0].register_prehook(on_grad_input)
+        in_node[0].register_hook(on_grad_input)
     for i, t in zip(out_positions, wrapped_out):
         outputs[i] = t
     return outputs[0] if single else tuple(outputs)
