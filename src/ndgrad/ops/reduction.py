@@ -921,3 +921,214 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest with largest=False) elements along dim, in sorted order."""
     return return_types.topk(*_topk(input, operator.index(k), dim, largest, sorted))
+
+
+# ---- composites: differences, integrals, covariance, quantiles (torch builds them from other ops) ---
+@register(method=True)
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The n-th forward difference along dim (prepend/append joined first)."""
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    dim = _wrap_dim(dim, input.ndim)
+    parts = [p if p.ndim else p.expand(tuple(1 if d == dim else s for d, s in enumerate(input.shape)))
+             for p in (prepend,) if p is not None] + [input] + \
+            [p if p.ndim else p.expand(tuple(1 if d == dim else s for d, s in enumerate(input.shape)))
+             for p in (append,) if p is not None]
+    x = _registry.OPS["cat"](parts, dim) if len(parts) > 1 else input
+    for _ in range(n):
+        m = x.shape[dim]
+        if m == 0:
+            break
+        hi, lo = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
+        x = _registry.OPS["logical_xor"](hi, lo) if x.dtype.is_floating_point is False and str(x.dtype) == \
+            "torch.bool" else hi - lo
+    return x
+
+
+def _trapezoid_parts(y, dim):
+    dim = _wrap_dim(dim, y.ndim)
+    m = y.shape[dim]
+    return dim, m, y.narrow(dim, 1, m - 1) + y.narrow(dim, 0, m - 1) if m else None
+
+
+def _spacing(x, y, dim):
+    """The steps of sample points `x` along y's `dim` (a 1-d x lies along dim)."""
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point")
+        d = x[1:] - x[:-1]
+        return d.reshape(tuple(-1 if i == dim else 1 for i in range(y.ndim)))
+    return diff(x, dim=dim - y.ndim)
+
+
+@register()
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoidal rule along dim, with sample points x or a constant spacing dx (default 1)."""
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments")
+    if isinstance(x, (int, float)):
+        x, dx = None, x
+    dim, m, pairs = _trapezoid_parts(y, dim)
+    if not m:
+        return y.sum(dim) * 0
+    if x is None:
+        return pairs.sum(dim) * ((1 if dx is None else dx) / 2)
+    return (pairs * _spacing(x, y, dim)).sum(dim) / 2
+
+
+@register()
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@register()
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal integral along dim (one fewer element than y there)."""
+    if isinstance(x, (int, float)):
+        x, dx = None, x
+    dim, m, pairs = _trapezoid_parts(y, dim)
+    if not m:
+        return y.narrow(dim, 0, 0)
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2)).cumsum(dim)
+    return (pairs * _spacing(x, y, dim) / 2).cumsum(dim)
+
+
+@register(method=True)
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in input's rows (observations in columns)."""
+    if input.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.ndim} dimensions")
+    x = input.reshape(1, -1) if input.ndim < 2 else input
+    n_obs = x.shape[1]
+    w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    if w is None:
+        avg = x.mean(1)
+        w_sum = n_obs
+        norm = n_obs - correction
+    else:
+        w_sum = w.sum()
+        avg = (x * w).sum(1) / w_sum
+        norm = w_sum - correction * (w * aweights).sum() / w_sum if aweights is not None and correction \
+            else w_sum - correction
+    if (float(norm) if isinstance(norm, Tensor) else norm) <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=2)
+        norm = norm * 0 if isinstance(norm, Tensor) else 0
+    xm = x - avg.unsqueeze(1)
+    xw = xm if w is None else xm * w
+    c = _registry.OPS["mm"](xm, xw.t().conj())
+    return (c / norm).squeeze()
+
+
+@register(method=True)
+def corrcoef(input):
+    """Pearson correlation coefficients of the variables in input's rows."""
+    c = cov(input)
+    if c.ndim == 0:
+        return c / c
+    sd = c.diagonal().real.sqrt() if c.is_complex() else c.diagonal().sqrt()
+    c = c / sd.unsqueeze(1)
+    c = c / sd.unsqueeze(0)
+    if c.is_complex():
+        return _registry.OPS["complex"](c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+    return c.clamp(-1, 1)
+
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
+    if input.dtype.is_floating_point is False:
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if input.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got {interpolation}")
+    qa = np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, dtype=np.float64)
+    if qa.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if ((qa < 0) | (qa > 1)).any():
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    scalar_q = qa.ndim == 0
+    qa = qa.reshape(-1)
+    if dim is None:
+        x, out_shape = input.reshape(-1), ((1,) * input.ndim if keepdim else ())
+    else:
+        d = _wrap_dim(dim, builtins.max(input.ndim, 1))
+        x = (input.reshape(1) if input.ndim == 0 else input).movedim(d, -1)
+        shape = list(input.shape)
+        if keepdim and shape:
+            shape[d] = 1
+        elif shape:
+            del shape[d]
+        out_shape = tuple(shape)
+    s = x.sort(-1)[0]
+    a = s.detach().numpy()
+    n = a.shape[-1]
+    nan = np.isnan(a)
+    valid = (~nan).sum(-1) if ignore_nan else np.where(nan.any(-1), 0, n)
+    rank = qa.reshape((-1,) + (1,) * (a.ndim - 1)) * (valid - 1)
+    rank = np.where(valid == 0, n - 1, rank)   # all nan (or any nan for quantile): the nan at the end
+    lo = np.floor(rank)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi = np.ceil(rank)
+    elif interpolation == "nearest":
+        lo = hi = np.round(rank)
+    else:
+        hi = np.ceil(rank)
+    weight = np.where(valid == 0, 0.0, 0.5 if interpolation == "midpoint" else rank - lo)
+    big = s.unsqueeze(0).expand((len(qa),) + tuple(s.shape))
+    tensor = _registry.OPS["tensor"]
+    below = big.gather(-1, tensor(lo.astype(np.int64)[..., None]))
+    above = big.gather(-1, tensor(hi.astype(np.int64)[..., None]))
+    w = tensor(np.broadcast_to(weight, lo.shape)[..., None].astype(a.dtype))
+    r = _registry.OPS["lerp"](below, above, w).squeeze(-1)
+    r = r.reshape((len(qa),) + out_shape)
+    return r.squeeze(0) if scalar_q else r
+
+
+@register(method=True)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("quantile", False, input, q, dim, keepdim, interpolation)
+
+
+@register(method=True)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("nanquantile", True, input, q, dim, keepdim, interpolation)
+
+
+# ---- counting (no gradient) -------------------------------------------------------------------
+@op("histc", method=True)
+def histc(input, bins=100, min=0, max=0):
+    lo, hi = float(min), float(max)
+    if lo == hi and input.size:
+        lo, hi = float(input.min()), float(input.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if bins <= 0:
+        raise RuntimeError("torch.histc(): bins must be > 0")
+    if lo > hi:
+        raise RuntimeError(f"torch.histc(): max must be larger than min")
+    counts, _ = np.histogram(input[np.isfinite(input)], bins=bins, range=(lo, hi))
+    return counts.astype(input.dtype)
+
+
+@op("bincount", method=True)
+def bincount(input, weights=None, minlength=0):
+    if input.ndim != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input.size and input.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and weights.shape != input.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = np.bincount(input, weights=weights, minlength=minlength)
+    if weights is None:
+        return out.astype(np.int64)
+    return out.astype(weights.dtype if weights.dtype in (np.float32, np.float64) else np.float64)
