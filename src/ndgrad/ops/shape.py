@@ -1447,13 +1447,9 @@ def sum_to_size(self, *args, **kwargs):
     lead = len(shape) - len(size)
     if lead < 0 or any(s != 1 and s != h for s, h in zip(size, shape[lead:])):
         raise RuntimeError(f"size {{{_shape_str(size)}}} is not expandable to size {{{_shape_str(shape)}}}.")
-    ones = tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
-    out = self
-    if ones:
-        out = out.sum(ones, keepdim=True)
-    if lead:
-        out = out.sum(tuple(range(lead)))
-    return out
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.view(size) if lead else out
 
 
 # the *_copy ops: the view op's result, copied (a tensor of its own, not a view of the input)
