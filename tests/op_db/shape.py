@@ -227,7 +227,8 @@ COMPOSITES = [
     OpInfo("combinations", lambda T, x: T.combinations(x, 2), [S(4)], grad_fn="StackBackward0", torch_parity=False),
     OpInfo("combinations_replacement", lambda T, x: T.combinations(x, 3, with_replacement=True), [S(3)],
            grad_fn="StackBackward0", torch_parity=False),
-    OpInfo("sum_to_size", lambda T, x: x.sum_to_size(3, 1), [S(2, 3, 4)], grad_fn="SumBackward1"),
+    OpInfo("sum_to_size", lambda T, x: x.sum_to_size(3, 1), [S(2, 3, 4)], grad_fn="ViewBackward0"),
+    OpInfo("sum_to_size_keep", lambda T, x: x.sum_to_size((1, 4)), [S(3, 4)], grad_fn="SumBackward1"),
     OpInfo("__rdiv__", lambda T, x: x.__rdiv__(2.0), [S(3, low=1.0, high=2.0)], grad_fn="MulBackward0"),
     # the *_copy ops: torch's nodes are named `<View>Backward0_copy`, ours are CloneBackward0
     OpInfo("expand_copy", lambda T, x: T.expand_copy(x, (2, 3)), [S(3)], grad_fn="CloneBackward0",
