@@ -155,6 +155,9 @@ class Converter:
         return x
 
     def builtin(self, f):
+        if type(f).__name__ in ("OpOverloadPacket", "OpOverload"):   # torch.ops.aten.X(.overload)
+            packet = getattr(f, "_overloadpacket", f)
+            return getattr(ndgrad.ops.aten, packet.__name__)
         name = getattr(f, "__name__", None) or str(f).split(".")[-1]
         mod = _torch_module_name(f)
         if type(f).__name__ in ("method_descriptor", "wrapper_descriptor"):

@@ -363,6 +363,11 @@ COMPOSITES = [
            torch_parity=False),
     OpInfo("quantile_q_tensor", lambda T, x: x.quantile(T.tensor([0.2, 0.9], dtype=T.float64), keepdim=True),
            [S(3, 5)], grad_fn="ViewBackward0", torch_parity=False),
+    OpInfo("quantile_q_grad", lambda T, x, q: T.quantile(x, q, dim=0), [S(5, 2), S(3, low=0.0, high=1.0)],
+           grad_fn="ViewBackward0", torch_parity=False),
+    # n=0: torch copies the input into a new tensor (CopyBackwards), ours is clone() (CloneBackward0)
+    OpInfo("diff_n0", lambda T, x, a: T.diff(x, 0, append=a), [S(2, 3), S(2, 1)], grad_fn="CloneBackward0",
+           torch_parity=False),
     OpInfo("nanquantile_midpoint", lambda T, x: T.nanquantile(x, 0.5, 0, interpolation="midpoint"), [S(4, 3)],
            grad_fn="SqueezeBackward1", torch_parity=False),
     OpInfo("histc", lambda T, x: T.histc(x, bins=4, min=-1, max=1), [S(10, requires_grad=False)], **_NO_GRAD_OP),

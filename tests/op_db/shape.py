@@ -236,6 +236,9 @@ COMPOSITES = [
     OpInfo("permute_copy", lambda T, x: T.permute_copy(x, (2, 0, 1)), [S(2, 3, 4)], grad_fn="CloneBackward0",
            torch_parity=False),
     OpInfo("unbind_copy", lambda T, x: T.unbind_copy(x, 1), [S(2, 3)], grad_fn="CloneBackward0", torch_parity=False),
+    OpInfo("alias_copy", lambda T, x: T.alias_copy(x), [S(2, 3)], grad_fn="CloneBackward0", torch_parity=False),
+    OpInfo("transpose_0d", lambda T, x: x.transpose(0, -1), [S()], grad_fn="TransposeBackward0"),
+    OpInfo("unsafe_chunk", lambda T, x: T.unsafe_chunk(x, 3, 1), [S(2, 5)], grad_fn="UnsafeSplitBackward0"),
 ]
 
 OPS += COMPOSITES

@@ -576,12 +576,10 @@ def linear(input, weight, bias=None):
 def vander(x, *, N=None):
     """linalg.vander: the powers x**0 .. x**(N-1) of x's last dim, as a new last dim."""
     if x.ndim == 0:
-        raise RuntimeError("linalg.vander: Expected x to have at least one dimension, but got 0")
+        x = x.reshape(1)
     n = x.shape[-1] if N is None else N
     if n <= 1:
-        if n < 0:
-            raise RuntimeError("N must be greater than 1.")
-        return OPS["ones_like"](x).unsqueeze(-1).expand(tuple(x.shape) + (n,))
+        raise RuntimeError("N must be greater than 1.")
     ones = OPS["ones_like"](x).unsqueeze(-1)
     powers = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
     return OPS["cat"]([ones, powers], -1)

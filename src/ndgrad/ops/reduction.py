@@ -935,6 +935,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
             [p if p.ndim else p.expand(tuple(1 if d == dim else s for d, s in enumerate(input.shape)))
              for p in (append,) if p is not None]
     x = _registry.OPS["cat"](parts, dim) if len(parts) > 1 else input
+    if n == 0:
+        return _registry.OPS["clone"](input)   # a new tensor, as torch's (prepend/append are ignored)
     for _ in range(n):
         m = x.shape[dim]
         if m == 0:
@@ -1089,6 +1091,12 @@ def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
     below = big.gather(-1, tensor(lo.astype(np.int64)[..., None]))
     above = big.gather(-1, tensor(hi.astype(np.int64)[..., None]))
     w = tensor(np.broadcast_to(weight, lo.shape)[..., None].astype(a.dtype))
+    if isinstance(q, Tensor) and q.requires_grad and interpolation == "linear":
+        # the weights are differentiable in q, as torch's
+        qv = q.reshape((-1,) + (1,) * (a.ndim - 1))
+        w = (qv * tensor(np.asarray(valid - 1, a.dtype)) - tensor(lo.astype(a.dtype))) * \
+            tensor((valid != 0).astype(a.dtype))
+        w = w.unsqueeze(-1)
     r = _registry.OPS["lerp"](below, above, w).squeeze(-1)
     r = r.reshape((len(qa),) + out_shape)
     return r.squeeze(0) if scalar_q else r

@@ -262,8 +262,12 @@ def contiguous(input, memory_format=None):
 
 
 # ---- transposes and permutations ------------------------------------------------------------
-_transpose = op("transpose.int", public=False, view=True)(np.swapaxes)
-_transpose_ = op("transpose_", public=False, view=True)(np.swapaxes)
+def _swapaxes(a, axis1, axis2):
+    return np.swapaxes(a, axis1, axis2) if a.ndim else a.view()   # a 0-d tensor's dims 0 and -1 are itself
+
+
+_transpose = op("transpose.int", public=False, view=True)(_swapaxes)
+_transpose_ = op("transpose_", public=False, view=True)(_swapaxes)
 
 
 _transpose_args = Parser("transpose(Tensor input, int dim0, int dim1)")
@@ -1452,6 +1456,9 @@ def sum_to_size(self, *args, **kwargs):
     return out.view(size) if lead else out
 
 
+_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input)}
+
+
 # the *_copy ops: the view op's result, copied (a tensor of its own, not a view of the input)
 def _view_copy(view_fn, name):
     def copy(input, *args, **kwargs):
@@ -1466,11 +1473,23 @@ def _view_copy(view_fn, name):
 for _name in ("expand", "permute", "view", "squeeze", "unsqueeze", "transpose", "t", "diagonal", "narrow",
               "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "alias", "detach",
               "as_strided", "view_as_real", "view_as_complex"):
-    _view_copy(lambda input, *a, _n=_name, **k: getattr(Tensor, _n)(input, *a, **k) if _n != "slice"
-               else _slice_public(input, *a, **k), f"{_name}_copy")
+    _view_copy(lambda input, *a, _n=_name, **k: _VIEW_FNS[_n](input, *a, **k) if _n in _VIEW_FNS
+               else getattr(Tensor, _n)(input, *a, **k), f"{_name}_copy")
 
 
 def _slice_public(input, dim=0, start=None, end=None, step=1):
     index = [slice(None)] * input.ndim
     index[_wrap_dim(dim, input.ndim)] = slice(start, end, step)
     return input[tuple(index)]
+
+
+aten.slice = _slice_public
+
+
+@register(method=True)
+def unsafe_chunk(input, chunks, dim=0):
+    """chunk without the views' in-place checks (torch's UnsafeSplitBackward0)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input.shape[_wrap_dim(dim, input.ndim)]
+    return unsafe_split(input, -(-n // chunks) if n else 1, dim)
