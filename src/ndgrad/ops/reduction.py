@@ -698,9 +698,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p is None:
         p = "fro"
     if isinstance(p, str):
-        if p == "nuc":
-            raise NotImplementedError("norm(p='nuc') needs the nuclear norm (singular values), which ndgrad does "
-                                      "not implement yet")
+        if p == "nuc":   # the sum of the singular values of the matrices in dims `dim` (default the last two)
+            d = tuple(_wrap_dim(x, input.ndim) for x in (dim if dim is not None else (-2, -1)))
+            x = input.movedim(d, (-2, -1))
+            r = _registry.OPS["_linalg_svd"](x, False, x.requires_grad)[1].sum(-1)
+            for k in (sorted(d) if keepdim else ()):
+                r = r.unsqueeze(k)
+            return r if dtype is None else r.to(dtype)
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
         if isinstance(dim, (tuple, list)) and len(dim) > 2:
