@@ -117,3 +117,8 @@ MASKED_SOFTMAX = [
 ]
 
 OPS += MASKED_SOFTMAX
+
+OPS += [
+    OpInfo("softmax_empty_dim", lambda T, x: T.softmax(x, 1), [S(2, 0)], grad_fn="SoftmaxBackward0"),
+    OpInfo("log_softmax_empty_dim", lambda T, x: T.log_softmax(x, 0), [S(0, 3)], grad_fn="LogSoftmaxBackward0"),
+]

@@ -273,6 +273,8 @@ OPS += SLICE_INVERSE
 
 _NO_GRAD_OP = dict(check_grad=False, gradgrad=False)
 LOOKUPS = [
+    OpInfo("take_along_dim_negative", lambda T, x, i: T.take_along_dim(x, i, 1), [S(2, 5), I(2, 3, low=-5, high=5)],
+           grad_fn="GatherBackward0"),
     # torch repeats with int repeats by expand+clone+view, ours by index_select: same values and gradients
     OpInfo("repeat_interleave", lambda T, x: T.repeat_interleave(x, 2, dim=1), [S(2, 3)],
            grad_fn="IndexSelectBackward0", torch_parity=False),

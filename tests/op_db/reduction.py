@@ -346,6 +346,7 @@ OPS += UNIQUE
 _NO_GRAD_OP = dict(check_grad=False, gradgrad=False)
 # composites: differences, integrals, covariance, quantiles
 COMPOSITES = [
+    OpInfo("mean_0d_dim", lambda T, x: T.mean(x, 0, keepdim=True), [S()], grad_fn="MeanBackward1"),
     OpInfo("diff", lambda T, x: T.diff(x), [S(3, 4)], grad_fn="SubBackward0"),
     OpInfo("diff_n2_prepend", lambda T, x, p: x.diff(2, 0, prepend=p), [S(3, 4), S(1, 4)], grad_fn="SubBackward0"),
     # torch's trapezoid/cumulative_trapezoid nodes differ (MulBackward1, DivBackward1): same values

@@ -253,7 +253,7 @@ def _float_input(name, input):
 def _softmax(input, dim, half_to_float):
     _float_input("softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    e = np.exp(x - x.max(axis, keepdims=True))
+    e = np.exp(x - x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
     e /= e.sum(axis, keepdims=True)
     return e.reshape(input.shape)
 
@@ -262,7 +262,7 @@ def _softmax(input, dim, half_to_float):
 def _log_softmax(input, dim, half_to_float):
     _float_input("log_softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    shifted = x - x.max(axis, keepdims=True)
+    shifted = x - x.max(axis, keepdims=True, initial=-np.inf)
     shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
     return shifted.reshape(input.shape)
 

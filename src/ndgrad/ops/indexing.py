@@ -808,6 +808,8 @@ def take_along_dim(input, indices, dim=None):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {len(shape)} dimensions for input, and {len(ishape)} dimensions for indices")
     dim = _wrap_dim(dim, len(shape))
+    if (indices._data < 0).any():   # along a dim, torch counts negative indices from the end (not without dim)
+        indices = tensor(np.where(indices._data < 0, indices._data + shape[dim], indices._data))
     # broadcast every dim but `dim` (torch expands both, recording the expand even when it is a no-op)
     common = list(_broadcast_shape(shape[:dim] + (1,) + shape[dim + 1:], ishape[:dim] + (1,) + ishape[dim + 1:]))
     input = input.expand(common[:dim] + [shape[dim]] + common[dim + 1:])
