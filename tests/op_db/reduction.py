@@ -348,6 +348,11 @@ _NO_GRAD_OP = dict(check_grad=False, gradgrad=False)
 COMPOSITES = [
     OpInfo("mean_0d_dim", lambda T, x: T.mean(x, 0, keepdim=True), [S()], grad_fn="MeanBackward1"),
     OpInfo("diff", lambda T, x: T.diff(x), [S(3, 4)], grad_fn="SubBackward0"),
+    OpInfo("gradient", lambda T, x: T.gradient(x, spacing=0.5), [S(4, 3)], grad_fn="CatBackward0"),
+    OpInfo("gradient_edge2_dims", lambda T, x: T.gradient(x, spacing=[2.0, 1.5], dim=(0, -1), edge_order=2),
+           [S(3, 2, 4)], grad_fn="CatBackward0"),
+    OpInfo("gradient_coordinates", lambda T, x: T.gradient(x, spacing=(T.tensor([0.0, 0.5, 2.0, 2.5]),), dim=1),
+           [S(2, 4)], grad_fn="CatBackward0"),
     OpInfo("diff_n2_prepend", lambda T, x, p: x.diff(2, 0, prepend=p), [S(3, 4), S(1, 4)], grad_fn="SubBackward0"),
     # torch's trapezoid/cumulative_trapezoid nodes differ (MulBackward1, DivBackward1): same values
     OpInfo("trapezoid", lambda T, y: T.trapezoid(y, dx=0.5), [S(3, 4)], grad_fn="MulBackward0", torch_parity=False),

@@ -1144,3 +1144,66 @@ def bincount(input, weights=None, minlength=0):
     if weights is None:
         return out.astype(np.int64)
     return out.astype(weights.dtype if weights.dtype in (np.float32, np.float64) else np.float64)
+
+
+def _along(coef, ndim, dim):
+    """A 1-d array of coefficients as a tensor that broadcasts along `dim` of an ndim-d tensor."""
+    return _registry.OPS["tensor"](np.asarray(coef).reshape(tuple(-1 if i == dim else 1 for i in range(ndim))))
+
+
+def _gradient_1d(f, dim, h, edge_order):
+    """The derivative of f along dim by central differences; h: a scalar step or 1-d coordinates."""
+    n = f.shape[dim]
+    if n < edge_order + 1:
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    at = lambda i, k=1: f.narrow(dim, i % n, k)   # noqa: E731 - slices along dim
+    if not isinstance(h, Tensor):
+        inner = (at(2, n - 2) - at(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            front, back = (at(1) - at(0)) / h, (at(-1) - at(-2)) / h
+        else:
+            front = (at(0) * -1.5 + at(1) * 2 - at(2) * 0.5) / h
+            back = (at(-3) * 0.5 - at(-2) * 2 + at(-1) * 1.5) / h
+    else:
+        c = h.detach().numpy().astype(np.result_type(h._data.dtype, np.float64) if h._data.dtype.kind in "biu"
+                                      else h._data.dtype)
+        if c.ndim != 1 or c.shape[0] != n:
+            raise RuntimeError("torch.gradient expected each tensor to be on the same device and the coordinates "
+                               "of each dimension to be 1-d of the dimension's size")
+        dx = np.diff(c)
+        d1, d2 = dx[:-1], dx[1:]
+        a, b, cc = -d2 / (d1 * (d1 + d2)), (d2 - d1) / (d1 * d2), d1 / (d2 * (d1 + d2))
+        nd = f.ndim
+        inner = at(0, n - 2) * _along(a, nd, dim) + at(1, n - 2) * _along(b, nd, dim) + at(2, n - 2) * _along(cc, nd, dim)
+        if edge_order == 1:
+            front, back = (at(1) - at(0)) / float(dx[0]), (at(-1) - at(-2)) / float(dx[-1])
+        else:
+            p, q = float(dx[0]), float(dx[1])
+            front = at(0) * (-(2 * p + q) / (p * (p + q))) + at(1) * ((p + q) / (p * q)) + at(2) * (-p / (q * (p + q)))
+            p, q = float(dx[-2]), float(dx[-1])
+            back = at(-3) * (q / (p * (p + q))) + at(-2) * (-(q + p) / (p * q)) + at(-1) * ((2 * q + p) / (q * (p + q)))
+    return _registry.OPS["cat"]([front, inner, back], dim)
+
+
+@register()
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: the derivative of `input` along each of `dim` (every dim by default), central
+    differences inside, one-sided (edge_order 1 or 2) at the ends; one tensor per dim."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if spacing is None:
+        spacing = 1
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [_wrap_dim(d, input.ndim) for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        steps = list(spacing)
+        if len(steps) == 1 and len(dims) > 1 and not isinstance(steps[0], Tensor):
+            steps = steps * len(dims)
+        if len(steps) != len(dims):
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                               f"arguments to have the same length, but got a spacing argument of length "
+                               f"{len(steps)} and a dim argument of length {len(dims)}.")
+    else:
+        steps = [spacing.item() if isinstance(spacing, Tensor) else spacing] * len(dims)
+    steps = [s.item() if isinstance(s, Tensor) and s.ndim == 0 else s for s in steps]
+    return tuple(_gradient_1d(input, d, h, edge_order) for d, h in zip(dims, steps))
