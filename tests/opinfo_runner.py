@@ -84,7 +84,30 @@ class _Namespace:
 
     def __getattr__(self, name):
         target = _ndgrad_module(self._path)
-        return getattr(target, name)
+        if name.startswith("_") and not hasattr(target, name):
+            # a private helper of torch's that the OpInfo wrappers call (torch.masked._output_mask):
+            # no API of ndgrad, so torch computes it, on the same values
+            helper = getattr(importlib.import_module(self._path), name)
+            return functools.partial(_torch_helper, helper)
+        value = getattr(target, name)
+        return _Namespace(f"{self._path}.{name}") if isinstance(value, types.ModuleType) else value
+
+
+def _torch_helper(helper, *args, **kwargs):
+    import torch
+
+    def to_torch(x):
+        if isinstance(x, ndgrad.Tensor):
+            return torch.from_numpy(np.array(x.detach().numpy(), copy=True))
+        if callable(x) and getattr(x, "__module__", "").startswith("ndgrad"):
+            return getattr(importlib.import_module("torch" + x.__module__[len("ndgrad"):]), x.__name__)
+        if isinstance(x, (list, tuple)):
+            return type(x)(to_torch(v) for v in x)
+        if isinstance(x, dict):
+            return {k: to_torch(v) for k, v in x.items()}
+        return x
+    out = helper(*to_torch(args), **to_torch(kwargs))
+    return Converter(torch)(out.detach() if isinstance(out, torch.Tensor) else out)
 
 
 @functools.cache
