@@ -126,3 +126,5 @@ OPS += [
 _NEG_INF_ROW = [[0.5, -1.0, 2.0], [float("-inf")] * 3]
 OPS += [OpInfo("_safe_softmax", lambda T, x: T.ops.aten._safe_softmax(x, 1), [S(2, 3, fill=_NEG_INF_ROW)],
                grad_fn="SafeSoftmaxBackward0")]
+OPS += [OpInfo("prelu_0d_input", lambda T, x, w: T.prelu(x, w), [S(), S(1, low=0.1, high=0.5)],
+               grad_fn="PreluKernelBackward0")]

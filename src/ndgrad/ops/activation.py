@@ -498,6 +498,8 @@ def prelu(input, weight):
     _prelu_check(input, weight)
     if input.ndim >= 2:
         weight = weight.view([1, weight.numel()] + [1] * (input.ndim - 2))
+    elif input.ndim == 0 and weight.ndim:   # the result has the input's shape: a 0-d input stays 0-d
+        weight = weight.view(())
     return _prelu_kernel(input, weight)
 
 

@@ -289,7 +289,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = list(range(input.ndim - len(normalized_shape), input.ndim))
-    eps = eps if eps is not None else float(np.finfo(input.numpy().dtype).eps)
+    eps = eps if eps is not None else float(np.finfo(input._data.dtype).eps)   # _data: input may require grad
     out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out
 
