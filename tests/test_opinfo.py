@@ -20,9 +20,9 @@ SUBSET = [
     "add", "mul", "div.no_rounding_mode", "pow", "exp", "sin", "sigmoid", "clamp", "where", "lerp",
     "sum", "mean", "prod", "amax", "logsumexp", "cumsum", "var", "norm",
     "reshape", "permute", "transpose", "cat", "stack", "expand", "squeeze", "flip", "roll",
-    "index_select", "gather", "scatter_add", "take_along_dim", "masked_fill",
+    "index_select", "scatter", "scatter_add", "take_along_dim", "masked_fill",
     "matmul", "mm", "bmm", "linalg.det", "linalg.inv", "linalg.svd", "cholesky", "fft.fft",
-    "nn.functional.relu", "nn.functional.softmax", "nn.functional.conv1d", "nn.functional.layer_norm",
+    "nn.functional.relu", "softmax", "nn.functional.conv1d", "nn.functional.layer_norm",
     "nn.functional.mse_loss", "nn.functional.embedding", "nn.functional.max_pool2d", "nn.functional.pad.constant",
     "meshgrid.list_of_tensors", "diag", "diff", "broadcast_to", "repeat_interleave", "cov", "quantile",
     "searchsorted", "trapezoid", "cumulative_trapezoid", "__rdiv__",
@@ -58,3 +58,15 @@ def test_opinfo_float64(op):
         pytest.skip(detail)
     assert status == "pass", detail
     assert n > 0
+
+
+def test_cli_table_and_percentage(capsys):
+    opinfo_runner.main(["--ops", "add,sub", "--samples", "2"])
+    out = capsys.readouterr().out
+    assert "| `add` | pass | 2 |" in out and "| `sub` | pass | 2 |" in out
+    assert "2/2 in-scope OpInfos pass every float64 sample incl. gradients: 100.0%" in out
+
+
+def test_known_is_reported_not_skipped():
+    op = next(o for o in opinfo_runner.load_op_db() if o.name == "bernoulli")
+    assert opinfo_runner.run_op(op, torch) == ("excluded", opinfo_runner.RANDOM, 0)
