@@ -174,7 +174,8 @@ AS_STRIDED = ("as_strided's backward (derivatives/formulas.py as_strided_backwar
               "accumulates into storage positions with plain NumPy arrays")
 SCIPY_SPECIAL = ("the forward (polygamma / mvlgamma in ops/pointwise.py and ops/special.py) returns a plain ndarray "
                  "from scipy.special, which then meets tensor data")
-
+RANKS = ("the composite (ops/reduction.py _quantile, _gradient_1d) computes ranks / coordinate coefficients with "
+         "module-level np. calls and makes index tensors with tensor()")
 # op_db name -> why it cannot pass on the strict backend yet (xfail, strict: a fix shows as XPASS)
 OP_GAPS = {
     "_unique": FORWARD,
@@ -194,6 +195,11 @@ OP_GAPS = {
     "polygamma_2": SCIPY_SPECIAL,
     "polygamma_inplace": SCIPY_SPECIAL,
     "polygamma_method": SCIPY_SPECIAL,
+    "gradient_coordinates": RANKS,
+    "nanquantile_midpoint": RANKS,
+    "quantile": RANKS,
+    "quantile_q_grad": RANKS,
+    "quantile_q_tensor": RANKS,
     "unique_dim": FORWARD,
     "unique_dim_consecutive": FORWARD,
 }

@@ -44,6 +44,7 @@ from ._sparse_array import (layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_c
                             strided)
 from . import profiler, utils  # noqa: E402,F401
 from . import special  # noqa: E402,F401
+from . import masked  # noqa: E402,F401
 from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401

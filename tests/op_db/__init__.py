@@ -89,7 +89,7 @@ class OpInfo:
 
 FAMILIES = ["pointwise", "reduction", "shape", "indexing", "creation", "linalg", "linalg_decompositions", "special",
             "sparse", "nested", "activation", "loss", "normalization", "dropout", "embedding", "padding", "sampling",
-            "convolution", "pooling", "distance", "attention", "recurrent"]
+            "convolution", "pooling", "distance", "attention", "recurrent", "masked"]
 
 
 def all_ops():

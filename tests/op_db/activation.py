@@ -117,3 +117,14 @@ MASKED_SOFTMAX = [
 ]
 
 OPS += MASKED_SOFTMAX
+
+OPS += [
+    OpInfo("softmax_empty_dim", lambda T, x: T.softmax(x, 1), [S(2, 0)], grad_fn="SoftmaxBackward0"),
+    OpInfo("log_softmax_empty_dim", lambda T, x: T.log_softmax(x, 0), [S(0, 3)], grad_fn="LogSoftmaxBackward0"),
+]
+
+_NEG_INF_ROW = [[0.5, -1.0, 2.0], [float("-inf")] * 3]
+OPS += [OpInfo("_safe_softmax", lambda T, x: T.ops.aten._safe_softmax(x, 1), [S(2, 3, fill=_NEG_INF_ROW)],
+               grad_fn="SafeSoftmaxBackward0")]
+OPS += [OpInfo("prelu_0d_input", lambda T, x, w: T.prelu(x, w), [S(), S(1, low=0.1, high=0.5)],
+               grad_fn="PreluKernelBackward0")]

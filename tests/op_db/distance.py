@@ -28,3 +28,7 @@ DIST = [OpInfo(f"pdist_p{p}", lambda T, x, p=p: F(T).pdist(x, p), [S(4, 3)], gra
 ]
 
 OPS = DIST
+
+# the inputs broadcast before the norms are taken (a size-1 dim normalized alone would give +-1)
+OPS += [OpInfo("cosine_similarity_broadcast", lambda T, a, b: F(T).cosine_similarity(a, b, dim=1),
+               [S(2, 1, 3), S(2, 4, 3)], grad_fn="SumBackward1")]

@@ -50,3 +50,6 @@ BAG = [OpInfo(f"embedding_bag_{m}", lambda T, i, w, o, m=m: F(T).embedding_bag(i
 ]
 
 OPS = EMBEDDING + BAG
+
+OPS += [OpInfo("one_hot", lambda T, x: T.nn.functional.one_hot(x, 5), [I(2, 3, high=5)], check_grad=False,
+               gradgrad=False)]

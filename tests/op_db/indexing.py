@@ -270,3 +270,25 @@ SLICE_INVERSE = [
 ]
 
 OPS += SLICE_INVERSE
+
+_NO_GRAD_OP = dict(check_grad=False, gradgrad=False)
+LOOKUPS = [
+    OpInfo("take_along_dim_negative", lambda T, x, i: T.take_along_dim(x, i, 1), [S(2, 5), I(2, 3, low=-5, high=5)],
+           grad_fn="GatherBackward0"),
+    # torch repeats with int repeats by expand+clone+view, ours by index_select: same values and gradients
+    OpInfo("repeat_interleave", lambda T, x: T.repeat_interleave(x, 2, dim=1), [S(2, 3)],
+           grad_fn="IndexSelectBackward0", torch_parity=False),
+    OpInfo("repeat_interleave_tensor", lambda T, x: x.repeat_interleave(T.tensor([1, 0, 2]), dim=0), [S(3, 2)],
+           grad_fn="IndexSelectBackward0"),
+    OpInfo("repeat_interleave_counts", lambda T, r: T.repeat_interleave(r), [I(values=[2, 0, 1])], **_NO_GRAD_OP),
+    OpInfo("searchsorted", lambda T, s, v: T.searchsorted(s, v, right=True),
+           [S(4, fill=[-1.0, 0.0, 0.5, 1.0], requires_grad=False), S(2, 3, requires_grad=False)], **_NO_GRAD_OP),
+    OpInfo("searchsorted_batched", lambda T, s, v: T.searchsorted(s, v, side="right"),
+           [S(2, 3, fill=[-1.0, 0.0, 1.0, -0.5, 0.0, 0.5], requires_grad=False), S(2, 4, requires_grad=False)],
+           **_NO_GRAD_OP),
+    OpInfo("bucketize", lambda T, v, b: T.bucketize(v, b, out_int32=True),
+           [S(5, requires_grad=False), S(3, fill=[-0.5, 0.0, 0.5], requires_grad=False)], **_NO_GRAD_OP),
+    OpInfo("isin", lambda T, a, b: T.isin(a, b, invert=True), [I(6, high=5), I(3, high=5)], **_NO_GRAD_OP),
+]
+
+OPS += LOOKUPS

@@ -162,3 +162,5 @@ BILINEAR = [
 ]
 
 OPS += LINEAR + BILINEAR
+
+OPS += [OpInfo("linalg_vander", lambda T, x: T.linalg.vander(x, N=4), [S(2, 3)], grad_fn="CatBackward0")]

@@ -303,3 +303,20 @@ def _misc_ops():
 
 OPS = _solve_ops() + _inv_det_ops() + _cholesky_ops() + _qr_svd_eig_ops() + _pinv_lstsq_ops() + _lu_ops() \
     + _householder_ops() + _misc_ops()
+
+# composites: condition numbers, tensor inverse/solve, the nuclear norm. Where torch's graph ends in
+# other nodes (a squeeze of the singular values, nan_to_num, _reshape_alias, a permute) parity is off:
+# the values and gradients of these match torch's in tests/opinfo_runner.py
+OPS += [
+    OpInfo("linalg_cond", lambda T, a: T.linalg.cond(_wc(T, a)), [S(3, 3)], grad_fn="DivBackward0",
+           torch_parity=False),
+    OpInfo("linalg_cond_fro", lambda T, a: T.linalg.cond(_wc(T, a), "fro"), [S(2, 3, 3)], grad_fn="MulBackward0",
+           torch_parity=False),
+    OpInfo("linalg_tensorinv", lambda T, a: T.linalg.tensorinv(_wc(T, a.reshape(4, 4)).reshape(2, 2, 4)),
+           [S(16)], grad_fn="ViewBackward0", torch_parity=False),
+    OpInfo("linalg_tensorsolve", lambda T, a, b: T.linalg.tensorsolve(_wc(T, a.reshape(6, 6)).reshape(2, 3, 6), b),
+           [S(36), S(2, 3)], grad_fn="ViewBackward0"),
+    OpInfo("norm_nuc", lambda T, a: T.norm(a, "nuc"), [S(3, 4)], grad_fn="SumBackward1"),
+    OpInfo("norm_nuc_dims", lambda T, a: a.norm("nuc", (0, 2), keepdim=True), [S(3, 2, 4)],
+           grad_fn="UnsqueezeBackward0", torch_parity=False),
+]

@@ -71,3 +71,6 @@ WEIGHT_NORM = [
 ]
 
 OPS = NORMS + WEIGHT_NORM
+
+# eps=None: the dtype's machine epsilon (read from the array: the input requires grad)
+OPS += [OpInfo("rms_norm_default_eps", lambda T, x: F(T).rms_norm(x, (3,)), [S(2, 3)], grad_fn="MulBackward0")]

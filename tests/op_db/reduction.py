@@ -342,3 +342,44 @@ UNIQUE = [
 ]
 
 OPS += UNIQUE
+
+_NO_GRAD_OP = dict(check_grad=False, gradgrad=False)
+# composites: differences, integrals, covariance, quantiles
+COMPOSITES = [
+    OpInfo("mean_0d_dim", lambda T, x: T.mean(x, 0, keepdim=True), [S()], grad_fn="MeanBackward1"),
+    OpInfo("diff", lambda T, x: T.diff(x), [S(3, 4)], grad_fn="SubBackward0"),
+    OpInfo("gradient", lambda T, x: T.gradient(x, spacing=0.5), [S(4, 3)], grad_fn="CatBackward0"),
+    OpInfo("gradient_edge2_dims", lambda T, x: T.gradient(x, spacing=[2.0, 1.5], dim=(0, -1), edge_order=2),
+           [S(3, 2, 4)], grad_fn="CatBackward0"),
+    OpInfo("gradient_coordinates", lambda T, x: T.gradient(x, spacing=(T.tensor([0.0, 0.5, 2.0, 2.5]),), dim=1),
+           [S(2, 4)], grad_fn="CatBackward0"),
+    OpInfo("diff_n2_prepend", lambda T, x, p: x.diff(2, 0, prepend=p), [S(3, 4), S(1, 4)], grad_fn="SubBackward0"),
+    # torch's trapezoid/cumulative_trapezoid nodes differ (MulBackward1, DivBackward1): same values
+    OpInfo("trapezoid", lambda T, y: T.trapezoid(y, dx=0.5), [S(3, 4)], grad_fn="MulBackward0", torch_parity=False),
+    OpInfo("trapezoid_x", lambda T, y, x: T.trapezoid(y, x, dim=0), [S(3, 4), S(3)], grad_fn="DivBackward0",
+           torch_parity=False),
+    OpInfo("trapz", lambda T, y: T.trapz(y, dim=0), [S(3, 4)], grad_fn="MulBackward0", torch_parity=False),
+    OpInfo("cumulative_trapezoid", lambda T, y: T.cumulative_trapezoid(y), [S(3, 4)], grad_fn="CumsumBackward0"),
+    OpInfo("cov", lambda T, x: T.cov(x), [S(3, 5)], grad_fn="SqueezeBackward0"),
+    OpInfo("cov_weights", lambda T, x, a: T.cov(x, fweights=T.tensor([1, 2, 1, 3]), aweights=a),
+           [S(2, 4), S(4, low=0.5, high=1.0)], grad_fn="SqueezeBackward0"),
+    OpInfo("corrcoef", lambda T, x: T.corrcoef(x), [S(3, 5)], grad_fn="ClampBackward1"),
+    # torch's quantile graph ends in SqueezeBackward4 (in-place squeeze_); same values and gradients
+    OpInfo("quantile", lambda T, x: T.quantile(x, 0.3, dim=1), [S(3, 5)], grad_fn="SqueezeBackward1",
+           torch_parity=False),
+    OpInfo("quantile_q_tensor", lambda T, x: x.quantile(T.tensor([0.2, 0.9], dtype=T.float64), keepdim=True),
+           [S(3, 5)], grad_fn="ViewBackward0", torch_parity=False),
+    OpInfo("quantile_q_grad", lambda T, x, q: T.quantile(x, q, dim=0), [S(5, 2), S(3, low=0.0, high=1.0)],
+           grad_fn="ViewBackward0", torch_parity=False),
+    # n=0: torch copies the input into a new tensor (CopyBackwards), ours is clone() (CloneBackward0)
+    OpInfo("diff_n0", lambda T, x, a: T.diff(x, 0, append=a), [S(2, 3), S(2, 1)], grad_fn="CloneBackward0",
+           torch_parity=False),
+    OpInfo("nanquantile_midpoint", lambda T, x: T.nanquantile(x, 0.5, 0, interpolation="midpoint"), [S(4, 3)],
+           grad_fn="SqueezeBackward1", torch_parity=False),
+    OpInfo("histc", lambda T, x: T.histc(x, bins=4, min=-1, max=1), [S(10, requires_grad=False)], **_NO_GRAD_OP),
+    OpInfo("bincount", lambda T, x: T.bincount(x, minlength=6), [I(10, high=4)], **_NO_GRAD_OP),
+    OpInfo("bincount_weights", lambda T, x, w: T.bincount(x, w), [I(10, high=4), S(10, requires_grad=False)],
+           **_NO_GRAD_OP),
+]
+
+OPS += COMPOSITES

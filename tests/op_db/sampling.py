@@ -88,3 +88,6 @@ GRID = [OpInfo(f"grid_sample_2d_{m}_{p}_align{a}", _sample(m, p, a), [S(1, 2, 2,
 ]
 
 OPS = INTERPOLATION + AFFINE + GRID
+
+OPS += [OpInfo("channel_shuffle", lambda T, x: T.nn.functional.channel_shuffle(x, 2), [S(2, 4, 3)],
+               grad_fn="ChannelShuffleBackward0")]

@@ -209,3 +209,36 @@ ALIASES = [
 ]
 
 OPS += TRIANGULAR_ROT90_BLOCKS + ALIASES
+
+# composites (torch builds them from views, cat/stack and index_select)
+COMPOSITES = [
+    OpInfo("broadcast_to", lambda T, x: T.broadcast_to(x, (2, 3, 4)), [S(3, 1)], grad_fn="ExpandBackward0"),
+    OpInfo("broadcast_tensors", lambda T, x, y: T.broadcast_tensors(x, y), [S(3, 1), S(4)], grad_fn="ExpandBackward0"),
+    OpInfo("meshgrid_ij", lambda T, x, y: T.meshgrid(x, y, indexing="ij"), [S(3), S(4)], grad_fn="ExpandBackward0"),
+    OpInfo("meshgrid_xy", lambda T, x, y, z: T.meshgrid([x, y, z], indexing="xy"), [S(3), S(2), S(2)],
+           grad_fn="ExpandBackward0"),
+    OpInfo("diag_1d", lambda T, x: T.diag(x, 1), [S(3)], grad_fn="DiagEmbedBackward0"),
+    # torch copies the diagonal of a matrix with diagonal_copy (DiagonalBackward0_copy): ours is clone()
+    OpInfo("diag_2d", lambda T, x: x.diag(-1), [S(3, 4)], grad_fn="CloneBackward0", torch_parity=False),
+    OpInfo("diagflat", lambda T, x: T.diagflat(x, -1), [S(2, 2)], grad_fn="DiagEmbedBackward0"),
+    OpInfo("cartesian_prod", lambda T, x, y: T.cartesian_prod(x, y), [S(3), S(2)], grad_fn="StackBackward0",
+           torch_parity=False),   # torch's rows come through UnsafeViewBackward0, ours ViewBackward0
+    # torch picks the combinations with masked_select, ours with index_select: same values and gradients
+    OpInfo("combinations", lambda T, x: T.combinations(x, 2), [S(4)], grad_fn="StackBackward0", torch_parity=False),
+    OpInfo("combinations_replacement", lambda T, x: T.combinations(x, 3, with_replacement=True), [S(3)],
+           grad_fn="StackBackward0", torch_parity=False),
+    OpInfo("sum_to_size", lambda T, x: x.sum_to_size(3, 1), [S(2, 3, 4)], grad_fn="ViewBackward0"),
+    OpInfo("sum_to_size_keep", lambda T, x: x.sum_to_size((1, 4)), [S(3, 4)], grad_fn="SumBackward1"),
+    OpInfo("__rdiv__", lambda T, x: x.__rdiv__(2.0), [S(3, low=1.0, high=2.0)], grad_fn="MulBackward0"),
+    # the *_copy ops: torch's nodes are named `<View>Backward0_copy`, ours are CloneBackward0
+    OpInfo("expand_copy", lambda T, x: T.expand_copy(x, (2, 3)), [S(3)], grad_fn="CloneBackward0",
+           torch_parity=False),
+    OpInfo("permute_copy", lambda T, x: T.permute_copy(x, (2, 0, 1)), [S(2, 3, 4)], grad_fn="CloneBackward0",
+           torch_parity=False),
+    OpInfo("unbind_copy", lambda T, x: T.unbind_copy(x, 1), [S(2, 3)], grad_fn="CloneBackward0", torch_parity=False),
+    OpInfo("alias_copy", lambda T, x: T.alias_copy(x), [S(2, 3)], grad_fn="CloneBackward0", torch_parity=False),
+    OpInfo("transpose_0d", lambda T, x: x.transpose(0, -1), [S()], grad_fn="TransposeBackward0"),
+    OpInfo("unsafe_chunk", lambda T, x: T.unsafe_chunk(x, 3, 1), [S(2, 5)], grad_fn="UnsafeSplitBackward0"),
+]
+
+OPS += COMPOSITES

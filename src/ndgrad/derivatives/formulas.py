@@ -212,7 +212,7 @@ def reduced_numel(shape, dim):
     """How many input elements each output element of a reduction over `dim` (None/(): all) sums."""
     n = 1
     for d in normalize_dims(dim, len(shape)) or range(len(shape)):
-        n *= shape[d]
+        n *= shape[d] if shape else 1   # a 0-d tensor's dim 0 is itself
     return n
 
 

@@ -9,6 +9,8 @@ The lowest nn family: the others take `_inplace`, `_float_only` and `_zero` from
 """
 import inspect
 import math
+import sys
+import types
 
 import numpy as np
 
@@ -253,7 +255,7 @@ def _float_input(name, input):
 def _softmax(input, dim, half_to_float):
     _float_input("softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    e = np.exp(x - x.max(axis, keepdims=True))
+    e = np.exp(x - x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
     e /= e.sum(axis, keepdims=True)
     return e.reshape(input.shape)
 
@@ -262,7 +264,7 @@ def _softmax(input, dim, half_to_float):
 def _log_softmax(input, dim, half_to_float):
     _float_input("log_softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    shifted = x - x.max(axis, keepdims=True)
+    shifted = x - x.max(axis, keepdims=True, initial=-np.inf)
     shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
     return shifted.reshape(input.shape)
 
@@ -292,6 +294,28 @@ def _softmax_public(kernel):
 
 
 softmax = register("softmax", method=True)(_softmax_public(_softmax))
+
+
+@op("_safe_softmax", public=False)
+def _safe_softmax_op(input, dim, dtype):
+    """softmax, with 0 (not nan) where every element along dim is -inf (attention's fully masked rows)."""
+    x = input if dtype is None else input.astype(dtype.np)
+    y, axis = _along(x, dim)
+    e = np.exp(y - y.max(axis, keepdims=True, initial=-np.inf))
+    with np.errstate(invalid="ignore"):
+        e = e / e.sum(axis, keepdims=True)
+    e = np.where((y == -np.inf).all(axis, keepdims=True), 0, e)
+    return e.reshape(x.shape)
+
+
+def _safe_softmax(input, dim, dtype=None):
+    return _safe_softmax_op(input, dim, dtype)
+
+
+# torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
+_pkg = sys.modules[__package__]
+_pkg.aten = getattr(_pkg, "aten", None) or types.SimpleNamespace()
+_pkg.aten._safe_softmax = _safe_softmax
 log_softmax = register("log_softmax", method=True)(_softmax_public(_log_softmax))
 
 
@@ -474,6 +498,8 @@ def prelu(input, weight):
     _prelu_check(input, weight)
     if input.ndim >= 2:
         weight = weight.view([1, weight.numel()] + [1] * (input.ndim - 2))
+    elif input.ndim == 0 and weight.ndim:   # the result has the input's shape: a 0-d input stays 0-d
+        weight = weight.view(())
     return _prelu_kernel(input, weight)
 
 

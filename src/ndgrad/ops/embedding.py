@@ -198,3 +198,26 @@ def embedding_bag_fn(input, weight, offsets=None, max_norm=None, norm_type=2, sc
                                   "GitHub.")
     return embedding_bag(weight, input, offsets, scale_grad_by_freq, modes[mode], sparse, per_sample_weights,
                          include_last_offset, padding_idx)[0]
+
+
+@op("one_hot", public=False)
+def _one_hot(input, num_classes):
+    out = np.zeros(input.shape + (num_classes,), dtype=np.int64)
+    np.put_along_axis(out, input[..., None], 1, -1)
+    return out
+
+
+def one_hot(tensor, num_classes=-1):
+    """Each class index as a row of zeros with a one at the index (nn.functional.one_hot)."""
+    if tensor.dtype.is_floating_point or tensor.is_complex() or str(tensor.dtype) != "torch.int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    a = tensor._data
+    if a.size and a.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not a.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(a.max()) + 1
+    elif a.size and a.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return _one_hot(tensor, num_classes)

@@ -808,6 +808,8 @@ def take_along_dim(input, indices, dim=None):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {len(shape)} dimensions for input, and {len(ishape)} dimensions for indices")
     dim = _wrap_dim(dim, len(shape))
+    if (indices._data < 0).any():   # along a dim, torch counts negative indices from the end (not without dim)
+        indices = tensor(np.where(indices._data < 0, indices._data + shape[dim], indices._data))
     # broadcast every dim but `dim` (torch expands both, recording the expand even when it is a no-op)
     common = list(_broadcast_shape(shape[:dim] + (1,) + shape[dim + 1:], ishape[:dim] + (1,) + ishape[dim + 1:]))
     input = input.expand(common[:dim] + [shape[dim]] + common[dim + 1:])
@@ -998,3 +1000,96 @@ def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
 
 
 aten.slice_inverse = slice_inverse
+
+
+# ---- repeat_interleave; sorted-sequence lookups and membership (no gradient) --------------------
+@register(method=True)
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along dim) repeated; with only a tensor of counts, the indices repeated."""
+    if repeats is None:   # repeat_interleave(repeats): arange(len) repeated by the counts
+        counts = input._data
+        if counts.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return tensor(np.repeat(np.arange(counts.shape[0]), counts).astype(counts.dtype))
+    if dim is None:
+        input, dim = input.reshape(-1), 0
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    if input.ndim == 0:
+        input = input.reshape(1)
+    counts = repeats._data if isinstance(repeats, Tensor) else np.asarray(repeats)
+    if counts.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    n = input.shape[dim]
+    if counts.ndim == 1 and counts.shape[0] not in (1, n):
+        raise RuntimeError("repeats must have the same size as input along dim")
+    index = np.repeat(np.arange(n), np.broadcast_to(counts, (n,)))
+    if output_size is not None and index.shape[0] != output_size:
+        raise RuntimeError("allocated size does not match required size")
+    return index_select(input, dim, tensor(index.astype(np.int64)))
+
+
+def _sorted_lookup(name, boundaries, values, out_int32, right, side, sorter):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"{name}(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError(f"{name}(): side and right can't be set to opposites, got side of left while right "
+                               f"was True")
+        right = side == "right"
+    how = "right" if right else "left"
+    if sorter is not None:
+        boundaries = np.take_along_axis(boundaries, sorter, -1)
+    if boundaries.ndim <= 1:
+        out = np.searchsorted(boundaries, values, side=how)
+    else:
+        if boundaries.shape[:-1] != values.shape[:-1]:
+            raise RuntimeError(f"{name}(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                               f"boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                               f"{list(boundaries.shape)} and input value tensor {list(values.shape)}")
+        b2, v2 = boundaries.reshape(-1, boundaries.shape[-1]), values.reshape(-1, values.shape[-1])
+        out = np.stack([np.searchsorted(b, v, side=how) for b, v in zip(b2, v2)]).reshape(values.shape)
+    return np.asarray(out, dtype=np.int32 if out_int32 else np.int64)
+
+
+@op("searchsorted", public=False)
+def _searchsorted(sorted_sequence, input, out_int32, right, side, sorter):
+    return _sorted_lookup("searchsorted", sorted_sequence, input, out_int32, right, side, sorter)
+
+
+@register()
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """The indices at which `input`'s values would be inserted into the (last dim of) sorted_sequence."""
+    if not isinstance(input, Tensor):
+        input = tensor(input, dtype=sorted_sequence.dtype)
+    return _searchsorted(sorted_sequence, input, out_int32, right, side, sorter)
+
+
+@op("bucketize", public=False)
+def _bucketize(input, boundaries, out_int32, right):
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return _sorted_lookup("bucketize", boundaries, input, out_int32, right, None, None)
+
+
+@register(method=False)
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    if not isinstance(input, Tensor):
+        input = tensor(input, dtype=boundaries.dtype)
+    return _bucketize(input, boundaries, out_int32, right)
+
+
+@op("isin", public=False)
+def _isin(elements, test_elements, assume_unique, invert):
+    return np.isin(elements, test_elements, invert=invert)
+
+
+@register()
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each of `elements` is in `test_elements` (either may be a scalar)."""
+    if not isinstance(elements, Tensor):
+        elements = tensor(elements)
+    if not isinstance(test_elements, Tensor):
+        test_elements = tensor(test_elements)
+    return _isin(elements, test_elements, assume_unique, invert)

@@ -571,3 +571,15 @@ def linear(input, weight, bias=None):
             return out.view(tuple(input.shape[:-1]) + (out.shape[-1],))
     out = matmul(input, weight.t())
     return out if bias is None else out + bias
+
+
+def vander(x, *, N=None):
+    """linalg.vander: the powers x**0 .. x**(N-1) of x's last dim, as a new last dim."""
+    if x.ndim == 0:
+        x = x.reshape(1)
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    ones = OPS["ones_like"](x).unsqueeze(-1)
+    powers = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
+    return OPS["cat"]([ones, powers], -1)

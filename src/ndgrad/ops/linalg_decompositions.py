@@ -8,6 +8,7 @@ powers built on the decompositions) live in ndgrad/linalg.py and at the bottom o
 top-level names (`torch.det`, `torch.svd`, ...). The products are in linalg.py.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -902,3 +903,45 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
         m, n = A.shape[-2:]
         tol = _pinv_tolerance(data, atol, rtol, m, n)
         return tensor((data > tol).sum(-1).astype(np.int64))
+
+
+# ---- composites: condition number, tensor inverse and solve ------------------------------------
+def cond(A, p=None):
+    """linalg.cond: the condition number of A in the norm p (2-norm: largest / smallest singular value)."""
+    _check_matrix("linalg.cond", A._data, square=p not in (None, 2, -2))
+    if p is None or p in (2, -2):
+        S = svdvals(A)
+        big, small = S.narrow(-1, 0, 1).squeeze(-1), S.narrow(-1, S.shape[-1] - 1, 1).squeeze(-1)
+        return big / small if p != -2 else small / big
+    if p not in ("fro", "nuc", math.inf, -math.inf, 1, -1):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    return matrix_norm(A, p) * matrix_norm(inv(A), p)
+
+
+def _prod(shape):
+    return math.prod(int(s) for s in shape)
+
+
+def tensorinv(A, ind=2):
+    """linalg.tensorinv: the inverse of A read as a matrix of its first `ind` dims by the rest."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    front, back = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if _prod(front) != _prod(back):
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           "prod(self.shape[:ind]), but got " f"{_prod(back)} != {_prod(front)}")
+    return inv(A.reshape(_prod(front), _prod(back))).reshape(back + front)
+
+
+def tensorsolve(A, B, dims=None):
+    """linalg.tensorsolve: X with tensordot(A, X, X.ndim) == B."""
+    if dims is not None:
+        n = A.ndim
+        dims = [d % n for d in dims]
+        A = A.movedim(dims, list(range(n - len(dims), n)))
+    out_shape = tuple(A.shape[B.ndim:])
+    if _prod(A.shape[:B.ndim]) != _prod(out_shape):
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {_prod(out_shape)} != "
+                           f"{_prod(A.shape[:B.ndim])}")
+    return solve(A.reshape(B.numel(), _prod(out_shape)), B.reshape(-1)).reshape(out_shape)

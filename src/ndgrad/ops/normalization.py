@@ -289,12 +289,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = list(range(input.ndim - len(normalized_shape), input.ndim))
-    eps = eps if eps is not None else float(np.finfo(input.numpy().dtype).eps)
+    eps = eps if eps is not None else float(np.finfo(input._data.dtype).eps)   # _data: input may require grad
     out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is not None:
+        raise NotImplementedError("normalize(..., out=): ndgrad returns a new tensor; assign it instead")
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
 

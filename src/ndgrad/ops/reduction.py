@@ -698,9 +698,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if p is None:
         p = "fro"
     if isinstance(p, str):
-        if p == "nuc":
-            raise NotImplementedError("norm(p='nuc') needs the nuclear norm (singular values), which ndgrad does "
-                                      "not implement yet")
+        if p == "nuc":   # the sum of the singular values of the matrices in dims `dim` (default the last two)
+            d = tuple(_wrap_dim(x, input.ndim) for x in (dim if dim is not None else (-2, -1)))
+            x = input.movedim(d, (-2, -1))
+            r = _registry.OPS["_linalg_svd"](x, False, x.requires_grad)[1].sum(-1)
+            for k in (sorted(d) if keepdim else ()):
+                r = r.unsqueeze(k)
+            return r if dtype is None else r.to(dtype)
         if p != "fro":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
         if isinstance(dim, (tuple, list)) and len(dim) > 2:
@@ -921,3 +925,285 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest with largest=False) elements along dim, in sorted order."""
     return return_types.topk(*_topk(input, operator.index(k), dim, largest, sorted))
+
+
+# ---- composites: differences, integrals, covariance, quantiles (torch builds them from other ops) ---
+@register(method=True)
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The n-th forward difference along dim (prepend/append joined first)."""
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    dim = _wrap_dim(dim, input.ndim)
+    parts = [p if p.ndim else p.expand(tuple(1 if d == dim else s for d, s in enumerate(input.shape)))
+             for p in (prepend,) if p is not None] + [input] + \
+            [p if p.ndim else p.expand(tuple(1 if d == dim else s for d, s in enumerate(input.shape)))
+             for p in (append,) if p is not None]
+    x = _registry.OPS["cat"](parts, dim) if len(parts) > 1 else input
+    if n == 0:
+        return _registry.OPS["clone"](input)   # a new tensor, as torch's (prepend/append are ignored)
+    for _ in range(n):
+        m = x.shape[dim]
+        if m == 0:
+            break
+        hi, lo = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
+        x = _registry.OPS["logical_xor"](hi, lo) if x.dtype.is_floating_point is False and str(x.dtype) == \
+            "torch.bool" else hi - lo
+    return x
+
+
+def _trapezoid_parts(y, dim):
+    dim = _wrap_dim(dim, y.ndim)
+    m = y.shape[dim]
+    return dim, m, y.narrow(dim, 1, m - 1) + y.narrow(dim, 0, m - 1) if m else None
+
+
+def _spacing(x, y, dim):
+    """The steps of sample points `x` along y's `dim` (a 1-d x lies along dim)."""
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point")
+        d = x[1:] - x[:-1]
+        return d.reshape(tuple(-1 if i == dim else 1 for i in range(y.ndim)))
+    return diff(x, dim=dim - y.ndim)
+
+
+@register()
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoidal rule along dim, with sample points x or a constant spacing dx (default 1)."""
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments")
+    if isinstance(x, (int, float)):
+        x, dx = None, x
+    dim, m, pairs = _trapezoid_parts(y, dim)
+    if not m:
+        return y.sum(dim) * 0
+    if x is None:
+        return pairs.sum(dim) * ((1 if dx is None else dx) / 2)
+    return (pairs * _spacing(x, y, dim)).sum(dim) / 2
+
+
+@register()
+def trapz(y, x=None, *, dx=None, dim=-1):
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@register()
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal integral along dim (one fewer element than y there)."""
+    if isinstance(x, (int, float)):
+        x, dx = None, x
+    dim, m, pairs = _trapezoid_parts(y, dim)
+    if not m:
+        return y.narrow(dim, 0, 0)
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2)).cumsum(dim)
+    return (pairs * _spacing(x, y, dim) / 2).cumsum(dim)
+
+
+@register(method=True)
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in input's rows (observations in columns)."""
+    if input.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.ndim} dimensions")
+    x = input.reshape(1, -1) if input.ndim < 2 else input
+    n_obs = x.shape[1]
+    w = fweights
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    if w is None:
+        avg = x.mean(1)
+        w_sum = n_obs
+        norm = n_obs - correction
+    else:
+        w_sum = w.sum()
+        avg = (x * w).sum(1) / w_sum
+        norm = w_sum - correction * (w * aweights).sum() / w_sum if aweights is not None and correction \
+            else w_sum - correction
+    if (float(norm) if isinstance(norm, Tensor) else norm) <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=2)
+        norm = norm * 0 if isinstance(norm, Tensor) else 0
+    xm = x - avg.unsqueeze(1)
+    xw = xm if w is None else xm * w
+    c = _registry.OPS["mm"](xm, xw.t().conj())
+    return (c / norm).squeeze()
+
+
+@register(method=True)
+def corrcoef(input):
+    """Pearson correlation coefficients of the variables in input's rows."""
+    c = cov(input)
+    if c.ndim == 0:
+        return c / c
+    sd = c.diagonal().real.sqrt() if c.is_complex() else c.diagonal().sqrt()
+    c = c / sd.unsqueeze(1)
+    c = c / sd.unsqueeze(0)
+    if c.is_complex():
+        return _registry.OPS["complex"](c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+    return c.clamp(-1, 1)
+
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
+    if input.dtype.is_floating_point is False:
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if input.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got {interpolation}")
+    qa = np.asarray(q.detach().numpy() if isinstance(q, Tensor) else q, dtype=np.float64)
+    if qa.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if ((qa < 0) | (qa > 1)).any():
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    scalar_q = qa.ndim == 0
+    qa = qa.reshape(-1)
+    if dim is None:
+        x, out_shape = input.reshape(-1), ((1,) * input.ndim if keepdim else ())
+    else:
+        d = _wrap_dim(dim, builtins.max(input.ndim, 1))
+        x = (input.reshape(1) if input.ndim == 0 else input).movedim(d, -1)
+        shape = list(input.shape)
+        if keepdim and shape:
+            shape[d] = 1
+        elif shape:
+            del shape[d]
+        out_shape = tuple(shape)
+    s = x.sort(-1)[0]
+    a = s.detach().numpy()
+    n = a.shape[-1]
+    nan = np.isnan(a)
+    valid = (~nan).sum(-1) if ignore_nan else np.where(nan.any(-1), 0, n)
+    rank = qa.reshape((-1,) + (1,) * (a.ndim - 1)) * (valid - 1)
+    rank = np.where(valid == 0, n - 1, rank)   # all nan (or any nan for quantile): the nan at the end
+    lo = np.floor(rank)
+    if interpolation == "lower":
+        hi = lo
+    elif interpolation == "higher":
+        lo = hi = np.ceil(rank)
+    elif interpolation == "nearest":
+        lo = hi = np.round(rank)
+    else:
+        hi = np.ceil(rank)
+    weight = np.where(valid == 0, 0.0, 0.5 if interpolation == "midpoint" else rank - lo)
+    big = s.unsqueeze(0).expand((len(qa),) + tuple(s.shape))
+    tensor = _registry.OPS["tensor"]
+    below = big.gather(-1, tensor(lo.astype(np.int64)[..., None]))
+    above = big.gather(-1, tensor(hi.astype(np.int64)[..., None]))
+    w = tensor(np.broadcast_to(weight, lo.shape)[..., None].astype(a.dtype))
+    if isinstance(q, Tensor) and q.requires_grad and interpolation == "linear":
+        # the weights are differentiable in q, as torch's
+        qv = q.reshape((-1,) + (1,) * (a.ndim - 1))
+        w = (qv * tensor(np.asarray(valid - 1, a.dtype)) - tensor(lo.astype(a.dtype))) * \
+            tensor((valid != 0).astype(a.dtype))
+        w = w.unsqueeze(-1)
+    r = _registry.OPS["lerp"](below, above, w).squeeze(-1)
+    r = r.reshape((len(qa),) + out_shape)
+    return r.squeeze(0) if scalar_q else r
+
+
+@register(method=True)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("quantile", False, input, q, dim, keepdim, interpolation)
+
+
+@register(method=True)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("nanquantile", True, input, q, dim, keepdim, interpolation)
+
+
+# ---- counting (no gradient) -------------------------------------------------------------------
+@op("histc", method=True)
+def histc(input, bins=100, min=0, max=0):
+    lo, hi = float(min), float(max)
+    if lo == hi and input.size:
+        lo, hi = float(input.min()), float(input.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if bins <= 0:
+        raise RuntimeError("torch.histc(): bins must be > 0")
+    if lo > hi:
+        raise RuntimeError(f"torch.histc(): max must be larger than min")
+    counts, _ = np.histogram(input[np.isfinite(input)], bins=bins, range=(lo, hi))
+    return counts.astype(input.dtype)
+
+
+@op("bincount", method=True)
+def bincount(input, weights=None, minlength=0):
+    if input.ndim != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input.size and input.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and weights.shape != input.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = np.bincount(input, weights=weights, minlength=minlength)
+    if weights is None:
+        return out.astype(np.int64)
+    return out.astype(weights.dtype if weights.dtype in (np.float32, np.float64) else np.float64)
+
+
+def _along(coef, ndim, dim):
+    """A 1-d array of coefficients as a tensor that broadcasts along `dim` of an ndim-d tensor."""
+    return _registry.OPS["tensor"](np.asarray(coef).reshape(tuple(-1 if i == dim else 1 for i in range(ndim))))
+
+
+def _gradient_1d(f, dim, h, edge_order):
+    """The derivative of f along dim by central differences; h: a scalar step or 1-d coordinates."""
+    n = f.shape[dim]
+    if n < edge_order + 1:
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    at = lambda i, k=1: f.narrow(dim, i % n, k)   # noqa: E731 - slices along dim
+    if not isinstance(h, Tensor):
+        inner = (at(2, n - 2) - at(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            front, back = (at(1) - at(0)) / h, (at(-1) - at(-2)) / h
+        else:
+            front = (at(0) * -1.5 + at(1) * 2 - at(2) * 0.5) / h
+            back = (at(-3) * 0.5 - at(-2) * 2 + at(-1) * 1.5) / h
+    else:
+        c = h.detach().numpy().astype(np.result_type(h._data.dtype, np.float64) if h._data.dtype.kind in "biu"
+                                      else h._data.dtype)
+        if c.ndim != 1 or c.shape[0] != n:
+            raise RuntimeError("torch.gradient expected each tensor to be on the same device and the coordinates "
+                               "of each dimension to be 1-d of the dimension's size")
+        dx = np.diff(c)
+        d1, d2 = dx[:-1], dx[1:]
+        a, b, cc = -d2 / (d1 * (d1 + d2)), (d2 - d1) / (d1 * d2), d1 / (d2 * (d1 + d2))
+        nd = f.ndim
+        inner = at(0, n - 2) * _along(a, nd, dim) + at(1, n - 2) * _along(b, nd, dim) + at(2, n - 2) * _along(cc, nd, dim)
+        if edge_order == 1:
+            front, back = (at(1) - at(0)) / float(dx[0]), (at(-1) - at(-2)) / float(dx[-1])
+        else:
+            p, q = float(dx[0]), float(dx[1])
+            front = at(0) * (-(2 * p + q) / (p * (p + q))) + at(1) * ((p + q) / (p * q)) + at(2) * (-p / (q * (p + q)))
+            p, q = float(dx[-2]), float(dx[-1])
+            back = at(-3) * (q / (p * (p + q))) + at(-2) * (-(q + p) / (p * q)) + at(-1) * ((2 * q + p) / (q * (p + q)))
+    return _registry.OPS["cat"]([front, inner, back], dim)
+
+
+@register()
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: the derivative of `input` along each of `dim` (every dim by default), central
+    differences inside, one-sided (edge_order 1 or 2) at the ends; one tensor per dim."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if spacing is None:
+        spacing = 1
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [_wrap_dim(d, input.ndim) for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        steps = list(spacing)
+        if len(steps) == 1 and len(dims) > 1 and not isinstance(steps[0], Tensor):
+            steps = steps * len(dims)
+        if len(steps) != len(dims):
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                               f"arguments to have the same length, but got a spacing argument of length "
+                               f"{len(steps)} and a dim argument of length {len(dims)}.")
+    else:
+        steps = [spacing.item() if isinstance(spacing, Tensor) else spacing] * len(dims)
+    steps = [s.item() if isinstance(s, Tensor) and s.ndim == 0 else s for s in steps]
+    return tuple(_gradient_1d(input, d, h, edge_order) for d, h in zip(dims, steps))

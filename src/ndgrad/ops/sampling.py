@@ -133,6 +133,21 @@ def pixel_unshuffle(self, downscale_factor):
     return np.ascontiguousarray(x.reshape(*b, c * r * r, h // r, w // r))
 
 
+@op("channel_shuffle", public="channel_shuffle")
+def channel_shuffle(self, groups):
+    """(N, C, *) -> the channels read as (groups, C // groups) and transposed."""
+    if self.ndim < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with sizes "
+                           f"{list(self.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c, *rest = self.shape
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    x = self.reshape(n, groups, c // groups, *rest).swapaxes(1, 2)
+    return np.ascontiguousarray(x.reshape(self.shape))
+
+
 _INTERP_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 

@@ -270,8 +270,12 @@ def contiguous(input, memory_format=None):
 
 
 # ---- transposes and permutations ------------------------------------------------------------
-_transpose = op("transpose.int", public=False, view=True)(np.swapaxes)
-_transpose_ = op("transpose_", public=False, view=True)(np.swapaxes)
+def _swapaxes(a, axis1, axis2):
+    return np.swapaxes(a, axis1, axis2) if a.ndim else a.view()   # a 0-d tensor's dims 0 and -1 are itself
+
+
+_transpose = op("transpose.int", public=False, view=True)(_swapaxes)
+_transpose_ = op("transpose_", public=False, view=True)(_swapaxes)
 
 
 _transpose_args = Parser("transpose(Tensor input, int dim0, int dim1)")
@@ -1433,3 +1437,154 @@ def _reshape_alias_strided(input, size, stride):
 
 aten.lift, aten.lift_fresh = lift, lift_fresh
 aten._reshape_copy, aten._reshape_alias = _reshape_copy, _reshape_alias_strided
+
+
+# ---- composites: torch builds these from other ops, so their graphs hold those ops' nodes ------
+_broadcast_to_args = Parser("broadcast_to(Tensor input, SymInt[] size)")
+
+
+@register(method=True)
+def broadcast_to(*args, **kwargs):
+    _, (input, size) = _broadcast_to_args.parse(args, kwargs)
+    return _expand_checked(input, size)
+
+
+broadcast_to.parser = _broadcast_to_args
+
+
+@register()
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = _registry.broadcast_shape(*(t.shape for t in tensors))
+    return tuple(_expand_checked(t, shape) for t in tensors)
+
+
+@register()
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids: views of each 1-d input expanded to the grid's shape."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = (tensors[1], tensors[0], *tensors[2:]) if swap else tensors
+    shape = tuple(t.numel() for t in order)
+    out = []
+    for i, t in enumerate(order):
+        view = [1] * len(order)
+        view[i] = shape[i]
+        out.append(_expand_checked(reshape(t, tuple(view)), shape))
+    if swap:
+        out = [out[1], out[0], *out[2:]]
+    return tuple(out)
+
+
+@register(method=True)
+def diag(input, diagonal=0):
+    """The matrix with `input` (1-d) on its `diagonal`, or the `diagonal` of `input` (2-d), copied."""
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if input.ndim == 2:
+        return _registry.OPS["clone"](_diagonal_view_op(input, diagonal))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+
+
+def _diagonal_view_op(input, offset):
+    return diagonal(input, offset, 0, 1)
+
+
+@register(method=True)
+def diagflat(input, offset=0):
+    return diag_embed(reshape(input, (-1,)), offset, 0, 1)
+
+
+@register()
+def cartesian_prod(*tensors):
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {_shape_str(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([reshape(g, (-1,)) for g in grids], 1)
+
+
+@register()
+def combinations(input, r=2, with_replacement=False):
+    """The length-`r` combinations of the elements of the 1-d `input`, one per row."""
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {_shape_str(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty((0,))
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = np.array(list(pick(range(input.shape[0]), r)), dtype=np.int64).reshape(-1, r)
+    index_select = _registry.OPS["index_select"]
+    return stack([index_select(input, 0, _registry.OPS["tensor"](rows[:, j].copy())) for j in range(r)], 1)
+
+
+_sum_to_size_args = Parser("sum_to_size(Tensor self, SymInt[] size)").method()
+
+
+@method()
+def sum_to_size(self, *args, **kwargs):
+    _, (size,) = _sum_to_size_args.parse(args, kwargs)
+    shape = tuple(self.shape)
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != 1 and s != h for s, h in zip(size, shape[lead:])):
+        raise RuntimeError(f"size {{{_shape_str(size)}}} is not expandable to size {{{_shape_str(shape)}}}.")
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+    out = self.sum(dims, keepdim=True) if dims else self
+    return out.view(size) if lead else out
+
+
+_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input)}
+
+
+# the *_copy ops: the view op's result, copied (a tensor of its own, not a view of the input)
+def _view_copy(view_fn, name):
+    def copy(input, *args, **kwargs):
+        out = view_fn(input, *args, **kwargs)
+        clone = _registry.OPS["clone"]
+        return tuple(clone(o) for o in out) if isinstance(out, (tuple, list)) else clone(out)
+    copy.__name__ = copy.__qualname__ = name
+    copy.__doc__ = f"`{name[:-5]}` copied out of the input (not a view)."
+    return register(name)(copy)
+
+
+for _name in ("expand", "permute", "view", "squeeze", "unsqueeze", "transpose", "t", "diagonal", "narrow",
+              "select", "slice", "split", "split_with_sizes", "unbind", "unfold", "alias", "detach",
+              "as_strided", "view_as_real", "view_as_complex"):
+    _view_copy(lambda input, *a, _n=_name, **k: _VIEW_FNS[_n](input, *a, **k) if _n in _VIEW_FNS
+               else getattr(Tensor, _n)(input, *a, **k), f"{_name}_copy")
+
+
+def _slice_public(input, dim=0, start=None, end=None, step=1):
+    index = [slice(None)] * input.ndim
+    index[_wrap_dim(dim, input.ndim)] = slice(start, end, step)
+    return input[tuple(index)]
+
+
+aten.slice = _slice_public
+
+
+@register(method=True)
+def unsafe_chunk(input, chunks, dim=0):
+    """chunk without the views' in-place checks (torch's UnsafeSplitBackward0)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = input.shape[_wrap_dim(dim, input.ndim)]
+    return unsafe_split(input, -(-n // chunks) if n else 1, dim)

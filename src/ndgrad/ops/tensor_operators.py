@@ -104,3 +104,4 @@ def _invert(self):
 Tensor.__invert__ = _invert
 Tensor.__getitem__ = lambda self, index: OPS["_index_get"](self, index)
 Tensor.__setitem__ = lambda self, index, value: OPS["_index_set"](self, index, value)
+Tensor.__rdiv__ = Tensor.__rtruediv__   # torch keeps Python 2's name as an alias

@@ -8,6 +8,7 @@ from ...ops.linalg_decompositions import vector_norm
 from ...ops.loss import REDUCTIONS, _reduce, _reduction as legacy_reduction
 from ...ops.pointwise import clamp_min, minimum
 from ...ops.reduction import _norm_dim
+from ...ops.shape import broadcast_tensors
 
 __all__ = ["cosine_similarity", "pairwise_distance", "pdist", "triplet_margin_loss",
            "triplet_margin_with_distance_loss"]
@@ -32,6 +33,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         with no_grad():
             norm.clamp_min_(eps)
         return x / norm
+    if x1.shape != x2.shape:   # broadcast first: a size-1 dim normalized alone would give +-1
+        x1, x2 = broadcast_tensors(x1, x2)
     return (unit(x1) * unit(x2)).sum(dim)
 
 

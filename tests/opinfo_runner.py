@@ -1,0 +1,418 @@
+"""Run PyTorch's OpInfo database (torch.testing._internal.common_methods_invocations.op_db, read from
+the installed torch wheel at run time, never copied here) against ndgrad.
+
+For every OpInfo in scope (supports autograd, has float64 on CPU) and each of its float64 samples:
+the inputs are rebuilt as ndgrad tensors, the ndgrad op of the same name is called, its outputs are
+compared with torch's (torch.testing.assert_close, torch's default tolerances), then the gradients
+of a weighted sum of the outputs (the same weights on both sides) with respect to every input that
+requires grad. Each OpInfo gets one status, the worst of its samples':
+
+    pass, missing (AttributeError / NotImplementedError), error (any other exception),
+    value (wrong value), grad (wrong gradient), excluded (listed in KNOWN with the reason)
+
+    python tests/opinfo_runner.py [--ops a,b] [--limit N] [--samples N]
+
+prints a per-op table and the percentage of in-scope OpInfos passing every sample.
+"""
+import argparse
+import functools
+import importlib
+import sys
+import time
+import types
+import warnings
+
+import numpy as np
+
+import ndgrad
+
+# The one place where an OpInfo is knowingly not run, with the reason. Keys are OpInfo ids
+# (`name` or `name.variant_test_name`); a key without a variant covers every variant.
+RANDOM = "result depends on torch's random stream"
+UNINIT = "result is uninitialised memory"
+KNOWN = {
+    "bernoulli": RANDOM, "multinomial": RANDOM, "normal": RANDOM, "rand_like": RANDOM, "randn_like": RANDOM,
+    "randint_like": RANDOM, "randint": RANDOM, "uniform": RANDOM, "exponential": RANDOM, "geometric": RANDOM,
+    "cauchy": RANDOM, "log_normal": RANDOM, "nn.functional.dropout": RANDOM, "nn.functional.dropout2d": RANDOM,
+    "nn.functional.dropout3d": RANDOM, "nn.functional.alpha_dropout": RANDOM,
+    "nn.functional.feature_alpha_dropout": RANDOM, "nn.functional.rrelu": RANDOM,
+    "nn.functional.fractional_max_pool2d": RANDOM, "nn.functional.fractional_max_pool3d": RANDOM,
+    "nn.functional.gumbel_softmax": RANDOM,
+    "empty": UNINIT, "empty_like": UNINIT, "new_empty": UNINIT, "empty_strided": UNINIT,
+    "new_empty_strided": UNINIT, "empty_permuted": UNINIT,
+}
+
+# the statuses, best first: an OpInfo takes the worst of its samples'
+ORDER = ["pass", "excluded", "value", "grad", "error", "missing"]
+
+
+def in_scope(op, torch):
+    return op.supports_autograd and torch.float64 in op.supported_dtypes("cpu")
+
+
+def op_id(op):
+    return f"{op.name}.{op.variant_test_name}" if op.variant_test_name else op.name
+
+
+def known_reason(op):
+    return KNOWN.get(op_id(op)) or KNOWN.get(op.name)
+
+
+def load_op_db():
+    """The OpInfo list of the installed torch (it already holds opinfo.definitions' linalg, fft,
+    special, signal lists)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from torch.testing._internal.common_methods_invocations import op_db
+    return op_db
+
+
+# --- from torch objects to ndgrad objects -------------------------------------------------------
+def _attr_path(root, path):
+    obj = root
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+class _Namespace:
+    """What a torch module (torch, torch.nn.functional, ...) is in ndgrad: attribute lookups go to
+    the ndgrad module of the same path; a missing name raises AttributeError (-> `missing`)."""
+
+    def __init__(self, path):
+        self._path = path
+
+    def __getattr__(self, name):
+        target = _ndgrad_module(self._path)
+        if name.startswith("_") and not hasattr(target, name):
+            # a private helper of torch's that the OpInfo wrappers call (torch.masked._output_mask):
+            # no API of ndgrad, so torch computes it, on the same values
+            helper = getattr(importlib.import_module(self._path), name)
+            return functools.partial(_torch_helper, helper)
+        value = getattr(target, name)
+        return _Namespace(f"{self._path}.{name}") if isinstance(value, types.ModuleType) else value
+
+
+def _torch_helper(helper, *args, **kwargs):
+    import torch
+
+    def to_torch(x):
+        if isinstance(x, ndgrad.Tensor):
+            return torch.from_numpy(np.array(x.detach().numpy(), copy=True))
+        if callable(x) and getattr(x, "__module__", "").startswith("ndgrad"):
+            return getattr(importlib.import_module("torch" + x.__module__[len("ndgrad"):]), x.__name__)
+        if isinstance(x, (list, tuple)):
+            return type(x)(to_torch(v) for v in x)
+        if isinstance(x, dict):
+            return {k: to_torch(v) for k, v in x.items()}
+        return x
+    out = helper(*to_torch(args), **to_torch(kwargs))
+    return Converter(torch)(out.detach() if isinstance(out, torch.Tensor) else out)
+
+
+@functools.cache
+def _ndgrad_module(path):
+    """ndgrad's module for torch module `path` ('torch.nn.functional' -> ndgrad.nn.functional)."""
+    rest = path[len("torch"):].lstrip(".")
+    if rest.startswith("_C") or rest == "functional" or rest.startswith("_"):
+        return ndgrad
+    try:
+        return importlib.import_module("ndgrad." + rest) if rest else ndgrad
+    except ImportError:
+        return _attr_path(ndgrad, rest)
+
+
+def _torch_module_name(obj):
+    return getattr(obj, "__module__", None) or ""
+
+
+class Converter:
+    """Turns torch values (tensors, dtypes, functions, modules) into ndgrad's."""
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.leaves = {}       # id(torch tensor) -> ndgrad tensor, for the gradient comparison
+        self.seen = {}         # id(torch tensor) -> ndgrad tensor: a tensor passed twice stays one
+
+    def tensor(self, t):
+        torch = self.torch
+        if id(t) in self.seen:
+            return self.seen[id(t)]
+        if t.layout != torch.strided:
+            raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
+        a = t.detach().resolve_conj().resolve_neg().numpy().copy()
+        n = ndgrad.tensor(a)
+        if t.requires_grad:
+            n.requires_grad_(True)
+            self.leaves[id(t)] = n
+        self.seen[id(t)] = n
+        return n
+
+    def __call__(self, x):
+        torch = self.torch
+        if isinstance(x, torch.Tensor):
+            return self.tensor(x)
+        if isinstance(x, torch.Size):
+            return tuple(x)
+        if isinstance(x, torch.dtype):
+            return getattr(ndgrad, str(x).split(".")[-1])
+        if isinstance(x, torch.device):
+            return str(x)
+        if isinstance(x, (torch.memory_format, torch.layout)):
+            return getattr(ndgrad, str(x).split(".")[-1])
+        if isinstance(x, tuple) and hasattr(x, "_fields"):
+            return type(x)(*(self(v) for v in x))
+        if isinstance(x, (list, tuple)):
+            return type(x)(self(v) for v in x)
+        if isinstance(x, dict):
+            return {k: self(v) for k, v in x.items()}
+        if isinstance(x, functools.partial):
+            return functools.partial(self(x.func), *self(x.args), **self(x.keywords))
+        if isinstance(x, types.ModuleType) and x.__name__.startswith("torch"):
+            return _Namespace(x.__name__)
+        if isinstance(x, types.FunctionType):
+            return self.function(x)
+        if callable(x) and type(x).__name__ in ("builtin_function_or_method", "method_descriptor",
+                                                "wrapper_descriptor", "OpOverloadPacket", "OpOverload"):
+            return self.builtin(x)
+        return x
+
+    def builtin(self, f):
+        if type(f).__name__ in ("OpOverloadPacket", "OpOverload"):   # torch.ops.aten.X(.overload)
+            packet = getattr(f, "_overloadpacket", f)
+            return getattr(ndgrad.ops.aten, packet.__name__)
+        name = getattr(f, "__name__", None) or str(f).split(".")[-1]
+        mod = _torch_module_name(f)
+        if type(f).__name__ in ("method_descriptor", "wrapper_descriptor"):
+            return getattr(ndgrad.Tensor, name)
+        for prefix, path in (("linalg_", "linalg"), ("fft_", "fft"), ("special_", "special")):
+            if mod.endswith("_" + path) and name.startswith(prefix):
+                return getattr(getattr(ndgrad, path), name[len(prefix):])
+        if mod.endswith("_nn"):
+            return getattr(ndgrad.nn.functional, name)
+        return getattr(ndgrad, name)
+
+    def function(self, f):
+        mod = _torch_module_name(f)
+        if not mod.startswith("torch"):
+            return f
+        if not mod.startswith("torch.testing"):
+            return getattr(_ndgrad_module(mod), f.__name__)
+        # a helper of the OpInfo database (lambdas, wrappers): the same code, with its torch
+        # names read from ndgrad
+        glob = {k: self(v) if isinstance(v, types.ModuleType) else v for k, v in f.__globals__.items()}
+        closure = None
+        if f.__closure__:
+            closure = tuple(types.CellType(self(c.cell_contents)) for c in f.__closure__)
+        g = types.FunctionType(f.__code__, glob, f.__name__, self(f.__defaults__), closure)
+        g.__kwdefaults__ = self(f.__kwdefaults__)
+        return g
+
+
+def resolve(op, conv):
+    """The ndgrad callable for OpInfo `op` (raises AttributeError when ndgrad lacks it)."""
+    f = op.op
+    if isinstance(f, types.FunctionType) and _torch_module_name(f).startswith("torch.testing"):
+        return conv.function(f)
+    if type(f).__name__ in ("method_descriptor", "wrapper_descriptor"):
+        return getattr(ndgrad.Tensor, f.__name__)
+    try:
+        return _attr_path(ndgrad, op.name)
+    except AttributeError:
+        pass
+    try:
+        return conv(f) if not isinstance(f, types.FunctionType) else conv.function(f)
+    except AttributeError:
+        pass
+    if op.aten_name and op.aten_name != op.name:
+        try:
+            return _attr_path(ndgrad, op.aten_name)
+        except AttributeError:
+            pass
+    # a Tensor method of that name
+    meth = getattr(ndgrad.Tensor, op.name)
+    return lambda self, *a, **k: meth(self, *a, **k)
+
+
+# --- running one sample -------------------------------------------------------------------------
+def _flatten(out):
+    if isinstance(out, (list, tuple)):
+        res = []
+        for o in out:
+            res.extend(_flatten(o))
+        return res
+    return [out]
+
+
+class Mismatch(Exception):
+    def __init__(self, kind, msg):
+        super().__init__(msg)
+        self.kind = kind
+
+
+def _to_torch(torch, x):
+    if isinstance(x, ndgrad.Tensor):
+        return torch.from_numpy(np.array(x.detach().numpy(), copy=True))
+    return x
+
+
+def _compare(torch, kind, got, want):
+    if len(got) != len(want):
+        raise Mismatch(kind, f"{len(got)} outputs, torch gives {len(want)}")
+    for i, (g, w) in enumerate(zip(got, want)):
+        if isinstance(w, torch.Tensor):
+            if not isinstance(g, ndgrad.Tensor):
+                raise Mismatch(kind, f"output {i}: {type(g).__name__}, torch gives a Tensor")
+            try:
+                torch.testing.assert_close(_to_torch(torch, g), w.detach().resolve_conj().resolve_neg(),
+                                           equal_nan=True, check_device=False, check_layout=False)
+            except AssertionError as e:
+                raise Mismatch(kind, f"output {i}: " + " ".join(str(e).split())[:300]) from None
+        elif w is None:
+            if g is not None and not (isinstance(g, ndgrad.Tensor) and not g.detach().numpy().any()):
+                raise Mismatch(kind, f"output {i}: {g!r}, torch gives None")
+        else:
+            if isinstance(g, ndgrad.Tensor) or g != w and not (g != g and w != w):
+                raise Mismatch(kind, f"output {i}: {g!r}, torch gives {w!r}")
+
+
+def run_sample(op, fn, sample, torch, rng):
+    """Compare one sample; returns None (pass) or raises Mismatch / another exception."""
+    conv = Converter(torch)
+    wrapper = op.gradcheck_wrapper
+
+    def call_torch():
+        return wrapper(op.op, sample.input, *sample.args, **sample.kwargs)
+
+    try:
+        want = call_torch()
+    except Exception:
+        return "torch-error"
+    n_in, n_args, n_kwargs = conv(sample.input), conv(sample.args), conv(sample.kwargs)
+    n_wrapper = conv(wrapper)
+    got = n_wrapper(fn, n_in, *n_args, **n_kwargs)
+    process = sample.output_process_fn_grad
+    want_o = _flatten(process(want))
+    got_o = _flatten(conv(process)(got))
+    _compare(torch, "value", got_o, want_o)
+
+    # gradients of sum(w * out) over the differentiable outputs, with the same weights w
+    leaves = [t for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())])
+              if isinstance(t, torch.Tensor) and t.requires_grad and id(t) in conv.leaves]
+    outs = [(i, w) for i, w in enumerate(want_o)
+            if isinstance(w, torch.Tensor) and w.requires_grad and (w.is_floating_point() or w.is_complex())]
+    if not leaves or not outs:
+        return None
+    weights = []
+    for _, w in outs:
+        a = rng.standard_normal(tuple(w.shape))
+        if w.is_complex():
+            a = a + 1j * rng.standard_normal(tuple(w.shape))
+        weights.append(torch.from_numpy(np.asarray(a)).to(w.dtype))
+    want_g = torch.autograd.grad([w for _, w in outs], leaves, weights, allow_unused=True)
+    n_outs = [got_o[i] for i, _ in outs]
+    for j, o in enumerate(n_outs):
+        if not isinstance(o, ndgrad.Tensor) or not o.requires_grad:
+            raise Mismatch("grad", f"output {outs[j][0]} does not require grad")
+    n_leaves = [conv.leaves[id(t)] for t in leaves]
+    got_g = ndgrad.autograd.grad(n_outs, n_leaves, [conv(w) for w in weights], allow_unused=True)
+    # an unused input: None or zeros on either side
+    got_g = [g if g is not None else ndgrad.zeros_like(t) for g, t in zip(got_g, n_leaves)]
+    _compare(torch, "grad", list(got_g), [g if g is not None else torch.zeros_like(t) for g, t in
+                                          zip(want_g, leaves)])
+    return None
+
+
+def classify(exc):
+    if isinstance(exc, Mismatch):
+        return exc.kind
+    if isinstance(exc, (AttributeError, NotImplementedError)):
+        return "missing"
+    return "error"
+
+
+def run_op(op, torch, max_samples=None, seed=0):
+    """(status, detail, samples run) for one OpInfo."""
+    reason = known_reason(op)
+    if reason:
+        return "excluded", reason, 0
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    try:
+        fn = resolve(op, Converter(torch))
+    except AttributeError as e:
+        return "missing", f"AttributeError: {e}", 0
+    worst, detail, n = "pass", "", 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        samples = op.sample_inputs("cpu", torch.float64, requires_grad=True)
+        for sample in samples:
+            if max_samples is not None and n >= max_samples:
+                break
+            try:
+                r = run_sample(op, fn, sample, torch, rng)
+                if r == "torch-error":
+                    continue
+                status, msg = "pass", ""
+            except Exception as e:  # noqa: BLE001 - every failure is classified
+                status, msg = classify(e), f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"
+            n += 1
+            if ORDER.index(status) > ORDER.index(worst):
+                worst, detail = status, f"sample {n - 1}: {msg}"
+    return worst, detail, n
+
+
+def run(ops=None, limit=None, max_samples=None, progress=None):
+    import torch
+    results = {}
+    selected = [op for op in load_op_db() if in_scope(op, torch)]
+    if ops:
+        wanted = set(ops)
+        selected = [op for op in selected if op.name in wanted or op_id(op) in wanted]
+    if limit:
+        selected = selected[:limit]
+    for op in selected:
+        t0 = time.perf_counter()
+        status, detail, n = run_op(op, torch, max_samples)
+        results[op_id(op)] = (status, detail, n, time.perf_counter() - t0)
+        if progress:
+            progress(op_id(op), status)
+    return results
+
+
+def summary(results):
+    counts = {s: 0 for s in ORDER}
+    for status, *_ in results.values():
+        counts[status] += 1
+    in_scope_n = len(results) - counts["excluded"]
+    pct = 100.0 * counts["pass"] / in_scope_n if in_scope_n else 0.0
+    return counts, in_scope_n, pct
+
+
+def table(results, failures_only=False):
+    lines = ["| OpInfo | status | samples | detail |", "|---|---|---|---|"]
+    for name, (status, detail, n, _) in sorted(results.items(), key=lambda kv: (ORDER.index(kv[1][0]), kv[0])):
+        if failures_only and status == "pass":
+            continue
+        lines.append(f"| `{name}` | {status} | {n} | {detail.replace('|', '/')} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--ops", help="comma-separated OpInfo names (or name.variant)")
+    p.add_argument("--limit", type=int, help="only the first N in-scope OpInfos")
+    p.add_argument("--samples", type=int, help="at most N samples per OpInfo")
+    p.add_argument("--failures", action="store_true", help="list only the OpInfos that do not pass")
+    a = p.parse_args(argv)
+    results = run(a.ops.split(",") if a.ops else None, a.limit, a.samples,
+                  progress=lambda n, s: print(f"{s:8} {n}", file=sys.stderr, flush=True))
+    print(table(results, a.failures))
+    counts, n, pct = summary(results)
+    print()
+    print(", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"{counts['pass']}/{n} in-scope OpInfos pass every float64 sample incl. gradients: {pct:.1f}%")
+
+
+if __name__ == "__main__":
+    main()

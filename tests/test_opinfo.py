@@ -1,0 +1,72 @@
+"""PyTorch's OpInfo database against ndgrad (tests/opinfo_runner.py does the work).
+
+Skipped where torch (or its testing helpers, which need `expecttest`) is absent. By default a
+fixed subset of OpInfos with at most a few samples each, to stay short on CI; the whole database
+with NDGRAD_OPINFO=full.
+"""
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("expecttest")   # torch.testing._internal imports it
+
+import opinfo_runner  # noqa: E402
+
+FULL = os.environ.get("NDGRAD_OPINFO") == "full"
+# A spread over the families (pointwise, reductions, views, indexing, linalg, fft, nn), fixed so
+# that a CI failure names a change, not a new sample.
+SUBSET = [
+    "add", "mul", "div.no_rounding_mode", "pow", "exp", "sin", "sigmoid", "clamp", "where", "lerp",
+    "sum", "mean", "prod", "amax", "logsumexp", "cumsum", "var", "norm",
+    "reshape", "permute", "transpose", "cat", "stack", "expand", "squeeze", "flip", "roll",
+    "index_select", "scatter", "scatter_add", "take_along_dim", "masked_fill",
+    "matmul", "mm", "bmm", "linalg.det", "linalg.inv", "linalg.svd", "cholesky", "fft.fft",
+    "nn.functional.relu", "softmax", "nn.functional.conv1d", "nn.functional.layer_norm",
+    "nn.functional.mse_loss", "nn.functional.embedding", "nn.functional.max_pool2d", "nn.functional.pad.constant",
+    "meshgrid.list_of_tensors", "diag", "diff", "broadcast_to", "repeat_interleave", "cov", "quantile",
+    "searchsorted", "trapezoid", "cumulative_trapezoid", "__rdiv__",
+]
+MAX_SAMPLES = None if FULL else 4
+
+
+def _selected():
+    ops = opinfo_runner.load_op_db()
+    chosen = [op for op in ops if opinfo_runner.in_scope(op, torch)]
+    if not FULL:
+        chosen = [op for op in chosen if opinfo_runner.op_id(op) in SUBSET or op.name in SUBSET]
+    return chosen
+
+
+_OPS = _selected()
+
+
+def test_subset_names_exist():
+    ids = {opinfo_runner.op_id(op) for op in opinfo_runner.load_op_db()}
+    names = {op.name for op in opinfo_runner.load_op_db()}
+    assert not [n for n in SUBSET if n not in ids and n not in names]
+
+
+def test_known_entries_have_reasons():
+    assert all(isinstance(r, str) and r for r in opinfo_runner.KNOWN.values())
+
+
+@pytest.mark.parametrize("op", _OPS, ids=opinfo_runner.op_id)
+def test_opinfo_float64(op):
+    status, detail, n = opinfo_runner.run_op(op, torch, MAX_SAMPLES)
+    if status == "excluded":
+        pytest.skip(detail)
+    assert status == "pass", detail
+    assert n > 0
+
+
+def test_cli_table_and_percentage(capsys):
+    opinfo_runner.main(["--ops", "add,sub", "--samples", "2"])
+    out = capsys.readouterr().out
+    assert "| `add` | pass | 2 |" in out and "| `sub` | pass | 2 |" in out
+    assert "2/2 in-scope OpInfos pass every float64 sample incl. gradients: 100.0%" in out
+
+
+def test_known_is_reported_not_skipped():
+    op = next(o for o in opinfo_runner.load_op_db() if o.name == "bernoulli")
+    assert opinfo_runner.run_op(op, torch) == ("excluded", opinfo_runner.RANDOM, 0)
