@@ -621,3 +621,89 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+# ---- api: window functions, triangle indices, scalar_tensor, frombuffer, empty_permuted
+def _window(name, values):
+    """torch's `name`_window(window_length, periodic=True, *params, dtype=...): `values(N)` is the
+    symmetric window of N points; a periodic window is N + 1 symmetric points less the last."""
+    def window(window_length, periodic=True, *params, dtype=None, layout=None, device=None, requires_grad=False,
+               pin_memory=False):
+        _check_device(name, device)
+        d = _dtype_arg(name, dtype)
+        if not d.is_floating_point:
+            raise RuntimeError(f"{name} expects floating point dtypes, got: {d}")
+        if window_length < 0:
+            raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+        if window_length <= 1:
+            return _new(np.ones(window_length, dtype=d.np), requires_grad)
+        n = window_length + 1 if periodic else window_length
+        k = np.arange(n, dtype=np.float64)
+        w = values(k, n, *params)
+        return _new(np.ascontiguousarray(w[:window_length]).astype(d.np), requires_grad)
+    window.__name__ = window.__qualname__ = name
+    return register(name)(window)
+
+
+def _cos_terms(k, n, *coeffs):
+    return sum(c * np.cos(2 * math.pi * i * k / (n - 1)) for i, c in enumerate(coeffs))
+
+
+hann_window = _window("hann_window", lambda k, n: _cos_terms(k, n, 0.5, -0.5))
+hamming_window = _window("hamming_window", lambda k, n, alpha=0.54, beta=0.46: _cos_terms(k, n, alpha, -beta))
+blackman_window = _window("blackman_window", lambda k, n: _cos_terms(k, n, 0.42, -0.5, 0.08))
+bartlett_window = _window("bartlett_window", lambda k, n: 1 - np.abs(2 * k / (n - 1) - 1))
+kaiser_window = _window("kaiser_window", lambda k, n, beta=12.0: np.kaiser(n, beta))
+
+
+def _triangle_indices(name, np_indices):
+    def indices(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=False):
+        _check_device(name, device)
+        d = _dtype_arg(name, dtype, _dtype.int64)
+        if d not in (_dtype.int32, _dtype.int64):
+            raise RuntimeError("\"" + name + "\" not implemented for '" + _dtype.type_word(d.np) + "'")
+        rows, cols = np_indices(row, offset, col)
+        return _new(np.stack([rows, cols]).astype(d.np).reshape(2, -1))
+    indices.__name__ = indices.__qualname__ = name
+    return register(name)(indices)
+
+
+tril_indices = _triangle_indices("tril_indices", np.tril_indices)
+triu_indices = _triangle_indices("triu_indices", np.triu_indices)
+
+
+@register()
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """A 0-dim tensor holding the number `s`, of the default float dtype unless `dtype` says otherwise."""
+    _check_device("scalar_tensor", device)
+    d = _dtype_arg("scalar_tensor", dtype)
+    if isinstance(s, complex) and not d.is_complex:
+        raise RuntimeError("value cannot be converted to type float without overflow")
+    return _new(np.asarray(_scalar(s), dtype=d.np), requires_grad)
+
+
+@register()
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor sharing the memory of a Python buffer (bytearray, array.array, memoryview...)."""
+    d = _dtype_arg("frombuffer", dtype)
+    data = np.frombuffer(buffer, dtype=d.np, count=count, offset=offset)
+    if not data.flags.writeable:   # torch writes into the immutable buffer; NumPy cannot: a copy
+        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                      "may want to copy the buffer to protect its data or make it writable before converting it "
+                      "to a tensor. This type of warning will be suppressed for the rest of this program.")
+        data = data.copy()
+    return _new(data, requires_grad)
+
+
+@register()
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """An uninitialized tensor of `size` whose memory holds its dims in the order `physical_layout`."""
+    _check_device("empty_permuted", device)
+    size, order = tuple(size), tuple(physical_layout)
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError("Number of dimensions in size does not match the length of the physical_layout; "
+                           f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    data = np.empty(tuple(size[d] for d in order), dtype=_dtype_arg("empty_permuted", dtype).np)
+    return _new(data.transpose([order.index(d) for d in range(len(size))]), requires_grad)

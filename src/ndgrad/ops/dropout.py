@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from ._registry import op
+from ._registry import op, register
 from . import creation
 from .._random import rng
 
@@ -102,3 +102,21 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
     return _alpha_dropout(input, p, training, inplace, shape)
+
+
+# ---- api: torch's top-level (aten) forms: dropout(input, p, train), and the in-place ones
+def _aten_dropout(fn, inplace):
+    def form(input, p, train):
+        return fn(input, p, train, inplace)
+    form.__name__ = form.__qualname__ = fn.__name__ + ("_" if inplace else "")
+    register(form.__name__)(form)
+
+
+def feature_dropout(input, p=0.5, training=True, inplace=False):
+    """Whole channels (dim 1) zeroed, for any input of 2 or more dims (aten's feature_dropout)."""
+    return _mask_dropout(input, p, training, inplace, tuple(input.shape[:2]) + (1,) * (input.ndim - 2))
+
+
+for _fn in (dropout, alpha_dropout, feature_dropout, feature_alpha_dropout):
+    _aten_dropout(_fn, False)
+    _aten_dropout(_fn, True)

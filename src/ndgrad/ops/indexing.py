@@ -1093,3 +1093,27 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     if not isinstance(test_elements, Tensor):
         test_elements = tensor(test_elements)
     return _isin(elements, test_elements, assume_unique, invert)
+
+
+# ---- api: unravel_index, nonzero_static
+@register()
+def unravel_index(indices, shape):
+    """One tensor of coordinates per dim of `shape` for the flat `indices` (wrapping modulo the
+    sizes as torch does, so -1 is the last element)."""
+    if not indices.dtype.is_floating_point and not indices.is_complex() and indices.dtype is not _dtype.bool_:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        flat, coords = indices._data.astype(np.int64), []
+        for size in reversed(shape):
+            coords.append(tensor(np.mod(flat, size)))
+            flat = np.floor_divide(flat, size)
+        return tuple(reversed(coords))
+    raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+
+
+@register(method=True)
+def nonzero_static(input, *, size, fill_value=-1):
+    """nonzero() cut or padded with fill_value to exactly `size` rows."""
+    found = np.argwhere(np.asarray(input._data))
+    out = np.full((size, input.ndim), fill_value, dtype=np.int64)
+    out[:min(size, len(found))] = found[:size]
+    return tensor(out)

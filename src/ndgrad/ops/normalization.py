@@ -331,3 +331,28 @@ def _weight_norm(v, g, dim=0):
     if dim == 0 or dim == v.ndim - 1:
         return _weight_norm_interface(v, g, dim)[0]
     return v * (g / norm_except_dim(v, 2, dim))
+
+
+# ---- api: torch's top-level (aten) forms; cudnn_enabled / cudnn_enable choose a kernel, ignored here
+@register("batch_norm")
+def _aten_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    return batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@register("instance_norm")
+def _aten_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+                        cudnn_enabled):
+    return instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+
+@register("layer_norm")
+def _aten_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    return layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+@register("group_norm")
+def _aten_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    return group_norm(input, num_groups, weight, bias, eps)
+
+
+register("rms_norm")(rms_norm)

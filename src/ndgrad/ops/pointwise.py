@@ -1207,3 +1207,16 @@ def _register_foreach_inplace(name):
 
 
 _register_foreach()
+
+
+# ---- api: integer gcd / lcm (torch's kernels take integer dtypes only, as the bitwise ops do)
+gcd = _bitwise("gcd", np.gcd)
+lcm = _bitwise("lcm", np.lcm)
+
+
+@register("isreal", method=True)
+def isreal(input):
+    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    if input.is_complex():
+        return input.imag == 0
+    return full_like(input, True, dtype=_dtype.bool_)

@@ -1207,3 +1207,21 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
         steps = [spacing.item() if isinstance(spacing, Tensor) else spacing] * len(dims)
     steps = [s.item() if isinstance(s, Tensor) and s.ndim == 0 else s for s in steps]
     return tuple(_gradient_1d(input, d, h, edge_order) for d, h in zip(dims, steps))
+
+
+# ---- api: histogram
+return_types.histogram = _structseq("histogram", ["hist", "bin_edges"])
+
+
+@register(method=True)
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): counts (or weight sums; a density if asked) of input's values in `bins`
+    equal bins over `range` (default: min..max), or between the edges of a 1-D tensor `bins`."""
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._data.dtype)}'")
+    values = np.asarray(input._data).ravel()
+    edges = bins._data if isinstance(bins, Tensor) else bins
+    w = None if weight is None else np.asarray(weight._data).ravel()
+    hist, edges = np.histogram(values, bins=edges, range=range, weights=w, density=density)
+    make = input.new_tensor
+    return return_types.histogram(make(hist.astype(input._data.dtype)), make(edges.astype(input._data.dtype)))

@@ -1588,3 +1588,57 @@ def unsafe_chunk(input, chunks, dim=0):
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[_wrap_dim(dim, input.ndim)]
     return unsafe_split(input, -(-n // chunks) if n else 1, dim)
+
+
+# ---- api: vander, broadcast_shapes and the size / sign predicates
+@register()
+def vander(x, N=None, increasing=False):
+    """Columns x^0 .. x^(N-1) (reversed unless increasing), made as torch makes them: x copied into
+    a ones matrix, a cumulative product in place, a flip (so the graph is torch's too)."""
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    result = x.new_ones((x.shape[0], n), dtype=_dtype.promote_types(x.dtype, _dtype.int64))
+    if n > 1:
+        result[:, 1:].copy_(x.unsqueeze(1))
+        result[:, 1:].copy_(result[:, 1:].cumprod(1))
+    return result if increasing else result.flip(1)
+
+
+@register()
+def broadcast_shapes(*shapes):
+    """The shape tensors of `shapes` would broadcast to (ints stand for 1-D shapes)."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for i, shape in enumerate(shapes):
+        for k, size in enumerate(reversed(shape), 1):
+            if size != out[-k] and size != 1 and out[-k] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at -{k}! Mismatching "
+                                   f"argument at index {i} had {shape}; but expected shape should be broadcastable "
+                                   f"to {out}")
+            if out[-k] == 1:
+                out[-k] = size
+    return Size(out)
+
+
+@register(method=True)
+def is_same_size(input, other):
+    return tuple(input.shape) == tuple(other.shape)
+
+
+@register(method=True)
+def is_signed(input):
+    return input.dtype.is_signed
+
+
+@register(method=True)
+def is_nonzero(input):
+    """bool(input) for a one-element tensor; torch's RuntimeError for any other."""
+    if input.numel() == 0:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+    if input.numel() > 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(input.item())
