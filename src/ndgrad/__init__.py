@@ -94,3 +94,74 @@ def is_floating_point(input):
 
 def is_complex(input):
     return input.is_complex()
+
+
+# ---- api: more of torch's top-level names (see ndgrad/_api.py, `python -m ndgrad api`)
+from ._legacy import (BoolStorage, ByteStorage, CharStorage, ComplexDoubleStorage,  # noqa: E402,F401
+                      ComplexFloatStorage, DoubleStorage, FloatStorage, HalfStorage, IntStorage, LongStorage,
+                      ShortStorage, Storage, StorageBase, is_storage)
+from ._settings import (get_float32_matmul_precision, init_num_threads, is_warn_always_enabled,  # noqa: E402,F401
+                        set_float32_matmul_precision, set_flush_denormal, set_warn_always)
+from .ops.reduction import return_types  # noqa: E402,F401
+from .nn.functional.distance import cosine_similarity, pairwise_distance  # noqa: E402,F401
+from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss  # noqa: E402
+from .ops.loss import _reduction_name  # noqa: E402
+from . import random, version  # noqa: E402,F401
+legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
+
+# function forms of in-place and detaching methods
+detach, detach_, addmv_, as_strided_, resize_as_, i0_ = (Tensor.detach, Tensor.detach_, Tensor.addmv_,
+                                                        Tensor.as_strided_, Tensor.resize_as_, Tensor.i0_)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
+    """The aten form: reduction is the enum int (an omitted one reads as 0, none, as in torch)."""
+    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction_name(reduction))
+
+
+def typename(obj):
+    """'torch.FloatTensor' for a tensor; else the dotted name of obj (if it has one) or of its class."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    named = obj if hasattr(obj, "__qualname__") else type(obj)
+    module = getattr(named, "__module__", "") or ""
+    return named.__qualname__ if module in ("", "builtins") else f"{module}.{named.__qualname__}"
+
+
+def can_cast(from_, to):
+    """Whether type promotion allows casting `from_` to `to`: never to a lower kind (bool < integer
+    < floating < complex), any size within a kind."""
+    def kind(d):
+        return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is _dtype.bool_ else 1
+    return kind(from_) <= kind(to)
+
+
+def get_device(input):
+    """-1, the device index torch gives a CPU tensor (ndgrad has only the CPU)."""
+    return -1
+
+
+def set_default_tensor_type(t):
+    """Deprecated in torch: sets the default dtype from a float tensor type (torch.DoubleTensor or its name)."""
+    _warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                   "torch.set_default_dtype() and torch.set_default_device() as alternatives. ", stacklevel=2)
+    if isinstance(t, str):
+        if not t.startswith("torch.") or not isinstance(globals().get(t[len("torch."):]), tensortype):
+            raise NotImplementedError(f"set_default_tensor_type({t!r}): ndgrad has only the CPU tensor types")
+        t = globals()[t[len("torch."):]]
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    set_default_dtype(t.dtype)
+
+
+def is_distributed(input):
+    """False: ndgrad tensors live in one process (ndgrad.distributed works with plain tensors)."""
+    return False
+
+
+gcd_, lcm_ = Tensor.gcd_, Tensor.lcm_
+
+
+def to_dlpack(tensor):
+    """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
+    return tensor.__dlpack__()

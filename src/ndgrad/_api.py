@@ -42,7 +42,7 @@ DELIBERATELY_ABSENT = {
             OptionalType PyObjectType RRefType ScriptClass ScriptClassFunction ScriptDict ScriptDictIterator
             ScriptDictKeyIterator ScriptFunction ScriptList ScriptListIterator ScriptMethod ScriptModule
             ScriptModuleSerializer ScriptObject ScriptObjectProperty StaticModule StreamObjType StringType
-            TensorType TracingState TupleType Type UnionType Use Value BufferDict IODescriptor classes fork
+            TensorType TracingState TupleType Type UnionType Use Value BufferDict ModuleDict ParameterDict IODescriptor classes fork
             wait futures jit import_ir_module import_ir_module_from_buffer merge_type_from_type_comment
             parse_ir parse_schema parse_type_comment unify_type_list AggregationType AVG SUM
             BenchmarkConfig BenchmarkExecutionStats ThroughputBenchmark LockingLogger LoggerBase NoopLogger
@@ -82,7 +82,7 @@ DELIBERATELY_ABSENT = {
             choose_qparams_optimized ao quantization"""),
         # dtypes torch itself has (almost) no CPU kernels for: bit containers, sub-byte and 8-bit floats
         "shell dtypes (bits*, sub-byte ints, float8 / float4, complex32)": _names(
-            """bits16 bits1x8 bits2x4 bits4x2 bits8 float4_e2m1fn_x2 float8_e4m3fn float8_e4m3fnuz float8_e5m2
+            """bit bits16 bits1x8 bits2x4 bits4x2 bits8 float4_e2m1fn_x2 float8_e4m3fn float8_e4m3fnuz float8_e5m2
             float8_e5m2fnuz float8_e8m0fnu int1 int2 int3 int4 int5 int6 int7 uint1 uint2 uint3 uint4 uint5
             uint6 uint7 complex32 chalf"""),
         "autocast (until ndgrad has autocast and bfloat16 kernels)": _names(

@@ -2,9 +2,11 @@
 its dtype (`FloatTensor(2, 3)`, `LongTensor([1, 2])`); `isinstance(x, torch.FloatTensor)` asks
 whether x is a float32 tensor. As in torch, they are not Tensor subclasses and what they build is
 a plain Tensor."""
+import warnings
+
 from . import _dtype
 from ._sparse_array import strided
-from ._tensor import Tensor, _tensor_options, legacy_array
+from ._tensor import Tensor, TypedStorage, UntypedStorage, _tensor_options, legacy_array
 
 
 class tensortype(type):
@@ -42,3 +44,49 @@ ShortTensor = _legacy_type(_dtype.int16)
 CharTensor = _legacy_type(_dtype.int8)
 ByteTensor = _legacy_type(_dtype.uint8)
 BoolTensor = _legacy_type(_dtype.bool_)
+
+
+# ---- api: the legacy storage types (torch.FloatStorage, ...): calling one builds a TypedStorage of
+# its dtype over new memory (`FloatStorage(3)`: zeros, `FloatStorage([1, 2])`: those values);
+# isinstance asks whether a TypedStorage holds that dtype
+class _LegacyStorageMeta(type):
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, TypedStorage) and obj.dtype is cls._legacy_dtype
+
+    def __call__(cls, *args):
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                      "only storage class. This should only matter to you if you are using storages directly.  To "
+                      "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+        return TypedStorage(legacy_array(args, cls._legacy_dtype), cls._legacy_dtype.np)
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+    @property
+    def dtype(cls):
+        return cls._legacy_dtype
+
+
+def _legacy_storage(d):
+    return _LegacyStorageMeta(f"{d.title}Storage", (), {"_legacy_dtype": d, "__module__": "torch"})
+
+
+DoubleStorage = _legacy_storage(_dtype.float64)
+FloatStorage = _legacy_storage(_dtype.float32)
+HalfStorage = _legacy_storage(_dtype.float16)
+LongStorage = _legacy_storage(_dtype.int64)
+IntStorage = _legacy_storage(_dtype.int32)
+ShortStorage = _legacy_storage(_dtype.int16)
+CharStorage = _legacy_storage(_dtype.int8)
+ByteStorage = _legacy_storage(_dtype.uint8)
+BoolStorage = _legacy_storage(_dtype.bool_)
+ComplexFloatStorage = _legacy_storage(_dtype.complex64)
+ComplexDoubleStorage = _legacy_storage(_dtype.complex128)
+Storage = FloatStorage          # torch's alias of the default storage type
+StorageBase = UntypedStorage    # the base of every storage
+
+
+def is_storage(obj):
+    return isinstance(obj, UntypedStorage)

@@ -2,6 +2,7 @@
 deterministic algorithms. ndgrad computes on the CPU with NumPy, whose results do not depend on
 these, so they are recorded and reported back (torch's checks and errors included)."""
 import os
+import warnings
 
 from ._tensor import CPU, device as _device
 
@@ -91,3 +92,41 @@ def get_deterministic_debug_mode():
     if not _state.deterministic:
         return 0
     return 1 if _state.warn_only else 2
+
+
+# ---- api: the remaining process-wide switches of torch's namespace
+_state.warn_always = False
+_state.matmul_precision = "highest"
+
+
+def set_warn_always(b):
+    """Record torch's warn-always flag (torch repeats its warn-once C++ warnings when it is set;
+    ndgrad's warnings go through Python's `warnings` filters, which decide repetition)."""
+    _state.warn_always = bool(b)
+
+
+def is_warn_always_enabled():
+    return _state.warn_always
+
+
+def set_float32_matmul_precision(precision):
+    """Recorded and reported back: NumPy's float32 matmuls are always full precision (torch's 'highest')."""
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.")
+        return
+    _state.matmul_precision = precision
+
+
+def get_float32_matmul_precision():
+    return _state.matmul_precision
+
+
+def set_flush_denormal(mode):
+    """False: NumPy offers no way to flush denormal floats to zero, so the mode is not supported
+    (torch returns whether the CPU supports it and the mode was set)."""
+    return False
+
+
+def init_num_threads():
+    """Nothing to initialize: NumPy's thread pools start on their own."""

@@ -707,3 +707,21 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
                            f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
     data = np.empty(tuple(size[d] for d in order), dtype=_dtype_arg("empty_permuted", dtype).np)
     return _new(data.transpose([order.index(d) for d in range(len(size))]), requires_grad)
+
+
+@register("range")   # not named range here: that would hide the builtin from this module
+def _range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    """Deprecated in torch: start, start + step, ... up to and including `end`, of the default
+    float dtype unless `dtype` says otherwise."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    _check_device("range", device)
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    d = _dtype_arg("range", dtype)
+    size = int(math.floor((end - start) / step)) + 1
+    return _new((start + step * np.arange(max(size, 0), dtype=np.float64)).astype(d.np), requires_grad)

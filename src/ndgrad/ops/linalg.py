@@ -583,3 +583,43 @@ def vander(x, *, N=None):
     ones = OPS["ones_like"](x).unsqueeze(-1)
     powers = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
     return OPS["cat"]([ones, powers], -1)
+
+
+# ---- api: the functions torch 1.9 deprecated and later removed: they remain, raising torch's RuntimeError
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+_REMOVED_HOW = {
+    "eig": " `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real tensors "
+           "mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\nL_complex = "
+           "torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be replaced with:\n"
+           "L_complex, V_complex = torch.linalg.eig(A)",
+    "lstsq": " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has reversed "
+             "arguments and does not return the QR decomposition in the returned tuple (although it returns other "
+             "information about the problem).\n\nTo get the QR decomposition consider using `torch.linalg.qr`.\n\n"
+             "The returned solution in `torch.lstsq` stored the residuals of the solution in the last m - n columns "
+             "of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field "
+             "'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ = "
+             "torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, B)."
+             "solution",
+    "solve": " `torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its arguments "
+             "reversed and does not return the LU factorization.\n\nTo get the LU factorization see `torch.lu`, "
+             "which can be used with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution should "
+             "be replaced with:\nX = torch.linalg.solve(A, B)",
+    "symeig": " The default behavior has changed from using the upper triangular portion of the matrix by default "
+              "to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) should be replaced "
+              "with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, "
+              "eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
+    "matrix_rank": "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' was "
+                   "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
+}
+
+
+def _removed(name):
+    def removed(*args, **kwargs):
+        raise RuntimeError(_REMOVED + _REMOVED_HOW[name])
+    removed.__name__ = removed.__qualname__ = name
+    removed.__doc__ = "Removed from torch (deprecated in 1.9): raises torch's RuntimeError naming the replacement."
+    return register(name)(removed)
+
+
+for _name in _REMOVED_HOW:
+    _removed(_name)

@@ -945,3 +945,21 @@ def tensorsolve(A, B, dims=None):
                            f"prod(self.shape[:other.ndim]), but got {_prod(out_shape)} != "
                            f"{_prod(A.shape[:B.ndim])}")
     return solve(A.reshape(B.numel(), _prod(out_shape)), B.reshape(-1)).reshape(out_shape)
+
+
+# ---- api: the deprecated aten norms torch keeps for the JIT (they warn and route to linalg)
+@register()
+def frobenius_norm(input, dim, keepdim=False):
+    warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed "
+                  "in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
+    return input.norm(2, dim, keepdim)
+
+
+@register()
+def nuclear_norm(input, dim=None, keepdim=False):
+    """nuclear_norm(input, keepdim=False) or nuclear_norm(input, dim, keepdim=False)."""
+    warnings.warn("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed "
+                  "in a future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
+    if isinstance(dim, bool):   # the (input, keepdim) overload
+        dim, keepdim = None, dim
+    return matrix_norm(input, "nuc", (0, 1) if dim is None else tuple(dim), keepdim)

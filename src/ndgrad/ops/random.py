@@ -422,3 +422,11 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
             keys = gen.exponential(size=rows.shape) / rows
         picks = np.argsort(keys, -1, kind="stable")[:, :num_samples]
     return _new(picks.reshape(p.shape[:-1] + (num_samples,)).astype(np.int64), False)
+
+
+# ---- api: binomial
+@register()
+def binomial(count, prob, generator=None):
+    """Samples of Binomial(count, prob), elementwise, in count's dtype (not differentiable, as in torch)."""
+    n, p = np.broadcast_arrays(count._data, prob._data)
+    return _new(rng(generator).binomial(n.astype(np.int64), p).astype(count._data.dtype))

@@ -183,3 +183,37 @@ def _map_state_cat(states):
     if isinstance(states[0], tuple):
         return tuple(cat([s[i] for s in states], 0) for i in range(len(states[0])))
     return cat(states, 0)
+
+
+# ---- api: torch's single-step cells: the gates composed from linear and pointwise ops, as torch does
+def _gates(input, hx, w_ih, w_hh, b_ih, b_hh):
+    return linear(input, w_ih, b_ih) + linear(hx, w_hh, b_hh)
+
+
+@register()
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """(h', c') of one LSTM step from hx = (h, c)."""
+    h, c = hx
+    i, f, g, o = _gates(input, h, w_ih, w_hh, b_ih, b_hh).chunk(4, 1)
+    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return o.sigmoid() * cy.tanh(), cy
+
+
+@register()
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """h' of one GRU step."""
+    ir, iz, in_ = linear(input, w_ih, b_ih).chunk(3, 1)
+    hr, hz, hn = linear(hx, w_hh, b_hh).chunk(3, 1)
+    r, z = (ir + hr).sigmoid(), (iz + hz).sigmoid()
+    n = tanh(in_ + r * hn)
+    return n + z * (hx - n)
+
+
+@register()
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return tanh(_gates(input, hx, w_ih, w_hh, b_ih, b_hh))
+
+
+@register()
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return relu(_gates(input, hx, w_ih, w_hh, b_ih, b_hh))
