@@ -19,3 +19,23 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
+
+
+# ---- api: Buffer
+class _BufferMeta(type):
+    # a Buffer is a plain Tensor marked as one: isinstance looks at the mark
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and getattr(obj, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """`Buffer(data, persistent=True)`: `data` detached, marked so that assigning it to a Module
+    attribute registers a buffer (persistent: saved in the state_dict). What it returns is a Tensor."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = Tensor()
+        t = data.detach().requires_grad_(data.requires_grad)
+        t._is_buffer = True
+        t.persistent = persistent
+        return t

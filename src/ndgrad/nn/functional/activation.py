@@ -119,3 +119,22 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim)
     return _ops.log_softmax(input, dim, dtype=dtype)
+
+
+# ---- api: gumbel_softmax
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    """A sample of the Gumbel-softmax (concrete) distribution over `dim`: softmax((logits + g) / tau)
+    with g ~ Gumbel(0, 1); hard: the one-hot of its argmax in the forward, the soft sample's
+    gradient in the backward (straight-through). `eps` is unused, as in torch (deprecated there)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.")
+    gumbels = -logits.new_empty(logits.shape).exponential_().log()
+    soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    one_hot = logits.new_zeros(logits.shape).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft
+
+
+__all__ += ["gumbel_softmax"]

@@ -7,3 +7,9 @@ from ...ops.sampling import (  # noqa: F401
 
 __all__ = ["affine_grid", "channel_shuffle", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample",
            "upsample_bilinear", "upsample_nearest"]
+
+
+# ---- api: torch's names for grid_sample's modes (the enum values its kernel takes)
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+__all__ += ["GRID_SAMPLE_INTERPOLATION_MODES", "GRID_SAMPLE_PADDING_MODES"]

@@ -1,6 +1,7 @@
 """Containers: Sequential, ModuleList and ModuleDict hold modules, ParameterList and
 ParameterDict hold parameters; indexed like a list or a dict, registered like attributes."""
 import operator
+import warnings
 from collections import OrderedDict
 from itertools import islice
 
@@ -334,3 +335,18 @@ class ParameterDict(Module):
 
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+
+
+# ---- api: Container, the deprecated ancestor of Module's child registry
+class Container(Module):
+    """`Container(name=module, ...)`: a Module holding the given children (deprecated: subclass Module)."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        for name, module in kwargs.items():
+            self.add_module(name, module)
+
+
+__all__ += ["Container"]

@@ -138,6 +138,11 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             modules[name] = value
+        elif getattr(value, "_is_buffer", False) and isinstance(value, Tensor):   # an nn.Buffer
+            if buffers is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            forget(params, buffers, modules)
+            self.register_buffer(name, value, persistent=value.persistent)
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
