@@ -10,3 +10,9 @@ __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Datas
            "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler",
            "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info",
            "random_split"]
+
+# ---- api
+from . import distributed  # noqa: E402
+from .distributed import DistributedSampler  # noqa: E402
+
+__all__ += ["DistributedSampler"]
