@@ -107,6 +107,8 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 # ---- api: torch's top-level (aten) forms: dropout(input, p, train), and the in-place ones
 def _aten_dropout(fn, inplace):
     def form(input, p, train):
+        if p < 0 or p > 1:   # a RuntimeError here (nn.functional's forms raise ValueError)
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
         return fn(input, p, train, inplace)
     form.__name__ = form.__qualname__ = fn.__name__ + ("_" if inplace else "")
     register(form.__name__)(form)

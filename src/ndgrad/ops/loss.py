@@ -588,38 +588,38 @@ def ctc_loss_fn(log_probs, targets, input_lengths, target_lengths, blank=0, redu
 
 # ---- api: torch's top-level (aten) forms of the losses: reduction is the enum int (0 none, 1 mean, 2 sum);
 # torch's binding reads an omitted reduction as 0, so the default is none (torch.kl_div(x, t) is elementwise)
-def _reduction_name(reduction):
+def _reduction_name(reduction, fname):
     if isinstance(reduction, bool) or not isinstance(reduction, int):
-        raise TypeError(f"argument 'reduction' must be int, not {type(reduction).__name__}")
+        raise TypeError(f"{fname}(): argument 'reduction' must be int, not {type(reduction).__name__}")
     return {v: k for k, v in REDUCTIONS.items()}[reduction]
 
 
 @register("kl_div")
 def _aten_kl_div(input, target, reduction=0, *, log_target=False):
-    return kl_div(input, target, reduction=_reduction_name(reduction), log_target=log_target)
+    return kl_div(input, target, reduction=_reduction_name(reduction, "kl_div"), log_target=log_target)
 
 
 @register("binary_cross_entropy_with_logits")
 def _aten_binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    _reduction_name(reduction)
+    _reduction_name(reduction, "binary_cross_entropy_with_logits")
     return _binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
 @register("poisson_nll_loss")
 def _aten_poisson_nll_loss(input, target, log_input, full, eps, reduction):
-    return poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction_name(reduction))
+    return poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction_name(reduction, "poisson_nll_loss"))
 
 
 @register("hinge_embedding_loss")
 def _aten_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
-    return hinge_embedding_loss(input, target, margin, reduction=_reduction_name(reduction))
+    return hinge_embedding_loss(input, target, margin, reduction=_reduction_name(reduction, "hinge_embedding_loss"))
 
 
 @register("margin_ranking_loss")
 def _aten_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
-    return margin_ranking_loss(input1, input2, target, margin, reduction=_reduction_name(reduction))
+    return margin_ranking_loss(input1, input2, target, margin, reduction=_reduction_name(reduction, "margin_ranking_loss"))
 
 
 @register("cosine_embedding_loss")
 def _aten_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
-    return cosine_embedding_loss(input1, input2, target, margin, reduction=_reduction_name(reduction))
+    return cosine_embedding_loss(input1, input2, target, margin, reduction=_reduction_name(reduction, "cosine_embedding_loss"))

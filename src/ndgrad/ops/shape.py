@@ -1593,8 +1593,8 @@ def unsafe_chunk(input, chunks, dim=0):
 # ---- api: vander, broadcast_shapes and the size / sign predicates
 @register()
 def vander(x, N=None, increasing=False):
-    """Columns x^0 .. x^(N-1) (reversed unless increasing), made as torch makes them: x copied into
-    a ones matrix, a cumulative product in place, a flip (so the graph is torch's too)."""
+    """Columns x^0 .. x^(N-1) (reversed unless increasing): cumulative products of x copied into a
+    ones matrix, then a flip (the graph ends in torch's FlipBackward0 and CopySlices)."""
     if x.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -1602,8 +1602,7 @@ def vander(x, N=None, increasing=False):
         raise RuntimeError("N must be non-negative.")
     result = x.new_ones((x.shape[0], n), dtype=_dtype.promote_types(x.dtype, _dtype.int64))
     if n > 1:
-        result[:, 1:].copy_(x.unsqueeze(1))
-        result[:, 1:].copy_(result[:, 1:].cumprod(1))
+        result[:, 1:].copy_(x.unsqueeze(1).expand(x.shape[0], n - 1).cumprod(1))
     return result if increasing else result.flip(1)
 
 
