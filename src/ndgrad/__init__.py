@@ -116,7 +116,8 @@ detach, detach_, addmv_, as_strided_, resize_as_, i0_ = (Tensor.detach, Tensor.d
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
     """The aten form: reduction is the enum int (an omitted one reads as 0, none, as in torch)."""
-    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction_name(reduction, "triplet_margin_loss"))
+    red = _reduction_name(reduction, "triplet_margin_loss")
+    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=red)
 
 
 def typename(obj):

@@ -30,7 +30,8 @@ DELIBERATELY_ABSENT = {
         # (not _PYTHON: torch.inf and torch.Tensor are torch's own)
         "Python modules torch re-exports, and torch's own import/build flags": _names(
             """builtins ctypes functools glob importlib inspect math os platform sys textwrap threading types
-            warnings TYPE_CHECKING torch USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH compiled_with_cxx11_abi classproperty cpp
+            warnings TYPE_CHECKING torch USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH compiled_with_cxx11_abi
+            classproperty cpp
             has_lapack has_mkl has_openmp has_spectral get_file_path prepare_multiprocessing_environment"""),
         # the JIT's C++ IR, types and tooling (torch.jit is TorchScript's compiler)
         "TorchScript / jit internals": _names(
@@ -42,7 +43,8 @@ DELIBERATELY_ABSENT = {
             OptionalType PyObjectType RRefType ScriptClass ScriptClassFunction ScriptDict ScriptDictIterator
             ScriptDictKeyIterator ScriptFunction ScriptList ScriptListIterator ScriptMethod ScriptModule
             ScriptModuleSerializer ScriptObject ScriptObjectProperty StaticModule StreamObjType StringType
-            TensorType TracingState TupleType Type UnionType Use Value BufferDict ModuleDict ParameterDict IODescriptor classes fork
+            TensorType TracingState TupleType Type UnionType Use Value BufferDict ModuleDict ParameterDict IODescriptor
+            classes fork
             wait futures jit import_ir_module import_ir_module_from_buffer merge_type_from_type_comment
             parse_ir parse_schema parse_type_comment unify_type_list AggregationType AVG SUM
             BenchmarkConfig BenchmarkExecutionStats ThroughputBenchmark LockingLogger LoggerBase NoopLogger

@@ -607,7 +607,8 @@ def _aten_binary_cross_entropy_with_logits(input, target, weight=None, pos_weigh
 
 @register("poisson_nll_loss")
 def _aten_poisson_nll_loss(input, target, log_input, full, eps, reduction):
-    return poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction_name(reduction, "poisson_nll_loss"))
+    red = _reduction_name(reduction, "poisson_nll_loss")
+    return poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=red)
 
 
 @register("hinge_embedding_loss")
@@ -617,9 +618,11 @@ def _aten_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
 
 @register("margin_ranking_loss")
 def _aten_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
-    return margin_ranking_loss(input1, input2, target, margin, reduction=_reduction_name(reduction, "margin_ranking_loss"))
+    red = _reduction_name(reduction, "margin_ranking_loss")
+    return margin_ranking_loss(input1, input2, target, margin, reduction=red)
 
 
 @register("cosine_embedding_loss")
 def _aten_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
-    return cosine_embedding_loss(input1, input2, target, margin, reduction=_reduction_name(reduction, "cosine_embedding_loss"))
+    red = _reduction_name(reduction, "cosine_embedding_loss")
+    return cosine_embedding_loss(input1, input2, target, margin, reduction=red)
