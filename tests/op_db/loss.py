@@ -195,3 +195,24 @@ CTC = [OpInfo(f"ctc_loss_{r}", _ctc(r), [S(5, 2, 3)], grad_fn={"mean": "MeanBack
 ]
 
 OPS = LOSSES + MORE_LOSSES + CTC
+
+# ---- api: torch's top-level (aten) forms of the losses; reduction is the enum int, an omitted one 0 (none)
+SIGNS = S(2, 3, fill=[1.0, -1.0, 1.0, -1.0, -1.0, 1.0], requires_grad=False)
+OPS += [
+    OpInfo("aten_kl_div", lambda T, x, t: T.kl_div(x, t), [S(2, 3), S(2, 3, low=0.1, requires_grad=False)],
+           grad_fn="SubBackward0"),
+    OpInfo("aten_kl_div_mean", lambda T, x, t: T.kl_div(x, t, 1), [S(2, 3), S(2, 3, low=0.1, requires_grad=False)],
+           grad_fn="MeanBackward0"),
+    OpInfo("aten_bce_with_logits", lambda T, x, t: T.binary_cross_entropy_with_logits(x, t),
+           [S(2, 3), S(2, 3, low=0.0, requires_grad=False)], grad_fn="BinaryCrossEntropyWithLogitsBackward0"),
+    OpInfo("aten_poisson_nll_loss", lambda T, x, t: T.poisson_nll_loss(x, t, True, False, 1e-8, 1),
+           [S(2, 3), S(2, 3, low=0.0, high=2.0, requires_grad=False)], grad_fn="MeanBackward0"),
+    OpInfo("aten_hinge_embedding_loss", lambda T, x, t: T.hinge_embedding_loss(x, t, 1.0, 1), [S(2, 3), SIGNS],
+           grad_fn="MeanBackward0"),
+    OpInfo("aten_margin_ranking_loss", lambda T, x, y, t: T.margin_ranking_loss(x, y, t, 0.1, 1),
+           [S(2, 3), S(2, 3), SIGNS], grad_fn="MeanBackward0"),
+    OpInfo("aten_cosine_embedding_loss", lambda T, x, y: T.cosine_embedding_loss(
+        x, y, T.tensor([1.0, -1.0], dtype=T.float64), 0.0, 1), [S(2, 3), S(2, 3)], grad_fn="MeanBackward0"),
+    OpInfo("aten_triplet_margin_loss", lambda T, a, p, n: T.triplet_margin_loss(a, p, n, 1.0, 2, 1e-6, False, 1),
+           [S(2, 3), S(2, 3), S(2, 3)], grad_fn="MeanBackward0"),
+]

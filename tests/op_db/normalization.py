@@ -74,3 +74,15 @@ OPS = NORMS + WEIGHT_NORM
 
 # eps=None: the dtype's machine epsilon (read from the array: the input requires grad)
 OPS += [OpInfo("rms_norm_default_eps", lambda T, x: F(T).rms_norm(x, (3,)), [S(2, 3)], grad_fn="MulBackward0")]
+
+# ---- api: torch's top-level (aten) forms (cudnn_enabled flags: ignored)
+OPS += [
+    OpInfo("aten_batch_norm", lambda T, x: T.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False),
+           [S(2, 3, 4)], grad_fn="NativeBatchNormBackward0"),
+    OpInfo("aten_layer_norm", lambda T, x, w, b: T.layer_norm(x, [4], w, b), [S(2, 3, 4), S(4), S(4)],
+           grad_fn="NativeLayerNormBackward0"),
+    OpInfo("aten_group_norm", lambda T, x: T.group_norm(x, 3), [S(2, 3, 4)], grad_fn="NativeGroupNormBackward0"),
+    OpInfo("aten_instance_norm", lambda T, x: T.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False),
+           [S(2, 3, 4)], grad_fn="ViewBackward0"),
+    OpInfo("aten_rms_norm", lambda T, x: T.rms_norm(x, [4], None, 1e-6), [S(2, 3, 4)], grad_fn="MulBackward0"),
+]

@@ -42,3 +42,17 @@ LSTM_LAYER = [OpInfo(f"mkldnn_rnn_layer_{'reverse_' if reverse else ''}{name}", 
 ]
 
 OPS = PACK + LSTM_LAYER
+
+# ---- api: the single-step cells (composites of linear and pointwise ops, as in torch)
+OPS += [
+    OpInfo("lstm_cell", lambda T, x, h, c, wi, wh, b: T.lstm_cell(x, (h, c), wi, wh, b, b)[0],
+           [S(2, 4), S(2, 3), S(2, 3), S(12, 4), S(12, 3), S(12)], grad_fn="MulBackward0"),
+    OpInfo("lstm_cell_c", lambda T, x, h, c, wi, wh: T.lstm_cell(x, (h, c), wi, wh)[1],
+           [S(2, 4), S(2, 3), S(2, 3), S(12, 4), S(12, 3)], grad_fn="AddBackward0"),
+    OpInfo("gru_cell", lambda T, x, h, wi, wh, b: T.gru_cell(x, h, wi, wh, b, b),
+           [S(2, 4), S(2, 3), S(9, 4), S(9, 3), S(9)], grad_fn="AddBackward0"),
+    OpInfo("rnn_tanh_cell", lambda T, x, h, wi, wh: T.rnn_tanh_cell(x, h, wi, wh), [S(2, 4), S(2, 3), S(3, 4), S(3, 3)],
+           grad_fn="TanhBackward0"),
+    OpInfo("rnn_relu_cell", lambda T, x, h, wi, wh: T.rnn_relu_cell(x, h, wi, wh), [S(2, 4), S(2, 3), S(3, 4), S(3, 3)],
+           grad_fn="ReluBackward0"),
+]
