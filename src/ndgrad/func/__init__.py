@@ -10,8 +10,8 @@
 Inputs and outputs may be pytrees of tensors (tuples, lists, dicts: ndgrad.utils._pytree).
 """
 from ._forward import hessian, jacfwd, jvp
-from ._functional_call import functional_call
+from ._functional_call import functional_call, stack_module_state
 from ._reverse import grad, grad_and_value, jacrev, vjp
 from ._vmap import vmap
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "stack_module_state", "vjp", "vmap"]
