@@ -480,17 +480,17 @@ class Tensor:
         return t
 
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
-    def float(self):
-        return self.to(_dtype.float32)
+    def float(self, memory_format=None):
+        return self.to(_dtype.float32, memory_format=memory_format)
 
-    def double(self):
-        return self.to(_dtype.float64)
+    def double(self, memory_format=None):
+        return self.to(_dtype.float64, memory_format=memory_format)
 
-    def half(self):
-        return self.to(_dtype.float16)
+    def half(self, memory_format=None):
+        return self.to(_dtype.float16, memory_format=memory_format)
 
-    def bfloat16(self):
-        return self.to(_dtype.bfloat16)
+    def bfloat16(self, memory_format=None):
+        return self.to(_dtype.bfloat16, memory_format=memory_format)
 
     def long(self):
         return self.to(_dtype.int64)
