@@ -213,7 +213,7 @@ class Tensor:
                    if n > 1)
 
     def is_floating_point(self):
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in _dtype.FLOAT_KINDS
 
     def is_complex(self):
         return self._data.dtype.kind == "c"
@@ -250,7 +250,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError(dtype_message)
         if requires_grad and self._inference and not self._grad_modes.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -328,7 +328,7 @@ class Tensor:
                 or type(value._data) is NestedArray and type(self._data) is not NestedArray:
             raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
                                "incompatible tensor type.")
-        if self._requires_grad and value._data.dtype.kind not in "fc":
+        if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
 
@@ -480,14 +480,17 @@ class Tensor:
         return t
 
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
-    def float(self):
-        return self.to(_dtype.float32)
+    def float(self, memory_format=None):
+        return self.to(_dtype.float32, memory_format=memory_format)
 
-    def double(self):
-        return self.to(_dtype.float64)
+    def double(self, memory_format=None):
+        return self.to(_dtype.float64, memory_format=memory_format)
 
-    def half(self):
-        return self.to(_dtype.float16)
+    def half(self, memory_format=None):
+        return self.to(_dtype.float16, memory_format=memory_format)
+
+    def bfloat16(self, memory_format=None):
+        return self.to(_dtype.bfloat16, memory_format=memory_format)
 
     def long(self):
         return self.to(_dtype.int64)

@@ -22,6 +22,7 @@ As in torch, only one level can be active at a time; leaving it forgets every ta
 from typing import NamedTuple
 
 from . import grad_mode
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
@@ -163,7 +164,7 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
     for what, t in (("primal", tensor), ("tangent", tangent)):
-        if t._data.dtype.kind not in "fc":
+        if t._data.dtype.kind not in INEXACT_KINDS:
             raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
     if level != current:
         raise RuntimeError("Invalid level given to _make_dual")

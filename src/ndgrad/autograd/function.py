@@ -15,6 +15,7 @@ from . import record
 from . import anomaly_mode, forward_ad
 from .grad_mode import grad_flag, state
 from . import node as _node
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from .graph import saved_hooks
 from .node import Node, SavedOutput, _next_seq
@@ -264,7 +265,7 @@ def _forward_ad(cls, ctx, inputs, outputs):
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in "fc" else _zeros_like(a)
+    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in INEXACT_KINDS else _zeros_like(a)
                 for a, t in zip(inputs, tangents)]
     versions = [t._vc[0] if t is not None else None for t in tangents]
     level = forward_ad.state.level
@@ -374,7 +375,7 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        differentiable = t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t))
+        differentiable = t._data.dtype.kind in INEXACT_KINDS and not (non_diff and _is_in(non_diff, t))
         if not differentiable:
             node._non_diff_outputs += (k,)
         if recording and differentiable:

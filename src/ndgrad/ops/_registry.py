@@ -119,10 +119,14 @@ def _unwrap(spec, args):
     inputs_require_grad = False
     single_dtype = None
     mixed = False
+    bf16 = False
     scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
+            if not spec.view and _dtype.is_bfloat16(d.dtype):   # see _bfloat16_result
+                bf16 = True
+                d = d.astype(_FLOAT32)
             raw[i] = d
             if a._requires_grad or a._base is not None and a._base._requires_grad:   # see Tensor.requires_grad
                 inputs_require_grad = True
@@ -132,6 +136,9 @@ def _unwrap(spec, args):
                 mixed = True
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
             raw[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+            if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
+                bf16 = True
+                raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
             inputs_require_grad = inputs_require_grad or any(getattr(t, "_requires_grad", False) for t in a)
         else:
             r = _SCALAR_RANK.get(type(a), -1)
@@ -144,7 +151,30 @@ def _unwrap(spec, args):
             or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
             or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
+    if bf16:
+        target = _bfloat16_result(spec, args, target)
     return raw, inputs_require_grad, target
+
+
+_FLOAT32 = _dtype.float32.np
+
+
+def _bfloat16_result(spec, args, target):
+    """torch computes a bfloat16 op in float32 and rounds each result to bfloat16 once: _unwrap
+    hands the forward float32 copies of the bfloat16 arrays, and the floating outputs are rounded
+    (by _wrap) where torch's result dtype is bfloat16. An op given a dtype argument makes its
+    outputs' dtype itself; one whose result promotes above bfloat16 (with float16: float32) keeps it."""
+    if any(isinstance(a, _dtype.dtype) for a in args):
+        return target
+    dims, zeros, scalars = [], [], []
+    for i in spec.operands or range(len(args)):
+        a = args[i]
+        for t in (a if type(a) in (list, tuple) else (a,)):
+            if isinstance(t, Tensor) and is_array(t._data):
+                (dims if t._data.ndim else zeros).append(_dtype.from_numpy_dtype(t._data.dtype))
+            elif type(t) in _SCALAR_RANK:
+                scalars.append(t)
+    return _dtype.BF16_NP if _dtype.result_type(dims, zeros, scalars) is _dtype.bfloat16 else target
 
 
 def call(spec, args):
@@ -194,13 +224,13 @@ def call(spec, args):
             record.make_views(spec, args, outs, call)
             if state.inference:   # as torch: it keeps its base's requires_grad, without a history
                 for t in outs:
-                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in "fc"
+                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in _dtype.INEXACT_KINDS
     elif state.inference:
         for t in outs:
             t._inference = True
     if recording:
         record.record(spec, args, outs)
-    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in "fc":
+    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in _dtype.INEXACT_KINDS:
         raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                                   "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
     if fw.level is not None:   # a dual level is active: tangents flow forward
@@ -208,7 +238,7 @@ def call(spec, args):
     return outs if type(out) is tuple else outs[0]
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
@@ -225,7 +255,8 @@ def _wrap(o, target, raw):
             return o
         if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
             o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend
-    if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
+    if target is not None and o.dtype != target and o.dtype.kind != "b" and (
+            o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
         o = o.astype(target)
     return Tensor._make(o, False, None, 0)
 

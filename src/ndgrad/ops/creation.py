@@ -35,7 +35,7 @@ def _new(data, requires_grad=False):
     if state.inference:
         t._inference = True
     if requires_grad:
-        if data.dtype.kind not in "fc":
+        if data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
