@@ -50,6 +50,7 @@ from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402,F401
+from . import onnx  # noqa: E402,F401
 # the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
 from . import accelerator, backends, cuda  # noqa: E402,F401
 from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401
