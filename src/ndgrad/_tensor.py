@@ -479,6 +479,13 @@ class Tensor:
         memo[id(self)] = t
         return t
 
+    def __reduce_ex__(self, protocol):
+        """Pickle (and copy.copy) as torch does: the values, dtype, requires_grad, the type
+        (Parameter stays Parameter) and user attributes; never the graph, .grad or hooks, so a
+        non-leaf comes back as a leaf."""
+        state = {k: v for k, v in self.__dict__.items() if not hasattr(Tensor, k)}   # ours are class defaults
+        return _rebuild_tensor, (type(self), _pickled_array(self._data), self._requires_grad, state)
+
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
     def float(self):
         return self.to(_dtype.float32)
@@ -546,6 +553,34 @@ _LEGACY_NAMES = {f"torch.{d.title}Tensor": d for d in _dtype.ALL}
 _C_TYPES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char", "Short": "short int", "Int": "int",
             "Long": "long int", "Half": "c10::Half", "Float": "float", "Double": "double",
             "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
+
+
+def _pickled_array(a):
+    """What pickles a tensor's array: a NumPy view as (its memory-owning root, byte offset, shape,
+    dtype, byte strides), so the strides survive, as torch pickles the whole storage; the root goes
+    through a fresh `.view()` so that, as in torch, tensors pickled together do not share memory
+    while copy.copy (which does not pickle) does. Anything else (another backend's array, sparse,
+    nested) as itself."""
+    if type(a) is not np.ndarray:
+        return a
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is a or not root.flags.c_contiguous:
+        return a
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return root.view(), offset, a.shape, a.dtype, a.strides
+
+
+def _rebuild_tensor(cls, data, requires_grad, state):
+    if type(data) is tuple:
+        root, offset, shape, dtype, strides = data
+        data = np.ndarray(shape, dtype, buffer=root, offset=offset, strides=strides)
+    t = cls._make(data, False, None, 0)
+    if requires_grad:
+        t.requires_grad_(True)
+    t.__dict__.update(state)
+    return t
 
 
 def _tensor_options(d):
