@@ -20,6 +20,11 @@ from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
+# refusal of any in-place update of an inference tensor (here for resize_, raised by autograd/record for ops)
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                     "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                     "for more details.")
+
 # the device types torch's parser knows (ndgrad computes on "cpu" only; the others can be named)
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
                  "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -370,7 +375,10 @@ class Tensor:
         return TypedStorage(_owner(self), self._data.dtype)
 
     def resize_(self, *sizes, memory_format=None):
-        if self._requires_grad:
+        modes = self._grad_modes
+        if self._inference and not modes.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
+        if self._requires_grad and not modes.inference:   # inference mode skips autograd's checks, as in torch
             raise RuntimeError("cannot resize variables that require grad")
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
         if shape == self._data.shape:
