@@ -361,6 +361,8 @@ class Tensor:
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
+        if self._fw is not None:   # as detach(), it drops the forward-mode tangent too
+            self._fw = None
         return self
 
     # --- memory -------------------------------------------------------------------------------
