@@ -20,6 +20,11 @@ from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
+# refusal of any in-place update of an inference tensor (here for resize_, raised by autograd/record for ops)
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                     "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                     "for more details.")
+
 # the device types torch's parser knows (ndgrad computes on "cpu" only; the others can be named)
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
                  "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -356,6 +361,8 @@ class Tensor:
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
+        if self._fw is not None:   # as detach(), it drops the forward-mode tangent too
+            self._fw = None
         return self
 
     # --- memory -------------------------------------------------------------------------------
@@ -370,7 +377,10 @@ class Tensor:
         return TypedStorage(_owner(self), self._data.dtype)
 
     def resize_(self, *sizes, memory_format=None):
-        if self._requires_grad:
+        modes = self._grad_modes
+        if self._inference and not modes.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
+        if self._requires_grad and not modes.inference:   # inference mode skips autograd's checks, as in torch
             raise RuntimeError("cannot resize variables that require grad")
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
         if shape == self._data.shape:
@@ -479,6 +489,13 @@ class Tensor:
         memo[id(self)] = t
         return t
 
+    def __reduce_ex__(self, protocol):
+        """Pickle (and copy.copy) as torch does: the values, dtype, requires_grad, the type
+        (Parameter stays Parameter) and user attributes; never the graph, .grad or hooks, so a
+        non-leaf comes back as a leaf."""
+        state = {k: v for k, v in self.__dict__.items() if not hasattr(Tensor, k)}   # ours are class defaults
+        return _rebuild_tensor, (type(self), _pickled_array(self._data), self._requires_grad, state)
+
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
     def float(self, memory_format=None):
         return self.to(_dtype.float32, memory_format=memory_format)
@@ -549,6 +566,34 @@ _LEGACY_NAMES = {f"torch.{d.title}Tensor": d for d in _dtype.ALL}
 _C_TYPES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char", "Short": "short int", "Int": "int",
             "Long": "long int", "Half": "c10::Half", "Float": "float", "Double": "double",
             "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
+
+
+def _pickled_array(a):
+    """What pickles a tensor's array: a NumPy view as (its memory-owning root, byte offset, shape,
+    dtype, byte strides), so the strides survive, as torch pickles the whole storage; the root goes
+    through a fresh `.view()` so that, as in torch, tensors pickled together do not share memory
+    while copy.copy (which does not pickle) does. Anything else (another backend's array, sparse,
+    nested) as itself."""
+    if type(a) is not np.ndarray:
+        return a
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is a or not root.flags.c_contiguous:
+        return a
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return root.view(), offset, a.shape, a.dtype, a.strides
+
+
+def _rebuild_tensor(cls, data, requires_grad, state):
+    if type(data) is tuple:
+        root, offset, shape, dtype, strides = data
+        data = np.ndarray(shape, dtype, buffer=root, offset=offset, strides=strides)
+    t = cls._make(data, False, None, 0)
+    if requires_grad:
+        t.requires_grad_(True)
+    t.__dict__.update(state)
+    return t
 
 
 def _tensor_options(d):

@@ -358,6 +358,7 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
     if dirty and not all(_is_in(input_tensors, t) for t in dirty):
         dirty = _dirty_inputs(dirty, input_tensors)
     result = list(outputs)
+    n_diff = 0
     for k, t in enumerate(outputs):
         if not isinstance(t, Tensor):
             continue
@@ -375,13 +376,19 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        differentiable = t._data.dtype.kind in INEXACT_KINDS and not (non_diff and _is_in(non_diff, t))
+        float_type = t._data.dtype.kind in INEXACT_KINDS
+        differentiable = float_type and not (non_diff and _is_in(non_diff, t))
         if not differentiable:
             node._non_diff_outputs += (k,)
         if recording and differentiable:
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
-            if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
-                t._creation = "multi" if len(outputs) > 1 else "custom"
+            n_diff += 1
+        if t._base is not None and float_type:   # torch forbids in-place ops on views a custom Function
+            t._creation = "custom"               # returns, recorded or not (integer views are no views there)
+    if n_diff > 1:   # ... with its own message when several outputs are differentiable
+        for t in result:
+            if isinstance(t, Tensor) and t._creation == "custom":
+                t._creation = "multi"
     node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
     node.__dict__.pop("dirty_tensors", None)   # the node must not keep its outputs alive (a cycle)
     node.__dict__.pop("non_differentiable", None)

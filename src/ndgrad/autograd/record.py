@@ -12,7 +12,7 @@ import functools
 import weakref
 
 from .. import _dtype
-from .._tensor import Tensor, _owner
+from .._tensor import INFERENCE_INPLACE, Tensor, _owner
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -260,9 +260,7 @@ def refuse_inference_inplace(t):
     the leaf error first, as in torch)."""
     if state.enabled and t._requires_grad:
         check_leaf_inplace(t)
-    raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
-                       "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
-                       "for more details.")
+    raise RuntimeError(INFERENCE_INPLACE)
 
 
 def check_leaf_inplace(t):

@@ -431,6 +431,11 @@ def _call_out(fn, name, args, kwargs):
     if state.enabled and any(t._requires_grad for t in tensors):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
+    for o in outs:   # a write like any in-place op's: refused on inference tensors, seen by allow_mutation_on_saved
+        if o._inference and not state.inference:
+            record.refuse_inference_inplace(o)
+        if _graph.before_inplace is not None:
+            _graph.before_inplace(o)
     res = fn(*args, **kwargs)
     for o, r in zip(outs, res if type(res) is tuple else (res,)):
         data = r._data
