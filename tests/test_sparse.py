@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import LIBS, parity, same_error
+from parity import LIBS, both, parity, same_error
 
 X = [[1.0, 0.0, 3.0], [0.0, 2.0, 0.0], [4.0, 0.0, 0.0], [0.0, 5.0, 6.0]]
 
@@ -231,13 +231,61 @@ def test_ops_torch_lacks_for_a_layout_raise_not_implemented(call):
             call(T)
 
 
-@pytest.mark.parametrize("call", [lambda T, s, d: T.mm(s, d), lambda T, s, d: s @ d,
-                                  lambda T, s, d: T.addmm(T.zeros(4, 2, dtype=T.float64), s, d)],
-                         ids=["mm", "matmul", "addmm"])
-def test_dense_products_refuse_sparse_operands(call):
-    # torch runs these with a masked sparse gradient for `s`; ndgrad's dense formulas would not, so they refuse
-    with pytest.raises(NotImplementedError, match="torch.sparse.mm"):
-        call(ndgrad, sparse_leaf(ndgrad), ndgrad.ones(3, 2, dtype=ndgrad.float64))
+def _product_operand(T, sparse, layout, requires_grad, values):
+    t = T.tensor(values, dtype=T.float64)
+    if sparse:
+        t = (t.to_sparse() if layout == "coo" else t.to_sparse_csr()).detach()
+    return t.requires_grad_(requires_grad)
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+@pytest.mark.parametrize("product", ["mm", "matmul", "addmm"])
+@pytest.mark.parametrize("a_sparse, b_sparse", [(True, False), (False, True), (True, True)])
+def test_dense_products_of_sparse_operands(layout, product, a_sparse, b_sparse):
+    # the dense ops' own nodes (MmBackward0, AddmmBackward0): the product is sparse only when both operands are,
+    # and the gradients (of a dense sum) are dense and unmasked, stored values or not
+    def scenario(T):
+        a = _product_operand(T, a_sparse, layout, True, [[1.0, 0.0, 2.0], [0.0, -3.0, 0.0]])
+        b = _product_operand(T, b_sparse, layout, True, [[0.0, 4.0], [5.0, 0.0], [0.0, -1.0]])
+        r = {"mm": lambda: a.mm(b), "matmul": lambda: a @ b,
+             "addmm": lambda: T.addmm(T.ones(2, 2, dtype=T.float64), a, b, beta=2, alpha=3)}[product]()
+        r.sum().backward()
+        return [type(r.grad_fn).__name__, str(r.layout), r.to_dense(), grad_summary(a), grad_summary(b)]
+    if product == "addmm" and layout == "coo" and b_sparse:   # torch's COO addmm is sparse @ strided only
+        for T in LIBS:
+            with pytest.raises(RuntimeError, match="addmm_sparse_dense: expected either 'mat1' to have sparse"):
+                scenario(T)
+        return
+    name, out_layout, value, ga, gb = both(scenario)
+    assert name == ("AddmmBackward0" if product == "addmm" else "MmBackward0")
+    assert out_layout == ("torch.sparse_coo" if layout == "coo" else "torch.sparse_csr") \
+        if a_sparse and b_sparse and product != "addmm" else out_layout == "torch.strided"
+    np.testing.assert_allclose(ga[1], np.ones((2, 2)) @ np.array([[0.0, 4.0], [5.0, 0.0], [0.0, -1.0]]).T *
+                               (3 if product == "addmm" else 1))
+    assert ga[0] == gb[0] == "torch.strided"
+
+
+def test_a_sparse_gradient_through_a_sparse_product_stays_sparse():
+    def scenario(T):
+        a = T.tensor([[1.0, 0.0], [0.0, 2.0]], dtype=T.float64).to_sparse().requires_grad_()
+        b = T.tensor([[0.0, 3.0], [4.0, 0.0]], dtype=T.float64).to_sparse().requires_grad_()
+        T.sparse.sum(a.mm(b)).backward()
+        return grad_summary(a) + grad_summary(b)
+    a_layout, ga, b_layout, gb = both(scenario)
+    assert a_layout == b_layout == "torch.sparse_coo"
+    # the incoming gradient is 1 where a @ b stores values, (0, 1) and (1, 0)
+    np.testing.assert_allclose(ga, [[3.0, 0.0], [0.0, 4.0]])
+    np.testing.assert_allclose(gb, [[0.0, 1.0], [2.0, 0.0]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, c, s, d: T.addmm(d, s, c), lambda T, c, s, d: T.addmm(s, s, d), lambda T, c, s, d: T.addmm(c, d, d),
+    lambda T, c, s, d: s.mm(c)], ids=["coo_and_csr", "coo_input", "csr_input", "mm_coo_csr"])
+def test_products_of_layouts_torch_refuses(call):
+    def go(T):
+        d = T.ones(3, 3, dtype=T.float64)
+        call(T, d.to_sparse_csr(), d.to_sparse(), d)
+    same_error(go, RuntimeError)
 
 
 @pytest.mark.parametrize("convert", [lambda x: x.to_sparse(), lambda x: x.to_sparse_csr(),

@@ -339,10 +339,25 @@ def matmul(a, b):
 
 
 def _matmul(a, b):
-    # the dense mm/matmul/addmm ops: their backward formulas would give a sparse input a dense,
-    # unmasked gradient where torch's is sparse, so they refuse sparse operands
-    raise NotImplementedError("ndgrad: mm, matmul and addmm of sparse tensors are not supported; use "
-                              "torch.sparse.mm / torch.sparse.addmm (same values, SparseAddmmBackward0)")
+    """np.matmul with a sparse operand (mm, mv, matmul): a dense result when one side is dense, a sparse one of
+    a's kind when both are (COO, or CSR for the compressed layouts), as torch's. Their backward formulas are the
+    dense ones (grad.mm(mat2.t()), ...), whose gradients are dense and unmasked, as torch's are."""
+    if a.ndim != 2 and isinstance(a, SparseArray) or b.ndim != 2 and isinstance(b, SparseArray) or \
+            max(a.ndim, b.ndim) > 2:
+        raise NotImplementedError(f"ndgrad: matrix products of sparse tensors are 2-D by 1-D or 2-D; got "
+                                  f"{a.ndim}-D and {b.ndim}-D operands")
+    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
+        if (a.layout is sparse_coo) != (b.layout is sparse_coo):
+            raise RuntimeError(f"addmm: computation on CPU is not implemented for {NAMES[a.layout]} + "
+                               f"{NAMES[a.layout]} @ {NAMES[b.layout]}")
+        prod = (a.to_scipy() @ b.to_scipy()).tocoo()
+        out = COO(np.stack([prod.row, prod.col]).astype(np.int64), prod.data.astype(a.dtype), prod.shape).coalesce()
+        return out if a.layout is sparse_coo else to_layout(out, sparse_csr)
+    if isinstance(a, SparseArray):
+        out = a.to_scipy() @ b
+    else:   # dense @ sparse = (sparse^T @ dense^T)^T
+        out = (b.to_scipy().T @ a.T).T
+    return np.ascontiguousarray(out, dtype=np.result_type(a.dtype, b.dtype))
 
 
 _UFUNCS = {
