@@ -299,3 +299,111 @@ def test_a_conversion_runs_backward_twice_as_it_saves_no_tensor(convert):
             (s.to_dense() * k).sum().backward()
         return x.grad
     parity(scenario)
+
+
+# ---- sparse gradients of embedding and embedding_bag -------------------------------------------------
+def _coo_summary(g):
+    return [str(g.layout), g.is_coalesced(), g._indices(), g._values()]
+
+
+def test_embedding_sparse_gradient_is_one_row_per_index():
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        out = T.nn.functional.embedding(T.tensor([[1, 2, 4], [4, 3, 0]]), w, sparse=True, padding_idx=0)
+        (out * T.arange(12.0, dtype=T.float64).reshape(2, 3, 2)).sum().backward()
+        return [type(out.grad_fn).__name__] + _coo_summary(w.grad)
+    name, layout, coalesced, indices, values = both(scenario)
+    assert (name, layout, coalesced) == ("EmbeddingBackward0", "torch.sparse_coo", False)
+    assert indices.tolist() == [[1, 2, 4, 4, 3]]   # in index order, repeats kept, padding_idx left out
+    np.testing.assert_allclose(values, np.arange(10.0).reshape(5, 2))
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_sparse_gradient(mode):
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        r = T.nn.functional.embedding_bag(T.tensor([1, 2, 4, 5, 4, 3, 2, 0]), w, T.tensor([0, 4]), sparse=True,
+                                          mode=mode, padding_idx=2)
+        (r * T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64)).sum().backward()
+        return _coo_summary(w.grad)
+    layout, _, indices, values = both(scenario)
+    assert layout == "torch.sparse_coo" and indices.tolist() == [[1, 4, 5, 4, 3, 0]]
+    first = [1.0, 2.0] if mode == "sum" else [1 / 3, 2 / 3]   # a mean over the 3 non-padding indices
+    np.testing.assert_allclose(values[0], first)
+
+
+def test_sparse_embedding_gradients_accumulate():
+    def scenario(T):
+        w = T.zeros(6, 2, dtype=T.float64, requires_grad=True)
+        for _ in range(2):
+            r = T.nn.functional.embedding_bag(T.tensor([1, 2, 4, 2]), w, T.tensor([0, 2]), sparse=True, mode="sum",
+                                              per_sample_weights=T.tensor([1.0, 2.0, 3.0, 4.0], dtype=T.float64))
+            r.sum().backward()
+        (w * 3).sum().backward()   # a dense gradient into the sparse .grad
+        return grad_summary(w)
+    layout, dense = both(scenario)
+    assert layout == "torch.strided"
+    np.testing.assert_allclose(dense[:, 0], [3.0, 5.0, 15.0, 3.0, 9.0, 3.0])
+
+
+def test_embedding_module_sparse_and_the_old_embedding_bag_argument_order():
+    def scenario(T):
+        T.manual_seed(0)
+        emb = T.nn.Embedding(5, 2, sparse=True)
+        emb(T.tensor([0, 4, 4])).sum().backward()
+        w = T.arange(8.0).reshape(4, 2)
+        old_order = T.nn.functional.embedding_bag(w, T.tensor([0, 3, 1]), T.tensor([0, 2]))   # (weight, input)
+        return [str(emb.weight.grad.layout), emb.weight.grad.to_dense(), old_order]
+    layout, grad, old_order = both(scenario)
+    assert layout == "torch.sparse_coo"
+    np.testing.assert_allclose(grad[:, 0], [1.0, 0.0, 0.0, 0.0, 2.0])
+    np.testing.assert_allclose(old_order, [[3.0, 4.0], [2.0, 3.0]])
+
+
+@pytest.mark.parametrize("bag", [False, True])
+def test_sparse_embedding_gradient_refuses_scale_grad_by_freq(bag):
+    def go(T):
+        w = T.ones(4, 2, requires_grad=True)
+        F = T.nn.functional
+        out = F.embedding_bag(T.tensor([0, 1]), w, T.tensor([0]), sparse=True, scale_grad_by_freq=True) if bag \
+            else F.embedding(T.tensor([0, 1]), w, sparse=True, scale_grad_by_freq=True)
+        out.sum().backward()
+    assert "scale_grad_by_freq not supported" in same_error(go, RuntimeError)
+
+
+def test_sparse_embedding_gradient_is_differentiable():
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        go = T.ones(3, 2, dtype=T.float64, requires_grad=True)
+        g, = T.autograd.grad(T.nn.functional.embedding(T.tensor([1, 1, 3]), w, sparse=True), w, go,
+                             create_graph=True)
+        (gg,) = T.autograd.grad(T.sparse.sum(g * 2), go)
+        return [type(g.grad_fn).__name__, gg]
+    name, gg = both(scenario)
+    assert name == "SparseCooTensorWithDimsAndTensorsBackward0"
+    np.testing.assert_allclose(gg, np.full((3, 2), 2.0))
+
+
+# ---- keeping (not copying) a sparse gradient in .grad -----------------------------------------------
+def test_a_sparse_gradient_only_the_engine_holds_is_kept_unless_its_values_are_a_view():
+    T = ndgrad
+    ptrs = {}
+
+    class Fixed(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, contiguous):
+            ctx.contiguous = contiguous
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            values = T.ones(3, 1) if ctx.contiguous else T.ones(1, 1).expand(3, 1)   # an expanded view is copied
+            g = T.sparse_coo_tensor(T.tensor([[0, 2, 2]]), values, (4, 1))
+            ptrs["made"] = g._values().data_ptr()
+            return g, None
+
+    for contiguous in (True, False):
+        x = T.zeros(4, 1, requires_grad=True)
+        Fixed.apply(x, contiguous).sum().backward()
+        assert (x.grad._values().data_ptr() == ptrs["made"]) is contiguous
+        np.testing.assert_allclose(x.grad.to_dense().numpy()[:, 0], [1.0, 0.0, 2.0, 0.0])
