@@ -407,3 +407,81 @@ def test_a_sparse_gradient_only_the_engine_holds_is_kept_unless_its_values_are_a
         Fixed.apply(x, contiguous).sum().backward()
         assert (x.grad._values().data_ptr() == ptrs["made"]) is contiguous
         np.testing.assert_allclose(x.grad.to_dense().numpy()[:, 0], [1.0, 0.0, 2.0, 0.0])
+
+
+# ---- sparse * dense and sparse * sparse ----------------------------------------------------------------
+def _stored(r):
+    return [str(r.dtype), r.is_coalesced(), r._indices(), r._values()]
+
+
+def _coo(T, indices, values, size, coalesce=False):
+    t = T.sparse_coo_tensor(T.tensor(indices), T.tensor(values, dtype=T.float64), size)
+    return t.coalesce() if coalesce else t
+
+
+@pytest.mark.parametrize("dense, expected", [([[1.0, 2.0], [3.0, 4.0]], [2.0, 6.0, 9.0]), ([1.0, 2.0], [2.0, 2.0, 3.0]),
+                                             (3.0, [3.0, 6.0, 9.0])], ids=["same_shape", "broadcast", "zero_dim"])
+def test_sparse_times_dense_keeps_the_sparse_pattern(dense, expected):
+    def scenario(T):
+        s = _coo(T, [[0, 1, 1], [1, 0, 0]], [1.0, 2.0, 3.0], (2, 2))   # uncoalesced: (1, 0) twice
+        d = T.tensor(dense, dtype=T.float32)
+        csr = s.to_sparse_csr() * d if isinstance(dense, float) or len(dense) == 2 and isinstance(dense[0], list) \
+            else s.to_sparse_csr() * d.expand(2, 2)   # the compressed layouts do not broadcast
+        return _stored(s * d) + _stored(d * s) + [str(csr.layout), csr.to_dense()]
+    out = both(scenario)
+    assert out[0] == "torch.float64" and out[2].tolist() == [[0, 1, 1], [1, 0, 0]]
+    np.testing.assert_allclose(out[3], expected)
+    np.testing.assert_allclose(out[7], out[3])
+    assert out[8] == "torch.sparse_csr"
+    np.testing.assert_allclose(out[9], [[0.0, expected[0]], [expected[1] + expected[2], 0.0]])
+
+
+@pytest.mark.parametrize("pair", ["c1*c2", "u1*c2", "c2*u1", "u1*u2", "u2*u1", "u1*u3", "u3*u1", "u1*u1"])
+def test_sparse_times_sparse_pattern(pair):
+    def scenario(T):
+        ops = {"c1": _coo(T, [[0, 1, 2]], [1.0, 2.0, 3.0], (4,), True),
+               "c2": _coo(T, [[1, 2, 3]], [10.0, 20.0, 30.0], (4,), True),
+               "u1": _coo(T, [[2, 0, 2, 1]], [1.0, 2.0, 3.0, 4.0], (4,)),
+               "u2": _coo(T, [[3, 2, 2]], [10.0, 20.0, 30.0], (4,)),
+               "u3": _coo(T, [[3, 3, 2, 2]], [10.0, 20.0, 30.0, 40.0], (4,))}
+        a, b = pair.split("*")
+        r = ops[a] * ops[b]
+        return _stored(r) + [r.to_dense()]
+    _, coalesced, indices, _, dense = both(scenario)
+    expected = {"c1*c2": [0, 20, 60, 0], "u1*c2": [0, 40, 80, 0], "c2*u1": [0, 40, 80, 0], "u1*u2": [0, 0, 200, 0],
+                "u2*u1": [0, 0, 200, 0], "u1*u3": [0, 0, 280, 0], "u3*u1": [0, 0, 280, 0], "u1*u1": [4, 16, 16, 0]}
+    np.testing.assert_allclose(dense, expected[pair])
+    assert coalesced == (pair == "c1*c2")
+
+
+def test_sparse_mul_errors():
+    same_error(lambda T: T.ones(4).to_sparse() * T.ones(5), RuntimeError)
+    same_error(lambda T: T.ones(4).to_sparse() * T.ones(5).to_sparse(), RuntimeError)
+    same_error(lambda T: T.ones(2, 2).to_sparse_csr() * T.ones(2), RuntimeError)
+
+
+def test_gradients_of_sparse_mul_are_sparse():
+    def scenario(T):
+        a = _coo(T, [[0, 1, 1], [1, 0, 0]], [1.0, 2.0, 3.0], (2, 2)).requires_grad_()
+        d = T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64, requires_grad=True)
+        y = a * d
+        y.to_dense().sum().backward()
+        return [type(y.grad_fn).__name__] + grad_summary(a) + grad_summary(d)
+    name, a_layout, ga, d_layout, gd = both(scenario)
+    assert name == "MulBackward0" and a_layout == d_layout == "torch.sparse_coo"
+    np.testing.assert_allclose(ga, [[0.0, 2.0], [3.0, 0.0]])
+    np.testing.assert_allclose(gd, [[0.0, 1.0], [5.0, 0.0]])   # only where a stores values
+
+
+def test_save_on_cpu_keeps_sparse_saved_tensors_sparse():
+    def scenario(T):
+        with T.autograd.graph.save_on_cpu(pin_memory=False):
+            a = T.sparse_coo_tensor(T.tensor([[1, 1]]), T.tensor([1.0, 1.0], dtype=T.float64), requires_grad=True)
+            y = a * a
+            saved = y.grad_fn._saved_self
+            y.to_dense().sum().backward()
+        return [str(saved.layout), saved.to_dense(), a.grad.coalesce().to_dense()]
+    layout, saved, grad = both(scenario)
+    assert layout == "torch.sparse_coo"
+    np.testing.assert_allclose(saved, [0.0, 2.0])
+    np.testing.assert_allclose(grad, [0.0, 4.0])

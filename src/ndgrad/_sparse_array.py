@@ -318,11 +318,56 @@ def _add(a, b, sign=1, name="add"):
 
 
 def _multiply(a, b):
+    """a * b with a sparse operand: sparse, on the pattern torch gives (see _mul_sparse, _mul_dense)."""
+    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
+        return _mul_sparse(a, b)
     if isinstance(b, SparseArray):
         a, b = b, a
-    if isinstance(b, SparseArray) or np.ndim(b) != 0:
-        raise unsupported("mul", a)
-    return a._replace(a.values * b)
+    if np.ndim(b) == 0:
+        return a._replace(a.values * b)
+    return _mul_dense(a, b)
+
+
+def _mul_dense(s, d):
+    """sparse * dense: the sparse operand's pattern (as stored, uncoalesced or not), each value times the dense
+    one at its position; the dense operand broadcasts to the sparse shape (and may not grow it)."""
+    for i in range(1, min(s.ndim, d.ndim) + 1):
+        if d.shape[-i] not in (1, s.shape[-i]) and s.shape[-i] != 1:   # torch names the dense operand a
+            raise RuntimeError(f"The size of tensor a ({d.shape[-i]}) must match the size of tensor b "
+                               f"({s.shape[-i]}) at non-singleton dimension {max(s.ndim, d.ndim) - i}")
+    if tuple(np.broadcast_shapes(s.shape, d.shape)) != s.shape:
+        raise NotImplementedError(f"ndgrad: sparse * dense where the dense operand broadcasts the sparse one "
+                                  f"(shapes {list(s.shape)} and {list(d.shape)})")
+    full = np.broadcast_to(d, s.shape)
+    if isinstance(s, COO):
+        return s._replace(s.values * full[tuple(s.indices)])
+    if s.layout in BLOCKED:
+        raise unsupported("mul", s)
+    if d.shape != s.shape:   # torch's compressed kernel masks the dense operand: no broadcasting
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {list(d.shape)} but "
+                           f"mask has size {list(s.shape)}")
+    return s._replace(s.values * full[tuple(s.element_indices())])
+
+
+def _mul_sparse(a, b):
+    """sparse * sparse as torch: two coalesced COOs give their coalesced intersection; otherwise the result
+    keeps the pattern of the uncoalesced one (of both uncoalesced, the one with fewer values, b on a tie),
+    its values times the other's (0 where it stores none)."""
+    if isinstance(a, Compressed) and isinstance(b, Compressed) and a.layout is b.layout and \
+            a.layout not in BLOCKED:
+        return to_layout(_mul_sparse(a.to_coo(), b.to_coo()), a.layout)
+    if not (isinstance(a, COO) and isinstance(b, COO)):
+        raise unsupported("mul", a if isinstance(a, Compressed) else b)
+    if a.shape != b.shape or a.sparse_dim != b.sparse_dim:
+        raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
+                           "number of sparse dimensions, and shape of sparse dimensions")
+    if a.coalesced and b.coalesced:
+        out = COO(a.indices, a.values * b.values_at(a.indices), a.shape, True)
+        keep = np.isin(a._keys(), b._keys())
+        return COO(out.indices[:, keep], out.values[keep], a.shape, True)
+    if a.coalesced or not b.coalesced and b.nnz <= a.nnz:
+        a, b = b, a     # a: the pattern kept
+    return COO(a.indices, a.values * b.values_at(a.indices), a.shape, False)
 
 
 def _divide(a, b):
