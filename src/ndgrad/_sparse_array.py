@@ -9,7 +9,8 @@ torch's layouts, each a small container of NumPy arrays:
 
 Containers have an ndarray's metadata (shape, dtype, ndim, size) and take part in the few
 NumPy calls the existing ops make on them through `__array_ufunc__` / `__array_function__`:
-adding (gradient accumulation), scaling, negating, transposes. Anything else raises torch's
+adding (gradient accumulation), multiplying (by a scalar, a dense or a sparse array), negating,
+transposes, and the matrix products of mm / mv / matmul / addmm. Anything else raises torch's
 NotImplementedError for the sparse backend, so dense ops refuse sparse inputs (where torch has no
 sparse kernel, with torch's message).
 """
