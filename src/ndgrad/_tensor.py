@@ -406,13 +406,13 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and self._grad_modes.enabled:   # allowed under no_grad, as torch
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = self._data
         return namespace(data).to_host(data) if is_array(data) else np.asarray(data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
+        if self._requires_grad and self._grad_modes.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)

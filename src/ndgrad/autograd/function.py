@@ -19,7 +19,7 @@ from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from .graph import saved_hooks
 from .node import Node, SavedOutput, _next_seq
-from ..backends import current as current_backend, namespace
+from ..backends import current as current_backend, is_array, namespace
 
 
 class FunctionCtx:
@@ -572,7 +572,7 @@ def _is_tensor(x):
 
 def _materialize(grads, meta):
     """Zeros (on the backend of the gradients present) for the absent gradients of tensor outputs."""
-    present = next((g for g in grads if g is not None), None)
+    present = next((g for g in grads if g is not None and is_array(g._data)), None)   # sparse ones have no backend
     backend = namespace(present._data) if present is not None else current_backend()
     return [g if g is not None or m is None else Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
             for g, m in zip(grads, meta)]
