@@ -39,7 +39,7 @@ class OpOverload:
 
 
 class OpOverloadPacket:
-    """All overloads of one op name (`torch.ops.aten.sin`); calling it calls the first overload."""
+    """All overloads of one op name (`torch.ops.aten.sin`), callable."""
     __slots__ = ("__name__", "_overloads", "__weakref__")
 
     def __init__(self, name, overloads):
@@ -56,7 +56,9 @@ class OpOverloadPacket:
             raise AttributeError(f"The underlying op of 'aten.{self.__name__}' has no overload name '{name}'") from None
 
     def __call__(self, *args, **kwargs):
-        return next(iter(self._overloads.values()))(*args, **kwargs)
+        # the public function of that name picks the overload from the arguments, as torch does
+        fn = _registry.OPS.get(self.__name__) or _registry.METHODS.get(self.__name__)
+        return (fn or next(iter(self._overloads.values())))(*args, **kwargs)
 
     def __str__(self):
         return f"aten.{self.__name__}"

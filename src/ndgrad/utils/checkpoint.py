@@ -25,7 +25,7 @@ from collections import defaultdict
 from .. import _random
 from ..autograd import engine
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import saved_tensors_hooks
 from .._tensor import Tensor
 from ..autograd import backward
@@ -469,8 +469,8 @@ class _Cached:
 
 
 class _OpMode:
-    """While active, the op glue hands each op call to `on_op` (the dispatch hook). Modes nest:
-    the op an inner mode runs is seen by the mode active before it."""
+    """While active, the op glue hands each op call to `on_op` (the dispatch hook), which passes it
+    to `handle`. Modes nest: the op an inner mode runs is seen by the mode active before it."""
 
     def __init__(self, storage):
         self.storage = storage               # op -> {index of the call: _Cached, _RECOMPUTE or _CONSUMED}
@@ -485,12 +485,18 @@ class _OpMode:
     def __exit__(self, *exc):
         _registry.dispatch_hook = self.outer.pop()
 
-    def run(self, spec, args, inplace):
-        _registry.dispatch_hook = self.outer[-1]   # an in-place op's out-of-place call is no second op
+    def on_op(self, spec, args, inplace=False):
+        # what runs meanwhile (the op, an in-place op's out-of-place call, the policy's own ops) is
+        # not seen by this mode, as torch pops a dispatch mode while it handles an op
+        _registry.dispatch_hook = self.outer[-1]
         try:
-            return (_registry.call_inplace if inplace else _registry.call)(spec, args)
+            return self.handle(spec, args, inplace)
         finally:
             _registry.dispatch_hook = self.on_op
+
+    @staticmethod
+    def run(spec, args, inplace):
+        return (_registry.call_inplace if inplace else _registry.call)(spec, args)
 
     def index(self, op):
         i = self.counter[op]
@@ -505,13 +511,14 @@ class _CachingMode(_OpMode):
         super().__init__(storage)
         self.policy_fn = policy_fn
 
-    def on_op(self, spec, args, inplace=False):
+    def handle(self, spec, args, inplace):
         out = self.run(spec, args, inplace)
         op = _aten.overload(spec, inplace)
         if op in SAC_IGNORED_OPS:
             return out
         i = self.index(op)
-        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), op, *args)
+        with no_grad():   # as below torch's autograd, where its dispatch modes run: the policy's ops record nothing
+            policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), op, *args)
         if isinstance(policy, bool):   # True: save
             policy = CheckpointPolicy.MUST_SAVE if policy else CheckpointPolicy.PREFER_RECOMPUTE
         self.storage[op][i] = _Cached(out) if policy in _SAVE else _RECOMPUTE
@@ -533,7 +540,7 @@ class _CachedMode(_OpMode):
         self.counter.clear()   # each recomputation counts from the start
         return super().__enter__()
 
-    def on_op(self, spec, args, inplace=False):
+    def handle(self, spec, args, inplace):
         op = _aten.overload(spec, inplace)
         if op in SAC_IGNORED_OPS:
             return self.run(spec, args, inplace)
