@@ -25,11 +25,10 @@ from collections import defaultdict
 from .. import _random
 from ..autograd import engine
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad, no_grad, state as _grad_state
 from ..autograd.graph import saved_tensors_hooks
 from .._tensor import Tensor
 from ..autograd import backward
-from ..autograd.grad_mode import state as _grad_state
 from ..ops import _aten, _registry
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "GraphExecGroup", "set_checkpoint_debug_enabled",
