@@ -9,8 +9,8 @@ torch's type promotion, runs the forward, wraps the outputs, and hands the call 
 each spec to its yaml entry (`OpSpec.bind`); until then an op records nothing.
 
 Other layers hook in here rather than being imported: the profiler sets `profile_op` while it
-records, the derivatives layer sets the forward-mode rules (`propagate_tangents`,
-`inplace_tangents`).
+records, selective activation checkpointing `dispatch_hook`, the derivatives layer sets the
+forward-mode rules (`propagate_tangents`, `inplace_tangents`).
 """
 import functools
 import inspect
@@ -31,6 +31,8 @@ OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
+dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
+                      # the op, as profile_op (see ops/_aten.py for the op's torch identity)
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
 
@@ -181,6 +183,8 @@ def call(spec, args):
     """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
     if profile_op is not None:
         return profile_op(spec, args)
+    if dispatch_hook is not None:
+        return dispatch_hook(spec, args)
     # The usual case, decided without _unwrap's loop: a floating Tensor, alone or with a Python
     # float or int, or with a Tensor of its dtype. _unwrap would promote nothing there (such a
     # scalar never lifts a floating Tensor; promote="float" changes integer tensors only) and
@@ -279,6 +283,8 @@ def call_inplace(spec, args):
     """`self.op_(...)`: compute out of place, write into self, then move self's history."""
     if profile_op is not None:
         return profile_op(spec, args, True)
+    if dispatch_hook is not None:
+        return dispatch_hook(spec, args, True)
     self = args[0]
     if self._inference and not state.inference:
         record.refuse_inference_inplace(self)
