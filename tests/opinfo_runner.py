@@ -140,7 +140,11 @@ class Converter:
             return self.seen[id(t)]
         if t.layout != torch.strided:
             raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
-        a = t.detach().resolve_conj().resolve_neg().numpy().copy()
+        v = t.detach().resolve_conj().resolve_neg()
+        if v.dtype == torch.bfloat16:   # torch's numpy() refuses bfloat16: its bits, as ml_dtypes' bfloat16
+            a = v.view(torch.int16).numpy().copy().view(ndgrad.bfloat16.np)
+        else:
+            a = v.numpy().copy()
         n = ndgrad.tensor(a)
         if t.requires_grad:
             n.requires_grad_(True)
@@ -252,7 +256,10 @@ class Mismatch(Exception):
 
 def _to_torch(torch, x):
     if isinstance(x, ndgrad.Tensor):
-        return torch.from_numpy(np.array(x.detach().numpy(), copy=True))
+        a = np.array(x.detach().numpy(), copy=True)
+        if x.dtype is ndgrad.bfloat16:   # torch takes no ml_dtypes array: hand it the bits
+            return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+        return torch.from_numpy(a)
     return x
 
 

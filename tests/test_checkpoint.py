@@ -3,12 +3,13 @@ random state and give the same gradients as running without them, in both varian
 (use_reentrant=True / False), while the graph saves fewer bytes (measured with graph.summary).
 """
 import contextlib
+import functools
 import importlib
 import warnings
 
 import pytest
 
-from parity import LIBS, both, parity, same_error
+from parity import LIBS, assert_same, both, err, parity, same_error
 
 import ndgrad
 from ndgrad.autograd import graph
@@ -324,3 +325,196 @@ def test_allow_mutation_gradient_uses_values_from_save_time():
             out.backward()
         return x.grad
     assert both(scenario).tolist() == [1.0, 4.0]
+
+
+# ---- selective activation checkpointing: the policy picks the ops whose outputs are kept -------
+def sac(T, policy, **kwargs):
+    return functools.partial(ck(T).create_selective_checkpoint_contexts, policy, **kwargs)
+
+
+def test_sac_policy_is_asked_about_each_op_of_the_forward_only():
+    def scenario(T):
+        asked = []
+
+        def policy(ctx, op, *args, **kwargs):
+            asked.append([str(op), ctx.is_recompute, type(ctx.op_output).__name__, len(args) > 0])
+            return ck(T).CheckpointPolicy.PREFER_RECOMPUTE
+
+        def f(x):
+            y = (x.sin() * 2).exp().view(3, 1)
+            return T.var_mean(y.mul_(3))[0]
+        x = T.tensor([0.1, 0.2, 0.3], requires_grad=True)
+        out = ck(T).checkpoint(f, x, use_reentrant=False, context_fn=sac(T, policy))
+        n = len(asked)
+        out.backward()                      # recomputation runs every op again, asking nothing
+        return asked + [n == len(asked)]
+    ops = [a[0] for a in both(scenario)[:-1]]
+    assert ops == ["aten.sin.default", "aten.mul.Tensor", "aten.exp.default", "aten.view.default",
+                   "aten.mul_.Tensor", "aten.var_mean.correction"]
+
+
+def test_sac_saved_output_is_reused_not_recomputed():
+    # with allow_cache_entry_mutation the recomputation takes the cached sin output as it is now
+    # (already doubled by mul_) and doubles it again: the gradient shows the op was not rerun
+    def scenario(T):
+        def policy(ctx, op, *args, **kwargs):
+            return op == T.ops.aten.sin.default
+
+        def f(x):
+            return x.sin().mul_(2).cos().exp()
+        grads = []
+        for context_fn in (sac(T, policy, allow_cache_entry_mutation=True), None):
+            x = T.tensor([0.5, 1.0], dtype=T.float64, requires_grad=True)
+            out = ck(T).checkpoint(f, x, use_reentrant=False, context_fn=context_fn) if context_fn else f(x)
+            out.sum().backward()
+            grads.append(x.grad)
+        return grads
+    cached, plain = both(scenario)
+    assert abs(cached - plain).max() > 1e-3
+
+
+def test_sac_gradients_equal_plain_ones_for_list_bool_and_enum_policies():
+    def scenario(T):
+        P = ck(T).CheckpointPolicy
+        aten = T.ops.aten
+        policies = [[aten.mm.default, aten.var_mean.correction],
+                    lambda ctx, op, *a, **k: op == aten.mm.default,
+                    lambda ctx, op, *a, **k: P.PREFER_SAVE,
+                    lambda ctx, op, *a, **k: P.MUST_RECOMPUTE]
+
+        def f(x, w):
+            h = T.mm(x.cos(), w).sin()
+            var, mean = T.var_mean(h)
+            return (h * var + mean).tanh().sum()
+        grads = []
+        for policy in policies + [None]:
+            x = T.linspace(-1, 1, 12, dtype=T.float64).reshape(3, 4).requires_grad_()
+            w = T.linspace(-2, 0.5, 8, dtype=T.float64).reshape(4, 2).requires_grad_()
+            context_fn = sac(T, policy) if policy is not None else None
+            out = ck(T).checkpoint(f, x, w, use_reentrant=False, context_fn=context_fn) if policy else f(x, w)
+            grads.append(T.autograd.grad(out, (x, w)))
+        return grads
+    grads = both(scenario)
+    for g in grads[:-1]:
+        assert_same(g, grads[-1], rtol=1e-12)
+
+
+def test_sac_nested_regions_each_keep_their_own_outputs():
+    def scenario(T):
+        aten = T.ops.aten
+
+        def inner(x):
+            return x.exp().sin()
+
+        def outer(x):
+            y = ck(T).checkpoint(inner, x.cos(), use_reentrant=False, context_fn=sac(T, [aten.exp.default]))
+            return (y * x).tanh()
+        x = T.tensor([0.3, -0.7], dtype=T.float64, requires_grad=True)
+        out = ck(T).checkpoint(outer, x, use_reentrant=False, context_fn=sac(T, [aten.cos.default]))
+        (g,) = T.autograd.grad(out.sum(), x)
+        x2 = x.detach().requires_grad_()
+        (ref,) = T.autograd.grad(outer(x2).sum(), x2)
+        return [g, ref]
+    g, ref = both(scenario)
+    assert_same(g, ref, rtol=1e-12)
+
+
+def test_sac_saves_views_and_outputs_of_integer_ops():
+    def scenario(T):
+        def f(x, y):
+            return x.view(-1), y.view(3).sin().cos()
+        x = T.tensor([[1, 2, 3]])
+        y = T.tensor([[0.5, 1.0, 1.5]], requires_grad=True)
+        out = ck(T).checkpoint(f, x, y, use_reentrant=False, context_fn=sac(T, [T.ops.aten.view.default]))
+        out[1].sum().backward()
+        return [out[0], y.grad]
+    assert both(scenario)[0].tolist() == [1, 2, 3]
+
+
+def test_sac_storage_is_emptied_by_the_recomputation():
+    def scenario(T):
+        C = ck(T)
+        contexts = C.create_selective_checkpoint_contexts(lambda ctx, op, *a, **k: op != T.ops.aten.sin.default)
+        storage = contexts[0].storage
+
+        def kinds():
+            entries = [e for per_op in storage.values() for e in per_op.values()]
+            return [sum(e is C._RECOMPUTE for e in entries), sum(e is C._CONSUMED for e in entries), len(entries)]
+        x = T.tensor([0.4, 0.8], requires_grad=True)
+        out = C.checkpoint(lambda a: a.cos().exp().sin(), x, use_reentrant=False, context_fn=lambda: contexts)
+        before = kinds()
+        out.sum().backward(retain_graph=True)
+        return [before, kinds()]
+    # cos and exp cached, sin recomputed; backward takes both cached values
+    assert both(scenario) == [[1, 0, 3], [1, 2, 3]]
+
+
+def test_sac_not_entered_without_grad_mode():
+    def scenario(T):
+        asked = []
+        with T.no_grad():
+            ck(T).checkpoint(lambda a: a.exp(), T.ones(2, requires_grad=True), use_reentrant=False,
+                             context_fn=sac(T, lambda ctx, op, *a, **k: asked.append(op) or True))
+        return [len(asked)]
+    assert both(scenario) == [0]
+
+
+def test_sac_errors():
+    aten = lambda T: T.ops.aten
+    assert same_error(lambda T: ck(T).create_selective_checkpoint_contexts([2]), ValueError).endswith("<class 'int'>. ")
+    # the packet's type is named by its module (torch._ops / ndgrad.ops._aten): the rest is torch's
+    with pytest.raises(ValueError, match=r"^Expected op in `op_list` to be an OpOverload but got: aten\.sin of type "
+                       r"<class '.*\.OpOverloadPacket'>\. Please update the OpOverloadPacket to a specific "
+                       r"OpOverload\.For example, if you have `torch\.ops\.aten\.mm`, change it to "
+                       r"`torch\.ops\.aten\.mm\.default`\.$"):
+        ck(ndgrad).create_selective_checkpoint_contexts([ndgrad.ops.aten.sin])
+    same_error(lambda T: ck(T).create_selective_checkpoint_contexts(2), TypeError)
+
+    def region(T, allow=False, second_backward=False):
+        x = T.tensor([0.5, 1.0], requires_grad=True)
+        policy = lambda ctx, op, *a, **k: op == T.ops.aten.sin.default
+        out = ck(T).checkpoint(lambda a: a.sin().mul_(2).cos().exp(), x, use_reentrant=False,
+                               context_fn=sac(T, policy, allow_cache_entry_mutation=allow))
+        out.sum().backward(retain_graph=True)
+        if second_backward:
+            out.sum().backward()
+    assert "has been mutated" in same_error(region)
+    assert "Trying to backward an extra time" in same_error(lambda T: region(T, True, True))
+
+
+def test_sac_hook_is_cleared_after_the_region_even_on_error():
+    from ndgrad.ops import _registry
+
+    def f(x):
+        assert _registry.dispatch_hook is not None
+        raise KeyError("inside")
+    with pytest.raises(KeyError):
+        checkpoint(f, ndgrad.ones(1, requires_grad=True), use_reentrant=False,
+                   context_fn=sac(ndgrad, [ndgrad.ops.aten.mm.default]))
+    assert _registry.dispatch_hook is None
+
+
+def test_aten_ops_have_one_identity_each():
+    def scenario(T):
+        aten = T.ops.aten
+        mm = aten.mm.default
+        x = T.tensor([[1.0, 2.0]])
+        return [mm is aten.mm.default, mm == aten.mm.default, mm != aten.mm, str(mm), repr(mm), str(aten.mm),
+                repr(aten.mm), mm.name(), mm.__name__, mm.overloadpacket is aten.mm, "correction" in
+                aten.var_mean.overloads(), aten.mul_.Tensor(x.clone(), 2.0), mm(x, x.t()), aten.sin(x),
+                [p.value for p in ck(T).CheckpointPolicy], err(lambda: aten.no_such_op), err(lambda: aten.sin.nope)]
+    assert both(scenario)[:3] == [True, True, True]
+
+
+def test_sac_policy_own_ops_are_not_asked_about():
+    def scenario(T):
+        asked = []
+
+        def policy(ctx, op, *args, **kwargs):
+            asked.append(str(op))
+            return bool((args[0].abs().sum() > 0).item())    # ops inside the policy are not seen
+        x = T.tensor([0.5, -1.0], requires_grad=True)
+        out = ck(T).checkpoint(lambda a: a.exp().sin(), x, use_reentrant=False, context_fn=sac(T, policy))
+        out.sum().backward()
+        return asked + [x.grad]
+    assert both(scenario)[:2] == ["aten.exp.default", "aten.sin.default"]

@@ -83,6 +83,16 @@ def test_numpy_of_tensor_requiring_grad():
         leaf().numpy()
 
 
+def test_numpy_of_tensor_requiring_grad_is_allowed_without_grad_mode():
+    x = leaf(1.0, 2.0)
+    for mode in (ndgrad.no_grad, ndgrad.inference_mode):
+        with mode():   # as torch: the refusal only guards against losing a recorded graph
+            np.testing.assert_array_equal(x.numpy(), [1.0, 2.0])
+            np.testing.assert_array_equal(np.asarray(x), [1.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"Use tensor.detach\(\).numpy\(\) instead"):
+        np.asarray(x)
+
+
 def test_item_of_many_elements():
     with pytest.raises(RuntimeError, match="a Tensor with 3 elements cannot be converted to Scalar"):
         leaf().item()

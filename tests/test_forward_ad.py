@@ -379,3 +379,71 @@ def test_out_of_another_shape_is_resized_with_torchs_warning():
             T.exp(X(T, 2), out=o)
         return [o, list(o.shape)]
     assert both(scenario)[1] == [2]
+
+
+# --- tangent layout: torch stores a tangent laid out exactly as its primal ---------------------------
+def _layout(t):
+    return [tuple(t.shape), t.stride(), t.storage_offset(), t.untyped_storage().nbytes() // t.element_size()]
+
+
+def test_make_dual_copies_a_tangent_whose_layout_differs_from_the_primal():
+    def scenario(T):
+        rows = []
+        cases = [(T.ones(5)[:4].detach(), T.ones(4)),            # the primal's storage is larger
+                 (T.ones(5)[1:].detach(), T.ones(4)),            # ... and starts later
+                 (T.ones(2, 3), T.ones(3, 2).t()),               # other strides
+                 (T.ones(3, 2).t(), T.ones(2, 3)),
+                 (T.ones(2, 3), T.ones(2, 3)),                   # same layout: the tangent itself
+                 (T.ones(1, 3), T.ones(3, 1).t())]               # strides of size-1 dims do not count
+        for primal, tangent in cases:
+            with fw(T).dual_level():
+                dual = fw(T).make_dual(primal, tangent)
+                t = fw(T).unpack_dual(dual).tangent
+                t.mul_(2)   # a copy leaves the given tangent alone
+                n = primal.untyped_storage().nbytes() // primal.element_size()
+                whole = fw(T).unpack_dual(dual.as_strided((n,), (1,), 0)).tangent   # the tangent spans the storage
+                rows.append([t is tangent, _layout(t), tangent.sum().item(), whole.sum().item()])
+        return rows
+    r = both(scenario)
+    assert [row[0] for row in r] == [False, False, False, False, True, True]
+    assert r[0][1:] == [[[4], [1], 0, 5], 4.0, 8.0] and r[1][1:] == [[[4], [1], 1, 5], 4.0, 8.0]
+    assert r[3][1] == [[2, 3], [1, 2], 0, 6] and r[4][2] == 12.0
+
+
+def test_a_copied_tangent_stays_differentiable_and_expanded_primals_are_refused():
+    def scenario(T):
+        v = T.ones(4, requires_grad=True)
+        with fw(T).dual_level():
+            t = fw(T).unpack_dual(fw(T).make_dual(T.ones(5)[:4], v * 3)).tangent
+            t.sum().backward()
+        return [type(t.grad_fn).__name__, v.grad]
+    assert both(scenario)[0] == "CopyBackwards"
+
+    def expanded(T):
+        with fw(T).dual_level():
+            fw(T).make_dual(T.ones(3).expand(2, 3), T.ones(2, 3))
+    assert same_error(expanded).startswith("unsupported operation: more than one element of the written-to tensor")
+
+
+def test_new_zeros_with_same_feature_meta():
+    def scenario(T):
+        f = T.ops.aten._new_zeros_with_same_feature_meta
+        a, b = T.ones(3, requires_grad=True), T.ones(2, 3, dtype=T.float64)
+        view = T.ones(6)[1:].view(5, 1).t()
+        rows = [f(a, b), f(a, b, self_num_batch_dims=1), f(a, T.ones(3).expand(2, 3)),
+                f(a, T.ones(3, dtype=T.int64)), f(T.ones(2, 3, 4), view, self_num_batch_dims=2),
+                f(b, T.tensor(2.0), self_num_batch_dims=1)]
+        return [_layout(r) + [str(r.dtype), r.requires_grad, r.abs().sum().item()] for r in rows]
+    r = both(scenario)
+    assert r[1] == [[3, 2, 3], [6, 3, 1], 0, 18, "torch.float64", False, 0.0]
+    assert r[4][:4] == [[2, 3, 1, 5], [18, 6, 1, 1], 1, 36] and r[2][1] == [0, 1]
+
+
+def test_detach_in_place_drops_the_tangent():
+    def scenario(T):
+        with fw(T).dual_level():
+            d = fw(T).make_dual(X(T, 2), V(T, 2)).clone()
+            before = fw(T).unpack_dual(d).tangent is not None
+            d.detach_()
+            return [before, fw(T).unpack_dual(d).tangent, fw(T).unpack_dual(d * 2).tangent]
+    assert both(scenario) == [True, None, None]

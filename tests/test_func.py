@@ -443,3 +443,27 @@ def test_vjp_fn_retain_graph_and_create_graph():
     parity(scenario)
     same_error(lambda T: [fn(X(T, 3), retain_graph=False) and fn(X(T, 3))
                           for fn in [T.func.vjp(lambda a: a.sin() * a, X(T, 3))[1]]])
+
+
+def test_stack_module_state_runs_an_ensemble_with_functional_call_and_vmap():
+    def scenario(T):
+        T.manual_seed(0)
+        models = [T.nn.Linear(3, 2) for _ in range(4)]
+        for k, m in enumerate(models):   # deterministic weights: the libraries' generators differ
+            with T.no_grad():
+                m.weight.copy_(T.arange(6.0).reshape(2, 3) * (k + 1) / 10)
+                m.bias.fill_(float(k))
+        params, buffers = T.func.stack_module_state(models)
+        x = T.ones(5, 3)
+        base = T.nn.Linear(3, 2)
+
+        def one(p, b):
+            return T.func.functional_call(base, (p, b), (x,))
+        out = T.vmap(one)(params, buffers)
+        out.sum().backward()
+        return [tuple(params["weight"].shape), params["weight"].is_leaf, out[:, 0].double().round(decimals=4).tolist(),
+                params["bias"].grad.tolist()]
+    shape, is_leaf, first_rows, bias_grad = both(scenario)
+    assert shape == [4, 2, 3] and is_leaf
+    assert first_rows == [[0.3, 1.2], [1.6, 3.4], [2.9, 5.6], [4.2, 7.8]] and bias_grad == [[5.0, 5.0]] * 4
+    same_error(lambda T: T.func.stack_module_state([]))

@@ -896,3 +896,44 @@ def test_function_node_repr_is_a_python_class_repr():
         return [plain_repr, fn.name(), type(fn).__name__, type(fn).__module__.replace(T.__name__, "LIB")]
     assert both(s) == ["<LIB.autograd.function.TwiceBackward object>", "TwiceBackward", "TwiceBackward",
                        "LIB.autograd.function"]
+
+
+def test_views_a_function_returns_refuse_in_place_ops_recorded_or_not():
+    """A view returned by a custom Function carries the custom-Function message even when the call
+    was not recorded (no input requires grad, or no_grad); the multiple-views message only when
+    more than one output is differentiable (an integer, non-differentiable or non-tensor second
+    output does not count)."""
+    def s(T):
+        class F(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, mode):
+                if mode == "int":
+                    return x.view_as(x), T.tensor([1])
+                if mode == "non_diff":
+                    o = x * 2
+                    ctx.mark_non_differentiable(o)
+                    return x.view_as(x), o
+                if mode == "scalar":
+                    return x.view_as(x), 3
+                return x[:1], x[1:]
+
+            @staticmethod
+            def backward(ctx, g, h=None):
+                return g, None
+        b = T.ones(1, requires_grad=True)
+        rows = []
+        for requires_grad in (True, False):
+            for mode in ("int", "non_diff", "scalar", "two"):
+                x = T.ones(2, requires_grad=requires_grad).clone()
+                rows.append(err(lambda: F.apply(x, mode)[0].add_(b)))
+            x = T.ones(2, requires_grad=requires_grad).clone()
+            with T.no_grad():
+                v = F.apply(x, "two")[0]
+            rows.append(err(lambda: v.copy_(b)))
+        return rows
+    r = both(s)
+    assert [m[1].split(". ")[0] for m in r] == 3 * ["Output 0 of F is a view and is being modified inplace"] + [
+        "Output 0 of F is a view and is being modified inplace"] + 6 * [
+        "A view was created in no_grad mode and is being modified inplace with grad mode enabled"]
+    assert ["multiple views" in m[1] for m in r] == [False, False, False, True] + 6 * [False]
+    assert all("created inside a custom Function" in m[1] for k, m in enumerate(r) if k != 3)

@@ -351,6 +351,63 @@ def test_resize_bumps_the_version_only_when_the_shape_changes():
     same_error(lambda T: T.zeros(2, requires_grad=True).clone().resize_(3))
 
 
+def test_resize_in_inference_mode_skips_the_requires_grad_check():
+    def scenario(T):
+        rows = []
+        x = T.ones(3, requires_grad=True)
+        y = x * 2
+        with T.inference_mode():
+            for t, size in ((T.ones(1, 2, 3, requires_grad=True), (1, 2)), (x, (2,)), (y, (1,))):
+                t.resize_(size)
+                rows.append([t.shape, t.requires_grad, t.is_inference(), t.grad_fn is None])
+            z = T.ones(2, 3, requires_grad=True)
+            z.resize_as_(T.ones(3))
+            rows.append([z.shape, z.requires_grad])
+        return rows
+    assert lists(both(scenario)) == [[[1, 2], True, True, True], [[2], True, False, True],
+                                     [[1], True, False, False], [[3], True]]
+    same_error(lambda T: T.ones(2, requires_grad=True).resize_(1))   # outside inference mode: refused
+
+
+def _inference_tensor(T):
+    with T.inference_mode():
+        return T.ones(2, 3)
+
+
+def test_resize_and_out_refuse_inference_tensors_outside_inference_mode():
+    msg = same_error(lambda T: _inference_tensor(T).resize_(1, 2))
+    assert msg.startswith("Inplace update to inference tensor outside InferenceMode is not allowed.")
+    assert same_error(lambda T: _inference_tensor(T).resize_as_(T.ones(2))) == msg
+    s = lambda T: T.ones(2, 3)   # noqa: E731
+    assert same_error(lambda T: T.mul(s(T), s(T), out=_inference_tensor(T))) == msg
+    # an argument that requires grad is refused first, with out='s own message
+    assert same_error(lambda T: T.mul(s(T).requires_grad_(), 2, out=_inference_tensor(T))).startswith(
+        "mul(): functions with out=... arguments don't support automatic differentiation")
+
+    def allowed(T):
+        c = _inference_tensor(T)
+        with T.inference_mode():
+            T.mul(s(T), 3, out=c)
+        a = s(T)
+        T.mul(c, c, out=a)   # an inference tensor may be read into a normal one
+        return [c, a, c.is_inference(), a.is_inference()]
+    r = lists(both(allowed))
+    assert r[0] == [[3.0] * 3] * 2 and r[1] == [[9.0] * 3] * 2 and r[2:] == [True, False]
+
+
+def test_out_writes_are_seen_by_allow_mutation_on_saved_tensors():
+    def scenario(T):
+        with T.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            a = T.tensor([1.0, 2.0], requires_grad=True)
+            b = T.tensor([1.0, 3.0])
+            out = (a * b).sum()
+            T.sin(T.tensor([0.0, 0.0]), out=b)   # b, saved by mul, is overwritten
+            cloned = len(ctx.cloned)
+            out.backward()
+            return [cloned, len(ctx.cloned), a.grad, b]
+    assert lists(both(scenario)) == [1, 0, [1.0, 3.0], [0.0, 0.0]]
+
+
 def test_legacy_new():
     def scenario(T):
         x = T.ones(2, dtype=T.float64, requires_grad=True)

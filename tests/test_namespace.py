@@ -354,3 +354,9 @@ def test_randint_by_keyword():
         return [str(t.dtype), list(t.shape), bool((t >= 0).all() and (t < 10).all()),
                 bool((lo >= 3).all() and (lo < 5).all())]
     assert both(scenario) == ["torch.int64", [50], True, True]
+
+
+def test_onnx_export_is_refused_with_a_way_out():
+    assert ndgrad.onnx.is_in_onnx_export() is False
+    with pytest.raises(NotImplementedError, match="no ONNX exporter.*ndgrad.save"):
+        ndgrad.onnx.export(ndgrad.nn.Linear(2, 2), (ndgrad.ones(1, 2),), "model.onnx")

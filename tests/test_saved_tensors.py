@@ -264,3 +264,25 @@ def test_saved_tensors_hooks_error_message_is_torchs():
             with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
                 pass
     assert same_error(call) == "custom message"
+
+
+def test_unpack_hooks_run_in_torchs_order_arguments_by_name_then_outputs():
+    def scenario(T):
+        events = []
+        a = T.tensor([1.0, 2.0], requires_grad=True)
+        b = T.tensor([3.0, 4.0], requires_grad=True) * 1.0
+
+        def pack(t):
+            events.append(("pack", t.tolist()))
+            return t
+
+        def unpack(t):
+            events.append(("unpack", t.tolist()))
+            return t
+        with T.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (a * b).exp()   # mul saves self and other; exp saves its result
+        y.sum().backward()
+        return events
+    e3, e8 = 20.08553695678711, 2980.9580078125   # exp(a * b) in float32
+    assert both(scenario) == [["pack", [3.0, 4.0]], ["pack", [1.0, 2.0]], ["pack", [e3, e8]],
+                              ["unpack", [e3, e8]], ["unpack", [3.0, 4.0]], ["unpack", [1.0, 2.0]]]

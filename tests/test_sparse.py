@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import LIBS, parity, same_error
+from parity import LIBS, both, parity, same_error
 
 X = [[1.0, 0.0, 3.0], [0.0, 2.0, 0.0], [4.0, 0.0, 0.0], [0.0, 5.0, 6.0]]
 
@@ -231,13 +231,61 @@ def test_ops_torch_lacks_for_a_layout_raise_not_implemented(call):
             call(T)
 
 
-@pytest.mark.parametrize("call", [lambda T, s, d: T.mm(s, d), lambda T, s, d: s @ d,
-                                  lambda T, s, d: T.addmm(T.zeros(4, 2, dtype=T.float64), s, d)],
-                         ids=["mm", "matmul", "addmm"])
-def test_dense_products_refuse_sparse_operands(call):
-    # torch runs these with a masked sparse gradient for `s`; ndgrad's dense formulas would not, so they refuse
-    with pytest.raises(NotImplementedError, match="torch.sparse.mm"):
-        call(ndgrad, sparse_leaf(ndgrad), ndgrad.ones(3, 2, dtype=ndgrad.float64))
+def _product_operand(T, sparse, layout, requires_grad, values):
+    t = T.tensor(values, dtype=T.float64)
+    if sparse:
+        t = (t.to_sparse() if layout == "coo" else t.to_sparse_csr()).detach()
+    return t.requires_grad_(requires_grad)
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+@pytest.mark.parametrize("product", ["mm", "matmul", "addmm"])
+@pytest.mark.parametrize("a_sparse, b_sparse", [(True, False), (False, True), (True, True)])
+def test_dense_products_of_sparse_operands(layout, product, a_sparse, b_sparse):
+    # the dense ops' own nodes (MmBackward0, AddmmBackward0): the product is sparse only when both operands are,
+    # and the gradients (of a dense sum) are dense and unmasked, stored values or not
+    def scenario(T):
+        a = _product_operand(T, a_sparse, layout, True, [[1.0, 0.0, 2.0], [0.0, -3.0, 0.0]])
+        b = _product_operand(T, b_sparse, layout, True, [[0.0, 4.0], [5.0, 0.0], [0.0, -1.0]])
+        r = {"mm": lambda: a.mm(b), "matmul": lambda: a @ b,
+             "addmm": lambda: T.addmm(T.ones(2, 2, dtype=T.float64), a, b, beta=2, alpha=3)}[product]()
+        r.sum().backward()
+        return [type(r.grad_fn).__name__, str(r.layout), r.to_dense(), grad_summary(a), grad_summary(b)]
+    if product == "addmm" and layout == "coo" and b_sparse:   # torch's COO addmm is sparse @ strided only
+        for T in LIBS:
+            with pytest.raises(RuntimeError, match="addmm_sparse_dense: expected either 'mat1' to have sparse"):
+                scenario(T)
+        return
+    name, out_layout, value, ga, gb = both(scenario)
+    assert name == ("AddmmBackward0" if product == "addmm" else "MmBackward0")
+    assert out_layout == ("torch.sparse_coo" if layout == "coo" else "torch.sparse_csr") \
+        if a_sparse and b_sparse and product != "addmm" else out_layout == "torch.strided"
+    np.testing.assert_allclose(ga[1], np.ones((2, 2)) @ np.array([[0.0, 4.0], [5.0, 0.0], [0.0, -1.0]]).T *
+                               (3 if product == "addmm" else 1))
+    assert ga[0] == gb[0] == "torch.strided"
+
+
+def test_a_sparse_gradient_through_a_sparse_product_stays_sparse():
+    def scenario(T):
+        a = T.tensor([[1.0, 0.0], [0.0, 2.0]], dtype=T.float64).to_sparse().requires_grad_()
+        b = T.tensor([[0.0, 3.0], [4.0, 0.0]], dtype=T.float64).to_sparse().requires_grad_()
+        T.sparse.sum(a.mm(b)).backward()
+        return grad_summary(a) + grad_summary(b)
+    a_layout, ga, b_layout, gb = both(scenario)
+    assert a_layout == b_layout == "torch.sparse_coo"
+    # the incoming gradient is 1 where a @ b stores values, (0, 1) and (1, 0)
+    np.testing.assert_allclose(ga, [[3.0, 0.0], [0.0, 4.0]])
+    np.testing.assert_allclose(gb, [[0.0, 1.0], [2.0, 0.0]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda T, c, s, d: T.addmm(d, s, c), lambda T, c, s, d: T.addmm(s, s, d), lambda T, c, s, d: T.addmm(c, d, d),
+    lambda T, c, s, d: s.mm(c)], ids=["coo_and_csr", "coo_input", "csr_input", "mm_coo_csr"])
+def test_products_of_layouts_torch_refuses(call):
+    def go(T):
+        d = T.ones(3, 3, dtype=T.float64)
+        call(T, d.to_sparse_csr(), d.to_sparse(), d)
+    same_error(go, RuntimeError)
 
 
 @pytest.mark.parametrize("convert", [lambda x: x.to_sparse(), lambda x: x.to_sparse_csr(),
@@ -251,3 +299,189 @@ def test_a_conversion_runs_backward_twice_as_it_saves_no_tensor(convert):
             (s.to_dense() * k).sum().backward()
         return x.grad
     parity(scenario)
+
+
+# ---- sparse gradients of embedding and embedding_bag -------------------------------------------------
+def _coo_summary(g):
+    return [str(g.layout), g.is_coalesced(), g._indices(), g._values()]
+
+
+def test_embedding_sparse_gradient_is_one_row_per_index():
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        out = T.nn.functional.embedding(T.tensor([[1, 2, 4], [4, 3, 0]]), w, sparse=True, padding_idx=0)
+        (out * T.arange(12.0, dtype=T.float64).reshape(2, 3, 2)).sum().backward()
+        return [type(out.grad_fn).__name__] + _coo_summary(w.grad)
+    name, layout, coalesced, indices, values = both(scenario)
+    assert (name, layout, coalesced) == ("EmbeddingBackward0", "torch.sparse_coo", False)
+    assert indices.tolist() == [[1, 2, 4, 4, 3]]   # in index order, repeats kept, padding_idx left out
+    np.testing.assert_allclose(values, np.arange(10.0).reshape(5, 2))
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_sparse_gradient(mode):
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        r = T.nn.functional.embedding_bag(T.tensor([1, 2, 4, 5, 4, 3, 2, 0]), w, T.tensor([0, 4]), sparse=True,
+                                          mode=mode, padding_idx=2)
+        (r * T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64)).sum().backward()
+        return _coo_summary(w.grad)
+    layout, _, indices, values = both(scenario)
+    assert layout == "torch.sparse_coo" and indices.tolist() == [[1, 4, 5, 4, 3, 0]]
+    first = [1.0, 2.0] if mode == "sum" else [1 / 3, 2 / 3]   # a mean over the 3 non-padding indices
+    np.testing.assert_allclose(values[0], first)
+
+
+def test_sparse_embedding_gradients_accumulate():
+    def scenario(T):
+        w = T.zeros(6, 2, dtype=T.float64, requires_grad=True)
+        for _ in range(2):
+            r = T.nn.functional.embedding_bag(T.tensor([1, 2, 4, 2]), w, T.tensor([0, 2]), sparse=True, mode="sum",
+                                              per_sample_weights=T.tensor([1.0, 2.0, 3.0, 4.0], dtype=T.float64))
+            r.sum().backward()
+        (w * 3).sum().backward()   # a dense gradient into the sparse .grad
+        return grad_summary(w)
+    layout, dense = both(scenario)
+    assert layout == "torch.strided"
+    np.testing.assert_allclose(dense[:, 0], [3.0, 5.0, 15.0, 3.0, 9.0, 3.0])
+
+
+def test_embedding_module_sparse_and_the_old_embedding_bag_argument_order():
+    def scenario(T):
+        T.manual_seed(0)
+        emb = T.nn.Embedding(5, 2, sparse=True)
+        emb(T.tensor([0, 4, 4])).sum().backward()
+        w = T.arange(8.0).reshape(4, 2)
+        old_order = T.nn.functional.embedding_bag(w, T.tensor([0, 3, 1]), T.tensor([0, 2]))   # (weight, input)
+        return [str(emb.weight.grad.layout), emb.weight.grad.to_dense(), old_order]
+    layout, grad, old_order = both(scenario)
+    assert layout == "torch.sparse_coo"
+    np.testing.assert_allclose(grad[:, 0], [1.0, 0.0, 0.0, 0.0, 2.0])
+    np.testing.assert_allclose(old_order, [[3.0, 4.0], [2.0, 3.0]])
+
+
+@pytest.mark.parametrize("bag", [False, True])
+def test_sparse_embedding_gradient_refuses_scale_grad_by_freq(bag):
+    def go(T):
+        w = T.ones(4, 2, requires_grad=True)
+        F = T.nn.functional
+        out = F.embedding_bag(T.tensor([0, 1]), w, T.tensor([0]), sparse=True, scale_grad_by_freq=True) if bag \
+            else F.embedding(T.tensor([0, 1]), w, sparse=True, scale_grad_by_freq=True)
+        out.sum().backward()
+    assert "scale_grad_by_freq not supported" in same_error(go, RuntimeError)
+
+
+def test_sparse_embedding_gradient_is_differentiable():
+    def scenario(T):
+        w = T.arange(12.0, dtype=T.float64).reshape(6, 2).requires_grad_()
+        go = T.ones(3, 2, dtype=T.float64, requires_grad=True)
+        g, = T.autograd.grad(T.nn.functional.embedding(T.tensor([1, 1, 3]), w, sparse=True), w, go,
+                             create_graph=True)
+        (gg,) = T.autograd.grad(T.sparse.sum(g * 2), go)
+        return [type(g.grad_fn).__name__, gg]
+    name, gg = both(scenario)
+    assert name == "SparseCooTensorWithDimsAndTensorsBackward0"
+    np.testing.assert_allclose(gg, np.full((3, 2), 2.0))
+
+
+# ---- keeping (not copying) a sparse gradient in .grad -----------------------------------------------
+def test_a_sparse_gradient_only_the_engine_holds_is_kept_unless_its_values_are_a_view():
+    T = ndgrad
+    ptrs = {}
+
+    class Fixed(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, contiguous):
+            ctx.contiguous = contiguous
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            values = T.ones(3, 1) if ctx.contiguous else T.ones(1, 1).expand(3, 1)   # an expanded view is copied
+            g = T.sparse_coo_tensor(T.tensor([[0, 2, 2]]), values, (4, 1))
+            ptrs["made"] = g._values().data_ptr()
+            return g, None
+
+    for contiguous in (True, False):
+        x = T.zeros(4, 1, requires_grad=True)
+        Fixed.apply(x, contiguous).sum().backward()
+        assert (x.grad._values().data_ptr() == ptrs["made"]) is contiguous
+        np.testing.assert_allclose(x.grad.to_dense().numpy()[:, 0], [1.0, 0.0, 2.0, 0.0])
+
+
+# ---- sparse * dense and sparse * sparse ----------------------------------------------------------------
+def _stored(r):
+    return [str(r.dtype), r.is_coalesced(), r._indices(), r._values()]
+
+
+def _coo(T, indices, values, size, coalesce=False):
+    t = T.sparse_coo_tensor(T.tensor(indices), T.tensor(values, dtype=T.float64), size)
+    return t.coalesce() if coalesce else t
+
+
+@pytest.mark.parametrize("dense, expected", [([[1.0, 2.0], [3.0, 4.0]], [2.0, 6.0, 9.0]), ([1.0, 2.0], [2.0, 2.0, 3.0]),
+                                             (3.0, [3.0, 6.0, 9.0])], ids=["same_shape", "broadcast", "zero_dim"])
+def test_sparse_times_dense_keeps_the_sparse_pattern(dense, expected):
+    def scenario(T):
+        s = _coo(T, [[0, 1, 1], [1, 0, 0]], [1.0, 2.0, 3.0], (2, 2))   # uncoalesced: (1, 0) twice
+        d = T.tensor(dense, dtype=T.float32)
+        csr = s.to_sparse_csr() * d if isinstance(dense, float) or len(dense) == 2 and isinstance(dense[0], list) \
+            else s.to_sparse_csr() * d.expand(2, 2)   # the compressed layouts do not broadcast
+        return _stored(s * d) + _stored(d * s) + [str(csr.layout), csr.to_dense()]
+    out = both(scenario)
+    assert out[0] == "torch.float64" and out[2].tolist() == [[0, 1, 1], [1, 0, 0]]
+    np.testing.assert_allclose(out[3], expected)
+    np.testing.assert_allclose(out[7], out[3])
+    assert out[8] == "torch.sparse_csr"
+    np.testing.assert_allclose(out[9], [[0.0, expected[0]], [expected[1] + expected[2], 0.0]])
+
+
+@pytest.mark.parametrize("pair", ["c1*c2", "u1*c2", "c2*u1", "u1*u2", "u2*u1", "u1*u3", "u3*u1", "u1*u1"])
+def test_sparse_times_sparse_pattern(pair):
+    def scenario(T):
+        ops = {"c1": _coo(T, [[0, 1, 2]], [1.0, 2.0, 3.0], (4,), True),
+               "c2": _coo(T, [[1, 2, 3]], [10.0, 20.0, 30.0], (4,), True),
+               "u1": _coo(T, [[2, 0, 2, 1]], [1.0, 2.0, 3.0, 4.0], (4,)),
+               "u2": _coo(T, [[3, 2, 2]], [10.0, 20.0, 30.0], (4,)),
+               "u3": _coo(T, [[3, 3, 2, 2]], [10.0, 20.0, 30.0, 40.0], (4,))}
+        a, b = pair.split("*")
+        r = ops[a] * ops[b]
+        return _stored(r) + [r.to_dense()]
+    _, coalesced, indices, _, dense = both(scenario)
+    expected = {"c1*c2": [0, 20, 60, 0], "u1*c2": [0, 40, 80, 0], "c2*u1": [0, 40, 80, 0], "u1*u2": [0, 0, 200, 0],
+                "u2*u1": [0, 0, 200, 0], "u1*u3": [0, 0, 280, 0], "u3*u1": [0, 0, 280, 0], "u1*u1": [4, 16, 16, 0]}
+    np.testing.assert_allclose(dense, expected[pair])
+    assert coalesced == (pair == "c1*c2")
+
+
+def test_sparse_mul_errors():
+    same_error(lambda T: T.ones(4).to_sparse() * T.ones(5), RuntimeError)
+    same_error(lambda T: T.ones(4).to_sparse() * T.ones(5).to_sparse(), RuntimeError)
+    same_error(lambda T: T.ones(2, 2).to_sparse_csr() * T.ones(2), RuntimeError)
+
+
+def test_gradients_of_sparse_mul_are_sparse():
+    def scenario(T):
+        a = _coo(T, [[0, 1, 1], [1, 0, 0]], [1.0, 2.0, 3.0], (2, 2)).requires_grad_()
+        d = T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64, requires_grad=True)
+        y = a * d
+        y.to_dense().sum().backward()
+        return [type(y.grad_fn).__name__] + grad_summary(a) + grad_summary(d)
+    name, a_layout, ga, d_layout, gd = both(scenario)
+    assert name == "MulBackward0" and a_layout == d_layout == "torch.sparse_coo"
+    np.testing.assert_allclose(ga, [[0.0, 2.0], [3.0, 0.0]])
+    np.testing.assert_allclose(gd, [[0.0, 1.0], [5.0, 0.0]])   # only where a stores values
+
+
+def test_save_on_cpu_keeps_sparse_saved_tensors_sparse():
+    def scenario(T):
+        with T.autograd.graph.save_on_cpu(pin_memory=False):
+            a = T.sparse_coo_tensor(T.tensor([[1, 1]]), T.tensor([1.0, 1.0], dtype=T.float64), requires_grad=True)
+            y = a * a
+            saved = y.grad_fn._saved_self
+            y.to_dense().sum().backward()
+        return [str(saved.layout), saved.to_dense(), a.grad.coalesce().to_dense()]
+    layout, saved, grad = both(scenario)
+    assert layout == "torch.sparse_coo"
+    np.testing.assert_allclose(saved, [0.0, 2.0])
+    np.testing.assert_allclose(grad, [0.0, 4.0])

@@ -597,3 +597,52 @@ def test_readme_tour_runs_as_shown(lib, tmp_path):
     (tmp_path / "README.md").write_text(text)
     result = doctest.testfile(str(tmp_path / "README.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- pickling ------------------------------------------------------------------------------
+def _pickled_round_trip(T, protocol):
+    """What pickle.loads(pickle.dumps(...)) gives back for a leaf, a non-leaf, a Parameter, an
+    int tensor with a user attribute and two views of it (written to after loading: as in torch,
+    tensors pickled together come back with separate memory, strides kept)."""
+    import pickle
+    x = T.tensor([1.5, -2.0, 3.0], requires_grad=True)
+    y = x * 2
+    p = T.nn.Parameter(T.tensor([0.25]), requires_grad=False)
+    n = T.arange(6).view(2, 3)
+    n.label = "ints"
+    row, col = n[1], n.t()
+    xs, ys, ps, ns, rows, cols = pickle.loads(pickle.dumps([x, y, p, n, row, col], protocol=protocol))
+    ns[1, 1] = 40
+    return [xs, xs.requires_grad, xs.is_leaf, ys, ys.requires_grad, ys.is_leaf, ys.grad_fn,
+            type(ps).__name__, ps.requires_grad, ns.label, str(ns.dtype), rows, cols, cols.stride(),
+            n[1, 1].item()]
+
+
+@pytest.mark.parametrize("protocol", [0, 1, 2, None])
+def test_pickle_round_trips_like_torch(protocol):
+    ours = _pickled_round_trip(ndgrad, protocol)
+    if torch is not None:
+        theirs = _pickled_round_trip(torch, protocol)
+        theirs[10] = theirs[10].replace("torch.", "")
+        ours[10] = ours[10].replace("torch.", "")
+        for a, b in zip(ours, theirs):
+            if hasattr(a, "detach"):
+                np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+            else:
+                assert a == b
+    np.testing.assert_array_equal(ours[3].detach().numpy(), [3.0, -4.0, 6.0])
+    assert ours[1:3] == [True, True] and ours[4:9] == [True, True, None, "Parameter", False]
+    assert ours[9] == "ints" and ours[13] == (1, 3) and ours[14] == 4
+    np.testing.assert_array_equal(ours[11].numpy(), [3, 4, 5])
+    np.testing.assert_array_equal(ours[12].numpy(), [[0, 3], [1, 4], [2, 5]])
+
+
+def test_copy_of_a_tensor_shares_memory_but_not_history():
+    import copy
+    x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    c = copy.copy(x * 1)
+    assert c.is_leaf and c.requires_grad and c.grad_fn is None
+    d = copy.copy(x)
+    with ndgrad.no_grad():
+        d[0] = 10.0
+    assert x[0].item() == 10.0 and x._version == 0

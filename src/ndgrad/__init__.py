@@ -12,10 +12,10 @@ _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|unde
                          RuntimeWarning, r"ndgrad(\.|$)")
 
 from . import _dtype  # noqa: E402
-from ._dtype import (bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
+from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
-from ._legacy import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
+from ._legacy import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)
 from ._tensor import (TypedStorage, UntypedStorage, channels_last, channels_last_3d, contiguous_format,  # noqa: F401
                       memory_format, preserve_format)
@@ -50,6 +50,7 @@ from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402,F401
+from . import onnx  # noqa: E402,F401
 # the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
 from . import accelerator, backends, cuda  # noqa: E402,F401
 from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401

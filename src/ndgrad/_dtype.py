@@ -6,6 +6,11 @@ category, zero-dim tensors and Python scalars only lift the category.
 """
 import numpy as np
 
+try:   # bfloat16 storage and ufuncs (an optional dependency: `pip install ndgrad[bfloat16]`)
+    import ml_dtypes as _ml_dtypes
+except ImportError:
+    _ml_dtypes = None
+
 
 class dtype:
     __slots__ = ("name", "title", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank")
@@ -14,9 +19,9 @@ class dtype:
         self.name = name
         self.title = title   # torch's ScalarType word used in messages: Float, Double, Long...
         self.np = np.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f"
+        self.is_floating_point = rank == 2   # not the NumPy kind: ml_dtypes' bfloat16 has kind "V"
         self.is_complex = self.np.kind == "c"
-        self.is_signed = self.np.kind in "ifc"
+        self.is_signed = rank >= 2 or self.np.kind == "i"
         self.itemsize = self.np.itemsize
         self._rank = rank  # category: 0 bool, 1 integer, 2 floating, 3 complex
 
@@ -30,7 +35,24 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self):
-        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+        return {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}.get(self, self)
+
+
+class _MissingDtype(dtype):
+    """A dtype whose NumPy storage comes from a package that is not installed: it can be named,
+    printed and compared, and any use that needs its storage says what to install."""
+    __slots__ = ("_package",)
+
+    def __init__(self, name, title, rank, itemsize, package):
+        self.name, self.title, self._rank, self.itemsize, self._package = name, title, rank, itemsize, package
+        self.is_floating_point, self.is_complex, self.is_signed = rank == 2, rank == 3, True
+
+    def __getattribute__(self, attr):
+        if attr == "np":
+            raise ImportError(f"torch.{object.__getattribute__(self, 'name')} needs the "
+                              f"{object.__getattribute__(self, '_package')} package: pip install "
+                              f"{object.__getattribute__(self, '_package')}")
+        return object.__getattribute__(self, attr)
 
 
 bool_ = dtype("bool", "Bool", np.bool_, 0)
@@ -42,10 +64,19 @@ int64 = dtype("int64", "Long", np.int64, 1)
 float16 = dtype("float16", "Half", np.float16, 2)
 float32 = dtype("float32", "Float", np.float32, 2)
 float64 = dtype("float64", "Double", np.float64, 2)
+# torch's brain float (8 exponent bits, 7 mantissa bits), stored as ml_dtypes.bfloat16
+bfloat16 = (dtype("bfloat16", "BFloat16", _ml_dtypes.bfloat16, 2) if _ml_dtypes is not None else
+            _MissingDtype("bfloat16", "BFloat16", 2, 2, "ml_dtypes"))
 complex64 = dtype("complex64", "ComplexFloat", np.complex64, 3)
 complex128 = dtype("complex128", "ComplexDouble", np.complex128, 3)
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128) + \
+    ((bfloat16,) if _ml_dtypes is not None else ())
+# NumPy kinds of ndgrad's floating (and inexact) storage: ml_dtypes files bfloat16 under "V" (and
+# ndgrad admits no other "V" dtype), so `a.dtype.kind in INEXACT_KINDS` means "can require grad"
+FLOAT_KINDS = "fV"
+INEXACT_KINDS = "fcV"
+BF16_NP = bfloat16.np if _ml_dtypes is not None else None
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
            "long": int64, "cfloat": complex64, "cdouble": complex128, "bool": bool_}
 _from_np = {d.np: d for d in ALL}
@@ -54,7 +85,7 @@ _from_np = {d.np: d for d in ALL}
 def type_word(x):
     """torch's word for a dtype in messages (Float, Double, Long...); x: a dtype or a NumPy dtype."""
     return x.title if isinstance(x, dtype) else from_numpy_dtype(np.dtype(x)).title
-_by_name_map = {d.name: d for d in ALL}
+_by_name_map = {d.name: d for d in ALL + (bfloat16,)}
 
 
 def _by_name(name):
@@ -70,6 +101,11 @@ def from_numpy_dtype(np_dtype):
             return _from_np[d]
         raise TypeError(f"can't convert np.ndarray of type numpy.{d.name}. The only supported types are: "
                         "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+
+
+def is_bfloat16(np_dtype):
+    """Whether a NumPy dtype is ml_dtypes' bfloat16 (compared by identity first: the common no)."""
+    return BF16_NP is not None and np_dtype == BF16_NP
 
 
 def to_dtype(d):
@@ -117,6 +153,9 @@ def promote_types(a, b):
         if hi._rank == 3 and lo._rank == 2:  # complex keeps the wider float precision
             return complex128 if (hi is complex128 or lo is float64) else complex64
         return hi
+    if a is bfloat16 or b is bfloat16:   # no NumPy rule joins it with float16: both fit in float32
+        other = b if a is bfloat16 else a
+        return float32 if other is float16 else other
     return _from_np[np.promote_types(a.np, b.np)]
 
 

@@ -38,6 +38,7 @@ def _legacy_type(d):
 DoubleTensor = _legacy_type(_dtype.float64)
 FloatTensor = _legacy_type(_dtype.float32)
 HalfTensor = _legacy_type(_dtype.float16)
+BFloat16Tensor = _legacy_type(_dtype.bfloat16)
 LongTensor = _legacy_type(_dtype.int64)
 IntTensor = _legacy_type(_dtype.int32)
 ShortTensor = _legacy_type(_dtype.int16)

@@ -126,6 +126,8 @@ def _with_suffixes(text, suffixes, indent, line=None):
 def _array_body(arr, indent):
     """The bracketed elements of a non-empty array, as printed at column `indent`."""
     summarize = arr.size > THRESHOLD
+    if _dtype.is_bfloat16(arr.dtype):   # printed from its exact float32 values, as torch does
+        arr = arr.astype(np.float32)
     shown = _summarized(arr) if summarize else arr
     fmt = _ComplexFormat(shown) if arr.dtype.kind == "c" else _Format(shown)
     return _body(arr, indent, fmt, summarize)

@@ -9,7 +9,8 @@ torch's layouts, each a small container of NumPy arrays:
 
 Containers have an ndarray's metadata (shape, dtype, ndim, size) and take part in the few
 NumPy calls the existing ops make on them through `__array_ufunc__` / `__array_function__`:
-adding (gradient accumulation), scaling, negating, transposes. Anything else raises torch's
+adding (gradient accumulation), multiplying (by a scalar, a dense or a sparse array), negating,
+transposes, and the matrix products of mm / mv / matmul / addmm. Anything else raises torch's
 NotImplementedError for the sparse backend, so dense ops refuse sparse inputs (where torch has no
 sparse kernel, with torch's message).
 """
@@ -318,11 +319,56 @@ def _add(a, b, sign=1, name="add"):
 
 
 def _multiply(a, b):
+    """a * b with a sparse operand: sparse, on the pattern torch gives (see _mul_sparse, _mul_dense)."""
+    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
+        return _mul_sparse(a, b)
     if isinstance(b, SparseArray):
         a, b = b, a
-    if isinstance(b, SparseArray) or np.ndim(b) != 0:
-        raise unsupported("mul", a)
-    return a._replace(a.values * b)
+    if np.ndim(b) == 0:
+        return a._replace(a.values * b)
+    return _mul_dense(a, b)
+
+
+def _mul_dense(s, d):
+    """sparse * dense: the sparse operand's pattern (as stored, uncoalesced or not), each value times the dense
+    one at its position; the dense operand broadcasts to the sparse shape (and may not grow it)."""
+    for i in range(1, min(s.ndim, d.ndim) + 1):
+        if d.shape[-i] not in (1, s.shape[-i]) and s.shape[-i] != 1:   # torch names the dense operand a
+            raise RuntimeError(f"The size of tensor a ({d.shape[-i]}) must match the size of tensor b "
+                               f"({s.shape[-i]}) at non-singleton dimension {max(s.ndim, d.ndim) - i}")
+    if tuple(np.broadcast_shapes(s.shape, d.shape)) != s.shape:
+        raise NotImplementedError(f"ndgrad: sparse * dense where the dense operand broadcasts the sparse one "
+                                  f"(shapes {list(s.shape)} and {list(d.shape)})")
+    full = np.broadcast_to(d, s.shape)
+    if isinstance(s, COO):
+        return s._replace(s.values * full[tuple(s.indices)])
+    if s.layout in BLOCKED:
+        raise unsupported("mul", s)
+    if d.shape != s.shape:   # torch's compressed kernel masks the dense operand: no broadcasting
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size {list(d.shape)} but "
+                           f"mask has size {list(s.shape)}")
+    return s._replace(s.values * full[tuple(s.element_indices())])
+
+
+def _mul_sparse(a, b):
+    """sparse * sparse as torch: two coalesced COOs give their coalesced intersection; otherwise the result
+    keeps the pattern of the uncoalesced one (of both uncoalesced, the one with fewer values, b on a tie),
+    its values times the other's (0 where it stores none)."""
+    if isinstance(a, Compressed) and isinstance(b, Compressed) and a.layout is b.layout and \
+            a.layout not in BLOCKED:
+        return to_layout(_mul_sparse(a.to_coo(), b.to_coo()), a.layout)
+    if not (isinstance(a, COO) and isinstance(b, COO)):
+        raise unsupported("mul", a if isinstance(a, Compressed) else b)
+    if a.shape != b.shape or a.sparse_dim != b.sparse_dim:
+        raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with equal dimensionality, "
+                           "number of sparse dimensions, and shape of sparse dimensions")
+    if a.coalesced and b.coalesced:
+        out = COO(a.indices, a.values * b.values_at(a.indices), a.shape, True)
+        keep = np.isin(a._keys(), b._keys())
+        return COO(out.indices[:, keep], out.values[keep], a.shape, True)
+    if a.coalesced or not b.coalesced and b.nnz <= a.nnz:
+        a, b = b, a     # a: the pattern kept
+    return COO(a.indices, a.values * b.values_at(a.indices), a.shape, False)
 
 
 def _divide(a, b):
@@ -339,10 +385,25 @@ def matmul(a, b):
 
 
 def _matmul(a, b):
-    # the dense mm/matmul/addmm ops: their backward formulas would give a sparse input a dense,
-    # unmasked gradient where torch's is sparse, so they refuse sparse operands
-    raise NotImplementedError("ndgrad: mm, matmul and addmm of sparse tensors are not supported; use "
-                              "torch.sparse.mm / torch.sparse.addmm (same values, SparseAddmmBackward0)")
+    """np.matmul with a sparse operand (mm, mv, matmul): a dense result when one side is dense, a sparse one of
+    a's kind when both are (COO, or CSR for the compressed layouts), as torch's. Their backward formulas are the
+    dense ones (grad.mm(mat2.t()), ...), whose gradients are dense and unmasked, as torch's are."""
+    if a.ndim != 2 and isinstance(a, SparseArray) or b.ndim != 2 and isinstance(b, SparseArray) or \
+            max(a.ndim, b.ndim) > 2:
+        raise NotImplementedError(f"ndgrad: matrix products of sparse tensors are 2-D by 1-D or 2-D; got "
+                                  f"{a.ndim}-D and {b.ndim}-D operands")
+    if isinstance(a, SparseArray) and isinstance(b, SparseArray):
+        if (a.layout is sparse_coo) != (b.layout is sparse_coo):
+            raise RuntimeError(f"addmm: computation on CPU is not implemented for {NAMES[a.layout]} + "
+                               f"{NAMES[a.layout]} @ {NAMES[b.layout]}")
+        prod = (a.to_scipy() @ b.to_scipy()).tocoo()
+        out = COO(np.stack([prod.row, prod.col]).astype(np.int64), prod.data.astype(a.dtype), prod.shape).coalesce()
+        return out if a.layout is sparse_coo else to_layout(out, sparse_csr)
+    if isinstance(a, SparseArray):
+        out = a.to_scipy() @ b
+    else:   # dense @ sparse = (sparse^T @ dense^T)^T
+        out = (b.to_scipy().T @ a.T).T
+    return np.ascontiguousarray(out, dtype=np.result_type(a.dtype, b.dtype))
 
 
 _UFUNCS = {

@@ -20,6 +20,11 @@ from ._nested_array import NestedArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
+# refusal of any in-place update of an inference tensor (here for resize_, raised by autograd/record for ops)
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                     "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                     "for more details.")
+
 # the device types torch's parser knows (ndgrad computes on "cpu" only; the others can be named)
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
                  "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -213,7 +218,7 @@ class Tensor:
                    if n > 1)
 
     def is_floating_point(self):
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in _dtype.FLOAT_KINDS
 
     def is_complex(self):
         return self._data.dtype.kind == "c"
@@ -250,7 +255,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError(dtype_message)
         if requires_grad and self._inference and not self._grad_modes.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -328,7 +333,7 @@ class Tensor:
                 or type(value._data) is NestedArray and type(self._data) is not NestedArray:
             raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
                                "incompatible tensor type.")
-        if self._requires_grad and value._data.dtype.kind not in "fc":
+        if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
 
@@ -356,6 +361,8 @@ class Tensor:
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
+        if self._fw is not None:   # as detach(), it drops the forward-mode tangent too
+            self._fw = None
         return self
 
     # --- memory -------------------------------------------------------------------------------
@@ -370,7 +377,10 @@ class Tensor:
         return TypedStorage(_owner(self), self._data.dtype)
 
     def resize_(self, *sizes, memory_format=None):
-        if self._requires_grad:
+        modes = self._grad_modes
+        if self._inference and not modes.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
+        if self._requires_grad and not modes.inference:   # inference mode skips autograd's checks, as in torch
             raise RuntimeError("cannot resize variables that require grad")
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
         if shape == self._data.shape:
@@ -396,13 +406,13 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and self._grad_modes.enabled:   # allowed under no_grad, as torch
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = self._data
         return namespace(data).to_host(data) if is_array(data) else np.asarray(data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
+        if self._requires_grad and self._grad_modes.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
@@ -479,15 +489,25 @@ class Tensor:
         memo[id(self)] = t
         return t
 
+    def __reduce_ex__(self, protocol):
+        """Pickle (and copy.copy) as torch does: the values, dtype, requires_grad, the type
+        (Parameter stays Parameter) and user attributes; never the graph, .grad or hooks, so a
+        non-leaf comes back as a leaf."""
+        state = {k: v for k, v in self.__dict__.items() if not hasattr(Tensor, k)}   # ours are class defaults
+        return _rebuild_tensor, (type(self), _pickled_array(self._data), self._requires_grad, state)
+
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
-    def float(self):
-        return self.to(_dtype.float32)
+    def float(self, memory_format=None):
+        return self.to(_dtype.float32, memory_format=memory_format)
 
-    def double(self):
-        return self.to(_dtype.float64)
+    def double(self, memory_format=None):
+        return self.to(_dtype.float64, memory_format=memory_format)
 
-    def half(self):
-        return self.to(_dtype.float16)
+    def half(self, memory_format=None):
+        return self.to(_dtype.float16, memory_format=memory_format)
+
+    def bfloat16(self, memory_format=None):
+        return self.to(_dtype.bfloat16, memory_format=memory_format)
 
     def long(self):
         return self.to(_dtype.int64)
@@ -546,6 +566,34 @@ _LEGACY_NAMES = {f"torch.{d.title}Tensor": d for d in _dtype.ALL}
 _C_TYPES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char", "Short": "short int", "Int": "int",
             "Long": "long int", "Half": "c10::Half", "Float": "float", "Double": "double",
             "ComplexFloat": "c10::complex<float>", "ComplexDouble": "c10::complex<double>"}
+
+
+def _pickled_array(a):
+    """What pickles a tensor's array: a NumPy view as (its memory-owning root, byte offset, shape,
+    dtype, byte strides), so the strides survive, as torch pickles the whole storage; the root goes
+    through a fresh `.view()` so that, as in torch, tensors pickled together do not share memory
+    while copy.copy (which does not pickle) does. Anything else (another backend's array, sparse,
+    nested) as itself."""
+    if type(a) is not np.ndarray:
+        return a
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is a or not root.flags.c_contiguous:
+        return a
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return root.view(), offset, a.shape, a.dtype, a.strides
+
+
+def _rebuild_tensor(cls, data, requires_grad, state):
+    if type(data) is tuple:
+        root, offset, shape, dtype, strides = data
+        data = np.ndarray(shape, dtype, buffer=root, offset=offset, strides=strides)
+    t = cls._make(data, False, None, 0)
+    if requires_grad:
+        t.requires_grad_(True)
+    t.__dict__.update(state)
+    return t
 
 
 def _tensor_options(d):

@@ -13,7 +13,9 @@ class finfo:
         if not isinstance(d, _dtype.dtype) or d._rank < 2:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(d.to_real().np)
+        real = d.to_real().np
+        # NumPy's finfo does not know ml_dtypes' bfloat16; ml_dtypes' own finfo describes it
+        info = _dtype._ml_dtypes.finfo(real) if _dtype.is_bfloat16(real) else np.finfo(real)
         self.bits = info.bits
         self.eps = float(info.eps)
         self.max = float(info.max)

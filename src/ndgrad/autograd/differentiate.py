@@ -6,7 +6,7 @@ use ops, so this sits above them (the ops and formulas that differentiate a comp
 import warnings
 from collections.abc import Mapping
 
-from .._dtype import from_numpy_dtype
+from .._dtype import FLOAT_KINDS, from_numpy_dtype
 from .._tensor import Size, Tensor
 from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
 from ..ops.creation import ones, zeros
@@ -52,7 +52,7 @@ def _make_grads(outputs, grads, create_graph):
             shape, dtype = info
             if any(n != 1 for n in shape):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if dtype.kind != "f":   # complex outputs need an explicit gradient too
+            if dtype.kind not in FLOAT_KINDS:   # complex outputs need an explicit gradient too
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
                                    f"{from_numpy_dtype(dtype)}")
             g = OPS["ones_like"](out) if isinstance(out, Tensor) else ones(shape, dtype=from_numpy_dtype(dtype))

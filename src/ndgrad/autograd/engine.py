@@ -19,6 +19,7 @@ import itertools
 import sys
 import threading
 
+from .._sparse_array import SparseArray
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .capture import Capture
@@ -175,7 +176,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 if nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
+                    buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._data, SparseArray) \
+                        else buf[nr] + g
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:

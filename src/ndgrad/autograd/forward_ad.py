@@ -22,7 +22,9 @@ As in torch, only one level can be active at a time; leaving it forgets every ta
 from typing import NamedTuple
 
 from . import grad_mode
-from .._tensor import Tensor
+from .._dtype import INEXACT_KINDS
+from .._tensor import Tensor, _owner
+from ..backends import is_array
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
 
@@ -154,6 +156,23 @@ class UnpackedDualTensor(NamedTuple):
     tangent: object
 
 
+# set by ops/dual.py: `tangent` copied (differentiably) into zeros laid out as `primal`
+to_layout_of = None
+
+
+def _same_layout(t, primal):
+    """torch's check before it stores a tangent: same storage offset, strides (but of dims of size
+    0 or 1) and storage size as the primal (sizes are already checked). The layout of a view of
+    its own primal's tangent is left to the view."""
+    if not (is_array(t._data) and is_array(primal._data)):
+        return True
+    if t.storage_offset() != primal.storage_offset():
+        return False
+    if any(n > 1 and a != b for n, a, b in zip(t._data.shape, t.stride(), primal.stride())):
+        return False
+    return _owner(t).nbytes // t._data.itemsize == _owner(primal).nbytes // primal._data.itemsize
+
+
 def make_dual(tensor, tangent, *, level=None):
     """A view of `tensor` that carries `tangent` as its forward gradient at `level`."""
     current = _current_index()
@@ -163,7 +182,7 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
     for what, t in (("primal", tensor), ("tangent", tangent)):
-        if t._data.dtype.kind not in "fc":
+        if t._data.dtype.kind not in INEXACT_KINDS:
             raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
     if level != current:
         raise RuntimeError("Invalid level given to _make_dual")
@@ -179,6 +198,8 @@ def make_dual(tensor, tangent, *, level=None):
                            f"{level} is not supported.")
     with _paused():
         dual = tensor._dual_view(tangent, level)   # the _make_dual view op (ops/dual.py)
+        if not _same_layout(tangent, tensor):   # as torch: a tangent is stored laid out as its primal
+            tangent = to_layout_of(tangent, tensor)
     if _flags.fw_grad:
         dual._fw = (state.level, tangent)
     return dual

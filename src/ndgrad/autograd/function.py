@@ -15,10 +15,11 @@ from . import record
 from . import anomaly_mode, forward_ad
 from .grad_mode import grad_flag, state
 from . import node as _node
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from .graph import saved_hooks
 from .node import Node, SavedOutput, _next_seq
-from ..backends import current as current_backend, namespace
+from ..backends import current as current_backend, is_array, namespace
 
 
 class FunctionCtx:
@@ -264,7 +265,7 @@ def _forward_ad(cls, ctx, inputs, outputs):
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in "fc" else _zeros_like(a)
+    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in INEXACT_KINDS else _zeros_like(a)
                 for a, t in zip(inputs, tangents)]
     versions = [t._vc[0] if t is not None else None for t in tangents]
     level = forward_ad.state.level
@@ -357,6 +358,7 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
     if dirty and not all(_is_in(input_tensors, t) for t in dirty):
         dirty = _dirty_inputs(dirty, input_tensors)
     result = list(outputs)
+    n_diff = 0
     for k, t in enumerate(outputs):
         if not isinstance(t, Tensor):
             continue
@@ -374,13 +376,19 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
             else:
                 t = result[k] = Tensor._make(t._data, False, None, 0)
                 t._vc = outputs[k]._vc
-        differentiable = t._data.dtype.kind in "fc" and not (non_diff and _is_in(non_diff, t))
+        float_type = t._data.dtype.kind in INEXACT_KINDS
+        differentiable = float_type and not (non_diff and _is_in(non_diff, t))
         if not differentiable:
             node._non_diff_outputs += (k,)
         if recording and differentiable:
             t._requires_grad, t._grad_fn, t._output_nr = True, node, k
-            if t._base is not None:   # torch forbids in-place ops on views a custom Function returns
-                t._creation = "multi" if len(outputs) > 1 else "custom"
+            n_diff += 1
+        if t._base is not None and float_type:   # torch forbids in-place ops on views a custom Function
+            t._creation = "custom"               # returns, recorded or not (integer views are no views there)
+    if n_diff > 1:   # ... with its own message when several outputs are differentiable
+        for t in result:
+            if isinstance(t, Tensor) and t._creation == "custom":
+                t._creation = "multi"
     node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
     node.__dict__.pop("dirty_tensors", None)   # the node must not keep its outputs alive (a cycle)
     node.__dict__.pop("non_differentiable", None)
@@ -564,7 +572,7 @@ def _is_tensor(x):
 
 def _materialize(grads, meta):
     """Zeros (on the backend of the gradients present) for the absent gradients of tensor outputs."""
-    present = next((g for g in grads if g is not None), None)
+    present = next((g for g in grads if g is not None and is_array(g._data)), None)   # sparse ones have no backend
     backend = namespace(present._data) if present is not None else current_backend()
     return [g if g is not None or m is None else Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
             for g, m in zip(grads, meta)]

@@ -6,6 +6,7 @@
 - check_count: torch's error when a node returns the wrong number of gradients;
 - sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
 """
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from ..backends import current, namespace
 
@@ -18,7 +19,7 @@ def fill_missing(node, grads):
     present = next((g for g in grads if g is not None), None)
     backend = namespace(present._data) if present is not None else current()
     # integer outputs (indices) carry no gradient: their slot stays empty
-    return [g if g is not None or dt.kind not in "fc" else Tensor._make(backend.zeros(shape, dt), False, None, 0)
+    return [g if g is not None or dt.kind not in INEXACT_KINDS else Tensor._make(backend.zeros(shape, dt), False, None, 0)
             for g, (shape, dt) in zip(grads, node._out_meta)]
 
 
@@ -38,7 +39,7 @@ def fit_to_input(node, i, grad, meta):
                 f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
                 f"[{', '.join(map(str, shape))}]") from None
     if grad._data.dtype != dtype:
-        if dtype.kind not in "fc":
+        if dtype.kind not in INEXACT_KINDS:
             return None
         grad = grad._cast(dtype)
     return grad

@@ -18,6 +18,7 @@ from .._dtype import from_numpy_dtype
 from .grad_mode import state
 from .gradient_checks import fill_missing
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
+from .._sparse_array import COO
 from .._tensor import Tensor, dense_like
 from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
@@ -294,11 +295,19 @@ def _only_engine_holds(grad, expected=None):
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
         return counts
+    if type(data) is COO and grad._grad_fn is None:   # a sparse gradient is kept when it alone holds its arrays
+        return counts[0] <= expected[0] and counts[1] <= expected[1] and _sole_array(data.indices, expected[2]) \
+            and _sole_array(data.values, expected[2])
     if grad._grad_fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
         return False
     if base is not None and not (type(base) in ARRAY_TYPES and base.flags.owndata and base.size == data.size):
         return False
     return counts[0] <= expected[0] and counts[1] <= expected[1] and counts[2] <= expected[2]
+
+
+def _sole_array(a, expected):
+    """Whether `a` owns its contiguous memory and only the caller's container refers to it (counted as a base is)."""
+    return a.base is None and a.flags.c_contiguous and a.flags.writeable and sys.getrefcount(a) <= expected
 
 
 def _calibrate(var, grad, create_graph):  # calls _only_engine_holds exactly as accumulate_grad does

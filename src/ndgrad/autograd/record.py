@@ -12,7 +12,7 @@ import functools
 import weakref
 
 from .. import _dtype
-from .._tensor import Tensor, _owner
+from .._tensor import INFERENCE_INPLACE, Tensor, _owner
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -22,7 +22,7 @@ from .graph import saved_hooks
 from .node import SavedOutput, TensorMeta, _next_seq, edge
 
 _NO_EDGE = (None, 0)
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 
 
 def record(spec, args, outs):
@@ -48,12 +48,12 @@ def record(spec, args, outs):
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
         t = outs[0]
-        if t._data.dtype.kind in "fc":
+        if t._data.dtype.kind in _dtype.INEXACT_KINDS:
             t._requires_grad = True
             t._grad_fn = node
     else:
         for k, t in enumerate(outs):
-            if t._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]):
+            if t._data.dtype.kind in _dtype.INEXACT_KINDS and (out_diff is None or out_diff[k]):
                 t._requires_grad = True
                 t._grad_fn = node
                 t._output_nr = k
@@ -260,9 +260,7 @@ def refuse_inference_inplace(t):
     the leaf error first, as in torch)."""
     if state.enabled and t._requires_grad:
         check_leaf_inplace(t)
-    raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
-                       "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
-                       "for more details.")
+    raise RuntimeError(INFERENCE_INPLACE)
 
 
 def check_leaf_inplace(t):

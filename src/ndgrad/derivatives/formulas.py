@@ -31,6 +31,7 @@ from ..ops.recurrent import packed_positions
 from ..ops.sampling import affine_base_grid, grid_sample_composite
 from ..ops.shape import (_as_strided, _as_strided_scatter, _block_shape, _diagonal_backward, _strided_sum,
                          _unfold_backward, _view_as_complex, cat, stack, storage_positions)
+from ..ops.sparse import sparse_coo_tensor
 from ..ops.special import _special_i0e, i0
 
 # the public versions, which ops/nested.py extends to nested tensors
@@ -1042,6 +1043,21 @@ def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, 
     w = _channel_view(weight, input.ndim) if weight is not None else None
     res = _norm_double_backward(normalize, grads, grad_out, input, w)
     return res[0], res[1], (None if weight is None else res[2].reshape(weight.shape))
+
+
+def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
+    """embedding's weight gradient: dense, or with sparse=True a COO tensor holding one row of `grad` per
+    index (uncoalesced, padding_idx left out), built from differentiable ops as torch's."""
+    if not sparse:
+        return OPS["embedding_dense_backward"](grad, indices, num_weights, padding_idx, scale_grad_by_freq)
+    if scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse gradients")
+    flat = indices.reshape(-1)
+    rows = grad.reshape(flat.shape[0], grad.shape[-1])
+    if padding_idx >= 0:
+        keep = (flat != padding_idx).nonzero().squeeze(1)
+        flat, rows = flat.index_select(0, keep), rows.index_select(0, keep)
+    return sparse_coo_tensor(flat.unsqueeze(0), rows, (num_weights, grad.shape[-1]))
 
 
 def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_freq):

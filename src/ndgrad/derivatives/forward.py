@@ -5,6 +5,7 @@ dual level is active; this module installs them into the ops registry when it is
 """
 import functools
 
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from ..autograd.engine import vjp
 from ..autograd.forward_ad import _paused, state, tangent_of
@@ -38,7 +39,7 @@ def propagate(spec, args, outs):
         return
     entry = spec.entry
     out_diff = entry.output_differentiability if entry is not None else None
-    wanted = [o._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
+    wanted = [o._data.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
     if not any(wanted) or spec.diff_pos and all(tangents[i] is None for i in spec.diff_pos):
         return   # only non-differentiable inputs (or outputs) are involved
     rule = _rule(entry)
@@ -194,7 +195,7 @@ def _transpose(spec, args, tangents, outs):
     vjp(u), linear in u; autograd.grad of vjp(u) against the tangents is then J @ tangent."""
     node_cls = spec.node_cls
     out_diff = spec.entry.output_differentiability
-    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in "fc" and (out_diff is None or out_diff[k]) else None
+    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) else None
           for k, o in enumerate(outs)]
     saved = _saved_values(spec, args, outs)
     mask = [True] * len(node_cls._diff_args)

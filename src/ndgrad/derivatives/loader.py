@@ -281,9 +281,11 @@ def load(scope, path=YAML_PATH):
 
 def _make_node_class(name, entry):
     diff_args = sorted({i for idxs, _ in entry.formulas for i in idxs})
-    saved_tensor_idx = tuple(i for i, n in enumerate(entry.saved_names)
-                             if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
-                             or entry.args[entry.arg_names.index(n)].is_tensor_list)
+    # the saved tensors in the order torch unpacks (and version-checks) them: arguments by name, then outputs
+    saved_tensor_idx = tuple(sorted((i for i, n in enumerate(entry.saved_names)
+                                     if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
+                                     or entry.args[entry.arg_names.index(n)].is_tensor_list),
+                                    key=lambda i: (entry.saved_names[i] not in entry.arg_names, entry.saved_names[i])))
     return type(name, (GeneratedNode,), {
         "__slots__": ("_edge_slices",) if any(entry.args[i].is_tensor_list for i in diff_args) else (),
         "_entry": entry,

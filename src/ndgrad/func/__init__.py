@@ -10,11 +10,10 @@
 Inputs and outputs may be pytrees of tensors (tuples, lists, dicts: ndgrad.utils._pytree).
 """
 from ._forward import hessian, jacfwd, jvp
-from ._functional_call import functional_call
+from ._functional_call import functional_call, stack_module_state
 from ._reverse import grad, grad_and_value, jacrev, vjp
 from ._vmap import vmap
-from ._module_state import (debug_unwrap, functionalize, linearize, replace_all_batch_norm_modules_,
-                            stack_module_state)
+from ._module_state import debug_unwrap, functionalize, linearize, replace_all_batch_norm_modules_
 
 __all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev",
            "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

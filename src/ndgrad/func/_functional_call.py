@@ -4,6 +4,7 @@ The module's own registries (`_parameters`, `_buffers`, or a plain attribute for
 pointed at the given tensors for the duration of the call and restored afterwards, so the result
 is a function of those tensors: grad / vmap / jacrev over a module's parameters.
 """
+from ..ops.shape import stack
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
@@ -107,3 +108,24 @@ def _swap(module, name, value):
         else:
             object.__setattr__(owner, attr, old)
     return undo_attr
+
+
+def stack_module_state(models):
+    """The parameters and buffers of several models of one architecture, each stacked along a new
+    first dim ({name: stacked}, {name: stacked}): functional_call + vmap then run them as an ensemble.
+    Stacked parameters are fresh leaves (requiring grad where every model's does)."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+
+    def stacked(named):
+        out = {}
+        for name, first in named(models[0]):
+            tensors = [dict(named(m))[name] for m in models]
+            leaf = stack([t.detach() for t in tensors])
+            out[name] = leaf.requires_grad_(all(t.requires_grad for t in tensors)) if first.is_floating_point() \
+                or first.is_complex() else leaf
+        return out
+    return (stacked(lambda m: m.named_parameters()), stacked(lambda m: m.named_buffers()))

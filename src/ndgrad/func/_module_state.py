@@ -1,38 +1,9 @@
-"""torch.func's helpers for ensembles and for functionalized programs: stack_module_state (the
-parameters and buffers of several copies of a model, stacked for vmap), linearize,
-replace_all_batch_norm_modules_, debug_unwrap, functionalize."""
+"""torch.func's smaller helpers: linearize, replace_all_batch_norm_modules_ (for vmap over
+ensembles), debug_unwrap, functionalize."""
 import functools
 
-from ..autograd.grad_mode import no_grad
 from ..nn.modules.normalization import _BatchNorm
-from ..ops.shape import stack
 from ._forward import jvp
-
-
-def _stacked(name, tensors):
-    grads = {t.requires_grad for t in tensors}
-    if len(grads) > 1:
-        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
-    with no_grad():
-        out = stack([t.detach() for t in tensors])
-    return out.requires_grad_(grads.pop())
-
-
-def stack_module_state(models):
-    """(params, buffers): for each name, the models' tensors stacked along a new first dim (new
-    leaves, requiring grad where the originals do), for functional_call under vmap."""
-    models = list(models)
-    if not models:
-        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
-    if len({m.training for m in models}) > 1:
-        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
-    if len({type(m) for m in models}) > 1:
-        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
-    params = {name: _stacked(name, [dict(m.named_parameters())[name] for m in models])
-              for name, _ in models[0].named_parameters()}
-    buffers = {name: _stacked(name, [dict(m.named_buffers())[name] for m in models])
-               for name, _ in models[0].named_buffers()}
-    return params, buffers
 
 
 def linearize(func, *primals):

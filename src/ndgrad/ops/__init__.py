@@ -5,6 +5,7 @@ this package registers them all. Public names land in `ndgrad`, methods on `Tens
 below the nn line are the kernels behind `ndgrad.nn.functional` (same family names there).
 """
 profiler = None   # torch.ops.profiler: the record_function ops, set by autograd.profiler
+from ._aten import aten  # noqa: F401,E402  (torch.ops.aten, before the families that add functions to it)
 
 from . import creation, indexing, linalg, pointwise, random, reduction, shape  # noqa: F401
 from . import linalg_decompositions, fft, special, sparse, nested, dual  # noqa: F401

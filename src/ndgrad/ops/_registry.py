@@ -9,8 +9,8 @@ torch's type promotion, runs the forward, wraps the outputs, and hands the call 
 each spec to its yaml entry (`OpSpec.bind`); until then an op records nothing.
 
 Other layers hook in here rather than being imported: the profiler sets `profile_op` while it
-records, the derivatives layer sets the forward-mode rules (`propagate_tangents`,
-`inplace_tangents`).
+records, selective activation checkpointing `dispatch_hook`, the derivatives layer sets the
+forward-mode rules (`propagate_tangents`, `inplace_tangents`).
 """
 import functools
 import inspect
@@ -31,6 +31,8 @@ OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
+dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
+                      # the op, as profile_op (see ops/_aten.py for the op's torch identity)
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
 
@@ -119,10 +121,14 @@ def _unwrap(spec, args):
     inputs_require_grad = False
     single_dtype = None
     mixed = False
+    bf16 = False
     scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
+            if not spec.view and _dtype.is_bfloat16(d.dtype):   # see _bfloat16_result
+                bf16 = True
+                d = d.astype(_FLOAT32)
             raw[i] = d
             if a._requires_grad or a._base is not None and a._base._requires_grad:   # see Tensor.requires_grad
                 inputs_require_grad = True
@@ -132,6 +138,9 @@ def _unwrap(spec, args):
                 mixed = True
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
             raw[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+            if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
+                bf16 = True
+                raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
             inputs_require_grad = inputs_require_grad or any(getattr(t, "_requires_grad", False) for t in a)
         else:
             r = _SCALAR_RANK.get(type(a), -1)
@@ -144,13 +153,38 @@ def _unwrap(spec, args):
             or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
             or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
+    if bf16:
+        target = _bfloat16_result(spec, args, target)
     return raw, inputs_require_grad, target
+
+
+_FLOAT32 = _dtype.float32.np
+
+
+def _bfloat16_result(spec, args, target):
+    """torch computes a bfloat16 op in float32 and rounds each result to bfloat16 once: _unwrap
+    hands the forward float32 copies of the bfloat16 arrays, and the floating outputs are rounded
+    (by _wrap) where torch's result dtype is bfloat16. An op given a dtype argument makes its
+    outputs' dtype itself; one whose result promotes above bfloat16 (with float16: float32) keeps it."""
+    if any(isinstance(a, _dtype.dtype) for a in args):
+        return target
+    dims, zeros, scalars = [], [], []
+    for i in spec.operands or range(len(args)):
+        a = args[i]
+        for t in (a if type(a) in (list, tuple) else (a,)):
+            if isinstance(t, Tensor) and is_array(t._data):
+                (dims if t._data.ndim else zeros).append(_dtype.from_numpy_dtype(t._data.dtype))
+            elif type(t) in _SCALAR_RANK:
+                scalars.append(t)
+    return _dtype.BF16_NP if _dtype.result_type(dims, zeros, scalars) is _dtype.bfloat16 else target
 
 
 def call(spec, args):
     """Run op `spec` on `args` (Tensors, lists of Tensors, Python values) and record it."""
     if profile_op is not None:
         return profile_op(spec, args)
+    if dispatch_hook is not None:
+        return dispatch_hook(spec, args)
     # The usual case, decided without _unwrap's loop: a floating Tensor, alone or with a Python
     # float or int, or with a Tensor of its dtype. _unwrap would promote nothing there (such a
     # scalar never lifts a floating Tensor; promote="float" changes integer tensors only) and
@@ -194,13 +228,13 @@ def call(spec, args):
             record.make_views(spec, args, outs, call)
             if state.inference:   # as torch: it keeps its base's requires_grad, without a history
                 for t in outs:
-                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in "fc"
+                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in _dtype.INEXACT_KINDS
     elif state.inference:
         for t in outs:
             t._inference = True
     if recording:
         record.record(spec, args, outs)
-    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in "fc":
+    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in _dtype.INEXACT_KINDS:
         raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                                   "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
     if fw.level is not None:   # a dual level is active: tangents flow forward
@@ -208,7 +242,7 @@ def call(spec, args):
     return outs if type(out) is tuple else outs[0]
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
@@ -225,7 +259,8 @@ def _wrap(o, target, raw):
             return o
         if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
             o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend
-    if target is not None and o.dtype != target and o.dtype.kind != "b" and o.dtype.kind == target.kind:
+    if target is not None and o.dtype != target and o.dtype.kind != "b" and (
+            o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
         o = o.astype(target)
     return Tensor._make(o, False, None, 0)
 
@@ -248,6 +283,8 @@ def call_inplace(spec, args):
     """`self.op_(...)`: compute out of place, write into self, then move self's history."""
     if profile_op is not None:
         return profile_op(spec, args, True)
+    if dispatch_hook is not None:
+        return dispatch_hook(spec, args, True)
     self = args[0]
     if self._inference and not state.inference:
         record.refuse_inference_inplace(self)
@@ -400,6 +437,11 @@ def _call_out(fn, name, args, kwargs):
     if state.enabled and any(t._requires_grad for t in tensors):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
+    for o in outs:   # a write like any in-place op's: refused on inference tensors, seen by allow_mutation_on_saved
+        if o._inference and not state.inference:
+            record.refuse_inference_inplace(o)
+        if _graph.before_inplace is not None:
+            _graph.before_inplace(o)
     res = fn(*args, **kwargs)
     for o, r in zip(outs, res if type(res) is tuple else (res,)):
         data = r._data

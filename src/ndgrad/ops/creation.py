@@ -7,6 +7,7 @@ torch's schema strings, ops/_schema.py, whose parser gives torch's TypeErrors), 
 error messages. The random factories live in `random.py` and share the helpers here.
 """
 import math
+import operator
 import sys
 import types
 import warnings
@@ -16,8 +17,8 @@ import numpy as np
 from .. import _dtype
 from ._registry import call_inplace, method, op, register
 from ._schema import Parser
-from .shape import _alias, _plain_size
-from .._tensor import Size, Tensor, _tensor_options, format_order, legacy_array, preserve_format
+from .shape import _alias, _plain_size, _strided
+from .._tensor import Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
 
@@ -35,7 +36,7 @@ def _new(data, requires_grad=False):
     if state.inference:
         t._inference = True
     if requires_grad:
-        if data.dtype.kind not in "fc":
+        if data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
@@ -533,6 +534,29 @@ def copy_(input, src, non_blocking=False):
 def _lazy_clone(input):
     """A copy (torch copies on first write; ndgrad copies at once)."""
     return input.copy()
+
+
+# ---- forward AD's tangent layout ------------------------------------------------------------
+def _new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims=0):
+    """torch.ops.aten._new_zeros_with_same_feature_meta: zeros of other's dtype laid out exactly as
+    other (sizes, strides, storage offset, storage size), preceded by self's first
+    `self_num_batch_dims` sizes as batch dims, each batch entry a whole storage of its own. Forward
+    AD stores a tangent in this layout when it differs from its primal's (autograd/forward_ad.py)."""
+    n = operator.index(self_num_batch_dims)
+    if not 0 <= n <= self.dim():
+        raise RuntimeError(f"_new_zeros_with_same_feature_meta: self_num_batch_dims must be in [0, {self.dim()}], "
+                           f"got {n}")
+    data = other._data
+    if not is_array(data):
+        raise NotImplementedError(f"_new_zeros_with_same_feature_meta: a {other.layout} tensor has no strided layout")
+    batch = tuple(self.shape[:n])
+    storage = _owner(other).nbytes // data.itemsize
+    batch_strides = tuple(storage * math.prod(batch[k + 1:]) for k in range(n))
+    memory = namespace(data).zeros(storage * math.prod(batch), dtype=data.dtype)
+    return _new(_strided(memory, data, batch + data.shape, batch_strides + other.stride(), other.storage_offset()))
+
+
+aten._new_zeros_with_same_feature_meta = _new_zeros_with_same_feature_meta
 
 
 # ---- torch's private autograd test ops --------------------------------------------------------

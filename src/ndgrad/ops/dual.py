@@ -1,6 +1,7 @@
 """The two views behind forward AD's dual tensors (see ndgrad/autograd/forward_ad.py):
 `_make_dual` (the dual tensor: a view of the primal) and `_fw_primal` (a view without tangent)."""
 from ._registry import METHODS, op
+from .creation import aten
 from ..autograd import forward_ad
 
 
@@ -16,3 +17,10 @@ def _fw_primal(self, level):
 
 
 METHODS["_fw_primal"] = forward_ad.fw_primal
+
+
+def _to_layout_of(tangent, primal):
+    return aten._new_zeros_with_same_feature_meta(tangent, primal).copy_(tangent)
+
+
+forward_ad.to_layout_of = _to_layout_of

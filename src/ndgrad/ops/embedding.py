@@ -2,10 +2,12 @@
 backward ops, and the user-facing embedding / embedding_bag (re-exported by nn/functional/embedding.py).
 """
 
+import warnings
 
 import numpy as np
 
 from .. import _dtype
+from .._sparse_array import COO
 from ._registry import op, register
 from ..autograd.grad_mode import no_grad
 from . import creation
@@ -65,9 +67,6 @@ def embedding_fn(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, 
         padding_idx = padding_idx % weight.shape[0]
     else:
         padding_idx = -1
-    if sparse:
-        raise NotImplementedError("embedding(sparse=True): sparse gradients are not supported by ndgrad yet; "
-                                  "use sparse=False")
     if max_norm is not None:
         with no_grad():
             # detached, as torch does: no tangent flows into the renorm
@@ -126,7 +125,12 @@ def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, maximu
         scale = scale * per_sample_weights
     if scale_grad_by_freq:
         scale = scale / np.bincount(indices, minlength=num_weights)[indices]
-    np.add.at(out, indices[valid], (grad[bag] * scale[:, None].astype(grad.dtype))[valid])
+    rows = (grad[bag] * scale[:, None].astype(grad.dtype))[valid]
+    if sparse:   # one row per (non-padding) index, uncoalesced, as torch's
+        if scale_grad_by_freq:
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse gradients")
+        return COO(indices[valid][None].astype(np.int64), rows, (num_weights, grad.shape[1]), len(rows) <= 1)
+    np.add.at(out, indices[valid], rows)
     return out
 
 
@@ -147,8 +151,6 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         k = int(bad[0, 0])
         raise RuntimeError(f"Index {k} of input takes value {int(indices[k])} which is not in the valid range "
                            f"[0, {weight.shape[0]})")
-    if sparse:
-        raise NotImplementedError("embedding_bag: sparse gradients are not supported by ndgrad; use sparse=False")
     return _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
                           include_last_offset, -1 if padding_idx is None else padding_idx)
 
@@ -157,6 +159,11 @@ def embedding_bag_fn(input, weight, offsets=None, max_norm=None, norm_type=2, sc
                      mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
                      padding_idx=None):
     """torch.nn.functional.embedding_bag."""
+    if weight.dtype == _dtype.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
     if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
                          f"must have the same shape as the input ({input.shape})")

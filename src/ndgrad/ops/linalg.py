@@ -14,6 +14,7 @@ import numpy as np
 from ..backends import ARRAY_TYPES, is_array
 
 from .. import _dtype
+from .._sparse_array import COMPRESSED, NAMES, sparse_coo, strided
 from ._registry import OPS, op, register
 from .shape import _unsafe_view
 
@@ -138,7 +139,29 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_dims("addmm", mat1=(mat1, 2), mat2=(mat2, 2))
     _check_same_dtype("addmm", input, mat1, mat2)
     _check_mm("addmm", mat1, mat2)
-    return _add_scaled(np.matmul(mat1, mat2), input, beta, alpha, "addmm")
+    if type(input) in ARRAY_TYPES and type(mat1) in ARRAY_TYPES and type(mat2) in ARRAY_TYPES:
+        return _add_scaled(np.matmul(mat1, mat2), input, beta, alpha, "addmm")
+    return _add_scaled(_sparse_addmm_product(input, mat1, mat2), input, beta, alpha, "addmm")
+
+
+def _sparse_addmm_product(input, mat1, mat2):
+    """mat1 @ mat2 under torch's rules for addmm with sparse operands (a strided input; COO only as sparse
+    mat1 @ strided mat2), densified: the result is strided."""
+    layouts = [getattr(a, "layout", strided) for a in (input, mat1, mat2)]
+    names = [NAMES[x] for x in layouts]
+    coo = sparse_coo in layouts
+    if coo and any(x in COMPRESSED for x in layouts) or not coo and layouts[0] is not strided and \
+            not all(x in COMPRESSED for x in layouts):
+        raise RuntimeError(f"addmm: computation on CPU is not implemented for {names[0]} + {names[1]} @ {names[2]}")
+    if layouts[0] is not strided:
+        if coo:
+            raise RuntimeError(f"addmm_sparse_dense: expected strided result tensor, got tensor with layout {names[0]}")
+        raise NotImplementedError("ndgrad: addmm into a sparse compressed input (a sparse result)")
+    if coo and (layouts[1] is not sparse_coo or layouts[2] is not strided):
+        raise RuntimeError("addmm_sparse_dense: expected either 'mat1' to have sparse layout and 'mat2' to have "
+                           f"strided layout, got 'mat1' with layout {names[1]} and 'mat2' with layout {names[2]}")
+    product = np.matmul(mat1, mat2)
+    return product if type(product) in ARRAY_TYPES else product.to_dense()
 
 
 @op("addmv", method=True, inplace=True)

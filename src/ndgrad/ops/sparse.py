@@ -100,6 +100,17 @@ def _no_dense_dim(dense_dim):
                                   "by this conversion")
 
 
+def _blocksize(blocksize, layout):
+    """blocksize as a pair: an int is a square block (torch's int[2] argument)."""
+    if blocksize is None or layout not in BLOCKED:
+        return blocksize
+    blocksize = (blocksize, blocksize) if isinstance(blocksize, int) else tuple(blocksize)
+    if len(blocksize) != 2:
+        raise RuntimeError(f"dense_to_sparse_{layout.name[7:]}: blocksize needs to be a tuple of size 2, but got "
+                           f"{len(blocksize)}")
+    return blocksize
+
+
 def _same(input, layout, blocksize):
     data = input._data
     return _layout(data) is layout and (layout not in BLOCKED or blocksize is None
@@ -115,6 +126,7 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
             return self
         return _to_sparse_dim(self, sparse_dim)
     target = layout or sparse_coo
+    blocksize = _blocksize(blocksize, target)
     return self if _same(self, target, blocksize) else _to_sparse(self, target, blocksize, None, *_source(self))
 
 
@@ -133,13 +145,15 @@ def to_sparse_csc(self, dense_dim=None):
 @_method
 def to_sparse_bsr(self, blocksize, dense_dim=None):
     _no_dense_dim(dense_dim)
-    return self if _same(self, sparse_bsr, blocksize) else _to_bsr(self, tuple(blocksize), None, *_source(self))
+    blocksize = _blocksize(blocksize, sparse_bsr)
+    return self if _same(self, sparse_bsr, blocksize) else _to_bsr(self, blocksize, None, *_source(self))
 
 
 @_method
 def to_sparse_bsc(self, blocksize, dense_dim=None):
     _no_dense_dim(dense_dim)
-    return self if _same(self, sparse_bsc, blocksize) else _to_bsc(self, tuple(blocksize), None, *_source(self))
+    blocksize = _blocksize(blocksize, sparse_bsc)
+    return self if _same(self, sparse_bsc, blocksize) else _to_bsc(self, blocksize, None, *_source(self))
 
 
 @op("_to_dense", public=False)

@@ -6,25 +6,34 @@ first time backward unpacks one, fn runs again (same inputs, same random state, 
 with a pack hook that collects what its ops save, in the same order; each placeholder then
 resolves to its recomputed value, and the gradients are exactly those without checkpointing.
 
+Selective checkpointing (`context_fn=partial(create_selective_checkpoint_contexts, policy)`) asks
+the policy about each op the original forward runs and keeps the outputs of those it says to
+save; the recomputation takes them back, in order, instead of running those ops again.
+
 `use_reentrant=True` is torch's older scheme: a custom Function that runs fn under no_grad and,
 in its backward, reruns fn and calls backward on the result (so it cannot be used with
 autograd.grad or backward(inputs=...)).
 """
 import contextlib
+import copy
+import enum
 import traceback
 import warnings
 import weakref
+from collections import defaultdict
 
 from .. import _random
 from ..autograd import engine
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad, no_grad, state as _grad_state
 from ..autograd.graph import saved_tensors_hooks
 from .._tensor import Tensor
 from ..autograd import backward
+from ..ops import _aten, _registry
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "GraphExecGroup", "set_checkpoint_debug_enabled",
-           "set_checkpoint_early_stop"]
+           "set_checkpoint_early_stop", "CheckpointPolicy", "SelectiveCheckpointContext",
+           "create_selective_checkpoint_contexts", "SAC_IGNORED_OPS"]
 
 
 def _is_tensor(x):
@@ -111,6 +120,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if context_fn is not None and debug:
         raise ValueError("debug=True is incompatible with non-default context_fn")
     forward_context, recompute_context = context_fn() if context_fn is not None else (_nullcontext(), _nullcontext())
+    if not _grad_state.enabled:   # as torch: nothing will be recomputed, so no context either
+        return function(*args, **kwargs)
     rng = _random.get_rng_state() if preserve else None
     frame = _Frame(function, args, kwargs, rng, early_stop, determinism_check == "default", debug, recompute_context)
     with _ForwardHooks(frame), forward_context:
@@ -400,3 +411,190 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     for start in range(0, last, size):
         input = checkpoint(run(start, start + size), input, use_reentrant=use_reentrant, preserve_rng_state=preserve)
     return run(last, len(functions))(input)
+
+
+# --- selective activation checkpointing ------------------------------------------------------
+
+
+class SelectiveCheckpointContext:
+    """What a policy is told besides the op: `op_output`, the op's output. The policy is asked
+    during the original forward only, so `is_recompute` is always False (kept for old policies)."""
+
+    def __init__(self, *, is_recompute, op_output=None):
+        self.is_recompute = is_recompute
+        self.op_output = op_output
+
+
+class CheckpointPolicy(enum.Enum):
+    """A policy's answer for one op: *_SAVE keeps its output for backward (not recomputed),
+    *_RECOMPUTE recomputes it. MUST_ and PREFER_ differ only for compilers (none here); the
+    CPU_OFFLOAD answers recompute (there is no device to offload from)."""
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+_SAVE = (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE)
+
+# Ops the policy is not asked about (always run): torch's list, those of them ndgrad has as ops.
+SAC_IGNORED_OPS = {ov for name in ("detach", "size", "stride", "dim", "numel", "storage_offset", "is_contiguous",
+                                   "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
+                                   "is_strides_like_format", "is_non_overlapping_and_dense")
+                   for packet in (getattr(_aten.aten, name, None),) if packet is not None
+                   for ov in (getattr(packet, o) for o in packet.overloads())}
+
+_RECOMPUTE = object()   # a storage entry: the op runs again
+_CONSUMED = object()    # a storage entry whose value a recomputation took
+
+
+class _Cached:
+    """A saved op output: detached (no path back to the graph that holds the storage) and the
+    versions it had, to refuse it once changed in place."""
+    __slots__ = ("outs", "versions", "is_tuple")
+
+    def __init__(self, out):
+        self.is_tuple = type(out) is tuple
+        self.outs = tuple(o.detach() for o in out) if self.is_tuple else (out.detach(),)
+        self.versions = tuple(o._vc[0] for o in self.outs)
+
+    def raw(self, allow_mutation):
+        """The arrays the op's forward returned (what the glue wraps and records again)."""
+        if not allow_mutation and any(o._vc[0] != v for o, v in zip(self.outs, self.versions)):
+            raise RuntimeError("Tensor cached during selective activation checkpoint has been mutated")
+        return tuple(o._data for o in self.outs) if self.is_tuple else self.outs[0]._data
+
+
+class _OpMode:
+    """While active, the op glue hands each op call to `on_op` (the dispatch hook), which passes it
+    to `handle`. Modes nest: the op an inner mode runs is seen by the mode active before it."""
+
+    def __init__(self, storage):
+        self.storage = storage               # op -> {index of the call: _Cached, _RECOMPUTE or _CONSUMED}
+        self.counter = defaultdict(int)      # op -> calls seen
+        self.outer = []
+
+    def __enter__(self):
+        self.outer.append(_registry.dispatch_hook)
+        _registry.dispatch_hook = self.on_op
+        return self
+
+    def __exit__(self, *exc):
+        _registry.dispatch_hook = self.outer.pop()
+
+    def on_op(self, spec, args, inplace=False):
+        # what runs meanwhile (the op, an in-place op's out-of-place call, the policy's own ops) is
+        # not seen by this mode, as torch pops a dispatch mode while it handles an op
+        _registry.dispatch_hook = self.outer[-1]
+        try:
+            return self.handle(spec, args, inplace)
+        finally:
+            _registry.dispatch_hook = self.on_op
+
+    @staticmethod
+    def run(spec, args, inplace):
+        return (_registry.call_inplace if inplace else _registry.call)(spec, args)
+
+    def index(self, op):
+        i = self.counter[op]
+        self.counter[op] = i + 1
+        return i
+
+
+class _CachingMode(_OpMode):
+    """The original forward: run each op, ask the policy, keep the outputs it says to save."""
+
+    def __init__(self, policy_fn, storage):
+        super().__init__(storage)
+        self.policy_fn = policy_fn
+
+    def handle(self, spec, args, inplace):
+        out = self.run(spec, args, inplace)
+        op = _aten.overload(spec, inplace)
+        if op in SAC_IGNORED_OPS:
+            return out
+        i = self.index(op)
+        with no_grad():   # as below torch's autograd, where its dispatch modes run: the policy's ops record nothing
+            policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), op, *args)
+        if isinstance(policy, bool):   # True: save
+            policy = CheckpointPolicy.MUST_SAVE if policy else CheckpointPolicy.PREFER_RECOMPUTE
+        self.storage[op][i] = _Cached(out) if policy in _SAVE else _RECOMPUTE
+        return out
+
+
+_MISMATCH = ("This can happen if the operations in the checkpointed region are nondeterministic or depend on global "
+             "state that changed between forward and backward.")
+
+
+class _CachedMode(_OpMode):
+    """The recomputation: the k-th call of an op gets the k-th forward call's saved output (once)."""
+
+    def __init__(self, storage, allow_cache_entry_mutation):
+        super().__init__(storage)
+        self.allow_mutation = allow_cache_entry_mutation
+
+    def __enter__(self):
+        self.counter.clear()   # each recomputation counts from the start
+        return super().__enter__()
+
+    def handle(self, spec, args, inplace):
+        op = _aten.overload(spec, inplace)
+        if op in SAC_IGNORED_OPS:
+            return self.run(spec, args, inplace)
+        i = self.index(op)
+        entries = self.storage.get(op)
+        if entries is None:
+            raise RuntimeError(f"{op} encountered during backward but not found in storage. {_MISMATCH}")
+        entry = entries.get(i)
+        if entry is None:
+            raise RuntimeError(f"{op} invocation index {i} encountered during backward but not found in storage. "
+                               f"{_MISMATCH}")
+        if entry is _CONSUMED:
+            raise RuntimeError("Trying to backward an extra time. You are only allowed to backward once on any region "
+                               "computed under selective activation checkpoint.")
+        if entry is _RECOMPUTE:
+            return self.run(spec, args, inplace)
+        raw = entry.raw(self.allow_mutation)
+        entries[i] = _CONSUMED
+        return self.run(_replaying(spec, raw), args, inplace)
+
+
+def _replaying(spec, raw):
+    """A copy of op `spec` whose forward returns `raw` the first time, so that the glue wraps and
+    records the saved output as if computed; later calls (a view regenerated from its base) compute."""
+    replay = copy.copy(spec)
+
+    def forward(*_):
+        replay.forward = spec.forward
+        return raw
+    replay.forward = forward
+    return replay
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
+    """The two contexts for `checkpoint(..., context_fn=...)` that make it selective.
+
+    policy_fn_or_list: `policy(ctx, op, *args, **kwargs)` returning a CheckpointPolicy (or a bool,
+    True for MUST_SAVE), asked about each op of the original forward; or a list of ops
+    (`torch.ops.aten.mm.default`, ...) whose outputs to save. allow_cache_entry_mutation: use a
+    saved output changed in place since instead of raising."""
+    if isinstance(policy_fn_or_list, list):
+        ops = policy_fn_or_list
+        for op in ops:
+            if not isinstance(op, _aten.OpOverload):
+                extra = ("Please update the OpOverloadPacket to a specific OpOverload.For example, if you have "
+                         "`torch.ops.aten.mm`, change it to `torch.ops.aten.mm.default`."
+                         if isinstance(op, _aten.OpOverloadPacket) else "")
+                raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. "
+                                 f"{extra}")
+
+        def policy_fn(ctx, op, *args, **kwargs):
+            return CheckpointPolicy.MUST_SAVE if op in ops else CheckpointPolicy.PREFER_RECOMPUTE
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+    storage = defaultdict(dict)
+    return _CachingMode(policy_fn, storage), _CachedMode(storage, allow_cache_entry_mutation)

@@ -15,8 +15,6 @@ class Embedding(Module):
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
-        if sparse:
-            raise NotImplementedError("Embedding(sparse=True): ndgrad has no sparse gradients; use sparse=False")
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
@@ -68,8 +66,6 @@ class EmbeddingBag(Module):
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise AssertionError("padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
-        if sparse:
-            raise NotImplementedError("EmbeddingBag(sparse=True): ndgrad has no sparse gradients; use sparse=False")
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
         self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
         self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
