@@ -71,7 +71,7 @@ def test_data_is_torchs_current_names():
 
 
 # ---- the names added to raise the coverage, each compared with torch (tests/parity.py)
-from parity import both, same_error  # noqa: E402
+from parity import both, parity, same_error  # noqa: E402
 
 import ndgrad  # noqa: E402
 
@@ -94,7 +94,7 @@ def test_aten_loss_forms_take_the_reduction_enum_and_default_to_none():
 
 
 def test_aten_normalization_and_dropout_forms():
-    both(lambda T: [T.batch_norm(_x(T), None, None, None, None, True, 0.1, 1e-5, False),
+    parity(lambda T: [T.batch_norm(_x(T), None, None, None, None, True, 0.1, 1e-5, False),
                     T.instance_norm(_x(T)[None], None, None, None, None, True, 0.1, 1e-5, False),
                     T.layer_norm(_x(T), [3]), T.group_norm(_x(T)[..., None], 1), T.rms_norm(_x(T), [3]),
                     T.dropout(_x(T), 0.5, False), T.alpha_dropout(_x(T), 0.3, False),
@@ -131,7 +131,7 @@ def test_vander_records_torchs_graph():
 
 
 def test_integer_and_predicate_functions():
-    both(lambda T: [T.gcd(T.tensor([4, 6, 0]), T.tensor([6, 9, 5])), T.lcm(T.tensor([4, -6]), T.tensor([6, 9])),
+    parity(lambda T: [T.gcd(T.tensor([4, 6, 0]), T.tensor([6, 9, 5])), T.lcm(T.tensor([4, -6]), T.tensor([6, 9])),
                     T.isreal(T.tensor([1, 1j])), T.isreal(T.tensor([1.0])), T.broadcast_shapes((2, 1), (3,), 1),
                     T.is_nonzero(T.tensor([[3]])), T.is_same_size(T.ones(2), T.ones(1)),
                     T.is_signed(T.ones(1, dtype=T.uint8)), T.can_cast(T.float32, T.int32),
@@ -180,7 +180,7 @@ def test_settings_and_deprecated_factories():
     ndgrad.set_warn_always(False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        both(lambda T: [T.range(1, 4), T.range(0, 1, 0.5, dtype=T.float64), T.range(1, 4, dtype=T.int64),
+        parity(lambda T: [T.range(1, 4), T.range(0, 1, 0.5, dtype=T.float64), T.range(1, 4, dtype=T.int64),
                         T.frobenius_norm(_x(T), (0, 1)), T.nuclear_norm(_x(T)), T.nuclear_norm(_x(T)[None], (1, 2))])
         ndgrad.set_default_tensor_type("torch.DoubleTensor")
         assert ndgrad.get_default_dtype() is ndgrad.float64
@@ -198,7 +198,7 @@ def test_rnn_cells():
         inp, h, c, w_ih, w_hh, b, g_ih, g_hh, r_ih, r_hh = t
         return [*T.lstm_cell(inp, (h, c), w_ih, w_hh, b, b), T.gru_cell(inp, h, g_ih, g_hh),
                 T.rnn_tanh_cell(inp, h, r_ih, r_hh), T.rnn_relu_cell(inp, h, r_ih, r_hh)]
-    both(cells)
+    parity(cells)
 
 
 def test_binomial_draws_counts():
@@ -262,8 +262,8 @@ def test_cyclic_lr_follows_torchs_schedule():
             out.append([g["lr"], g["momentum"] if optim == "SGD" else g["betas"][0]])
         return out + [s.get_last_lr()]
     for mode in ("triangular", "triangular2", "exp_range"):
-        both(lambda T: run(T, mode), rtol=1e-12)
-    both(lambda T: run(T, "triangular", "Adam"), rtol=1e-12)
+        parity(lambda T: run(T, mode), rtol=1e-12)
+    parity(lambda T: run(T, "triangular", "Adam"), rtol=1e-12)
     same_error(lambda T: run(T, "nope"), ValueError)
 
 
@@ -292,6 +292,6 @@ def test_func_module_state_helpers():
                 bool((params["weight"][1] == models[1].weight).all()), out,
                 jvp_fn(T.tensor([1.0, 2.0], dtype=T.float64)), bn[0].running_mean, bn[0].track_running_stats,
                 T.func.functionalize(lambda x: x.add_(1))(T.zeros(2)), T.func.debug_unwrap(T.ones(1))]
-    both(scenario)
+    parity(scenario)
     same_error(lambda T: T.func.stack_module_state([]), RuntimeError)
     same_error(lambda T: T.func.functionalize(T.sin, remove="x"), RuntimeError)

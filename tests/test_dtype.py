@@ -8,7 +8,7 @@ import pytest
 
 import ndgrad
 from ndgrad import _dtype
-from parity import both
+from parity import both, parity
 
 try:
     import ml_dtypes
@@ -157,7 +157,7 @@ def test_finfo_of_bfloat16_has_torchs_values():
 
 @needs_bf16
 def test_bfloat16_prints_like_torch():
-    both(lambda T: [repr(T.tensor([1.0], dtype=T.bfloat16)), repr(T.tensor([1.0, 2.5, 3.3], dtype=T.bfloat16)),
+    parity(lambda T: [repr(T.tensor([1.0], dtype=T.bfloat16)), repr(T.tensor([1.0, 2.5, 3.3], dtype=T.bfloat16)),
                     repr(T.tensor(2.0, dtype=T.bfloat16)), repr(T.ones(2, 2).bfloat16().requires_grad_()),
                     str(T.tensor([1e10, 1.0], dtype=T.bfloat16))])
     assert repr(ndgrad.tensor([1.0], dtype=ndgrad.bfloat16)) == "tensor([1.], dtype=torch.bfloat16)"
