@@ -318,12 +318,17 @@ class _Probe:
     __slots__ = ("_data",)
 
 
+def _new_probe():
+    probe = _Probe()
+    probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
+    return probe
+
+
 # The reference counts of a gradient held by the engine's buffer list alone, as _only_engine_holds
-# sees them. Measured, not assumed: they depend on the interpreter.
-_probe = _Probe()
-_probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
-_ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_probe])
-del _probe
+# sees them. Measured, not assumed: they depend on the interpreter. The probe is held by the list
+# alone (no global name), as a gradient is by one buffer: one held by two buffers (a backward that
+# returns one tensor for two inputs) must be copied for one of them.
+_ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_new_probe()])
 
 
 class GraphRoot(Node):
