@@ -24,7 +24,7 @@ from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .capture import Capture
 from .grad_mode import state
-from .gradient_checks import check_count, fill_missing, fit_to_input
+from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
@@ -148,6 +148,8 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             grads = buffers.pop(node, None) if node is not root else []
             task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
+                if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
+                    grads = fit_grad_dtype(node.variable, grads)   # before the hooks, as torch
                 grads = run_tensor_pre_hooks(node, grads)
             if capture is not None and not capture.take(node, grads):
                 continue
@@ -168,6 +170,8 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     m = meta[i]
                     # the usual case, shape and dtype already right, needs no call
                     if m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
+                        if type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
+                            m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)
                 buf = buffers.get(nxt)
                 if buf is None:

@@ -267,8 +267,10 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
             # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
             # every weight gradient); anything shared is copied so that `.grad` never aliases. The kept
             # or copied gradient is strided like var (torch's layout contract) when var is dense.
-            if create_graph or type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
-                var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+            if create_graph:
+                var._grad = _differentiable_copy(grad, var)
+            elif type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
+                var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
             elif dense_like(grad._data, var._data) is grad._data:   # no local names: _only_engine_holds counts references
                 var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
                     Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0)
@@ -284,6 +286,26 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
         for fn in list(hooks.values()):
             if fn(var) is not None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _differentiable_copy(grad, var):
+    """A first gradient accumulated with create_graph: a copy recorded in the graph (never the
+    engine's tensor itself), strided like var when var is dense (CopyBackwards), else a
+    contiguous clone (CloneBackward0), as torch's layout contract does."""
+    if type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES or not _is_dense(var._data):
+        return grad.clone()
+    return Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0).copy_(grad)
+
+
+def _is_dense(array):
+    """Whether the array's elements fill its memory without gaps or overlaps (in some order)."""
+    step = array.itemsize
+    for stride, size in sorted(zip(array.strides, array.shape)):
+        if size > 1:
+            if stride != step:
+                return False
+            step *= size
+    return True
 
 
 def _only_engine_holds(grad, expected=None):
