@@ -51,8 +51,9 @@ class GraphTask:
 
     targets: None when every reachable node runs, else the set of nodes that receive a gradient.
     id: numbers the backward passes of the process (torch._C._current_graph_task_id); node: the
-    node being evaluated (its hooks included), None between nodes; root: the GraphRoot."""
-    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "__weakref__")
+    node being evaluated (its hooks included), None between nodes; root: the GraphRoot;
+    keep_graph: whether the pass retains the graph (retain_graph)."""
+    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "keep_graph", "__weakref__")
     _ids = itertools.count()
 
     def __init__(self, deps, targets, root=None, captured=frozenset()):
@@ -61,6 +62,7 @@ class GraphTask:
         self.node = None
         self.root = root
         self.captured = captured   # nodes whose incoming gradient is returned, not accumulated (autograd.grad)
+        self.keep_graph = False    # retain_graph: saved tensors stay after each node runs
 
     def will_execute(self, node):
         # torch starts a single-root pass at the root's node itself, not from a GraphRoot above it:
@@ -134,6 +136,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
+    task.keep_graph = bool(retain_graph)
     tasks = _running.tasks
     tasks.append(task)
     hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it

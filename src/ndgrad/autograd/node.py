@@ -104,6 +104,16 @@ class Node:
     def _sequence_nr(self):
         return self._sequence_nr_
 
+    def _set_sequence_nr(self, sequence_nr):
+        """Change the node's priority: among ready nodes, the engine runs the highest number first."""
+        if type(sequence_nr) is bool or not isinstance(sequence_nr, int):
+            raise TypeError("an integer is required")
+        if sequence_nr < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if sequence_nr >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._sequence_nr_ = sequence_nr
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
