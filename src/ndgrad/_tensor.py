@@ -336,6 +336,21 @@ class Tensor:
         self._grad_dtype = value
 
     @property
+    def volatile(self):   # removed in torch 0.4: no_grad replaced it
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    @volatile.deleter
+    def volatile(self):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    @property
     def _version(self):
         if self._inference:
             raise RuntimeError("Inference tensors do not track version counter.")
