@@ -596,14 +596,19 @@ If the test
 """.strip()
 
 
-def _test_batched_grad(inputs, output, output_idx):
-    """vjps of a batch of two grad_outputs against one vjp each (or, without batched grad
-    support, against the vjp of their sum: backward must be linear in grad_output)."""
+def _vjp_of(inputs, output):
+    """v -> the gradients of `output` (given v) for each differentiable input (zeros where unused)."""
     diff = [t for _, t in _diff_inputs(inputs)]
 
     def vjp(v):
         gs = grad([output], diff, [v], retain_graph=True, allow_unused=True)
         return [g if g is not None else zeros(t.shape, dtype=t.dtype) for g, t in zip(gs, diff)]
+    return diff, vjp
+
+
+def _test_batched_grad(inputs, output, output_idx):
+    """vjps of a batch of two grad_outputs against one vjp each."""
+    diff, vjp = _vjp_of(inputs, output)
     g1, g2 = randn_like(output), randn_like(output)
     try:
         # stacking the one-at-a-time vjps is part of batching them (it fails for sparse gradients)
@@ -612,13 +617,21 @@ def _test_batched_grad(inputs, output, output_idx):
         result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
     except RuntimeError as ex:
         raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG}") from ex
-    # ndgrad batches grad_outputs with a loop of vjps, so also check what batching relies on:
-    # backward is linear in grad_output
+    _compare_batched(result, expected, output_idx)
+
+
+def _test_linear_in_grad_output(inputs, output, output_idx):
+    """ndgrad batches grad_outputs with a loop of vjps, so with check_batched_grad it also checks
+    what batching relies on: backward is linear in grad_output (vjp(g1/2) + vjp(g2/2) is the mean
+    of vjp(g1) and vjp(g2)). Run after torch's own checks, whose errors come first."""
+    _, vjp = _vjp_of(inputs, output)
+    g1, g2 = randn_like(output), randn_like(output)
     halves = [a + b for a, b in zip(*[vjp(g) for g in (g1 * 0.5, g2 * 0.5)])]
-    result += halves
-    expected += [e.sum(0) * 0.5 for e in expected]
+    _compare_batched(halves, [(a + b) * 0.5 for a, b in zip(vjp(g1), vjp(g2))], output_idx)
+
+
+def _compare_batched(result, expected, output_idx):
     for input_idx, (res, exp) in enumerate(zip(result, expected)):
-        input_idx %= len(diff)
         if not np.allclose(res._data, exp._data, rtol=1e-5, atol=1e-8):
             raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\n{FAILED_BATCHED_GRAD_MSG}\n\n"
                                  f"Got:\n{res}\n\nExpected:\n{exp}")
@@ -696,6 +709,9 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     if not outputs:
         return
     _test_backward_mul_by_grad_output(outputs, inputs)
+    if check_batched_grad:
+        for i, o in enumerate(outputs):
+            _test_linear_in_grad_output(inputs, o, i)
     if check_undefined_grad:
         _test_undefined_backward(func, inputs)
 
