@@ -670,6 +670,8 @@ def _test_batched_forward_grad(func, inputs):
     prev, _random.draw_check = _random.draw_check, _refuse_draw_in_vmap
     try:
         j12 = _forward_jacobian(func, inputs, False, [a + b for a, b in zip(u1, u2)])
+    except RuntimeError as ex:
+        raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG_FWD_AD}") from ex
     finally:
         _random.draw_check = prev
     for input_idx, (a, b, ab) in enumerate(zip(j1, j2, j12)):
