@@ -471,3 +471,196 @@ def test_grad_keeps_engine_buffers_but_never_aliases_visible_tensors():
     out.grad_fn.register_hook(lambda gi, go: produced.append(id(gi[1]._data)))
     out.sum().backward()
     assert produced == [id(w.grad._data)]                          # a fresh buffer is kept, not copied
+
+
+# --- gradient buffers handed to AccumulateGrad -----------------------------------------------
+def test_one_gradient_returned_for_two_leaves_is_kept_by_one_and_copied_for_the_other():
+    def s(T):
+        class Twice(T.autograd.Function):
+            seen = []
+
+            @staticmethod
+            def forward(ctx, a, b):
+                return a + b
+
+            @staticmethod
+            def backward(ctx, g):
+                Twice.seen.append(g.data_ptr())
+                return g, g          # one tensor for both inputs
+
+        a, b = T.randn(4, 3, requires_grad=True), T.randn(4, 3, requires_grad=True)
+        Twice.apply(a, b)[2][1].backward()
+        pa, pb = a.grad.data_ptr(), b.grad.data_ptr()
+        return [pa != pb, Twice.seen[0] in (pa, pb), a.grad.sum().item(), b.grad.sum().item()]
+    assert both(s) == [True, True, 1.0, 1.0]
+
+
+def test_first_gradient_accumulated_with_create_graph_is_a_recorded_copy():
+    def s(T):
+        x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        (x * x).sum().backward(create_graph=True)
+        first = x.grad.grad_fn
+        (x * x).sum().backward(create_graph=True)
+        strided = T.randn(4, 6, dtype=T.float64)[:, ::2].detach().requires_grad_()   # not dense: a clone
+        (strided * strided).sum().backward(create_graph=True)
+        plain = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        plain.sum().backward(create_graph=True)       # a gradient without history is copied without one
+        return [first.name(), [None if n is None else n.name() for n, _ in first.next_functions],
+                x.grad.grad_fn.name(), strided.grad.grad_fn.name(), list(strided.grad.stride()),
+                plain.grad.grad_fn is None, x.grad]
+    got = both(s)
+    assert got[:6] == ["torch::autograd::CopyBackwards", [None, "AddBackward0"], "AddBackward0", "CloneBackward0",
+                       [3, 1], True]
+    np.testing.assert_allclose(got[6], [4.0, 8.0])
+
+
+# --- grad_dtype --------------------------------------------------------------------------------
+def test_grad_dtype_defaults_to_the_dtype_and_is_for_leaves_only():
+    def s(T):
+        x = T.ones(2, requires_grad=True)
+        seen = [x.grad_dtype]
+        x.grad_dtype = T.float64
+        seen.append(x.grad_dtype)
+        x.grad_dtype = None
+        seen.append(x.grad_dtype)
+        seen.append(T.ones(2, dtype=T.int64).grad_dtype)
+        return [str(d) for d in seen]
+    assert both(s) == ["torch.float32", "torch.float64", "None", "torch.int64"]
+    assert same_error(lambda T: (T.ones(2, requires_grad=True) * 2).grad_dtype) == (
+        "grad_dtype can only be accessed on leaf tensors.")
+    assert same_error(lambda T: setattr(T.ones(2, requires_grad=True) * 2, "grad_dtype", T.float64)) == (
+        "grad_dtype can only be set on leaf tensors.")
+    assert same_error(lambda T: setattr(T.ones(2), "grad_dtype", "float")) == (
+        "grad_dtype must be a torch.dtype or None, but got str")
+
+
+def test_grad_dtype_decides_which_grad_can_be_assigned():
+    def assign(T, grad_dtype, grad):
+        x = T.ones(2, requires_grad=True)
+        if grad_dtype is not False:
+            x.grad_dtype = grad_dtype
+        x.grad = grad
+        return x.grad.dtype
+    message = same_error(lambda T: assign(T, False, T.ones(2, dtype=T.float64)))
+    assert message.startswith("attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype "
+                              "'Float'. The gradient must match the tensor's grad_dtype")
+    assert same_error(lambda T: assign(T, T.float16, T.ones(2))).startswith(
+        "attempting to assign a gradient with dtype 'float' to a tensor with grad_dtype 'Half'.")
+    assert same_error(lambda T: assign(T, False, T.ones(2, dtype=T.int64))).startswith(
+        "attempting to assign a gradient with dtype 'long int'")
+    assert both(lambda T: str(assign(T, None, T.ones(2, dtype=T.float64)))) == "torch.float64"
+
+    def change_with_grad(T):
+        x = T.ones(2, requires_grad=True)
+        x.grad = T.ones(2)
+        x.grad_dtype = T.float32       # agrees with the gradient: allowed
+        x.grad_dtype = T.float16
+    assert same_error(change_with_grad).startswith(
+        "Cannot set grad_dtype to 'Half' because there is already a gradient with dtype 'float'.")
+
+
+def test_incoming_gradients_are_cast_to_grad_dtype_when_they_reach_the_leaf():
+    def s(T):
+        class ToDouble(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g.to(T.float64)
+
+        def grad_of(grad_dtype, set_after_recording=False):
+            x = T.tensor([1.0, 2.0], requires_grad=True)
+            if not set_after_recording and grad_dtype is not False:
+                x.grad_dtype = grad_dtype
+            seen = []
+            x.register_hook(lambda g: seen.append(str(g.dtype)))
+            out = ToDouble.apply(x)
+            if set_after_recording:
+                x.grad_dtype = grad_dtype
+            out.sum().backward()
+            return [str(x.grad.dtype), seen[0]]
+
+        y = T.tensor([1.0, 2.0], requires_grad=True)
+        y.grad_dtype = T.float16
+        (y * 2).sum().backward()                     # a float32 gradient cast to float16
+        z = T.tensor([1.0, 2.0], requires_grad=True)
+        z.grad_dtype = None
+        captured = T.autograd.grad(ToDouble.apply(z).sum(), z)[0]
+        return [grad_of(False), grad_of(None), grad_of(T.float16), grad_of(None, set_after_recording=True),
+                str(y.grad.dtype), y.grad, str(captured.dtype)]
+    got = both(s)
+    assert got[:5] == [["torch.float32", "torch.float32"], ["torch.float64", "torch.float64"],
+                       ["torch.float16", "torch.float16"], ["torch.float64", "torch.float64"], "torch.float16"]
+    np.testing.assert_allclose(got[5], [2.0, 2.0])
+    assert got[6] == "torch.float64"
+
+
+def test_accumulation_into_an_existing_grad_keeps_its_dtype():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        x.grad_dtype = None
+        x.grad = T.tensor([1.0, 1.0], dtype=T.float64)
+        (x * 3).sum().backward()
+        return [str(x.grad.dtype), x.grad]
+    dtype, values = both(s)
+    assert dtype == "torch.float64"
+    np.testing.assert_allclose(values, [4.0, 4.0])
+
+
+# --- small engine internals torch exposes ------------------------------------------------------
+def test_current_graph_task_keep_graph_follows_retain_graph():
+    def s(T):
+        seen = []
+        x = T.ones(2, requires_grad=True)
+        x.register_hook(lambda g: seen.append(T._C._autograd._get_current_graph_task_keep_graph()))
+        (x * 2).sum().backward(retain_graph=True)
+        (x * 2).sum().backward()
+        T.autograd.grad((x * 2).sum(), x)
+        T.autograd.grad((x * 2).sum(), x, create_graph=True)   # retain_graph defaults to create_graph
+        return seen + [T._C._autograd._get_current_graph_task_keep_graph()]   # outside backward: True
+    assert both(s) == [True, False, False, True, True]
+
+
+def test_set_sequence_nr_changes_which_ready_node_runs_first():
+    def s(T):
+        x, y, z = (T.ones(2, requires_grad=True) for _ in range(3))
+        a, b = x + y, y + z
+        c = a + b
+        order = []
+        for name, t in (("a", a), ("b", b), ("c", c)):
+            t.register_hook(lambda g, name=name: order.append(name))
+        a.grad_fn._set_sequence_nr(100)     # a, recorded first, now runs before b
+        b.grad_fn._set_sequence_nr(99)
+        c.grad_fn._set_sequence_nr(98)
+        numbers = [t.grad_fn._sequence_nr() for t in (a, b, c)]
+        c.sum().backward()
+        return [numbers, order]
+    assert both(s) == [[100, 99, 98], ["c", "a", "b"]]
+    assert same_error(lambda T: (T.ones(1, requires_grad=True) * 2).grad_fn._set_sequence_nr(-1),
+                      OverflowError) == "can't convert negative int to unsigned"
+
+
+def test_calculate_shape_names_the_shapes_a_mismatch_error_shows():
+    def s(T):
+        out, g = T.randn(4, 3), T.randn(2, 4, 3)
+        plain = T.autograd._calculate_shape(out, g[0], False)
+        batched = T.autograd._calculate_shape(out, g, True)
+        return [list(map(list, plain)), list(map(list, batched))]
+    assert both(s) == [[[4, 3], [4, 3]], [[4, 3], [4, 3]]]
+    nested = ndgrad.nested.as_nested_tensor([ndgrad.randn(2, 3), ndgrad.randn(4, 3)])
+    out_shape, grad_shape = ndgrad.autograd._calculate_shape(nested, nested, False)
+    assert out_shape.tolist() == [[2, 3], [4, 3]] and grad_shape.tolist() == [[2, 3], [4, 3]]
+    with pytest.raises(RuntimeError, match="Batched grads are not supported with Nested Tensor."):
+        ndgrad.autograd._calculate_shape(nested, nested, True)
+
+
+def test_volatile_is_gone_and_says_so():
+    x = ndgrad.randn(2)
+    with pytest.warns(UserWarning, match=r"volatile was removed \(Variable.volatile is always False\)"):
+        assert x.volatile is False
+    with pytest.warns(UserWarning, match="volatile was removed and now has no effect"):
+        x.volatile = True
+    with pytest.warns(UserWarning):
+        assert x.volatile is False

@@ -438,3 +438,36 @@ def test_sparse_gradient_checks_name_the_problem(fast):
     assert same_error(wrong_sparse_dim) == "grad is sparse tensor, but has incorrect sparse_dim 1, expected 2"
     with pytest.raises(GradcheckError, match="gradcheck or gradgradcheck failed while testing batched gradient"):
         batched(ndgrad)
+
+
+def test_grad_output_check_comes_before_the_linearity_check():
+    def affine_hook(T):
+        def fn(a):
+            y = a.clone()
+            y.register_hook(lambda g: g + 1e-2)    # right Jacobian, offset by a constant
+            return y
+        T.autograd.gradcheck(fn, (x_of(T),), atol=1e-1, check_batched_grad=True)
+    assert same_error(affine_hook) == "backward not multiplied by grad_output"
+
+
+def test_batched_forward_check_refuses_random_operations_in_the_jvp():
+    def s(T):
+        class NoisyJvp(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx, t):
+                T.randn_like(t)                    # harmless, but vmap cannot batch a draw
+                return t * 2
+        T.autograd.gradcheck(NoisyJvp.apply, (x_of(T),), check_forward_ad=True, check_batched_forward_grad=True)
+    assert same_error(s).startswith("While computing batched gradients, got: vmap: We do not yet support calling "
+                                    "random operations inside of vmap. Please perform random operations outside of "
+                                    "vmap as a workaround\n\n\ngradcheck failed while testing batched gradient "
+                                    "computation with forward-mode AD.")
+    assert gradcheck(lambda a: a * 2, (x_of(ndgrad),), check_forward_ad=True, check_batched_forward_grad=True)

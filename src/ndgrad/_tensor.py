@@ -102,6 +102,7 @@ class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
     # rarely set state: class defaults, instance dict once set
     _grad = None
+    _grad_dtype = False        # leaves: False = the tensor's dtype (torch's default), None = any, else a dtype
     _hooks = None              # HookDict of tensor hooks (leaves; non-leaves register on grad_fn)
     _post_acc_hooks = None
     _acc = None                # weakref to the AccumulateGrad node of a leaf
@@ -298,14 +299,56 @@ class Tensor:
                 raise RuntimeError(f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor "
                                    f"of size '{list(self._data.shape)}'. Please ensure that the gradient and the "
                                    "tensor are the same size")
-            if value._data.dtype != self._data.dtype:
-                raise RuntimeError(f"assigned grad has data of a different type: expected {self.dtype}, "
-                                   f"got {value.dtype}")
+            want = self._grad_dtype if self._grad_dtype is not False else self.dtype
+            if want is not None and value._data.dtype != want.np:
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{_c_type(value.dtype)}' to a tensor "
+                                   f"with grad_dtype '{want.title}'. The gradient must match the tensor's grad_dtype "
+                                   "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+                                   "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                                   "Diverging the dtypes of a tensor and its gradient may break downstream systems "
+                                   "that assume they match.")
         self._grad = value
 
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's gradient is cast to as it is accumulated (and that `.grad` must have):
+        the tensor's dtype unless set; None lets any dtype through."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.dtype if self._grad_dtype is False else self._grad_dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
+        grad = self._grad
+        if value is not None and grad is not None and grad._data.dtype != value.np:
+            raise RuntimeError(f"Cannot set grad_dtype to '{value.title}' because there is already a gradient with "
+                               f"dtype '{_c_type(grad.dtype)}'. Please clear the gradient (.grad = None) before "
+                               "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's "
+                               "dtype.")
+        self._grad_dtype = value
+
+    @property
+    def volatile(self):   # removed in torch 0.4: no_grad replaced it
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+
+    @volatile.deleter
+    def volatile(self):
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
 
     @property
     def _version(self):
@@ -594,6 +637,11 @@ def _rebuild_tensor(cls, data, requires_grad, state):
         t.requires_grad_(True)
     t.__dict__.update(state)
     return t
+
+
+def _c_type(d):
+    """The C++ element type torch's messages name a dtype by (float, long int, c10::Half...)."""
+    return _C_TYPES.get(d.title, "c10::" + d.title)
 
 
 def _tensor_options(d):

@@ -1,4 +1,5 @@
 """torch._C._autograd: saved-tensor and graph internals (see ndgrad._C)."""
+from ..autograd import engine as _engine
 from ..autograd.graph import (SavedTensor, disable_hooks as _saved_tensors_hooks_disable,  # noqa: F401
                               hooks_enabled as _saved_tensors_hooks_is_enabled,
                               make_saved_tensor as _make_saved_tensor)
@@ -29,3 +30,10 @@ def _saved_tensors_hooks_get_disabled_error_message():
 
 # version counters set by hand
 from ..autograd.record import _unsafe_set_version_counter  # noqa: F401
+
+
+# the running backward pass
+def _get_current_graph_task_keep_graph():
+    """Whether the backward running now retains its graph (retain_graph); True outside backward, as torch."""
+    task = _engine.current_task()
+    return True if task is None else task.keep_graph

@@ -6,7 +6,7 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
                         no_grad, set_grad_enabled)
 from .node import GradientEdge, Node  # noqa: F401
 from . import tensor_methods  # noqa: F401  (Tensor.register_hook, retain_grad, ...)
-from .differentiate import backward, grad  # noqa: F401
+from .differentiate import _calculate_shape, backward, grad  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from . import _functions, function, functional  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

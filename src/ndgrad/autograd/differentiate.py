@@ -39,6 +39,16 @@ def _out_info(out):
     return out._data.shape, out._data.dtype
 
 
+def _calculate_shape(output, grad, is_grads_batched):
+    """(output's shape, grad's shape) as the shape-mismatch errors name them: Sizes (a batched
+    grad's without its batch dim), or for nested tensors the tensors of their components' sizes."""
+    if output.is_nested:
+        if is_grads_batched:
+            raise RuntimeError("Batched grads are not supported with Nested Tensor.")
+        return output._nested_tensor_size(), grad._nested_tensor_size()
+    return output.shape, grad.shape[1:] if is_grads_batched else grad.shape
+
+
 def _make_grads(outputs, grads, create_graph):
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
@@ -59,8 +69,10 @@ def _make_grads(outputs, grads, create_graph):
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         elif info is not None and g._data.shape != info[0]:
-            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                               f"has a shape of {Size(info[0])}.")
+            out_shape, grad_shape = _calculate_shape(out, g, False) if isinstance(out, Tensor) else (Size(info[0]),
+                                                                                                    g.shape)
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad_shape} and output[{i}] "
+                               f"has a shape of {out_shape}.")
         elif info is not None and (g._data.dtype.kind == "c") != (info[1].kind == "c"):
             raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
                                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "

@@ -24,7 +24,7 @@ from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .capture import Capture
 from .grad_mode import state
-from .gradient_checks import check_count, fill_missing, fit_to_input
+from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
@@ -51,8 +51,9 @@ class GraphTask:
 
     targets: None when every reachable node runs, else the set of nodes that receive a gradient.
     id: numbers the backward passes of the process (torch._C._current_graph_task_id); node: the
-    node being evaluated (its hooks included), None between nodes; root: the GraphRoot."""
-    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "__weakref__")
+    node being evaluated (its hooks included), None between nodes; root: the GraphRoot;
+    keep_graph: whether the pass retains the graph (retain_graph)."""
+    __slots__ = ("deps", "targets", "callbacks", "id", "node", "root", "captured", "keep_graph", "__weakref__")
     _ids = itertools.count()
 
     def __init__(self, deps, targets, root=None, captured=frozenset()):
@@ -61,6 +62,7 @@ class GraphTask:
         self.node = None
         self.root = root
         self.captured = captured   # nodes whose incoming gradient is returned, not accumulated (autograd.grad)
+        self.keep_graph = False    # retain_graph: saved tensors stay after each node runs
 
     def will_execute(self, node):
         # torch starts a single-root pass at the root's node itself, not from a GraphRoot above it:
@@ -134,6 +136,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
+    task.keep_graph = bool(retain_graph)
     tasks = _running.tasks
     tasks.append(task)
     hooks_at_start = saved_hooks[:]   # as torch: hooks entered or exited inside backward do not outlive it
@@ -148,6 +151,8 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             grads = buffers.pop(node, None) if node is not root else []
             task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
+                if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
+                    grads = fit_grad_dtype(node.variable, grads)   # before the hooks, as torch
                 grads = run_tensor_pre_hooks(node, grads)
             if capture is not None and not capture.take(node, grads):
                 continue
@@ -168,6 +173,8 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     m = meta[i]
                     # the usual case, shape and dtype already right, needs no call
                     if m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
+                        if type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
+                            m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)
                 buf = buffers.get(nxt)
                 if buf is None:

@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _random
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
 from ..ops.creation import tensor, zeros
 from ..ops.random import randn_like
@@ -596,14 +596,19 @@ If the test
 """.strip()
 
 
-def _test_batched_grad(inputs, output, output_idx):
-    """vjps of a batch of two grad_outputs against one vjp each (or, without batched grad
-    support, against the vjp of their sum: backward must be linear in grad_output)."""
+def _vjp_of(inputs, output):
+    """v -> the gradients of `output` (given v) for each differentiable input (zeros where unused)."""
     diff = [t for _, t in _diff_inputs(inputs)]
 
     def vjp(v):
         gs = grad([output], diff, [v], retain_graph=True, allow_unused=True)
         return [g if g is not None else zeros(t.shape, dtype=t.dtype) for g, t in zip(gs, diff)]
+    return diff, vjp
+
+
+def _test_batched_grad(inputs, output, output_idx):
+    """vjps of a batch of two grad_outputs against one vjp each."""
+    diff, vjp = _vjp_of(inputs, output)
     g1, g2 = randn_like(output), randn_like(output)
     try:
         # stacking the one-at-a-time vjps is part of batching them (it fails for sparse gradients)
@@ -612,13 +617,21 @@ def _test_batched_grad(inputs, output, output_idx):
         result = [g if g is not None else zeros((2,) + tuple(t.shape), dtype=t.dtype) for g, t in zip(gs, diff)]
     except RuntimeError as ex:
         raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG}") from ex
-    # ndgrad batches grad_outputs with a loop of vjps, so also check what batching relies on:
-    # backward is linear in grad_output
+    _compare_batched(result, expected, output_idx)
+
+
+def _test_linear_in_grad_output(inputs, output, output_idx):
+    """ndgrad batches grad_outputs with a loop of vjps, so with check_batched_grad it also checks
+    what batching relies on: backward is linear in grad_output (vjp(g1/2) + vjp(g2/2) is the mean
+    of vjp(g1) and vjp(g2)). Run after torch's own checks, whose errors come first."""
+    _, vjp = _vjp_of(inputs, output)
+    g1, g2 = randn_like(output), randn_like(output)
     halves = [a + b for a, b in zip(*[vjp(g) for g in (g1 * 0.5, g2 * 0.5)])]
-    result += halves
-    expected += [e.sum(0) * 0.5 for e in expected]
+    _compare_batched(halves, [(a + b) * 0.5 for a, b in zip(vjp(g1), vjp(g2))], output_idx)
+
+
+def _compare_batched(result, expected, output_idx):
     for input_idx, (res, exp) in enumerate(zip(result, expected)):
-        input_idx %= len(diff)
         if not np.allclose(res._data, exp._data, rtol=1e-5, atol=1e-8):
             raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\n{FAILED_BATCHED_GRAD_MSG}\n\n"
                                  f"Got:\n{res}\n\nExpected:\n{exp}")
@@ -641,13 +654,26 @@ If the test
 """
 
 
+def _refuse_draw_in_vmap():
+    raise RuntimeError("vmap: We do not yet support calling random operations inside of vmap. Please perform "
+                       "random operations outside of vmap as a workaround")
+
+
 def _test_batched_forward_grad(func, inputs):
     """Without vmap: jvps must be linear in the tangent, which batching them relies on."""
     if any(t.is_complex() for _, t in _diff_inputs(inputs)):
         return   # forward mode checks complex inputs through their real and imaginary parts
     rng = np.random.default_rng(1)
     u1, u2 = ([rng.standard_normal(t.numel()) for _, t in _diff_inputs(inputs)] for _ in range(2))
-    j1, j2, j12 = (_forward_jacobian(func, inputs, False, u) for u in (u1, u2, [a + b for a, b in zip(u1, u2)]))
+    j1, j2 = (_forward_jacobian(func, inputs, False, u) for u in (u1, u2))
+    # the batched jvp: torch runs it under vmap, which refuses random operations
+    prev, _random.draw_check = _random.draw_check, _refuse_draw_in_vmap
+    try:
+        j12 = _forward_jacobian(func, inputs, False, [a + b for a, b in zip(u1, u2)])
+    except RuntimeError as ex:
+        raise GradcheckError(f"While computing batched gradients, got: {ex}\n\n{FAILED_BATCHED_GRAD_MSG_FWD_AD}") from ex
+    finally:
+        _random.draw_check = prev
     for input_idx, (a, b, ab) in enumerate(zip(j1, j2, j12)):
         for output_idx, (x, y, xy) in enumerate(zip(a, b, ab)):
             if not np.allclose(xy, x + y, rtol=1e-5, atol=1e-8):
@@ -696,6 +722,9 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     if not outputs:
         return
     _test_backward_mul_by_grad_output(outputs, inputs)
+    if check_batched_grad:
+        for i, o in enumerate(outputs):
+            _test_linear_in_grad_output(inputs, o, i)
     if check_undefined_grad:
         _test_undefined_backward(func, inputs)
 

@@ -3,6 +3,7 @@
 - fill_missing: zeros for the absent gradients of a node that needs all of them;
 - fit_to_input: a returned gradient brought to the shape (sum_to) and dtype of the input it
   flows into, or torch's "invalid gradient" error;
+- fit_grad_dtype: a leaf's incoming gradient cast to the leaf's grad_dtype;
 - check_count: torch's error when a node returns the wrong number of gradients;
 - sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
 """
@@ -43,6 +44,16 @@ def fit_to_input(node, i, grad, meta):
             return None
         grad = grad._cast(dtype)
     return grad
+
+
+def fit_grad_dtype(var, grads):
+    """The gradient arriving at leaf `var`'s AccumulateGrad (`grads`, a list of one) cast to the
+    leaf's grad_dtype, when one is set explicitly; None lets any dtype through."""
+    want = var._grad_dtype
+    grad = grads[0] if grads else None
+    if want is None or grad is None or grad._data.dtype == want.np:
+        return grads
+    return [grad._cast(want.np)]
 
 
 def check_count(node, outs, edges):

@@ -104,6 +104,16 @@ class Node:
     def _sequence_nr(self):
         return self._sequence_nr_
 
+    def _set_sequence_nr(self, sequence_nr):
+        """Change the node's priority: among ready nodes, the engine runs the highest number first."""
+        if type(sequence_nr) is bool or not isinstance(sequence_nr, int):
+            raise TypeError("an integer is required")
+        if sequence_nr < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if sequence_nr >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        self._sequence_nr_ = sequence_nr
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
@@ -267,8 +277,10 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
             # Keep the gradient the engine hands over when nothing else can see it (saves a copy of
             # every weight gradient); anything shared is copied so that `.grad` never aliases. The kept
             # or copied gradient is strided like var (torch's layout contract) when var is dense.
-            if create_graph or type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
-                var._grad = grad if create_graph or _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+            if create_graph:
+                var._grad = _differentiable_copy(grad, var)
+            elif type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
+                var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
             elif dense_like(grad._data, var._data) is grad._data:   # no local names: _only_engine_holds counts references
                 var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
                     Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0)
@@ -284,6 +296,26 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
         for fn in list(hooks.values()):
             if fn(var) is not None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _differentiable_copy(grad, var):
+    """A first gradient accumulated with create_graph: a copy recorded in the graph (never the
+    engine's tensor itself), strided like var when var is dense (CopyBackwards), else a
+    contiguous clone (CloneBackward0), as torch's layout contract does."""
+    if type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES or not _is_dense(var._data):
+        return grad.clone()
+    return Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0).copy_(grad)
+
+
+def _is_dense(array):
+    """Whether the array's elements fill its memory without gaps or overlaps (in some order)."""
+    step = array.itemsize
+    for stride, size in sorted(zip(array.strides, array.shape)):
+        if size > 1:
+            if stride != step:
+                return False
+            step *= size
+    return True
 
 
 def _only_engine_holds(grad, expected=None):
@@ -318,12 +350,17 @@ class _Probe:
     __slots__ = ("_data",)
 
 
+def _new_probe():
+    probe = _Probe()
+    probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
+    return probe
+
+
 # The reference counts of a gradient held by the engine's buffer list alone, as _only_engine_holds
-# sees them. Measured, not assumed: they depend on the interpreter.
-_probe = _Probe()
-_probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
-_ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_probe])
-del _probe
+# sees them. Measured, not assumed: they depend on the interpreter. The probe is held by the list
+# alone (no global name), as a gradient is by one buffer: one held by two buffers (a backward that
+# returns one tensor for two inputs) must be copied for one of them.
+_ENGINE_ONLY = (lambda grads: _calibrate(None, grads[0], False))([_new_probe()])
 
 
 class GraphRoot(Node):
