@@ -1034,6 +1034,24 @@ def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, w
     return _norm_double_backward(normalize, grads, grad_out, input, weight)
 
 
+def native_group_norm_backward_all(grads, input, mean, rstd, weight, N, C, HxW, group, mask):
+    """torch reads the mean and rstd outputs' gradients only when both are given (its
+    differentiable path), otherwise only the first output's."""
+    g0, gm, gr = (list(grads) + [None, None])[:3]
+    if g0 is None:
+        g0 = zeros_like(input) if gm is not None and gr is not None else None
+    if g0 is None:
+        return None, None, None
+    res = list(OPS["native_group_norm_backward"](g0, input, mean, rstd, weight, N, C, HxW, group, mask))
+    if gm is not None and gr is not None and mask[0]:
+        x = input.reshape(N, group, C // group * HxW)
+        m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
+        # d mean/dx = 1/M; d rstd/dx = -rstd^3 (x - mean) / M
+        extra = (gm.reshape(N, group, 1) - gr.reshape(N, group, 1) * r ** 3 * (x - m)) / x.shape[2]
+        res[0] = res[0] + extra.reshape(input.shape)
+    return tuple(res)
+
+
 def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, group):
     eps = _eps_from(input.reshape(N, group, -1), [2], rstd)
     def normalize(x):
