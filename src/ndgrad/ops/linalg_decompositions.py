@@ -298,8 +298,9 @@ def _permutation(piv, m):
     """The row order P^T applies (A[perm] = L U) from LAPACK's 1-based sequence of row swaps."""
     batch = piv.shape[:-1]
     perm = np.broadcast_to(np.arange(m), batch + (m,)).copy()
-    flat_perm = perm.reshape(-1, m)
-    flat_piv = piv.reshape(-1, piv.shape[-1]).astype(np.int64) - 1
+    n_batch = int(np.prod(batch))   # explicit: reshape(-1, 0) is ambiguous for 0x0 matrices
+    flat_perm = perm.reshape(n_batch, m)
+    flat_piv = piv.reshape(n_batch, piv.shape[-1]).astype(np.int64) - 1
     idx = np.arange(flat_perm.shape[0])
     for i in range(piv.shape[-1]):   # the swaps are sequential: one vectorized step per pivot
         j = flat_piv[:, i]
