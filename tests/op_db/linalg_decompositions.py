@@ -130,6 +130,11 @@ def _cholesky_ops():
                grad_fn="CholeskyInverseBackward0"),
         OpInfo("cholesky_inverse_upper", lambda T, a: _chol(T, a, True).cholesky_inverse(upper=True), [S(2, 2)],
                grad_fn="CholeskyInverseBackward0"),
+        # zero-size batches (SciPy's cho_solve refuses them)
+        OpInfo("cholesky_solve_empty_batch", lambda T, b, a: T.cholesky_solve(b, a), [S(0, 3, 2), S(0, 3, 3)],
+               grad_fn="CholeskySolveBackward0"),
+        OpInfo("cholesky_inverse_empty_batch", lambda T, a: T.cholesky_inverse(a), [S(0, 2, 2)],
+               grad_fn="CholeskyInverseBackward0"),
     ]
 
 
@@ -215,6 +220,10 @@ def _lu_ops():
         OpInfo("linalg_lu_solve_right_adjoint", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(_wc(T, a)), b,
                                                                                   left=False, adjoint=True),
                [S(2, 2), S(3, 2)], grad_fn="LinalgLuSolveBackward0"),
+        OpInfo("linalg_lu_solve_0x0", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b),
+               [S(0, 0), S(0, 4)], grad_fn="LinalgLuSolveBackward0"),
+        OpInfo("linalg_solve_0x0", lambda T, a, b: T.linalg.solve(a, b), [S(2, 0, 0), S(2, 0, 3)],
+               grad_fn="LinalgSolveExBackward0"),
         OpInfo("lu_solve_old", lambda T, a, b: b.lu_solve(*T.linalg.lu_factor(_wc(T, a))),
                [S(2, 2), S(2, 1)], grad_fn="LinalgLuSolveBackward0"),
         OpInfo("lu_unpack_square", lambda T, a: T.lu_unpack(*T.linalg.lu_factor(_wc(T, a)))[1:], [S(3, 3)],
