@@ -286,6 +286,9 @@ def _misc_ops():
         OpInfo("kron", lambda T, a, b: T.kron(a, b), [S(2, 2), S(2, 3)], grad_fn="UnsafeViewBackward0"),
         OpInfo("kron_mixed_ndim", lambda T, a, b: a.kron(b), [S(3), S(2, 2)], grad_fn="UnsafeViewBackward0"),
         OpInfo("tensordot", lambda T, a, b: T.tensordot(a, b, dims=1), [S(2, 3), S(3, 2)], grad_fn="ViewBackward0"),
+        # a size-1 contracted dim broadcasts against the other's (summed first)
+        OpInfo("tensordot_size1_broadcast", lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [2, 0])),
+               [S(1, 1, 3), S(2, 4, 2)], grad_fn="ViewBackward0"),
         OpInfo("tensordot_lists", lambda T, a, b: T.tensordot(a, b, dims=([0, 2], [1, 0])), [S(2, 3, 2), S(2, 2, 3)]),
         OpInfo("linalg_norm_fro", lambda T, a: T.linalg.norm(a), [S(2, 3)], grad_fn="LinalgVectorNormBackward0"),
         OpInfo("linalg_norm_vector_ord", lambda T, a: T.linalg.norm(a, 3), [S(4)], grad_fn="LinalgVectorNormBackward0"),
