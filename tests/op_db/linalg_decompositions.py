@@ -275,6 +275,8 @@ def _misc_ops():
                grad_fn="SumBackward1"),
         OpInfo("matrix_power_0", lambda T, a: T.linalg.matrix_power(a, 0), [S(2, 2)],
                grad_fn="torch::autograd::CopyBackwards"),
+        OpInfo("matrix_power_0_empty_batch", lambda T, a: T.linalg.matrix_power(a, 0), [S(0, 2, 2)],
+               grad_fn="torch::autograd::CopyBackwards"),
         OpInfo("matrix_power_1", lambda T, a: T.matrix_power(a, 1), [S(2, 2)], grad_fn="CloneBackward0"),
         OpInfo("matrix_power_3", lambda T, a: a.matrix_power(3), [S(2, 2)], grad_fn="MmBackward0"),
         OpInfo("matrix_power_2_batched", lambda T, a: T.linalg.matrix_power(a, 2), [S(2, 2, 2)],
