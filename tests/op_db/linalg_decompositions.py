@@ -244,6 +244,9 @@ def _householder_ops():
         OpInfo("ormqr", lambda T, a, tau, c: T.ormqr(a, tau, c), [S(3, 2), S(2), S(3, 2)], grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_transpose", lambda T, a, tau, c: T.ormqr(a, tau, c, transpose=True), [S(3, 2), S(2), S(3, 1)],
                grad_fn="OrmqrBackward0"),
+        # a wide input: only its first rows-many columns hold reflectors (the others get a zero gradient)
+        OpInfo("ormqr_wide", lambda T, a, tau, c: T.ormqr(a, tau, c, transpose=True), [S(2, 5), S(2), S(2, 5)],
+               grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_right", lambda T, a, tau, c: a.ormqr(tau, c, left=False), [S(3, 3), S(3), S(2, 3)],
                grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_right_transpose", lambda T, a, tau, c: T.ormqr(a, tau, c, left=False, transpose=True),

@@ -856,7 +856,8 @@ def householder_product_backward(grad, A, tau, full=False):
 
 def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
     m, n = A.shape[-2:]
-    A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A
+    # the m x m Q: the reflectors are A's first min(m, n) columns (a wide A's others are unused)
+    A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A[..., :, :m]
     Q = linalg.householder_product(A_full, tau)
     if left:
         gC, gQ = (Q @ grad, C @ grad.mH) if transpose else (Q.mH @ grad, grad @ C.mH)
@@ -865,7 +866,7 @@ def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
     gA = gtau = None
     if grad_input_mask[0] or grad_input_mask[1]:
         gA, gtau = householder_product_backward(gQ, A_full, tau)
-        gA = gA[..., :, :n]
+        gA = gA[..., :, :n] if m >= n else cat([gA, zeros(A.shape[:-1] + (n - m,), dtype=gA.dtype)], -1)
     return gA, gtau, gC
 
 
