@@ -621,7 +621,7 @@ def main(argv=None):
         what = {"float64": "every float64 sample incl. gradients", "complex128": "every complex128 sample",
                 "forward_ad": "every forward-AD tangent (float64)",
                 "inplace": "the in-place checks"}.get(mode, mode)
-        lines.append(f"{mode}: {counts['pass']}/{n} OpInfos pass {what}: {pct:.1f}%")
+        lines.append(f"{mode}: {counts['pass']}/{n} in-scope OpInfos pass {what}: {pct:.1f}%")
         print(lines[-1] + "\n")
     print("\n".join(lines))
 
