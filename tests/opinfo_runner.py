@@ -42,6 +42,20 @@ KNOWN = {
     "new_empty_strided": UNINIT, "empty_permuted": UNINIT,
 }
 
+# Samples that draw from torch's random stream inside an otherwise deterministic op (dropout_p > 0):
+# not compared, counted in the detail column.
+def random_sample(sample):
+    p = sample.kwargs.get("dropout_p", 0)
+    return isinstance(p, (int, float)) and p > 0
+
+
+# OpInfos whose torch gradient is itself wrong (torch's OpInfo skips its gradcheck, test_fn_grad):
+# values are compared with torch, ndgrad's gradients are checked by ndgrad's gradcheck instead.
+TORCH_GRAD_WRONG = {
+    "as_strided_scatter": "torch's gradient for self keeps the overwritten elements' gradient "
+                          "(its OpInfo skips test_fn_grad); ndgrad's passes gradcheck",
+}
+
 # the statuses, best first: an OpInfo takes the worst of its samples'
 ORDER = ["pass", "excluded", "value", "grad", "error", "missing"]
 
@@ -291,6 +305,8 @@ def run_sample(op, fn, sample, torch, rng):
     def call_torch():
         return wrapper(op.op, sample.input, *sample.args, **sample.kwargs)
 
+    if random_sample(sample):
+        return "random"
     try:
         want = call_torch()
     except Exception:
@@ -309,6 +325,9 @@ def run_sample(op, fn, sample, torch, rng):
     outs = [(i, w) for i, w in enumerate(want_o)
             if isinstance(w, torch.Tensor) and w.requires_grad and (w.is_floating_point() or w.is_complex())]
     if not leaves or not outs:
+        return None
+    if op_id(op) in TORCH_GRAD_WRONG:
+        _gradcheck_ndgrad(n_wrapper, fn, n_in, n_args, n_kwargs, conv, process)
         return None
     weights = []
     for _, w in outs:
@@ -330,6 +349,158 @@ def run_sample(op, fn, sample, torch, rng):
     return None
 
 
+def _gradcheck_ndgrad(n_wrapper, fn, n_in, n_args, n_kwargs, conv, process):
+    """ndgrad's gradcheck on the sample's leaves (the other arguments held fixed)."""
+    leaves = list(conv.leaves.values())
+
+    def f(*xs):
+        sub = dict(zip(map(id, leaves), xs))
+
+        def swap(v):
+            if isinstance(v, ndgrad.Tensor):
+                return sub.get(id(v), v)
+            if isinstance(v, (list, tuple)):
+                return type(v)(swap(u) for u in v)
+            if isinstance(v, dict):
+                return {k: swap(u) for k, u in v.items()}
+            return v
+        out = _flatten(conv(process)(n_wrapper(fn, swap(n_in), *swap(n_args), **swap(n_kwargs))))
+        return tuple(o for o in out if isinstance(o, ndgrad.Tensor) and o.requires_grad)
+    inputs = tuple(t.detach().requires_grad_(True) for t in leaves)
+    try:
+        ndgrad.autograd.gradcheck(f, inputs)
+    except Exception as e:  # noqa: BLE001 - a gradcheck failure is a wrong gradient
+        raise Mismatch("grad", "ndgrad gradcheck: " + " ".join(str(e).split())[:200]) from None
+
+
+def _map_tensors(x, f, cls):
+    """x with every `cls` instance t replaced by f(t) (inside lists, tuples and dicts)."""
+    if isinstance(x, cls):
+        return f(x)
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(_map_tensors(v, f, cls) for v in x)
+    if isinstance(x, dict):
+        return {k: _map_tensors(v, f, cls) for k, v in x.items()}
+    return x
+
+
+def run_sample_forward_ad(op, fn, sample, torch, rng):
+    """Forward AD: the same random tangent on every input that requires grad, on both sides; the
+    outputs' tangents compared (None and zeros alike). None (pass), or raises."""
+    import torch.autograd.forward_ad as t_fwad
+    n_fwad = ndgrad.autograd.forward_ad
+    if random_sample(sample):
+        return "random"
+    leaves = [t for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())])
+              if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not leaves:
+        return "torch-error"
+    tangents = {}
+    for t in leaves:
+        a = rng.standard_normal(tuple(t.shape))
+        if t.is_complex():
+            a = a + 1j * rng.standard_normal(tuple(t.shape))
+        tangents[id(t)] = torch.from_numpy(np.asarray(a)).to(t.dtype)
+    wrapper, process = op.gradcheck_wrapper, sample.output_process_fn_grad
+    try:
+        with t_fwad.dual_level():
+            duals = {id(t): t_fwad.make_dual(t.detach(), tangents[id(t)]) for t in leaves}
+            sub = lambda t: duals.get(id(t), t)   # noqa: E731
+            want = _flatten(process(wrapper(op.op, *_map_tensors([sample.input, *sample.args], sub, torch.Tensor),
+                                            **_map_tensors(sample.kwargs, sub, torch.Tensor))))
+            want_t = [t_fwad.unpack_dual(w).tangent if isinstance(w, torch.Tensor) else None for w in want]
+            want_p = [t_fwad.unpack_dual(w).primal if isinstance(w, torch.Tensor) else w for w in want]
+    except Exception:
+        return "torch-error"
+    conv = Converter(torch)
+    n_in, n_args, n_kwargs = conv(sample.input), conv(sample.args), conv(sample.kwargs)
+    n_leaves = {id(conv.leaves[id(t)]): (conv.leaves[id(t)], conv(tangents[id(t)])) for t in leaves}
+    with n_fwad.dual_level():
+        nd = {k: n_fwad.make_dual(n.detach(), tan) for k, (n, tan) in n_leaves.items()}
+        sub = lambda t: nd.get(id(t), t)   # noqa: E731
+        got = _flatten(conv(process)(conv(wrapper)(fn, *_map_tensors([n_in, *n_args], sub, ndgrad.Tensor),
+                                                   **_map_tensors(n_kwargs, sub, ndgrad.Tensor))))
+        got_t = [n_fwad.unpack_dual(g).tangent if isinstance(g, ndgrad.Tensor) else None for g in got]
+        got_p = [n_fwad.unpack_dual(g).primal if isinstance(g, ndgrad.Tensor) else g for g in got]
+    _compare(torch, "value", got_p, want_p)
+    pairs = [(g, w) for g, w in zip(got_t, want_t) if w is not None or g is not None]
+    fixed_g = [g if g is not None else ndgrad.zeros_like(p) for (g, w), p in
+               zip(pairs, [p for p, (g, w) in zip(got_p, zip(got_t, want_t)) if w is not None or g is not None])]
+    fixed_w = [w if w is not None else torch.zeros(tuple(g.shape), dtype=getattr(torch, str(g.dtype).split(".")[-1]))
+               for (g, w) in pairs]
+    _compare(torch, "grad", fixed_g, fixed_w)
+    return None
+
+
+# --- in-place variants: version counter, leaf refusal, saved-tensor refusal -----------------------
+def _message(call):
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 - the message is what is compared
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def run_inplace(op, torch, max_samples=None):
+    """(status, detail) for an OpInfo's inplace_variant on its float64 samples (those torch accepts
+    in place): the in-place call bumps the version counter as torch's does (once), refuses a leaf
+    that requires grad with torch's message, and a backward through a node that saved the tensor it
+    overwrote fails with torch's message."""
+    conv = Converter(torch)
+    try:
+        n_inplace = conv(op.inplace_variant)
+    except AttributeError as e:
+        return "missing", f"AttributeError: {e}"
+    n_checked = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for sample in op.sample_inputs("cpu", torch.float64, requires_grad=False):
+            if max_samples is not None and n_checked >= max_samples:
+                break
+            if not isinstance(sample.input, torch.Tensor) or random_sample(sample):
+                continue
+            t_x = sample.input.clone()
+            v0 = t_x._version
+            try:
+                op.inplace_variant(t_x, *sample.args, **sample.kwargs)
+            except Exception:
+                continue   # not an in-place sample for torch (broadcast into self, dtype)
+            t_bumps = t_x._version - v0
+            n_checked += 1
+            try:
+                c = Converter(torch)
+                n_x, n_args, n_kwargs = c(sample.input.clone()), c(sample.args), c(sample.kwargs)
+                v0 = n_x._version
+                n_inplace(n_x, *n_args, **n_kwargs)
+                if n_x._version - v0 != t_bumps:
+                    return "value", f"version counter +{n_x._version - v0}, torch +{t_bumps}"
+                _compare(torch, "value", [n_x], [t_x])
+
+                def leaf(T, inplace, x, args, kwargs):
+                    return lambda: inplace(x.detach().clone().requires_grad_(True), *args, **kwargs)
+                want = _message(leaf(torch, op.inplace_variant, sample.input, sample.args, sample.kwargs))
+                got = _message(leaf(ndgrad, n_inplace, n_x, n_args, n_kwargs))
+                if got != want:
+                    return "error", f"leaf: {got!r}, torch: {want!r}"
+
+                def saved(T, inplace, x, args, kwargs):
+                    def run():
+                        a = x.detach().clone().requires_grad_(True).clone()
+                        y = a.sin()   # SinBackward0 saves a
+                        inplace(a, *args, **kwargs)
+                        y.sum().backward()
+                    return run
+                want = _message(saved(torch, op.inplace_variant, sample.input, sample.args, sample.kwargs))
+                got = _message(saved(ndgrad, n_inplace, n_x, n_args, n_kwargs))
+                if got != want:
+                    return "error", f"saved: {(got or '')[:150]!r}, torch: {(want or '')[:150]!r}"
+            except Mismatch as e:
+                return e.kind, str(e)
+            except Exception as e:  # noqa: BLE001 - every failure is classified
+                return classify(e), f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
+    return ("pass", "") if n_checked else ("excluded", "no sample torch runs in place")
+
+
 def classify(exc):
     if isinstance(exc, Mismatch):
         return exc.kind
@@ -338,27 +509,51 @@ def classify(exc):
     return "error"
 
 
-def run_op(op, torch, max_samples=None, seed=0):
-    """(status, detail, samples run) for one OpInfo."""
+MODES = ("float64", "complex128", "forward_ad", "inplace")
+
+
+def mode_applies(op, torch, mode):
+    """Whether an in-scope OpInfo is counted in `mode` (complex128: the OpInfo lists it;
+    forward_ad: supports_forward_ad; inplace: it has an inplace_variant)."""
+    if mode == "complex128":
+        return torch.complex128 in op.supported_dtypes("cpu")
+    if mode == "forward_ad":
+        return bool(op.supports_forward_ad)
+    if mode == "inplace":
+        return op.inplace_variant is not None
+    return True
+
+
+def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
+    """(status, detail, samples run) for one OpInfo in one mode."""
     reason = known_reason(op)
     if reason:
         return "excluded", reason, 0
+    if mode == "inplace":
+        torch.manual_seed(seed)
+        status, detail = run_inplace(op, torch, max_samples)
+        return status, detail, 0
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     try:
         fn = resolve(op, Converter(torch))
     except AttributeError as e:
         return "missing", f"AttributeError: {e}", 0
-    worst, detail, n = "pass", "", 0
+    worst, detail, n, n_random = "pass", "", 0, 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        samples = op.sample_inputs("cpu", torch.float64, requires_grad=True)
+        dtype = torch.complex128 if mode == "complex128" else torch.float64
+        samples = op.sample_inputs("cpu", dtype, requires_grad=dtype in op.supported_backward_dtypes("cpu"))
+        one = run_sample_forward_ad if mode == "forward_ad" else run_sample
         for sample in samples:
             if max_samples is not None and n >= max_samples:
                 break
             try:
-                r = run_sample(op, fn, sample, torch, rng)
+                r = one(op, fn, sample, torch, rng)
                 if r == "torch-error":
+                    continue
+                if r == "random":
+                    n_random += 1
                     continue
                 status, msg = "pass", ""
             except Exception as e:  # noqa: BLE001 - every failure is classified
@@ -366,13 +561,17 @@ def run_op(op, torch, max_samples=None, seed=0):
             n += 1
             if ORDER.index(status) > ORDER.index(worst):
                 worst, detail = status, f"sample {n - 1}: {msg}"
+    if n_random:
+        detail = "; ".join(filter(None, [detail, f"{n_random} samples not compared (dropout_p > 0: torch's random stream)"]))
+    if worst == "pass" and op_id(op) in TORCH_GRAD_WRONG:
+        detail = "gradients by ndgrad's gradcheck: " + TORCH_GRAD_WRONG[op_id(op)]
     return worst, detail, n
 
 
-def run(ops=None, limit=None, max_samples=None, progress=None):
+def run(ops=None, limit=None, max_samples=None, progress=None, mode="float64"):
     import torch
     results = {}
-    selected = [op for op in load_op_db() if in_scope(op, torch)]
+    selected = [op for op in load_op_db() if in_scope(op, torch) and mode_applies(op, torch, mode)]
     if ops:
         wanted = set(ops)
         selected = [op for op in selected if op.name in wanted or op_id(op) in wanted]
@@ -380,7 +579,7 @@ def run(ops=None, limit=None, max_samples=None, progress=None):
         selected = selected[:limit]
     for op in selected:
         t0 = time.perf_counter()
-        status, detail, n = run_op(op, torch, max_samples)
+        status, detail, n = run_op(op, torch, max_samples, mode=mode)
         results[op_id(op)] = (status, detail, n, time.perf_counter() - t0)
         if progress:
             progress(op_id(op), status)
@@ -411,14 +610,27 @@ def main(argv=None):
     p.add_argument("--limit", type=int, help="only the first N in-scope OpInfos")
     p.add_argument("--samples", type=int, help="at most N samples per OpInfo")
     p.add_argument("--failures", action="store_true", help="list only the OpInfos that do not pass")
+    p.add_argument("--modes", default="float64",
+                   help=f"comma-separated, of {', '.join(MODES)} (or 'all'): float64 values and gradients; "
+                        "complex128 samples where the OpInfo lists complex128; forward-AD tangents where "
+                        "supports_forward_ad; in-place variants (version counter, leaf and saved-tensor refusals)")
     a = p.parse_args(argv)
-    results = run(a.ops.split(",") if a.ops else None, a.limit, a.samples,
-                  progress=lambda n, s: print(f"{s:8} {n}", file=sys.stderr, flush=True))
-    print(table(results, a.failures))
-    counts, n, pct = summary(results)
-    print()
-    print(", ".join(f"{k} {v}" for k, v in counts.items()))
-    print(f"{counts['pass']}/{n} in-scope OpInfos pass every float64 sample incl. gradients: {pct:.1f}%")
+    modes = MODES if a.modes == "all" else a.modes.split(",")
+    lines = []
+    for mode in modes:
+        results = run(a.ops.split(",") if a.ops else None, a.limit, a.samples, mode=mode,
+                      progress=lambda n, s, m=mode: print(f"{m:10} {s:8} {n}", file=sys.stderr, flush=True))
+        print(f"## {mode}\n")
+        print(table(results, a.failures))
+        counts, n, pct = summary(results)
+        print()
+        print(", ".join(f"{k} {v}" for k, v in counts.items()))
+        what = {"float64": "every float64 sample incl. gradients", "complex128": "every complex128 sample",
+                "forward_ad": "every forward-AD tangent (float64)",
+                "inplace": "the in-place checks"}.get(mode, mode)
+        lines.append(f"{mode}: {counts['pass']}/{n} in-scope OpInfos pass {what}: {pct:.1f}%")
+        print(lines[-1] + "\n")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

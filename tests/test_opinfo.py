@@ -70,3 +70,35 @@ def test_cli_table_and_percentage(capsys):
 def test_known_is_reported_not_skipped():
     op = next(o for o in opinfo_runner.load_op_db() if o.name == "bernoulli")
     assert opinfo_runner.run_op(op, torch) == ("excluded", opinfo_runner.RANDOM, 0)
+
+
+def _op(name):
+    return next(o for o in opinfo_runner.load_op_db() if opinfo_runner.op_id(o) == name)
+
+
+@pytest.mark.parametrize("mode,name", [(m, n) for m in ("complex128", "forward_ad") for n in ("add", "mul", "sin", "sum", "matmul")]
+                         + [("inplace", n) for n in ("add", "mul", "clamp", "index_add")])
+def test_modes(mode, name):
+    op = _op(name)
+    assert opinfo_runner.mode_applies(op, torch, mode)
+    status, detail, _ = opinfo_runner.run_op(op, torch, 3, mode=mode)
+    assert status == "pass", detail
+
+
+def test_inplace_version_counter_checked(monkeypatch):
+    import ndgrad
+    add_ = ndgrad.Tensor.add_
+
+    def add_twice(self, *args, **kwargs):   # right values, one version bump too many
+        add_(self, *args, **kwargs)
+        return self.mul_(1)
+    monkeypatch.setattr(ndgrad.Tensor, "add_", add_twice)
+    status, detail, _ = opinfo_runner.run_op(_op("add"), torch, 2, mode="inplace")
+    assert (status, detail) == ("value", "version counter +2, torch +1")
+
+
+def test_random_samples_and_torch_gradient_known_wrong():
+    status, detail, n = opinfo_runner.run_op(_op("nn.functional.scaled_dot_product_attention"), torch, 6)
+    assert status == "pass" and "not compared (dropout_p > 0" in detail
+    status, detail, n = opinfo_runner.run_op(_op("as_strided_scatter"), torch)
+    assert status == "pass" and detail.startswith("gradients by ndgrad's gradcheck")

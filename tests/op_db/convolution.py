@@ -53,6 +53,17 @@ CONV = [
     OpInfo("conv_transpose2d_groups_dilation", lambda T, x, w: T.conv_transpose2d(x, w, stride=2, groups=2,
                                                                                    dilation=2, output_padding=1),
            [S(1, 4, 2, 2), S(4, 1, 2, 2)], grad_fn="ConvolutionBackward0"),
+    # output_padding wider than the input's last window: the input gradient is cropped to the input
+    OpInfo("conv_transpose2d_output_padding_dilation", lambda T, x, w: F(T).conv_transpose2d(
+        x, w, stride=(3, 2), padding=(1, 2), output_padding=(2, 3), dilation=(4, 4)),
+        [S(1, 1, 2, 2), S(1, 1, 2, 3)], grad_fn="ConvolutionBackward0"),
+    # complex: the input gradient reads conj(weight), the weight gradient conj(input); through abs(),
+    # since torch records complex convolutions as three real ones (its last node is AddBackward0)
+    OpInfo("conv2d_complex", lambda T, x, w, b: F(T).conv2d(x, w, b, padding=1).abs(),
+           [S(1, 2, 3, 3, dtype="complex128"), S(2, 2, 2, 2, dtype="complex128"), S(2, dtype="complex128")],
+           grad_fn="AbsBackward0"),
+    OpInfo("conv_transpose1d_complex", lambda T, x, w: F(T).conv_transpose1d(x, w, stride=2, output_padding=1).abs(),
+           [S(1, 2, 3, dtype="complex128"), S(2, 1, 2, dtype="complex128")], grad_fn="AbsBackward0"),
     OpInfo("conv_transpose2d_unbatched", lambda T, x, w: F(T).conv_transpose2d(x, w, padding=1),
            [S(2, 3, 2), S(2, 2, 2, 2)], grad_fn="SqueezeBackward1"),
     OpInfo("conv_transpose3d", lambda T, x, w, b: F(T).conv_transpose3d(x, w, b, stride=(1, 2, 1)),

@@ -160,6 +160,9 @@ OPS = _getitem_ops() + _setitem_ops() + [
            grad_fn="GatherBackward0"),
     OpInfo("gather_negative_dim", lambda T, x, i: x.gather(-1, i), [S(2, 3, 4), I(2, 3, 2, high=4)],
            grad_fn="GatherBackward0"),
+    # an empty index is not checked (any dtype, any number of dims)
+    OpInfo("gather_empty_uint8_index", lambda T, x, i: T.gather(x, 0, i), [S(5), I(2, 0, dtype="uint8")],
+           grad_fn="GatherBackward0"),
     OpInfo("gather_0d", lambda T, x, i: x.gather(0, i), [S(), I(values=0)], grad_fn="GatherBackward0"),
     OpInfo("scatter_src", lambda T, x, s, i: T.scatter(x, 0, i, s),
            [S(3, 4), S(2, 4), I(2, 4, values=[[0, 1, 2, 0], [2, 0, 1, 1]])], grad_fn="ScatterBackward0"),

@@ -130,6 +130,11 @@ def _cholesky_ops():
                grad_fn="CholeskyInverseBackward0"),
         OpInfo("cholesky_inverse_upper", lambda T, a: _chol(T, a, True).cholesky_inverse(upper=True), [S(2, 2)],
                grad_fn="CholeskyInverseBackward0"),
+        # zero-size batches (SciPy's cho_solve refuses them)
+        OpInfo("cholesky_solve_empty_batch", lambda T, b, a: T.cholesky_solve(b, a), [S(0, 3, 2), S(0, 3, 3)],
+               grad_fn="CholeskySolveBackward0"),
+        OpInfo("cholesky_inverse_empty_batch", lambda T, a: T.cholesky_inverse(a), [S(0, 2, 2)],
+               grad_fn="CholeskyInverseBackward0"),
     ]
 
 
@@ -215,6 +220,10 @@ def _lu_ops():
         OpInfo("linalg_lu_solve_right_adjoint", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(_wc(T, a)), b,
                                                                                   left=False, adjoint=True),
                [S(2, 2), S(3, 2)], grad_fn="LinalgLuSolveBackward0"),
+        OpInfo("linalg_lu_solve_0x0", lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b),
+               [S(0, 0), S(0, 4)], grad_fn="LinalgLuSolveBackward0"),
+        OpInfo("linalg_solve_0x0", lambda T, a, b: T.linalg.solve(a, b), [S(2, 0, 0), S(2, 0, 3)],
+               grad_fn="LinalgSolveExBackward0"),
         OpInfo("lu_solve_old", lambda T, a, b: b.lu_solve(*T.linalg.lu_factor(_wc(T, a))),
                [S(2, 2), S(2, 1)], grad_fn="LinalgLuSolveBackward0"),
         OpInfo("lu_unpack_square", lambda T, a: T.lu_unpack(*T.linalg.lu_factor(_wc(T, a)))[1:], [S(3, 3)],
@@ -234,6 +243,9 @@ def _householder_ops():
                grad_fn="LinalgHouseholderProductBackward0"),
         OpInfo("ormqr", lambda T, a, tau, c: T.ormqr(a, tau, c), [S(3, 2), S(2), S(3, 2)], grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_transpose", lambda T, a, tau, c: T.ormqr(a, tau, c, transpose=True), [S(3, 2), S(2), S(3, 1)],
+               grad_fn="OrmqrBackward0"),
+        # a wide input: only its first rows-many columns hold reflectors (the others get a zero gradient)
+        OpInfo("ormqr_wide", lambda T, a, tau, c: T.ormqr(a, tau, c, transpose=True), [S(2, 5), S(2), S(2, 5)],
                grad_fn="OrmqrBackward0"),
         OpInfo("ormqr_right", lambda T, a, tau, c: a.ormqr(tau, c, left=False), [S(3, 3), S(3), S(2, 3)],
                grad_fn="OrmqrBackward0"),
@@ -266,6 +278,8 @@ def _misc_ops():
                grad_fn="SumBackward1"),
         OpInfo("matrix_power_0", lambda T, a: T.linalg.matrix_power(a, 0), [S(2, 2)],
                grad_fn="torch::autograd::CopyBackwards"),
+        OpInfo("matrix_power_0_empty_batch", lambda T, a: T.linalg.matrix_power(a, 0), [S(0, 2, 2)],
+               grad_fn="torch::autograd::CopyBackwards"),
         OpInfo("matrix_power_1", lambda T, a: T.matrix_power(a, 1), [S(2, 2)], grad_fn="CloneBackward0"),
         OpInfo("matrix_power_3", lambda T, a: a.matrix_power(3), [S(2, 2)], grad_fn="MmBackward0"),
         OpInfo("matrix_power_2_batched", lambda T, a: T.linalg.matrix_power(a, 2), [S(2, 2, 2)],
@@ -277,6 +291,9 @@ def _misc_ops():
         OpInfo("kron", lambda T, a, b: T.kron(a, b), [S(2, 2), S(2, 3)], grad_fn="UnsafeViewBackward0"),
         OpInfo("kron_mixed_ndim", lambda T, a, b: a.kron(b), [S(3), S(2, 2)], grad_fn="UnsafeViewBackward0"),
         OpInfo("tensordot", lambda T, a, b: T.tensordot(a, b, dims=1), [S(2, 3), S(3, 2)], grad_fn="ViewBackward0"),
+        # a size-1 contracted dim broadcasts against the other's (summed first)
+        OpInfo("tensordot_size1_broadcast", lambda T, a, b: T.tensordot(a, b, dims=([0, 1], [2, 0])),
+               [S(1, 1, 3), S(2, 4, 2)], grad_fn="ViewBackward0"),
         OpInfo("tensordot_lists", lambda T, a, b: T.tensordot(a, b, dims=([0, 2], [1, 0])), [S(2, 3, 2), S(2, 2, 3)]),
         OpInfo("linalg_norm_fro", lambda T, a: T.linalg.norm(a), [S(2, 3)], grad_fn="LinalgVectorNormBackward0"),
         OpInfo("linalg_norm_vector_ord", lambda T, a: T.linalg.norm(a, 3), [S(4)], grad_fn="LinalgVectorNormBackward0"),

@@ -52,6 +52,12 @@ NORMS = [
     OpInfo("group_norm", lambda T, x, w, b: F(T).group_norm(x, 1, w, b), [X3] + WB, grad_fn="NativeGroupNormBackward0"),
     OpInfo("group_norm_groups", lambda T, x, w, b: F(T).group_norm(x, 2, w, b, eps=1e-3),
            [S(2, 4, 3), S(4, low=0.5), S(4)], grad_fn="NativeGroupNormBackward0"),
+    # an empty batch: a copy scaled by the first weight and bias (no statistics)
+    OpInfo("batch_norm_empty", lambda T, x, w, b: F(T).batch_norm(x, None, None, w, b, training=True),
+           [S(0, 3)] + WB, grad_fn="AddBackward0"),
+    # all three outputs: mean and rstd are differentiable too
+    OpInfo("native_group_norm", lambda T, x, w, b: T.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+           [S(2, 4, 3), S(4, low=0.5), S(4)], grad_fn="NativeGroupNormBackward0"),
     OpInfo("group_norm_no_affine", lambda T, x: F(T).group_norm(x, 3), [S(2, 3, 2, 2)], grad_fn="NativeGroupNormBackward0"),
     OpInfo("instance_norm", lambda T, x, w, b: F(T).instance_norm(x, weight=w, bias=b), [S(2, 3, 3)] + WB,
            grad_fn="ViewBackward0"),

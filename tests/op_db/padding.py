@@ -27,6 +27,11 @@ PADDING = [
            grad_fn="ReplicationPad3DBackward0"),
     OpInfo("pad_circular", lambda T, x: F(T).pad(x, (1, 2), mode="circular"), [S(1, 2, 3)],
            grad_fn="torch::autograd::CopySlices"),
+    # negative pads crop before the wrap; an empty batch writes nothing (no overlap refusal)
+    OpInfo("pad_circular_negative", lambda T, x: F(T).pad(x, (-1, 2, 2, -2), mode="circular"), [S(1, 2, 5, 6)],
+           grad_fn="torch::autograd::CopySlices"),
+    OpInfo("pad_circular_empty_batch", lambda T, x: F(T).pad(x, (1, 2), mode="circular"), [S(0, 2, 3)],
+           grad_fn="torch::autograd::CopySlices"),
     OpInfo("pad_circular_2d", lambda T, x: F(T).pad(x, (1, 1, 1, 0), mode="circular"), [S(1, 1, 2, 3)],
            grad_fn="torch::autograd::CopySlices"),
 ]

@@ -857,7 +857,8 @@ def householder_product_backward(grad, A, tau, full=False):
 
 def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
     m, n = A.shape[-2:]
-    A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A
+    # the m x m Q: the reflectors are A's first min(m, n) columns (a wide A's others are unused)
+    A_full = cat([A, zeros(A.shape[:-1] + (m - n,), dtype=A.dtype)], -1) if m > n else A[..., :, :m]
     Q = linalg.householder_product(A_full, tau)
     if left:
         gC, gQ = (Q @ grad, C @ grad.mH) if transpose else (Q.mH @ grad, grad @ C.mH)
@@ -866,7 +867,7 @@ def ormqr_backward(grad, A, tau, C, left, transpose, grad_input_mask):
     gA = gtau = None
     if grad_input_mask[0] or grad_input_mask[1]:
         gA, gtau = householder_product_backward(gQ, A_full, tau)
-        gA = gA[..., :, :n]
+        gA = gA[..., :, :n] if m >= n else cat([gA, zeros(A.shape[:-1] + (n - m,), dtype=gA.dtype)], -1)
     return gA, gtau, gC
 
 
@@ -1033,6 +1034,24 @@ def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, w
     def normalize(x):
         return (x - x.mean(axes, keepdim=True)) * (x.var(axes, correction=0, keepdim=True) + eps).rsqrt()
     return _norm_double_backward(normalize, grads, grad_out, input, weight)
+
+
+def native_group_norm_backward_all(grads, input, mean, rstd, weight, N, C, HxW, group, mask):
+    """torch reads the mean and rstd outputs' gradients only when both are given (its
+    differentiable path), otherwise only the first output's."""
+    g0, gm, gr = (list(grads) + [None, None])[:3]
+    if g0 is None:
+        g0 = zeros_like(input) if gm is not None and gr is not None else None
+    if g0 is None:
+        return None, None, None
+    res = list(OPS["native_group_norm_backward"](g0, input, mean, rstd, weight, N, C, HxW, group, mask))
+    if gm is not None and gr is not None and mask[0]:
+        x = input.reshape(N, group, C // group * HxW)
+        m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
+        # d mean/dx = 1/M; d rstd/dx = -rstd^3 (x - mean) / M
+        extra = (gm.reshape(N, group, 1) - gr.reshape(N, group, 1) * r ** 3 * (x - m)) / x.shape[2]
+        res[0] = res[0] + extra.reshape(input.shape)
+    return tuple(res)
 
 
 def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, group):

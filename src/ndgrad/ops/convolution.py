@@ -239,9 +239,15 @@ def _convolution_grads(grad_output, input, weight, bias_sizes, stride, padding, 
                                  for v, n in ((stride, "stride"), (padding, "padding"), (dilation, "dilation")))
     kernel = weight.shape[2:]
     gi = gw = gb = None
+    # complex: the gradient of a product reads the other factor conjugated
+    input, weight = (np.conj(input), np.conj(weight)) if np.iscomplexobj(input) or np.iscomplexobj(weight) \
+        else (input, weight)
     if output_mask[0]:
         gi = (_conv(grad_output, weight, stride, padding, dilation, groups) if transposed else
               _conv_t(grad_output, weight, stride, padding, dilation, groups, input.shape[2:]))
+        if transposed and gi.shape[2:] != input.shape[2:]:
+            # output_padding's extra rows gave the convolution more positions than the input has
+            gi = np.ascontiguousarray(gi[(slice(None), slice(None)) + tuple(slice(0, s) for s in input.shape[2:])])
     if output_mask[1]:
         gw = (_weight_grad(input, grad_output, kernel, stride, padding, dilation, groups) if transposed else
               _weight_grad(grad_output, input, kernel, stride, padding, dilation, groups))

@@ -656,10 +656,10 @@ def _crop(src, index):
 
 def _check_gather_scatter(what, input, dim, index, src=None):
     shape, ishape = input._data.shape, index._data.shape
+    if not index._data.size:   # torch checks nothing for an empty index (not even its dtype)
+        return
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
-    if what == "scatter" and not index._data.size:
-        return
     if max(len(ishape), 1) != max(len(shape), 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if what == 'gather' else 'self'} tensor")
@@ -678,6 +678,8 @@ def _check_gather_scatter(what, input, dim, index, src=None):
 
 @op("gather", public=False)
 def _gather(input, dim, index):
+    if not index.size:   # any shape goes (torch does not check an empty index against the input)
+        return np.zeros(index.shape, input.dtype)
     a, i = _as_1d(input, index)
     return a[_along(dim, i)].reshape(index.shape)
 
@@ -760,6 +762,8 @@ def _scatter_values(which, input, dim, index, src, reduce=None):
 
 @op("scatter_add", public=False)
 def _scatter_add_op(input, dim, index, src):
+    if not index.size:   # nothing written (an empty index is not checked against the input, as in gather)
+        return input.copy()
     out, index, src = _as_1d(input.copy(), index, src)
     _scatter_add(out, _along(dim, index), src)
     return out.reshape(input.shape)

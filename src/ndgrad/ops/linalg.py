@@ -534,7 +534,12 @@ def tensordot(a, b, dims=2):
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
     for x, y in zip(da, db):
-        if a.shape[x] != b.shape[y]:
+        # a size-1 dim broadcasts against the other's: summed at once, as torch does
+        if b.shape[y] == 1:
+            a = a.sum(x, keepdim=True)
+        elif a.shape[x] == 1:
+            b = b.sum(y, keepdim=True)
+        elif a.shape[x] != b.shape[y]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and "
                                f"second has size {b.shape[y]} in dim {y}")
     free_a = [d for d in range(a.ndim) if d not in da]

@@ -158,12 +158,16 @@ def cholesky_solve(input, input2, upper=False):
     """Solve (L L^H) X = B for X, with B = input and the factor L = input2 (U^H U when upper)."""
     _check_cholesky_pair("cholesky_solve", input, input2)
     L, B = _broadcast_batch(input2, input)
+    if B.size == 0:   # SciPy's cho_solve refuses empty batches
+        return np.zeros(B.shape, input.dtype)
     return linalg().cho_solve((L, not upper), B, check_finite=False).astype(input.dtype, copy=False)
 
 
 @op("cholesky_inverse", method=True)
 def cholesky_inverse(input, upper=False):
     _check_matrix("cholesky_inverse", input)
+    if input.size == 0:
+        return np.zeros(input.shape, input.dtype)
     return linalg().cho_solve((input, not upper), _eye_like(input).copy(), check_finite=False).astype(input.dtype,
                                                                                                  copy=False)
 
@@ -172,6 +176,8 @@ def cholesky_inverse(input, upper=False):
 def _lu_info(lu):
     """LAPACK getrf's info: 1-based index of the first zero on U's diagonal, 0 when there is none."""
     zero = np.diagonal(lu, axis1=-2, axis2=-1) == 0
+    if zero.shape[-1] == 0:   # 0x0 matrices: nothing singular (argmax refuses an empty axis)
+        return np.zeros(zero.shape[:-1], np.int32)
     return np.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(np.int32)
 
 
@@ -292,8 +298,9 @@ def _permutation(piv, m):
     """The row order P^T applies (A[perm] = L U) from LAPACK's 1-based sequence of row swaps."""
     batch = piv.shape[:-1]
     perm = np.broadcast_to(np.arange(m), batch + (m,)).copy()
-    flat_perm = perm.reshape(-1, m)
-    flat_piv = piv.reshape(-1, piv.shape[-1]).astype(np.int64) - 1
+    n_batch = int(np.prod(batch))   # explicit: reshape(-1, 0) is ambiguous for 0x0 matrices
+    flat_perm = perm.reshape(n_batch, m)
+    flat_piv = piv.reshape(n_batch, piv.shape[-1]).astype(np.int64) - 1
     idx = np.arange(flat_perm.shape[0])
     for i in range(piv.shape[-1]):   # the swaps are sequential: one vectorized step per pivot
         j = flat_piv[:, i]

@@ -248,6 +248,13 @@ def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, g
 
 # ---- normalization
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if input.numel() == 0:   # torch: a copy (not a view, to keep the graph), scaled by the first weight
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     if training:
         size = int(np.prod([input.shape[0]] + list(input.shape[2:])))
         if size == 1:

@@ -114,20 +114,22 @@ def _pad_circular(input, pad):
         shape[d] += pad[2 * i] + pad[2 * i + 1]
     out = input.new_empty(shape)
     inner = [slice(None)] * input.ndim
+    cropped = [slice(None)] * input.ndim   # negative pads crop the input
     for i in range(k):
         d = input.ndim - 1 - i
         inner[d] = slice(max(pad[2 * i], 0), shape[d] - max(pad[2 * i + 1], 0))
-    out[tuple(inner)] = input
+        cropped[d] = slice(max(-pad[2 * i], 0), input.shape[d] - max(-pad[2 * i + 1], 0))
+    out[tuple(inner)] = input[tuple(cropped)] if any(p < 0 for p in pad) else input
     for i in range(k):   # wrap along each padded dim, innermost first, over the full extent of the others
         d = input.ndim - 1 - i
         left, right, n = pad[2 * i], pad[2 * i + 1], shape[d]
         idx = [slice(None)] * input.ndim
         if left > 0:
             dst, src = list(idx), list(idx)
-            dst[d], src[d] = slice(0, left), slice(n - right - left, n - right)
+            dst[d], src[d] = slice(0, left), slice(n - max(right, 0) - left, n - max(right, 0))
             out[tuple(dst)] = out[tuple(src)]
         if right > 0:
             dst, src = list(idx), list(idx)
-            dst[d], src[d] = slice(n - right, n), slice(left, left + right)
+            dst[d], src[d] = slice(n - right, n), slice(max(left, 0), max(left, 0) + right)
             out[tuple(dst)] = out[tuple(src)]
     return out
