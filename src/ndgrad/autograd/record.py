@@ -209,7 +209,8 @@ def write_into(self, data, op_name):
     if data.shape != dst.shape and broadcast_shapes(data.shape, dst.shape) != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, broadcast_shapes(data.shape, dst.shape)))}]")
-    if op_name not in _WRITES_ONE_VALUE and any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
+    # NumPy gives an empty array zero strides: nothing overlaps there
+    if op_name not in _WRITES_ONE_VALUE and dst.size and any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
     if not dst.flags.writeable:   # expand() gives NumPy's read-only broadcast views: write through the owner
