@@ -515,3 +515,15 @@ def test_force_original_view_tracking_sets_now_restores_on_exit_and_decorates():
         out += [flag(), inside(), flag()]
         return out
     assert both(states) == [False, True, False, False, True, False]
+
+
+def test_narrow_over_the_whole_dim_is_still_a_slice_and_a_0dim_tensor_flips():
+    # found by test_fuzz: narrow recorded an alias where it covers the dim; flip(0) of a 0-dim raised
+    def scenario(T):
+        x = T.tensor([[1.0, 2.0]], dtype=T.float64, requires_grad=True) * 2
+        names = [type(v.grad_fn).__name__ for v in (x.narrow(0, 0, 1), x[:, 2:].narrow(1, 0, 0))]
+        s = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+        f = s.flip(0)
+        f.backward()
+        return names + [type(f.grad_fn).__name__, f.item(), s.grad.item()]
+    assert both(scenario) == ["SliceBackward0", "SliceBackward0", "FlipBackward0", 3.0, 1.0]

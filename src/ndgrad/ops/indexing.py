@@ -1000,6 +1000,7 @@ def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
 
 
 aten.slice_inverse = slice_inverse
+aten.slice.Tensor = _slice   # torch.ops.aten.slice.Tensor: a recorded slice even over the whole dim
 
 
 # ---- repeat_interleave; sorted-sequence lookups and membership (no gradient) --------------------

@@ -603,8 +603,9 @@ def narrow(*args, **kwargs):
 
 
 def _slice(input, dim, start, end):
-    """input[..., start:end, ...] along dim: a slice view (SliceBackward0), through indexing."""
-    return input[(slice(None),) * dim + (slice(start, end),)]
+    """input[..., start:end, ...] along dim: a slice view (SliceBackward0, even over the whole dim,
+    where indexing would give an alias), by the slice op of ops/indexing.py."""
+    return aten.slice.Tensor(input, dim, start, end, 1)
 
 
 _tensor_split_args = Parser("tensor_split(Tensor input, SymInt[] indices, int dim=0)",
@@ -937,7 +938,7 @@ def unbind(*args, **kwargs):
 # ---- reordering and repetition (copies) ---------------------------------------------------
 @op("flip", public=False)
 def _flip(input, dims):
-    return np.flip(input, dims).copy()
+    return np.flip(input, dims).copy() if input.ndim else input.copy()   # a 0-dim tensor flips to itself
 
 
 _flip_args = Parser("flip(Tensor input, int[] dims)")
