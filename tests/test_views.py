@@ -527,3 +527,16 @@ def test_narrow_over_the_whole_dim_is_still_a_slice_and_a_0dim_tensor_flips():
         f.backward()
         return names + [type(f.grad_fn).__name__, f.item(), s.grad.item()]
     assert both(scenario) == ["SliceBackward0", "SliceBackward0", "FlipBackward0", 3.0, 1.0]
+
+
+def test_a_squeeze_that_removes_no_dim_is_still_a_view_and_a_0dim_tensor_moves_to_an_alias():
+    # found by test_fuzz: such a squeeze was no view, so an in-place op through it lost its gradient
+    def scenario(T):
+        a = T.ones(3, dtype=T.float64, requires_grad=True)
+        b = a * 1
+        v = b.squeeze()
+        v.mul_(3)
+        (b * T.arange(3.0, dtype=T.float64)).sum().backward()
+        s = T.tensor(2.0, dtype=T.float64, requires_grad=True) * 1
+        return [type(b.grad_fn).__name__, v._base is b, a.grad.tolist(), type(s.movedim(-1, 0).grad_fn).__name__]
+    assert both(scenario) == ["CopySlices", True, [0.0, 3.0, 6.0], "AliasBackward0"]

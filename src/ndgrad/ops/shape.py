@@ -403,6 +403,8 @@ def _movedim(input, src, dst):
     for name, given, wrapped in (("source", src, src_w), ("destination", dst, dst_w)):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    if n == 0:   # torch: a 0-dim tensor moves to an alias of itself
+        return _alias(input)
     order = [d for d in range(n) if d not in src_w]
     for d, s in sorted(zip(dst_w, src_w)):
         order.insert(d, s)
@@ -506,7 +508,8 @@ def expand_as(input, other):
 
 
 def _squeeze_dims(input, dims):
-    return np.squeeze(input, tuple(d for d in dims if input.shape[d] == 1)) if input.ndim else input.view()
+    # .view(): np.squeeze gives back the array itself when no dim goes, and the result must be a view
+    return (np.squeeze(input, tuple(d for d in dims if input.shape[d] == 1)) if input.ndim else input).view()
 
 
 def _squeeze_all(input):
