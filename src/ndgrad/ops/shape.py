@@ -134,7 +134,14 @@ def _reshape_view(input, size):
                            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
 
 
-_view = op("view", public=False, view=True)(_reshape_view)
+def _view_forward(input, size):
+    try:
+        return _reshape_view(input, size)
+    except _NotViewable as e:   # torch's RuntimeError itself: the subclass is for reshape's fallback
+        raise RuntimeError(*e.args) from None
+
+
+_view = op("view", public=False, view=True)(_view_forward)
 # reshape of a non-contiguous input whose strides allow a view: torch's node for it
 _reshape_alias = op("_reshape_alias", public=False, view=True)(_reshape_view)
 
@@ -1091,6 +1098,9 @@ def _storage(a):
     owner = a
     while isinstance(getattr(owner, "base", None), np.ndarray) or type(owner.base).__name__ == "DummyArray":
         owner = owner.base if is_array(owner.base) else owner.base.base
+    if is_array(owner) and not owner.flags.forc and min(owner.strides, default=0) >= 0:
+        # a ufunc's result keeps its input's dim order (as torch's does): the same memory, read C-ordered
+        owner = owner.transpose(np.argsort(owner.strides, kind="stable")[::-1])
     if not is_array(owner) or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
         raise NotImplementedError("as_strided: the tensor's memory is not a plain array ndgrad can address")
     return owner, (a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // a.itemsize
