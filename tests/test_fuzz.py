@@ -22,7 +22,7 @@ Profiles (environment variable NDGRAD_FUZZ):
   `NDGRAD_FUZZ=long python -m pytest -q tests/test_fuzz.py`.
 
 KNOWN_DIFFERENCES lists the constructs where ndgrad deliberately differs from torch (or does not
-yet match it); the generator does not draw them.
+yet match it), with the reason; the generator does not draw them (the place that avoids one names it).
 """
 import os
 import warnings
@@ -43,6 +43,28 @@ PROFILE = settings(
 
 # construct -> why it is not drawn (ndgrad differs from torch there on purpose, or not yet)
 KNOWN_DIFFERENCES = {
+    "index_select with an index out of range":
+        "torch reports it from whichever internal kernel the layout picks (IndexError 'index out of range in "
+        "self', or RuntimeError 'INDICES element is out of DATA bounds' for negative indices into a "
+        "multi-dim tensor, 'self indexing axis dim should be positive' for an empty dim); ndgrad always "
+        "raises the IndexError",
+    "in-place op with a tensor operand that overlaps or does not broadcast to the target":
+        "not yet matched: ndgrad misses torch's partial-overlap refusal (some elements of the input and "
+        "the written-to tensor refer to a single memory location) and raises NumPy's ValueError where "
+        "torch says the output shape doesn't match the broadcast shape; in-place ops take fresh operands",
+    "a second backward through a freed graph (finale 'twice')":
+        "not yet matched: in some graphs ndgrad runs the second backward where torch reports that the "
+        "saved values were freed; the finale is not drawn",
+    "grad_fn names inside create_graph gradients":
+        "not compared: torch builds cat/stack/split gradients from narrow/select (SliceBackward0, "
+        "SelectBackward0) where ndgrad uses split/unbind (SplitWithSizesBackward0, UnbindBackward0); the "
+        "values and the second derivatives are compared",
+    "an index out of range into a tensor with no elements":
+        "torch does not check the indices of x[index] (and take) when x has no elements and returns an "
+        "empty result; ndgrad raises the IndexError it raises for a non-empty tensor",
+    "register_hook on a view":
+        "torch 2.13 crashes (segmentation fault) registering a hook on a view whose base was modified in "
+        "place through another view (v = b.view(-1); b[None].mul_(3); v.register_hook(f)); nothing to compare",
 }
 
 
@@ -54,8 +76,16 @@ def mk(T, shape, seed, grad=True):
 
 # ---- running a program ------------------------------------------------------------------------------
 
+def attr(v, name):
+    """v.name, or None where asking raises (a multi-output view whose base changed in place)."""
+    try:
+        return getattr(v, name)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def snapshot(v):
-    if not hasattr(v, "grad_fn"):
+    if not hasattr(v, "detach"):   # (grad_fn itself may raise: a stale multi-output view)
         return repr(v)
     try:
         name = type(v.grad_fn).__name__ if v.grad_fn is not None else None
@@ -92,12 +122,12 @@ def run(program, T):
                 break
         names = [n for n in program["watch"] if n in env]
         out["final"] = {n: snapshot(env[n]) for n in names}
-        out["grads"] = {n: None if env[n].grad is None else snapshot(env[n].grad) for n in names
-                        if hasattr(env[n], "grad") and (env[n].is_leaf or env[n].retains_grad)}
-        if "out" in env and hasattr(env["out"], "grad_fn") and env["out"].grad_fn is not None:
+        out["grads"] = {n: None if attr(env[n], "grad") is None else snapshot(env[n].grad) for n in names
+                        if attr(env[n], "is_leaf") or attr(env[n], "retains_grad")}
+        if attr(env.get("out"), "grad_fn") is not None:
             out["graph"] = graph_names(env["out"].grad_fn)
-        if "gs" in env:
-            out["gs"] = [None if g is None else snapshot(g) for g in env["gs"]]
+        if "gs" in env:   # KNOWN_DIFFERENCES: grad_fn names inside create_graph gradients
+            out["gs"] = [None if g is None else snapshot(g)[:2] for g in env["gs"]]
     return out
 
 
@@ -206,9 +236,9 @@ def _broadcasts(a, b):
         return False
 
 
-def _index_list(draw, size):
+def _index_list(draw, size, bad=True):
     """A list of indices into a dim of this size (rarely one out of range: both must refuse it)."""
-    hi = size if draw(st.integers(0, 15)) else size + 2
+    hi = size if not bad or draw(st.integers(0, 15)) else size + 2
     if hi == 0:
         return []
     return draw(st.lists(st.integers(-hi, hi - 1), min_size=0, max_size=4))
@@ -285,7 +315,7 @@ def step_op(g):
             code = f"{out} = T.stack([{x}, {y}], dim={d})"
     elif family == "hook":
         kind = draw(st.sampled_from(["hook", "hook", "retain"]))
-        if kind == "retain":
+        if kind == "retain" or attr(t, "_base") is not None:   # KNOWN_DIFFERENCES: hook on a view
             return f"{x}.retain_grad()", None
         fn = draw(st.sampled_from(["g * 2", "g + 1", "None", "g.clamp(-1, 1)", "-g"]))
         return f"_ = {x}.register_hook(lambda g: {fn})", None
@@ -354,26 +384,29 @@ def index_op(g, x, t, shape, nd):
     if nd == 0 or kind == "none":
         return "[None]"
     d = g.dim(t)
+    bad = t.numel() > 0   # KNOWN_DIFFERENCES: an index out of range into a tensor with no elements
     if kind == "list":
-        return f"[T.tensor({_index_list(draw, shape[0])}, dtype=T.long)]"
+        return f"[T.tensor({_index_list(draw, shape[0], bad)}, dtype=T.long)]"
     if kind == "mask":
         return f"[{x} > 0]"
     if kind == "index_select":
-        return f".index_select({d}, T.tensor({_index_list(draw, shape[d])}, dtype=T.long))"
+        # KNOWN_DIFFERENCES: index_select with an index out of range (negative ones included)
+        index = [i % shape[d] for i in _index_list(draw, shape[d], False)]
+        return f".index_select({d}, T.tensor({index}, dtype=T.long))"
     if kind == "ellipsis":
         return f"[..., {draw(st.integers(-1, 1))}]"
     if kind == "second" and nd >= 2:
-        return f"[:, T.tensor({_index_list(draw, shape[1])}, dtype=T.long)]"
+        return f"[:, T.tensor({_index_list(draw, shape[1], bad)}, dtype=T.long)]"
     if kind == "gather":
         idx = np.random.default_rng(g.seed).integers(0, max(shape[d], 1), size=shape)
         return f".gather({d}, T.tensor({idx.tolist()}, dtype=T.long).reshape({shape}))"
-    return f".take(T.tensor({_index_list(draw, int(np.prod(shape)))}, dtype=T.long))"
+    return f".take(T.tensor({_index_list(draw, int(np.prod(shape)), bad)}, dtype=T.long))"
 
 
 def inplace_op(g, x, t, shape, nd):
     """An in-place op: on an intermediate, on a view of one, or on a leaf under no_grad."""
     draw = g.draw
-    if t.is_leaf and t.requires_grad and draw(st.integers(0, 3)):
+    if attr(t, "is_leaf") and t.requires_grad and draw(st.integers(0, 3)):
         return f"with T.no_grad():\n    {x}.mul_(0.5)", x
     kind = draw(st.sampled_from(["unary", "scalar", "other", "view", "setitem", "masked"]))
     if kind == "unary":
@@ -382,8 +415,9 @@ def inplace_op(g, x, t, shape, nd):
         op = draw(st.sampled_from(["add_(1)", "mul_(2)", "div_(4)", "pow_(2)",
                                    "clamp_(min=-0.5)", "sub_(0.5, alpha=2)"]))
         return f"{x}.{op}", x
-    if kind == "other":
-        y = g.other(x)
+    if kind == "other":   # KNOWN_DIFFERENCES: a fresh operand, broadcasting to x
+        k = draw(st.integers(0, len(shape)))
+        y = g.fresh([1 if draw(st.integers(0, 3)) == 0 else n for n in shape[len(shape) - k:]])
         return f"{x}.{draw(st.sampled_from(['add_', 'mul_', 'copy_', 'sub_', 'div_']))}({y})", x
     if kind == "view":
         view = view_op(g, t, shape, nd)
@@ -402,19 +436,16 @@ def finale(g):
     if out is None:
         out = g.watch[-1]
     t = g.env[out]
-    leaves = [n for n in g.watch if hasattr(g.env[n], "is_leaf") and g.env[n].is_leaf
-              and g.env[n].requires_grad]
+    leaves = [n for n in g.watch if attr(g.env[n], "is_leaf") and g.env[n].requires_grad]
     g.steps.append((f"out = {out}", "out"))
-    kind = draw(st.sampled_from(["sum", "gradient", "retain", "twice", "double", "double_grad"]))
+    # KNOWN_DIFFERENCES: no "twice" (a second backward through a freed graph)
+    kind = draw(st.sampled_from(["sum", "gradient", "retain", "double", "double_grad"]))
     if kind == "sum":
         g.steps.append(("out.sum().backward()", None))
     elif kind == "gradient":
         g.steps.append((f"out.backward({g.fresh(tuple(t.shape), grad=False)})", None))
     elif kind == "retain":
         g.steps.append(("loss = (out * out).sum()\nloss.backward(retain_graph=True)", None))
-        g.steps.append(("loss.backward()", None))
-    elif kind == "twice":
-        g.steps.append(("loss = out.sum()\nloss.backward()", None))
         g.steps.append(("loss.backward()", None))
     else:
         inputs = "[" + ", ".join(leaves) + "]"
@@ -438,7 +469,7 @@ def programs(draw):
     n = draw(st.integers(3, 25))
     while len(g.steps) < n + 3 and not g.failed:
         step = step_op(g)
-        if step is None or any(bad in step[0] for bad in KNOWN_DIFFERENCES):
+        if step is None:
             continue
         if step[1] is not None and step[1] not in g.watch:
             g.watch.append(step[1])
