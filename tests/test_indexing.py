@@ -417,3 +417,14 @@ def x(T):
 ])
 def test_op_errors_match_torch(call, exc):
     same_error(call, exc)
+
+
+def test_the_gradient_of_indexing_is_an_in_place_index_put_under_create_graph():
+    # found by test_fuzz: torch accumulates into fresh zeros with _index_put_impl_
+    def scenario(T):
+        x = T.tensor([[1.0, -2.0], [3.0, 4.0]], dtype=T.float64, requires_grad=True)
+        out = x[x > 0]
+        g, = T.autograd.grad((out * out).sum(), [x], create_graph=True)
+        (g ** 2).sum().backward()
+        return [type(g.grad_fn).__name__, g.tolist(), x.grad.tolist()]
+    assert both(scenario) == ["IndexPutImplBackward0", [[2.0, 0.0], [6.0, 8.0]], [[8.0, 0.0], [24.0, 32.0]]]

@@ -551,3 +551,16 @@ def test_grad_of_a_non_dense_leaf_is_row_major():
         return [c.stride(), len(c.untyped_storage()), first, c.grad.stride()]
     assert lists(both(scenario)) == [[4, 2], 28, [2, 1], [2, 1]]
     same_error(lambda T: T.ones(2).contiguous(memory_format=T.channels_last))
+
+
+def test_inplace_ops_on_empty_tensors_are_no_overlap():
+    # NumPy gives empty arrays zero strides; that is no overlapping memory (found by test_fuzz)
+    def scenario(T):
+        x = T.ones(2, 0, dtype=T.float64, requires_grad=True)
+        with T.no_grad():
+            x.mul_(0.5)
+        y = x * 2
+        y.mul_(T.tensor(3.0, dtype=T.float64))
+        y.sum().backward()
+        return [list(y.shape), type(y.grad_fn).__name__, list(x.grad.shape)]
+    assert both(scenario) == [[2, 0], "MulBackward0", [2, 0]]

@@ -42,6 +42,13 @@ def test_max_of_empty_tensor_needs_a_dim(name):
         getattr(ndgrad.ones(0, 2), name)()
 
 
+@pytest.mark.parametrize("shape, dims", [((0,), 0), ((0, 2), (0, 1))])
+def test_amin_over_all_dims_given_of_an_empty_tensor_names_the_empty_dim(shape, dims):
+    # dims that cover the whole tensor are still given: torch's empty-dim error (found by test_fuzz)
+    with pytest.raises(IndexError, match=r"^amin\(\): Expected reduction dim 0 to have non-zero size."):
+        ndgrad.ones(*shape).amin(dims)
+
+
 @pytest.mark.parametrize("name", ["max", "min", "amax", "median", "argmax"])
 def test_max_over_empty_dim_is_index_error(name):
     with pytest.raises(IndexError, match=rf"^{name}\(\): Expected reduction dim 0 to have non-zero size."):

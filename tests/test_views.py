@@ -515,3 +515,60 @@ def test_force_original_view_tracking_sets_now_restores_on_exit_and_decorates():
         out += [flag(), inside(), flag()]
         return out
     assert both(states) == [False, True, False, False, True, False]
+
+
+def test_narrow_over_the_whole_dim_is_still_a_slice_and_a_0dim_tensor_flips():
+    # found by test_fuzz: narrow recorded an alias where it covers the dim; flip(0) of a 0-dim raised
+    def scenario(T):
+        x = T.tensor([[1.0, 2.0]], dtype=T.float64, requires_grad=True) * 2
+        names = [type(v.grad_fn).__name__ for v in (x.narrow(0, 0, 1), x[:, 2:].narrow(1, 0, 0))]
+        s = T.tensor(3.0, dtype=T.float64, requires_grad=True)
+        f = s.flip(0)
+        f.backward()
+        return names + [type(f.grad_fn).__name__, f.item(), s.grad.item()]
+    assert both(scenario) == ["SliceBackward0", "SliceBackward0", "FlipBackward0", 3.0, 1.0]
+
+
+def test_a_squeeze_that_removes_no_dim_is_still_a_view_and_a_0dim_tensor_moves_to_an_alias():
+    # found by test_fuzz: such a squeeze was no view, so an in-place op through it lost its gradient
+    def scenario(T):
+        a = T.ones(3, dtype=T.float64, requires_grad=True)
+        b = a * 1
+        v = b.squeeze()
+        v.mul_(3)
+        (b * T.arange(3.0, dtype=T.float64)).sum().backward()
+        s = T.tensor(2.0, dtype=T.float64, requires_grad=True) * 1
+        return [type(b.grad_fn).__name__, v._base is b, a.grad.tolist(), type(s.movedim(-1, 0).grad_fn).__name__]
+    assert both(scenario) == ["CopySlices", True, [0.0, 3.0, 6.0], "AliasBackward0"]
+
+
+def test_inplace_through_a_view_of_a_result_in_permuted_layout():
+    # found by test_fuzz: a pointwise result keeps its input's dim order, and CopySlices' as_strided
+    # refused that memory
+    def scenario(T):
+        x = T.arange(24.0, dtype=T.float64).reshape(2, 4, 3).requires_grad_()
+        y = x.mT.pow(2)
+        y[1].add_(1)
+        y.sum().backward()
+        return [list(y.stride()), type(y.grad_fn).__name__, x.grad.sum().item(),
+                y.detach().as_strided((2, 2), (1, 3), 1).tolist()]
+    assert both(scenario)[:3] == [[12, 1, 3], "CopySlices", 552.0]
+
+
+def test_which_slices_indexing_records():
+    # torch skips a slice given as starting at 0 and reaching the end; x[-n:] and x[1:] of an empty dim
+    # are recorded (found by test_fuzz)
+    def scenario(T):
+        c = T.ones(2, 3, dtype=T.float64, requires_grad=True) * 1
+        e = T.ones(2, 0, dtype=T.float64, requires_grad=True) * 1
+        return [type(v.grad_fn).__name__ for v in (c[:, -3:], c[:, 0:5], c[:, :], e[:, -1:-3], e[:, 1:], e[:, :-1])]
+    assert both(scenario) == ["SliceBackward0", "AliasBackward0", "AliasBackward0"] + ["SliceBackward0"] * 3
+
+
+def test_view_that_cannot_be_a_view_raises_runtime_error_itself():
+    def scenario(T):
+        try:
+            T.ones(2, 3).t().view(-1)
+        except Exception as e:  # noqa: BLE001 - the type itself is checked
+            return type(e).__name__
+    assert both(scenario) == "RuntimeError"

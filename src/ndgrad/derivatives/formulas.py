@@ -22,6 +22,7 @@ from ..ops.creation import eye, full_like, tensor, zeros
 from ..ops.fft import _fft_c2c, _fft_r2c
 from ..ops.indexing import (_index, _index_put, _index_reduce, _masked_scatter_backward, _select_backward, _slice,
                             _slice_backward)
+from ..ops.indexing import _index_put_impl_op
 from ..ops.linalg import trilinear_operands
 from ..ops.linalg_decompositions import cholesky_solve
 from ..ops.normalization import _weight_norm_interface_backward
@@ -441,6 +442,12 @@ def indexed(t, indices):
 
 def index_put_into(t, indices, values, accumulate):
     return _index_put(t, indices, values, accumulate)
+
+
+def index_backward(zeros, indices, grad):
+    """torch's: accumulated into fresh zeros by _index_put_impl_ (IndexPutImplBackward0 under create_graph;
+    the op is run out of place: zeros is fresh, and indices may hold None for whole dims)."""
+    return _index_put_impl_op(zeros, indices, grad, True, True)
 
 
 def masked_scatter_backward(grad, mask, sizes):

@@ -437,7 +437,9 @@ def _walk(t, index):
             t = _select(t, dim, obj % size)
         elif type(obj) is slice:
             start, end, step = _slice_bounds(obj, t._data.shape[dim])
-            if (start, end, step) != (0, t._data.shape[dim], 1):
+            # torch skips a slice given as starting at 0 (unwrapped: x[-n:] is recorded) up to the end
+            if (start, end, step) != (0, t._data.shape[dim], 1) or obj.start is not None and obj.start != 0 \
+                    or obj.stop is not None and obj.stop < 0:
                 t = _slice(t, dim, start, end, step)
             dim += 1
         elif obj is Ellipsis:
@@ -1004,6 +1006,7 @@ def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
 
 
 aten.slice_inverse = slice_inverse
+aten.slice.Tensor = _slice   # torch.ops.aten.slice.Tensor: a recorded slice even over the whole dim
 
 
 # ---- repeat_interleave; sorted-sequence lookups and membership (no gradient) --------------------

@@ -260,7 +260,8 @@ def prod(*args, **kwargs):
 def _extreme(name, fn, input, dim, keepdim):
     axes = _dims(input.ndim, dim)
     _real_only(name, input)
-    _no_identity(name, input, axes, len(axes) == input.ndim)
+    # torch's "dim to be specified" error is for no dim given, not for dims that cover them all
+    _no_identity(name, input, axes, dim is None or isinstance(dim, (tuple, list)) and not dim)
     return fn(input, axis=axes, keepdims=keepdim)
 
 

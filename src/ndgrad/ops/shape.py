@@ -134,7 +134,14 @@ def _reshape_view(input, size):
                            "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
 
 
-_view = op("view", public=False, view=True)(_reshape_view)
+def _view_forward(input, size):
+    try:
+        return _reshape_view(input, size)
+    except _NotViewable as e:   # torch's RuntimeError itself: the subclass is for reshape's fallback
+        raise RuntimeError(*e.args) from None
+
+
+_view = op("view", public=False, view=True)(_view_forward)
 # reshape of a non-contiguous input whose strides allow a view: torch's node for it
 _reshape_alias = op("_reshape_alias", public=False, view=True)(_reshape_view)
 
@@ -403,6 +410,8 @@ def _movedim(input, src, dst):
     for name, given, wrapped in (("source", src, src_w), ("destination", dst, dst_w)):
         if len(set(wrapped)) != len(wrapped):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    if n == 0:   # torch: a 0-dim tensor moves to an alias of itself
+        return _alias(input)
     order = [d for d in range(n) if d not in src_w]
     for d, s in sorted(zip(dst_w, src_w)):
         order.insert(d, s)
@@ -506,7 +515,8 @@ def expand_as(input, other):
 
 
 def _squeeze_dims(input, dims):
-    return np.squeeze(input, tuple(d for d in dims if input.shape[d] == 1)) if input.ndim else input.view()
+    # .view(): np.squeeze gives back the array itself when no dim goes, and the result must be a view
+    return (np.squeeze(input, tuple(d for d in dims if input.shape[d] == 1)) if input.ndim else input).view()
 
 
 def _squeeze_all(input):
@@ -603,8 +613,9 @@ def narrow(*args, **kwargs):
 
 
 def _slice(input, dim, start, end):
-    """input[..., start:end, ...] along dim: a slice view (SliceBackward0), through indexing."""
-    return input[(slice(None),) * dim + (slice(start, end),)]
+    """input[..., start:end, ...] along dim: a slice view (SliceBackward0, even over the whole dim,
+    where indexing would give an alias), by the slice op of ops/indexing.py."""
+    return aten.slice.Tensor(input, dim, start, end, 1)
 
 
 _tensor_split_args = Parser("tensor_split(Tensor input, SymInt[] indices, int dim=0)",
@@ -937,7 +948,7 @@ def unbind(*args, **kwargs):
 # ---- reordering and repetition (copies) ---------------------------------------------------
 @op("flip", public=False)
 def _flip(input, dims):
-    return np.flip(input, dims).copy()
+    return np.flip(input, dims).copy() if input.ndim else input.copy()   # a 0-dim tensor flips to itself
 
 
 _flip_args = Parser("flip(Tensor input, int[] dims)")
@@ -1087,6 +1098,9 @@ def _storage(a):
     owner = a
     while isinstance(getattr(owner, "base", None), np.ndarray) or type(owner.base).__name__ == "DummyArray":
         owner = owner.base if is_array(owner.base) else owner.base.base
+    if is_array(owner) and not owner.flags.forc and min(owner.strides, default=0) >= 0:
+        # a ufunc's result keeps its input's dim order (as torch's does): the same memory, read C-ordered
+        owner = owner.transpose(np.argsort(owner.strides, kind="stable")[::-1])
     if not is_array(owner) or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
         raise NotImplementedError("as_strided: the tensor's memory is not a plain array ndgrad can address")
     return owner, (a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // a.itemsize
