@@ -510,3 +510,10 @@ def test_data_parallel_on_one_device_wraps_the_module_as_torch_does():
     names, device_ids, same, text, grad = both(scenario)
     assert names == ["module.weight", "module.bias"] and device_ids == [] and same
     assert text.startswith("DataParallel(\n  (module): Linear(in_features=2") and grad == [[4.0, 4.0]] * 3
+
+
+def test_torchs_module_paths_for_recurrent_and_embedding_layers():
+    assert nn.modules.rnn.LSTM is nn.LSTM and nn.modules.sparse.EmbeddingBag is nn.EmbeddingBag
+    lstm = nn.LSTM(2, 3)
+    before = [p.data_ptr() for p in lstm.parameters()]
+    assert lstm.flatten_parameters() is None and [p.data_ptr() for p in lstm.parameters()] == before

@@ -334,3 +334,27 @@ def test_safetensors_round_trip_and_torch_reads_it(tmp_path):
         assert load_file(tmp_path / "m.safetensors")["w"].tolist() == back["w"].tolist()
     with pytest.raises(TypeError, match="'x' is a list, not a tensor"):
         ndgrad.serialization.save_safetensors({"x": [1]}, tmp_path / "bad.safetensors")
+
+
+class _Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn, self.emb, self.out = nn.GRU(3, 4), nn.Embedding(5, 3), nn.Linear(4, 2)
+
+
+def test_a_whole_module_loads_weights_only_when_its_classes_are_allowed():
+    """As torch's word-language-model example does: torch.save(model), then load with safe_globals."""
+    model = _Net()
+    model.out.register_forward_hook(print)   # a hook table that holds something: refused below
+    buffer = io.BytesIO()
+    ndgrad.save(_Net(), buffer)
+    classes = [_Net, nn.modules.rnn.GRU, nn.modules.sparse.Embedding, nn.modules.linear.Linear]
+    with ndgrad.serialization.safe_globals(classes):
+        back = ndgrad.load(io.BytesIO(buffer.getvalue()))
+    assert isinstance(back.rnn, nn.GRU) and isinstance(back.out.weight, nn.Parameter)
+    back.rnn.flatten_parameters()   # torch's cuDNN packing: nothing to do on the CPU
+    assert back.out(ndgrad.ones(1, 4)).shape == (1, 2)
+    hooked = io.BytesIO()
+    ndgrad.save(model, hooked)
+    with ndgrad.serialization.safe_globals(classes), pytest.raises(pickle.UnpicklingError, match="GLOBAL __builtin__.print"):
+        ndgrad.load(io.BytesIO(hooked.getvalue()))

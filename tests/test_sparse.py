@@ -485,3 +485,14 @@ def test_save_on_cpu_keeps_sparse_saved_tensors_sparse():
     assert layout == "torch.sparse_coo"
     np.testing.assert_allclose(saved, [0.0, 2.0])
     np.testing.assert_allclose(grad, [0.0, 4.0])
+
+
+def test_spmm_is_mm_for_sparse_and_dense_operands():
+    def scenario(T):
+        a = T.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+        d = T.ones(2, 3, requires_grad=True)
+        out = T.spmm(a, d)
+        out.sum().backward()
+        return [out.tolist(), out.grad_fn.name(), d.grad.tolist(), T.spmm(T.eye(2), d).tolist()]
+    values, name, grad, dense = both(scenario)
+    assert values == [[1.0] * 3, [2.0] * 3] and name == "MmBackward0" and grad == [[2.0] * 3, [1.0] * 3]

@@ -28,6 +28,9 @@ class HookDict(dict):
     """Ordered hooks keyed by handle id (a dict subclass so handles can hold a weak reference)."""
     __slots__ = ("__weakref__",)
 
+    def __reduce__(self):   # as a plain container (no copyreg helper), so weights-only loads may allow it
+        return HookDict, (), None, None, iter(self.items())
+
     def add(self, fn):
         handle = RemovableHandle(self)
         self[handle._key] = fn

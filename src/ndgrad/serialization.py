@@ -35,6 +35,7 @@ import zlib
 import numpy as np
 
 from . import _dtype
+from ._hooks import HookDict
 from ._tensor import Size, Tensor, device
 from .nn.parameter import Parameter
 from .ops.creation import from_numpy
@@ -218,6 +219,7 @@ _SAFE_BUILTINS = {
     ("builtins", "slice"): slice,
     ("builtins", "range"): range,
     ("_codecs", "encode"): codecs.encode,   # protocol 2 writes bytes as _codecs.encode(str, 'latin1')
+    ("ndgrad._hooks", "HookDict"): HookDict,   # a module's hook tables (torch's are OrderedDicts)
 }
 _SAFE_BUILTINS.update({("__builtin__", name): obj for (module, name), obj in list(_SAFE_BUILTINS.items())
                        if module == "builtins"})   # protocol 2 names Python 3's builtins by Python 2's module

@@ -651,3 +651,9 @@ def _removed(name):
 
 for _name in _REMOVED_HOW:
     _removed(_name)
+
+
+@register()
+def spmm(input, mat2):
+    """torch.spmm: the older name of mm, kept by programs that multiply a sparse matrix by a dense one."""
+    return mm(input, mat2)

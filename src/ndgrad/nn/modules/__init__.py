@@ -2,6 +2,7 @@
 each a Module (module.py) whose forward calls ndgrad.nn.functional. ndgrad.nn re-exports them."""
 from . import (activation, adaptive, attention, container, convolution, distance, dropout, embedding, flatten,
                lazy, linear, loss, normalization, padding, pooling, recurrent, sampling, transformer)
+from . import rnn, sparse  # noqa: F401  (torch's module paths for recurrent and embedding)
 from .module import Module
 from .activation import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403

@@ -119,6 +119,9 @@ class RNNBase(Module):
                 raise RuntimeError(f"{what} {shape}, got {list(state.shape)}")
         return hx
 
+    def flatten_parameters(self):
+        """Packs the weights for cuDNN in torch; on the CPU (ndgrad's only device) torch does nothing either."""
+
     def forward(self, input, hx=None):
         packed = isinstance(input, PackedSequence)
         if packed:
