@@ -447,3 +447,12 @@ def test_detach_in_place_drops_the_tangent():
             d.detach_()
             return [before, fw(T).unpack_dual(d).tangent, fw(T).unpack_dual(d * 2).tangent]
     assert both(scenario) == [True, None, None]
+
+
+def test_nextafter_carries_the_tangent_of_self():
+    def scenario(T):
+        fwAD = T.autograd.forward_ad
+        with fwAD.dual_level():
+            x = fwAD.make_dual(T.tensor([1.0, -2.0], dtype=T.float64), T.tensor([3.0, 4.0], dtype=T.float64))
+            return fwAD.unpack_dual(T.nextafter(x, T.zeros(2, dtype=T.float64))).tangent.tolist()
+    assert both(scenario) == [3.0, 4.0]
