@@ -253,3 +253,19 @@ def test_var_correction_warning_matches_torch_values():
             a = ndgrad.tensor([[1.0, 2.0, 4.0]]).var(1, correction=corr)
             b = torch.tensor([[1.0, 2.0, 4.0]]).var(1, correction=corr)
             assert np.allclose(a.numpy(), b.numpy(), equal_nan=True)
+
+
+def test_logsumexp_of_complex_input_takes_the_conjugate_in_backward():
+    from parity import both
+    x0 = [[1 + 2j, -0.5 + 3j], [0.3 - 1j, 2 + 0.5j]]
+
+    def scenario(T):
+        x = T.tensor(x0, dtype=T.complex128, requires_grad=True)
+        T.logsumexp(x, 1).abs().sum().backward()
+        return x.grad.tolist()
+    grad = both(scenario, rtol=1e-12)
+    # d|y|/dx = conj(softmax(x)) * y/|y| for y = logsumexp(x): first entry by hand
+    x = np.array(x0)
+    y = np.log(np.exp(x).sum(1))
+    expected = np.conj(np.exp(x[0, 0] - y[0])) * y[0] / abs(y[0])
+    assert abs(grad[0][0] - expected) < 1e-12

@@ -266,7 +266,8 @@ def std_backward(result, grad, self, dim, correction, keepdim):
 
 def logsumexp_backward(grad, self, result, dim, keepdim):
     grad = reduce_backward(grad, self.shape, dim, keepdim)
-    return grad * (self - reduce_backward(result, self.shape, dim, keepdim)).exp()
+    softmax = (self - reduce_backward(result, self.shape, dim, keepdim)).exp()
+    return grad * (softmax.conj() if softmax.is_complex() else softmax)   # conj: the complex gradient convention
 
 
 def exclusive_prod(x, dim):
