@@ -269,3 +269,14 @@ def test_logsumexp_of_complex_input_takes_the_conjugate_in_backward():
     y = np.log(np.exp(x).sum(1))
     expected = np.conj(np.exp(x[0, 0] - y[0])) * y[0] / abs(y[0])
     assert abs(grad[0][0] - expected) < 1e-12
+
+
+def test_renorm_of_complex_input_backward_uses_the_real_inner_product():
+    from parity import both
+
+    def scenario(T):
+        x = T.tensor([[1 + 2j, -0.5 + 3j], [0.3 - 1j, 2 + 0.5j]], dtype=T.complex128, requires_grad=True)
+        T.renorm(x, 2, 0, 1.5).abs().sum().backward()
+        return x.grad
+    grad = both(scenario, rtol=1e-10)
+    assert abs(grad[0][0] - (0.0305 + 0.0611j)) < 1e-4   # as torch 2.13 gives

@@ -1183,8 +1183,10 @@ def renorm_backward(grad, self, p, dim, maxnorm):
     over = norm > maxnorm
     factor = where(over, maxnorm / (norm + 1e-7), 1.0)
     dfactor = where(over, -maxnorm / ((norm + 1e-7) * (norm + 1e-7)), 0.0)
-    inner = dfactor * (grad * self).sum(others, keepdim=True)
-    return grad * factor + linalg_vector_norm_backward(inner, self, p, norm, others, True)
+    # d norm carries <grad, x>: Re(sum conj(grad) x) for complex inputs (sum grad x for real ones)
+    dot = (grad.conj() * self).sum(others, keepdim=True).real if self.is_complex() else \
+        (grad * self).sum(others, keepdim=True)
+    return grad * factor + linalg_vector_norm_backward(dfactor * dot, self, p, norm, others, True)
 
 
 # ---- misc: triangular, unique, aliases, test ops ----
