@@ -456,3 +456,16 @@ def test_nextafter_carries_the_tangent_of_self():
             x = fwAD.make_dual(T.tensor([1.0, -2.0], dtype=T.float64), T.tensor([3.0, 4.0], dtype=T.float64))
             return fwAD.unpack_dual(T.nextafter(x, T.zeros(2, dtype=T.float64))).tangent.tolist()
     assert both(scenario) == [3.0, 4.0]
+
+
+def test_tangents_of_singular_value_functions():
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        A = T.tensor([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]], dtype=T.float64)
+        tA = T.tensor([[0.1, 0.2], [0.3, -0.4], [1.0, 0.0]], dtype=T.float64)
+        with fw.dual_level():
+            x = fw.make_dual(A, tA)
+            return [fw.unpack_dual(f(x)).tangent for f in (T.linalg.svdvals, lambda x: T.linalg.matrix_norm(x, "nuc"),
+                                                            T.linalg.cond, lambda x: T.norm(x, "nuc"))]
+    svdvals, nuc, cond, norm_nuc = both(scenario, rtol=1e-10)
+    assert np.allclose(svdvals, [-0.1144, 0.8872], atol=1e-4) and abs(nuc - 0.7728) < 1e-4 and nuc == norm_nuc

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.forward_ad import tangent_of
 from ..autograd.grad_mode import no_grad
 from ..autograd.grad_mode import state as _grad_state
 from ..backends.numpy_backend import linalg
@@ -633,7 +634,8 @@ def _rt(name, values):
 
 
 def _requires_grad(t):
-    return _grad_state.enabled and t.requires_grad
+    """Whether t may need a backward or forward-mode derivative (then U and V are computed too)."""
+    return _grad_state.enabled and t.requires_grad or tangent_of(t) is not None
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):

@@ -27,6 +27,7 @@ from ._registry import op, register
 from ._schema import Parser
 from .._dtype import type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.forward_ad import tangent_of
 from ..autograd.grad_mode import no_grad
 
 
@@ -702,7 +703,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         if p == "nuc":   # the sum of the singular values of the matrices in dims `dim` (default the last two)
             d = tuple(_wrap_dim(x, input.ndim) for x in (dim if dim is not None else (-2, -1)))
             x = input.movedim(d, (-2, -1))
-            r = _registry.OPS["_linalg_svd"](x, False, x.requires_grad)[1].sum(-1)
+            uv = x.requires_grad or tangent_of(x) is not None   # U, V: needed by either derivative
+            r = _registry.OPS["_linalg_svd"](x, False, uv)[1].sum(-1)
             for k in (sorted(d) if keepdim else ()):
                 r = r.unsqueeze(k)
             return r if dtype is None else r.to(dtype)
