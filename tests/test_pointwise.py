@@ -246,3 +246,20 @@ def test_no_numpy_warnings_in_plain_use():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert out.stdout.strip() == "0", out.stderr
+
+
+def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
+    from parity import both
+
+    def scenario(T):
+        a = T.tensor([1 + 2j, -0.5 + 1j], dtype=T.complex128, requires_grad=True)
+        b = T.tensor([0.3 - 1j, 2 + 0.5j], dtype=T.complex128, requires_grad=True)
+        y = T.logaddexp(a, b)
+        y.abs().sum().backward()
+        fw = T.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(a.detach(), T.tensor([0.5 - 1j, 2 + 0.1j], dtype=T.complex128))
+            tangent = fw.unpack_dual(T.logaddexp(x, b.detach())).tangent
+        return [y.detach(), a.grad, b.grad, tangent]
+    value, *_ = both(scenario, rtol=1e-10)
+    assert abs(value[0] - complex(np.log(np.exp(1 + 2j) + np.exp(0.3 - 1j)))) < 1e-12

@@ -357,7 +357,16 @@ fmax = _binary("fmax", np.fmax)
 fmin = _binary("fmin", np.fmin)
 atan2 = _binary("atan2", np.arctan2, promote="float", inplace=True)
 hypot = _binary("hypot", np.hypot, promote="float", inplace=True)
-logaddexp = _binary("logaddexp", np.logaddexp, promote="float")
+def _logaddexp(a, b):
+    """NumPy's logaddexp, extended to complex operands as torch does: log(exp(a) + exp(b)) computed
+    around the operand of larger real part."""
+    if not (np.iscomplexobj(a) or np.iscomplexobj(b)):
+        return np.logaddexp(a, b)
+    m = np.where(np.real(a) >= np.real(b), a, b)
+    return m + np.log(np.exp(a - m) + np.exp(b - m))
+
+
+logaddexp = _binary("logaddexp", _logaddexp, promote="float")
 logaddexp2 = _binary("logaddexp2", np.logaddexp2, promote="float")
 
 _copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_named("copysign", np.copysign, 2))
