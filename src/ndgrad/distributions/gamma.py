@@ -1,0 +1,61 @@
+"""Gamma, whose rsample is reparameterized through ndgrad._standard_gamma (StandardGammaBackward0),
+as torch's is."""
+import numbers
+
+import numpy as np
+
+from .._tensor import Size
+from ..ops.special import _standard_gamma
+from . import constraints
+from .distribution import ExponentialFamily
+from .utils import broadcast_all
+
+__all__ = ["Gamma"]
+
+
+def _sample_gamma(concentration):
+    """Gamma(concentration, 1) samples that carry the gradient with respect to concentration."""
+    value = _standard_gamma(concentration)
+    # keep samples positive without recording the clamp in the graph (as torch does)
+    value.detach().clamp_(min=float(np.finfo(value.detach().numpy().dtype).tiny))
+    return value
+
+
+class Gamma(ExponentialFamily):
+    """Gamma(concentration, rate): density rate^a x^(a-1) exp(-rate x) / Gamma(a) on x > 0."""
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        scalars = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
+        super().__init__(Size(()) if scalars else self.concentration.shape, validate_args=validate_args)
+
+    def rsample(self, sample_shape=Size()):
+        shape = tuple(self._extended_shape(sample_shape))
+        value = _standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value.detach().clamp_(min=float(np.finfo(value.detach().numpy().dtype).tiny))
+        return value
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        a, rate = self.concentration, self.rate
+        return a.xlogy(rate) + (a - 1).xlogy(value) - rate * value - a.lgamma()
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def entropy(self):
+        a = self.concentration
+        return a - self.rate.log() + a.lgamma() + (1.0 - a) * a.digamma()

@@ -1,0 +1,69 @@
+"""Helpers shared by the distributions: broadcasting parameters, probs <-> logits, lazy properties."""
+import numbers
+
+import numpy as np
+
+from .._dtype import get_default_dtype
+from .._tensor import Size, Tensor
+from ..autograd.grad_mode import enable_grad
+from ..ops.creation import tensor
+from ..ops.random import randn
+
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+
+
+def broadcast_all(*values):
+    """Tensors (numbers become tensors of the first tensor's dtype, or the default one) expanded to
+    their common shape."""
+    if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor or objects "
+                         "implementing __torch_function__.")
+    like = next((v for v in values if isinstance(v, Tensor)), None)
+    dtype = like.dtype if like is not None else get_default_dtype()
+    tensors = [v if isinstance(v, Tensor) else tensor(v, dtype=dtype) for v in values]
+    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def _standard_normal(shape, dtype):
+    return randn(tuple(shape), dtype=dtype)
+
+
+def _sum_rightmost(value, dim):
+    """value summed over its `dim` rightmost dimensions."""
+    return value if dim == 0 else value.reshape(tuple(value.shape[:value.dim() - dim]) + (-1,)).sum(-1)
+
+
+def _eps(t):
+    return float(np.finfo(t.detach().numpy().dtype).eps)
+
+
+def clamp_probs(probs):
+    """probs kept eps away from 0 and 1, so their logarithms are finite."""
+    eps = _eps(probs)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def logits_to_probs(logits, is_binary=False):
+    return logits.sigmoid() if is_binary else logits.softmax(dim=-1)
+
+
+def probs_to_logits(probs, is_binary=False):
+    p = clamp_probs(probs)
+    return p.log() - (-p).log1p() if is_binary else p.log()
+
+
+class lazy_property:
+    """Computed (with grad enabled) on first access, then stored on the instance."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+
+    def __get__(self, instance, obj_type=None):
+        if instance is None:
+            return self
+        with enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value
