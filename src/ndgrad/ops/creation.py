@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from ._registry import call_inplace, method, op, register
+from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
 from .shape import _alias, _plain_size, _strided
 from .._tensor import Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format
@@ -522,6 +522,10 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 @op("copy_", public=False)
 def _copy(input, src, non_blocking=False):
+    # torch's RuntimeError naming both shapes, before NumPy's ValueError about "remapped shapes"
+    if broadcast_shape(input.shape, np.shape(src)) != tuple(input.shape):
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shape(input.shape, np.shape(src)))}")
     return np.broadcast_to(src, input.shape).astype(input.dtype, copy=True)
 
 
