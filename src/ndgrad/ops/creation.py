@@ -308,6 +308,8 @@ def _like(name, fill):
     def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
                 memory_format=None):
         _check_device(name, device)
+        if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _data
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         data = input._data
         return _new(getattr(_backend_of(data), fill)(data.shape, _dtype_arg(name, dtype, input.dtype).np),
                     requires_grad)
@@ -690,6 +692,9 @@ def _triangle_indices(name, np_indices):
         d = _dtype_arg(name, dtype, _dtype.int64)
         if d not in (_dtype.int32, _dtype.int64):
             raise RuntimeError("\"" + name + "\" not implemented for '" + _dtype.type_word(d.np) + "'")
+        for what, n in (("row", row), ("col", col)):   # NumPy would give no indices
+            if n < 0:
+                raise RuntimeError(f"{name}(): {what} must be non-negative, got {n}")
         rows, cols = np_indices(row, offset, col)
         return _new(np.stack([rows, cols]).astype(d.np).reshape(2, -1))
     indices.__name__ = indices.__qualname__ = name

@@ -145,7 +145,7 @@ _EPS_BCE = 1e-12
 @op("binary_cross_entropy", public="_binary_cross_entropy", promote="same", operands=(0, 1, 2))
 def _binary_cross_entropy(self, target, weight, reduction):
     _float_only("binary_cross_entropy", self)
-    if ((self < 0) | (self > 1)).any():
+    if not ((self >= 0) & (self <= 1)).all():   # NaN is out of range too, as in torch
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = -(target * np.maximum(np.log(self), -100) + (1 - target) * np.maximum(np.log1p(-self), -100))
     return _reduce(losses if weight is None else losses * weight, reduction)
