@@ -104,6 +104,9 @@ def _check_nll_shapes(input, target, want_input_dims):
 @op("nll_loss", public="_nll_loss")
 def _nll_loss(input, target, weight, reduction, ignore_index):
     _check_nll_shapes(input, target, (1, 2))
+    if weight is not None and weight.shape != input.shape[-1:]:   # NumPy would broadcast it or index past it
+        raise RuntimeError(f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight.shape)}")
     return _nll_forward(input, target.reshape(()) if input.ndim == 1 else target, weight, reduction, ignore_index)
 
 

@@ -397,6 +397,8 @@ def copysign_(self, *args, **kwargs):
 
 
 def _lerp(input, end, weight):
+    if input.dtype.kind in "biu":   # NumPy would compute it in float
+        raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for '{_type_word(input.dtype)}'")
     # torch's form: exact at both ends, and computed from the nearer end for |weight| >= 0.5
     diff = np.subtract(end, input)
     if not is_array(weight):
