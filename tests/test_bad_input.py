@@ -15,9 +15,6 @@ import pytest
 import ndgrad
 from parity import torch
 
-F32 = "float32"
-
-
 def _t(T, v, dtype=None):
     return T.tensor(v, dtype=getattr(T, dtype) if dtype else None)
 
@@ -388,10 +385,7 @@ def _exc_names(e):
 
 def _plain(x):
     if hasattr(x, "detach") and hasattr(x, "numpy"):
-        x = x.detach()
-        if x.dtype.is_complex if hasattr(x.dtype, "is_complex") else False:
-            return ("tensor", np.array(x.resolve_conj().numpy()) if hasattr(x, "resolve_conj") else x.numpy())
-        return ("tensor", np.array(x.numpy()))
+        return ("tensor", np.array(x.detach().resolve_conj().numpy()))
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
     if hasattr(x, "is_floating_point") or type(x).__module__.startswith(("torch", "ndgrad")):

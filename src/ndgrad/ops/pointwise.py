@@ -899,7 +899,7 @@ ge = _comparison("ge", np.greater_equal)
 
 
 def _logical(name, ufunc):
-    fn = pointwise(name, method=True)(_named(name, ufunc, 2))
+    fn = pointwise(name, method=True, operands=(0, 1))(_named(name, ufunc, 2))   # operands: None is refused
     args = Parser(f"{name}_(Tensor self, Tensor other)").method()
 
     def in_place(self, *a, **kwargs):
