@@ -143,6 +143,11 @@ def _unwrap(spec, args):
                 raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
             inputs_require_grad = inputs_require_grad or any(getattr(t, "_requires_grad", False) for t in a)
         else:
+            if (type(a) is str and spec.broadcast and i in (spec.operands or range(len(args)))
+                    or a is None and spec.broadcast and i in (spec.operands or ())):
+                # never an elementwise operand: torch's TypeError rather than NumPy's ufunc error
+                raise TypeError(f"{spec.name.split('.')[0]}(): argument {i + 1} must be Tensor or a number, "
+                                f"not {type(a).__name__}")
             r = _SCALAR_RANK.get(type(a), -1)
             if r > scalar_rank and (not spec.operands or i in spec.operands):
                 scalar_rank = r

@@ -78,6 +78,7 @@ def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU'
 
 # ---- other activations (user-facing forms in nn/functional/activation.py) ----------------------------
 def _leaky_relu_forward(input, negative_slope=0.01):
+    _float_only("leaky_relu_cpu", input)
     return np.where(input > 0, input, input * np.asarray(negative_slope, input.dtype))
 
 

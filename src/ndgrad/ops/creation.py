@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from ._registry import call_inplace, method, op, register
+from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
 from .shape import _alias, _plain_size, _strided
 from .._tensor import Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format
@@ -308,6 +308,8 @@ def _like(name, fill):
     def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
                 memory_format=None):
         _check_device(name, device)
+        if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _data
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         data = input._data
         return _new(getattr(_backend_of(data), fill)(data.shape, _dtype_arg(name, dtype, input.dtype).np),
                     requires_grad)
@@ -522,6 +524,10 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 @op("copy_", public=False)
 def _copy(input, src, non_blocking=False):
+    # torch's RuntimeError naming both shapes, before NumPy's ValueError about "remapped shapes"
+    if broadcast_shape(input.shape, np.shape(src)) != tuple(input.shape):
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shape(input.shape, np.shape(src)))}")
     return np.broadcast_to(src, input.shape).astype(input.dtype, copy=True)
 
 
@@ -686,6 +692,9 @@ def _triangle_indices(name, np_indices):
         d = _dtype_arg(name, dtype, _dtype.int64)
         if d not in (_dtype.int32, _dtype.int64):
             raise RuntimeError("\"" + name + "\" not implemented for '" + _dtype.type_word(d.np) + "'")
+        for what, n in (("row", row), ("col", col)):   # NumPy would give no indices
+            if n < 0:
+                raise RuntimeError(f"{name}(): {what} must be non-negative, got {n}")
         rows, cols = np_indices(row, offset, col)
         return _new(np.stack([rows, cols]).astype(d.np).reshape(2, -1))
     indices.__name__ = indices.__qualname__ = name

@@ -101,8 +101,14 @@ def _cholesky_info(A):
     """LAPACK's potrf info per matrix: 0, or the order of the first leading minor that is not PD."""
     flat = A.reshape((-1,) + A.shape[-2:])
     potrf = linalg().get_lapack_funcs("potrf", (flat,))
-    info = np.array([potrf(m, lower=True)[1] for m in flat], dtype=np.int32)
+    info = np.array([_potrf_info(*potrf(m, lower=True)) for m in flat], dtype=np.int32)
     return info.reshape(A.shape[:-2])
+
+
+def _potrf_info(L, info):
+    """potrf's info, with a NaN pivot counted as not PD (as torch's LAPACK does; SciPy's passes it)."""
+    bad = np.flatnonzero(~np.isfinite(np.diagonal(L)))
+    return info if info or not bad.size else bad[0] + 1
 
 
 def _cholesky_partial(A):
@@ -116,6 +122,8 @@ def linalg_cholesky_ex(A, *, upper=False, check_errors=False):
     _check_matrix("linalg.cholesky", A)
     try:
         L, info = np.linalg.cholesky(A), np.zeros(A.shape[:-2], dtype=np.int32)
+        if not np.isfinite(L).all():   # NumPy lets NaN through; LAPACK's potrf reports it as not PD
+            raise np.linalg.LinAlgError
     except np.linalg.LinAlgError:
         info = _cholesky_info(A)
         if check_errors:
@@ -481,6 +489,9 @@ _SVD_DRIVERS = (None, "gesvd", "gesvdj", "gesvda", "gesvdj_batched")
 @op("_linalg_svd")
 def _linalg_svd(A, full_matrices=False, compute_uv=True, *, driver=None):
     _check_matrix("linalg.svd", A, square=False)
+    if not np.isfinite(A).all():   # NumPy raises its own LinAlgError ("SVD did not converge")
+        raise LinAlgError("linalg.svd: The algorithm failed to converge because the input matrix contained "
+                          "non-finite values.")
     if driver is not None:
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
                            "cuSOLVER backend.")

@@ -104,6 +104,9 @@ def _check_nll_shapes(input, target, want_input_dims):
 @op("nll_loss", public="_nll_loss")
 def _nll_loss(input, target, weight, reduction, ignore_index):
     _check_nll_shapes(input, target, (1, 2))
+    if weight is not None and weight.shape != input.shape[-1:]:   # NumPy would broadcast it or index past it
+        raise RuntimeError(f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight.shape)}")
     return _nll_forward(input, target.reshape(()) if input.ndim == 1 else target, weight, reduction, ignore_index)
 
 
@@ -145,7 +148,7 @@ _EPS_BCE = 1e-12
 @op("binary_cross_entropy", public="_binary_cross_entropy", promote="same", operands=(0, 1, 2))
 def _binary_cross_entropy(self, target, weight, reduction):
     _float_only("binary_cross_entropy", self)
-    if ((self < 0) | (self > 1)).any():
+    if not ((self >= 0) & (self <= 1)).all():   # NaN is out of range too, as in torch
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = -(target * np.maximum(np.log(self), -100) + (1 - target) * np.maximum(np.log1p(-self), -100))
     return _reduce(losses if weight is None else losses * weight, reduction)

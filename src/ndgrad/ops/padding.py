@@ -80,6 +80,10 @@ def constant_pad_nd(self, pad, value=0):
                            f"Pad length is {len(pad)} while the input has {self.ndim} dimensions.")
     k = len(pad) // 2
     widths = [(0, 0)] * (self.ndim - k) + [(pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]) for i in range(k)]
+    for d, ((a, b), n) in enumerate(zip(widths, self.shape)):
+        if n + a + b < 0:   # NumPy's slicing would quietly give an empty dimension
+            raise RuntimeError(f"constant_pad_nd: padding ({a}, {b}) of dimension {d} (size {n}) would make its "
+                               f"size {n + a + b}; negative padding may remove at most the whole dimension")
     crop = tuple(slice(max(-a, 0), n - max(-b, 0)) for (a, b), n in zip(widths, self.shape))
     out = self[crop]
     return np.pad(out, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=value)

@@ -82,6 +82,17 @@ def _kind(x):
 _type_word = _dtype.type_word
 
 
+def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
+    """fn, refusing arrays whose dtype kind is in `kinds` with torch's error naming the kernel and
+    the dtype (NumPy would compute something torch does not, or raise its own ufunc TypeError)."""
+    def forward(*operands):
+        for a in operands:
+            if is_array(a) and a.dtype.kind in kinds:
+                raise exc(message or f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
+        return fn(*operands)
+    return forward
+
+
 def _nonzero_divisor(input, other):
     """torch raises on integer division by zero (NumPy would give 0 and a warning)."""
     if _kind(input) in "biu" and _kind(other) in "biu" and np.any(np.equal(other, 0)):
@@ -198,11 +209,13 @@ def _modulo(ufunc):
     return forward
 
 
-_remainder_scalar = pointwise("remainder.Scalar", public=False, promote="same")(_modulo(np.remainder))
-_remainder_tensor = pointwise("remainder.Tensor", public=False, promote="same")(_modulo(np.remainder))
-_remainder_scalar_tensor = pointwise("remainder.Scalar_Tensor", public=False, promote="same")(_modulo(np.remainder))
-_fmod_scalar = pointwise("fmod.Scalar", public=False, promote="same")(_modulo(np.fmod))
-_fmod_tensor = pointwise("fmod.Tensor", public=False, promote="same")(_modulo(np.fmod))
+_remainder = _refusing("remainder_cpu", "bc", np.remainder)
+_fmod = _refusing("fmod_cpu", "bc", np.fmod)
+_remainder_scalar = pointwise("remainder.Scalar", public=False, promote="same")(_modulo(_remainder))
+_remainder_tensor = pointwise("remainder.Tensor", public=False, promote="same")(_modulo(_remainder))
+_remainder_scalar_tensor = pointwise("remainder.Scalar_Tensor", public=False, promote="same")(_modulo(_remainder))
+_fmod_scalar = pointwise("fmod.Scalar", public=False, promote="same")(_modulo(_fmod))
+_fmod_tensor = pointwise("fmod.Tensor", public=False, promote="same")(_modulo(_fmod))
 
 
 _remainder_args = Parser("remainder(Tensor input, Tensor other)",
@@ -244,6 +257,8 @@ def fmod_(self, *args, **kwargs):
 
 
 def _power(input, exponent):
+    if getattr(input, "dtype", None) == np.bool_ and getattr(exponent, "dtype", np.bool_) == np.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if _kind(input) in "biu" and _kind(exponent) in "biu" and np.any(np.less(exponent, 0)):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return np.power(input, exponent)
@@ -351,12 +366,14 @@ def _binary(name, ufunc, *, promote="same", inplace=False):
     return pointwise(name, method=True, inplace=inplace, promote=promote, operands=(0, 1))(_named(name, ufunc, 2))
 
 
-maximum = _binary("maximum", np.maximum)
-minimum = _binary("minimum", np.minimum)
-fmax = _binary("fmax", np.fmax)
-fmin = _binary("fmin", np.fmin)
-atan2 = _binary("atan2", np.arctan2, promote="float", inplace=True)
-hypot = _binary("hypot", np.hypot, promote="float", inplace=True)
+maximum = _binary("maximum", _refusing("", "c", np.maximum, RuntimeError, "maximum not implemented for complex tensors."))
+minimum = _binary("minimum", _refusing("", "c", np.minimum, RuntimeError, "minimum not implemented for complex tensors."))
+fmax = _binary("fmax", _refusing("", "c", np.fmax, RuntimeError, "fmax not implemented for complex tensors."))
+fmin = _binary("fmin", _refusing("", "c", np.fmin, RuntimeError, "fmin not implemented for complex tensors."))
+atan2 = _binary("atan2", _refusing("atan2_cpu", "c", np.arctan2), promote="float", inplace=True)
+hypot = _binary("hypot", _refusing("hypot_cpu", "biuc", np.hypot), inplace=True)   # torch: floats only
+
+
 def _logaddexp(a, b):
     """NumPy's logaddexp, extended to complex operands as torch does: log(exp(a) + exp(b)) computed
     around the operand of larger real part."""
@@ -391,6 +408,8 @@ def copysign_(self, *args, **kwargs):
 
 
 def _lerp(input, end, weight):
+    if input.dtype.kind in "biu":   # NumPy would compute it in float
+        raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for '{_type_word(input.dtype)}'")
     # torch's form: exact at both ends, and computed from the nearer end for |weight| >= 0.5
     diff = np.subtract(end, input)
     if not is_array(weight):
@@ -603,18 +622,21 @@ atanh = _unary("atanh", np.arctanh, inplace="entry")
 sqrt = _unary("sqrt", np.sqrt)
 rsqrt = _unary("rsqrt", lambda x: np.reciprocal(np.sqrt(x)))
 sigmoid = _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)) if x.dtype.kind == "c" else special().expit(x))
-erf = _unary("erf", lambda x: special().erf(x))
-erfc = _unary("erfc", lambda x: special().erfc(x))
-erfinv = _unary("erfinv", lambda x: special().erfinv(x))
+erf = _unary("erf", _refusing("erf_vml_cpu", "c", lambda x: special().erf(x)))
+erfc = _unary("erfc", _refusing("erfc_vml_cpu", "c", lambda x: special().erfc(x)))
+erfinv = _unary("erfinv", _refusing("erfinv_vml_cpu", "c", lambda x: special().erfinv(x)))
 lgamma = _unary("lgamma", lambda x: special().gammaln(x))
 digamma = _unary("digamma", lambda x: special().psi(x))
 deg2rad = _unary("deg2rad", np.deg2rad)
 rad2deg = _unary("rad2deg", np.rad2deg)
 sinc = _unary("sinc", np.sinc)
-floor = _unary("floor", _integers_unchanged(np.floor), promote=None)
-ceil = _unary("ceil", _integers_unchanged(np.ceil), promote=None)
-trunc = _unary("trunc", _integers_unchanged(np.trunc), promote=None)
-frac = _unary("frac", lambda x: x - np.trunc(x), promote=None)
+floor = _unary("floor", _refusing("floor_vml_cpu", "b", _refusing("", "c", _integers_unchanged(np.floor), message=
+               "floor is not supported for complex inputs")), promote=None)
+ceil = _unary("ceil", _refusing("ceil_vml_cpu", "b", _refusing("", "c", _integers_unchanged(np.ceil), message=
+              "ceil is not supported for complex inputs")), promote=None)
+trunc = _unary("trunc", _refusing("trunc_vml_cpu", "b", _refusing("", "c", _integers_unchanged(np.trunc), message=
+               "trunc is not supported for complex inputs")), promote=None)
+frac = _unary("frac", _refusing("frac_cpu", "biuc", lambda x: x - np.trunc(x)), promote=None)
 
 
 # The first derivatives of tanh and sigmoid are ops of their own, so that double backward records
@@ -681,6 +703,8 @@ def sgn(input):
 
 @pointwise("round", public=False)
 def _round(input):
+    if input.dtype.kind in "bc":
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{_type_word(input.dtype)}'")
     return input.copy() if input.dtype.kind in "biu" else np.round(input)
 
 
@@ -886,7 +910,7 @@ ge = _comparison("ge", np.greater_equal)
 
 
 def _logical(name, ufunc):
-    fn = pointwise(name, method=True)(_named(name, ufunc, 2))
+    fn = pointwise(name, method=True, operands=(0, 1))(_named(name, ufunc, 2))   # operands: None is refused
     args = Parser(f"{name}_(Tensor self, Tensor other)").method()
 
     def in_place(self, *a, **kwargs):

@@ -176,7 +176,7 @@ def _flat_index(coords, size):
 
 def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     x, unbatched = _batched(self, d, name)
-    if x.size == 0 and x.shape[1] != 0:
+    if 0 in self.shape[self.ndim - d - 1:]:   # channels and spatial dims; an empty batch is allowed
         raise RuntimeError(f"{name}: Expected input's non-batch dimensions to have positive length, but input has "
                            f"a shape of {list(self.shape)}")
     kernel, stride, padding, dilation = _pool_args(name, d, kernel_size, stride, padding, dilation)

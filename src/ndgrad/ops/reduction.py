@@ -492,6 +492,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 def _arg_extreme(name, index_fn, input, dim, keepdim):
     _real_only(name, input)
+    if input.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input; convert it first, e.g. input.int()")
     if dim is None:   # the index into the flattened input
         if input.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
