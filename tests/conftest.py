@@ -54,8 +54,9 @@ def pytest_assertion_pass(item, lineno, orig, expl):
 def _uses_pass_hook(module):
     """False when the module's asserts were rewritten without the pass hook: a cached rewritten .pyc
     from before enable_assertion_pass_hook (its asserts would silently count nothing)."""
-    names, stack = set(), [c for c in vars(module).values() if hasattr(c, "__code__")]
-    codes = [f.__code__ for f in stack]
+    objs = list(vars(module).values())
+    objs += [m for c in objs if isinstance(c, type) for m in vars(c).values()]   # test classes' methods
+    codes, names = [f.__code__ for f in objs if hasattr(f, "__code__")], set()
     while codes:
         co = codes.pop()
         names.update(co.co_names)
