@@ -55,8 +55,8 @@ class OpInfo:
     name: unique test id; call(T, *inputs): the call; inputs: S/I/B specs or plain values;
     grad_fn: the expected grad_fn.name() of the (first) output; gradgrad: torch supports double
     backward here; torch_parity: compare with torch when installed; atol/rtol: value tolerances;
-    forward_ad: None (checked when the op's yaml entry has `result:`, else it must raise), or False
-    where forward AD is known not to apply (the reason in a comment).
+    forward_ad: informative only (False where forward AD is known not to apply); the forward-AD test
+    takes its expectation from torch (op_db/forward_ad_support.py), not from this field or ndgrad.
     """
 
     def __init__(self, name, call, inputs, grad_fn=None, gradgrad=True, torch_parity=True,
