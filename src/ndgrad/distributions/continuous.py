@@ -1,6 +1,5 @@
 """The univariate continuous distributions: Normal, Uniform, Exponential, Laplace, Beta."""
 import math
-import numbers
 
 from .._tensor import Size
 from ..ops.random import rand
@@ -8,7 +7,7 @@ from ..ops.shape import stack
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
 from .gamma import _sample_gamma
-from .utils import _eps, _standard_normal, broadcast_all
+from .utils import _eps, _standard_normal, broadcast_params
 
 __all__ = ["Beta", "Exponential", "Laplace", "Normal", "Uniform"]
 
@@ -19,9 +18,8 @@ class Normal(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        scalars = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(Size(()) if scalars else self.loc.shape, validate_args=validate_args)
+        (self.loc, self.scale), batch_shape = broadcast_params(loc, scale)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
@@ -55,9 +53,8 @@ class Uniform(Distribution):
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = broadcast_all(low, high)
-        scalars = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
-        super().__init__(Size(()) if scalars else self.low.shape, validate_args=validate_args)
+        (self.low, self.high), batch_shape = broadcast_params(low, high)
+        super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and not bool(self.low.lt(self.high).all()):
             raise ValueError("Uniform is not defined when low>= high")
 
@@ -98,9 +95,8 @@ class Exponential(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(Size(()) if isinstance(rate, numbers.Number) else self.rate.shape,
-                         validate_args=validate_args)
+        (self.rate,), batch_shape = broadcast_params(rate)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     mean = property(lambda self: self.rate.reciprocal())
     mode = property(lambda self: self.rate.new_zeros(self.rate.shape))
@@ -134,9 +130,8 @@ class Laplace(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        scalars = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(Size(()) if scalars else self.loc.shape, validate_args=validate_args)
+        (self.loc, self.scale), batch_shape = broadcast_params(loc, scale)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
@@ -172,9 +167,9 @@ class Beta(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, concentration1, concentration0, validate_args=None):
-        self.concentration1, self.concentration0 = broadcast_all(concentration1, concentration0)
-        scalars = isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number)
-        super().__init__(Size(()) if scalars else self.concentration1.shape, validate_args=validate_args)
+        (self.concentration1, self.concentration0), batch_shape = broadcast_params(concentration1,
+                                                                                    concentration0)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     @property
     def _concentration(self):

@@ -11,7 +11,7 @@ from ..ops.random import bernoulli, binomial, multinomial, poisson
 from ..ops.shape import broadcast_tensors
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all, broadcast_params, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli", "Binomial", "Categorical", "OneHotCategorical", "Poisson"]
 
@@ -29,9 +29,9 @@ class Bernoulli(ExponentialFamily):
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
         given = probs if probs is not None else logits
-        (param,) = broadcast_all(given)
+        (param,), batch_shape = broadcast_params(given)
         setattr(self, "probs" if probs is not None else "logits", param)
-        super().__init__(Size(()) if isinstance(given, numbers.Number) else param.shape, validate_args=validate_args)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     @property
     def _param(self):
@@ -196,9 +196,8 @@ class Poisson(ExponentialFamily):
     support = constraints.nonnegative_integer
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(Size(()) if isinstance(rate, numbers.Number) else self.rate.shape,
-                         validate_args=validate_args)
+        (self.rate,), batch_shape = broadcast_params(rate)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     mean = property(lambda self: self.rate)
     mode = property(lambda self: self.rate.floor())

@@ -1,6 +1,5 @@
 """Gamma, whose rsample is reparameterized through ndgrad._standard_gamma (StandardGammaBackward0),
 as torch's is."""
-import numbers
 
 import numpy as np
 
@@ -8,7 +7,7 @@ from .._tensor import Size
 from ..ops.special import _standard_gamma
 from . import constraints
 from .distribution import ExponentialFamily
-from .utils import broadcast_all
+from .utils import broadcast_params
 
 __all__ = ["Gamma"]
 
@@ -28,9 +27,8 @@ class Gamma(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = broadcast_all(concentration, rate)
-        scalars = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
-        super().__init__(Size(()) if scalars else self.concentration.shape, validate_args=validate_args)
+        (self.concentration, self.rate), batch_shape = broadcast_params(concentration, rate)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     def rsample(self, sample_shape=Size()):
         shape = tuple(self._extended_shape(sample_shape))

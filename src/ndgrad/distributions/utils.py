@@ -25,6 +25,14 @@ def broadcast_all(*values):
     return tuple(t.expand(shape) for t in tensors)
 
 
+def broadcast_params(*values):
+    """broadcast_all of a distribution's parameters, and the batch shape they give: () when every
+    parameter is a Python number (torch's rule), else their common shape."""
+    tensors = broadcast_all(*values)
+    scalars = all(isinstance(v, numbers.Number) for v in values)
+    return tensors, Size(()) if scalars else tensors[0].shape
+
+
 def _standard_normal(shape, dtype):
     return randn(tuple(shape), dtype=dtype)
 
