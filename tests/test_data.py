@@ -2,7 +2,9 @@
 with torch where the result does not depend on random streams (ndgrad's Generator does not
 reproduce torch's), and checked against their own expectations where it does."""
 import collections
+import os
 import random
+import time
 import warnings
 
 import numpy as np
@@ -267,44 +269,94 @@ def test_iterable_dataset_with_workers_matches_torch(num_workers):
     parity(scenario)
 
 
-def test_emulated_workers_have_their_own_state():
+_init_calls = []   # in a worker process: the worker_init_fn calls made in that process
+
+
+def _record_init(worker_id):
+    info = ndgrad.utils.data.get_worker_info()
+    _init_calls.append((worker_id, info.id, info.num_workers, info.seed - worker_id))
+    info.dataset.offset = 100 * worker_id     # a change to the worker's own copy only
+
+
+class _Probe(ndgrad.utils.data.Dataset):
+    """Each item tells what the worker process that loaded it has seen."""
+    offset = 0
+
+    def __getitem__(self, i):
+        return [i + self.offset, random.random(), ndgrad.rand(()).item(), os.getpid(), len(_init_calls),
+                *(_init_calls[0] if _init_calls else (-1,) * 4)]
+
+    def __len__(self):
+        return 4
+
+
+def test_workers_are_processes_with_their_own_state():
     d = ndgrad.utils.data
-    seen = []
-
-    def init(worker_id):
-        info = d.get_worker_info()
-        seen.append((worker_id, info.id, info.num_workers, info.seed - worker_id))
-        info.dataset.offset = 100 * worker_id     # a change to the worker's own copy only
-
-    class Offset(d.Dataset):
-        offset = 0
-
-        def __getitem__(self, i):
-            return [i + self.offset, random.random(), ndgrad.rand(()).item()]
-
-        def __len__(self):
-            return 4
-    ds = Offset()
+    ds = _Probe()
     state = random.getstate(), ndgrad.get_rng_state()
-    batches = list(d.DataLoader(ds, batch_size=1, num_workers=2, worker_init_fn=init))
-    assert [b[0].item() for b in batches] == [0, 101, 2, 103]    # batch k comes from worker k % 2
-    assert [s[:3] for s in seen] == [(0, 0, 2), (1, 1, 2)] and seen[0][3] == seen[1][3]
-    assert ds.offset == 0 and d.get_worker_info() is None
+    batches = list(d.DataLoader(ds, batch_size=None, num_workers=2, worker_init_fn=_record_init))
+    assert [b[0] for b in batches] == [0, 101, 2, 103]            # item k comes from worker k % 2
+    pids = [b[3] for b in batches]
+    assert pids[0] == pids[2] != pids[1] == pids[3] and os.getpid() not in pids
+    assert [b[4] for b in batches] == [1, 1, 1, 1]                # worker_init_fn once per worker
+    assert [b[5:8] for b in batches[:2]] == [[0, 0, 2], [1, 1, 2]]
+    assert batches[0][8] == batches[1][8]                         # one base seed; worker seed = base + id
+    assert ds.offset == 0 and d.get_worker_info() is None and _init_calls == []
     assert random.getstate() == state[0]                          # the main process's state is untouched
-    assert batches[0][1].item() != batches[1][1].item()           # workers are seeded apart
-    with pytest.raises(RuntimeError, match="Cannot assign attributes to WorkerInfo objects"):
-        seen.clear() or d.DataLoader(ds, num_workers=1, worker_init_fn=lambda i: setattr(
-            d.get_worker_info(), "id", 5)).__iter__()
+    assert batches[0][1] != batches[1][1] and batches[0][2] != batches[1][2]   # workers are seeded apart
+
+
+def _assign_worker_id(worker_id):
+    ndgrad.utils.data.get_worker_info().id = 5
+
+
+def test_worker_errors_reach_the_main_process():
+    d = ndgrad.utils.data
+    with pytest.raises(RuntimeError, match="(?s)Caught RuntimeError in DataLoader worker process 0.*"
+                                           "Cannot assign attributes to WorkerInfo objects"):
+        list(d.DataLoader(_Probe(), num_workers=1, worker_init_fn=_assign_worker_id))
+
+    class Bad(_Probe):
+        def __getitem__(self, i):
+            if i == 3:
+                raise KeyError(i)
+            return i
+    with pytest.raises(KeyError, match="Caught KeyError in DataLoader worker process 1"):
+        list(d.DataLoader(Bad(), num_workers=2))
+
+
+def test_worker_timeout_and_death_are_named():
+    d = ndgrad.utils.data
+
+    class Slow(_Probe):
+        def __getitem__(self, i):
+            time.sleep(30)
+
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="DataLoader timed out after 0.5 seconds"):
+        list(d.DataLoader(Slow(), num_workers=1, timeout=0.5))
+
+    class Dies(_Probe):
+        def __getitem__(self, i):
+            os._exit(3)
+
+    loader = d.DataLoader(Dies(), num_workers=1)
+    it = iter(loader)
+    it._poll_s = 0.2
+    with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly"):
+        next(it)
+    assert time.monotonic() - start < 20
 
 
 def test_persistent_workers_initialise_once():
     d = ndgrad.utils.data
-    calls = []
-    loader = d.DataLoader(range(4), batch_size=2, num_workers=2, persistent_workers=True,
-                          worker_init_fn=calls.append)
-    assert [b.tolist() for b in loader] == [[0, 1], [2, 3]]
-    assert [b.tolist() for b in loader] == [[0, 1], [2, 3]]
-    assert calls == [0, 1]
+    loader = d.DataLoader(_Probe(), batch_size=2, num_workers=2, persistent_workers=True,
+                          worker_init_fn=_record_init)
+    first = [(b[0].tolist(), b[3].tolist()) for b in loader]
+    second = [(b[0].tolist(), b[3].tolist(), b[4].tolist()) for b in loader]
+    assert [b[0] for b in first] == [[0, 1], [102, 103]]
+    assert [b[1] for b in first] == [b[1] for b in second]   # the same processes
+    assert [b[2] for b in second] == [[1, 1], [1, 1]]        # each initialised once
 
 
 def test_training_loop_with_a_dataloader_matches_torch():

@@ -1,21 +1,24 @@
 """DataLoader: batches from a dataset, in the order of a sampler, through a collate function.
 
-Workers (`num_workers > 0`) run in the main process, one after another; there is no
-parallelism. Each emulated worker still behaves as one of torch's worker processes: it has its
-own shallow copy of the dataset (what `get_worker_info().dataset` returns, so a
-`worker_init_fn` may cut it to the worker's share), its own random state (ndgrad's default
-Generator, `random` and NumPy's global state, seeded from the loader's base seed plus the worker
-id as torch seeds them, swapped in whenever the worker runs), `worker_init_fn(worker_id)` called
-once per epoch (once in all with `persistent_workers`), and batches taken round-robin across
-workers. So a program gets the same batches, in the same order, as with torch's workers.
+With `num_workers > 0` batches are loaded by worker processes (`multiprocessing`, the platform's
+default start method unless `multiprocessing_context` names another), as torch loads them: each
+worker gets the dataset (its own copy), is seeded from the loader's base seed plus its id (ndgrad's
+default Generator, `random`, NumPy's global state), runs `worker_init_fn(worker_id)` once when it
+starts, and receives the index lists of batches round-robin, at most `prefetch_factor` ahead per
+worker; batches come back in the sampler's order. A worker's exception is raised again in the main
+process with the worker's traceback; a worker that dies or a `timeout` that expires is a
+RuntimeError naming it. `persistent_workers` keeps the processes across epochs.
 
 Seeded shuffling draws from a `Generator` exactly where torch does (the loader's base seed, then
 the sampler's permutation), so it is reproducible in ndgrad, but the permutations differ from
 torch's: ndgrad's Generator (PCG64) does not reproduce torch's Mersenne-Twister streams.
 """
-import contextlib
-import copy
+import itertools
+import multiprocessing
+import os
+import queue
 import random
+import traceback
 import warnings
 
 import numpy as np
@@ -48,8 +51,7 @@ class WorkerInfo:
         return f"{self.__class__.__name__}({items})"
 
 
-_DONE = object()
-_current_worker = None   # the WorkerInfo of the emulated worker running now
+_current_worker = None   # this process's WorkerInfo when it is a worker
 
 
 def get_worker_info():
@@ -65,48 +67,101 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-class _Worker:
-    """One emulated worker: its WorkerInfo, its random state, and (iterable datasets) its stream."""
+class _Fetcher:
+    """Turns one entry of the index sampler into a batch (map-style), or reads the next batch
+    from the dataset's stream (iterable-style); StopIteration when the stream is exhausted."""
 
-    def __init__(self, loader, worker_id, base_seed):
-        self.info = WorkerInfo(id=worker_id, num_workers=loader.num_workers, seed=base_seed + worker_id,
-                               dataset=copy.copy(loader.dataset))
-        self.stream = None
-        saved = _rng_states()
-        random.seed(self.info.seed)
-        _random.manual_seed(self.info.seed)
-        np.random.seed(np.random.SeedSequence([worker_id, base_seed]).generate_state(4))
-        self.states = _rng_states()
-        _set_rng_states(saved)
+    def __init__(self, dataset, auto_collation, collate_fn, batch_size, drop_last):
+        self.dataset, self.auto_collation, self.collate_fn = dataset, auto_collation, collate_fn
+        self.batch_size, self.drop_last = batch_size, drop_last
+        self.stream = iter(dataset) if isinstance(dataset, IterableDataset) else None
 
-    @contextlib.contextmanager
-    def running(self):
-        global _current_worker
-        saved, outer = _rng_states(), _current_worker
-        _set_rng_states(self.states)
-        _current_worker = self.info
+    def __call__(self, index):
+        if self.stream is None:
+            if not self.auto_collation:
+                return self.collate_fn(self.dataset[index])
+            if callable(getattr(self.dataset, "__getitems__", None)):
+                return self.collate_fn(self.dataset.__getitems__(index))
+            return self.collate_fn([self.dataset[i] for i in index])
+        if not self.auto_collation:
+            return self.collate_fn(next(self.stream))
+        data = list(itertools.islice(self.stream, self.batch_size))
+        if not data or (self.drop_last and len(data) < self.batch_size):
+            raise StopIteration
+        return self.collate_fn(data)
+
+
+class _WorkerError:
+    """An exception raised in a worker, carried to the main process with its traceback."""
+
+    def __init__(self, exc, worker_id):
+        self.exc_type = type(exc)
+        self.text = (f"Caught {self.exc_type.__name__} in DataLoader worker process {worker_id}.\n"
+                     "Original " + "".join(traceback.format_exception(exc)))
+
+    def reraise(self):
+        try:   # the same exception type when it can be built from one message, as torch does
+            exc = self.exc_type(self.text)
+        except Exception:
+            exc = RuntimeError(self.text)
+        raise exc
+
+
+_STOP, _RESUME = "stop", "resume"   # control messages on a worker's index queue
+_EXHAUSTED = "exhausted"            # an iterable dataset's copy in a worker has no more batches
+
+
+def _seed_worker(seed, base_seed, worker_id):
+    random.seed(seed)
+    _random.manual_seed(seed)
+    np.random.seed(np.random.SeedSequence([worker_id, base_seed]).generate_state(4))
+
+
+def _worker_loop(loader_args, index_queue, result_queue, worker_id, num_workers, base_seed, init_fn):
+    """A worker process: answers (task, index) requests with (task, batch) until told to stop."""
+    global _current_worker
+    dataset, auto_collation, collate_fn, batch_size, drop_last = loader_args
+    seed = base_seed + worker_id
+    _seed_worker(seed, base_seed, worker_id)
+    _current_worker = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
+    try:
+        if init_fn is not None:
+            init_fn(worker_id)
+        fetcher = _Fetcher(dataset, auto_collation, collate_fn, batch_size, drop_last)
+        init_error = None
+    except Exception as exc:
+        init_error = _WorkerError(exc, worker_id)
+    exhausted = False
+    while True:
+        message = index_queue.get()
+        if message == _STOP:
+            break
+        if message == _RESUME:   # a new epoch of persistent workers
+            if init_error is None:
+                fetcher = _Fetcher(dataset, auto_collation, collate_fn, batch_size, drop_last)
+            exhausted = False
+            continue
+        task, index = message
+        if init_error is not None:
+            result_queue.put((task, init_error))
+            init_error = None   # reported once; the main process raises it
+            continue
+        if exhausted:
+            result_queue.put((task, _EXHAUSTED))
+            continue
         try:
-            yield self.info.dataset
-        finally:
-            _current_worker = outer
-            self.states = _rng_states()
-            _set_rng_states(saved)
-
-
-def _rng_states():
-    return _random.default_generator.get_state(), random.getstate(), np.random.get_state()
-
-
-def _set_rng_states(states):
-    _random.default_generator.set_state(states[0])
-    random.setstate(states[1])
-    np.random.set_state(states[2])
+            result = fetcher(index)
+        except StopIteration:
+            exhausted, result = True, _EXHAUSTED
+        except Exception as exc:
+            result = _WorkerError(exc, worker_id)
+        result_queue.put((task, result))
 
 
 class DataLoader:
     """Iterates over `dataset` in batches (see the module docstring for workers and seeding).
-    `pin_memory`, `timeout`, `prefetch_factor`, `multiprocessing_context` and `in_order` are
-    accepted and change nothing on the CPU."""
+    `pin_memory` and `pin_memory_device` are accepted and change nothing on the CPU; batches always
+    come in order (`in_order=False` only allows torch to reorder them)."""
 
     __initialized = False
 
@@ -183,7 +238,7 @@ class DataLoader:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
-        self._workers = None   # kept across epochs with persistent_workers
+        self._persistent_iter = None   # the worker processes kept across epochs with persistent_workers
         self.__initialized = True
 
     def __setattr__(self, attr, val):
@@ -209,99 +264,165 @@ class DataLoader:
         return len(self._index_sampler)
 
     def __iter__(self):
-        return _DataLoaderIter(self)
+        if self.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.", stacklevel=2)
+        if not self.num_workers:
+            return _SingleProcessIter(self)
+        self.check_worker_number_rationality()
+        if not self.persistent_workers:
+            return _MultiProcessIter(self)
+        if self._persistent_iter is None:
+            self._persistent_iter = _MultiProcessIter(self)
+        else:
+            self._persistent_iter._reset()
+        return self._persistent_iter
 
     def check_worker_number_rationality(self):
-        """Nothing to check: emulated workers use no processes."""
+        """Warns when more workers are asked for than this process may use CPUs."""
+        if not self.num_workers:
+            return
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        if cpus is None or self.num_workers > cpus:
+            suggestion = ("DataLoader is not able to compute a suggested max number of worker in current system."
+                          if cpus is None else
+                          f"Our suggested max number of worker in current system is {cpus}"
+                          f"{'' if hasattr(os, 'sched_getaffinity') else ' (`cpuset` is not taken into account)'}, "
+                          "which is smaller than what this DataLoader is going to create.")
+            warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. {suggestion} "
+                          "Please be aware that excessive worker creation might get DataLoader running slow or even "
+                          "freeze, lower the worker number to avoid potential slowness/freeze if necessary.",
+                          stacklevel=3)
 
 
-class _DataLoaderIter:
+class _SingleProcessIter:
     def __init__(self, loader):
         self._loader = loader
-        if loader.pin_memory:
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
-                          "memory won't be used.", stacklevel=3)
-        sampler_iter = iter(loader._index_sampler)
-        workers = loader._workers if loader.persistent_workers else None
-        if loader.num_workers and workers is None:
-            # one int64 from the loader's generator seeds the workers, as in torch
-            base_seed = empty((), dtype=_dtype.int64).random_(generator=loader.generator).item()
-            workers = [_Worker(loader, w, base_seed) for w in range(loader.num_workers)]
-            if loader.persistent_workers:
-                loader._workers = workers
-            if loader.worker_init_fn is not None:
-                for w in workers:
-                    with w.running():
-                        loader.worker_init_fn(w.info.id)
-        elif not loader.num_workers:
-            # torch draws the base seed in the main process too; keep the draws in step
-            empty((), dtype=_dtype.int64).random_(generator=loader.generator)
-        self._batches = self._run(sampler_iter, workers)
+        # torch draws the workers' base seed in the main process too; keep the draws in step
+        empty((), dtype=_dtype.int64).random_(generator=loader.generator)
+        self._indices = iter(loader._index_sampler)
+        self._fetch = _Fetcher(loader.dataset, loader._auto_collation, loader.collate_fn, loader.batch_size,
+                               loader.drop_last)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return next(self._batches)
+        return self._fetch(next(self._indices))
 
     def __len__(self):
         return len(self._loader)
 
-    def _run(self, sampler_iter, workers):
-        loader = self._loader
-        if not workers:
-            yield from self._fetch_all(sampler_iter, None, loader.dataset)
-            return
-        if not loader._iterable:
-            for n, index in enumerate(sampler_iter):
-                worker = workers[n % len(workers)]
-                with worker.running() as dataset:
-                    batch = self._fetch_map(dataset, index)
-                yield batch
-            return
-        active = list(workers)
-        for w in active:
-            w.stream = None   # each epoch, each worker iterates its copy afresh
-        while active:
-            for w in list(active):
-                with w.running() as dataset:
-                    if w.stream is None:
-                        w.stream = self._fetch_all(sampler_iter, w, dataset)
-                    batch = next(w.stream, _DONE)
-                if batch is _DONE:   # this worker's copy is exhausted; the others go on
-                    active.remove(w)
-                    continue
-                yield batch
 
-    def _fetch_all(self, sampler_iter, worker, dataset):
-        """The batches of one stream: the whole loader (no workers), or one worker's dataset copy."""
-        loader = self._loader
-        if not loader._iterable:
-            for index in sampler_iter:
-                yield self._fetch_map(dataset, index)
+class _MultiProcessIter:
+    """Worker processes fed index lists round-robin; batches handed out in the order sent."""
+
+    _poll_s = 5.0   # how often a wait without timeout checks that the workers are alive
+
+    def __init__(self, loader):
+        self._loader = loader
+        n = loader.num_workers
+        # one int64 from the loader's generator seeds the workers, as in torch
+        base_seed = empty((), dtype=_dtype.int64).random_(generator=loader.generator).item()
+        ctx = loader.multiprocessing_context
+        ctx = multiprocessing.get_context(ctx) if ctx is None or isinstance(ctx, str) else ctx
+        self._results = ctx.Queue()
+        self._index_queues, self._workers = [], []
+        args = (loader.dataset, loader._auto_collation, loader.collate_fn, loader.batch_size, loader.drop_last)
+        for w in range(n):
+            index_queue = ctx.Queue()
+            proc = ctx.Process(target=_worker_loop, daemon=True,
+                               args=(args, index_queue, self._results, w, n, base_seed, loader.worker_init_fn))
+            proc.start()
+            self._index_queues.append(index_queue)
+            self._workers.append(proc)
+        self._shut = False
+        self._reset(first=True)
+
+    def _reset(self, first=False):
+        n = self._loader.num_workers
+        self._indices = iter(self._loader._index_sampler)
+        self._sent = self._received = 0     # task numbers: sent to workers, handed to the caller
+        self._owner = {}                    # task -> worker, for tasks not yet handed out
+        self._ready = {}                    # task -> result that came back early
+        self._active = [True] * n           # iterable datasets: workers whose copy is not exhausted
+        self._next_worker = itertools.cycle(range(n))
+        if not first:
+            for q in self._index_queues:
+                q.put(_RESUME)
+        for _ in range(self._loader.prefetch_factor * n):
+            self._send()
+
+    def _send(self):
+        if not any(self._active):
             return
-        stream = iter(dataset)
-        if not loader._auto_collation:
-            for item in stream:
-                yield loader.collate_fn(item)
+        index = next(self._indices, _STOP)
+        if index is _STOP:
             return
+        worker = next(w for w in self._next_worker if self._active[w])
+        self._index_queues[worker].put((self._sent, index))
+        self._owner[self._sent] = worker
+        self._sent += 1
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return len(self._loader)
+
+    def __next__(self):
         while True:
-            data = []
-            for item in stream:
-                data.append(item)
-                if len(data) == loader.batch_size:
-                    break
-            if not data or (loader.drop_last and len(data) < loader.batch_size):
-                return
-            yield loader.collate_fn(data)
+            if self._received not in self._owner:   # nothing outstanding: the epoch is over
+                if not self._loader.persistent_workers:
+                    self._shutdown()
+                raise StopIteration
+            task = self._received
+            while task not in self._ready:
+                got, result = self._get()
+                self._ready[got] = result
+            result = self._ready.pop(task)
+            worker = self._owner.pop(task)
+            self._received += 1
+            if isinstance(result, str) and result == _EXHAUSTED:
+                self._active[worker] = False   # its copy is done; the other workers go on
+                continue
+            self._send()
+            if isinstance(result, _WorkerError):
+                self._shutdown()
+                result.reraise()
+            return result
 
-    def _fetch_map(self, dataset, index):
-        loader = self._loader
-        if loader._auto_collation:
-            if callable(getattr(dataset, "__getitems__", None)):
-                data = dataset.__getitems__(index)
-            else:
-                data = [dataset[i] for i in index]
-        else:
-            data = dataset[index]
-        return loader.collate_fn(data)
+    def _get(self):
+        timeout = self._loader.timeout
+        while True:
+            try:
+                return self._results.get(timeout=timeout if timeout > 0 else self._poll_s)
+            except queue.Empty:
+                if timeout > 0:
+                    self._shutdown(wait=False)
+                    raise RuntimeError(f"DataLoader timed out after {timeout} seconds") from None
+                dead = [str(p.pid) for p in self._workers if not p.is_alive()]
+                if dead:
+                    self._shutdown(wait=False)
+                    raise RuntimeError(f"DataLoader worker (pid(s) {', '.join(dead)}) exited unexpectedly") from None
+
+    def _shutdown(self, wait=True):
+        """Stops the workers: asks them to (wait=True), or terminates them (a worker may be stuck)."""
+        if self._shut:
+            return
+        self._shut = True
+        for q, p in zip(self._index_queues, self._workers):
+            if wait and p.is_alive():
+                q.put(_STOP)
+        for p in self._workers:
+            p.join(timeout=5 if wait else 0)
+            if p.is_alive():
+                p.terminate()
+        for q in [*self._index_queues, self._results]:
+            q.cancel_join_thread()
+            q.close()
+        if self._loader._persistent_iter is self:
+            self._loader._persistent_iter = None
+
+    def __del__(self):
+        self._shutdown()
