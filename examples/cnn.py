@@ -11,7 +11,7 @@ import tempfile
 
 import ndgrad as torch
 import ndgrad.nn as nn
-from ndgrad.data import load_digits
+from ndgrad.data import digits_arrays   # NumPy arrays: the data ships with ndgrad
 
 
 class DigitNet(nn.Module):
@@ -43,7 +43,7 @@ def main(argv=None):
     epochs = 2 if args.small else args.epochs
 
     torch.manual_seed(args.seed)
-    x_train, y_train, x_test, y_test = load_digits(args.seed)
+    x_train, y_train, x_test, y_test = map(torch.from_numpy, digits_arrays(args.seed))
     if args.small:
         x_train, y_train = x_train[:512], y_train[:512]
     model = DigitNet()

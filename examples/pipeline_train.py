@@ -9,6 +9,10 @@ that count up modulo the vocabulary from a random start. The rank holding the la
 trains an unsplit copy of the model on the same batches and prints both losses side by side:
 they agree to rounding (float64), since a pipelined step computes the same gradients.
 Schedules: gpipe, 1f1b, interleaved1f1b, zbh1 (InterleavedZeroBubble), zbv.
+
+Unlike the other examples, this one runs on ndgrad only: it splits the model with ndgrad's
+`pipelining.pipeline(model, num_stages=...)` and `get_schedule_class`, and simulates the ranks in
+one process without mpiexec, none of which torch.distributed.pipelining offers in that form.
 """
 import argparse
 import math

@@ -9,9 +9,10 @@ from ..ops.creation import from_numpy
 DIGITS = os.path.join(os.path.dirname(__file__), "digits.npz")
 
 
-def load_digits(seed=0, test_fraction=0.2):
-    """(x_train, y_train, x_test, y_test): images (N, 1, 8, 8) float32, standardised with the
-    training set's mean and std; labels int64. The split is a seeded random permutation."""
+def digits_arrays(seed=0, test_fraction=0.2):
+    """(x_train, y_train, x_test, y_test) as NumPy arrays: images (N, 1, 8, 8) float32,
+    standardised with the training set's mean and std; labels int64. The split is a seeded random
+    permutation. NumPy, so that a script gives them to `torch.from_numpy` of either library."""
     with np.load(DIGITS, allow_pickle=False) as data:
         images, labels = data["images"].astype(np.float32) / 16.0, data["labels"].astype(np.int64)
     order = np.random.default_rng(seed).permutation(len(labels))
@@ -19,4 +20,9 @@ def load_digits(seed=0, test_fraction=0.2):
     test, train = order[:n_test], order[n_test:]
     mean, std = images[train].mean(), images[train].std()
     images = ((images - mean) / std)[:, None]
-    return from_numpy(images[train]), from_numpy(labels[train]), from_numpy(images[test]), from_numpy(labels[test])
+    return images[train], labels[train], images[test], labels[test]
+
+
+def load_digits(seed=0, test_fraction=0.2):
+    """`digits_arrays` as ndgrad tensors."""
+    return tuple(from_numpy(a) for a in digits_arrays(seed, test_fraction))
