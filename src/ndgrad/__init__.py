@@ -53,6 +53,16 @@ from . import _C  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401
 # the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
 from . import accelerator, backends, cuda  # noqa: E402,F401
+# mixed precision: autocast regions (CPU: bfloat16 / float16) and GradScaler
+from . import amp, cpu  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
+from .amp.autocast_mode import (autocast_decrement_nesting, autocast_increment_nesting,  # noqa: E402,F401
+                                clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype,
+                                get_autocast_gpu_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
+                                is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype,
+                                set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled,
+                                set_autocast_gpu_dtype)
+from .amp.grad_scaler import GradScaler  # noqa: E402,F401
 from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401
                         get_deterministic_debug_mode, get_num_interop_threads, get_num_threads,
                         is_deterministic_algorithms_warn_only_enabled, set_default_device,

@@ -33,6 +33,7 @@ SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries b
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
 dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
                       # the op, as profile_op (see ops/_aten.py for the op's torch identity)
+autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
 
@@ -190,6 +191,8 @@ def call(spec, args):
         return profile_op(spec, args)
     if dispatch_hook is not None:
         return dispatch_hook(spec, args)
+    if autocast is not None:
+        args = autocast(spec.name, args)
     # The usual case, decided without _unwrap's loop: a floating Tensor, alone or with a Python
     # float or int, or with a Tensor of its dtype. _unwrap would promote nothing there (such a
     # scalar never lifts a floating Tensor; promote="float" changes integer tensors only) and
@@ -513,6 +516,21 @@ def _method_form(fn):
 @functools.cache
 def _method_parser(parser):
     return parser.method()   # built on the first bad call only: it costs import time otherwise
+
+
+def autocast_as(name):
+    """For a hand-written function that torch's autocast treats as the one op `name` (a loss, a
+    linalg composite): the autocast policy applies to its arguments on entry, not to the ops inside."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            if autocast is not None:
+                args = autocast(name, args)
+                if kwargs:
+                    kwargs = dict(zip(kwargs, autocast(name, tuple(kwargs.values()))))
+            return fn(*args, **kwargs)
+        return run
+    return deco
 
 
 def method(name=None):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._registry import op, register
+from ._registry import autocast_as, op, register
 from .linalg import _type_name, broadcast_shape
 
 
@@ -98,6 +98,7 @@ _CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dis
 
 
 @register()
+@autocast_as("cdist")
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")

@@ -19,7 +19,7 @@ import numpy as np
 from .. import _dtype
 from . import _registry
 from ..backends import is_array, namespace
-from ._registry import op, register
+from ._registry import autocast_as, op, register
 from ._schema import Parser
 from .._tensor import Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
@@ -589,6 +589,7 @@ def _index_copy(input, dim, index, source):
 
 @_public(Parser("index_copy(Tensor input, int dim, Tensor index, Tensor source)"),
          Parser("index_copy_(Tensor self, int dim, Tensor index, Tensor source)").method())
+@autocast_as("index_copy")
 def index_copy(which, input, dim, index, source):
     shape, src_shape = input._data.shape, source._data.shape
     dim = _wrap_dim(dim, len(shape))

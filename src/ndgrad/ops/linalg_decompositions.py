@@ -17,7 +17,7 @@ from ..autograd.forward_ad import tangent_of
 from ..autograd.grad_mode import no_grad
 from ..autograd.grad_mode import state as _grad_state
 from ..backends.numpy_backend import linalg
-from ._registry import op, register
+from ._registry import autocast_as, op, register
 from .creation import eye, tensor, zeros_like
 from .linalg import _type_name, vdot
 from .pointwise import where
@@ -678,6 +678,7 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
 
 
 @register(method=True)
+@autocast_as("pinverse")
 def pinverse(input, rcond=1e-15):
     return linalg_pinv(input, rtol=rcond)
 
@@ -839,6 +840,7 @@ def _cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
+@autocast_as("linalg_vecdot")
 def vecdot(x, y, *, dim=-1):
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
@@ -926,6 +928,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
 
 
 # ---- composites: condition number, tensor inverse and solve ------------------------------------
+@autocast_as("linalg_cond")
 def cond(A, p=None):
     """linalg.cond: the condition number of A in the norm p (2-norm: largest / smallest singular value)."""
     _check_matrix("linalg.cond", A._data, square=p not in (None, 2, -2))

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from ._registry import op, register
+from ._registry import autocast_as, op, register
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from . import creation, pointwise
@@ -316,6 +316,7 @@ def _broadcast_pair(input, target, name):
     return input.expand(shape), target.expand(shape)
 
 
+@autocast_as("binary_cross_entropy")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
     _same_size(input, target)
@@ -324,6 +325,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _binary_cross_entropy(input, target, weight, red)
 
 
+@autocast_as("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     red = _reduction(reduction, size_average, reduce)
@@ -331,6 +333,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _binary_cross_entropy_with_logits(input, target, weight, pos_weight, red)
 
 
+@autocast_as("smooth_l1_loss")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     red = _reduction(reduction, size_average, reduce)
     input, target = _broadcast_pair(input, target, "smooth_l1_loss")
@@ -341,6 +344,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _smooth_l1_loss(input, target, red, beta)
 
 
+@autocast_as("huber_loss")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     red = _reduction(reduction)
     if delta <= 0:
@@ -352,6 +356,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return losses if red == 0 else losses.sum() if red == 2 else losses.mean()
 
 
+@autocast_as("l1_loss")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     red = _reduction(reduction, size_average, reduce)
     input, target = _broadcast_pair(input, target, "l1_loss")
@@ -361,6 +366,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     return losses if red == 0 else losses.sum() if red == 2 else losses.mean()
 
 
+@autocast_as("soft_margin_loss")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
     _same_size(input, target)
@@ -385,6 +391,7 @@ def _reduce_t(losses, red):
     return losses if red == 0 else losses.sum() if red == 2 else losses.mean()
 
 
+@autocast_as("kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     red = "mean" if reduction == "batchmean" else reduction
     red = _reduction(red, size_average, reduce)
@@ -394,6 +401,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce_t(losses, red)
 
 
+@autocast_as("poisson_nll_loss")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
@@ -418,6 +426,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce_t(loss, _reduction(reduction))
 
 
+@autocast_as("hinge_embedding_loss")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
     zeros = creation.zeros_like(input)
@@ -427,11 +436,13 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce_t(output_margin + output_self, red)
 
 
+@autocast_as("margin_ranking_loss")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
     return _reduce_t((-target * (input1 - input2) + margin).clamp_min(0), red)
 
 
+@autocast_as("cosine_embedding_loss")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     red = _reduction(reduction, size_average, reduce)
     eps = 1e-12

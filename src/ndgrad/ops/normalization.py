@@ -7,6 +7,7 @@ import types
 
 import numpy as np
 
+from .._typeinfo import finfo
 from ..backends import is_array
 
 from ._registry import op, register
@@ -296,7 +297,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = list(range(input.ndim - len(normalized_shape), input.ndim))
-    eps = eps if eps is not None else float(np.finfo(input._data.dtype).eps)   # _data: input may require grad
+    eps = eps if eps is not None else finfo(input.dtype).eps
     out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..backends import namespace
 
 from . import _registry
-from ._registry import op, register
+from ._registry import autocast_as, op, register
 from ._schema import Parser
 from .._dtype import type_word as _type_word
 from .._tensor import Tensor, _wrap_dim
@@ -1112,11 +1112,13 @@ def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
 
 
 @register(method=True)
+@autocast_as("quantile")
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile("quantile", False, input, q, dim, keepdim, interpolation)
 
 
 @register(method=True)
+@autocast_as("nanquantile")
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile("nanquantile", True, input, q, dim, keepdim, interpolation)
 

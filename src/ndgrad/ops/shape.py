@@ -25,7 +25,7 @@ from . import _registry
 from ..autograd import record as _record
 from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse_inference_inplace,
                                refuse_view_inplace as _refuse_view_inplace)
-from ._registry import method, op, register
+from ._registry import autocast_as, method, op, register
 from ._schema import Parser
 from .._tensor import Size, Tensor, _wrap_dim, preserve_format
 from ..autograd.grad_mode import state
@@ -1292,6 +1292,7 @@ def view_as_real(input):
 
 
 @register()
+@autocast_as("view_as_complex")
 def view_as_complex(input):
     a = input._data
     if a.dtype == np.float16:

@@ -3,6 +3,7 @@ losses): torch composes these from other ops, and so does ndgrad, so the recorde
 (NormBackward1, DivBackward0, ClampMinBackward0...); pdist is the op of ops/distance.py.
 """
 from ...autograd.grad_mode import no_grad
+from ...ops._registry import autocast_as
 from ...ops.distance import pdist
 from ...ops.linalg_decompositions import vector_norm
 from ...ops.loss import REDUCTIONS, _reduce, _reduction as legacy_reduction
@@ -46,6 +47,7 @@ def _triplet_checks(name, anchor, positive, negative):
                            f"and negative {dims[2]}D inputs")
 
 
+@autocast_as("triplet_margin_loss")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     red = legacy_reduction(reduction, size_average, reduce)

@@ -5,6 +5,7 @@ import warnings
 
 from ...autograd.grad_mode import is_grad_enabled
 from ...ops import loss as _ops
+from ...ops._registry import autocast_as
 from ...ops.linalg import broadcast_shape
 from ...ops.loss import (REDUCTIONS, _reduction, binary_cross_entropy, binary_cross_entropy_with_logits,
                          cosine_embedding_loss, ctc_loss_fn as ctc_loss, gaussian_nll_loss, hinge_embedding_loss,
@@ -42,6 +43,7 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     return (out.view(tuple(target.shape)) if reduction == REDUCTIONS["none"] else out), total
 
 
+@autocast_as("nll_loss")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)[0]
 
@@ -51,6 +53,7 @@ def _class_shape(ndim, class_dim):
     return tuple(-1 if d == class_dim else 1 for d in range(ndim))
 
 
+@autocast_as("cross_entropy_loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     red = _reduction(reduction, size_average, reduce)

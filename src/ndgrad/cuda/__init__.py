@@ -105,3 +105,4 @@ def mem_get_info(device=None):
 
 def current_stream(device=None):
     _lazy_init()
+from . import amp  # noqa: E402,F401  (torch.cuda.amp)
