@@ -49,6 +49,8 @@ from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+from . import compiler  # noqa: E402,F401
+from .compiler import compile  # noqa: E402,F401  (shadows the builtin in this namespace, as torch.compile)
 from . import _C  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401
 # the device preamble and process-wide settings of torch programs (ndgrad: CPU only)

@@ -1,0 +1,569 @@
+"""`ndgrad.compile`: torch.compile's interface over a tracing compiler of ndgrad's own.
+
+The first call with a new input signature runs the function eagerly while a tracer records every
+op it makes through the op glue: a tape of array calls (each op's forward on NumPy arrays, with
+the dtype casts the glue made). When outputs require grad, the backward is traced too, by running
+the engine once on the traced graph, so the backward is also a tape. Later calls with the same
+signature replay the tapes: no argument parsing, type promotion, Tensor wrapping or node per op,
+and the outputs hang from one `CompiledFunctionBackward` node whose backward replays the backward
+tape. Numbers are those of eager mode exactly: the same array calls in the same order.
+
+A trace is refused, and that signature then runs eagerly (`fullgraph=True`: an error), when the
+function does something a tape cannot replay: reads tensor data into Python (`.item()`, `bool()`,
+`.tolist()`, `.numpy()`), uses a tensor that is neither an input, a parameter or buffer, nor made
+by an op of the function, changes a tensor that requires grad in place, registers hooks, runs
+forward AD, or returns one of its inputs. `explain(fn)(*args)` says why. A replay whose ops produce
+shapes other than the traced ones (data-dependent shapes) runs eagerly instead. The signature (the
+guard) is: shapes, dtypes and requires_grad of the tensor arguments, the other arguments' values,
+grad mode, and for a module its parameters' and buffers' identities and metadata and each
+submodule's training flag. After `recompile_limit` signatures a function runs eagerly, with a warning.
+"""
+import functools
+import gc
+import threading
+import warnings
+import weakref
+
+import numpy as np
+
+from . import nn
+from ._tensor import Tensor
+from .autograd import engine
+from .autograd.function import Function
+from .autograd.grad_mode import state
+from .autograd.node import edge
+from .autograd import forward_ad
+from .ops import _registry
+
+__all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
+
+recompile_limit = 8
+
+
+class Unsupported(RuntimeError):
+    """A function ndgrad.compile cannot trace, raised with fullgraph=True (torch's dynamo Unsupported)."""
+
+
+class _Refused(Exception):
+    pass
+
+
+class _Mismatch(Exception):
+    """A replay met a shape other than the traced one."""
+
+
+_tracing = threading.local()
+
+
+def is_compiling():
+    """True while ndgrad.compile traces a function."""
+    return getattr(_tracing, "active", False)
+
+
+# --- the tape --------------------------------------------------------------------------------------
+class _Ref:
+    """An argument of a tape step: the array of slot `slot`, cast to `cast` when not None."""
+    __slots__ = ("slot", "cast")
+
+    def __init__(self, slot, cast):
+        self.slot, self.cast = slot, cast
+
+
+def _resolve(a, vals):
+    if type(a) is _Ref:
+        v = vals[a.slot]
+        return v if a.cast is None else v.astype(a.cast)
+    if type(a) is list:
+        return [_resolve(x, vals) for x in a]
+    return a
+
+
+class _Step:
+    """One recorded op: its forward, its arguments (_Refs and constants), its output slots with the
+    shapes and dtypes seen; `inplace`: the slot it writes into instead (`bump`: that input's position)."""
+    __slots__ = ("forward", "args", "outs", "shapes", "dtypes", "inplace", "bump")
+
+    def runner(self):
+        """A function (vals, tensors) running this step: the common case (one output, arguments that
+        are slots or constants) spelled out, as replays spend most of their time here."""
+        forward, args = self.forward, self.args
+        if self.inplace is None and len(self.outs) == 1 and all(type(a) is not list and (
+                type(a) is not _Ref or a.cast is None) for a in args):
+            pairs = tuple((type(a) is _Ref, a.slot if type(a) is _Ref else a) for a in args)
+            (out,), (shape,), (dtype,) = self.outs, self.shapes, self.dtypes
+            ndarray, asarray = np.ndarray, np.asarray
+
+            def run(vals, tensors):
+                o = forward(*[vals[v] if ref else v for ref, v in pairs])
+                if type(o) is not ndarray:
+                    o = asarray(o)
+                if o.shape != shape:
+                    raise _Mismatch
+                vals[out] = o if o.dtype == dtype else o.astype(dtype)
+            return run
+        return self.run
+
+    def run(self, vals, tensors):
+        out = self.forward(*[_resolve(a, vals) for a in self.args])
+        outs = out if type(out) is tuple else (out,)
+        if self.inplace is not None:   # write into the target's memory, as the glue does
+            dst = vals[self.inplace]
+            res = np.asarray(outs[0])
+            if res.shape != self.shapes[0]:
+                raise _Mismatch
+            np.copyto(dst, res, casting="unsafe")
+            if self.bump is not None:
+                tensors[self.bump]._vc[0] += 1
+            return
+        for slot, o, shape, dtype in zip(self.outs, outs, self.shapes, self.dtypes):
+            o = np.asarray(o)
+            if o.shape != shape:
+                raise _Mismatch
+            vals[slot] = o if o.dtype == dtype else o.astype(dtype)
+
+
+class _Tracer:
+    """Records the ops run through the op glue (as its dispatch hook) into a tape of _Steps."""
+
+    def __init__(self):
+        self.slot_of = {}      # id(array) -> slot
+        self.arrays = []       # slot -> the array seen while tracing (kept alive: ids stay unique)
+        self.tape = []
+        self.input_slots = {}  # slot -> position among the compiled function's tensors
+        self.outer = None
+        self.backward = False  # tracing the backward: in-place writes into inputs are refused
+        self.tensors = []      # the inputs: arguments, module parameters and buffers, then captured ones
+        self.captured = []     # tensors the function reads from outside its arguments
+        self.existing = {}     # id -> each Tensor alive when the trace started
+
+    def add(self, array):
+        self.slot_of[id(array)] = len(self.arrays)
+        self.arrays.append(array)
+        return len(self.arrays) - 1
+
+    def slot(self, t):
+        s = self.slot_of.get(id(t._data))
+        if s is None and id(t) in self.existing:   # a tensor from outside (a global, a closure): an input
+            s = self.add(t._data)
+            self.input_slots[s] = len(self.tensors)
+            self.tensors.append(t)
+            self.captured.append(t)
+        if s is None:
+            raise _Refused("it uses a tensor that is neither an input, a parameter or buffer, nor computed by "
+                           f"its ops (shape {tuple(t.shape)})")
+        return s
+
+    def __enter__(self):
+        self.outer = _registry.dispatch_hook
+        _registry.dispatch_hook = self.on_op
+        _tracing.active = True
+        return self
+
+    def __exit__(self, *exc):
+        _registry.dispatch_hook = self.outer
+        _tracing.active = False
+
+    def on_op(self, spec, args, inplace=False):
+        _registry.dispatch_hook = self.outer   # the op's own glue is not traced again
+        try:
+            if forward_ad.state.level is not None:
+                raise _Refused("forward-mode AD is active")
+            step = self.arg_step(spec, args, inplace)
+            result = (_registry.call_inplace if inplace else _registry.call)(spec, args)
+        finally:
+            _registry.dispatch_hook = self.on_op
+        outs = result if type(result) is tuple else (result,)
+        for o in outs:
+            if not isinstance(o, Tensor) or type(o._data) is not np.ndarray:
+                raise _Refused(f"'{spec.name}' gives a result that is not a dense array")
+        if inplace:
+            step.shapes = (outs[0]._data.shape,)
+        else:
+            step.outs = tuple(self.add(o._data) for o in outs)
+            step.shapes = tuple(o._data.shape for o in outs)
+            step.dtypes = tuple(o._data.dtype for o in outs)
+        self.tape.append(step)
+        return result
+
+    def arg_step(self, spec, args, inplace):
+        if spec.name.startswith("_nested") or "sparse" in spec.name:
+            raise _Refused(f"'{spec.name}' works on sparse or nested tensors")
+        raw, _, _ = _registry._unwrap(spec, args)
+        step = _Step()
+        step.forward, step.inplace, step.bump, step.outs, step.dtypes = spec.forward, None, None, (), ()
+        spec_args = []
+        for a, r in zip(args, raw):
+            if isinstance(a, Tensor):
+                spec_args.append(self.ref(a, r))
+            elif type(a) in (list, tuple) and any(isinstance(x, Tensor) for x in a):
+                spec_args.append([self.ref(x, y) if isinstance(x, Tensor) else y for x, y in zip(a, r)])
+            else:
+                spec_args.append(r)
+        step.args = tuple(spec_args)
+        if inplace:
+            self_t = args[0]
+            if self_t.requires_grad:
+                raise _Refused(f"it changes a tensor that requires grad in place ('{spec.name}_')")
+            slot = self.slot(self_t)
+            if slot in self.input_slots:
+                if self.backward:
+                    raise _Refused(f"its backward changes an input in place ('{spec.name}_')")
+                step.bump = self.input_slots[slot]
+            elif any(np.may_share_memory(self_t._data, self.arrays[s]) for s in self.input_slots):
+                raise _Refused(f"it changes a view of an input in place ('{spec.name}_')")
+            step.inplace = slot
+        return step
+
+    def ref(self, t, raw):
+        if type(t._data) is not np.ndarray:
+            raise _Refused("it uses a sparse, nested or non-NumPy tensor")
+        return _Ref(self.slot(t), None if raw is t._data else raw.dtype)
+
+
+# --- data reads refuse a trace -------------------------------------------------------------------
+_DATA_READS = ("item", "tolist", "numpy", "__bool__", "__float__", "__int__", "__index__", "__array__", "__repr__",
+               "__str__", "__format__")
+
+
+def _refuse_read(name, original):
+    @functools.wraps(original)
+    def read(self, *args, **kwargs):
+        if is_compiling():   # (thread-local: other threads read data as usual)
+            raise _Refused(f"it reads tensor data into Python (Tensor.{name})")
+        return original(self, *args, **kwargs)
+    return read
+
+
+_patch_lock = threading.Lock()
+
+
+class _DataReadsRefused:
+    """While tracing, Tensor's data-reading methods refuse (Python control flow on tensor values
+    would be baked into the tape)."""
+
+    def __enter__(self):
+        _patch_lock.acquire()
+        self.saved = {n: Tensor.__dict__[n] for n in _DATA_READS if n in Tensor.__dict__}
+        for n, fn in self.saved.items():
+            setattr(Tensor, n, _refuse_read(n, fn))
+
+    def __exit__(self, *exc):
+        for n, fn in self.saved.items():
+            setattr(Tensor, n, fn)
+        _patch_lock.release()
+
+
+# --- one traced signature -----------------------------------------------------------------------
+class _Program:
+    """The tapes of one signature: forward steps, backward steps, where inputs and outputs live."""
+
+    def __init__(self, tracer, n_inputs, out_tree, out_slots, diff_inputs, bwd):
+        self.slots = len(tracer.arrays)
+        self.fwd = [step.runner() for step in tracer.tape]
+        self.inputs = list(tracer.input_slots.items())   # (slot, position among the tensors)
+        self.n_inputs = n_inputs
+        self.out_tree, self.out_slots = out_tree, out_slots
+        self.diff_inputs = diff_inputs   # positions of the inputs gradients flow to
+        self.bwd = bwd                   # None, or (steps, slots, grad_output slots, result slot per diff input)
+        self.out_requires_grad = None
+
+    def forward_arrays(self, tensors):
+        vals = [None] * self.slots
+        for s, i in self.inputs:
+            vals[s] = tensors[i]._data
+        for run in self.fwd:
+            run(vals, tensors)
+        return vals
+
+
+class CompiledFunction(Function):
+    """One node for a whole compiled call: backward replays the traced backward tape."""
+
+    @staticmethod
+    def forward(ctx, program, *tensors):
+        vals = program.forward_arrays(tensors)
+        ctx.program, ctx.vals = program, vals
+        outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
+        ctx.mark_non_differentiable(*[o for o, rg in zip(outs, program.out_requires_grad) if not rg])
+        return tuple(outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        program, vals = ctx.program, ctx.vals
+        steps, n_slots, grad_slots, result_slots, copies = program.bwd
+        vals = vals + [None] * (n_slots - len(vals))
+        for s, g in zip(grad_slots, grads):
+            if s is not None:
+                vals[s] = g._data
+        for run in steps:
+            run(vals, ())
+        ctx.vals = None
+        out = [None] * (1 + program.n_inputs)
+        for i, s, copy in zip(program.diff_inputs, result_slots, copies):
+            if s is not None:
+                out[1 + i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
+        return tuple(out)
+
+
+def _flatten(obj, leaves):
+    """The structure of obj with its Tensors replaced by their index in `leaves`."""
+    if isinstance(obj, Tensor):
+        leaves.append(obj)
+        return ("T", len(leaves) - 1)
+    if type(obj) in (list, tuple):
+        return (type(obj), [_flatten(x, leaves) for x in obj])
+    if type(obj) is dict:
+        return (dict, [(k, _flatten(v, leaves)) for k, v in obj.items()])
+    return ("C", obj)
+
+
+def _unflatten(tree, leaves):
+    kind, val = tree
+    if kind == "T":
+        return leaves[val]
+    if kind == "C":
+        return val
+    if kind is dict:
+        return {k: _unflatten(v, leaves) for k, v in val}
+    return kind(_unflatten(v, leaves) for v in val)
+
+
+def _check_graph(outs):
+    """Refuse hooks anywhere in the traced graph (they would run at trace time only)."""
+    seen, stack = set(), [o.grad_fn for o in outs if o.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if node._extra is not None and (node._extra.pre_hooks or node._extra.post_hooks):
+            raise _Refused(f"its graph has hooks ({node.name()})")
+        stack.extend(n for n, _ in node.next_functions)
+
+
+def _trace(fn, args, kwargs, extra):
+    """Run fn eagerly under the tracer: (its result, the _Program or the reason it cannot be one)."""
+    leaves = []
+    _flatten((args, kwargs), leaves)
+    tracer = _Tracer()
+    tensors = tracer.tensors
+    tensors += leaves + extra
+    # the tensors that exist before the function runs: one it reads without getting it as an
+    # argument is captured (read afresh at each replay); any other unknown one was made outside the ops
+    tracer.existing = {id(o): o for o in gc.get_objects() if issubclass(type(o), Tensor)}   # (held: ids stay unique)
+    for i, t in enumerate(tensors):
+        if type(t._data) is not np.ndarray:
+            return None, "an input is sparse, nested or not a NumPy tensor"
+        if t._hooks or t._post_acc_hooks:
+            return None, "an input has hooks"
+        s = tracer.slot_of.get(id(t._data))
+        if s is None:
+            s = tracer.add(t._data)
+            tracer.input_slots[s] = i
+    result = None
+    try:
+        with _DataReadsRefused(), tracer:
+            result = fn(*args, **kwargs)
+            out_leaves = []
+            out_tree = _flatten(result, out_leaves)
+            out_slots = []
+            for o in out_leaves:
+                if any(np.may_share_memory(o._data, t._data) for t in tensors):
+                    raise _Refused("it returns one of its inputs or a view of one")
+                out_slots.append(tracer.slot(o))
+            diff = [i for i, t in enumerate(tensors) if t.requires_grad]
+            needs_grad = [o for o in out_leaves if o.requires_grad]
+            bwd = None
+            if needs_grad and not (state.enabled and diff):
+                raise _Refused("it makes tensors that require grad from no input that does")
+            if needs_grad:
+                _check_graph(needs_grad)
+                grad_slots, placeholders, n_slots_before_bwd = [], [], None
+                for o in needs_grad:
+                    ph = np.ones(o._data.shape, o._data.dtype)
+                    grad_slots.append(tracer.add(ph))
+                    placeholders.append(Tensor._make(ph, False, None, 0))
+                n_fwd, tracer.backward, n_slots_before_bwd = len(tracer.tape), True, len(tracer.arrays)
+                grads = engine.run_backward([edge(o) for o in needs_grad], placeholders,
+                                            inputs=[edge(tensors[i]) for i in diff], retain_graph=True)
+                result_slots = [None if g is None else tracer.slot(g) for g in grads]
+                fresh = set(range(n_slots_before_bwd, len(tracer.arrays)))
+                # a gradient the backward did not compute itself (a grad_output, a saved value) or
+                # one given to two inputs is copied: the engine may keep it as a leaf's .grad
+                copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
+                bwd_steps = [step.runner() for step in tracer.tape[n_fwd:]]
+                del tracer.tape[n_fwd:]
+                # map each output requiring grad to its place among the gradient slots
+                bwd = (bwd_steps, len(tracer.arrays), grad_slots, result_slots, copies)
+    except _Refused as why:
+        tracer.existing = None
+        if result is None:   # the function itself stopped: run it again, eagerly
+            return fn(*args, **kwargs), str(why)
+        return result, str(why)
+    tracer.existing = None
+    program = _Program(tracer, len(tensors), out_tree, out_slots, diff if bwd else [], bwd)
+    program.captured = tracer.captured
+    program.captured_meta = [_meta(t) for t in tracer.captured]
+    program.out_requires_grad = [o.requires_grad for o in out_leaves]
+    if bwd is not None:   # CompiledFunction's backward receives a gradient for every output
+        order = {id(o): k for k, o in enumerate(needs_grad)}
+        gs = [None] * len(out_leaves)
+        for k, o in enumerate(out_leaves):
+            if id(o) in order:
+                gs[k] = grad_slots[order[id(o)]]
+        program.bwd = (bwd[0], bwd[1], gs, bwd[3], bwd[4])
+    return result, program
+
+
+def _meta(t):
+    return t._data.shape, t._data.dtype, t.requires_grad
+
+
+def _run(program, args, kwargs, extra):
+    leaves = []
+    _flatten((args, kwargs), leaves)
+    tensors = leaves + extra + program.captured
+    if program.bwd is not None and state.enabled:
+        outs = CompiledFunction.apply(program, *tensors)
+    else:
+        vals = program.forward_arrays(tensors)
+        outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
+    return _unflatten(program.out_tree, list(outs))
+
+
+# --- the compiled callable ---------------------------------------------------------------------------
+def _signature(args, kwargs, module):
+    leaves = []
+    tree = _flatten((args, kwargs), leaves)
+    key = [repr(tree), state.enabled]
+    first = {}
+    for i, t in enumerate(leaves):   # which arguments are the same tensor is part of the signature
+        key.append((t._data.shape, t._data.dtype, t.requires_grad, first.setdefault(id(t), i)))
+    extra = []
+    if module is not None:
+        for m in module.modules():
+            key.append(m.training)
+        for p in list(module.parameters()) + list(module.buffers()):
+            extra.append(p)
+            key.append((id(p), p._data.shape, p._data.dtype, p.requires_grad))
+    return tuple(key), extra
+
+
+class _CompiledFn:
+    def __init__(self, fn, module, fullgraph):
+        self.fn, self.module, self.fullgraph = fn, module, fullgraph
+        self.cache = {}     # signature -> _Program, or the reason the signature runs eagerly
+        self.warned = False
+        functools.update_wrapper(self, fn)
+        _compiled_fns.add(self)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            key, extra = _signature(args, kwargs, self.module)
+            hash(key)
+        except TypeError:   # an unhashable argument: no signature to cache on
+            return self._refuse("an argument cannot be part of a guard (unhashable)", args, kwargs)
+        program = self.cache.get(key)
+        if program is None:
+            if len(self.cache) >= recompile_limit:
+                if not self.warned:
+                    warnings.warn(f"ndgrad.compile: {self.fn.__qualname__} reached the recompile limit "
+                                  f"({recompile_limit} signatures); other signatures run eagerly", stacklevel=2)
+                    self.warned = True
+                return self.fn(*args, **kwargs)
+            result, program = _trace(self.fn, args, kwargs, extra)
+            if isinstance(program, str) and self.fullgraph:
+                raise Unsupported(f"ndgrad.compile(fullgraph=True) cannot trace {self.fn.__qualname__}: {program}")
+            self.cache[key] = program
+            return result
+        if isinstance(program, str):
+            return self.fn(*args, **kwargs)
+        if program.captured and any(_meta(t) != m for t, m in zip(program.captured, program.captured_meta)):
+            del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
+            return self(*args, **kwargs)
+        try:
+            return _run(program, args, kwargs, extra)
+        except _Mismatch:   # data-dependent shapes: this call runs eagerly
+            return self.fn(*args, **kwargs)
+
+    def _refuse(self, reason, args, kwargs):
+        if self.fullgraph:
+            raise Unsupported(f"ndgrad.compile(fullgraph=True) cannot trace {self.fn.__qualname__}: {reason}")
+        return self.fn(*args, **kwargs)
+
+    def reasons(self):
+        """The signatures that run eagerly, and why."""
+        return [p for p in self.cache.values() if isinstance(p, str)]
+
+
+class OptimizedModule(nn.Module):
+    """What compile(module) returns: calls go through the compiled forward; the original module is
+    its submodule `_orig_mod` (so state_dict keys start with "_orig_mod.", as torch's), and other
+    attributes are read from it."""
+
+    def __init__(self, mod, fullgraph=False):
+        super().__init__()
+        self._orig_mod = mod
+        self._compiled = _CompiledFn(mod.__call__, mod, fullgraph)   # the module's hooks are traced too
+
+    def forward(self, *args, **kwargs):
+        return self._compiled(*args, **kwargs)
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return getattr(self._modules["_orig_mod"], name)
+
+
+_MODES = (None, "default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
+            disable=False):
+    """Compile a function or module (see the module docstring): `compile(fn)`, `@compile`,
+    `@compile(fullgraph=True)`, `compile(module)`. `backend`, `mode`, `dynamic` and `options` are
+    accepted as torch's (one tracing compiler here); `disable=True` returns the model unchanged."""
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
+    if mode not in _MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(m for m in _MODES if m)}")
+    if model is None:
+        return functools.partial(compile, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                                 options=options, disable=disable)
+    if disable or getattr(model, "_ndgrad_compile_disabled", False):
+        return model
+    if isinstance(model, nn.Module):
+        return OptimizedModule(model, fullgraph)
+    if not callable(model):
+        raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
+    module = getattr(model, "__self__", None)
+    return _CompiledFn(model, module if isinstance(module, nn.Module) else None, fullgraph)
+
+
+_compiled_fns = weakref.WeakSet()
+
+
+def disable(fn=None, recursive=True):
+    """Mark fn to run eagerly: compile(fn) then returns fn itself."""
+    if fn is None:
+        return functools.partial(disable, recursive=recursive)
+    fn._ndgrad_compile_disabled = True
+    return fn
+
+
+def reset():
+    """Forget every compiled signature (torch._dynamo.reset): the next calls trace again."""
+    for compiled in list(_compiled_fns):
+        compiled.cache.clear()
+        compiled.warned = False
+
+
+def explain(fn):
+    """explain(fn)(*args): the reason fn cannot be traced for these arguments, or None."""
+    def run(*args, **kwargs):
+        compiled = fn if isinstance(fn, _CompiledFn) else compile(fn)
+        compiled(*args, **kwargs)
+        reasons = compiled.reasons()
+        return reasons[-1] if reasons else None
+    return run
