@@ -28,13 +28,13 @@ ROOT = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "worker.py")
 LIBS = ("ndgrad", "torch", "autograd", "mygrad", "numpy")
 PEERS = LIBS[1:]
-SECTIONS = ("chain", "mlp", "cnn", "transformer", "memory", "long_chain", "import", "functional")
+SECTIONS = ("chain", "mlp", "cnn", "transformer", "memory", "long_chain", "import", "functional", "compiled")
 
 # (rounds, steps per round, seconds one library may spend on one workload)
-DEFAULT = {"rounds": 5, "budget": 15.0, "chain": 3, "mlp": 3, "cnn": 2, "transformer": 2, "functional": 10,
+DEFAULT = {"rounds": 5, "budget": 15.0, "compiled": 10, "chain": 3, "mlp": 3, "cnn": 2, "transformer": 2, "functional": 10,
            "long_nodes": (10**5, 10**6), "long_rounds": 2, "long_budget": 120.0, "imports": 5,
            "memory_libs": LIBS}
-QUICK = {"rounds": 3, "budget": 4.0, "chain": 2, "mlp": 2, "cnn": 1, "transformer": 1, "functional": 5,
+QUICK = {"rounds": 3, "budget": 4.0, "compiled": 5, "chain": 2, "mlp": 2, "cnn": 1, "transformer": 1, "functional": 5,
          "long_nodes": (10**4, 10**5), "long_rounds": 1, "long_budget": 30.0, "imports": 3,
          "memory_libs": ("ndgrad", "torch")}
 
@@ -46,7 +46,9 @@ TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("import", "import", "`import ndgrad`, seconds", 0.4),
            ("mem_mlp", "memory", "peak backward memory (RSS), MLP, ndgrad / torch", 1.1),
            ("mem_transformer", "memory", "peak backward memory (RSS), transformer, ndgrad / torch", 1.1),
-           ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0)]
+           ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0),
+           ("chain_compiled", "compiled", "compiled chain, ndgrad.compile / torch eager", 0.33),
+           ("mlp_small_compiled", "compiled", "compiled small-MLP step, ndgrad.compile / torch eager", 0.33)]
 
 
 # ---- one library's process ------------------------------------------------------------------
@@ -238,6 +240,10 @@ def build_rows(results, libs, cfg, length, size):
     for key in ("jacobian", "hessian"):
         if key in results:
             rows.append((f"(h) {key} of an 8-element function, µs", "µs", results[key], 1.0))
+    for key, label in (("chain_compiled", "(i) chain 200 × tanh(x·1.0001) fwd+bwd, ndgrad compiled vs torch eager"),
+                       ("mlp_small_compiled", "(i) MLP step 64-128-128-10, batch 64, ndgrad compiled vs torch eager")):
+        if key in results:
+            rows.append((label + ", ms", "ms", results[key], 1.0))
     return rows
 
 
@@ -296,7 +302,8 @@ def target_rows(results, cfg, sections):
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
-    for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian") + tuple(
+    for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian", "chain_compiled",
+                "mlp_small_compiled") + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
@@ -385,6 +392,8 @@ def main(argv=None):
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
                 ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian")], cfg["budget"]),
+                ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in ("chain_compiled", "mlp_small_compiled")],
+                 cfg["budget"]),
                 ("long_chain", [(f"long_{n}", "long_chain", {"length": n // 2}, {"length": 1000}, 1)
                                 for n in cfg["long_nodes"]], cfg["long_budget"])]
         for section, instances, budget in plan:

@@ -440,5 +440,60 @@ def hessian(lib, mod):
     return _derivative(lib, mod, "hessian")
 
 
+# ---- (i) ndgrad.compile against torch eager ---------------------------------------------------
+def chain_compiled(lib, mod, length=200, size=16):
+    """The (a) chain, shorter, as one function: ndgrad runs it compiled, torch eagerly."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
+    T = mod
+    x0 = np.linspace(-1, 1, size)
+
+    def f(x):
+        for _ in range(length):
+            x = T.tanh(x * 1.0001)
+        return x.sum()
+    f = T.compile(f) if lib == "ndgrad" else f
+
+    def step(mark=None):
+        x = T.tensor(x0, requires_grad=True)
+        f(x).backward()
+        return x.grad.sum()
+    return step
+
+
+def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
+    """A small MLP's SGD step (forward, loss, backward, update): ndgrad compiles the model and loss."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
+    T = mod
+    F = T.nn.functional
+    x_np, y_np, p_np = mlp_data(batch, sizes)
+    x, y = T.tensor(x_np), T.tensor(y_np)
+    params = [T.tensor(p, requires_grad=True) for p in p_np]
+    layers = len(params) // 2
+
+    def loss_fn(x, y):
+        h = x
+        for i in range(layers):
+            h = h @ params[2 * i] + params[2 * i + 1]
+            if i < layers - 1:
+                h = T.relu(h)
+        return F.cross_entropy(h, y)
+    loss_fn = T.compile(loss_fn) if lib == "ndgrad" else loss_fn
+
+    def step(mark=_noop):
+        loss = loss_fn(x, y)
+        mark("forward")
+        loss.backward()
+        mark("backward")
+        with T.no_grad():
+            for p in params:
+                p -= LR * p.grad
+                p.grad = None
+        return loss
+    return step
+
+
 FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
-             "transformer": transformer, "jacobian": jacobian, "hessian": hessian}
+             "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
+             "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled}

@@ -289,6 +289,8 @@ class CompiledFunction(Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        if state.enabled:   # create_graph=True: the tape computes on arrays, it records no graph
+            raise RuntimeError("torch.compile with aot_autograd does not currently support double backward")
         program, vals = ctx.program, ctx.vals
         steps, n_slots, grad_slots, result_slots, copies = program.bwd
         vals = vals + [None] * (n_slots - len(vals))
@@ -297,7 +299,6 @@ class CompiledFunction(Function):
                 vals[s] = g._data
         for run in steps:
             run(vals, ())
-        ctx.vals = None
         out = [None] * (1 + program.n_inputs)
         for i, s, copy in zip(program.diff_inputs, result_slots, copies):
             if s is not None:
