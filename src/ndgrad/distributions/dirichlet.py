@@ -31,8 +31,9 @@ class Dirichlet(ExponentialFamily):
     def rsample(self, sample_shape=()):
         # normalised Gamma(concentration_i, 1) draws; the gradient flows through each Gamma draw
         gammas = _standard_gamma(self.concentration.expand(tuple(self._extended_shape(sample_shape))))
-        gammas.detach().clamp_(min=_tiny(gammas))
-        return (gammas / gammas.sum(-1, True)).clamp(min=_tiny(gammas))
+        value = gammas / gammas.sum(-1, True)
+        value.detach().clamp_(min=_tiny(value))  # in place, unrecorded: the division saved its inputs, not this
+        return value
 
     def log_prob(self, value):
         if self._validate_args:

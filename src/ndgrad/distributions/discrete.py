@@ -187,9 +187,6 @@ class OneHotCategorical(Distribution):
         values = F.one_hot(arange(n), n).to(self._param.dtype).reshape((n,) + (1,) * len(self._batch_shape) + (n,))
         return values.expand((n,) + tuple(self._batch_shape) + (n,)) if expand else values
 
-    def __repr__(self):
-        return Distribution.__repr__(self._categorical).replace("Categorical", "OneHotCategorical", 1)
-
 
 class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}

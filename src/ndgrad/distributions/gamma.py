@@ -15,9 +15,9 @@ __all__ = ["Gamma"]
 def _sample_gamma(concentration):
     """Gamma(concentration, 1) samples that carry the gradient with respect to concentration."""
     value = _standard_gamma(concentration)
-    # keep samples positive without recording the clamp in the graph (as torch does)
-    value.detach().clamp_(min=float(np.finfo(value.detach().numpy().dtype).tiny))
-    return value
+    # keep samples positive; recorded (gradient 1 where no clamping happens), since clamping the sample in
+    # place would change the result StandardGammaBackward0 saved
+    return value.clamp(min=float(np.finfo(value.detach().numpy().dtype).tiny))
 
 
 class Gamma(ExponentialFamily):
@@ -41,6 +41,11 @@ class Gamma(ExponentialFamily):
             self._validate_sample(value)
         a, rate = self.concentration, self.rate
         return a.xlogy(rate) + (a - 1).xlogy(value) - rate * value - a.lgamma()
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.concentration.igamma(self.rate * value)  # the regularised lower incomplete gamma
 
     @property
     def mean(self):

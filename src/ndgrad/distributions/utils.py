@@ -25,7 +25,7 @@ def broadcast_all(*values):
     dtype = like.dtype if like is not None else get_default_dtype()
     tensors = [v if isinstance(v, Tensor) else tensor(v, dtype=dtype) for v in values]
     shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)  # as torch: no needless view
 
 
 def broadcast_params(*values):
