@@ -701,11 +701,9 @@ class CatTransform(Transform):
             if t.event_dim < self.event_dim:
                 term = _sum_rightmost(term, self.event_dim - t.event_dim)
             terms.append(term)
-        dim = self.dim
-        if self.event_dim > 0:
-            dim = (dim - x.dim() if dim >= 0 else dim) + self.event_dim
         # along a batch dimension the pieces' terms are concatenated; inside an event they add up
-        return cat(terms, dim=dim) if dim < 0 else functools.reduce(operator.add, terms)
+        dim = self.dim if self.dim >= 0 else self.dim + x.dim()
+        return cat(terms, dim=dim) if dim < x.dim() - self.event_dim else functools.reduce(operator.add, terms)
 
     bijective = property(lambda self: all(t.bijective for t in self.transforms))
     domain = constraints.dependent_property(
