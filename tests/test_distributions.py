@@ -182,7 +182,8 @@ MORE = {
         T.distributions.Categorical(logits=a), T.distributions.Normal(a * 2, b.exp())),
         [[0.5, 2.0, 1.5], [1.2, 3.0, 2.0]], [1.0, 1.2, 2.0], [0.2, 0.3]),
     "MixtureSameFamily_events": (lambda T, a, b: T.distributions.MixtureSameFamily(
-        T.distributions.Categorical(logits=a[:, 0]), T.distributions.Independent(T.distributions.Normal(a, b.exp()), 1)),
+        T.distributions.Categorical(logits=a[:, 0]),
+        T.distributions.Independent(T.distributions.Normal(a, b.exp()), 1)),
         [[0.5, 2.0, 1.5], [1.2, 3.0, 2.0]], [1.0, 1.2, 2.0], [0.2, 0.3, 0.1]),
     "Wishart": (lambda T, a, b: T.distributions.Wishart(b, scale_tril=a.tril() + T.eye(3)),
                 [[0.5, 2.0, 1.5], [1.2, 3.0, 2.0], [0.2, -0.3, 0.4]], [4.0, 5.0],
@@ -351,7 +352,8 @@ def _transform_cases(T):
     square = x[:, :2].reshape(1, 2, 2)
     return x, [
         (D.ExpTransform(), x), (D.SigmoidTransform(), x), (D.TanhTransform(), x), (D.SoftplusTransform(), x),
-        (D.AffineTransform(p, -2.0), x), (D.AffineTransform(1.0, -2.0), x), (D.AffineTransform(p, p + 1, event_dim=1), x),
+        (D.AffineTransform(p, -2.0), x), (D.AffineTransform(1.0, -2.0), x),
+        (D.AffineTransform(p, p + 1, event_dim=1), x),
         (D.PowerTransform(p), x.exp()), (D.AbsTransform(), x), (D.SoftmaxTransform(), x),
         (D.StickBreakingTransform(), x), (D.LowerCholeskyTransform(), square), (D.PositiveDefiniteTransform(), square),
         (D.CorrCholeskyTransform(), x),
@@ -501,7 +503,8 @@ def test_straight_through_and_expand():
         d = D.OneHotCategoricalStraightThrough(logits=logits)
         s = d.rsample((5,))
         g = T.autograd.grad((s * T.arange(3.0, dtype=T.float64)).sum(), logits)[0]
-        expanded = [D.StudentT(3.0).expand((2,)), D.Chi2(T.tensor(3.0)).expand((2, 2)), D.LogNormal(0.0, 1.0).expand((3,)),
+        expanded = [D.StudentT(3.0).expand((2,)), D.Chi2(T.tensor(3.0)).expand((2, 2)),
+                    D.LogNormal(0.0, 1.0).expand((3,)),
                     D.Gumbel(0.0, 1.0).expand((2,)), D.Weibull(1.0, 2.0).expand((2,)),
                     D.Dirichlet(T.ones(3)).expand((2,)), D.Multinomial(3, T.ones(3)).expand((2,)),
                     D.LowRankMultivariateNormal(T.zeros(2), T.ones(2, 1), T.ones(2)).expand((3,)),

@@ -2,7 +2,8 @@
 log_prob, entropy and rsample. One module per torch module name (`distributions.normal`, ...); the
 first distributions live together in continuous.py, discrete.py and multivariate.py, and the
 torch-named modules of those re-export them."""
-from . import (bernoulli, beta, binomial, categorical, cauchy, chi2, constraint_registry, constraints,
+from . import (  # noqa: F401 (torch's submodules, as attributes of the package)
+               bernoulli, beta, binomial, categorical, cauchy, chi2, constraint_registry, constraints,
                continuous_bernoulli, dirichlet, distribution, exp_family, exponential, fishersnedecor, gamma,
                generalized_pareto, geometric, gumbel, half_cauchy, half_normal, independent, inverse_gamma, kl,
                kumaraswamy, laplace, lkj_cholesky, log_normal, logistic_normal, lowrank_multivariate_normal,

@@ -12,7 +12,7 @@ from ..nn import functional as F
 from ..ops.creation import eye, full_like, zeros_like
 from ..ops.shape import broadcast_shapes, cat, stack
 from . import constraints
-from .utils import _eps, _sum_rightmost, _tiny, broadcast_all, clamp_probs, tril_matrix_to_vec, vec_to_tril_matrix
+from .utils import _eps, _sum_rightmost, _tiny, broadcast_all, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
            "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",

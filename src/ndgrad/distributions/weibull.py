@@ -44,4 +44,5 @@ class Weibull(TransformedDistribution):
         return self.scale.pow(2) * ((1 + 2 * r).lgamma().exp() - (2 * (1 + r).lgamma()).exp())
 
     def entropy(self):
-        return euler_constant * (1 - self.concentration_reciprocal) + (self.scale * self.concentration_reciprocal).log() + 1
+        r = self.concentration_reciprocal
+        return euler_constant * (1 - r) + (self.scale * r).log() + 1
