@@ -127,6 +127,8 @@ class ContinuousBernoulli(ExponentialFamily):
         log_probs1 = self.probs.log()
         return self.mean * (log_probs0 - log_probs1) - self._cont_bern_log_norm() - log_probs0
 
+    _mean_carrier_measure = 0
+
     @property
     def _natural_params(self):
         return (self.logits,)
