@@ -3,12 +3,15 @@
 import numpy as np
 
 from ..linalg import cholesky_ex, eigvalsh
+from ..ops.shape import cat as _cat, stack as _stack
 
-__all__ = ["Constraint", "boolean", "corr_cholesky", "dependent", "dependent_property", "greater_than",
+__all__ = ["Constraint", "MixtureSameFamilyConstraint", "boolean", "cat", "corr_cholesky", "dependent",
+           "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval", "interval",
-           "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "nonnegative",
+           "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial", "nonnegative",
            "nonnegative_integer", "one_hot", "positive", "positive_definite", "positive_integer",
-           "positive_semidefinite", "real", "real_vector", "simplex", "square", "symmetric", "unit_interval"]
+           "positive_semidefinite", "real", "real_vector", "simplex", "square", "stack", "symmetric",
+           "unit_interval"]
 
 
 class Constraint:
@@ -252,6 +255,88 @@ class _CorrCholesky(Constraint):
         return _LowerCholesky().check(value) & unit_rows
 
 
+class _Multinomial(Constraint):
+    """Nonnegative integer counts (last dimension) summing to at most upper_bound."""
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
+
+
+class _Cat(Constraint):
+    """The constraints cseq applied to consecutive slices (of the given lengths) along dim."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        assert all(isinstance(c, Constraint) for c in cseq)
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        assert len(self.lengths) == len(self.cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        assert -value.dim() <= self.dim < value.dim()
+        checks, start = [], 0
+        for constr, length in zip(self.cseq, self.lengths):
+            checks.append(constr.check(value.narrow(self.dim, start, length)))
+            start += length
+        return _cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """The constraints cseq applied to the successive slices value.select(dim, i)."""
+
+    def __init__(self, cseq, dim=0):
+        assert all(isinstance(c, Constraint) for c in cseq)
+        self.cseq, self.dim = list(cseq), dim
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim  # dim falls inside the event
+
+    def check(self, value):
+        assert -value.dim() <= self.dim < value.dim()
+        return _stack([c.check(value.select(self.dim, i)) for i, c in enumerate(self.cseq)], self.dim)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The support of MixtureSameFamily: base_constraint for a value broadcast over the mixture components."""
+
+    def __init__(self, base_constraint):
+        assert isinstance(base_constraint, Constraint), \
+            f"base_constraint must be a Constraint, got {type(base_constraint).__name__}"
+        self.base_constraint = base_constraint
+
+    is_discrete = property(lambda self: self.base_constraint.is_discrete)
+    event_dim = property(lambda self: self.base_constraint.event_dim)
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        keep = value.dim() - self.event_dim
+        return result.reshape(tuple(result.shape[:keep]) + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
+
+
 dependent = _Dependent()
 boolean = _Boolean()
 one_hot = _OneHot()
@@ -276,3 +361,6 @@ square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
+multinomial = _Multinomial
+cat = _Cat
+stack = _Stack

@@ -46,6 +46,13 @@ class Normal(ExponentialFamily):
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
 
+    # the exponential-family form (ExponentialFamily.entropy, Bregman KL)
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal()))
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * (-math.pi / y).log()
+
 
 class Uniform(Distribution):
     arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
@@ -122,6 +129,12 @@ class Exponential(ExponentialFamily):
 
     def entropy(self):
         return 1.0 - self.rate.log()
+
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (-self.rate,))
+
+    def _log_normalizer(self, x):
+        return -(-x).log()
 
 
 class Laplace(Distribution):
@@ -210,3 +223,8 @@ class Beta(ExponentialFamily):
         c = self._concentration
         a0 = c.sum(-1)
         return c.lgamma().sum(-1) - a0.lgamma() - (2 - a0) * a0.digamma() - ((c - 1.0) * c.digamma()).sum(-1)
+
+    _natural_params = property(lambda self: (self.concentration1, self.concentration0))
+
+    def _log_normalizer(self, x, y):
+        return x.lgamma() + y.lgamma() - (x + y).lgamma()

@@ -65,6 +65,12 @@ class Bernoulli(ExponentialFamily):
     def entropy(self):
         return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
 
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.logits,))
+
+    def _log_normalizer(self, x):
+        return x.exp().log1p()
+
     def enumerate_support(self, expand=True):
         values = arange(2, dtype=self._param.dtype).reshape((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
@@ -187,9 +193,6 @@ class OneHotCategorical(Distribution):
         values = F.one_hot(arange(n), n).to(self._param.dtype).reshape((n,) + (1,) * len(self._batch_shape) + (n,))
         return values.expand((n,) + tuple(self._batch_shape) + (n,)) if expand else values
 
-    def __repr__(self):
-        return Distribution.__repr__(self._categorical).replace("Categorical", "OneHotCategorical", 1)
-
 
 class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
@@ -211,6 +214,11 @@ class Poisson(ExponentialFamily):
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    _natural_params = property(lambda self: (self.rate.log(),))
+
+    def _log_normalizer(self, x):
+        return x.exp()
 
 
 def _clamp_by_zero(x):

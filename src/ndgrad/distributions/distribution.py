@@ -2,6 +2,7 @@
 import warnings
 
 from .._tensor import Size, Tensor
+from ..autograd.differentiate import grad
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .utils import lazy_property
@@ -82,7 +83,7 @@ class Distribution:
 
     @property
     def mean(self):
-        raise NotImplementedError(f"{self.__class__} does not implement mean")
+        raise NotImplementedError  # bare, as torch's (mode's has a message)
 
     @property
     def mode(self):
@@ -90,7 +91,7 @@ class Distribution:
 
     @property
     def variance(self):
-        raise NotImplementedError(f"{self.__class__} does not implement variance")
+        raise NotImplementedError
 
     @property
     def stddev(self):
@@ -160,7 +161,30 @@ class Distribution:
 
 
 class ExponentialFamily(Distribution):
-    """Marker base of the exponential-family distributions (as torch's class hierarchy has it)."""
+    """Base of the distributions p(x) = h(x) exp(<theta, T(x)> - A(theta)). A subclass giving its natural
+    parameters theta, its log-normaliser A and E[log h(X)] gets entropy (and KL to its own family) from
+    the Bregman divergence of A, whose gradient autograd computes."""
+
+    @property
+    def _natural_params(self):
+        raise NotImplementedError
+
+    def _log_normalizer(self, *natural_params):
+        raise NotImplementedError
+
+    @property
+    def _mean_carrier_measure(self):
+        raise NotImplementedError
+
+    def entropy(self):
+        """H = A(theta) - <theta, grad A(theta)> - E[log h(X)]."""
+        params = [p.detach().requires_grad_() for p in self._natural_params]
+        log_norm = self._log_normalizer(*params)
+        grads = grad(log_norm.sum(), params, create_graph=True)
+        result = -self._mean_carrier_measure + log_norm
+        for p, g in zip(params, grads):
+            result = result - (p * g).reshape(tuple(self._batch_shape) + (-1,)).sum(-1)
+        return result
 
 
 def _event_dim(constraint):

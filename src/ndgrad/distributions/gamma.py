@@ -15,9 +15,9 @@ __all__ = ["Gamma"]
 def _sample_gamma(concentration):
     """Gamma(concentration, 1) samples that carry the gradient with respect to concentration."""
     value = _standard_gamma(concentration)
-    # keep samples positive without recording the clamp in the graph (as torch does)
-    value.detach().clamp_(min=float(np.finfo(value.detach().numpy().dtype).tiny))
-    return value
+    # keep samples positive; recorded (gradient 1 where no clamping happens), since clamping the sample in
+    # place would change the result StandardGammaBackward0 saved
+    return value.clamp(min=float(np.finfo(value.detach().numpy().dtype).tiny))
 
 
 class Gamma(ExponentialFamily):
@@ -42,6 +42,11 @@ class Gamma(ExponentialFamily):
         a, rate = self.concentration, self.rate
         return a.xlogy(rate) + (a - 1).xlogy(value) - rate * value - a.lgamma()
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.concentration.igamma(self.rate * value)  # the regularised lower incomplete gamma
+
     @property
     def mean(self):
         return self.concentration / self.rate
@@ -57,3 +62,9 @@ class Gamma(ExponentialFamily):
     def entropy(self):
         a = self.concentration
         return a - self.rate.log() + a.lgamma() + (1.0 - a) * a.digamma()
+
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.concentration - 1, -self.rate))
+
+    def _log_normalizer(self, x, y):
+        return (x + 1).lgamma() + (x + 1) * (-y.reciprocal()).log()

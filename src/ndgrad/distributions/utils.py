@@ -6,10 +6,13 @@ import numpy as np
 from .._dtype import get_default_dtype
 from .._tensor import Size, Tensor
 from ..autograd.grad_mode import enable_grad
-from ..ops.creation import tensor
+from ..ops.creation import tensor, tril_indices
 from ..ops.random import randn
 
-__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = ["broadcast_all", "clamp_probs", "euler_constant", "lazy_property", "logits_to_probs", "probs_to_logits",
+           "tril_matrix_to_vec", "vec_to_tril_matrix"]
+
+euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
 
 
 def broadcast_all(*values):
@@ -22,7 +25,7 @@ def broadcast_all(*values):
     dtype = like.dtype if like is not None else get_default_dtype()
     tensors = [v if isinstance(v, Tensor) else tensor(v, dtype=dtype) for v in values]
     shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)  # as torch: no needless view
 
 
 def broadcast_params(*values):
@@ -44,6 +47,10 @@ def _sum_rightmost(value, dim):
 
 def _eps(t):
     return float(np.finfo(t.detach().numpy().dtype).eps)
+
+
+def _tiny(t):
+    return float(np.finfo(t.detach().numpy().dtype).tiny)
 
 
 def clamp_probs(probs):
@@ -75,3 +82,24 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """The last dimension of vec, read row by row into the lower triangle (below diagonal `diag`) of a
+    square matrix whose other entries are 0."""
+    # n solves n (n + 1) / 2 + diag n' = len for the triangle that tril_indices(n, n, diag) covers
+    m = vec.shape[-1]
+    n = int(round((-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2))
+    mat = vec.new_zeros(tuple(vec.shape[:-1]) + (n, n))
+    rows, cols = tril_indices(n, n, offset=diag)
+    mat[..., rows, cols] = vec
+    return mat
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The lower triangle (below diagonal `diag`) of the last two dimensions, row by row."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    rows, cols = tril_indices(n, n, offset=diag)
+    return mat[..., rows, cols]

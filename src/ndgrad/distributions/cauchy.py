@@ -1,0 +1,44 @@
+"""Cauchy(loc, scale): the Lorentz distribution, with no mean and no variance."""
+import math
+
+from .._tensor import Size
+from ..ops.random import rand
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_params
+
+__all__ = ["Cauchy"]
+
+
+class Cauchy(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        (self.loc, self.scale), batch_shape = broadcast_params(loc, scale)
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    mean = property(lambda self: self.loc.new_full(tuple(self._extended_shape()), math.nan))
+    mode = property(lambda self: self.loc)
+    variance = property(lambda self: self.loc.new_full(tuple(self._extended_shape()), math.inf))
+
+    def rsample(self, sample_shape=Size()):
+        u = rand(tuple(self._extended_shape(sample_shape)), dtype=self.loc.dtype)
+        return self.icdf(u)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -math.log(math.pi) - self.scale.log() - ((value - self.loc) / self.scale).pow(2).log1p()
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.loc) / self.scale).atan() / math.pi + 0.5
+
+    def icdf(self, value):
+        return (math.pi * (value - 0.5)).tan() * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()

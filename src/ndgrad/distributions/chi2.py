@@ -1,0 +1,24 @@
+"""Chi2(df): Gamma(df / 2, 1 / 2)."""
+from .._tensor import Size
+from . import constraints
+from .distribution import Distribution
+from .gamma import Gamma
+
+__all__ = ["Chi2"]
+
+
+class Chi2(Gamma):
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Chi2, _instance)
+        shape = tuple(batch_shape)
+        new.concentration, new.rate = self.concentration.expand(shape), self.rate.expand(shape)
+        Distribution.__init__(new, Size(batch_shape), validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    df = property(lambda self: self.concentration * 2)
