@@ -65,7 +65,7 @@ from . import testing  # noqa: E402,F401
 from math import e, inf, nan, pi  # noqa: E402,F401
 newaxis = None
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402  (the one place the version is written)
 
 
 def is_tensor(obj):
