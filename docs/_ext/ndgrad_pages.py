@@ -77,7 +77,8 @@ def namespace_page(qualname, title, seen):
         lines.append("")
     for name, obj in funcs:
         kind = "autoclass" if inspect.isclass(obj) else "autofunction"
-        lines.append(f".. {kind}:: {name}" + ("\n   :no-index:\n" if id(obj) in seen else "\n"))
+        options = ("   :members:\n" if kind == "autoclass" else "") + ("   :no-index:\n" if id(obj) in seen else "")
+        lines.append(f".. {kind}:: {name}\n{options}")
         seen.add(id(obj))
     return "\n".join(lines)
 
