@@ -82,7 +82,32 @@ def _make_grads(outputs, grads, create_graph):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
-    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`)."""
+    """Accumulate the gradients of `tensors` into the ``.grad`` of the graph's leaves.
+
+    Runs the engine once from `tensors` backwards. Each leaf that requires grad (or each tensor of
+    `inputs`, when given) gets the gradient added to its ``.grad``, which is created on first use.
+
+    Args:
+        tensors: the tensor (or sequence of tensors) to differentiate.
+        grad_tensors: the gradient with respect to each of `tensors`; may be None for a tensor of
+            one element (the gradient is then 1).
+        retain_graph: keep the saved values so that the graph can be run again (default:
+            `create_graph`).
+        create_graph: record the backward pass itself, so that the gradients can be differentiated.
+        inputs: accumulate only into these tensors (or gradient edges); the rest of the graph is
+            pruned.
+
+    Returns:
+        None
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> torch.autograd.backward(y, grad_tensors=torch.tensor([1.0, 10.0]))
+        >>> x.grad
+        tensor([ 2., 40.])
+    """
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):
@@ -149,8 +174,33 @@ def _input_edge(t, i):
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated
-    (a dict of `inputs` gives a dict with its keys)."""
+    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated.
+
+    Args:
+        outputs: the tensor (or sequence of tensors) to differentiate.
+        inputs: the tensors (or gradient edges) to differentiate with respect to; a dict gives a
+            dict with the same keys.
+        grad_outputs: the gradient with respect to each output; None for an output of one element.
+        retain_graph: keep the saved values to run the graph again (default: `create_graph`).
+        create_graph: record the backward pass, so that the result can be differentiated again.
+        allow_unused: return None for an input the outputs do not depend on, instead of raising.
+        is_grads_batched: the first dimension of each of `grad_outputs` is a batch: one
+            vector-Jacobian product per row.
+        materialize_grads: return zeros instead of None for unused inputs.
+
+    Returns:
+        tuple of Tensor: one gradient per input.
+
+    Example::
+
+        >>> x = torch.tensor(3.0, requires_grad=True)
+        >>> y = x ** 2
+        >>> torch.autograd.grad(y, x)
+        (tensor(6.),)
+        >>> (dx,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+        >>> torch.autograd.grad(dx, x)
+        (tensor(18.),)
+    """
     if type(inputs) is dict:
         keys = inputs.keys()
         return dict(zip(keys, grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph, create_graph,

@@ -135,11 +135,41 @@ class _NoParamMode(_Mode):
 
 
 class no_grad(_NoParamMode):
+    """Context manager (or decorator) that turns gradient recording off.
+
+    Ops run inside it record no graph and their results do not require grad, which saves the
+    memory of saved values; use it for evaluation and for updating parameters by hand. It is
+    thread-local: other threads keep their own mode.
+
+    Example::
+
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.no_grad():
+        ...     y = w * 2
+        >>> y.requires_grad
+        False
+        >>> @torch.no_grad()
+        ... def evaluate(t):
+        ...     return t * 2
+        >>> evaluate(w).requires_grad
+        False
+    """
     def _apply(self):
         state.enabled = False
 
 
 class enable_grad(_NoParamMode):
+    """Context manager (or decorator) that turns gradient recording back on inside `no_grad`.
+
+    Example::
+
+        >>> x = torch.tensor(1.0, requires_grad=True)
+        >>> with torch.no_grad():
+        ...     with torch.enable_grad():
+        ...         y = x * 2
+        >>> y.requires_grad
+        True
+    """
     def _apply(self):
         state.enabled = True
 

@@ -151,8 +151,31 @@ def _pack_slot(node, i, pack_hook, unpack_hook):
 
 
 class saved_tensors_hooks:
-    """Context manager: tensors saved for backward inside it are `pack_hook(t)`; backward uses
-    `unpack_hook(packed)`. Nested contexts: the innermost one applies. Hooks run in no_grad."""
+    """Context manager that intercepts the tensors saved for backward.
+
+    Inside it, every tensor an op saves is passed to ``pack_hook(tensor)`` and what it returns is
+    stored instead; backward passes that to ``unpack_hook(packed)`` to get the tensor back. Use it to
+    offload or compress saved values. The innermost context applies; the hooks run with grad mode off.
+
+    Args:
+        pack_hook: a function of the saved tensor that returns anything.
+        unpack_hook: a function of what `pack_hook` returned that returns a tensor of the same value.
+
+    Example::
+
+        >>> packed = []
+        >>> def pack(t):
+        ...     packed.append(t.shape)
+        ...     return t.numpy().copy()
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.saved_tensors_hooks(pack, torch.from_numpy):
+        ...     y = (x * x).sum()
+        >>> packed
+        [torch.Size([2]), torch.Size([2])]
+        >>> y.backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
 
     def __init__(self, pack_hook, unpack_hook):
         self.pack_hook = pack_hook
