@@ -3,6 +3,28 @@ from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _st
 
 
 class Adam(Optimizer):
+    """Adam: steps scaled by running estimates of the gradient's first and second moments.
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the learning rate.
+        betas: the decay rates of the two moment estimates.
+        eps: added to the denominator, for numerical stability.
+        weight_decay: L2 penalty added to the gradient (see `AdamW` for decoupled decay).
+        amsgrad: use the maximum of past second-moment estimates.
+        maximize: ascend the objective instead of descending it.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([3.0, -2.0]))
+        >>> opt = torch.optim.Adam([x], lr=0.1)
+        >>> for _ in range(200):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> bool(x.abs().max() < 0.05)
+        True
+    """
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):

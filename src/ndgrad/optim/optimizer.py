@@ -22,7 +22,23 @@ required = _Required()
 
 
 class Optimizer:
-    """Subclasses set `defaults` and implement `_update(group, params)` on parameters with grads."""
+    """Base class of the optimizers: holds parameter groups, their options and per-parameter state.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts that each define a
+            parameter group (``{"params": [...], "lr": 0.1}``), whose options override `defaults`.
+        defaults: the default value of each option.
+
+    Subclasses implement the update; `step` applies it to every parameter that has a gradient.
+
+    Example::
+
+        >>> w = torch.nn.Parameter(torch.tensor([1.0]))
+        >>> b = torch.nn.Parameter(torch.tensor([0.0]))
+        >>> opt = torch.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
+        >>> [group["lr"] for group in opt.param_groups]
+        [0.1, 0.5]
+    """
 
     def __init__(self, params, defaults):
         for flag in ("fused", "differentiable"):
@@ -79,6 +95,11 @@ class Optimizer:
         """Hook for optimizers whose state exists before the first step (Adagrad)."""
 
     def zero_grad(self, set_to_none=True):
+        """Reset the gradients of every parameter the optimizer holds.
+
+        Args:
+            set_to_none: set ``.grad`` to None (default) instead of filling it with zeros.
+        """
         _zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
 
     def register_step_pre_hook(self, hook):
@@ -90,6 +111,25 @@ class Optimizer:
         return self._step_post_hooks.add(hook)
 
     def step(self, closure=None):
+        """Update every parameter that has a gradient (one optimization step).
+
+        Args:
+            closure: a function that re-evaluates the model and returns the loss; required by LBFGS,
+                optional for the others.
+
+        Returns:
+            the loss the closure returned, or None.
+
+        Example::
+
+            >>> w = torch.nn.Parameter(torch.tensor([2.0]))
+            >>> opt = torch.optim.SGD([w], lr=0.25)
+            >>> (w ** 2).sum().backward()
+            >>> opt.step()
+            >>> w
+            Parameter containing:
+            tensor([1.], requires_grad=True)
+        """
         args, kwargs = (), {"closure": closure}
         for hook in list(self._step_pre_hooks.values()):
             res = hook(self, args, kwargs)

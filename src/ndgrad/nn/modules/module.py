@@ -44,8 +44,28 @@ def _add_hook(hooks, fn, prepend):
 
 
 class Module:
-    """Base class of every layer: assign Parameters, buffers and Modules as attributes and
-    they are registered; subclasses define `forward`."""
+    """Base class of every layer and model.
+
+    Assigning a `Parameter`, a `Module` or a registered buffer as an attribute registers it: it then
+    appears in `parameters()`, `state_dict()`, `to()`, `train()` / `eval()` and the module's repr.
+    Subclasses call ``super().__init__()`` first and define `forward`; calling the module runs its
+    hooks around `forward`.
+
+    Example::
+
+        >>> class TwoLayers(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.hidden = torch.nn.Linear(3, 4)
+        ...         self.out = torch.nn.Linear(4, 1)
+        ...     def forward(self, x):
+        ...         return self.out(self.hidden(x).relu())
+        >>> model = TwoLayers()
+        >>> [name for name, _ in model.named_parameters()]
+        ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
+        >>> model(torch.ones(2, 3)).shape
+        torch.Size([2, 1])
+    """
     training: bool
     _version = 1
 
@@ -230,9 +250,37 @@ class Module:
                 yield mod_prefix + ("." if mod_prefix else "") + name, value
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """``(name, parameter)`` pairs, names dotted by submodule (``"0.weight"``).
+
+        Args:
+            prefix: prepended to every name.
+            recurse: include the parameters of submodules (default True).
+            remove_duplicate: yield a parameter shared by several modules once (default True).
+
+        Returns:
+            Iterator[tuple[str, Parameter]]
+
+        Example::
+
+            >>> [n for n, _ in torch.nn.Sequential(torch.nn.Linear(2, 2)).named_parameters()]
+            ['0.weight', '0.bias']
+        """
         return self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse=True):
+        """The module's parameters (and, with `recurse`, those of its submodules), each once.
+
+        Args:
+            recurse: include the parameters of submodules (default True).
+
+        Returns:
+            Iterator[Parameter]: in registration order; what optimizers take.
+
+        Example::
+
+            >>> sum(p.numel() for p in torch.nn.Linear(3, 2).parameters())
+            8
+        """
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
@@ -254,6 +302,22 @@ class Module:
                 yield name, b
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """The module's parameters and persistent buffers by dotted name, detached.
+
+        The result is what `torch.save` writes and `load_state_dict` reads back.
+
+        Args:
+            prefix: prepended to every key.
+            keep_vars: keep the tensors attached to autograd instead of detached.
+
+        Returns:
+            dict[str, Tensor]: an ordered dictionary.
+
+        Example::
+
+            >>> list(torch.nn.BatchNorm1d(3).state_dict())
+            ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
+        """
         if args:   # the deprecated positional form (destination, prefix, keep_vars)
             destination, prefix, keep_vars = (list(args) + [destination, prefix, keep_vars][len(args):])[:3]
         destination = OrderedDict() if destination is None else destination
@@ -265,6 +329,24 @@ class Module:
         return destination
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy parameters and buffers from `state_dict` into this module (in place, without recording).
+
+        Args:
+            state_dict: a mapping from dotted names to tensors, as `state_dict` returns.
+            strict: raise an error if a key is missing or unexpected (default True).
+            assign: put the given tensors in place of the module's instead of copying into them.
+
+        Returns:
+            NamedTuple: ``missing_keys`` and ``unexpected_keys``.
+
+        Example::
+
+            >>> a, b = torch.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+            >>> b.load_state_dict(a.state_dict())
+            <All keys matched successfully>
+            >>> torch.equal(a.weight, b.weight)
+            True
+        """
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, errors, consumed = [], [], set()
@@ -306,6 +388,22 @@ class Module:
 
     # --- modes, conversion, gradients -----------------------------------------------------
     def train(self, mode=True):
+        """Set training mode (``mode=True``) or evaluation mode on this module and every submodule.
+
+        Layers such as dropout and batch norm behave differently in the two modes.
+
+        Args:
+            mode: True for training, False for evaluation.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> net = torch.nn.Sequential(torch.nn.Dropout(0.5))
+            >>> net.train(False)[0].training
+            False
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         for m in self.modules():
@@ -313,6 +411,16 @@ class Module:
         return self
 
     def eval(self):
+        """Set evaluation mode: the same as ``train(False)``.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> torch.nn.Dropout().eval().training
+            False
+        """
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
@@ -321,6 +429,19 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
+        """Reset the gradients of every parameter.
+
+        Args:
+            set_to_none: set ``.grad`` to None (default) instead of filling it with zeros.
+
+        Example::
+
+            >>> lin = torch.nn.Linear(2, 1)
+            >>> lin(torch.ones(1, 2)).sum().backward()
+            >>> lin.zero_grad()
+            >>> lin.weight.grad is None
+            True
+        """
         _zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
@@ -400,7 +521,27 @@ class Module:
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        """hook(module, args, output) -> None or new output (with_kwargs: hook(module, args, kwargs, output))."""
+        """Register ``hook(module, args, output)`` to run after every call of `forward`.
+
+        A hook that returns a value replaces the output.
+
+        Args:
+            hook: the function; with ``with_kwargs=True`` it is ``hook(module, args, kwargs, output)``.
+            prepend: run it before the hooks already registered.
+            with_kwargs: pass the keyword arguments of the call as well.
+            always_call: run it even when forward raises an exception.
+
+        Returns:
+            RemovableHandle: ``handle.remove()`` unregisters the hook.
+
+        Example::
+
+            >>> lin = torch.nn.Linear(2, 2)
+            >>> handle = lin.register_forward_hook(lambda module, args, output: output * 0)
+            >>> lin(torch.ones(1, 2))
+            tensor([[0., 0.]], grad_fn=<MulBackward0>)
+            >>> handle.remove()
+        """
         handle = _add_hook(self._forward_hooks, hook, prepend)
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle._key)
