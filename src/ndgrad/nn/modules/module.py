@@ -537,9 +537,9 @@ class Module:
         Example::
 
             >>> lin = torch.nn.Linear(2, 2)
-            >>> handle = lin.register_forward_hook(lambda module, args, output: output * 0)
+            >>> handle = lin.register_forward_hook(lambda module, args, output: torch.zeros_like(output))
             >>> lin(torch.ones(1, 2))
-            tensor([[0., 0.]], grad_fn=<MulBackward0>)
+            tensor([[0., 0.]])
             >>> handle.remove()
         """
         handle = _add_hook(self._forward_hooks, hook, prepend)
