@@ -47,7 +47,7 @@ class Module:
     """Base class of every layer and model.
 
     Assigning a `Parameter`, a `Module` or a registered buffer as an attribute registers it: it then
-    appears in `parameters()`, `state_dict()`, `to()`, `train()` / `eval()` and the module's repr.
+    appears in `parameters()`, `state_dict()`, `to()`, `train()` / `.eval()` and the module's repr.
     Subclasses call ``super().__init__()`` first and define `forward`; calling the module runs its
     hooks around `forward`.
 
