@@ -4,7 +4,7 @@ when a block is stale, as tests/test_typing.py does).
 
 `mypy --strict` treats a name a module imports as private unless `__all__` lists it, and does not see
 the functions the op registry installs at import (`torch.randn`). The block, read by type checkers
-only (`if TYPE_CHECKING:`), lists the public names the module binds itself or imports, and declares a
+only (`if _typing.TYPE_CHECKING:`), lists the public names the module binds itself or imports, and declares a
 module `__getattr__` typed `Any` for the installed ones. At run time it does nothing.
 """
 import ast
@@ -87,7 +87,7 @@ def block(name):
         if origin and origin[0] != name:
             by_origin.setdefault(origin[0], []).append(f"{origin[1]} as {n}")
     installed = {n for n in public - static if not isinstance(getattr(module, n), types.ModuleType)}
-    lines = [BEGIN, "if TYPE_CHECKING:"]
+    lines = [BEGIN, "if _typing.TYPE_CHECKING:"]
     if installed:
         lines.append("    from typing import Any as _Any")
     for origin in sorted(by_origin):
@@ -106,8 +106,8 @@ def update(name, check):
     path = pathlib.Path(importlib.import_module(name).__file__)
     text = path.read_text()
     head = text.split("\n" + BEGIN)[0].rstrip("\n") + "\n"
-    if "TYPE_CHECKING" not in head.split(BEGIN)[0]:
-        head += "\nfrom typing import TYPE_CHECKING  # noqa: E402\n"
+    if "import typing as _typing" not in head:   # (a private name: the namespace gains no public one)
+        head += "\nimport typing as _typing  # noqa: E402\n"
     new = head + "\n\n" + block(name)
     if new == text:
         return True

@@ -3,6 +3,8 @@ edges and gradients, run the engine, and deliver the results (into `.grad`, or r
 `Tensor.backward` is attached here. Tools layer: the implicit gradient and `materialize_grads`
 use ops, so this sits above them (the ops and formulas that differentiate a composition use
 `engine.vjp`)."""
+from typing import Any, Optional, Sequence, Tuple, Union
+
 import warnings
 from collections.abc import Mapping
 
@@ -13,6 +15,9 @@ from ..ops.creation import ones, zeros
 from ..ops.shape import stack
 from . import engine
 from .node import GradientEdge, edge, output_meta
+
+
+_Tensors = Union[Tensor, Sequence[Tensor]]   # one tensor or several (annotations of the public API)
 
 
 def _as_tuple(x):
@@ -81,7 +86,8 @@ def _make_grads(outputs, grads, create_graph):
     return result
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = None, retain_graph: Optional[bool] = None,
+             create_graph: bool = False, grad_variables: Optional[_Tensors] = None, inputs: Any = None) -> None:
     """Accumulate the gradients of `tensors` into the ``.grad`` of the graph's leaves.
 
     Runs the engine once from `tensors` backwards. Each leaf that requires grad (or each tensor of
@@ -172,8 +178,9 @@ def _input_edge(t, i):
     return edge(t)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+def grad(outputs: _Tensors, inputs: Any, grad_outputs: Optional[_Tensors] = None, retain_graph: Optional[bool] = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: Optional[bool] = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> Tuple[Tensor, ...]:
     """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated.
 
     Args:

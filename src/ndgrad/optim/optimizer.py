@@ -1,5 +1,7 @@
 """Optimizer: parameter groups, per-parameter state and their state_dict (torch.optim's base),
 step hooks, and the helpers the optimizers' _foreach_ updates share."""
+from typing import Any, Callable, Optional
+
 import copy
 import warnings
 from collections import defaultdict
@@ -94,7 +96,7 @@ class Optimizer:
     def _init_group_state(self, group):
         """Hook for optimizers whose state exists before the first step (Adagrad)."""
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of every parameter the optimizer holds.
 
         Args:
@@ -110,7 +112,7 @@ class Optimizer:
         """hook(optimizer, args, kwargs), after each step."""
         return self._step_post_hooks.add(hook)
 
-    def step(self, closure=None):
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """Update every parameter that has a gradient (one optimization step).
 
         Args:

@@ -1,4 +1,6 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize (on _foreach_ ops)."""
+from typing import Any, Optional
+
 from .optimizer import Optimizer, _check, _grads, foreach
 
 
@@ -25,8 +27,9 @@ class SGD(Optimizer):
         >>> abs(x.item() - 1) < 0.01
         True
     """
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-                 maximize=False, foreach=None, differentiable=False, fused=None):
+    def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
+                 nesterov: bool = False, *, maximize: bool = False, foreach: Optional[bool] = None,
+                 differentiable: bool = False, fused: Optional[bool] = None) -> None:
         _check(lr, "learning rate")
         _check(momentum, "momentum value")
         _check(weight_decay, "weight_decay value")

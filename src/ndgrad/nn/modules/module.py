@@ -1,5 +1,7 @@
 """Module: the base class of layers, with torch.nn.Module's registration, traversal,
 state_dict, mode, dtype conversion and forward-hook behaviour."""
+from typing import Any, Dict, Iterator, Mapping, Tuple, TypeVar
+
 import warnings
 from collections import OrderedDict, namedtuple
 
@@ -43,6 +45,9 @@ def _add_hook(hooks, fn, prepend):
     return handle
 
 
+_M = TypeVar("_M", bound="Module")   # methods that return self keep the subclass's type
+
+
 class Module:
     """Base class of every layer and model.
 
@@ -69,7 +74,7 @@ class Module:
     training: bool
     _version = 1
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
             raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments: {args} {kwargs}")
         # object.__setattr__: these are the registries __setattr__ itself consults
@@ -249,7 +254,8 @@ class Module:
                 seen.add(id(value))
                 yield mod_prefix + ("." if mod_prefix else "") + name, value
 
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[Tuple[str, Parameter]]:
         """``(name, parameter)`` pairs, names dotted by submodule (``"0.weight"``).
 
         Args:
@@ -267,7 +273,7 @@ class Module:
         """
         return self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
-    def parameters(self, recurse=True):
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """The module's parameters (and, with `recurse`, those of its submodules), each once.
 
         Args:
@@ -301,7 +307,8 @@ class Module:
             if b is not None and name not in self._non_persistent_buffers_set:
                 yield name, b
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    def state_dict(self, *args: Any, destination: Any = None, prefix: str = "",
+                   keep_vars: bool = False) -> Dict[str, Any]:
         """The module's parameters and persistent buffers by dotted name, detached.
 
         The result is what `torch.save` writes and `load_state_dict` reads back.
@@ -328,7 +335,7 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> Any:
         """Copy parameters and buffers from `state_dict` into this module (in place, without recording).
 
         Args:
@@ -387,7 +394,7 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     # --- modes, conversion, gradients -----------------------------------------------------
-    def train(self, mode=True):
+    def train(self: _M, mode: bool = True) -> _M:
         """Set training mode (``mode=True``) or evaluation mode on this module and every submodule.
 
         Layers such as dropout and batch norm behave differently in the two modes.
@@ -410,7 +417,7 @@ class Module:
             object.__setattr__(m, "training", mode)
         return self
 
-    def eval(self):
+    def eval(self: _M) -> _M:
         """Set evaluation mode: the same as ``train(False)``.
 
         Returns:
@@ -428,7 +435,7 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of every parameter.
 
         Args:
@@ -466,7 +473,7 @@ class Module:
                     self._buffers[name] = fn(b)
         return self
 
-    def to(self, *args, **kwargs):
+    def to(self: _M, *args: Any, **kwargs: Any) -> _M:
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("non_blocking", None)
         device = kwargs.pop("device", None)
@@ -560,7 +567,7 @@ class Module:
         raise NotImplementedError("register_backward_hook (the deprecated non-full hook) is not supported by ndgrad: "
                                   "use register_full_backward_hook")
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
             return _call_with_backward_hooks(self, self._call_forward, args, kwargs)
         return self._call_forward(*args, **kwargs)
