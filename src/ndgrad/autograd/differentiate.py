@@ -162,8 +162,23 @@ def _inputs_tuple(inputs, fn):
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Tensor.backward: the gradient of this tensor with respect to the graph leaves, accumulated
-    into their `.grad` (see `backward`)."""
+    """Tensor.backward: accumulate the gradient of this tensor into the ``.grad`` of the graph's leaves.
+
+    The same as ``torch.autograd.backward(self, gradient, ...)``.
+
+    Args:
+        gradient: the gradient with respect to this tensor; may be None when it has one element.
+        retain_graph: keep the saved values so that backward can run again (default: `create_graph`).
+        create_graph: record the backward pass, for higher-order derivatives.
+        inputs: accumulate only into these tensors.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([2., 4., 6.])
+    """
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 

@@ -392,14 +392,48 @@ def _scalar_and_gradient(func, inputs, v, create_graph, strict, fn_name):
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T H): the product of `v` with the Hessian of scalar func at inputs."""
+    """The product of a vector with the Hessian of a scalar function at `inputs`.
+
+    Args:
+        func: a function of tensors that returns a tensor with one element.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as `inputs`.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where the output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), vhp)``, the vhp shaped as `inputs`.
+
+    Example::
+
+        >>> f = lambda x: (x[0] * x[1]).sum()
+        >>> torch.autograd.functional.vhp(f, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        (tensor(2.), tensor([0., 1.]))
+    """
     inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "vhp")
     grads = _zeros_for_missing(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph, "double_back")
     return _finish(outputs, create_graph)[0], _unwrap(_finish(grads, create_graph), inputs_tuple)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H v): the product of the Hessian of scalar func at inputs with `v`."""
+    """The product of the Hessian of a scalar function at `inputs` with a vector.
+
+    Args:
+        func: a function of tensors that returns a tensor with one element.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as `inputs`.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where the output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), hvp)``, the hvp shaped as `inputs`.
+
+    Example::
+
+        >>> f = lambda x: (x ** 3).sum()
+        >>> torch.autograd.functional.hvp(f, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        (tensor(9.), tensor([ 6., 12.]))
+    """
     inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "hvp")
     with enable_grad():
         u = tuple(OPS["zeros_like"](t, requires_grad=True) for t in inputs)

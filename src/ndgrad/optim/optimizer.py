@@ -63,6 +63,18 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, param_group):
+        """Add a parameter group, with its own options (the others take the optimizer's defaults).
+
+        Args:
+            param_group: a dict with the key ``"params"`` and, optionally, option values.
+
+        Example::
+
+            >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)
+            >>> opt.add_param_group({"params": [torch.nn.Parameter(torch.ones(1))], "lr": 0.01})
+            >>> [g["lr"] for g in opt.param_groups]
+            [0.1, 0.01]
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
         params = param_group["params"]
@@ -158,8 +170,17 @@ class Optimizer:
 
     # --- state_dict -----------------------------------------------------------------------
     def state_dict(self):
-        """{'state': {index: state}, 'param_groups': [group with params as indices]}; parameters are
-        numbered in group order, and the state tensors are the optimizer's own (not copies)."""
+        """The optimizer's state (per-parameter buffers, keyed by index) and its parameter groups' options.
+
+        Returns:
+            dict: ``{"state": ..., "param_groups": ...}``, in PyTorch's layout, for `torch.save`.
+
+        Example::
+
+            >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1, momentum=0.9)
+            >>> sorted(opt.state_dict())
+            ['param_groups', 'state']
+        """
         index, groups = {}, []
         for group in self.param_groups:
             ids = []
@@ -171,6 +192,11 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
+        """Restore the state `state_dict` returned (the parameters are matched by their order).
+
+        Args:
+            state_dict: a dict as returned by `state_dict`.
+        """
         state_dict = copy.deepcopy(state_dict)
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):

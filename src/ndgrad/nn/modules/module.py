@@ -113,6 +113,20 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
+        """Register a tensor that belongs to the module's state but is not a parameter (a running mean, ...).
+
+        Args:
+            name: the attribute name.
+            tensor: the tensor, or None (declared, not yet set).
+            persistent: whether `state_dict` includes it (default True).
+
+        Example::
+
+            >>> m = torch.nn.Module()
+            >>> m.register_buffer("steps", torch.tensor(0))
+            >>> list(m.state_dict()), list(m.parameters())
+            (['steps'], [])
+        """
         self._check_name("buffer", name, self.__dict__.get("_buffers", {}))
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
@@ -124,6 +138,19 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
+        """Register `module` as a submodule named `name` (what assigning an attribute does).
+
+        Args:
+            name: the attribute name.
+            module: a Module, or None.
+
+        Example::
+
+            >>> net = torch.nn.Module()
+            >>> net.add_module("layer", torch.nn.Linear(2, 2))
+            >>> [n for n, _ in net.named_children()]
+            ['layer']
+        """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
         self._check_name("module", name, self.__dict__.get("_modules", {}))
@@ -452,6 +479,23 @@ class Module:
         _zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
+        """Call ``fn(module)`` on every submodule, then on this module (to initialise weights, ...).
+
+        Args:
+            fn: a function of a Module.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> def init(m):
+            ...     if isinstance(m, torch.nn.Linear):
+            ...         torch.nn.init.zeros_(m.weight)
+            >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()).apply(init)
+            >>> net[0].weight.abs().sum().item()
+            0.0
+        """
         for module in self.children():
             module.apply(fn)
         fn(self)
