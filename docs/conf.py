@@ -9,7 +9,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "_ext"))
-sys.path.insert(0, os.path.join(HERE, "..", "src"))   # the checkout's ndgrad, installed or not
+# the checkout's ndgrad, installed or not; an absolute, normalised path, since the compiled derivative
+# table is cached with the file names it was compiled from (tracebacks and anomaly mode read them)
+sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "src")))
 
 import ndgrad  # noqa: E402
 
