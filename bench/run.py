@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+from tqdm import tqdm
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "worker.py")
@@ -99,7 +101,7 @@ def say(msg):
 
 
 # ---- timed workloads: built once per process, timed in interleaved rounds ---------------------
-def measure(workers, instances, rounds, budget, results, notes):
+def measure(workers, instances, rounds, budget, results, notes, desc="timing"):
     """instances: (key, workload, args, warmup_args, steps per round). Fills results[key][lib]."""
     cells = []
     for key, workload, args, warm, reps in instances:
@@ -123,7 +125,8 @@ def measure(workers, instances, rounds, budget, results, notes):
             results[key][lib] = {"status": "ok", "check": reply["check"], "dtype": reply["dtype"], "times": [],
                                  "extra": {}, "n": 0}
             cells.append((key, lib, per_round, cell_rounds))
-    for r in range(rounds):
+    # a progress bar over the rounds on stderr, only on a terminal (disable=None)
+    for r in tqdm(range(rounds), desc=desc, unit="round", leave=False, disable=None):
         order = [c for c in cells if r < c[3]]
         order = order[r % len(order):] + order[:r % len(order)] if order else order
         for key, lib, per_round, _ in order:
@@ -400,7 +403,7 @@ def main(argv=None):
             if section in sections:
                 say(f"timing {section} ...")
                 rounds = cfg["long_rounds"] if section == "long_chain" else cfg["rounds"]
-                measure(workers, instances, rounds, budget, results, notes)
+                measure(workers, instances, rounds, budget, results, notes, desc=f"timing {section}")
     finally:
         for worker in workers.values():
             worker.close()

@@ -11,6 +11,8 @@ import os
 import sys
 import warnings
 
+from tqdm import tqdm
+
 from ._catalog_data import ROWS
 from .autograd.node import Node
 from .derivatives import ENTRIES
@@ -136,11 +138,13 @@ def _check_rows(rows):
     try:
         runnable = [r for r in rows if r[2] is not None]
         produced, failed = 0, 0
-        for name, _, program, _ in runnable:
+        # a progress bar on stderr, only on a terminal; tqdm.write keeps the failure lines above it
+        for name, _, program, _ in tqdm(runnable, desc="running the catalog", unit="program", leave=False,
+                                        disable=None):
             ok, detail = check(name, program, ndgrad)
             produced += ok
             if not ok:
-                print(f"{'not built' if name in NOT_BUILT else 'FAIL'} {name}: {detail}")
+                tqdm.write(f"{'not built' if name in NOT_BUILT else 'FAIL'} {name}: {detail}")
                 failed += name not in NOT_BUILT
     finally:
         logging.disable(logging.NOTSET)

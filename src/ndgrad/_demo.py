@@ -11,8 +11,9 @@ from the modules that define it, since nothing inside ndgrad may import the `ndg
 """
 import math
 import os
-import sys
 import time
+
+from tqdm import tqdm
 
 from . import nn, optim
 from ._random import manual_seed
@@ -30,12 +31,6 @@ def build(kind):
         nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
         nn.Flatten(), nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10))
-
-
-def progress(epoch, epochs, done, total, loss, width=24):
-    filled = width * done // total
-    return (f"\repoch {epoch:>{len(str(epochs))}}/{epochs} [{'#' * filled}{'-' * (width - filled)}] "
-            f"{done}/{total} loss {loss:.4f}")
 
 
 def accuracy(model, x, y):
@@ -85,13 +80,14 @@ def run(args):
     optimizer = optim.Adam(model.parameters(), lr=args.lr)
     batches = math.ceil(len(y) / args.batch_size)
     scheduler = optim.lr_scheduler.OneCycleLR(optimizer, args.lr, total_steps=args.epochs * batches)
-    show_bar = sys.stdout.isatty()
     print(f"ndgrad demo: {args.model.upper()} on {len(y)} handwritten 8x8 digits ({len(y_test)} held out), "
           f"{sum(p.numel() for p in model.parameters())} weights, {args.epochs} epochs of Adam")
     losses, graph_loss, start = [], None, time.perf_counter()
     for epoch in range(1, args.epochs + 1):
         order, total = randperm(len(y)), 0.0
-        for b in range(batches):
+        # a progress bar on stderr while the epoch runs, only on a terminal (disable=None), then cleared
+        bar = tqdm(range(batches), desc=f"epoch {epoch}/{args.epochs}", unit="batch", leave=False, disable=None)
+        for b in bar:
             idx = order[b * args.batch_size:(b + 1) * args.batch_size]
             optimizer.zero_grad()
             loss = loss_fn(model(x[idx]), y[idx])
@@ -104,10 +100,7 @@ def run(args):
             scheduler.step()
             losses.append(loss.item())
             total += losses[-1] * len(idx)
-            if show_bar:
-                print(progress(epoch, args.epochs, b + 1, batches, losses[-1]), end="", flush=True)
-        if show_bar:
-            print("\r" + " " * 80 + "\r", end="")
+            bar.set_postfix(loss=f"{losses[-1]:.4f}", refresh=False)
         print(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}  loss {total / len(y):.4f}  "
               f"test accuracy {accuracy(model, x_test, y_test):.1%}", flush=True)
     test = accuracy(model, x_test, y_test)

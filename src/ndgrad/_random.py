@@ -57,7 +57,7 @@ class Generator:
 default_generator = Generator()
 
 
-def manual_seed(seed):
+def manual_seed(seed: int) -> "Generator":
     """Seed the default generator (every random factory without `generator=` draws from it)."""
     return default_generator.manual_seed(seed)
 

@@ -10,6 +10,7 @@ what is about the tensor itself, and imports only the layer below (the array bac
 import math
 import warnings
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -100,6 +101,8 @@ class Size(tuple):
 
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
+    if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
+        def __getattr__(self, name: str) -> Any: ...
     # rarely set state: class defaults, instance dict once set
     _grad = None
     _grad_dtype = False        # leaves: False = the tensor's dtype (torch's default), None = any, else a dtype

@@ -3,6 +3,8 @@ edges and gradients, run the engine, and deliver the results (into `.grad`, or r
 `Tensor.backward` is attached here. Tools layer: the implicit gradient and `materialize_grads`
 use ops, so this sits above them (the ops and formulas that differentiate a composition use
 `engine.vjp`)."""
+from typing import Any, Optional, Sequence, Tuple, Union
+
 import warnings
 from collections.abc import Mapping
 
@@ -13,6 +15,9 @@ from ..ops.creation import ones, zeros
 from ..ops.shape import stack
 from . import engine
 from .node import GradientEdge, edge, output_meta
+
+
+_Tensors = Union[Tensor, Sequence[Tensor]]   # one tensor or several (annotations of the public API)
 
 
 def _as_tuple(x):
@@ -81,8 +86,34 @@ def _make_grads(outputs, grads, create_graph):
     return result
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
-    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`)."""
+def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = None, retain_graph: Optional[bool] = None,
+             create_graph: bool = False, grad_variables: Optional[_Tensors] = None, inputs: Any = None) -> None:
+    """Accumulate the gradients of `tensors` into the ``.grad`` of the graph's leaves.
+
+    Runs the engine once from `tensors` backwards. Each leaf that requires grad (or each tensor of
+    `inputs`, when given) gets the gradient added to its ``.grad``, which is created on first use.
+
+    Args:
+        tensors: the tensor (or sequence of tensors) to differentiate.
+        grad_tensors: the gradient with respect to each of `tensors`; may be None for a tensor of
+            one element (the gradient is then 1).
+        retain_graph: keep the saved values so that the graph can be run again (default:
+            `create_graph`).
+        create_graph: record the backward pass itself, so that the gradients can be differentiated.
+        inputs: accumulate only into these tensors (or gradient edges); the rest of the graph is
+            pruned.
+
+    Returns:
+        None
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> torch.autograd.backward(y, grad_tensors=torch.tensor([1.0, 10.0]))
+        >>> x.grad
+        tensor([ 2., 40.])
+    """
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):
@@ -131,8 +162,23 @@ def _inputs_tuple(inputs, fn):
 
 
 def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-    """Tensor.backward: the gradient of this tensor with respect to the graph leaves, accumulated
-    into their `.grad` (see `backward`)."""
+    """Tensor.backward: accumulate the gradient of this tensor into the ``.grad`` of the graph's leaves.
+
+    The same as ``torch.autograd.backward(self, gradient, ...)``.
+
+    Args:
+        gradient: the gradient with respect to this tensor; may be None when it has one element.
+        retain_graph: keep the saved values so that backward can run again (default: `create_graph`).
+        create_graph: record the backward pass, for higher-order derivatives.
+        inputs: accumulate only into these tensors.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([2., 4., 6.])
+    """
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
@@ -147,10 +193,36 @@ def _input_edge(t, i):
     return edge(t)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
-         allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated
-    (a dict of `inputs` gives a dict with its keys)."""
+def grad(outputs: _Tensors, inputs: Any, grad_outputs: Optional[_Tensors] = None, retain_graph: Optional[bool] = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: Optional[bool] = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> Tuple[Tensor, ...]:
+    """The gradients of `outputs` with respect to `inputs`, returned instead of accumulated.
+
+    Args:
+        outputs: the tensor (or sequence of tensors) to differentiate.
+        inputs: the tensors (or gradient edges) to differentiate with respect to; a dict gives a
+            dict with the same keys.
+        grad_outputs: the gradient with respect to each output; None for an output of one element.
+        retain_graph: keep the saved values to run the graph again (default: `create_graph`).
+        create_graph: record the backward pass, so that the result can be differentiated again.
+        allow_unused: return None for an input the outputs do not depend on, instead of raising.
+        is_grads_batched: the first dimension of each of `grad_outputs` is a batch: one
+            vector-Jacobian product per row.
+        materialize_grads: return zeros instead of None for unused inputs.
+
+    Returns:
+        tuple of Tensor: one gradient per input.
+
+    Example::
+
+        >>> x = torch.tensor(3.0, requires_grad=True)
+        >>> y = x ** 2
+        >>> torch.autograd.grad(y, x)
+        (tensor(6.),)
+        >>> (dx,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+        >>> torch.autograd.grad(dx, x)
+        (tensor(18.),)
+    """
     if type(inputs) is dict:
         keys = inputs.keys()
         return dict(zip(keys, grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph, create_graph,

@@ -139,7 +139,19 @@ def exit_dual_level(*, level=None):
 
 
 class dual_level(grad_mode._Mode):
-    """Context manager (or decorator) for forward AD: enters a level, exits it at the end."""
+    """Context manager (or decorator) that opens a forward-AD level and closes it at the end.
+
+    Inside it, `make_dual` attaches tangents and every op propagates them. Only one level can be
+    open at a time; leaving it forgets every tangent made in it.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> with fwAD.dual_level():
+        ...     x = fwAD.make_dual(torch.tensor(2.0), torch.tensor(1.0))
+        ...     fwAD.unpack_dual(x ** 3).tangent
+        tensor(12.)
+    """
     _args = ()
 
     def __enter__(self):
@@ -174,7 +186,24 @@ def _same_layout(t, primal):
 
 
 def make_dual(tensor, tangent, *, level=None):
-    """A view of `tensor` that carries `tangent` as its forward gradient at `level`."""
+    """A view of `tensor` that carries `tangent` as its forward gradient.
+
+    Args:
+        tensor: the primal value (a floating or complex tensor).
+        tangent: the direction, of the same shape as `tensor`.
+        level: the forward-AD level (default: the one open).
+
+    Returns:
+        Tensor: the dual tensor; ops on it compute the tangents of their results.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> with fwAD.dual_level():
+        ...     d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        ...     fwAD.unpack_dual(d * d).tangent
+        tensor([2., 0.])
+    """
     current = _current_index()
     if level is None:
         level = current
@@ -206,7 +235,25 @@ def make_dual(tensor, tangent, *, level=None):
 
 
 def unpack_dual(tensor, *, level=None):
-    """(primal, tangent) of `tensor` at `level`: the primal is a view without the tangent."""
+    """The primal and the tangent of `tensor` at `level`.
+
+    Args:
+        tensor: a tensor, dual or not.
+        level: the forward-AD level (default: the one open).
+
+    Returns:
+        UnpackedDualTensor: a named tuple ``(primal, tangent)``; the primal is a view without the
+        tangent, the tangent is None for a tensor that has none.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> with fwAD.dual_level():
+        ...     d = fwAD.make_dual(torch.tensor(0.0), torch.tensor(1.0))
+        ...     primal, tangent = fwAD.unpack_dual(d.exp())
+        >>> primal, tangent
+        (tensor(1.), tensor(1.))
+    """
     if level is None:
         level = _current_index()
     if level < 0:

@@ -154,11 +154,38 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 class Function(FunctionCtx):
-    """Base class of custom autograd operations; subclass it and call `MyFn.apply(...)`.
+    """Base class of custom autograd operations: subclass it and call ``MyFn.apply(...)``.
 
-    Either `forward(ctx, *args)` sets up ctx itself, or `forward(*args)` plus
-    `setup_context(ctx, inputs, output)` do. `backward(ctx, *grad_outputs)` (or `vjp`) returns
-    one gradient (or None) per forward argument.
+    Subclasses define static methods:
+
+    - ``forward(ctx, *args)``, which computes the result and saves what backward needs
+      (``ctx.save_for_backward(*tensors)``, or attributes of `ctx`); or ``forward(*args)`` together
+      with ``setup_context(ctx, inputs, output)``;
+    - ``backward(ctx, *grad_outputs)`` (or ``vjp``), which returns one gradient (or None) per
+      argument of forward;
+    - optionally ``jvp(ctx, *tangents)`` for forward-mode AD.
+
+    The node a call records is named after the class (``MyFnBackward``) and its formulas run like
+    those of a built-in op, hooks included.
+
+    Example::
+
+        >>> class Square(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * grad
+        >>> x = torch.tensor([1.0, 3.0], requires_grad=True)
+        >>> y = Square.apply(x)
+        >>> y.grad_fn.name()
+        'SquareBackward'
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([2., 6.])
     """
 
     def __init_subclass__(cls, **kwargs):

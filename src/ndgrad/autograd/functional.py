@@ -150,7 +150,24 @@ def _grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=N
 
 # --- the API --------------------------------------------------------------------------------------
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T J): the product of `v` with the Jacobian of func at inputs."""
+    """The product of a vector with the Jacobian of `func` at `inputs` (reverse mode).
+
+    Args:
+        func: a function of tensors that returns a tensor or a tuple of tensors.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as func's output (may be None when the output has one element).
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where an output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), vjp)``, the vjp shaped as `inputs`.
+
+    Example::
+
+        >>> f = lambda x: x ** 2
+        >>> torch.autograd.functional.vjp(f, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        (tensor([1., 4.]), tensor([2., 4.]))
+    """
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
         inputs = _fresh(inputs, create_graph, need_graph=True)
@@ -165,7 +182,24 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v): the product of the Jacobian of func at inputs with `v`."""
+    """The product of the Jacobian of `func` at `inputs` with a vector (computed with the double-backward trick).
+
+    Args:
+        func: a function of tensors that returns a tensor or a tuple of tensors.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as `inputs` (may be None when the input has one element).
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where an output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), jvp)``, the jvp shaped as func's output.
+
+    Example::
+
+        >>> f = lambda x: x.sin()
+        >>> torch.autograd.functional.jvp(f, torch.tensor([0.0]), torch.tensor([2.0]))
+        (tensor([0.]), tensor([2.]))
+    """
     with enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _fresh(inputs, create_graph, need_graph=True)
@@ -185,8 +219,28 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
-    """The Jacobian of func at inputs: for output i and input j, a tensor of shape
-    outputs[i].shape + inputs[j].shape, nested as ((J00, J01, ...), (J10, ...)) for tuples."""
+    """The Jacobian of `func` at `inputs`.
+
+    For output ``i`` and input ``j`` the block has shape ``outputs[i].shape + inputs[j].shape``;
+    with tuples, the blocks are nested as ``((J00, J01, ...), (J10, ...))`` (outputs, then inputs).
+
+    Args:
+        func: a function of tensors that returns a tensor or a tuple of tensors.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where an output does not depend on an input.
+        vectorize: compute all rows in one batched pass instead of one backward per row.
+        strategy: ``"reverse-mode"`` (default) or ``"forward-mode"`` (needs ``vectorize=True``).
+
+    Returns:
+        Tensor, or nested tuples of Tensors as described above.
+
+    Example::
+
+        >>> torch.autograd.functional.jacobian(lambda x: x ** 2, torch.tensor([1.0, 2.0]))
+        tensor([[2., 0.],
+                [0., 4.]])
+    """
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function '
                              'has more outputs than inputs, "forward-mode" tends to be more performant. Otherwise, '
@@ -273,8 +327,29 @@ def _forward_jacobian(func, inputs, need_graph):
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):
-    """The Hessian of a scalar func at inputs: the Jacobian of its gradient, shaped
-    inputs[i].shape + inputs[j].shape, nested ((H00, H01, ...), ...) for tuple inputs."""
+    """The Hessian of a scalar function `func` at `inputs`: the Jacobian of its gradient.
+
+    For inputs ``i`` and ``j`` the block has shape ``inputs[i].shape + inputs[j].shape``, nested
+    ``((H00, H01, ...), ...)`` for a tuple of inputs.
+
+    Args:
+        func: a function of tensors that returns a tensor with one element.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where an output does not depend on an input.
+        vectorize: compute all rows in one batched pass.
+        outer_jacobian_strategy: ``"reverse-mode"`` (default) or ``"forward-mode"``
+            (forward-over-reverse; needs ``vectorize=True``).
+
+    Returns:
+        Tensor, or nested tuples of Tensors as described above.
+
+    Example::
+
+        >>> torch.autograd.functional.hessian(lambda x: (x ** 3).sum(), torch.tensor([1.0, 2.0]))
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
@@ -317,14 +392,48 @@ def _scalar_and_gradient(func, inputs, v, create_graph, strict, fn_name):
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T H): the product of `v` with the Hessian of scalar func at inputs."""
+    """The product of a vector with the Hessian of a scalar function at `inputs`.
+
+    Args:
+        func: a function of tensors that returns a tensor with one element.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as `inputs`.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where the output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), vhp)``, the vhp shaped as `inputs`.
+
+    Example::
+
+        >>> f = lambda x: (x[0] * x[1]).sum()
+        >>> torch.autograd.functional.vhp(f, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        (tensor(2.), tensor([0., 1.]))
+    """
     inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "vhp")
     grads = _zeros_for_missing(_grad(jac, inputs, v, create_graph), inputs, strict, create_graph, "double_back")
     return _finish(outputs, create_graph)[0], _unwrap(_finish(grads, create_graph), inputs_tuple)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H v): the product of the Hessian of scalar func at inputs with `v`."""
+    """The product of the Hessian of a scalar function at `inputs` with a vector.
+
+    Args:
+        func: a function of tensors that returns a tensor with one element.
+        inputs: a tensor or a tuple of tensors, the point of evaluation.
+        v: the vector, shaped as `inputs`.
+        create_graph: make the result differentiable (it stays connected to `inputs`).
+        strict: raise an error, instead of returning zeros, where the output does not depend on an input.
+
+    Returns:
+        tuple: ``(func(inputs), hvp)``, the hvp shaped as `inputs`.
+
+    Example::
+
+        >>> f = lambda x: (x ** 3).sum()
+        >>> torch.autograd.functional.hvp(f, torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        (tensor(9.), tensor([ 6., 12.]))
+    """
     inputs_tuple, inputs, v, outputs, jac = _scalar_and_gradient(func, inputs, v, create_graph, strict, "hvp")
     with enable_grad():
         u = tuple(OPS["zeros_like"](t, requires_grad=True) for t in inputs)

@@ -5,6 +5,8 @@ are per thread: a thread starts with grad mode on and inference mode off whateve
 started it has set, and a mode switched in one thread (backward switches grad mode while it runs)
 is not seen by another. Each mode works as a context manager and as a decorator, as torch's do.
 """
+from typing import Any
+
 import functools
 import inspect
 import threading
@@ -113,11 +115,11 @@ class _Mode:
                 return fn(*args, **kwargs)
         return wrapper
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self._prev = state.enabled
         self._apply()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> bool:
         state.enabled = self._prev
         return False
 
@@ -128,18 +130,48 @@ class _Mode:
 class _NoParamMode(_Mode):
     """A mode without arguments that also decorates bare: `@no_grad` and `no_grad(fn)` are `no_grad()(fn)`."""
 
-    def __new__(cls, orig_func=None):
+    def __new__(cls, orig_func: Any = None) -> Any:
         if orig_func is None:
             return super().__new__(cls)
         return cls()(orig_func)
 
 
 class no_grad(_NoParamMode):
+    """Context manager (or decorator) that turns gradient recording off.
+
+    Ops run inside it record no graph and their results do not require grad, which saves the
+    memory of saved values; use it for evaluation and for updating parameters by hand. It is
+    thread-local: other threads keep their own mode.
+
+    Example::
+
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.no_grad():
+        ...     y = w * 2
+        >>> y.requires_grad
+        False
+        >>> @torch.no_grad()
+        ... def evaluate(t):
+        ...     return t * 2
+        >>> evaluate(w).requires_grad
+        False
+    """
     def _apply(self):
         state.enabled = False
 
 
 class enable_grad(_NoParamMode):
+    """Context manager (or decorator) that turns gradient recording back on inside `no_grad`.
+
+    Example::
+
+        >>> x = torch.tensor(1.0, requires_grad=True)
+        >>> with torch.no_grad():
+        ...     with torch.enable_grad():
+        ...         y = x * 2
+        >>> y.requires_grad
+        True
+    """
     def _apply(self):
         state.enabled = True
 

@@ -151,8 +151,31 @@ def _pack_slot(node, i, pack_hook, unpack_hook):
 
 
 class saved_tensors_hooks:
-    """Context manager: tensors saved for backward inside it are `pack_hook(t)`; backward uses
-    `unpack_hook(packed)`. Nested contexts: the innermost one applies. Hooks run in no_grad."""
+    """Context manager that intercepts the tensors saved for backward.
+
+    Inside it, every tensor an op saves is passed to ``pack_hook(tensor)`` and what it returns is
+    stored instead; backward passes that to ``unpack_hook(packed)`` to get the tensor back. Use it to
+    offload or compress saved values. The innermost context applies; the hooks run with grad mode off.
+
+    Args:
+        pack_hook: a function of the saved tensor that returns anything.
+        unpack_hook: a function of what `pack_hook` returned that returns a tensor of the same value.
+
+    Example::
+
+        >>> packed = []
+        >>> def pack(t):
+        ...     packed.append(t.shape)
+        ...     return t.numpy().copy()
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.saved_tensors_hooks(pack, torch.from_numpy):
+        ...     y = (x * x).sum()
+        >>> packed
+        [torch.Size([2]), torch.Size([2])]
+        >>> y.backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
 
     def __init__(self, pack_hook, unpack_hook):
         self.pack_hook = pack_hook
@@ -235,7 +258,25 @@ class disable_saved_tensors_hooks:
 
 
 class save_on_cpu(saved_tensors_hooks):
-    """Saved tensors are kept as host (NumPy) copies and moved back to their device in backward."""
+    """Context manager that keeps the tensors saved for backward as host (NumPy) copies.
+
+    Each saved tensor is copied to the CPU when saved and moved back to its device in backward, which
+    frees accelerator memory between the passes. ndgrad's tensors live on the CPU already, so today
+    it only copies them.
+
+    Args:
+        pin_memory: accepted for compatibility (pinned memory is a CUDA notion).
+        device_type: the device the tensors come from.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.save_on_cpu():
+        ...     y = (x * x).sum()
+        >>> y.backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
 
     def __init__(self, pin_memory=False, device_type="cuda"):
         def pack(t):
@@ -476,8 +517,27 @@ class _MultiHandle:
 
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
-    """mode="all": fn(grads) once the gradients of all `tensors` this backward computes have
-    arrived (None for the others); mode="any": fn(grad) with the first one to arrive."""
+    """Call `fn` once the gradients of several tensors are known in a backward pass.
+
+    Args:
+        tensors: the tensors to watch.
+        fn: with ``mode="all"``, ``fn(grads)`` with a list of one gradient per tensor (None for a tensor this
+            backward does not reach); with ``mode="any"``, ``fn(grad)`` with the first one computed.
+        mode: ``"all"`` (default) or ``"any"``.
+
+    Returns:
+        RemovableHandle: ``handle.remove()`` unregisters the hook.
+
+    Example::
+
+        >>> a = torch.tensor(1.0, requires_grad=True)
+        >>> b = torch.tensor(2.0, requires_grad=True)
+        >>> seen = []
+        >>> handle = torch.autograd.graph.register_multi_grad_hook((a, b), seen.append)
+        >>> (a * b).backward()
+        >>> seen
+        [[tensor(2.), tensor(1.)]]
+    """
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = tuple(tensors)

@@ -132,7 +132,29 @@ def _to_arrays(data):
 
 @register()
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """A new leaf tensor holding a copy of `data` (nested lists, numbers, NumPy arrays, Tensors)."""
+    """A new leaf tensor holding a copy of `data`.
+
+    Args:
+        data: a number, a (nested) list or tuple of numbers, a NumPy array or a Tensor.
+        dtype: the dtype of the result; by default inferred from `data` (bool, int64, the
+            default float dtype, or complex).
+        device: only the CPU (``"cpu"``, ``None``) is supported.
+        requires_grad: whether autograd records operations on the result.
+        pin_memory: accepted for compatibility; has no effect on the CPU.
+
+    Returns:
+        Tensor: a tensor that shares no memory with `data`.
+
+    Example::
+
+        >>> torch.tensor([[1, 2], [3, 4]])
+        tensor([[1, 2],
+                [3, 4]])
+        >>> torch.tensor([0.5, 1.5], requires_grad=True)
+        tensor([0.5000, 1.5000], requires_grad=True)
+        >>> torch.tensor(3.0, dtype=torch.float64).dtype
+        torch.float64
+    """
     _check_device("tensor", device)
     if isinstance(data, Tensor):
         warnings.warn("torch.tensor(t) copies t as a new leaf; prefer t.detach().clone() (or "
@@ -179,7 +201,23 @@ def as_tensor(data, dtype=None, device=None):
 
 @register()
 def from_numpy(ndarray):
-    """A tensor sharing memory with `ndarray`: writes through either are seen by both."""
+    """A tensor sharing memory with a NumPy array: writes through either are seen by both.
+
+    Args:
+        ndarray: a NumPy array of a dtype torch has (bool, integers, floats, complex).
+
+    Returns:
+        Tensor: a tensor of the array's shape and dtype, backed by the same memory.
+
+    Example::
+
+        >>> import numpy as np
+        >>> a = np.array([1.0, 2.0])
+        >>> t = torch.from_numpy(a)
+        >>> a[0] = 10.0
+        >>> t
+        tensor([10.,  2.], dtype=torch.float64)
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     _dtype.from_numpy_dtype(ndarray.dtype)
@@ -224,6 +262,67 @@ def _backend_of(data):
     return namespace(data) if is_array(data) else current()
 
 
+_FILL_DOC = """A tensor of the given size filled with {what}.
+
+Args:
+    size: the shape, as ints (``{name}(2, 3)``) or one sequence (``{name}((2, 3))``).
+    dtype: the dtype (default: the default float dtype, `torch.get_default_dtype()`).
+    device: only the CPU (``"cpu"``, ``None``) is supported.
+    requires_grad: whether autograd records operations on the result.
+
+Returns:
+    Tensor: the new tensor.
+{example}"""
+_FILL_EXAMPLES = {
+    "zeros": """
+Example::
+
+    >>> torch.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+    >>> torch.zeros((2,), dtype=torch.int64)
+    tensor([0, 0])
+""",
+    "ones": """
+Example::
+
+    >>> torch.ones(2, 2, requires_grad=True)
+    tensor([[1., 1.],
+            [1., 1.]], requires_grad=True)
+""",
+    "empty": """
+Example::
+
+    >>> torch.empty(2, 3).shape
+    torch.Size([2, 3])
+""",
+}
+_LIKE_DOC = """{base}() with the shape of `input` and, unless given, its dtype.
+
+Args:
+    input: the tensor whose shape (and dtype) the result takes.
+    dtype: the dtype of the result (default: that of `input`).
+    requires_grad: whether autograd records operations on the result.
+
+Returns:
+    Tensor: a new tensor; it shares nothing with `input`.
+{example}"""
+_LIKE_EXAMPLES = {
+    "zeros_like": """
+Example::
+
+    >>> torch.zeros_like(torch.tensor([[1, 2, 3]]))
+    tensor([[0, 0, 0]])
+""",
+    "ones_like": """
+Example::
+
+    >>> torch.ones_like(torch.tensor([1.5, 2.5]), dtype=torch.int32)
+    tensor([1, 1], dtype=torch.int32)
+""",
+}
+
+
 def _factory(args_parser, fill):
     """zeros/ones/empty: `fill` names the backend's creation function."""
     name = args_parser.name
@@ -239,7 +338,8 @@ def _factory(args_parser, fill):
         _check_device(name, device)
         return _new(getattr(current(), fill)(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
     factory.__name__ = factory.__qualname__ = name
-    factory.__doc__ = f"A tensor of the given size filled with {name} (default dtype: the default float)."
+    factory.__doc__ = _FILL_DOC.format(what="uninitialized values" if name == "empty" else name, name=name,
+                                       example=_FILL_EXAMPLES.get(name, ""))
     return register(name)(factory)
 
 
@@ -295,7 +395,25 @@ _full_args = Parser(f"full(SymInt[] size, Scalar fill_value, *, Tensor? out=None
 @register()
 @_full_args.signature
 def full(*args, **kwargs):
-    """A tensor of `size` filled with `fill_value`; the dtype follows the value (bool, int64, float)."""
+    """A tensor of the given size filled with one value.
+
+    Args:
+        size: the shape, a sequence of ints.
+        fill_value: the value of every element.
+        dtype: the dtype; by default that of `fill_value` (bool, int64 or the default float).
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Example::
+
+        >>> torch.full((2, 3), 7)
+        tensor([[7, 7, 7],
+                [7, 7, 7]])
+        >>> torch.full((2,), 0.5)
+        tensor([0.5000, 0.5000])
+    """
     _, (size, value, out, dtype, layout, device, pin_memory, requires_grad) = _full_args.parse(args, kwargs)
     _check_out("full", out)
     _check_device("full", device)
@@ -314,7 +432,7 @@ def _like(name, fill):
         return _new(getattr(_backend_of(data), fill)(data.shape, _dtype_arg(name, dtype, input.dtype).np),
                     requires_grad)
     factory.__name__ = factory.__qualname__ = name
-    factory.__doc__ = f"{name[:-5]}() with the shape of `input` and, unless given, its dtype."
+    factory.__doc__ = _LIKE_DOC.format(base=name[:-5], example=_LIKE_EXAMPLES.get(name, ""))
     return register(name)(factory)
 
 
@@ -358,7 +476,27 @@ _arange_args = Parser(f"arange(Scalar end, *, Tensor? out=None, {_FACTORY_KWARGS
 @register()
 @_arange_args.signature
 def arange(*args, **kwargs):
-    """Values from `start` (default 0) up to, not including, `end`, `step` apart: `arange(5)`, `arange(1, 2, .25)`."""
+    """Values from `start` up to, not including, `end`, `step` apart.
+
+    Called as ``arange(end)``, ``arange(start, end)`` or ``arange(start, end, step)``.
+
+    Args:
+        start: the first value (default 0).
+        end: the bound, excluded.
+        step: the gap between values (default 1); may be negative.
+        dtype: the dtype; by default int64 when every argument is an integer, else the default float.
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: a 1-D tensor of ``ceil((end - start) / step)`` values.
+
+    Example::
+
+        >>> torch.arange(5)
+        tensor([0, 1, 2, 3, 4])
+        >>> torch.arange(1, 2, 0.25)
+        tensor([1.0000, 1.2500, 1.5000, 1.7500])
+    """
     which, values = _arange_args.parse(args, kwargs)
     if which == 0:
         (end, out, *rest), start, step = values, 0, 1
@@ -421,7 +559,23 @@ _linspace_args = Parser(*(f"linspace({start} start, {end} end, int steps, *, Ten
 @register()
 @_linspace_args.signature
 def linspace(*args, **kwargs):
-    """`steps` evenly spaced values from `start` to `end`, both included."""
+    """`steps` evenly spaced values from `start` to `end`, both included.
+
+    Args:
+        start: the first value.
+        end: the last value.
+        steps: how many values.
+        dtype: the dtype (default: the default float dtype).
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: a 1-D tensor of `steps` values.
+
+    Example::
+
+        >>> torch.linspace(0, 1, steps=5)
+        tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     _, (start, end, steps, out, dtype, layout, device, pin_memory, requires_grad) = _linspace_args.parse(args, kwargs)
     _check_out("linspace", out)
     _check_device("linspace", device)
@@ -454,7 +608,23 @@ _eye_args = Parser(f"eye(SymInt n, *, Tensor? out=None, {_FACTORY_KWARGS})",
 @register()
 @_eye_args.signature
 def eye(*args, **kwargs):
-    """The n x m (default n x n) identity matrix."""
+    """The identity matrix: ones on the diagonal, zeros elsewhere.
+
+    Args:
+        n: the number of rows.
+        m: the number of columns (default: `n`).
+        dtype: the dtype (default: the default float dtype).
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: an ``n x m`` matrix.
+
+    Example::
+
+        >>> torch.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     which, values = _eye_args.parse(args, kwargs)
     n, m = values[0], values[which]
     out, dtype, layout, device, pin_memory, requires_grad = values[1 + which:]

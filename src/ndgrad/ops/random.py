@@ -66,7 +66,24 @@ _randn_args = Parser(*_generator_overloads("randn(SymInt[] size"))
 @register()
 @_rand_args.signature
 def rand(*args, **kwargs):
-    """Uniform samples in [0, 1)."""
+    """Samples of the uniform distribution on [0, 1).
+
+    Args:
+        size: the shape, as ints or one sequence.
+        generator: the generator to draw from (default: the global one, seeded by
+            `torch.manual_seed`).
+        dtype: a floating dtype (default: the default float dtype).
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: the samples. ndgrad's generator is not PyTorch's: the same seed gives other numbers.
+
+    Example::
+
+        >>> x = torch.rand(2, 3)
+        >>> x.shape, bool(((0 <= x) & (x < 1)).all())
+        (torch.Size([2, 3]), True)
+    """
     which, values = _rand_args.parse(args, kwargs)
     generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
     _check_out("rand", out)
@@ -79,7 +96,26 @@ def rand(*args, **kwargs):
 @register()
 @_randn_args.signature
 def randn(*args, **kwargs):
-    """Samples of the standard normal distribution."""
+    """Samples of the standard normal distribution (mean 0, variance 1).
+
+    Args:
+        size: the shape, as ints or one sequence.
+        generator: the generator to draw from (default: the global one, seeded by
+            `torch.manual_seed`).
+        dtype: a floating dtype (default: the default float dtype).
+        requires_grad: whether autograd records operations on the result.
+
+    Returns:
+        Tensor: the samples. ndgrad's generator is not PyTorch's: the same seed gives other numbers.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> a = torch.randn(3)
+        >>> _ = torch.manual_seed(0)
+        >>> torch.equal(a, torch.randn(3))
+        True
+    """
     which, values = _randn_args.parse(args, kwargs)
     generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
     _check_out("randn", out)

@@ -1,11 +1,36 @@
 """Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
+from typing import Any, Optional, Tuple
+
 from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _steps, foreach
 
 
 class Adam(Optimizer):
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
-                 decoupled_weight_decay=False):
+    """Adam: steps scaled by running estimates of the gradient's first and second moments.
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the learning rate.
+        betas: the decay rates of the two moment estimates.
+        eps: added to the denominator, for numerical stability.
+        weight_decay: L2 penalty added to the gradient (see `AdamW` for decoupled decay).
+        amsgrad: use the maximum of past second-moment estimates.
+        maximize: ascend the objective instead of descending it.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([3.0, -2.0]))
+        >>> opt = torch.optim.Adam([x], lr=0.1)
+        >>> for _ in range(200):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> bool(x.abs().max() < 0.05)
+        True
+    """
+    def __init__(self, params: Any, lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *, foreach: Optional[bool] = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False, fused: Optional[bool] = None,
+                 decoupled_weight_decay: bool = False) -> None:
         _check(lr, "learning rate")
         _check(eps, "epsilon value")
         _check_betas(betas)
@@ -41,8 +66,9 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+    def __init__(self, params: Any, lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach: Optional[bool] = None,
+                 capturable: bool = False, differentiable: bool = False, fused: Optional[bool] = None) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
                          capturable=capturable, differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)

@@ -1,5 +1,7 @@
 """Optimizer: parameter groups, per-parameter state and their state_dict (torch.optim's base),
 step hooks, and the helpers the optimizers' _foreach_ updates share."""
+from typing import Any, Callable, Optional
+
 import copy
 import warnings
 from collections import defaultdict
@@ -22,7 +24,23 @@ required = _Required()
 
 
 class Optimizer:
-    """Subclasses set `defaults` and implement `_update(group, params)` on parameters with grads."""
+    """Base class of the optimizers: holds parameter groups, their options and per-parameter state.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts that each define a
+            parameter group (``{"params": [...], "lr": 0.1}``), whose options override `defaults`.
+        defaults: the default value of each option.
+
+    Subclasses implement the update; `step` applies it to every parameter that has a gradient.
+
+    Example::
+
+        >>> w = torch.nn.Parameter(torch.tensor([1.0]))
+        >>> b = torch.nn.Parameter(torch.tensor([0.0]))
+        >>> opt = torch.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
+        >>> [group["lr"] for group in opt.param_groups]
+        [0.1, 0.5]
+    """
 
     def __init__(self, params, defaults):
         for flag in ("fused", "differentiable"):
@@ -45,6 +63,18 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, param_group):
+        """Add a parameter group, with its own options (the others take the optimizer's defaults).
+
+        Args:
+            param_group: a dict with the key ``"params"`` and, optionally, option values.
+
+        Example::
+
+            >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)
+            >>> opt.add_param_group({"params": [torch.nn.Parameter(torch.ones(1))], "lr": 0.01})
+            >>> [g["lr"] for g in opt.param_groups]
+            [0.1, 0.01]
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
         params = param_group["params"]
@@ -78,7 +108,12 @@ class Optimizer:
     def _init_group_state(self, group):
         """Hook for optimizers whose state exists before the first step (Adagrad)."""
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of every parameter the optimizer holds.
+
+        Args:
+            set_to_none: set ``.grad`` to None (default) instead of filling it with zeros.
+        """
         _zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
 
     def register_step_pre_hook(self, hook):
@@ -89,7 +124,26 @@ class Optimizer:
         """hook(optimizer, args, kwargs), after each step."""
         return self._step_post_hooks.add(hook)
 
-    def step(self, closure=None):
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        """Update every parameter that has a gradient (one optimization step).
+
+        Args:
+            closure: a function that re-evaluates the model and returns the loss; required by LBFGS,
+                optional for the others.
+
+        Returns:
+            the loss the closure returned, or None.
+
+        Example::
+
+            >>> w = torch.nn.Parameter(torch.tensor([2.0]))
+            >>> opt = torch.optim.SGD([w], lr=0.25)
+            >>> (w ** 2).sum().backward()
+            >>> opt.step()
+            >>> w
+            Parameter containing:
+            tensor([1.], requires_grad=True)
+        """
         args, kwargs = (), {"closure": closure}
         for hook in list(self._step_pre_hooks.values()):
             res = hook(self, args, kwargs)
@@ -116,8 +170,17 @@ class Optimizer:
 
     # --- state_dict -----------------------------------------------------------------------
     def state_dict(self):
-        """{'state': {index: state}, 'param_groups': [group with params as indices]}; parameters are
-        numbered in group order, and the state tensors are the optimizer's own (not copies)."""
+        """The optimizer's state (per-parameter buffers, keyed by index) and its parameter groups' options.
+
+        Returns:
+            dict: ``{"state": ..., "param_groups": ...}``, in PyTorch's layout, for `torch.save`.
+
+        Example::
+
+            >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1, momentum=0.9)
+            >>> sorted(opt.state_dict())
+            ['param_groups', 'state']
+        """
         index, groups = {}, []
         for group in self.param_groups:
             ids = []
@@ -129,6 +192,11 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
+        """Restore the state `state_dict` returned (the parameters are matched by their order).
+
+        Args:
+            state_dict: a dict as returned by `state_dict`.
+        """
         state_dict = copy.deepcopy(state_dict)
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):

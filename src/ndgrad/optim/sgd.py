@@ -1,10 +1,35 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize (on _foreach_ ops)."""
+from typing import Any, Optional
+
 from .optimizer import Optimizer, _check, _grads, foreach
 
 
 class SGD(Optimizer):
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
-                 maximize=False, foreach=None, differentiable=False, fused=None):
+    """Stochastic gradient descent, optionally with momentum (heavy-ball or Nesterov) and weight decay.
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the learning rate.
+        momentum: the momentum factor (default 0: plain SGD).
+        dampening: how much of the gradient the momentum buffer does not take.
+        weight_decay: L2 penalty added to the gradient.
+        nesterov: use Nesterov momentum (needs momentum > 0 and no dampening).
+        maximize: ascend the objective instead of descending it.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([3.0]))
+        >>> opt = torch.optim.SGD([x], lr=0.1, momentum=0.9)
+        >>> for _ in range(100):
+        ...     opt.zero_grad()
+        ...     ((x - 1) ** 2).sum().backward()
+        ...     opt.step()
+        >>> abs(x.item() - 1) < 0.01
+        True
+    """
+    def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
+                 nesterov: bool = False, *, maximize: bool = False, foreach: Optional[bool] = None,
+                 differentiable: bool = False, fused: Optional[bool] = None) -> None:
         _check(lr, "learning rate")
         _check(momentum, "momentum value")
         _check(weight_decay, "weight_decay value")

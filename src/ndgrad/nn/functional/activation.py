@@ -3,6 +3,7 @@ the kernels of ops/activation.py (the other activations are those kernels' own p
 """
 import warnings
 
+from ..._tensor import Tensor
 from ...ops import activation as _ops
 from ...ops import pointwise as _pointwise
 from ...ops.activation import (glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_,
@@ -15,7 +16,7 @@ __all__ = ["celu", "celu_", "elu", "elu_", "gelu", "glu", "hardshrink", "hardsig
 
 
 # ---- activations --------------------------------------------------------------------------
-def relu(input, inplace=False):
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
     # relu_ is registered by name only (ops/activation.py): it is relu's in-place entry point
     return _ops.relu.inplace(input) if inplace else _ops.relu(input)
 

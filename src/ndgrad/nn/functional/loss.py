@@ -2,8 +2,10 @@
 them) and mse_loss here; the other losses are the public forms in ops/loss.py, re-exported.
 """
 import warnings
+from typing import Optional
 
 from ...autograd.grad_mode import is_grad_enabled
+from ..._tensor import Tensor
 from ...ops import loss as _ops
 from ...ops._registry import autocast_as
 from ...ops.linalg import broadcast_shape
@@ -97,7 +99,8 @@ def _cross_entropy_probs(logp, target, weight, reduction, ignore_index, label_sm
     return _ops._div_scalar(-terms.sum(), logp.numel() // classes)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+             reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     if tuple(target.shape) != tuple(input.shape):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. "

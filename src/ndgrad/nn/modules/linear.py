@@ -1,5 +1,7 @@
 """Linear layers: Identity, Linear, Bilinear (and the NonDynamicallyQuantizableLinear that
 MultiheadAttention's out_proj is, as in torch)."""
+from typing import Any
+
 import math
 
 from ...ops.creation import empty
@@ -20,7 +22,8 @@ class Identity(Module):
 class Linear(Module):
     """y = x W^T + b with W of shape (out_features, in_features)."""
 
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(empty(out_features, in_features, dtype=_factory(dtype)))

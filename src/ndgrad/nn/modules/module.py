@@ -1,5 +1,7 @@
 """Module: the base class of layers, with torch.nn.Module's registration, traversal,
 state_dict, mode, dtype conversion and forward-hook behaviour."""
+from typing import Any, Dict, Iterator, Mapping, Tuple, TypeVar
+
 import warnings
 from collections import OrderedDict, namedtuple
 
@@ -43,13 +45,36 @@ def _add_hook(hooks, fn, prepend):
     return handle
 
 
+_M = TypeVar("_M", bound="Module")   # methods that return self keep the subclass's type
+
+
 class Module:
-    """Base class of every layer: assign Parameters, buffers and Modules as attributes and
-    they are registered; subclasses define `forward`."""
+    """Base class of every layer and model.
+
+    Assigning a `Parameter`, a `Module` or a registered buffer as an attribute registers it: it then
+    appears in `parameters()`, `state_dict()`, `to()`, `train()` / `.eval()` and the module's repr.
+    Subclasses call ``super().__init__()`` first and define `forward`; calling the module runs its
+    hooks around `forward`.
+
+    Example::
+
+        >>> class TwoLayers(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.hidden = torch.nn.Linear(3, 4)
+        ...         self.out = torch.nn.Linear(4, 1)
+        ...     def forward(self, x):
+        ...         return self.out(self.hidden(x).relu())
+        >>> model = TwoLayers()
+        >>> [name for name, _ in model.named_parameters()]
+        ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
+        >>> model(torch.ones(2, 3)).shape
+        torch.Size([2, 1])
+    """
     training: bool
     _version = 1
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
             raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments: {args} {kwargs}")
         # object.__setattr__: these are the registries __setattr__ itself consults
@@ -88,6 +113,20 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
+        """Register a tensor that belongs to the module's state but is not a parameter (a running mean, ...).
+
+        Args:
+            name: the attribute name.
+            tensor: the tensor, or None (declared, not yet set).
+            persistent: whether `state_dict` includes it (default True).
+
+        Example::
+
+            >>> m = torch.nn.Module()
+            >>> m.register_buffer("steps", torch.tensor(0))
+            >>> list(m.state_dict()), list(m.parameters())
+            (['steps'], [])
+        """
         self._check_name("buffer", name, self.__dict__.get("_buffers", {}))
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
@@ -99,6 +138,19 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
+        """Register `module` as a submodule named `name` (what assigning an attribute does).
+
+        Args:
+            name: the attribute name.
+            module: a Module, or None.
+
+        Example::
+
+            >>> net = torch.nn.Module()
+            >>> net.add_module("layer", torch.nn.Linear(2, 2))
+            >>> [n for n, _ in net.named_children()]
+            ['layer']
+        """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
         self._check_name("module", name, self.__dict__.get("_modules", {}))
@@ -229,10 +281,39 @@ class Module:
                 seen.add(id(value))
                 yield mod_prefix + ("." if mod_prefix else "") + name, value
 
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[Tuple[str, Parameter]]:
+        """``(name, parameter)`` pairs, names dotted by submodule (``"0.weight"``).
+
+        Args:
+            prefix: prepended to every name.
+            recurse: include the parameters of submodules (default True).
+            remove_duplicate: yield a parameter shared by several modules once (default True).
+
+        Returns:
+            Iterator[tuple[str, Parameter]]
+
+        Example::
+
+            >>> [n for n, _ in torch.nn.Sequential(torch.nn.Linear(2, 2)).named_parameters()]
+            ['0.weight', '0.bias']
+        """
         return self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
-    def parameters(self, recurse=True):
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The module's parameters (and, with `recurse`, those of its submodules), each once.
+
+        Args:
+            recurse: include the parameters of submodules (default True).
+
+        Returns:
+            Iterator[Parameter]: in registration order; what optimizers take.
+
+        Example::
+
+            >>> sum(p.numel() for p in torch.nn.Linear(3, 2).parameters())
+            8
+        """
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
@@ -253,7 +334,24 @@ class Module:
             if b is not None and name not in self._non_persistent_buffers_set:
                 yield name, b
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+    def state_dict(self, *args: Any, destination: Any = None, prefix: str = "",
+                   keep_vars: bool = False) -> Dict[str, Any]:
+        """The module's parameters and persistent buffers by dotted name, detached.
+
+        The result is what `torch.save` writes and `load_state_dict` reads back.
+
+        Args:
+            prefix: prepended to every key.
+            keep_vars: keep the tensors attached to autograd instead of detached.
+
+        Returns:
+            dict[str, Tensor]: an ordered dictionary.
+
+        Example::
+
+            >>> list(torch.nn.BatchNorm1d(3).state_dict())
+            ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
+        """
         if args:   # the deprecated positional form (destination, prefix, keep_vars)
             destination, prefix, keep_vars = (list(args) + [destination, prefix, keep_vars][len(args):])[:3]
         destination = OrderedDict() if destination is None else destination
@@ -264,7 +362,25 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> Any:
+        """Copy parameters and buffers from `state_dict` into this module (in place, without recording).
+
+        Args:
+            state_dict: a mapping from dotted names to tensors, as `state_dict` returns.
+            strict: raise an error if a key is missing or unexpected (default True).
+            assign: put the given tensors in place of the module's instead of copying into them.
+
+        Returns:
+            NamedTuple: ``missing_keys`` and ``unexpected_keys``.
+
+        Example::
+
+            >>> a, b = torch.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+            >>> b.load_state_dict(a.state_dict())
+            <All keys matched successfully>
+            >>> torch.equal(a.weight, b.weight)
+            True
+        """
         if not hasattr(state_dict, "keys") or not hasattr(state_dict, "__getitem__"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, errors, consumed = [], [], set()
@@ -305,14 +421,40 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     # --- modes, conversion, gradients -----------------------------------------------------
-    def train(self, mode=True):
+    def train(self: _M, mode: bool = True) -> _M:
+        """Set training mode (``mode=True``) or evaluation mode on this module and every submodule.
+
+        Layers such as dropout and batch norm behave differently in the two modes.
+
+        Args:
+            mode: True for training, False for evaluation.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> net = torch.nn.Sequential(torch.nn.Dropout(0.5))
+            >>> net.train(False)[0].training
+            False
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         for m in self.modules():
             object.__setattr__(m, "training", mode)
         return self
 
-    def eval(self):
+    def eval(self: _M) -> _M:
+        """Set evaluation mode: the same as ``train(False)``.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> torch.nn.Dropout().eval().training
+            False
+        """
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
@@ -320,10 +462,40 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of every parameter.
+
+        Args:
+            set_to_none: set ``.grad`` to None (default) instead of filling it with zeros.
+
+        Example::
+
+            >>> lin = torch.nn.Linear(2, 1)
+            >>> lin(torch.ones(1, 2)).sum().backward()
+            >>> lin.zero_grad()
+            >>> lin.weight.grad is None
+            True
+        """
         _zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
+        """Call ``fn(module)`` on every submodule, then on this module (to initialise weights, ...).
+
+        Args:
+            fn: a function of a Module.
+
+        Returns:
+            Module: self.
+
+        Example::
+
+            >>> def init(m):
+            ...     if isinstance(m, torch.nn.Linear):
+            ...         torch.nn.init.zeros_(m.weight)
+            >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()).apply(init)
+            >>> net[0].weight.abs().sum().item()
+            0.0
+        """
         for module in self.children():
             module.apply(fn)
         fn(self)
@@ -345,7 +517,7 @@ class Module:
                     self._buffers[name] = fn(b)
         return self
 
-    def to(self, *args, **kwargs):
+    def to(self: _M, *args: Any, **kwargs: Any) -> _M:
         dtype = kwargs.pop("dtype", None)
         kwargs.pop("non_blocking", None)
         device = kwargs.pop("device", None)
@@ -400,7 +572,27 @@ class Module:
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        """hook(module, args, output) -> None or new output (with_kwargs: hook(module, args, kwargs, output))."""
+        """Register ``hook(module, args, output)`` to run after every call of `forward`.
+
+        A hook that returns a value replaces the output.
+
+        Args:
+            hook: the function; with ``with_kwargs=True`` it is ``hook(module, args, kwargs, output)``.
+            prepend: run it before the hooks already registered.
+            with_kwargs: pass the keyword arguments of the call as well.
+            always_call: run it even when forward raises an exception.
+
+        Returns:
+            RemovableHandle: ``handle.remove()`` unregisters the hook.
+
+        Example::
+
+            >>> lin = torch.nn.Linear(2, 2)
+            >>> handle = lin.register_forward_hook(lambda module, args, output: torch.zeros_like(output))
+            >>> lin(torch.ones(1, 2))
+            tensor([[0., 0.]])
+            >>> handle.remove()
+        """
         handle = _add_hook(self._forward_hooks, hook, prepend)
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle._key)
@@ -419,7 +611,7 @@ class Module:
         raise NotImplementedError("register_backward_hook (the deprecated non-full hook) is not supported by ndgrad: "
                                   "use register_full_backward_hook")
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.__dict__.get("_backward_hooks") or self.__dict__.get("_backward_pre_hooks"):
             return _call_with_backward_hooks(self, self._call_forward, args, kwargs)
         return self._call_forward(*args, **kwargs)
