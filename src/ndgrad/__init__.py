@@ -212,11 +212,24 @@ if _typing.TYPE_CHECKING:
         UntypedStorage as StorageBase, UntypedStorage as UntypedStorage, device as device,
         memory_format as memory_format)
     from ndgrad._typeinfo import (finfo as finfo, iinfo as iinfo)  # noqa: F401,F811
+    from ndgrad.amp.autocast_mode import (autocast as autocast,  # noqa: F401,F811
+        autocast_decrement_nesting as autocast_decrement_nesting,
+        autocast_increment_nesting as autocast_increment_nesting,
+        clear_autocast_cache as clear_autocast_cache, get_autocast_cpu_dtype as get_autocast_cpu_dtype,
+        get_autocast_dtype as get_autocast_dtype, get_autocast_gpu_dtype as get_autocast_gpu_dtype,
+        is_autocast_cache_enabled as is_autocast_cache_enabled,
+        is_autocast_cpu_enabled as is_autocast_cpu_enabled, is_autocast_enabled as is_autocast_enabled,
+        set_autocast_cache_enabled as set_autocast_cache_enabled,
+        set_autocast_cpu_dtype as set_autocast_cpu_dtype,
+        set_autocast_cpu_enabled as set_autocast_cpu_enabled, set_autocast_dtype as set_autocast_dtype,
+        set_autocast_enabled as set_autocast_enabled, set_autocast_gpu_dtype as set_autocast_gpu_dtype)
+    from ndgrad.amp.grad_scaler import GradScaler as GradScaler  # noqa: F401,F811
     from ndgrad.autograd.anomaly_mode import (is_anomaly_check_nan_enabled as is_anomaly_check_nan_enabled,  # noqa: F401,F811
         is_anomaly_enabled as is_anomaly_enabled, set_anomaly_enabled as set_anomaly_enabled)
     from ndgrad.autograd.grad_mode import (enable_grad as enable_grad, inference_mode as inference_mode,  # noqa: F401,F811
         is_grad_enabled as is_grad_enabled, is_inference_mode_enabled as is_inference_mode_enabled,
         no_grad as no_grad, set_grad_enabled as set_grad_enabled)
+    from ndgrad.compiler import compile as compile  # noqa: F401,F811
     from ndgrad.func._vmap import vmap as vmap  # noqa: F401,F811
     from ndgrad.nn.functional.distance import (cosine_similarity as cosine_similarity,  # noqa: F401,F811
         pairwise_distance as pairwise_distance)
@@ -225,25 +238,30 @@ if _typing.TYPE_CHECKING:
 
     __all__ = ["BFloat16Tensor", "BoolStorage", "BoolTensor", "ByteStorage", "ByteTensor", "CharStorage",
         "CharTensor", "ComplexDoubleStorage", "ComplexFloatStorage", "DoubleStorage", "DoubleTensor",
-        "FloatStorage", "FloatTensor", "Generator", "HalfStorage", "HalfTensor", "IntStorage", "IntTensor",
-        "LongStorage", "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage", "StorageBase",
-        "Tensor", "TypedStorage", "UntypedStorage", "accelerator", "addmv_",
-        "are_deterministic_algorithms_enabled", "as_strided_", "autograd", "backends", "bfloat16", "bool",
-        "can_cast", "cdouble", "cfloat", "channels_last", "channels_last_3d", "complex128", "complex64",
-        "contiguous_format", "cosine_similarity", "cuda", "default_generator", "detach", "detach_", "device",
-        "distributions", "double", "dtype", "e", "enable_grad", "fft", "finfo", "float", "float16",
-        "float32", "float64", "func", "gcd_", "get_default_device", "get_default_dtype",
-        "get_deterministic_debug_mode", "get_device", "get_float32_matmul_precision",
+        "FloatStorage", "FloatTensor", "Generator", "GradScaler", "HalfStorage", "HalfTensor", "IntStorage",
+        "IntTensor", "LongStorage", "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage",
+        "StorageBase", "Tensor", "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "amp",
+        "are_deterministic_algorithms_enabled", "as_strided_", "autocast", "autocast_decrement_nesting",
+        "autocast_increment_nesting", "autograd", "backends", "bfloat16", "bool", "can_cast", "cdouble",
+        "cfloat", "channels_last", "channels_last_3d", "clear_autocast_cache", "compile", "compiler",
+        "complex128", "complex64", "contiguous_format", "cosine_similarity", "cpu", "cuda",
+        "default_generator", "detach", "detach_", "device", "distributions", "double", "dtype", "e",
+        "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "gcd_",
+        "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype", "get_default_device",
+        "get_default_dtype", "get_deterministic_debug_mode", "get_device", "get_float32_matmul_precision",
         "get_num_interop_threads", "get_num_threads", "half", "i0_", "iinfo", "inf", "inference_mode",
         "init_num_threads", "initial_seed", "int", "int16", "int32", "int64", "int8",
-        "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_complex",
+        "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_autocast_cache_enabled",
+        "is_autocast_cpu_enabled", "is_autocast_enabled", "is_complex",
         "is_deterministic_algorithms_warn_only_enabled", "is_distributed", "is_floating_point",
         "is_grad_enabled", "is_inference", "is_inference_mode_enabled", "is_storage", "is_tensor",
         "is_warn_always_enabled", "jagged", "layout", "lcm_", "legacy_contiguous_format", "linalg", "load",
         "long", "manual_seed", "masked", "memory_format", "nan", "nested", "newaxis", "nn", "no_grad",
         "numel", "onnx", "optim", "pairwise_distance", "pi", "preserve_format", "profiler", "promote_types",
         "random", "resize_as_", "result_type", "return_types", "save", "seed", "set_anomaly_enabled",
-        "set_default_device", "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
+        "set_autocast_cache_enabled", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
+        "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype", "set_default_device",
+        "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
         "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
         "set_num_threads", "set_printoptions", "set_warn_always", "short", "sparse", "sparse_bsc",
         "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "strided", "tensortype",

@@ -50,9 +50,9 @@ DELIBERATELY_ABSENT = {
             BenchmarkConfig BenchmarkExecutionStats ThroughputBenchmark LockingLogger LoggerBase NoopLogger
             PyTorchFileReader PyTorchFileWriter SerializationStorageContext DeserializationStorageContext
             monitor"""),
-        # the dispatcher and the compiler stack have no counterpart: ndgrad runs eagerly in Python
+        # the dispatcher and torch's compiler stack have no counterpart (ndgrad.compile is a tracer of its own)
         "dispatcher, compile / export / fx / dynamo internals": _names(
-            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library compile compiler
+            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library
             export fx package cond while_loop FatalError"""),
         "symbolic shapes (Sym* types and sym_* helpers of the tracing compiler)": _names(
             """SymBool SymBoolType SymFloat SymInt SymIntType sym_constrain_range sym_constrain_range_for_size

@@ -11,9 +11,9 @@ import os
 import sys
 import warnings
 
-from tqdm import tqdm
 
 from ._catalog_data import ROWS
+from ._progress import progress, write
 from .autograd.node import Node
 from .derivatives import ENTRIES
 
@@ -139,12 +139,11 @@ def _check_rows(rows):
         runnable = [r for r in rows if r[2] is not None]
         produced, failed = 0, 0
         # a progress bar on stderr, only on a terminal; tqdm.write keeps the failure lines above it
-        for name, _, program, _ in tqdm(runnable, desc="running the catalog", unit="program", leave=False,
-                                        disable=None):
+        for name, _, program, _ in progress(runnable, desc="running the catalog", unit="program"):
             ok, detail = check(name, program, ndgrad)
             produced += ok
             if not ok:
-                tqdm.write(f"{'not built' if name in NOT_BUILT else 'FAIL'} {name}: {detail}")
+                write(f"{'not built' if name in NOT_BUILT else 'FAIL'} {name}: {detail}")
                 failed += name not in NOT_BUILT
     finally:
         logging.disable(logging.NOTSET)

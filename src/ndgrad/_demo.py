@@ -13,13 +13,13 @@ import math
 import os
 import time
 
-from tqdm import tqdm
 
 from . import nn, optim
 from ._random import manual_seed
 from .autograd.grad_mode import no_grad
 from .autograd.graph_viz import render, to_dot
 from .data import load_digits
+from ._progress import progress
 from .ops.random import randperm
 from .serialization import save
 
@@ -86,7 +86,7 @@ def run(args):
     for epoch in range(1, args.epochs + 1):
         order, total = randperm(len(y)), 0.0
         # a progress bar on stderr while the epoch runs, only on a terminal (disable=None), then cleared
-        bar = tqdm(range(batches), desc=f"epoch {epoch}/{args.epochs}", unit="batch", leave=False, disable=None)
+        bar = progress(range(batches), desc=f"epoch {epoch}/{args.epochs}", unit="batch")
         for b in bar:
             idx = order[b * args.batch_size:(b + 1) * args.batch_size]
             optimizer.zero_grad()
