@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _random
 from ..ops import _registry
-from ..ops.shape import movedim, stack
+from ..ops.shape import stack
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from . import _batching
@@ -56,13 +56,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        if _batching.state.guard:   # inside another vmap's native run: that one loops instead
-            raise _batching.Fallback("nested vmap")
         flat_args, args_spec, flat_dims, size = _batched_inputs(func, in_dims, args)
         _modes.append(randomness)
         prev, _random.draw_check = _random.draw_check, _draw_check
         try:
-            if randomness == "error" and _registry.profile_op is None and fwad.state.level is None:
+            if randomness == "error" and _registry.profile_op in (None, _batching.hook) and fwad.state.level is None:
                 try:
                     return _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs)
                 except _batching.InplaceError:
@@ -70,8 +68,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 except _OutDimNone:
                     raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a BatchedTensor "
                                      "when out_dim is None") from None
-                except (_batching.Fallback, Exception):   # no batching rule (or an error): the loop decides
-                    pass
+                except (_batching.Fallback, Exception) as e:   # the loop decides (and raises the user's error)
+                    _batching.state.gave_up[f"{type(e).__name__}: {e}"] += 1
+                    _batching.state.last_error = e
             results = _loop(func, flat_args, args_spec, flat_dims, size, kwargs, randomness)
         finally:
             _modes.pop()
@@ -170,13 +169,13 @@ class _OutDimNone(Exception):
 
 def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
     """One call of func on the whole batch (see _batching.py); raises when it cannot be done."""
-    batched = []
-    for a, d in zip(flat_args, flat_dims):
-        if d is not None:
-            a = movedim(a, d, 0)
-            a.__class__ = _batching.Batched
-        batched.append(a)
-    output = _batching.run_native(func, tree_unflatten(batched, args_spec), kwargs)
+    level = _batching.new_level()
+    batched = [a if d is None else _batching.add_level(a, d, level) for a, d in zip(flat_args, flat_dims)]
+    _batching.state.running.add(level)
+    try:
+        output = _batching.run_native(func, tree_unflatten(batched, args_spec), kwargs)
+    finally:
+        _batching.state.running.discard(level)
     flat_out, out_spec = tree_flatten(output)
     dims = broadcast_to_and_flatten(out_dims, out_spec) if isinstance(out_dims, (int, tuple)) else None
     if out_dims is None:
@@ -185,13 +184,13 @@ def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
         raise _batching.Fallback("out_dims")   # the loop reports it
     out = []
     for o, d in zip(flat_out, dims):
-        if type(o) is _batching.Batched:
+        if level in _batching.levels_of(o):
             if d is None:
                 raise _OutDimNone()
-            rank = o.dim() - 1
+            rank = o.dim()
             if not isinstance(d, int) or not -rank - 1 <= d <= rank:
                 raise _batching.Fallback("out_dim")
-            o = movedim(o, 0, d)
+            o = _batching.remove_level(o, level, d % (rank + 1))
         elif d is not None:
             if not isinstance(o, Tensor):
                 raise _batching.Fallback("a non-tensor output")
