@@ -287,6 +287,10 @@ def _dims_and_sizes(spec, args, levels):
         out.append(a)
     if not hit:
         return None
+    if spec.name == "expand" and isinstance(out[0], Tensor) and len(out[1]) > physical(out[0]).ndim:
+        # expand lines sizes up from the right: the singleton dims go after the leading ones
+        a = physical(out[0])
+        out[0] = Tensor._make(a.reshape(a.shape[:k] + (1,) * (len(out[1]) - a.ndim) + a.shape[k:]), False, None, 0)
     # tensors must carry every level at full size (no broadcasting over levels for these ops)
     full = _full_lead(args, levels)
     out = [_expand_lead(a, full) for a in out]
@@ -417,7 +421,7 @@ def hook(spec, args, inplace=False):
         if own and own != levels:
             levels = tuple(sorted(set(levels) | set(own)))
     if not levels:
-        return _raw(_registry.call, spec, args)
+        return _raw(_registry.call_inplace if inplace else _registry.call, spec, args)
     if inplace:
         if not isinstance(args[0], Batched) or levels_of(args[0]) != levels:
             raise InplaceError("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a "
@@ -509,6 +513,13 @@ def batched_call(fn, *args):
     finally:
         state.active -= 1
         _registry.profile_op, state.raw = prev, raw
+
+
+def _outside(spec, args):
+    return batched_call(hook, spec, args)
+
+
+_registry.batched = (Batched, _outside)
 
 
 def _raw(fn, *args):
