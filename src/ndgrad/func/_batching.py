@@ -331,13 +331,24 @@ def _matmul_like(fn):
     return rule
 
 
+def _matmul(x, y):
+    """np.matmul, with a stack of matrices times one matrix done as one product (BLAS)."""
+    if y.ndim == 2 and x.ndim > 2:
+        return (x.reshape(-1, x.shape[-1]) @ y).reshape(x.shape[:-1] + (y.shape[-1],))
+    if x.ndim == 2 and y.ndim > 2:
+        m = y.shape[-2]
+        folded = np.moveaxis(y, -2, 0).reshape(m, -1)
+        return np.moveaxis((x @ folded).reshape((x.shape[0],) + y.shape[:-2] + (y.shape[-1],)), 0, -2)
+    return np.matmul(x, y)
+
+
 def _mm(k, a, b):
     (x, rx), (y, ry) = a, b
     if rx == 1:
         x = x[..., None, :]
     if ry == 1:
         y = y[..., None]
-    out = np.matmul(x, y)
+    out = _matmul(x, y)
     if rx == 1:
         out = out[..., 0, :] if ry != 1 else out[..., 0, 0]
     elif ry == 1:
