@@ -80,26 +80,28 @@ _PHYSICAL = frozenset({"item", "tolist", "numpy", "data", "stride", "storage_off
                        "unfold", "split", "chunk", "unbind", "tensor_split"})
 
 
+_SLOT = Tensor.__dict__["_data"]   # the array's slot: physical(t) reads it without the guard
+
+
 class Batched(Tensor):
     """A tensor batched over vmap levels `levels` (a class attribute of the per-levels subclass)."""
     __slots__ = ()
     levels = ()
 
-    def __getattribute__(self, name):
+    def _read(self):
+        # the array, to batch-aware code only while a native run is on
         if state.active and not state.raw:
-            if name in _PHYSICAL:
-                raise Fallback(name)
-            if name == "_data":
-                f = sys._getframe(1)
-                if f.f_globals.get("__name__") in _AWARE or f.f_code in _AWARE_CODE:
-                    return object.__getattribute__(self, name)
+            f = sys._getframe(1)
+            if f.f_globals.get("__name__") not in _AWARE and f.f_code not in _AWARE_CODE:
                 raise Fallback(f"_data read at {f.f_code.co_filename}:{f.f_lineno}")
-        return object.__getattribute__(self, name)
+        return _SLOT.__get__(self)
+
+    _data = property(_read, _SLOT.__set__)
 
     # the per-sample metadata
     @property
     def shape(self):
-        return Size(object.__getattribute__(self, "_data").shape[len(type(self).levels):])
+        return Size(_SLOT.__get__(self).shape[len(type(self).levels):])
 
     def size(self, dim=None):
         shape = self.shape
@@ -107,7 +109,7 @@ class Batched(Tensor):
 
     @property
     def ndim(self):
-        return object.__getattribute__(self, "_data").ndim - len(type(self).levels)
+        return _SLOT.__get__(self).ndim - len(type(self).levels)
 
     def dim(self):
         return self.ndim
@@ -137,7 +139,13 @@ def _wrap(dim, rank):
 
 
 def _guarded(name):
-    plain = getattr(Tensor, name)
+    plain = Tensor.__dict__.get(name) or getattr(Tensor, name)
+    if isinstance(plain, property):
+        def get(self):
+            if state.active and not state.raw:
+                raise Fallback(name)
+            return plain.__get__(self)
+        return property(get, plain.fset)
 
     def method(self, *args, **kwargs):
         if state.active and not state.raw:
@@ -146,11 +154,11 @@ def _guarded(name):
     return method
 
 
-for _special in ("__iter__", "__reversed__", "__contains__", "__getitem__", "__setitem__", "__bool__",
-                 "__float__", "__int__", "__complex__", "__index__", "__array__", "__repr__", "__str__",
-                 "__format__"):
-    if hasattr(Tensor, _special):
-        setattr(Batched, _special, _guarded(_special))
+for _name in _PHYSICAL | {"__iter__", "__reversed__", "__contains__", "__getitem__", "__setitem__", "__bool__",
+                          "__float__", "__int__", "__complex__", "__index__", "__array__", "__repr__", "__str__",
+                          "__format__"}:
+    if hasattr(Tensor, _name):
+        setattr(Batched, _name, _guarded(_name))
 
 
 _classes = {}
@@ -168,7 +176,7 @@ def levels_of(t):
 
 
 def physical(t):
-    return object.__getattribute__(t, "_data")
+    return _SLOT.__get__(t)
 
 
 def make(array, levels):
@@ -334,7 +342,11 @@ def _matmul_like(fn):
 def _matmul(x, y):
     """np.matmul, with a stack of matrices times one matrix done as one product (BLAS)."""
     if y.ndim == 2 and x.ndim > 2:
-        return (x.reshape(-1, x.shape[-1]) @ y).reshape(x.shape[:-1] + (y.shape[-1],))
+        # the stacking dims in memory order, so that folding them copies nothing
+        order = sorted(range(x.ndim - 1), key=lambda i: -x.strides[i]) + [x.ndim - 1]
+        xt = x.transpose(order)
+        out = (xt.reshape(-1, x.shape[-1]) @ y).reshape(xt.shape[:-1] + (y.shape[-1],))
+        return out.transpose(np.argsort(order))
     if x.ndim == 2 and y.ndim > 2:
         m = y.shape[-2]
         folded = np.moveaxis(y, -2, 0).reshape(m, -1)
