@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+from workloads import FUNC_WORKLOADS   # bench/ is the script's folder
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "worker.py")
@@ -46,7 +48,13 @@ TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("import", "import", "`import ndgrad`, seconds", 0.4),
            ("mem_mlp", "memory", "peak backward memory (RSS), MLP, ndgrad / torch", 1.1),
            ("mem_transformer", "memory", "peak backward memory (RSS), transformer, ndgrad / torch", 1.1),
-           ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0)]
+           ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0),
+           # issue 15, item 4: torch.func transforms batched by vmap
+           ("jacfwd_jacfwd", "functional", "jacfwd(jacfwd) of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("jacrev_jacrev", "functional", "jacrev(jacrev) of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("func_hessian", "functional", "hessian of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("per_sample_grads", "functional", "per-sample gradients (vmap of grad, 64 samples), ndgrad / torch.func",
+            1.5)]
 
 
 # ---- one library's process ------------------------------------------------------------------
@@ -238,6 +246,9 @@ def build_rows(results, libs, cfg, length, size):
     for key in ("jacobian", "hessian"):
         if key in results:
             rows.append((f"(h) {key} of an 8-element function, µs", "µs", results[key], 1.0))
+    for key in FUNC_WORKLOADS:
+        if key in results:
+            rows.append((f"(i) torch.func {key} (tanh(W x + b), W 16 x 16), µs", "µs", results[key], 1.0))
     return rows
 
 
@@ -296,7 +307,7 @@ def target_rows(results, cfg, sections):
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
-    for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian") + tuple(
+    for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian") + FUNC_WORKLOADS + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
@@ -304,7 +315,7 @@ def check_agreement(results, notes):
         if ref_lib is None:
             continue
         ref = cells[ref_lib]["check"]
-        tol = 2e-3 if key in ("mlp", "cnn", "transformer") else 1e-7
+        tol = 2e-3 if key in ("mlp", "cnn", "transformer") else 1e-4 if key in FUNC_WORKLOADS else 1e-7
         for lib, cell in cells.items():
             if cell.get("status") != "ok":
                 continue
@@ -316,7 +327,8 @@ def check_agreement(results, notes):
         notes.extend("CHECK FAILED " + b for b in bad)
         return "Results disagree (see notes)."
     return ("Every library that ran gives the same first-step loss (or checksum) as torch (float32 steps "
-            "within 2e-3, float64 within 1e-7), and every float32 loss is float32.")
+            "within 2e-3, torch.func sums of float32 Jacobians within 1e-4, float64 within 1e-7), and every "
+            "float32 loss is float32.")
 
 
 def machine(versions):
@@ -384,7 +396,8 @@ def main(argv=None):
                 ("mlp", [("mlp", "mlp", {}, None, cfg["mlp"])], cfg["budget"]),
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
-                ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian")], cfg["budget"]),
+                ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
+                 cfg["budget"]),
                 ("long_chain", [(f"long_{n}", "long_chain", {"length": n // 2}, {"length": 1000}, 1)
                                 for n in cfg["long_nodes"]], cfg["long_budget"])]
         for section, instances, budget in plan:

@@ -220,7 +220,7 @@ def _tensor_args(args):
 
 
 # --- rules: each returns the physical output array(s), or None for the fallback ------------------
-_DIM_NAMES = frozenset({"dim", "dim0", "dim1", "dims", "source", "destination", "start_dim", "end_dim"})
+_DIM_NAMES = frozenset({"dim", "dim0", "dim1", "dim2", "dims", "source", "destination", "start_dim", "end_dim"})
 _SIZE_NAMES = frozenset({"size", "shape", "sizes", "input_sizes", "input_size"})
 _params = {}
 
@@ -284,7 +284,10 @@ def _dims_and_sizes(spec, args, levels):
         elif name in _DIM_NAMES and a is not None:
             if name.endswith("_dim") and a == -1 and rank == 0:
                 return None
-            a, hit = _shift(a, rank, k), True
+            try:
+                a, hit = _shift(a, rank, k), True
+            except Fallback:   # dims of another rank (diag_embed's are the output's): the per-sample loop
+                return None
         elif name in _SIZE_NAMES and type(a) in (list, tuple, Size):
             if lead is None:
                 lead = tuple(np.broadcast_shapes(*(physical(t).shape[:len(levels_of(t))] if levels_of(t)

@@ -10,7 +10,7 @@ Which path runs:
    sliced there (`select`), and each output is stacked along its out_dim. That is "the same
    results as a Python loop" for every op, differentiable (grad of vmap, vmap of grad), and
    nestable (an inner vmap inside a native run makes the outer one loop).
-chunk_size is accepted and checked; the loop already runs one sample at a time.
+chunk_size: the batch is mapped chunk_size samples at a time (each chunk as above), the outputs concatenated.
 
 Randomness follows torch's modes: 'error' refuses random draws inside the function, 'different'
 draws afresh for every sample, 'same' replays the default generator's state for each sample so
@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _random
 from ..ops import _registry
-from ..ops.shape import stack
+from ..ops.shape import cat, stack
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from . import _batching
@@ -57,6 +57,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
         flat_args, args_spec, flat_dims, size = _batched_inputs(func, in_dims, args)
+        if chunk_size is not None and size > chunk_size:
+            return _chunked(mapped, func, out_dims, chunk_size, flat_args, args_spec, flat_dims, size, kwargs)
+        return mapped(flat_args, args_spec, flat_dims, size, kwargs)
+
+    def mapped(flat_args, args_spec, flat_dims, size, kwargs):
         _modes.append(randomness)
         prev, _random.draw_check = _random.draw_check, _draw_check
         try:
@@ -77,6 +82,21 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             _random.draw_check = prev
         return _stack_outputs(func, out_dims, results)
     return wrapped
+
+
+def _chunked(mapped, func, out_dims, chunk, flat_args, args_spec, flat_dims, size, kwargs):
+    """vmap over `chunk` samples at a time, the outputs concatenated along their out_dims."""
+    outs = []
+    for start in range(0, size, chunk):
+        n = min(chunk, size - start)
+        part = [a if d is None else a.narrow(d, start, n) for a, d in zip(flat_args, flat_dims)]
+        outs.append(mapped(part, args_spec, flat_dims, n, kwargs))
+    flat_first, out_spec = tree_flatten(outs[0])
+    dims = broadcast_to_and_flatten(out_dims, out_spec) if isinstance(out_dims, (int, tuple)) else \
+        [None] * len(flat_first)
+    columns = [tree_flatten(o)[0] for o in outs]
+    return tree_unflatten([first if d is None else cat([c[k] for c in columns], d)
+                           for k, (first, d) in enumerate(zip(flat_first, dims))], out_spec)
 
 
 def _loop(func, flat_args, args_spec, flat_dims, size, kwargs, randomness):
