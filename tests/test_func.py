@@ -525,6 +525,7 @@ def test_ensembling_with_stacked_parameters():
     lambda a, b: a.view(-1).expand(2, 12).transpose(0, 1).reshape(4, 6).mean(1),
     lambda a, b: ndgrad_or_torch(a).stack([a.sum(0), b.sum(1)], 1).cumsum(0),
     lambda a, b: a.t().matmul(a).diagonal(),
+    lambda a, b: ndgrad_or_torch(a).nn.functional.linear(a, b.t(), a.sum(1)).tanh(),   # a batched bias
 ])
 def test_vmap_float32_equals_the_unbatched_call(f):
     def scenario(T):

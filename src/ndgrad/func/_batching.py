@@ -329,16 +329,20 @@ def _expand_lead(a, lead):
     return a
 
 
-def _matmul_like(fn):
-    """mm/matmul/mv/linear/addmm/...: per-sample matrices broadcast over the leading dims."""
+def _matmul_like(fn, first_rank=None):
+    """mm/mv/dot/bmm/addmm/...: per-sample matrices broadcast over the leading dims (first_rank: the
+    per-sample rank the first operand broadcasts at, addmm's 2)."""
     def rule(spec, args, levels):
-        k = len(levels)
-        ts = [a for a in args if isinstance(a, Tensor)]
-        if len(ts) != len(args) - sum(1 for a in args if not isinstance(a, Tensor) and a is None) and \
-                not all(isinstance(a, (Tensor, int, float)) or a is None for a in args):
+        if not all(a is None or isinstance(a, (Tensor, int, float)) for a in args):
             return None
-        return fn(k, *[(_aligned(a, levels, a.ndim) if isinstance(a, Batched) else physical(a), a.ndim)
-                       if isinstance(a, Tensor) else (a, None) for a in args])
+        operands = []
+        for i, a in enumerate(args):
+            if isinstance(a, Tensor):
+                rank = first_rank if i == 0 and first_rank is not None else a.ndim
+                operands.append((_aligned(a, levels, rank) if isinstance(a, Batched) else physical(a), a.ndim))
+            else:
+                operands.append((a, None))
+        return fn(len(levels), *operands)
     return rule
 
 
@@ -401,7 +405,7 @@ def _matrix_t(spec, args, levels):
 _RULES = {
     "t": _matrix_t,
     "mm": _matmul_like(_mm), "matmul": _matmul_like(_mm), "mv": _matmul_like(_mm), "dot": _matmul_like(_mm),
-    "bmm": _matmul_like(_mm), "linear": _matmul_like(_linear), "addmm": _matmul_like(_addmm),
+    "bmm": _matmul_like(_mm), "linear": _matmul_like(_linear), "addmm": _matmul_like(_addmm, 2),
     "sum": _reduce_all(_sum_dim), "mean": _reduce_all(_mean_dim),
 }
 # ops that work element by element without broadcasting flags (one tensor, no dims)

@@ -2,14 +2,15 @@
 
 Which path runs:
 1. The native path (_batching.py), tried first when randomness='error', no profiler records and no
-   dual level is active: the function runs once on the inputs with the batch moved to dimension 0.
-   It finishes only if every op touching batched data has a batching rule (elementwise ops,
-   sum/mean, softmax/log_softmax) and the function never inspects a batched tensor otherwise.
+   dual level is active: the function runs once on batched tensors (the mapped dim becomes the
+   level's leading dim; the function sees per-sample shapes), every op as one array call by its
+   batching rule (or a per-op loop over the samples for ops without one). Nested vmaps (inside
+   jacrev, jacfwd, hessian, grad) are levels of their own, and autograd records through them.
 2. The loop, whenever the native path gives up (or raises: the loop then raises the error the
    user should see): the function is called once per index of the mapped dimension on the inputs
    sliced there (`select`), and each output is stacked along its out_dim. That is "the same
    results as a Python loop" for every op, differentiable (grad of vmap, vmap of grad), and
-   nestable (an inner vmap inside a native run makes the outer one loop).
+   nestable. `_batching.state.gave_up` counts why native runs gave up.
 chunk_size: the batch is mapped chunk_size samples at a time (each chunk as above), the outputs concatenated.
 
 Randomness follows torch's modes: 'error' refuses random draws inside the function, 'different'
@@ -18,8 +19,9 @@ that every sample sees the same numbers (both run the loop). An output whose out
 not depend on the batch: the native path knows; the loop returns it once and raises when the
 samples disagree.
 Not reproduced: torch's error for in-place writes of batched values into captured tensors when
-the loop runs (the native path raises it), and a size-0 batch on the loop (no sample to learn the
-output shapes from).
+the loop runs (the native path raises it), a size-0 batch on the loop (no sample to learn the
+output shapes from), and forward AD on batched tangents (jvp inside vmap runs as a double vjp;
+dual tensors made inside a vmapped function send it to the loop).
 """
 import functools
 
