@@ -434,22 +434,32 @@ def _fallback(spec, args, levels):
     return np.stack(outs).reshape(lead + outs[0].shape)
 
 
+_rule_of = {}
+
+
 def _rule(spec):
-    rule = _RULES.get(spec.name)
-    if rule is not None:
-        return rule
-    if spec.broadcast or spec.name in _UNARY:
-        return _elementwise
-    return _dims_and_sizes
+    rule = _rule_of.get(spec)
+    if rule is None:
+        rule = _rule_of[spec] = _RULES.get(spec.name) or (
+            _elementwise if spec.broadcast or spec.name in _UNARY else _dims_and_sizes)
+    return rule
 
 
 def hook(spec, args, inplace=False):
     """`_registry.profile_op` during the native run."""
     levels = ()
-    for t in _tensor_args(args):
-        own = levels_of(t)
+    grad = False
+    for a in args:
+        if isinstance(a, Tensor):
+            own = type(a).levels if isinstance(a, Batched) else ()
+            grad = grad or a.requires_grad
+        elif type(a) in (list, tuple) and any(isinstance(x, Batched) for x in a):
+            own = tuple(sorted({lv for x in a if isinstance(x, Batched) for lv in type(x).levels}))
+            grad = grad or any(isinstance(x, Tensor) and x.requires_grad for x in a)
+        else:
+            continue
         if own and own != levels:
-            levels = tuple(sorted(set(levels) | set(own)))
+            levels = own if not levels else tuple(sorted(set(levels) | set(own)))
     if not levels:
         return _raw(_registry.call_inplace if inplace else _registry.call, spec, args)
     if inplace:
@@ -463,7 +473,8 @@ def hook(spec, args, inplace=False):
     arrays = _raw(_batched_forward, spec, args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
-    if spec.node_cls is not None and grad_state.enabled and any(t.requires_grad for t in _tensor_args(args)):
+    if spec.node_cls is not None and grad_state.enabled and (grad or any(
+            isinstance(x, Tensor) and x.requires_grad for a in args if type(a) in (list, tuple) for x in a)):
         _raw(_record, spec, args, outs)
     return outs if type(arrays) is tuple else outs[0]
 
@@ -502,6 +513,8 @@ def _record(spec, args, outs):
 
 class _Shape(tuple):
     """A per-sample shape in a node's metadata, with the levels its tensor is batched over."""
+    levels = ()
+
     def __new__(cls, t):
         shape = super().__new__(cls, t.shape)
         shape.levels = levels_of(t)
@@ -521,8 +534,8 @@ def _batched_node_class(cls):
             meta = self._meta
             if meta is None or len(meta) != len(outs):
                 return outs
-            return [g if g is None or m is None or not isinstance(g, Batched) else
-                    batched_call(settle, g, getattr(m[0], "levels", ())) for g, m in zip(outs, meta)]
+            return [g if g is None or m is None or not isinstance(g, Batched) or type(g).levels == m[0].levels else
+                    batched_call(settle, g, m[0].levels) for g, m in zip(outs, meta)]
         sub = _node_classes[cls] = type(cls.__name__, (cls,), {"__slots__": (), "_apply": _apply,
                                                                "__qualname__": cls.__qualname__})
     return sub
