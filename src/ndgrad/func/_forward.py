@@ -125,7 +125,8 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
             blocks = [[zeros(o.shape + x.shape, dtype=o.dtype) for x in leaves] for o in outs]
         else:
             def column(onehot):
-                tangents = [onehot.narrow(0, s, n).view(x.shape) for x, s, n in zip(leaves, starts, sizes)]
+                tangents = [(onehot if n == total else onehot.narrow(0, s, n)).view(x.shape)
+                            for x, s, n in zip(leaves, starts, sizes)]
                 tangents = [t if t.dtype == x.dtype else t.to(x.dtype) for t, x in zip(tangents, leaves)]
                 outs, out_spec, tans, aux = _jvp_flat(call, leaves, tangents, has_aux, "jvp(f, primals, tangents)")
                 spec_box.append(out_spec)
@@ -136,7 +137,8 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
             tans, outs, aux = vmap(column, out_dims=(-1, None, None), randomness=randomness,
                                    chunk_size=chunk_size)(basis)
             out_spec = spec_box[-1]
-            blocks = [[t.narrow(-1, s, n).view(o.shape + x.shape) for x, s, n in zip(leaves, starts, sizes)]
+            blocks = [[(t if n == total else t.narrow(-1, s, n)).view(o.shape + x.shape)
+                       for x, s, n in zip(leaves, starts, sizes)]
                       for t, o in zip(tans, outs)]
         jac = jacobian_tree(out_spec, rebuild, blocks)
         return (jac, aux) if has_aux else jac

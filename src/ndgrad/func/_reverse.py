@@ -155,12 +155,13 @@ def jacobian_rows(level, flat_out, leaves, chunk_size=None):
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
 
     def row(onehot):
-        cots = [onehot.narrow(0, s, n).view(o.shape) for o, s, n in zip(flat_out, starts, sizes)]
+        cots = [(onehot if n == total else onehot.narrow(0, s, n)).view(o.shape)
+                for o, s, n in zip(flat_out, starts, sizes)]
         cots = [c if c.dtype == o.dtype else c.to(o.dtype) for c, o in zip(cots, flat_out)]
         return vjp_of(level, flat_out, leaves, cots)
 
     grads = vmap(row, chunk_size=chunk_size)(eye(total, dtype=flat_out[0].dtype))
-    return [[g.narrow(0, s, n).view(o.shape + x.shape) for g, x in zip(grads, leaves)]
+    return [[(g if n == total else g.narrow(0, s, n)).view(o.shape + x.shape) for g, x in zip(grads, leaves)]
             for o, s, n in zip(flat_out, starts, sizes)]
 
 
