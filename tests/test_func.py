@@ -581,3 +581,18 @@ def test_chunk_size_maps_in_chunks():
     parity(lambda T: T.vmap(lambda a, b: (a * b).sum(-1), in_dims=(0, None), chunk_size=2)(X(T, 5, 3), X(T, 3)))
     parity(lambda T: T.func.jacrev(lambda x: (x.exp() * x.sum()).sin(), chunk_size=2)(X(T, 5)))
 
+
+
+def test_jacobians_of_a_module_through_functional_call():
+    def scenario(T):
+        rs = np.random.RandomState(3)
+        model = T.nn.Sequential(T.nn.Linear(4, 6), T.nn.GELU(), T.nn.LayerNorm(6), T.nn.ReLU(), T.nn.Linear(6, 2))
+        params = {k: T.tensor(rs.randn(*v.shape)) for k, v in model.named_parameters()}
+        x = T.tensor(rs.randn(4))
+        out = T.func.jacrev(lambda p: T.func.functional_call(model, p, (x,)))(params)
+        hess = T.func.hessian(lambda x: T.func.functional_call(model, params, (x,)).sum())(x)
+        return [out[k] for k in sorted(out)] + [hess]
+    parity(scenario, rtol=1e-6, atol=1e-9)
+    done = _batching.state.completed
+    scenario(ndgrad)
+    assert _batching.state.completed > done

@@ -437,11 +437,19 @@ def _fallback(spec, args, levels):
 _rule_of = {}
 
 
+def _pointwise_family(spec):
+    """An op of the pointwise or activation family with no dim argument works element by element
+    (relu, gelu_backward, threshold_backward, ...), except the ones with per-channel weights or noise."""
+    return (spec.forward.__module__.rsplit(".", 1)[-1] in ("pointwise", "activation")
+            and not _DIM_NAMES.intersection(_param_names(spec))
+            and not any(w in spec.name for w in ("prelu", "rrelu", "_foreach")))
+
+
 def _rule(spec):
     rule = _rule_of.get(spec)
     if rule is None:
         rule = _rule_of[spec] = _RULES.get(spec.name) or (
-            _elementwise if spec.broadcast or spec.name in _UNARY else _dims_and_sizes)
+            _elementwise if spec.broadcast or spec.name in _UNARY or _pointwise_family(spec) else _dims_and_sizes)
     return rule
 
 
