@@ -596,3 +596,24 @@ def test_jacobians_of_a_module_through_functional_call():
     done = _batching.state.completed
     scenario(ndgrad)
     assert _batching.state.completed > done
+
+
+def test_per_sample_gradients_of_a_cnn():
+    def scenario(T):
+        rs = np.random.RandomState(4)
+        F = T.nn.functional
+        w1, b1, w2 = T.tensor(rs.randn(3, 1, 3, 3)), T.tensor(rs.randn(3)), T.tensor(rs.randn(2, 3 * 3 * 3))
+        data, targets = T.tensor(rs.randn(5, 1, 8, 8)), T.tensor([0, 1, 1, 0, 1])
+
+        def loss(w1, b1, w2, x, t):
+            h = F.max_pool2d(F.relu(F.conv2d(x.unsqueeze(0), w1, b1)), 2)
+            h = F.avg_pool2d(h, 1) + F.adaptive_avg_pool2d(h, 3)
+            return F.cross_entropy(T.flatten(h, 1) @ w2.t(), t.unsqueeze(0))
+        return T.func.vmap(T.func.grad(loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))(
+            w1, b1, w2, data, targets)
+    parity(scenario)
+    before = _batching.state.fallback_ops["convolution"] + _batching.state.fallback_ops["max_pool2d_with_indices"]
+    _, native, _ = _natively(lambda: scenario(ndgrad))
+    assert native == 1   # the forward's convolution and pooling fold the samples into their batch dim
+    assert _batching.state.fallback_ops["convolution"] + _batching.state.fallback_ops["max_pool2d_with_indices"] \
+        == before

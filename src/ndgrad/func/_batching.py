@@ -29,6 +29,7 @@ from any module outside `_AWARE`), and randomness other than 'error'.
 import collections
 import inspect
 import math
+import re
 import sys
 
 import numpy as np
@@ -434,6 +435,34 @@ def _fallback(spec, args, levels):
     return np.stack(outs).reshape(lead + outs[0].shape)
 
 
+def _fold_batch(spec, args, levels):
+    """Ops that treat their first dim (N) sample by sample (convolution, pooling and its backward):
+    the leading dims fold into N, one call. Convolution's weight and bias must be unbatched; for
+    pooling every tensor argument is per sample. Without an N dim (or with a batched weight): None."""
+    conv = spec.name == "convolution"
+    first = args[0]
+    rank = args[1].ndim if conv else 5 if "3d" in spec.name else 4
+    if not isinstance(first, Tensor) or first.ndim != rank:
+        return None
+    lead = _full_lead(args, levels)
+    folded = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor) and (i == 0 or not conv):
+            if a.ndim != rank:
+                return None
+            arr = np.broadcast_to(_aligned(a, levels, a.ndim) if isinstance(a, Batched) else physical(a),
+                                  lead + physical(a).shape[len(levels_of(a)):])
+            a = Tensor._make(arr.reshape((-1,) + arr.shape[len(lead) + 1:]), False, None, 0)
+        elif isinstance(a, Batched):
+            return None
+        folded.append(a)
+    n = physical(first).shape[len(levels_of(first))]
+    out = _run(spec, folded)
+    unfold = lambda r: r.reshape(lead + (n,) + r.shape[1:])  # noqa: E731
+    return tuple(unfold(r) for r in out) if type(out) is tuple else unfold(out)
+
+
+_FOLD = re.compile(r"^(convolution|_?(adaptive_)?(max|avg)_pool[23]d(_with_indices)?(_backward)?)$")
 _rule_of = {}
 
 
@@ -448,7 +477,7 @@ def _pointwise_family(spec):
 def _rule(spec):
     rule = _rule_of.get(spec)
     if rule is None:
-        rule = _rule_of[spec] = _RULES.get(spec.name) or (
+        rule = _rule_of[spec] = _RULES.get(spec.name) or (_fold_batch if _FOLD.match(spec.name) else None) or (
             _elementwise if spec.broadcast or spec.name in _UNARY or _pointwise_family(spec) else _dims_and_sizes)
     return rule
 
