@@ -24,6 +24,7 @@ import tempfile
 import time
 
 from tqdm import tqdm
+from workloads import FUNC_WORKLOADS   # bench/ is the script's folder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -50,7 +51,13 @@ TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("mem_transformer", "memory", "peak backward memory (RSS), transformer, ndgrad / torch", 1.1),
            ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0),
            ("chain_compiled", "compiled", "compiled chain, ndgrad.compile / torch eager", 0.33),
-           ("mlp_small_compiled", "compiled", "compiled small-MLP step, ndgrad.compile / torch eager", 0.33)]
+           ("mlp_small_compiled", "compiled", "compiled small-MLP step, ndgrad.compile / torch eager", 0.33),
+           # issue 15, item 4: torch.func transforms batched by vmap
+           ("jacfwd_jacfwd", "functional", "jacfwd(jacfwd) of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("jacrev_jacrev", "functional", "jacrev(jacrev) of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("func_hessian", "functional", "hessian of a 16-wide layer, ndgrad / torch.func", 1.5),
+           ("per_sample_grads", "functional", "per-sample gradients (vmap of grad, 64 samples), ndgrad / torch.func",
+            1.5)]
 
 
 # ---- one library's process ------------------------------------------------------------------
@@ -243,8 +250,11 @@ def build_rows(results, libs, cfg, length, size):
     for key in ("jacobian", "hessian"):
         if key in results:
             rows.append((f"(h) {key} of an 8-element function, µs", "µs", results[key], 1.0))
-    for key, label in (("chain_compiled", "(i) chain 200 × tanh(x·1.0001) fwd+bwd, ndgrad compiled vs torch eager"),
-                       ("mlp_small_compiled", "(i) MLP step 64-128-128-10, batch 64, ndgrad compiled vs torch eager")):
+    for key in FUNC_WORKLOADS:
+        if key in results:
+            rows.append((f"(i) torch.func {key} (tanh(W x + b), W 16 x 16), µs", "µs", results[key], 1.0))
+    for key, label in (("chain_compiled", "(j) chain 200 × tanh(x·1.0001) fwd+bwd, ndgrad compiled vs torch eager"),
+                       ("mlp_small_compiled", "(j) MLP step 64-128-128-10, batch 64, ndgrad compiled vs torch eager")):
         if key in results:
             rows.append((label + ", ms", "ms", results[key], 1.0))
     return rows
@@ -306,7 +316,7 @@ def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
     for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian", "chain_compiled",
-                "mlp_small_compiled") + tuple(
+                "mlp_small_compiled") + FUNC_WORKLOADS + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
@@ -314,7 +324,7 @@ def check_agreement(results, notes):
         if ref_lib is None:
             continue
         ref = cells[ref_lib]["check"]
-        tol = 2e-3 if key in ("mlp", "cnn", "transformer") else 1e-7
+        tol = 2e-3 if key in ("mlp", "cnn", "transformer") else 1e-4 if key in FUNC_WORKLOADS else 1e-7
         for lib, cell in cells.items():
             if cell.get("status") != "ok":
                 continue
@@ -326,7 +336,8 @@ def check_agreement(results, notes):
         notes.extend("CHECK FAILED " + b for b in bad)
         return "Results disagree (see notes)."
     return ("Every library that ran gives the same first-step loss (or checksum) as torch (float32 steps "
-            "within 2e-3, float64 within 1e-7), and every float32 loss is float32.")
+            "within 2e-3, torch.func sums of float32 Jacobians within 1e-4, float64 within 1e-7), and every "
+            "float32 loss is float32.")
 
 
 def machine(versions):
@@ -394,7 +405,8 @@ def main(argv=None):
                 ("mlp", [("mlp", "mlp", {}, None, cfg["mlp"])], cfg["budget"]),
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
-                ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian")], cfg["budget"]),
+                ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
+                 cfg["budget"]),
                 ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in ("chain_compiled", "mlp_small_compiled")],
                  cfg["budget"]),
                 ("long_chain", [(f"long_{n}", "long_chain", {"length": n // 2}, {"length": 1000}, 1)

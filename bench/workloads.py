@@ -440,7 +440,7 @@ def hessian(lib, mod):
     return _derivative(lib, mod, "hessian")
 
 
-# ---- (i) ndgrad.compile against torch eager ---------------------------------------------------
+# ---- (j) ndgrad.compile against torch eager ---------------------------------------------------
 def chain_compiled(lib, mod, length=200, size=16):
     """The (a) chain, shorter, as one function: ndgrad runs it compiled, torch eagerly."""
     if lib not in TORCHLIKE:
@@ -494,6 +494,34 @@ def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
     return step
 
 
+# ---- (i) torch.func transforms: nested Jacobians, Hessians, per-sample gradients -----------------
+FUNC_WORKLOADS = ("jacfwd_jacfwd", "jacrev_jacrev", "func_hessian", "per_sample_grads")
+
+
+def _func(lib, mod, which, size=16, batch=64):
+    """The tutorial's model tanh(W x + b) (W: size x size), through torch.func's transforms."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("no torch.func")
+    rs = _rs()
+    W, b, x = (mod.tensor(a.astype(np.float32)) for a in (rs.randn(size, size), rs.randn(size), rs.randn(size)))
+    xs = mod.tensor(rs.randn(batch, size).astype(np.float32))
+    f, F = mod.func, mod.nn.functional
+
+    def predict(W, b, x):
+        return F.linear(x, W, b).tanh()
+
+    def loss(W, b, x):
+        return predict(W, b, x).pow(2).sum()
+
+    fn = {"jacfwd_jacfwd": lambda: f.jacfwd(f.jacfwd(predict, argnums=2), argnums=2)(W, b, x),
+          "jacrev_jacrev": lambda: f.jacrev(f.jacrev(predict, argnums=2), argnums=2)(W, b, x),
+          "func_hessian": lambda: f.hessian(predict, argnums=2)(W, b, x),
+          "per_sample_grads": lambda: sum(g.sum() for g in f.vmap(f.grad(loss, argnums=(0, 1)),
+                                                                   in_dims=(None, None, 0))(W, b, xs))}[which]
+    return lambda mark=None: fn().sum() if which != "per_sample_grads" else fn()
+
+
 FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
              "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
              "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled}
+FACTORIES.update({k: (lambda which: lambda lib, mod: _func(lib, mod, which))(k) for k in FUNC_WORKLOADS})

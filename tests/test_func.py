@@ -381,9 +381,8 @@ def test_native_path_gradients_match_the_loop():
 
 @pytest.mark.parametrize("f", [
     lambda a: a[0] * 2,                       # indexing looks at the batched tensor
-    lambda a: a.reshape(-1).sum(),            # no rule for the op
     lambda a: a.clone().mul_(2),              # in-place on batched data
-    lambda a: a @ a,                          # matmul reads the array's rank
+    lambda a: a.unbind(0)[0] * a,             # an op the native path refuses (unbind)
 ])
 def test_unsupported_ops_fall_back_to_the_loop(f):
     before = _batching.state.completed
@@ -424,10 +423,11 @@ def test_inplace_write_of_batched_values_into_a_captured_tensor_is_refused():
     same_error(call)
 
 
-def test_inplace_ops_on_unbatched_tensors_do_not_run_twice():
-    y = ndgrad.zeros(2)
-    out = ndgrad.vmap(lambda a: y.add_(1).sum() + a.sum())(X(ndgrad, 3, 2))   # the loop: one add_ per sample
-    assert y.tolist() == [3.0, 3.0] and out.shape == (3,)
+def test_inplace_ops_on_unbatched_tensors_run_once():
+    def scenario(T):   # the native path calls the function once, as torch's vmap
+        y = T.zeros(2, dtype=T.float64)
+        return T.vmap(lambda a: y.add_(1).sum() + a.sum())(X(T, 3, 2)), y
+    parity(scenario)
 
 
 def test_jvp_strict_refuses_an_output_independent_of_the_inputs():
@@ -467,3 +467,153 @@ def test_stack_module_state_runs_an_ensemble_with_functional_call_and_vmap():
     assert shape == [4, 2, 3] and is_leaf
     assert first_rows == [[0.3, 1.2], [1.6, 3.4], [2.9, 5.6], [4.2, 7.8]] and bias_grad == [[5.0, 5.0]] * 4
     same_error(lambda T: T.func.stack_module_state([]))
+
+
+# --- vmap batches for real: one array call per op, nested levels, transforms built on it -------------
+def _layer(T, size=5, dtype=None):
+    dtype = dtype or T.float64
+    rs = np.random.RandomState(0)
+    W, b, x = (T.tensor(a, dtype=dtype) for a in (rs.randn(size, size), rs.randn(size), rs.randn(size)))
+    return W, b, x, (lambda W, b, x: T.nn.functional.linear(x, W, b).tanh())
+
+
+def _natively(run):
+    """run() and how many native vmap runs finished and how many ops the per-sample fallback took."""
+    done, fallbacks = _batching.state.completed, sum(_batching.state.fallback_ops.values())
+    out = run()
+    return out, _batching.state.completed - done, sum(_batching.state.fallback_ops.values()) - fallbacks
+
+
+@pytest.mark.parametrize("which", ["jacfwd(jacfwd)", "jacrev(jacrev)", "hessian", "jacrev", "jacfwd"])
+def test_transforms_match_torch_func_and_run_batched(which):
+    def scenario(T):
+        W, b, x, f = _layer(T)
+        F = T.func
+        return {"jacfwd(jacfwd)": lambda: F.jacfwd(F.jacfwd(f, argnums=2), argnums=2)(W, b, x),
+                "jacrev(jacrev)": lambda: F.jacrev(F.jacrev(f, argnums=2), argnums=2)(W, b, x),
+                "hessian": lambda: F.hessian(f, argnums=2)(W, b, x),
+                "jacrev": lambda: F.jacrev(f, argnums=(0, 1, 2))(W, b, x),
+                "jacfwd": lambda: F.jacfwd(f, argnums=(0, 2))(W, b, x)}[which]()
+    parity(scenario)
+    _, native, fallbacks = _natively(lambda: scenario(ndgrad))
+    assert native >= 1 and fallbacks == 0   # batched, every op by a rule
+
+
+def test_per_sample_gradients_match_torch_func_and_run_batched():
+    def scenario(T):
+        W, b, _, f = _layer(T)
+        xs = X(T, 7, 5, lo=-1)
+        loss = lambda W, b, x: f(W, b, x).pow(2).sum()  # noqa: E731
+        return T.func.vmap(T.func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0))(W, b, xs)
+    parity(scenario)
+    _, native, fallbacks = _natively(lambda: scenario(ndgrad))
+    assert native == 1 and fallbacks == 0
+
+
+def test_ensembling_with_stacked_parameters():
+    def scenario(T):
+        rs = np.random.RandomState(1)
+        Ws, bs = T.tensor(rs.randn(3, 4, 5)), T.tensor(rs.randn(3, 4))
+        x = T.tensor(rs.randn(6, 5))
+        return T.func.vmap(lambda W, b: T.nn.functional.linear(x, W, b).relu().softmax(-1))(Ws, bs)
+    parity(scenario)
+
+
+@pytest.mark.parametrize("f", [
+    lambda a, b: a @ b,
+    lambda a, b: (a.unsqueeze(0) * b.t()).sum(-1).softmax(0),
+    lambda a, b: a.view(-1).expand(2, 12).transpose(0, 1).reshape(4, 6).mean(1),
+    lambda a, b: ndgrad_or_torch(a).stack([a.sum(0), b.sum(1)], 1).cumsum(0),
+    lambda a, b: a.t().matmul(a).diagonal(),
+    lambda a, b: ndgrad_or_torch(a).nn.functional.linear(a, b.t(), a.sum(1)).tanh(),   # a batched bias
+])
+def test_vmap_float32_equals_the_unbatched_call(f):
+    def scenario(T):
+        rs = np.random.RandomState(2)
+        xs, y = T.tensor(rs.randn(5, 3, 4).astype(np.float32)), T.tensor(rs.randn(4, 3).astype(np.float32))
+        batched = T.vmap(f, in_dims=(0, None))(xs, y)
+        unbatched = T.stack([f(xs[i], y) for i in range(5)])
+        assert batched.dtype == T.float32 and batched.shape == unbatched.shape
+        np.testing.assert_allclose(batched.numpy(), unbatched.numpy(), rtol=1.3e-6, atol=1e-5)   # torch's float32
+        return batched
+    parity(scenario, rtol=1.3e-6, atol=1e-5)
+
+
+def ndgrad_or_torch(t):
+    return ndgrad if isinstance(t, ndgrad.Tensor) else __import__("torch")
+
+
+def test_nested_vmap_in_dims_out_dims():
+    def scenario(T):
+        f = lambda a, b: (a * b).sin().sum(0)  # noqa: E731
+        inner = T.vmap(f, in_dims=(1, None), out_dims=0)
+        return T.vmap(inner, in_dims=(None, 0), out_dims=1)(X(T, 3, 4, 2), X(T, 5, 2, lo=-1))
+    parity(scenario)
+    assert _natively(lambda: scenario(ndgrad))[1:] == (2, 0)
+
+
+def test_grad_of_vmap_sums_over_the_samples_of_a_captured_tensor():
+    def scenario(T):
+        W = X(T, 4, 3, lo=-1).requires_grad_()
+        xs = X(T, 6, 3)
+        out = T.vmap(lambda x: (W @ x).tanh().sum())(xs)
+        return T.autograd.grad((out ** 2).sum(), W, create_graph=True)[0].sum(0)
+    parity(scenario)
+
+
+def test_vmap_of_grad_of_vmap():
+    def scenario(T):
+        g = T.func.grad(lambda w, x: T.vmap(lambda r: (r * w).exp().sum())(x).sum())
+        return T.vmap(g, in_dims=(0, None))(X(T, 3, 2), X(T, 4, 2, lo=-1))
+    parity(scenario)
+
+
+def test_ops_without_a_rule_loop_per_sample_inside_the_batched_run():
+    def scenario(T):
+        return T.vmap(lambda a: T.diag(a) * 2 + a)(X(T, 3, 4))
+    parity(scenario)
+    before = _batching.state.fallback_ops["diag_embed"]   # its dims count in the output's rank: no rule
+    _, native, _ = _natively(lambda: scenario(ndgrad))
+    assert native == 1 and _batching.state.fallback_ops["diag_embed"] == before + 1
+
+
+def test_chunk_size_maps_in_chunks():
+    parity(lambda T: T.vmap(lambda a, b: (a * b).sum(-1), in_dims=(0, None), chunk_size=2)(X(T, 5, 3), X(T, 3)))
+    parity(lambda T: T.func.jacrev(lambda x: (x.exp() * x.sum()).sin(), chunk_size=2)(X(T, 5)))
+
+
+
+def test_jacobians_of_a_module_through_functional_call():
+    def scenario(T):
+        rs = np.random.RandomState(3)
+        model = T.nn.Sequential(T.nn.Linear(4, 6), T.nn.GELU(), T.nn.LayerNorm(6), T.nn.ReLU(), T.nn.Linear(6, 2))
+        params = {k: T.tensor(rs.randn(*v.shape)) for k, v in model.named_parameters()}
+        x = T.tensor(rs.randn(4))
+        out = T.func.jacrev(lambda p: T.func.functional_call(model, p, (x,)))(params)
+        hess = T.func.hessian(lambda x: T.func.functional_call(model, params, (x,)).sum())(x)
+        return [out[k] for k in sorted(out)] + [hess]
+    parity(scenario, rtol=1e-6, atol=1e-9)
+    done = _batching.state.completed
+    scenario(ndgrad)
+    assert _batching.state.completed > done
+
+
+def test_per_sample_gradients_of_a_cnn():
+    def scenario(T):
+        rs = np.random.RandomState(4)
+        F = T.nn.functional
+        w1, b1, w2 = T.tensor(rs.randn(3, 1, 3, 3)), T.tensor(rs.randn(3)), T.tensor(rs.randn(2, 3 * 3 * 3))
+        data, targets = T.tensor(rs.randn(5, 1, 8, 8)), T.tensor([0, 1, 1, 0, 1])
+
+        def loss(w1, b1, w2, x, t):
+            h = F.max_pool2d(F.relu(F.conv2d(x.unsqueeze(0), w1, b1)), 2)
+            h = F.avg_pool2d(h, 1) + F.adaptive_avg_pool2d(h, 3)
+            return F.cross_entropy(T.flatten(h, 1) @ w2.t(), t.unsqueeze(0))
+        return T.func.vmap(T.func.grad(loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))(
+            w1, b1, w2, data, targets)
+    parity(scenario)
+    before = _batching.state.fallback_ops["convolution"] + _batching.state.fallback_ops["max_pool2d_with_indices"]
+    _, native, _ = _natively(lambda: scenario(ndgrad))
+    assert native == 1   # the forward's convolution and pooling fold the samples into their batch dim
+    assert _batching.state.fallback_ops["convolution"] + _batching.state.fallback_ops["max_pool2d_with_indices"] \
+        == before

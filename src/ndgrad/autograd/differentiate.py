@@ -41,7 +41,7 @@ def _out_info(out):
     does not record it)."""
     if isinstance(out, GradientEdge):
         return output_meta(*out)
-    return out._data.shape, out._data.dtype
+    return tuple(out.shape), out._data.dtype   # shape: per-sample for vmap's batched tensors
 
 
 def _calculate_shape(output, grad, is_grads_batched):
@@ -73,7 +73,7 @@ def _make_grads(outputs, grads, create_graph):
             g = OPS["ones_like"](out) if isinstance(out, Tensor) else ones(shape, dtype=from_numpy_dtype(dtype))
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
-        elif info is not None and g._data.shape != info[0]:
+        elif info is not None and tuple(g.shape) != info[0]:
             out_shape, grad_shape = _calculate_shape(out, g, False) if isinstance(out, Tensor) else (Size(info[0]),
                                                                                                     g.shape)
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad_shape} and output[{i}] "

@@ -31,7 +31,7 @@ def fit_to_input(node, i, grad, meta):
     if meta is None:
         return grad
     shape, dtype = meta
-    if grad._data.shape != shape:
+    if tuple(grad.shape) != shape:   # per-sample shapes for vmap's batched tensors
         try:
             grad = sum_to(grad, shape)
         except ValueError:
@@ -65,7 +65,7 @@ def check_count(node, outs, edges):
 def sum_to(t, shape):
     """Sum `t` down to `shape` (undoing broadcasting); ValueError if it cannot be."""
     shape = tuple(shape)
-    tshape = t._data.shape
+    tshape = tuple(t.shape)   # per-sample for vmap's batched tensors
     if tshape == shape:
         return t
     lead = len(tshape) - len(shape)

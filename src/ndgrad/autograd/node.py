@@ -44,9 +44,10 @@ class SavedOutput:
     """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
     # fw: set by forward AD only; view_fn: for an in-place op on a view, a weakref to the view's
     # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
-    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn")
+    __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn", "cls")
 
     def __init__(self, tensor):
+        self.cls = type(tensor)   # a subclass (vmap's batched tensors) comes back as itself
         self.data = tensor._data
         self.vc = tensor._vc
         self.output_nr = tensor._output_nr
@@ -188,6 +189,8 @@ class Node:
             fn = self if value.view_fn is None else value.view_fn() or self
             t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
+            if value.cls is not Tensor:
+                t.__class__ = value.cls
             if forward_ad.state.level is not None:
                 forward_ad.restore_saved(value, t)
             return t

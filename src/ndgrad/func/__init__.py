@@ -2,10 +2,12 @@
 
 - grad / grad_and_value / vjp / jacrev: reverse mode, one level per call (see _levels.py), so
   transforms nest: grad(grad(f)), jacrev(jacrev(f)), vmap(grad(f)), grad(vmap(f)) ...
-- jvp / jacfwd: forward mode on ndgrad.autograd.forward_ad dual tensors; hessian = jacfwd(jacrev).
-- vmap: maps a function over a batch dimension. The path that runs is a loop over the batch
-  (the function is called once per sample, the results are stacked), correct for every op and
-  with torch's randomness modes; see _vmap.py.
+- jvp: forward mode on ndgrad.autograd.forward_ad dual tensors; jacfwd = vmap of jvp over the
+  basis (inside a batched run, or a dual level, the jvp is a double vjp); hessian = jacfwd(jacrev).
+- jacrev = vmap of vjp over the rows of an identity: one batched backward pass.
+- vmap: maps a function over a batch dimension by running it once on batched tensors, one array
+  call per op by batching rules (_batching.py); nested vmaps, and autograd through them, stay
+  batched. What cannot be batched falls back to a loop over the samples; see _vmap.py.
 - functional_call: runs a module with parameters and buffers swapped for given tensors.
 Inputs and outputs may be pytrees of tensors (tuples, lists, dicts: ndgrad.utils._pytree).
 """

@@ -12,11 +12,12 @@ from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from ..autograd.grad_mode import enable_grad
 from ..ops._registry import OPS   # zeros_like: the registry's takes nested tensors too (ops/nested.py)
-from ..ops.creation import zeros
-from ..ops.shape import stack
+from ..ops.creation import eye, zeros
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._levels import Level, check_tensor
+from . import _batching
 from ._reverse import _lift_tree, jacobian_tree, jacrev, split_args, split_aux, vjp_of
+from ._vmap import vmap
 
 
 def _check_randomness(randomness):
@@ -38,7 +39,8 @@ def _independent(strict):
 
 def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)", strict=False):
     """(outputs, their tangents, aux) of func(*primals) along tangents (flat lists of tensors)."""
-    if fwad.state.level is not None:
+    if fwad.state.level is not None or any(isinstance(t, _batching.Batched) for t in tangents):
+        # forward AD has one level and no batching rules: reverse mode (batched by vmap) does it
         return _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict)
     with fwad.dual_level():
         duals = [fwad.make_dual(p, t) for p, t in zip(primals, tangents)]
@@ -115,22 +117,29 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
         def call(*xs):
             return func(*substitute(xs), **kwargs)
 
-        columns, outs, out_spec, aux = None, None, None, None
-        for j, x in enumerate(leaves):
-            for k in range(x.numel()):
-                onehot = zeros(x.numel(), dtype=x.dtype)
-                onehot[k] = 1
-                tangents = [onehot.view(x.shape) if i == j else OPS["zeros_like"](y) for i, y in enumerate(leaves)]
-                outs, out_spec, tans, aux = _jvp_flat(call, leaves, tangents, has_aux, "jvp(f, primals, tangents)")
-                if columns is None:
-                    columns = [[[] for _ in leaves] for _ in outs]
-                for i, t in enumerate(tans):
-                    columns[i][j].append(t)
-        if columns is None:   # every input is empty: one call still gives the output shapes
+        sizes = [x.numel() for x in leaves]
+        total = sum(sizes)
+        starts = [sum(sizes[:j]) for j in range(len(sizes))]
+        if not total:   # every input is empty: one call still gives the output shapes
             outs, out_spec, _, aux = _jvp_flat(call, leaves, [OPS["zeros_like"](x) for x in leaves], has_aux)
-            columns = [[[] for _ in leaves] for _ in outs]
-        blocks = [[stack(col, -1).view(o.shape + x.shape) if col else zeros(o.shape + x.shape, dtype=o.dtype)
-                   for col, x in zip(cols, leaves)] for cols, o in zip(columns, outs)]
+            blocks = [[zeros(o.shape + x.shape, dtype=o.dtype) for x in leaves] for o in outs]
+        else:
+            def column(onehot):
+                tangents = [(onehot if n == total else onehot.narrow(0, s, n)).view(x.shape)
+                            for x, s, n in zip(leaves, starts, sizes)]
+                tangents = [t if t.dtype == x.dtype else t.to(x.dtype) for t, x in zip(tangents, leaves)]
+                outs, out_spec, tans, aux = _jvp_flat(call, leaves, tangents, has_aux, "jvp(f, primals, tangents)")
+                spec_box.append(out_spec)
+                return tans, outs, aux
+
+            spec_box = []
+            basis = eye(total, dtype=leaves[0].dtype)
+            tans, outs, aux = vmap(column, out_dims=(-1, None, None), randomness=randomness,
+                                   chunk_size=chunk_size)(basis)
+            out_spec = spec_box[-1]
+            blocks = [[(t if n == total else t.narrow(-1, s, n)).view(o.shape + x.shape)
+                       for x, s, n in zip(leaves, starts, sizes)]
+                      for t, o in zip(tans, outs)]
         jac = jacobian_tree(out_spec, rebuild, blocks)
         return (jac, aux) if has_aux else jac
     return wrapper

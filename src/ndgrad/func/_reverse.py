@@ -9,10 +9,10 @@ from .. import autograd
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
-from ..ops.creation import zeros
-from ..ops.shape import stack
+from ..ops.creation import eye, zeros
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._levels import Level, check_argnums, pprint
+from ._vmap import vmap
 
 
 def vjp_of(level, outputs, inputs, cotangents, retain_graph=True):
@@ -145,9 +145,28 @@ def jacobian_tree(out_spec, rebuild, blocks):
     return tree_unflatten([rebuild(row) for row in blocks], out_spec)
 
 
+def jacobian_rows(level, flat_out, leaves, chunk_size=None):
+    """blocks[i][j], the Jacobian of output i w.r.t. leaf j: the vjp mapped by vmap over the rows of
+    an identity (one batched backward pass, chunk_size rows at a time when given)."""
+    sizes = [o.numel() for o in flat_out]
+    total = sum(sizes)
+    if not total:
+        return [[zeros(o.shape + x.shape, dtype=x.dtype) for x in leaves] for o in flat_out]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+
+    def row(onehot):
+        cots = [(onehot if n == total else onehot.narrow(0, s, n)).view(o.shape)
+                for o, s, n in zip(flat_out, starts, sizes)]
+        cots = [c if c.dtype == o.dtype else c.to(o.dtype) for c, o in zip(cots, flat_out)]
+        return vjp_of(level, flat_out, leaves, cots)
+
+    grads = vmap(row, chunk_size=chunk_size)(eye(total, dtype=flat_out[0].dtype))
+    return [[(g if n == total else g.narrow(0, s, n)).view(o.shape + x.shape) for g, x in zip(grads, leaves)]
+            for o, s, n in zip(flat_out, starts, sizes)]
+
+
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
-    """f -> its Jacobian w.r.t. args[argnums], one vjp per output element (chunk_size is accepted;
-    the rows are computed one by one)."""
+    """f -> its Jacobian w.r.t. args[argnums]: the vjp of every output element at once (vmap)."""
     if chunk_size is not None and chunk_size <= 0:
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
@@ -160,16 +179,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             flat_out, out_spec = _tensor_outputs(output, "vjp(f, *primals): expected f(*primals) to return only "
                                                           "tensors")
             level.look_outside([flat_out, aux])
-            blocks = []
-            for o in flat_out:
-                rows = [[] for _ in leaves]
-                for k in range(o.numel()):
-                    onehot = zeros(o.numel(), dtype=o.dtype)
-                    onehot[k] = 1
-                    for j, g in enumerate(vjp_of(level, [o], leaves, [onehot.view(o.shape)])):
-                        rows[j].append(g)
-                blocks.append([stack(r).view(o.shape + x.shape) if r else zeros(o.shape + x.shape, dtype=x.dtype)
-                               for r, x in zip(rows, leaves)])
+            blocks = jacobian_rows(level, flat_out, leaves, chunk_size)
         jac = jacobian_tree(out_spec, rebuild, blocks)
         return (jac, _lift_tree(level, aux)) if has_aux else jac
     return wrapper

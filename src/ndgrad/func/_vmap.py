@@ -2,15 +2,16 @@
 
 Which path runs:
 1. The native path (_batching.py), tried first when randomness='error', no profiler records and no
-   dual level is active: the function runs once on the inputs with the batch moved to dimension 0.
-   It finishes only if every op touching batched data has a batching rule (elementwise ops,
-   sum/mean, softmax/log_softmax) and the function never inspects a batched tensor otherwise.
+   dual level is active: the function runs once on batched tensors (the mapped dim becomes the
+   level's leading dim; the function sees per-sample shapes), every op as one array call by its
+   batching rule (or a per-op loop over the samples for ops without one). Nested vmaps (inside
+   jacrev, jacfwd, hessian, grad) are levels of their own, and autograd records through them.
 2. The loop, whenever the native path gives up (or raises: the loop then raises the error the
    user should see): the function is called once per index of the mapped dimension on the inputs
    sliced there (`select`), and each output is stacked along its out_dim. That is "the same
    results as a Python loop" for every op, differentiable (grad of vmap, vmap of grad), and
-   nestable (an inner vmap inside a native run makes the outer one loop).
-chunk_size is accepted and checked; the loop already runs one sample at a time.
+   nestable. `_batching.state.gave_up` counts why native runs gave up.
+chunk_size: the batch is mapped chunk_size samples at a time (each chunk as above), the outputs concatenated.
 
 Randomness follows torch's modes: 'error' refuses random draws inside the function, 'different'
 draws afresh for every sample, 'same' replays the default generator's state for each sample so
@@ -18,8 +19,9 @@ that every sample sees the same numbers (both run the loop). An output whose out
 not depend on the batch: the native path knows; the loop returns it once and raises when the
 samples disagree.
 Not reproduced: torch's error for in-place writes of batched values into captured tensors when
-the loop runs (the native path raises it), and a size-0 batch on the loop (no sample to learn the
-output shapes from).
+the loop runs (the native path raises it), a size-0 batch on the loop (no sample to learn the
+output shapes from), and forward AD on batched tangents (jvp inside vmap runs as a double vjp;
+dual tensors made inside a vmapped function send it to the loop).
 """
 import functools
 
@@ -27,7 +29,7 @@ import numpy as np
 
 from .. import _random
 from ..ops import _registry
-from ..ops.shape import movedim, stack
+from ..ops.shape import cat, stack
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwad
 from . import _batching
@@ -56,13 +58,16 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        if _batching.state.guard:   # inside another vmap's native run: that one loops instead
-            raise _batching.Fallback("nested vmap")
         flat_args, args_spec, flat_dims, size = _batched_inputs(func, in_dims, args)
+        if chunk_size is not None and size > chunk_size:
+            return _chunked(mapped, func, out_dims, chunk_size, flat_args, args_spec, flat_dims, size, kwargs)
+        return mapped(flat_args, args_spec, flat_dims, size, kwargs)
+
+    def mapped(flat_args, args_spec, flat_dims, size, kwargs):
         _modes.append(randomness)
         prev, _random.draw_check = _random.draw_check, _draw_check
         try:
-            if randomness == "error" and _registry.profile_op is None and fwad.state.level is None:
+            if randomness == "error" and _registry.profile_op in (None, _batching.hook) and fwad.state.level is None:
                 try:
                     return _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs)
                 except _batching.InplaceError:
@@ -70,14 +75,30 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 except _OutDimNone:
                     raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a BatchedTensor "
                                      "when out_dim is None") from None
-                except (_batching.Fallback, Exception):   # no batching rule (or an error): the loop decides
-                    pass
+                except (_batching.Fallback, Exception) as e:   # the loop decides (and raises the user's error)
+                    _batching.state.gave_up[f"{type(e).__name__}: {e}"] += 1
+                    _batching.state.last_error = e
             results = _loop(func, flat_args, args_spec, flat_dims, size, kwargs, randomness)
         finally:
             _modes.pop()
             _random.draw_check = prev
         return _stack_outputs(func, out_dims, results)
     return wrapped
+
+
+def _chunked(mapped, func, out_dims, chunk, flat_args, args_spec, flat_dims, size, kwargs):
+    """vmap over `chunk` samples at a time, the outputs concatenated along their out_dims."""
+    outs = []
+    for start in range(0, size, chunk):
+        n = min(chunk, size - start)
+        part = [a if d is None else a.narrow(d, start, n) for a, d in zip(flat_args, flat_dims)]
+        outs.append(mapped(part, args_spec, flat_dims, n, kwargs))
+    flat_first, out_spec = tree_flatten(outs[0])
+    dims = broadcast_to_and_flatten(out_dims, out_spec) if isinstance(out_dims, (int, tuple)) else \
+        [None] * len(flat_first)
+    columns = [tree_flatten(o)[0] for o in outs]
+    return tree_unflatten([first if d is None else cat([c[k] for c in columns], d)
+                           for k, (first, d) in enumerate(zip(flat_first, dims))], out_spec)
 
 
 def _loop(func, flat_args, args_spec, flat_dims, size, kwargs, randomness):
@@ -170,13 +191,13 @@ class _OutDimNone(Exception):
 
 def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
     """One call of func on the whole batch (see _batching.py); raises when it cannot be done."""
-    batched = []
-    for a, d in zip(flat_args, flat_dims):
-        if d is not None:
-            a = movedim(a, d, 0)
-            a.__class__ = _batching.Batched
-        batched.append(a)
-    output = _batching.run_native(func, tree_unflatten(batched, args_spec), kwargs)
+    level = _batching.new_level()
+    batched = [a if d is None else _batching.add_level(a, d, level) for a, d in zip(flat_args, flat_dims)]
+    _batching.state.running.add(level)
+    try:
+        output = _batching.run_native(func, tree_unflatten(batched, args_spec), kwargs)
+    finally:
+        _batching.state.running.discard(level)
     flat_out, out_spec = tree_flatten(output)
     dims = broadcast_to_and_flatten(out_dims, out_spec) if isinstance(out_dims, (int, tuple)) else None
     if out_dims is None:
@@ -185,13 +206,13 @@ def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
         raise _batching.Fallback("out_dims")   # the loop reports it
     out = []
     for o, d in zip(flat_out, dims):
-        if type(o) is _batching.Batched:
+        if level in _batching.levels_of(o):
             if d is None:
                 raise _OutDimNone()
-            rank = o.dim() - 1
+            rank = o.dim()
             if not isinstance(d, int) or not -rank - 1 <= d <= rank:
                 raise _batching.Fallback("out_dim")
-            o = movedim(o, 0, d)
+            o = _batching.remove_level(o, level, d % (rank + 1))
         elif d is not None:
             if not isinstance(o, Tensor):
                 raise _batching.Fallback("a non-tensor output")

@@ -31,6 +31,7 @@ OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
+batched = None  # set by func.vmap: (its batched tensor class, how to run an op on them outside a vmap)
 dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
                       # the op, as profile_op (see ops/_aten.py for the op's torch identity)
 autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
@@ -213,6 +214,9 @@ def call(spec, args):
             a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
+        if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
+                                       any(isinstance(x, batched[0]) for x in a) for a in args):
+            return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         out = spec.forward(*raw)

@@ -428,8 +428,8 @@ def _like(name, fill):
         _check_device(name, device)
         if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _data
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-        data = input._data
-        return _new(getattr(_backend_of(data), fill)(data.shape, _dtype_arg(name, dtype, input.dtype).np),
+        data = input._data   # for its backend; the shape is input's (per-sample, under vmap)
+        return _new(getattr(_backend_of(data), fill)(tuple(input.shape), _dtype_arg(name, dtype, input.dtype).np),
                     requires_grad)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = _LIKE_DOC.format(base=name[:-5], example=_LIKE_EXAMPLES.get(name, ""))

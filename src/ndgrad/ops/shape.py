@@ -158,11 +158,11 @@ _view_args = Parser("view(Tensor self, ScalarType dtype)", "view(Tensor self, Sy
 def view(self, *args, **kwargs):
     size = None if kwargs else _plain_size(args)
     if size is not None:
-        return _view(self, _infer_size(size, self._data.size))
+        return _view(self, _infer_size(size, self.numel()))
     which, (arg,) = _view_args.parse(args, kwargs)
     if which == 0:
         return _view_dtype(self, arg)
-    return _view(self, _infer_size(arg, self._data.size))
+    return _view(self, _infer_size(arg, self.numel()))
 
 
 def _view_dtype(input, dtype):
@@ -211,7 +211,7 @@ def _reshape_method(self, *args, **kwargs):
 
 
 def _reshape(input, shape):
-    shape = _infer_size(shape, input._data.size)
+    shape = _infer_size(shape, input.numel())
     if input._data.flags.c_contiguous:
         return _view(input, shape)
     try:
@@ -232,7 +232,7 @@ _flatten_args = Parser("flatten(Tensor input, int start_dim=0, int end_dim=-1)")
 @_flatten_args.signature
 def flatten(*args, **kwargs):
     _, (input, start_dim, end_dim) = _flatten_args.parse(args, kwargs)
-    shape = input._data.shape
+    shape = input.shape
     if not shape:
         return _reshape(input, (1,))
     start, end = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
@@ -250,7 +250,7 @@ _unflatten_args = Parser("unflatten(Tensor input, int dim, SymInt[] sizes)")
 @_unflatten_args.signature
 def unflatten(*args, **kwargs):
     _, (input, dim, sizes) = _unflatten_args.parse(args, kwargs)
-    shape = input._data.shape
+    shape = input.shape
     dim = _wrap_dim(dim, len(shape))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -266,7 +266,7 @@ def unflatten(*args, **kwargs):
 
 @register(method=True)
 def ravel(input):
-    return _view(contiguous(input), (input._data.size,))
+    return _view(contiguous(input), (input.numel(),))
 
 
 @_method
@@ -296,14 +296,14 @@ def transpose(*args, **kwargs):
         input, dim0, dim1 = args   # fast path: x.transpose(0, 1)
     else:
         _, (input, dim0, dim1) = _transpose_args.parse(args, kwargs)
-    n = input._data.ndim
+    n = input.ndim
     return _transpose(input, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
 
 @_method
 def transpose_(self, *args, **kwargs):
     _, (dim0, dim1) = _transpose__args.parse(args, kwargs)
-    n = self._data.ndim
+    n = self.ndim
     return _inplace_view(_transpose_, self, _wrap_dim(dim0, n), _wrap_dim(dim1, n))
 
 
@@ -368,7 +368,7 @@ def _permute_method(self, *args, **kwargs):
 
 
 def _permute_checked(input, dims):
-    n = input._data.ndim
+    n = input.ndim
     if len(dims) != n:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the length "
                            f"of the desired ordering of dimensions i.e. input.dim() = {n} is not equal to "
@@ -402,7 +402,7 @@ def moveaxis(*args, **kwargs):
 
 
 def _movedim(input, src, dst):
-    n = input._data.ndim
+    n = input.ndim
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
                            f"the same number of dims as destination ({list(dst)} dims)")
@@ -432,7 +432,7 @@ _IDENTITY, _USE_CONJ = "This function is the identity in these cases.", "Conside
 def _matrix_transpose(name, conj, batched=True):
     """x.mT, x.mH, x.H, x.adjoint(): the last two dims swapped (and conjugated)."""
     def get(self):
-        n = self._data.ndim
+        n = self.ndim
         if n == 0:
             _deprecated_on_0d(name if name.endswith("()") else f"Tensor.{name}", _USE_CONJ if conj else _IDENTITY)
             return _conj(self) if conj else self
@@ -447,7 +447,7 @@ def _matrix_transpose(name, conj, batched=True):
 
 
 def _T(self):
-    n = self._data.ndim
+    n = self.ndim
     if n == 0:
         _deprecated_on_0d("Tensor.T", _IDENTITY)
     elif n != 2:
@@ -484,7 +484,7 @@ def expand(self, *args, **kwargs):
 
 
 def _expand_checked(input, size, implicit=False):
-    shape = input._data.shape
+    shape = input.shape
     lead = len(size) - len(shape)
     if lead < 0:
         raise RuntimeError(f"expand(torch.{input.dtype.title}Tensor"
@@ -541,7 +541,7 @@ _squeeze__args = Parser("squeeze_(Tensor self)", "squeeze_(Tensor self, int dim)
 
 def _squeeze_dim(which, input, dim):
     """squeeze's dim argument for overload `which` (all dims, one dim, several dims), wrapped."""
-    n = input._data.ndim
+    n = input.ndim
     return () if which == 0 else (_wrap_dim(dim[0], n),) if which == 1 else (_dims(dim[0], n),)
 
 
@@ -577,13 +577,13 @@ def unsqueeze(*args, **kwargs):
         input, dim = args   # fast path: x.unsqueeze(0)
     else:
         _, (input, dim) = _unsqueeze_args.parse(args, kwargs)
-    return _unsqueeze(input, _wrap_dim(dim, input._data.ndim + 1))
+    return _unsqueeze(input, _wrap_dim(dim, input.ndim + 1))
 
 
 @_method
 def unsqueeze_(self, *args, **kwargs):
     _, (dim,) = _unsqueeze__args.parse(args, kwargs)
-    return _inplace_view(_unsqueeze_, self, _wrap_dim(dim, self._data.ndim + 1))
+    return _inplace_view(_unsqueeze_, self, _wrap_dim(dim, self.ndim + 1))
 
 
 _narrow_args = Parser("narrow(Tensor input, int dim, Tensor start, SymInt length)",
@@ -594,7 +594,7 @@ _narrow_args = Parser("narrow(Tensor input, int dim, Tensor start, SymInt length
 @_narrow_args.signature
 def narrow(*args, **kwargs):
     which, (input, dim, start, length) = _narrow_args.parse(args, kwargs)
-    shape = input._data.shape
+    shape = input.shape
     if not shape:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, len(shape))
@@ -627,20 +627,20 @@ _tensor_split_args = Parser("tensor_split(Tensor input, SymInt[] indices, int di
 @_tensor_split_args.signature
 def tensor_split(*args, **kwargs):
     which, (input, indices_or_sections, dim) = _tensor_split_args.parse(args, kwargs)
-    if input._data.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input.ndim)
     if which == 1:
-        if indices_or_sections._data.ndim > 1:
+        if indices_or_sections.ndim > 1:
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
-                               f"one-dimensional tensor, but got a tensor with {indices_or_sections._data.ndim} dims")
+                               f"one-dimensional tensor, but got a tensor with {indices_or_sections.ndim} dims")
         indices_or_sections = indices_or_sections.tolist()
     return _tensor_split(input, indices_or_sections, dim)
 
 
 def _tensor_split(input, indices_or_sections, dim):
     """The pieces between the given indices (a list), or `sections` pieces of (nearly) equal size (an int)."""
-    n = input._data.shape[dim]
+    n = input.shape[dim]
     if isinstance(indices_or_sections, list | tuple):
         bounds = [0] + list(indices_or_sections) + [None]
     else:
@@ -658,16 +658,16 @@ def _split_along(args_parser, min_ndim, dim_of):
     @args_parser.signature
     def split(*args, **kwargs):
         which, (input, indices_or_sections) = args_parser.parse(args, kwargs)
-        ndim = input._data.ndim
+        ndim = input.ndim
         if ndim < min_ndim:
             raise RuntimeError(f"torch.{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
                                f"with {ndim} dimensions!")
         dim = dim_of(ndim)
         if which == 0:
             sections = indices_or_sections
-            if sections == 0 or input._data.shape[dim] % sections:
+            if sections == 0 or input.shape[dim] % sections:
                 raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the "
-                                   f"dimension {input._data.shape[dim]} is not divisible by the split_size "
+                                   f"dimension {input.shape[dim]} is not divisible by the split_size "
                                    f"{sections}!")
         return _tensor_split(input, indices_or_sections, dim)
     split.__name__ = split.__qualname__ = name
@@ -709,7 +709,7 @@ def cat(tensors, dim=0):
     _check_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    shapes = [t._data.shape for t in tensors]
+    shapes = [t.shape for t in tensors]
     for i, s in enumerate(shapes):
         if not s:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
@@ -749,11 +749,11 @@ def _stack(tensors, dim):
 @register()
 def stack(tensors, dim=0):
     _check_list(tensors, "stack", nonempty=True)
-    shape = tensors[0]._data.shape
+    shape = tensors[0].shape
     for i, t in enumerate(tensors):
-        if t._data.shape != shape:
+        if t.shape != shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {_shape_str(shape)} at entry 0 "
-                               f"and {_shape_str(t._data.shape)} at entry {i}")
+                               f"and {_shape_str(t.shape)} at entry {i}")
     return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1))
 
 
@@ -765,7 +765,7 @@ def _atleast(n, tensors):
         single = len(tensors) == 1
     out = []
     for t in tensors:
-        nd = t._data.ndim
+        nd = t.ndim
         if nd == 0:
             t = _reshape(t, (1,) * n)
         elif nd < n:
@@ -794,7 +794,7 @@ def atleast_3d(*tensors):
 def hstack(tensors):
     _check_list(tensors, "hstack", nonempty=True)
     tensors = _atleast(1, (tensors,))
-    return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
 
 
 @register()
@@ -817,7 +817,7 @@ def dstack(tensors):
 @register()
 def column_stack(tensors):
     _check_list(tensors, "column_stack", nonempty=True)
-    return hstack([_reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in tensors])
+    return hstack([_reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in tensors])
 
 
 # ---- splitting ----------------------------------------------------------------------------
@@ -837,8 +837,8 @@ _unsafe_split_sizes = op("unsafe_split_with_sizes", public=False)(_split_with_si
 
 
 def _check_split_sizes(input, sizes, dim):
-    dim = _wrap_dim(dim, input._data.ndim)
-    n = input._data.shape[dim] if input._data.ndim else 0
+    dim = _wrap_dim(dim, input.ndim)
+    n = input.shape[dim] if input.ndim else 0
     if any(s < 0 for s in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
                            f"split_sizes={_shape_str(sizes)}")
@@ -849,9 +849,9 @@ def _check_split_sizes(input, sizes, dim):
 
 
 def _check_split_size(input, split_size, dim):
-    dim = _wrap_dim(dim, input._data.ndim)
-    n = input._data.shape[dim] if input._data.ndim else 0
-    if input._data.ndim == 0:
+    dim = _wrap_dim(dim, input.ndim)
+    n = input.shape[dim] if input.ndim else 0
+    if input.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
@@ -905,10 +905,10 @@ def _chunk(args, split, split_sizes):
     _, (input, chunks, dim) = args
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if input._data.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    dim = _wrap_dim(dim, input._data.ndim)
-    n = input._data.shape[dim]
+    dim = _wrap_dim(dim, input.ndim)
+    n = input.shape[dim]
     if n == 0:
         return split_sizes(input, (0,) * chunks, dim)
     return split(input, -(-n // chunks), dim)
@@ -940,9 +940,9 @@ _unbind_args = Parser("unbind(Tensor input, int dim=0)")
 @_unbind_args.signature
 def unbind(*args, **kwargs):
     _, (input, dim) = _unbind_args.parse(args, kwargs)
-    if input._data.ndim == 0:
+    if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return _unbind(input, _wrap_dim(dim, input._data.ndim))
+    return _unbind(input, _wrap_dim(dim, input.ndim))
 
 
 # ---- reordering and repetition (copies) ---------------------------------------------------
@@ -959,25 +959,25 @@ _flip_method_args = _flip_args.method()
 @_flip_args.signature
 def flip(*args, **kwargs):
     _, (input, dims) = _flip_args.parse(args, kwargs)
-    return _flip(input, _dims(dims, input._data.ndim))
+    return _flip(input, _dims(dims, input.ndim))
 
 
 @method("flip")
 def _flip_method(self, *args, **kwargs):
     _, (dims,) = _flip_method_args.parse(args, kwargs)
-    return _flip(self, _dims(dims, self._data.ndim))
+    return _flip(self, _dims(dims, self.ndim))
 
 
 @register(method=True)
 def fliplr(input):
-    if input._data.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return _flip(input, (1,))
 
 
 @register(method=True)
 def flipud(input):
-    if input._data.ndim < 1:
+    if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return _flip(input, (0,))
 
@@ -995,7 +995,7 @@ def roll(input, shifts, dims=None):
         raise RuntimeError("`shifts` required")
     if dims and len(shifts) != len(dims) or not dims and len(shifts) != 1:
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    n = input._data.ndim
+    n = input.ndim
     return _roll(input, tuple(operator.index(s) for s in shifts), tuple(_wrap_dim(d, n) for d in dims))
 
 
@@ -1014,10 +1014,10 @@ def repeat(self, *args, **kwargs):
 
 
 def _repeat_checked(input, repeats):
-    if len(repeats) < input._data.ndim:
+    if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     if any(r < 0 for r in repeats):
-        shape = (1,) * (len(repeats) - input._data.ndim) + input._data.shape
+        shape = (1,) * (len(repeats) - input.ndim) + input.shape
         target = [r * n for r, n in zip(repeats, shape)]
         raise RuntimeError(f"Trying to create tensor with negative dimension {next(n for n in target if n < 0)}: "
                            f"{_shape_str(target)}")
@@ -1032,13 +1032,13 @@ _tile_method_args = _tile_args.method()
 @_tile_args.signature
 def tile(*args, **kwargs):
     _, (input, dims) = _tile_args.parse(args, kwargs)
-    return _repeat_checked(input, (1,) * (input._data.ndim - len(dims)) + dims)
+    return _repeat_checked(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
 @method("tile")
 def _tile_method(self, *args, **kwargs):
     _, (dims,) = _tile_method_args.parse(args, kwargs)
-    return _repeat_checked(self, (1,) * (self._data.ndim - len(dims)) + dims)
+    return _repeat_checked(self, (1,) * (self.ndim - len(dims)) + dims)
 
 
 @_method
@@ -1088,7 +1088,7 @@ def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
     if not state.view_replay:
         if self._dtype_view is not None:
             return _record.dtype_view_fn(self)(new_base)
-        return as_strided(new_base, self._data.shape, self.stride(), self.storage_offset())
+        return as_strided(new_base, self.shape, self.stride(), self.storage_offset())
     return self._view_fn(new_base, symint_visitor_fn, tensor_visitor_fn)
 
 
@@ -1176,9 +1176,9 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     size, stride = _size((size,)), _size((stride,))
     offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
     slot = _as_strided.spec.forward(input._data, size, stride, offset).shape
-    if src._data.shape != slot:
+    if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
-                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slot)}")
+                           f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
     return _as_strided_scatter(input, src, size, stride, offset)
 
 
@@ -1210,7 +1210,7 @@ _diagonal = op("diagonal", public=False, view=True)(_diagonal_view)
 
 @register(method=True)
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    n = input._data.ndim
+    n = input.ndim
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -1238,7 +1238,7 @@ _unfold = op("unfold", public=False, view=True)(_unfold_view)
 
 @_method
 def unfold(input, dimension, size, step):
-    shape = input._data.shape
+    shape = input.shape
     dimension = _wrap_dim(dimension, len(shape))
     n = shape[dimension] if shape else 1
     if size > n:
@@ -1268,14 +1268,14 @@ def _diagonal_scatter(input, src, offset, dim1, dim2):
 
 @register(method=True)
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
-    n = input._data.ndim
+    n = input.ndim
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     slot = _diagonal_view(input._data, operator.index(offset), d1, d2).shape
-    if src._data.shape != slot:
+    if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
-                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slot)}")
+                           f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
     return _diagonal_scatter(input, src, operator.index(offset), d1, d2)
 
 
