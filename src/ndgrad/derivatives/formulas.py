@@ -233,7 +233,8 @@ def evenly_distribute_backward(grad, self, result):
     """max()/min()/median() of all elements: the elements equal to the result (or, when it is nan,
     the nans) share the gradient evenly."""
     mask = self.isnan() if result._data.dtype.kind in "fc" and np.isnan(result._data) else self == result
-    return grad / mask.sum() * mask
+    # filled, not multiplied by the mask: a nan or inf gradient stays off the other elements
+    return grad.new_zeros(self.shape).masked_fill(mask, grad / mask.sum())
 
 
 def select_backward(grad, dim, indices, shape, keepdim):
