@@ -137,13 +137,13 @@ def listing(program):
 
 def close(a, b):
     if isinstance(a, tuple):
-        if a[0].shape != b[0].shape or a[0].dtype != b[0].dtype or a[1:] != b[1:]:
+        if not isinstance(b, tuple) or a[0].shape != b[0].shape or a[0].dtype != b[0].dtype or a[1:] != b[1:]:
             return False
         return np.allclose(a[0], b[0], rtol=1e-6, atol=1e-9, equal_nan=True)
     if isinstance(a, list):
-        return len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
+        return isinstance(b, list) and len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
+        return isinstance(b, dict) and a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
     return a == b
 
 

@@ -586,3 +586,21 @@ def test_second_backward_through_a_freed_copy_slices_raises():
         y.sum().backward()
         y.sum().backward()
     assert "backward through the graph a second time" in same_error(scenario)
+
+
+def test_masked_fill_through_an_expand_warns_and_writes_only_the_masked_elements():
+    def scenario(T):
+        x = T.zeros(4, dtype=T.float64).expand(2, 4)
+        mask = T.tensor([[True, False, True, False], [False, False, True, True]])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x.masked_fill_(mask, 3.0)
+        return x, [str(w.message).split(" (Triggered")[0] for w in caught]
+    x, messages = both(scenario)
+    assert x.tolist() == [[3.0, 0.0, 3.0, 3.0]] * 2
+    assert messages == ["Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                        "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar"]
+
+
+def test_other_inplace_ops_through_an_expand_still_refuse():
+    assert "single memory location" in same_error(lambda T: T.zeros(4).expand(2, 4).mul_(2))

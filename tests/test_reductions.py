@@ -292,3 +292,16 @@ def test_full_max_backward_keeps_an_infinite_gradient_off_the_elements_not_chose
         return g, type(g.grad_fn).__name__
     g, name = both(scenario)
     assert g.tolist() == [[float("inf"), 0.0, float("inf"), 0.0]] and name == "MaskedFillBackward1"
+
+
+@pytest.mark.parametrize("call", [lambda x: x.var(), lambda x: x.var(-1, keepdim=True), lambda x: x.var(correction=1.5)])
+def test_var_with_no_degrees_of_freedom_left_has_a_constant_gradient(call):
+    # torch: inf (nan where x is its mean) times the incoming gradient, with no path back to x
+    def scenario(T):
+        x = T.tensor(0.3, dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(call(x), [x], create_graph=True)
+        return g, g.requires_grad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g, requires_grad = both(scenario)
+    assert np.isnan(g) and requires_grad is False
