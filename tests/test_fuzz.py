@@ -62,6 +62,9 @@ KNOWN_DIFFERENCES = {
     "an index out of range into a tensor with no elements":
         "torch does not check the indices of x[index] (and take) when x has no elements and returns an "
         "empty result; ndgrad raises the IndexError it raises for a non-empty tensor",
+    "sin or cos of a value beyond 1e6 in magnitude":
+        "ill-conditioned: NumPy's and torch's exp, sinh, ... may round the input 1 ulp apart, which at 4e21 "
+        "changes its sine entirely",
     "register_hook on a view":
         "torch 2.13 crashes (segmentation fault) registering a hook on a view whose base was modified in "
         "place through another view (v = b.view(-1); b[None].mul_(3); v.register_hook(f)); nothing to compare",
@@ -228,6 +231,11 @@ class Gen:
         return self.fresh(sub)
 
 
+def _huge(t):
+    values = t.detach().abs().numpy()
+    return bool(values[np.isfinite(values)].max(initial=0) > 1e6)
+
+
 def _broadcasts(a, b):
     try:
         np.broadcast_shapes(a, b)
@@ -256,7 +264,10 @@ def step_op(g):
     out = f"v{len(g.watch)}"
     code = None
     if family == "unary":
-        code = f"{out} = {x}.{draw(st.sampled_from(UNARY))}()"
+        name = draw(st.sampled_from(UNARY))
+        if name in ("sin", "cos") and _huge(t):   # KNOWN_DIFFERENCES: sin or cos beyond 1e6
+            return None
+        code = f"{out} = {x}.{name}()"
     elif family == "scalar":
         code = f"{out} = " + draw(st.sampled_from(SCALAR)).format(x=x)
     elif family == "binary":
@@ -410,7 +421,10 @@ def inplace_op(g, x, t, shape, nd):
         return f"with T.no_grad():\n    {x}.mul_(0.5)", x
     kind = draw(st.sampled_from(["unary", "scalar", "other", "view", "setitem", "masked"]))
     if kind == "unary":
-        return f"{x}.{draw(st.sampled_from(INPLACE_UNARY))}()", x
+        name = draw(st.sampled_from(INPLACE_UNARY))
+        if name == "sin_" and _huge(t):   # KNOWN_DIFFERENCES: sin or cos beyond 1e6
+            return None
+        return f"{x}.{name}()", x
     if kind == "scalar":
         op = draw(st.sampled_from(["add_(1)", "mul_(2)", "div_(4)", "pow_(2)",
                                    "clamp_(min=-0.5)", "sub_(0.5, alpha=2)"]))
