@@ -228,10 +228,9 @@ def run_failing(world, setup):
     try:
         step()
     except Exception as e:
-        report(f"RAISED rank {world.rank()} after {time.monotonic() - start:.2f} s: "
-               f"{type(e).__name__}: {e}")
         kept = all(np.array_equal(a, p.detach().numpy()) for a, p in zip(before, params))
-        report(f"{'KEPT' if kept else 'CHANGED'} rank {world.rank()}")
+        report(f"RAISED rank {world.rank()} after {time.monotonic() - start:.2f} s, weights "
+               f"{'KEPT' if kept else 'CHANGED'}: {type(e).__name__}: {e}")
         raise
     report(f"ERROR: rank {world.rank()} did not raise")
 

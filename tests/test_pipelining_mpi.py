@@ -117,7 +117,7 @@ def check_survivors(reports, n, culprit_words, step, required=True):
         assert seconds < BOUND, text
         assert any(word.format(victim=victim) in text for word in culprit_words), text
         assert step in text, text
-        assert f"KEPT rank {rank}" in text, text    # no optimizer step after the failed one
+        assert "weights KEPT" in text, text    # no optimizer step after the failed one
 
 
 NAMED = {"raise": ["rank {victim} failed during"], "exit": ["rank {victim} failed during"],

@@ -36,6 +36,7 @@ DEFAULT_TIMEOUT = 30.0
 _FAILURE_TAG = 7
 _LIVENESS_PERIOD = 0.2   # seconds between checks that the peers on this machine are alive
 _ABORT_GRACE = 1.0       # seconds an aborting rank leaves the others to report before MPI_Abort
+_NOTICE_GRACE = 0.5      # seconds a notice may take to arrive from a rank that then left
 
 
 def _mpi():
@@ -56,7 +57,14 @@ def is_available():
 
 
 class PeerFailedError(RuntimeError):
-    """Another rank of the group failed; this one stops instead of waiting for it."""
+    """Another rank of the group failed; this one stops instead of waiting for it.
+
+    notice: what that rank's failure was ({"kind": "failed" or "gone", "rank", "step", "error"}), passed on
+    to the other ranks when this one leaves, so that they name the rank that failed first, not this one."""
+
+    def __init__(self, message, notice=None):
+        super().__init__(message)
+        self.notice = notice
 
 
 class PeerTimeoutError(TimeoutError):
@@ -142,9 +150,10 @@ class ProcessGroup:
     def _during(self):
         return f" during {self.step}" if self.step else ""
 
-    def notify_failure(self, message, kind="failed"):
-        """Tell every other rank that this one failed (fire and forget)."""
-        data = pickle.dumps({"kind": kind, "rank": _world_rank(), "step": self.step, "error": str(message)})
+    def notify_failure(self, message, kind="failed", notice=None):
+        """Tell every other rank that this one failed (fire and forget); or pass on another rank's notice."""
+        notice = notice or {"kind": kind, "rank": _world_rank(), "step": self.step, "error": str(message)}
+        data = pickle.dumps(notice)
         for r in range(self.size()):
             if r != self.rank():
                 self._notices.append(self._alarm.Isend([data, _mpi().BYTE], dest=r, tag=_FAILURE_TAG))
@@ -152,6 +161,26 @@ class ProcessGroup:
     def check_failures(self, what=None):
         """Raise PeerFailedError if a rank of the group announced a failure or is gone from this
         machine; note the ranks that announced they timed out waiting."""
+        self._read_notices(what)
+        now = time.monotonic()
+        if now >= self._next_liveness or _state["launcher_notice"]:
+            self._next_liveness = now + _LIVENESS_PERIOD
+            for r in self._world_ranks:
+                if r != _world_rank() and _is_gone(r):
+                    # a rank that stopped because of another's failure passed its notice on before it left:
+                    # give it a moment to arrive, so that the rank named is the one that failed first
+                    end = now + _NOTICE_GRACE
+                    while time.monotonic() < end:
+                        self._read_notices(what)
+                        time.sleep(1e-3)
+                    self._peer_failed({"kind": "gone", "rank": r, "step": None, "error": "killed, or exited without "
+                                       f"a word; pid {_peers[r][1]} on {_peers[r][0]}"}, what)
+            # the launcher may speak before the dead rank's pid is gone: look again for a second
+            if _state["launcher_notice"] and now - _state["launcher_notice"] > 1.0:
+                raise PeerFailedError(f"rank {self.rank()}: stopping because a rank ended abnormally (the MPI "
+                                      f"launcher sent SIGUSR1) while this rank waited for {what}{self._during()}")
+
+    def _read_notices(self, what):
         MPI = _mpi()
         status = MPI.Status()
         while self._alarm.Iprobe(source=MPI.ANY_SOURCE, tag=_FAILURE_TAG, status=status):
@@ -160,23 +189,17 @@ class ProcessGroup:
             notice = pickle.loads(bytes(buf))
             if notice["kind"] == "timeout":
                 self._waiting_peers.add(notice["rank"])
-                continue
+            else:
+                self._peer_failed(notice, what)
+
+    def _peer_failed(self, notice, what):
+        if notice["kind"] == "gone":
+            cause = f"rank {notice['rank']} is gone ({notice['error']})"
+        else:
             during = f" during {notice['step']}" if notice["step"] else ""
-            raise PeerFailedError(f"rank {self.rank()}: stopping because rank {notice['rank']} failed{during}: "
-                                  f"{notice['error']}" + (f" (this rank was waiting for {what}{self._during()})"
-                                                           if what else ""))
-        now = time.monotonic()
-        if now >= self._next_liveness or _state["launcher_notice"]:
-            self._next_liveness = now + _LIVENESS_PERIOD
-            for r in self._world_ranks:
-                if r != _world_rank() and _is_gone(r):
-                    raise PeerFailedError(f"rank {self.rank()}: stopping because rank {r} is gone (killed, or exited "
-                                          f"without a word; pid {_peers[r][1]} on {_peers[r][0]}) while this rank "
-                                          f"waited for {what}{self._during()}")
-            # the launcher may speak before the dead rank's pid is gone: look again for a second
-            if _state["launcher_notice"] and now - _state["launcher_notice"] > 1.0:
-                raise PeerFailedError(f"rank {self.rank()}: stopping because a rank ended abnormally (the MPI "
-                                      f"launcher sent SIGUSR1) while this rank waited for {what}{self._during()}")
+            cause = f"rank {notice['rank']} failed{during}: {notice['error']}"
+        waiting = f" (this rank was waiting for {what}{self._during()})" if what else ""
+        raise PeerFailedError(f"rank {self.rank()}: stopping because {cause}{waiting}", notice)
 
     def _census(self, what, timeout):
         """After a timeout: tell the others, wait a short grace for their word, and name the silent ranks."""
@@ -252,14 +275,15 @@ def _live_groups():
     return [g for g in (ref() for ref in _groups) if g is not None]
 
 
-def _announce(message, kind="failed"):
-    """Tell every rank of every group of this process that this one failed (once)."""
+def _announce(message, notice=None):
+    """Tell every rank of every group of this process that this one failed, or pass on the notice of
+    the rank that did (once)."""
     if _state["announced"]:
         return
     _state["announced"] = True
     for g in _live_groups():
         try:
-            g.notify_failure(message, kind)
+            g.notify_failure(message, notice=notice)
         except Exception:  # noqa: BLE001 - best effort: this process is failing already
             pass
 
@@ -267,7 +291,9 @@ def _announce(message, kind="failed"):
 def _excepthook(kind, error, tb):
     # an uncaught error leaves the other ranks waiting: tell them (unless they told us), and do not
     # let MPI_Finalize wait for them at exit
-    if not isinstance(error, (PeerFailedError, PeerTimeoutError)) and not getattr(error, "_ndgrad_announced", False):
+    if isinstance(error, PeerFailedError):
+        _announce(None, error.notice)   # the ranks that have not heard yet must name the first to fail
+    elif not isinstance(error, PeerTimeoutError):
         _announce(f"{kind.__name__}: {error}")
     _state["abort"] = "abort" if isinstance(error, PeerTimeoutError) else "exit"
     _previous_excepthook(kind, error, tb)
@@ -284,6 +310,7 @@ def _at_exit():
     for g in _live_groups():   # deliver this rank's notices before leaving
         while g._notices and not MPI.Request.Testall(g._notices) and time.monotonic() < deadline:
             time.sleep(1e-3)
+    time.sleep(0.2)   # a send complete here may still be on its way: leaving now could lose it
     sys.stdout.flush()
     sys.stderr.flush()
     if _state["abort"] == "abort":   # a rank may be hung: end the job (it too) after the others reported

@@ -152,7 +152,6 @@ class Transport:
         if self.group is not None:
             if not isinstance(error, (PeerFailedError, PeerTimeoutError)):
                 self.group.notify_failure(f"{type(error).__name__}: {error}")
-                error._ndgrad_announced = True   # (the excepthook need not say it again)
             for req, _ in self.posted.values():
                 req.Cancel()
             self.posted.clear()
