@@ -294,7 +294,8 @@ def test_full_max_backward_keeps_an_infinite_gradient_off_the_elements_not_chose
     assert g.tolist() == [[float("inf"), 0.0, float("inf"), 0.0]] and name == "MaskedFillBackward1"
 
 
-@pytest.mark.parametrize("call", [lambda x: x.var(), lambda x: x.var(-1, keepdim=True), lambda x: x.var(correction=1.5)])
+@pytest.mark.parametrize("call", [lambda x: x.var(), lambda x: x.var(-1, keepdim=True),
+                                  lambda x: x.var(correction=1.5)])
 def test_var_with_no_degrees_of_freedom_left_has_a_constant_gradient(call):
     # torch: inf (nan where x is its mean) times the incoming gradient, with no path back to x
     def scenario(T):

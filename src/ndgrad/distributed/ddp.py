@@ -115,7 +115,8 @@ class DistributedDataParallel(Module):
         world = self.process_group.size()
         try:
             for i, b in enumerate(self._buckets):
-                self.process_group.wait_request(b.request, f"the gradient all-reduce of bucket {i}", timeout=self.timeout)
+                self.process_group.wait_request(b.request, f"the gradient all-reduce of bucket {i}",
+                                                timeout=self.timeout)
         except BaseException as e:
             self._failure = f"{type(e).__name__}: {e}"
             for b in self._buckets:
