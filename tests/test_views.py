@@ -601,3 +601,15 @@ def test_create_graph_gradient_of_an_empty_as_strided_view_is_a_constant():
         (g,) = T.autograd.grad((v * v).sum(), [x], create_graph=True)
         return type(v.grad_fn).__name__, g.requires_grad
     assert both(scenario) == ["AsStridedBackward0", False]
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+def test_softmax_of_a_transposed_tensor_is_row_major(fn):
+    # torch's softmax kernels write a contiguous result, so flatten() is a view (NumPy kept the transpose)
+    def scenario(T):
+        x = T.arange(60.0, dtype=T.float64).reshape(3, 4, 5).transpose(0, 1).requires_grad_()
+        y = getattr(T, fn)(x, 0)
+        (g,) = T.autograd.grad(y.sum(), [x])
+        return y.is_contiguous(), type(y.flatten().grad_fn).__name__, g
+    contiguous, name, _ = both(scenario)
+    assert contiguous is True and name == "ViewBackward0"
