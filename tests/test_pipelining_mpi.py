@@ -104,14 +104,16 @@ def launch_failing(n, scenario, tmp_path):
     return reports
 
 
-def check_survivors(reports, n, culprit_words, step, required=True):
-    """Each rank but the last said how it stopped, naming the last one and the step; required=False:
-    mpiexec may have killed it first (it does when a rank dies by a signal, whatever the options)."""
+def check_survivors(reports, n, culprit_words, step, required="all"):
+    """Each rank but the last that said how it stopped names the last one and the step; required: how
+    many must have said it ("all", "any", "none"). mpiexec may end a rank before it could, once
+    another has died by a signal or left without MPI_Finalize (whatever the options); more likely
+    with 4 ranks on a busy machine, where a rank may still be in its step's compute by then."""
     victim = n - 1
-    for rank in range(n - 1):
-        if "RAISED" not in reports[rank]:
-            assert not required, f"rank {rank} did not report: {reports}"
-            continue
+    told = [rank for rank in range(n - 1) if "RAISED" in reports[rank]]
+    assert required == "none" or told and (required == "any" or len(told) == n - 1), \
+        f"ranks {sorted(set(range(n - 1)) - set(told))} did not report: {reports}"
+    for rank in told:
         text = reports[rank]
         seconds = float(re.search(r"after ([\d.]+) s", text)[1])
         assert seconds < BOUND, text
@@ -133,7 +135,8 @@ failing = pytest.mark.skipif(not HYDRA, reason="the failure tests use MPICH's mp
                                      (4, "hang")])
 def test_a_failing_rank_stops_every_other_rank_of_a_ddp_step(n, mode, tmp_path):
     reports = launch_failing(n, f"failing_ddp:{mode}", tmp_path)
-    check_survivors(reports, n, NAMED[mode], "DDP step 2", required=mode != "kill")
+    check_survivors(reports, n, NAMED[mode], "DDP step 2",
+                    required="none" if mode == "kill" else "all" if n == 2 else "any")
 
 
 @failing
@@ -141,11 +144,11 @@ def test_a_failing_rank_stops_every_other_rank_of_a_ddp_step(n, mode, tmp_path):
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_a_failing_rank_stops_every_other_rank_of_a_pipeline_step(schedule, mode, tmp_path):
     reports = launch_failing(2, f"failing_pipeline:{schedule}:{mode}", tmp_path)
-    check_survivors(reports, 2, NAMED[mode], f"{schedule} step 2", required=mode != "kill")
+    check_survivors(reports, 2, NAMED[mode], f"{schedule} step 2", required="none" if mode == "kill" else "all")
 
 
 @failing
 @pytest.mark.parametrize("mode", ["vanish", "hang"])
 def test_a_failing_rank_stops_every_rank_of_a_four_stage_pipeline(mode, tmp_path):
     reports = launch_failing(4, f"failing_pipeline:Schedule1F1B:{mode}", tmp_path)
-    check_survivors(reports, 4, NAMED[mode], "Schedule1F1B step 2")
+    check_survivors(reports, 4, NAMED[mode], "Schedule1F1B step 2", required="any")

@@ -310,11 +310,12 @@ def _at_exit():
     for g in _live_groups():   # deliver this rank's notices before leaving
         while g._notices and not MPI.Request.Testall(g._notices) and time.monotonic() < deadline:
             time.sleep(1e-3)
-    time.sleep(0.2)   # a send complete here may still be on its way: leaving now could lose it
     sys.stdout.flush()
     sys.stderr.flush()
-    if _state["abort"] == "abort":   # a rank may be hung: end the job (it too) after the others reported
-        time.sleep(_ABORT_GRACE)
+    # stay a moment: a send complete here may still be on its way, and the launcher may end the
+    # others as this rank leaves without MPI_Finalize, before they could report
+    time.sleep(_ABORT_GRACE)
+    if _state["abort"] == "abort":   # a rank may be hung: end the job (it too)
         MPI.COMM_WORLD.Abort(1)
     os._exit(1)
 
