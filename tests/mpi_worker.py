@@ -4,6 +4,8 @@ Every rank builds the same model from the same seed, runs its part, and checks i
 single-process run of the whole model computed locally; it prints "OK ..." lines, or "ERROR: ..."
 and exits with status 3. tests/test_pipelining_mpi.py launches it and reads the output.
 """
+import os
+import signal
 import sys
 import time
 
@@ -181,7 +183,101 @@ def scenario_two_d(world):
         print(f"OK rank {rank} 2-D {cls.__name__}", flush=True)
 
 
+class Saboteur(T.nn.Module):
+    """On the victim rank, once armed: raises, exits, is killed, vanishes or hangs in its forward."""
+    armed = False
+
+    def __init__(self, inner, mode):
+        super().__init__()
+        self.inner, self.mode = inner, mode
+
+    def forward(self, x):
+        if Saboteur.armed:
+            if self.mode == "raise":
+                raise ValueError("this rank is broken")
+            if self.mode == "exit":
+                sys.exit(4)
+            if self.mode == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
+            if self.mode == "vanish":   # ends at once, with status 0: no excepthook, no atexit, no word
+                os._exit(0)
+            if self.mode == "hang":
+                time.sleep(120)
+        return self.inner(x)
+
+
+def run_failing(world, setup):
+    """Step 1 runs everywhere; in step 2 the last rank fails. The others print how they stopped
+    (RAISED ...) and whether their weights kept their step-1 values (no partial optimizer step),
+    then let the error go uncaught, as a user's program would."""
+    def report(line):   # to a file first: where a rank is killed, mpiexec may be gone before the others report
+        if os.environ.get("NDGRAD_MPI_REPORT"):
+            with open(os.path.join(os.environ["NDGRAD_MPI_REPORT"], f"rank{world.rank()}"), "a") as f:
+                f.write(line + "\n")
+        try:
+            print(line, flush=True)
+        except BrokenPipeError:
+            pass
+
+    report(f"STARTED rank {world.rank()} pid {os.getpid()}")
+    params, step = setup()
+    step()
+    Saboteur.armed = True
+    before = [p.detach().numpy().copy() for p in params]
+    start = time.monotonic()
+    try:
+        step()
+    except Exception as e:
+        kept = all(np.array_equal(a, p.detach().numpy()) for a, p in zip(before, params))
+        report(f"RAISED rank {world.rank()} after {time.monotonic() - start:.2f} s, weights "
+               f"{'KEPT' if kept else 'CHANGED'}: {type(e).__name__}: {e}")
+        raise
+    report(f"ERROR: rank {world.rank()} did not raise")
+
+
+def failing_ddp(world, mode):
+    def setup():
+        model = make_model(4)
+        victim = world.rank() == world.size() - 1
+        ddp = dist.DistributedDataParallel(T.nn.Sequential(Saboteur(model, mode if victim else None)),
+                                           bucket_cap_mb=1e-4, timeout=1.5)
+        opt = T.optim.SGD(model.parameters(), lr=0.1)
+        x, y = data(batch=8)
+
+        def step():
+            opt.zero_grad()
+            mse(ddp(x), y).backward()
+            opt.step()
+        return list(model.parameters()), step
+    run_failing(world, setup)
+
+
+def failing_pipeline(world, schedule, mode):
+    cls = getattr(P, schedule)
+    num_stages = world.size() * (1 if cls in (P.ScheduleGPipe, P.Schedule1F1B) else 2)
+
+    def setup():
+        victim = world.rank() == world.size() - 1
+        stages = build_stages(make_model(), cls, num_stages, world,
+                              lambda m: Saboteur(m, mode) if victim else m)
+        params = [p for st in stages for p in st.submod.parameters()]
+        sched = cls(stages, n_microbatches=4, loss_fn=mse, timeout=1.5)
+        opt = T.optim.SGD(params, lr=0.1)
+        x, y = data(batch=8)
+
+        def step():
+            opt.zero_grad()
+            sched.step(x, target=y)
+            opt.step()
+        return params, step
+    run_failing(world, setup)
+
+
 def main():
+    if sys.argv[1].startswith("failing_"):   # failing_ddp:MODE or failing_pipeline:SCHEDULE:MODE
+        name, *args = sys.argv[1].split(":")
+        globals()[name](dist.init_process_group("mpi", timeout=3), *args)
+        return
     world = dist.init_process_group("mpi")
     try:
         for name in sys.argv[1:]:

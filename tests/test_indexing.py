@@ -428,3 +428,15 @@ def test_the_gradient_of_indexing_is_an_in_place_index_put_under_create_graph():
         (g ** 2).sum().backward()
         return [type(g.grad_fn).__name__, g.tolist(), x.grad.tolist()]
     assert both(scenario) == ["IndexPutImplBackward0", [[2.0, 0.0], [6.0, 8.0]], [[8.0, 0.0], [24.0, 32.0]]]
+
+
+@pytest.mark.parametrize("index", [lambda x, i: x[:, i], lambda x, i: x[..., i], lambda x, i: x[:, :, i],
+                                   lambda x, i: x[i, :, i], lambda x, i: x[:, i, i]])
+def test_advanced_indexing_of_a_row_major_tensor_is_row_major(index):
+    # NumPy lays the indexed dims out first; torch's result is contiguous, so contiguous() is a no-op
+    def scenario(T):
+        x = T.arange(60.0, dtype=T.float64).reshape(3, 4, 5).requires_grad_()
+        y = index(x, T.tensor([0, 2, 1]))
+        return list(y.stride()), y.is_contiguous(), type(y.contiguous().grad_fn).__name__
+    strides, contiguous, name = both(scenario)
+    assert contiguous is True and name == "IndexBackward0"

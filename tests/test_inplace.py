@@ -564,3 +564,43 @@ def test_inplace_ops_on_empty_tensors_are_no_overlap():
         y.sum().backward()
         return [list(y.shape), type(y.grad_fn).__name__, list(x.grad.shape)]
     assert both(scenario) == [[2, 0], "MulBackward0", [2, 0]]
+
+
+def test_double_backward_through_inplace_op_on_a_temporary_view():
+    # the op's saved output unpacks to the op's own node once the view is gone; the first
+    # backward's CopySlices must leave that node's saved values to it
+    def scenario(T):
+        x = T.tensor([1.0, 2.0, 3.0], dtype=T.float64, requires_grad=True)
+        y = x * 1
+        y[:].exp_()
+        (g,) = T.autograd.grad((y * y).sum(), [x], create_graph=True)
+        return T.autograd.grad((g * g).sum(), [x])[0]
+    assert np.allclose(both(scenario), [873.57, 47695.0, 2604100.0], rtol=1e-4)
+
+
+def test_second_backward_through_a_freed_copy_slices_raises():
+    def scenario(T):
+        x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        y = x * 1
+        y[:1].exp_()
+        y.sum().backward()
+        y.sum().backward()
+    assert "backward through the graph a second time" in same_error(scenario)
+
+
+def test_masked_fill_through_an_expand_warns_and_writes_only_the_masked_elements():
+    def scenario(T):
+        x = T.zeros(4, dtype=T.float64).expand(2, 4)
+        mask = T.tensor([[True, False, True, False], [False, False, True, True]])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x.masked_fill_(mask, 3.0)
+        return x, [str(w.message).split(" (Triggered")[0] for w in caught]
+    x, messages = both(scenario)
+    assert x.tolist() == [[3.0, 0.0, 3.0, 3.0]] * 2
+    assert messages == ["Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                        "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar"]
+
+
+def test_other_inplace_ops_through_an_expand_still_refuse():
+    assert "single memory location" in same_error(lambda T: T.zeros(4).expand(2, 4).mul_(2))

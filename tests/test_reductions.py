@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import both
 from ndgrad.autograd import gradcheck, gradgradcheck
 
 try:
@@ -280,3 +281,28 @@ def test_renorm_of_complex_input_backward_uses_the_real_inner_product():
         return x.grad
     grad = both(scenario, rtol=1e-10)
     assert abs(grad[0][0] - (0.0305 + 0.0611j)) < 1e-4   # as torch 2.13 gives
+
+
+def test_full_max_backward_keeps_an_infinite_gradient_off_the_elements_not_chosen():
+    # the gradient is filled into the chosen elements, not multiplied by a 0/1 mask (inf * 0 is nan)
+    def scenario(T):
+        x = T.tensor([[0.5, -1.0, 0.5, 0.25]], dtype=T.float64, requires_grad=True)
+        scale = T.tensor(float("inf"), dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(x.max() * scale, [x], create_graph=True)
+        return g, type(g.grad_fn).__name__
+    g, name = both(scenario)
+    assert g.tolist() == [[float("inf"), 0.0, float("inf"), 0.0]] and name == "MaskedFillBackward1"
+
+
+@pytest.mark.parametrize("call", [lambda x: x.var(), lambda x: x.var(-1, keepdim=True),
+                                  lambda x: x.var(correction=1.5)])
+def test_var_with_no_degrees_of_freedom_left_has_a_constant_gradient(call):
+    # torch: inf (nan where x is its mean) times the incoming gradient, with no path back to x
+    def scenario(T):
+        x = T.tensor(0.3, dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(call(x), [x], create_graph=True)
+        return g, g.requires_grad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g, requires_grad = both(scenario)
+    assert np.isnan(g) and requires_grad is False

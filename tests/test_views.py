@@ -572,3 +572,44 @@ def test_view_that_cannot_be_a_view_raises_runtime_error_itself():
         except Exception as e:  # noqa: BLE001 - the type itself is checked
             return type(e).__name__
     assert both(scenario) == "RuntimeError"
+
+
+@pytest.mark.parametrize("join, dim", [("cat", 0), ("cat", 2), ("stack", 0), ("stack", -1)])
+def test_cat_and_stack_of_permuted_tensors_are_row_major(join, dim):
+    # NumPy keeps the inputs' (permuted) layout; torch's result is contiguous, so view(-1) works
+    def scenario(T):
+        x = T.arange(12.0, dtype=T.float64).reshape(1, 4, 3).permute(2, 0, 1)
+        y = getattr(T, join)([x, x], dim=dim)
+        return y.is_contiguous(), y.view(-1)
+    contiguous, flat = both(scenario)
+    assert contiguous is True and flat.shape == (24,)
+
+
+def test_cat_of_channels_last_tensors_stays_channels_last():
+    def scenario(T):
+        x = T.zeros(2, 3, 4, 5).contiguous(memory_format=T.channels_last)
+        return list(T.cat([x, x], 1).stride())
+    assert both(scenario) == [120, 1, 30, 6]
+
+
+def test_create_graph_gradient_of_an_empty_as_strided_view_is_a_constant():
+    def scenario(T):
+        x = T.zeros(0, dtype=T.float64, requires_grad=True)
+        v = x.view(-1)
+        with T.no_grad():
+            x.mul_(0.5)   # v's history is regenerated as an as_strided of x
+        (g,) = T.autograd.grad((v * v).sum(), [x], create_graph=True)
+        return type(v.grad_fn).__name__, g.requires_grad
+    assert both(scenario) == ["AsStridedBackward0", False]
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+def test_softmax_of_a_transposed_tensor_is_row_major(fn):
+    # torch's softmax kernels write a contiguous result, so flatten() is a view (NumPy kept the transpose)
+    def scenario(T):
+        x = T.arange(60.0, dtype=T.float64).reshape(3, 4, 5).transpose(0, 1).requires_grad_()
+        y = getattr(T, fn)(x, 0)
+        (g,) = T.autograd.grad(y.sum(), [x])
+        return y.is_contiguous(), type(y.flatten().grad_fn).__name__, g
+    contiguous, name, _ = both(scenario)
+    assert contiguous is True and name == "ViewBackward0"

@@ -23,6 +23,8 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def _apply(self, grads, mask, create_graph):
+        if self.fn is None:
+            self._unpack_saved()   # (saves nothing itself) raises torch's "backward a second time" error
         # fn's self-gradient is wanted only when the base's is: fn saved nothing for it otherwise
         res_mask = list(mask)
         if not mask[0]:
@@ -37,4 +39,6 @@ class CopySlices(Node):
         return [result] + list(res[1:])
 
     def _release(self):
-        self.fn._release()
+        # as torch: drop fn, not fn's saved values, which fn may still need where a create_graph
+        # gradient reaches it directly (the op's saved output unpacks to fn once the view is gone)
+        self.fn = None

@@ -9,6 +9,7 @@ tensor it wrote (and of its base, through CopySlices). It never imports ops: the
 `OpSpec` in the ops registry) carries what it needs.
 """
 import functools
+import warnings
 import weakref
 
 from .. import _dtype
@@ -198,6 +199,10 @@ def _visit_args(spec, rest, symint_fn, tensor_fn):
 
 # ops whose every element gets one value: torch lets them write through an expand() (overlapping memory)
 _WRITES_ONE_VALUE = frozenset({"zero_", "fill_.Scalar", "fill_.Tensor"})
+# ops torch lets write through an expand() with a deprecation warning, writing only what they change
+_WRITES_SOME = {"masked_fill.Scalar": ("masked_fill_", "mask] = scalar"),
+                "masked_fill.Tensor": ("masked_fill_", "mask] = scalar"),
+                "index_put": ("index_put_", "indices] = tensor")}
 
 
 def write_into(self, data, op_name):
@@ -210,12 +215,23 @@ def write_into(self, data, op_name):
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, broadcast_shapes(data.shape, dst.shape)))}]")
     # (an empty tensor overlaps nothing, whatever its strides)
+    changed = None
     if op_name not in _WRITES_ONE_VALUE and dst.size and any(s == 0 and n > 1 for s, n in zip(dst.strides, dst.shape)):
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
+        if op_name not in _WRITES_SOME:
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location. Please clone() the tensor before performing the operation.")
+        name, example = _WRITES_SOME[op_name]
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      f"this operation. This also applies to advanced indexing e.g. tensor[{example}", UserWarning,
+                      stacklevel=4)
+        # elements left as they were are not written: they would undo the write through another alias
+        changed = ~((data == dst) | ((data != data) & (dst != dst)))
     if not dst.flags.writeable:   # expand() gives NumPy's read-only broadcast views: write through the owner
         dst = _writable(self, dst)
-    namespace(dst).copyto(dst, data)
+    if changed is None:
+        namespace(dst).copyto(dst, data)
+    else:
+        namespace(dst).copyto(dst, data, where=changed)
     self._vc[0] += 1
 
 

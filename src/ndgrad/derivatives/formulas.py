@@ -233,7 +233,8 @@ def evenly_distribute_backward(grad, self, result):
     """max()/min()/median() of all elements: the elements equal to the result (or, when it is nan,
     the nans) share the gradient evenly."""
     mask = self.isnan() if result._data.dtype.kind in "fc" and np.isnan(result._data) else self == result
-    return grad / mask.sum() * mask
+    # filled, not multiplied by the mask: a nan or inf gradient stays off the other elements
+    return grad.new_zeros(self.shape).masked_fill(mask, grad / mask.sum())
 
 
 def select_backward(grad, dim, indices, shape, keepdim):
@@ -255,6 +256,10 @@ def cummaxmin_backward(grad, self, indices, dim):
 
 def var_backward(grad, self, dim, correction, keepdim):
     dof = reduced_numel(self.shape, dim) - correction
+    if dof <= 0 and (dim is None or not self.shape):
+        # as torch for a full reduction with no dof left: inf (nan where self is its mean) times grad,
+        # a constant as far as self is concerned (so a create_graph gradient has no path to self)
+        return grad * where(self == self.mean(), float("nan"), float("inf"))
     scale = 2.0 / dof if dof > 0 else float("inf")   # torch: nan gradients when there is no dof left
     return scale * reduce_backward(grad, self.shape, dim, keepdim) * (self - self.mean(dim, keepdim=True))
 
@@ -385,6 +390,8 @@ def as_strided_backward(grad, input_shape, input_stride, size, stride, offset):
     """Each output element's gradient goes to the input elements at its memory location (positions counted
     from the input's first element); input elements sharing one location (an expanded input) share its
     gradient equally, as in torch."""
+    if 0 in tuple(size):   # as torch: an empty view gives constant zeros (no path to grad)
+        return grad.new_zeros(tuple(input_shape))
     in_pos = storage_positions(tuple(input_shape), input_stride, 0)
     out_pos = storage_positions(size, stride, offset)
     low = min(in_pos.min(initial=0), out_pos.min(initial=0))   # offset may point before the input

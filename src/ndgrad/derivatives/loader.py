@@ -195,6 +195,14 @@ def _analyse(text):
             if key == "node_name":   # torch's name for nodes outside the generated scheme
                 node_name = node.value
                 continue
+            if key == "save_whole":   # saved (and version-checked) whole though read for its shape only
+                whole = [t.strip() for t in node.value.split(",")]
+                for t in whole:
+                    if t not in entry.arg_names:
+                        raise ValueError(f"derivatives.yaml line {node.start_mark.line + 1}: "
+                                         f"{t!r} is not an argument of {entry.op_name}")
+                used_fully |= set(whole)
+                continue
             targets = [t.strip() for t in key.split(",")]
             for t in targets:
                 if t not in entry.arg_names:

@@ -8,6 +8,10 @@ layers. When the
 last bucket is launched every reduction is waited for and the averaged gradients are written back,
 so after `loss.backward()` every rank holds the gradient of the global batch.
 `no_sync()` skips the reductions (gradient accumulation); the next synced backward reduces the sum.
+The gradients are written back only once every bucket's reduction is complete: when another rank
+fails (or a wait times out, after `timeout` seconds: the process group's by default) backward
+raises with every gradient as this rank computed it, so no optimizer step follows a partial reduction,
+and the module refuses to run further steps.
 """
 import contextlib
 
@@ -31,7 +35,7 @@ class _Bucket:
 
 class DistributedDataParallel(Module):
     def __init__(self, module, device_ids=None, output_device=None, process_group=None, bucket_cap_mb=25,
-                 broadcast_buffers=True, find_unused_parameters=False, gradient_as_bucket_view=False):
+                 broadcast_buffers=True, find_unused_parameters=False, gradient_as_bucket_view=False, timeout=None):
         # device_ids, output_device, find_unused_parameters, gradient_as_bucket_view: accepted for
         # torch's signature; ndgrad replicas are CPU (or CuPy) processes and need none of them
         super().__init__()
@@ -39,6 +43,9 @@ class DistributedDataParallel(Module):
         self.process_group = process_group if process_group is not None else get_default_group()
         self.require_backward_grad_sync = True
         self.broadcast_buffers = broadcast_buffers
+        self.timeout = timeout    # seconds a reduction may wait for the other ranks (None: the group's)
+        self._steps = 0
+        self._failure = None
         params = [p for p in module.parameters() if p.requires_grad]
         with no_grad():   # every replica starts from rank 0's weights
             for t in list(module.parameters()) + list(module.buffers()):
@@ -60,6 +67,12 @@ class DistributedDataParallel(Module):
         self._launched = 0
 
     def forward(self, *args, **kwargs):
+        if self._failure is not None:
+            raise RuntimeError(f"DistributedDataParallel: a previous step failed, the replicas may disagree: "
+                               f"{self._failure}")
+        if self.process_group.step is None:   # named in this rank's errors and in the others'
+            self._steps += 1
+            self.process_group.step = f"DDP step {self._steps}"
         if any(b.ready for b in self._buckets):
             missing = sum(len(b.params) - len(b.ready) for b in self._buckets)
             raise RuntimeError("Expected to have finished reduction in the prior iteration before starting a new "
@@ -100,8 +113,18 @@ class DistributedDataParallel(Module):
 
     def _finish(self):
         world = self.process_group.size()
-        for i, b in enumerate(self._buckets):
-            self.process_group.wait_request(b.request, f"the gradient all-reduce of bucket {i}")
+        try:
+            for i, b in enumerate(self._buckets):
+                self.process_group.wait_request(b.request, f"the gradient all-reduce of bucket {i}",
+                                                timeout=self.timeout)
+        except BaseException as e:
+            self._failure = f"{type(e).__name__}: {e}"
+            for b in self._buckets:
+                b.ready, b.flat, b.request = set(), None, None
+            self._launched = 0
+            raise
+        self.process_group.step = None
+        for b in self._buckets:
             b.flat /= world
             offset = 0
             for p in b.params:

@@ -241,9 +241,10 @@ def _erf(x):
 
 # ---- softmax and log_softmax --------------------------------------------------------------
 def _along(input, dim):
-    """input as an array with at least one dim and the softmax axis (0-d tensors: their one element)."""
+    """input as a row-major array (torch's softmax results are, whatever the input's layout; NumPy
+    would keep a transposed one) with at least one dim, and the softmax axis (0-d tensors: their one element)."""
     axis = _axis(dim, input.ndim)
-    return (input.reshape(1), 0) if input.ndim == 0 else (input, axis)
+    return (input.reshape(1), 0) if input.ndim == 0 else (np.ascontiguousarray(input), axis)
 
 
 def _float_input(name, input):

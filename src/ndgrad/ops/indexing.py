@@ -307,10 +307,14 @@ def _raise_index_error(shape, key, values_shape=None):
 def _index_forward(input, indices):
     key = _key(indices)
     try:
-        return input[key]
+        out = input[key]
     except (IndexError, ValueError):
         _raise_index_error(input.shape, key)
         raise
+    # torch's result of a row-major input is row-major; NumPy moves the indexed dims first in memory
+    if input.flags.c_contiguous and not out.flags.c_contiguous:
+        out = out.copy(order="C")
+    return out
 
 
 def _index_put_forward(input, indices, values, accumulate=False, unsafe=False):

@@ -27,7 +27,7 @@ from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse
                                refuse_view_inplace as _refuse_view_inplace)
 from ._registry import autocast_as, method, op, register
 from ._schema import Parser
-from .._tensor import Size, Tensor, _wrap_dim, preserve_format
+from .._tensor import Size, Tensor, _wrap_dim, channels_last, channels_last_3d, format_strides, preserve_format
 from ..autograd.grad_mode import state
 
 
@@ -698,10 +698,19 @@ def _check_list(tensors, fn, nonempty=False):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
 
 
+def _joined_layout(a):
+    """cat/stack's result laid out as torch lays it: row-major, or channels-last where NumPy kept the
+    inputs' channels-last layout (NumPy otherwise follows the inputs' strides, e.g. of a permute)."""
+    if a.flags.c_contiguous or a.ndim in (4, 5) and a.strides == format_strides(
+            a.shape, a.itemsize, channels_last if a.ndim == 4 else channels_last_3d):
+        return a
+    return np.ascontiguousarray(a)
+
+
 @op("cat", public=False)
 def _cat(tensors, dim, sizes):
     arrays = [a for a, s in zip(tensors, sizes) if s is not None]
-    return np.concatenate(arrays, axis=dim, dtype=_common_dtype(tensors), casting="unsafe")
+    return _joined_layout(np.concatenate(arrays, axis=dim, dtype=_common_dtype(tensors), casting="unsafe"))
 
 
 @register()
@@ -743,7 +752,7 @@ def concatenate(tensors, axis=0):
 
 @op("stack", public=False)
 def _stack(tensors, dim):
-    return np.stack(tensors, axis=dim, dtype=_common_dtype(tensors), casting="unsafe")
+    return _joined_layout(np.stack(tensors, axis=dim, dtype=_common_dtype(tensors), casting="unsafe"))
 
 
 @register()

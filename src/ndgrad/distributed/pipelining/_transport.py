@@ -12,7 +12,7 @@ import pickle
 import numpy as np
 
 from ...ops.creation import from_numpy
-from .._group import _mpi
+from .._group import PeerFailedError, PeerTimeoutError, _mpi
 
 ACT, GRAD = "act", "grad"
 
@@ -147,9 +147,11 @@ class Transport:
             raise RuntimeError(f"rank {self.rank}: receives posted but never used: {sorted(self.posted)}")
 
     def abort(self, error):
-        """After a failure on this rank: tell the others, so they stop instead of timing out."""
+        """After a failure on this rank: tell the others, so they stop instead of timing out (unless
+        the failure is theirs, or a timeout the others were already told of)."""
         if self.group is not None:
-            self.group.notify_failure(f"{type(error).__name__}: {error}")
+            if not isinstance(error, (PeerFailedError, PeerTimeoutError)):
+                self.group.notify_failure(f"{type(error).__name__}: {error}")
             for req, _ in self.posted.values():
                 req.Cancel()
             self.posted.clear()

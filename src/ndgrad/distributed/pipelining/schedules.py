@@ -181,6 +181,7 @@ class PipelineScheduleMulti:
         self._transport = Transport(group if self._distributed else None, self.stage_to_rank, n_microbatches,
                                     self._num_stages, timeout)
         self.timeline = Timeline(self.rank if self._distributed else 0)
+        self._steps_run = 0
 
     # placement and order ------------------------------------------------------------------
     @classmethod
@@ -283,10 +284,14 @@ class PipelineScheduleMulti:
         outputs, step_losses = {}, {}
         self.timeline.clear()
         self._transport.begin_step(backward=self._loss_fn is not None)
+        self._steps_run += 1
+        group = self._transport.group
         try:
             for action in self._my_actions:
                 if self._loss_fn is None and action.computation_type != FORWARD:
                     continue   # no loss: forward only
+                if group is not None:   # named in the errors of this rank and of the others
+                    group.step = f"{type(self).__name__} step {self._steps_run}, action {action}"
                 try:
                     self._run(action, mb_args, mb_kwargs, targets, outputs, step_losses)
                 except (TimeoutError, _PeerFailed):
@@ -295,10 +300,15 @@ class PipelineScheduleMulti:
                     where = f"rank {self.rank}, " if self._distributed else ""
                     raise RuntimeError(f"{where}stage {action.stage_index}: action {action} failed: "
                                        f"{type(e).__name__}: {e}") from e
+            if group is not None:
+                group.step = f"{type(self).__name__} step {self._steps_run}, end"
             self._transport.end_step()
-        except Exception as e:
+        except BaseException as e:   # (sys.exit in a stage too: the others must not wait for this rank)
             self._transport.abort(e)
             raise
+        finally:
+            if group is not None:
+                group.step = None
         if self.scale_grads and self._loss_fn is not None:
             for st in self._stages.values():
                 st.scale_grads(M)
