@@ -20,3 +20,4 @@ from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
 from . import profiler  # noqa: F401
 from .profiler import _profiler_enabled, kineto_available  # noqa: F401
 from .graph import SavedTensor  # noqa: F401
+from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401,E402

@@ -12,6 +12,7 @@ finish. Rules are checked against the loop in tests/test_func.py. Writing batche
 unbatched tensor in place raises torch's error (only seen when the native path gets that far).
 """
 from ..ops import _registry
+from ..ops._torch_function import _disabled_torch_function_impl
 from .._tensor import Tensor
 from ..ops.reduction import _mean_dim, _sum_dim
 from ..ops.shape import _view
@@ -46,6 +47,7 @@ _ALLOWED = frozenset({
 class Batched(Tensor):
     """A tensor whose dimension 0 is vmap's batch (only while the native path runs)."""
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl   # an implementation device: ops see a Tensor
 
     def __getattribute__(self, name):
         if state.guard and not (name in _ALLOWED or name.startswith("__") and name.endswith("__")):

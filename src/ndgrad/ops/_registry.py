@@ -23,6 +23,7 @@ from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
 from ._schema import ArgumentError
+from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
 from ..autograd.grad_mode import grad_flag, state
@@ -415,6 +416,17 @@ def _entry_point(fn, glue, spec, name):
 
     @functools.wraps(fn)
     def entry_point(*args, **kwargs):
+        for a in args:   # __torch_function__: one set lookup per argument when nothing overrides
+            if type(a) not in _NOT_OVERRIDING:
+                out = _dispatch_torch_function(entry_point, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+                break
+        else:
+            if kwargs and not _NOT_OVERRIDING.issuperset(map(type, kwargs.values())):
+                out = _dispatch_torch_function(entry_point, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
         if kwargs:
             if "out" in kwargs and glue is call:
                 return _call_out(entry_point, name, args, kwargs)
@@ -489,11 +501,31 @@ def register(name=None, method=False):
     """Register a hand-written public function (one that picks among ops) in the namespace."""
     def deco(fn):
         pub_name = name or fn.__name__
-        OPS[pub_name] = fn
+        OPS[pub_name] = public = _overridable(fn)
         if method:
-            METHODS[pub_name if method is True else method] = _method_form(fn) if hasattr(fn, "parser") else fn
+            METHODS[pub_name if method is True else method] = _overridable(_method_form(fn)) if hasattr(fn, "parser") \
+                else public
         return fn
     return deco
+
+
+def _overridable(fn):
+    """fn, its arguments first checked for `__torch_function__` (see _entry_point)."""
+    @functools.wraps(fn)
+    def public(*args, **kwargs):
+        for a in args:
+            if type(a) not in _NOT_OVERRIDING:
+                out = _dispatch_torch_function(public, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+                break
+        else:
+            if kwargs and not _NOT_OVERRIDING.issuperset(map(type, kwargs.values())):
+                out = _dispatch_torch_function(public, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+        return fn(*args, **kwargs)
+    return public
 
 
 def _method_form(fn):

@@ -9,6 +9,8 @@ import warnings  # noqa: F401
 
 from ...ops import loss as _ops  # noqa: F401
 from ...ops.linalg import broadcast_shape  # noqa: F401
+from ...ops._torch_function import (handle_torch_function, has_torch_function,  # noqa: F401
+                                  has_torch_function_unary, has_torch_function_variadic)
 from .activation import *  # noqa: F401,F403
 from .activation import _softmax_dim  # noqa: F401
 from .attention import *  # noqa: F401,F403
