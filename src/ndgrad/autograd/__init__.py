@@ -21,3 +21,5 @@ from . import profiler  # noqa: F401
 from .profiler import _profiler_enabled, kineto_available  # noqa: F401
 from .graph import SavedTensor  # noqa: F401
 from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401,E402
+from . import profiler_util  # noqa: F401,E402
+from ..profiler import ProfilerActivity  # noqa: F401,E402  (torch.autograd's is torch.profiler's)
