@@ -8,7 +8,7 @@ from .ops.linalg_decompositions import (LinAlgError, cholesky_ex, cross, det, ei
                                 householder_product, inv, inv_ex, lstsq, lu, lu_factor, lu_factor_ex, lu_solve,
                                 matrix_exp, matrix_norm, matrix_power, matrix_rank, norm, pinv, qr,
                                 slogdet, solve, solve_ex, solve_triangular, svd, svdvals, vecdot, vector_norm,
-                                cond, tensorinv, tensorsolve)
+                                cond, tensorinv, tensorsolve, ldl_factor, ldl_factor_ex, ldl_solve)
 from .ops.linalg_decompositions import linalg_cholesky as cholesky  # noqa: F401
 from .ops.shape import diagonal as _diagonal
 
