@@ -99,7 +99,7 @@ def is_complex(input):
 
 # ---- api: more of torch's top-level names (see ndgrad/_api.py, `python -m ndgrad api`)
 from ._legacy import (BoolStorage, ByteStorage, CharStorage, ComplexDoubleStorage,  # noqa: E402,F401
-                      ComplexFloatStorage, DoubleStorage, FloatStorage, HalfStorage, IntStorage, LongStorage,
+                      ComplexFloatStorage, DoubleStorage, FloatStorage, HalfStorage, BFloat16Storage, IntStorage, LongStorage,
                       ShortStorage, Storage, StorageBase, is_storage)
 from ._settings import (get_float32_matmul_precision, init_num_threads, is_warn_always_enabled,  # noqa: E402,F401
                         set_float32_matmul_precision, set_flush_denormal, set_warn_always)
@@ -108,7 +108,7 @@ from .nn.functional.distance import cosine_similarity, pairwise_distance  # noqa
 from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss  # noqa: E402
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
-from . import overrides  # noqa: E402,F401
+from . import cpu, functional, overrides, signal, torch_version  # noqa: E402,F401
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
 
