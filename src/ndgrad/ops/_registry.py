@@ -21,6 +21,7 @@ from .. import _dtype
 from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
+from .._meta_array import MetaArray, meta_call
 from .._tensor import Tensor
 from ._schema import ArgumentError
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
@@ -213,7 +214,8 @@ def call(spec, args):
     else:
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
-        out = spec.forward(*raw)
+        # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
+        out = spec.forward(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
@@ -263,7 +265,7 @@ def _wrap(o, target, raw):
     if type(o) not in ARRAY_TYPES:
         if isinstance(o, Tensor):
             return o
-        if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
+        if not isinstance(o, (SparseArray, NestedArray, MetaArray)):   # sparse/nested/meta forwards return their storage
             o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend
     if target is not None and o.dtype != target and o.dtype.kind != "b" and (
             o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
