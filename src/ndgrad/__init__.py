@@ -109,13 +109,6 @@ from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss 
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
 from . import cpu, functional, overrides, signal, torch_version  # noqa: E402,F401
-from . import amp  # noqa: E402,F401
-from .amp import GradScaler, autocast  # noqa: E402,F401
-from .amp.autocast_mode import (autocast_decrement_nesting, autocast_increment_nesting,  # noqa: E402,F401
-                                clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled,
-                                is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
-                                set_autocast_enabled, get_autocast_cpu_dtype, is_autocast_cpu_enabled,
-                                set_autocast_cpu_dtype, set_autocast_cpu_enabled)
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
 

@@ -87,11 +87,14 @@ DELIBERATELY_ABSENT = {
             """bit bits16 bits1x8 bits2x4 bits4x2 bits8 float4_e2m1fn_x2 float8_e4m3fn float8_e4m3fnuz float8_e5m2
             float8_e5m2fnuz float8_e8m0fnu int1 int2 int3 int4 int5 int6 int7 uint1 uint2 uint3 uint4 uint5
             uint6 uint7 complex32 chalf"""),
-        # the per-device autocast flags of devices ndgrad lacks (torch keeps them only for those devices)
-        "autocast state of the IPU / XLA / GPU devices": _names(
-            """get_autocast_gpu_dtype get_autocast_ipu_dtype get_autocast_xla_dtype is_autocast_ipu_enabled
-            is_autocast_xla_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype set_autocast_ipu_enabled
-            set_autocast_xla_dtype set_autocast_xla_enabled"""),
+        "autocast (until ndgrad has autocast and bfloat16 kernels)": _names(
+            """autocast autocast_decrement_nesting autocast_increment_nesting clear_autocast_cache
+            get_autocast_cpu_dtype get_autocast_dtype get_autocast_gpu_dtype get_autocast_ipu_dtype
+            get_autocast_xla_dtype is_autocast_cache_enabled is_autocast_cpu_enabled is_autocast_enabled
+            is_autocast_ipu_enabled is_autocast_xla_enabled set_autocast_cache_enabled set_autocast_cpu_dtype
+            set_autocast_cpu_enabled set_autocast_dtype set_autocast_enabled set_autocast_gpu_dtype
+            set_autocast_ipu_dtype set_autocast_ipu_enabled set_autocast_xla_dtype set_autocast_xla_enabled
+            amp GradScaler"""),
     },
     "torch.nn": {
         "Python modules torch re-exports": _names("common_types"),
