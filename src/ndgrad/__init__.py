@@ -108,7 +108,7 @@ from .nn.functional.distance import cosine_similarity, pairwise_distance  # noqa
 from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss  # noqa: E402
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
-from . import cpu, functional, overrides, signal, torch_version  # noqa: E402,F401
+from . import functional, overrides, signal, storage, torch_version  # noqa: E402,F401
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
 
