@@ -505,8 +505,7 @@ def register(name=None, method=False):
         pub_name = name or fn.__name__
         OPS[pub_name] = public = _overridable(fn)
         if method:
-            METHODS[pub_name if method is True else method] = _overridable(_method_form(fn)) if hasattr(fn, "parser") \
-                else public
+            METHODS[pub_name if method is True else method] = _method_form(public) if hasattr(fn, "parser") else public
         return fn
     return deco
 

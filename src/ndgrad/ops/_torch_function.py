@@ -28,7 +28,11 @@ def _disabled_level():
 
 
 def _overrides(t):
-    """Whether instances of type `t` take over calls (cached per type in `_OVERRIDING`)."""
+    """Whether instances of type `t` take over calls (cached per type in `_OVERRIDING`). PyTorch's own
+    tensors are foreign arrays here (exchanged through DLPack / __array__), not overrides: their
+    `__torch_function__` serves torch's functions, not ndgrad's."""
+    if any(k.__name__ == "TensorBase" and k.__module__ == "torch._C" for k in t.__mro__):
+        return False
     tf = getattr(t, "__torch_function__", None)
     tf = getattr(tf, "__func__", tf)
     return tf is not None and tf is not _disabled_torch_function_impl
