@@ -892,10 +892,11 @@ def test_function_node_repr_is_a_python_class_repr():
             def backward(ctx, g):
                 return g * 2
         fn = Twice.apply(leaf(T)).grad_fn
-        plain_repr = re.sub(r" at 0x[0-9a-f]+", "", repr(fn)).replace(T.__name__ + ".", "LIB.")
-        return [plain_repr, fn.name(), type(fn).__name__, type(fn).__module__.replace(T.__name__, "LIB")]
-    assert both(s) == ["<LIB.autograd.function.TwiceBackward object>", "TwiceBackward", "TwiceBackward",
-                       "LIB.autograd.function"]
+        plain_repr = re.sub(r" at 0x[0-9a-f]+", "", repr(fn))
+        return [plain_repr, fn.name(), type(fn).__name__, type(fn).__module__]
+    # the node class is torch's torch.autograd.function.<Name>Backward, printed as torch prints it
+    assert both(s) == ["<torch.autograd.function.TwiceBackward object>", "TwiceBackward", "TwiceBackward",
+                       "torch.autograd.function"]
 
 
 def test_views_a_function_returns_refuse_in_place_ops_recorded_or_not():

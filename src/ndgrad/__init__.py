@@ -111,7 +111,7 @@ def is_complex(input):
 
 # ---- api: more of torch's top-level names (see ndgrad/_api.py, `python -m ndgrad api`)
 from ._legacy import (BoolStorage, ByteStorage, CharStorage, ComplexDoubleStorage,  # noqa: E402,F401
-                      ComplexFloatStorage, DoubleStorage, FloatStorage, HalfStorage, IntStorage, LongStorage,
+                      ComplexFloatStorage, DoubleStorage, FloatStorage, HalfStorage, BFloat16Storage, IntStorage, LongStorage,
                       ShortStorage, Storage, StorageBase, is_storage)
 from ._settings import (get_float32_matmul_precision, init_num_threads, is_warn_always_enabled,  # noqa: E402,F401
                         set_float32_matmul_precision, set_flush_denormal, set_warn_always)
@@ -120,6 +120,8 @@ from .nn.functional.distance import cosine_similarity, pairwise_distance  # noqa
 from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss  # noqa: E402
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
+from . import functional, overrides, signal, storage, torch_version  # noqa: E402,F401
+from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
 
 # function forms of in-place and detaching methods
@@ -233,40 +235,43 @@ if _typing.TYPE_CHECKING:
     from ndgrad.func._vmap import vmap as vmap  # noqa: F401,F811
     from ndgrad.nn.functional.distance import (cosine_similarity as cosine_similarity,  # noqa: F401,F811
         pairwise_distance as pairwise_distance)
+    from ndgrad.ops._torch_function import (DisableTorchFunction as DisableTorchFunction,  # noqa: F401,F811
+        DisableTorchFunctionSubclass as DisableTorchFunctionSubclass)
     from ndgrad.ops.shape import as_strided_ as as_strided_  # noqa: F401,F811
     from ndgrad.serialization import (load as load, save as save)  # noqa: F401,F811
 
-    __all__ = ["BFloat16Tensor", "BoolStorage", "BoolTensor", "ByteStorage", "ByteTensor", "CharStorage",
-        "CharTensor", "ComplexDoubleStorage", "ComplexFloatStorage", "DoubleStorage", "DoubleTensor",
-        "FloatStorage", "FloatTensor", "Generator", "GradScaler", "HalfStorage", "HalfTensor", "IntStorage",
-        "IntTensor", "LongStorage", "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage",
-        "StorageBase", "Tensor", "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "amp",
+    __all__ = ["BFloat16Storage", "BFloat16Tensor", "BoolStorage", "BoolTensor", "ByteStorage", "ByteTensor",
+        "CharStorage", "CharTensor", "ComplexDoubleStorage", "ComplexFloatStorage", "DisableTorchFunction",
+        "DisableTorchFunctionSubclass", "DoubleStorage", "DoubleTensor", "FloatStorage", "FloatTensor",
+        "Generator", "GradScaler", "HalfStorage", "HalfTensor", "IntStorage", "IntTensor", "LongStorage",
+        "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage", "StorageBase", "Tensor",
+        "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "amp",
         "are_deterministic_algorithms_enabled", "as_strided_", "autocast", "autocast_decrement_nesting",
         "autocast_increment_nesting", "autograd", "backends", "bfloat16", "bool", "can_cast", "cdouble",
         "cfloat", "channels_last", "channels_last_3d", "clear_autocast_cache", "compile", "compiler",
         "complex128", "complex64", "contiguous_format", "cosine_similarity", "cpu", "cuda",
         "default_generator", "detach", "detach_", "device", "distributions", "double", "dtype", "e",
-        "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "gcd_",
-        "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype", "get_default_device",
-        "get_default_dtype", "get_deterministic_debug_mode", "get_device", "get_float32_matmul_precision",
-        "get_num_interop_threads", "get_num_threads", "half", "i0_", "iinfo", "inf", "inference_mode",
-        "init_num_threads", "initial_seed", "int", "int16", "int32", "int64", "int8",
-        "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_autocast_cache_enabled",
+        "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "functional",
+        "gcd_", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype",
+        "get_default_device", "get_default_dtype", "get_deterministic_debug_mode", "get_device",
+        "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads", "half", "i0_", "iinfo",
+        "inf", "inference_mode", "init_num_threads", "initial_seed", "int", "int16", "int32", "int64",
+        "int8", "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_autocast_cache_enabled",
         "is_autocast_cpu_enabled", "is_autocast_enabled", "is_complex",
         "is_deterministic_algorithms_warn_only_enabled", "is_distributed", "is_floating_point",
         "is_grad_enabled", "is_inference", "is_inference_mode_enabled", "is_storage", "is_tensor",
         "is_warn_always_enabled", "jagged", "layout", "lcm_", "legacy_contiguous_format", "linalg", "load",
         "long", "manual_seed", "masked", "memory_format", "nan", "nested", "newaxis", "nn", "no_grad",
-        "numel", "onnx", "optim", "pairwise_distance", "pi", "preserve_format", "profiler", "promote_types",
-        "random", "resize_as_", "result_type", "return_types", "save", "seed", "set_anomaly_enabled",
-        "set_autocast_cache_enabled", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
-        "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype", "set_default_device",
-        "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
+        "numel", "onnx", "optim", "overrides", "pairwise_distance", "pi", "preserve_format", "profiler",
+        "promote_types", "random", "resize_as_", "result_type", "return_types", "save", "seed",
+        "set_anomaly_enabled", "set_autocast_cache_enabled", "set_autocast_cpu_dtype",
+        "set_autocast_cpu_enabled", "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype",
+        "set_default_device", "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
         "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
-        "set_num_threads", "set_printoptions", "set_warn_always", "short", "sparse", "sparse_bsc",
-        "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "strided", "tensortype",
-        "testing", "to_dlpack", "triplet_margin_loss", "typename", "uint8", "use_deterministic_algorithms",
-        "utils", "version", "vmap"]
+        "set_num_threads", "set_printoptions", "set_warn_always", "short", "signal", "sparse", "sparse_bsc",
+        "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "storage", "strided",
+        "tensortype", "testing", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint8",
+        "use_deterministic_algorithms", "utils", "version", "vmap"]
 
-    # the 554 names installed at import (the op registry's functions, ...)
+    # the 555 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...

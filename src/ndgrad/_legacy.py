@@ -77,6 +77,7 @@ def _legacy_storage(d):
 DoubleStorage = _legacy_storage(_dtype.float64)
 FloatStorage = _legacy_storage(_dtype.float32)
 HalfStorage = _legacy_storage(_dtype.float16)
+BFloat16Storage = _legacy_storage(_dtype.bfloat16)
 LongStorage = _legacy_storage(_dtype.int64)
 IntStorage = _legacy_storage(_dtype.int32)
 ShortStorage = _legacy_storage(_dtype.int16)

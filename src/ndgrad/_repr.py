@@ -183,6 +183,9 @@ def tensor_repr(t):
     prefix = "tensor("
     indent = len(prefix)
     d = _dtype.from_numpy_dtype(arr.dtype)
+    if t.is_meta:   # no values to show
+        return _with_suffixes(prefix + "...", ["device='meta'", f"size={tuple(arr.shape)}"] +
+                              ([f"dtype={d!r}"] if d is not _dtype.defaults.float else []) + _suffixes_of(t), indent)
     default_float = _dtype.defaults.float
     suffixes = []
     if arr.size == 0:

@@ -18,6 +18,7 @@ from . import _dtype
 from .backends import current as current_backend, is_array, namespace
 from ._sparse_array import sparse_coo, sparse_csr, strided
 from ._nested_array import NestedArray
+from ._meta_array import MetaArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
@@ -73,6 +74,7 @@ class device:
 
 
 CPU = device("cpu")
+META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.py)
 
 
 class Size(tuple):
@@ -161,7 +163,11 @@ class Tensor:
 
     @property
     def device(self):
-        return CPU
+        return META if type(self._data) is MetaArray else CPU
+
+    @property
+    def is_meta(self):
+        return type(self._data) is MetaArray
 
     @property
     def is_cuda(self):
@@ -513,7 +519,7 @@ class Tensor:
     def __repr__(self):
         if type(self._data) is NestedArray:
             return nested_repr(self)
-        return tensor_repr(self) if is_array(self._data) else sparse_repr(self)
+        return tensor_repr(self) if is_array(self._data) or type(self._data) is MetaArray else sparse_repr(self)
 
     def __iter__(self):
         if self._data.ndim == 0:

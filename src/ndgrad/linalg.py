@@ -8,7 +8,7 @@ from .ops.linalg_decompositions import (LinAlgError, cholesky_ex, cross, det, ei
                                 householder_product, inv, inv_ex, lstsq, lu, lu_factor, lu_factor_ex, lu_solve,
                                 matrix_exp, matrix_norm, matrix_power, matrix_rank, norm, pinv, qr,
                                 slogdet, solve, solve_ex, solve_triangular, svd, svdvals, vecdot, vector_norm,
-                                cond, tensorinv, tensorsolve)
+                                cond, tensorinv, tensorsolve, ldl_factor, ldl_factor_ex, ldl_solve)
 from .ops.linalg_decompositions import linalg_cholesky as cholesky  # noqa: F401
 from .ops.shape import diagonal as _diagonal
 
@@ -26,6 +26,7 @@ if _typing.TYPE_CHECKING:
     from ndgrad.ops.linalg_decompositions import (LinAlgError as LinAlgError, cholesky_ex as cholesky_ex,  # noqa: F401,F811
         cond as cond, cross as cross, det as det, eig as eig, eigh as eigh, eigvals as eigvals,
         eigvalsh as eigvalsh, householder_product as householder_product, inv as inv, inv_ex as inv_ex,
+        ldl_factor as ldl_factor, ldl_factor_ex as ldl_factor_ex, ldl_solve as ldl_solve,
         linalg_cholesky as cholesky, lstsq as lstsq, lu as lu, lu_factor as lu_factor,
         lu_factor_ex as lu_factor_ex, lu_solve as lu_solve, matrix_exp as matrix_exp,
         matrix_norm as matrix_norm, matrix_power as matrix_power, matrix_rank as matrix_rank, norm as norm,
@@ -34,7 +35,8 @@ if _typing.TYPE_CHECKING:
         tensorsolve as tensorsolve, vecdot as vecdot, vector_norm as vector_norm)
 
     __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig", "eigh",
-        "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "lstsq", "lu", "lu_factor",
-        "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank",
-        "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd",
-        "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot", "vector_norm"]
+        "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "ldl_factor", "ldl_factor_ex",
+        "ldl_solve", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp",
+        "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+        "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
+        "vector_norm"]

@@ -15,6 +15,8 @@ from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading
 from ..autograd.graph import increment_version as _increment_version  # noqa: F401
 from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
+from ..ops._torch_function import (DisableTorchFunction, DisableTorchFunctionSubclass,  # noqa: F401
+                                  _disabled_torch_function_impl)
 
 
 def _set_view_replay_enabled(mode):
@@ -88,4 +90,5 @@ _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"
 __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_enabled", "_is_view_replay_enabled",
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
-__all__ += _FORWARD_AD + _GRAPH_TASK
+_TORCH_FUNCTION = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"]
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION

@@ -20,6 +20,9 @@ from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
 from . import profiler  # noqa: F401
 from .profiler import _profiler_enabled, kineto_available  # noqa: F401
 from .graph import SavedTensor  # noqa: F401
+from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401,E402
+from . import profiler_util  # noqa: F401,E402
+from ..profiler import ProfilerActivity  # noqa: F401,E402  (torch.autograd's is torch.profiler's)
 
 import typing as _typing  # noqa: E402
 
@@ -44,10 +47,15 @@ if _typing.TYPE_CHECKING:
     from ndgrad.autograd.node import (GradientEdge as GradientEdge, Node as Node)  # noqa: F401,F811
     from ndgrad.autograd.profiler import kineto_available as kineto_available  # noqa: F401,F811
     from ndgrad.autograd.variable import Variable as Variable  # noqa: F401,F811
+    from ndgrad.ops._torch_function import (handle_torch_function as handle_torch_function,  # noqa: F401,F811
+        has_torch_function as has_torch_function, is_tensor_like as is_tensor_like)
+    from ndgrad.profiler import ProfilerActivity as ProfilerActivity  # noqa: F401,F811
 
-    __all__ = ["Function", "FunctionCtx", "GradcheckError", "GradientEdge", "Node", "SavedTensor",
-        "Variable", "backward", "detect_anomaly", "enable_grad", "engine", "function", "functional", "grad",
-        "gradcheck", "gradgradcheck", "graph", "inference_mode", "is_anomaly_check_nan_enabled",
-        "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled", "is_multithreading_enabled",
+    __all__ = ["Function", "FunctionCtx", "GradcheckError", "GradientEdge", "Node", "ProfilerActivity",
+        "SavedTensor", "Variable", "backward", "detect_anomaly", "enable_grad", "engine", "function",
+        "functional", "grad", "gradcheck", "gradgradcheck", "graph", "handle_torch_function",
+        "has_torch_function", "inference_mode", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+        "is_grad_enabled", "is_inference_mode_enabled", "is_multithreading_enabled", "is_tensor_like",
         "is_view_replay_enabled", "kineto_available", "no_grad", "once_differentiable", "profiler",
-        "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled", "tensor_methods"]
+        "profiler_util", "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled",
+        "tensor_methods"]

@@ -190,8 +190,11 @@ class Function(FunctionCtx):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        # made here, as torch makes it in torch.autograd.function: that is the node class's module
-        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        # torch makes the node class in torch.autograd.function, so that is the module its repr shows
+        # (`<torch.autograd.function.MyFnBackward object at ...>` for every grad_fn printed): named as
+        # torch names it, as generated nodes are named as torch's C++ classes are
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": "torch.autograd.function"})
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "

@@ -16,6 +16,7 @@ from ._functional_call import functional_call, stack_module_state
 from ._reverse import grad, grad_and_value, jacrev, vjp
 from ._vmap import vmap
 from ._module_state import debug_unwrap, functionalize, linearize, replace_all_batch_norm_modules_
+from ._rearrange import rearrange
 
 __all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev",
-           "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
+           "jvp", "linearize", "rearrange", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

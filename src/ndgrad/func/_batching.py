@@ -38,6 +38,8 @@ from ..autograd import record
 from ..autograd.grad_mode import state as grad_state
 from ..autograd.node import Node, _next_seq, edge
 from ..ops import _registry
+from ..ops._torch_function import _disabled_torch_function_impl
+from .._tensor import Tensor
 from ..ops.reduction import _mean_dim, _sum_dim
 from ..derivatives import formulas
 from ..ops.creation import zeros_like
@@ -88,6 +90,7 @@ class Batched(Tensor):
     """A tensor batched over vmap levels `levels` (a class attribute of the per-levels subclass)."""
     __slots__ = ()
     levels = ()
+    __torch_function__ = _disabled_torch_function_impl   # an implementation device: ops see a Tensor
 
     def _read(self):
         # the array, to batch-aware code only while a native run is on

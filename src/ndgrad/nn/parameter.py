@@ -1,11 +1,13 @@
 """Parameter: a leaf Tensor that a Module registers as one of its learnable weights."""
 from .._tensor import Tensor
+from ..ops._torch_function import _disabled_torch_function_impl
 
 
 class Parameter(Tensor):
     """`Parameter(data, requires_grad=True)`: shares `data`'s memory; assigning it to a Module
     attribute registers it in the module's parameters."""
     _is_param = True
+    __torch_function__ = _disabled_torch_function_impl   # as torch: ops on a Parameter give plain Tensors
 
     def __init__(self, data=None, requires_grad=True):
         if data is None:

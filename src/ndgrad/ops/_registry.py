@@ -21,8 +21,10 @@ from .. import _dtype
 from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
+from .._meta_array import MetaArray, meta_call
 from .._tensor import Tensor
 from ._schema import ArgumentError
+from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
 from ..autograd.grad_mode import grad_flag, state
@@ -219,7 +221,8 @@ def call(spec, args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
-        out = spec.forward(*raw)
+        # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
+        out = spec.forward(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
@@ -269,7 +272,7 @@ def _wrap(o, target, raw):
     if type(o) not in ARRAY_TYPES:
         if isinstance(o, Tensor):
             return o
-        if not isinstance(o, (SparseArray, NestedArray)):   # sparse/nested forwards return their storage
+        if not isinstance(o, (SparseArray, NestedArray, MetaArray)):   # sparse/nested/meta forwards return their storage
             o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend
     if target is not None and o.dtype != target and o.dtype.kind != "b" and (
             o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
@@ -422,6 +425,17 @@ def _entry_point(fn, glue, spec, name):
 
     @functools.wraps(fn)
     def entry_point(*args, **kwargs):
+        for a in args:   # __torch_function__: one set lookup per argument when nothing overrides
+            if type(a) not in _NOT_OVERRIDING:
+                out = _dispatch_torch_function(entry_point, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+                break
+        else:
+            if kwargs and not _NOT_OVERRIDING.issuperset(map(type, kwargs.values())):
+                out = _dispatch_torch_function(entry_point, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
         if kwargs:
             if "out" in kwargs and glue is call:
                 return _call_out(entry_point, name, args, kwargs)
@@ -496,11 +510,30 @@ def register(name=None, method=False):
     """Register a hand-written public function (one that picks among ops) in the namespace."""
     def deco(fn):
         pub_name = name or fn.__name__
-        OPS[pub_name] = fn
+        OPS[pub_name] = public = _overridable(fn)
         if method:
-            METHODS[pub_name if method is True else method] = _method_form(fn) if hasattr(fn, "parser") else fn
+            METHODS[pub_name if method is True else method] = _method_form(public) if hasattr(fn, "parser") else public
         return fn
     return deco
+
+
+def _overridable(fn):
+    """fn, its arguments first checked for `__torch_function__` (see _entry_point)."""
+    @functools.wraps(fn)
+    def public(*args, **kwargs):
+        for a in args:
+            if type(a) not in _NOT_OVERRIDING:
+                out = _dispatch_torch_function(public, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+                break
+        else:
+            if kwargs and not _NOT_OVERRIDING.issuperset(map(type, kwargs.values())):
+                out = _dispatch_torch_function(public, args, kwargs)
+                if out is not _NO_OVERRIDE:
+                    return out
+        return fn(*args, **kwargs)
+    return public
 
 
 def _method_form(fn):

@@ -18,6 +18,7 @@ from .. import _dtype
 from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
 from .shape import _alias, _plain_size, _strided
+from .._meta_array import NO_DATA, MetaArray
 from .._tensor import Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
@@ -51,6 +52,10 @@ def _dtype_arg(fname, dtype, default=None):
     if dtype in (bool, int, float, complex):
         return _dtype.to_dtype(dtype)
     raise TypeError(f"{fname}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+
+
+def _on_meta(device):
+    return device is not None and str(device).split(":")[0] == "meta"
 
 
 def _check_device(fname, device):
@@ -335,6 +340,8 @@ def _factory(args_parser, fill):
         _, (size, *rest) = args_parser.parse(args, kwargs)
         out, dtype, layout, device, pin_memory, requires_grad = rest[-6:]
         _check_out(name, out)
+        if _on_meta(device):   # shape and dtype only
+            return _new(MetaArray(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
         _check_device(name, device)
         return _new(getattr(current(), fill)(_shape(size, name), _dtype_arg(name, dtype).np), requires_grad)
     factory.__name__ = factory.__qualname__ = name
@@ -425,10 +432,12 @@ def full(*args, **kwargs):
 def _like(name, fill):
     def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
                 memory_format=None):
-        _check_device(name, device)
         if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _data
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         data = input._data   # for its backend; the shape is input's (per-sample, under vmap)
+        if _on_meta(device) or device is None and type(data) is MetaArray:   # like a meta tensor: meta
+            return _new(MetaArray(data.shape, _dtype_arg(name, dtype, input.dtype).np), requires_grad)
+        _check_device(name, device)
         return _new(getattr(_backend_of(data), fill)(tuple(input.shape), _dtype_arg(name, dtype, input.dtype).np),
                     requires_grad)
     factory.__name__ = factory.__qualname__ = name
@@ -671,6 +680,8 @@ def clone(input, *, memory_format=None):
 @op("_to_copy", public="_to_copy")
 def _to_copy(input, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
              memory_format=None):
+    if _on_meta(device):   # onto the meta device: the shape and dtype only
+        return MetaArray(input.shape, dtype.np if dtype is not None else input.dtype)
     out = input.astype(dtype.np if dtype is not None else input.dtype)
     return out if memory_format is None or memory_format is preserve_format else _in_format(out, memory_format)
 
@@ -684,8 +695,14 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
             dtype = a.dtype
         elif isinstance(a, str) or hasattr(a, "type"):
             device = a
-    if device is not None and str(device).split(":")[0] != "cpu":
-        raise NotImplementedError(f"device {device!r}: only the CPU backend is wired to ops so far")
+    if device is not None:
+        kind = str(device).split(":")[0]
+        if input.is_meta and kind != "meta":
+            raise NotImplementedError(NO_DATA)
+        if kind == "meta" and not input.is_meta:
+            return _to_copy(input, dtype=dtype or input.dtype, device="meta")
+        if kind not in ("cpu", "meta"):
+            raise NotImplementedError(f"device {device!r}: only the CPU backend is wired to ops so far")
     formatted = memory_format is None or memory_format is preserve_format or input.is_contiguous(memory_format)
     if (dtype is None or dtype == input.dtype) and not copy and formatted:
         return input

@@ -986,3 +986,71 @@ def nuclear_norm(input, dim=None, keepdim=False):
     if isinstance(dim, bool):   # the (input, keepdim) overload
         dim, keepdim = None, dim
     return matrix_norm(input, "nuc", (0, 1) if dim is None else tuple(dim), keepdim)
+
+
+# ---- LDL (Bunch-Kaufman) ------------------------------------------------------------------
+return_types.update({name: _structseq(name, fields) for name, fields in [
+    ("linalg_ldl_factor_ex", ["LD", "pivots", "info"]), ("linalg_ldl_factor", ["LD", "pivots"])]})
+
+
+def _ldl_routine(name, A, hermitian):
+    # LAPACK's sytrf/sytrs for symmetric matrices, hetrf/hetrs for Hermitian complex ones
+    kind = "he" if hermitian and A.dtype.kind == "c" else "sy"
+    return linalg().get_lapack_funcs(kind + name, (A,))
+
+
+@op("linalg_ldl_factor_ex", public=False)
+def linalg_ldl_factor_ex(A, *, hermitian=False, check_errors=False):
+    """LAPACK's compact LDL^T (LDL^H) factorization of the lower triangle: LD holds L's
+    off-diagonal and the blocks of D, pivots are LAPACK's (1-based, negative for 2x2 blocks)."""
+    name = "torch.linalg.ldl_factor_ex"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    if A.dtype.kind not in "fc" or A.dtype == np.float16:
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(A)}")
+    flat = A.reshape((-1,) + A.shape[-2:])
+    LD, piv = np.zeros_like(flat), np.zeros(flat.shape[:-1], dtype=np.int32)
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    if flat.shape[-1]:
+        sytrf = _ldl_routine("trf", flat, hermitian)
+        for k, m in enumerate(flat):
+            ld, p, info[k] = sytrf(m, lower=1)
+            LD[k], piv[k] = np.tril(ld), p
+    return LD.reshape(A.shape), piv.reshape(A.shape[:-1]), info.reshape(A.shape[:-2])
+
+
+@op("linalg_ldl_solve", public=False)
+def linalg_ldl_solve(LD, pivots, B, *, hermitian=False):
+    """The solution X of A X = B from A's ldl_factor (batched over the leading dimensions)."""
+    name = "torch.linalg.ldl_solve"
+    if LD.ndim < 2 or B.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {'LD' if LD.ndim < 2 else 'B'} must have at least 2 dimensions.")
+    if LD.dtype != B.dtype:
+        raise RuntimeError(f"{name}: Expected LD and B to have the same dtype, but found LD of type "
+                           f"{_type_name(LD)} and B of type {_type_name(B)} instead")
+    batch = np.broadcast_shapes(LD.shape[:-2], B.shape[:-2])
+    LDs = np.broadcast_to(LD, batch + LD.shape[-2:]).reshape((-1,) + LD.shape[-2:])
+    ps = np.broadcast_to(pivots, batch + pivots.shape[-1:]).reshape((-1,) + pivots.shape[-1:])
+    Bs = np.broadcast_to(B, batch + B.shape[-2:]).reshape((-1,) + B.shape[-2:])
+    X = np.empty(Bs.shape, dtype=B.dtype)
+    if Bs.size:
+        sytrs = _ldl_routine("trs", LDs, hermitian)
+        for k in range(Bs.shape[0]):
+            X[k] = sytrs(LDs[k], ps[k], Bs[k], lower=1)[0]
+    return X.reshape(batch + B.shape[-2:])
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
+    return _rt("linalg_ldl_factor_ex", linalg_ldl_factor_ex(A, hermitian=hermitian, check_errors=check_errors))
+
+
+def ldl_factor(A, *, hermitian=False):
+    LD, pivots, _ = linalg_ldl_factor_ex(A, hermitian=hermitian)
+    return _rt("linalg_ldl_factor", (LD, pivots))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False):
+    return linalg_ldl_solve(LD, pivots, B, hermitian=hermitian)

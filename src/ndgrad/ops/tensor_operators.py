@@ -50,16 +50,24 @@ def _checked(fn):
         spec, defaults = direct
 
         def method(self, other):
-            if type(other) not in _COMMON and not isinstance(other, _OPERAND):
-                return NotImplemented
+            if type(other) not in _COMMON and not isinstance(other, _OPERAND) or type(self) is not Tensor:
+                return _through_public(fn, self, other)
             return _call(spec, (self, other, *defaults) if defaults else (self, other))
         return method
 
     def method(self, other):
         if type(other) not in _COMMON and not isinstance(other, _OPERAND):
-            return NotImplemented
+            return _through_public(fn, self, other)
         return fn(self, other)
     return method
+
+
+def _through_public(fn, self, other):
+    """A Tensor subclass or an operand with `__torch_function__` goes through the public op (which
+    dispatches it); any other operand gives NotImplemented."""
+    if isinstance(other, _OPERAND) or hasattr(type(other), "__torch_function__"):
+        return fn(self, other)
+    return NotImplemented
 
 
 def _direct(fn):

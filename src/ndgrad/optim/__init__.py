@@ -7,7 +7,9 @@ from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
 from .extra import ASGD, Adadelta, Adamax, NAdam, RAdam, Rprop  # noqa: F401
 from .lbfgs import LBFGS  # noqa: F401
-from . import lr_scheduler  # noqa: F401
+from .factored import Adafactor, Muon, SparseAdam  # noqa: F401
+from .swap_in import swap_in_optimizer_params_and_state  # noqa: F401
+from . import lr_scheduler, swa_utils  # noqa: F401
 
 import typing as _typing  # noqa: E402
 
@@ -19,10 +21,13 @@ if _typing.TYPE_CHECKING:
     from ndgrad.optim.adam import (Adam as Adam, AdamW as AdamW)  # noqa: F401,F811
     from ndgrad.optim.extra import (ASGD as ASGD, Adadelta as Adadelta, Adamax as Adamax, NAdam as NAdam,  # noqa: F401,F811
         RAdam as RAdam, Rprop as Rprop)
+    from ndgrad.optim.factored import (Adafactor as Adafactor, Muon as Muon, SparseAdam as SparseAdam)  # noqa: F401,F811
     from ndgrad.optim.lbfgs import LBFGS as LBFGS  # noqa: F401,F811
     from ndgrad.optim.optimizer import Optimizer as Optimizer  # noqa: F401,F811
     from ndgrad.optim.rmsprop import RMSprop as RMSprop  # noqa: F401,F811
     from ndgrad.optim.sgd import SGD as SGD  # noqa: F401,F811
+    from ndgrad.optim.swap_in import swap_in_optimizer_params_and_state as swap_in_optimizer_params_and_state  # noqa: F401,F811
 
-    __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer",
-        "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]
+    __all__ = ["ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "Muon",
+        "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils",
+        "swap_in_optimizer_params_and_state"]

@@ -9,6 +9,8 @@ import warnings  # noqa: F401
 
 from ...ops import loss as _ops  # noqa: F401
 from ...ops.linalg import broadcast_shape  # noqa: F401
+from ...ops._torch_function import (handle_torch_function, has_torch_function,  # noqa: F401
+                                  has_torch_function_unary, has_torch_function_variadic)
 from .activation import *  # noqa: F401,F403
 from .activation import _softmax_dim  # noqa: F401
 from .attention import *  # noqa: F401,F403
@@ -44,6 +46,9 @@ if _typing.TYPE_CHECKING:
     from ndgrad.nn.functional.loss import (cross_entropy as cross_entropy, mse_loss as mse_loss,  # noqa: F401,F811
         nll_loss as nll_loss)
     from ndgrad.nn.functional.normalization import local_response_norm as local_response_norm  # noqa: F401,F811
+    from ndgrad.ops._torch_function import (handle_torch_function as handle_torch_function,  # noqa: F401,F811
+        has_torch_function as has_torch_function, has_torch_function_unary as has_torch_function_unary,
+        has_torch_function_variadic as has_torch_function_variadic)
     from ndgrad.ops.activation import (glu as glu, hardshrink as hardshrink, hardsigmoid as hardsigmoid,  # noqa: F401,F811
         hardswish as hardswish, logsigmoid as logsigmoid, mish as mish, prelu as prelu, rrelu as rrelu,
         rrelu_ as rrelu_, softshrink as softshrink, softsign as softsign, tanhshrink as tanhshrink)
@@ -86,7 +91,8 @@ if _typing.TYPE_CHECKING:
         max_pool3d as max_pool3d, max_pool3d_with_indices as max_pool3d_with_indices,
         max_unpool1d as max_unpool1d, max_unpool2d as max_unpool2d, max_unpool3d as max_unpool3d)
     from ndgrad.ops.sampling import (affine_grid as affine_grid, channel_shuffle as channel_shuffle,  # noqa: F401,F811
-        grid_sample as grid_sample, interpolate as interpolate, pixel_shuffle as pixel_shuffle,
+        grid_sample as grid_sample, interpolate as interpolate,
+        native_channel_shuffle as native_channel_shuffle, pixel_shuffle as pixel_shuffle,
         pixel_unshuffle as pixel_unshuffle, upsample as upsample, upsample_bilinear as upsample_bilinear,
         upsample_nearest as upsample_nearest)
 
@@ -101,19 +107,20 @@ if _typing.TYPE_CHECKING:
         "dropout", "dropout1d", "dropout2d", "dropout3d", "elu", "elu_", "embedding", "embedding_bag",
         "feature_alpha_dropout", "fold", "fractional_max_pool2d", "fractional_max_pool2d_with_indices",
         "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "gaussian_nll_loss", "gelu", "glu",
-        "grid_sample", "group_norm", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish", "hardtanh",
-        "hardtanh_", "hinge_embedding_loss", "huber_loss", "instance_norm", "interpolate", "kl_div",
-        "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "local_response_norm", "log_softmax",
-        "logsigmoid", "lp_pool1d", "lp_pool2d", "lp_pool3d", "margin_ranking_loss", "max_pool1d",
-        "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
+        "grid_sample", "group_norm", "gumbel_softmax", "handle_torch_function", "hardshrink", "hardsigmoid",
+        "hardswish", "hardtanh", "hardtanh_", "has_torch_function", "has_torch_function_unary",
+        "has_torch_function_variadic", "hinge_embedding_loss", "huber_loss", "instance_norm", "interpolate",
+        "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "local_response_norm",
+        "log_softmax", "logsigmoid", "lp_pool1d", "lp_pool2d", "lp_pool3d", "margin_ranking_loss",
+        "max_pool1d", "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
         "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d", "mish", "mse_loss",
-        "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss",
-        "normalize", "one_hot", "pad", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
-        "poisson_nll_loss", "prelu", "relu", "relu6", "relu_", "rms_norm", "rrelu", "rrelu_",
-        "scaled_dot_product_attention", "selu", "selu_", "sigmoid", "silu", "smooth_l1_loss",
-        "soft_margin_loss", "softmax", "softmin", "softplus", "softshrink", "softsign", "tanh", "tanhshrink",
-        "threshold", "threshold_", "triplet_margin_loss", "triplet_margin_with_distance_loss", "unfold",
-        "upsample", "upsample_bilinear", "upsample_nearest"]
+        "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+        "native_channel_shuffle", "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance", "pdist",
+        "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "relu", "relu6", "relu_",
+        "rms_norm", "rrelu", "rrelu_", "scaled_dot_product_attention", "selu", "selu_", "sigmoid", "silu",
+        "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus", "softshrink", "softsign",
+        "tanh", "tanhshrink", "threshold", "threshold_", "triplet_margin_loss",
+        "triplet_margin_with_distance_loss", "unfold", "upsample", "upsample_bilinear", "upsample_nearest"]
 
     # the 1 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...

@@ -2,10 +2,10 @@
 the public forms in ops/sampling.py.
 """
 from ...ops.sampling import (  # noqa: F401
-    affine_grid, channel_shuffle, grid_sample, interpolate, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear,
-    upsample_nearest)
+    affine_grid, channel_shuffle, grid_sample, interpolate, native_channel_shuffle, pixel_shuffle, pixel_unshuffle,
+    upsample, upsample_bilinear, upsample_nearest)
 
-__all__ = ["affine_grid", "channel_shuffle", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample",
+__all__ = ["affine_grid", "channel_shuffle", "grid_sample", "interpolate", "native_channel_shuffle", "pixel_shuffle", "pixel_unshuffle", "upsample",
            "upsample_bilinear", "upsample_nearest"]
 
 

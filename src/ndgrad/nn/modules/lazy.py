@@ -8,6 +8,7 @@ torch does. load_state_dict before the first call takes the shapes from the chec
 from ... import _dtype
 from ..._tensor import Tensor
 from ...ops.creation import empty
+from ...ops._torch_function import _disabled_torch_function_impl
 from ..parameter import Parameter
 from .convolution import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
@@ -32,6 +33,7 @@ class UninitializedParameter(Parameter):
 
 class UninitializedBuffer(Tensor):
     """A buffer without a shape yet (running statistics of lazy norm layers)."""
+    __torch_function__ = _disabled_torch_function_impl
 
     def __init__(self, requires_grad=False, device=None, dtype=None):
         super().__init__(None)

@@ -10,6 +10,7 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..._hooks import HookDict
 from ..parameter import Parameter
+from ...ops.creation import empty_like
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled
 
@@ -532,7 +533,10 @@ class Module:
                 continue
             else:
                 device = a
-        if device is not None and str(device).split(":")[0] != "cpu":
+        kind = None if device is None else str(device).split(":")[0]
+        if kind == "meta" or kind == "cpu" and any(t.is_meta for t in self._tensors()):
+            return self._to_device(kind, dtype)
+        if device is not None and kind != "cpu":
             raise NotImplementedError(f"Module.to({str(device)!r}): ndgrad only has the CPU backend wired to ops")
         if dtype is None:
             return self
@@ -540,6 +544,40 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() or t.is_complex() else t)
+
+    def _tensors(self):
+        return [t for m in self.modules() for t in (*m._parameters.values(), *m._buffers.values()) if t is not None]
+
+    def _to_device(self, kind, dtype):
+        """Module.to('meta') (and back, refused as torch refuses it): parameters move into new Parameter
+        objects, as torch's _apply makes them when the storage kind changes."""
+        if kind != "meta":
+            raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use torch.nn.Module.to_empty() "
+                                      "instead of torch.nn.Module.to() when moving module from meta to a different "
+                                      "device.")
+
+        def move(t):
+            d = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) else t.dtype
+            return t.to("meta", d)
+        return self._swap_storage(move)
+
+    def _swap_storage(self, fn):
+        for module in self.modules():
+            with no_grad():
+                for name, p in module._parameters.items():
+                    if p is not None:
+                        module._parameters[name] = Parameter(fn(p), p.requires_grad)
+                for name, b in module._buffers.items():
+                    if b is not None:
+                        module._buffers[name] = fn(b)
+        return self
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers moved to `device` without copying their values (uninitialized)."""
+        kind = str(device).split(":")[0]
+        if kind not in ("cpu", "meta"):
+            raise NotImplementedError(f"Module.to_empty({str(device)!r}): ndgrad only has the CPU backend wired to ops")
+        return self._swap_storage(lambda t: empty_like(t, device=kind))
 
     def _float_apply(self, dtype):
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)

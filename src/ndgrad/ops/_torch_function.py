@@ -1,0 +1,196 @@
+"""The `__torch_function__` protocol: an argument whose type defines `__torch_function__` (a Tensor
+subclass, or any class that acts like a Tensor) takes over the call of a public function.
+
+Every public op checks its arguments once (`plain`: a type-set lookup per argument, so that calls
+on plain Tensors and Python values pay almost nothing); only when some argument overrides does
+`handle_torch_function` collect the overriding types, subclasses before their bases, and call
+their `__torch_function__(func, types, args, kwargs)` until one returns something other than
+NotImplemented. Tensor's own `__torch_function__` (the default every subclass inherits) runs the
+function with subclass dispatch disabled and converts the Tensor results to the subclass;
+`_disabled_torch_function_impl` opts a subclass out entirely (Parameter does).
+"""
+import threading
+
+from .._tensor import Tensor
+
+_NOT_OVERRIDING = {Tensor, int, float, bool, complex, str, type(None), slice, type(...)}
+_state = threading.local()   # .disabled: 0 on, 1 Tensor subclasses off (DisableTorchFunctionSubclass), 2 all off
+
+
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """A `__torch_function__` that opts a Tensor subclass out of the protocol: ops see it as a Tensor."""
+    with DisableTorchFunctionSubclass():
+        return func(*args, **(kwargs or {}))
+
+
+def _disabled_level():
+    return getattr(_state, "disabled", 0)
+
+
+def _overrides(t):
+    """Whether instances of type `t` take over calls (cached per type in `_OVERRIDING`). PyTorch's own
+    tensors are foreign arrays here (exchanged through DLPack / __array__), not overrides: their
+    `__torch_function__` serves torch's functions, not ndgrad's."""
+    if any(k.__name__ == "TensorBase" and k.__module__ == "torch._C" for k in t.__mro__):
+        return False
+    tf = getattr(t, "__torch_function__", None)
+    tf = getattr(tf, "__func__", tf)
+    return tf is not None and tf is not _disabled_torch_function_impl
+
+
+_OVERRIDING = {Tensor: False}   # Tensor itself never overrides: its default is the plain call
+
+
+def _overriding_type(a, level):
+    t = type(a)
+    yes = _OVERRIDING.get(t)
+    if yes is None:
+        yes = _OVERRIDING[t] = _overrides(t)
+    if not yes:
+        _NOT_OVERRIDING.add(t)   # from now on skipped by the ops' inline check
+        return None
+    if level == 2 or level == 1 and issubclass(t, Tensor):
+        return None
+    return t
+
+
+def plain(args):
+    """True when no argument (nor element of a list/tuple argument) overrides torch functions: the
+    check every public op makes before anything else."""
+    for a in args:
+        t = type(a)
+        if t in _NOT_OVERRIDING:
+            continue
+        if t is list or t is tuple:
+            if not plain(a):
+                return False
+        elif _overriding_type(a, _disabled_level()) is not None:
+            return False
+    return True
+
+
+def has_torch_function(relevant_args):
+    """Whether an argument of `relevant_args` (a tuple) takes over torch functions (torch.overrides)."""
+    return not plain(relevant_args)
+
+
+def has_torch_function_unary(arg):
+    return not plain((arg,))
+
+
+def has_torch_function_variadic(*args):
+    return not plain(args)
+
+
+def _overloaded_types(relevant_args):
+    """The overriding types, in order of first appearance with each subclass moved before its bases,
+    and the arguments that carry them, as torch orders them."""
+    level = _disabled_level()
+    types, args = [], []
+
+    def visit(a):
+        if type(a) in (list, tuple):
+            for x in a:
+                visit(x)
+            return
+        t = _overriding_type(a, level)
+        if t is None or t in types:
+            return
+        index = len(types)
+        for i, seen in enumerate(types):
+            if issubclass(t, seen):
+                index = i
+                break
+        types.insert(index, t)
+        args.insert(index, a)
+    for a in relevant_args:
+        visit(a)
+    return types, args
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Call `public_api` through the `__torch_function__` of the overriding arguments in
+    `relevant_args` (torch.overrides.handle_torch_function)."""
+    types, overloaded = _overloaded_types(relevant_args)
+    for a in overloaded:   # bound: a classmethod gets the type, a plain method the instance
+        result = a.__torch_function__(public_api, tuple(types), args, kwargs)
+        if result is not NotImplemented:
+            return result
+    module = public_api.__module__ or "ndgrad"
+    module = "torch" if module.startswith("ndgrad.ops") or module == "ndgrad" else module.replace("ndgrad", "torch", 1)
+    handlers = "".join(f"  - tensor subclass {t}\n" for t in types)
+    raise TypeError(f"Multiple dispatch failed for '{module}.{public_api.__name__}'; all __torch_function__ handlers "
+                    f"returned NotImplemented:\n\n{handlers}\nFor more information, try re-running with "
+                    "TORCH_LOGS=not_implemented")
+
+
+def dispatch(public_api, args, kwargs):
+    """A public op's call when `plain(args)` failed: through `__torch_function__` if an argument
+    (positional or keyword) overrides, else None (the op runs as usual)."""
+    relevant = args + tuple(kwargs.values()) if kwargs else args
+    if plain(relevant):
+        return _NO_OVERRIDE
+    return handle_torch_function(public_api, relevant, *args, **kwargs)
+
+
+_NO_OVERRIDE = object()
+
+
+def is_tensor_like(inp):
+    """True for a Tensor or an object whose type defines `__torch_function__` (torch.overrides)."""
+    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
+
+
+class _Disable:
+    _level = 0
+
+    def __enter__(self):
+        self._old = _disabled_level()
+        _state.disabled = max(self._old, self._level)
+        return self
+
+    def __exit__(self, *exc):
+        _state.disabled = self._old
+
+
+class DisableTorchFunctionSubclass(_Disable):
+    """Context manager: Tensor subclasses' `__torch_function__` is not called inside (torch._C)."""
+    _level = 1
+
+
+class DisableTorchFunction(_Disable):
+    """Context manager: no `__torch_function__` is called inside, of Tensor subclasses or other types."""
+    _level = 2
+
+
+def _convert(ret, cls):
+    """Tensor results as instances of `cls` (Tensor.__torch_function__'s conversion)."""
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        return ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        items = [_convert(r, cls) for r in ret]
+        return type(ret)(*items) if hasattr(ret, "_fields") else type(ret)(items)
+    return ret
+
+
+def _tensor_torch_function(cls, func, types, args=(), kwargs=None):
+    """Tensor.__torch_function__: run `func` as on plain Tensors, results converted to `cls`."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        return _convert(func(*args, **kwargs), cls)
+
+
+def _as_subclass(self, cls):
+    """`t.as_subclass(cls)`: a `cls` instance sharing t's data, version counter and history."""
+    out = object.__new__(cls)
+    for name in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base"):
+        setattr(out, name, getattr(self, name))
+    out.__dict__.update(self.__dict__)
+    return out
+
+
+Tensor.__torch_function__ = classmethod(_tensor_torch_function)
+Tensor.as_subclass = _as_subclass

@@ -1,0 +1,70 @@
+"""The __torch_function__ protocol: Tensor subclasses keep their type through ops, and any class
+with __torch_function__ takes over the public functions it is passed to."""
+import pytest
+
+from parity import both, same_error
+
+
+def _subclass(T):
+    class Marked(T.Tensor):
+        pass
+    return Marked
+
+
+def test_subclass_type_survives_functions_methods_and_operators():
+    def scenario(T):
+        M = _subclass(T)
+        m = T.tensor([1.0, -2.0, 3.0], requires_grad=True).as_subclass(M)
+        outs = [T.add(m, 1), m.exp(), m * 2, 1 - m, T.cat([m, m]), T.max(m, 0).values, T.mean(m), m[1:]]
+        names = [type(o).__name__ for o in outs]
+        loss = sum(o.sum() for o in outs[:5])
+        (g,) = T.autograd.grad(loss, m)
+        return names, g   # (the gradient's type differs: ndgrad's backward runs on arrays)
+    names, g = both(scenario)
+    assert names == ["Marked"] * 8
+    assert list(g) == pytest.approx([1 + 2.718281828 + 2 - 1 + 2, 1 + 0.135335283 + 2 - 1 + 2, 1 + 20.08553692 + 2 - 1 + 2])
+
+
+def test_parameter_opts_out():
+    def scenario(T):
+        p = T.nn.Parameter(T.ones(2))
+        return [type(p * 2).__name__, type(T.add(p, 1)).__name__, type(T.nn.functional.linear(T.ones(1, 2), p[None])).__name__]
+    assert both(scenario) == ["Tensor"] * 3
+
+
+def test_tensor_like_class_overrides_functions():
+    def scenario(T):
+        seen = []
+
+        class Like:
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append((func.__name__, [t.__name__ for t in types], len(args)))
+                return "handled"
+        like = Like()
+        out = [T.mean(like), T.add(T.ones(2), like), T.add(T.ones(2), other=like), T.ones(2) * like,
+               T.cat([T.ones(1), like]), T.nn.functional.relu(like)]
+        return out, seen, T.overrides.is_tensor_like(like), T.overrides.is_tensor_like(3), \
+            T.overrides.has_torch_function((T.ones(1), like)), T.overrides.has_torch_function((T.ones(1), 2))
+    out, seen, like_is, three_is, has, has_not = both(scenario)
+    assert out == ["handled"] * 6 and like_is and not three_is and has and not has_not
+    assert [s[0] for s in seen] == ["mean", "add", "add", "mul", "cat", "relu"]
+
+
+def test_all_not_implemented_is_a_type_error():
+    class Refuses:
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return NotImplemented
+    msg = same_error(lambda T: T.mul(Refuses(), 3), TypeError)
+    assert msg.startswith("Multiple dispatch failed for 'torch.mul'") and "Refuses" in msg
+
+
+def test_dispatch_disabled():
+    def scenario(T):
+        M = _subclass(T)
+        m = T.ones(2).as_subclass(M)
+        with T._C.DisableTorchFunctionSubclass():
+            inside = type(m + 1).__name__
+        with T._C.DisableTorchFunction():
+            inside_all = type(T.add(m, 1)).__name__
+        return inside, inside_all, type(m + 1).__name__
+    assert both(scenario) == ["Tensor", "Tensor", "Marked"]
