@@ -30,11 +30,7 @@ ALL = ["tut_polynomial_tensor", "tut_polynomial_autograd", "tut_polynomial_custo
        "docs_extending_torch_function"]
 # program -> why it does not match torch yet
 KNOWN = {
-    "tut_ensembling": "`.to('meta')`: ndgrad has no meta device",
-    "tut_forward_ad_usage": "imports the functorch package, which reaches torch's private modules",
     "tut_neural_tangent_kernels": "too slow for the time limit: vmap loops over samples in convolution's backward",
-    "docs_extending_torch_function": "the __torch_function__ protocol is not implemented",
-    "docs_extending_autograd": "custom Function nodes print as ndgrad.autograd.function classes, not torch's",
 }
 
 PROGRAMS = ALL if os.environ.get("NDGRAD_EXTERNAL") == "full" else QUICK
