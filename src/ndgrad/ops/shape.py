@@ -27,7 +27,7 @@ from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse
                                refuse_view_inplace as _refuse_view_inplace)
 from ._registry import method, op, register
 from ._schema import Parser
-from .._tensor import Size, Tensor, _wrap_dim, preserve_format
+from .._tensor import CONJ_BIT, Size, Tensor, _wrap_dim, preserve_format
 from ..autograd.grad_mode import state
 
 
@@ -1284,11 +1284,20 @@ _REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.floa
 _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 
 
-@op("view_as_real", view=True)
-def view_as_real(input):
+@op("view_as_real", view=True, public=False)
+def _view_as_real(input):
     if input.dtype.kind != "c":
         raise RuntimeError("view_as_real is only supported for complex tensors")
     return input[..., None].view(_REAL_OF[input.dtype])
+
+
+@register()
+def view_as_real(input):
+    if input._math_bits & CONJ_BIT:   # a real view cannot conjugate lazily
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
+    return _view_as_real(input)
 
 
 @register()
