@@ -95,6 +95,8 @@ def test_numpy_and_view_as_real_of_a_flagged_view_raise_torch_errors():
     assert "negative bit set" in same_error(lambda T: Z(T)._neg_view().numpy())
     assert "unresolved conjugated" in same_error(lambda T: T.view_as_real(Z(T).conj()))
     same_error(lambda T: Z(T).conj().__dlpack__(), BufferError)
+    assert "conjugate view" in same_error(lambda T: Z(T).conj().view(T.float64))
+    assert "negative bit" in same_error(lambda T: Z(T)._neg_view().view(T.float64))
 
     def scenario(T):   # a negative view can be viewed as real: the real view keeps the bit
         v = T.view_as_real(Z(T)._neg_view())

@@ -168,6 +168,9 @@ def view(self, *args, **kwargs):
 def _view_dtype(input, dtype):
     """The same bytes read as `dtype`: not differentiable, shares memory and version counter."""
     a, new = input._data, dtype.np
+    if input._math_bits and new != a.dtype:   # the bits cannot be read through another dtype
+        raise RuntimeError("torch.Tensor.view is not supported for " + ("conjugate view tensors" if input._math_bits &
+                           CONJ_BIT else "tensors with negative bit set") + " when converting to a different dtype.")
     if a.itemsize != new.itemsize:
         what = f"to view {input.dtype.title} as {dtype.title} (different element sizes)"
         if a.ndim == 0:
