@@ -634,7 +634,8 @@ def std_mean(*args, **kwargs):
 @op("logsumexp", method=True, promote="float", operands=(0,))
 def logsumexp(input, dim, keepdim=False):
     axes = _dims(input.ndim, dim)
-    shift = np.max(input, axis=axes, keepdims=True, initial=-np.inf)
+    # complex: shifted by the real parts' max, as torch, so the imaginary part stays log's principal value
+    shift = np.max(input.real if input.dtype.kind == "c" else input, axis=axes, keepdims=True, initial=-np.inf)
     shift = np.where(np.isfinite(shift), shift, 0)    # all -inf (or an inf) slices: nothing to shift
     with np.errstate(divide="ignore"):
         out = np.log(np.sum(np.exp(input - shift), axis=axes, keepdims=True)) + shift
