@@ -590,6 +590,11 @@ class Tensor:
     def cdouble(self, memory_format=None):
         return self.to(_dtype.complex128, memory_format=memory_format)
 
+    def chalf(self, memory_format=None):
+        # NumPy has no half-precision complex type to store it in; emulating it in complex64 would need
+        # a dtype tag apart from the array's and a rounding of both parts after every op
+        raise NotImplementedError("chalf: ndgrad has no complex32 (ComplexHalf) dtype")
+
     def type_as(self, other):
         return self.to(other.dtype)
 
