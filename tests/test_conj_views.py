@@ -161,3 +161,15 @@ def test_forward_ad_tangents_keep_their_primals_bits():
     out = both(scenario)
     assert out[0::6] == [p == q for p in range(3) for q in range(3)]
     assert all(out[3::6])
+
+
+def test_gradcheck_takes_and_returns_flagged_views():
+    def scenario(T):
+        z = Z(T, requires_grad=True)
+        x = Z(T).conj().requires_grad_()
+        check = T.autograd.gradcheck
+        return [check(lambda a: (a * a).sin(), (x,), check_forward_ad=True),
+                check(T.conj, (z,), check_forward_ad=True),
+                check(lambda a: a.conj().imag, (z,), check_forward_ad=True, fast_mode=True),
+                T.autograd.gradgradcheck(lambda a: a.conj() * a._neg_view(), (z,))]
+    assert both(scenario) == [True] * 4
