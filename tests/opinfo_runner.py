@@ -284,8 +284,9 @@ def _compare(torch, kind, got, want):
         if isinstance(w, torch.Tensor):
             if not isinstance(g, ndgrad.Tensor):
                 raise Mismatch(kind, f"output {i}: {type(g).__name__}, torch gives a Tensor")
-            # outputs keep torch's lazy conj/neg bits (a gradient's bits are torch's engine detail: values only)
-            if kind == "value" and (g.is_conj(), g.is_neg()) != (w.is_conj(), w.is_neg()):
+            # views keep torch's lazy conj/neg bits (those of a computed result, or of a gradient, are a
+            # detail of torch's kernels and engine: values only)
+            if kind == "value" and w._is_view() and (g.is_conj(), g.is_neg()) != (w.is_conj(), w.is_neg()):
                 raise Mismatch(kind, f"output {i}: is_conj, is_neg {g.is_conj(), g.is_neg()}, torch gives "
                                      f"{w.is_conj(), w.is_neg()}")
             try:
