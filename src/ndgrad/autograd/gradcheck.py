@@ -715,9 +715,9 @@ def _without_math_bits(func, inputs):
         out = func(*args)
         if isinstance(out, Tensor):
             return out.resolve_conj().resolve_neg()
-        if isinstance(out, (tuple, list)):
-            return type(out)(o.resolve_conj().resolve_neg() if isinstance(o, Tensor) else o for o in out)
-        return out
+        if isinstance(out, (tuple, list)) and any(isinstance(o, Tensor) and o._math_bits for o in out):
+            return tuple(o.resolve_conj().resolve_neg() if isinstance(o, Tensor) else o for o in out)
+        return out   # (as it is otherwise: a named tuple of results keeps its type)
     return resolved, inputs
 
 
