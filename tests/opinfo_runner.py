@@ -112,7 +112,7 @@ def _torch_helper(helper, *args, **kwargs):
 
     def to_torch(x):
         if isinstance(x, ndgrad.Tensor):
-            return torch.from_numpy(np.array(x.detach().numpy(), copy=True))
+            return torch.from_numpy(np.array(x.detach().resolve_conj().resolve_neg().numpy(), copy=True))
         if callable(x) and getattr(x, "__module__", "").startswith("ndgrad"):
             return getattr(importlib.import_module("torch" + x.__module__[len("ndgrad"):]), x.__name__)
         if isinstance(x, (list, tuple)):
@@ -270,7 +270,7 @@ class Mismatch(Exception):
 
 def _to_torch(torch, x):
     if isinstance(x, ndgrad.Tensor):
-        a = np.array(x.detach().numpy(), copy=True)
+        a = np.array(x.detach().resolve_conj().resolve_neg().numpy(), copy=True)   # the values (lazy conj/neg views)
         if x.dtype is ndgrad.bfloat16:   # torch takes no ml_dtypes array: hand it the bits
             return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
         return torch.from_numpy(a)
@@ -284,13 +284,18 @@ def _compare(torch, kind, got, want):
         if isinstance(w, torch.Tensor):
             if not isinstance(g, ndgrad.Tensor):
                 raise Mismatch(kind, f"output {i}: {type(g).__name__}, torch gives a Tensor")
+            # views keep torch's lazy conj/neg bits (those of a computed result, or of a gradient, are a
+            # detail of torch's kernels and engine: values only)
+            if kind == "value" and w._is_view() and (g.is_conj(), g.is_neg()) != (w.is_conj(), w.is_neg()):
+                raise Mismatch(kind, f"output {i}: is_conj, is_neg {g.is_conj(), g.is_neg()}, torch gives "
+                                     f"{w.is_conj(), w.is_neg()}")
             try:
                 torch.testing.assert_close(_to_torch(torch, g), w.detach().resolve_conj().resolve_neg(),
                                            equal_nan=True, check_device=False, check_layout=False)
             except AssertionError as e:
                 raise Mismatch(kind, f"output {i}: " + " ".join(str(e).split())[:300]) from None
         elif w is None:
-            if g is not None and not (isinstance(g, ndgrad.Tensor) and not g.detach().numpy().any()):
+            if g is not None and not (isinstance(g, ndgrad.Tensor) and not g.detach().resolve_conj().resolve_neg().numpy().any()):
                 raise Mismatch(kind, f"output {i}: {g!r}, torch gives None")
         else:
             if isinstance(g, ndgrad.Tensor) or g != w and not (g != g and w != w):

@@ -21,8 +21,6 @@ _MKLDNN = ("Intel MKL-DNN (oneDNN) opaque tensors (`to_mkldnn`): a CPU-library-s
            "meaning on NumPy arrays")
 # Nodes torch produces on CPU that ndgrad deliberately does not build, and why.
 NOT_BUILT = {
-    "NegViewBackward0": "needs lazy conjugate/negative views (torch's conj and neg bits): ndgrad's conj() "
-                        "copies, so conj(z).imag is an ordinary select of a copy (ConjBackward0, SelectBackward0)",
     "ToMkldnnBackward0": _MKLDNN,
     "MkldnnLinearBackward0": _MKLDNN,
     "MkldnnMaxPool2DBackward0": _MKLDNN,

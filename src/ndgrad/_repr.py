@@ -178,8 +178,9 @@ def sparse_repr(t):
     return _with_suffixes(text, suffixes, indent)
 
 
-def tensor_repr(t):
-    arr = t._data
+def tensor_repr(t, arr=None):
+    """arr: t's values when they are not its array as stored (a lazy conjugate/negative view)."""
+    arr = t._data if arr is None else arr
     prefix = "tensor("
     indent = len(prefix)
     d = _dtype.from_numpy_dtype(arr.dtype)

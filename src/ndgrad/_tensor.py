@@ -121,6 +121,8 @@ class Tensor:
     _inference = False         # created under inference_mode
     _grad_modes = None         # the thread's grad-mode flags (autograd.grad_mode.state), set by autograd/tensor_methods
     _fw = None                 # forward AD: (dual level, tangent); see autograd/forward_ad.py
+    _math_bits = 0             # torch's lazy conj()/_neg_view(): _data is the memory as stored, these bits
+                               # (CONJ_BIT, NEG_BIT) say how to read it; see resolved_data
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
     def __init__(self, *args, requires_grad=False, device=None):
@@ -133,6 +135,8 @@ class Tensor:
         self._output_nr = 0
         self._vc = alias._vc if alias is not None else [0]   # an alias shares the version counter
         self._base = None
+        if alias is not None and alias._math_bits:
+            self._math_bits = alias._math_bits
         if requires_grad:
             self.requires_grad_(True)
 
@@ -388,6 +392,8 @@ class Tensor:
         if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+        if self._math_bits or value._math_bits:
+            self._math_bits = value._math_bits
 
     @data.deleter
     def data(self):
@@ -403,6 +409,8 @@ class Tensor:
     def detach(self):
         t = Tensor._make(self._data, False, None, 0)
         t._vc = self._vc   # shares memory and version counter, but (as in torch) is no view: _base is None
+        if self._math_bits:
+            t._math_bits = self._math_bits
         return t
 
     def detach_(self):
@@ -460,12 +468,14 @@ class Tensor:
     def numpy(self, *, force=False):
         if self._requires_grad and not force and self._grad_modes.enabled:   # allowed under no_grad, as torch
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        _refuse_math_bits(self)
         data = self._data
         return namespace(data).to_host(data) if is_array(data) else np.asarray(data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad and self._grad_modes.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        _refuse_math_bits(self)
         data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
         return data if dtype is None else data.astype(dtype)
 
@@ -479,6 +489,8 @@ class Tensor:
     def __dlpack__(self, *args, **kwargs):
         if self._requires_grad:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        if self._math_bits & CONJ_BIT:   # (torch exports a negative view's memory as it is)
+            raise BufferError("Can't export tensors with the conjugate bit set")
         return self._data.__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self):
@@ -487,15 +499,15 @@ class Tensor:
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
-        return self._data.reshape(()).item()
+        return resolved_data(self).reshape(()).item()
 
     def tolist(self):
-        return self._data.tolist()
+        return resolved_data(self).tolist()
 
     def __bool__(self):
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._data.reshape(()))
+        return bool(resolved_data(self).reshape(()))
 
     def __float__(self):
         return float(self.item())
@@ -519,7 +531,8 @@ class Tensor:
     def __repr__(self):
         if type(self._data) is NestedArray:
             return nested_repr(self)
-        return tensor_repr(self) if is_array(self._data) or type(self._data) is MetaArray else sparse_repr(self)
+        return tensor_repr(self, resolved_data(self)) if is_array(self._data) or type(self._data) is MetaArray \
+            else sparse_repr(self)
 
     def __iter__(self):
         if self._data.ndim == 0:
@@ -535,7 +548,7 @@ class Tensor:
                                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
                                "because of a torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        t = type(self)._make(self._data.copy(), self._requires_grad, None, 0)   # keeps the dtype
+        t = type(self)._make(resolved_data(self).copy(), self._requires_grad, None, 0)   # keeps the dtype
         if self._grad is not None:
             t._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = t
@@ -546,6 +559,8 @@ class Tensor:
         (Parameter stays Parameter) and user attributes; never the graph, .grad or hooks, so a
         non-leaf comes back as a leaf."""
         state = {k: v for k, v in self.__dict__.items() if not hasattr(Tensor, k)}   # ours are class defaults
+        if self._math_bits:   # as torch's pickle: the memory and its lazy conj/neg bits
+            state["_math_bits"] = self._math_bits
         return _rebuild_tensor, (type(self), _pickled_array(self._data), self._requires_grad, state)
 
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
@@ -579,11 +594,16 @@ class Tensor:
     def bool(self):
         return self.to(_dtype.bool_)
 
-    def cfloat(self):
-        return self.to(_dtype.complex64)
+    def cfloat(self, memory_format=None):
+        return self.to(_dtype.complex64, memory_format=memory_format)
 
-    def cdouble(self):
-        return self.to(_dtype.complex128)
+    def cdouble(self, memory_format=None):
+        return self.to(_dtype.complex128, memory_format=memory_format)
+
+    def chalf(self, memory_format=None):
+        # NumPy has no half-precision complex type to store it in; emulating it in complex64 would need
+        # a dtype tag apart from the array's and a rounding of both parts after every op
+        raise NotImplementedError("chalf: ndgrad has no complex32 (ComplexHalf) dtype")
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -695,6 +715,31 @@ _UNDELETABLE = {
     **{slot: (AttributeError, f"cannot delete Tensor's internal field {slot!r}")
        for slot in ("_data", "_requires_grad", "_output_nr", "_vc", "_base")},
 }
+
+
+CONJ_BIT, NEG_BIT = 1, 2
+
+
+def apply_bits(data, bits):
+    """`data` read through math bits `bits`: conjugated and/or negated (a new array when a bit is
+    set). Both are involutions, so this also turns values into what a view with the bits stores."""
+    if bits & CONJ_BIT:
+        data = data.conj()
+    if bits & NEG_BIT:
+        data = -data
+    return data
+
+
+def resolved_data(t):
+    """t's values: its array, or a resolved copy when t is a lazy conjugate/negative view."""
+    return apply_bits(t._data, t._math_bits) if t._math_bits else t._data
+
+
+def _refuse_math_bits(t):
+    for bit, name, fix in ((CONJ_BIT, "conjugate", "resolve_conj"), (NEG_BIT, "negative", "resolve_neg")):
+        if t._math_bits & bit:
+            raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. "
+                               f"Use tensor.{fix}().numpy() instead.")
 
 
 def _owner(t):

@@ -216,7 +216,9 @@ class _Tracer:
 
     def ref(self, t, raw):
         if type(t._data) is not np.ndarray:
-            raise _Refused("it uses a sparse, nested or non-NumPy tensor")
+            raise _Refused("it uses a sparse, nested, meta or non-NumPy tensor")
+        if t._math_bits:   # the glue resolves these lazily; a tape replays plain arrays
+            raise _Refused("it uses a lazy conjugate or negative view")
         return _Ref(self.slot(t), None if raw is t._data else raw.dtype)
 
 

@@ -118,6 +118,9 @@ class _Pickler(pickle._Pickler):   # the Python pickler: only it lets a global b
     def _tensor(self, t, requires_grad):
         if str(t.layout) != "torch.strided":
             raise NotImplementedError(f"ndgrad.save: {t.layout} tensors are not supported; save t.to_dense()")
+        if t._math_bits:
+            raise NotImplementedError("ndgrad.save: a lazy conjugate/negative view (is_conj() or is_neg()) is not "
+                                      "supported; save t.resolve_conj().resolve_neg()")
         array = t.detach().numpy()
         root = array
         while isinstance(root.base, np.ndarray):

@@ -227,7 +227,8 @@ def make_dual(tensor, tangent, *, level=None):
                            f"{level} is not supported.")
     with _paused():
         dual = tensor._dual_view(tangent, level)   # the _make_dual view op (ops/dual.py)
-        if not _same_layout(tangent, tensor):   # as torch: a tangent is stored laid out as its primal
+        # as torch: a tangent is stored laid out as its primal, with its lazy conj/neg bits
+        if not _same_layout(tangent, tensor) or tangent._math_bits != tensor._math_bits:
             tangent = to_layout_of(tangent, tensor)
     if _flags.fw_grad:
         dual._fw = (state.level, tangent)

@@ -8,7 +8,7 @@
 - sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
 """
 from .._dtype import INEXACT_KINDS
-from .._tensor import Tensor
+from .._tensor import Tensor, resolved_data
 from ..backends import current, namespace
 
 
@@ -28,6 +28,9 @@ def fit_to_input(node, i, grad, meta):
     """Bring gradient `i` of `node` to the (shape, dtype) `meta` of the input it flows into.
 
     Returns None for a non-float input (no gradient flows there); meta None: no check."""
+    if grad._math_bits:   # a lazy conjugate/negative view (conj's formula makes one): nodes get values,
+        # differentiably when the backward itself is recorded (create_graph)
+        grad = grad.clone() if grad.requires_grad else Tensor._make(resolved_data(grad), False, None, 0)
     if meta is None:
         return grad
     shape, dtype = meta
@@ -42,6 +45,8 @@ def fit_to_input(node, i, grad, meta):
     if grad._data.dtype != dtype:
         if dtype.kind not in INEXACT_KINDS:
             return None
+        if grad._data.dtype.kind == "c" and dtype.kind != "c":   # as torch: a real input takes the real part
+            grad = grad.real                                      # (no casting warning)
         grad = grad._cast(dtype)
     return grad
 

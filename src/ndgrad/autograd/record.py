@@ -13,7 +13,7 @@ import warnings
 import weakref
 
 from .. import _dtype
-from .._tensor import INFERENCE_INPLACE, Tensor, _owner
+from .._tensor import INFERENCE_INPLACE, Tensor, _owner, apply_bits
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
 from .anomaly_mode import state as anomaly
@@ -208,6 +208,8 @@ _WRITES_SOME = {"masked_fill.Scalar": ("masked_fill_", "mask] = scalar"),
 def write_into(self, data, op_name):
     """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
     dst = self._data
+    if self._math_bits:   # a lazy conjugate/negative view stores its values conjugated/negated
+        data = apply_bits(data.astype(dst.dtype) if data.dtype.kind == "b" else data, self._math_bits)
     if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
         raise RuntimeError(f"result type {_dtype.type_word(data.dtype)} can't be cast to the desired "
                            f"output type {_dtype.type_word(dst.dtype)}")

@@ -306,6 +306,9 @@ def logcumsumexp_backward(grad, self, result, dim):
     positive and the negative grads so that nothing overflows."""
     if self.ndim == 0:
         return grad
+    if grad.is_complex():   # the complex log keeps each grad's phase: one sum, no sign split
+        logs = grad.conj().log() - result
+        return (logs.flip(dim).logcumsumexp(dim).flip(dim) + self).exp().conj()
     lowest = float(np.finfo(grad._data.dtype).min)   # log(0), kept finite: no -inf - -inf = nan later
     log_abs_over_result = where(grad == 0, 1.0, grad.abs()).log() - result   # zeros are masked out below
 

@@ -16,6 +16,7 @@ from ..autograd.record import write_into
 from ..ops import _registry
 from ..ops._registry import call
 from ..ops.creation import full, zeros_like
+from ..ops.dual import _to_layout_of as to_layout_of
 
 
 def propagate(spec, args, outs):
@@ -70,6 +71,8 @@ def _conform(t, out):
         t = t.expand(out.shape).clone()
     if t._data.dtype != out._data.dtype:
         t = t._cast(out._data.dtype)
+    if t._math_bits != out._math_bits:   # as torch: stored with its primal's lazy conj/neg bits (a copy)
+        t = to_layout_of(t, out)
     return t
 
 

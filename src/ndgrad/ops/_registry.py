@@ -22,7 +22,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import Tensor
+from .._tensor import Tensor, apply_bits
 from ._schema import ArgumentError
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
@@ -43,10 +43,11 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists")
+                 "saved_plan", "diff_lists", "flips")
 
-    def __init__(self, name, forward, promote, view, operands=None, broadcast=False):
+    def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
+        self.flips = flips
         self.broadcast = broadcast
         self.operands = operands
         self.forward = forward
@@ -130,6 +131,8 @@ def _unwrap(spec, args):
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
+            if a._math_bits and not spec.view:   # a lazy conjugate/negative view: ops see its values
+                d = apply_bits(d, a._math_bits)
             if not spec.view and _dtype.is_bfloat16(d.dtype):   # see _bfloat16_result
                 bf16 = True
                 d = d.astype(_FLOAT32)
@@ -141,7 +144,8 @@ def _unwrap(spec, args):
             elif d.dtype != single_dtype:
                 mixed = True
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
-            raw[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+            raw[i] = [(t._data if spec.view or not t._math_bits else apply_bits(t._data, t._math_bits))
+                      if isinstance(t, Tensor) else t for t in a]
             if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
                 bf16 = True
                 raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
@@ -202,14 +206,14 @@ def call(spec, args):
     # would return these arrays.
     raw = None
     n = len(args)
-    if 0 < n <= 2 and type(args[0]) is Tensor and args[0]._data.dtype.kind in "fc":
+    if 0 < n <= 2 and type(args[0]) is Tensor and args[0]._data.dtype.kind in "fc" and not args[0]._math_bits:
         a = args[0]
         b = args[1] if n == 2 else None
         if n == 1:
             raw = (a._data,)
         elif type(b) is float or type(b) is int:
             raw = (a._data, b)
-        elif type(b) is Tensor and b._data.dtype == a._data.dtype:
+        elif type(b) is Tensor and b._data.dtype == a._data.dtype and not b._math_bits:
             raw = (a._data, b._data)
     if raw is not None:
         inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
@@ -235,6 +239,10 @@ def call(spec, args):
     else:
         outs = (_wrap(out, target, raw),)
     if spec.view:
+        bits = args[0]._math_bits ^ spec.flips   # a view reads its memory as its input does (but for `flips`)
+        if bits:
+            for t in outs:
+                t._math_bits = bits
         if args[0]._inference:   # as torch: a view of an inference tensor is an inference tensor, no view, no history
             recording = False
             for t in outs:
@@ -315,7 +323,8 @@ def call_inplace(spec, args):
         record.check_leaf_inplace(self)
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
             # the formulas need self's value from before the write: keep a copy with its history
-            old = Tensor._make(self._data.copy(), self._requires_grad, None, self._output_nr)
+            old = Tensor._make(apply_bits(self._data, self._math_bits).copy(), self._requires_grad, None,
+                               self._output_nr)
             old._grad_fn = self.grad_fn
             old._fw = self._fw
             args = (old,) + tuple(args[1:])
@@ -344,6 +353,8 @@ def _ufunc_inplace(spec, self, args):
     if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
         return False
     dst, other = self._data, args[1]
+    if self._math_bits or isinstance(other, Tensor) and other._math_bits:
+        return False
     if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides or not dst.flags.writeable:
         return False
     if isinstance(other, Tensor):
@@ -362,17 +373,18 @@ def _ufunc_inplace(spec, self, args):
 
 # --- registration --------------------------------------------------------------------------
 def op(name, *, public=None, method=False, inplace=False, promote=None, operands=None, view=False,
-       broadcast=False):
+       broadcast=False, flips=0):
     """Register `fn` (a forward on arrays) as the op `name`; returns its public function.
 
     public: the public name (default: the forward's name); method: also a Tensor method
     (True or a name); inplace: also `Tensor.<method>_`; promote: None, "same" (common dtype) or
     "float" (common dtype, integers to the default float); operands: the argument positions
     that take part in promotion (default all); broadcast: operands broadcast elementwise (shape
-    errors get torch's message); view: outputs alias the first input.
+    errors get torch's message); view: outputs alias the first input; flips: math bits (_tensor.CONJ_BIT,
+    NEG_BIT) such a view toggles: torch's lazy conj() and _neg_view().
     """
     def deco(fn):
-        spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast)
+        spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast, flips)
         SPECS.append(spec)
         pub = _entry_point(fn, call, spec, public or fn.__name__)
         if public is not False:
@@ -491,7 +503,7 @@ def _regenerate_view_grad_fn(self):
     if self._creation is not None:   # a view torch forbids in-place ops on: its base's were, too
         record.refuse_view_inplace(self, indirect=True)
     with grad_flag(True):
-        if state.view_replay:
+        if state.view_replay or self._math_bits != self._base._math_bits:   # as_strided cannot conjugate/negate
             fresh = self._view_fn(self._base)
         elif self._dtype_view is not None:   # as_strided cannot cross dtypes: replayed as torch does
             fresh = record.dtype_view_fn(self)(self._base)

@@ -19,7 +19,8 @@ from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
 from .shape import _alias, _plain_size, _strided
 from .._meta_array import NO_DATA, MetaArray
-from .._tensor import Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format
+from .._tensor import (Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format,
+                       resolved_data)
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
 
@@ -129,7 +130,7 @@ def _infer_dtype(data):
 def _to_arrays(data):
     """Nested data with Tensors replaced by their arrays."""
     if isinstance(data, Tensor):
-        return data._data
+        return resolved_data(data)
     if isinstance(data, (list, tuple)):
         return [_to_arrays(d) for d in data]
     return data

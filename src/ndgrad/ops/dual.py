@@ -20,7 +20,10 @@ METHODS["_fw_primal"] = forward_ad.fw_primal
 
 
 def _to_layout_of(tangent, primal):
-    return aten._new_zeros_with_same_feature_meta(tangent, primal).copy_(tangent)
+    out = aten._new_zeros_with_same_feature_meta(tangent, primal)
+    if primal._math_bits:   # as torch: stored with the primal's lazy conj/neg bits too (copy_ writes through them)
+        out._math_bits = primal._math_bits
+    return out.copy_(tangent)
 
 
 forward_ad.to_layout_of = _to_layout_of

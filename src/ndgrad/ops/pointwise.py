@@ -27,7 +27,7 @@ from .. import _dtype
 from . import _registry
 from ._registry import call_inplace, op, register
 from ._schema import Parser
-from .._tensor import Tensor
+from .._tensor import CONJ_BIT, NEG_BIT, Tensor, resolved_data
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where
@@ -835,15 +835,15 @@ def angle(input):
     return np.where(input < 0, np.pi, np.where(np.isnan(input), input, 0)).astype(input.dtype)   # 0 or pi
 
 
-@pointwise("conj", public=False)
+@op("conj", public=False, view=True, flips=CONJ_BIT)
 def _conj(input):
-    return np.conj(input)
+    return input.view()
 
 
 @register(method=True)
 def conj(input):
-    """The complex conjugate; a real tensor is returned as it is. (torch's conj of a complex tensor
-    is a lazy view; ndgrad's is a copy, so writing into it does not write into the input.)"""
+    """The complex conjugate; a real tensor is returned as it is. Of a complex tensor, as torch's, a
+    lazy view: it shares the input's memory and has the conjugate bit (is_conj), which ops resolve."""
     return _conj(input) if input.is_complex() else input
 
 
@@ -861,25 +861,30 @@ def conj_physical_(self):
     return call_inplace(_conj_physical.spec, (self,)) if self.is_complex() else self
 
 
+def _resolve(input, bit):
+    """torch's resolve_conj / resolve_neg: when input has the math bit `bit`, a clone (which, as
+    torch's, resolves both bits); else input itself."""
+    return input.clone() if input._math_bits & bit else input
+
+
 @register(method=True)
 def resolve_conj(input):
-    return input
+    return _resolve(input, CONJ_BIT)
 
 
 @register(method=True)
 def resolve_neg(input):
-    return input
+    return _resolve(input, NEG_BIT)
 
 
-# conj() and _neg_view() are copies in ndgrad (no lazy conjugate or negative bit), so no tensor has the bits
 @register(method=True)
 def is_conj(input):
-    return False
+    return bool(input._math_bits & CONJ_BIT)
 
 
 @register(method=True)
 def is_neg(input):
-    return False
+    return bool(input._math_bits & NEG_BIT)
 
 
 # ---- comparisons and logic (bool results, no gradient) ----------------------------------
@@ -969,7 +974,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 @register(method=True)
 def equal(input, other):
     """True if both tensors have the same shape and the same elements."""
-    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
+    return input.shape == other.shape and bool(np.array_equal(resolved_data(input), resolved_data(other)))
 
 
 # ---- fill and zero ------------------------------------------------------------------------
@@ -1068,12 +1073,18 @@ def polar(abs, angle):
 
 def _real(input):
     """The real part: for a complex tensor a view (view_as_real(input)[..., 0]), else input itself."""
-    return view_as_real(input).select(-1, 0) if input.is_complex() else input
+    if not input.is_complex():
+        return input
+    if input._math_bits & CONJ_BIT:   # as torch: the memory under the conjugate bit, whose real part is the same
+        input = _conj(input)
+    return view_as_real(input).select(-1, 0)
 
 
 def _imag(input):
     if not input.is_complex():
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    if input._math_bits & CONJ_BIT:   # as torch: the memory's imaginary part under a negative bit
+        return _neg_view(view_as_real(_conj(input))).select(-1, 1)
     return view_as_real(input).select(-1, 1)
 
 
@@ -1086,10 +1097,10 @@ Tensor.real = property(_real, lambda self, value: _real(self).copy_(value))
 Tensor.imag = property(_imag, lambda self, value: _imag(self).copy_(value))
 
 
-@op("_neg_view", public="_neg_view")
+@op("_neg_view", public="_neg_view", method=True, view=True, flips=NEG_BIT)
 def _neg_view(input):
-    """torch's lazily negated view; ndgrad negates eagerly (a copy)."""
-    return np.negative(input)
+    """torch's lazily negated view: input's memory with the negative bit toggled (is_neg)."""
+    return input.view()
 
 
 # ---- foreach --------------------------------------------------------------------------------

@@ -634,7 +634,8 @@ def std_mean(*args, **kwargs):
 @op("logsumexp", method=True, promote="float", operands=(0,))
 def logsumexp(input, dim, keepdim=False):
     axes = _dims(input.ndim, dim)
-    shift = np.max(input, axis=axes, keepdims=True, initial=-np.inf)
+    # complex: shifted by the real parts' max, as torch, so the imaginary part stays log's principal value
+    shift = np.max(input.real if input.dtype.kind == "c" else input, axis=axes, keepdims=True, initial=-np.inf)
     shift = np.where(np.isfinite(shift), shift, 0)    # all -inf (or an inf) slices: nothing to shift
     with np.errstate(divide="ignore"):
         out = np.log(np.sum(np.exp(input - shift), axis=axes, keepdims=True)) + shift
@@ -738,10 +739,34 @@ def cumprod(input, dim, *, dtype=None):
 
 @op("logcumsumexp", method=True)
 def logcumsumexp(input, dim):
+    if input.dtype.kind == "c":
+        return _complex_logcumsumexp(input, _wrap_dim(operator.index(dim), input.ndim))
     if input.dtype.kind != "f":
-        raise (NotImplementedError if input.dtype.kind == "c" else RuntimeError)(
-            f"logcumsumexp(): not implemented for {_type_word(input.dtype)} tensors in ndgrad")
+        raise RuntimeError(f"logcumsumexp(): not implemented for {_type_word(input.dtype)} tensors in ndgrad")
     return _cumulative(np.logaddexp.accumulate, input, dim, None)
+
+
+def _complex_logcumsumexp(input, d):
+    """The running log(sum(exp)) along axis d: NumPy's logaddexp has no complex loop to accumulate,
+    so one vectorised step per position, each around the operand of larger real part (as torch)."""
+    if input.ndim == 0:
+        return input.copy()
+    out = np.empty_like(input)
+    steps, res = np.moveaxis(input, d, 0), np.moveaxis(out, d, 0)
+    acc = np.full_like(steps[0], complex(-np.inf, 0))   # the empty sum, as torch starts
+    with np.errstate(all="ignore"):
+        for i in range(steps.shape[0]):
+            acc = res[i] = _complex_logaddexp(acc, steps[i])
+    return out
+
+
+def _complex_logaddexp(x, y):
+    hi = np.where(x.real >= y.real, x, y)
+    lo = np.where(x.real >= y.real, y, x)
+    out = np.log1p(np.exp(lo - hi)) + hi
+    same_inf = np.isinf(lo.real) & (lo.real == hi.real)
+    out = np.where(same_inf, np.where(lo.real < 0, x, np.log(np.exp(x) + np.exp(y))), out)   # -inf: keep x
+    return np.where(np.isnan(lo.real) | np.isnan(hi.real), complex(np.nan, np.nan), out)
 
 
 def _cum_extreme(name, running, input, dim):

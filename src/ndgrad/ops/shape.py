@@ -27,7 +27,8 @@ from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse
                                refuse_view_inplace as _refuse_view_inplace)
 from ._registry import autocast_as, method, op, register
 from ._schema import Parser
-from .._tensor import Size, Tensor, _wrap_dim, channels_last, channels_last_3d, format_strides, preserve_format
+from .._tensor import (CONJ_BIT, Size, Tensor, _wrap_dim, channels_last, channels_last_3d, format_strides,
+                       preserve_format)
 from ..autograd.grad_mode import state
 
 
@@ -168,6 +169,9 @@ def view(self, *args, **kwargs):
 def _view_dtype(input, dtype):
     """The same bytes read as `dtype`: not differentiable, shares memory and version counter."""
     a, new = input._data, dtype.np
+    if input._math_bits and new != a.dtype:   # the bits cannot be read through another dtype
+        raise RuntimeError("torch.Tensor.view is not supported for " + ("conjugate view tensors" if input._math_bits &
+                           CONJ_BIT else "tensors with negative bit set") + " when converting to a different dtype.")
     if a.itemsize != new.itemsize:
         what = f"to view {input.dtype.title} as {dtype.title} (different element sizes)"
         if a.ndim == 0:
@@ -1293,11 +1297,20 @@ _REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.floa
 _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 
 
-@op("view_as_real", view=True)
-def view_as_real(input):
+@op("view_as_real", view=True, public=False)
+def _view_as_real(input):
     if input.dtype.kind != "c":
         raise RuntimeError("view_as_real is only supported for complex tensors")
     return input[..., None].view(_REAL_OF[input.dtype])
+
+
+@register()
+def view_as_real(input):
+    if input._math_bits & CONJ_BIT:   # a real view cannot conjugate lazily
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
+    return _view_as_real(input)
 
 
 @register()
