@@ -198,3 +198,28 @@ def test_reentrant_backward_runs_on_the_calling_thread_when_the_stack_is_shallow
         y.sum().backward()
         return threads
     assert both(scenario) == [True]
+
+
+# --- what hooks may return --------------------------------------------------------------------
+def test_a_node_hook_returning_a_wrong_size_is_named_in_the_error():
+    def scenario(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+
+        def shrink(grad_outputs):
+            return (grad_outputs[0][:1],)
+        y.grad_fn.register_prehook(shrink)
+        y.sum().backward()
+    assert same_error(scenario) == "hook 'shrink' has changed the size of value"
+
+
+def test_a_tensor_hook_changing_only_the_layout_is_refused():
+    def scenario(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+
+        def sparse(g):
+            return g.to_sparse()
+        y.register_hook(sparse)
+        y.sum().backward()
+    assert same_error(scenario).startswith("hook 'sparse' has changed the type of value")

@@ -32,7 +32,8 @@ EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 #            default sampling: one mutant in K)
 MODULES = {
     "engine": (["autograd/engine.py", "autograd/hooks.py", "autograd/capture.py", "autograd/graph_walk.py"],
-               ["test_engine.py", "test_engine_api.py", "test_hooks.py", "test_graph.py", "test_function.py"],
+               ["test_engine.py", "test_engine_api.py", "test_engine_contract.py", "test_hooks.py", "test_graph.py",
+                "test_function.py", "test_pipelining_backward.py"],
                None, 1),
     "record": (["autograd/record.py", "autograd/copy_slices.py"],
                ["test_views.py", "test_inplace.py", "test_engine.py", "test_saved_tensors.py", "test_function.py"],
@@ -62,7 +63,7 @@ def mutant_names(work):
     return sorted(names)
 
 
-def run_module(name, jobs, sample):
+def run_module(name, jobs, sample, only=None):
     files, tests, keep, default_sample = MODULES[name]
     sample = sample or default_sample
     work = Path(tempfile.gettempdir()) / f"ndgrad-mutation-{name}"
@@ -90,6 +91,8 @@ def run_module(name, jobs, sample):
     if keep:
         names = [n for n in names if any(fnmatch.fnmatch(n, p) for p in keep)]
     names = names[::sample]
+    if only is not None:
+        names = [n for n in names if n in only]
     if not names:
         sys.exit(f"{name}: no mutants generated (see {work})")
     subprocess.run(mutmut + ["run", "--max-children", str(jobs)] + names, cwd=work, env=env,
@@ -119,14 +122,17 @@ def main():
     parser.add_argument("--sample", type=int, default=0, help="keep one mutant in K (default: per module)")
     parser.add_argument("--yaml", action="store_true", help="run the derivatives.yaml mutator instead")
     parser.add_argument("--json", help="write the per-mutant results here")
+    parser.add_argument("--names", help="run only the mutants named in this file (one per line; e.g. the "
+                                        "survivors of an earlier run, after adding tests)")
     args = parser.parse_args()
     if args.yaml:
         sys.exit(subprocess.call([sys.executable, str(ROOT / "tools" / "yaml_mutation.py"), "--jobs", str(args.jobs)]))
     equivalent = equivalents()
     total = {"killed": 0, "counted": 0}
     report = {}
+    only = set(Path(args.names).read_text().split()) if args.names else None
     for name in args.module or sorted(MODULES):
-        work, names, status = run_module(name, args.jobs, args.sample)
+        work, names, status = run_module(name, args.jobs, args.sample, only)
         # a timeout or crash counts as killed; "no tests" (no selected test reached it) as survived
         killed = [n for n in names if status_by_exit_code[status.get(n)] not in ("survived", "no tests", "not checked")]
         survived = [n for n in names if n not in killed]
