@@ -133,6 +133,20 @@ def test_execution_order_of_a_pass_with_inputs_lists_only_the_nodes_that_run():
     assert got == ["MulBackward0", "SinBackward0", "torch::autograd::AccumulateGrad"]   # b's, captured
 
 
+def test_execution_order_follows_the_needed_edge_after_one_that_is_not():
+    # out = d * c: the product's first edge (d's) leads to no input asked for, its second does
+    def scenario(T):
+        a = T.tensor(1.0, requires_grad=True)
+        b = T.tensor(2.0, requires_grad=True)
+        out = a.cos() * b.sin()
+        seen = []
+        out.register_hook(lambda g: seen.extend(n.name() for n in T._C._current_graph_task_execution_order()))
+        with T.autograd.set_multithreading_enabled(False):
+            T.autograd.grad(out, [b])
+        return seen
+    assert both(scenario) == ["MulBackward0", "SinBackward0", "torch::autograd::AccumulateGrad"]
+
+
 def test_execution_order_of_a_pass_with_several_roots_is_the_order_nodes_run():
     # ndgrad only: torch 2.13 fails an internal assert when asked with several roots
     a, b = leaves()
@@ -226,3 +240,29 @@ def test_a_tensor_hook_changing_only_the_layout_is_refused():
         y.register_hook(sparse)
         y.sum().backward()
     assert same_error(scenario).startswith("hook 'sparse' has changed the type of value")
+
+
+class _Product(ndgrad.autograd.Function):
+    """A custom node that computes both gradients whatever is asked."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        return g * b, g[:2] * a[:2]          # b's gradient has the wrong size
+
+
+def test_apply_node_returns_only_the_edges_asked_for_even_if_the_node_computes_more():
+    a = ndgrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = ndgrad.tensor([4.0, 5.0, 6.0], requires_grad=True)
+    node = _Product.apply(a, b).grad_fn
+    got = engine.apply_node(node, [ndgrad.ones(3)], {node.next_functions[0][0]})
+    assert len(got) == 1 and got[0][0].node is node.next_functions[0][0]
+    np.testing.assert_allclose(got[0][1].numpy(), [4.0, 5.0, 6.0])
+    with pytest.raises(RuntimeError) as e:
+        engine.apply_node(node, [ndgrad.ones(3)], {node.next_functions[1][0]})
+    assert str(e.value) == ("Function _ProductBackward returned an invalid gradient at index 1 - got [2] but "
+                            "expected shape compatible with [3]")
