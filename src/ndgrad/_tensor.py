@@ -611,8 +611,8 @@ class Tensor:
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """The legacy type name ('torch.FloatTensor'), or this tensor converted to a dtype, a legacy
         type (torch.LongTensor) or a legacy type name ('torch.DoubleTensor')."""
-        if dtype is None:
-            return f"torch.{self.dtype.title}Tensor"
+        if dtype is None:   # sparse COO tensors' legacy types live in torch.sparse
+            return f"torch.{'sparse.' if self.is_sparse else ''}{self.dtype.title}Tensor"
         if isinstance(dtype, str):
             if dtype.startswith("torch.cuda."):
                 return self.cuda()
