@@ -570,11 +570,14 @@ class Tensor:
     def bool(self):
         return self.to(_dtype.bool_)
 
-    def cfloat(self):
-        return self.to(_dtype.complex64)
+    def cfloat(self, memory_format=None):
+        return self.to(_dtype.complex64, memory_format=memory_format)
 
-    def cdouble(self):
-        return self.to(_dtype.complex128)
+    def cdouble(self, memory_format=None):
+        return self.to(_dtype.complex128, memory_format=memory_format)
+
+    def chalf(self, memory_format=None):
+        raise NotImplementedError("Tensor.chalf(): ndgrad has no complex32 dtype (NumPy has no complex half)")
 
     def type_as(self, other):
         return self.to(other.dtype)
