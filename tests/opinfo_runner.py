@@ -44,8 +44,15 @@ KNOWN = {
 
 # Samples that draw from torch's random stream inside an otherwise deterministic op (dropout_p > 0):
 # not compared, counted in the detail column.
-def random_sample(sample):
+# multi_head_attention_forward takes dropout_p positionally (args[9]) and drops only when training
+POSITIONAL_DROPOUT_P = {"nn.functional.multi_head_attention_forward": 9}
+
+
+def random_sample(sample, op=None):
     p = sample.kwargs.get("dropout_p", 0)
+    i = POSITIONAL_DROPOUT_P.get(op.name) if op is not None else None
+    if i is not None and sample.kwargs.get("training", True) and len(sample.args) > i:
+        p = sample.args[i]
     return isinstance(p, (int, float)) and p > 0
 
 
@@ -186,6 +193,8 @@ class Converter:
             return {k: self(v) for k, v in x.items()}
         if isinstance(x, functools.partial):
             return functools.partial(self(x.func), *self(x.args), **self(x.keywords))
+        if isinstance(x, torch.nn.Module):
+            return self.module(x)
         if isinstance(x, types.ModuleType) and x.__name__.startswith("torch"):
             return _Namespace(x.__name__)
         if isinstance(x, types.FunctionType):
@@ -194,6 +203,18 @@ class Converter:
                                                 "wrapper_descriptor", "OpOverloadPacket", "OpOverload"):
             return self.builtin(x)
         return x
+
+    def module(self, m):
+        """An nn.Module argument (triplet_margin_with_distance_loss's distance_function): ndgrad's
+        module of the same class, its plain attributes copied (parameter-free modules only)."""
+        if any(True for _ in m.parameters()) or any(True for _ in m.buffers()):
+            raise NotImplementedError(f"OpInfo runner: module {type(m).__name__} with parameters not converted")
+        n = getattr(ndgrad.nn, type(m).__name__).__new__(getattr(ndgrad.nn, type(m).__name__))
+        ndgrad.nn.Module.__init__(n)
+        for k, v in vars(m).items():
+            if not k.startswith("_"):
+                setattr(n, k, self(v))
+        return n
 
     def builtin(self, f):
         if type(f).__name__ in ("OpOverloadPacket", "OpOverload"):   # torch.ops.aten.X(.overload)
@@ -305,7 +326,7 @@ def run_sample(op, fn, sample, torch, rng):
     def call_torch():
         return wrapper(op.op, sample.input, *sample.args, **sample.kwargs)
 
-    if random_sample(sample):
+    if random_sample(sample, op):
         return "random"
     try:
         want = call_torch()
@@ -389,7 +410,7 @@ def run_sample_forward_ad(op, fn, sample, torch, rng):
     outputs' tangents compared (None and zeros alike). None (pass), or raises."""
     import torch.autograd.forward_ad as t_fwad
     n_fwad = ndgrad.autograd.forward_ad
-    if random_sample(sample):
+    if random_sample(sample, op):
         return "random"
     leaves = [t for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())])
               if isinstance(t, torch.Tensor) and t.requires_grad]
@@ -457,7 +478,7 @@ def run_inplace(op, torch, max_samples=None):
         for sample in op.sample_inputs("cpu", torch.float64, requires_grad=False):
             if max_samples is not None and n_checked >= max_samples:
                 break
-            if not isinstance(sample.input, torch.Tensor) or random_sample(sample):
+            if not isinstance(sample.input, torch.Tensor) or random_sample(sample, op):
                 continue
             t_x = sample.input.clone()
             v0 = t_x._version
@@ -524,6 +545,13 @@ def mode_applies(op, torch, mode):
     return True
 
 
+def _requiring_grad(sample):
+    for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())]):
+        if hasattr(t, "requires_grad_") and (t.is_floating_point() or t.is_complex()):
+            t.requires_grad_(True)
+    return sample
+
+
 def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
     """(status, detail, samples run) for one OpInfo in one mode."""
     reason = known_reason(op)
@@ -543,7 +571,12 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dtype = torch.complex128 if mode == "complex128" else torch.float64
-        samples = op.sample_inputs("cpu", dtype, requires_grad=dtype in op.supported_backward_dtypes("cpu"))
+        grads = dtype in op.supported_backward_dtypes("cpu")
+        samples = op.sample_inputs("cpu", dtype, requires_grad=grads)
+        if grads and all(random_sample(x, op) for x in op.sample_inputs("cpu", dtype, requires_grad=True)):
+            # every gradient sample draws from torch's random stream (multi_head_attention_forward
+            # gives one, with dropout): its dropout-free samples instead, floating inputs made leaves
+            samples = map(_requiring_grad, op.sample_inputs("cpu", dtype, requires_grad=False))
         one = run_sample_forward_ad if mode == "forward_ad" else run_sample
         for sample in samples:
             if max_samples is not None and n >= max_samples:
@@ -561,6 +594,8 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
             n += 1
             if ORDER.index(status) > ORDER.index(worst):
                 worst, detail = status, f"sample {n - 1}: {msg}"
+    if n_random and not n:   # nothing compared: no pass, torch's random stream decides every sample
+        return "excluded", f"{RANDOM} (all {n_random} samples have dropout_p > 0)", 0
     if n_random:
         detail = "; ".join(filter(None, [detail, f"{n_random} samples not compared (dropout_p > 0: torch's random stream)"]))
     if worst == "pass" and op_id(op) in TORCH_GRAD_WRONG:
