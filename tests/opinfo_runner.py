@@ -161,12 +161,20 @@ class Converter:
             return self.seen[id(t)]
         if t.layout != torch.strided:
             raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
+        if t._base is not None and t.grad_fn is None and t.layout == torch.strided and not t.is_conj() \
+                and not t.is_neg():
+            # a leaf view (as_strided.partial_views: base[5:15]): the same view of a copy of its base,
+            # so that storage offsets reach the same memory
+            n = ndgrad.tensor(t._base.detach().numpy().copy()).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+            return self._leaf(t, n)
         v = t.detach().resolve_conj().resolve_neg()
         if v.dtype == torch.bfloat16:   # torch's numpy() refuses bfloat16: its bits, as ml_dtypes' bfloat16
             a = v.view(torch.int16).numpy().copy().view(ndgrad.bfloat16.np)
         else:
             a = v.numpy().copy()
-        n = ndgrad.tensor(a)
+        return self._leaf(t, ndgrad.tensor(a))
+
+    def _leaf(self, t, n):
         if t.requires_grad:
             n.requires_grad_(True)
             self.leaves[id(t)] = n
