@@ -1204,6 +1204,8 @@ SUPPORTED = (
     'std_mean_unbiased',
     'std_unbiased_kw',
     'std_unbiased_positional',
+    'stft_batched_short_window_twosided',
+    'stft_centered_onesided',
     'sub',
     'sub_alpha',
     'sub_inplace',
