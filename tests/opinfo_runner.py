@@ -167,6 +167,8 @@ class Converter:
         torch = self.torch
         if id(t) in self.seen:
             return self.seen[id(t)]
+        if t.layout == torch.sparse_csr:   # the same values, compressed by ndgrad's to_sparse_csr
+            return self._leaf(t, ndgrad.tensor(t.detach().to_dense().numpy().copy()).to_sparse_csr())
         if t.layout != torch.strided:
             raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
         if t._base is not None and t.grad_fn is None and t.layout == torch.strided and not t.is_conj() \
@@ -307,6 +309,8 @@ class Mismatch(Exception):
 
 def _to_torch(torch, x):
     if isinstance(x, ndgrad.Tensor):
+        if x.layout != ndgrad.strided:   # compared by value (assert_close(check_layout=False))
+            x = x.detach().to_dense()
         a = np.array(x.detach().numpy(), copy=True)
         if x.dtype is ndgrad.bfloat16:   # torch takes no ml_dtypes array: hand it the bits
             return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
