@@ -173,9 +173,11 @@ class Converter:
             raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
         if t._base is not None and t.grad_fn is None and t.layout == torch.strided and not t.is_conj() \
                 and not t.is_neg():
-            # a leaf view (as_strided.partial_views: base[5:15]): the same view of a copy of its base,
-            # so that storage offsets reach the same memory
-            n = ndgrad.tensor(t._base.detach().numpy().copy()).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+            # a leaf view (as_strided.partial_views: base[5:15]): the same view of a copy of its whole
+            # storage, so that strides and storage offsets reach the same memory
+            size = t.untyped_storage().nbytes() // t.element_size()
+            storage = t.detach().as_strided((size,), (1,), 0).numpy().copy()
+            n = ndgrad.tensor(storage).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
             return self._leaf(t, n)
         v = t.detach().resolve_conj().resolve_neg()
         if v.dtype == torch.bfloat16:   # torch's numpy() refuses bfloat16: its bits, as ml_dtypes' bfloat16
