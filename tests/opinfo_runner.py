@@ -44,8 +44,23 @@ KNOWN = {
 
 # Samples that draw from torch's random stream inside an otherwise deterministic op (dropout_p > 0):
 # not compared, counted in the detail column.
-def random_sample(sample):
+# multi_head_attention_forward takes dropout_p positionally (args[9]) and drops only when training
+POSITIONAL_DROPOUT_P = {"nn.functional.multi_head_attention_forward": 9}
+
+
+# OpInfos whose samples, some of them, draw their result from torch's random stream themselves: a
+# randomized low-rank SVD is determined only when rank(A - M) <= q; svd_lowrank's samples with a
+# (full-rank) M give another approximation for each random probe (another seed changes them by 0.2)
+RANDOM_WHEN = {"svd_lowrank": lambda sample: sample.kwargs.get("M") is not None}
+
+
+def random_sample(sample, op=None):
+    if op is not None and op.name in RANDOM_WHEN and RANDOM_WHEN[op.name](sample):
+        return True
     p = sample.kwargs.get("dropout_p", 0)
+    i = POSITIONAL_DROPOUT_P.get(op.name) if op is not None else None
+    if i is not None and sample.kwargs.get("training", True) and len(sample.args) > i:
+        p = sample.args[i]
     return isinstance(p, (int, float)) and p > 0
 
 
@@ -152,14 +167,26 @@ class Converter:
         torch = self.torch
         if id(t) in self.seen:
             return self.seen[id(t)]
+        if t.layout == torch.sparse_csr:   # the same values, compressed by ndgrad's to_sparse_csr
+            return self._leaf(t, ndgrad.tensor(t.detach().to_dense().numpy().copy()).to_sparse_csr())
         if t.layout != torch.strided:
             raise NotImplementedError(f"OpInfo runner: layout {t.layout} not converted")
+        if t._base is not None and t.grad_fn is None and t.layout == torch.strided and not t.is_conj() \
+                and not t.is_neg():
+            # a leaf view (as_strided.partial_views: base[5:15]): the same view of a copy of its whole
+            # storage, so that strides and storage offsets reach the same memory
+            size = t.untyped_storage().nbytes() // t.element_size()
+            storage = t.detach().as_strided((size,), (1,), 0).numpy().copy()
+            n = ndgrad.tensor(storage).as_strided(tuple(t.shape), t.stride(), t.storage_offset())
+            return self._leaf(t, n)
         v = t.detach().resolve_conj().resolve_neg()
         if v.dtype == torch.bfloat16:   # torch's numpy() refuses bfloat16: its bits, as ml_dtypes' bfloat16
             a = v.view(torch.int16).numpy().copy().view(ndgrad.bfloat16.np)
         else:
             a = v.numpy().copy()
-        n = ndgrad.tensor(a)
+        return self._leaf(t, ndgrad.tensor(a))
+
+    def _leaf(self, t, n):
         if t.requires_grad:
             n.requires_grad_(True)
             self.leaves[id(t)] = n
@@ -186,6 +213,8 @@ class Converter:
             return {k: self(v) for k, v in x.items()}
         if isinstance(x, functools.partial):
             return functools.partial(self(x.func), *self(x.args), **self(x.keywords))
+        if isinstance(x, torch.nn.Module):
+            return self.module(x)
         if isinstance(x, types.ModuleType) and x.__name__.startswith("torch"):
             return _Namespace(x.__name__)
         if isinstance(x, types.FunctionType):
@@ -194,6 +223,18 @@ class Converter:
                                                 "wrapper_descriptor", "OpOverloadPacket", "OpOverload"):
             return self.builtin(x)
         return x
+
+    def module(self, m):
+        """An nn.Module argument (triplet_margin_with_distance_loss's distance_function): ndgrad's
+        module of the same class, its plain attributes copied (parameter-free modules only)."""
+        if any(True for _ in m.parameters()) or any(True for _ in m.buffers()):
+            raise NotImplementedError(f"OpInfo runner: module {type(m).__name__} with parameters not converted")
+        n = getattr(ndgrad.nn, type(m).__name__).__new__(getattr(ndgrad.nn, type(m).__name__))
+        ndgrad.nn.Module.__init__(n)
+        for k, v in vars(m).items():
+            if not k.startswith("_"):
+                setattr(n, k, self(v))
+        return n
 
     def builtin(self, f):
         if type(f).__name__ in ("OpOverloadPacket", "OpOverload"):   # torch.ops.aten.X(.overload)
@@ -270,6 +311,8 @@ class Mismatch(Exception):
 
 def _to_torch(torch, x):
     if isinstance(x, ndgrad.Tensor):
+        if x.layout != ndgrad.strided:   # compared by value (assert_close(check_layout=False))
+            x = x.detach().to_dense()
         a = np.array(x.detach().resolve_conj().resolve_neg().numpy(), copy=True)   # the values (lazy conj/neg views)
         if x.dtype is ndgrad.bfloat16:   # torch takes no ml_dtypes array: hand it the bits
             return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
@@ -310,7 +353,7 @@ def run_sample(op, fn, sample, torch, rng):
     def call_torch():
         return wrapper(op.op, sample.input, *sample.args, **sample.kwargs)
 
-    if random_sample(sample):
+    if random_sample(sample, op):
         return "random"
     try:
         want = call_torch()
@@ -394,7 +437,7 @@ def run_sample_forward_ad(op, fn, sample, torch, rng):
     outputs' tangents compared (None and zeros alike). None (pass), or raises."""
     import torch.autograd.forward_ad as t_fwad
     n_fwad = ndgrad.autograd.forward_ad
-    if random_sample(sample):
+    if random_sample(sample, op):
         return "random"
     leaves = [t for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())])
               if isinstance(t, torch.Tensor) and t.requires_grad]
@@ -462,7 +505,7 @@ def run_inplace(op, torch, max_samples=None):
         for sample in op.sample_inputs("cpu", torch.float64, requires_grad=False):
             if max_samples is not None and n_checked >= max_samples:
                 break
-            if not isinstance(sample.input, torch.Tensor) or random_sample(sample):
+            if not isinstance(sample.input, torch.Tensor) or random_sample(sample, op):
                 continue
             t_x = sample.input.clone()
             v0 = t_x._version
@@ -529,6 +572,13 @@ def mode_applies(op, torch, mode):
     return True
 
 
+def _requiring_grad(sample):
+    for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())]):
+        if hasattr(t, "requires_grad_") and (t.is_floating_point() or t.is_complex()):
+            t.requires_grad_(True)
+    return sample
+
+
 def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
     """(status, detail, samples run) for one OpInfo in one mode."""
     reason = known_reason(op)
@@ -548,7 +598,12 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dtype = torch.complex128 if mode == "complex128" else torch.float64
-        samples = op.sample_inputs("cpu", dtype, requires_grad=dtype in op.supported_backward_dtypes("cpu"))
+        grads = dtype in op.supported_backward_dtypes("cpu")
+        samples = op.sample_inputs("cpu", dtype, requires_grad=grads)
+        if grads and all(random_sample(x, op) for x in op.sample_inputs("cpu", dtype, requires_grad=True)):
+            # every gradient sample draws from torch's random stream (multi_head_attention_forward
+            # gives one, with dropout): its dropout-free samples instead, floating inputs made leaves
+            samples = map(_requiring_grad, op.sample_inputs("cpu", dtype, requires_grad=False))
         one = run_sample_forward_ad if mode == "forward_ad" else run_sample
         for sample in samples:
             if max_samples is not None and n >= max_samples:
@@ -566,8 +621,10 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
             n += 1
             if ORDER.index(status) > ORDER.index(worst):
                 worst, detail = status, f"sample {n - 1}: {msg}"
+    if n_random and not n:   # nothing compared: no pass, torch's random stream decides every sample
+        return "excluded", f"{RANDOM} (all {n_random} samples)", 0
     if n_random:
-        detail = "; ".join(filter(None, [detail, f"{n_random} samples not compared (dropout_p > 0: torch's random stream)"]))
+        detail = "; ".join(filter(None, [detail, f"{n_random} samples not compared (dropout_p > 0 or RANDOM_WHEN: torch's random stream)"]))
     if worst == "pass" and op_id(op) in TORCH_GRAD_WRONG:
         detail = "gradients by ndgrad's gradcheck: " + TORCH_GRAD_WRONG[op_id(op)]
     return worst, detail, n

@@ -237,3 +237,16 @@ def test_bfloat16_views_share_memory_and_in_place_ops_round():
     v = x[1:3]
     v.add_(ndgrad.tensor([1.1, 2.2]))
     assert v.dtype is ndgrad.bfloat16 and x.tolist() == [0.0, 1.1015625, 2.203125, 0.0]
+
+
+def test_complex_conversions_take_memory_format_and_chalf_refuses():
+    def scenario(T):
+        x = T.tensor([[1.5, -2.0]], dtype=T.float64, requires_grad=True)
+        y = x.cdouble(memory_format=T.preserve_format)
+        z = x.cfloat(memory_format=T.preserve_format)
+        return [str(y.dtype), str(z.dtype), y.grad_fn.name(), T.view_as_real(y)]
+    out = both(scenario)
+    assert out[:3] == ["torch.complex128", "torch.complex64", "ToCopyBackward0"]
+    np.testing.assert_array_equal(out[3], [[[1.5, 0.0], [-2.0, 0.0]]])
+    with pytest.raises(NotImplementedError, match="complex32"):
+        ndgrad.ones(2).chalf()

@@ -496,3 +496,22 @@ def test_spmm_is_mm_for_sparse_and_dense_operands():
         return [out.tolist(), out.grad_fn.name(), d.grad.tolist(), T.spmm(T.eye(2), d).tolist()]
     values, name, grad, dense = both(scenario)
     assert values == [[1.0] * 3, [2.0] * 3] and name == "MmBackward0" and grad == [[2.0] * 3, [1.0] * 3]
+
+
+def test_sampled_addmm_dense_gradient_reaches_mat1_mat2_through_the_pattern_only():
+    """A dense gradient given for the sparse result: mat1 and mat2 get it only at self's sampled
+    (diagonal) entries, self gets all of it (beta times)."""
+    def scenario(T):
+        s = T.eye(3, dtype=T.float64).to_sparse_csr()
+        a = T.tensor([[1., 2.], [3., 4.], [5., 6.]], dtype=T.float64, requires_grad=True)
+        b = T.tensor([[1., -1., 2.], [0.5, 1., -2.]], dtype=T.float64, requires_grad=True)
+        out = T.sparse.sampled_addmm(s, a, b, beta=0.5, alpha=2.0)
+        g = T.arange(9, dtype=T.float64).reshape(3, 3) + 1
+        ga, gb = T.autograd.grad(out, (a, b), g)
+        return ga, gb
+    ga, gb = both(scenario)
+    diag = np.diag([1., 5., 9.])   # g's diagonal: the sampled entries
+    b = np.array([[1., -1., 2.], [0.5, 1., -2.]])
+    a = np.array([[1., 2.], [3., 4.], [5., 6.]])
+    np.testing.assert_allclose(ga, 2.0 * diag @ b.T)
+    np.testing.assert_allclose(gb, 2.0 * a.T @ diag)

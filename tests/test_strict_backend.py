@@ -183,6 +183,7 @@ OP_GAPS = {
     "as_strided_2d": AS_STRIDED,
     "as_strided_of_view": AS_STRIDED,
     "as_strided_overlap": AS_STRIDED,
+    "as_strided_partial_view_offset": AS_STRIDED,
     "digamma": SCIPY_SPECIAL,
     "digamma_inplace": SCIPY_SPECIAL,
     "digamma_method": SCIPY_SPECIAL,

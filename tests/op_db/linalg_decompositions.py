@@ -138,6 +138,11 @@ def _cholesky_ops():
     ]
 
 
+def _lowrank_invariants(usv):
+    U, S, V = usv
+    return U @ V.mH, S
+
+
 def _qr_svd_eig_ops():
     return [
         OpInfo("linalg_qr_tall", lambda T, a: T.linalg.qr(a), [S(3, 2)], grad_fn="LinalgQrBackward0"),
@@ -158,6 +163,15 @@ def _qr_svd_eig_ops():
                grad_fn="LinalgSvdBackward0"),
         OpInfo("linalg_svd_complex_invariant", lambda T, a: (lambda u, s, vh: (s, (u @ vh).real))(*T.linalg.svd(
             a, full_matrices=False)), [S(3, 2, dtype=C)], grad_fn="LinalgSvdBackward0", check_grad=False),
+        # randomized low-rank SVD of a rank-2 product with q = 2: determined (U V^H and S) whatever the
+        # random probe, so comparable with torch; wide inputs are factored through their transpose
+        OpInfo("svd_lowrank_exact_rank", lambda T, a, b: _lowrank_invariants(T.svd_lowrank(a @ b.mT, q=2)),
+               [S(5, 2), S(4, 2)], grad_fn="MmBackward0"),
+        OpInfo("svd_lowrank_wide_no_power_iteration",
+               lambda T, a, b: _lowrank_invariants(T.svd_lowrank(a @ b.mT, q=2, niter=0)), [S(3, 2), S(5, 2)],
+               grad_fn="MmBackward0"),
+        OpInfo("pca_lowrank_centered_batched", lambda T, a, b: _lowrank_invariants(T.pca_lowrank(a @ b.mT, q=2)),
+               [S(2, 3, 2), S(2, 6, 2)], grad_fn="UnsafeViewBackward0"),
         OpInfo("linalg_eigh", lambda T, a: _eigh_fixed(T, _sym(T, a)), [S(3, 3)], grad_fn="LinalgEighBackward0"),
         OpInfo("linalg_eigh_upper_batched", lambda T, a: _eigh_fixed(T, _sym(T, a), UPLO="U"), [S(2, 2, 2)],
                grad_fn="LinalgEighBackward0"),

@@ -67,6 +67,12 @@ LOSSES = [
            grad_fn="NllLossBackward0"),
     OpInfo("cross_entropy_weight_ignore", lambda T, x, t, w: F(T).cross_entropy(x, t, w), [S(4, 5), IGNORED, W],
            grad_fn="NllLossBackward0"),
+    OpInfo("linear_cross_entropy_bias", lambda T, x, w, b, t: F(T).linear_cross_entropy(x, w, t, linear_bias=b),
+           [S(4, 3), S(5, 3), S(5), I(4, values=[0, 4, 2, -100])], grad_fn="NllLossBackward0"),
+    # a weight (C, out, in_features): K-dimensional logits (N, C, out)
+    OpInfo("linear_cross_entropy_k_dim_sum",
+           lambda T, x, w, t: F(T).linear_cross_entropy(x, w, t, reduction="sum", label_smoothing=0.2),
+           [S(4, 3), S(2, 3, 3), I(4, 3, high=2)], grad_fn="AddBackward0"),
     OpInfo("cross_entropy_1d", lambda T, x, t: F(T).cross_entropy(x, t), [S(5), I(values=2)],
            grad_fn="NllLossBackward0"),
     OpInfo("cross_entropy_4d", lambda T, x, t: F(T).cross_entropy(x, t), [S(2, 3, 2, 2), I(2, 2, 2, high=3)],

@@ -52,6 +52,14 @@ INTERPOLATION = [
            grad_fn="UpsampleBicubic2DAaBackward0"),
     OpInfo("interp_bicubic_aa_up", _interp(size=(4, 4), mode="bicubic", antialias=True), [X2],
            grad_fn="UpsampleBicubic2DAaBackward0"),
+    # torch.ops.aten's own forms: .vec (scale_factors, the output size computed) and the default
+    # overload (one scale per axis, the output size given)
+    OpInfo("aten_upsample_bilinear2d_aa_vec",
+           lambda T, x: T.ops.aten._upsample_bilinear2d_aa(x, None, False, scale_factors=[1.7, 0.9]),
+           [S(1, 2, 5, 6)], grad_fn="UpsampleBilinear2DAaBackward0"),
+    OpInfo("aten_upsample_bicubic2d_aa_scales",
+           lambda T, x: T.ops.aten._upsample_bicubic2d_aa(x, [3, 3], True, scales_h=0.8, scales_w=0.5),
+           [S(1, 1, 5, 6)], grad_fn="UpsampleBicubic2DAaBackward0"),
     OpInfo("pixel_shuffle", lambda T, x: F(T).pixel_shuffle(x, 2), [S(1, 8, 2, 1)], grad_fn="PixelShuffleBackward0"),
     OpInfo("pixel_shuffle_3d_input", lambda T, x: T.pixel_shuffle(x, 2), [S(4, 1, 2)], grad_fn="PixelShuffleBackward0"),
     OpInfo("pixel_unshuffle", lambda T, x: F(T).pixel_unshuffle(x, 2), [S(2, 1, 2, 4)],

@@ -140,6 +140,9 @@ OPS = [
     # strided views
     OpInfo("as_strided", lambda T, x: T.as_strided(x, (2,), (1,)), [S(3)], grad_fn="AsStridedBackward0"),
     OpInfo("as_strided_2d", lambda T, x: x.as_strided((2, 3), (1, 2), 1), [S(3, 3)], grad_fn="AsStridedBackward0"),
+    # a partial view's storage offset counts from its base's storage (5: x[5:9], inside the view x[2:10])
+    OpInfo("as_strided_partial_view_offset", lambda T, x: T.as_strided(x[2:10], (2, 2), (1, 2), 5), [S(12)],
+           grad_fn="AsStridedBackward0"),
     OpInfo("as_strided_overlap", lambda T, x: x.as_strided((3, 3), (1, 1)), [S(6)], grad_fn="AsStridedBackward0"),
     OpInfo("as_strided_of_view", lambda T, x: x.t().as_strided((2, 2), (3, 1)), [S(2, 3)],
            grad_fn="AsStridedBackward0"),

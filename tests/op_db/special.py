@@ -194,4 +194,15 @@ FAKE_QUANT = [
            grad_fn="FusedMovingAvgObsFqHelperBackward0", **QUANT),
 ]
 
-OPS = SPECIAL + NO_GRAD + NORMS + SEGMENTS + GAMMA + FAKE_QUANT
+# the short-time Fourier transform (ops/fft.py): frames of the reflect-padded signal, windowed
+# (a shorter window centred in the frame) and transformed; compared as real and imaginary parts
+SPECTRAL = [
+    OpInfo("stft_centered_onesided", lambda T, x: T.view_as_real(T.stft(x, 8, return_complex=True)), [S(20)],
+           grad_fn="ViewAsRealBackward0"),
+    OpInfo("stft_batched_short_window_twosided",
+           lambda T, x, w: T.view_as_real(x.stft(8, hop_length=3, win_length=6, window=w, center=False,
+                                                 normalized=True, onesided=False, return_complex=True)),
+           [S(2, 17), S(6)], grad_fn="ViewAsRealBackward0"),
+]
+
+OPS = SPECIAL + NO_GRAD + NORMS + SEGMENTS + GAMMA + FAKE_QUANT + SPECTRAL

@@ -1,8 +1,11 @@
 """The FFT kernels behind `ndgrad.fft` (_fft_r2c, _fft_c2r, _fft_c2c): scipy/NumPy transforms over
 the given dims, registered under torch's op names so the recorded nodes match.
 """
+import warnings
 
-from ._registry import op
+from ._registry import op, register
+from .padding import pad
+from .shape import view_as_real
 from ..backends.numpy_backend import fft
 
 
@@ -35,3 +38,53 @@ def _fft_c2r(input, dim, normalization, last_dim_size):
     points (the imaginary parts of its zero and Nyquist entries are ignored)."""
     s = [input.shape[d] for d in dim[:-1]] + [last_dim_size]
     return fft().irfftn(input, s=s, axes=dim, norm=_NORM_BACKWARD[normalization])
+
+
+# ---- short-time Fourier transform, composed of differentiable ops: the (centered, padded)
+# signal cut into overlapping frames, each windowed and transformed
+@register(method=True)
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+         normalized=False, onesided=None, return_complex=None, align_to_window=None):
+    """(freq, frames) (or (batch, freq, frames)) DFTs of the frames of a 1-d or (batch, length) signal."""
+    complex_in = input.is_complex() or (window is not None and window.is_complex())
+    if return_complex is None and not complex_in:
+        raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
+                           "require that return_complex=True in a future PyTorch release.")
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.ndim}D")
+    if align_to_window is not None:
+        raise NotImplementedError("stft: align_to_window is not supported by ndgrad")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if not 0 < win <= n_fft:
+        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win}")
+    if window is None:
+        warnings.warn("A window was not provided. A rectangular window will be applied,which is known to cause "
+                      "spectral leakage. Other windows such as torch.hann_window or torch.hamming_window are "
+                      "recommended to reduce spectral leakage.To suppress this warning and use a rectangular "
+                      "window, explicitly set `window=torch.ones(n_fft, device=<device>)`.")
+    x = input if input.ndim == 2 else input.unsqueeze(0)
+    if center:
+        x = pad(x, (n_fft // 2, n_fft // 2), mode=pad_mode)
+    if not 0 < n_fft <= x.shape[-1]:
+        raise RuntimeError(f"stft: expected 0 < n_fft <= {x.shape[-1]}, but got n_fft={n_fft}")
+    frames = x.unfold(-1, n_fft, hop)                  # (batch, frames, n_fft)
+    if window is not None:
+        left = (n_fft - win) // 2                      # a shorter window sits centred in the frame
+        frames = frames * (pad(window, (left, n_fft - win - left)) if win < n_fft else window)
+    norm = 1 if normalized else 0
+    if complex_in:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        spec = _fft_c2c(frames if frames.is_complex() else frames.to(frames.dtype.to_complex()), [2], norm, True)
+    else:
+        spec = _fft_r2c(frames, [2], norm, onesided is not False)
+    spec.transpose_(1, 2)   # in place, as torch does (TransposeBackward1, SqueezeBackward4)
+    if input.ndim == 1:
+        spec.squeeze_(0)
+    if not return_complex and return_complex is not None:
+        warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
+                      "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
+                      "still call torch.view_as_real on the complex output to recover the old return format.")
+        return view_as_real(spec)
+    return spec

@@ -342,12 +342,14 @@ _unsafe_index_put_op = op("_unsafe_index_put", public=False)(_index_put_forward)
 _index_put_impl_op = op("_index_put_impl_", public=False)(_index_put_forward)
 
 
-def _index_list(indices, what):
+def _index_list(indices, what, position=2):
+    """indices (argument `position`, counted from 1) as a list, checked as torch's binding checks it."""
     if isinstance(indices, Tensor) or not isinstance(indices, (tuple, list)):
-        raise TypeError(f"{what}(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+        raise TypeError(f"{what}(): argument 'indices' (position {position}) must be tuple of Tensors, not "
+                        f"{type(indices).__name__}")
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but got {type(t).__name__}")
     return list(indices)
 
 
@@ -368,6 +370,38 @@ def _unsafe_index(input, indices):
 @register()
 def _unsafe_index_put(input, indices, values, accumulate=False):
     return _unsafe_index_put_op(input, _index_list(indices, "_unsafe_index_put"), values, accumulate)
+
+
+def _clamped(shape, indices):
+    """Index arrays clamped into the dims they index ([-size, size - 1]): the masked variants read
+    (and write) every position, masked-out ones too, whose indices need not be in range."""
+    return [None if a is None else np.clip(a, -n, n - 1) for a, n in zip(indices, shape)]
+
+
+@op("_unsafe_masked_index", public=False)
+def _unsafe_masked_index_op(self, mask, indices, fill):
+    picked = self[_key(_clamped(self.shape, indices))]
+    return np.where(np.broadcast_to(mask, picked.shape), picked, np.asarray(fill, dtype=self.dtype))
+
+
+@op("_unsafe_masked_index_put_accumulate", public=False)
+def _unsafe_masked_index_put_accumulate_op(self, mask, indices, values):
+    out = self.copy()
+    _scatter_add(out, _key(_clamped(self.shape, indices)), np.where(mask, values, np.zeros((), values.dtype)))
+    return out
+
+
+@register()
+def _unsafe_masked_index(input, mask, indices, fill):
+    """where(mask, input[indices], fill), indices clamped (torch's decomposition of padded gathers)."""
+    return _unsafe_masked_index_op(input, mask, _index_list(indices, "_unsafe_masked_index", 3), fill)
+
+
+@register()
+def _unsafe_masked_index_put_accumulate(input, mask, indices, values):
+    """input.index_put(indices, values where mask else 0, accumulate=True), indices clamped."""
+    return _unsafe_masked_index_put_accumulate_op(input, mask, _index_list(indices, "_unsafe_masked_index_put_accumulate", 3),
+                                                  values)
 
 
 @register()

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.forward_ad import tangent_of
 from ..autograd.grad_mode import no_grad
 from ..autograd.grad_mode import state as _grad_state
@@ -21,6 +22,7 @@ from ._registry import autocast_as, op, register
 from .creation import eye, tensor, zeros_like
 from .linalg import _type_name, vdot
 from .pointwise import where
+from .random import randn
 from .reduction import _linalg_vector_norm, _structseq, amax, amin
 
 
@@ -1054,3 +1056,55 @@ def ldl_factor(A, *, hermitian=False):
 
 def ldl_solve(LD, pivots, B, *, hermitian=False):
     return linalg_ldl_solve(LD, pivots, B, hermitian=hermitian)
+
+
+# ---- randomized low-rank factorizations (Halko, Martinsson & Tropp 2009), composed of
+# differentiable ops: gradients flow through the range finder's QRs and the small SVD
+def _range_basis(A, q, niter, M):
+    """An orthonormal basis Q (..., m, q) of the range of A - M, from a random Gaussian probe
+    refined by `niter` subspace (power) iterations, each re-orthonormalized by QR."""
+    dtype = A.dtype if A.is_floating_point() or A.is_complex() else _dtype.get_default_dtype()
+    probe = randn(A.shape[-1], q, dtype=dtype)
+
+    def apply(X, left):   # (A - M) @ X, or (A - M)^H @ X
+        Ax = (A if left else A.mH) @ X
+        return Ax if M is None else Ax - (M if left else M.mH) @ X
+    Q = linalg_qr(apply(probe, True))[0]
+    for _ in range(niter):
+        Q = linalg_qr(apply(Q, False))[0]
+        Q = linalg_qr(apply(Q, True))[0]
+    return Q
+
+
+@register()
+def svd_lowrank(A, q=6, niter=2, M=None):
+    """U, S, V with A - M ~ U diag(S) V^H, of rank q: an SVD of the projection onto a random
+    range basis (exact, up to rounding, when rank(A - M) <= q). Its values depend on the random
+    stream, except where the factorization is determined (rank <= q, distinct singular values)."""
+    q = 6 if q is None else q
+    m, n = A.shape[-2:]
+    if M is not None:
+        M = M.broadcast_to(A.shape)
+    wide = m < n
+    if wide:   # factor A^H, whose range is the smaller space
+        A, M = A.mH, (None if M is None else M.mH)
+    Q = _range_basis(A, q, 2 if niter is None else niter, M)
+    B = Q.mH @ A if M is None else Q.mH @ A - Q.mH @ M
+    U, S, Vh = _linalg_svd(B, False, True)
+    U, V = Q @ U, Vh.mH
+    return (V, S, U) if wide else (U, S, V)
+
+
+@register()
+def pca_lowrank(A, q=None, center=True, niter=2):
+    """svd_lowrank of A (centered: minus its column means) with q = min(6, m, n) by default."""
+    m, n = A.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not (0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if center:
+        A = A - A.mean(dim=(-2,), keepdim=True)
+    return svd_lowrank(A, q, niter=niter)

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ._registry import op, register
+from ._schema import Parser
 from . import creation, pointwise
 from .linalg import _type_name
 from .padding import _along_axes
@@ -95,6 +96,37 @@ def _upsample_op(name, mode, dims, aa=False):
     return fwd
 
 
+_SCALE_NAMES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
+
+
+def _upsample_front(fwd, dims):
+    """The public function of an interpolating upsample op, taking torch's aten forms too: the
+    default overload (one float per axis: scales_h, scales_w) and `.vec` (output_size or
+    scale_factors), besides the op's own form (a list of scales), which the formulas call."""
+    name = fwd.__name__
+    scale_args = ", ".join(f"float? {n}=None" for n in _SCALE_NAMES[dims])
+    parser = Parser(f"{name}(Tensor input, SymInt[{dims}] output_size, bool? align_corners=None, "
+                    f"float[{dims}]? scales=None)|hidden",
+                    f"{name}(Tensor input, SymInt[{dims}] output_size, bool align_corners, {scale_args})",
+                    f"{name}(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)")
+
+    @parser.signature
+    def front(*args, **kwargs):
+        which, (x, size, align_corners, *scales) = parser.parse(args, kwargs)
+        if which == 1:
+            scales = None if all(v is None for v in scales) else list(scales)
+        else:
+            scales = scales[0]
+        if which == 2:   # .vec: exactly one of output_size and scale_factors, as torch checks
+            if (size is None) == (scales is None):
+                raise RuntimeError("Must specify exactly one of output_size and scale_factors")
+            if size is None:
+                size = tuple(int(math.floor(n * f)) for n, f in zip(x.shape[2:], scales))
+        return fwd(x, size, align_corners, scales)
+    front.__name__ = front.__qualname__ = name
+    return register(name)(front)
+
+
 _UPSAMPLE = {}
 for _mode, _dims, _name, _aa in [
         ("nearest", 1, "upsample_nearest1d", False), ("nearest", 2, "upsample_nearest2d", False),
@@ -104,6 +136,8 @@ for _mode, _dims, _name, _aa in [
         ("linear", 3, "upsample_trilinear3d", False), ("cubic", 2, "upsample_bicubic2d", False),
         ("linear", 2, "_upsample_bilinear2d_aa", True), ("cubic", 2, "_upsample_bicubic2d_aa", True)]:
     _UPSAMPLE[_mode, _dims, _aa] = _upsample_op(_name, _mode, _dims, _aa)
+    if _mode in ("linear", "cubic"):
+        _upsample_front(_UPSAMPLE[_mode, _dims, _aa], _dims)
 
 
 @op("pixel_shuffle", public="pixel_shuffle")

@@ -8,7 +8,7 @@ from ...autograd.grad_mode import is_grad_enabled
 from ..._tensor import Tensor
 from ...ops import loss as _ops
 from ...ops._registry import autocast_as
-from ...ops.linalg import broadcast_shape
+from ...ops.linalg import broadcast_shape, linear
 from ...ops.loss import (REDUCTIONS, _reduction, binary_cross_entropy, binary_cross_entropy_with_logits,
                          cosine_embedding_loss, ctc_loss_fn as ctc_loss, gaussian_nll_loss, hinge_embedding_loss,
                          huber_loss, kl_div, l1_loss, margin_ranking_loss, multi_margin_loss, multilabel_margin_loss,
@@ -17,7 +17,7 @@ from .activation import log_softmax
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
            "ctc_loss", "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss",
-           "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
+           "linear_cross_entropy", "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
            "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss"]
 
 
@@ -53,6 +53,36 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 def _class_shape(ndim, class_dim):
     """The shape that broadcasts a per-class vector along the class dim."""
     return tuple(-1 if d == class_dim else 1 for d in range(ndim))
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...): logits (*batch, C, *out)
+    for a weight (C, *out, in_features). `options` (torch's LinearCrossEntropyOptions) chooses how
+    torch chunks the batch to save memory, not the loss: ndgrad computes the whole logits."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batch, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{in_features} and {linear_weight.shape[-1]}, respectively")
+    classes, out = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out)}, got {tuple(linear_bias.shape)}")
+    if out and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*batch, classes, *out)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:   # probabilities as target
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    if out:   # the extra class dims folded into the linear's out_features
+        linear_weight = linear_weight.reshape(-1, in_features)
+        linear_bias = None if linear_bias is None else linear_bias.reshape(-1)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
 
 
 @autocast_as("cross_entropy_loss")
