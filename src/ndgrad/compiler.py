@@ -500,7 +500,7 @@ class _CompiledFn:
 
 
 class OptimizedModule(nn.Module):
-    """What compile(module) returns: calls go through the compiled forward; the original module is
+    """What ndgrad.compile(module) returns: calls go through the compiled forward; the original module is
     its submodule `_orig_mod` (so state_dict keys start with "_orig_mod.", as torch's), and other
     attributes are read from it."""
 
@@ -524,8 +524,8 @@ _MODES = (None, "default", "lite", "reduce-overhead", "max-autotune-no-cudagraph
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
             disable=False):
-    """Compile a function or module (see the module docstring): `compile(fn)`, `@compile`,
-    `@compile(fullgraph=True)`, `compile(module)`. `backend`, `mode`, `dynamic` and `options` are
+    """Compile a function or module (see the module docstring): `ndgrad.compile(fn)`, `@ndgrad.compile`,
+    `@ndgrad.compile(fullgraph=True)`, `ndgrad.compile(module)`. `backend`, `mode`, `dynamic` and `options` are
     accepted as torch's (one tracing compiler here); `disable=True` returns the model unchanged."""
     if mode is not None and options is not None:
         raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
@@ -548,7 +548,7 @@ _compiled_fns = weakref.WeakSet()
 
 
 def disable(fn=None, recursive=True):
-    """Mark fn to run eagerly: compile(fn) then returns fn itself."""
+    """Mark fn to run eagerly: ndgrad.compile(fn) then returns fn itself."""
     if fn is None:
         return functools.partial(disable, recursive=recursive)
     fn._ndgrad_compile_disabled = True
@@ -565,7 +565,7 @@ def reset():
 def explain(fn):
     """explain(fn)(*args): the reason fn cannot be traced for these arguments, or None."""
     def run(*args, **kwargs):
-        compiled = fn if isinstance(fn, _CompiledFn) else compile(fn)
+        compiled = fn if isinstance(fn, _CompiledFn) else _CompiledFn(fn, None, False)
         compiled(*args, **kwargs)
         reasons = compiled.reasons()
         return reasons[-1] if reasons else None
