@@ -70,7 +70,8 @@ def test_failures_raise_on_every_rank_naming_rank_and_stage():
 
 # ---- a failing rank: every other rank stops, within a bound, naming it and the step ---------------------
 HYDRA = MPIEXEC is not None and "HYDRA" in subprocess.run([MPIEXEC, "--version"], capture_output=True, text=True).stdout
-BOUND = 6.0   # seconds a survivor may take to stop: the 1.5 s timeout of the tests, the census grace, slack
+BOUND = 15.0  # seconds a survivor may take to stop: the 1.5 s timeout of the tests, the census grace, and slack
+#              for a 2-core CI machine that runs other tests beside these (stops take 2-4 s on a quiet one)
 SCHEDULES = ["ScheduleGPipe", "Schedule1F1B", "ScheduleInterleaved1F1B", "ScheduleInterleavedZeroBubble",
              "ScheduleZBVZeroBubble"]
 
