@@ -54,6 +54,17 @@ POSITIONAL_DROPOUT_P = {"nn.functional.multi_head_attention_forward": 9}
 RANDOM_WHEN = {"svd_lowrank": lambda sample: sample.kwargs.get("M") is not None}
 
 
+def _duplicate_indices(sample):
+    """Whether two values of one (N, C) plane unpool to the same place: torch documents the result
+    there as nondeterministic (which write lands is up to its kernel), so such samples are not compared."""
+    idx = sample.args[0]
+    planes = idx.reshape(-1, idx.shape[-1] * idx.shape[-2] * (idx.shape[-3] if idx.dim() == 5 else 1))
+    return any(len(set(row.tolist())) != len(row) for row in planes)
+
+
+RANDOM_WHEN.update({"nn.functional.max_unpool2d": _duplicate_indices, "nn.functional.max_unpool3d": _duplicate_indices})
+
+
 def random_sample(sample, op=None):
     if op is not None and op.name in RANDOM_WHEN and RANDOM_WHEN[op.name](sample):
         return True
