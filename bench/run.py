@@ -1,8 +1,9 @@
 """ndgrad's benchmark suite: ndgrad against torch, HIPS autograd, MyGrad and hand-written NumPy.
 
-    python bench/run.py            the full suite (about 5 minutes on 2 cores); writes bench/RESULTS.md
+    python bench/run.py            the full suite (about 5 minutes on 2 cores); prints the report
     python bench/run.py --quick    a smaller, about 1-minute version (fewer rounds, shorter long chains)
-    python bench/run.py --only chain,mlp --no-write
+    python bench/run.py --only chain,mlp
+    python bench/run.py --output bench/RESULTS.md    also writes the report there
 
 Method: every library runs in its own process (bench/worker.py), started once; each workload is
 built and warmed up (one untimed step) in every process, then timed in rounds that visit the
@@ -354,8 +355,9 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, help="timing rounds (default 5, quick 3)")
     parser.add_argument("--chain-length", type=int, default=2000, help="links of the (a) chain (2 nodes each)")
     parser.add_argument("--chain-size", type=int, default=16, help="float64 elements of the (a) chain")
-    parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"), help="where to write the results")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    # a plain run only prints: no tracked file (bench/RESULTS.md) is rewritten unless asked for
+    parser.add_argument("--output", help="also write the report to this path (e.g. bench/RESULTS.md)")
+    parser.add_argument("--no-write", action="store_true", help="print only (the default; kept for old command lines)")
     args = parser.parse_args(argv)
     cfg = dict(QUICK if args.quick else DEFAULT)
     if args.rounds:
@@ -467,7 +469,7 @@ not traced). Hand-written NumPy exists for the chain and the MLP only; GELU is i
     if notes:
         report += "\nNotes:\n" + "\n".join(f"- {n}" for n in notes) + "\n"
     print(report)
-    if not args.no_write:
+    if args.output and not args.no_write:
         with open(args.output, "w") as f:
             f.write(report)
         say(f"written to {os.path.relpath(args.output)}")
