@@ -4,6 +4,7 @@ This module is the torch-like namespace: dtypes, factories, every public op (col
 `ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points. It imports the
 layers bottom to top (see ARCHITECTURE.md): tensor, autograd core, ops, derivatives, tools, nn...
 """
+import gc as _gc
 import importlib as _importlib
 import warnings as _warnings
 
@@ -193,3 +194,11 @@ gcd_, lcm_ = Tensor.gcd_, Tensor.lcm_
 def to_dlpack(tensor):
     """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
     return tensor.__dlpack__()
+
+
+# The objects made by importing ndgrad (and numpy/scipy before it: tens of thousands of functions,
+# classes, op specs) live as long as the process. Left in the collector's oldest generation, every full
+# collection walks them all again, and a long forward pass, which creates many surviving nodes, triggers
+# such collections repeatedly: about a fifth of the per-node cost of a long chain. Moved out of the
+# collector's view once, here; objects made later are collected as usual.
+_gc.freeze()
