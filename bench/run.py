@@ -156,7 +156,11 @@ def measure(workers, instances, rounds, budget, results, notes):
 # ---- fresh processes: import time and peak memory -------------------------------------------
 def import_times(mods, n):
     code = "import time; t = time.perf_counter(); import {0}; print(time.perf_counter() - t)"
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # this checkout's ndgrad (src/, not an installed one); .pyc files written (to a cache outside the
+    # tree) even where PYTHONDONTWRITEBYTECODE is set, as a user's import would find them
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONPYCACHEPREFIX=os.path.join(tempfile.gettempdir(), "ndgrad-bench-pyc"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     best = {}
     for r in range(n + 1):                 # round 0 warms the file cache and compiles .pyc files
         for mod in mods[r % len(mods):] + mods[:r % len(mods)]:
