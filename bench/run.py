@@ -1,8 +1,9 @@
 """ndgrad's benchmark suite: ndgrad against torch, HIPS autograd, MyGrad and hand-written NumPy.
 
-    python bench/run.py            the full suite (about 5 minutes on 2 cores); writes bench/RESULTS.md
+    python bench/run.py            the full suite (about 5 minutes on 2 cores); prints the report
     python bench/run.py --quick    a smaller, about 1-minute version (fewer rounds, shorter long chains)
-    python bench/run.py --only chain,mlp --no-write
+    python bench/run.py --only chain,mlp
+    python bench/run.py --output bench/RESULTS.md    also writes the report there
 
 Method: every library runs in its own process (bench/worker.py), started once; each workload is
 built and warmed up (one untimed step) in every process, then timed in rounds that visit the
@@ -31,13 +32,15 @@ ROOT = os.path.dirname(HERE)
 WORKER = os.path.join(HERE, "worker.py")
 LIBS = ("ndgrad", "torch", "autograd", "mygrad", "numpy")
 PEERS = LIBS[1:]
-SECTIONS = ("chain", "mlp", "cnn", "transformer", "memory", "long_chain", "import", "functional", "compiled")
+SECTIONS = ("chain", "mlp", "cnn", "transformer", "rnn", "memory", "long_chain", "import", "functional", "compiled")
 
 # (rounds, steps per round, seconds one library may spend on one workload)
 DEFAULT = {"rounds": 5, "budget": 15.0, "compiled": 10, "chain": 3, "mlp": 3, "cnn": 2, "transformer": 2, "functional": 10,
+           "rnn": 2,
            "long_nodes": (10**5, 10**6), "long_rounds": 2, "long_budget": 120.0, "imports": 5,
            "memory_libs": LIBS}
 QUICK = {"rounds": 3, "budget": 4.0, "compiled": 5, "chain": 2, "mlp": 2, "cnn": 1, "transformer": 1, "functional": 5,
+         "rnn": 1,
          "long_nodes": (10**4, 10**5), "long_rounds": 1, "long_budget": 30.0, "imports": 3,
          "memory_libs": ("ndgrad", "torch")}
 
@@ -46,6 +49,8 @@ TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("mlp", "mlp", "MLP step, ndgrad / hand-written NumPy", 1.05),
            ("transformer", "transformer", "transformer block step, ndgrad / torch", 1.3),
            ("cnn", "cnn", "CNN step, ndgrad / torch", 2.0),
+           ("cnn_small", "rnn", "MNIST-style CNN step, ndgrad / torch (issue 15: 1.2)", 1.2),
+           ("lstm", "rnn", "bidirectional LSTM step, ndgrad / torch (issue 15: 1.5)", 1.5),
            ("import", "import", "`import ndgrad`, seconds", 0.4),
            ("mem_mlp", "memory", "peak backward memory (RSS), MLP, ndgrad / torch", 1.1),
            ("mem_transformer", "memory", "peak backward memory (RSS), transformer, ndgrad / torch", 1.1),
@@ -161,7 +166,11 @@ def measure(workers, instances, rounds, budget, results, notes, desc="timing"):
 # ---- fresh processes: import time and peak memory -------------------------------------------
 def import_times(mods, n):
     code = "import time; t = time.perf_counter(); import {0}; print(time.perf_counter() - t)"
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # this checkout's ndgrad (src/, not an installed one); .pyc files written (to a cache outside the
+    # tree) even where PYTHONDONTWRITEBYTECODE is set, as a user's import would find them
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYTHONPYCACHEPREFIX=os.path.join(tempfile.gettempdir(), "ndgrad-bench-pyc"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     best = {}
     for r in range(n + 1):                 # round 0 warms the file cache and compiles .pyc files
         for mod in mods[r % len(mods):] + mods[:r % len(mods)]:
@@ -231,7 +240,9 @@ def build_rows(results, libs, cfg, length, size):
                      1.0 / (2 * length)))
     for key, label in (("mlp", "(b) MLP step 784-1024-1024-10, batch 256, f32"),
                        ("cnn", "(c) CNN step 2×(conv-bn-relu-pool)+linear, 64×3×32×32"),
-                       ("transformer", "(d) transformer block step 8×128×256, 4 heads")):
+                       ("transformer", "(d) transformer block step 8×128×256, 4 heads"),
+                       ("cnn_small", "(h) MNIST-style CNN step 2×(conv-relu-pool)+linear, 64×1×28×28, f32"),
+                       ("lstm", "(i) bidirectional LSTM step, 16×32×32, hidden 64, f32")):
         if key in results:
             rows.append((label + ", ms", "ms", results[key], 1.0))
     for key, label in (("mem_mlp", "(e) MLP backward peak"), ("mem_transformer", "(e) transformer backward peak")):
@@ -312,10 +323,13 @@ def target_rows(results, cfg, sections):
     return table(["target (issue 5, item 2)", "target", "measured", ""], rows)
 
 
+_F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm")
+
+
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
-    for key in ("chain", "mlp", "cnn", "transformer", "jacobian", "hessian", "chain_compiled",
+    for key in ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "jacobian", "hessian", "chain_compiled",
                 "mlp_small_compiled") + FUNC_WORKLOADS + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
@@ -324,13 +338,13 @@ def check_agreement(results, notes):
         if ref_lib is None:
             continue
         ref = cells[ref_lib]["check"]
-        tol = 2e-3 if key in ("mlp", "cnn", "transformer") else 1e-4 if key in FUNC_WORKLOADS else 1e-7
+        tol = 2e-3 if key in _F32_STEPS else 1e-4 if key in FUNC_WORKLOADS else 1e-7
         for lib, cell in cells.items():
             if cell.get("status") != "ok":
                 continue
             if not abs(cell["check"] - ref) <= tol * max(1.0, abs(ref)):
                 bad.append(f"{lib} {key}: {cell['check']:.8g} vs {ref_lib} {ref:.8g}")
-            if key in ("mlp", "cnn", "transformer") and cell["dtype"] and cell["dtype"] != "float32":
+            if key in _F32_STEPS and cell["dtype"] and cell["dtype"] != "float32":
                 bad.append(f"{lib} {key}: loss dtype {cell['dtype']} (float32 expected)")
     if bad:
         notes.extend("CHECK FAILED " + b for b in bad)
@@ -368,8 +382,9 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, help="timing rounds (default 5, quick 3)")
     parser.add_argument("--chain-length", type=int, default=2000, help="links of the (a) chain (2 nodes each)")
     parser.add_argument("--chain-size", type=int, default=16, help="float64 elements of the (a) chain")
-    parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"), help="where to write the results")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    # a plain run only prints: no tracked file (bench/RESULTS.md) is rewritten unless asked for
+    parser.add_argument("--output", help="also write the report to this path (e.g. bench/RESULTS.md)")
+    parser.add_argument("--no-write", action="store_true", help="print only (the default; kept for old command lines)")
     args = parser.parse_args(argv)
     cfg = dict(QUICK if args.quick else DEFAULT)
     if args.rounds:
@@ -405,6 +420,7 @@ def main(argv=None):
                 ("mlp", [("mlp", "mlp", {}, None, cfg["mlp"])], cfg["budget"]),
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
+                ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm")], cfg["budget"]),
                 ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
                  cfg["budget"]),
                 ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in ("chain_compiled", "mlp_small_compiled")],
@@ -482,7 +498,7 @@ not traced). Hand-written NumPy exists for the chain and the MLP only; GELU is i
     if notes:
         report += "\nNotes:\n" + "\n".join(f"- {n}" for n in notes) + "\n"
     print(report)
-    if not args.no_write:
+    if args.output and not args.no_write:
         with open(args.output, "w") as f:
             f.write(report)
         say(f"written to {os.path.relpath(args.output)}")

@@ -494,6 +494,69 @@ def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
     return step
 
 
+# ---- (k) small MNIST-style CNN and bidirectional LSTM training steps (torch-like libraries) ----
+def cnn_small(lib, mod, batch=64, classes=10):
+    """conv(1->8, 3x3)-relu-pool, conv(8->16, 3x3)-relu-pool, linear: many small ops per step."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("torch-like API only")
+    rs = _rs()
+    x_np = rs.randn(batch, 1, 28, 28).astype(F32)
+    y_np = rs.randint(0, classes, batch).astype(np.int64)
+    p_np = [(rs.randn(8, 1, 3, 3) * math.sqrt(2 / 9)).astype(F32), np.zeros(8, F32),
+            (rs.randn(16, 8, 3, 3) * math.sqrt(2 / 72)).astype(F32), np.zeros(16, F32),
+            _dense(rs, 16 * 7 * 7, classes), np.zeros(classes, F32)]
+    T = mod
+    F = T.nn.functional
+    x, y = T.tensor(x_np), T.tensor(y_np)
+    params = [T.tensor(p, requires_grad=True) for p in p_np]
+
+    def step(mark=_noop):
+        h = F.max_pool2d(F.relu(F.conv2d(x, params[0], params[1], padding=1)), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, params[2], params[3], padding=1)), 2)
+        loss = F.cross_entropy(h.reshape(batch, -1) @ params[4] + params[5], y)
+        mark("forward")
+        loss.backward()
+        mark("backward")
+        with T.no_grad():
+            for p in params:
+                p -= LR * p.grad
+                p.grad = None
+        return loss
+    return step
+
+
+def lstm(lib, mod, batch=16, steps=32, features=32, hidden=64, classes=10):
+    """A one-layer bidirectional nn.LSTM over a 32-step sequence, its last outputs into a linear layer."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("torch-like API only")
+    rs = _rs()
+    x_np = rs.randn(batch, steps, features).astype(F32)
+    y_np = rs.randint(0, classes, batch).astype(np.int64)
+    T = mod
+    net = T.nn.LSTM(features, hidden, batch_first=True, bidirectional=True)
+    scale = 1 / math.sqrt(hidden)
+    with T.no_grad():   # the same weights in every library (the modules' own init draws differ)
+        for _, p in sorted(net.named_parameters()):
+            p.copy_(T.tensor(rs.uniform(-scale, scale, tuple(p.shape)).astype(F32)))
+    head_w = T.tensor(_dense(rs, 2 * hidden, classes), requires_grad=True)
+    head_b = T.tensor(np.zeros(classes, F32), requires_grad=True)
+    params = list(net.parameters()) + [head_w, head_b]
+    x, y = T.tensor(x_np), T.tensor(y_np)
+
+    def step(mark=_noop):
+        out, _ = net(x)
+        loss = T.nn.functional.cross_entropy(out[:, -1] @ head_w + head_b, y)
+        mark("forward")
+        loss.backward()
+        mark("backward")
+        with T.no_grad():
+            for p in params:
+                p -= LR * p.grad
+                p.grad = None
+        return loss
+    return step
+
+
 # ---- (i) torch.func transforms: nested Jacobians, Hessians, per-sample gradients -----------------
 FUNC_WORKLOADS = ("jacfwd_jacfwd", "jacrev_jacrev", "func_hessian", "per_sample_grads")
 
@@ -523,5 +586,6 @@ def _func(lib, mod, which, size=16, batch=64):
 
 FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
              "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
-             "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled}
+             "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled,
+             "cnn_small": cnn_small, "lstm": lstm}
 FACTORIES.update({k: (lambda which: lambda lib, mod: _func(lib, mod, which))(k) for k in FUNC_WORKLOADS})

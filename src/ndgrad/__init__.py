@@ -4,6 +4,8 @@ This module is the torch-like namespace: dtypes, factories, every public op (col
 `ndgrad/ops/` by the `@op` registry), grad modes and the autograd entry points. It imports the
 layers bottom to top (see ARCHITECTURE.md): tensor, autograd core, ops, derivatives, tools, nn...
 """
+import gc as _gc
+import importlib as _importlib
 import warnings as _warnings
 
 # torch computes inf and nan silently where the math gives them (log(0), 1/0, inf - inf); NumPy
@@ -45,26 +47,12 @@ from ._sparse_array import (layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_c
 from . import profiler, utils  # noqa: E402,F401
 from . import special  # noqa: E402,F401
 from . import masked  # noqa: E402,F401
-from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
-from .serialization import load, save  # noqa: E402,F401
-from . import compiler  # noqa: E402,F401
-from .compiler import compile  # noqa: E402,F401  (shadows the builtin in this namespace, as torch.compile)
 from . import _C  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401
 # the device preamble and process-wide settings of torch programs (ndgrad: CPU only)
 from . import accelerator, backends, cuda  # noqa: E402,F401
-# mixed precision: autocast regions (CPU: bfloat16 / float16) and GradScaler
-from . import amp, cpu  # noqa: E402,F401
-from .amp import autocast  # noqa: E402,F401
-from .amp.autocast_mode import (autocast_decrement_nesting, autocast_increment_nesting,  # noqa: E402,F401
-                                clear_autocast_cache, get_autocast_cpu_dtype, get_autocast_dtype,
-                                get_autocast_gpu_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
-                                is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype,
-                                set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled,
-                                set_autocast_gpu_dtype)
-from .amp.grad_scaler import GradScaler  # noqa: E402,F401
 from ._settings import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: E402,F401
                         get_deterministic_debug_mode, get_num_interop_threads, get_num_threads,
                         is_deterministic_algorithms_warn_only_enabled, set_default_device,
@@ -73,11 +61,38 @@ from ._settings import (are_deterministic_algorithms_enabled, get_default_device
 # utilities: dtype limits, print options, testing helpers, math constants
 from ._typeinfo import finfo, iinfo  # noqa: E402,F401
 from ._repr import set_printoptions  # noqa: E402,F401
-from . import testing  # noqa: E402,F401
 from math import e, inf, nan, pi  # noqa: E402,F401
 newaxis = None
 
 from .version import __version__  # noqa: E402  (the one place the version is written)
+# Imported on first use (PEP 562 module __getattr__): most programs never touch these, and importing
+# them eagerly was a third of `import ndgrad`. `ndgrad.X` and `from ndgrad import Y` work as before.
+_LAZY_MODULES = frozenset({"distributions", "serialization", "compiler", "testing", "amp", "cpu"})
+_LAZY_NAMES = {"load": "serialization", "save": "serialization",
+               "compile": "compiler",   # shadows the builtin in this namespace, as torch.compile
+               "autocast": "amp", "GradScaler": "amp.grad_scaler",
+               **dict.fromkeys(("autocast_decrement_nesting", "autocast_increment_nesting", "clear_autocast_cache",
+                                "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype",
+                                "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled",
+                                "set_autocast_cache_enabled", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
+                                "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype"),
+                               "amp.autocast_mode")}
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        return _importlib.import_module(f".{name}", __name__)   # the import binds it in this namespace
+    where = _LAZY_NAMES.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(f".{where}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
+
 
 
 def is_tensor(obj):
@@ -275,3 +290,10 @@ if _typing.TYPE_CHECKING:
 
     # the 555 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...
+
+# The objects made by importing ndgrad (and numpy/scipy before it: tens of thousands of functions,
+# classes, op specs) live as long as the process. Left in the collector's oldest generation, every full
+# collection walks them all again, and a long forward pass, which creates many surviving nodes, triggers
+# such collections repeatedly: about a fifth of the per-node cost of a long chain. Moved out of the
+# collector's view once, here; objects made later are collected as usual.
+_gc.freeze()

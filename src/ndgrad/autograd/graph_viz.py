@@ -6,10 +6,8 @@ show their names when a `params` dict ({name: tensor}, e.g. dict(model.named_par
 given. Saved values are read as stored, without unpacking, so drawing never runs hooks or
 version checks.
 """
-import html
 import os
 import shutil
-import subprocess
 
 from . import node as _node
 from .._tensor import Tensor
@@ -125,6 +123,7 @@ def to_dot(tensor, params=None, show_saved=True):
 def to_svg(tensor, params=None, show_saved=True):
     """SVG text of the backward graph, laid out here (no Graphviz needed): one row per distance
     from the output, the output at the bottom, leaves towards the top."""
+    import html   # lazy on purpose: only pictures need it (and html.entities is sizeable at `import ndgrad`)
     nodes, labels, fills, edges = _picture(tensor, params, show_saved)
     consumers = {node: [] for node in nodes}
     for a, b in edges:
@@ -199,6 +198,7 @@ def render(tensor, path, params=None, show_saved=True, format=None):
                            "Install Graphviz (apt-get install graphviz, brew install graphviz, or conda install "
                            "graphviz), render to .svg (drawn without Graphviz), or use to_dot(tensor).")
     source = to_dot(tensor, params, show_saved)
+    import subprocess   # lazy on purpose: rendering is rare, and subprocess is a noticeable part of `import ndgrad`
     done = subprocess.run([dot, f"-T{fmt}", "-o", path], input=source.encode(), capture_output=True)
     if done.returncode != 0:
         raise RuntimeError(f"Graphviz's dot failed to render {path!r} as {fmt}: {done.stderr.decode().strip()}")

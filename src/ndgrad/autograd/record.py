@@ -30,11 +30,18 @@ def record(spec, args, outs):
     node = spec.node_cls.__new__(spec.node_cls)
     node._sequence_nr_ = _next_seq()
     node._extra = None
+    diff_pos = spec.diff_pos
     if spec.diff_lists:
         _list_edges(node, spec, args)
+    elif len(diff_pos) == 1 and isinstance(args[diff_pos[0]], Tensor):   # unary ops: the tuples built directly
+        a = args[diff_pos[0]]
+        d = a._data
+        fn = a._grad_fn
+        node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
+        node._meta = ((d.shape, d.dtype),)
     else:   # the common case: every differentiable argument is one Tensor (or a scalar)
         edges, meta = [], []
-        for i in spec.diff_pos:
+        for i in diff_pos:
             a = args[i]
             if isinstance(a, Tensor):
                 d = a._data
@@ -62,7 +69,7 @@ def record(spec, args, outs):
     saved, versions = [], []
     for p, meta_only, users in spec.saved_plan:
         version = None
-        if users is not None and not any(_needs_grad(args[i]) for i in users):
+        if users is not None and not _any_needs_grad(args, users):
             v = None   # only formulas of inputs that need no gradient read it
         elif p >= 0:
             v = args[p]
@@ -97,6 +104,18 @@ def _refuse_inference_saved():
                        "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
                        "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
                        "`torch.inference_mode()`.")
+
+
+def _any_needs_grad(args, users):
+    # a loop, not any() over a generator: this runs for most saved values of most recorded ops
+    for i in users:
+        a = args[i]
+        if type(a) is Tensor:
+            if a._requires_grad:
+                return True
+        elif _needs_grad(a):
+            return True
+    return False
 
 
 def _needs_grad(a):

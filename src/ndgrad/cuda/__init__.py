@@ -2,6 +2,7 @@
 backend is not wired to the ops), so `is_available()` is False and the calls that need a device
 raise torch's AssertionError; the calls torch answers without a device (seeding, memory counters,
 empty_cache) answer the same way here."""
+import importlib
 
 _NO_CUDA = "Torch not compiled with CUDA enabled"
 
@@ -105,4 +106,10 @@ def mem_get_info(device=None):
 
 def current_stream(device=None):
     _lazy_init()
-from . import amp  # noqa: E402,F401  (torch.cuda.amp)
+
+
+def __getattr__(name):
+    # torch.cuda.amp, imported on first use (PEP 562) so that `import ndgrad` does not load amp
+    if name == "amp":
+        return importlib.import_module(".amp", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

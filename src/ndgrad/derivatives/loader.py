@@ -13,9 +13,7 @@ import re
 import sys
 import types
 
-import yaml
 
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: 10x faster import
 
 from ..autograd.node import Node
 
@@ -170,7 +168,9 @@ def _analyse(text):
     """The table as plain data, each formula compiled: per entry (schema, line, output
     differentiability, (forward expression, its code or None) or None, node name, saved names,
     meta-only flags, saved users, [(argument indices, code)])."""
-    doc = yaml.compose(text, Loader=_YamlLoader)
+    import yaml   # lazy on purpose: only a cache miss parses the yaml, and importing yaml is a tenth of `import ndgrad`
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: 10x faster
+    doc = yaml.compose(text, Loader=loader)
     table, seen = [], set()
     for item in doc.value:
         fields = {k.value: v for k, v in item.value}
