@@ -197,6 +197,13 @@ def to_dlpack(tensor):
     """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
     return tensor.__dlpack__()
 
+# The objects made by importing ndgrad (and numpy/scipy before it: tens of thousands of functions,
+# classes, op specs) live as long as the process. Left in the collector's oldest generation, every full
+# collection walks them all again, and a long forward pass, which creates many surviving nodes, triggers
+# such collections repeatedly: about a fifth of the per-node cost of a long chain. Moved out of the
+# collector's view once, here; objects made later are collected as usual.
+_gc.freeze()
+
 import typing as _typing  # noqa: E402
 
 
@@ -260,13 +267,12 @@ if _typing.TYPE_CHECKING:
         "DisableTorchFunctionSubclass", "DoubleStorage", "DoubleTensor", "FloatStorage", "FloatTensor",
         "Generator", "GradScaler", "HalfStorage", "HalfTensor", "IntStorage", "IntTensor", "LongStorage",
         "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage", "StorageBase", "Tensor",
-        "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "amp",
-        "are_deterministic_algorithms_enabled", "as_strided_", "autocast", "autocast_decrement_nesting",
-        "autocast_increment_nesting", "autograd", "backends", "bfloat16", "bool", "can_cast", "cdouble",
-        "cfloat", "channels_last", "channels_last_3d", "clear_autocast_cache", "compile", "compiler",
-        "complex128", "complex64", "contiguous_format", "cosine_similarity", "cpu", "cuda",
-        "default_generator", "detach", "detach_", "device", "distributions", "double", "dtype", "e",
-        "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "functional",
+        "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "are_deterministic_algorithms_enabled",
+        "as_strided_", "autocast", "autocast_decrement_nesting", "autocast_increment_nesting", "autograd",
+        "backends", "bfloat16", "bool", "can_cast", "cdouble", "cfloat", "channels_last", "channels_last_3d",
+        "clear_autocast_cache", "compile", "complex128", "complex64", "contiguous_format",
+        "cosine_similarity", "cuda", "default_generator", "detach", "detach_", "device", "double", "dtype",
+        "e", "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "functional",
         "gcd_", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype",
         "get_default_device", "get_default_dtype", "get_deterministic_debug_mode", "get_device",
         "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads", "half", "i0_", "iinfo",
@@ -285,15 +291,8 @@ if _typing.TYPE_CHECKING:
         "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
         "set_num_threads", "set_printoptions", "set_warn_always", "short", "signal", "sparse", "sparse_bsc",
         "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "storage", "strided",
-        "tensortype", "testing", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint8",
+        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint8",
         "use_deterministic_algorithms", "utils", "version", "vmap"]
 
-    # the 555 names installed at import (the op registry's functions, ...)
+    # the 558 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...
-
-# The objects made by importing ndgrad (and numpy/scipy before it: tens of thousands of functions,
-# classes, op specs) live as long as the process. Left in the collector's oldest generation, every full
-# collection walks them all again, and a long forward pass, which creates many surviving nodes, triggers
-# such collections repeatedly: about a fifth of the per-node cost of a long chain. Moved out of the
-# collector's view once, here; objects made later are collected as usual.
-_gc.freeze()

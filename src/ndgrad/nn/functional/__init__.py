@@ -43,8 +43,8 @@ if _typing.TYPE_CHECKING:
     from ndgrad.nn.functional.distance import (cosine_similarity as cosine_similarity,  # noqa: F401,F811
         pairwise_distance as pairwise_distance, triplet_margin_loss as triplet_margin_loss,
         triplet_margin_with_distance_loss as triplet_margin_with_distance_loss)
-    from ndgrad.nn.functional.loss import (cross_entropy as cross_entropy, mse_loss as mse_loss,  # noqa: F401,F811
-        nll_loss as nll_loss)
+    from ndgrad.nn.functional.loss import (cross_entropy as cross_entropy,  # noqa: F401,F811
+        linear_cross_entropy as linear_cross_entropy, mse_loss as mse_loss, nll_loss as nll_loss)
     from ndgrad.nn.functional.normalization import local_response_norm as local_response_norm  # noqa: F401,F811
     from ndgrad.ops._torch_function import (handle_torch_function as handle_torch_function,  # noqa: F401,F811
         has_torch_function as has_torch_function, has_torch_function_unary as has_torch_function_unary,
@@ -110,16 +110,16 @@ if _typing.TYPE_CHECKING:
         "grid_sample", "group_norm", "gumbel_softmax", "handle_torch_function", "hardshrink", "hardsigmoid",
         "hardswish", "hardtanh", "hardtanh_", "has_torch_function", "has_torch_function_unary",
         "has_torch_function_variadic", "hinge_embedding_loss", "huber_loss", "instance_norm", "interpolate",
-        "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "local_response_norm",
-        "log_softmax", "logsigmoid", "lp_pool1d", "lp_pool2d", "lp_pool3d", "margin_ranking_loss",
-        "max_pool1d", "max_pool1d_with_indices", "max_pool2d", "max_pool2d_with_indices", "max_pool3d",
-        "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d", "mish", "mse_loss",
-        "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
-        "native_channel_shuffle", "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance", "pdist",
-        "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "relu", "relu6", "relu_",
-        "rms_norm", "rrelu", "rrelu_", "scaled_dot_product_attention", "selu", "selu_", "sigmoid", "silu",
-        "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus", "softshrink", "softsign",
-        "tanh", "tanhshrink", "threshold", "threshold_", "triplet_margin_loss",
+        "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "linear_cross_entropy",
+        "local_response_norm", "log_softmax", "logsigmoid", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+        "margin_ranking_loss", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
+        "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
+        "max_unpool3d", "mish", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
+        "multilabel_soft_margin_loss", "native_channel_shuffle", "nll_loss", "normalize", "one_hot", "pad",
+        "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu",
+        "relu", "relu6", "relu_", "rms_norm", "rrelu", "rrelu_", "scaled_dot_product_attention", "selu",
+        "selu_", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus",
+        "softshrink", "softsign", "tanh", "tanhshrink", "threshold", "threshold_", "triplet_margin_loss",
         "triplet_margin_with_distance_loss", "unfold", "upsample", "upsample_bilinear", "upsample_nearest"]
 
     # the 1 names installed at import (the op registry's functions, ...)
