@@ -706,7 +706,7 @@ def _joined_layout(a):
     """cat/stack's result laid out as torch lays it: row-major, or channels-last where NumPy kept the
     inputs' channels-last layout (NumPy otherwise follows the inputs' strides, e.g. of a permute).
     Other arrays (meta, CuPy) are left as they are."""
-    if type(a) is not np.ndarray or a.flags.c_contiguous or a.ndim in (4, 5) and a.strides == format_strides(
+    if not isinstance(a, np.ndarray) or a.flags.c_contiguous or a.ndim in (4, 5) and a.strides == format_strides(
             a.shape, a.itemsize, channels_last if a.ndim == 4 else channels_last_3d):
         return a
     return np.ascontiguousarray(a)
