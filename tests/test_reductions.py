@@ -306,3 +306,16 @@ def test_var_with_no_degrees_of_freedom_left_has_a_constant_gradient(call):
         warnings.simplefilter("ignore")
         g, requires_grad = both(scenario)
     assert np.isnan(g) and requires_grad is False
+
+
+def test_quantile_tangent_through_a_dual_q():
+    """q's tangent moves the interpolation weight: d/dq of linear quantile is (n - 1) * (above - below)."""
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        x = T.tensor([-4.827, -7.5824, 1.5], dtype=T.float64)
+        with fw.dual_level():
+            q = fw.make_dual(T.tensor([0.2318, 0.75], dtype=T.float64), T.ones(2, dtype=T.float64))
+            return fw.unpack_dual(T.quantile(x, q)).tangent
+    tangent = both(scenario)
+    s = np.sort([-4.827, -7.5824, 1.5])
+    np.testing.assert_allclose(tangent, [2 * (s[1] - s[0]), 2 * (s[2] - s[1])])

@@ -515,3 +515,20 @@ def test_sampled_addmm_dense_gradient_reaches_mat1_mat2_through_the_pattern_only
     a = np.array([[1., 2.], [3., 4.], [5., 6.]])
     np.testing.assert_allclose(ga, 2.0 * diag @ b.T)
     np.testing.assert_allclose(gb, 2.0 * a.T @ diag)
+
+
+def test_sampled_addmm_complex_gradients_conjugate():
+    """For complex inputs the gradients are the conjugate-transpose products, times conj(alpha)."""
+    def scenario(T):
+        s = T.eye(2, dtype=T.complex128).to_sparse_csr()
+        a = T.tensor([[1 + 1j, 2.], [0.5j, -1.]], dtype=T.complex128, requires_grad=True)
+        b = T.tensor([[1., -1j], [2 + 1j, 1.]], dtype=T.complex128, requires_grad=True)
+        out = T.sparse.sampled_addmm(s, a, b, beta=0.5, alpha=2 - 1j)
+        g = T.tensor([[1., 2.], [3., 4j]], dtype=T.complex128)
+        return T.autograd.grad(out, (a, b), g)
+    ga, gb = both(scenario)
+    diag = np.diag([1., 4j])
+    a = np.array([[1 + 1j, 2.], [0.5j, -1.]])
+    b = np.array([[1., -1j], [2 + 1j, 1.]])
+    np.testing.assert_allclose(ga, np.conj(2 - 1j) * diag @ b.conj().T)
+    np.testing.assert_allclose(gb, np.conj(2 - 1j) * a.conj().T @ diag)

@@ -1125,8 +1125,9 @@ def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
     below = big.gather(-1, tensor(lo.astype(np.int64)[..., None]))
     above = big.gather(-1, tensor(hi.astype(np.int64)[..., None]))
     w = tensor(np.broadcast_to(weight, lo.shape)[..., None].astype(a.dtype))
-    if isinstance(q, Tensor) and q.requires_grad and interpolation == "linear":
-        # the weights are differentiable in q, as torch's
+    if isinstance(q, Tensor) and interpolation == "linear":
+        # the weights are differentiable in q, as torch's (backward, and forward AD: a dual q
+        # need not require grad)
         qv = q.reshape((-1,) + (1,) * (a.ndim - 1))
         w = (qv * tensor(np.asarray(valid - 1, a.dtype)) - tensor(lo.astype(a.dtype))) * \
             tensor((valid != 0).astype(a.dtype))
