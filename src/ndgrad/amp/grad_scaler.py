@@ -1,7 +1,7 @@
 """GradScaler: loss scaling for mixed precision, as torch's `torch.amp.GradScaler`.
 
 `scale(loss)` multiplies by the scale (65536 at first) so small float16 gradients do not underflow;
-`step(optimizer)` divides the gradients back (`unscale_`) and skips the step when any is inf or NaN;
+`step(optimizer)` divides the gradients back (``unscale_``) and skips the step when any is inf or NaN;
 `update()` halves the scale after a skipped step and doubles it after `growth_interval` good ones.
 On the CPU it does all of that (torch.amp.GradScaler("cpu")); asked for CUDA, which ndgrad does not
 have, it warns and is disabled (scale 1, steps always taken), as torch without CUDA.
@@ -91,7 +91,7 @@ class GradScaler:
         state["stage"] = OptState.UNSCALED
 
     def step(self, optimizer, *args, **kwargs):
-        """unscale_ (if not done yet), then `optimizer.step()` unless a gradient is inf/NaN;
+        """``unscale_`` (if not done yet), then `optimizer.step()` unless a gradient is inf/NaN;
         returns what the step returned, or None when skipped."""
         if not self._enabled:
             return optimizer.step(*args, **kwargs)
