@@ -10,19 +10,18 @@ from ..ops.creation import ones_like, zeros_like
 from ..ops.random import rand
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, broadcast_params, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsOrLogits, broadcast_all, broadcast_params, clamp_probs, lazy_property, logits_to_probs
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(BinaryProbsOrLogits, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        self._check_one_of(probs, logits)
         if probs is not None:
             (self.probs,), batch_shape = broadcast_params(probs)
             # checked before clamping, which would hide values outside [0, 1]
@@ -37,20 +36,10 @@ class ContinuousBernoulli(ExponentialFamily):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         new._lims = self._lims
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(tuple(batch_shape)))
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, Size(batch_shape), validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @property
-    def _param(self):
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
 
     @lazy_property
     def probs(self):

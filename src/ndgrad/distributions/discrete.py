@@ -11,7 +11,7 @@ from ..ops.random import bernoulli, binomial, multinomial, poisson
 from ..ops.shape import broadcast_tensors
 from . import constraints
 from .distribution import Distribution, ExponentialFamily
-from .utils import broadcast_all, broadcast_params, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsOrLogits, broadcast_all, broadcast_params, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli", "Binomial", "Categorical", "OneHotCategorical", "Poisson"]
 
@@ -21,7 +21,7 @@ def _one_of(probs, logits):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(BinaryProbsOrLogits, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -32,18 +32,6 @@ class Bernoulli(ExponentialFamily):
         (param,), batch_shape = broadcast_params(given)
         setattr(self, "probs" if probs is not None else "logits", param)
         super().__init__(batch_shape, validate_args=validate_args)
-
-    @property
-    def _param(self):
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     mean = property(lambda self: self.probs)
     variance = property(lambda self: self.probs * (1 - self.probs))
@@ -226,7 +214,7 @@ def _clamp_by_zero(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(BinaryProbsOrLogits, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}
     has_enumerate_support = True
@@ -239,21 +227,9 @@ class Binomial(Distribution):
         setattr(self, "probs" if probs is not None else "logits", param)
         super().__init__(Size(()) if isinstance(given, numbers.Number) else param.shape, validate_args=validate_args)
 
-    @property
-    def _param(self):
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
-
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self.total_count)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     mean = property(lambda self: self.total_count * self.probs)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))

@@ -5,18 +5,17 @@ from ..nn import functional as F
 from ..ops.random import rand
 from . import constraints
 from .distribution import Distribution
-from .utils import _tiny, broadcast_all, broadcast_params, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsOrLogits, _tiny, broadcast_all, broadcast_params
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(BinaryProbsOrLogits, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        self._check_one_of(probs, logits)
         (param,), batch_shape = broadcast_params(probs if probs is not None else logits)
         setattr(self, "probs" if probs is not None else "logits", param)
         super().__init__(batch_shape, validate_args=validate_args)
@@ -29,9 +28,7 @@ class Geometric(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Geometric, _instance)
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(tuple(batch_shape)))
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, Size(batch_shape), validate_args=False)
         new._validate_args = self._validate_args
         return new
@@ -39,14 +36,6 @@ class Geometric(Distribution):
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: self.probs.new_zeros(tuple(self.probs.shape)))
     variance = property(lambda self: (1.0 / self.probs - 1.0) / self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=Size()):
         shape = tuple(self._extended_shape(sample_shape))

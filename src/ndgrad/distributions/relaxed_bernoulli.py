@@ -6,20 +6,19 @@ from . import constraints
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import broadcast_all, broadcast_params, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryProbsOrLogits, broadcast_all, broadcast_params, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryProbsOrLogits, Distribution):
     """(logit(U) + logits) / temperature for U uniform on (0, 1)."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         self.temperature = temperature
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        self._check_one_of(probs, logits)
         (param,), batch_shape = broadcast_params(probs if probs is not None else logits)
         setattr(self, "probs" if probs is not None else "logits", param)
         super().__init__(batch_shape, validate_args=validate_args)
@@ -27,24 +26,10 @@ class LogitRelaxedBernoulli(Distribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
         new.temperature = self.temperature
-        for name in ("probs", "logits"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(tuple(batch_shape)))
+        self._expand_probs_or_logits(new, batch_shape)
         Distribution.__init__(new, Size(batch_shape), validate_args=False)
         new._validate_args = self._validate_args
         return new
-
-    @property
-    def _param(self):
-        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     param_shape = property(lambda self: self._param.shape)
 

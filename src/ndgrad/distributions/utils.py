@@ -103,3 +103,30 @@ def tril_matrix_to_vec(mat, diag=0):
         raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
     rows, cols = tril_indices(n, n, offset=diag)
     return mat[..., rows, cols]
+
+
+class BinaryProbsOrLogits:
+    """For distributions given `probs` or `logits` of a binary event: the one given is stored, the
+    other derived on first use (logits = log p - log(1 - p)); `_param` is the given one."""
+
+    @staticmethod
+    def _check_one_of(probs, logits):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+    def _expand_probs_or_logits(self, new, shape):
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(tuple(shape)))
+
+    @property
+    def _param(self):
+        return self.__dict__["probs"] if "probs" in self.__dict__ else self.__dict__["logits"]
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
