@@ -1,29 +1,19 @@
 """HalfCauchy(scale): |X| for X ~ Cauchy(0, scale)."""
 import math
 
-from ..ops.creation import zeros_like
-from . import constraints
 from .cauchy import Cauchy
-from .transformed_distribution import TransformedDistribution
-from .transforms import AbsTransform
+from .half_normal import Folded
 
 __all__ = ["HalfCauchy"]
 
 
-class HalfCauchy(TransformedDistribution):
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative
-    has_rsample = True
-
-    def __init__(self, scale, validate_args=None):
-        super().__init__(Cauchy(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
+class HalfCauchy(Folded):
+    _symmetric = Cauchy
 
     def expand(self, batch_shape, _instance=None):
         return super().expand(batch_shape, _instance=self._get_checked_instance(HalfCauchy, _instance))
 
-    scale = property(lambda self: self.base_dist.scale)
     mean = property(lambda self: self.scale.new_full(tuple(self._extended_shape()), math.inf))
-    mode = property(lambda self: zeros_like(self.scale))
     variance = property(lambda self: self.base_dist.variance)
 
     def log_prob(self, value):
@@ -31,14 +21,3 @@ class HalfCauchy(TransformedDistribution):
             self._validate_sample(value)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
         return log_prob.masked_fill(value.expand(log_prob.shape) < 0, -math.inf)
-
-    def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob):
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self.base_dist.entropy() - math.log(2)
