@@ -197,6 +197,13 @@ def to_dlpack(tensor):
     """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
     return tensor.__dlpack__()
 
+# the ops' docstrings (ndgrad/_docs), then the Tensor methods that only point to their namesake function
+from . import _docs  # noqa: E402
+_docs.attach(globals(), "torch_math")
+_docs.attach(globals(), "torch_tensors")
+_docs.attach(Tensor, "tensor")
+_docs.attach_tensor_methods(Tensor, globals())
+
 # The objects made by importing ndgrad (and numpy/scipy before it: tens of thousands of functions,
 # classes, op specs) live as long as the process. Left in the collector's oldest generation, every full
 # collection walks them all again, and a long forward pass, which creates many surviving nodes, triggers

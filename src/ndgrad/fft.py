@@ -8,6 +8,7 @@ FftC2RBackward0) plus the resizing (slice / zero padding), conj and dtype casts 
 import numpy as np
 
 from . import _dtype
+from . import _docs
 from .ops.creation import tensor
 from .ops.fft import _fft_c2c, _fft_c2r, _fft_r2c
 from .ops.padding import constant_pad_nd
@@ -238,3 +239,5 @@ def ifftshift(input, dim=None):
     dims = _shift_dims(input, dim)
     return input.roll([(input.shape[d] + 1) // 2 for d in dims], dims)
 
+
+_docs.attach(globals(), "fft")   # the docstrings of the names that come from ndgrad/ops

@@ -10,11 +10,15 @@ from .ops.linalg_decompositions import (LinAlgError, cholesky_ex, cross, det, ei
                                 slogdet, solve, solve_ex, solve_triangular, svd, svdvals, vecdot, vector_norm,
                                 cond, tensorinv, tensorsolve, ldl_factor, ldl_factor_ex, ldl_solve)
 from .ops.linalg_decompositions import linalg_cholesky as cholesky  # noqa: F401
+from . import _docs
 from .ops.shape import diagonal as _diagonal
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _diagonal(A, offset, dim1, dim2)
+
+
+_docs.attach(globals(), "linalg")   # the docstrings of the names that come from ndgrad/ops
 
 import typing as _typing  # noqa: E402
 

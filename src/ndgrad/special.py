@@ -7,6 +7,7 @@ either) live in ndgrad/ops/special.py.
 """
 import math
 
+from . import _docs
 from .ops import activation as _act
 from .ops import pointwise as _pw
 from .ops import reduction as _red
@@ -71,3 +72,6 @@ def softmax(input, dim, *, dtype=None):
 
 def log_softmax(input, dim, *, dtype=None):
     return _act.log_softmax(input, dim, dtype=dtype)
+
+
+_docs.attach(globals(), "special")   # the docstrings of the names that come from ndgrad/ops

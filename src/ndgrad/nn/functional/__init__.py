@@ -7,6 +7,7 @@ graph torch records. Functions ops/ already offers with nn.functional's signatur
 """
 import warnings  # noqa: F401
 
+from ... import _docs
 from ...ops import loss as _ops  # noqa: F401
 from ...ops.linalg import broadcast_shape  # noqa: F401
 from ...ops._torch_function import (handle_torch_function, has_torch_function,  # noqa: F401
@@ -25,6 +26,8 @@ from .normalization import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
+
+_docs.attach(globals(), "nn_functional")   # the docstrings of the names that come from ndgrad/ops
 
 import typing as _typing  # noqa: E402
 

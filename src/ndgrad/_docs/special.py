@@ -1,0 +1,4 @@
+"""Docstrings of the `ndgrad.special` names that come from ndgrad/ops.
+See ndgrad/_docs/__init__.py for the format."""
+DOCS = {
+}
