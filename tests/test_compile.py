@@ -36,7 +36,7 @@ def test_compiled_training_equals_eager_to_the_bit():
     for p, q in zip(eager.parameters(), compiled_model.parameters()):
         assert np.array_equal(p.detach().numpy(), q.detach().numpy())
     (program,) = compiled._compiled.cache.values()      # one signature, traced once and replayed
-    assert not isinstance(program, str) and len(program.fwd) > 5 and len(program.bwd[0]) > 5
+    assert not isinstance(program, str) and len(program.fwd.steps) > 5 and len(program.bwd[0].steps) > 5
     out = compiled(ndgrad.ones(8, 6, dtype=ndgrad.float64))   # the traced signature: a replay
     assert out.grad_fn.name() == "CompiledFunctionBackward"
     assert {n.name() for n, _ in out.grad_fn.next_functions if n is not None} == {"torch::autograd::AccumulateGrad"}
@@ -176,3 +176,26 @@ def test_decorator_forms():
     assert f(ndgrad.ones(2)).tolist() == [2.0, 2.0] and g(ndgrad.ones(2)).tolist() == [2.0, 2.0]
     h = ndgrad.compiler.disable(lambda x: x)
     assert ndgrad.compile(h) is h
+
+
+def test_tapes_mixing_casts_in_place_steps_and_several_outputs_replay_as_eager():
+    # the generated tape writes plain steps inline and calls the others: values must flow between both
+    def f(x, n, w):
+        h = x * n                       # an int tensor promoted to float: a step with a cast argument
+        m = (h * 2).detach()
+        m.add_(1.0)                     # an in-place step on an intermediate, read by later plain steps
+        values, indices = m.max(1)      # a step with two outputs
+        return ((h @ w).sum(1) * values * indices + m.sum()).sum().tanh(), indices
+
+    g = ndgrad.compile(f)
+    w = ndgrad.randn(3, 4, dtype=ndgrad.float64, requires_grad=True)
+    n = ndgrad.tensor([[1, 2, 3], [4, 5, 6]])
+    for k in range(3):
+        x = ndgrad.randn(2, 3, dtype=ndgrad.float64) + k
+        (a, ia), (b, ib) = f(x, n, w), g(x, n, w)
+        (ga,), (gb,) = ndgrad.autograd.grad(a, w), ndgrad.autograd.grad(b, w)
+        assert a.item() == b.item() and ia.tolist() == ib.tolist()
+        assert np.array_equal(ga.numpy(), gb.numpy())
+    (program,) = g.cache.values()
+    assert not isinstance(program, str)
+    assert not all(step.plain() for step in program.fwd.steps) and any(step.plain() for step in program.fwd.steps)

@@ -18,6 +18,7 @@ guard) is: shapes, dtypes and requires_grad of the tensor arguments, the other a
 grad mode, and for a module its parameters' and buffers' identities and metadata and each
 submodule's training flag. After `recompile_limit` signatures a function runs eagerly, with a warning.
 """
+import builtins
 import functools
 import gc
 import threading
@@ -83,25 +84,11 @@ class _Step:
     shapes and dtypes seen; `inplace`: the slot it writes into instead (`bump`: that input's position)."""
     __slots__ = ("forward", "args", "outs", "shapes", "dtypes", "inplace", "bump")
 
-    def runner(self):
-        """A function (vals, tensors) running this step: the common case (one output, arguments that
-        are slots or constants) spelled out, as replays spend most of their time here."""
-        forward, args = self.forward, self.args
-        if self.inplace is None and len(self.outs) == 1 and all(type(a) is not list and (
-                type(a) is not _Ref or a.cast is None) for a in args):
-            pairs = tuple((type(a) is _Ref, a.slot if type(a) is _Ref else a) for a in args)
-            (out,), (shape,), (dtype,) = self.outs, self.shapes, self.dtypes
-            ndarray, asarray = np.ndarray, np.asarray
-
-            def run(vals, tensors):
-                o = forward(*[vals[v] if ref else v for ref, v in pairs])
-                if type(o) is not ndarray:
-                    o = asarray(o)
-                if o.shape != shape:
-                    raise _Mismatch
-                vals[out] = o if o.dtype == dtype else o.astype(dtype)
-            return run
-        return self.run
+    def plain(self):
+        """One output, arguments that are slots without a cast or constants: the common case, which
+        _emit spells out inline."""
+        return self.inplace is None and len(self.outs) == 1 and all(
+            type(a) is not list and (type(a) is not _Ref or a.cast is None) for a in self.args)
 
     def run(self, vals, tensors):
         out = self.forward(*[_resolve(a, vals) for a in self.args])
@@ -120,6 +107,47 @@ class _Step:
             if o.shape != shape:
                 raise _Mismatch
             vals[slot] = o if o.dtype == dtype else o.astype(dtype)
+
+
+def _emit(steps):
+    """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
+    call and checks written out with its slots as local variables (a replay's cost is then the array
+    calls, not the interpreter walking a list of steps); other steps call their own `run`. The source
+    is made only of generated names and slot numbers: the forwards, constants, shapes and dtypes are
+    looked up in the function's globals, never written as text."""
+    scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
+    lines, local = ["def run(vals, tensors):"], set()
+
+    def use(slot):
+        if slot not in local:   # produced before this tape (an input, a forward value): read it once
+            local.add(slot)
+            lines.append(f"    v{slot} = vals[{slot}]")
+        return f"v{slot}"
+
+    for i, step in enumerate(steps):
+        if step.plain():
+            args = []
+            for j, a in enumerate(step.args):
+                if type(a) is _Ref:
+                    args.append(use(a.slot))
+                else:
+                    scope[f"k{i}_{j}"] = a
+                    args.append(f"k{i}_{j}")
+            (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, step.forward, *step.shapes, *step.dtypes
+            local.add(out)
+            lines += [f"    o = f{i}({', '.join(args)})",
+                      "    if type(o) is not ndarray:",
+                      "        o = asarray(o)",
+                      f"    if o.shape != s{i}:",
+                      "        raise _Mismatch",
+                      f"    v{out} = vals[{out}] = o if o.dtype == d{i} else o.astype(d{i})"]
+        else:
+            scope[f"step{i}"] = step.run
+            lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
+    exec(builtins.compile("\n".join(lines) + "\n    return\n", "<ndgrad.compile tape>", "exec"), scope)   # noqa: S102
+    run = scope["run"]
+    run.steps = steps   # (what it runs, for inspection)
+    return run
 
 
 class _Tracer:
@@ -261,7 +289,7 @@ class _Program:
 
     def __init__(self, tracer, n_inputs, out_tree, out_slots, diff_inputs, bwd):
         self.slots = len(tracer.arrays)
-        self.fwd = [step.runner() for step in tracer.tape]
+        self.fwd = _emit(tracer.tape)
         self.inputs = list(tracer.input_slots.items())   # (slot, position among the tensors)
         self.n_inputs = n_inputs
         self.out_tree, self.out_slots = out_tree, out_slots
@@ -273,8 +301,7 @@ class _Program:
         vals = [None] * self.slots
         for s, i in self.inputs:
             vals[s] = tensors[i]._data
-        for run in self.fwd:
-            run(vals, tensors)
+        self.fwd(vals, tensors)
         return vals
 
 
@@ -299,8 +326,7 @@ class CompiledFunction(Function):
         for s, g in zip(grad_slots, grads):
             if s is not None:
                 vals[s] = g._data
-        for run in steps:
-            run(vals, ())
+        steps(vals, ())
         out = [None] * (1 + program.n_inputs)
         for i, s, copy in zip(program.diff_inputs, result_slots, copies):
             if s is not None:
@@ -394,7 +420,7 @@ def _trace(fn, args, kwargs, extra):
                 # a gradient the backward did not compute itself (a grad_output, a saved value) or
                 # one given to two inputs is copied: the engine may keep it as a leaf's .grad
                 copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
-                bwd_steps = [step.runner() for step in tracer.tape[n_fwd:]]
+                bwd_steps = _emit(tracer.tape[n_fwd:])
                 del tracer.tape[n_fwd:]
                 # map each output requiring grad to its place among the gradient slots
                 bwd = (bwd_steps, len(tracer.arrays), grad_slots, result_slots, copies)
