@@ -97,9 +97,7 @@ Example::
     >>> torch.special.ndtri(torch.tensor([0.5, 0.975, 0.0]))
     tensor([0.0000, 1.9600,   -inf])
 """,
-    "xlog1py": r"""xlog1py(input, other) -> Tensor
-
-``input * log1p(other)``, taken as 0 where `input` is 0 (even where ``log1p(other)`` is infinite).
+    "xlog1py": r"""``input * log1p(other)``, taken as 0 where `input` is 0 (even where ``log1p(other)`` is infinite).
 
 Either operand may be a Python number; tensors broadcast together.
 
@@ -115,9 +113,7 @@ Example::
     >>> torch.special.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 1.0]))
     tensor([0.0000, 1.3863])
 """,
-    "zeta": r"""zeta(input, other) -> Tensor
-
-The Hurwitz zeta function: the sum over k >= 0 of ``(k + other) ** -input`` (with ``other = 1`` the
+    "zeta": r"""The Hurwitz zeta function: the sum over k >= 0 of ``(k + other) ** -input`` (with ``other = 1`` the
 Riemann zeta function).
 
 Either operand may be a Python number; tensors broadcast together.
@@ -203,9 +199,7 @@ _POLYNOMIALS = {
     "legendre_polynomial_p": ("The Legendre polynomial P_n", "tensor([-0.1250,  1.0000])"),
 }
 for _name, (_what, _values) in _POLYNOMIALS.items():
-    DOCS[_name] = f"""{_name}(input, n) -> Tensor
-
-{_what}, of degree `n`, at each element of `input`.
+    DOCS[_name] = f"""{_what}, of degree `n`, at each element of `input`.
 
 It has no gradient: the result never requires grad.
 

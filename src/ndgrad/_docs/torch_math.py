@@ -41,9 +41,7 @@ Example::
     >>> torch.acosh(torch.tensor([1.0, 2.0]))
     tensor([0.0000, 1.3170])
 """,
-    "add": r"""add(input, other, *, alpha=1) -> Tensor
-
-Adds `other`, scaled by `alpha`, to `input`: ``input + alpha * other``.
+    "add": r"""Adds `other`, scaled by `alpha`, to `input`: ``input + alpha * other``.
 
 The operands broadcast together and their dtypes are promoted as in torch.
 
@@ -94,9 +92,7 @@ Example::
     >>> torch.addcmul(torch.tensor([1.0, 1.0]), torch.tensor([1.0, 3.0]), torch.tensor([2.0, 4.0]), value=0.5)
     tensor([2., 7.])
 """,
-    "all": r"""all(input, dim=None, keepdim=False) -> Tensor
-
-Whether every element of `input` is true (non-zero), over all elements or along `dim`.
+    "all": r"""Whether every element of `input` is true (non-zero), over all elements or along `dim`.
 
 Args:
     input (Tensor): the input.
@@ -207,9 +203,7 @@ Example::
     >>> torch.angle(torch.tensor([-2.0, 0.0, 3.0]))
     tensor([3.1416, 0.0000, 0.0000])
 """,
-    "any": r"""any(input, dim=None, keepdim=False) -> Tensor
-
-Whether some element of `input` is true (non-zero), over all elements or along `dim`.
+    "any": r"""Whether some element of `input` is true (non-zero), over all elements or along `dim`.
 
 Args:
     input (Tensor): the input.
@@ -464,9 +458,7 @@ Example::
     >>> torch.ceil(torch.tensor([-1.5, 0.2, 2.0]))
     tensor([-1.,  1.,  2.])
 """,
-    "clamp_max": r"""clamp_max(input, max) -> Tensor
-
-Limits each element of `input` from above: ``min(input, max)``.
+    "clamp_max": r"""Limits each element of `input` from above: ``min(input, max)``.
 
 Args:
     input (Tensor): the input.
@@ -480,9 +472,7 @@ Example::
     >>> torch.clamp_max(torch.tensor([1.0, 5.0, 3.0]), 2)
     tensor([1., 2., 2.])
 """,
-    "clamp_min": r"""clamp_min(input, min) -> Tensor
-
-Limits each element of `input` from below: ``max(input, min)``.
+    "clamp_min": r"""Limits each element of `input` from below: ``max(input, min)``.
 
 Args:
     input (Tensor): the input.
@@ -1513,9 +1503,7 @@ Example::
     >>> torch.positive(torch.tensor([1.0, -2.0]))
     tensor([ 1., -2.])
 """,
-    "pow": r"""pow(input, exponent) -> Tensor
-
-Raises each element of `input` to the power `exponent`.
+    "pow": r"""Raises each element of `input` to the power `exponent`.
 
 Either operand may be a Python number (``torch.pow(2, t)``); tensors broadcast together.
 
@@ -1798,9 +1786,7 @@ Example::
     >>> torch.std_mean(torch.tensor([[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 2.0, 2.0]]), dim=1)
     (tensor([1.2910, 0.0000]), tensor([2.5000, 2.0000]))
 """,
-    "sub": r"""sub(input, other, *, alpha=1) -> Tensor
-
-Subtracts `other`, scaled by `alpha`, from `input`: ``input - alpha * other``.
+    "sub": r"""Subtracts `other`, scaled by `alpha`, from `input`: ``input - alpha * other``.
 
 Args:
     input (Tensor): the first operand.
@@ -1868,9 +1854,7 @@ Example::
     >>> torch.tanh(torch.tensor([0.0, 1.0, -100.0]))
     tensor([ 0.0000,  0.7616, -1.0000])
 """,
-    "trapz": r"""trapz(y, x=None, *, dx=None, dim=-1) -> Tensor
-
-Integrates `y` along `dim` by the trapezoidal rule, the samples being at the points `x`, or `dx`
+    "trapz": r"""Integrates `y` along `dim` by the trapezoidal rule, the samples being at the points `x`, or `dx`
 apart (1 by default). Another name of :func:`ndgrad.trapezoid`.
 
 Args:
@@ -1970,7 +1954,7 @@ Fills `input` with `value`, in place.
 
 Args:
     input (Tensor): the tensor to overwrite.
-    value (Number or Tensor): the value (a tensor must have one element).
+    value (Number or Tensor): the value (a tensor must be 0-dimensional).
 
 Returns:
     Tensor: `input`.
@@ -1993,20 +1977,16 @@ _ALIASES = {
 for _name, _of in _ALIASES.items():
     DOCS[_name] = f"""Alias for :func:`ndgrad.{_of}`.\n"""
 
-# The in-place forms `f_(input, ...)`: the arguments of `f` after `input`, for the signature line.
-_INPLACE = {
-    "abs": "", "acos": "", "acosh": "", "asin": "", "asinh": "", "atan": "", "atanh": "", "ceil": "",
-    "clamp": ", min=None, max=None", "clamp_max": ", max", "clamp_min": ", min", "conj_physical": "", "cos": "",
-    "cosh": "", "deg2rad": "", "erf": "", "erfc": "", "exp": "", "exp2": "", "expm1": "", "floor": "", "frac": "",
-    "log": "", "log10": "", "log1p": "", "log2": "", "nan_to_num": ", nan=0.0, posinf=None, neginf=None",
-    "neg": "", "rad2deg": "", "reciprocal": "", "round": ", *, decimals=0", "rsqrt": "", "sigmoid": "",
-    "sin": "", "sinc": "", "sinh": "", "sqrt": "", "square": "", "tan": "", "tanh": "", "trunc": "",
-    "xlogy": ", other",
-}
+# The in-place forms `f_(input, ...)`. Most have f's Python signature; those taking `*args` get a
+# signature line, from the arguments of `f` after `input`.
+_INPLACE = ("abs acos acosh asin asinh atan atanh ceil conj_physical cos cosh deg2rad erf erfc exp exp2 expm1 floor "
+            "frac log log10 log1p log2 nan_to_num neg rad2deg reciprocal rsqrt sigmoid sin sinc sinh sqrt square tan "
+            "tanh trunc").split()
+_INPLACE_ARGS = {"clamp": ", min=None, max=None", "clamp_max": ", max", "clamp_min": ", min",
+                 "round": ", *, decimals=0", "xlogy": ", other"}
 _INPLACE_ALIASES = {"arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh", "arctan": "atan",
                     "arctanh": "atanh", "clip": "clamp", "fix": "trunc", "negative": "neg"}
-for _name, _of in [(n, n) for n in _INPLACE] + list(_INPLACE_ALIASES.items()):
-    DOCS[_name + "_"] = f"""{_name}_(input{_INPLACE[_of]}) -> Tensor
-
-In-place version of :func:`ndgrad.{_of}`: writes the result into `input` and returns it.
-"""
+for _name, _of in [(n, n) for n in _INPLACE + list(_INPLACE_ARGS)] + list(_INPLACE_ALIASES.items()):
+    _signature = f"{_name}_(input{_INPLACE_ARGS[_of]}) -> Tensor\n\n" if _of in _INPLACE_ARGS else ""
+    DOCS[_name + "_"] = (f"{_signature}In-place version of :func:`ndgrad.{_of}`: writes the result into `input` "
+                         "and returns it.\n")
