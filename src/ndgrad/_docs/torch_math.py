@@ -132,8 +132,8 @@ Example::
 """,
     "amax": r"""The largest values of `input` along `dim` (all dimensions by default).
 
-Unlike :func:`ndgrad.max`, it returns no indices, takes several dimensions, and its gradient is
-shared evenly between equal maximal elements.
+Unlike ``max(input, dim)``, it returns no indices, takes several dimensions, and shares the
+gradient evenly between equal maximal elements.
 
 Args:
     input (Tensor): the input.
@@ -153,8 +153,8 @@ Example::
 """,
     "amin": r"""The smallest values of `input` along `dim` (all dimensions by default).
 
-Unlike :func:`ndgrad.min`, it returns no indices, takes several dimensions, and its gradient is
-shared evenly between equal minimal elements.
+Unlike ``min(input, dim)``, it returns no indices, takes several dimensions, and shares the
+gradient evenly between equal minimal elements.
 
 Args:
     input (Tensor): the input.
@@ -1753,7 +1753,7 @@ accepted (``unbiased=False`` is ``correction=0``).
 Args:
     input (Tensor): a floating-point tensor.
     dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
-    correction (int, optional): the difference between the number of elements and the divisor.
+    correction (Number, optional): the difference between the number of elements and the divisor.
     keepdim (bool, optional): whether the reduced dimensions are kept with size 1.
 
 Returns:
@@ -1775,7 +1775,7 @@ The standard deviation and the mean of `input` in one call; the arguments are th
 Args:
     input (Tensor): a floating-point tensor.
     dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
-    correction (int, optional): the difference between the number of elements and the divisor.
+    correction (Number, optional): the difference between the number of elements and the divisor.
     keepdim (bool, optional): whether the reduced dimensions are kept with size 1.
 
 Returns:
@@ -1900,7 +1900,7 @@ accepted (``unbiased=False`` is ``correction=0``).
 Args:
     input (Tensor): a floating-point tensor.
     dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
-    correction (int, optional): the difference between the number of elements and the divisor.
+    correction (Number, optional): the difference between the number of elements and the divisor.
     keepdim (bool, optional): whether the reduced dimensions are kept with size 1.
 
 Returns:
@@ -1921,7 +1921,7 @@ The variance and the mean of `input` in one call; the arguments are those of :fu
 Args:
     input (Tensor): a floating-point tensor.
     dim (int or tuple of ints, optional): the dimension(s) to reduce; all of them when omitted.
-    correction (int, optional): the difference between the number of elements and the divisor.
+    correction (Number, optional): the difference between the number of elements and the divisor.
     keepdim (bool, optional): whether the reduced dimensions are kept with size 1.
 
 Returns:
