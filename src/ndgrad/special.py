@@ -53,6 +53,24 @@ def gammaincc(input, other):
 
 
 def multigammaln(input, p):
+    """The logarithm of the multivariate gamma function of dimension `p`, of each element of `input`
+    (another name of :func:`ndgrad.mvlgamma`).
+
+    It is ``p * (p - 1) / 4 * log(pi)`` plus the sum of ``lgamma(input - j / 2)`` for j in 0..p-1; every
+    element must be greater than ``(p - 1) / 2``.
+
+    Args:
+        input (Tensor): the input.
+        p (int): the dimension, at least 1.
+
+    Returns:
+        Tensor: the result.
+
+    Example::
+
+        >>> torch.special.multigammaln(torch.tensor([2.0, 3.0]), 2)
+        tensor([0.4516, 1.5502])
+    """
     return _pw.mvlgamma(input, p)
 
 
@@ -67,10 +85,43 @@ def round(input, *, decimals=0):
 
 
 def softmax(input, dim, *, dtype=None):
+    """The softmax of `input` along `dim`: ``exp(x) / sum(exp(x))``, computed stably; the same as
+    :func:`ndgrad.nn.functional.softmax`.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension along which the results sum to 1.
+        dtype (dtype, optional): the dtype `input` is cast to first.
+
+    Returns:
+        Tensor: the probabilities, of the shape of `input`.
+
+    Example::
+
+        >>> torch.special.softmax(torch.tensor([[1.0, 1.0], [0.0, 0.6931472]]), dim=1)
+        tensor([[0.5000, 0.5000],
+                [0.3333, 0.6667]])
+    """
     return _act.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim, *, dtype=None):
+    """The logarithm of the softmax of `input` along `dim`, ``x - logsumexp(x)``, computed without
+    taking the log of a rounded probability; the same as :func:`ndgrad.nn.functional.log_softmax`.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension along which the softmax is taken.
+        dtype (dtype, optional): the dtype `input` is cast to first.
+
+    Returns:
+        Tensor: the log-probabilities, of the shape of `input`.
+
+    Example::
+
+        >>> torch.special.log_softmax(torch.tensor([0.0, 0.0]), dim=0)
+        tensor([-0.6931, -0.6931])
+    """
     return _act.log_softmax(input, dim, dtype=dtype)
 
 
