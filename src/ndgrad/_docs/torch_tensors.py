@@ -158,9 +158,7 @@ Example::
             [2, 3],
             [2, 4]])
 """,
-    "cat": r"""cat(tensors, dim=0, *, out=None) -> Tensor
-
-The tensors joined along an existing dimension `dim`.
+    "cat": r"""The tensors joined along an existing dimension `dim`.
 
 All tensors must have the same shape except in `dim` (1-D empty tensors are skipped); their dtypes
 are promoted to a common one.
@@ -168,7 +166,6 @@ are promoted to a common one.
 Args:
     tensors (sequence of Tensors): the tensors to join.
     dim (int, optional): the dimension to join along.
-    out (Tensor, optional): the output tensor.
 
 Returns:
     Tensor: the joined tensor.
@@ -595,14 +592,11 @@ Example::
     >>> torch.squeeze(x, 1).shape
     torch.Size([2, 3, 1])
 """,
-    "stack": r"""stack(tensors, dim=0, *, out=None) -> Tensor
-
-The tensors joined along a new dimension `dim`; all must have the same shape.
+    "stack": r"""The tensors joined along a new dimension `dim`; all must have the same shape.
 
 Args:
     tensors (sequence of Tensors): the tensors to join.
     dim (int, optional): the position of the new dimension.
-    out (Tensor, optional): the output tensor.
 
 Returns:
     Tensor: a tensor with one dimension more than the inputs.
@@ -820,5 +814,867 @@ Example::
     >>> torch.vstack((torch.tensor([1, 2]), torch.tensor([3, 4])))
     tensor([[1, 2],
             [3, 4]])
+""",
+    "argwhere": r"""The indices of the nonzero elements of `input`, one row per element.
+
+Args:
+    input (Tensor): the input.
+
+Returns:
+    Tensor: an int64 tensor of shape (number of nonzeros, ``input.dim()``).
+
+Example::
+
+    >>> torch.argwhere(torch.tensor([[1, 0], [0, 2]]))
+    tensor([[0, 0],
+            [1, 1]])
+""",
+    "bucketize": r"""For each element of `input`, the index of the bucket of `boundaries` it falls in.
+
+With ``right=False`` the index is the first ``i`` with ``value <= boundaries[i]``; with
+``right=True``, the first with ``value < boundaries[i]``.
+
+Args:
+    input (Tensor or Scalar): the values.
+    boundaries (Tensor): a 1-D increasing tensor.
+    out_int32 (bool, optional): return int32 instead of int64.
+    right (bool, optional): which side of a boundary equal values go.
+
+Returns:
+    Tensor: the bucket indices, shaped like `input`.
+
+Example::
+
+    >>> b = torch.tensor([1, 3, 5])
+    >>> torch.bucketize(torch.tensor([0, 3, 6]), b)
+    tensor([0, 1, 3])
+    >>> torch.bucketize(torch.tensor([0, 3, 6]), b, right=True)
+    tensor([0, 2, 3])
+""",
+    "gather": r"""Values of `input` picked along `dim` by `index`: ``out[i][j] = input[index[i][j]][j]`` for
+``dim=0`` (and alike for other dimensions and ranks).
+
+Args:
+    input (Tensor): the source.
+    dim (int): the dimension to index along.
+    index (Tensor): int64 indices, with as many dimensions as `input`.
+    sparse_grad (bool, optional): accepted for compatibility; the gradient is dense.
+
+Returns:
+    Tensor: a tensor shaped like `index`.
+
+Example::
+
+    >>> x = torch.tensor([[1, 2], [3, 4]])
+    >>> torch.gather(x, 1, torch.tensor([[0, 0], [1, 0]]))
+    tensor([[1, 1],
+            [4, 3]])
+""",
+    "index_add": r"""index_add(input, dim, index, source, *, alpha=1) -> Tensor
+
+A copy of `input` with ``alpha * source`` added at the positions `index` of dimension `dim`
+(repeated indices accumulate).
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): 1-D int indices, one per slice of `source` along `dim`.
+    source (Tensor): the values to add.
+    alpha (Number, optional): the factor on `source`.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.index_add(torch.zeros(3), 0, torch.tensor([0, 2, 0]), torch.tensor([1., 2., 3.]))
+    tensor([4., 0., 2.])
+""",
+    "index_copy": r"""A copy of `input` whose slices at the positions `index` of dimension `dim` are replaced by
+those of `source`.
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): 1-D int indices.
+    source (Tensor): the new slices.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.index_copy(torch.zeros(3), 0, torch.tensor([2, 0]), torch.tensor([5., 6.]))
+    tensor([6., 0., 5.])
+""",
+    "index_fill": r"""A copy of `input` whose slices at the positions `index` of dimension `dim` are filled with `value`.
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): 1-D int indices.
+    value (Number or 0-D Tensor): the fill value.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.index_fill(torch.zeros(2, 3), 1, torch.tensor([0, 2]), 7.)
+    tensor([[7., 0., 7.],
+            [7., 0., 7.]])
+""",
+    "index_put": r"""A copy of `input` with ``input[indices] = values`` (advanced indexing with a tuple of index
+tensors); with ``accumulate=True`` the values are added, repeated indices accumulating.
+
+Args:
+    input (Tensor): the tensor to copy.
+    indices (tuple of Tensors): one index tensor per indexed dimension (int or bool).
+    values (Tensor): the values, broadcastable to the indexed shape.
+    accumulate (bool, optional): add instead of replace.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> i = (torch.tensor([0, 0, 2]),)
+    >>> torch.index_put(torch.zeros(3), i, torch.tensor(1.), accumulate=True)
+    tensor([2., 0., 1.])
+""",
+    "index_reduce": r"""index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Tensor
+
+A copy of `input` where the slices of `source` are combined into the positions `index` of `dim`
+with the reduction `reduce`: ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): 1-D int indices.
+    source (Tensor): the values to reduce.
+    reduce (str): the reduction.
+    include_self (bool, optional): whether `input`'s own values take part.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> x = torch.tensor([1., 1., 1.])
+    >>> torch.index_reduce(x, 0, torch.tensor([0, 0]), torch.tensor([4., 6.]), "amax")
+    tensor([6., 1., 1.])
+""",
+    "index_select": r"""The slices of `input` at the positions `index` of dimension `dim`, in that order (a copy).
+
+Args:
+    input (Tensor): the source.
+    dim (int): the dimension indexed.
+    index (Tensor): 1-D int indices.
+
+Returns:
+    Tensor: the selected slices.
+
+Example::
+
+    >>> x = torch.tensor([[1, 2], [3, 4], [5, 6]])
+    >>> torch.index_select(x, 0, torch.tensor([2, 0]))
+    tensor([[5, 6],
+            [1, 2]])
+""",
+    "masked_fill": r"""A copy of `input` with `value` wherever the boolean `mask` (broadcast to `input`) is ``True``.
+
+Args:
+    input (Tensor): the tensor to copy.
+    mask (BoolTensor): where to write.
+    value (Number or 0-D Tensor): the fill value.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> x = torch.tensor([1., 2., 3.])
+    >>> torch.masked_fill(x, x > 1, 0.)
+    tensor([1., 0., 0.])
+""",
+    "masked_scatter": r"""A copy of `input` where the positions in which `mask` is ``True`` take, in order, the
+first elements of `source`.
+
+Args:
+    input (Tensor): the tensor to copy.
+    mask (BoolTensor): where to write (broadcast to `input`).
+    source (Tensor): the values, at least as many as ``True`` entries.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> mask = torch.tensor([True, False, True])
+    >>> torch.masked_scatter(torch.zeros(3), mask, torch.tensor([7., 8., 9.]))
+    tensor([7., 0., 8.])
+""",
+    "masked_select": r"""The elements of `input` where `mask` is ``True``, as a 1-D tensor (`input` and `mask` broadcast).
+
+Args:
+    input (Tensor): the source.
+    mask (BoolTensor): which elements to take.
+
+Returns:
+    Tensor: a new 1-D tensor.
+
+Example::
+
+    >>> x = torch.tensor([[1, 2], [3, 4]])
+    >>> torch.masked_select(x, x > 1)
+    tensor([2, 3, 4])
+""",
+    "nonzero": r"""The indices of the nonzero elements of `input`.
+
+Args:
+    input (Tensor): the input.
+    as_tuple (bool, optional): ``False``: one int64 tensor with a row per nonzero element;
+        ``True``: a tuple with one 1-D index tensor per dimension (usable as ``input[...]``).
+
+Returns:
+    Tensor or tuple of Tensors: the indices.
+
+Example::
+
+    >>> x = torch.tensor([[0, 1], [2, 0]])
+    >>> torch.nonzero(x)
+    tensor([[0, 1],
+            [1, 0]])
+    >>> torch.nonzero(x, as_tuple=True)
+    (tensor([0, 1]), tensor([1, 0]))
+""",
+    "put": r"""A copy of `input` with `source` written at the flat positions `index` (as if `input` were 1-D);
+with ``accumulate=True`` the values are added.
+
+Args:
+    input (Tensor): the tensor to copy.
+    index (Tensor): int indices into the flattened tensor.
+    source (Tensor): the values, as many as `index`.
+    accumulate (bool, optional): add instead of replace.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])
+""",
+    "scatter": r"""scatter(input, dim, index, src, *, reduce=None) -> Tensor
+
+A copy of `input` with the values of `src` written at `index` along `dim`: for ``dim=0``,
+``out[index[i][j]][j] = src[i][j]`` (the reverse of :func:`ndgrad.gather`). `src` may be a scalar
+value. With repeated indices, which value wins is unspecified.
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): int64 indices.
+    src (Tensor or Scalar): the values.
+    reduce (str, optional): ``"add"`` or ``"multiply"`` to combine instead of replace.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.scatter(torch.zeros(2, 3), 1, torch.tensor([[2], [0]]), torch.tensor([[5.], [6.]]))
+    tensor([[0., 0., 5.],
+            [6., 0., 0.]])
+""",
+    "scatter_add": r"""A copy of `input` with the values of `src` added at `index` along `dim`, repeated indices
+accumulating (see :func:`ndgrad.scatter`).
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): int64 indices.
+    src (Tensor): the values to add.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.scatter_add(torch.zeros(3), 0, torch.tensor([0, 0, 2]), torch.tensor([1., 2., 3.]))
+    tensor([3., 0., 3.])
+""",
+    "scatter_reduce": r"""scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor
+
+A copy of `input` where the values of `src` are combined at `index` along `dim` with `reduce`:
+``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
+
+Args:
+    input (Tensor): the tensor to copy.
+    dim (int): the dimension indexed.
+    index (Tensor): int64 indices.
+    src (Tensor): the values.
+    reduce (str): the reduction.
+    include_self (bool, optional): whether `input`'s values at the targets take part.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> src, i = torch.tensor([1., 5., 2.]), torch.tensor([0, 0, 1])
+    >>> torch.scatter_reduce(torch.zeros(2), 0, i, src, "amax", include_self=False)
+    tensor([5., 2.])
+""",
+    "select": r"""A view of `input` at position `index` of dimension `dim`, that dimension removed
+(``torch.select(x, 0, i)`` is ``x[i]``).
+
+Args:
+    input (Tensor): the input.
+    dim (int): the dimension.
+    index (int): the position.
+
+Returns:
+    Tensor: the view.
+
+Example::
+
+    >>> torch.select(torch.tensor([[1, 2], [3, 4]]), 1, 0)
+    tensor([1, 3])
+""",
+    "select_scatter": r"""A copy of `input` whose slice at `index` of dimension `dim` is replaced by `src`.
+
+Args:
+    input (Tensor): the tensor to copy.
+    src (Tensor): the new slice (shaped like ``torch.select(input, dim, index)``).
+    dim (int): the dimension.
+    index (int): the position.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.select_scatter(torch.zeros(2, 2), torch.ones(2), 0, 1)
+    tensor([[0., 0.],
+            [1., 1.]])
+""",
+    "slice_scatter": r"""A copy of `input` whose slice ``start:end:step`` of dimension `dim` is replaced by `src`.
+
+Args:
+    input (Tensor): the tensor to copy.
+    src (Tensor): the new values, shaped like the slice.
+    dim (int, optional): the dimension sliced.
+    start (int, optional): the slice's start.
+    end (int, optional): the slice's end.
+    step (int, optional): the slice's step.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.slice_scatter(torch.zeros(4), torch.ones(2), start=0, step=2)
+    tensor([1., 0., 1., 0.])
+""",
+    "take": r"""The elements of `input` at the flat positions `index`, as if `input` were 1-D.
+
+Args:
+    input (Tensor): the source.
+    index (LongTensor): the positions; negative ones count from the end.
+
+Returns:
+    Tensor: a tensor shaped like `index`.
+
+Example::
+
+    >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 3]))
+    tensor([1, 4])
+""",
+    "take_along_dim": r"""Values of `input` picked along `dim` at `indices`, `indices` broadcast against
+`input` (as returned by :func:`ndgrad.argmax` or :func:`ndgrad.argsort` with the same `dim`);
+without `dim`, `input` is taken as flattened.
+
+Args:
+    input (Tensor): the source.
+    indices (LongTensor): the positions.
+    dim (int, optional): the dimension.
+
+Returns:
+    Tensor: the picked values.
+
+Example::
+
+    >>> x = torch.tensor([[3, 1], [2, 4]])
+    >>> torch.take_along_dim(x, torch.argsort(x, dim=1), dim=1)
+    tensor([[1, 3],
+            [2, 4]])
+""",
+    "addbmm": r"""``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``: the batched matrix products summed
+over the batch, added to `input`.
+
+Args:
+    input (Tensor): broadcastable to (n, p).
+    batch1 (Tensor): (b, n, m).
+    batch2 (Tensor): (b, m, p).
+    beta (Number, optional): the factor on `input`.
+    alpha (Number, optional): the factor on the products.
+
+Returns:
+    Tensor: an (n, p) tensor.
+
+Example::
+
+    >>> b = torch.ones(2, 1, 3)
+    >>> torch.addbmm(torch.zeros(1, 1), b, b.transpose(1, 2))
+    tensor([[6.]])
+""",
+    "addmm": r"""``beta * input + alpha * (mat1 @ mat2)``.
+
+Args:
+    input (Tensor): broadcastable to (n, p).
+    mat1 (Tensor): (n, m).
+    mat2 (Tensor): (m, p).
+    beta (Number, optional): the factor on `input`.
+    alpha (Number, optional): the factor on the product.
+
+Returns:
+    Tensor: an (n, p) tensor.
+
+Example::
+
+    >>> a = torch.tensor([[1., 2.], [3., 4.]])
+    >>> torch.addmm(torch.ones(2), a, torch.eye(2), alpha=2)
+    tensor([[3., 5.],
+            [7., 9.]])
+""",
+    "addmv": r"""``beta * input + alpha * (mat @ vec)``.
+
+Args:
+    input (Tensor): broadcastable to (n,).
+    mat (Tensor): (n, m).
+    vec (Tensor): (m,).
+    beta (Number, optional): the factor on `input`.
+    alpha (Number, optional): the factor on the product.
+
+Returns:
+    Tensor: an (n,) tensor.
+
+Example::
+
+    >>> torch.addmv(torch.tensor([1., 1.]), torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., 1.]))
+    tensor([4., 8.])
+""",
+    "addr": r"""``beta * input + alpha * outer(vec1, vec2)``.
+
+Args:
+    input (Tensor): broadcastable to (n, m).
+    vec1 (Tensor): (n,).
+    vec2 (Tensor): (m,).
+    beta (Number, optional): the factor on `input`.
+    alpha (Number, optional): the factor on the outer product.
+
+Returns:
+    Tensor: an (n, m) tensor.
+
+Example::
+
+    >>> torch.addr(torch.zeros(2, 2), torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+    tensor([[3., 4.],
+            [6., 8.]])
+""",
+    "baddbmm": r"""``beta * input + alpha * (batch1 @ batch2)``, batch by batch.
+
+Args:
+    input (Tensor): broadcastable to (b, n, p).
+    batch1 (Tensor): (b, n, m).
+    batch2 (Tensor): (b, m, p).
+    beta (Number, optional): the factor on `input`.
+    alpha (Number, optional): the factor on the products.
+
+Returns:
+    Tensor: a (b, n, p) tensor.
+
+Example::
+
+    >>> b = torch.ones(2, 1, 3)
+    >>> torch.baddbmm(torch.ones(2, 1, 1), b, b.transpose(1, 2), beta=0.5)
+    tensor([[[3.5000]],
+    <BLANKLINE>
+            [[3.5000]]])
+""",
+    "bilinear": r"""The bilinear form ``y[k] = input1 @ weight[k] @ input2 + bias[k]`` for each output feature k
+(see :class:`ndgrad.nn.Bilinear`).
+
+Args:
+    input1 (Tensor): (..., n1).
+    input2 (Tensor): (..., n2).
+    weight (Tensor): (out, n1, n2).
+    bias (Tensor, optional): (out,).
+
+Returns:
+    Tensor: (..., out).
+
+Example::
+
+    >>> w = torch.ones(1, 2, 2)
+    >>> torch.bilinear(torch.tensor([[1., 2.]]), torch.tensor([[3., 4.]]), w)
+    tensor([[21.]])
+""",
+    "bmm": r"""The matrix product of each pair of matrices in two batches (no broadcasting; see
+:func:`ndgrad.matmul` for that).
+
+Args:
+    input (Tensor): (b, n, m).
+    mat2 (Tensor): (b, m, p).
+
+Returns:
+    Tensor: (b, n, p).
+
+Example::
+
+    >>> a = torch.arange(4.).reshape(1, 2, 2)
+    >>> torch.bmm(a, a)
+    tensor([[[ 2.,  3.],
+             [ 6., 11.]]])
+""",
+    "chain_matmul": r"""chain_matmul(*matrices) -> Tensor
+
+The product of two or more matrices, in the order given (deprecated in torch for
+:func:`ndgrad.linalg.multi_dot`).
+
+Args:
+    matrices (Tensor): 2-D tensors whose shapes chain.
+
+Returns:
+    Tensor: the product.
+
+Example::
+
+    >>> a = torch.tensor([[1., 2.]])
+    >>> torch.chain_matmul(a, a.t(), a)
+    tensor([[ 5., 10.]])
+""",
+    "dot": r"""The dot product of two 1-D tensors of the same size and dtype (no conjugation).
+
+Args:
+    input (Tensor): the first vector.
+    tensor (Tensor): the second vector.
+
+Returns:
+    Tensor: a 0-D tensor.
+
+Example::
+
+    >>> torch.dot(torch.tensor([1, 2]), torch.tensor([3, 4]))
+    tensor(11)
+""",
+    "ger": r"""Alias of :func:`ndgrad.outer` (deprecated in torch).
+
+Example::
+
+    >>> torch.ger(torch.tensor([1, 2]), torch.tensor([1, 10]))
+    tensor([[ 1, 10],
+            [ 2, 20]])
+""",
+    "matmul": r"""The matrix product of two tensors, by their number of dimensions: vector dot vector,
+matrix times matrix, matrix times vector (or vector times matrix), and for more dimensions a batched
+product whose batch dimensions broadcast.
+
+Args:
+    input (Tensor): the first operand.
+    other (Tensor): the second operand.
+
+Returns:
+    Tensor: the product (``input @ other``).
+
+Example::
+
+    >>> a = torch.tensor([[1., 2.], [3., 4.]])
+    >>> torch.matmul(a, torch.tensor([1., 1.]))
+    tensor([3., 7.])
+    >>> torch.matmul(torch.ones(5, 1, 2, 3), torch.ones(4, 3, 2)).shape
+    torch.Size([5, 4, 2, 2])
+""",
+    "mm": r"""The product of two matrices (2-D tensors only; see :func:`ndgrad.matmul` for the general case).
+
+Args:
+    input (Tensor): (n, m).
+    mat2 (Tensor): (m, p).
+
+Returns:
+    Tensor: (n, p).
+
+Example::
+
+    >>> torch.mm(torch.tensor([[1., 2.]]), torch.tensor([[3.], [4.]]))
+    tensor([[11.]])
+""",
+    "mv": r"""The product of a matrix and a vector.
+
+Args:
+    input (Tensor): (n, m).
+    vec (Tensor): (m,).
+
+Returns:
+    Tensor: (n,).
+
+Example::
+
+    >>> torch.mv(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., -1.]))
+    tensor([-1., -1.])
+""",
+    "outer": r"""The outer product of two vectors: ``out[i][j] = input[i] * vec2[j]``.
+
+Args:
+    input (Tensor): (n,).
+    vec2 (Tensor): (m,).
+
+Returns:
+    Tensor: (n, m).
+
+Example::
+
+    >>> torch.outer(torch.tensor([1, 2]), torch.tensor([1, 10, 100]))
+    tensor([[  1,  10, 100],
+            [  2,  20, 200]])
+""",
+    "vdot": r"""The dot product of two 1-D tensors, the first conjugated (they differ from
+:func:`ndgrad.dot` only for complex tensors).
+
+Args:
+    input (Tensor): the first vector (conjugated).
+    other (Tensor): the second vector.
+
+Returns:
+    Tensor: a 0-D tensor.
+
+Example::
+
+    >>> torch.vdot(torch.tensor([1j, 2]), torch.tensor([1j, 1]))
+    tensor(3.+0.j)
+""",
+    "cholesky": r"""The Cholesky factor of a symmetric (Hermitian) positive-definite matrix, or of each in a batch
+(torch advises :func:`ndgrad.linalg.cholesky` instead).
+
+Args:
+    input (Tensor): (..., n, n).
+    upper (bool, optional): return the upper factor U (``input = U^H U``) instead of the lower L
+        (``input = L L^H``).
+
+Returns:
+    Tensor: the triangular factor.
+
+Example::
+
+    >>> torch.cholesky(torch.tensor([[4., 2.], [2., 2.]]))
+    tensor([[2., 0.],
+            [1., 1.]])
+""",
+    "cholesky_inverse": r"""The inverse of a positive-definite matrix given its Cholesky factor.
+
+Args:
+    input (Tensor): the triangular factor, (..., n, n).
+    upper (bool, optional): whether the factor is upper (else lower) triangular.
+
+Returns:
+    Tensor: the inverse of ``L @ L^H`` (or ``U^H @ U``).
+
+Example::
+
+    >>> torch.cholesky_inverse(torch.tensor([[2., 0.], [1., 1.]]))
+    tensor([[ 0.5000, -0.5000],
+            [-0.5000,  1.0000]])
+""",
+    "det": r"""Alias of :func:`ndgrad.linalg.det`: the determinant of a square matrix (or batch of them).
+
+Example::
+
+    >>> torch.det(torch.tensor([[2., 1.], [0., 3.]]))
+    tensor(6.)
+""",
+    "frobenius_norm": r"""The Frobenius norm (square root of the sum of squared absolute values) over the
+dimensions `dim` (a deprecated torch op; see :func:`ndgrad.linalg.matrix_norm`).
+
+Args:
+    input (Tensor): the input.
+    dim (tuple of ints): the dimensions to reduce.
+    keepdim (bool, optional): keep the reduced dimensions with size 1.
+
+Returns:
+    Tensor: the norm.
+
+Example::
+
+    >>> torch.frobenius_norm(torch.tensor([[3., 4.]]), dim=(0, 1))
+    tensor(5.)
+""",
+    "geqrf": r"""The QR decomposition in LAPACK's compact form: R in the upper triangle, the Householder
+reflectors that make Q below the diagonal and in `tau` (see :func:`ndgrad.orgqr`).
+
+Args:
+    input (Tensor): (..., m, n).
+
+Returns:
+    (Tensor, Tensor): the named tuple ``(a, tau)``.
+
+Example::
+
+    >>> a, tau = torch.geqrf(torch.tensor([[3., 1.], [4., 2.]]))
+    >>> torch.allclose(torch.orgqr(a, tau) @ a.triu(), torch.tensor([[3., 1.], [4., 2.]]))
+    True
+""",
+    "inverse": r"""Alias of :func:`ndgrad.linalg.inv`: the inverse of a square invertible matrix (or batch).
+
+Example::
+
+    >>> torch.inverse(torch.tensor([[2., 0.], [0., 4.]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.2500]])
+""",
+    "lu_solve": r"""The solution X of ``A X = B`` given the LU factorization of A (from :func:`ndgrad.linalg.lu_factor`).
+
+Args:
+    input (Tensor): B, (..., n, k).
+    LU_data (Tensor): the packed LU factors of A.
+    LU_pivots (Tensor): the pivots.
+
+Returns:
+    Tensor: X, (..., n, k).
+
+Example::
+
+    >>> A = torch.tensor([[2., 1.], [1., 3.]])
+    >>> LU, piv = torch.linalg.lu_factor(A)
+    >>> torch.lu_solve(torch.tensor([[3.], [4.]]), LU, piv)
+    tensor([[1.],
+            [1.]])
+""",
+    "lu_unpack": r"""The P, L and U matrices of a packed LU factorization (from :func:`ndgrad.linalg.lu_factor`),
+with ``A = P @ L @ U``.
+
+Args:
+    LU_data (Tensor): the packed factors.
+    LU_pivots (Tensor): the pivots.
+    unpack_data (bool, optional): compute L and U.
+    unpack_pivots (bool, optional): compute P.
+
+Returns:
+    (Tensor, Tensor, Tensor): the named tuple ``(P, L, U)``.
+
+Example::
+
+    >>> A = torch.tensor([[1., 2.], [3., 4.]])
+    >>> P, L, U = torch.lu_unpack(*torch.linalg.lu_factor(A))
+    >>> P @ L @ U
+    tensor([[1., 2.],
+            [3., 4.]])
+""",
+    "matrix_exp": r"""Alias of :func:`ndgrad.linalg.matrix_exp`: the matrix exponential of a square matrix (or batch).
+
+Example::
+
+    >>> torch.matrix_exp(torch.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+""",
+    "orgqr": r"""The matrix Q of a QR decomposition from the Householder form that :func:`ndgrad.geqrf`
+returns (alias of :func:`ndgrad.linalg.householder_product`).
+
+Args:
+    A (Tensor): the reflectors, (..., m, n).
+    tau (Tensor): their scale factors, (..., k).
+
+Returns:
+    Tensor: Q, (..., m, n).
+
+Example::
+
+    >>> a, tau = torch.geqrf(torch.eye(2))
+    >>> torch.orgqr(a, tau).abs()
+    tensor([[1., 0.],
+            [0., 1.]])
+""",
+    "pinverse": r"""The pseudo-inverse (Moore-Penrose) of a matrix or batch, through its SVD (an alias of
+:func:`ndgrad.linalg.pinv` with a relative cutoff).
+
+Args:
+    input (Tensor): (..., m, n).
+    rcond (float, optional): singular values below ``rcond`` times the largest count as zero.
+
+Returns:
+    Tensor: (..., n, m).
+
+Example::
+
+    >>> torch.pinverse(torch.tensor([[2., 0.], [0., 0.]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.0000]])
+""",
+    "qr": r"""The QR decomposition ``input = Q R`` of a matrix or batch (torch advises :func:`ndgrad.linalg.qr`).
+
+Args:
+    input (Tensor): (..., m, n).
+    some (bool, optional): ``True`` the reduced decomposition, ``False`` the complete one.
+
+Returns:
+    (Tensor, Tensor): the named tuple ``(Q, R)``.
+
+Example::
+
+    >>> A = torch.tensor([[1., 2.], [3., 4.]])
+    >>> Q, R = torch.qr(A)
+    >>> torch.allclose(Q @ R, A)
+    True
+""",
+    "slogdet": r"""The sign and the log of the absolute value of the determinant (alias of
+:func:`ndgrad.linalg.slogdet`; stable where the determinant under- or overflows).
+
+Args:
+    input (Tensor): (..., n, n).
+
+Returns:
+    (Tensor, Tensor): the named tuple ``(sign, logabsdet)``.
+
+Example::
+
+    >>> torch.slogdet(torch.tensor([[-1., 0.], [0., 1.]]))
+    torch.return_types.slogdet(
+    sign=tensor(-1.),
+    logabsdet=tensor(0.))
+""",
+    "trace": r"""The sum of the main diagonal of a 2-D tensor.
+
+Args:
+    input (Tensor): a matrix.
+
+Returns:
+    Tensor: a 0-D tensor.
+
+Example::
+
+    >>> torch.trace(torch.tensor([[1, 2], [3, 4]]))
+    tensor(5)
+""",
+    "triangular_solve": r"""The solution X of ``A X = b`` for a triangular A (deprecated in torch for
+:func:`ndgrad.linalg.solve_triangular`).
+
+Args:
+    input (Tensor): b, (..., n, k).
+    A (Tensor): the triangular matrix, (..., n, n).
+    upper (bool, optional): whether A is upper (else lower) triangular.
+    transpose (bool, optional): solve with A transposed.
+    unitriangular (bool, optional): take A's diagonal as ones.
+
+Returns:
+    (Tensor, Tensor): the named tuple ``(solution, cloned_coefficient)``.
+
+Example::
+
+    >>> A = torch.tensor([[2., 1.], [0., 1.]])
+    >>> torch.triangular_solve(torch.tensor([[3.], [1.]]), A).solution
+    tensor([[1.],
+            [1.]])
 """,
 }
