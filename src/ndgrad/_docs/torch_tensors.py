@@ -1677,4 +1677,513 @@ Example::
     tensor([[1.],
             [1.]])
 """,
+    "celu": r"""CELU, elementwise: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+Args:
+    input (Tensor): the input.
+    alpha (float, optional): the scale of the negative part.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.celu(torch.tensor([-1., 2.]))
+    tensor([-0.6321,  2.0000])
+""",
+    "celu_": r"""celu_(input, alpha=1.0) -> Tensor
+
+In-place version of :func:`ndgrad.celu`.
+
+Example::
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.celu_(x, 2.)
+    tensor([-0.7869,  2.0000])
+""",
+    "embedding_renorm_": r"""embedding_renorm_(weight, indices, max_norm, norm_type) -> Tensor
+
+Rescales in place the rows of `weight` named in `indices` whose `norm_type`-norm exceeds
+`max_norm` to that norm (what :func:`ndgrad.nn.functional.embedding` does with ``max_norm``).
+
+Args:
+    weight (Tensor): the embedding matrix, modified in place.
+    indices (Tensor): the rows to check.
+    max_norm (float): the largest norm allowed.
+    norm_type (float): the p of the p-norm.
+
+Returns:
+    Tensor: `weight`.
+
+Example::
+
+    >>> w = torch.tensor([[3., 4.], [0., 1.]])
+    >>> torch.embedding_renorm_(w, torch.tensor([0]), 1.0, 2.0)
+    tensor([[0.6000, 0.8000],
+            [0.0000, 1.0000]])
+""",
+    "hardshrink": r"""Hard shrinkage, elementwise: `x` where ``|x| > lambd``, else 0.
+
+Args:
+    input (Tensor): the input.
+    lambd (float, optional): the threshold.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.hardshrink(torch.tensor([-1., 0.3, 0.6]))
+    tensor([-1.0000,  0.0000,  0.6000])
+""",
+    "log_softmax": r"""The logarithm of :func:`ndgrad.softmax` along `dim`, computed stably.
+
+Args:
+    input (Tensor): the input.
+    dim (int): the dimension normalized.
+    dtype (dtype, optional): cast `input` to this dtype first.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.log_softmax(torch.tensor([0., 0.]), 0)
+    tensor([-0.6931, -0.6931])
+""",
+    "prelu": r"""PReLU, elementwise: `x` where ``x >= 0``, else ``weight * x``; `weight` has one element or one
+per channel (dimension 1).
+
+Args:
+    input (Tensor): the input.
+    weight (Tensor): the learnable slopes.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.prelu(torch.tensor([-2., 3.]), torch.tensor([0.25]))
+    tensor([-0.5000,  3.0000])
+""",
+    "relu": r"""ReLU, elementwise: ``max(0, x)``.
+
+Args:
+    input (Tensor): the input.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.relu(torch.tensor([-1., 0., 2.]))
+    tensor([0., 0., 2.])
+""",
+    "relu_": r"""In-place version of :func:`ndgrad.relu`.
+
+Example::
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> _ = torch.relu_(x)
+    >>> x
+    tensor([0., 2.])
+""",
+    "rrelu": r"""Randomized leaky ReLU: negative values are multiplied by a slope drawn uniformly from
+[`lower`, `upper`] per element in training, by ``(lower + upper) / 2`` otherwise.
+
+Args:
+    input (Tensor): the input.
+    lower (float, optional): the smallest slope.
+    upper (float, optional): the largest slope.
+    training (bool, optional): draw random slopes.
+    inplace (bool, optional): write into `input`.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.rrelu(torch.tensor([-2., 3.]))
+    tensor([-0.4583,  3.0000])
+""",
+    "rrelu_": r"""In-place version of :func:`ndgrad.rrelu`.
+
+Example::
+
+    >>> x = torch.tensor([-2., 3.])
+    >>> _ = torch.rrelu_(x)
+    >>> x
+    tensor([-0.4583,  3.0000])
+""",
+    "selu": r"""SELU, elementwise: ``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the fixed
+constants alpha ≈ 1.6733 and scale ≈ 1.0507 (self-normalizing networks).
+
+Args:
+    input (Tensor): the input.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.selu(torch.tensor([-1., 2.]))
+    tensor([-1.1113,  2.1014])
+""",
+    "selu_": r"""In-place version of :func:`ndgrad.selu`.
+
+Example::
+
+    >>> x = torch.tensor([0., 1.])
+    >>> _ = torch.selu_(x)
+    >>> x
+    tensor([0.0000, 1.0507])
+""",
+    "softmax": r"""Softmax along `dim`: ``exp(x_i) / sum_j exp(x_j)``, so the slices along `dim` are positive
+and sum to 1.
+
+Args:
+    input (Tensor): the input.
+    dim (int): the dimension normalized.
+    dtype (dtype, optional): cast `input` to this dtype first.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.softmax(torch.tensor([1., 2.]), dim=0)
+    tensor([0.2689, 0.7311])
+""",
+    "threshold": r"""`x` where ``x > threshold``, else `value`, elementwise.
+
+Args:
+    input (Tensor): the input.
+    threshold (float): the threshold.
+    value (float): the replacement.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.threshold(torch.tensor([-1., 0.5, 2.]), 1., 0.)
+    tensor([0., 0., 2.])
+""",
+    "threshold_": r"""threshold_(input, threshold, value) -> Tensor
+
+In-place version of :func:`ndgrad.threshold`.
+
+Example::
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> _ = torch.threshold_(x, 0., 5.)
+    >>> x
+    tensor([5., 2.])
+""",
+    "alpha_dropout": r"""Alpha dropout (for SELU networks): in training, zeroes elements with probability `p` by
+setting them to SELU's negative limit, then rescales so mean and variance are kept; the identity
+when `train` is ``False``.
+
+Args:
+    input (Tensor): the input.
+    p (float): the probability to drop an element.
+    train (bool): whether to apply it.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.alpha_dropout(torch.ones(3), 0.5, False)
+    tensor([1., 1., 1.])
+""",
+    "alpha_dropout_": r"""In-place version of :func:`ndgrad.alpha_dropout`.
+
+Example::
+
+    >>> torch.alpha_dropout_(torch.ones(2), 0.5, False)
+    tensor([1., 1.])
+""",
+    "dropout": r"""Dropout: in training each element is zeroed with probability `p` and the others are scaled by
+``1 / (1 - p)``; the identity when `train` is ``False``. (ndgrad's random stream is not torch's:
+the same seed drops other elements.)
+
+Args:
+    input (Tensor): the input.
+    p (float): the probability to drop an element.
+    train (bool): whether to apply it.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> _ = torch.manual_seed(0)
+    >>> y = torch.dropout(torch.ones(1000), 0.5, True)
+    >>> y.unique()
+    tensor([0., 2.])
+""",
+    "dropout_": r"""In-place version of :func:`ndgrad.dropout`.
+
+Example::
+
+    >>> torch.dropout_(torch.ones(2), 0.5, False)
+    tensor([1., 1.])
+""",
+    "feature_alpha_dropout": r"""Alpha dropout of whole channels: in training, each channel (dimension 1, all its
+elements at once) is dropped with probability `p` as in :func:`ndgrad.alpha_dropout`.
+
+Args:
+    input (Tensor): (N, C, ...) input.
+    p (float): the probability to drop a channel.
+    train (bool): whether to apply it.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.feature_alpha_dropout(torch.ones(1, 2, 2), 0.5, False)
+    tensor([[[1., 1.],
+             [1., 1.]]])
+""",
+    "feature_alpha_dropout_": r"""In-place version of :func:`ndgrad.feature_alpha_dropout`.
+
+Example::
+
+    >>> torch.feature_alpha_dropout_(torch.ones(1, 2), 0.5, False)
+    tensor([[1., 1.]])
+""",
+    "feature_dropout": r"""Dropout of whole channels: in training, each channel (dimension 1) is zeroed with
+probability `p` and the others scaled by ``1 / (1 - p)`` (see :class:`ndgrad.nn.Dropout2d`).
+
+Args:
+    input (Tensor): (N, C, ...) input.
+    p (float): the probability to drop a channel.
+    train (bool): whether to apply it.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> y = torch.feature_dropout(torch.ones(1, 8, 3), 0.5, True)
+    >>> bool(((y == 0).all(2) | (y == 2).all(2)).all())   # whole channels dropped or kept
+    True
+""",
+    "feature_dropout_": r"""In-place version of :func:`ndgrad.feature_dropout`.
+
+Example::
+
+    >>> torch.feature_dropout_(torch.ones(1, 2), 0.5, False)
+    tensor([[1., 1.]])
+""",
+    "native_dropout": r"""Dropout that also returns its mask (the op behind :func:`ndgrad.dropout`).
+
+Args:
+    input (Tensor): the input.
+    p (float): the probability to drop an element.
+    train (bool): whether to apply it.
+
+Returns:
+    (Tensor, Tensor): the result, and the boolean mask of the kept elements.
+
+Example::
+
+    >>> torch.native_dropout(torch.ones(3), 0.0, True)
+    (tensor([1., 1., 1.]), tensor([True, True, True]))
+""",
+    "conv1d": r"""conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+A 1-D convolution (cross-correlation, as in deep learning) of `input` with the filters `weight`.
+
+Args:
+    input (Tensor): (N, C_in, L) or (C_in, L).
+    weight (Tensor): (C_out, C_in / groups, kL).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step of the filter.
+    padding (int, tuple or str, optional): zeros added on both sides, or ``"valid"`` / ``"same"``.
+    dilation (int or tuple, optional): the spacing between filter taps.
+    groups (int, optional): split the channels into this many independent groups.
+
+Returns:
+    Tensor: (N, C_out, L_out).
+
+Example::
+
+    >>> x = torch.tensor([[[1., 2., 4., 7.]]])
+    >>> torch.conv1d(x, torch.tensor([[[-1., 1.]]]))
+    tensor([[[1., 2., 3.]]])
+""",
+    "conv2d": r"""conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+A 2-D convolution (cross-correlation) of `input` with the filters `weight`.
+
+Args:
+    input (Tensor): (N, C_in, H, W) or (C_in, H, W).
+    weight (Tensor): (C_out, C_in / groups, kH, kW).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step of the filter.
+    padding (int, tuple or str, optional): zeros added on each side, or ``"valid"`` / ``"same"``.
+    dilation (int or tuple, optional): the spacing between filter taps.
+    groups (int, optional): split the channels into this many independent groups.
+
+Returns:
+    Tensor: (N, C_out, H_out, W_out).
+
+Example::
+
+    >>> torch.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2), padding=1).shape
+    torch.Size([1, 1, 4, 4])
+    >>> torch.conv2d(torch.ones(1, 1, 3, 3), torch.ones(1, 1, 2, 2))
+    tensor([[[[4., 4.],
+              [4., 4.]]]])
+""",
+    "conv3d": r"""conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+A 3-D convolution (cross-correlation) of `input` with the filters `weight`.
+
+Args:
+    input (Tensor): (N, C_in, D, H, W) or (C_in, D, H, W).
+    weight (Tensor): (C_out, C_in / groups, kD, kH, kW).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step of the filter.
+    padding (int, tuple or str, optional): zeros added on each side, or ``"valid"`` / ``"same"``.
+    dilation (int or tuple, optional): the spacing between filter taps.
+    groups (int, optional): split the channels into this many independent groups.
+
+Returns:
+    Tensor: (N, C_out, D_out, H_out, W_out).
+
+Example::
+
+    >>> torch.conv3d(torch.ones(1, 1, 2, 2, 2), torch.ones(1, 1, 2, 2, 2))
+    tensor([[[[[8.]]]]])
+""",
+    "conv_tbc": r"""A 1-D convolution over time-batch-channel input (sequence first), with symmetric zero padding `pad`.
+
+Args:
+    input (Tensor): (T, N, C_in).
+    weight (Tensor): (kT, C_in, C_out).
+    bias (Tensor): (C_out,).
+    pad (int, optional): zeros added at both ends of time.
+
+Returns:
+    Tensor: (T_out, N, C_out).
+
+Example::
+
+    >>> torch.conv_tbc(torch.ones(3, 1, 1), torch.ones(2, 1, 1), torch.zeros(1)).flatten()
+    tensor([2., 2.])
+""",
+    "conv_transpose1d": r"""conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+A 1-D transposed convolution (the gradient of :func:`ndgrad.conv1d` with respect to its input):
+each input element adds a scaled copy of the filter to the output.
+
+Args:
+    input (Tensor): (N, C_in, L) or (C_in, L).
+    weight (Tensor): (C_in, C_out / groups, kL).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step between the copies.
+    padding (int or tuple, optional): removed from both ends of the output.
+    output_padding (int or tuple, optional): added to one end of the output.
+    groups (int, optional): the number of channel groups.
+    dilation (int or tuple, optional): the spacing between filter taps.
+
+Returns:
+    Tensor: (N, C_out, L_out).
+
+Example::
+
+    >>> torch.conv_transpose1d(torch.tensor([[[1., 2.]]]), torch.tensor([[[1., 1.]]]))
+    tensor([[[1., 3., 2.]]])
+""",
+    "conv_transpose2d": r"""conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+A 2-D transposed convolution (the gradient of :func:`ndgrad.conv2d` with respect to its input).
+
+Args:
+    input (Tensor): (N, C_in, H, W) or (C_in, H, W).
+    weight (Tensor): (C_in, C_out / groups, kH, kW).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step between the copies of the filter.
+    padding (int or tuple, optional): removed from each side of the output.
+    output_padding (int or tuple, optional): added to one side of the output.
+    groups (int, optional): the number of channel groups.
+    dilation (int or tuple, optional): the spacing between filter taps.
+
+Returns:
+    Tensor: (N, C_out, H_out, W_out).
+
+Example::
+
+    >>> torch.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
+    torch.Size([1, 1, 4, 4])
+""",
+    "conv_transpose3d": r"""conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+A 3-D transposed convolution (the gradient of :func:`ndgrad.conv3d` with respect to its input).
+
+Args:
+    input (Tensor): (N, C_in, D, H, W) or (C_in, D, H, W).
+    weight (Tensor): (C_in, C_out / groups, kD, kH, kW).
+    bias (Tensor, optional): (C_out,).
+    stride (int or tuple, optional): the step between the copies of the filter.
+    padding (int or tuple, optional): removed from each side of the output.
+    output_padding (int or tuple, optional): added to one side of the output.
+    groups (int, optional): the number of channel groups.
+    dilation (int or tuple, optional): the spacing between filter taps.
+
+Returns:
+    Tensor: (N, C_out, D_out, H_out, W_out).
+
+Example::
+
+    >>> torch.conv_transpose3d(torch.ones(1, 1, 1, 1, 1), torch.ones(1, 1, 2, 2, 2)).shape
+    torch.Size([1, 1, 2, 2, 2])
+""",
+    "convolution": r"""The general convolution that the conv ops call: any number of spatial dimensions, ordinary or
+transposed, every argument explicit (lists with one entry per spatial dimension).
+
+Args:
+    input (Tensor): (N, C_in, ...).
+    weight (Tensor): the filters.
+    bias (Tensor or None): (C_out,).
+    stride (list of ints): the steps.
+    padding (list of ints): the zero padding.
+    dilation (list of ints): the tap spacing.
+    transposed (bool): a transposed convolution.
+    output_padding (list of ints): extra output size, for a transposed one.
+    groups (int): the number of channel groups.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> x, w = torch.tensor([[[1., 2., 3.]]]), torch.tensor([[[1., 1.]]])
+    >>> torch.convolution(x, w, None, [1], [0], [1], False, [0], 1)
+    tensor([[[3., 5.]]])
+""",
+    "mkldnn_convolution": r"""A convolution with torch's oneDNN (MKL-DNN) argument order; ndgrad computes it with its own
+convolution (there is no oneDNN here).
+
+Args:
+    self (Tensor): (N, C_in, ...).
+    weight (Tensor): the filters.
+    bias (Tensor or None): (C_out,).
+    padding (list of ints): the zero padding.
+    stride (list of ints): the steps.
+    dilation (list of ints): the tap spacing.
+    groups (int): the number of channel groups.
+
+Returns:
+    Tensor: the result.
+
+Example::
+
+    >>> torch.mkldnn_convolution(torch.ones(1, 1, 3), torch.ones(1, 1, 2), None, [0], [1], [1], 1)
+    tensor([[[2., 2.]]])
+""",
 }
