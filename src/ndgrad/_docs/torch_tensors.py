@@ -2186,4 +2186,708 @@ Example::
     >>> torch.mkldnn_convolution(torch.ones(1, 1, 3), torch.ones(1, 1, 2), None, [0], [1], [1], 1)
     tensor([[[2., 2.]]])
 """,
+    "batch_norm": r"""Batch normalization: each channel (dimension 1) normalized by its mean and variance over the
+batch and spatial dimensions (in training, which also updates the running statistics in place), or by
+`running_mean` and `running_var` (in evaluation), then scaled by `weight` and shifted by `bias`.
+
+Args:
+    input (Tensor): (N, C, ...).
+    weight (Tensor or None): (C,) scale.
+    bias (Tensor or None): (C,) shift.
+    running_mean (Tensor or None): (C,) running mean.
+    running_var (Tensor or None): (C,) running variance.
+    training (bool): use the batch statistics.
+    momentum (float): the weight of the new statistics in the running ones.
+    eps (float): added to the variance.
+    cudnn_enabled (bool): ignored (CPU only).
+
+Returns:
+    Tensor: the normalized input.
+
+Example::
+
+    >>> x = torch.tensor([[1., 2.], [3., 6.]])
+    >>> torch.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False)
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]])
+""",
+    "group_norm": r"""Group normalization: the channels are split into `num_groups` groups, each normalized per
+sample over its channels and spatial dimensions, then scaled and shifted per channel.
+
+Args:
+    input (Tensor): (N, C, ...).
+    num_groups (int): the number of groups (it divides C).
+    weight (Tensor, optional): (C,) scale.
+    bias (Tensor, optional): (C,) shift.
+    eps (float, optional): added to the variance.
+    cudnn_enabled (bool, optional): ignored.
+
+Returns:
+    Tensor: the normalized input.
+
+Example::
+
+    >>> torch.group_norm(torch.tensor([[1., 3.]]), 1)
+    tensor([[-1.0000,  1.0000]])
+""",
+    "instance_norm": r"""Instance normalization: each channel of each sample normalized over its spatial dimensions
+(see :func:`ndgrad.batch_norm` for the arguments; `use_input_stats` plays the part of `training`).
+
+Args:
+    input (Tensor): (N, C, ...).
+    weight, bias, running_mean, running_var (Tensor or None): as for batch norm, (C,) each.
+    use_input_stats (bool): normalize by the instance's statistics.
+    momentum (float): the weight of the new statistics in the running ones.
+    eps (float): added to the variance.
+    cudnn_enabled (bool): ignored.
+
+Returns:
+    Tensor: the normalized input.
+
+Example::
+
+    >>> torch.instance_norm(torch.tensor([[[1., 3.]]]), None, None, None, None, True, 0.1, 1e-5, False)
+    tensor([[[-1.0000,  1.0000]]])
+""",
+    "layer_norm": r"""Layer normalization over the last dimensions (those of `normalized_shape`), per sample,
+then an elementwise scale and shift.
+
+Args:
+    input (Tensor): (..., \*normalized_shape).
+    normalized_shape (list of ints): the trailing shape normalized.
+    weight (Tensor, optional): scale, of shape `normalized_shape`.
+    bias (Tensor, optional): shift, of shape `normalized_shape`.
+    eps (float, optional): added to the variance.
+    cudnn_enable (bool, optional): ignored.
+
+Returns:
+    Tensor: the normalized input.
+
+Example::
+
+    >>> torch.layer_norm(torch.tensor([[1., 3.]]), [2])
+    tensor([[-1.0000,  1.0000]])
+""",
+    "native_batch_norm_backward": r"""The gradients of batch normalization with respect to its input, weight and bias, from
+the saved statistics (the backward op of torch's ``aten.native_batch_norm``; torch exposes it only
+under ``torch.ops.aten``).
+
+Args:
+    grad_out (Tensor): the gradient of the output.
+    input (Tensor): the input of the forward.
+    weight (Tensor or None): the scale.
+    running_mean, running_var (Tensor or None): the running statistics (used out of training).
+    save_mean (Tensor or None): the batch mean saved in training.
+    save_invstd (Tensor or None): the saved inverse standard deviation.
+    train (bool): whether the forward used batch statistics.
+    eps (float): added to the variance.
+    output_mask (list of 3 bools, optional): which gradients to compute.
+
+Returns:
+    (Tensor, Tensor, Tensor): the gradients (``None`` where not asked).
+
+Example::
+
+    >>> g = torch.native_batch_norm_backward(torch.ones(2, 1), torch.tensor([[1.], [3.]]), None, None,
+    ...                                      None, torch.tensor([2.]), torch.tensor([1.]), True, 1e-5)
+    >>> g[2]
+    tensor([2.])
+""",
+    "native_group_norm": r"""Group normalization with explicit sizes, that also returns the statistics
+(the op behind :func:`ndgrad.group_norm`).
+
+Args:
+    input (Tensor): (N, C, ...).
+    weight (Tensor or None): (C,) scale.
+    bias (Tensor or None): (C,) shift.
+    N (int): the batch size.
+    C (int): the number of channels.
+    HxW (int): the number of elements per channel.
+    group (int): the number of groups.
+    eps (float): added to the variance.
+
+Returns:
+    (Tensor, Tensor, Tensor): the output, and the mean and inverse standard deviation, (N, group).
+
+Example::
+
+    >>> out, mean, rstd = torch.native_group_norm(torch.tensor([[1., 3.]]), None, None, 1, 2, 1, 1, 1e-5)
+    >>> mean
+    tensor([[2.]])
+""",
+    "native_group_norm_backward": r"""The gradients of :func:`ndgrad.native_group_norm` with respect to its input, weight
+and bias, from the saved statistics (torch exposes it only under ``torch.ops.aten``).
+
+Args:
+    grad_out (Tensor): the gradient of the output.
+    input (Tensor): the input of the forward.
+    mean (Tensor): the saved mean, (N, group).
+    rstd (Tensor): the saved inverse standard deviation, (N, group).
+    weight (Tensor or None): the scale.
+    N, C, HxW, group (int): the sizes of the forward.
+    output_mask (list of 3 bools, optional): which gradients to compute.
+
+Returns:
+    (Tensor, Tensor, Tensor): the gradients (``None`` where not asked).
+
+Example::
+
+    >>> x = torch.tensor([[1., 3.]])
+    >>> g = torch.native_group_norm_backward(torch.ones(1, 2), x, torch.tensor([[2.]]), torch.tensor([[1.]]),
+    ...                                      None, 1, 2, 1, 1)
+    >>> g[1]
+    tensor([-1.,  1.])
+""",
+    "native_layer_norm": r"""Layer normalization that also returns the statistics (the op behind :func:`ndgrad.layer_norm`).
+
+Args:
+    input (Tensor): (..., \*normalized_shape).
+    normalized_shape (list of ints): the trailing shape normalized.
+    weight (Tensor or None): scale.
+    bias (Tensor or None): shift.
+    eps (float): added to the variance.
+
+Returns:
+    (Tensor, Tensor, Tensor): the output, and the mean and inverse standard deviation (with size 1
+    in the normalized dimensions).
+
+Example::
+
+    >>> out, mean, rstd = torch.native_layer_norm(torch.tensor([[1., 3.]]), [2], None, None, 1e-5)
+    >>> out, mean
+    (tensor([[-1.0000,  1.0000]]), tensor([[2.]]))
+""",
+    "native_layer_norm_backward": r"""The gradients of :func:`ndgrad.native_layer_norm` with respect to its input, weight
+and bias, from the saved statistics (torch exposes it only under ``torch.ops.aten``).
+
+Args:
+    grad_out (Tensor): the gradient of the output.
+    input (Tensor): the input of the forward.
+    normalized_shape (list of ints): the trailing shape normalized.
+    mean (Tensor): the saved mean.
+    rstd (Tensor): the saved inverse standard deviation.
+    weight (Tensor or None): the scale.
+    bias (Tensor or None): the shift.
+    output_mask (list of 3 bools, optional): which gradients to compute.
+
+Returns:
+    (Tensor, Tensor, Tensor): the gradients (``None`` where not asked).
+
+Example::
+
+    >>> x = torch.tensor([[1., 3.]])
+    >>> g = torch.native_layer_norm_backward(torch.ones(1, 2), x, [2], torch.tensor([[2.]]),
+    ...                                      torch.tensor([[1.]]), None, None)
+    >>> g[0]
+    tensor([[0., 0.]])
+""",
+    "rms_norm": r"""RMS normalization over the last dimensions: ``x / sqrt(mean(x**2) + eps)``, times `weight`.
+
+Args:
+    input (Tensor): (..., \*normalized_shape).
+    normalized_shape (list of ints): the trailing shape normalized.
+    weight (Tensor, optional): scale, of shape `normalized_shape`.
+    eps (float, optional): added to the mean square (default: the dtype's machine epsilon).
+
+Returns:
+    Tensor: the normalized input.
+
+Example::
+
+    >>> torch.rms_norm(torch.tensor([[3., 4.]]), [2])
+    tensor([[0.8485, 1.1314]])
+""",
+    "adaptive_avg_pool1d": r"""1-D average pooling to a fixed output length: the windows are chosen to cover the input.
+
+Args:
+    input (Tensor): (N, C, L) or (C, L).
+    output_size (int or tuple): the output length.
+
+Returns:
+    Tensor: (N, C, output_size).
+
+Example::
+
+    >>> torch.adaptive_avg_pool1d(torch.tensor([[[1., 2., 3., 4.]]]), 2)
+    tensor([[[1.5000, 3.5000]]])
+""",
+    "adaptive_max_pool1d": r"""1-D max pooling to a fixed output length, with the indices of the maxima.
+
+Args:
+    input (Tensor): (N, C, L) or (C, L).
+    output_size (int or tuple): the output length.
+
+Returns:
+    (Tensor, Tensor): the maxima and their positions in `input`'s last dimension.
+
+Example::
+
+    >>> torch.adaptive_max_pool1d(torch.tensor([[[1., 2., 3., 4.]]]), 2)
+    (tensor([[[2., 4.]]]), tensor([[[1, 3]]]))
+""",
+    "avg_pool1d": r"""1-D average pooling: the mean of each window of `kernel_size` elements.
+
+Args:
+    input (Tensor): (N, C, L) or (C, L).
+    kernel_size (int or tuple): the window size.
+    stride (int or tuple, optional): the step (default: `kernel_size`).
+    padding (int or tuple, optional): zeros added on both sides.
+    ceil_mode (bool, optional): round the output length up instead of down.
+    count_include_pad (bool, optional): count the padding zeros in the mean.
+
+Returns:
+    Tensor: the pooled input.
+
+Example::
+
+    >>> torch.avg_pool1d(torch.tensor([[[1., 2., 3., 4.]]]), 2)
+    tensor([[[1.5000, 3.5000]]])
+""",
+    "max_pool1d": r"""1-D max pooling: the largest element of each window.
+
+Args:
+    input (Tensor): (N, C, L) or (C, L).
+    kernel_size (int or tuple): the window size.
+    stride (int or tuple, optional): the step (default: `kernel_size`).
+    padding (int or tuple, optional): implicit -inf added on both sides.
+    dilation (int or tuple, optional): the spacing of the window's elements.
+    ceil_mode (bool, optional): round the output length up instead of down.
+    return_indices (bool, optional): accepted; use :func:`ndgrad.max_pool1d_with_indices` for the indices.
+
+Returns:
+    Tensor: the pooled input.
+
+Example::
+
+    >>> torch.max_pool1d(torch.tensor([[[1., 3., 2., 4.]]]), 2)
+    tensor([[[3., 4.]]])
+""",
+    "max_pool1d_with_indices": r""":func:`ndgrad.max_pool1d` that also returns the positions of the maxima.
+
+Example::
+
+    >>> torch.max_pool1d_with_indices(torch.tensor([[[1., 3., 2., 4.]]]), 2)
+    (tensor([[[3., 4.]]]), tensor([[[1, 3]]]))
+""",
+    "max_pool2d": r"""2-D max pooling: the largest element of each window.
+
+Args:
+    input (Tensor): (N, C, H, W) or (C, H, W).
+    kernel_size (int or tuple): the window size.
+    stride (int or tuple, optional): the step (default: `kernel_size`).
+    padding (int or tuple, optional): implicit -inf added on each side.
+    dilation (int or tuple, optional): the spacing of the window's elements.
+    ceil_mode (bool, optional): round the output size up instead of down.
+    return_indices (bool, optional): accepted for the signature; this op returns the values only.
+
+Returns:
+    Tensor: the pooled input.
+
+Example::
+
+    >>> torch.max_pool2d(torch.arange(16.).reshape(1, 4, 4), 2)
+    tensor([[[ 5.,  7.],
+             [13., 15.]]])
+""",
+    "max_pool3d": r"""3-D max pooling: the largest element of each window (arguments as :func:`ndgrad.max_pool2d`,
+over three spatial dimensions).
+
+Example::
+
+    >>> torch.max_pool3d(torch.arange(8.).reshape(1, 2, 2, 2), 2)
+    tensor([[[[7.]]]])
+""",
+    "binary_cross_entropy_with_logits": r"""Binary cross entropy between the targets and the sigmoid of `input` (logits),
+computed stably.
+
+Args:
+    input (Tensor): the logits.
+    target (Tensor): the targets in [0, 1], shaped like `input`.
+    weight (Tensor, optional): a weight per element (broadcast).
+    pos_weight (Tensor, optional): a weight on the positive term, per class.
+    reduction (int, optional): 0 none, 1 mean, 2 sum (the ATen enum; the nn.functional version
+        takes a string).
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> torch.binary_cross_entropy_with_logits(torch.tensor([0.]), torch.tensor([1.]))
+    tensor([0.6931])
+""",
+    "cosine_embedding_loss": r"""The cosine embedding loss: ``1 - cos(x1, x2)`` for target 1,
+``max(0, cos(x1, x2) - margin)`` for target -1, per sample.
+
+Args:
+    input1 (Tensor): (N, D).
+    input2 (Tensor): (N, D).
+    target (Tensor): (N,), 1 or -1.
+    margin (float, optional): the margin for dissimilar pairs.
+    reduction (int, optional): 0 none, 1 mean, 2 sum.
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> torch.cosine_embedding_loss(torch.tensor([[1., 0.]]), torch.tensor([[0., 1.]]), torch.tensor([1]))
+    tensor([1.])
+""",
+    "ctc_loss": r"""The connectionist temporal classification loss between sequences of log-probabilities and
+shorter target sequences (alignments summed over).
+
+Args:
+    log_probs (Tensor): (T, N, C) log-probabilities.
+    targets (Tensor): (N, S) padded targets, or their concatenation.
+    input_lengths (list or Tensor): the length of each input sequence.
+    target_lengths (list or Tensor): the length of each target.
+    blank (int, optional): the blank label.
+    reduction (int, optional): 0 none, 1 mean over the target lengths, 2 sum.
+    zero_infinity (bool, optional): replace infinite losses (impossible alignments) by zero.
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> log_probs = torch.zeros(2, 1, 2).log_softmax(2)
+    >>> torch.ctc_loss(log_probs, torch.tensor([[1]]), [2], [1], 0, 0)
+    tensor([0.2877])
+""",
+    "hinge_embedding_loss": r"""The hinge embedding loss: `x` where the target is 1, ``max(0, margin - x)`` where it is -1.
+
+Args:
+    input (Tensor): the input (often distances).
+    target (Tensor): 1 or -1, shaped like `input`.
+    margin (float, optional): the margin.
+    reduction (int, optional): 0 none, 1 mean, 2 sum.
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> torch.hinge_embedding_loss(torch.tensor([0.5, 2.]), torch.tensor([1, -1]))
+    tensor([0.5000, 0.0000])
+""",
+    "kl_div": r"""The pointwise Kullback-Leibler divergence ``target * (log(target) - input)``, `input` given as
+log-probabilities.
+
+Args:
+    input (Tensor): log-probabilities.
+    target (Tensor): probabilities (log-probabilities with ``log_target=True``).
+    reduction (int, optional): 0 none, 1 mean, 2 sum.
+    log_target (bool, optional): whether `target` is in log space.
+
+Returns:
+    Tensor: the divergence.
+
+Example::
+
+    >>> torch.kl_div(torch.tensor([0., 0.]), torch.tensor([0.5, 0.5]))
+    tensor([-0.3466, -0.3466])
+""",
+    "margin_ranking_loss": r"""The margin ranking loss ``max(0, -target * (input1 - input2) + margin)``: target 1 asks for
+``input1 > input2``, -1 for the reverse.
+
+Args:
+    input1 (Tensor): the first scores.
+    input2 (Tensor): the second scores.
+    target (Tensor): 1 or -1.
+    margin (float, optional): the margin.
+    reduction (int, optional): 0 none, 1 mean, 2 sum.
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> torch.margin_ranking_loss(torch.tensor([1., 2.]), torch.tensor([2., 1.]), torch.tensor([1., 1.]))
+    tensor([1., 0.])
+""",
+    "poisson_nll_loss": r"""The negative log likelihood of `target` under a Poisson distribution of rate `input`.
+
+Args:
+    input (Tensor): the rates (their logs with `log_input`).
+    target (Tensor): the counts.
+    log_input (bool): the loss is ``exp(input) - target * input``; else ``input - target * log(input + eps)``.
+    full (bool): add Stirling's approximation of ``log(target!)``.
+    eps (float): keeps the log finite.
+    reduction (int): 0 none, 1 mean, 2 sum.
+
+Returns:
+    Tensor: the loss.
+
+Example::
+
+    >>> torch.poisson_nll_loss(torch.tensor([0., 1.]), torch.tensor([1., 2.]), True, False, 1e-8, 1)
+    tensor(0.8591)
+""",
+    "affine_grid_generator": r"""The sampling grid of an affine transform for :func:`ndgrad.grid_sampler`
+(see :func:`ndgrad.nn.functional.affine_grid`).
+
+Args:
+    theta (Tensor): (N, 2, 3) or (N, 3, 4) affine matrices.
+    size (list of ints): the target size, (N, C, H, W) or (N, C, D, H, W).
+    align_corners (bool): whether -1 and 1 are the centers of the corner pixels (else their edges).
+
+Returns:
+    Tensor: (N, H, W, 2) or (N, D, H, W, 3) coordinates in [-1, 1].
+
+Example::
+
+    >>> theta = torch.tensor([[[1., 0., 0.], [0., 1., 0.]]])
+    >>> torch.affine_grid_generator(theta, [1, 1, 1, 2], False)
+    tensor([[[[-0.5000,  0.0000],
+              [ 0.5000,  0.0000]]]])
+""",
+    "grid_sampler": r"""Samples `input` at the coordinates of `grid` (in [-1, 1]), for 4-D or 5-D inputs
+(see :func:`ndgrad.nn.functional.grid_sample`).
+
+Args:
+    input (Tensor): (N, C, H, W) or (N, C, D, H, W).
+    grid (Tensor): (N, H_out, W_out, 2) or (N, D_out, H_out, W_out, 3).
+    interpolation_mode (int): 0 bilinear, 1 nearest, 2 bicubic.
+    padding_mode (int): 0 zeros, 1 border, 2 reflection.
+    align_corners (bool): whether -1 and 1 are the centers of the corner pixels.
+
+Returns:
+    Tensor: the sampled values.
+
+Example::
+
+    >>> x = torch.arange(4.).reshape(1, 1, 2, 2)
+    >>> torch.grid_sampler(x, torch.zeros(1, 1, 1, 2), 0, 0, False)
+    tensor([[[[1.5000]]]])
+""",
+    "grid_sampler_2d": r""":func:`ndgrad.grid_sampler` for 4-D inputs.
+
+Example::
+
+    >>> x = torch.arange(4.).reshape(1, 1, 2, 2)
+    >>> torch.grid_sampler_2d(x, torch.tensor([[[[-1., -1.]]]]), 0, 0, True)
+    tensor([[[[0.]]]])
+""",
+    "grid_sampler_3d": r""":func:`ndgrad.grid_sampler` for 5-D inputs.
+
+Example::
+
+    >>> x = torch.arange(8.).reshape(1, 1, 2, 2, 2)
+    >>> torch.grid_sampler_3d(x, torch.zeros(1, 1, 1, 1, 3), 0, 0, False)
+    tensor([[[[[3.5000]]]]])
+""",
+    "grid_sampler_2d_backward": r"""The gradients of :func:`ndgrad.grid_sampler_2d` with respect to its input and grid
+(torch exposes it only under ``torch.ops.aten``).
+
+Args:
+    grad_output (Tensor): the gradient of the output.
+    input, grid (Tensor): the forward's inputs.
+    interpolation_mode, padding_mode (int), align_corners (bool): as in the forward.
+    output_mask (list of 2 bools): which gradients to compute.
+
+Returns:
+    (Tensor, Tensor): the gradients (``None`` where not asked).
+
+Example::
+
+    >>> x = torch.arange(4.).reshape(1, 1, 2, 2)
+    >>> gx, gg = torch.grid_sampler_2d_backward(torch.ones(1, 1, 1, 1), x, torch.zeros(1, 1, 1, 2),
+    ...                                         0, 0, False, [True, True])
+    >>> gg
+    tensor([[[[1., 2.]]]])
+""",
+    "grid_sampler_3d_backward": r"""The gradients of :func:`ndgrad.grid_sampler_3d` with respect to its input and grid
+(torch exposes it only under ``torch.ops.aten``).
+
+Args:
+    grad_output (Tensor): the gradient of the output.
+    input, grid (Tensor): the forward's inputs.
+    interpolation_mode, padding_mode (int), align_corners (bool): as in the forward.
+    output_mask (list of 2 bools): which gradients to compute.
+
+Returns:
+    (Tensor, Tensor): the gradients (``None`` where not asked).
+
+Example::
+
+    >>> x = torch.arange(8.).reshape(1, 1, 2, 2, 2)
+    >>> gx, gg = torch.grid_sampler_3d_backward(torch.ones(1, 1, 1, 1, 1), x, torch.zeros(1, 1, 1, 1, 3),
+    ...                                         0, 0, False, [True, True])
+    >>> gx.shape
+    torch.Size([1, 1, 2, 2, 2])
+""",
+    "pixel_shuffle": r"""Rearranges (N, C r², H, W) into (N, C, H r, W r): the channels of each group fill an r x r block.
+
+Args:
+    self (Tensor): (..., C r², H, W).
+    upscale_factor (int): r.
+
+Returns:
+    Tensor: (..., C, H r, W r).
+
+Example::
+
+    >>> torch.pixel_shuffle(torch.arange(4.).reshape(1, 4, 1, 1), 2)
+    tensor([[[[0., 1.],
+              [2., 3.]]]])
+""",
+    "pixel_unshuffle": r"""The inverse of :func:`ndgrad.pixel_shuffle`: (N, C, H r, W r) into (N, C r², H, W).
+
+Args:
+    self (Tensor): (..., C, H r, W r).
+    downscale_factor (int): r.
+
+Returns:
+    Tensor: (..., C r², H, W).
+
+Example::
+
+    >>> torch.pixel_unshuffle(torch.arange(4.).reshape(1, 1, 2, 2), 2).shape
+    torch.Size([1, 4, 1, 1])
+""",
+    "embedding": r"""The rows of `weight` at `indices` (a lookup table; see :func:`ndgrad.nn.functional.embedding`).
+
+Args:
+    weight (Tensor): (num_embeddings, dim).
+    indices (Tensor): int indices of any shape.
+    padding_idx (int, optional): the row whose gradient stays zero (-1: none).
+    scale_grad_by_freq (bool, optional): scale the gradient by the inverse frequency of each index.
+    sparse (bool, optional): a sparse gradient for `weight`.
+
+Returns:
+    Tensor: (\*indices.shape, dim).
+
+Example::
+
+    >>> w = torch.tensor([[0., 0.], [1., 2.]])
+    >>> torch.embedding(w, torch.tensor([1, 0, 1]))
+    tensor([[1., 2.],
+            [0., 0.],
+            [1., 2.]])
+""",
+    "embedding_bag": r"""Sums, means or maxima of bags of embedding rows, without making the intermediate rows
+(see :func:`ndgrad.nn.functional.embedding_bag`).
+
+Args:
+    weight (Tensor): (num_embeddings, dim).
+    indices (Tensor): 1-D indices of all the bags, concatenated.
+    offsets (Tensor): where each bag starts in `indices`.
+    scale_grad_by_freq (bool, optional): scale the gradient by the inverse index frequency.
+    mode (int, optional): 0 sum, 1 mean, 2 max.
+    sparse (bool, optional): a sparse gradient.
+    per_sample_weights (Tensor, optional): weights of the rows (sum mode).
+    include_last_offset (bool, optional): whether `offsets` ends with the total length.
+    padding_idx (int, optional): an index left out of the bags.
+
+Returns:
+    (Tensor, Tensor, Tensor, Tensor): the bags' values, then bookkeeping tensors for the backward.
+
+Example::
+
+    >>> w = torch.tensor([[0., 0.], [1., 2.]])
+    >>> torch.embedding_bag(w, torch.tensor([1, 0, 1]), torch.tensor([0, 2]))[0]
+    tensor([[1., 2.],
+            [1., 2.]])
+""",
+    "embedding_dense_backward": r"""The dense gradient of :func:`ndgrad.embedding` with respect to its weight: the rows of
+`grad_output` summed by index (torch exposes it only under ``torch.ops.aten``).
+
+Args:
+    grad_output (Tensor): (\*indices.shape, dim).
+    indices (Tensor): the forward's indices.
+    num_weights (int): the number of rows of the weight.
+    padding_idx (int): a row left without gradient (-1: none).
+    scale_grad_by_freq (bool): scale by the inverse index frequency.
+
+Returns:
+    Tensor: (num_weights, dim).
+
+Example::
+
+    >>> torch.embedding_dense_backward(torch.ones(3, 2), torch.tensor([1, 0, 1]), 2, -1, False)
+    tensor([[1., 1.],
+            [2., 2.]])
+""",
+    "rnn_relu_cell": r"""One step of an Elman RNN with ReLU: ``relu(input @ w_ih.T + b_ih + hx @ w_hh.T + b_hh)``.
+
+Args:
+    input (Tensor): (N, input_size).
+    hx (Tensor): (N, hidden_size) hidden state.
+    w_ih (Tensor): (hidden_size, input_size).
+    w_hh (Tensor): (hidden_size, hidden_size).
+    b_ih, b_hh (Tensor, optional): (hidden_size,) biases.
+
+Returns:
+    Tensor: the next hidden state.
+
+Example::
+
+    >>> torch.rnn_relu_cell(torch.ones(1, 2), torch.ones(1, 1), torch.ones(1, 2), torch.ones(1, 1))
+    tensor([[3.]])
+""",
+    "rnn_tanh_cell": r"""One step of an Elman RNN with tanh: ``tanh(input @ w_ih.T + b_ih + hx @ w_hh.T + b_hh)``.
+
+Args:
+    input (Tensor): (N, input_size).
+    hx (Tensor): (N, hidden_size) hidden state.
+    w_ih (Tensor): (hidden_size, input_size).
+    w_hh (Tensor): (hidden_size, hidden_size).
+    b_ih, b_hh (Tensor, optional): (hidden_size,) biases.
+
+Returns:
+    Tensor: the next hidden state.
+
+Example::
+
+    >>> torch.rnn_tanh_cell(torch.zeros(1, 2), torch.zeros(1, 1), torch.ones(1, 2), torch.ones(1, 1))
+    tensor([[0.]])
+""",
+    "cdist": r"""The p-norm distance between each row of `x1` and each row of `x2` (batched over leading dimensions).
+
+Args:
+    x1 (Tensor): (..., P, M).
+    x2 (Tensor): (..., R, M).
+    p (float, optional): the norm, >= 0.
+    compute_mode (str, optional): for p = 2, whether to use matrix products (faster, less exact).
+
+Returns:
+    Tensor: (..., P, R).
+
+Example::
+
+    >>> torch.cdist(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.], [1., 0.]]))
+    tensor([[5., 1.]])
+""",
+    "pdist": r"""The p-norm distance between every pair of rows of `input` (the upper triangle of the
+distance matrix, row by row).
+
+Args:
+    input (Tensor): (N, M).
+    p (float, optional): the norm.
+
+Returns:
+    Tensor: (N (N - 1) / 2,).
+
+Example::
+
+    >>> torch.pdist(torch.tensor([[0., 0.], [3., 4.], [0., 1.]]))
+    tensor([5.0000, 1.0000, 4.2426])
+""",
+    "constant_pad_nd": r"""`input` padded with `value`: `pad` lists (before, after) counts from the last dimension
+backwards; negative counts crop.
+
+Args:
+    self (Tensor): the input.
+    pad (list of ints): an even number of counts.
+    value (Number, optional): the fill value.
+
+Returns:
+    Tensor: the padded tensor.
+
+Example::
+
+    >>> torch.constant_pad_nd(torch.tensor([1., 2.]), [1, 2], 9.)
+    tensor([9., 1., 2., 9., 9.])
+""",
 }
