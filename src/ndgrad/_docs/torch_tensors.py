@@ -2890,4 +2890,522 @@ Example::
     >>> torch.constant_pad_nd(torch.tensor([1., 2.]), [1, 2], 9.)
     tensor([9., 1., 2., 9., 9.])
 """,
+    "bartlett_window": r"""The Bartlett (triangular) window: ``1 - |2n / N - 1|`` for n in [0, N), N = `window_length`
+(periodic) or `window_length` - 1 (symmetric).
+
+Args:
+    window_length (int): the number of points.
+    periodic (bool, optional): a window for spectral analysis (one period of a periodic function)
+        instead of a symmetric one for filter design.
+    dtype (dtype, optional): a floating dtype (default: the default dtype).
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+
+Returns:
+    Tensor: a 1-D tensor of `window_length` points.
+
+Example::
+
+    >>> torch.bartlett_window(5)
+    tensor([0.0000, 0.4000, 0.8000, 0.8000, 0.4000])
+""",
+    "blackman_window": r"""The Blackman window: ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)`` for n in [0, N),
+N = `window_length` (periodic) or `window_length` - 1 (symmetric).
+
+Args:
+    window_length (int): the number of points.
+    periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
+    dtype (dtype, optional): a floating dtype (default: the default dtype).
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+
+Returns:
+    Tensor: a 1-D tensor of `window_length` points.
+
+Example::
+
+    >>> torch.blackman_window(4, periodic=False)[1:3]
+    tensor([0.6300, 0.6300])
+""",
+    "hamming_window": r"""hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+The Hamming window: ``alpha - beta cos(2 pi n / N)`` for n in [0, N), N = `window_length`
+(periodic) or `window_length` - 1 (symmetric).
+
+Args:
+    window_length (int): the number of points.
+    periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
+    alpha (float, optional): the constant term (positional in ndgrad).
+    beta (float, optional): the cosine's factor (positional in ndgrad).
+    dtype (dtype, optional): a floating dtype (default: the default dtype).
+    requires_grad (bool, optional): record operations on the result.
+
+Returns:
+    Tensor: a 1-D tensor of `window_length` points.
+
+Example::
+
+    >>> torch.hamming_window(4, periodic=False)
+    tensor([0.0800, 0.7700, 0.7700, 0.0800])
+""",
+    "hann_window": r"""The Hann window: ``0.5 - 0.5 cos(2 pi n / N)`` for n in [0, N), N = `window_length` (periodic)
+or `window_length` - 1 (symmetric).
+
+Args:
+    window_length (int): the number of points.
+    periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
+    dtype (dtype, optional): a floating dtype (default: the default dtype).
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+
+Returns:
+    Tensor: a 1-D tensor of `window_length` points.
+
+Example::
+
+    >>> torch.hann_window(4, periodic=False)
+    tensor([0.0000, 0.7500, 0.7500, 0.0000])
+""",
+    "kaiser_window": r"""kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+The Kaiser window: ``I0(beta sqrt(1 - (2n / N - 1)^2)) / I0(beta)`` for n in [0, N), with I0
+the modified Bessel function of order zero and N = `window_length` (periodic) or `window_length` - 1.
+
+Args:
+    window_length (int): the number of points.
+    periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
+    beta (float, optional): the shape parameter (larger: narrower window); positional in ndgrad.
+    dtype (dtype, optional): a floating dtype (default: the default dtype).
+    requires_grad (bool, optional): record operations on the result.
+
+Returns:
+    Tensor: a 1-D tensor of `window_length` points.
+
+Example::
+
+    >>> torch.kaiser_window(4, False, 0.)
+    tensor([1., 1., 1., 1.])
+""",
+    "clone": r"""A copy of `input` with its own memory; the copy stays in the autograd graph (its gradient flows
+back to `input`).
+
+Args:
+    input (Tensor): the input.
+    memory_format (optional): the layout of the copy (default: keep `input`'s strides).
+
+Returns:
+    Tensor: the copy.
+
+Example::
+
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> torch.clone(x)
+    tensor([1., 2.], grad_fn=<CloneBackward0>)
+""",
+    "copy_": r"""copy_(src, non_blocking=False) -> Tensor
+
+Copies the elements of `src` into the tensor in place (`src` is broadcast and cast to its dtype),
+and returns it. Torch has it only as the method ``Tensor.copy_``.
+
+Args:
+    src (Tensor): the values.
+    non_blocking (bool, optional): ignored (CPU only).
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> torch.zeros(2).copy_(torch.tensor([1, 2]))
+    tensor([1., 2.])
+""",
+    "full_like": r"""A tensor shaped like `input` filled with `fill_value` (dtype and device from `input` unless given).
+
+Args:
+    input (Tensor): gives the shape.
+    fill_value (Scalar): the fill value.
+    dtype (dtype, optional): the dtype.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    memory_format (optional): the memory layout.
+
+Returns:
+    Tensor: the new tensor.
+
+Example::
+
+    >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 7)
+    tensor([7, 7])
+""",
+    "to": r"""to(*args, **kwargs) -> Tensor
+
+The tensor converted to another dtype (and/or device): ``to(dtype)``, ``to(device, dtype)`` or
+``to(other)`` (other's dtype and device). Returns the tensor itself when nothing changes, unless
+``copy=True``. Only the CPU device exists in ndgrad. Torch has it only as the method ``Tensor.to``.
+
+Args:
+    dtype (dtype, optional): the target dtype.
+    device (optional): the target device (the CPU).
+    non_blocking (bool, optional): ignored.
+    copy (bool, optional): always return a new tensor.
+    memory_format (optional): the memory layout.
+
+Returns:
+    Tensor: the converted tensor.
+
+Example::
+
+    >>> torch.tensor([1.5, -2.5]).to(torch.int64)
+    tensor([ 1, -2])
+    >>> x = torch.zeros(1)
+    >>> x.to(torch.float32) is x
+    True
+""",
+    "tril_indices": r"""The (row, column) indices of the lower triangle of a `row` x `col` matrix, row by row.
+
+Args:
+    row (int): the number of rows.
+    col (int): the number of columns.
+    offset (int, optional): the diagonal that bounds the triangle (> 0 above the main one).
+    dtype (dtype, optional): int64 (default) or int32.
+
+Returns:
+    Tensor: a (2, N) tensor.
+
+Example::
+
+    >>> torch.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+""",
+    "triu_indices": r"""The (row, column) indices of the upper triangle of a `row` x `col` matrix, row by row.
+
+Args:
+    row (int): the number of rows.
+    col (int): the number of columns.
+    offset (int, optional): the diagonal that bounds the triangle (> 0 above the main one).
+    dtype (dtype, optional): int64 (default) or int32.
+
+Returns:
+    Tensor: a (2, N) tensor.
+
+Example::
+
+    >>> torch.triu_indices(2, 3, 1)
+    tensor([[0, 0, 1],
+            [1, 2, 2]])
+""",
+    "cauchy_": r"""cauchy_(median=0, sigma=1, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples of the Cauchy distribution
+``sigma / (pi ((x - median)^2 + sigma^2))``. Torch has it only as a method. (ndgrad's random
+stream is not torch's: the same seed gives other numbers.)
+
+Args:
+    median (float, optional): the location.
+    sigma (float, optional): the scale.
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> torch.empty(3).cauchy_().shape
+    torch.Size([3])
+""",
+    "exponential_": r"""exponential_(lambd=1, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples of the exponential distribution of rate `lambd`. Torch has
+it only as a method.
+
+Args:
+    lambd (float, optional): the rate.
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> bool((torch.empty(100).exponential_() >= 0).all())
+    True
+""",
+    "geometric_": r"""geometric_(p, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples of the geometric distribution: the number of Bernoulli(p)
+trials up to the first success (1, 2, ...). Torch has it only as a method.
+
+Args:
+    p (float): the success probability, in (0, 1).
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> bool((torch.empty(100).geometric_(0.5) >= 1).all())
+    True
+""",
+    "log_normal_": r"""log_normal_(mean=1, std=2, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples whose logarithm is normal with `mean` and `std`. Torch has
+it only as a method.
+
+Args:
+    mean (float, optional): the mean of the logarithm.
+    std (float, optional): the standard deviation of the logarithm.
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> bool((torch.empty(100).log_normal_() > 0).all())
+    True
+""",
+    "normal_": r"""normal_(mean=0, std=1, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples of the normal distribution. Torch has it only as a method.
+(ndgrad's random stream is not torch's: the same seed gives other numbers.)
+
+Args:
+    mean (float, optional): the mean.
+    std (float, optional): the standard deviation.
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> torch.empty(10000).normal_(2., 0.5).mean().round()
+    tensor(2.)
+""",
+    "uniform_": r"""uniform_(from=0, to=1, *, generator=None) -> Tensor
+
+Fills the tensor in place with samples of the uniform distribution on [from, to). Torch has it
+only as a method.
+
+Args:
+    from (float, optional): the lower bound.
+    to (float, optional): the upper bound.
+    generator (Generator, optional): the random generator.
+
+Returns:
+    Tensor: the tensor itself.
+
+Example::
+
+    >>> x = torch.empty(100).uniform_(-1, 1)
+    >>> bool((x >= -1).all() and (x < 1).all())
+    True
+""",
+    "rand_like": r"""A tensor shaped like `input` of samples uniform on [0, 1) (see :func:`ndgrad.rand`).
+
+Args:
+    input (Tensor): gives the shape, and the dtype unless given.
+    generator (Generator, optional): the random generator.
+    dtype (dtype, optional): a floating dtype.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    memory_format (optional): the memory layout.
+
+Returns:
+    Tensor: the new tensor.
+
+Example::
+
+    >>> torch.rand_like(torch.zeros(2, 3)).shape
+    torch.Size([2, 3])
+""",
+    "randn_like": r"""A tensor shaped like `input` of standard normal samples (see :func:`ndgrad.randn`).
+
+Args:
+    input (Tensor): gives the shape, and the dtype unless given.
+    generator (Generator, optional): the random generator.
+    dtype (dtype, optional): a floating or complex dtype.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    memory_format (optional): the memory layout.
+
+Returns:
+    Tensor: the new tensor.
+
+Example::
+
+    >>> torch.randn_like(torch.zeros(2), dtype=torch.float64).dtype
+    torch.float64
+""",
+    "sparse_coo_tensor": r"""A sparse tensor in COO format: the nonzero `values` at the coordinates `indices`.
+
+Args:
+    indices (Tensor): (ndim, nnz) int coordinates.
+    values (Tensor): (nnz, ...) the values (dense trailing dimensions allowed).
+    size (tuple of ints, optional): the shape (default: the smallest that holds the indices).
+    dtype (dtype, optional): the dtype of the values.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices against `size`.
+    is_coalesced (bool, optional): declare the indices sorted and unique.
+
+Returns:
+    Tensor: a tensor with layout ``torch.sparse_coo``.
+
+Example::
+
+    >>> s = torch.sparse_coo_tensor(torch.tensor([[0, 1], [1, 0]]), torch.tensor([3., 4.]), (2, 2))
+    >>> s.to_dense()
+    tensor([[0., 3.],
+            [4., 0.]])
+""",
+    "sparse_compressed_tensor": r"""A sparse tensor in a compressed format, the format chosen by `layout`
+(``torch.sparse_csr``, ``sparse_csc``, ``sparse_bsr`` or ``sparse_bsc``).
+
+Args:
+    compressed_indices (Tensor): where each compressed row (or column) starts in `plain_indices`.
+    plain_indices (Tensor): the column (or row) of each value (or block).
+    values (Tensor): the values, or blocks for the block formats.
+    size (tuple of ints, optional): the shape.
+    dtype (dtype, optional): the dtype of the values.
+    layout (layout): the format.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices.
+
+Returns:
+    Tensor: the sparse tensor.
+
+Example::
+
+    >>> s = torch.sparse_compressed_tensor(torch.tensor([0, 1, 2]), torch.tensor([1, 0]),
+    ...                                    torch.tensor([3., 4.]), (2, 2), layout=torch.sparse_csr)
+    >>> s.to_dense()
+    tensor([[0., 3.],
+            [4., 0.]])
+""",
+    "sparse_csr_tensor": r"""A sparse tensor in CSR format (compressed sparse rows).
+
+Args:
+    crow_indices (Tensor): (rows + 1,): where each row starts in `col_indices`.
+    col_indices (Tensor): the column of each value.
+    values (Tensor): the values.
+    size (tuple of ints, optional): the shape.
+    dtype (dtype, optional): the dtype of the values.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices.
+
+Returns:
+    Tensor: a tensor with layout ``torch.sparse_csr``.
+
+Example::
+
+    >>> s = torch.sparse_csr_tensor(torch.tensor([0, 1, 2]), torch.tensor([1, 0]), torch.tensor([3., 4.]), (2, 2))
+    >>> s.to_dense()
+    tensor([[0., 3.],
+            [4., 0.]])
+""",
+    "sparse_csc_tensor": r"""A sparse tensor in CSC format (compressed sparse columns).
+
+Args:
+    ccol_indices (Tensor): (columns + 1,): where each column starts in `row_indices`.
+    row_indices (Tensor): the row of each value.
+    values (Tensor): the values.
+    size (tuple of ints, optional): the shape.
+    dtype (dtype, optional): the dtype of the values.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices.
+
+Returns:
+    Tensor: a tensor with layout ``torch.sparse_csc``.
+
+Example::
+
+    >>> s = torch.sparse_csc_tensor(torch.tensor([0, 1, 2]), torch.tensor([1, 0]), torch.tensor([3., 4.]), (2, 2))
+    >>> s.to_dense()
+    tensor([[0., 4.],
+            [3., 0.]])
+""",
+    "sparse_bsr_tensor": r"""A sparse tensor in BSR format: CSR whose entries are dense blocks.
+
+Args:
+    crow_indices (Tensor): where each block row starts in `col_indices`.
+    col_indices (Tensor): the block column of each block.
+    values (Tensor): (nnz, block rows, block columns) the blocks.
+    size (tuple of ints, optional): the shape.
+    dtype (dtype, optional): the dtype of the values.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices.
+
+Returns:
+    Tensor: a tensor with layout ``torch.sparse_bsr``.
+
+Example::
+
+    >>> s = torch.sparse_bsr_tensor(torch.tensor([0, 1]), torch.tensor([0]), torch.ones(1, 2, 2), (2, 2))
+    >>> s.to_dense()
+    tensor([[1., 1.],
+            [1., 1.]])
+""",
+    "sparse_bsc_tensor": r"""A sparse tensor in BSC format: CSC whose entries are dense blocks.
+
+Args:
+    ccol_indices (Tensor): where each block column starts in `row_indices`.
+    row_indices (Tensor): the block row of each block.
+    values (Tensor): (nnz, block rows, block columns) the blocks.
+    size (tuple of ints, optional): the shape.
+    dtype (dtype, optional): the dtype of the values.
+    device (optional): only the CPU is supported.
+    requires_grad (bool, optional): record operations on the result.
+    check_invariants (bool, optional): check the indices.
+
+Returns:
+    Tensor: a tensor with layout ``torch.sparse_bsc``.
+
+Example::
+
+    >>> s = torch.sparse_bsc_tensor(torch.tensor([0, 1]), torch.tensor([0]), torch.ones(1, 2, 2), (2, 2))
+    >>> s.to_dense()
+    tensor([[1., 1.],
+            [1., 1.]])
+""",
+    "to_padded_tensor": r"""A nested tensor as one dense tensor, each component padded with `padding` to the largest
+size (or to `output_size`). In torch it is ``torch.nested.to_padded_tensor`` or the method.
+
+Args:
+    input (Tensor): a nested tensor.
+    padding (float): the fill value.
+    output_size (tuple of ints, optional): the padded shape.
+
+Returns:
+    Tensor: the dense tensor.
+
+Example::
+
+    >>> nt = torch.nested.nested_tensor([torch.tensor([1., 2.]), torch.tensor([3.])])
+    >>> nt.to_padded_tensor(0.)
+    tensor([[1., 2.],
+            [3., 0.]])
+""",
+    "unbind": r"""unbind(input, dim=0) -> tuple of Tensors
+
+The slices of `input` along `dim`, that dimension removed (views). For a nested tensor, its components.
+
+Args:
+    input (Tensor): the input.
+    dim (int, optional): the dimension to split.
+
+Returns:
+    tuple of Tensors: the slices.
+
+Example::
+
+    >>> torch.unbind(torch.tensor([[1, 2], [3, 4]]), 1)
+    (tensor([1, 3]), tensor([2, 4]))
+""",
 }
