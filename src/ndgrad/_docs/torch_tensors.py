@@ -56,9 +56,7 @@ Example::
     >>> torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,))
     tensor([1., 0., 1., 0.])
 """,
-    "atleast_1d": r"""atleast_1d(*tensors) -> Tensor or tuple of Tensors
-
-Each input as a tensor with at least one dimension (a scalar becomes a one-element vector).
+    "atleast_1d": r"""Each input as a tensor with at least one dimension (a scalar becomes a one-element vector).
 
 Args:
     tensors (Tensor or sequence of Tensors): the inputs.
@@ -73,9 +71,7 @@ Example::
     >>> torch.atleast_1d(torch.tensor(1), torch.tensor([2, 3]))
     (tensor([1]), tensor([2, 3]))
 """,
-    "atleast_2d": r"""atleast_2d(*tensors) -> Tensor or tuple of Tensors
-
-Each input as a tensor with at least two dimensions (a vector of n becomes a 1 x n matrix).
+    "atleast_2d": r"""Each input as a tensor with at least two dimensions (a vector of n becomes a 1 x n matrix).
 
 Args:
     tensors (Tensor or sequence of Tensors): the inputs.
@@ -88,9 +84,7 @@ Example::
     >>> torch.atleast_2d(torch.tensor([1., 2.]))
     tensor([[1., 2.]])
 """,
-    "atleast_3d": r"""atleast_3d(*tensors) -> Tensor or tuple of Tensors
-
-Each input as a tensor with at least three dimensions (a vector of n becomes 1 x n x 1, a matrix
+    "atleast_3d": r"""Each input as a tensor with at least three dimensions (a vector of n becomes 1 x n x 1, a matrix
 m x n becomes m x n x 1).
 
 Args:
@@ -104,9 +98,7 @@ Example::
     >>> torch.atleast_3d(torch.tensor([1., 2.])).shape
     torch.Size([1, 2, 1])
 """,
-    "broadcast_tensors": r"""broadcast_tensors(*tensors) -> tuple of Tensors
-
-The inputs expanded to their common broadcast shape (views, no copy).
+    "broadcast_tensors": r"""The inputs expanded to their common broadcast shape (views, no copy).
 
 Args:
     tensors (Tensor): tensors whose shapes broadcast together.
@@ -140,9 +132,7 @@ Example::
     tensor([[1, 2, 3],
             [1, 2, 3]])
 """,
-    "cartesian_prod": r"""cartesian_prod(*tensors) -> Tensor
-
-The cartesian product of 1-D tensors: each row is one combination, the last input varying fastest.
+    "cartesian_prod": r"""The cartesian product of 1-D tensors: each row is one combination, the last input varying fastest.
 
 Args:
     tensors (Tensor): one-dimensional tensors.
@@ -870,9 +860,7 @@ Example::
     tensor([[1, 1],
             [4, 3]])
 """,
-    "index_add": r"""index_add(input, dim, index, source, *, alpha=1) -> Tensor
-
-A copy of `input` with ``alpha * source`` added at the positions `index` of dimension `dim`
+    "index_add": r"""A copy of `input` with ``alpha * source`` added at the positions `index` of dimension `dim`
 (repeated indices accumulate).
 
 Args:
@@ -942,9 +930,7 @@ Example::
     >>> torch.index_put(torch.zeros(3), i, torch.tensor(1.), accumulate=True)
     tensor([2., 0., 1.])
 """,
-    "index_reduce": r"""index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Tensor
-
-A copy of `input` where the slices of `source` are combined into the positions `index` of `dim`
+    "index_reduce": r"""A copy of `input` where the slices of `source` are combined into the positions `index` of `dim`
 with the reduction `reduce`: ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
 
 Args:
@@ -1105,9 +1091,7 @@ Example::
     >>> torch.scatter_add(torch.zeros(3), 0, torch.tensor([0, 0, 2]), torch.tensor([1., 2., 3.]))
     tensor([3., 0., 3.])
 """,
-    "scatter_reduce": r"""scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor
-
-A copy of `input` where the values of `src` are combined at `index` along `dim` with `reduce`:
+    "scatter_reduce": r"""A copy of `input` where the values of `src` are combined at `index` along `dim` with `reduce`:
 ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
 
 Args:
@@ -1339,9 +1323,7 @@ Example::
     tensor([[[ 2.,  3.],
              [ 6., 11.]]])
 """,
-    "chain_matmul": r"""chain_matmul(*matrices) -> Tensor
-
-The product of two or more matrices, in the order given (deprecated in torch for
+    "chain_matmul": r"""The product of two or more matrices, in the order given (deprecated in torch for
 :func:`ndgrad.linalg.multi_dot`).
 
 Args:
@@ -1993,9 +1975,7 @@ Example::
     >>> torch.native_dropout(torch.ones(3), 0.0, True)
     (tensor([1., 1., 1.]), tensor([True, True, True]))
 """,
-    "conv1d": r"""conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-A 1-D convolution (cross-correlation, as in deep learning) of `input` with the filters `weight`.
+    "conv1d": r"""A 1-D convolution (cross-correlation, as in deep learning) of `input` with the filters `weight`.
 
 Args:
     input (Tensor): (N, C_in, L) or (C_in, L).
@@ -2015,9 +1995,7 @@ Example::
     >>> torch.conv1d(x, torch.tensor([[[-1., 1.]]]))
     tensor([[[1., 2., 3.]]])
 """,
-    "conv2d": r"""conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-A 2-D convolution (cross-correlation) of `input` with the filters `weight`.
+    "conv2d": r"""A 2-D convolution (cross-correlation) of `input` with the filters `weight`.
 
 Args:
     input (Tensor): (N, C_in, H, W) or (C_in, H, W).
@@ -2039,9 +2017,7 @@ Example::
     tensor([[[[4., 4.],
               [4., 4.]]]])
 """,
-    "conv3d": r"""conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
-
-A 3-D convolution (cross-correlation) of `input` with the filters `weight`.
+    "conv3d": r"""A 3-D convolution (cross-correlation) of `input` with the filters `weight`.
 
 Args:
     input (Tensor): (N, C_in, D, H, W) or (C_in, D, H, W).
@@ -2076,9 +2052,7 @@ Example::
     >>> torch.conv_tbc(torch.ones(3, 1, 1), torch.ones(2, 1, 1), torch.zeros(1)).flatten()
     tensor([2., 2.])
 """,
-    "conv_transpose1d": r"""conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-A 1-D transposed convolution (the gradient of :func:`ndgrad.conv1d` with respect to its input):
+    "conv_transpose1d": r"""A 1-D transposed convolution (the gradient of :func:`ndgrad.conv1d` with respect to its input):
 each input element adds a scaled copy of the filter to the output.
 
 Args:
@@ -2099,9 +2073,7 @@ Example::
     >>> torch.conv_transpose1d(torch.tensor([[[1., 2.]]]), torch.tensor([[[1., 1.]]]))
     tensor([[[1., 3., 2.]]])
 """,
-    "conv_transpose2d": r"""conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-A 2-D transposed convolution (the gradient of :func:`ndgrad.conv2d` with respect to its input).
+    "conv_transpose2d": r"""A 2-D transposed convolution (the gradient of :func:`ndgrad.conv2d` with respect to its input).
 
 Args:
     input (Tensor): (N, C_in, H, W) or (C_in, H, W).
@@ -2121,9 +2093,7 @@ Example::
     >>> torch.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), stride=2).shape
     torch.Size([1, 1, 4, 4])
 """,
-    "conv_transpose3d": r"""conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
-
-A 3-D transposed convolution (the gradient of :func:`ndgrad.conv3d` with respect to its input).
+    "conv_transpose3d": r"""A 3-D transposed convolution (the gradient of :func:`ndgrad.conv3d` with respect to its input).
 
 Args:
     input (Tensor): (N, C_in, D, H, W) or (C_in, D, H, W).
@@ -3002,9 +2972,7 @@ Example::
     >>> torch.clone(x)
     tensor([1., 2.], grad_fn=<CloneBackward0>)
 """,
-    "copy_": r"""copy_(src, non_blocking=False) -> Tensor
-
-Copies the elements of `src` into the tensor in place (`src` is broadcast and cast to its dtype),
+    "copy_": r"""Copies the elements of `src` into the tensor in place (`src` is broadcast and cast to its dtype),
 and returns it. Torch has it only as the method ``Tensor.copy_``.
 
 Args:
@@ -3037,9 +3005,7 @@ Example::
     >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 7)
     tensor([7, 7])
 """,
-    "to": r"""to(*args, **kwargs) -> Tensor
-
-The tensor converted to another dtype (and/or device): ``to(dtype)``, ``to(device, dtype)`` or
+    "to": r"""The tensor converted to another dtype (and/or device): ``to(dtype)``, ``to(device, dtype)`` or
 ``to(other)`` (other's dtype and device). Returns the tensor itself when nothing changes, unless
 ``copy=True``. Only the CPU device exists in ndgrad. Torch has it only as the method ``Tensor.to``.
 
@@ -3095,9 +3061,7 @@ Example::
     tensor([[0, 0, 1],
             [1, 2, 2]])
 """,
-    "cauchy_": r"""cauchy_(median=0, sigma=1, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples of the Cauchy distribution
+    "cauchy_": r"""Fills the tensor in place with samples of the Cauchy distribution
 ``sigma / (pi ((x - median)^2 + sigma^2))``. Torch has it only as a method. (ndgrad's random
 stream is not torch's: the same seed gives other numbers.)
 
@@ -3114,9 +3078,7 @@ Example::
     >>> torch.empty(3).cauchy_().shape
     torch.Size([3])
 """,
-    "exponential_": r"""exponential_(lambd=1, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples of the exponential distribution of rate `lambd`. Torch has
+    "exponential_": r"""Fills the tensor in place with samples of the exponential distribution of rate `lambd`. Torch has
 it only as a method.
 
 Args:
@@ -3131,9 +3093,7 @@ Example::
     >>> bool((torch.empty(100).exponential_() >= 0).all())
     True
 """,
-    "geometric_": r"""geometric_(p, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples of the geometric distribution: the number of Bernoulli(p)
+    "geometric_": r"""Fills the tensor in place with samples of the geometric distribution: the number of Bernoulli(p)
 trials up to the first success (1, 2, ...). Torch has it only as a method.
 
 Args:
@@ -3148,9 +3108,7 @@ Example::
     >>> bool((torch.empty(100).geometric_(0.5) >= 1).all())
     True
 """,
-    "log_normal_": r"""log_normal_(mean=1, std=2, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples whose logarithm is normal with `mean` and `std`. Torch has
+    "log_normal_": r"""Fills the tensor in place with samples whose logarithm is normal with `mean` and `std`. Torch has
 it only as a method.
 
 Args:
@@ -3166,9 +3124,7 @@ Example::
     >>> bool((torch.empty(100).log_normal_() > 0).all())
     True
 """,
-    "normal_": r"""normal_(mean=0, std=1, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples of the normal distribution. Torch has it only as a method.
+    "normal_": r"""Fills the tensor in place with samples of the normal distribution. Torch has it only as a method.
 (ndgrad's random stream is not torch's: the same seed gives other numbers.)
 
 Args:
@@ -3184,13 +3140,11 @@ Example::
     >>> torch.empty(10000).normal_(2., 0.5).mean().round()
     tensor(2.)
 """,
-    "uniform_": r"""uniform_(from=0, to=1, *, generator=None) -> Tensor
-
-Fills the tensor in place with samples of the uniform distribution on [from, to). Torch has it
+    "uniform_": r"""Fills the tensor in place with samples of the uniform distribution on [from, to). Torch has it
 only as a method.
 
 Args:
-    from (float, optional): the lower bound.
+    from_ (float, optional): the lower bound (``from`` in torch's signature, usable positionally only).
     to (float, optional): the upper bound.
     generator (Generator, optional): the random generator.
 
