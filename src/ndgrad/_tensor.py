@@ -34,8 +34,9 @@ _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ide
 
 class device:
     """A device on which tensors live: a type (``"cpu"``, ``"cuda"``, ``"meta"``...) and an optional
-    index, from a string (``"cuda:1"``) or from the two parts. ndgrad computes on the CPU only: other
-    devices can be named and compared, and creating tensors on them raises ``NotImplementedError``.
+    index, from a string (``"cuda:1"``) or from the two parts. ndgrad computes on the CPU (and has
+    shape-only ``"meta"`` tensors): other devices can be named and compared, and creating tensors on
+    them raises ``NotImplementedError``.
 
     Args:
         type (str or device): the type, optionally with ``:index``.

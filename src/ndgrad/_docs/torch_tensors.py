@@ -648,8 +648,8 @@ Example::
     >>> torch.tensor_split(torch.arange(5), [1, 4])
     (tensor([0]), tensor([1, 2, 3]), tensor([4]))
 """,
-    "tile": r"""`input` repeated `dims[i]` times along each dimension (missing leading entries count as 1;
-shorter `dims` is padded with ones at the front).
+    "tile": r"""`input` repeated `dims[i]` times along each dimension i. When `dims` has fewer entries than
+`input` has dimensions, ones are put in front of it; when it has more, `input` gets leading dimensions of size 1.
 
 Args:
     input (Tensor): the input.
@@ -848,7 +848,7 @@ Args:
     input (Tensor): the source.
     dim (int): the dimension to index along.
     index (Tensor): int64 indices, with as many dimensions as `input`.
-    sparse_grad (bool, optional): accepted for compatibility; the gradient is dense.
+    sparse_grad (bool, optional): accepted; ndgrad's gradient of `input` stays dense (torch's is sparse).
 
 Returns:
     Tensor: a tensor shaped like `index`.
@@ -2422,10 +2422,11 @@ Args:
     padding (int or tuple, optional): implicit -inf added on both sides.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output length up instead of down.
-    return_indices (bool, optional): accepted; use :func:`ndgrad.max_pool1d_with_indices` for the indices.
+    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
+        ``torch.max_pool1d`` lacks it; use :func:`ndgrad.max_pool1d_with_indices`).
 
 Returns:
-    Tensor: the pooled input.
+    Tensor or (Tensor, Tensor): the pooled input (and the indices).
 
 Example::
 
@@ -2448,10 +2449,11 @@ Args:
     padding (int or tuple, optional): implicit -inf added on each side.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output size up instead of down.
-    return_indices (bool, optional): accepted for the signature; this op returns the values only.
+    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
+        ``torch.max_pool2d`` lacks it; use :func:`ndgrad.nn.functional.max_pool2d`).
 
 Returns:
-    Tensor: the pooled input.
+    Tensor or (Tensor, Tensor): the pooled input (and the indices).
 
 Example::
 
@@ -3240,11 +3242,13 @@ Example::
     tensor([[0., 3.],
             [4., 0.]])
 """,
-    "sparse_csr_tensor": r"""A sparse tensor in CSR format (compressed sparse rows).
+    "sparse_csr_tensor": r"""A sparse tensor in CSR format (compressed sparse rows). The index tensors are passed by position
+(ndgrad names them by their role, not by torch's keywords).
 
 Args:
-    crow_indices (Tensor): (rows + 1,): where each row starts in `col_indices`.
-    col_indices (Tensor): the column of each value.
+    compressed_indices (Tensor): torch's ``crow_indices``, (rows + 1,): where each row starts
+        in `plain_indices`.
+    plain_indices (Tensor): torch's ``col_indices``: the column of each value.
     values (Tensor): the values.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3262,11 +3266,13 @@ Example::
     tensor([[0., 3.],
             [4., 0.]])
 """,
-    "sparse_csc_tensor": r"""A sparse tensor in CSC format (compressed sparse columns).
+    "sparse_csc_tensor": r"""A sparse tensor in CSC format (compressed sparse columns). The index tensors are passed by position
+(ndgrad names them by their role, not by torch's keywords).
 
 Args:
-    ccol_indices (Tensor): (columns + 1,): where each column starts in `row_indices`.
-    row_indices (Tensor): the row of each value.
+    compressed_indices (Tensor): torch's ``ccol_indices``, (columns + 1,): where each column
+        starts in `plain_indices`.
+    plain_indices (Tensor): torch's ``row_indices``: the row of each value.
     values (Tensor): the values.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3284,11 +3290,12 @@ Example::
     tensor([[0., 4.],
             [3., 0.]])
 """,
-    "sparse_bsr_tensor": r"""A sparse tensor in BSR format: CSR whose entries are dense blocks.
+    "sparse_bsr_tensor": r"""A sparse tensor in BSR format: CSR whose entries are dense blocks. The index tensors are passed by position
+(ndgrad names them by their role, not by torch's keywords).
 
 Args:
-    crow_indices (Tensor): where each block row starts in `col_indices`.
-    col_indices (Tensor): the block column of each block.
+    compressed_indices (Tensor): torch's ``crow_indices``: where each block row starts in `plain_indices`.
+    plain_indices (Tensor): torch's ``col_indices``: the block column of each block.
     values (Tensor): (nnz, block rows, block columns) the blocks.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3306,11 +3313,12 @@ Example::
     tensor([[1., 1.],
             [1., 1.]])
 """,
-    "sparse_bsc_tensor": r"""A sparse tensor in BSC format: CSC whose entries are dense blocks.
+    "sparse_bsc_tensor": r"""A sparse tensor in BSC format: CSC whose entries are dense blocks. The index tensors are passed by position
+(ndgrad names them by their role, not by torch's keywords).
 
 Args:
-    ccol_indices (Tensor): where each block column starts in `row_indices`.
-    row_indices (Tensor): the block row of each block.
+    compressed_indices (Tensor): torch's ``ccol_indices``: where each block column starts in `plain_indices`.
+    plain_indices (Tensor): torch's ``row_indices``: the block row of each block.
     values (Tensor): (nnz, block rows, block columns) the blocks.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
