@@ -14,13 +14,9 @@ except ImportError:
 
 class dtype:
     """The data type of a tensor's elements: ``torch.float32``, ``torch.int64``, ``torch.bool``...
-    Each dtype is one object, compared with ``==`` or ``is``; ndgrad stores it as a NumPy dtype.
-
-    Attributes:
-        is_floating_point (bool): a floating point type.
-        is_complex (bool): a complex type.
-        is_signed (bool): can hold negative values.
-        itemsize (int): the size of one element in bytes.
+    Each dtype is one object, compared with ``==`` or ``is``; ndgrad stores it as a NumPy dtype. Its
+    flags ``is_floating_point``, ``is_complex`` and ``is_signed`` say its kind, ``itemsize`` the size of
+    one element in bytes.
 
     Example::
 
