@@ -96,20 +96,78 @@ def __dir__():
 
 
 def is_tensor(obj):
+    """Whether `obj` is a tensor (an instance of :class:`ndgrad.Tensor` or of a subclass).
+
+    Args:
+        obj (object): anything.
+
+    Returns:
+        bool: ``True`` for a tensor.
+
+    Example::
+
+        >>> torch.is_tensor(torch.zeros(1)), torch.is_tensor([1.0])
+        (True, False)
+    """
     return isinstance(obj, Tensor)
 
 
 def is_inference(input):
+    """Whether `input` is an inference tensor (made under :class:`ndgrad.inference_mode`).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        bool: ``True`` for an inference tensor.
+
+    Example::
+
+        >>> with torch.inference_mode():
+        ...     x = torch.ones(1)
+        >>> torch.is_inference(x), torch.is_inference(torch.ones(1))
+        (True, False)
+    """
     if not isinstance(input, Tensor):
         raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.is_inference()
 
 
 def numel(input):
+    """The number of elements of `input`.
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        int: the product of its sizes.
+
+    Example::
+
+        >>> torch.numel(torch.zeros(2, 3))
+        6
+    """
     return input.numel()
 
 
 def result_type(tensor1, tensor2):
+    """The dtype that an arithmetic op on the two operands would return, by torch's type
+    promotion rules (dimensioned tensors outrank 0-D ones, which outrank Python numbers, within a category).
+
+    Args:
+        tensor1 (Tensor or Number): the first operand.
+        tensor2 (Tensor or Number): the second operand.
+
+    Returns:
+        dtype: the promoted dtype.
+
+    Example::
+
+        >>> torch.result_type(torch.tensor([1]), 1.0)
+        torch.float32
+        >>> torch.result_type(torch.tensor([1], dtype=torch.int32), torch.tensor(1))
+        torch.int32
+    """
     args = [tensor1, tensor2]
     dims = [a.dtype for a in args if isinstance(a, Tensor) and a.ndim]
     zeros = [a.dtype for a in args if isinstance(a, Tensor) and not a.ndim]
@@ -117,10 +175,36 @@ def result_type(tensor1, tensor2):
 
 
 def is_floating_point(input):
+    """Whether the dtype of `input` is a floating point one (float16, bfloat16, float32, float64).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        bool: ``True`` for a floating dtype.
+
+    Example::
+
+        >>> torch.is_floating_point(torch.tensor([1.0])), torch.is_floating_point(torch.tensor([1]))
+        (True, False)
+    """
     return input.is_floating_point()
 
 
 def is_complex(input):
+    """Whether the dtype of `input` is a complex one (complex64, complex128).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        bool: ``True`` for a complex dtype.
+
+    Example::
+
+        >>> torch.is_complex(torch.tensor([1j])), torch.is_complex(torch.tensor([1.0]))
+        (True, False)
+    """
     return input.is_complex()
 
 

@@ -13,6 +13,19 @@ except ImportError:
 
 
 class dtype:
+    """The data type of a tensor's elements: ``torch.float32``, ``torch.int64``, ``torch.bool``...
+    Each dtype is one object, compared with ``==`` or ``is``; ndgrad stores it as a NumPy dtype. Its
+    flags ``is_floating_point``, ``is_complex`` and ``is_signed`` say its kind, ``itemsize`` the size of
+    one element in bytes.
+
+    Example::
+
+        >>> x = torch.tensor([1.0])
+        >>> x.dtype, x.dtype.is_floating_point, x.dtype.itemsize
+        (torch.float32, True, 4)
+        >>> torch.complex64.to_real()
+        torch.float32
+    """
     __slots__ = ("name", "title", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_rank")
 
     def __init__(self, name, title, np_dtype, rank):
@@ -133,6 +146,19 @@ defaults.complex = complex64
 
 
 def set_default_dtype(d):
+    """Sets the floating dtype that factories and float literals use (float32 at start);
+    the default complex dtype follows it (complex64 for float32, complex128 for float64).
+
+    Args:
+        d (dtype): a floating dtype.
+
+    Example::
+
+        >>> torch.set_default_dtype(torch.float64)
+        >>> torch.tensor([1.5]).dtype, torch.tensor([1j]).dtype
+        (torch.float64, torch.complex128)
+        >>> torch.set_default_dtype(torch.float32)
+    """
     d = to_dtype(d)
     if not d.is_floating_point:
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
@@ -141,6 +167,16 @@ def set_default_dtype(d):
 
 
 def get_default_dtype():
+    """The current default floating dtype (see :func:`ndgrad.set_default_dtype`).
+
+    Returns:
+        dtype: float32 unless changed.
+
+    Example::
+
+        >>> torch.get_default_dtype()
+        torch.float32
+    """
     return defaults.float
 
 

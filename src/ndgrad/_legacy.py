@@ -91,4 +91,18 @@ StorageBase = UntypedStorage    # the base of every storage
 
 
 def is_storage(obj):
+    """Whether `obj` is a storage (an ``UntypedStorage`` or a typed legacy storage such as ``FloatStorage``).
+
+    Args:
+        obj (object): anything.
+
+    Returns:
+        bool: ``True`` for a storage.
+
+    Example::
+
+        >>> x = torch.zeros(2)
+        >>> torch.is_storage(x.untyped_storage()), torch.is_storage(x)
+        (True, False)
+    """
     return isinstance(obj, UntypedStorage)

@@ -63,18 +63,68 @@ def manual_seed(seed: int) -> "Generator":
 
 
 def seed():
+    """Seeds the default generator with a non-deterministic random number and returns it.
+
+    Returns:
+        int: the seed used.
+
+    Example::
+
+        >>> s = torch.seed()
+        >>> torch.initial_seed() == s
+        True
+    """
     return default_generator.seed()
 
 
 def initial_seed():
+    """The seed of the default generator: the last one given to :func:`ndgrad.manual_seed`
+    or drawn by :func:`ndgrad.seed`.
+
+    Returns:
+        int: the seed.
+
+    Example::
+
+        >>> _ = torch.manual_seed(7)
+        >>> torch.initial_seed()
+        7
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state():
+    """The state of the default generator, to restore later with :func:`ndgrad.set_rng_state`.
+    The bytes are ndgrad's own (NumPy's generator), not torch's Mersenne Twister state.
+
+    Returns:
+        Tensor: a uint8 tensor.
+
+    Example::
+
+        >>> state = torch.get_rng_state()
+        >>> a = torch.rand(2)
+        >>> torch.set_rng_state(state)
+        >>> torch.equal(torch.rand(2), a)
+        True
+    """
     return default_generator.get_state()
 
 
 def set_rng_state(new_state):
+    """Restores the default generator to a state from :func:`ndgrad.get_rng_state`.
+
+    Args:
+        new_state (Tensor): a uint8 tensor from :func:`ndgrad.get_rng_state`.
+
+    Example::
+
+        >>> state = torch.get_rng_state()
+        >>> a = torch.randn(3)
+        >>> torch.set_rng_state(state)
+        >>> torch.equal(torch.randn(3), a)
+        True
+    """
     default_generator.set_state(new_state)
 
 

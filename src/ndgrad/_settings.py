@@ -26,6 +26,16 @@ def set_default_device(device):
 
 
 def get_default_device():
+    """The device on which factory functions create tensors: always the CPU in ndgrad.
+
+    Returns:
+        device: ``device(type='cpu')``.
+
+    Example::
+
+        >>> torch.get_default_device()
+        device(type='cpu')
+    """
     return CPU
 
 
@@ -43,10 +53,32 @@ def set_num_threads(int):  # noqa: A002 - torch's parameter name
 
 
 def get_num_threads():
+    """The number of threads torch would use for intra-op parallelism. ndgrad records the value
+    given to :func:`ndgrad.set_num_threads` and reports it back (NumPy's BLAS keeps its own threads).
+
+    Returns:
+        int: the recorded number (by default the number of CPUs).
+
+    Example::
+
+        >>> torch.get_num_threads() >= 1
+        True
+    """
     return _state.num_threads
 
 
 def set_num_interop_threads(int):  # noqa: A002
+    """Sets the number of threads for inter-op parallelism; torch allows this once, before any
+    parallel work. ndgrad records it (its ops do not run in parallel) and keeps torch's errors: a second
+    call raises ``RuntimeError``.
+
+    Args:
+        int (int): a positive number of threads.
+
+    Example::
+
+        torch.set_num_interop_threads(4)   # once, at the start of the program
+    """
     _check_int("set_num_interop_threads", int)
     if _state.interop_set:
         raise RuntimeError("Error: cannot set number of interop threads after parallel work has started or "
@@ -55,6 +87,17 @@ def set_num_interop_threads(int):  # noqa: A002
 
 
 def get_num_interop_threads():
+    """The number of threads for inter-op parallelism, as set by
+    :func:`ndgrad.set_num_interop_threads` (by default the number of CPUs; recorded only in ndgrad).
+
+    Returns:
+        int: the number.
+
+    Example::
+
+        >>> torch.get_num_interop_threads() >= 1
+        True
+    """
     return _state.num_interop_threads
 
 
@@ -67,10 +110,32 @@ def use_deterministic_algorithms(mode, *, warn_only=False):
 
 
 def are_deterministic_algorithms_enabled():
+    """Whether :func:`ndgrad.use_deterministic_algorithms` is on (ndgrad's ops are
+    deterministic either way; the flag is recorded).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.are_deterministic_algorithms_enabled()
+        False
+    """
     return _state.deterministic
 
 
 def is_deterministic_algorithms_warn_only_enabled():
+    """Whether deterministic algorithms were turned on with ``warn_only=True``
+    (see :func:`ndgrad.use_deterministic_algorithms`).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_deterministic_algorithms_warn_only_enabled()
+        False
+    """
     return _state.warn_only
 
 
@@ -78,6 +143,19 @@ _DEBUG_MODES = ("default", "warn", "error")
 
 
 def set_deterministic_debug_mode(debug_mode):
+    """Sets the deterministic mode by level: 0 (``"default"``) off, 1 (``"warn"``) on with
+    warnings only, 2 (``"error"``) on (see :func:`ndgrad.use_deterministic_algorithms`).
+
+    Args:
+        debug_mode (int or str): the level.
+
+    Example::
+
+        >>> torch.set_deterministic_debug_mode("warn")
+        >>> torch.get_deterministic_debug_mode()
+        1
+        >>> torch.set_deterministic_debug_mode(0)
+    """
     if isinstance(debug_mode, str):
         if debug_mode not in _DEBUG_MODES:
             raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
@@ -89,6 +167,17 @@ def set_deterministic_debug_mode(debug_mode):
 
 
 def get_deterministic_debug_mode():
+    """The deterministic mode as a level: 0 off, 1 warn only, 2 error
+    (see :func:`ndgrad.set_deterministic_debug_mode`).
+
+    Returns:
+        int: the level.
+
+    Example::
+
+        >>> torch.get_deterministic_debug_mode()
+        0
+    """
     if not _state.deterministic:
         return 0
     return 1 if _state.warn_only else 2
@@ -106,6 +195,17 @@ def set_warn_always(b):
 
 
 def is_warn_always_enabled():
+    """Whether :func:`ndgrad.set_warn_always` is on (recorded: ndgrad's warnings follow
+    Python's `warnings` filters).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_warn_always_enabled()
+        False
+    """
     return _state.warn_always
 
 
@@ -119,6 +219,17 @@ def set_float32_matmul_precision(precision):
 
 
 def get_float32_matmul_precision():
+    """The float32 matrix product precision set by :func:`ndgrad.set_float32_matmul_precision`:
+    ``"highest"``, ``"high"`` or ``"medium"``. ndgrad records it; NumPy always computes at full precision.
+
+    Returns:
+        str: the setting.
+
+    Example::
+
+        >>> torch.get_float32_matmul_precision()
+        'highest'
+    """
     return _state.matmul_precision
 
 

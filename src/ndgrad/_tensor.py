@@ -33,6 +33,23 @@ _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ide
 
 
 class device:
+    """A device on which tensors live: a type (``"cpu"``, ``"cuda"``, ``"meta"``...) and an optional
+    index, from a string (``"cuda:1"``) or from the two parts. ndgrad computes on the CPU (and has
+    shape-only ``"meta"`` tensors): other devices can be named and compared, and creating tensors on
+    them raises ``NotImplementedError``.
+
+    Args:
+        type (str or device): the type, optionally with ``:index``.
+        index (int, optional): the device's index.
+
+    Example::
+
+        >>> torch.device("cpu")
+        device(type='cpu')
+        >>> d = torch.device("cuda:1")
+        >>> d.type, d.index, str(d)
+        ('cuda', 1, 'cuda:1')
+    """
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
@@ -407,6 +424,19 @@ class Tensor:
         object.__delattr__(self, name)
 
     def detach(self):
+        """A new tensor that shares this one's data but is cut from the autograd graph: it does not require
+        grad and has no ``grad_fn``. In-place changes to either are seen by both.
+
+        Returns:
+            Tensor: the detached tensor.
+
+        Example::
+
+            >>> x = torch.tensor([1., 2.], requires_grad=True)
+            >>> y = (x * 2).detach()
+            >>> y, y.requires_grad
+            (tensor([2., 4.]), False)
+        """
         t = Tensor._make(self._data, False, None, 0)
         t._vc = self._vc   # shares memory and version counter, but (as in torch) is no view: _base is None
         if self._math_bits:
@@ -462,6 +492,21 @@ class Tensor:
         return self
 
     def resize_as_(self, other, memory_format=None):
+        """Resizes this tensor in place to the shape of `other` (see ``Tensor.resize_``: new elements are
+        uninitialized).
+
+        Args:
+            other (Tensor): gives the shape.
+            memory_format (optional): the memory layout.
+
+        Returns:
+            Tensor: this tensor.
+
+        Example::
+
+            >>> torch.zeros(1).resize_as_(torch.ones(2, 3)).shape
+            torch.Size([2, 3])
+        """
         return self.resize_(other._data.shape)
 
     # --- conversion -----------------------------------------------------------------------

@@ -76,10 +76,42 @@ def is_autocast_available(device_type):
 
 
 def is_autocast_enabled(device_type=None):
+    """Whether autocast is on for `device_type` (``"cpu"`` when omitted; ndgrad has no CUDA, whose
+    flag is always off), as set by :class:`ndgrad.autocast`.
+
+    Args:
+        device_type (str, optional): the device type.
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> with torch.autocast("cpu"):
+        ...     torch.is_autocast_enabled("cpu")
+        True
+        >>> torch.is_autocast_enabled("cpu")
+        False
+    """
     return _state.enabled.get(_device_type(device_type), False)
 
 
 def set_autocast_enabled(device_type, enabled=None):
+    """Turns autocast on or off for `device_type` (prefer the :class:`ndgrad.autocast` context
+    manager, which restores the previous state). Only ``"cpu"`` can be turned on in ndgrad; the
+    deprecated one-argument form sets CUDA's flag.
+
+    Args:
+        device_type (str): the device type.
+        enabled (bool): the new flag.
+
+    Example::
+
+        >>> torch.set_autocast_enabled("cpu", True)
+        >>> torch.is_autocast_enabled("cpu")
+        True
+        >>> torch.set_autocast_enabled("cpu", False)
+    """
     global _active
     if enabled is None:   # the deprecated one-argument form sets CUDA's flag
         device_type, enabled = "cuda", device_type
@@ -98,32 +130,112 @@ def set_autocast_enabled(device_type, enabled=None):
 
 
 def get_autocast_dtype(device_type):
+    """The lower-precision dtype that autocast uses on `device_type` (bfloat16 on the CPU by default).
+
+    Args:
+        device_type (str): the device type.
+
+    Returns:
+        dtype: the autocast dtype.
+
+    Example::
+
+        >>> torch.get_autocast_dtype("cpu")
+        torch.bfloat16
+    """
     return _state.dtype.get(_device_type(device_type), _dtype.float16)
 
 
 def set_autocast_dtype(device_type, dtype):
+    """Sets the lower-precision dtype that autocast uses on `device_type`.
+
+    Args:
+        device_type (str): the device type.
+        dtype (dtype): the dtype, e.g. ``torch.bfloat16`` or ``torch.float16``.
+
+    Example::
+
+        >>> torch.set_autocast_dtype("cpu", torch.float16)
+        >>> torch.get_autocast_dtype("cpu")
+        torch.float16
+        >>> torch.set_autocast_dtype("cpu", torch.bfloat16)
+    """
     _state.dtype[_device_type(device_type)] = dtype
 
 
 def is_autocast_cache_enabled():
+    """Whether autocast caches the casts of leaf tensors that require grad (on by default), so that
+    a weight used twice in an autocast region is cast once.
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_autocast_cache_enabled()
+        True
+    """
     return _state.cache_enabled
 
 
 def set_autocast_cache_enabled(enabled):
+    """Turns the autocast cast cache on or off (see :func:`ndgrad.is_autocast_cache_enabled`).
+
+    Args:
+        enabled (bool): the new flag.
+
+    Example::
+
+        >>> torch.set_autocast_cache_enabled(False)
+        >>> torch.is_autocast_cache_enabled()
+        False
+        >>> torch.set_autocast_cache_enabled(True)
+    """
     _state.cache_enabled = bool(enabled)
 
 
 def autocast_increment_nesting():
+    """Counts one more nested autocast region (what entering :class:`ndgrad.autocast` does).
+
+    Returns:
+        int: the new depth.
+
+    Example::
+
+        >>> torch.autocast_increment_nesting()
+        1
+        >>> torch.autocast_decrement_nesting()
+        0
+    """
     _state.nesting += 1
     return _state.nesting
 
 
 def autocast_decrement_nesting():
+    """Counts one nested autocast region less (what leaving :class:`ndgrad.autocast` does; the
+    cast cache is cleared when the outermost region ends).
+
+    Returns:
+        int: the new depth.
+
+    Example::
+
+        >>> torch.autocast_increment_nesting()
+        1
+        >>> torch.autocast_decrement_nesting()
+        0
+    """
     _state.nesting -= 1
     return _state.nesting
 
 
 def clear_autocast_cache():
+    """Empties the autocast cast cache (see :func:`ndgrad.is_autocast_cache_enabled`).
+
+    Example::
+
+        >>> torch.clear_autocast_cache()
+    """
     _state.cache.clear()
 
 
@@ -132,31 +244,88 @@ def _deprecated_query(old, new):
 
 
 def is_autocast_cpu_enabled():
+    """Deprecated form of ``is_autocast_enabled("cpu")`` (it warns).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_autocast_cpu_enabled()
+        False
+    """
     _deprecated_query("is_autocast_cpu_enabled", "is_autocast_enabled('cpu')")
     return is_autocast_enabled("cpu")
 
 
 def set_autocast_cpu_enabled(enabled):
+    """Deprecated form of ``set_autocast_enabled("cpu", enabled)`` (it warns).
+
+    Args:
+        enabled (bool): the new flag.
+
+    Example::
+
+        >>> torch.set_autocast_cpu_enabled(False)
+    """
     _deprecated_query("set_autocast_cpu_enabled", "set_autocast_enabled('cpu', enabled)")
     set_autocast_enabled("cpu", enabled)
 
 
 def get_autocast_cpu_dtype():
+    """Deprecated form of ``get_autocast_dtype("cpu")`` (it warns).
+
+    Returns:
+        dtype: the autocast dtype on the CPU.
+
+    Example::
+
+        >>> torch.get_autocast_cpu_dtype()
+        torch.bfloat16
+    """
     _deprecated_query("get_autocast_cpu_dtype", "get_autocast_dtype('cpu')")
     return get_autocast_dtype("cpu")
 
 
 def set_autocast_cpu_dtype(dtype):
+    """Deprecated form of ``set_autocast_dtype("cpu", dtype)`` (it warns).
+
+    Args:
+        dtype (dtype): the autocast dtype on the CPU.
+
+    Example::
+
+        >>> torch.set_autocast_cpu_dtype(torch.bfloat16)
+    """
     _deprecated_query("set_autocast_cpu_dtype", "set_autocast_dtype('cpu', dtype)")
     set_autocast_dtype("cpu", dtype)
 
 
 def get_autocast_gpu_dtype():
+    """Deprecated form of ``get_autocast_dtype("cuda")`` (it warns); recorded only, as ndgrad has no CUDA.
+
+    Returns:
+        dtype: float16 unless set.
+
+    Example::
+
+        >>> torch.get_autocast_gpu_dtype()
+        torch.float16
+    """
     _deprecated_query("get_autocast_gpu_dtype", "get_autocast_dtype('cuda')")
     return get_autocast_dtype("cuda")
 
 
 def set_autocast_gpu_dtype(dtype):
+    """Deprecated form of ``set_autocast_dtype("cuda", dtype)`` (it warns); recorded only, as ndgrad has no CUDA.
+
+    Args:
+        dtype (dtype): the autocast dtype for CUDA.
+
+    Example::
+
+        >>> torch.set_autocast_gpu_dtype(torch.float16)
+    """
     _deprecated_query("set_autocast_gpu_dtype", "set_autocast_dtype('cuda', dtype)")
     set_autocast_dtype("cuda", dtype)
 

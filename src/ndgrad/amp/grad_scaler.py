@@ -23,6 +23,33 @@ class OptState(enum.Enum):
 
 
 class GradScaler:
+    """Gradient scaling for mixed precision training: the loss is multiplied by a scale before
+    ``backward()`` so that small float16 gradients do not underflow; :meth:`step` unscales the gradients
+    and skips the optimizer step when one is inf or NaN, and :meth:`update` lowers the scale after such a
+    step or raises it after `growth_interval` clean ones. ndgrad has no CUDA: use ``device="cpu"`` (with
+    the default ``"cuda"`` it warns and disables itself, as torch without CUDA does).
+
+    Args:
+        device (str, optional): the device type of the gradients.
+        init_scale (float, optional): the first scale.
+        growth_factor (float, optional): the scale's factor after `growth_interval` clean steps.
+        backoff_factor (float, optional): the scale's factor after a step with inf/NaN gradients.
+        growth_interval (int, optional): the number of clean steps between growths.
+        enabled (bool, optional): ``False`` makes every method a pass-through.
+
+    Example::
+
+        >>> w = torch.tensor([1.0], requires_grad=True)
+        >>> opt = torch.optim.SGD([w], lr=0.1)
+        >>> scaler = torch.GradScaler("cpu", init_scale=1024.0)
+        >>> scaler.scale((w * 2).sum()).backward()
+        >>> w.grad
+        tensor([2048.])
+        >>> scaler.step(opt)
+        >>> scaler.update()
+        >>> w
+        tensor([0.8000], requires_grad=True)
+    """
     def __init__(self, device="cuda", init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5,
                  growth_interval=2000, enabled=True):
         self._device = device

@@ -33,14 +33,52 @@ _PLUMBING = tuple(_PKG + d + os.sep for d in ("autograd", "ops", "derivatives"))
 
 
 def is_anomaly_enabled():
+    """Whether anomaly detection is on (see :class:`ndgrad.autograd.detect_anomaly`).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_anomaly_enabled()
+        False
+        >>> with torch.autograd.detect_anomaly():
+        ...     torch.is_anomaly_enabled()
+        True
+    """
     return state.enabled
 
 
 def is_anomaly_check_nan_enabled():
+    """Whether anomaly detection, when on, also checks every backward result for NaN (the default).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_anomaly_check_nan_enabled()
+        True
+    """
     return state.check_nan
 
 
 def set_anomaly_enabled(enabled, check_nan=True):
+    """Turns anomaly detection on or off (prefer :class:`ndgrad.autograd.detect_anomaly`, which
+    restores the previous state): the forward records each node's stack trace, and the backward
+    reports the node whose function failed or produced NaN.
+
+    Args:
+        enabled (bool): the new flag.
+        check_nan (bool, optional): also check backward results for NaN.
+
+    Example::
+
+        >>> torch.set_anomaly_enabled(True)
+        >>> torch.is_anomaly_enabled()
+        True
+        >>> torch.set_anomaly_enabled(False)
+    """
     state.enabled = bool(enabled)
     state.check_nan = bool(check_nan)
 

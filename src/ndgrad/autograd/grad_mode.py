@@ -29,10 +29,37 @@ state = _State()
 
 
 def is_grad_enabled():
+    """Whether gradient recording is on in this thread (off inside :class:`ndgrad.no_grad` and
+    :class:`ndgrad.inference_mode`).
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> torch.is_grad_enabled()
+        True
+        >>> with torch.no_grad():
+        ...     torch.is_grad_enabled()
+        False
+    """
     return state.enabled
 
 
 def is_inference_mode_enabled():
+    """Whether this thread is inside :class:`ndgrad.inference_mode`.
+
+    Returns:
+        bool: the flag.
+
+    Example::
+
+        >>> with torch.inference_mode():
+        ...     torch.is_inference_mode_enabled()
+        True
+        >>> torch.is_inference_mode_enabled()
+        False
+    """
     return state.inference
 
 
