@@ -102,6 +102,22 @@ class Size(tuple):
 
 
 class Tensor:
+    """A multi-dimensional array of one dtype, on which autograd records the operations.
+
+    ndgrad's tensors hold a NumPy array (CPU only; a ``meta`` tensor holds none) and carry torch's
+    autograd state: :attr:`requires_grad`, :attr:`grad`, :attr:`grad_fn`, the version counter and
+    view bookkeeping. Make them with :func:`ndgrad.tensor`, :func:`ndgrad.zeros` and the other
+    creation functions rather than with the class.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> y = (x * x).sum()
+        >>> y.backward()
+        >>> x.grad
+        tensor([[2., 4.],
+                [6., 8.]])
+    """
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
     if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
         def __getattr__(self, name: str) -> Any: ...

@@ -21,9 +21,9 @@ class Cauchy(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Cauchy(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
-    (tensor([-1.8379]), tensor([0.7500]))
+        >>> d = torch.distributions.Cauchy(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([-1.8379]), tensor([0.7500]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real

@@ -17,9 +17,9 @@ class Chi2(Gamma):
 
     Example::
 
-    >>> d = torch.distributions.Chi2(torch.tensor([4.0]))
-    >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
-    (tensor([4.]), tensor([8.]), tensor([-1.6931]))
+        >>> d = torch.distributions.Chi2(torch.tensor([4.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
+        (tensor([4.]), tensor([8.]), tensor([-1.6931]))
     """
     arg_constraints = {"df": constraints.positive}
 

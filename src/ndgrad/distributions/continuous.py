@@ -23,11 +23,11 @@ class Normal(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
-    >>> d.log_prob(torch.tensor([0.0, 0.0]))
-    tensor([-0.9189, -1.7371])
-    >>> d.cdf(torch.tensor([0.0, 1.0])), d.entropy()
-    (tensor([0.5000, 0.5000]), tensor([1.4189, 2.1121]))
+        >>> d = torch.distributions.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+        >>> d.log_prob(torch.tensor([0.0, 0.0]))
+        tensor([-0.9189, -1.7371])
+        >>> d.cdf(torch.tensor([0.0, 1.0])), d.entropy()
+        (tensor([0.5000, 0.5000]), tensor([1.4189, 2.1121]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
@@ -81,9 +81,9 @@ class Uniform(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Uniform(torch.tensor([0.0]), torch.tensor([4.0]))
-    >>> d.mean, d.variance, d.log_prob(torch.tensor([1.0]))
-    (tensor([2.]), tensor([1.3333]), tensor([-1.3863]))
+        >>> d = torch.distributions.Uniform(torch.tensor([0.0]), torch.tensor([4.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([1.3333]), tensor([-1.3863]))
     """
     arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
                        "high": constraints.dependent(is_discrete=False, event_dim=0)}
@@ -136,9 +136,9 @@ class Exponential(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Exponential(torch.tensor([2.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
-    (tensor([0.5000]), tensor([-1.3069]), tensor([0.8647]))
+        >>> d = torch.distributions.Exponential(torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([0.5000]), tensor([-1.3069]), tensor([0.8647]))
     """
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
@@ -191,9 +191,9 @@ class Laplace(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Laplace(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d.variance, d.log_prob(torch.tensor([1.0]))
-    (tensor([2.]), tensor([-1.6931]))
+        >>> d = torch.distributions.Laplace(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.variance, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([-1.6931]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
@@ -242,9 +242,9 @@ class Beta(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Beta(torch.tensor([2.0]), torch.tensor([2.0]))
-    >>> d.mean, d.variance, d.log_prob(torch.tensor([0.5]))
-    (tensor([0.5000]), tensor([0.0500]), tensor([0.4055]))
+        >>> d = torch.distributions.Beta(torch.tensor([2.0]), torch.tensor([2.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([0.5]))
+        (tensor([0.5000]), tensor([0.0500]), tensor([0.4055]))
     """
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval

@@ -28,9 +28,9 @@ class ContinuousBernoulli(BinaryProbsOrLogits, ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.ContinuousBernoulli(probs=torch.tensor([0.8]))
-    >>> d.log_prob(torch.tensor([0.5])), d.mean
-    (tensor([-0.0788]), tensor([0.6120]))
+        >>> d = torch.distributions.ContinuousBernoulli(probs=torch.tensor([0.8]))
+        >>> d.log_prob(torch.tensor([0.5])), d.mean
+        (tensor([-0.0788]), tensor([0.6120]))
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval

@@ -19,9 +19,9 @@ class Dirichlet(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Dirichlet(torch.tensor([1.0, 2.0, 1.0]))
-    >>> d.mean, d.log_prob(torch.tensor([0.25, 0.5, 0.25]))
-    (tensor([0.2500, 0.5000, 0.2500]), tensor(1.0986))
+        >>> d = torch.distributions.Dirichlet(torch.tensor([1.0, 2.0, 1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([0.25, 0.5, 0.25]))
+        (tensor([0.2500, 0.5000, 0.2500]), tensor(1.0986))
     """
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex

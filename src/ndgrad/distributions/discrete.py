@@ -32,9 +32,9 @@ class Bernoulli(BinaryProbsOrLogits, ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Bernoulli(probs=torch.tensor([0.25]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0])), d.entropy()
-    (tensor([0.2500]), tensor([-1.3863]), tensor([0.5623]))
+        >>> d = torch.distributions.Bernoulli(probs=torch.tensor([0.25]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0])), d.entropy()
+        (tensor([0.2500]), tensor([-1.3863]), tensor([0.5623]))
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
@@ -89,9 +89,9 @@ class Categorical(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Categorical(probs=torch.tensor([1.0, 1.0, 2.0]))
-    >>> d.probs, d.log_prob(torch.tensor(2)), d.entropy()
-    (tensor([0.2500, 0.2500, 0.5000]), tensor(-0.6931), tensor(1.0397))
+        >>> d = torch.distributions.Categorical(probs=torch.tensor([1.0, 1.0, 2.0]))
+        >>> d.probs, d.log_prob(torch.tensor(2)), d.entropy()
+        (tensor([0.2500, 0.2500, 0.5000]), tensor(-0.6931), tensor(1.0397))
     """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
@@ -175,9 +175,9 @@ class OneHotCategorical(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.OneHotCategorical(probs=torch.tensor([0.25, 0.75]))
-    >>> d.mean, d.log_prob(torch.tensor([0.0, 1.0])), d.event_shape
-    (tensor([0.2500, 0.7500]), tensor(-0.2877), torch.Size([2]))
+        >>> d = torch.distributions.OneHotCategorical(probs=torch.tensor([0.25, 0.75]))
+        >>> d.mean, d.log_prob(torch.tensor([0.0, 1.0])), d.event_shape
+        (tensor([0.2500, 0.7500]), tensor(-0.2877), torch.Size([2]))
     """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     support = constraints.one_hot
@@ -234,9 +234,9 @@ class Poisson(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Poisson(torch.tensor([2.0]))
-    >>> d.log_prob(torch.tensor([0.0, 2.0])), d.variance
-    (tensor([-2.0000, -1.3069]), tensor([2.]))
+        >>> d = torch.distributions.Poisson(torch.tensor([2.0]))
+        >>> d.log_prob(torch.tensor([0.0, 2.0])), d.variance
+        (tensor([-2.0000, -1.3069]), tensor([2.]))
     """
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
@@ -281,9 +281,9 @@ class Binomial(BinaryProbsOrLogits, Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Binomial(4, probs=torch.tensor([0.5]))
-    >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
-    (tensor([2.]), tensor([1.]), tensor([-0.9808]))
+        >>> d = torch.distributions.Binomial(4, probs=torch.tensor([0.5]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
+        (tensor([2.]), tensor([1.]), tensor([-0.9808]))
     """
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}

@@ -21,9 +21,9 @@ class FisherSnedecor(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.FisherSnedecor(torch.tensor([4.0]), torch.tensor([6.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([1.5000]), tensor([-0.8802]))
+        >>> d = torch.distributions.FisherSnedecor(torch.tensor([4.0]), torch.tensor([6.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.5000]), tensor([-0.8802]))
     """
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
     support = constraints.positive

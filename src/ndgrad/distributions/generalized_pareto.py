@@ -24,9 +24,9 @@ class GeneralizedPareto(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.GeneralizedPareto(torch.tensor([0.0]), torch.tensor([1.0]), torch.tensor([0.5]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([2.]), tensor([-1.2164]))
+        >>> d = torch.distributions.GeneralizedPareto(torch.tensor([0.0]), torch.tensor([1.0]), torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([-1.2164]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive, "concentration": constraints.real}
     has_rsample = True

@@ -21,9 +21,9 @@ class Geometric(BinaryProbsOrLogits, Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Geometric(probs=torch.tensor([0.5]))
-    >>> d.mean, d.log_prob(torch.tensor([2.0]))
-    (tensor([1.]), tensor([-2.0794]))
+        >>> d = torch.distributions.Geometric(probs=torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([1.]), tensor([-2.0794]))
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer

@@ -22,9 +22,9 @@ class Gumbel(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.Gumbel(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d.log_prob(torch.tensor([0.0])), d.cdf(torch.tensor([0.0]))
-    (tensor([-1.]), tensor([0.3679]))
+        >>> d = torch.distributions.Gumbel(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([0.0])), d.cdf(torch.tensor([0.0]))
+        (tensor([-1.]), tensor([0.3679]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real

@@ -17,9 +17,9 @@ class HalfCauchy(Folded):
 
     Example::
 
-    >>> d = torch.distributions.HalfCauchy(torch.tensor([1.0]))
-    >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
-    (tensor([-1.1447]), tensor([0.5000]))
+        >>> d = torch.distributions.HalfCauchy(torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([-1.1447]), tensor([0.5000]))
     """
     _symmetric = Cauchy
 

@@ -46,9 +46,9 @@ class HalfNormal(Folded):
 
     Example::
 
-    >>> d = torch.distributions.HalfNormal(torch.tensor([1.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([0.7979]), tensor([-0.7258]))
+        >>> d = torch.distributions.HalfNormal(torch.tensor([1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([0.7979]), tensor([-0.7258]))
     """
     _symmetric = Normal
 

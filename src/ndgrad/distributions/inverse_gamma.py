@@ -20,9 +20,9 @@ class InverseGamma(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.InverseGamma(torch.tensor([3.0]), torch.tensor([2.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([1.]), tensor([-0.6137]))
+        >>> d = torch.distributions.InverseGamma(torch.tensor([3.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.]), tensor([-0.6137]))
     """
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.positive

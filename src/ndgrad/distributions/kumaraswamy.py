@@ -29,9 +29,9 @@ class Kumaraswamy(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.Kumaraswamy(torch.tensor([2.0]), torch.tensor([2.0]))
-    >>> d.mean, d.log_prob(torch.tensor([0.5]))
-    (tensor([0.5333]), tensor([0.4055]))
+        >>> d = torch.distributions.Kumaraswamy(torch.tensor([2.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([0.5]))
+        (tensor([0.5333]), tensor([0.4055]))
     """
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval

@@ -27,9 +27,9 @@ class LKJCholesky(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.LKJCholesky(2, torch.tensor(2.0))
-    >>> d.log_prob(torch.eye(2))
-    tensor(-0.2877)
+        >>> d = torch.distributions.LKJCholesky(2, torch.tensor(2.0))
+        >>> d.log_prob(torch.eye(2))
+        tensor(-0.2877)
     """
     arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky

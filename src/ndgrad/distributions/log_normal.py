@@ -18,9 +18,9 @@ class LogNormal(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([1.6487]), tensor([-0.9189]))
+        >>> d = torch.distributions.LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.6487]), tensor([-0.9189]))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive

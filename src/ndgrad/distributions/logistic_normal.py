@@ -18,9 +18,9 @@ class LogisticNormal(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.LogisticNormal(torch.zeros(2), torch.ones(2))
-    >>> d.event_shape, d.log_prob(torch.tensor([0.25, 0.25, 0.5]))
-    (torch.Size([3]), tensor(1.3054))
+        >>> d = torch.distributions.LogisticNormal(torch.zeros(2), torch.ones(2))
+        >>> d.event_shape, d.log_prob(torch.tensor([0.25, 0.25, 0.5]))
+        (torch.Size([3]), tensor(1.3054))
     """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.simplex

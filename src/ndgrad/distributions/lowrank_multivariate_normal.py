@@ -46,10 +46,10 @@ class LowRankMultivariateNormal(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2))
-    >>> d.covariance_matrix, d.log_prob(torch.zeros(2))
-    (tensor([[2., 0.],
-            [0., 1.]]), tensor(-2.1845))
+        >>> d = torch.distributions.LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2))
+        >>> d.covariance_matrix, d.log_prob(torch.zeros(2))
+        (tensor([[2., 0.],
+                [0., 1.]]), tensor(-2.1845))
     """
     arg_constraints = {"loc": constraints.real_vector, "cov_factor": constraints.independent(constraints.real, 2),
                        "cov_diag": constraints.independent(constraints.positive, 1)}

@@ -21,11 +21,11 @@ class MixtureSameFamily(Distribution):
 
     Example::
 
-    >>> mix = torch.distributions.Categorical(probs=torch.tensor([0.5, 0.5]))
-    >>> comp = torch.distributions.Normal(torch.tensor([-1.0, 1.0]), torch.tensor([1.0, 1.0]))
-    >>> d = torch.distributions.MixtureSameFamily(mix, comp)
-    >>> d.mean, d.variance, d.log_prob(torch.tensor(0.0))
-    (tensor(0.), tensor(2.), tensor(-1.4189))
+        >>> mix = torch.distributions.Categorical(probs=torch.tensor([0.5, 0.5]))
+        >>> comp = torch.distributions.Normal(torch.tensor([-1.0, 1.0]), torch.tensor([1.0, 1.0]))
+        >>> d = torch.distributions.MixtureSameFamily(mix, comp)
+        >>> d.mean, d.variance, d.log_prob(torch.tensor(0.0))
+        (tensor(0.), tensor(2.), tensor(-1.4189))
     """
     arg_constraints = {}
     has_rsample = False

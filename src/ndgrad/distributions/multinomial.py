@@ -23,9 +23,9 @@ class Multinomial(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.Multinomial(4, probs=torch.tensor([0.25, 0.75]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0, 3.0]))
-    (tensor([1., 3.]), tensor(-0.8630))
+        >>> d = torch.distributions.Multinomial(4, probs=torch.tensor([0.25, 0.75]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0, 3.0]))
+        (tensor([1., 3.]), tensor(-0.8630))
     """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
 

@@ -41,10 +41,10 @@ class MultivariateNormal(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2.0, 1.0], [1.0, 2.0]]))
-    >>> d.scale_tril, d.log_prob(torch.zeros(2))
-    (tensor([[1.4142, 0.0000],
-            [0.7071, 1.2247]]), tensor(-2.3872))
+        >>> d = torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2.0, 1.0], [1.0, 2.0]]))
+        >>> d.scale_tril, d.log_prob(torch.zeros(2))
+        (tensor([[1.4142, 0.0000],
+                [0.7071, 1.2247]]), tensor(-2.3872))
     """
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}

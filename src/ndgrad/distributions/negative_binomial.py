@@ -24,9 +24,9 @@ class NegativeBinomial(BinaryProbsOrLogits, Distribution):
 
     Example::
 
-    >>> d = torch.distributions.NegativeBinomial(3.0, probs=torch.tensor([0.5]))
-    >>> d.mean, d.log_prob(torch.tensor([2.0]))
-    (tensor([3.]), tensor([-1.6740]))
+        >>> d = torch.distributions.NegativeBinomial(3.0, probs=torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([3.]), tensor([-1.6740]))
     """
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0), "logits": constraints.real}

@@ -18,10 +18,10 @@ class OneHotCategoricalStraightThrough(OneHotCategorical):
 
     Example::
 
-    >>> p = torch.tensor([0.25, 0.75], requires_grad=True)
-    >>> d = torch.distributions.OneHotCategoricalStraightThrough(probs=p)
-    >>> d.has_rsample, d.rsample().sum().backward(), p.grad
-    (True, None, tensor([0., 0.]))
+        >>> p = torch.tensor([0.25, 0.75], requires_grad=True)
+        >>> d = torch.distributions.OneHotCategoricalStraightThrough(probs=p)
+        >>> d.has_rsample, d.rsample().sum().backward(), p.grad
+        (True, None, tensor([0., 0.]))
     """
     has_rsample = True
 

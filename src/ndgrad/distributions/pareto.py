@@ -19,9 +19,9 @@ class Pareto(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.Pareto(torch.tensor([1.0]), torch.tensor([3.0]))
-    >>> d.mean, d.log_prob(torch.tensor([2.0]))
-    (tensor([1.5000]), tensor([-1.6740]))
+        >>> d = torch.distributions.Pareto(torch.tensor([1.0]), torch.tensor([3.0]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([1.5000]), tensor([-1.6740]))
     """
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 

@@ -60,9 +60,9 @@ class RelaxedBernoulli(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.RelaxedBernoulli(torch.tensor([0.5]), probs=torch.tensor([0.25]))
-    >>> d.log_prob(torch.tensor([0.5]))
-    tensor([-0.9808])
+        >>> d = torch.distributions.RelaxedBernoulli(torch.tensor([0.5]), probs=torch.tensor([0.25]))
+        >>> d.log_prob(torch.tensor([0.5]))
+        tensor([-0.9808])
     """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval

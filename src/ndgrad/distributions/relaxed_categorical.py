@@ -67,9 +67,9 @@ class RelaxedOneHotCategorical(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.RelaxedOneHotCategorical(torch.tensor(0.5), probs=torch.tensor([0.25, 0.75]))
-    >>> d.log_prob(torch.tensor([0.5, 0.5]))
-    tensor(-0.9808)
+        >>> d = torch.distributions.RelaxedOneHotCategorical(torch.tensor(0.5), probs=torch.tensor([0.25, 0.75]))
+        >>> d.log_prob(torch.tensor([0.5, 0.5]))
+        tensor(-0.9808)
     """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.simplex

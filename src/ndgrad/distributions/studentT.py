@@ -22,9 +22,9 @@ class StudentT(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.StudentT(torch.tensor([3.0]))
-    >>> d.variance, d.log_prob(torch.tensor([0.0]))
-    (tensor([3.]), tensor([-1.0009]))
+        >>> d = torch.distributions.StudentT(torch.tensor([3.0]))
+        >>> d.variance, d.log_prob(torch.tensor([0.0]))
+        (tensor([3.]), tensor([-1.0009]))
     """
     arg_constraints = {"df": constraints.positive, "loc": constraints.real, "scale": constraints.positive}
     support = constraints.real

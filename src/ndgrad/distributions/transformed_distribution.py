@@ -23,10 +23,10 @@ class TransformedDistribution(Distribution):
 
     Example::
 
-    >>> base = torch.distributions.Normal(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d = torch.distributions.TransformedDistribution(base, [torch.distributions.ExpTransform()])
-    >>> d.log_prob(torch.tensor([1.0]))
-    tensor([-0.9189])
+        >>> base = torch.distributions.Normal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d = torch.distributions.TransformedDistribution(base, [torch.distributions.ExpTransform()])
+        >>> d.log_prob(torch.tensor([1.0]))
+        tensor([-0.9189])
     """
     arg_constraints = {}
 

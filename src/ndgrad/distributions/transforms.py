@@ -347,10 +347,10 @@ class ExpTransform(Transform):
 
     Example::
 
-    >>> t = torch.distributions.ExpTransform()
-    >>> x = torch.tensor([0.0, 1.0])
-    >>> t(x), t.log_abs_det_jacobian(x, t(x))
-    (tensor([1.0000, 2.7183]), tensor([0., 1.]))
+        >>> t = torch.distributions.ExpTransform()
+        >>> x = torch.tensor([0.0, 1.0])
+        >>> t(x), t.log_abs_det_jacobian(x, t(x))
+        (tensor([1.0000, 2.7183]), tensor([0., 1.]))
     """
     domain = constraints.real
     codomain = constraints.positive
@@ -423,9 +423,9 @@ class SigmoidTransform(Transform):
 
     Example::
 
-    >>> t = torch.distributions.SigmoidTransform()
-    >>> t(torch.tensor([0.0, 2.0])), t.inv(torch.tensor([0.5]))
-    (tensor([0.5000, 0.8808]), tensor([0.]))
+        >>> t = torch.distributions.SigmoidTransform()
+        >>> t(torch.tensor([0.0, 2.0])), t.inv(torch.tensor([0.5]))
+        (tensor([0.5000, 0.8808]), tensor([0.]))
     """
     domain = constraints.real
     codomain = constraints.unit_interval
@@ -479,9 +479,9 @@ class TanhTransform(Transform):
 
     Example::
 
-    >>> t = torch.distributions.TanhTransform()
-    >>> t(torch.tensor([0.0, 1.0])), t.inv(torch.tensor([0.5]))
-    (tensor([0.0000, 0.7616]), tensor([0.5493]))
+        >>> t = torch.distributions.TanhTransform()
+        >>> t(torch.tensor([0.0, 1.0])), t.inv(torch.tensor([0.5]))
+        (tensor([0.0000, 0.7616]), tensor([0.5493]))
     """
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)

@@ -46,9 +46,9 @@ class VonMises(Distribution):
 
     Example::
 
-    >>> d = torch.distributions.VonMises(torch.tensor([0.0]), torch.tensor([1.0]))
-    >>> d.log_prob(torch.tensor([0.0]))
-    tensor([-1.0738])
+        >>> d = torch.distributions.VonMises(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([0.0]))
+        tensor([-1.0738])
     """
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real

@@ -20,9 +20,9 @@ class Weibull(TransformedDistribution):
 
     Example::
 
-    >>> d = torch.distributions.Weibull(torch.tensor([1.0]), torch.tensor([2.0]))
-    >>> d.mean, d.log_prob(torch.tensor([1.0]))
-    (tensor([0.8862]), tensor([-0.3069]))
+        >>> d = torch.distributions.Weibull(torch.tensor([1.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([0.8862]), tensor([-0.3069]))
     """
     arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
     support = constraints.positive

@@ -38,10 +38,10 @@ class Wishart(ExponentialFamily):
 
     Example::
 
-    >>> d = torch.distributions.Wishart(torch.tensor(3.0), torch.eye(2))
-    >>> d.mean, d.log_prob(torch.eye(2))
-    (tensor([[3., 0.],
-            [0., 3.]]), tensor(-3.5310))
+        >>> d = torch.distributions.Wishart(torch.tensor(3.0), torch.eye(2))
+        >>> d.mean, d.log_prob(torch.eye(2))
+        (tensor([[3., 0.],
+                [0., 3.]]), tensor(-3.5310))
     """
     support = constraints.positive_definite
     has_rsample = True
