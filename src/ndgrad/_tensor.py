@@ -599,7 +599,8 @@ class Tensor:
     @property
     def data(self):
         """This tensor's values without its autograd history: a tensor sharing its memory, that
-        requires no grad (as :meth:`detach`, but autograd does not notice in-place changes to it).
+        requires no grad. In torch, unlike :meth:`detach`, in-place changes made through it escape
+        autograd's version checks; ndgrad's is :meth:`detach` and shares the version counter.
 
         Assigning a tensor to ``x.data`` swaps the values of `x` for its, keeping the autograd identity of `x`.
 

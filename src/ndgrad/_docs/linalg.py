@@ -277,8 +277,8 @@ Args:
 
 Returns:
     (Tensor, Tensor): a named tuple ``(LU, pivots)``: L below the diagonal (its unit diagonal
-    implicit) and U on and above it; 1-based row swaps. A singular matrix raises
-    :class:`ndgrad.linalg.LinAlgError`.
+    implicit) and U on and above it; 1-based row swaps. A singular matrix raises an error
+    (use :func:`lu_factor_ex` to get a code instead).
 
 Example::
 
@@ -286,7 +286,8 @@ Example::
     >>> torch.linalg.lu_factor(A).pivots
     tensor([2, 2], dtype=torch.int32)
 """,
-    "lu_factor_ex": r"""The compact LU decomposition as :func:`lu_factor` computes it, and an error code instead of an error.
+    "lu_factor_ex": r"""The compact LU decomposition as :func:`lu_factor` computes it, with an error code
+instead of an error.
 
 Args:
     A (Tensor): the matrices, of shape ``(*, m, n)``.
@@ -489,7 +490,7 @@ loss does not depend on the vectors' phases).
 Args:
     A (Tensor): the matrices, of shape ``(*, m, n)``.
     full_matrices (bool, optional): U and Vh square (default) rather than ``k = min(m, n)`` columns / rows.
-    driver (str, optional): accepted for compatibility; only ``None`` means something on the CPU.
+    driver (str, optional): must be ``None`` on the CPU (the drivers are cuSOLVER's; another raises).
 
 Returns:
     (Tensor, Tensor, Tensor): a named tuple ``(U, S, Vh)``, S real and descending.
@@ -504,7 +505,7 @@ Example::
 
 Args:
     A (Tensor): the matrices, of shape ``(*, m, n)``.
-    driver (str, optional): accepted for compatibility; only ``None`` means something on the CPU.
+    driver (str, optional): must be ``None`` on the CPU (the drivers are cuSOLVER's; another raises).
 
 Returns:
     Tensor: the real singular values, of shape ``(*, min(m, n))``.

@@ -335,7 +335,7 @@ Example::
 """,
     "values": r"""values() -> Tensor
 
-The specified values of a sparse tensor (COO: coalesced first; CSR, CSC, BSR, BSC), or the
+The specified values of a sparse tensor (a coalesced COO one, or CSR, CSC, BSR, BSC), or the
 packed values of a nested tensor with jagged layout.
 
 Example::

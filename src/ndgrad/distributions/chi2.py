@@ -8,7 +8,8 @@ __all__ = ["Chi2"]
 
 
 class Chi2(Gamma):
-    """The chi-squared distribution with `df` degrees of freedom (a :class:`Gamma` of concentration ``df / 2`` and rate 1/2).
+    """The chi-squared distribution with `df` degrees of freedom (a :class:`Gamma` of concentration ``df / 2`` and
+    rate 1/2).
 
     Args:
         df (Tensor or float): the degrees of freedom (positive).

@@ -270,7 +270,8 @@ def _clamp_by_zero(x):
 
 
 class Binomial(BinaryProbsOrLogits, Distribution):
-    """The binomial distribution: the number of successes in `total_count` independent trials of success probability `probs`.
+    """The binomial distribution: the number of successes in `total_count` independent trials of success probability
+    `probs`.
 
     Args:
         total_count (Tensor or int, optional): the number of trials (default: 1).

@@ -11,7 +11,8 @@ __all__ = ["FisherSnedecor"]
 
 
 class FisherSnedecor(Distribution):
-    """The Fisher-Snedecor (F) distribution: the ratio of two chi-squared variables, each divided by its degrees of freedom.
+    """The Fisher-Snedecor (F) distribution: the ratio of two chi-squared variables, each divided by its degrees of
+    freedom.
 
     Args:
         df1 (Tensor or float): the numerator's degrees of freedom (positive).

@@ -18,7 +18,8 @@ class GeneralizedPareto(Distribution):
     Args:
         loc (Tensor or float): the location (the lower end of the support).
         scale (Tensor or float): the scale (positive).
-        concentration (Tensor or float): the shape xi: 0 exponential tails, positive heavier ones, negative a bounded support.
+        concentration (Tensor or float): the shape xi: 0 exponential tails, positive heavier ones, negative a bounded
+            support.
         validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
             their constraints (default: on, unless Python runs with ``-O``).
 

@@ -11,7 +11,8 @@ __all__ = ["Geometric"]
 
 
 class Geometric(BinaryProbsOrLogits, Distribution):
-    """The geometric distribution: the number of failures before the first success of independent trials of success probability `probs`.
+    """The geometric distribution: the number of failures before the first success of independent trials of success
+    probability `probs`.
 
     Args:
         probs (Tensor or float, optional): the probability of a success (1).

@@ -8,7 +8,8 @@ __all__ = ["LogisticNormal"]
 
 
 class LogisticNormal(TransformedDistribution):
-    """The logistic-normal distribution: a normal vector mapped onto the simplex by the stick-breaking transform (one more component than `loc`).
+    """The logistic-normal distribution: a normal vector mapped onto the simplex by the stick-breaking transform (one
+    more component than `loc`).
 
     Args:
         loc (Tensor or float): the mean of the normal vector.

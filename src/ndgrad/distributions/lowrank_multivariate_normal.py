@@ -46,7 +46,8 @@ class LowRankMultivariateNormal(Distribution):
 
     Example::
 
-        >>> d = torch.distributions.LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2))
+        >>> W = torch.tensor([[1.0], [0.0]])
+        >>> d = torch.distributions.LowRankMultivariateNormal(torch.zeros(2), W, torch.ones(2))
         >>> d.covariance_matrix, d.log_prob(torch.zeros(2))
         (tensor([[2., 0.],
                 [0., 1.]]), tensor(-2.1845))

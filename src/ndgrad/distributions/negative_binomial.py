@@ -13,7 +13,8 @@ __all__ = ["NegativeBinomial"]
 
 
 class NegativeBinomial(BinaryProbsOrLogits, Distribution):
-    """The negative binomial distribution: the number of successes before `total_count` failures of independent trials of success probability `probs`.
+    """The negative binomial distribution: the number of successes before `total_count` failures of independent trials
+    of success probability `probs`.
 
     Args:
         total_count (Tensor or float): the number of failures (positive; need not be an integer).

@@ -36,7 +36,8 @@ def _rejection_sample(loc, concentration, rng_uniform):
 
 
 class VonMises(Distribution):
-    """The von Mises distribution on the circle: density ``exp(concentration * cos(x - loc)) / (2 * pi * I0(concentration))``.
+    """The von Mises distribution on the circle, of density
+    ``exp(concentration * cos(x - loc)) / (2 * pi * I0(concentration))``.
 
     Args:
         loc (Tensor or float): the mean angle, in radians.

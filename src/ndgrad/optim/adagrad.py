@@ -15,7 +15,7 @@ class Adagrad(Optimizer):
         eps: added to the denominator, for numerical stability.
         maximize: ascend the objective instead of descending it.
         foreach, differentiable, fused: accepted as torch's are; ``differentiable=True`` and ``fused=True``
-            raise NotImplementedError (the updates always run on the _foreach_ ops under no_grad).
+            raise NotImplementedError (the updates always run on the ``_foreach_`` ops under no_grad).
 
     Example::
 

@@ -79,7 +79,7 @@ class AdamW(Adam):
         maximize: ascend the objective instead of descending it.
         capturable: accepted for compatibility (no CUDA graphs here).
         foreach, differentiable, fused: accepted as torch's are; ``differentiable=True`` and ``fused=True``
-            raise NotImplementedError (the updates always run on the _foreach_ ops under no_grad).
+            raise NotImplementedError (the updates always run on the ``_foreach_`` ops under no_grad).
 
     Example::
 

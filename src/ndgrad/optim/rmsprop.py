@@ -16,8 +16,8 @@ class RMSprop(Optimizer):
             average of the squares minus the square of the average) instead.
         maximize: ascend the objective instead of descending it.
         capturable: accepted for compatibility (no CUDA graphs here).
-        foreach, differentiable, fused: accepted as torch's are; ``differentiable=True`` and ``fused=True``
-            raise NotImplementedError (the updates always run on the _foreach_ ops under no_grad).
+        foreach, differentiable: accepted as torch's are; ``differentiable=True`` raises
+            NotImplementedError (the updates always run on the ``_foreach_`` ops under no_grad).
 
     Example::
 
