@@ -211,7 +211,7 @@ class Tensor:
 
     @property
     def device(self):
-        """Where the data lives: ``cpu`` (ndgrad has no accelerator devices), or ``meta`` for a tensor
+        """Where the data lives, ``cpu`` (ndgrad has no accelerator devices), or ``meta`` for a tensor
         with a shape and a dtype but no data.
 
         Example::
@@ -234,7 +234,7 @@ class Tensor:
 
     @property
     def is_cuda(self):
-        """Whether this tensor lives on a CUDA GPU: always ``False`` in ndgrad.
+        """Whether this tensor lives on a CUDA GPU; always ``False`` in ndgrad.
 
         Example::
 
@@ -245,7 +245,7 @@ class Tensor:
 
     @property
     def layout(self):
-        """The memory layout: ``torch.strided`` (dense), or a sparse one (``torch.sparse_coo``,
+        """The memory layout, ``torch.strided`` (dense) or a sparse one (``torch.sparse_coo``,
         ``torch.sparse_csr``, ...).
 
         Example::
@@ -465,7 +465,7 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        """Whether this tensor is a leaf of the autograd graph: made by the user rather than by an op
+        """Whether this tensor is a leaf of the autograd graph, made by the user rather than by an op
         that autograd recorded. Only leaves that require grad get :attr:`grad` filled by backward.
 
         Example::
@@ -551,7 +551,8 @@ class Tensor:
 
     @property
     def volatile(self):   # removed in torch 0.4: no_grad replaced it
-        """Removed in torch 0.4 (use :class:`ndgrad.no_grad`): always ``False``; reading or setting it warns."""
+        """Removed in torch 0.4 (use :class:`ndgrad.no_grad` instead); always ``False``, and reading or
+        setting it warns."""
         warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
         return False
 
@@ -598,7 +599,7 @@ class Tensor:
 
     @property
     def data(self):
-        """This tensor's values without its autograd history: a tensor sharing its memory, that
+        """This tensor's values without its autograd history, as a tensor sharing its memory that
         requires no grad. In torch, unlike :meth:`detach`, in-place changes made through it escape
         autograd's version checks; ndgrad's is :meth:`detach` and shares the version counter.
 
