@@ -119,6 +119,22 @@ class Size(tuple):
 
 
 class Tensor:
+    """A multi-dimensional array of one dtype, on which autograd records the operations.
+
+    ndgrad's tensors hold a NumPy array (CPU only; a ``meta`` tensor holds none) and carry torch's
+    autograd state: :attr:`requires_grad`, :attr:`grad`, :attr:`grad_fn`, the version counter and
+    view bookkeeping. Make them with :func:`ndgrad.tensor`, :func:`ndgrad.zeros` and the other
+    creation functions rather than with the class.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        >>> y = (x * x).sum()
+        >>> y.backward()
+        >>> x.grad
+        tensor([[2., 4.],
+                [6., 8.]])
+    """
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
     if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
         def __getattr__(self, name: str) -> Any: ...
@@ -171,50 +187,144 @@ class Tensor:
     # --- metadata -------------------------------------------------------------------------
     @property
     def shape(self):
+        """The size of each dimension, as a :class:`ndgrad.Size` (a tuple); the same as :meth:`size`.
+
+        Example::
+
+            >>> torch.zeros(2, 3).shape
+            torch.Size([2, 3])
+        """
         return Size(self._data.shape)
 
     def size(self, dim=None):
+        """The size of each dimension, or of dimension `dim` alone.
+
+        Args:
+            dim (int, optional): the dimension (negative counts from the end).
+
+        Returns:
+            Size or int: all the sizes (a tuple) or the one asked for.
+
+        Example::
+
+            >>> x = torch.zeros(2, 3)
+            >>> x.size(), x.size(-1)
+            (torch.Size([2, 3]), 3)
+        """
         if dim is None:
             return Size(self._data.shape)
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
     def dtype(self):
+        """The type of the elements (:class:`ndgrad.dtype`).
+
+        Example::
+
+            >>> torch.tensor([1, 2]).dtype, torch.tensor([1.0]).dtype
+            (torch.int64, torch.float32)
+        """
         return _dtype.from_numpy_dtype(self._data.dtype)
 
     @property
     def device(self):
+        """Where the data lives, ``cpu`` (ndgrad has no accelerator devices), or ``meta`` for a tensor
+        with a shape and a dtype but no data.
+
+        Example::
+
+            >>> torch.tensor([1.0]).device
+            device(type='cpu')
+        """
         return META if type(self._data) is MetaArray else CPU
 
     @property
     def is_meta(self):
+        """Whether this tensor is on the ``meta`` device (shape and dtype only, no data).
+
+        Example::
+
+            >>> torch.empty(2, device="meta").is_meta
+            True
+        """
         return type(self._data) is MetaArray
 
     @property
     def is_cuda(self):
+        """Whether this tensor lives on a CUDA GPU; always ``False`` in ndgrad.
+
+        Example::
+
+            >>> torch.tensor([1.0]).is_cuda
+            False
+        """
         return False
 
     @property
     def layout(self):
+        """The memory layout, ``torch.strided`` (dense) or a sparse one (``torch.sparse_coo``,
+        ``torch.sparse_csr``, ...).
+
+        Example::
+
+            >>> torch.tensor([1.0]).layout, torch.tensor([1.0]).to_sparse().layout
+            (torch.strided, torch.sparse_coo)
+        """
         return strided if is_array(self._data) else self._data.layout
 
     @property
     def is_sparse(self):
+        """Whether this tensor has the sparse COO layout.
+
+        Example::
+
+            >>> x = torch.tensor([[0.0, 1.0]])
+            >>> x.is_sparse, x.to_sparse().is_sparse
+            (False, True)
+        """
         return self.layout is sparse_coo
 
     @property
     def is_sparse_csr(self):
+        """Whether this tensor has the sparse CSR layout.
+
+        Example::
+
+            >>> torch.tensor([[0.0, 1.0]]).to_sparse_csr().is_sparse_csr
+            True
+        """
         return self.layout is sparse_csr
 
     @property
     def is_nested(self):
+        """Whether this is a nested tensor (components of different shapes, ``torch.nested``).
+
+        Example::
+
+            >>> torch.nested.nested_tensor([torch.ones(2), torch.ones(3)]).is_nested
+            True
+        """
         return type(self._data) is NestedArray
 
     @property
     def ndim(self):
+        """The number of dimensions (the same as :meth:`dim`).
+
+        Example::
+
+            >>> torch.zeros(2, 3).ndim
+            2
+        """
         return self._data.ndim
 
     def dim(self):
+        """The number of dimensions.
+
+        Example::
+
+            >>> torch.zeros(2, 3).dim(), torch.tensor(1.0).dim()
+            (2, 0)
+        """
         return self._data.ndim
 
     ndimension = dim
@@ -225,9 +335,30 @@ class Tensor:
     nelement = numel
 
     def element_size(self):
+        """The size of one element in bytes.
+
+        Example::
+
+            >>> torch.tensor([1.0]).element_size(), torch.tensor([1]).element_size()
+            (4, 8)
+        """
         return self._data.itemsize
 
     def stride(self, dim=None):
+        """The strides: how many elements apart in memory two neighbours along each dimension are.
+
+        Args:
+            dim (int, optional): the one dimension whose stride to return.
+
+        Returns:
+            tuple or int: all the strides, or the one asked for.
+
+        Example::
+
+            >>> x = torch.zeros(2, 3)
+            >>> x.stride(), x.t().stride()
+            ((3, 1), (1, 3))
+        """
         if self._data.size:
             st = tuple(s // self._data.itemsize for s in self._data.strides)
         else:   # NumPy gives empty arrays zero strides; torch keeps the contiguous ones
@@ -235,6 +366,14 @@ class Tensor:
         return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
 
     def storage_offset(self):
+        """The offset of this tensor's first element from the start of its storage, in elements.
+
+        Example::
+
+            >>> x = torch.arange(5)
+            >>> x[2:].storage_offset()
+            2
+        """
         if self._base is None and (not is_array(self._data) or self._data.base is None):
             return 0
         owner = _owner(self) if is_array(self._data) else self._base._data   # from the start of the memory
@@ -242,6 +381,17 @@ class Tensor:
                 - owner.__array_interface__["data"][0]) // self._data.itemsize
 
     def is_contiguous(self, memory_format=None):
+        """Whether the elements lie in memory in the order `memory_format` gives (default: row-major, C order).
+
+        Args:
+            memory_format (memory_format, optional): the order to check (``torch.channels_last`` ...).
+
+        Example::
+
+            >>> x = torch.zeros(2, 3)
+            >>> x.is_contiguous(), x.t().is_contiguous()
+            (True, False)
+        """
         if memory_format is None or memory_format is contiguous_format or not is_array(self._data):
             return self._data.flags.c_contiguous
         d = self._data
@@ -255,6 +405,14 @@ class Tensor:
         return self._data.dtype.kind == "c"
 
     def data_ptr(self):
+        """The memory address of this tensor's first element (an int).
+
+        Example::
+
+            >>> x = torch.arange(4)
+            >>> x[1:].data_ptr() - x.data_ptr() == x.element_size()
+            True
+        """
         return self._data.__array_interface__["data"][0]
 
     def is_inference(self):
@@ -271,6 +429,20 @@ class Tensor:
     # --- autograd metadata ----------------------------------------------------------------
     @property
     def requires_grad(self):
+        """Whether autograd records the operations on this tensor, so that gradients flow to it.
+
+        Set it on a leaf (a tensor made by the user) to have its gradient accumulated into :attr:`grad`;
+        only floating-point and complex tensors can require gradients.
+
+        Example::
+
+            >>> x = torch.tensor([1.0, 2.0])
+            >>> x.requires_grad
+            False
+            >>> x.requires_grad = True
+            >>> (x * 2).requires_grad
+            True
+        """
         # a view requires grad once its base does, even if the base started to after the view was made
         return self._requires_grad or self._base is not None and self._base._requires_grad
 
@@ -295,6 +467,14 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        """The autograd node that produced this tensor (its backward function), or ``None`` for a leaf.
+
+        Example::
+
+            >>> x = torch.tensor([1.0], requires_grad=True)
+            >>> x.grad_fn is None, (x * 2).grad_fn.name()
+            (True, 'MulBackward0')
+        """
         if self._base is not None and self._view_version != self._vc[0] and self._view_fn is not None \
                 and self._base._requires_grad:
             self._regenerate_view_grad_fn()
@@ -302,6 +482,15 @@ class Tensor:
 
     @property
     def is_leaf(self):
+        """Whether this tensor is a leaf of the autograd graph, made by the user rather than by an op
+        that autograd recorded. Only leaves that require grad get :attr:`grad` filled by backward.
+
+        Example::
+
+            >>> x = torch.tensor([1.0], requires_grad=True)
+            >>> x.is_leaf, (x * 2).is_leaf
+            (True, False)
+        """
         return self.grad_fn is None
 
     def _is_view(self):
@@ -309,6 +498,18 @@ class Tensor:
 
     @property
     def grad(self):
+        """The gradient accumulated into this tensor by :meth:`backward` (``None`` until then).
+
+        Only leaves get one, and non-leaves that called :meth:`retain_grad`; reading it on another
+        non-leaf warns. It can be assigned (a tensor of the same shape and dtype) or deleted.
+
+        Example::
+
+            >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+            >>> (x * x).sum().backward()
+            >>> x.grad
+            tensor([2., 4.])
+        """
         if self._grad is None and self._grad_fn is not None and not self._retains_grad:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -367,6 +568,8 @@ class Tensor:
 
     @property
     def volatile(self):   # removed in torch 0.4: no_grad replaced it
+        """Removed in torch 0.4 (use :class:`ndgrad.no_grad` instead); always ``False``, and reading or
+        setting it warns."""
         warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
         return False
 
@@ -388,14 +591,46 @@ class Tensor:
 
     @property
     def output_nr(self):
+        """Which output of its :attr:`grad_fn` this tensor is (0 for a leaf or a single output).
+
+        Example::
+
+            >>> a, b = torch.tensor([1.0, 2.0], requires_grad=True).unbind()
+            >>> a.output_nr, b.output_nr
+            (0, 1)
+        """
         return self._output_nr
 
     @property
     def retains_grad(self):
+        """Whether this non-leaf tensor keeps its gradient in :attr:`grad` (after :meth:`retain_grad`).
+
+        Example::
+
+            >>> y = torch.tensor([1.0], requires_grad=True) * 2
+            >>> y.retain_grad()
+            >>> y.retains_grad
+            True
+        """
         return self._retains_grad
 
     @property
     def data(self):
+        """This tensor's values without its autograd history, as a tensor sharing its memory that
+        requires no grad. In torch, unlike :meth:`detach`, in-place changes made through it escape
+        autograd's version checks; ndgrad's is :meth:`detach` and shares the version counter.
+
+        Assigning a tensor to ``x.data`` swaps the values of `x` for its, keeping the autograd identity of `x`.
+
+        Example::
+
+            >>> x = torch.tensor([1.0], requires_grad=True)
+            >>> x.data
+            tensor([1.])
+            >>> x.data = torch.tensor([5.0])
+            >>> x
+            tensor([5.], requires_grad=True)
+        """
         return self.detach()
 
     @data.setter
@@ -457,6 +692,14 @@ class Tensor:
 
     # --- memory -------------------------------------------------------------------------------
     def untyped_storage(self):
+        """The storage under this tensor: its memory as bytes, shared with its views.
+
+        Example::
+
+            >>> x = torch.zeros(2, 3)
+            >>> x.untyped_storage().nbytes()
+            24
+        """
         return UntypedStorage(_owner(self))
 
     def storage(self):
@@ -467,6 +710,22 @@ class Tensor:
         return TypedStorage(_owner(self), self._data.dtype)
 
     def resize_(self, *sizes, memory_format=None):
+        """resize_(*sizes, memory_format=None) -> Tensor
+
+        Gives this tensor a new shape in place, in row-major order: its memory is reused where it is large
+        enough and grown otherwise (ndgrad fills the new elements with zeros; torch leaves them undefined).
+        Not allowed on a tensor that requires grad.
+
+        Args:
+            sizes (int...): the new shape (ints, or one sequence).
+
+        Example::
+
+            >>> x = torch.tensor([1, 2, 3, 4])
+            >>> x.resize_(2, 2)
+            tensor([[1, 2],
+                    [3, 4]])
+        """
         modes = self._grad_modes
         if self._inference and not modes.inference:
             raise RuntimeError(INFERENCE_INPLACE)
@@ -511,6 +770,19 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
+        """This tensor's data as a NumPy array, sharing memory (no copy) on the CPU.
+
+        Args:
+            force (bool, optional): allow it on a tensor that requires grad (else a RuntimeError).
+
+        Example::
+
+            >>> x = torch.tensor([1.0, 2.0])
+            >>> a = x.numpy()
+            >>> a[0] = 5.0
+            >>> x
+            tensor([5., 2.])
+        """
         if self._requires_grad and not force and self._grad_modes.enabled:   # allowed under no_grad, as torch
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         _refuse_math_bits(self)
@@ -542,11 +814,25 @@ class Tensor:
         return self._data.__dlpack_device__()
 
     def item(self):
+        """The value of a one-element tensor, as a Python number.
+
+        Example::
+
+            >>> torch.tensor([2.5]).item(), torch.tensor(3).item()
+            (2.5, 3)
+        """
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         return resolved_data(self).reshape(()).item()
 
     def tolist(self):
+        """This tensor's values as (nested) Python lists of Python numbers; a 0-d tensor gives a number.
+
+        Example::
+
+            >>> torch.tensor([[1, 2], [3, 4]]).tolist()
+            [[1, 2], [3, 4]]
+        """
         return resolved_data(self).tolist()
 
     def __bool__(self):
@@ -631,9 +917,23 @@ class Tensor:
         return self.to(_dtype.int16)
 
     def char(self):
+        """This tensor cast to ``torch.int8`` (``self.to(torch.int8)``).
+
+        Example::
+
+            >>> torch.tensor([1.7, -2.2]).char()
+            tensor([ 1, -2], dtype=torch.int8)
+        """
         return self.to(_dtype.int8)
 
     def byte(self):
+        """This tensor cast to ``torch.uint8`` (``self.to(torch.uint8)``).
+
+        Example::
+
+            >>> torch.tensor([1.7, 2.2]).byte()
+            tensor([1, 2], dtype=torch.uint8)
+        """
         return self.to(_dtype.uint8)
 
     def bool(self):
@@ -646,11 +946,24 @@ class Tensor:
         return self.to(_dtype.complex128, memory_format=memory_format)
 
     def chalf(self, memory_format=None):
+        """Would cast to ``torch.complex32``; ndgrad has no such dtype (NumPy has none to store it) and
+        raises NotImplementedError.
+        """
         # NumPy has no half-precision complex type to store it in; emulating it in complex64 would need
         # a dtype tag apart from the array's and a rounding of both parts after every op
         raise NotImplementedError("chalf: ndgrad has no complex32 (ComplexHalf) dtype")
 
     def type_as(self, other):
+        """This tensor cast to the dtype of `other` (itself if it has it already).
+
+        Args:
+            other (Tensor): the tensor whose dtype to take.
+
+        Example::
+
+            >>> torch.tensor([1.5, 2.5]).type_as(torch.tensor([1]))
+            tensor([1, 2])
+        """
         return self.to(other.dtype)
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
@@ -669,6 +982,14 @@ class Tensor:
         return self.to(target, non_blocking=non_blocking)
 
     def cpu(self):
+        """This tensor on the CPU: itself, as every ndgrad tensor lives there.
+
+        Example::
+
+            >>> x = torch.tensor([1.0])
+            >>> x.cpu() is x
+            True
+        """
         return self
 
     def cuda(self, device=None, non_blocking=False):

@@ -143,74 +143,418 @@ def _one(n, dim):
 
 # ---- torch.fft's functions ---------------------------------------------------------------------
 def fft(input, n=None, dim=-1, norm=None):
+    """The one-dimensional discrete Fourier transform of `input` (complex output).
+
+    Args:
+        input (Tensor): the input.
+        n (int, optional): the signal length: `input` is trimmed or zero-padded to it along `dim`.
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the complex spectrum, of size `n` along `dim`.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.complex64)
+        >>> torch.fft.fft(x)
+        tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
+    """
     return _c2c(input, *_one(n, dim), norm, True, True)
 
 
 def ifft(input, n=None, dim=-1, norm=None):
+    """The one-dimensional inverse discrete Fourier transform of `input`.
+
+    Args:
+        input (Tensor): the input.
+        n (int, optional): the signal length: `input` is trimmed or zero-padded to it along `dim`.
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the complex signal.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.complex64)
+        >>> torch.fft.ifft(torch.fft.fft(x))
+        tensor([1.+0.j, 2.+0.j, 3.+0.j, 4.+0.j])
+    """
     return _c2c(input, *_one(n, dim), norm, False, True)
 
 
 def rfft(input, n=None, dim=-1, norm=None):
+    """The one-dimensional Fourier transform of a real `input`, keeping only the n // 2 + 1
+    non-negative frequencies (the others are their complex conjugates).
+
+    Args:
+        input (Tensor): the input (real).
+        n (int, optional): the signal length: `input` is trimmed or zero-padded to it along `dim`.
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the onesided complex spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> torch.fft.rfft(x)
+        tensor([10.+0.j, -2.+2.j, -2.+0.j])
+    """
     return _r2c(input, *_one(n, dim), norm, "rfft", True)
 
 
 def irfft(input, n=None, dim=-1, norm=None):
+    """The inverse of :func:`rfft`: the real signal whose onesided spectrum is `input`.
+
+    Args:
+        input (Tensor): the input.
+        n (int, optional): the length of the real output along `dim` (default: 2 * (input.size(dim) - 1)).
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the real signal.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> torch.fft.irfft(torch.fft.rfft(x), n=4)
+        tensor([1., 2., 3., 4.])
+    """
     return _c2r(input, *_one(n, dim), norm, False)
 
 
 def hfft(input, n=None, dim=-1, norm=None):
+    """The one-dimensional Fourier transform of a Hermitian-symmetric signal given by its onesided
+    half `input`; the result is real.
+
+    Args:
+        input (Tensor): the input.
+        n (int, optional): the length of the real output along `dim` (default: 2 * (input.size(dim) - 1)).
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the real spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0])
+        >>> torch.fft.hfft(x)
+        tensor([ 8., -2.,  0., -2.])
+    """
     return _c2r(input, *_one(n, dim), norm, True)
 
 
 def ihfft(input, n=None, dim=-1, norm=None):
+    """The inverse of :func:`hfft`: the onesided half of the inverse transform of a real `input`.
+
+    Args:
+        input (Tensor): the input (real).
+        n (int, optional): the signal length: `input` is trimmed or zero-padded to it along `dim`.
+        dim (int, optional): the dimension to transform (default: the last).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the onesided complex result.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> torch.fft.ihfft(x)
+        tensor([ 2.5000-0.0000j, -0.5000-0.5000j, -0.5000-0.0000j])
+    """
     return _r2c(input, *_one(n, dim), norm, "ihfft", False)
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None):
+    """The two-dimensional discrete Fourier transform of `input` (over the last two dimensions by default).
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the complex spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.fft2(x)
+        tensor([[10.+0.j, -2.+0.j],
+                [-4.+0.j,  0.+0.j]])
+    """
     return _c2c(input, s, dim, norm, True, False)
 
 
 def ifft2(input, s=None, dim=(-2, -1), norm=None):
+    """The two-dimensional inverse discrete Fourier transform of `input`.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the complex signal.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.ifft2(torch.fft.fft2(x)).real
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
     return _c2c(input, s, dim, norm, False, False)
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The two-dimensional Fourier transform of a real `input`, onesided in the last dimension.
+
+    Args:
+        input (Tensor): the input (real).
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the onesided complex spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.rfft2(x)
+        tensor([[10.+0.j, -2.+0.j],
+                [-4.+0.j,  0.+0.j]])
+    """
     return _r2c(input, s, dim, norm, "rfftn", True)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The inverse of :func:`rfft2`: the real signal whose two-dimensional onesided spectrum is `input`.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the real output size in each of `dim` (default: the input's,
+            the last one 2 * (size - 1)).
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the real signal.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.irfft2(torch.fft.rfft2(x), s=(2, 2))
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
     return _c2r(input, s, dim, norm, False)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The two-dimensional Fourier transform of a Hermitian-symmetric signal given by its onesided
+    half `input`; the result is real.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the real output size in each of `dim` (default: the input's,
+            the last one 2 * (size - 1)).
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the real spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.hfft2(x)
+        tensor([[10., -2.],
+                [-4.,  0.]])
+    """
     return _c2r(input, s, dim, norm, True)
 
 
 def ihfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The inverse of :func:`hfft2` for a real `input`: onesided in the last dimension.
+
+    Args:
+        input (Tensor): the input (real).
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the two dimensions to transform (default: the last two).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the onesided complex result.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.ihfft2(x)
+        tensor([[ 2.5000-0.j, -0.5000-0.j],
+                [-1.0000+0.j,  0.0000+0.j]])
+    """
     return _r2c(input, s, dim, norm, "ihfftn", False)
 
 
 def fftn(input, s=None, dim=None, norm=None):
+    """The N-dimensional discrete Fourier transform of `input` (over all dimensions by default).
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the complex spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.fftn(x)
+        tensor([[10.+0.j, -2.+0.j],
+                [-4.+0.j,  0.+0.j]])
+    """
     return _c2c(input, s, dim, norm, True, False)
 
 
 def ifftn(input, s=None, dim=None, norm=None):
+    """The N-dimensional inverse discrete Fourier transform of `input`.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the complex signal.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.ifftn(x)
+        tensor([[ 2.5000+0.j, -0.5000+0.j],
+                [-1.0000+0.j,  0.0000+0.j]])
+    """
     return _c2c(input, s, dim, norm, False, False)
 
 
 def rfftn(input, s=None, dim=None, norm=None):
+    """The N-dimensional Fourier transform of a real `input`, onesided in the last transformed dimension.
+
+    Args:
+        input (Tensor): the input (real).
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the onesided complex spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.rfftn(x)
+        tensor([[10.+0.j, -2.+0.j],
+                [-4.+0.j,  0.+0.j]])
+    """
     return _r2c(input, s, dim, norm, "rfftn", True)
 
 
 def irfftn(input, s=None, dim=None, norm=None):
+    """The inverse of :func:`rfftn`: the real signal whose N-dimensional onesided spectrum is `input`.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the real output size in each of `dim` (default: the input's,
+            the last one 2 * (size - 1)).
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the real signal.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.irfftn(torch.fft.rfftn(x), s=(2, 2))
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
     return _c2r(input, s, dim, norm, False)
 
 
 def hfftn(input, s=None, dim=None, norm=None):
+    """The N-dimensional Fourier transform of a Hermitian-symmetric signal given by its onesided
+    half `input` (halved in the last transformed dimension); the result is real.
+
+    Args:
+        input (Tensor): the input.
+        s (sequence of int, optional): the real output size in each of `dim` (default: the input's,
+            the last one 2 * (size - 1)).
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling of the forward transform: ``"backward"`` (default, none),
+            ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (by 1/n).
+
+    Returns:
+        Tensor: the real spectrum.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.hfftn(x)
+        tensor([[10., -2.],
+                [-4.,  0.]])
+    """
     return _c2r(input, s, dim, norm, True)
 
 
 def ihfftn(input, s=None, dim=None, norm=None):
+    """The inverse of :func:`hfftn` for a real `input`: onesided in the last transformed dimension.
+
+    Args:
+        input (Tensor): the input (real).
+        s (sequence of int, optional): the signal size in each of `dim`: trimmed or zero-padded to it.
+        dim (sequence of int, optional): the dimensions to transform (default: all, or the last len(s)).
+        norm (str, optional): the scaling, named by the forward transform's: ``"backward"`` (default,
+            this one scales by 1/n), ``"ortho"`` (by 1/sqrt(n)) or ``"forward"`` (none).
+
+    Returns:
+        Tensor: the onesided complex result.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.fft.ihfftn(x)
+        tensor([[ 2.5000-0.j, -0.5000-0.j],
+                [-1.0000+0.j,  0.0000+0.j]])
+    """
     return _r2c(input, s, dim, norm, "ihfftn", False)
 
 
@@ -220,6 +564,22 @@ def fftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
+    """The n // 2 + 1 non-negative sample frequencies of an :func:`rfft` of length `n`.
+
+    Args:
+        n (int): the signal length.
+        d (float, optional): the sample spacing (default: 1); the frequencies are in cycles per unit of `d`.
+        dtype (dtype, optional): the result's dtype (default: the default float dtype).
+        requires_grad (bool, optional): whether autograd records operations on the result.
+
+    Returns:
+        Tensor: ``[0, 1, ..., n // 2] / (d * n)``.
+
+    Example::
+
+        >>> torch.fft.rfftfreq(5)
+        tensor([0.0000, 0.2000, 0.4000])
+    """
     return tensor(np.fft.rfftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
 
 
@@ -236,6 +596,23 @@ def fftshift(input, dim=None):
 
 
 def ifftshift(input, dim=None):
+    """The inverse of :func:`fftshift`: the zero frequency moved back from the middle to the start.
+
+    Args:
+        input (Tensor): a spectrum in the order :func:`fftshift` gives.
+        dim (int or sequence of int, optional): the dimensions to shift (default: all).
+
+    Returns:
+        Tensor: `input` rolled back by half of each size (rounded up).
+
+    Example::
+
+        >>> f = torch.fft.fftshift(torch.fft.fftfreq(5))
+        >>> f
+        tensor([-0.4000, -0.2000,  0.0000,  0.2000,  0.4000])
+        >>> torch.fft.ifftshift(f)
+        tensor([ 0.0000,  0.2000,  0.4000, -0.4000, -0.2000])
+    """
     dims = _shift_dims(input, dim)
     return input.roll([(input.shape[d] + 1) // 2 for d in dims], dims)
 

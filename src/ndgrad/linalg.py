@@ -15,6 +15,23 @@ from .ops.shape import diagonal as _diagonal
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of the matrices in `A`: :func:`ndgrad.diagonal` with the last two dimensions as default.
+
+    Args:
+        A (Tensor): the input, with at least two dimensions.
+        offset (int, optional): which diagonal: 0 the main one, above it positive, below it negative.
+        dim1 (int, optional): the first dimension of the matrices (default: -2).
+        dim2 (int, optional): the second one (default: -1).
+
+    Returns:
+        Tensor: a view of `A`, the diagonal as its last dimension.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.linalg.diagonal(A), torch.linalg.diagonal(A, offset=1)
+        (tensor([1., 4.]), tensor([2.]))
+    """
     return _diagonal(A, offset, dim1, dim2)
 
 

@@ -6,6 +6,14 @@ from .autograd.profiler import profile as _autograd_profile
 
 
 class ProfilerActivity(enum.Enum):
+    """The devices a profiler can record: ndgrad records ``CPU`` activity only (``CUDA`` exists for
+    code that names it).
+
+    Example::
+
+        >>> torch.autograd.ProfilerActivity.CPU
+        <ProfilerActivity.CPU: 0>
+    """
     CPU = 0
     CUDA = 1
 

@@ -272,10 +272,26 @@ class _force_original_view_tracking(_Mode):
 
 
 def _is_view_replay_enabled():
+    """Whether views are recorded so that autograd can replay them (view replay, on inside
+    ``torch.autograd._force_original_view_tracking(True)``); off by default.
+
+    Example::
+
+        >>> torch.autograd.is_view_replay_enabled()
+        False
+    """
     return state.view_replay
 
 
 def is_multithreading_enabled():
+    """Whether the backward passes of different threads may run at the same time (on by default;
+    :class:`ndgrad.autograd.set_multithreading_enabled` changes it).
+
+    Example::
+
+        >>> torch.autograd.is_multithreading_enabled()
+        True
+    """
     return state.multithreading
 
 

@@ -36,6 +36,25 @@ from .node import edge as _edge
 
 
 class GradcheckError(RuntimeError):
+    """The error :func:`gradcheck` and :func:`gradgradcheck` raise (with ``raise_exception=True``, the
+    default) where an analytical gradient differs from the numerical one.
+
+    Example::
+
+        >>> class Wrong(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         return grad
+        >>> x = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+        >>> try:
+        ...     torch.autograd.gradcheck(Wrong.apply, (x,))
+        ... except RuntimeError as e:
+        ...     print(type(e).__name__)
+        GradcheckError
+    """
     pass
 
 

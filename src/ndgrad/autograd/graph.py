@@ -219,12 +219,29 @@ def push_hooks(hooks):
 
 
 def pop_hooks():
+    """Removes the innermost saved-tensor hooks (those the last :func:`push_hooks` made current), as
+    leaving a :class:`saved_tensors_hooks` block does. ndgrad's own name (torch keeps its equivalent private).
+
+    Example::
+
+        >>> hooks = torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+        >>> torch.autograd.graph.push_hooks(hooks)
+        >>> torch.autograd.graph.pop_hooks()
+    """
     if not saved_hooks:
         raise RuntimeError("pop_hooks: there are no saved tensors hooks to pop (more exits than enters)")
     saved_hooks.pop()
 
 
 def hooks_enabled():
+    """Whether saved-tensor hooks may be entered now (``False`` after :func:`disable_hooks`).
+    ndgrad's own name (torch keeps its equivalent private).
+
+    Example::
+
+        >>> torch.autograd.graph.hooks_enabled()
+        True
+    """
     return _disabled[0] is None
 
 

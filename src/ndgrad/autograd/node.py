@@ -93,6 +93,21 @@ class TensorMeta:
 
 
 class Node:
+    """A node of the autograd graph: the backward function of one recorded op (``grad_fn``).
+
+    ``next_functions`` holds, for each input of the op, the node its gradient flows to next (with
+    the input's output number); ``name()``, ``register_hook`` / ``register_prehook``,
+    ``metadata`` and the saved values (``_saved_*``) are available as in torch.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (x * 2).sum()
+        >>> y.grad_fn.name(), y.grad_fn.next_functions[0][0].name()
+        ('SumBackward0', 'MulBackward0')
+        >>> isinstance(y.grad_fn, torch.autograd.graph.Node)
+        True
+    """
     __slots__ = ("next_functions", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
                  "__weakref__")
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)

@@ -20,6 +20,23 @@ def register_hook(self, hook):
     return self._hooks.add(hook)
 
 def register_post_accumulate_grad_hook(self, hook):
+    """Registers ``hook(tensor) -> None``, called on this leaf after its gradient has been
+    accumulated into :attr:`grad` in a backward pass (an optimizer step can run there).
+
+    Args:
+        hook (Callable): called with this tensor; it can read and change ``tensor.grad``.
+
+    Returns:
+        A handle whose ``remove()`` unregisters the hook.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> h = x.register_post_accumulate_grad_hook(lambda t: print("grad:", t.grad))
+        >>> (x * 3).sum().backward()
+        grad: tensor([3., 3.])
+        >>> h.remove()
+    """
     if self.grad_fn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     if self._post_acc_hooks is None:
@@ -27,6 +44,18 @@ def register_post_accumulate_grad_hook(self, hook):
     return self._post_acc_hooks.add(hook)
 
 def retain_grad(self):
+    """Makes this non-leaf tensor keep its gradient in :attr:`grad` during backward passes (a leaf
+    keeps it already: nothing changes).
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 2
+        >>> y.retain_grad()
+        >>> y.sum().backward()
+        >>> y.grad
+        tensor([1., 1.])
+    """
     if not self._requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     fn = self.grad_fn

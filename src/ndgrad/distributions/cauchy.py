@@ -11,6 +11,20 @@ __all__ = ["Cauchy"]
 
 
 class Cauchy(Distribution):
+    """The Cauchy (Lorentz) distribution: density ``1 / (pi * scale * (1 + ((x - loc) / scale)**2))``; it has no mean.
+
+    Args:
+        loc (Tensor or float): the location (median and mode).
+        scale (Tensor or float): the half width at half maximum (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Cauchy(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([-1.8379]), tensor([0.7500]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True

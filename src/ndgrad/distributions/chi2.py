@@ -8,6 +8,20 @@ __all__ = ["Chi2"]
 
 
 class Chi2(Gamma):
+    """The chi-squared distribution with `df` degrees of freedom (a :class:`Gamma` of concentration ``df / 2`` and
+    rate 1/2).
+
+    Args:
+        df (Tensor or float): the degrees of freedom (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Chi2(torch.tensor([4.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
+        (tensor([4.]), tensor([8.]), tensor([-1.6931]))
+    """
     arg_constraints = {"df": constraints.positive}
 
     def __init__(self, df, validate_args=None):

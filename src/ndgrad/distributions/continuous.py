@@ -13,6 +13,22 @@ __all__ = ["Beta", "Exponential", "Laplace", "Normal", "Uniform"]
 
 
 class Normal(ExponentialFamily):
+    """The normal (Gaussian) distribution of mean `loc` and standard deviation `scale`.
+
+    Args:
+        loc (Tensor or float): the mean.
+        scale (Tensor or float): the standard deviation (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+        >>> d.log_prob(torch.tensor([0.0, 0.0]))
+        tensor([-0.9189, -1.7371])
+        >>> d.cdf(torch.tensor([0.0, 1.0])), d.entropy()
+        (tensor([0.5000, 0.5000]), tensor([1.4189, 2.1121]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
@@ -55,6 +71,20 @@ class Normal(ExponentialFamily):
 
 
 class Uniform(Distribution):
+    """The continuous uniform distribution on the half-open interval ``[low, high)``.
+
+    Args:
+        low (Tensor or float): the lower bound (included).
+        high (Tensor or float): the upper bound (excluded).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Uniform(torch.tensor([0.0]), torch.tensor([4.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([1.3333]), tensor([-1.3863]))
+    """
     arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
                        "high": constraints.dependent(is_discrete=False, event_dim=0)}
     has_rsample = True
@@ -97,6 +127,19 @@ class Uniform(Distribution):
 
 
 class Exponential(ExponentialFamily):
+    """The exponential distribution of rate `rate`: density ``rate * exp(-rate * x)`` for x >= 0.
+
+    Args:
+        rate (Tensor or float): the rate, 1 / mean (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Exponential(torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([0.5000]), tensor([-1.3069]), tensor([0.8647]))
+    """
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
@@ -138,6 +181,20 @@ class Exponential(ExponentialFamily):
 
 
 class Laplace(Distribution):
+    """The Laplace (double exponential) distribution: density ``exp(-|x - loc| / scale) / (2 * scale)``.
+
+    Args:
+        loc (Tensor or float): the location (mean and median).
+        scale (Tensor or float): the scale (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Laplace(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.variance, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([-1.6931]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
@@ -175,6 +232,20 @@ class Laplace(Distribution):
 
 
 class Beta(ExponentialFamily):
+    """The beta distribution on (0, 1), of density proportional to ``x**(a - 1) * (1 - x)**(b - 1)``.
+
+    Args:
+        concentration1 (Tensor or float): a, the first concentration (positive).
+        concentration0 (Tensor or float): b, the second concentration (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Beta(torch.tensor([2.0]), torch.tensor([2.0]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([0.5]))
+        (tensor([0.5000]), tensor([0.0500]), tensor([0.4055]))
+    """
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
     has_rsample = True

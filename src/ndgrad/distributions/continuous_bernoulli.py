@@ -16,6 +16,22 @@ __all__ = ["ContinuousBernoulli"]
 
 
 class ContinuousBernoulli(BinaryProbsOrLogits, ExponentialFamily):
+    """The continuous Bernoulli distribution on [0, 1]: density proportional to ``p**x * (1 - p)**(1 - x)``.
+
+    Args:
+        probs (Tensor or float, optional): the shape parameter p in (0, 1).
+        logits (Tensor or float, optional): its log-odds; give `probs` or `logits`.
+        lims (tuple of two floats, optional): around p = 0.5 the normalizing constant is computed from a
+            Taylor expansion, for stability.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.ContinuousBernoulli(probs=torch.tensor([0.8]))
+        >>> d.log_prob(torch.tensor([0.5])), d.mean
+        (tensor([-0.0788]), tensor([0.6120]))
+    """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True

@@ -10,6 +10,19 @@ __all__ = ["Dirichlet"]
 
 
 class Dirichlet(ExponentialFamily):
+    """The Dirichlet distribution over probability vectors (the simplex) of the last dimension's size.
+
+    Args:
+        concentration (Tensor): the concentrations, of shape ``(*batch, K)`` (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Dirichlet(torch.tensor([1.0, 2.0, 1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([0.25, 0.5, 0.25]))
+        (tensor([0.2500, 0.5000, 0.2500]), tensor(1.0986))
+    """
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True

@@ -22,6 +22,20 @@ def _one_of(probs, logits):
 
 
 class Bernoulli(BinaryProbsOrLogits, ExponentialFamily):
+    """The Bernoulli distribution: 1 with probability `probs`, else 0.
+
+    Args:
+        probs (Tensor or float, optional): the probability of a success (1).
+        logits (Tensor or float, optional): its log-odds, ``log(p / (1 - p))``; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Bernoulli(probs=torch.tensor([0.25]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0])), d.entropy()
+        (tensor([0.2500]), tensor([-1.3863]), tensor([0.5623]))
+    """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -65,6 +79,20 @@ class Bernoulli(BinaryProbsOrLogits, ExponentialFamily):
 
 
 class Categorical(Distribution):
+    """The categorical distribution over the indices ``0 .. K - 1`` of the last dimension of `probs`.
+
+    Args:
+        probs (Tensor, optional): the (unnormalized, non-negative) probability of each category.
+        logits (Tensor, optional): their (unnormalized) log-probabilities; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Categorical(probs=torch.tensor([1.0, 1.0, 2.0]))
+        >>> d.probs, d.log_prob(torch.tensor(2)), d.entropy()
+        (tensor([0.2500, 0.2500, 0.5000]), tensor(-0.6931), tensor(1.0397))
+    """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     has_enumerate_support = True
 
@@ -137,6 +165,20 @@ class Categorical(Distribution):
 
 
 class OneHotCategorical(Distribution):
+    """The categorical distribution with its samples as one-hot vectors over the last dimension.
+
+    Args:
+        probs (Tensor, optional): the (unnormalized, non-negative) probability of each category.
+        logits (Tensor, optional): their (unnormalized) log-probabilities; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.OneHotCategorical(probs=torch.tensor([0.25, 0.75]))
+        >>> d.mean, d.log_prob(torch.tensor([0.0, 1.0])), d.event_shape
+        (tensor([0.2500, 0.7500]), tensor(-0.2877), torch.Size([2]))
+    """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     support = constraints.one_hot
     has_enumerate_support = True
@@ -183,6 +225,19 @@ class OneHotCategorical(Distribution):
 
 
 class Poisson(ExponentialFamily):
+    """The Poisson distribution of rate `rate`: the number of events in an interval where on average `rate` happen.
+
+    Args:
+        rate (Tensor or float): the mean number of events (non-negative).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Poisson(torch.tensor([2.0]))
+        >>> d.log_prob(torch.tensor([0.0, 2.0])), d.variance
+        (tensor([-2.0000, -1.3069]), tensor([2.]))
+    """
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
@@ -215,6 +270,22 @@ def _clamp_by_zero(x):
 
 
 class Binomial(BinaryProbsOrLogits, Distribution):
+    """The binomial distribution: the number of successes in `total_count` independent trials of success probability
+    `probs`.
+
+    Args:
+        total_count (Tensor or int, optional): the number of trials (default: 1).
+        probs (Tensor or float, optional): the probability of a success (1).
+        logits (Tensor or float, optional): its log-odds, ``log(p / (1 - p))``; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Binomial(4, probs=torch.tensor([0.5]))
+        >>> d.mean, d.variance, d.log_prob(torch.tensor([2.0]))
+        (tensor([2.]), tensor([1.]), tensor([-0.9808]))
+    """
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}
     has_enumerate_support = True

@@ -11,6 +11,25 @@ __all__ = ["Distribution"]
 
 
 class Distribution:
+    """The base class of the probability distributions.
+
+    A distribution has a ``batch_shape`` (independent distributions of different parameters) and an
+    ``event_shape`` (the shape of one draw); subclasses implement ``sample`` / ``rsample``
+    (reparameterized, differentiable), ``log_prob``, ``cdf``, ``entropy``, ``mean``, ``variance``... as
+    they can, the others raise NotImplementedError.
+
+    Args:
+        batch_shape (Size, optional): the shape of the batch of distributions.
+        event_shape (Size, optional): the shape of one sample.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Normal(torch.zeros(3), 1.0)
+        >>> d.batch_shape, d.event_shape, d.sample((2,)).shape
+        (torch.Size([3]), torch.Size([]), torch.Size([2, 3]))
+    """
     has_rsample = False
     has_enumerate_support = False
     _validate_args = __debug__  # torch validates by default, unless Python runs with -O

@@ -11,6 +11,21 @@ __all__ = ["FisherSnedecor"]
 
 
 class FisherSnedecor(Distribution):
+    """The Fisher-Snedecor (F) distribution: the ratio of two chi-squared variables, each divided by its degrees of
+    freedom.
+
+    Args:
+        df1 (Tensor or float): the numerator's degrees of freedom (positive).
+        df2 (Tensor or float): the denominator's (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.FisherSnedecor(torch.tensor([4.0]), torch.tensor([6.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.5000]), tensor([-0.8802]))
+    """
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
     support = constraints.positive
     has_rsample = True

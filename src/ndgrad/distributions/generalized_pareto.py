@@ -13,6 +13,22 @@ __all__ = ["GeneralizedPareto"]
 
 
 class GeneralizedPareto(Distribution):
+    """The generalized Pareto distribution, the limit of the tails of many distributions beyond a threshold `loc`.
+
+    Args:
+        loc (Tensor or float): the location (the lower end of the support).
+        scale (Tensor or float): the scale (positive).
+        concentration (Tensor or float): the shape xi: 0 exponential tails, positive heavier ones, negative a bounded
+            support.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.GeneralizedPareto(torch.tensor([0.0]), torch.tensor([1.0]), torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([2.]), tensor([-1.2164]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive, "concentration": constraints.real}
     has_rsample = True
 

@@ -11,6 +11,21 @@ __all__ = ["Geometric"]
 
 
 class Geometric(BinaryProbsOrLogits, Distribution):
+    """The geometric distribution: the number of failures before the first success of independent trials of success
+    probability `probs`.
+
+    Args:
+        probs (Tensor or float, optional): the probability of a success (1).
+        logits (Tensor or float, optional): its log-odds, ``log(p / (1 - p))``; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Geometric(probs=torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([1.]), tensor([-2.0794]))
+    """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 

@@ -12,6 +12,20 @@ __all__ = ["Gumbel"]
 
 
 class Gumbel(TransformedDistribution):
+    """The Gumbel (type-I extreme value) distribution: CDF ``exp(-exp(-(x - loc) / scale))``.
+
+    Args:
+        loc (Tensor or float): the location (the mode).
+        scale (Tensor or float): the scale (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Gumbel(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([0.0])), d.cdf(torch.tensor([0.0]))
+        (tensor([-1.]), tensor([0.3679]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
 

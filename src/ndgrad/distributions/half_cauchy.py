@@ -8,6 +8,19 @@ __all__ = ["HalfCauchy"]
 
 
 class HalfCauchy(Folded):
+    """The half-Cauchy distribution: the absolute value of a Cauchy variable centered at 0.
+
+    Args:
+        scale (Tensor or float): the scale of the Cauchy distribution (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.HalfCauchy(torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([1.0])), d.cdf(torch.tensor([1.0]))
+        (tensor([-1.1447]), tensor([0.5000]))
+    """
     _symmetric = Cauchy
 
     def expand(self, batch_shape, _instance=None):

@@ -37,6 +37,19 @@ class Folded(TransformedDistribution):
 
 
 class HalfNormal(Folded):
+    """The half-normal distribution: the absolute value of a normal variable of mean 0.
+
+    Args:
+        scale (Tensor or float): the standard deviation of the normal distribution (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.HalfNormal(torch.tensor([1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([0.7979]), tensor([-0.7258]))
+    """
     _symmetric = Normal
 
     def expand(self, batch_shape, _instance=None):

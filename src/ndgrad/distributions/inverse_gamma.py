@@ -10,6 +10,20 @@ __all__ = ["InverseGamma"]
 
 
 class InverseGamma(TransformedDistribution):
+    """The inverse gamma distribution: the reciprocal of a :class:`Gamma` variable.
+
+    Args:
+        concentration (Tensor or float): the shape alpha (positive).
+        rate (Tensor or float): the scale beta, the rate of the gamma variable (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.InverseGamma(torch.tensor([3.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.]), tensor([-0.6137]))
+    """
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.positive
     has_rsample = True

@@ -59,6 +59,25 @@ def _dispatch_kl(type_p, type_q):
 
 
 def kl_divergence(p, q):
+    """The Kullback-Leibler divergence ``KL(p || q) = E_p[log p(x) - log q(x)]`` of two distributions.
+
+    It uses the closed form registered (with ``register_kl``) for the most specific pair of their types;
+    a pair without one raises NotImplementedError.
+
+    Args:
+        p (Distribution): the first distribution.
+        q (Distribution): the second distribution.
+
+    Returns:
+        Tensor: the divergences, of the distributions' batch shape.
+
+    Example::
+
+        >>> p = torch.distributions.Normal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> q = torch.distributions.Normal(torch.tensor([1.0]), torch.tensor([2.0]))
+        >>> torch.distributions.kl_divergence(p, q)
+        tensor([0.4431])
+    """
     try:
         fun = _KL_MEMOIZE[type(p), type(q)]
     except KeyError:

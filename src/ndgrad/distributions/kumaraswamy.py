@@ -19,6 +19,20 @@ def _moment(a, b, n):
 
 
 class Kumaraswamy(TransformedDistribution):
+    """The Kumaraswamy distribution on (0, 1): density ``a * b * x**(a - 1) * (1 - x**a)**(b - 1)``.
+
+    Args:
+        concentration1 (Tensor or float): a (positive).
+        concentration0 (Tensor or float): b (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Kumaraswamy(torch.tensor([2.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([0.5]))
+        (tensor([0.5333]), tensor([0.4055]))
+    """
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
     has_rsample = True

@@ -15,6 +15,22 @@ __all__ = ["LKJCholesky"]
 
 
 class LKJCholesky(Distribution):
+    """The LKJ distribution over correlation matrices, given by their lower Cholesky factors.
+
+    Its density is proportional to ``det(C)**(concentration - 1)`` for the correlation matrix C.
+
+    Args:
+        dim (int): the size of the matrices (at least 2).
+        concentration (Tensor or float, optional): eta (positive; 1, the default, is uniform over correlation matrices).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.LKJCholesky(2, torch.tensor(2.0))
+        >>> d.log_prob(torch.eye(2))
+        tensor(-0.2877)
+    """
     arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky
 

@@ -8,6 +8,20 @@ __all__ = ["LogNormal"]
 
 
 class LogNormal(TransformedDistribution):
+    """The log-normal distribution: ``exp(X)`` for X normal of mean `loc` and standard deviation `scale`.
+
+    Args:
+        loc (Tensor or float): the mean of log(X).
+        scale (Tensor or float): the standard deviation of log(X) (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([1.6487]), tensor([-0.9189]))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
     has_rsample = True

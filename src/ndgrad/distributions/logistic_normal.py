@@ -8,6 +8,21 @@ __all__ = ["LogisticNormal"]
 
 
 class LogisticNormal(TransformedDistribution):
+    """The logistic-normal distribution: a normal vector mapped onto the simplex by the stick-breaking transform (one
+    more component than `loc`).
+
+    Args:
+        loc (Tensor or float): the mean of the normal vector.
+        scale (Tensor or float): its standard deviation (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.LogisticNormal(torch.zeros(2), torch.ones(2))
+        >>> d.event_shape, d.log_prob(torch.tensor([0.25, 0.25, 0.5]))
+        (torch.Size([3]), tensor(1.3054))
+    """
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.simplex
     has_rsample = True

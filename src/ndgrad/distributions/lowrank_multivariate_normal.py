@@ -34,6 +34,24 @@ def _lowrank_mahalanobis(W, D, x, capacitance_tril):
 
 
 class LowRankMultivariateNormal(Distribution):
+    """The multivariate normal distribution with covariance ``cov_factor @ cov_factor.mT + diag(cov_diag)``
+    (a low-rank plus diagonal form, cheap for large event sizes).
+
+    Args:
+        loc (Tensor): the mean, of shape ``(*batch, n)``.
+        cov_factor (Tensor): the low-rank factor, of shape ``(*batch, n, rank)``.
+        cov_diag (Tensor): the diagonal part, of shape ``(*batch, n)`` (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> W = torch.tensor([[1.0], [0.0]])
+        >>> d = torch.distributions.LowRankMultivariateNormal(torch.zeros(2), W, torch.ones(2))
+        >>> d.covariance_matrix, d.log_prob(torch.zeros(2))
+        (tensor([[2., 0.],
+                [0., 1.]]), tensor(-2.1845))
+    """
     arg_constraints = {"loc": constraints.real_vector, "cov_factor": constraints.independent(constraints.real, 2),
                        "cov_diag": constraints.independent(constraints.positive, 1)}
     support = constraints.real_vector

@@ -10,6 +10,23 @@ __all__ = ["MixtureSameFamily"]
 
 
 class MixtureSameFamily(Distribution):
+    """A mixture of distributions of one family: `component_distribution`'s rightmost batch dimension
+    holds the components, weighted by the categorical `mixture_distribution`.
+
+    Args:
+        mixture_distribution (Categorical): the weights of the components.
+        component_distribution (Distribution): the components, batched along the rightmost batch dimension.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> mix = torch.distributions.Categorical(probs=torch.tensor([0.5, 0.5]))
+        >>> comp = torch.distributions.Normal(torch.tensor([-1.0, 1.0]), torch.tensor([1.0, 1.0]))
+        >>> d = torch.distributions.MixtureSameFamily(mix, comp)
+        >>> d.mean, d.variance, d.log_prob(torch.tensor(0.0))
+        (tensor(0.), tensor(2.), tensor(-1.4189))
+    """
     arg_constraints = {}
     has_rsample = False
 

@@ -12,6 +12,21 @@ __all__ = ["Multinomial"]
 
 
 class Multinomial(Distribution):
+    """The multinomial distribution: the counts of each category in `total_count` independent categorical draws.
+
+    Args:
+        total_count (int, optional): the number of draws (default: 1).
+        probs (Tensor, optional): the (unnormalized, non-negative) probability of each category.
+        logits (Tensor, optional): their (unnormalized) log-probabilities; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Multinomial(4, probs=torch.tensor([0.25, 0.75]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0, 3.0]))
+        (tensor([1., 3.]), tensor(-0.8630))
+    """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):

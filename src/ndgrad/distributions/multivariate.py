@@ -29,6 +29,23 @@ def _precision_to_scale_tril(P):
 
 
 class MultivariateNormal(Distribution):
+    """The multivariate normal distribution of mean `loc`, its covariance given one of three ways.
+
+    Args:
+        loc (Tensor): the mean, of shape ``(*batch, n)``.
+        covariance_matrix (Tensor, optional): the positive-definite covariance, ``(*batch, n, n)``.
+        precision_matrix (Tensor, optional): or its inverse.
+        scale_tril (Tensor, optional): or its lower Cholesky factor (positive diagonal); give exactly one of the three.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.MultivariateNormal(torch.zeros(2), torch.tensor([[2.0, 1.0], [1.0, 2.0]]))
+        >>> d.scale_tril, d.log_prob(torch.zeros(2))
+        (tensor([[1.4142, 0.0000],
+                [0.7071, 1.2247]]), tensor(-2.3872))
+    """
     arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
     support = constraints.real_vector

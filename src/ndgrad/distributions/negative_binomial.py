@@ -13,6 +13,22 @@ __all__ = ["NegativeBinomial"]
 
 
 class NegativeBinomial(BinaryProbsOrLogits, Distribution):
+    """The negative binomial distribution: the number of successes before `total_count` failures of independent trials
+    of success probability `probs`.
+
+    Args:
+        total_count (Tensor or float): the number of failures (positive; need not be an integer).
+        probs (Tensor or float, optional): the probability of a success (1).
+        logits (Tensor or float, optional): its log-odds, ``log(p / (1 - p))``; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.NegativeBinomial(3.0, probs=torch.tensor([0.5]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([3.]), tensor([-1.6740]))
+    """
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0), "logits": constraints.real}
     support = constraints.nonnegative_integer

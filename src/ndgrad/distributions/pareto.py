@@ -9,6 +9,20 @@ __all__ = ["Pareto"]
 
 
 class Pareto(TransformedDistribution):
+    """The Pareto (type I) distribution: density ``alpha * scale**alpha / x**(alpha + 1)`` for x >= scale.
+
+    Args:
+        scale (Tensor or float): the minimum value (positive).
+        alpha (Tensor or float): the tail index (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Pareto(torch.tensor([1.0]), torch.tensor([3.0]))
+        >>> d.mean, d.log_prob(torch.tensor([2.0]))
+        (tensor([1.5000]), tensor([-1.6740]))
+    """
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
     def __init__(self, scale, alpha, validate_args=None):

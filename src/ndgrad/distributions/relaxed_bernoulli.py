@@ -48,6 +48,22 @@ class LogitRelaxedBernoulli(BinaryProbsOrLogits, Distribution):
 
 
 class RelaxedBernoulli(TransformedDistribution):
+    """A continuous relaxation of the Bernoulli distribution on (0, 1) (binary Concrete): its samples
+    are differentiable and approach 0 or 1 as `temperature` goes to 0.
+
+    Args:
+        temperature (Tensor or float): the relaxation temperature (positive).
+        probs (Tensor or float, optional): the probability of a success (1).
+        logits (Tensor or float, optional): its log-odds, ``log(p / (1 - p))``; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.RelaxedBernoulli(torch.tensor([0.5]), probs=torch.tensor([0.25]))
+        >>> d.log_prob(torch.tensor([0.5]))
+        tensor([-0.9808])
+    """
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True

@@ -55,6 +55,22 @@ class ExpRelaxedCategorical(Distribution):
 
 
 class RelaxedOneHotCategorical(TransformedDistribution):
+    """A continuous relaxation of :class:`OneHotCategorical` on the simplex (Gumbel-softmax, Concrete):
+    its samples are differentiable and approach one-hot vectors as `temperature` goes to 0.
+
+    Args:
+        temperature (Tensor or float): the relaxation temperature (positive).
+        probs (Tensor, optional): the (unnormalized, non-negative) probability of each category.
+        logits (Tensor, optional): their (unnormalized) log-probabilities; give `probs` or `logits`.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.RelaxedOneHotCategorical(torch.tensor(0.5), probs=torch.tensor([0.25, 0.75]))
+        >>> d.log_prob(torch.tensor([0.5, 0.5]))
+        tensor(-0.9808)
+    """
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.simplex
     has_rsample = True

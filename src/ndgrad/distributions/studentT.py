@@ -11,6 +11,21 @@ __all__ = ["StudentT"]
 
 
 class StudentT(Distribution):
+    """Student's t distribution with `df` degrees of freedom, shifted by `loc` and scaled by `scale`.
+
+    Args:
+        df (Tensor or float): the degrees of freedom (positive).
+        loc (Tensor or float, optional): the location (default: 0).
+        scale (Tensor or float, optional): the scale (positive; default: 1).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.StudentT(torch.tensor([3.0]))
+        >>> d.variance, d.log_prob(torch.tensor([0.0]))
+        (tensor([3.]), tensor([-1.0009]))
+    """
     arg_constraints = {"df": constraints.positive, "loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True

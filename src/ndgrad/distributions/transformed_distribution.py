@@ -12,6 +12,22 @@ __all__ = ["TransformedDistribution"]
 
 
 class TransformedDistribution(Distribution):
+    """The distribution of ``t(X)`` for X drawn from `base_distribution` and ``t`` the composition of
+    `transforms` (applied in order); ``log_prob`` adds the log-Jacobian of their inverses.
+
+    Args:
+        base_distribution (Distribution): the distribution of X.
+        transforms (Transform or list of Transform): the transforms to apply.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> base = torch.distributions.Normal(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d = torch.distributions.TransformedDistribution(base, [torch.distributions.ExpTransform()])
+        >>> d.log_prob(torch.tensor([1.0]))
+        tensor([-0.9189])
+    """
     arg_constraints = {}
 
     def __init__(self, base_distribution, transforms, validate_args=None):

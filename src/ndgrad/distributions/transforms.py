@@ -339,6 +339,19 @@ class ReshapeTransform(Transform):
 
 
 class ExpTransform(Transform):
+    """The transform ``y = exp(x)``, from the real line to the positive numbers.
+
+    Args:
+        cache_size (int, optional): 1 remembers the last ``(x, y)`` pair, so that ``t.inv(t(x))`` gives `x`
+            back exactly; 0 (default) caches nothing.
+
+    Example::
+
+        >>> t = torch.distributions.ExpTransform()
+        >>> x = torch.tensor([0.0, 1.0])
+        >>> t(x), t.log_abs_det_jacobian(x, t(x))
+        (tensor([1.0000, 2.7183]), tensor([0., 1.]))
+    """
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
@@ -402,6 +415,18 @@ def _clipped_sigmoid(x):
 
 
 class SigmoidTransform(Transform):
+    """The transform ``y = 1 / (1 + exp(-x))``, from the real line to (0, 1).
+
+    Args:
+        cache_size (int, optional): 1 remembers the last ``(x, y)`` pair, so that ``t.inv(t(x))`` gives `x`
+            back exactly; 0 (default) caches nothing.
+
+    Example::
+
+        >>> t = torch.distributions.SigmoidTransform()
+        >>> t(torch.tensor([0.0, 2.0])), t.inv(torch.tensor([0.5]))
+        (tensor([0.5000, 0.8808]), tensor([0.]))
+    """
     domain = constraints.real
     codomain = constraints.unit_interval
     bijective = True
@@ -446,6 +471,18 @@ class SoftplusTransform(Transform):
 
 
 class TanhTransform(Transform):
+    """The transform ``y = tanh(x)``, from the real line to (-1, 1).
+
+    Args:
+        cache_size (int, optional): 1 remembers the last ``(x, y)`` pair, so that ``t.inv(t(x))`` gives `x`
+            back exactly; 0 (default) caches nothing.
+
+    Example::
+
+        >>> t = torch.distributions.TanhTransform()
+        >>> t(torch.tensor([0.0, 1.0])), t.inv(torch.tensor([0.5]))
+        (tensor([0.0000, 0.7616]), tensor([0.5493]))
+    """
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True

@@ -36,6 +36,21 @@ def _rejection_sample(loc, concentration, rng_uniform):
 
 
 class VonMises(Distribution):
+    """The von Mises distribution on the circle, of density
+    ``exp(concentration * cos(x - loc)) / (2 * pi * I0(concentration))``.
+
+    Args:
+        loc (Tensor or float): the mean angle, in radians.
+        concentration (Tensor or float): kappa, the concentration (positive; 0 is uniform).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.VonMises(torch.tensor([0.0]), torch.tensor([1.0]))
+        >>> d.log_prob(torch.tensor([0.0]))
+        tensor([-1.0738])
+    """
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real
     has_rsample = False

@@ -10,6 +10,20 @@ __all__ = ["Weibull"]
 
 
 class Weibull(TransformedDistribution):
+    """The two-parameter Weibull distribution: CDF ``1 - exp(-(x / scale)**concentration)`` for x >= 0.
+
+    Args:
+        scale (Tensor or float): lambda, the scale (positive).
+        concentration (Tensor or float): k, the shape (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Weibull(torch.tensor([1.0]), torch.tensor([2.0]))
+        >>> d.mean, d.log_prob(torch.tensor([1.0]))
+        (tensor([0.8862]), tensor([-0.3069]))
+    """
     arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
     support = constraints.positive
 

@@ -25,6 +25,24 @@ def _mvdigamma(x, p):
 
 
 class Wishart(ExponentialFamily):
+    """The Wishart distribution over positive-definite matrices: the scatter matrix of `df` normal
+    vectors of covariance `covariance_matrix` (given one of three ways, as for :class:`MultivariateNormal`).
+
+    Args:
+        df (Tensor or float): the degrees of freedom (greater than the matrix size minus 1).
+        covariance_matrix (Tensor, optional): the positive-definite scale matrix, ``(*batch, n, n)``.
+        precision_matrix (Tensor, optional): or its inverse.
+        scale_tril (Tensor, optional): or its lower Cholesky factor; give exactly one of the three.
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Wishart(torch.tensor(3.0), torch.eye(2))
+        >>> d.mean, d.log_prob(torch.eye(2))
+        (tensor([[3., 0.],
+                [0., 3.]]), tensor(-3.5310))
+    """
     support = constraints.positive_definite
     has_rsample = True
     _mean_carrier_measure = 0

@@ -66,6 +66,31 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
+    """AdamW: :class:`Adam` with decoupled weight decay (the parameters shrink by ``lr * weight_decay``
+    each step, apart from the gradient's moments).
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the learning rate.
+        betas: the decay rates of the two moment estimates.
+        eps: added to the denominator, for numerical stability.
+        weight_decay: the decoupled decay factor (default 0.01).
+        amsgrad: use the maximum of past second-moment estimates.
+        maximize: ascend the objective instead of descending it.
+        capturable: accepted for compatibility (no CUDA graphs here).
+        foreach, differentiable, fused: accepted as torch's are; ``differentiable=True`` and ``fused=True``
+            raise NotImplementedError (the updates always run on the ``_foreach_`` ops under no_grad).
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0]))
+        >>> opt = torch.optim.AdamW([x], lr=0.1, weight_decay=0.5)
+        >>> x.grad = torch.tensor([0.0])
+        >>> opt.step()
+        >>> x
+        Parameter containing:
+        tensor([0.9500], requires_grad=True)
+    """
     def __init__(self, params: Any, lr: float = 1e-3, betas: Tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False, foreach: Optional[bool] = None,
                  capturable: bool = False, differentiable: bool = False, fused: Optional[bool] = None) -> None:

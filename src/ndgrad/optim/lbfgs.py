@@ -8,6 +8,33 @@ from .optimizer import Optimizer, _check
 
 
 class LBFGS(Optimizer):
+    """L-BFGS, a quasi-Newton method: it estimates the inverse Hessian from the last `history_size`
+    steps. Each ``step(closure)`` runs up to `max_iter` iterations and needs `closure`, which
+    recomputes and returns the loss after zeroing the gradients. One parameter group only.
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the step length (default 1).
+        max_iter: the most iterations per ``step``.
+        max_eval: the most closure calls per ``step`` (default: max_iter * 1.25).
+        tolerance_grad: stop once the largest absolute gradient is below it.
+        tolerance_change: stop once the loss or the step changes less than it.
+        history_size: how many past steps the Hessian estimate uses.
+        line_search_fn: ``None`` (fixed step) or ``"strong_wolfe"``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([3.0, -2.0]))
+        >>> opt = torch.optim.LBFGS([x], line_search_fn="strong_wolfe")
+        >>> def closure():
+        ...     opt.zero_grad()
+        ...     loss = ((x - 1) ** 2).sum()
+        ...     loss.backward()
+        ...     return loss
+        >>> _ = opt.step(closure)
+        >>> bool((x - 1).abs().max() < 1e-4)
+        True
+    """
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
                  history_size=100, line_search_fn=None):
         _check(lr, "learning rate")

@@ -3,6 +3,33 @@ from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps, foreach
 
 
 class RMSprop(Optimizer):
+    """RMSprop: steps divided by the root of a running average of the squared gradients.
+
+    Args:
+        params: the parameters, or parameter groups (see `Optimizer`).
+        lr: the learning rate (default 0.01).
+        alpha: the decay rate of the running average.
+        eps: added to the denominator, for numerical stability.
+        weight_decay: L2 penalty added to the gradient.
+        momentum: the momentum factor (default 0: none).
+        centered: divide by an estimate of the gradient's variance (the
+            average of the squares minus the square of the average) instead.
+        maximize: ascend the objective instead of descending it.
+        capturable: accepted for compatibility (no CUDA graphs here).
+        foreach, differentiable: accepted as torch's are; ``differentiable=True`` raises
+            NotImplementedError (the updates always run on the ``_foreach_`` ops under no_grad).
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([3.0]))
+        >>> opt = torch.optim.RMSprop([x], lr=0.05)
+        >>> for _ in range(200):
+        ...     opt.zero_grad()
+        ...     ((x - 1) ** 2).sum().backward()
+        ...     opt.step()
+        >>> abs(x.item() - 1) < 0.05
+        True
+    """
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         _check(lr, "learning rate")

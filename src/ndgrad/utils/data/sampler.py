@@ -19,6 +19,17 @@ class Sampler:
 
 
 class SequentialSampler(Sampler):
+    """Yields the indices ``0, 1, ..., len(data_source) - 1`` in order (the sampler a
+    :class:`DataLoader` uses without ``shuffle``).
+
+    Args:
+        data_source (Sized): the dataset whose indices to yield.
+
+    Example::
+
+        >>> list(torch.utils.data.SequentialSampler(["a", "b", "c"]))
+        [0, 1, 2]
+    """
     def __init__(self, data_source):
         self.data_source = data_source
 
