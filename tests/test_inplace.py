@@ -604,3 +604,24 @@ def test_masked_fill_through_an_expand_warns_and_writes_only_the_masked_elements
 
 def test_other_inplace_ops_through_an_expand_still_refuse():
     assert "single memory location" in same_error(lambda T: T.zeros(4).expand(2, 4).mul_(2))
+
+
+def test_changes_through_data_escape_the_version_checks_and_detach_does_not():
+    # .data has a version counter of its own (torch's documented difference from detach()): the
+    # backward silently reads the changed values; through detach() the same change is refused
+    def through_data(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        d = y.data
+        d.mul_(2)
+        y.sum().backward()
+        return x.grad, y._version, d._version, d._base is None
+
+    grad, y_version, d_version, no_base = both(through_data)
+    assert np.allclose(grad, 2 * np.exp([1.0, 2.0])) and (y_version, d_version, no_base) == (0, 1, True)
+
+    x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.detach().mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()

@@ -617,8 +617,9 @@ class Tensor:
     @property
     def data(self):
         """This tensor's values without its autograd history, as a tensor sharing its memory that
-        requires no grad. In torch, unlike :meth:`detach`, in-place changes made through it escape
-        autograd's version checks; ndgrad's is :meth:`detach` and shares the version counter.
+        requires no grad. Unlike :meth:`detach`, it has a version counter of its own: in-place changes
+        made through it escape autograd's checks (a gradient computed afterwards silently uses the new
+        values), which is why `detach` is the safer choice.
 
         Assigning a tensor to ``x.data`` swaps the values of `x` for its, keeping the autograd identity of `x`.
 
@@ -631,7 +632,10 @@ class Tensor:
             >>> x
             tensor([5.], requires_grad=True)
         """
-        return self.detach()
+        t = Tensor._make(self._data, False, None, 0)   # (a fresh version counter: see above)
+        if self._math_bits:
+            t._math_bits = self._math_bits
+        return t
 
     @data.setter
     def data(self, value):
