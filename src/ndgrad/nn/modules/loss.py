@@ -656,7 +656,8 @@ class CTCLoss(_Loss):
 
     Args:
         blank (int): the index of the blank label. Default: ``0``.
-        reduction (str): ``'none'`` (one loss per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``. ``'mean'`` divides each loss by its target length first.
+        reduction (str): ``'none'`` (one loss per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+            ``'mean'`` divides each loss by its target length first.
         zero_infinity (bool): replace infinite losses (input too short for the target) and their
             gradients by zero. Default: ``False``.
 

@@ -37,7 +37,8 @@ class MaxPool1d(_MaxPoolNd):
     Shape:
         Input: `(N, C, L)` or `(C, L)`.
         Output: `(N, C, L_out)` or `(C, L_out)`, each spatial size
-            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``, rounded down (up with `ceil_mode`).
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
 
     Example::
 
@@ -64,7 +65,8 @@ class MaxPool2d(_MaxPoolNd):
     Shape:
         Input: `(N, C, H, W)` or `(C, H, W)`.
         Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, each spatial size
-            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``, rounded down (up with `ceil_mode`).
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
 
     Example::
 
@@ -92,7 +94,8 @@ class MaxPool3d(_MaxPoolNd):
     Shape:
         Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
         Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, each spatial size
-            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``, rounded down (up with `ceil_mode`).
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
 
     Example::
 
