@@ -269,7 +269,8 @@ class RNN(RNNBase):
 class LSTM(RNNBase):
     """A long short-term memory network of one or more layers: at each step the input, forget, cell and
     output gates ``i, f, g, o`` (sigmoid, sigmoid, tanh, sigmoid of
-    ``x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh``) update the cell state ``c_t = f * c_{t-1} + i * g`` and the hidden state ``h_t = o * tanh(c_t)``.
+    ``x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh``) update the cell state ``c_t = f * c_{t-1} + i * g``
+    and the hidden state ``h_t = o * tanh(c_t)``.
 
     Args:
         input_size (int): the number of features of the input `x`.
