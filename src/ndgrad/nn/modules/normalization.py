@@ -88,7 +88,8 @@ class BatchNorm1d(_BatchNorm):
     Attributes:
         weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
         bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
-        running_mean, running_var (Tensor): buffers of shape `(C)`, initialised to zeros and ones.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
 
     Shape:
         Input: `(N, C)` or `(N, C, L)`.
@@ -129,7 +130,8 @@ class BatchNorm2d(_BatchNorm):
     Attributes:
         weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
         bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
-        running_mean, running_var (Tensor): buffers of shape `(C)`, initialised to zeros and ones.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
 
     Shape:
         Input: `(N, C, H, W)`.
@@ -170,7 +172,8 @@ class BatchNorm3d(_BatchNorm):
     Attributes:
         weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
         bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
-        running_mean, running_var (Tensor): buffers of shape `(C)`, initialised to zeros and ones.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
 
     Shape:
         Input: `(N, C, D, H, W)`.

@@ -243,10 +243,12 @@ class RNN(RNNBase):
         h_n: `(num_layers * D, N, H_out)`, the final hidden state of every layer.
 
     Attributes:
-        weight_ih_l[k], weight_hh_l[k], bias_ih_l[k], bias_hh_l[k]: the learnable weights and biases of
-            layer ``k`` (`weight_ih_l0` is `(hidden_size, input_size)`), all initialised from
-            ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``;
-            the reverse direction's end in ``_reverse``.
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(hidden_size, input_size)`; layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
 
@@ -295,10 +297,12 @@ class LSTM(RNNBase):
         h_n: the tuple `(h_n, c_n)` of the final hidden and cell states of every layer.
 
     Attributes:
-        weight_ih_l[k], weight_hh_l[k], bias_ih_l[k], bias_hh_l[k]: the learnable weights and biases of
-            layer ``k`` (`weight_ih_l0` is `(4 * hidden_size, input_size)`, the gates in the order i, f, g, o),
-            all initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``;
-            the reverse direction's end in ``_reverse``.
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(4 * hidden_size, input_size)` (gates i, f, g, o); layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(4 * hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(4 * hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(4 * hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
 
@@ -339,10 +343,12 @@ class GRU(RNNBase):
         h_n: `(num_layers * D, N, H_out)`, the final hidden state of every layer.
 
     Attributes:
-        weight_ih_l[k], weight_hh_l[k], bias_ih_l[k], bias_hh_l[k]: the learnable weights and biases of
-            layer ``k`` (`weight_ih_l0` is `(3 * hidden_size, input_size)`, the gates in the order r, z, n),
-            all initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``;
-            the reverse direction's end in ``_reverse``.
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(3 * hidden_size, input_size)` (gates r, z, n); layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(3 * hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(3 * hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(3 * hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
 
@@ -430,8 +436,10 @@ class RNNCell(RNNCellBase):
         h': `(N, hidden_size)` or `(hidden_size)`, the next hidden state.
 
     Attributes:
-        weight_ih, weight_hh, bias_ih, bias_hh: the learnable weights (`weight_ih` is
-            `(hidden_size, input_size)`) and biases, initialised from
+        weight_ih (Tensor): the input weights, `(hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(hidden_size)`; all initialised from
             ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
@@ -470,8 +478,10 @@ class LSTMCell(RNNCellBase):
         (h_1, c_1): the next hidden and cell states, of the same shapes.
 
     Attributes:
-        weight_ih, weight_hh, bias_ih, bias_hh: the learnable weights (`weight_ih` is
-            `(4 * hidden_size, input_size)`) and biases, initialised from
+        weight_ih (Tensor): the input weights, `(4 * hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(4 * hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(4 * hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(4 * hidden_size)`; all initialised from
             ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
@@ -507,8 +517,10 @@ class GRUCell(RNNCellBase):
         h': `(N, hidden_size)` or `(hidden_size)`, the next hidden state.
 
     Attributes:
-        weight_ih, weight_hh, bias_ih, bias_hh: the learnable weights (`weight_ih` is
-            `(3 * hidden_size, input_size)`) and biases, initialised from
+        weight_ih (Tensor): the input weights, `(3 * hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(3 * hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(3 * hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(3 * hidden_size)`; all initialised from
             ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
 
     Example::
