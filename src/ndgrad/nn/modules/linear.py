@@ -12,6 +12,20 @@ from .utils import _factory
 
 
 class Identity(Module):
+    """A module that returns its input unchanged; it accepts (and ignores) any constructor arguments.
+    Useful as a placeholder, e.g. to remove a layer from a model without changing its structure.
+
+    Shape:
+        Input: `(*)`, any number of dimensions.
+        Output: the input itself.
+
+    Example::
+
+        >>> m = torch.nn.Identity(54, unused='ignored')
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> m(x) is x
+        True
+    """
     def __init__(self, *args, **kwargs):   # accepts and ignores any arguments, as torch
         super().__init__()
 
