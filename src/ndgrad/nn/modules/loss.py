@@ -596,7 +596,7 @@ class TripletMarginWithDistanceLoss(_Loss):
     Args:
         distance_function (callable, optional): maps two tensors to their distances (of non-negative
             values); ``None`` is `PairwiseDistance`.
-        margin (float): the margin (not negative). Default: ``1.0``.
+        margin (float): the margin, positive. Default: ``1.0``.
         swap (bool): use the smaller of ``d(a, n)`` and ``d(p, n)`` (the distance swap). Default: ``False``.
         reduction (str): ``'none'`` (one loss per element), ``'mean'`` or ``'sum'``. Default: ``'mean'``.
 
