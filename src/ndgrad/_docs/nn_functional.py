@@ -1356,7 +1356,7 @@ Example::
     tensor(0.3250)
 """,
     "multilabel_margin_loss": r"""A multi-label hinge loss: each sample's target lists its classes (ended by
-the first -1); each (target, other class) pair adds
+the first -1); each (target, non-target class) pair adds
 ``max(0, 1 - (x[target] - x[other]))``, over the number of classes. See
 `torch.nn.MultiLabelMarginLoss`.
 
@@ -1665,7 +1665,8 @@ Example::
              [3., 4., 6., 7.],
              [4., 5., 7., 8.]]])
 """,
-    "upsample": r"""Deprecated alias of `interpolate` (it warns): use `interpolate`.
+    "upsample": r"""Deprecated alias of `interpolate` (torch warns on each call, ndgrad does not): use
+`interpolate`.
 
 Args:
     input (Tensor): the input.
@@ -1679,9 +1680,8 @@ Example::
     >>> torch.nn.functional.interpolate(torch.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
 """,
-    "upsample_bilinear": r"""Deprecated:
-``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``
-(it warns).
+    "upsample_bilinear": r"""Deprecated (torch warns on each call, ndgrad does not): the same as
+``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``.
 
 Args:
     input (Tensor): `(N, C, H, W)`.
@@ -1697,8 +1697,8 @@ Example::
     ...                                 align_corners=True)
     tensor([[[[1.0000, 1.5000, 2.0000]]]])
 """,
-    "upsample_nearest": r"""Deprecated: ``interpolate(input, size, scale_factor, mode='nearest')`` (it
-warns).
+    "upsample_nearest": r"""Deprecated (torch warns on each call, ndgrad does not): the same as
+``interpolate(input, size, scale_factor, mode='nearest')``.
 
 Args:
     input (Tensor): the input.

@@ -248,8 +248,8 @@ class ConvTranspose1d(_ConvTranspose):
         out_channels (int): the number of channels of the output.
         kernel_size (int or tuple): the size of the kernel.
         stride (int or tuple): the step of the kernel. Default: ``1``.
-        padding (int or tuple): removes ``dilation * (kernel_size - 1) - padding`` from both sides of the
-            output, so that a `Conv1d` of the same arguments maps the output's shape back. Default: ``0``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv1d` of the same arguments maps the output's shape back. Default: ``0``.
         output_padding (int or tuple): extra size added to one side of the output, to pick among the
             shapes a strided convolution maps to the same size. Default: ``0``.
         groups (int): split the channels in this many groups. Default: ``1``.
@@ -288,8 +288,8 @@ class ConvTranspose2d(_ConvTranspose):
         out_channels (int): the number of channels of the output.
         kernel_size (int or tuple): the size of the kernel.
         stride (int or tuple): the step of the kernel. Default: ``1``.
-        padding (int or tuple): removes ``dilation * (kernel_size - 1) - padding`` from both sides of the
-            output, so that a `Conv2d` of the same arguments maps the output's shape back. Default: ``0``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv2d` of the same arguments maps the output's shape back. Default: ``0``.
         output_padding (int or tuple): extra size added to one side of the output, to pick among the
             shapes a strided convolution maps to the same size. Default: ``0``.
         groups (int): split the channels in this many groups. Default: ``1``.
@@ -328,8 +328,8 @@ class ConvTranspose3d(_ConvTranspose):
         out_channels (int): the number of channels of the output.
         kernel_size (int or tuple): the size of the kernel.
         stride (int or tuple): the step of the kernel. Default: ``1``.
-        padding (int or tuple): removes ``dilation * (kernel_size - 1) - padding`` from both sides of the
-            output, so that a `Conv3d` of the same arguments maps the output's shape back. Default: ``0``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv3d` of the same arguments maps the output's shape back. Default: ``0``.
         output_padding (int or tuple): extra size added to one side of the output, to pick among the
             shapes a strided convolution maps to the same size. Default: ``0``.
         groups (int): split the channels in this many groups. Default: ``1``.

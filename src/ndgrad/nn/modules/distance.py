@@ -4,11 +4,11 @@ from .module import Module
 
 
 class CosineSimilarity(Module):
-    """The cosine similarity along a dimension: ``x1 . x2 / max(||x1|| * ||x2||, eps)``.
+    """The cosine similarity along a dimension: ``x1 . x2 / (max(||x1||, eps) * max(||x2||, eps))``.
 
     Args:
         dim (int): the dimension along which to compare. Default: ``1``.
-        eps (float): the smallest norm product, to avoid division by zero. Default: ``1e-8``.
+        eps (float): the smallest norm, to avoid division by zero. Default: ``1e-8``.
 
     Shape:
         Input1: `(*1, D, *2)`, with `D` at `dim`.

@@ -231,7 +231,7 @@ class SoftMarginLoss(_Loss):
 
 class MultiLabelMarginLoss(_Loss):
     """A multi-label hinge loss: each sample's target lists its classes (class indices,
-    ended by the first -1) and every (target class, other class) pair adds
+    ended by the first -1) and every (target class, non-target class) pair adds
     ``max(0, 1 - (x[target] - x[other]))``, the sum divided by the number of classes.
 
     Args:
