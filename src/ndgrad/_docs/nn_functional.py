@@ -858,10 +858,9 @@ Example::
     >>> torch.nn.functional.hardswish(torch.tensor([-4.0, 0.0, 1.5, 4.0]))
     tensor([-0.0000, 0.0000, 1.1250, 4.0000])
 """,
-    "has_torch_function_unary": r"""Whether `arg` takes part in the ``__torch_function__`` protocol (a
-Tensor subclass or an object defining ``__torch_function__``, other than
-a plain Tensor): the test a function makes before handing itself to the
-override.
+    "has_torch_function_unary": r"""Whether `arg` takes over torch functions through the ``__torch_function__``
+protocol: its type defines ``__torch_function__``, other than the disabled one of plain tensors and
+Parameters. Functions check it before handing a call to the override.
 
 Args:
     arg: any object.
@@ -880,8 +879,8 @@ Example::
     >>> torch.nn.functional.has_torch_function_unary(Logged())
     True
 """,
-    "has_torch_function_variadic": r"""Whether any of the arguments takes part in the ``__torch_function__``
-protocol, as `has_torch_function_unary` for one.
+    "has_torch_function_variadic": r"""Whether any of the arguments (or an element of a list or tuple argument)
+takes over torch functions, as `has_torch_function_unary` says for one.
 
 Args:
     \*args: any objects.
