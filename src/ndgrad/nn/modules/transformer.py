@@ -314,11 +314,11 @@ class Transformer(Module):
 
         >>> _ = torch.manual_seed(0)
         >>> model = torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
-        ...                              dim_feedforward=16)
-        >>> src, tgt = torch.randn(5, 3, 8), torch.randn(4, 3, 8)
+        ...                              dim_feedforward=16, batch_first=True)
+        >>> src, tgt = torch.randn(3, 5, 8), torch.randn(3, 4, 8)
         >>> mask = torch.nn.Transformer.generate_square_subsequent_mask(4)
         >>> model(src, tgt, tgt_mask=mask).shape
-        torch.Size([4, 3, 8])
+        torch.Size([3, 4, 8])
         >>> mask[:2]
         tensor([[0., -inf, -inf, -inf],
                 [0., 0., -inf, -inf]])
