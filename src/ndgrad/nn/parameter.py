@@ -4,8 +4,31 @@ from ..ops._torch_function import _disabled_torch_function_impl
 
 
 class Parameter(Tensor):
-    """`Parameter(data, requires_grad=True)`: shares `data`'s memory; assigning it to a Module
-    attribute registers it in the module's parameters."""
+    """A tensor that is a module parameter: `Parameter(data, requires_grad=True)` shares `data`'s
+    memory, and assigning it to a `Module` attribute registers it in the module's parameters (what
+    `parameters()` returns and optimizers update). Operations on a Parameter give plain tensors.
+
+    Args:
+        data (Tensor, optional): the values (default: an empty tensor).
+        requires_grad (bool): whether autograd records operations on it. Default: ``True``.
+
+    Example::
+
+        >>> class Scale(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.factor = torch.nn.Parameter(torch.tensor([2.0]))
+        ...     def forward(self, x):
+        ...         return x * self.factor
+        >>> m = Scale()
+        >>> [name for name, _ in m.named_parameters()]
+        ['factor']
+        >>> m.factor
+        Parameter containing:
+        tensor([2.], requires_grad=True)
+        >>> type(m.factor * 1).__name__
+        'Tensor'
+    """
     _is_param = True
     __torch_function__ = _disabled_torch_function_impl   # as torch: ops on a Parameter give plain Tensors
 

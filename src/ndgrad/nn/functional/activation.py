@@ -470,9 +470,31 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 # ---- api: gumbel_softmax
 def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
-    """A sample of the Gumbel-softmax (concrete) distribution over `dim`: softmax((logits + g) / tau)
-    with g ~ Gumbel(0, 1); hard: the one-hot of its argmax in the forward, the soft sample's
-    gradient in the backward (straight-through). `eps` is unused, as in torch (deprecated there)."""
+    """A sample of the Gumbel-softmax (concrete) distribution over `dim`: ``softmax((logits + g) / tau)``
+    with ``g`` drawn from Gumbel(0, 1). With `hard`, the one-hot of its argmax in the forward and the
+    soft sample's gradient in the backward (straight-through).
+
+    The draws come from ndgrad's generator: the same seed does not give torch's sample.
+
+    Args:
+        logits (Tensor): unnormalised log-probabilities, `(*, num_features)`.
+        tau (float): the temperature, positive; small values give nearly one-hot samples. Default: ``1.0``.
+        hard (bool): return one-hot samples (differentiable as the soft ones). Default: ``False``.
+        eps (float): unused, as in torch (deprecated there: passing another value warns).
+        dim (int): the dimension of the categories. Default: ``-1``.
+
+    Returns:
+        Tensor: a sample of the logits' shape, summing to 1 along `dim`.
+
+    Example::
+
+        >>> logits = torch.tensor([[1.0, 2.0, 3.0]])
+        >>> y = torch.nn.functional.gumbel_softmax(logits, tau=0.5)
+        >>> torch.allclose(y.sum(-1), torch.ones(1))
+        True
+        >>> torch.nn.functional.gumbel_softmax(logits, hard=True).sum().item()
+        1.0
+    """
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.")
     gumbels = -logits.new_empty(logits.shape).exponential_().log()
