@@ -531,6 +531,28 @@ Example::
     >>> torch.nn.functional.cosine_embedding_loss(x1, x2, torch.tensor([1.0, -1.0]), reduction='none')
     tensor([1., 1.])
 """,
+    "ctc_loss": r"""The connectionist temporal classification loss: the negative log likelihood of each target
+sequence, summed over all its alignments with the input sequence. See `torch.nn.CTCLoss`.
+
+Args:
+    log_probs (Tensor): `(T, N, C)` or `(T, C)`, log-probabilities over the classes (blank included).
+    targets (Tensor): `(N, S)` padded, or the targets concatenated `(sum(target_lengths))`.
+    input_lengths (Tensor or tuple): `(N)`, the length of each input, at most `T`.
+    target_lengths (Tensor or tuple): `(N)`, the length of each target.
+    blank (int): the index of the blank label. Default: ``0``.
+    reduction (str): ``'none'``, ``'mean'`` (each loss divided by its target length, then the mean)
+        or ``'sum'``. Default: ``'mean'``.
+    zero_infinity (bool): replace infinite losses and their gradients by zero. Default: ``False``.
+
+Returns:
+    Tensor: the loss, a scalar unless ``reduction='none'``.
+
+Example::
+
+    >>> log_probs = torch.full((3, 1, 2), 0.5).log()
+    >>> torch.nn.functional.ctc_loss(log_probs, torch.tensor([[1]]), (3,), (1,), reduction='sum')
+    tensor(0.2877)
+""",
     "dropout": r"""In training, zeros each element with probability `p` and scales the others by
 ``1 / (1 - p)``; with ``training=False``, returns the input. The random draws come from
 ndgrad's generator, not torch's. See `torch.nn.Dropout`.
@@ -639,6 +661,32 @@ Example::
     tensor([[3., 4.],
             [1., 2.],
             [3., 4.]])
+""",
+    "embedding_bag": r"""Sums, means or maxes of bags of rows of `weight`, the bags given by the rows of a 2-D
+`input` or by `offsets` into a 1-D one. See `torch.nn.EmbeddingBag`.
+
+Args:
+    input (Tensor): indices, `(B, L)` or `(total)`.
+    weight (Tensor): the table, `(num_embeddings, embedding_dim)`.
+    offsets (Tensor, optional): `(B)`, the start of each bag in a 1-D `input`.
+    max_norm (float, optional): rows whose norm exceeds this are rescaled to it, in place in `weight`.
+    norm_type (float): the p of the p-norm for `max_norm`. Default: ``2``.
+    scale_grad_by_freq (bool): divide the gradients by the frequency of each index. Default: ``False``.
+    mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
+    sparse (bool): the gradient of `weight` is a sparse tensor. Default: ``False``.
+    per_sample_weights (Tensor, optional): a weight per index, of the input's shape (``'sum'`` only).
+    include_last_offset (bool): `offsets` has one more entry, the end of the last bag. Default: ``False``.
+    padding_idx (int, optional): this index is left out of the bags.
+
+Returns:
+    Tensor: `(B, embedding_dim)`.
+
+Example::
+
+    >>> table = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> torch.nn.functional.embedding_bag(torch.tensor([0, 1, 2, 2]), table, torch.tensor([0, 2]), mode='sum')
+    tensor([[ 4.,  6.],
+            [10., 12.]])
 """,
     "feature_alpha_dropout": r"""`alpha_dropout` over whole channels ``input[b, c]``. See
 `torch.nn.FeatureAlphaDropout`.
@@ -1040,6 +1088,24 @@ Example::
     tensor([[-1.2247,  0.0000,  1.2247],
             [-0.7071, -0.7071,  1.4142]])
 """,
+    "linear": r"""A linear transform: ``input @ weight.T + bias``. See `torch.nn.Linear`.
+
+Args:
+    input (Tensor): `(*, in_features)`.
+    weight (Tensor): `(out_features, in_features)` (or `(in_features)`, for one output without
+        that dimension).
+    bias (Tensor, optional): `(out_features)`.
+
+Returns:
+    Tensor: `(*, out_features)`.
+
+Example::
+
+    >>> x = torch.tensor([[1.0, 2.0, 3.0]])
+    >>> w = torch.tensor([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+    >>> torch.nn.functional.linear(x, w, torch.tensor([0.5, 0.5]))
+    tensor([[1.5000, 6.5000]])
+""",
     "logsigmoid": r"""The logarithm of the sigmoid, element-wise, computed stably. See
 `torch.nn.LogSigmoid`.
 
@@ -1413,6 +1479,24 @@ Example::
     >>> torch.nn.functional.normalize(torch.tensor([[3.0, 4.0], [0.0, 0.0]]))
     tensor([[0.6000, 0.8000],
             [0.0000, 0.0000]])
+""",
+    "one_hot": r"""Each class index as a row of zeros with a one at the index.
+
+Args:
+    tensor (Tensor): class indices, of dtype int64.
+    num_classes (int): the number of classes; -1 takes one more than the largest index. Default: ``-1``.
+
+Returns:
+    Tensor: `(*tensor.shape, num_classes)`, of dtype int64.
+
+Example::
+
+    >>> torch.nn.functional.one_hot(torch.tensor([0, 2, 1]))
+    tensor([[1, 0, 0],
+            [0, 0, 1],
+            [0, 1, 0]])
+    >>> torch.nn.functional.one_hot(torch.tensor([1]), num_classes=4)
+    tensor([[0, 1, 0, 0]])
 """,
     "pad": r"""Pads the last dimensions of `input`: `pad` gives the sizes
 ``(left, right, top, bottom, front, back)``, the last dimension first (negative sizes crop).
