@@ -11,7 +11,25 @@ from ..ops.random import randperm
 
 
 def calculate_gain(nonlinearity, param=None):
-    """The gain that keeps activations' variance for `nonlinearity` (torch's table)."""
+    """The recommended gain of an initialisation for the nonlinearity that follows the layer, the factor
+    that keeps the variance of the activations (torch's table): 1 for linear layers, convolutions and
+    sigmoid, 5/3 for tanh, ``sqrt(2)`` for ReLU, ``sqrt(2 / (1 + slope ** 2))`` for leaky ReLU, 3/4 for SELU.
+
+    Args:
+        nonlinearity (str): ``'linear'``, ``'conv1d'``... ``'conv_transpose3d'``, ``'sigmoid'``, ``'tanh'``,
+            ``'relu'``, ``'leaky_relu'`` or ``'selu'``.
+        param (float, optional): the negative slope of ``'leaky_relu'`` (default ``0.01``).
+
+    Returns:
+        float: the gain.
+
+    Example::
+
+        >>> torch.nn.init.calculate_gain('tanh')
+        1.6666666666666667
+        >>> torch.nn.init.calculate_gain('leaky_relu', 0.2)
+        1.3867504905630728
+    """
     if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                         "conv_transpose3d", "sigmoid"):
         return 1
@@ -94,7 +112,27 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Normal(mean, std) restricted to [a, b], by inverting the normal CDF on a uniform draw."""
+    """Fills `tensor` with values drawn from ``N(mean, std ** 2)`` restricted to ``[a, b]`` (by inverting
+    the normal distribution function on a uniform draw).
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+        mean (float): the mean. Default: ``0.0``.
+        std (float): the standard deviation. Default: ``1.0``.
+        a (float): the lower bound. Default: ``-2.0``.
+        b (float): the upper bound. Default: ``2.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not
+            give torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.trunc_normal_(torch.empty(1000), std=1.0, a=-0.5, b=0.5)
+        >>> bool(((w >= -0.5) & (w <= 0.5)).all())
+        True
+    """
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
@@ -348,7 +386,25 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 
 def orthogonal_(tensor, gain=1, generator=None):
-    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian draw (signs fixed by R's diagonal)."""
+    """Fills `tensor` with a (semi-)orthogonal matrix (Saxe et al., 2013): the Q of the QR decomposition
+    of a Gaussian draw, signs fixed by R's diagonal, times `gain`; a tensor of more than 2 dimensions is
+    treated as a matrix of its first dimension by the product of the others.
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        gain (float): a scale. Default: ``1``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not
+            give torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.orthogonal_(torch.empty(3, 5))
+        >>> torch.allclose(w @ w.T, torch.eye(3), atol=1e-6)
+        True
+    """
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
