@@ -54,8 +54,22 @@ class _BufferMeta(type):
 
 
 class Buffer(Tensor, metaclass=_BufferMeta):
-    """`Buffer(data, persistent=True)`: `data` detached, marked so that assigning it to a Module
-    attribute registers a buffer (persistent: saved in the state_dict). What it returns is a Tensor."""
+    """A tensor marked as a module buffer: `Buffer(data, persistent=True)` is `data` detached, and
+    assigning it to a `Module` attribute registers a buffer (module state that is not a parameter, such
+    as running statistics; persistent: saved in the `state_dict`). What it returns is a Tensor.
+
+    Args:
+        data (Tensor, optional): the values (default: an empty tensor).
+        persistent (bool): keep it in the module's `state_dict`. Default: ``True``.
+
+    Example::
+
+        >>> m = torch.nn.Module()
+        >>> m.steps = torch.nn.Buffer(torch.zeros(1))
+        >>> m.cache = torch.nn.Buffer(torch.ones(2), persistent=False)
+        >>> [name for name, _ in m.named_buffers()], list(m.state_dict())
+        (['steps', 'cache'], ['steps'])
+    """
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:

@@ -149,8 +149,23 @@ class PixelUnshuffle(Module):
 
 
 class ChannelShuffle(Module):
-    """Interleave the channels of `groups` groups. Composed from view and transpose: the values and
-    gradients are torch's; torch's node is its own op (ChannelShuffleBackward0)."""
+    """Interleaves the channels of `groups` groups: channels `(g, i)` become `(i, g)`, as ShuffleNet mixes
+    the channels of grouped convolutions. Composed from view and transpose: the values and gradients are
+    torch's; torch's node is its own op (ChannelShuffleBackward0).
+
+    Args:
+        groups (int): the number of groups; it divides the number of channels.
+
+    Shape:
+        Input: `(N, C, *)`.
+        Output: `(N, C, *)`.
+
+    Example::
+
+        >>> m = torch.nn.ChannelShuffle(2)
+        >>> m(torch.arange(4.0).view(1, 4, 1, 1)).flatten()
+        tensor([0., 2., 1., 3.])
+    """
 
     def __init__(self, groups):
         super().__init__()
