@@ -931,7 +931,7 @@ Example::
 takes over torch functions, as `has_torch_function_unary` says for one.
 
 Args:
-    \*args: any objects.
+    *args: any objects.
 
 Returns:
     bool: ``True`` if an override should be consulted.

@@ -30,7 +30,7 @@ class Sequential(Module):
     `extend` work as on a list; a slice is a new `Sequential`.
 
     Args:
-        \*args: the modules, or one `OrderedDict` of them by name.
+        *args: the modules, or one `OrderedDict` of them by name.
 
     Example::
 
