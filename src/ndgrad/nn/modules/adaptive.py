@@ -38,7 +38,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
     Example::
 
         >>> _ = torch.manual_seed(0)
-        >>> asm = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[2, 6])
+        >>> asm = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[2, 6], div_value=2.0)
         >>> x = torch.randn(4, 8)
         >>> out, loss = asm(x, torch.tensor([0, 3, 7, 9]))
         >>> out.shape, loss.shape
