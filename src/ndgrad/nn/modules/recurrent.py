@@ -218,7 +218,9 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
-    """An Elman recurrent network of one or more layers: at each step,
+    """RNN(input_size, hidden_size, num_layers=1, nonlinearity='tanh', bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None)
+
+    An Elman recurrent network of one or more layers: at each step,
     ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or ReLU).
 
     Args:
@@ -269,7 +271,9 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """A long short-term memory network of one or more layers: at each step the input, forget, cell and
+    """LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None)
+
+    A long short-term memory network of one or more layers: at each step the input, forget, cell and
     output gates ``i, f, g, o`` (sigmoid, sigmoid, tanh, sigmoid of
     ``x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh``) update the cell state ``c_t = f * c_{t-1} + i * g``
     and the hidden state ``h_t = o * tanh(c_t)``.
@@ -318,7 +322,9 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """A gated recurrent unit network of one or more layers: at each step the reset and update gates
+    """GRU(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None)
+
+    A gated recurrent unit network of one or more layers: at each step the reset and update gates
     ``r, z`` give ``n = tanh(W_in x_t + b_in + r * (W_hn h_{t-1} + b_hn))`` and
     ``h_t = (1 - z) * n + z * h_{t-1}``.
 
