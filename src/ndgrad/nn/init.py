@@ -11,7 +11,25 @@ from ..ops.random import randperm
 
 
 def calculate_gain(nonlinearity, param=None):
-    """The gain that keeps activations' variance for `nonlinearity` (torch's table)."""
+    """The recommended gain of an initialisation for the nonlinearity that follows the layer, the factor
+    that keeps the variance of the activations (torch's table): 1 for linear layers, convolutions and
+    sigmoid, 5/3 for tanh, ``sqrt(2)`` for ReLU, ``sqrt(2 / (1 + slope ** 2))`` for leaky ReLU, 3/4 for SELU.
+
+    Args:
+        nonlinearity (str): ``'linear'``, ``'conv1d'``... ``'conv_transpose3d'``, ``'sigmoid'``, ``'tanh'``,
+            ``'relu'``, ``'leaky_relu'`` or ``'selu'``.
+        param (float, optional): the negative slope of ``'leaky_relu'`` (default ``0.01``).
+
+    Returns:
+        float: the gain.
+
+    Example::
+
+        >>> torch.nn.init.calculate_gain('tanh')
+        1.6666666666666667
+        >>> torch.nn.init.calculate_gain('leaky_relu', 0.2)
+        1.3867504905630728
+    """
     if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                         "conv_transpose3d", "sigmoid"):
         return 1
@@ -48,17 +66,73 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fills `tensor` with values drawn uniformly from ``[a, b)``.
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+        a (float): the lower bound. Default: ``0.0``.
+        b (float): the upper bound. Default: ``1.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.uniform_(torch.empty(3, 5), -0.1, 0.1)
+        >>> bool(((w >= -0.1) & (w < 0.1)).all())
+        True
+    """
     with no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fills `tensor` with values drawn from the normal distribution ``N(mean, std ** 2)``.
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+        mean (float): the mean. Default: ``0.0``.
+        std (float): the standard deviation. Default: ``1.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.normal_(torch.empty(200, 100), mean=1.0, std=0.5)
+        >>> round(w.mean().item(), 1), round(w.std().item(), 1)
+        (1.0, 0.5)
+    """
     with no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Normal(mean, std) restricted to [a, b], by inverting the normal CDF on a uniform draw."""
+    """Fills `tensor` with values drawn from ``N(mean, std ** 2)`` restricted to ``[a, b]`` (by inverting
+    the normal distribution function on a uniform draw).
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+        mean (float): the mean. Default: ``0.0``.
+        std (float): the standard deviation. Default: ``1.0``.
+        a (float): the lower bound. Default: ``-2.0``.
+        b (float): the upper bound. Default: ``2.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not
+            give torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.trunc_normal_(torch.empty(1000), std=1.0, a=-0.5, b=0.5)
+        >>> bool(((w >= -0.5) & (w <= 0.5)).all())
+        True
+    """
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
@@ -77,20 +151,78 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
 
 def constant_(tensor, val):
+    """Fills `tensor` with the value `val`.
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+        val (float): the value.
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> torch.nn.init.constant_(torch.empty(2, 3), 0.3)
+        tensor([[0.3000, 0.3000, 0.3000],
+                [0.3000, 0.3000, 0.3000]])
+    """
     with no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor):
+    """Fills `tensor` with ones.
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> torch.nn.init.ones_(torch.empty(2, 3))
+        tensor([[1., 1., 1.],
+                [1., 1., 1.]])
+    """
     return constant_(tensor, 1.0)
 
 
 def zeros_(tensor):
+    """Fills `tensor` with zeros.
+
+    Args:
+        tensor (Tensor): the tensor to fill (in place, without recording gradients).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> torch.nn.init.zeros_(torch.empty(2, 3))
+        tensor([[0., 0., 0.],
+                [0., 0., 0.]])
+    """
     with no_grad():
         return tensor.zero_()
 
 
 def eye_(tensor):
+    """Fills the 2-D `tensor` with the identity matrix (ones on the diagonal), so that a `Linear` layer
+    initially passes as many of its inputs through as it can.
+
+    Args:
+        tensor (Tensor): a 2-D tensor to fill (in place, without recording gradients).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> torch.nn.init.eye_(torch.empty(2, 3))
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with no_grad():
@@ -98,6 +230,29 @@ def eye_(tensor):
 
 
 def dirac_(tensor, groups=1):
+    """Fills the 3-, 4- or 5-D `tensor` with the Dirac delta: a convolution with it passes its input
+    channels through unchanged (as many as there are output channels, per group).
+
+    Args:
+        tensor (Tensor): the kernel of a convolution, `(out_channels, in_channels, *kernel)`.
+        groups (int): the number of convolution groups; it divides `out_channels`. Default: ``1``.
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.dirac_(torch.empty(2, 2, 3))
+        >>> w
+        tensor([[[0., 1., 0.],
+                 [0., 0., 0.]],
+        <BLANKLINE>
+                [[0., 0., 0.],
+                 [0., 1., 0.]]])
+        >>> x = torch.tensor([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]])
+        >>> torch.equal(torch.nn.functional.conv1d(x, w, padding=1), x)
+        True
+    """
     dims = tensor.dim()
     if dims not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
@@ -116,12 +271,50 @@ def dirac_(tensor, groups=1):
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
+    """Fills `tensor` with values drawn uniformly from ``[-b, b)`` with
+    ``b = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot and Bengio, 2010), to keep the variance of
+    activations and gradients across layers.
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        gain (float): a scale (see `calculate_gain`). Default: ``1.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.xavier_uniform_(torch.empty(30, 20), gain=torch.nn.init.calculate_gain('relu'))
+        >>> bound = 2 ** 0.5 * (6 / (20 + 30)) ** 0.5
+        >>> bool(w.abs().max() <= bound)
+        True
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
+    """Fills `tensor` with values drawn from ``N(0, std ** 2)`` with
+    ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot and Bengio, 2010).
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        gain (float): a scale (see `calculate_gain`). Default: ``1.0``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.xavier_normal_(torch.empty(300, 200))
+        >>> round(w.std().item() / (2 / 500) ** 0.5, 1)
+        1.0
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
@@ -134,6 +327,28 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """Fills `tensor` with values drawn uniformly from ``[-b, b)`` with ``b = gain * sqrt(3 / fan)``
+    (He et al., 2015), ``gain`` that of `nonlinearity`, to keep the variance through rectifier layers.
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        a (float): the negative slope of a leaky ReLU `nonlinearity`. Default: ``0``.
+        mode (str): ``'fan_in'`` (keep the forward variance) or ``'fan_out'`` (the backward's). Default:
+            ``'fan_in'``.
+        nonlinearity (str): the nonlinearity after the layer, ``'relu'`` or ``'leaky_relu'`` mostly.
+            Default: ``'leaky_relu'``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.kaiming_uniform_(torch.empty(30, 20), nonlinearity='relu')
+        >>> bool(w.abs().max() <= (2 ** 0.5) * (3 / 20) ** 0.5)
+        True
+    """
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
@@ -142,6 +357,28 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """Fills `tensor` with values drawn from ``N(0, std ** 2)`` with ``std = gain / sqrt(fan)``
+    (He et al., 2015), ``gain`` that of `nonlinearity`.
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        a (float): the negative slope of a leaky ReLU `nonlinearity`. Default: ``0``.
+        mode (str): ``'fan_in'`` (keep the forward variance) or ``'fan_out'`` (the backward's). Default:
+            ``'fan_in'``.
+        nonlinearity (str): the nonlinearity after the layer, ``'relu'`` or ``'leaky_relu'`` mostly.
+            Default: ``'leaky_relu'``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.kaiming_normal_(torch.empty(400, 200), mode='fan_out', nonlinearity='relu')
+        >>> round(w.std().item() / (2 / 400) ** 0.5, 1)
+        1.0
+    """
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
@@ -149,7 +386,25 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 
 def orthogonal_(tensor, gain=1, generator=None):
-    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian draw (signs fixed by R's diagonal)."""
+    """Fills `tensor` with a (semi-)orthogonal matrix (Saxe et al., 2013): the Q of the QR decomposition
+    of a Gaussian draw, signs fixed by R's diagonal, times `gain`; a tensor of more than 2 dimensions is
+    treated as a matrix of its first dimension by the product of the others.
+
+    Args:
+        tensor (Tensor): the tensor to fill, at least 2-D (in place, without recording gradients).
+        gain (float): a scale. Default: ``1``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not
+            give torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.orthogonal_(torch.empty(3, 5))
+        >>> torch.allclose(w @ w.T, torch.eye(3), atol=1e-6)
+        True
+    """
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -170,6 +425,25 @@ def orthogonal_(tensor, gain=1, generator=None):
 
 
 def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fills the 2-D `tensor` as a sparse matrix: in each column a fraction `sparsity` of the elements
+    are zero, the others drawn from ``N(0, std ** 2)`` (Martens, 2010).
+
+    Args:
+        tensor (Tensor): a 2-D tensor to fill (in place, without recording gradients).
+        sparsity (float): the fraction of each column set to zero.
+        std (float): the standard deviation of the non-zero values. Default: ``0.01``.
+        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not give
+            torch's values).
+
+    Returns:
+        Tensor: `tensor`, filled.
+
+    Example::
+
+        >>> w = torch.nn.init.sparse_(torch.empty(10, 4), sparsity=0.3)
+        >>> (w == 0).sum(0)
+        tensor([3, 3, 3, 3])
+    """
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape

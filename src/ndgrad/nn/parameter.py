@@ -4,8 +4,31 @@ from ..ops._torch_function import _disabled_torch_function_impl
 
 
 class Parameter(Tensor):
-    """`Parameter(data, requires_grad=True)`: shares `data`'s memory; assigning it to a Module
-    attribute registers it in the module's parameters."""
+    """A tensor that is a module parameter: `Parameter(data, requires_grad=True)` shares `data`'s
+    memory, and assigning it to a `Module` attribute registers it in the module's parameters (what
+    `parameters()` returns and optimizers update). Operations on a Parameter give plain tensors.
+
+    Args:
+        data (Tensor, optional): the values (default: an empty tensor).
+        requires_grad (bool): whether autograd records operations on it. Default: ``True``.
+
+    Example::
+
+        >>> class Scale(torch.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.factor = torch.nn.Parameter(torch.tensor([2.0]))
+        ...     def forward(self, x):
+        ...         return x * self.factor
+        >>> m = Scale()
+        >>> [name for name, _ in m.named_parameters()]
+        ['factor']
+        >>> m.factor
+        Parameter containing:
+        tensor([2.], requires_grad=True)
+        >>> type(m.factor * 1).__name__
+        'Tensor'
+    """
     _is_param = True
     __torch_function__ = _disabled_torch_function_impl   # as torch: ops on a Parameter give plain Tensors
 
@@ -31,8 +54,22 @@ class _BufferMeta(type):
 
 
 class Buffer(Tensor, metaclass=_BufferMeta):
-    """`Buffer(data, persistent=True)`: `data` detached, marked so that assigning it to a Module
-    attribute registers a buffer (persistent: saved in the state_dict). What it returns is a Tensor."""
+    """A tensor marked as a module buffer: `Buffer(data, persistent=True)` is `data` detached, and
+    assigning it to a `Module` attribute registers a buffer (module state that is not a parameter, such
+    as running statistics; persistent: saved in the `state_dict`). What it returns is a Tensor.
+
+    Args:
+        data (Tensor, optional): the values (default: an empty tensor).
+        persistent (bool): keep it in the module's `state_dict`. Default: ``True``.
+
+    Example::
+
+        >>> m = torch.nn.Module()
+        >>> m.steps = torch.nn.Buffer(torch.zeros(1))
+        >>> m.cache = torch.nn.Buffer(torch.ones(2), persistent=False)
+        >>> [name for name, _ in m.named_buffers()], list(m.state_dict())
+        (['steps', 'cache'], ['steps'])
+    """
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:

@@ -158,7 +158,6 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
 def embedding_bag_fn(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
                      mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
                      padding_idx=None):
-    """torch.nn.functional.embedding_bag."""
     if weight.dtype == _dtype.int64 and input.is_floating_point():
         warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
                       "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
@@ -215,7 +214,6 @@ def _one_hot(input, num_classes):
 
 
 def one_hot(tensor, num_classes=-1):
-    """Each class index as a row of zeros with a one at the index (nn.functional.one_hot)."""
     if tensor.dtype.is_floating_point or tensor.is_complex() or str(tensor.dtype) != "torch.int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     a = tensor._data

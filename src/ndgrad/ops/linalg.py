@@ -583,7 +583,7 @@ def chain_matmul(*matrices):
 
 
 def linear(input, weight, bias=None):
-    """nn.functional.linear: input @ weight.T + bias, as addmm or matmul as torch picks (its graph)."""
+    # input @ weight.T + bias, as addmm or matmul as torch picks (its graph); docstring in ndgrad/_docs
     if input.is_nested:
         return OPS["_nested_linear"](input, weight, bias)   # registered by ops/nested.py
     if input.ndim == 0 or weight.ndim == 0:

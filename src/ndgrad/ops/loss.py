@@ -596,7 +596,6 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 
 def ctc_loss_fn(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
-    """torch.nn.functional.ctc_loss."""
     return ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction), zero_infinity)
 
 

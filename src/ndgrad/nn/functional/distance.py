@@ -50,6 +50,32 @@ def _triplet_checks(name, anchor, positive, negative):
 @autocast_as("triplet_margin_loss")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
+    """The triplet loss ``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` the p-norm distance.
+    See `torch.nn.TripletMarginLoss`.
+
+    Args:
+        anchor (Tensor): `(N, D)` or `(D)`.
+        positive (Tensor): the shape of `anchor`.
+        negative (Tensor): the shape of `anchor`.
+        margin (float): the margin. Default: ``1.0``.
+        p (float): the norm degree of the distance. Default: ``2.0``.
+        eps (float): added to the differences, for stability. Default: ``1e-6``.
+        swap (bool): use the smaller of ``d(a, n)`` and ``d(p, n)``. Default: ``False``.
+        size_average (bool, optional): deprecated, use `reduction`.
+        reduce (bool, optional): deprecated, use `reduction`.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+
+    Returns:
+        Tensor: the loss, a scalar unless ``reduction='none'``.
+
+    Example::
+
+        >>> a = torch.tensor([[0.0, 0.0], [1.0, 1.0]])
+        >>> p = torch.tensor([[0.0, 1.0], [1.0, 1.0]])
+        >>> n = torch.tensor([[1.0, 1.0], [1.0, 0.5]])
+        >>> torch.nn.functional.triplet_margin_loss(a, p, n, reduction='none')
+        tensor([0.5858, 0.5000])
+    """
     red = legacy_reduction(reduction, size_average, reduce)
     _triplet_checks("triplet_margin_loss", anchor, positive, negative)
     d_pos = pairwise_distance(anchor, positive, p, eps)
@@ -61,6 +87,30 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6,
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
                                       swap=False, reduction="mean"):
+    """The triplet loss ``max(d(a, p) - d(a, n) + margin, 0)`` with a distance function of
+    your choice. See `torch.nn.TripletMarginWithDistanceLoss`.
+
+    Args:
+        anchor (Tensor): `(N, *)` or `(*)`.
+        positive (Tensor): the shape of `anchor`.
+        negative (Tensor): the shape of `anchor`.
+        distance_function (callable, optional): maps two tensors to their (non-negative) distances;
+            ``None`` is `pairwise_distance`.
+        margin (float): the margin, positive. Default: ``1.0``.
+        swap (bool): use the smaller of ``d(a, n)`` and ``d(p, n)``. Default: ``False``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+
+    Returns:
+        Tensor: the loss, a scalar unless ``reduction='none'``.
+
+    Example::
+
+        >>> cos = lambda x, y: 1 - torch.nn.functional.cosine_similarity(x, y)
+        >>> a = torch.tensor([[1.0, 0.0]])
+        >>> torch.nn.functional.triplet_margin_with_distance_loss(
+        ...     a, torch.tensor([[1.0, 1.0]]), torch.tensor([[0.0, 1.0]]), distance_function=cos)
+        tensor(0.2929)
+    """
     red = _reduction(reduction)
     if margin <= 0:
         raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")

@@ -47,6 +47,29 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
 
 @autocast_as("nll_loss")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """The negative log likelihood loss of log-probabilities `input` for class indices `target`.
+    See `torch.nn.NLLLoss`.
+
+    Args:
+        input (Tensor): log-probabilities, `(N, C)`, `(C)` or `(N, C, d1, ...)`.
+        target (Tensor): class indices, `(N)`, `()` or `(N, d1, ...)`.
+        weight (Tensor, optional): a rescaling weight per class, `(C)`.
+        size_average (bool, optional): deprecated, use `reduction`.
+        reduce (bool, optional): deprecated, use `reduction`.
+        ignore_index (int): a target class index that contributes no loss. Default: ``-100``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+
+    Returns:
+        Tensor: the loss, a scalar unless ``reduction='none'``.
+
+    Example::
+
+        >>> logp = torch.tensor([[-0.5, -1.0, -2.0], [-3.0, -0.1, -2.5]])
+        >>> torch.nn.functional.nll_loss(logp, torch.tensor([0, 1]))
+        tensor(0.3000)
+        >>> torch.nn.functional.nll_loss(logp, torch.tensor([0, 1]), reduction='none')
+        tensor([0.5000, 0.1000])
+    """
     return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)[0]
 
 
@@ -88,6 +111,34 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
 @autocast_as("cross_entropy_loss")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
+    """The cross entropy between the softmax of the logits `input` and `target` (class indices or
+    class probabilities). See `torch.nn.CrossEntropyLoss`.
+
+    Args:
+        input (Tensor): logits, `(N, C)`, `(C)` or `(N, C, d1, ...)`.
+        target (Tensor): class indices `(N)`, `()` or `(N, d1, ...)`, or probabilities of the input's shape.
+        weight (Tensor, optional): a rescaling weight per class, `(C)`.
+        size_average (bool, optional): deprecated, use `reduction`.
+        reduce (bool, optional): deprecated, use `reduction`.
+        ignore_index (int): a target class index that contributes no loss. Default: ``-100``.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        label_smoothing (float): in ``[0, 1]``, the share of the target mass spread uniformly over the
+            classes. Default: ``0.0``.
+
+    Returns:
+        Tensor: the loss, a scalar unless ``reduction='none'``.
+
+    Example::
+
+        >>> logits = torch.tensor([[2.0, 0.5, -1.0], [0.0, 0.0, 3.0]], requires_grad=True)
+        >>> loss = torch.nn.functional.cross_entropy(logits, torch.tensor([0, 2]))
+        >>> loss
+        tensor(0.1681, grad_fn=<NllLossBackward0>)
+        >>> loss.backward()
+        >>> logits.grad
+        tensor([[-0.1072,  0.0876,  0.0196],
+                [ 0.0226,  0.0226, -0.0453]])
+    """
     red = _reduction(reduction, size_average, reduce)
     if label_smoothing > 1.0:
         raise RuntimeError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -131,6 +182,27 @@ def _cross_entropy_probs(logp, target, weight, reduction, ignore_index, label_sm
 
 def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
              reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
+    """The mean squared error ``(input - target) ** 2``, reduced. See `torch.nn.MSELoss`.
+
+    A `target` of another shape is broadcast, with a warning (it is usually a mistake).
+
+    Args:
+        input (Tensor): the prediction.
+        target (Tensor): the target, of the input's shape.
+        size_average (bool, optional): deprecated, use `reduction`.
+        reduce (bool, optional): deprecated, use `reduction`.
+        reduction (str): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        weight (Tensor, optional): a weight per element, of the input's shape; ``'mean'`` then divides by
+            the sum of the weights.
+
+    Returns:
+        Tensor: the loss, a scalar unless ``reduction='none'``.
+
+    Example::
+
+        >>> torch.nn.functional.mse_loss(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 0.0, 5.0]))
+        tensor(2.6667)
+    """
     if tuple(target.shape) != tuple(input.shape):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. "

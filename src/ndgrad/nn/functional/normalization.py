@@ -9,7 +9,26 @@ __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_res
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
-    """input / (k + alpha * mean of input^2 over `size` neighbouring channels)^beta."""
+    """Local response normalization: ``input / (k + alpha * mean of input^2 over size neighbouring
+    channels) ** beta``. See `torch.nn.LocalResponseNorm`.
+
+    Args:
+        input (Tensor): `(N, C, *)`, at least 3-D.
+        size (int): the number of neighbouring channels averaged over.
+        alpha (float): the multiplicative factor. Default: ``1e-4``.
+        beta (float): the exponent. Default: ``0.75``.
+        k (float): the additive factor. Default: ``1.0``.
+
+    Returns:
+        Tensor: a tensor of the input's shape.
+
+    Example::
+
+        >>> torch.nn.functional.local_response_norm(torch.tensor([[[1.0], [2.0], [3.0]]]), 2, alpha=1.0)
+        tensor([[[0.7378],
+                 [0.7816],
+                 [0.6620]]])
+    """
     if input.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
     if input.numel() == 0:

@@ -16,8 +16,38 @@ class _ASMoutput(tuple):
 
 
 class AdaptiveLogSoftmaxWithLoss(Module):
-    """Log-probabilities of many classes in clusters: a head scores the `cutoffs[0]` frequent classes
-    and one entry per cluster; each cluster's classes get a smaller (div_value-reduced) projection."""
+    """Log-probabilities of many classes in clusters (Grave et al., 2016): a head scores the `cutoffs[0]`
+    frequent classes and one entry per cluster; each cluster's classes get a smaller (div_value-reduced)
+    projection. Cheap for large vocabularies whose class frequencies are very unequal (classes sorted by
+    frequency, most frequent first).
+
+    Args:
+        in_features (int): the size of each input sample.
+        n_classes (int): the number of classes.
+        cutoffs (list of int): the increasing class indices where the clusters start, in ``[1, n_classes - 1]``.
+        div_value (float): each cluster's projection is this many times smaller than the previous one's.
+            Default: ``4.0``.
+        head_bias (bool): a bias in the head. Default: ``False``.
+
+    Shape:
+        Input: `(N, in_features)` or `(in_features)`, with a target `(N)` or `()` of class indices.
+        Output: a named tuple `(output, loss)`: the log-probability of each target `(N)`, and the mean
+            negative log likelihood. `log_prob(input)` gives all the classes' `(N, n_classes)` and
+            `predict(input)` the most likely class.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> asm = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[2, 6], div_value=2.0)
+        >>> x = torch.randn(4, 8)
+        >>> out, loss = asm(x, torch.tensor([0, 3, 7, 9]))
+        >>> out.shape, loss.shape
+        (torch.Size([4]), torch.Size([]))
+        >>> torch.allclose(asm.log_prob(x).exp().sum(1), torch.ones(4))
+        True
+        >>> asm.predict(x).shape
+        torch.Size([4])
+    """
 
     def __init__(self, in_features, n_classes, cutoffs, div_value=4.0, head_bias=False, device=None, dtype=None):
         super().__init__()

@@ -138,6 +138,41 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 
 
 class MultiheadAttention(Module):
+    """Multi-head attention: the query, key and value are projected into `num_heads` heads, each head
+    computes ``softmax(q k^T / sqrt(head_dim) + mask) v``, and the heads are concatenated and projected.
+
+    Args:
+        embed_dim (int): the model's size ``E`` (the query's features); divisible by `num_heads`.
+        num_heads (int): the number of heads, each of size ``E / num_heads``.
+        dropout (float): dropout on the attention weights, in training. Default: ``0.0``.
+        bias (bool): add biases to the input and output projections. Default: ``True``.
+        add_bias_kv (bool): append a learned bias step to the keys and values. Default: ``False``.
+        add_zero_attn (bool): append a step of zeros to the keys and values. Default: ``False``.
+        kdim (int, optional): the key's features (default: `embed_dim`).
+        vdim (int, optional): the value's features (default: `embed_dim`).
+        batch_first (bool): inputs and outputs are `(N, L, E)` rather than `(L, N, E)`. Default: ``False``.
+
+    Shape:
+        query: `(L, N, E)`, `(N, L, E)` with `batch_first`, or `(L, E)` unbatched.
+        key: `(S, N, kdim)` (or batch first, or unbatched).
+        value: `(S, N, vdim)` (or batch first, or unbatched).
+        key_padding_mask: `(N, S)`: True (or -inf) marks a key to ignore.
+        attn_mask: `(L, S)` or `(N * num_heads, L, S)`: True (or -inf) forbids a position.
+        output: the attention output, shaped as `query`, and the weights `(N, L, S)` averaged over
+            the heads (`(N, num_heads, L, S)` with ``average_attn_weights=False``), or None with
+            ``need_weights=False``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> mha = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+        >>> x = torch.randn(3, 5, 8)
+        >>> out, weights = mha(x, x, x)
+        >>> out.shape, weights.shape
+        (torch.Size([3, 5, 8]), torch.Size([3, 5, 5]))
+        >>> torch.allclose(weights.sum(-1), torch.ones(3, 5))
+        True
+    """
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
         super().__init__()

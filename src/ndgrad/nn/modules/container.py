@@ -25,7 +25,24 @@ def _compact_lines(modules):
 
 
 class Sequential(Module):
-    """Calls its modules in order: `Sequential(m1, m2)` or `Sequential(OrderedDict(name=m))`."""
+    r"""Calls its modules in order, each on the previous one's output: `Sequential(m1, m2)`, or
+    `Sequential(OrderedDict(name=m))` to name them. Indexing, slicing, ``len``, `append`, `insert` and
+    `extend` work as on a list; a slice is a new `Sequential`.
+
+    Args:
+        *args: the modules, or one `OrderedDict` of them by name.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+        >>> model(torch.randn(3, 4)).shape
+        torch.Size([3, 2])
+        >>> model[1], len(model)
+        (ReLU(), 3)
+        >>> [name for name, _ in model.named_parameters()]
+        ['0.weight', '0.bias', '2.weight', '2.bias']
+    """
 
     def __init__(self, *args):
         super().__init__()
@@ -102,7 +119,19 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules, registered under their indices."""
+    """A list of modules, registered under their indices, so that their parameters are the parent
+    module's (a plain Python list would hide them).
+
+    Args:
+        modules (iterable, optional): the modules to start with.
+
+    Example::
+
+        >>> layers = torch.nn.ModuleList([torch.nn.Linear(2, 2) for _ in range(3)])
+        >>> _ = layers.append(torch.nn.ReLU())
+        >>> len(layers), len(list(layers.parameters()))
+        (4, 6)
+    """
 
     def __init__(self, modules=None):
         super().__init__()
@@ -172,7 +201,20 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """A dict of modules, registered under their keys (insertion order)."""
+    """A dict of modules, registered under their keys (in insertion order), so that their parameters
+    are the parent module's.
+
+    Args:
+        modules (mapping or iterable of pairs, optional): the modules to start with.
+
+    Example::
+
+        >>> heads = torch.nn.ModuleDict({'cls': torch.nn.Linear(4, 3), 'box': torch.nn.Linear(4, 2)})
+        >>> heads['box'](torch.ones(1, 4)).shape
+        torch.Size([1, 2])
+        >>> list(heads.keys())
+        ['cls', 'box']
+    """
 
     def __init__(self, modules=None):
         super().__init__()
@@ -234,7 +276,17 @@ def _parameter_line(p, type_name):
 
 
 class ParameterList(Module):
-    """A list of Parameters registered under their indices (tensors become Parameters)."""
+    """A list of Parameters registered under their indices (tensors become Parameters).
+
+    Args:
+        values (iterable, optional): the parameters (or tensors) to start with.
+
+    Example::
+
+        >>> params = torch.nn.ParameterList([torch.ones(2), torch.zeros(3)])
+        >>> type(params[0]).__name__, [name for name, _ in params.named_parameters()]
+        ('Parameter', ['0', '1'])
+    """
 
     def __init__(self, values=None):
         super().__init__()
@@ -282,7 +334,18 @@ class ParameterList(Module):
 
 
 class ParameterDict(Module):
-    """A dict of Parameters registered under their keys (tensors become Parameters)."""
+    """A dict of Parameters registered under their keys (tensors become Parameters).
+
+    Args:
+        parameters (mapping or iterable of pairs, optional): the parameters (or tensors) to start with.
+
+    Example::
+
+        >>> params = torch.nn.ParameterDict({'scale': torch.ones(2)})
+        >>> params['shift'] = torch.zeros(2)
+        >>> sorted(name for name, _ in params.named_parameters())
+        ['scale', 'shift']
+    """
 
     def __init__(self, parameters=None):
         super().__init__()

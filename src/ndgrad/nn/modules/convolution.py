@@ -84,14 +84,122 @@ class _Conv(_ConvNd):
 
 
 class Conv1d(_Conv):
+    """A 1-D convolution (cross-correlation) over an input of several channels:
+    ``out[b, j] = bias[j] + sum_i weight[j, i] * input[b, i]``, the product a 1-D cross-correlation.
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int, tuple or str): zeros added on both sides of each spatial dimension, or ``'valid'``
+            (none) or ``'same'`` (the output the size of the input; stride 1 only). Default: ``0``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels in this many groups, each convolved separately; it divides
+            both channel counts. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        padding_mode (str): only ``'zeros'``; ``'reflect'``, ``'replicate'`` and ``'circular'`` raise
+            NotImplementedError in ndgrad. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(out_channels, in_channels / groups, *kernel_size)``,
+            initialised from ``U(-k, k)`` with ``k = 1 / sqrt(in_channels / groups * prod(kernel_size))``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``, initialised like the weight.
+
+    Shape:
+        Input: `(N, C_in, L)` or `(C_in, L)`.
+        Output: `(N, C_out, L_out)` or `(C_out, L_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) // stride + 1``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.Conv1d(4, 6, 3, stride=2, padding=1)
+        >>> m(torch.randn(2, 4, 10)).shape
+        torch.Size([2, 6, 5])
+    """
     _dims, _fn = 1, staticmethod(F.conv1d)
 
 
 class Conv2d(_Conv):
+    """A 2-D convolution (cross-correlation) over an input of several channels:
+    ``out[b, j] = bias[j] + sum_i weight[j, i] * input[b, i]``, the product a 2-D cross-correlation.
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int, tuple or str): zeros added on both sides of each spatial dimension, or ``'valid'``
+            (none) or ``'same'`` (the output the size of the input; stride 1 only). Default: ``0``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels in this many groups, each convolved separately; it divides
+            both channel counts. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        padding_mode (str): only ``'zeros'``; ``'reflect'``, ``'replicate'`` and ``'circular'`` raise
+            NotImplementedError in ndgrad. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(out_channels, in_channels / groups, *kernel_size)``,
+            initialised from ``U(-k, k)`` with ``k = 1 / sqrt(in_channels / groups * prod(kernel_size))``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``, initialised like the weight.
+
+    Shape:
+        Input: `(N, C_in, H, W)` or `(C_in, H, W)`.
+        Output: `(N, C_out, H_out, W_out)` or `(C_out, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) // stride + 1``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.Conv2d(4, 6, 3, stride=2, padding=1)
+        >>> m(torch.randn(2, 4, 8, 8)).shape
+        torch.Size([2, 6, 4, 4])
+    """
     _dims, _fn = 2, staticmethod(F.conv2d)
 
 
 class Conv3d(_Conv):
+    """A 3-D convolution (cross-correlation) over an input of several channels:
+    ``out[b, j] = bias[j] + sum_i weight[j, i] * input[b, i]``, the product a 3-D cross-correlation.
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int, tuple or str): zeros added on both sides of each spatial dimension, or ``'valid'``
+            (none) or ``'same'`` (the output the size of the input; stride 1 only). Default: ``0``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        groups (int): split the channels in this many groups, each convolved separately; it divides
+            both channel counts. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        padding_mode (str): only ``'zeros'``; ``'reflect'``, ``'replicate'`` and ``'circular'`` raise
+            NotImplementedError in ndgrad. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(out_channels, in_channels / groups, *kernel_size)``,
+            initialised from ``U(-k, k)`` with ``k = 1 / sqrt(in_channels / groups * prod(kernel_size))``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``, initialised like the weight.
+
+    Shape:
+        Input: `(N, C_in, D, H, W)` or `(C_in, D, H, W)`.
+        Output: `(N, C_out, D_out, H_out, W_out)` or `(C_out, D_out, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) // stride + 1``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.Conv3d(4, 6, 3, stride=2, padding=1)
+        >>> m(torch.randn(2, 4, 6, 6, 6)).shape
+        torch.Size([2, 6, 3, 3, 3])
+    """
     _dims, _fn = 3, staticmethod(F.conv3d)
 
 
@@ -132,18 +240,147 @@ class _ConvTranspose(_ConvNd):
 
 
 class ConvTranspose1d(_ConvTranspose):
+    """A 1-D transposed convolution: the gradient of `Conv1d` with respect to its input,
+    often used to upsample ("deconvolution", though it does not invert a convolution).
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv1d` of the same arguments maps the output's shape back. Default: ``0``.
+        output_padding (int or tuple): extra size added to one side of the output, to pick among the
+            shapes a strided convolution maps to the same size. Default: ``0``.
+        groups (int): split the channels in this many groups. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(in_channels, out_channels / groups, *kernel_size)``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``.
+
+    Shape:
+        Input: `(N, C_in, L)` or `(C_in, L)`.
+        Output: `(N, C_out, L_out)` or `(C_out, L_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding + 1``.
+            ``forward(input, output_size)`` picks `output_padding` to reach `output_size`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        >>> m(torch.randn(2, 4, 10)).shape
+        torch.Size([2, 6, 20])
+    """
     _dims, _fn = 1, staticmethod(F.conv_transpose1d)
 
 
 class ConvTranspose2d(_ConvTranspose):
+    """A 2-D transposed convolution: the gradient of `Conv2d` with respect to its input,
+    often used to upsample ("deconvolution", though it does not invert a convolution).
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv2d` of the same arguments maps the output's shape back. Default: ``0``.
+        output_padding (int or tuple): extra size added to one side of the output, to pick among the
+            shapes a strided convolution maps to the same size. Default: ``0``.
+        groups (int): split the channels in this many groups. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(in_channels, out_channels / groups, *kernel_size)``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``.
+
+    Shape:
+        Input: `(N, C_in, H, W)` or `(C_in, H, W)`.
+        Output: `(N, C_out, H_out, W_out)` or `(C_out, H_out, W_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding + 1``.
+            ``forward(input, output_size)`` picks `output_padding` to reach `output_size`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        >>> m(torch.randn(2, 4, 8, 8)).shape
+        torch.Size([2, 6, 16, 16])
+    """
     _dims, _fn = 2, staticmethod(F.conv_transpose2d)
 
 
 class ConvTranspose3d(_ConvTranspose):
+    """A 3-D transposed convolution: the gradient of `Conv3d` with respect to its input,
+    often used to upsample ("deconvolution", though it does not invert a convolution).
+
+    Args:
+        in_channels (int): the number of channels of the input.
+        out_channels (int): the number of channels of the output.
+        kernel_size (int or tuple): the size of the kernel.
+        stride (int or tuple): the step of the kernel. Default: ``1``.
+        padding (int or tuple): trims this much from both sides of each spatial dimension of the output,
+            so that a `Conv3d` of the same arguments maps the output's shape back. Default: ``0``.
+        output_padding (int or tuple): extra size added to one side of the output, to pick among the
+            shapes a strided convolution maps to the same size. Default: ``0``.
+        groups (int): split the channels in this many groups. Default: ``1``.
+        bias (bool): learn an additive bias. Default: ``True``.
+        dilation (int or tuple): the spacing between kernel elements. Default: ``1``.
+        padding_mode (str): only ``'zeros'``. Default: ``'zeros'``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable kernel, of shape ``(in_channels, out_channels / groups, *kernel_size)``.
+        bias (Tensor): the learnable bias, of shape ``(out_channels,)``.
+
+    Shape:
+        Input: `(N, C_in, D, H, W)` or `(C_in, D, H, W)`.
+        Output: `(N, C_out, D_out, H_out, W_out)` or `(C_out, D_out, H_out, W_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding + 1``.
+            ``forward(input, output_size)`` picks `output_padding` to reach `output_size`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> m = torch.nn.ConvTranspose3d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        >>> m(torch.randn(2, 4, 6, 6, 6)).shape
+        torch.Size([2, 6, 12, 12, 12])
+    """
     _dims, _fn = 3, staticmethod(F.conv_transpose3d)
 
 
 class Fold(Module):
+    """Sums sliding blocks back into a tensor: the inverse arrangement of `Unfold` (overlapping
+    values add up), ``F.fold`` as a module.
+
+    Args:
+        output_size (int or tuple): the spatial shape `(H, W)` of the output.
+        kernel_size (int or tuple): the size of the blocks.
+        dilation (int or tuple): the spacing between block elements. Default: ``1``.
+        padding (int or tuple): the implicit zero padding that is dropped from the output. Default: ``0``.
+        stride (int or tuple): the step between blocks. Default: ``1``.
+
+    Shape:
+        Input: `(N, C * prod(kernel_size), L)` or `(C * prod(kernel_size), L)`, ``L`` the number of blocks.
+        Output: `(N, C, H, W)` or `(C, H, W)`.
+
+    Example::
+
+        >>> fold = torch.nn.Fold(output_size=(2, 3), kernel_size=(1, 2))
+        >>> fold(torch.ones(1, 2, 4))
+        tensor([[[[1., 2., 1.],
+                  [1., 2., 1.]]]])
+    """
     def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
         super().__init__()
         self.output_size, self.kernel_size = output_size, kernel_size
@@ -158,6 +395,27 @@ class Fold(Module):
 
 
 class Unfold(Module):
+    """Extracts sliding blocks of a batched image into columns (im2col), ``F.unfold`` as a module.
+
+    Args:
+        kernel_size (int or tuple): the size of the blocks.
+        dilation (int or tuple): the spacing between block elements. Default: ``1``.
+        padding (int or tuple): zeros added on both sides of each spatial dimension. Default: ``0``.
+        stride (int or tuple): the step between blocks. Default: ``1``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C * prod(kernel_size), L)` or `(C * prod(kernel_size), L)`, ``L`` the number of blocks.
+
+    Example::
+
+        >>> unfold = torch.nn.Unfold(kernel_size=2)
+        >>> unfold(torch.arange(9.0).view(1, 1, 3, 3))
+        tensor([[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
+    """
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
         super().__init__()
         self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride

@@ -8,6 +8,42 @@ from ...autograd.grad_mode import no_grad
 
 
 class Embedding(Module):
+    """A lookup table of `num_embeddings` vectors of size `embedding_dim`: the input holds indices,
+    and each is replaced by its row of `weight`.
+
+    Args:
+        num_embeddings (int): the size of the table.
+        embedding_dim (int): the size of each vector.
+        padding_idx (int, optional): this row gets no gradient (it stays a fixed "padding" vector) and
+            is initialised to zeros.
+        max_norm (float, optional): rows looked up whose `norm_type` norm exceeds this are rescaled to
+            it, in place in `weight`.
+        norm_type (float): the p of the p-norm for `max_norm`. Default: ``2.0``.
+        scale_grad_by_freq (bool): divide the gradients by the frequency of each index in the
+            mini-batch. Default: ``False``.
+        sparse (bool): the gradient of `weight` is a sparse tensor. Default: ``False``.
+
+    Attributes:
+        weight (Tensor): the learnable table, of shape `(num_embeddings, embedding_dim)`, initialised
+            from ``N(0, 1)``.
+
+    Shape:
+        Input: `(*)`, integer indices in ``[0, num_embeddings)``.
+        Output: `(*, embedding_dim)`.
+
+    Example::
+
+        >>> table = torch.tensor([[0.0, 0.0], [1.0, 2.0], [3.0, 4.0]])
+        >>> m = torch.nn.Embedding.from_pretrained(table)
+        >>> m(torch.tensor([[1, 2], [2, 0]]))
+        tensor([[[1., 2.],
+                 [3., 4.]],
+        <BLANKLINE>
+                [[3., 4.],
+                 [0., 0.]]])
+        >>> torch.nn.Embedding(10, 3, padding_idx=0).weight[0]
+        tensor([0., 0., 0.], grad_fn=<SelectBackward0>)
+    """
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
@@ -56,7 +92,41 @@ class Embedding(Module):
 
 
 class EmbeddingBag(Module):
-    """Sums, means or maxes of bags of embeddings: Embedding followed by a per-bag reduction."""
+    """Sums, means or maxes of bags of embeddings: `Embedding` followed by a per-bag reduction, without
+    materialising the looked-up rows of every bag.
+
+    The bags are the rows of a 2-D `input` `(B, L)`, or, for a 1-D `input`, the slices that start at
+    each entry of `offsets`.
+
+    Args:
+        num_embeddings (int): the size of the table.
+        embedding_dim (int): the size of each vector.
+        max_norm (float, optional): rows looked up whose norm exceeds this are rescaled to it, in place.
+        norm_type (float): the p of the p-norm for `max_norm`. Default: ``2.0``.
+        scale_grad_by_freq (bool): divide the gradients by the frequency of each index. Default: ``False``.
+        mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
+        sparse (bool): the gradient of `weight` is a sparse tensor (not with ``'max'``). Default: ``False``.
+        include_last_offset (bool): `offsets` has one more entry, the end of the last bag. Default: ``False``.
+        padding_idx (int, optional): this index is left out of the bags (and its row gets no gradient).
+
+    Attributes:
+        weight (Tensor): the learnable table, `(num_embeddings, embedding_dim)`, initialised from ``N(0, 1)``.
+
+    Shape:
+        Input: `(B, L)`, or `(total)` with `offsets` `(B)`; ``forward(input, offsets=None,
+            per_sample_weights=None)``, `per_sample_weights` (``'sum'`` only) of the input's shape.
+        Output: `(B, embedding_dim)`.
+
+    Example::
+
+        >>> table = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> bag = torch.nn.EmbeddingBag.from_pretrained(table, mode='sum')
+        >>> bag(torch.tensor([0, 1, 2, 2]), torch.tensor([0, 2]))
+        tensor([[ 4.,  6.],
+                [10., 12.]])
+        >>> torch.nn.EmbeddingBag.from_pretrained(table)(torch.tensor([[0, 2]]))
+        tensor([[3., 4.]])
+    """
 
     def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
                  mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None,

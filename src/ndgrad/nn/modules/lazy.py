@@ -80,6 +80,22 @@ def _infer_parameters(module, args):
 
 
 class LazyLinear(LazyModuleMixin, Linear):
+    """`Linear` with `in_features` left out: it is read from the first input (its last dimension). Until
+    then `weight` and `bias` are uninitialized; the first call gives them their shapes, initialises them
+    as `Linear` does and turns the module into a `Linear`.
+
+    Args:
+        out_features (int): the size of each output sample.
+        bias (bool): learn an additive bias. Default: ``True``.
+
+    Example::
+
+        >>> m = torch.nn.LazyLinear(4)
+        >>> m(torch.ones(2, 3)).shape
+        torch.Size([2, 4])
+        >>> type(m).__name__, m.weight.shape
+        ('Linear', torch.Size([4, 3]))
+    """
     cls_to_become = Linear
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
@@ -143,7 +159,8 @@ def _lazy_conv(base):
             base.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
             self._lazy_init(out_channels, bias, dtype)
     name = "Lazy" + base.__name__
-    return type(name, (_LazyConv, base), {"__init__": __init__, "cls_to_become": base, "__module__": __name__})
+    return type(name, (_LazyConv, base), {"__init__": __init__, "cls_to_become": base, "__module__": __name__,
+                                          "__doc__": _lazy_doc(base, "in_channels", "out_channels, kernel_size")})
 
 
 class _LazyNorm(LazyModuleMixin):
@@ -173,7 +190,34 @@ def _lazy_norm(base, affine, track):
         base.__init__(self, 0, eps, momentum, affine, track_running_stats)
         self._lazy_init(dtype)
     name = "Lazy" + base.__name__
-    return type(name, (_LazyNorm, base), {"__init__": __init__, "cls_to_become": base, "__module__": __name__})
+    return type(name, (_LazyNorm, base), {"__init__": __init__, "cls_to_become": base, "__module__": __name__,
+                                          "__doc__": _lazy_doc(base, "num_features", "")})
+
+
+def _lazy_doc(base, inferred, first_args):
+    """The docstring of a generated lazy class, e.g. LazyConv2d: its example builds one, calls it and
+    shows what it became."""
+    dims = int(base.__name__[-2])
+    shape = ", ".join(["2", "3"] + ["4"] * dims)
+    make = f"torch.nn.Lazy{base.__name__}({'4, 3' if first_args else ''})"
+    where = "its dimension 1, or 0 unbatched" if first_args else "its dimension 1"
+    what = "parameters" if first_args else "parameters and running statistics"
+    defaults = (" (`affine` and `track_running_stats` default to ``True`` here)"
+                if base.__name__.startswith("Instance") else "")
+    return f"""`{base.__name__}` with `{inferred}` left out: it is read from the first input ({where}).
+
+Until then the {what} are uninitialized; the first call gives them their shapes,
+initialises them as `{base.__name__}` does and turns the module into a `{base.__name__}`. The
+constructor takes the arguments of `{base.__name__}` but `{inferred}`{defaults}.
+
+Example::
+
+    >>> m = {make}
+    >>> m(torch.ones({shape})).shape[:2]
+    torch.Size([2, {'4' if first_args else '3'}])
+    >>> type(m).__name__, m.{'in_channels' if first_args else 'num_features'}
+    ('{base.__name__}', 3)
+"""
 
 
 LazyConv1d, LazyConv2d, LazyConv3d = (_lazy_conv(c) for c in (Conv1d, Conv2d, Conv3d))

@@ -12,6 +12,20 @@ from .utils import _factory
 
 
 class Identity(Module):
+    """A module that returns its input unchanged; it accepts (and ignores) any constructor arguments.
+    Useful as a placeholder, e.g. to remove a layer from a model without changing its structure.
+
+    Shape:
+        Input: `(*)`, any number of dimensions.
+        Output: the input itself.
+
+    Example::
+
+        >>> m = torch.nn.Identity(54, unused='ignored')
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> m(x) is x
+        True
+    """
     def __init__(self, *args, **kwargs):   # accepts and ignores any arguments, as torch
         super().__init__()
 
@@ -20,7 +34,35 @@ class Identity(Module):
 
 
 class Linear(Module):
-    """y = x W^T + b with W of shape (out_features, in_features)."""
+    """A fully connected layer: ``y = x W^T + b`` with ``W`` of shape `(out_features, in_features)`.
+
+    Args:
+        in_features (int): the size of each input sample.
+        out_features (int): the size of each output sample.
+        bias (bool): learn an additive bias. Default: ``True``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable weight, `(out_features, in_features)`, initialised from
+            ``U(-k, k)`` with ``k = 1 / sqrt(in_features)``.
+        bias (Tensor): the learnable bias, `(out_features)`, initialised likewise.
+
+    Shape:
+        Input: `(*, in_features)`, any number of leading dimensions.
+        Output: `(*, out_features)`.
+
+    Example::
+
+        >>> m = torch.nn.Linear(3, 2)
+        >>> with torch.no_grad():
+        ...     _ = m.weight.copy_(torch.tensor([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]]))
+        ...     _ = m.bias.fill_(0.5)
+        >>> m(torch.tensor([[1.0, 2.0, 3.0]]))
+        tensor([[1.5000, 6.5000]], grad_fn=<AddmmBackward0>)
+        >>> torch.nn.Linear(20, 30)(torch.ones(128, 20)).shape
+        torch.Size([128, 30])
+    """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
@@ -49,7 +91,32 @@ class Linear(Module):
 
 
 class Bilinear(Module):
-    """y = x1^T A x2 + b with A of shape (out_features, in1_features, in2_features)."""
+    """A bilinear layer: ``y = x1^T A x2 + b`` with ``A`` of shape `(out_features, in1_features, in2_features)`.
+
+    Args:
+        in1_features (int): the size of each first input sample.
+        in2_features (int): the size of each second input sample.
+        out_features (int): the size of each output sample.
+        bias (bool): learn an additive bias. Default: ``True``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable weight, `(out_features, in1_features, in2_features)`, initialised
+            from ``U(-k, k)`` with ``k = 1 / sqrt(in1_features)``.
+        bias (Tensor): the learnable bias, `(out_features)`, initialised likewise.
+
+    Shape:
+        Input1: `(*, in1_features)`.
+        Input2: `(*, in2_features)`, the same leading dimensions.
+        Output: `(*, out_features)`.
+
+    Example::
+
+        >>> m = torch.nn.Bilinear(2, 3, 4)
+        >>> m(torch.ones(5, 2), torch.ones(5, 3)).shape
+        torch.Size([5, 4])
+    """
 
     def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()

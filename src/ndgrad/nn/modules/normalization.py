@@ -68,18 +68,126 @@ class _BatchNorm(_NormBase):
 
 
 class BatchNorm1d(_BatchNorm):
+    """Batch normalization: each channel is normalised by the mean and variance over the batch,
+    ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    In training the batch statistics are used (biased variance) and the running statistics updated
+    (``running = (1 - momentum) * running + momentum * batch``, with the unbiased variance); in evaluation
+    the running statistics are used instead.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new batch in the running statistics; ``None`` for
+            a cumulative average. Default: ``0.1``.
+        affine (bool): learn `weight` and `bias`. Default: ``True``.
+        track_running_stats (bool): keep running statistics (else batch statistics are always used).
+            Default: ``True``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
+        bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
+
+    Shape:
+        Input: `(N, C)` or `(N, C, L)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.BatchNorm1d(2)
+        >>> m(torch.tensor([[1.0, 10.0], [3.0, 30.0]]))
+        tensor([[-1.0000, -1.0000],
+                [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+        >>> m.running_mean
+        tensor([0.2000, 2.0000])
+    """
     def _check_input_dim(self, input):
         if input.dim() not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
 
 
 class BatchNorm2d(_BatchNorm):
+    """Batch normalization: each channel is normalised by the mean and variance over the batch
+    and the spatial dimensions, ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    In training the batch statistics are used (biased variance) and the running statistics updated
+    (``running = (1 - momentum) * running + momentum * batch``, with the unbiased variance); in evaluation
+    the running statistics are used instead.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new batch in the running statistics; ``None`` for
+            a cumulative average. Default: ``0.1``.
+        affine (bool): learn `weight` and `bias`. Default: ``True``.
+        track_running_stats (bool): keep running statistics (else batch statistics are always used).
+            Default: ``True``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
+        bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
+
+    Shape:
+        Input: `(N, C, H, W)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.BatchNorm2d(2)
+        >>> m(torch.arange(8.0).view(2, 2, 1, 2)).flatten()
+        tensor([-1.2127, -0.7276, -1.2127, -0.7276,  0.7276,  1.2127,  0.7276,  1.2127],
+               grad_fn=<ViewBackward0>)
+        >>> m.running_mean
+        tensor([0.2500, 0.4500])
+    """
     def _check_input_dim(self, input):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
 class BatchNorm3d(_BatchNorm):
+    """Batch normalization: each channel is normalised by the mean and variance over the batch
+    and the spatial dimensions, ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    In training the batch statistics are used (biased variance) and the running statistics updated
+    (``running = (1 - momentum) * running + momentum * batch``, with the unbiased variance); in evaluation
+    the running statistics are used instead.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new batch in the running statistics; ``None`` for
+            a cumulative average. Default: ``0.1``.
+        affine (bool): learn `weight` and `bias`. Default: ``True``.
+        track_running_stats (bool): keep running statistics (else batch statistics are always used).
+            Default: ``True``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
+        bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
+        running_mean (Tensor): a buffer of shape `(C)`, initialised to zeros.
+        running_var (Tensor): a buffer of shape `(C)`, initialised to ones.
+
+    Shape:
+        Input: `(N, C, D, H, W)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.BatchNorm3d(2)
+        >>> m(torch.arange(8.0).view(2, 2, 1, 1, 2)).flatten()
+        tensor([-1.2127, -0.7276, -1.2127, -0.7276,  0.7276,  1.2127,  0.7276,  1.2127],
+               grad_fn=<ViewBackward0>)
+        >>> m.running_mean
+        tensor([0.2500, 0.4500])
+    """
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
@@ -104,18 +212,121 @@ class _InstanceNorm(_NormBase):
 
 
 class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization: each channel of each sample is normalised by its own mean and
+    variance over the spatial dimensions, ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new statistics in the running ones. Default: ``0.1``.
+        affine (bool): learn a per-channel `weight` and `bias`. Default: ``False``.
+        track_running_stats (bool): keep running statistics and use them in evaluation. Default: ``False``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): with `affine`, the learnable scale of shape `(C)`, initialised to ones.
+        bias (Tensor): with `affine`, the learnable shift of shape `(C)`, initialised to zeros.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.InstanceNorm1d(2)
+        >>> m(torch.tensor([[[0.0, 2.0], [1.0, 5.0]]]))
+        tensor([[[-1.0000,  1.0000],
+                 [-1.0000,  1.0000]]])
+    """
     _dims = 1
 
 
 class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization: each channel of each sample is normalised by its own mean and
+    variance over the spatial dimensions, ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new statistics in the running ones. Default: ``0.1``.
+        affine (bool): learn a per-channel `weight` and `bias`. Default: ``False``.
+        track_running_stats (bool): keep running statistics and use them in evaluation. Default: ``False``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): with `affine`, the learnable scale of shape `(C)`, initialised to ones.
+        bias (Tensor): with `affine`, the learnable shift of shape `(C)`, initialised to zeros.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.InstanceNorm2d(2)
+        >>> m(torch.tensor([[[0.0, 2.0], [1.0, 5.0]]]).view(1, 2, 1, 2)).flatten()
+        tensor([-1.0000,  1.0000, -1.0000,  1.0000])
+    """
     _dims = 2
 
 
 class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization: each channel of each sample is normalised by its own mean and
+    variance over the spatial dimensions, ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new statistics in the running ones. Default: ``0.1``.
+        affine (bool): learn a per-channel `weight` and `bias`. Default: ``False``.
+        track_running_stats (bool): keep running statistics and use them in evaluation. Default: ``False``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): with `affine`, the learnable scale of shape `(C)`, initialised to ones.
+        bias (Tensor): with `affine`, the learnable shift of shape `(C)`, initialised to zeros.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.InstanceNorm3d(2)
+        >>> m(torch.tensor([[[0.0, 2.0], [1.0, 5.0]]]).view(1, 2, 1, 1, 2)).flatten()
+        tensor([-1.0000,  1.0000, -1.0000,  1.0000])
+    """
     _dims = 3
 
 
 class LayerNorm(Module):
+    """Layer normalization: normalises over the last dimensions (`normalized_shape`) of each sample,
+    ``(x - mean) / sqrt(var + eps) * weight + bias``, in training and evaluation alike.
+
+    Args:
+        normalized_shape (int or tuple): the shape of the trailing dimensions to normalise over.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        elementwise_affine (bool): learn a `weight` (and a `bias`) of shape `normalized_shape`.
+            Default: ``True``.
+        bias (bool): learn `bias` (with `elementwise_affine`). Default: ``True``.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Attributes:
+        weight (Tensor): the learnable scale, initialised to ones.
+        bias (Tensor): the learnable shift, initialised to zeros.
+
+    Shape:
+        Input: `(N, *)`, ending with `normalized_shape`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.LayerNorm(3)
+        >>> m(torch.tensor([[1.0, 2.0, 3.0], [2.0, 2.0, 8.0]]))
+        tensor([[-1.2247,  0.0000,  1.2247],
+                [-0.7071, -0.7071,  1.4142]], grad_fn=<NativeLayerNormBackward0>)
+    """
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
         super().__init__()
         self.normalized_shape = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) \
@@ -148,6 +359,31 @@ class LayerNorm(Module):
 
 
 class GroupNorm(Module):
+    """Group normalization: the channels are split in `num_groups` groups, and each group of each
+    sample is normalised by its own mean and variance; then a per-channel affine transform.
+
+    Args:
+        num_groups (int): the number of groups; it divides `num_channels`.
+        num_channels (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        affine (bool): learn a per-channel `weight` and `bias`. Default: ``True``.
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Attributes:
+        weight (Tensor): the learnable scale, of shape `(C)`, initialised to ones.
+        bias (Tensor): the learnable shift, of shape `(C)`, initialised to zeros.
+
+    Shape:
+        Input: `(N, C, *)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.GroupNorm(2, 4)
+        >>> m(torch.tensor([[0.0, 2.0, 1.0, 1.0]]))
+        tensor([[-1.0000,  1.0000,  0.0000,  0.0000]],
+               grad_fn=<NativeGroupNormBackward0>)
+    """
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         if num_channels % num_groups != 0:
@@ -174,6 +410,28 @@ class GroupNorm(Module):
 
 
 class RMSNorm(Module):
+    """Root mean square normalization: divides the last dimensions (`normalized_shape`) by their root
+    mean square, ``x / sqrt(mean(x ** 2) + eps) * weight``; no mean is subtracted.
+
+    Args:
+        normalized_shape (int or tuple): the shape of the trailing dimensions to normalise over.
+        eps (float, optional): added to the mean square; ``None`` is the dtype's machine epsilon.
+        elementwise_affine (bool): learn a `weight` of shape `normalized_shape`. Default: ``True``.
+
+    Attributes:
+        weight (Tensor): the learnable scale, initialised to ones.
+
+    Shape:
+        Input: `(N, *)`, ending with `normalized_shape`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.RMSNorm(2)
+        >>> m(torch.tensor([[3.0, 4.0], [1.0, -1.0]]))
+        tensor([[ 0.8485,  1.1314],
+                [ 1.0000, -1.0000]], grad_fn=<MulBackward0>)
+    """
     def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
         super().__init__()
         self.normalized_shape = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) \
@@ -193,6 +451,27 @@ class RMSNorm(Module):
 
 
 class LocalResponseNorm(Module):
+    """Local response normalization: divides each element by a power of the sum of squares over the
+    `size` neighbouring channels, ``x / (k + alpha / size * sum(x ** 2)) ** beta``.
+
+    Args:
+        size (int): the number of neighbouring channels summed over.
+        alpha (float): the multiplicative factor. Default: ``1e-4``.
+        beta (float): the exponent. Default: ``0.75``.
+        k (float): the additive factor. Default: ``1.0``.
+
+    Shape:
+        Input: `(N, C, *)`.
+        Output: the shape of the input.
+
+    Example::
+
+        >>> m = torch.nn.LocalResponseNorm(2, alpha=1.0)
+        >>> m(torch.tensor([[[1.0], [2.0], [3.0]]]))
+        tensor([[[0.7378],
+                 [0.7816],
+                 [0.6620]]])
+    """
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
         super().__init__()
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k

@@ -22,18 +22,112 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
+    """1-D max pooling: the maximum of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit negative infinity added on both sides, at most half the kernel
+            size. Default: ``0``.
+        dilation (int or tuple): the spacing between window elements. Default: ``1``.
+        return_indices (bool): return the flat indices of the maxima too (for `MaxUnpool1d`). Default: ``False``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: `(N, C, L_out)` or `(C, L_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.MaxPool1d(2)
+        >>> m(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        tensor([[[3., 5., 4.]]])
+    """
     _fn = staticmethod(F.max_pool1d)
 
 
 class MaxPool2d(_MaxPoolNd):
+    """2-D max pooling: the maximum of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit negative infinity added on both sides, at most half the kernel
+            size. Default: ``0``.
+        dilation (int or tuple): the spacing between window elements. Default: ``1``.
+        return_indices (bool): return the flat indices of the maxima too (for `MaxUnpool2d`). Default: ``False``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.MaxPool2d(2)
+        >>> m(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
     _fn = staticmethod(F.max_pool2d)
 
 
 class MaxPool3d(_MaxPoolNd):
+    """3-D max pooling: the maximum of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit negative infinity added on both sides, at most half the kernel
+            size. Default: ``0``.
+        dilation (int or tuple): the spacing between window elements. Default: ``1``.
+        return_indices (bool): return the flat indices of the maxima too (for `MaxUnpool3d`). Default: ``False``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1``,
+            rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.MaxPool3d(2)
+        >>> m(torch.arange(64.0).view(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     _fn = staticmethod(F.max_pool3d)
 
 
 class AvgPool1d(Module):
+    """1-D average pooling: the mean of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit zeros added on both sides, at most half the kernel size. Default: ``0``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+        count_include_pad (bool): count the padding zeros in the divisor. Default: ``True``.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: `(N, C, L_out)` or `(C, L_out)`, each spatial size
+            ``(size + 2 * padding - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.AvgPool1d(2)
+        >>> m(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        tensor([[[2.0000, 3.5000, 2.0000]]])
+    """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
         # torch keeps AvgPool1d's sizes as 1-tuples (and prints them so)
@@ -51,6 +145,29 @@ class AvgPool1d(Module):
 
 
 class AvgPool2d(Module):
+    """2-D average pooling: the mean of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit zeros added on both sides, at most half the kernel size. Default: ``0``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+        count_include_pad (bool): count the padding zeros in the divisor. Default: ``True``.
+        divisor_override (int, optional): divide every window's sum by this instead. Default: ``None``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.AvgPool2d(2)
+        >>> m(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+    """
     _fn = staticmethod(F.avg_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -70,6 +187,28 @@ class AvgPool2d(Module):
 
 
 class AvgPool3d(AvgPool2d):
+    """3-D average pooling: the mean of each window of the input, channel by channel.
+
+    Args:
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        padding (int or tuple): implicit zeros added on both sides, at most half the kernel size. Default: ``0``.
+        ceil_mode (bool): round the output size up, so that a partial window at the end counts.
+            Default: ``False``.
+        count_include_pad (bool): count the padding zeros in the divisor. Default: ``True``.
+        divisor_override (int, optional): divide every window's sum by this instead. Default: ``None``.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, each spatial size
+            ``(size + 2 * padding - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.AvgPool3d(2)
+        >>> m(torch.arange(64.0).view(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     _fn = staticmethod(F.avg_pool3d)
 
 
@@ -86,14 +225,66 @@ class _AdaptivePool(Module):
 
 
 class AdaptiveAvgPool1d(_AdaptivePool):
+    """1-D adaptive average pooling: averages over windows chosen so that the output has the
+    given size, whatever the input's size (window ``i`` of ``out`` over an input of size ``in`` spans
+    ``[floor(i * in / out), ceil((i + 1) * in / out))``).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: `(N, C, L_out)` or `(C, L_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveAvgPool1d(3)
+        >>> m(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        tensor([[[2.0000, 3.5000, 2.0000]]])
+    """
     _fn = staticmethod(F.adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool2d(_AdaptivePool):
+    """2-D adaptive average pooling: averages over windows chosen so that the output has the
+    given size, whatever the input's size (window ``i`` of ``out`` over an input of size ``in`` spans
+    ``[floor(i * in / out), ceil((i + 1) * in / out))``).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveAvgPool2d(2)
+        >>> m(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+    """
     _fn = staticmethod(F.adaptive_avg_pool2d)
 
 
 class AdaptiveAvgPool3d(_AdaptivePool):
+    """3-D adaptive average pooling: averages over windows chosen so that the output has the
+    given size, whatever the input's size (window ``i`` of ``out`` over an input of size ``in`` spans
+    ``[floor(i * in / out), ceil((i + 1) * in / out))``).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveAvgPool3d(2)
+        >>> m(torch.arange(64.0).view(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     _fn = staticmethod(F.adaptive_avg_pool3d)
 
 
@@ -107,14 +298,66 @@ class _AdaptiveMaxPool(_AdaptivePool):
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPool):
+    """1-D adaptive max pooling: the maximum over windows chosen so that the output has the
+    given size, whatever the input's size (the windows of `AdaptiveAvgPool1d`).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+        return_indices (bool): return the flat indices of the maxima too. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: `(N, C, L_out)` or `(C, L_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveMaxPool1d(3)
+        >>> m(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        tensor([[[3., 5., 4.]]])
+    """
     _fn = staticmethod(F.adaptive_max_pool1d)
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPool):
+    """2-D adaptive max pooling: the maximum over windows chosen so that the output has the
+    given size, whatever the input's size (the windows of `AdaptiveAvgPool2d`).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+        return_indices (bool): return the flat indices of the maxima too. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveMaxPool2d(2)
+        >>> m(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
     _fn = staticmethod(F.adaptive_max_pool2d)
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPool):
+    """3-D adaptive max pooling: the maximum over windows chosen so that the output has the
+    given size, whatever the input's size (the windows of `AdaptiveAvgPool3d`).
+
+    Args:
+        output_size (int or tuple): the size of the output; in a tuple, ``None`` keeps the input's size.
+        return_indices (bool): return the flat indices of the maxima too. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, `output_size`.
+
+    Example::
+
+        >>> m = torch.nn.AdaptiveMaxPool3d(2)
+        >>> m(torch.arange(64.0).view(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     _fn = staticmethod(F.adaptive_max_pool3d)
 
 
@@ -132,14 +375,75 @@ class _LPPool(Module):
 
 
 class LPPool1d(_LPPool):
+    """1-D power-average pooling: ``(sum of x ** p over each window) ** (1 / p)``; ``p = 1`` is
+    sum pooling and infinite ``p`` max pooling.
+
+    Args:
+        norm_type (float): the power ``p``.
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, L)` or `(C, L)`.
+        Output: `(N, C, L_out)` or `(C, L_out)`, each spatial size
+            ``(size - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.LPPool1d(2, 2)
+        >>> m(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        tensor([[[3.1623, 5.3852, 4.0000]]])
+    """
     _fn = staticmethod(F.lp_pool1d)
 
 
 class LPPool2d(_LPPool):
+    """2-D power-average pooling: ``(sum of x ** p over each window) ** (1 / p)``; ``p = 1`` is
+    sum pooling and infinite ``p`` max pooling.
+
+    Args:
+        norm_type (float): the power ``p``.
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, each spatial size
+            ``(size - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.LPPool2d(2, 2)
+        >>> m(torch.arange(16.0).view(1, 1, 4, 4))
+        tensor([[[[ 6.4807,  9.8995],
+                  [21.4009, 25.3377]]]])
+    """
     _fn = staticmethod(F.lp_pool2d)
 
 
 class LPPool3d(_LPPool):
+    """3-D power-average pooling: ``(sum of x ** p over each window) ** (1 / p)``; ``p = 1`` is
+    sum pooling and infinite ``p`` max pooling.
+
+    Args:
+        norm_type (float): the power ``p``.
+        kernel_size (int or tuple): the size of the window.
+        stride (int or tuple, optional): the step of the window. Default: `kernel_size`.
+        ceil_mode (bool): round the output size up. Default: ``False``.
+
+    Shape:
+        Input: `(N, C, D, H, W)` or `(C, D, H, W)`.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, each spatial size
+            ``(size - kernel_size) / stride + 1``, rounded down (up with `ceil_mode`).
+
+    Example::
+
+        >>> m = torch.nn.LPPool3d(2, 2)
+        >>> m(torch.arange(64.0).view(1, 1, 4, 4, 4)).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     _fn = staticmethod(F.lp_pool3d)
 
 
@@ -159,14 +463,80 @@ class _MaxUnpool(Module):
 
 
 class MaxUnpool1d(_MaxUnpool):
+    """A partial inverse of `MaxPool1d`: puts each value at the position its index names
+    (as `MaxPool1d` with ``return_indices=True`` returns them), zeros elsewhere.
+
+    Args:
+        kernel_size (int or tuple): the size of the pooling window.
+        stride (int or tuple, optional): the step of the pooling window. Default: `kernel_size`.
+        padding (int or tuple): the padding of the pooling. Default: ``0``.
+
+    Shape:
+        Input: `(N, C, L_in)` or `(C, L_in)`, with indices of that shape.
+        Output: `(N, C, L_out)` or `(C, L_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + kernel_size``, or ``forward(input, indices, output_size)``.
+
+    Example::
+
+        >>> pool = torch.nn.MaxPool1d(2, return_indices=True)
+        >>> unpool = torch.nn.MaxUnpool1d(2)
+        >>> out, indices = pool(torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]]))
+        >>> unpool(out, indices)
+        tensor([[[0., 3., 0., 5., 4., 0.]]])
+    """
     _dims, _fn = 1, staticmethod(F.max_unpool1d)
 
 
 class MaxUnpool2d(_MaxUnpool):
+    """A partial inverse of `MaxPool2d`: puts each value at the position its index names
+    (as `MaxPool2d` with ``return_indices=True`` returns them), zeros elsewhere.
+
+    Args:
+        kernel_size (int or tuple): the size of the pooling window.
+        stride (int or tuple, optional): the step of the pooling window. Default: `kernel_size`.
+        padding (int or tuple): the padding of the pooling. Default: ``0``.
+
+    Shape:
+        Input: `(N, C, H_in, W_in)` or `(C, H_in, W_in)`, with indices of that shape.
+        Output: `(N, C, H_out, W_out)` or `(C, H_out, W_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + kernel_size``, or ``forward(input, indices, output_size)``.
+
+    Example::
+
+        >>> pool = torch.nn.MaxPool2d(2, return_indices=True)
+        >>> unpool = torch.nn.MaxUnpool2d(2)
+        >>> out, indices = pool(torch.arange(16.0).view(1, 1, 4, 4))
+        >>> unpool(out, indices)
+        tensor([[[[ 0.,  0.,  0.,  0.],
+                  [ 0.,  5.,  0.,  7.],
+                  [ 0.,  0.,  0.,  0.],
+                  [ 0., 13.,  0., 15.]]]])
+    """
     _dims, _fn = 2, staticmethod(F.max_unpool2d)
 
 
 class MaxUnpool3d(_MaxUnpool):
+    """A partial inverse of `MaxPool3d`: puts each value at the position its index names
+    (as `MaxPool3d` with ``return_indices=True`` returns them), zeros elsewhere.
+
+    Args:
+        kernel_size (int or tuple): the size of the pooling window.
+        stride (int or tuple, optional): the step of the pooling window. Default: `kernel_size`.
+        padding (int or tuple): the padding of the pooling. Default: ``0``.
+
+    Shape:
+        Input: `(N, C, D_in, H_in, W_in)` or `(C, D_in, H_in, W_in)`, with indices of that shape.
+        Output: `(N, C, D_out, H_out, W_out)` or `(C, D_out, H_out, W_out)`, each spatial size
+            ``(size - 1) * stride - 2 * padding + kernel_size``, or ``forward(input, indices, output_size)``.
+
+    Example::
+
+        >>> pool = torch.nn.MaxPool3d(2, return_indices=True)
+        >>> unpool = torch.nn.MaxUnpool3d(2)
+        >>> out, indices = pool(torch.arange(64.0).view(1, 1, 4, 4, 4))
+        >>> unpool(out, indices).shape
+        torch.Size([1, 1, 4, 4, 4])
+    """
     _dims, _fn = 3, staticmethod(F.max_unpool3d)
 
 

@@ -23,6 +23,22 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
 class RNNBase(Module):
+    """The base of `RNN`, `LSTM` and `GRU`: holds the per-layer weights and runs a (packed or padded)
+    sequence through the layers. Build one of the subclasses rather than this class.
+
+    Args:
+        mode (str): ``'RNN_TANH'``, ``'RNN_RELU'``, ``'LSTM'`` or ``'GRU'``.
+        input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, proj_size: as
+            for `LSTM`.
+        device: only the CPU.
+        dtype: the dtype of the parameters (default: the default float dtype).
+
+    Example::
+
+        >>> rnn = torch.nn.GRU(4, 8)
+        >>> isinstance(rnn, torch.nn.RNNBase), rnn.mode
+        (True, 'GRU')
+    """
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
@@ -202,6 +218,49 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
+    """RNN(input_size, hidden_size, num_layers=1, nonlinearity='tanh', bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None)
+
+    An Elman recurrent network of one or more layers: at each step,
+    ``h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)`` (or ReLU).
+
+    Args:
+        input_size (int): the number of features of the input `x`.
+        hidden_size (int): the number of features of the hidden state `h`.
+        num_layers (int): the number of stacked layers, each fed the previous one's output. Default: ``1``.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``. Default: ``'tanh'``.
+        bias (bool): use the biases `b_ih` and `b_hh`. Default: ``True``.
+        batch_first (bool): the input and output are `(N, L, H)` rather than `(L, N, H)` (not the
+            hidden states). Default: ``False``.
+        dropout (float): dropout on the outputs of every layer but the last, in training. Default: ``0``.
+        bidirectional (bool): run a second set of layers over the reversed sequence, and concatenate.
+            Default: ``False``.
+
+    Shape:
+        input: `(L, N, H_in)`, `(N, L, H_in)` with `batch_first`, `(L, H_in)` unbatched, or a
+            `PackedSequence`.
+        h_0: `(num_layers * D, N, H_out)` (or without `N` unbatched), the initial hidden
+            state; zeros if not given.
+        output: `(L, N, D * H_out)` (or batch first), the last layer's features at each step,
+            ``D = 2`` if bidirectional else 1.
+        h_n: `(num_layers * D, N, H_out)`, the final hidden state of every layer.
+
+    Attributes:
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(hidden_size, input_size)`; layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> rnn = torch.nn.RNN(10, 20, num_layers=2)
+        >>> x = torch.randn(5, 3, 10)
+        >>> output, h_n = rnn(x)
+        >>> output.shape, h_n.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]))
+    """
     def __init__(self, *args, nonlinearity="tanh", **kwargs):
         if len(args) > 3:   # torch's positional order: input_size, hidden_size, num_layers, nonlinearity, ...
             args, nonlinearity = args[:3] + args[4:], args[3]
@@ -212,17 +271,122 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
+    """LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None)
+
+    A long short-term memory network of one or more layers: at each step the input, forget, cell and
+    output gates ``i, f, g, o`` (sigmoid, sigmoid, tanh, sigmoid of
+    ``x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh``) update the cell state ``c_t = f * c_{t-1} + i * g``
+    and the hidden state ``h_t = o * tanh(c_t)``.
+
+    Args:
+        input_size (int): the number of features of the input `x`.
+        hidden_size (int): the number of features of the hidden state `h`.
+        num_layers (int): the number of stacked layers, each fed the previous one's output. Default: ``1``.
+        bias (bool): use the biases `b_ih` and `b_hh`. Default: ``True``.
+        batch_first (bool): the input and output are `(N, L, H)` rather than `(L, N, H)` (not the
+            hidden states). Default: ``False``.
+        dropout (float): dropout on the outputs of every layer but the last, in training. Default: ``0``.
+        bidirectional (bool): run a second set of layers over the reversed sequence, and concatenate.
+            Default: ``False``.
+        proj_size (int): if positive, the hidden state is projected to this size (`weight_hr_l[k]`), so
+            that `H_out` is `proj_size`. Default: ``0``.
+
+    Shape:
+        input: `(L, N, H_in)`, `(N, L, H_in)` with `batch_first`, `(L, H_in)` unbatched, or a
+            `PackedSequence`.
+        h_0: a tuple `(h_0, c_0)` of shapes `(num_layers * D, N, H_out)` and
+            `(num_layers * D, N, hidden_size)`; zeros if not given.
+        output: `(L, N, D * H_out)` (or batch first), the last layer's features at each step,
+            ``D = 2`` if bidirectional else 1.
+        h_n: the tuple `(h_n, c_n)` of the final hidden and cell states of every layer.
+
+    Attributes:
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(4 * hidden_size, input_size)` (gates i, f, g, o); layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(4 * hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(4 * hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(4 * hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> rnn = torch.nn.LSTM(10, 20, num_layers=2)
+        >>> x = torch.randn(5, 3, 10)
+        >>> output, (h_n, c_n) = rnn(x)
+        >>> output.shape, h_n.shape, c_n.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]), torch.Size([2, 3, 20]))
+    """
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
 
 
 class GRU(RNNBase):
+    """GRU(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None)
+
+    A gated recurrent unit network of one or more layers: at each step the reset and update gates
+    ``r, z`` give ``n = tanh(W_in x_t + b_in + r * (W_hn h_{t-1} + b_hn))`` and
+    ``h_t = (1 - z) * n + z * h_{t-1}``.
+
+    Args:
+        input_size (int): the number of features of the input `x`.
+        hidden_size (int): the number of features of the hidden state `h`.
+        num_layers (int): the number of stacked layers, each fed the previous one's output. Default: ``1``.
+        bias (bool): use the biases `b_ih` and `b_hh`. Default: ``True``.
+        batch_first (bool): the input and output are `(N, L, H)` rather than `(L, N, H)` (not the
+            hidden states). Default: ``False``.
+        dropout (float): dropout on the outputs of every layer but the last, in training. Default: ``0``.
+        bidirectional (bool): run a second set of layers over the reversed sequence, and concatenate.
+            Default: ``False``.
+
+    Shape:
+        input: `(L, N, H_in)`, `(N, L, H_in)` with `batch_first`, `(L, H_in)` unbatched, or a
+            `PackedSequence`.
+        h_0: `(num_layers * D, N, H_out)` (or without `N` unbatched), the initial hidden
+            state; zeros if not given.
+        output: `(L, N, D * H_out)` (or batch first), the last layer's features at each step,
+            ``D = 2`` if bidirectional else 1.
+        h_n: `(num_layers * D, N, H_out)`, the final hidden state of every layer.
+
+    Attributes:
+        weight_ih_l0 (Tensor): the input weights of layer 0, `(3 * hidden_size, input_size)` (gates r, z, n); layer ``k``
+            has ``weight_ih_lk``, the reverse direction ``weight_ih_lk_reverse``.
+        weight_hh_l0 (Tensor): the hidden weights of layer 0, `(3 * hidden_size, H_out)`.
+        bias_ih_l0 (Tensor): the input bias of layer 0, `(3 * hidden_size)`.
+        bias_hh_l0 (Tensor): the hidden bias of layer 0, `(3 * hidden_size)`; all the weights and biases are
+            initialised from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> rnn = torch.nn.GRU(10, 20, num_layers=2)
+        >>> x = torch.randn(5, 3, 10)
+        >>> output, h_n = rnn(x)
+        >>> output.shape, h_n.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]))
+    """
     def __init__(self, *args, **kwargs):
         super().__init__("GRU", *args, **kwargs)
 
 
 # ---- cells --------------------------------------------------------------------------------
 class RNNCellBase(Module):
+    """The base of `RNNCell`, `LSTMCell` and `GRUCell`: one step of a recurrent network, with the
+    weights `weight_ih` `(num_chunks * hidden_size, input_size)` and `weight_hh`
+    `(num_chunks * hidden_size, hidden_size)`. Build one of the subclasses rather than this class.
+
+    Args:
+        input_size (int): the number of features of the input.
+        hidden_size (int): the number of features of the hidden state.
+        bias (bool): use the biases `bias_ih` and `bias_hh`.
+        num_chunks (int): the number of gates (1, 3 or 4).
+
+    Example::
+
+        >>> cell = torch.nn.LSTMCell(4, 8)
+        >>> isinstance(cell, torch.nn.RNNCellBase), cell.weight_ih.shape
+        (True, torch.Size([32, 4]))
+    """
     def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
@@ -264,6 +428,37 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
+    """One step of an Elman recurrent network: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or ReLU).
+
+    Args:
+        input_size (int): the number of features of the input.
+        hidden_size (int): the number of features of the hidden state.
+        bias (bool): use the biases `bias_ih` and `bias_hh`. Default: ``True``.
+        nonlinearity (str): ``'tanh'`` or ``'relu'``. Default: ``'tanh'``.
+
+    Shape:
+        input: `(N, H_in)` or `(H_in)`.
+        hidden: `(N, hidden_size)` or `(hidden_size)`; zeros if not given.
+        h': `(N, hidden_size)` or `(hidden_size)`, the next hidden state.
+
+    Attributes:
+        weight_ih (Tensor): the input weights, `(hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(hidden_size)`; all initialised from
+            ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> cell = torch.nn.RNNCell(10, 20)
+        >>> x = torch.randn(6, 3, 10)
+        >>> h = torch.zeros(3, 20)
+        >>> for t in range(6):
+        ...     h = cell(x[t], h)
+        >>> h.shape
+        torch.Size([3, 20])
+    """
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
@@ -275,6 +470,37 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
+    """One step of an LSTM: the gates ``i, f, g, o`` update the cell state ``c' = f * c + i * g`` and the
+    hidden state ``h' = o * tanh(c')``.
+
+    Args:
+        input_size (int): the number of features of the input.
+        hidden_size (int): the number of features of the hidden state.
+        bias (bool): use the biases `bias_ih` and `bias_hh`. Default: ``True``.
+
+    Shape:
+        input: `(N, H_in)` or `(H_in)`.
+        (h_0, c_0): two tensors `(N, hidden_size)` or `(hidden_size)`; zeros if not given.
+        (h_1, c_1): the next hidden and cell states, of the same shapes.
+
+    Attributes:
+        weight_ih (Tensor): the input weights, `(4 * hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(4 * hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(4 * hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(4 * hidden_size)`; all initialised from
+            ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> cell = torch.nn.LSTMCell(10, 20)
+        >>> x = torch.randn(6, 3, 10)
+        >>> h, c = torch.zeros(3, 20), torch.zeros(3, 20)
+        >>> for t in range(6):
+        ...     h, c = cell(x[t], (h, c))
+        >>> h.shape, c.shape
+        (torch.Size([3, 20]), torch.Size([3, 20]))
+    """
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
@@ -283,6 +509,37 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
+    """One step of a GRU: the reset and update gates ``r, z`` give
+    ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))`` and ``h' = (1 - z) * n + z * h``.
+
+    Args:
+        input_size (int): the number of features of the input.
+        hidden_size (int): the number of features of the hidden state.
+        bias (bool): use the biases `bias_ih` and `bias_hh`. Default: ``True``.
+
+    Shape:
+        input: `(N, H_in)` or `(H_in)`.
+        hidden: `(N, hidden_size)` or `(hidden_size)`; zeros if not given.
+        h': `(N, hidden_size)` or `(hidden_size)`, the next hidden state.
+
+    Attributes:
+        weight_ih (Tensor): the input weights, `(3 * hidden_size, input_size)`.
+        weight_hh (Tensor): the hidden weights, `(3 * hidden_size, hidden_size)`.
+        bias_ih (Tensor): the input bias, `(3 * hidden_size)`.
+        bias_hh (Tensor): the hidden bias, `(3 * hidden_size)`; all initialised from
+            ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> cell = torch.nn.GRUCell(10, 20)
+        >>> x = torch.randn(6, 3, 10)
+        >>> h = torch.zeros(3, 20)
+        >>> for t in range(6):
+        ...     h = cell(x[t], h)
+        >>> h.shape
+        torch.Size([3, 20])
+    """
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 

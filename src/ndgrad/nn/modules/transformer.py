@@ -26,6 +26,34 @@ def _activation(activation):
 
 
 class TransformerEncoderLayer(Module):
+    """One layer of a Transformer encoder: self-attention then a feed-forward block (two linear
+    layers), each with a residual connection, dropout and layer normalization.
+
+    Args:
+        d_model (int): the model's size ``E``.
+        nhead (int): the number of attention heads.
+        dim_feedforward (int): the hidden size of the feed-forward block. Default: ``2048``.
+        dropout (float): the dropout probability. Default: ``0.1``.
+        activation (str or callable): of the feed-forward block: ``'relu'``, ``'gelu'`` or a function.
+            Default: `F.relu`.
+        layer_norm_eps (float): the `eps` of the layer norms. Default: ``1e-5``.
+        batch_first (bool): inputs and outputs are `(N, L, E)` rather than `(L, N, E)`. Default: ``False``.
+        norm_first (bool): apply the layer norms before each block (pre-norm) rather than after the
+            residual additions. Default: ``False``.
+        bias (bool): biases in the linear layers and layer norms. Default: ``True``.
+
+    Shape:
+        src: `(S, N, E)`, `(N, S, E)` with `batch_first`, or `(S, E)` unbatched.
+        src_mask: `(S, S)` attention mask; src_key_padding_mask: `(N, S)`.
+        output: the shape of `src`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+        >>> layer(torch.randn(3, 5, 8)).shape
+        torch.Size([3, 5, 8])
+    """
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
@@ -60,6 +88,36 @@ class TransformerEncoderLayer(Module):
 
 
 class TransformerDecoderLayer(Module):
+    """One layer of a Transformer decoder: self-attention over the target, attention over the
+    encoder's output (the memory), then a feed-forward block, each with a residual connection, dropout and
+    layer normalization.
+
+    Args:
+        d_model (int): the model's size ``E``.
+        nhead (int): the number of attention heads.
+        dim_feedforward (int): the hidden size of the feed-forward block. Default: ``2048``.
+        dropout (float): the dropout probability. Default: ``0.1``.
+        activation (str or callable): of the feed-forward block: ``'relu'``, ``'gelu'`` or a function.
+            Default: `F.relu`.
+        layer_norm_eps (float): the `eps` of the layer norms. Default: ``1e-5``.
+        batch_first (bool): inputs and outputs are `(N, L, E)` rather than `(L, N, E)`. Default: ``False``.
+        norm_first (bool): apply the layer norms before each block (pre-norm) rather than after the
+            residual additions. Default: ``False``.
+        bias (bool): biases in the linear layers and layer norms. Default: ``True``.
+
+    Shape:
+        tgt: `(T, N, E)`, `(N, T, E)` with `batch_first`, or `(T, E)` unbatched.
+        memory: `(S, N, E)` (or batch first, or unbatched).
+        tgt_mask: `(T, T)`; memory_mask: `(T, S)`; the key padding masks `(N, T)` and `(N, S)`.
+        output: the shape of `tgt`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> layer = torch.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> layer(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
+        torch.Size([4, 3, 8])
+    """
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
@@ -124,6 +182,32 @@ def _why_not_nested(layer):
 
 
 class TransformerEncoder(Module):
+    """A stack of `num_layers` copies of an encoder layer (deep copies, each with its own parameters),
+    with an optional final normalization.
+
+    ndgrad has no nested tensors: where torch takes its nested-tensor inference path (evaluation
+    without gradients, with a key padding mask), ndgrad runs the padded batch and zeros the padded
+    positions of the output, as torch's path returns them.
+
+    Args:
+        encoder_layer (TransformerEncoderLayer): the layer to copy.
+        num_layers (int): the number of layers.
+        norm (Module, optional): applied to the last layer's output.
+        enable_nested_tensor (bool): torch's nested-tensor fast path for padded batches. Default: ``True``.
+        mask_check (bool): check the mask when choosing the fast path. Default: ``True``.
+
+    Shape:
+        src: `(S, N, E)`, `(N, S, E)` with the layer's `batch_first`, or `(S, E)` unbatched.
+        output: the shape of `src`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> layer = torch.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> encoder = torch.nn.TransformerEncoder(layer, num_layers=3, enable_nested_tensor=False)
+        >>> encoder(torch.randn(5, 3, 8)).shape
+        torch.Size([5, 3, 8])
+    """
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
@@ -158,6 +242,27 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
+    """A stack of `num_layers` copies of a decoder layer (deep copies, each with its own parameters),
+    with an optional final normalization.
+
+    Args:
+        decoder_layer (TransformerDecoderLayer): the layer to copy.
+        num_layers (int): the number of layers.
+        norm (Module, optional): applied to the last layer's output.
+
+    Shape:
+        tgt: `(T, N, E)`, `(N, T, E)` with the layer's `batch_first`, or `(T, E)` unbatched.
+        memory: `(S, N, E)` (or batch first, or unbatched).
+        output: the shape of `tgt`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> layer = torch.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
+        >>> decoder = torch.nn.TransformerDecoder(layer, num_layers=2)
+        >>> decoder(torch.randn(4, 3, 8), torch.randn(6, 3, 8)).shape
+        torch.Size([4, 3, 8])
+    """
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
@@ -180,6 +285,44 @@ def generate_square_subsequent_mask(sz, device=None, dtype=None):
 
 
 class Transformer(Module):
+    """An encoder-decoder Transformer: a `TransformerEncoder` over the source and a `TransformerDecoder`
+    over the target that attends to the encoder's output.
+
+    Args:
+        d_model (int): the model's size ``E``. Default: ``512``.
+        nhead (int): the number of attention heads. Default: ``8``.
+        dim_feedforward (int): the hidden size of the feed-forward block. Default: ``2048``.
+        dropout (float): the dropout probability. Default: ``0.1``.
+        activation (str or callable): of the feed-forward block: ``'relu'``, ``'gelu'`` or a function.
+            Default: `F.relu`.
+        layer_norm_eps (float): the `eps` of the layer norms. Default: ``1e-5``.
+        batch_first (bool): inputs and outputs are `(N, L, E)` rather than `(L, N, E)`. Default: ``False``.
+        norm_first (bool): apply the layer norms before each block (pre-norm) rather than after the
+            residual additions. Default: ``False``.
+        bias (bool): biases in the linear layers and layer norms. Default: ``True``.
+        num_encoder_layers (int): the number of encoder layers. Default: ``6``.
+        num_decoder_layers (int): the number of decoder layers. Default: ``6``.
+        custom_encoder (Module, optional): an encoder to use instead.
+        custom_decoder (Module, optional): a decoder to use instead.
+
+    Shape:
+        src: `(S, N, E)`, `(N, S, E)` with `batch_first`, or `(S, E)` unbatched.
+        tgt: `(T, N, E)` (or batch first, or unbatched).
+        output: the shape of `tgt`.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> model = torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+        ...                              dim_feedforward=16, batch_first=True)
+        >>> src, tgt = torch.randn(3, 5, 8), torch.randn(3, 4, 8)
+        >>> mask = torch.nn.Transformer.generate_square_subsequent_mask(4)
+        >>> model(src, tgt, tgt_mask=mask).shape
+        torch.Size([3, 4, 8])
+        >>> mask[:2]
+        tensor([[0., -inf, -inf, -inf],
+                [0., 0., -inf, -inf]])
+    """
     def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
                  dropout=0.1, activation=F.relu, custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
