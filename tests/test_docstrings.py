@@ -1,8 +1,5 @@
 """Every public name of the API reference has a docstring, and every example in one runs and prints
-what it shows (doctests written as a user writes them, with `import ndgrad as torch`).
-
-The names still undocumented are listed in tests/undocumented.txt: a new public name without a
-docstring fails here, and so does a listed name that has gained one (the list only shrinks)."""
+what it shows (doctests written as a user writes them, with `import ndgrad as torch`)."""
 import doctest
 import importlib
 import inspect
@@ -19,7 +16,6 @@ sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 import ndgrad_pages  # noqa: E402  (the reference's own list of public names)
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-UNDOCUMENTED = ROOT / "tests" / "undocumented.txt"
 
 
 def documented_objects():
@@ -50,10 +46,9 @@ OBJECTS = documented_objects()
 
 
 def test_every_public_name_has_a_docstring():
-    missing = {name for name, obj in OBJECTS if not own_doc(obj)}
-    listed = set(UNDOCUMENTED.read_text().split())
-    assert not missing - listed, f"public names without a docstring: {sorted(missing - listed)}"
-    assert not listed - missing, f"documented now, remove from {UNDOCUMENTED.name}: {sorted(listed - missing)}"
+    assert len(OBJECTS) > 1500   # the enumeration must not silently find nothing
+    missing = [name for name, obj in OBJECTS if not own_doc(obj)]
+    assert not missing, f"public names without a docstring: {missing}"
 
 
 def _namespace_of(name):
