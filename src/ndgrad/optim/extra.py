@@ -14,7 +14,32 @@ def _decay(group, params):
 
 
 class Adamax(Optimizer):
-    """Adam with the infinity norm: the denominator is a running max of |g|."""
+    """Adam with the infinity norm: the denominator is a running maximum of ``|g|``.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``2e-3``.
+        betas (Tuple[float, float], optional): the decay rates of the running mean of the gradient
+            and of the running maximum. Default: ``(0.9, 0.999)``.
+        eps (float, optional): added to ``|g|``, for numerical stability. Default: ``1e-8``.
+        weight_decay (float, optional): L2 penalty added to the gradient. Default: ``0``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.Adamax([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.7155, -1.7076], requires_grad=True)
+    """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
@@ -40,7 +65,35 @@ class Adamax(Optimizer):
 
 
 class NAdam(Optimizer):
-    """Adam with Nesterov momentum and a momentum schedule (mu_t = beta1 (1 - 0.96^(t psi) / 2))."""
+    """Adam with Nesterov momentum and a momentum schedule ``mu_t = beta1 (1 - 0.96^(t psi) / 2)``.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``2e-3``.
+        betas (Tuple[float, float], optional): the decay rates of the two moment estimates.
+            Default: ``(0.9, 0.999)``.
+        eps (float, optional): added to the denominator, for numerical stability. Default: ``1e-8``.
+        weight_decay (float, optional): the weight decay. Default: ``0``.
+        momentum_decay (float, optional): ``psi``, how fast the momentum schedule moves. Default: ``4e-3``.
+        decoupled_weight_decay (bool, optional): decay the weights directly (as AdamW) instead of
+            adding an L2 penalty to the gradient. Default: ``False``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.NAdam([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.7527, -1.7475], requires_grad=True)
+    """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
@@ -79,7 +132,34 @@ class NAdam(Optimizer):
 
 
 class RAdam(Optimizer):
-    """Adam with the variance of the adaptive rate rectified (plain momentum SGD while rho_t <= 5)."""
+    """Adam with the variance of the adaptive rate rectified: plain momentum SGD while ``rho_t <= 5``.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-3``.
+        betas (Tuple[float, float], optional): the decay rates of the two moment estimates.
+            Default: ``(0.9, 0.999)``.
+        eps (float, optional): added to the denominator, for numerical stability. Default: ``1e-8``.
+        weight_decay (float, optional): the weight decay. Default: ``0``.
+        decoupled_weight_decay (bool, optional): decay the weights directly (as AdamW) instead of
+            adding an L2 penalty to the gradient. Default: ``False``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.RAdam([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.4623, -0.9246], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
                  *, foreach=None, maximize=False, capturable=False, differentiable=False):
@@ -117,7 +197,31 @@ class RAdam(Optimizer):
 
 
 class Adadelta(Optimizer):
-    """Steps scaled by the ratio of running RMS of past updates to running RMS of gradients."""
+    """Steps scaled by the ratio of a running RMS of past updates to a running RMS of gradients.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1.0``. It scales the update.
+        rho (float, optional): the decay rate of both running averages. Default: ``0.9``.
+        eps (float, optional): added inside both square roots, for numerical stability. Default: ``1e-6``.
+        weight_decay (float, optional): L2 penalty added to the gradient. Default: ``0``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.Adadelta([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.9990, -1.9990], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
                  maximize=False, differentiable=False):
@@ -149,8 +253,34 @@ class Adadelta(Optimizer):
 
 
 class Rprop(Optimizer):
-    """Per-weight step sizes: grown by etas[1] while the gradient keeps its sign, shrunk by etas[0]
-    (and that step skipped) when it flips; the update uses only the gradient's sign."""
+    """Resilient backpropagation: each weight has its own step size and moves by the sign of its gradient.
+
+    A step size grows by ``etas[1]`` while the gradient keeps its sign and shrinks by ``etas[0]``
+    when the sign flips (and that step is skipped).
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-2``. It is the initial step size.
+        etas (Tuple[float, float], optional): the shrink and grow factors. Default: ``(0.5, 1.2)``.
+        step_sizes (Tuple[float, float], optional): the smallest and largest step sizes.
+            Default: ``(1e-6, 50)``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.Rprop([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.6360, -1.6360], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
                  maximize=False, differentiable=False):
@@ -182,8 +312,33 @@ class Rprop(Optimizer):
 
 
 class ASGD(Optimizer):
-    """SGD with a decaying rate eta_t = lr / (1 + lambd lr t)^alpha and a running average `ax` of
-    the iterates from step t0 on."""
+    """Averaged SGD: a decaying rate ``eta_t = lr / (1 + lambd lr t)^alpha`` and a running average
+    ``ax`` (in the optimizer's state) of the iterates from step ``t0`` on.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-2``.
+        lambd (float, optional): the decay term. Default: ``1e-4``.
+        alpha (float, optional): the power of the rate's decay. Default: ``0.75``.
+        t0 (float, optional): the step at which averaging starts. Default: ``1e6``.
+        weight_decay (float, optional): L2 penalty added to the gradient. Default: ``0``.
+        foreach (bool, optional): accepted for compatibility; ndgrad always steps a group's tensors together.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+        capturable (bool, optional): accepted for compatibility (CUDA graphs do not exist in ndgrad).
+        differentiable (bool, optional): accepted for compatibility. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.ASGD([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.5120, -1.0240], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None, maximize=False,
                  differentiable=False, capturable=False):

@@ -25,7 +25,32 @@ def _refuse(p, name, sparse=True):
 
 class Adafactor(Optimizer):
     """Adafactor (Shazeer & Stern, 2018) as torch has it: the second moment of a matrix gradient
-    kept as row and column means of its last two dimensions; a relative step size."""
+    kept as row and column means of its last two dimensions, and a relative step size.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-2``.
+        beta2_decay (float, optional): the decay rate of the second moment is ``1 - t^beta2_decay``.
+            Default: ``-0.8``.
+        eps (Tuple[float, float], optional): the floor of the second moment (``None``: the dtype's
+            eps) and of the parameter's RMS that scales the step. Default: ``(None, 1e-3)``.
+        d (float, optional): the clipping threshold of the update's RMS. Default: ``1.0``.
+        weight_decay (float, optional): decoupled weight decay. Default: ``0.0``.
+        foreach (bool, optional): accepted for compatibility.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+
+    Example::
+
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        >>> opt = torch.optim.Adafactor([x], lr=0.1)
+        >>> for _ in range(3):
+        ...     opt.zero_grad()
+        ...     (x ** 2).sum().backward()
+        ...     opt.step()
+        >>> x
+        Parameter containing:
+        tensor([ 0.5987, -1.5822], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0, weight_decay=0.0, *,
                  foreach=None, maximize=False):
@@ -96,7 +121,34 @@ def _orthogonalized(g, coefficients, steps, eps):
 
 
 class Muon(Optimizer):
-    """Muon: momentum on 2-D parameters, each update orthogonalized by Newton-Schulz iterations."""
+    """Muon: momentum on 2-D parameters, each update orthogonalized by Newton-Schulz iterations.
+
+    Only matrices are accepted: give biases, embeddings and other parameters to another optimizer.
+
+    Args:
+        params (iterable): the 2-D parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-3``.
+        weight_decay (float, optional): decoupled weight decay. Default: ``0.1``.
+        momentum (float, optional): the momentum factor. Default: ``0.95``.
+        nesterov (bool, optional): use Nesterov momentum. Default: ``True``.
+        ns_coefficients (Tuple[float, float, float], optional): the coefficients of the quintic
+            iteration. Default: ``(3.4445, -4.775, 2.0315)``.
+        eps (float, optional): the floor of the norm the update is first divided by. Default: ``1e-7``.
+        ns_steps (int, optional): the number of iterations (under 100). Default: ``5``.
+        adjust_lr_fn (str, optional): how the rate is scaled by the matrix's shape: ``None`` or
+            ``"original"`` (``sqrt(max(1, rows / cols))``), or ``"match_rms_adamw"``.
+
+    Example::
+
+        >>> w = torch.nn.Parameter(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        >>> opt = torch.optim.Muon([w], lr=0.1)
+        >>> (w ** 2).sum().backward()
+        >>> opt.step()
+        >>> w
+        Parameter containing:
+        tensor([[1.0584, 1.8984],
+                [2.8966, 3.9353]], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(3.4445, -4.775, 2.0315), eps=1e-7, ns_steps=5, adjust_lr_fn=None):
@@ -134,8 +186,32 @@ class Muon(Optimizer):
 
 
 class SparseAdam(Optimizer):
-    """Adam for sparse gradients (nn.Embedding(sparse=True)): the moments and the parameter change
-    only at the entries the gradient holds."""
+    """Adam for sparse gradients (``nn.Embedding(sparse=True)``): the moments and the parameter change
+    only at the entries the gradient holds.
+
+    Args:
+        params (iterable): the parameters, or parameter groups (see `Optimizer`).
+        lr (float, optional): the learning rate. Default: ``1e-3``.
+        betas (Tuple[float, float], optional): the decay rates of the two moment estimates.
+            Default: ``(0.9, 0.999)``.
+        eps (float, optional): added to the denominator, for numerical stability. Default: ``1e-8``.
+        maximize (bool, optional): ascend the objective instead of descending it. Default: ``False``.
+
+    Example::
+
+        >>> emb = torch.nn.Embedding(4, 2, sparse=True)
+        >>> with torch.no_grad():
+        ...     _ = emb.weight.fill_(1.0)
+        >>> opt = torch.optim.SparseAdam(emb.parameters(), lr=0.1)
+        >>> emb(torch.tensor([0, 2])).sum().backward()
+        >>> opt.step()
+        >>> emb.weight
+        Parameter containing:
+        tensor([[0.9000, 0.9000],
+                [1.0000, 1.0000],
+                [0.9000, 0.9000],
+                [1.0000, 1.0000]], requires_grad=True)
+    """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
         _check(lr, "learning rate")

@@ -37,10 +37,36 @@ def _swap_in_groups(optimizer, parameters, optim_state):
 
 @contextlib.contextmanager
 def swap_in_optimizer_params_and_state(optimizer, swapin_parameters, swapin_optim_state):
-    """Inside the context the optimizer's groups hold `swapin_parameters` (in the order of the live
+    """A context in which an optimizer steps other parameter tensors with another state, leaving its own untouched.
+
+    Inside the context the optimizer's groups hold `swapin_parameters` (in the order of the live
     parameters) and the hyperparameters of `swapin_optim_state`, and its state is that dict's
     (per-parameter dicts copied, so in-place tensor updates reach the caller's tensors); on exit the
-    live groups and state come back."""
+    live groups and state come back.
+
+    Args:
+        optimizer (Optimizer): an optimizer that has stepped at least once (its state is initialized).
+        swapin_parameters (dict): name to tensor, one per live parameter, in the live order.
+        swapin_optim_state (dict): a state in the form of ``optimizer.state_dict()``.
+
+    Example::
+
+        >>> import copy
+        >>> x = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+        >>> opt = torch.optim.SGD([x], lr=0.1, momentum=0.9)
+        >>> x.grad = torch.ones(2)
+        >>> opt.step()
+        >>> other = torch.nn.Parameter(torch.tensor([5.0, 5.0]))
+        >>> state = copy.deepcopy(opt.state_dict())
+        >>> with torch.optim.swap_in_optimizer_params_and_state(opt, {"w": other}, state):
+        ...     other.grad = torch.ones(2)
+        ...     opt.step()
+        >>> other
+        Parameter containing:
+        tensor([4.8100, 4.8100], requires_grad=True)
+        >>> state["state"][0]["momentum_buffer"], opt.state[x]["momentum_buffer"]
+        (tensor([1.9000, 1.9000]), tensor([1., 1.]))
+    """
     groups, state = _swap_in_groups(optimizer, swapin_parameters, swapin_optim_state)
     live_state = optimizer.state
     snapshots = [dict(g) for g in optimizer.param_groups]
