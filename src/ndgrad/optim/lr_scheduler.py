@@ -32,8 +32,31 @@ def _check_optimizer(optimizer):
 
 
 class LRScheduler:
-    """Subclasses implement get_lr(): the new rates from the current ones (`_is_initial` on the
-    step the constructor takes), and optionally _get_closed_form_lr() for step(epoch)."""
+    """The base of the learning-rate schedulers: each ``step()`` sets the rate of every param group.
+
+    A subclass implements ``get_lr()``, the new rates from the current ones (``_is_initial`` is true
+    on the step the constructor takes), and optionally ``_get_closed_form_lr()`` for ``step(epoch)``.
+    Call ``scheduler.step()`` after ``optimizer.step()``, once per epoch (or per batch, as the
+    schedule is meant).
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> class Halving(torch.optim.lr_scheduler.LRScheduler):
+        ...     def get_lr(self):
+        ...         return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = Halving(opt)
+        >>> for epoch in range(3):
+        ...     opt.step()
+        ...     sched.step()
+        >>> sched.get_last_lr(), sched.last_epoch
+        ([0.125], 3)
+    """
     _is_initial = False
 
     def __init__(self, optimizer, last_epoch=-1):
@@ -95,7 +118,26 @@ _LRScheduler = LRScheduler
 
 
 class LambdaLR(LRScheduler):
-    """lr = initial lr * lr_lambda(epoch) (one function, or one per param group)."""
+    """Sets the rate to the initial rate times ``lr_lambda(epoch)``.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        lr_lambda (Callable or list): a function of the epoch, or one per param group.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda epoch: 1 / (epoch + 1))
+        >>> lrs = []
+        >>> for epoch in range(5):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.5, 0.3333, 0.25, 0.2]
+    """
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         _check_optimizer(optimizer)
@@ -123,7 +165,27 @@ class LambdaLR(LRScheduler):
 
 
 class StepLR(LRScheduler):
-    """Multiply the rate by gamma every step_size epochs."""
+    """Multiplies the rate by `gamma` every `step_size` epochs.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        step_size (int): the number of epochs between decays.
+        gamma (float, optional): the factor of each decay. Default: ``0.1``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 1.0, 0.5, 0.5, 0.25, 0.25]
+    """
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
         self.step_size, self.gamma = step_size, gamma
@@ -139,7 +201,27 @@ class StepLR(LRScheduler):
 
 
 class MultiStepLR(LRScheduler):
-    """Multiply the rate by gamma at each milestone epoch (twice for a milestone listed twice)."""
+    """Multiplies the rate by `gamma` at each milestone epoch (twice for a milestone listed twice).
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        milestones (list): the epochs at which to decay.
+        gamma (float, optional): the factor of each decay. Default: ``0.1``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[2, 5], gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 1.0, 0.1, 0.1, 0.1, 0.01]
+    """
 
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
         self.milestones, self.gamma = Counter(milestones), gamma
@@ -156,7 +238,26 @@ class MultiStepLR(LRScheduler):
 
 
 class ExponentialLR(LRScheduler):
-    """Multiply the rate by gamma every epoch."""
+    """Multiplies the rate by `gamma` every epoch.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        gamma (float): the factor of each decay.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.5, 0.25, 0.125, 0.0625, 0.0312]
+    """
 
     def __init__(self, optimizer, gamma, last_epoch=-1):
         self.gamma = gamma
@@ -172,8 +273,30 @@ class ExponentialLR(LRScheduler):
 
 
 class CosineAnnealingLR(LRScheduler):
-    """eta_min + (initial - eta_min)(1 + cos(pi epoch / T_max)) / 2, computed from the current rate
-    epoch by epoch (and rising again after T_max, as torch's recursive form does)."""
+    """Anneals the rate along a cosine: ``eta_min + (initial - eta_min)(1 + cos(pi epoch / T_max)) / 2``.
+
+    The rate is computed from the current one epoch by epoch, so it rises again after `T_max`
+    (as torch's recursive form does); see `CosineAnnealingWarmRestarts` for restarts.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        T_max (int): the number of epochs of the half period.
+        eta_min (float, optional): the lowest rate. Default: ``0.0``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.8536, 0.5, 0.1464, 0.0, 0.1464]
+    """
 
     def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
         self.T_max, self.eta_min = T_max, eta_min
@@ -199,7 +322,26 @@ class CosineAnnealingLR(LRScheduler):
 
 
 class MultiplicativeLR(LRScheduler):
-    """Multiply the rate by lr_lambda(epoch) every epoch."""
+    """Multiplies the rate by ``lr_lambda(epoch)`` every epoch.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        lr_lambda (Callable or list): a function of the epoch, or one per param group.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.9)
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.9, 0.81, 0.729]
+    """
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         _check_optimizer(optimizer)
@@ -216,7 +358,27 @@ class MultiplicativeLR(LRScheduler):
 
 
 class ConstantLR(LRScheduler):
-    """The rate times `factor` for the first total_iters epochs, then the rate itself."""
+    """Scales the rate by `factor` for the first `total_iters` epochs, then leaves the rate itself.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        factor (float, optional): the factor, between 0 and 1. Default: ``1/3``.
+        total_iters (int, optional): the number of scaled epochs. Default: ``5``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=3)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.5, 0.5, 0.5, 1.0, 1.0, 1.0]
+    """
 
     def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
         if factor > 1.0 or factor < 0:
@@ -237,7 +399,28 @@ class ConstantLR(LRScheduler):
 
 
 class LinearLR(LRScheduler):
-    """The rate scaled linearly from start_factor to end_factor over total_iters epochs (warm-up)."""
+    """Scales the rate by a factor going linearly from `start_factor` to `end_factor` over `total_iters` epochs (a warm-up).
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        start_factor (float, optional): the first factor, in (0, 1]. Default: ``1/3``.
+        end_factor (float, optional): the last factor, in [0, 1]. Default: ``1.0``.
+        total_iters (int, optional): the number of epochs to get there. Default: ``5``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.25, total_iters=3)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.25, 0.5, 0.75, 1.0, 1.0, 1.0]
+    """
 
     def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
         if start_factor > 1.0 or start_factor <= 0:
@@ -262,7 +445,27 @@ class LinearLR(LRScheduler):
 
 
 class PolynomialLR(LRScheduler):
-    """The rate decayed as (1 - epoch / total_iters) ** power, then constant."""
+    """Decays the rate as ``(1 - epoch / total_iters) ** power`` times the initial one, then keeps it constant.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        total_iters (int, optional): the number of decaying epochs. Default: ``5``.
+        power (float, optional): the power of the polynomial. Default: ``1.0``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.PolynomialLR(opt, total_iters=4, power=2.0)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.5625, 0.25, 0.0625, 0.0, 0.0]
+    """
 
     def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
         self.total_iters, self.power = total_iters, power
@@ -281,8 +484,30 @@ class PolynomialLR(LRScheduler):
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
-    """Cosine annealing from the initial rate to eta_min over T_0 epochs, restarting; each period
-    T_mult times longer than the last."""
+    """Cosine annealing from the initial rate to `eta_min` over `T_0` epochs, then a restart; each period is `T_mult` times longer than the last.
+
+    ``step(epoch)`` also takes a fractional epoch, to step per batch.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        T_0 (int): the number of epochs of the first period.
+        T_mult (int, optional): the growth factor of the periods. Default: ``1``.
+        eta_min (float, optional): the lowest rate. Default: ``0.0``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2)
+        >>> lrs = []
+        >>> for epoch in range(7):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [1.0, 0.5, 1.0, 0.8536, 0.5, 0.1464, 1.0]
+    """
 
     def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
         if not isinstance(T_0, int) or T_0 <= 0:
@@ -336,7 +561,31 @@ def _check_schedulers(kind, optimizer, schedulers):
 
 
 class SequentialLR(LRScheduler):
-    """schedulers[i] drives the rate from milestones[i-1] to milestones[i] (e.g. warm-up, then decay)."""
+    """Hands the schedule from one scheduler to the next at the milestones (e.g. warm-up, then decay).
+
+    ``schedulers[i]`` drives the rate from ``milestones[i-1]`` to ``milestones[i]``.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        schedulers (list): the schedulers, all of `optimizer`.
+        milestones (list): the epochs at which the next one takes over (one fewer than schedulers).
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> S = torch.optim.lr_scheduler
+        >>> warmup = S.LinearLR(opt, start_factor=0.5, total_iters=2)
+        >>> sched = S.SequentialLR(opt, [warmup, S.ExponentialLR(opt, gamma=0.5)], milestones=[2])
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.5, 0.75, 1.0, 0.5, 0.25, 0.125]
+    """
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
         _check_schedulers("SequentialLR", optimizer, schedulers)
@@ -381,7 +630,26 @@ class SequentialLR(LRScheduler):
 
 
 class ChainedScheduler(SequentialLR):
-    """Every scheduler steps at each step; their effects compound."""
+    """Steps every scheduler of the list at each step, so that their effects compound.
+
+    Args:
+        schedulers (list): the schedulers, all of one optimizer.
+        optimizer (Optimizer, optional): that optimizer (default: the first scheduler's).
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> S = torch.optim.lr_scheduler
+        >>> sched = S.ChainedScheduler([S.ConstantLR(opt, factor=0.5, total_iters=2),
+        ...                             S.ExponentialLR(opt, gamma=0.9)])
+        >>> lrs = []
+        >>> for epoch in range(4):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.5, 0.45, 0.81, 0.729]
+    """
 
     def __init__(self, schedulers, optimizer=None):
         optimizer = optimizer if optimizer is not None else schedulers[0].optimizer
@@ -396,8 +664,40 @@ class ChainedScheduler(SequentialLR):
 
 
 class OneCycleLR(LRScheduler):
-    """The 1cycle policy: the rate rises from max_lr/div_factor to max_lr over pct_start of the
-    steps, then anneals to initial/final_div_factor; momentum (or beta1) moves the opposite way."""
+    """The 1cycle policy, stepped once per batch: the rate rises from ``max_lr / div_factor`` to
+    `max_lr` over `pct_start` of the steps, then anneals to ``initial / final_div_factor``;
+    momentum (or Adam's ``beta1``) moves the opposite way.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        max_lr (float or list): the peak rate (one per param group, or one for all).
+        total_steps (int, optional): the number of steps; otherwise ``epochs * steps_per_epoch``.
+        epochs (int, optional): the number of epochs.
+        steps_per_epoch (int, optional): the number of steps in an epoch.
+        pct_start (float, optional): the fraction of the steps spent rising. Default: ``0.3``.
+        anneal_strategy (str, optional): ``"cos"`` or ``"linear"``. Default: ``"cos"``.
+        cycle_momentum (bool, optional): cycle the momentum too. Default: ``True``.
+        base_momentum (float or list, optional): the lowest momentum. Default: ``0.85``.
+        max_momentum (float or list, optional): the highest momentum. Default: ``0.95``.
+        div_factor (float, optional): the initial rate is ``max_lr / div_factor``. Default: ``25.0``.
+        final_div_factor (float, optional): the last rate is ``initial / final_div_factor``. Default: ``1e4``.
+        three_phase (bool, optional): come back down to the initial rate symmetrically before the
+            final annealing. Default: ``False``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0, momentum=0.9)
+        >>> sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=6)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.04, 0.9944, 0.8117, 0.4626, 0.1335, 0.0]
+    """
 
     def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
                  anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
@@ -481,8 +781,32 @@ class OneCycleLR(LRScheduler):
 
 
 class ReduceLROnPlateau(LRScheduler):
-    """Multiply the rates by `factor` once the metric passed to step() has not improved for
-    `patience` epochs (then wait `cooldown` epochs)."""
+    """Multiplies the rates by `factor` once the metric passed to ``step(metric)`` has not improved
+    for `patience` epochs, then waits `cooldown` epochs before watching again.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        mode (str, optional): ``"min"`` (the metric should fall) or ``"max"``. Default: ``"min"``.
+        factor (float, optional): the factor of each reduction, below 1. Default: ``0.1``.
+        patience (int, optional): the epochs without improvement tolerated. Default: ``10``.
+        threshold (float, optional): the least change that counts as improvement. Default: ``1e-4``.
+        threshold_mode (str, optional): ``"rel"`` (relative to the best) or ``"abs"``. Default: ``"rel"``.
+        cooldown (int, optional): the epochs to wait after a reduction. Default: ``0``.
+        min_lr (float or list, optional): the lowest rate (one per group, or one for all). Default: ``0``.
+        eps (float, optional): a reduction smaller than this is skipped. Default: ``1e-8``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, factor=0.5, patience=1)
+        >>> lrs = []
+        >>> for loss in [1.0, 0.9, 0.9, 0.9, 0.9, 0.9]:
+        ...     opt.step()
+        ...     sched.step(loss)
+        ...     lrs.append(opt.param_groups[0]["lr"])
+        >>> lrs
+        [1.0, 1.0, 1.0, 0.5, 0.5, 0.25]
+    """
 
     def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
                  cooldown=0, min_lr=0, eps=1e-8):
@@ -555,10 +879,43 @@ class ReduceLROnPlateau(LRScheduler):
 
 # ---- api: CyclicLR
 class CyclicLR(LRScheduler):
-    """The rate cycles between base_lr and max_lr: up over step_size_up steps, down over
-    step_size_down (default the same), the amplitude scaled per cycle (triangular: 1,
-    triangular2: halved each cycle) or per step (exp_range: gamma ** step), or by scale_fn.
-    Momentum (or beta1) cycles the opposite way, between max_momentum and base_momentum."""
+    """Cycles the rate between `base_lr` and `max_lr`, stepped once per batch.
+
+    The rate goes up over `step_size_up` steps and down over `step_size_down`, the amplitude scaled
+    per cycle (``"triangular"``: 1, ``"triangular2"``: halved each cycle), per step
+    (``"exp_range"``: ``gamma ** step``), or by `scale_fn`. Momentum (or Adam's ``beta1``) cycles
+    the opposite way, between `max_momentum` and `base_momentum`.
+
+    Args:
+        optimizer (Optimizer): the optimizer whose rates it sets.
+        base_lr (float or list): the lower bound (one per group, or one for all).
+        max_lr (float or list): the upper bound.
+        step_size_up (int, optional): the steps of the rising half. Default: ``2000``.
+        step_size_down (int, optional): the steps of the falling half (default: `step_size_up`).
+        mode (str, optional): ``"triangular"``, ``"triangular2"`` or ``"exp_range"``. Default: ``"triangular"``.
+        gamma (float, optional): the base of ``"exp_range"``. Default: ``1.0``.
+        scale_fn (Callable, optional): a custom amplitude scale (overrides `mode`).
+        scale_mode (str, optional): whether `scale_fn` takes the ``"cycle"`` or the ``"iterations"``.
+            Default: ``"cycle"``.
+        cycle_momentum (bool, optional): cycle the momentum too. Default: ``True``.
+        base_momentum (float or list, optional): the lowest momentum. Default: ``0.8``.
+        max_momentum (float or list, optional): the highest momentum. Default: ``0.9``.
+        last_epoch (int, optional): the index of the last epoch, to resume a schedule (``-1``: start
+            afresh from the optimizer's rates). Default: ``-1``.
+
+    Example::
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        >>> sched = torch.optim.lr_scheduler.CyclicLR(opt, base_lr=0.1, max_lr=1.0, step_size_up=2,
+        ...                                             cycle_momentum=False)
+        >>> lrs = []
+        >>> for epoch in range(8):
+        ...     lrs.append(round(sched.get_last_lr()[0], 4))
+        ...     opt.step()
+        ...     sched.step()
+        >>> lrs
+        [0.1, 0.55, 1.0, 0.55, 0.1, 0.55, 1.0, 0.55]
+    """
 
     _SCALES = {"triangular": (lambda x: 1.0, "cycle"), "triangular2": (lambda x: 1 / (2.0 ** (x - 1)), "cycle")}
 
