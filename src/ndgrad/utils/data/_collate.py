@@ -23,8 +23,23 @@ def _is_numpy_value(x):
 
 
 def default_convert(data):
-    """NumPy arrays and scalars in `data` (recursively through mappings and sequences) to tensors;
-    tuples become lists, as in torch."""
+    """Converts the NumPy arrays and scalars in `data` to tensors, recursively through mappings and sequences.
+
+    This is what a :class:`DataLoader` applies to each sample when batching is off
+    (``batch_size=None``); tuples become lists, as in torch, and other values are left as they are.
+
+    Args:
+        data: a sample.
+
+    Returns:
+        the sample with tensors in place of the NumPy values.
+
+    Example::
+
+        >>> import numpy as np
+        >>> torch.utils.data.default_convert({"x": np.array([1.0, 2.0]), "label": "a"})
+        {'x': tensor([1., 2.], dtype=torch.float64), 'label': 'a'}
+    """
     if isinstance(data, Tensor):
         return data
     if _is_numpy_value(data):
@@ -136,5 +151,24 @@ def collate(batch, *, collate_fn_map=None):
 
 
 def default_collate(batch):
-    """Put a list of samples together as a batch (a leading batch dimension), with torch's rules."""
+    """Puts a list of samples together as a batch: tensors (and NumPy arrays, numbers) are stacked along a new leading dimension.
+
+    Mappings, namedtuples and sequences are collated field by field, strings are kept as a list;
+    samples of mismatched sizes or types raise. This is a :class:`DataLoader`'s ``collate_fn``
+    unless it is given another.
+
+    Args:
+        batch (list): the samples.
+
+    Returns:
+        the batch, with the structure of one sample.
+
+    Example::
+
+        >>> torch.utils.data.default_collate([(torch.tensor([1.0, 2.0]), 0), (torch.tensor([3.0, 4.0]), 1)])
+        [tensor([[1., 2.],
+                [3., 4.]]), tensor([0, 1])]
+        >>> torch.utils.data.default_collate([{"x": 1.5, "name": "a"}, {"x": 2.5, "name": "b"}])
+        {'x': tensor([1.5000, 2.5000], dtype=torch.float64), 'name': ['a', 'b']}
+    """
     return collate(batch, collate_fn_map=default_collate_fn_map)

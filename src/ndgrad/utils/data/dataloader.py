@@ -55,7 +55,28 @@ _current_worker = None   # this process's WorkerInfo when it is a worker
 
 
 def get_worker_info():
-    """The running worker's WorkerInfo, or None in the main process."""
+    """The running worker's information, inside a :class:`DataLoader` worker process; ``None`` in the main process.
+
+    Its attributes are ``id``, ``num_workers``, ``seed`` and ``dataset`` (the worker's own copy);
+    an :class:`IterableDataset` uses them to yield only its share, and ``worker_init_fn`` to set
+    up each worker.
+
+    Returns:
+        WorkerInfo or None
+
+    Example::
+
+        >>> print(torch.utils.data.get_worker_info())
+        None
+
+    In an iterable dataset read by two workers::
+
+        def __iter__(self):
+            info = torch.utils.data.get_worker_info()
+            if info is None:                       # read in the main process: everything
+                return iter(range(self.n))
+            return iter(range(info.id, self.n, info.num_workers))
+    """
     return _current_worker
 
 
@@ -159,9 +180,45 @@ def _worker_loop(loader_args, index_queue, result_queue, worker_id, num_workers,
 
 
 class DataLoader:
-    """Iterates over `dataset` in batches (see the module docstring for workers and seeding).
-    `pin_memory` and `pin_memory_device` are accepted and change nothing on the CPU; batches always
-    come in order (`in_order=False` only allows torch to reorder them)."""
+    """Iterates over a dataset in batches, in the order of a sampler, through a collate function.
+
+    With ``num_workers > 0`` the batches are loaded by worker processes (see the module docstring
+    for their start method, seeding and errors); they always come back in the sampler's order.
+    `pin_memory` and `pin_memory_device` are accepted and change nothing (ndgrad runs on the CPU).
+    Seeded shuffling is reproducible in ndgrad, but its order differs from torch's.
+
+    Args:
+        dataset (Dataset): a map-style or iterable-style dataset.
+        batch_size (int, optional): the samples per batch (``None``: no batching). Default: ``1``.
+        shuffle (bool, optional): a new random order each epoch (map-style only). Default: ``False``.
+        sampler (Sampler or iterable, optional): the order of the indices (not with `shuffle`).
+        batch_sampler (Sampler or iterable, optional): yields whole index lists (not with
+            `batch_size`, `shuffle`, `sampler` or `drop_last`).
+        num_workers (int, optional): the worker processes (``0``: load in this process). Default: ``0``.
+        collate_fn (Callable, optional): makes a batch of a list of samples (default: `default_collate`,
+            or `default_convert` without batching).
+        pin_memory (bool, optional): accepted; no effect on the CPU. Default: ``False``.
+        drop_last (bool, optional): drop the last batch when it is shorter. Default: ``False``.
+        timeout (float, optional): seconds to wait for a worker's batch (``0``: forever). Default: ``0``.
+        worker_init_fn (Callable, optional): called with the worker id in each worker as it starts.
+        multiprocessing_context (str or context, optional): the start method of the workers.
+        generator (Generator, optional): the generator of the base seed and of the shuffle.
+        prefetch_factor (int, optional): batches loaded ahead per worker. Default: ``2`` with workers.
+        persistent_workers (bool, optional): keep the workers across epochs. Default: ``False``.
+        pin_memory_device (str, optional): accepted; no effect.
+        in_order (bool, optional): accepted; batches always come in order. Default: ``True``.
+
+    Example::
+
+        >>> ds = torch.utils.data.TensorDataset(torch.arange(5.0), torch.tensor([0, 1, 0, 1, 0]))
+        >>> for x, y in torch.utils.data.DataLoader(ds, batch_size=2):
+        ...     print(x, y)
+        tensor([0., 1.]) tensor([0, 1])
+        tensor([2., 3.]) tensor([0, 1])
+        tensor([4.]) tensor([0])
+        >>> len(torch.utils.data.DataLoader(ds, batch_size=2, drop_last=True))
+        2
+    """
 
     __initialized = False
 

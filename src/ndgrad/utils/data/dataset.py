@@ -10,7 +10,23 @@ from ...ops.random import randperm
 
 
 class Dataset:
-    """A map-style dataset: subclasses define `__getitem__` (and usually `__len__`)."""
+    """A map-style dataset: a subclass defines ``__getitem__`` (a sample per key) and usually ``__len__``.
+
+    ``a + b`` is their `ConcatDataset`. A subclass may also define ``__getitems__(indices)`` to read a
+    whole batch at once (a :class:`DataLoader` then calls it).
+
+    Example::
+
+        >>> class Squares(torch.utils.data.Dataset):
+        ...     def __len__(self):
+        ...         return 4
+        ...     def __getitem__(self, i):
+        ...         return torch.tensor(float(i * i))
+        >>> Squares()[3]
+        tensor(9.)
+        >>> next(iter(torch.utils.data.DataLoader(Squares(), batch_size=4)))
+        tensor([0., 1., 4., 9.])
+    """
 
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
@@ -20,8 +36,22 @@ class Dataset:
 
 
 class IterableDataset(Dataset):
-    """A dataset read as a stream: subclasses define `__iter__`. Under a DataLoader with workers,
-    each worker iterates its own copy; `get_worker_info()` tells it which share to yield."""
+    """A dataset read as a stream: a subclass defines ``__iter__``.
+
+    Under a :class:`DataLoader` with workers, each worker iterates its own copy; `get_worker_info`
+    tells it which share to yield (otherwise every worker yields everything). ``a + b`` is their
+    `ChainDataset`.
+
+    Example::
+
+        >>> class Count(torch.utils.data.IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(torch.utils.data.DataLoader(Count(5), batch_size=2))
+        [tensor([0, 1]), tensor([2, 3]), tensor([4])]
+    """
 
     def __iter__(self):
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
@@ -31,7 +61,19 @@ class IterableDataset(Dataset):
 
 
 class TensorDataset(Dataset):
-    """Samples are the rows of several tensors with the same first dimension: a tuple per index."""
+    """A dataset whose samples are the rows of tensors sharing their first dimension: a tuple per index.
+
+    Args:
+        *tensors (Tensor): the tensors, all of one size in dimension 0.
+
+    Example::
+
+        >>> ds = torch.utils.data.TensorDataset(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([0, 1]))
+        >>> len(ds)
+        2
+        >>> ds[1]
+        (tensor([3., 4.]), tensor(1))
+    """
 
     def __init__(self, *tensors):
         assert all(tensors[0].size(0) == t.size(0) for t in tensors), "Size mismatch between tensors"
@@ -45,8 +87,21 @@ class TensorDataset(Dataset):
 
 
 class StackDataset(Dataset):
-    """Datasets of one length side by side: `StackDataset(a, b)[i] == (a[i], b[i])`,
-    `StackDataset(x=a, y=b)[i] == {"x": a[i], "y": b[i]}`."""
+    """Datasets of one length side by side: ``StackDataset(a, b)[i] == (a[i], b[i])`` and
+    ``StackDataset(x=a, y=b)[i] == {"x": a[i], "y": b[i]}``.
+
+    Args:
+        *args (Dataset): the datasets, for tuple samples.
+        **kwargs (Dataset): the datasets by name, for dict samples (not both forms at once).
+
+    Example::
+
+        >>> ds = torch.utils.data.StackDataset(x=torch.tensor([1.0, 2.0]), y=["a", "b"])
+        >>> ds[1]
+        {'x': tensor(2.), 'y': 'b'}
+        >>> torch.utils.data.StackDataset([10, 20], [30, 40])[0]
+        (10, 30)
+    """
 
     def __init__(self, *args, **kwargs):
         if args and kwargs:
@@ -86,7 +141,19 @@ class StackDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """Map-style datasets one after another."""
+    """Map-style datasets one after another, indexed as one.
+
+    Args:
+        datasets (sequence): the datasets (not iterable-style ones).
+
+    Example::
+
+        >>> ds = torch.utils.data.ConcatDataset([[1, 2, 3], [4, 5]])
+        >>> len(ds), ds[3], ds[-1]
+        (5, 4, 5)
+        >>> ds.cumulative_sizes
+        [3, 5]
+    """
 
     @staticmethod
     def cumsum(sequence):
@@ -113,7 +180,21 @@ class ConcatDataset(Dataset):
 
 
 class ChainDataset(IterableDataset):
-    """Iterable datasets one after another (chained lazily)."""
+    """Iterable-style datasets one after another, chained lazily.
+
+    Args:
+        datasets (iterable): the :class:`IterableDataset` s to chain.
+
+    Example::
+
+        >>> class Count(torch.utils.data.IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         return iter(range(self.n))
+        >>> list(torch.utils.data.ChainDataset([Count(2), Count(3)]))
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets):
         self.datasets = datasets
@@ -132,7 +213,18 @@ class ChainDataset(IterableDataset):
 
 
 class Subset(Dataset):
-    """The samples of `dataset` at `indices`, in that order."""
+    """The samples of `dataset` at `indices`, in that order.
+
+    Args:
+        dataset (Dataset): the whole dataset.
+        indices (sequence): the indices of the subset.
+
+    Example::
+
+        >>> sub = torch.utils.data.Subset(torch.tensor([10.0, 20.0, 30.0, 40.0]), [3, 0])
+        >>> len(sub), sub[0], sub[1]
+        (2, tensor(40.), tensor(10.))
+    """
 
     def __init__(self, dataset, indices):
         self.dataset = dataset
@@ -153,10 +245,31 @@ class Subset(Dataset):
 
 
 def random_split(dataset, lengths, generator=None):
-    """Disjoint random Subsets of the given lengths, or of the given fractions of len(dataset)
-    (floors, the remainder handed out one by one from the first part on). The permutation is
-    `randperm(len(dataset), generator=generator)`: same seed, same split in ndgrad, but not torch's
-    split (ndgrad's Generator does not reproduce torch's random streams)."""
+    """Splits a dataset into disjoint random `Subset` s of the given lengths.
+
+    Lengths may also be fractions summing to 1: each part gets the floor of its share of
+    ``len(dataset)``, and the remainder is handed out one by one from the first part on. The
+    permutation is ``randperm(len(dataset), generator=generator)``: the same seed gives the same
+    split in ndgrad, but not torch's split (ndgrad's Generator does not reproduce torch's random
+    streams).
+
+    Args:
+        dataset (Dataset): the dataset to split.
+        lengths (sequence): the sizes of the parts, or their fractions.
+        generator (Generator, optional): the generator of the permutation (default: the global one).
+
+    Returns:
+        List[Subset]: the parts.
+
+    Example::
+
+        >>> train, test = torch.utils.data.random_split(range(10), [0.7, 0.3],
+        ...                                             generator=torch.Generator().manual_seed(0))
+        >>> len(train), len(test)
+        (7, 3)
+        >>> sorted(train.indices + test.indices)
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
     generator = _random.default_generator if generator is None else generator
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         sizes = []

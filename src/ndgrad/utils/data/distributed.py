@@ -20,9 +20,28 @@ def _process_group(what):
 
 
 class DistributedSampler(Sampler):
-    """The indices of rank `rank` of `num_replicas` processes: every num_replicas-th index of the
-    (shuffled with seed + epoch, see set_epoch) dataset, padded by repeating indices so that each
-    process gets as many (or cut to a multiple of num_replicas with drop_last)."""
+    """The share of a dataset that one of `num_replicas` processes reads: every ``num_replicas``-th index from ``rank`` on.
+
+    With `shuffle` the order is a permutation seeded with ``seed + epoch`` (call ``set_epoch`` at
+    each epoch's start); the indices are padded by repeating some so that every process gets as
+    many, or cut to a multiple of `num_replicas` with `drop_last`.
+
+    Args:
+        dataset (Dataset): the dataset to share.
+        num_replicas (int, optional): the number of processes (default: the default process group's world size).
+        rank (int, optional): this process's rank (default: its rank in the default process group).
+        shuffle (bool, optional): shuffle the indices. Default: ``True``.
+        seed (int, optional): the base seed of the shuffle, the same in every process. Default: ``0``.
+        drop_last (bool, optional): drop the tail instead of padding. Default: ``False``.
+
+    Example::
+
+        >>> DS = torch.utils.data.DistributedSampler
+        >>> [list(DS(range(5), num_replicas=2, rank=r, shuffle=False)) for r in (0, 1)]
+        [[0, 2, 4], [1, 3, 0]]
+        >>> [list(DS(range(5), num_replicas=2, rank=r, shuffle=False, drop_last=True)) for r in (0, 1)]
+        [[0, 2], [1, 3]]
+    """
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
         if num_replicas is None:

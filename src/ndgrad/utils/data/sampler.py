@@ -9,7 +9,24 @@ from ...ops.random import multinomial, randint, randperm
 
 
 class Sampler:
-    """Yields dataset indices (or, for a batch sampler, lists of them)."""
+    """The base of the samplers: an iterable of dataset indices (or, for a batch sampler, of lists of them).
+
+    A subclass defines ``__iter__`` and usually ``__len__``; a :class:`DataLoader` reads the
+    dataset in its order.
+
+    Example::
+
+        >>> class Reversed(torch.utils.data.Sampler):
+        ...     def __init__(self, data):
+        ...         self.n = len(data)
+        ...     def __iter__(self):
+        ...         return iter(range(self.n - 1, -1, -1))
+        ...     def __len__(self):
+        ...         return self.n
+        >>> data = torch.tensor([1.0, 2.0, 3.0])
+        >>> list(torch.utils.data.DataLoader(data, batch_size=2, sampler=Reversed(data)))
+        [tensor([3., 2.]), tensor([1.])]
+    """
 
     def __init__(self, data_source=None):
         pass
@@ -47,8 +64,22 @@ def _fresh_generator():
 
 
 class RandomSampler(Sampler):
-    """A random permutation of the indices (each epoch a new one), or with replacement
-    `num_samples` independent draws."""
+    """A random order of the indices: a new permutation each epoch, or `num_samples` independent draws with replacement.
+
+    Seeded runs are reproducible in ndgrad but draw other indices than torch's (see the module docstring).
+
+    Args:
+        data_source (Dataset): the dataset to sample from.
+        replacement (bool, optional): draw with replacement. Default: ``False``.
+        num_samples (int, optional): the number of indices per epoch (default: ``len(data_source)``).
+        generator (Generator, optional): the generator of the draws.
+
+    Example::
+
+        >>> s = torch.utils.data.RandomSampler(range(5), generator=torch.Generator().manual_seed(0))
+        >>> len(s), sorted(s)
+        (5, [0, 1, 2, 3, 4])
+    """
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
         self.data_source = data_source
@@ -83,7 +114,18 @@ class RandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """The given indices in a random order."""
+    """The given indices, in a new random order each epoch.
+
+    Args:
+        indices (sequence): the indices to sample.
+        generator (Generator, optional): the generator of the permutations.
+
+    Example::
+
+        >>> s = torch.utils.data.SubsetRandomSampler([7, 3, 9])
+        >>> len(s), sorted(s)
+        (3, [3, 7, 9])
+    """
 
     def __init__(self, indices, generator=None):
         self.indices = indices
@@ -98,7 +140,22 @@ class SubsetRandomSampler(Sampler):
 
 
 class WeightedRandomSampler(Sampler):
-    """`num_samples` indices drawn with probabilities proportional to `weights`."""
+    """`num_samples` indices drawn with probabilities proportional to `weights`.
+
+    Args:
+        weights (sequence): one nonnegative weight per index (they need not sum to 1).
+        num_samples (int): the number of indices to draw.
+        replacement (bool, optional): draw with replacement (otherwise an index comes at most once).
+            Default: ``True``.
+        generator (Generator, optional): the generator of the draws.
+
+    Example::
+
+        >>> list(torch.utils.data.WeightedRandomSampler([0.0, 0.0, 1.0, 0.0], 4))
+        [2, 2, 2, 2]
+        >>> sorted(torch.utils.data.WeightedRandomSampler([1.0, 1.0, 1.0], 3, replacement=False))
+        [0, 1, 2]
+    """
 
     def __init__(self, weights, num_samples, replacement=True, generator=None):
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
@@ -121,8 +178,20 @@ class WeightedRandomSampler(Sampler):
 
 
 class BatchSampler(Sampler):
-    """Groups another sampler's indices into lists of `batch_size` (the last one shorter unless
-    `drop_last`)."""
+    """Groups another sampler's indices into lists of `batch_size`.
+
+    Args:
+        sampler (Sampler or iterable): the indices to group.
+        batch_size (int): the size of a batch.
+        drop_last (bool): drop the last batch when it is shorter.
+
+    Example::
+
+        >>> list(torch.utils.data.BatchSampler(range(5), batch_size=2, drop_last=False))
+        [[0, 1], [2, 3], [4]]
+        >>> len(torch.utils.data.BatchSampler(range(5), batch_size=2, drop_last=True))
+        2
+    """
 
     def __init__(self, sampler, batch_size, drop_last):
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
