@@ -551,7 +551,26 @@ def tensordot(a, b, dims=2):
 
 
 def multi_dot(tensors):
-    """The product of a chain of matrices (the first and last may be vectors): mm's, then one view."""
+    """The product of a chain of matrices (three of them in the cheaper order; longer chains left to right).
+
+    The first tensor may be a vector (read as a row) and the last one a vector (read as a column);
+    the result then drops those dimensions.
+
+    Args:
+        tensors (Sequence[Tensor]): two or more tensors, all 2-D but the first and the last.
+
+    Returns:
+        Tensor: the product.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.linalg.multi_dot([torch.tensor([1.0, 1.0]), A, A, torch.tensor([1.0, 0.0])])
+        tensor(22.)
+        >>> torch.linalg.multi_dot([A, torch.eye(2), A])
+        tensor([[ 7., 10.],
+                [15., 22.]])
+    """
     n = len(tensors)
     if n < 2:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
@@ -601,7 +620,25 @@ def linear(input, weight, bias=None):
 
 
 def vander(x, *, N=None):
-    """linalg.vander: the powers x**0 .. x**(N-1) of x's last dim, as a new last dim."""
+    """The Vandermonde matrix of `x`: the powers ``x ** 0, x ** 1, ..., x ** (N - 1)`` of each element, as columns.
+
+    Args:
+        x (Tensor): the values, of shape ``(*, n)``.
+        N (int, optional): the number of columns. Default: ``n``.
+
+    Returns:
+        Tensor: the matrix, of shape ``(*, n, N)``.
+
+    Example::
+
+        >>> torch.linalg.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [1, 2, 4],
+                [1, 3, 9]])
+        >>> torch.linalg.vander(torch.tensor([2.0, 0.5]), N=4)
+        tensor([[1.0000, 2.0000, 4.0000, 8.0000],
+                [1.0000, 0.5000, 0.2500, 0.1250]])
+    """
     if x.ndim == 0:
         x = x.reshape(1)
     n = x.shape[-1] if N is None else N

@@ -27,7 +27,17 @@ from .reduction import _linalg_vector_norm, _structseq, amax, amin
 
 
 class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a factorization failed on the values (singular, not positive-definite)."""
+    """The error a linear-algebra function raises when a factorization fails on the values of its input
+    (a singular matrix, one not positive-definite...). A subclass of :class:`RuntimeError`.
+
+    Example::
+
+        >>> try:
+        ...     torch.linalg.inv(torch.zeros(2, 2))
+        ... except torch.linalg.LinAlgError as e:
+        ...     print("singular:", isinstance(e, RuntimeError))
+        singular: True
+    """
 
 
 return_types = {name: _structseq(name, fields) for name, fields in [
@@ -671,7 +681,30 @@ register("inverse", method=True)(inv)
 
 
 def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
-    """linalg.pinv; `rcond` is the older name of rtol."""
+    """The pseudoinverse (Moore-Penrose inverse) of a matrix (or of each in a batch), by its SVD.
+
+    Singular values below ``max(atol, rtol * largest)`` count as zero. `rcond` is the older name
+    of `rtol` (give one of them).
+
+    Args:
+        A (Tensor): the matrices, of shape ``(*, m, n)``.
+        rcond (float or Tensor, optional): the same as `rtol`.
+        hermitian (bool, optional): `A` is Hermitian (symmetric), so use its eigendecomposition.
+            Default: ``False``.
+        atol (float or Tensor, optional): the absolute tolerance. Default: ``0``.
+        rtol (float or Tensor, optional): the relative tolerance (default: ``eps * max(m, n)``,
+            or 0 when `atol` is given).
+
+    Returns:
+        Tensor: the pseudoinverses, of shape ``(*, n, m)``.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+        >>> torch.linalg.pinv(A)
+        tensor([[1.0000, 0.0000, 0.0000],
+                [0.0000, 0.5000, 0.0000]])
+    """
     if rcond is not None:
         if rtol is not None:
             raise RuntimeError("linalg.pinv: cannot specify both rcond and rtol")
@@ -854,7 +887,27 @@ def vecdot(x, y, *, dim=-1):
 
 @register(method=True)
 def matrix_power(input, n):
-    """A^n by repeated squaring (n < 0: of the inverse); A^0 is the identity, as torch records it."""
+    """The `n`-th power of a square matrix (or of each in a batch), by repeated squaring.
+
+    A negative `n` raises the inverse to ``-n``; ``n = 0`` gives the identity.
+
+    Args:
+        A (Tensor): the matrices, of shape ``(*, m, m)``.
+        n (int): the exponent.
+
+    Returns:
+        Tensor: the powers, the shape of `A`.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 1.0], [0.0, 1.0]])
+        >>> torch.linalg.matrix_power(A, 3)
+        tensor([[1., 3.],
+                [0., 1.]])
+        >>> torch.linalg.matrix_power(A, -1)
+        tensor([[ 1., -1.],
+                [ 0.,  1.]])
+    """
     if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
         if input.ndim < 2:
             raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
@@ -920,7 +973,27 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
-    """The number of singular values above max(atol, rtol * largest) (no gradient: an integer)."""
+    """The numerical rank of a matrix (or of each in a batch): its number of singular values above a tolerance.
+
+    The tolerance is ``max(atol, rtol * largest singular value)``; by default ``atol = 0`` and
+    ``rtol = eps(dtype) * max(m, n)``. The result is an integer, so it has no gradient.
+
+    Args:
+        A (Tensor): the matrices, of shape ``(*, m, n)``.
+        atol (float or Tensor, optional): the absolute tolerance.
+        rtol (float or Tensor, optional): the tolerance relative to the largest singular value.
+        hermitian (bool, optional): `A` is Hermitian (symmetric), so use its eigenvalues. Default: ``False``.
+
+    Returns:
+        Tensor: the ranks, of dtype ``int64`` and shape ``(*)``.
+
+    Example::
+
+        >>> torch.linalg.matrix_rank(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
+        tensor(1)
+        >>> torch.linalg.matrix_rank(torch.eye(3))
+        tensor(3)
+    """
     with no_grad():
         S = eigvalsh(A).abs() if hermitian else svdvals(A)
         data = S._data
@@ -932,7 +1005,26 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
 # ---- composites: condition number, tensor inverse and solve ------------------------------------
 @autocast_as("linalg_cond")
 def cond(A, p=None):
-    """linalg.cond: the condition number of A in the norm p (2-norm: largest / smallest singular value)."""
+    """The condition number of a matrix (or of each in a batch) in the norm `p`.
+
+    It is ``norm(A, p) * norm(inv(A), p)``; for ``p = 2`` (the default) the largest singular value
+    divided by the smallest, and for ``p = -2`` the reverse.
+
+    Args:
+        A (Tensor): the matrices, of shape ``(*, m, n)`` (square unless `p` is ``None``, 2 or -2).
+        p (int, float, inf, -inf, 'fro' or 'nuc', optional): the norm. Default: ``None`` (the 2-norm).
+
+    Returns:
+        Tensor: the condition numbers, real, of shape ``(*)``.
+
+    Example::
+
+        >>> A = torch.tensor([[2.0, 0.0], [0.0, 0.5]])
+        >>> torch.linalg.cond(A)
+        tensor(4.)
+        >>> torch.linalg.cond(A, 1)
+        tensor(4.)
+    """
     _check_matrix("linalg.cond", A._data, square=p not in (None, 2, -2))
     if p is None or p in (2, -2):
         S = svdvals(A)
@@ -948,7 +1040,37 @@ def _prod(shape):
 
 
 def tensorinv(A, ind=2):
-    """linalg.tensorinv: the inverse of A read as a matrix of its first `ind` dims by the rest."""
+    """The inverse of a tensor for `tensordot`: `A` read as a matrix of its first `ind` dimensions by the rest, inverted.
+
+    ``tensordot(tensorinv(A, ind), A, ind)`` is the identity of shape ``A.shape[ind:] * 2``.
+
+    Args:
+        A (Tensor): the tensor; the product of its first `ind` sizes must equal that of the rest.
+        ind (int, optional): the number of leading dimensions. Default: ``2``.
+
+    Returns:
+        Tensor: the inverse, of shape ``A.shape[ind:] + A.shape[:ind]``.
+
+    Example::
+
+        >>> A = torch.eye(4).reshape(4, 2, 2) * 2
+        >>> Ainv = torch.linalg.tensorinv(A, ind=1)
+        >>> Ainv.shape
+        torch.Size([2, 2, 4])
+        >>> torch.tensordot(Ainv, A, 1)
+        tensor([[[[1., 0.],
+                  [0., 0.]],
+        <BLANKLINE>
+                 [[0., 1.],
+                  [0., 0.]]],
+        <BLANKLINE>
+        <BLANKLINE>
+                [[[0., 0.],
+                  [1., 0.]],
+        <BLANKLINE>
+                 [[0., 0.],
+                  [0., 1.]]]])
+    """
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     front, back = tuple(A.shape[:ind]), tuple(A.shape[ind:])
@@ -959,7 +1081,24 @@ def tensorinv(A, ind=2):
 
 
 def tensorsolve(A, B, dims=None):
-    """linalg.tensorsolve: X with tensordot(A, X, X.ndim) == B."""
+    """The solution `X` of ``tensordot(A, X, X.ndim) == B``.
+
+    Args:
+        A (Tensor): the tensor; the product of its first ``B.ndim`` sizes must equal that of the rest.
+        B (Tensor): the right-hand side, of shape ``A.shape[:B.ndim]``.
+        dims (Tuple[int], optional): dimensions of `A` to move to the end first.
+
+    Returns:
+        Tensor: X, of shape ``A.shape[B.ndim:]``.
+
+    Example::
+
+        >>> A = torch.eye(4).reshape(2, 2, 2, 2) * 2
+        >>> B = torch.tensor([[2.0, 4.0], [6.0, 8.0]])
+        >>> torch.linalg.tensorsolve(A, B)
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
     if dims is not None:
         n = A.ndim
         dims = [d % n for d in dims]
