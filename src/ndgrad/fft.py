@@ -559,7 +559,24 @@ def ihfftn(input, s=None, dim=None, norm=None):
 
 
 def fftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
-    """The sample frequencies of an n-point fft with sample spacing d."""
+    """The sample frequencies of an :func:`fft` of length `n`: ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``.
+
+    Args:
+        n (int): the signal length.
+        d (float, optional): the sample spacing (default: 1); the frequencies are in cycles per unit of `d`.
+        dtype (dtype, optional): the result's dtype (default: the default float dtype).
+        requires_grad (bool, optional): whether autograd records operations on the result.
+
+    Returns:
+        Tensor: the `n` frequencies, the zero frequency first.
+
+    Example::
+
+        >>> torch.fft.fftfreq(5)
+        tensor([ 0.0000,  0.2000,  0.4000, -0.4000, -0.2000])
+        >>> torch.fft.fftfreq(4, d=0.5)
+        tensor([ 0.0000,  0.5000, -1.0000, -0.5000])
+    """
     return tensor(np.fft.fftfreq(n, d), dtype=dtype or _dtype.get_default_dtype(), requires_grad=requires_grad)
 
 
@@ -590,7 +607,23 @@ def _shift_dims(input, dim):
 
 
 def fftshift(input, dim=None):
-    """The zero frequency moved to the middle (a roll by half of each size)."""
+    """Moves the zero frequency of a spectrum to the middle: a roll by half of each size (rounded down).
+
+    Args:
+        input (Tensor): a spectrum in the order :func:`fft` gives.
+        dim (int or sequence of int, optional): the dimensions to shift (default: all).
+
+    Returns:
+        Tensor: `input` rolled, the frequencies in increasing order.
+
+    Example::
+
+        >>> f = torch.fft.fftfreq(5)
+        >>> torch.fft.fftshift(f)
+        tensor([-0.4000, -0.2000,  0.0000,  0.2000,  0.4000])
+        >>> torch.fft.fftshift(torch.arange(4))
+        tensor([2, 3, 0, 1])
+    """
     dims = _shift_dims(input, dim)
     return input.roll([input.shape[d] // 2 for d in dims], dims)
 

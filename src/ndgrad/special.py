@@ -43,12 +43,43 @@ globals().update(_sp.POLYNOMIALS)   # chebyshev_polynomial_t(input, n), hermite_
 
 
 def gammainc(input, other):
-    """The regularized lower incomplete gamma function P(input, other)."""
+    """The regularized lower incomplete gamma function ``P(input, other)``, elementwise.
+
+    ``P(a, x) = 1 / Gamma(a) * integral from 0 to x of t^(a-1) e^(-t) dt``; its gradient is
+    defined with respect to `other` only.
+
+    Args:
+        input (Tensor): the parameter ``a``, positive.
+        other (Tensor): the upper limit ``x``, nonnegative (broadcast with `input`).
+
+    Returns:
+        Tensor: the values, in [0, 1].
+
+    Example::
+
+        >>> torch.special.gammainc(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        tensor([0.6321, 0.2642])
+    """
     return _pw.igamma(input, other)
 
 
 def gammaincc(input, other):
-    """The regularized upper incomplete gamma function Q(input, other)."""
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P(input, other)``, elementwise.
+
+    See :func:`gammainc`; the gradient is likewise defined with respect to `other` only.
+
+    Args:
+        input (Tensor): the parameter ``a``, positive.
+        other (Tensor): the lower limit ``x``, nonnegative (broadcast with `input`).
+
+    Returns:
+        Tensor: the values, in [0, 1].
+
+    Example::
+
+        >>> torch.special.gammaincc(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        tensor([0.3679, 0.7358])
+    """
     return _pw.igammac(input, other)
 
 
@@ -75,12 +106,43 @@ def multigammaln(input, p):
 
 
 def ndtr(input):
-    """The standard normal CDF, composed as torch composes it: (1 + erf(x / sqrt(2))) / 2."""
+    """The cumulative distribution function of the standard normal distribution, elementwise.
+
+    Computed as torch computes it, ``(1 + erf(x / sqrt(2))) / 2``, so its gradient goes through :func:`erf`.
+
+    Args:
+        input (Tensor): the points.
+
+    Returns:
+        Tensor: the probabilities, in [0, 1].
+
+    Example::
+
+        >>> torch.special.ndtr(torch.tensor([-1.0, 0.0, 1.0]))
+        tensor([0.1587, 0.5000, 0.8413])
+    """
     return (1 + erf(input * math.sqrt(0.5))) * 0.5
 
 
 def round(input, *, decimals=0):
-    """Round half to even; torch.special.round always takes the `decimals` overload (RoundBackward1)."""
+    """Rounds each element to `decimals` decimal places, halves to even (as :func:`ndgrad.round`).
+
+    It always takes the ``decimals`` overload, so its backward node is ``RoundBackward1`` (a zero gradient).
+
+    Args:
+        input (Tensor): the input.
+        decimals (int, optional): the number of decimal places (negative: to tens, hundreds...). Default: ``0``.
+
+    Returns:
+        Tensor: the rounded values.
+
+    Example::
+
+        >>> torch.special.round(torch.tensor([0.5, 1.5, 2.345]))
+        tensor([0., 2., 2.])
+        >>> torch.special.round(torch.tensor([2.345, 123.0]), decimals=-1)
+        tensor([  0., 120.])
+    """
     return _pw._round_decimals(input, decimals=decimals)
 
 

@@ -892,11 +892,11 @@ def matrix_power(input, n):
     A negative `n` raises the inverse to ``-n``; ``n = 0`` gives the identity.
 
     Args:
-        A (Tensor): the matrices, of shape ``(*, m, m)``.
+        input (Tensor): the matrices, of shape ``(*, m, m)``.
         n (int): the exponent.
 
     Returns:
-        Tensor: the powers, the shape of `A`.
+        Tensor: the powers, the shape of `input`.
 
     Example::
 

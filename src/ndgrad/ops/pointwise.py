@@ -761,7 +761,25 @@ _xlogy_method_args = _xlogy_args.method()
 @register(method=True)
 @_xlogy_args.signature
 def xlogy(*args, **kwargs):
-    """input * log(other), and 0 where input is 0 (unless other is nan)."""
+    """xlogy(input, other, *, out=None) -> Tensor
+
+    ``input * log(other)`` elementwise, and 0 where `input` is 0 (unless `other` is nan).
+
+    Args:
+        input (Tensor or Number): the factor.
+        other (Tensor or Number): the argument of the logarithm (broadcast with `input`).
+        out (Tensor, optional): the output tensor.
+
+    Returns:
+        Tensor: the values.
+
+    Example::
+
+        >>> torch.special.xlogy(torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 2.0, 3.0]))
+        tensor([0.0000, 0.6931, 2.1972])
+        >>> torch.special.xlogy(torch.tensor([0.0, 0.0]), torch.tensor([1.0, float("nan")]))
+        tensor([0., nan])
+    """
     which, values = _xlogy_args.parse(args, kwargs)
     return _xlogy_ops[which](*values)
 
