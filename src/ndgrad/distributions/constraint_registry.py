@@ -9,7 +9,23 @@ __all__ = ["ConstraintRegistry", "biject_to", "transform_to"]
 
 
 class ConstraintRegistry:
-    """Factories by constraint type: registry(constraint) calls the one registered for type(constraint)."""
+    """A registry from constraints to transforms: ``registry(constraint)`` calls the factory registered
+    for ``type(constraint)`` and returns its transform of the unconstrained reals onto the constraint.
+
+    The module has two: ``biject_to`` gives bijections (for samplers such as HMC, where the
+    log-determinant matters) and ``transform_to`` may give cheaper, non-injective maps (for
+    optimization, e.g. `SoftmaxTransform` onto the simplex). ``registry.register(constraint,
+    factory)``, or ``@registry.register(constraint)`` as a decorator, adds a factory for a
+    :class:`Constraint` subclass or an instance's type.
+
+    Example::
+
+        >>> from torch.distributions import biject_to, constraints, transform_to
+        >>> biject_to(constraints.positive)(torch.tensor([0.0, 1.0]))
+        tensor([1.0000, 2.7183])
+        >>> type(transform_to(constraints.simplex)).__name__, type(biject_to(constraints.simplex)).__name__
+        ('SoftmaxTransform', 'StickBreakingTransform')
+    """
 
     def __init__(self):
         self._registry = {}

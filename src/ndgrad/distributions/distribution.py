@@ -180,9 +180,23 @@ class Distribution:
 
 
 class ExponentialFamily(Distribution):
-    """Base of the distributions p(x) = h(x) exp(<theta, T(x)> - A(theta)). A subclass giving its natural
-    parameters theta, its log-normaliser A and E[log h(X)] gets entropy (and KL to its own family) from
-    the Bregman divergence of A, whose gradient autograd computes."""
+    """The base of the distributions of an exponential family, ``p(x) = h(x) exp(<theta, T(x)> - A(theta))``.
+
+    A subclass that gives its natural parameters ``theta`` (``_natural_params``), its log-normalizer
+    ``A`` (``_log_normalizer``) and ``E[log h(X)]`` (``_mean_carrier_measure``) gets ``entropy()``
+    (and the KL divergence to its own family) from the Bregman divergence of ``A``, whose gradient
+    autograd computes.
+
+    Example::
+
+        >>> d = torch.distributions.Exponential(torch.tensor([1.0, 2.0]))
+        >>> isinstance(d, torch.distributions.ExponentialFamily)
+        True
+        >>> torch.distributions.ExponentialFamily.entropy(d).detach()   # the generic formula
+        tensor([1.0000, 0.3069])
+        >>> d.entropy()   # the closed form
+        tensor([1.0000, 0.3069])
+    """
 
     @property
     def _natural_params(self):

@@ -21,7 +21,28 @@ def _sample_gamma(concentration):
 
 
 class Gamma(ExponentialFamily):
-    """Gamma(concentration, rate): density rate^a x^(a-1) exp(-rate x) / Gamma(a) on x > 0."""
+    """The gamma distribution of shape `concentration` (``a``) and `rate`: density
+    ``rate^a x^(a-1) exp(-rate x) / Gamma(a)`` for ``x > 0``.
+
+    Its samples are reparameterized (``rsample`` has gradients); they differ from torch's for the
+    same seed (ndgrad's random streams are its own).
+
+    Args:
+        concentration (Tensor or float): the shape ``a`` (positive).
+        rate (Tensor or float): the rate, one over the scale (positive).
+        validate_args (bool, optional): check the parameters (and the values given to ``log_prob``) against
+            their constraints (default: on, unless Python runs with ``-O``).
+
+    Example::
+
+        >>> d = torch.distributions.Gamma(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.5]))
+        >>> d.mean, d.variance
+        (tensor([1., 4.]), tensor([1., 8.]))
+        >>> d.log_prob(torch.tensor([1.0, 2.0]))
+        tensor([-1.0000, -1.6931])
+        >>> d.rsample((3,)).shape
+        torch.Size([3, 2])
+    """
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True

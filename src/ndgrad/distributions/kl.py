@@ -30,7 +30,25 @@ _KL_MEMOIZE = {}
 
 
 def register_kl(type_p, type_q):
-    """Decorator: fn(p, q) computes KL(p || q) for p of type_p and q of type_q."""
+    """A decorator that registers ``fn(p, q)`` as ``KL(p || q)`` for `p` of `type_p` and `q` of `type_q`.
+
+    :func:`kl_divergence` calls the most specific registered pair for the types it is given (a
+    RuntimeWarning names an ambiguous choice, so that a more specific pair may be registered).
+
+    Args:
+        type_p (type): a subclass of :class:`Distribution`.
+        type_q (type): a subclass of :class:`Distribution`.
+
+    Example::
+
+        >>> class Point(torch.distributions.Normal):
+        ...     pass
+        >>> @torch.distributions.register_kl(Point, Point)
+        ... def _kl_point_point(p, q):
+        ...     return (p.loc - q.loc).abs()
+        >>> torch.distributions.kl_divergence(Point(0.0, 1.0), Point(torch.tensor(3.0), 1.0))
+        tensor(3.)
+    """
     if not isinstance(type_p, type):
         raise TypeError(f"Expected type_p to be a Distribution subclass but got {type_p}")
     if not isinstance(type_q, type):

@@ -116,7 +116,28 @@ class MultivariateNormal(Distribution):
 
 
 class Independent(Distribution):
-    """base_distribution with its reinterpreted_batch_ndims rightmost batch dimensions made event ones."""
+    """Another distribution with its `reinterpreted_batch_ndims` rightmost batch dimensions made event
+    dimensions: ``log_prob`` sums over them.
+
+    This turns, say, a batch of independent normals into one multivariate distribution with a
+    diagonal covariance.
+
+    Args:
+        base_distribution (Distribution): the distribution.
+        reinterpreted_batch_ndims (int): the number of batch dimensions to reinterpret.
+        validate_args (bool, optional): check the values given to ``log_prob``.
+
+    Example::
+
+        >>> base = torch.distributions.Normal(torch.zeros(3), torch.ones(3))
+        >>> base.batch_shape, base.event_shape
+        (torch.Size([3]), torch.Size([]))
+        >>> d = torch.distributions.Independent(base, 1)
+        >>> d.batch_shape, d.event_shape
+        (torch.Size([]), torch.Size([3]))
+        >>> d.log_prob(torch.zeros(3))
+        tensor(-2.7568)
+    """
     arg_constraints = {}
 
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):

@@ -22,8 +22,29 @@ __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform"
 
 
 class Transform:
-    """y = t(x) with t.inv(y) = x (when bijective) and log_abs_det_jacobian(x, y). With cache_size=1
-    the last (x, y) pair is remembered, so that t.inv(t(x)) is x itself (no round-off, no recomputation)."""
+    """The base of the transforms: an invertible (or not) map ``y = t(x)`` between constrained spaces.
+
+    A transform gives ``t.inv`` (so that ``t.inv(t(x))`` is `x` when it is bijective), its
+    ``domain`` and ``codomain`` constraints, and ``log_abs_det_jacobian(x, y)`` for
+    :class:`~ndgrad.distributions.TransformedDistribution`. With ``cache_size=1`` the last
+    ``(x, y)`` pair is remembered, so that ``t.inv(t(x))`` returns `x` itself (no round-off, no
+    recomputation). A subclass defines ``_call``, ``_inverse`` and ``log_abs_det_jacobian``.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.ExpTransform(cache_size=1)
+        >>> x = torch.tensor([0.0, 1.0])
+        >>> y = t(x)
+        >>> y, t.log_abs_det_jacobian(x, y)
+        (tensor([1.0000, 2.7183]), tensor([0., 1.]))
+        >>> t.inv(y) is x
+        True
+        >>> t.inv.inv is t
+        True
+    """
     bijective = False
     domain = constraints.real
     codomain = constraints.real
@@ -157,7 +178,23 @@ class _InverseTransform(Transform):
 
 
 class ComposeTransform(Transform):
-    """parts applied in order (parts[0] first); ComposeTransform([]) is the identity."""
+    """Transforms applied one after the other (``parts[0]`` first); their log-determinants add up.
+
+    ``ComposeTransform([])`` is the identity, which the module offers as ``identity_transform``.
+
+    Args:
+        parts (list of Transform): the transforms, in order.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.ComposeTransform([torch.distributions.transforms.AffineTransform(0.0, 2.0), torch.distributions.transforms.ExpTransform()])
+        >>> x = torch.tensor([0.0, 0.5])
+        >>> t(x), t.log_abs_det_jacobian(x, t(x))
+        (tensor([1.0000, 2.7183]), tensor([0.6931, 1.6931]))
+        >>> torch.distributions.identity_transform(x)
+        tensor([0.0000, 0.5000])
+    """
 
     def __init__(self, parts, cache_size=0):
         if cache_size:
@@ -250,8 +287,21 @@ identity_transform = ComposeTransform([])
 
 
 class IndependentTransform(Transform):
-    """base_transform with its reinterpreted_batch_ndims rightmost dimensions made event dimensions
-    (its log |det J| summed over them)."""
+    """Another transform with its `reinterpreted_batch_ndims` rightmost dimensions made event
+    dimensions: its log-determinant is summed over them.
+
+    Args:
+        base_transform (Transform): the transform applied.
+        reinterpreted_batch_ndims (int): the number of dimensions to sum over.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.IndependentTransform(torch.distributions.transforms.ExpTransform(), 1)
+        >>> x = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+        >>> t.log_abs_det_jacobian(x, t(x))
+        tensor([1., 5.])
+    """
 
     def __init__(self, base_transform, reinterpreted_batch_ndims, cache_size=0):
         super().__init__(cache_size=cache_size)
@@ -293,7 +343,22 @@ class IndependentTransform(Transform):
 
 
 class ReshapeTransform(Transform):
-    """Reshapes the rightmost in_shape dimensions into out_shape (a volume-preserving bijection)."""
+    """Reshapes the rightmost `in_shape` dimensions into `out_shape`: a bijection that preserves volume
+    (its log-determinant is 0).
+
+    Args:
+        in_shape (torch.Size): the event shape of the input.
+        out_shape (torch.Size): the event shape of the output (as many elements).
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.ReshapeTransform((4,), (2, 2))
+        >>> t(torch.arange(8.0).reshape(2, 4)).shape
+        torch.Size([2, 2, 2])
+        >>> t.inv(torch.ones(2, 2))
+        tensor([1., 1., 1., 1.])
+    """
     bijective = True
 
     def __init__(self, in_shape, out_shape, cache_size=0):
@@ -373,7 +438,19 @@ class ExpTransform(Transform):
 
 
 class PowerTransform(Transform):
-    """y = x ** exponent on the positive reals."""
+    """The map ``y = x ** exponent`` on the positive reals.
+
+    Args:
+        exponent (Tensor or float): the exponent.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.PowerTransform(2.0)
+        >>> x = torch.tensor([1.0, 3.0])
+        >>> t(x), t.inv(torch.tensor([4.0])), t.log_abs_det_jacobian(x, t(x))
+        (tensor([1., 9.]), tensor([2.]), tensor([0.6931, 1.7918]))
+    """
     domain = constraints.positive
     codomain = constraints.positive
     bijective = True
@@ -449,7 +526,20 @@ class SigmoidTransform(Transform):
 
 
 class SoftplusTransform(Transform):
-    """y = log(1 + exp(x))."""
+    """The map ``y = log(1 + exp(x))``, from the reals onto the positive reals.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.SoftplusTransform()
+        >>> y = t(torch.tensor([-1.0, 0.0, 2.0]))
+        >>> y
+        tensor([0.3133, 0.6931, 2.1269])
+        >>> t.inv(y)
+        tensor([-1.0000,  0.0000,  2.0000])
+    """
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
@@ -505,7 +595,17 @@ class TanhTransform(Transform):
 
 
 class AbsTransform(Transform):
-    """y = |x| (not injective: its inverse picks the nonnegative preimage)."""
+    """The map ``y = |x|``. It is not injective: its inverse picks the nonnegative preimage.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.AbsTransform()
+        >>> t(torch.tensor([-2.0, 3.0])), t.inv(torch.tensor([2.0]))
+        (tensor([2., 3.]), tensor([2.]))
+    """
     domain = constraints.real
     codomain = constraints.positive
 
@@ -522,7 +622,24 @@ class AbsTransform(Transform):
 
 
 class AffineTransform(Transform):
-    """y = loc + scale * x, over events of event_dim dimensions."""
+    """The map ``y = loc + scale * x``, over events of `event_dim` dimensions.
+
+    Args:
+        loc (Tensor or float): the shift.
+        scale (Tensor or float): the scale.
+        event_dim (int, optional): the size of the event (the log-determinant is summed over it).
+            Default: ``0``.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.AffineTransform(loc=1.0, scale=torch.tensor([2.0, -3.0]))
+        >>> x = torch.tensor([1.0, 1.0])
+        >>> t(x), t.log_abs_det_jacobian(x, t(x))
+        (tensor([ 3., -2.]), tensor([0.6931, 1.0986]))
+        >>> t.inv(torch.tensor([3.0, -2.0]))
+        tensor([1., 1.])
+    """
     bijective = True
 
     def __init__(self, loc, scale, event_dim=0, cache_size=0):
@@ -590,7 +707,21 @@ class AffineTransform(Transform):
 
 
 class SoftmaxTransform(Transform):
-    """Unconstrained vectors to the simplex by softmax (not injective: its inverse is a log)."""
+    """Unconstrained vectors to the simplex by a softmax over the last dimension.
+
+    It is not injective (adding a constant to `x` changes nothing), so its inverse is only a right
+    inverse (a log) and it has no log-determinant: use it for optimization, and
+    `StickBreakingTransform` for densities.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.SoftmaxTransform()
+        >>> t(torch.tensor([0.0, 0.0, 0.6931]))
+        tensor([0.2500, 0.2500, 0.5000])
+    """
     domain = constraints.real_vector
     codomain = constraints.simplex
 
@@ -615,8 +746,23 @@ class SoftmaxTransform(Transform):
 
 
 class StickBreakingTransform(Transform):
-    """R^(K-1) to the K-simplex: each coordinate takes a sigmoid fraction of the stick left over;
-    offsets make x = 0 map to the uniform point."""
+    """A bijection from vectors of size ``K - 1`` onto the ``K``-simplex, by stick breaking.
+
+    Each coordinate takes a sigmoid fraction of the stick left over; offsets make ``x = 0`` map to
+    the uniform point. Unlike `SoftmaxTransform` it has a log-determinant, for densities (HMC).
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.StickBreakingTransform()
+        >>> y = t(torch.zeros(3))
+        >>> y
+        tensor([0.2500, 0.2500, 0.2500, 0.2500])
+        >>> torch.allclose(t.inv(y), torch.zeros(3), atol=1e-6)
+        True
+    """
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
@@ -657,8 +803,19 @@ class StickBreakingTransform(Transform):
 
 
 class LowerCholeskyTransform(Transform):
-    """Square matrices to lower-triangular ones with a positive diagonal (the strict lower part kept,
-    the diagonal exponentiated)."""
+    """Square matrices to lower-triangular ones with a positive diagonal: the strict lower part is kept,
+    the diagonal exponentiated.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.LowerCholeskyTransform()
+        >>> t(torch.tensor([[0.0, 5.0], [2.0, 0.0]]))
+        tensor([[1., 0.],
+                [2., 1.]])
+    """
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
 
@@ -675,7 +832,18 @@ class LowerCholeskyTransform(Transform):
 
 
 class PositiveDefiniteTransform(Transform):
-    """Square matrices to positive-definite ones: L L^T of their LowerCholeskyTransform."""
+    """Square matrices to positive-definite ones: ``L L^T`` of their `LowerCholeskyTransform` ``L``.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.PositiveDefiniteTransform()
+        >>> t(torch.tensor([[0.0, 5.0], [2.0, 0.0]]))
+        tensor([[1., 2.],
+                [2., 5.]])
+    """
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.positive_definite
 
@@ -693,7 +861,21 @@ class PositiveDefiniteTransform(Transform):
 
 
 class CatTransform(Transform):
-    """The transforms tseq applied to consecutive slices of the given lengths along dim."""
+    """Transforms applied to consecutive slices of the input along `dim` (the way :func:`ndgrad.cat` joins them).
+
+    Args:
+        tseq (list of Transform): the transforms, one per slice.
+        dim (int, optional): the dimension the slices are taken along. Default: ``0``.
+        lengths (list of int, optional): the size of each slice (default: 1 each).
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.CatTransform([torch.distributions.transforms.ExpTransform(), torch.distributions.transforms.AffineTransform(0.0, 10.0)],
+        ...                       dim=0, lengths=[1, 2])
+        >>> t(torch.tensor([0.0, 1.0, 2.0]))
+        tensor([ 1., 10., 20.])
+    """
 
     def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
         assert all(isinstance(t, Transform) for t in tseq)
@@ -750,7 +932,21 @@ class CatTransform(Transform):
 
 
 class StackTransform(Transform):
-    """The transforms tseq applied to the successive slices x.select(dim, i)."""
+    """Transforms applied to the successive slices ``x.select(dim, i)`` of the input (the way
+    :func:`ndgrad.stack` joins them).
+
+    Args:
+        tseq (list of Transform): the transforms, one per slice.
+        dim (int, optional): the dimension the slices are taken along. Default: ``0``.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.StackTransform([torch.distributions.transforms.ExpTransform(), torch.distributions.transforms.AffineTransform(0.0, 10.0)], dim=1)
+        >>> t(torch.tensor([[0.0, 1.0], [1.0, 2.0]]))
+        tensor([[ 1.0000, 10.0000],
+                [ 2.7183, 20.0000]])
+    """
 
     def __init__(self, tseq, dim=0, cache_size=0):
         assert all(isinstance(t, Transform) for t in tseq)
@@ -791,7 +987,20 @@ class StackTransform(Transform):
 
 
 class CumulativeDistributionTransform(Transform):
-    """x to distribution.cdf(x), a bijection onto the unit interval (its inverse is icdf)."""
+    """The map ``x -> distribution.cdf(x)``: a bijection onto the unit interval (its inverse is ``icdf``).
+
+    Args:
+        distribution (Distribution): a univariate distribution with ``cdf``, ``icdf`` and ``log_prob``.
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.CumulativeDistributionTransform(torch.distributions.Normal(0.0, 1.0))
+        >>> t(torch.tensor([0.0, 1.0]))
+        tensor([0.5000, 0.8413])
+        >>> t.inv(torch.tensor([0.5]))
+        tensor([0.])
+    """
     bijective = True
     codomain = constraints.unit_interval
     sign = +1
@@ -818,8 +1027,26 @@ class CumulativeDistributionTransform(Transform):
 
 
 class CorrCholeskyTransform(Transform):
-    """R^(D(D-1)/2) to Cholesky factors of D x D correlation matrices: tanh makes each entry a partial
-    correlation in (-1, 1), then stick-breaking row by row keeps every row of unit norm."""
+    """A bijection from vectors of size ``D (D - 1) / 2`` onto Cholesky factors of ``D x D``
+    correlation matrices.
+
+    ``tanh`` makes each entry a partial correlation in (-1, 1); stick breaking row by row then keeps
+    every row of unit norm. The entries fill the lower triangle row by row.
+
+    Args:
+        cache_size (int, optional): 1 to remember the last ``(x, y)`` pair, 0 not to. Default: ``0``.
+
+    Example::
+
+        >>> t = torch.distributions.transforms.CorrCholeskyTransform()
+        >>> L = t(torch.tensor([0.0, 0.0, 0.0]))
+        >>> L
+        tensor([[1., 0., 0.],
+                [0., 1., 0.],
+                [0., 0., 1.]])
+        >>> (L @ L.T).diagonal()
+        tensor([1., 1., 1.])
+    """
     domain = constraints.real_vector
     codomain = constraints.corr_cholesky
     bijective = True
