@@ -559,7 +559,8 @@ def ihfftn(input, s=None, dim=None, norm=None):
 
 
 def fftfreq(n, d=1.0, *, dtype=None, requires_grad=False, **kwargs):
-    """The sample frequencies of an :func:`fft` of length `n`: ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``.
+    """The sample frequencies of an :func:`fft` of length `n`:
+    ``[0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n)``.
 
     Args:
         n (int): the signal length.

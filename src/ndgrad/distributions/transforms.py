@@ -188,7 +188,8 @@ class ComposeTransform(Transform):
 
     Example::
 
-        >>> t = torch.distributions.transforms.ComposeTransform([torch.distributions.transforms.AffineTransform(0.0, 2.0), torch.distributions.transforms.ExpTransform()])
+        >>> T = torch.distributions.transforms
+        >>> t = T.ComposeTransform([T.AffineTransform(0.0, 2.0), T.ExpTransform()])
         >>> x = torch.tensor([0.0, 0.5])
         >>> t(x), t.log_abs_det_jacobian(x, t(x))
         (tensor([1.0000, 2.7183]), tensor([0.6931, 1.6931]))
@@ -871,8 +872,8 @@ class CatTransform(Transform):
 
     Example::
 
-        >>> t = torch.distributions.transforms.CatTransform([torch.distributions.transforms.ExpTransform(), torch.distributions.transforms.AffineTransform(0.0, 10.0)],
-        ...                       dim=0, lengths=[1, 2])
+        >>> T = torch.distributions.transforms
+        >>> t = T.CatTransform([T.ExpTransform(), T.AffineTransform(0.0, 10.0)], dim=0, lengths=[1, 2])
         >>> t(torch.tensor([0.0, 1.0, 2.0]))
         tensor([ 1., 10., 20.])
     """
@@ -942,7 +943,8 @@ class StackTransform(Transform):
 
     Example::
 
-        >>> t = torch.distributions.transforms.StackTransform([torch.distributions.transforms.ExpTransform(), torch.distributions.transforms.AffineTransform(0.0, 10.0)], dim=1)
+        >>> T = torch.distributions.transforms
+        >>> t = T.StackTransform([T.ExpTransform(), T.AffineTransform(0.0, 10.0)], dim=1)
         >>> t(torch.tensor([[0.0, 1.0], [1.0, 2.0]]))
         tensor([[ 1.0000, 10.0000],
                 [ 2.7183, 20.0000]])

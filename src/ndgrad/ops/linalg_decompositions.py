@@ -1040,7 +1040,8 @@ def _prod(shape):
 
 
 def tensorinv(A, ind=2):
-    """The inverse of a tensor for `tensordot`: `A` read as a matrix of its first `ind` dimensions by the rest, inverted.
+    """The inverse of a tensor for `tensordot`: `A` read as a matrix of its first `ind` dimensions
+    by the rest, inverted.
 
     ``tensordot(tensorinv(A, ind), A, ind)`` is the identity of shape ``A.shape[ind:] * 2``.
 

@@ -399,7 +399,8 @@ class ConstantLR(LRScheduler):
 
 
 class LinearLR(LRScheduler):
-    """Scales the rate by a factor going linearly from `start_factor` to `end_factor` over `total_iters` epochs (a warm-up).
+    """Scales the rate by a factor going linearly from `start_factor` to `end_factor` over
+    `total_iters` epochs (a warm-up).
 
     Args:
         optimizer (Optimizer): the optimizer whose rates it sets.
@@ -484,7 +485,8 @@ class PolynomialLR(LRScheduler):
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
-    """Cosine annealing from the initial rate to `eta_min` over `T_0` epochs, then a restart; each period is `T_mult` times longer than the last.
+    """Cosine annealing from the initial rate to `eta_min` over `T_0` epochs, then a restart; each
+    period is `T_mult` times longer than the last.
 
     ``step(epoch)`` also takes a fractional epoch, to step per batch.
 

@@ -151,7 +151,8 @@ def collate(batch, *, collate_fn_map=None):
 
 
 def default_collate(batch):
-    """Puts a list of samples together as a batch: tensors (and NumPy arrays, numbers) are stacked along a new leading dimension.
+    """Puts a list of samples together as a batch: tensors (and NumPy arrays, numbers) are stacked
+    along a new leading dimension.
 
     Mappings, namedtuples and sequences are collated field by field, strings are kept as a list;
     samples of mismatched sizes or types raise. This is a :class:`DataLoader`'s ``collate_fn``

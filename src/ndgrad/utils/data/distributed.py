@@ -20,7 +20,8 @@ def _process_group(what):
 
 
 class DistributedSampler(Sampler):
-    """The share of a dataset that one of `num_replicas` processes reads: every ``num_replicas``-th index from ``rank`` on.
+    """The share of a dataset that one of `num_replicas` processes reads: every
+    ``num_replicas``-th index from ``rank`` on.
 
     With `shuffle` the order is a permutation seeded with ``seed + epoch`` (call ``set_epoch`` at
     each epoch's start); the indices are padded by repeating some so that every process gets as
