@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import both
 
 try:
     import torch
@@ -263,3 +264,20 @@ def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
         return [y.detach(), a.grad, b.grad, tangent]
     value, *_ = both(scenario, rtol=1e-10)
     assert abs(value[0] - complex(np.log(np.exp(1 + 2j) + np.exp(0.3 - 1j)))) < 1e-12
+
+
+def test_number_operands_keep_the_tensor_dtype_and_divide_as_torch():
+    # a Python number never lifts a float32 tensor to float64 (xlogy's scipy kernel would), and a
+    # number dividend divides as torch's parser allows it to (DivBackward0; rounding modes too)
+    def scenario(T):
+        x = T.tensor([1.5, 2.0], requires_grad=True)
+        xl = [T.xlogy(x, 2), T.xlogy(2.5, x), T.special.xlogy(x, 2)]
+        q = T.div(2, x)
+        q.sum().backward()
+        return ([str(t.dtype) for t in xl], q, q.grad_fn.name(), x.grad,
+                T.div(7, T.tensor([2, 3]), rounding_mode="floor"), T.div(2.5, x, rounding_mode="trunc"))
+
+    dtypes, q, name, grad, floor, trunc = both(scenario)
+    assert dtypes == ["torch.float32"] * 3 and name == "DivBackward0"
+    assert np.allclose(q, [2 / 1.5, 1.0]) and np.allclose(grad, [-2 / 1.5 ** 2, -0.5])
+    assert list(floor) == [3, 2] and list(trunc) == [1.0, 1.0]

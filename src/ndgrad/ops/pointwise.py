@@ -167,12 +167,16 @@ def _div_mode(input, other, *, rounding_mode):
 
 
 # torch reaches div.Tensor with a number divisor by wrapping the number (the hidden overload; it
-# comes second only because it is the common call: no call binds both it and a rounding_mode one)
+# comes second only because it is the common call: no call binds both it and a rounding_mode one);
+# a number dividend is wrapped the same way (torch's parser lets numbers stand for div's tensors)
 _div_args = Parser("div(Tensor input, Tensor other)",
                    "div(Tensor input, Scalar other)|hidden",
                    "div(Tensor input, Tensor other, *, str? rounding_mode)",
-                   "div(Tensor input, Scalar other, *, str? rounding_mode)")
-_div_ops, _div_method_args = (_true_divide, _true_divide, _div_mode, _div_mode), _div_args.method()
+                   "div(Tensor input, Scalar other, *, str? rounding_mode)",
+                   "div(Scalar input, Tensor other)|hidden",
+                   "div(Scalar input, Tensor other, *, str? rounding_mode)|hidden")
+_div_ops = (_true_divide, _true_divide, _div_mode, _div_mode, _true_divide, _div_mode)
+_div_method_args = _div_args.method()
 
 
 # rounding_mode=None is true division: torch records it as DivBackward2, but the derivative of that
@@ -184,14 +188,14 @@ def div(*args, **kwargs):
     if not kwargs and len(args) == 2 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER:
         return _true_divide(*args)
     which, values = _div_args.parse(args, kwargs)
-    if which > 1 and values[2] is None:
+    if _div_ops[which] is _div_mode and values[2] is None:
         return _true_divide(*values[:2])
     return _div_ops[which](*values)
 
 
 def div_(self, *args, **kwargs):
     which, values = _div_method_args.parse(args, kwargs)
-    if which > 1 and values[1] is None:
+    if _div_ops[which] is _div_mode and values[1] is None:
         return call_inplace(_true_divide.spec, (self, values[0]))
     return call_inplace(_div_ops[which].spec, (self, *values))
 
@@ -742,6 +746,11 @@ def logit(input, eps=None):
 
 
 def _xlogy(input, other):
+    # scipy's xlogy computes a Python-number operand in float64: it takes the tensor's dtype instead
+    if not is_array(other):
+        other = np.asarray(other, input.dtype)
+    elif not is_array(input):
+        input = np.asarray(input, other.dtype)
     return special().xlogy(input, other)
 
 
