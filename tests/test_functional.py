@@ -185,3 +185,13 @@ def test_create_graph_results_differentiate_back_to_the_inputs():
     np.testing.assert_allclose(ours[0][0], 6 * X(ndgrad, 3).numpy())
     if torch is not None:
         assert_same(ours, summary(s(torch)))
+
+
+@pytest.mark.parametrize("name", ["upsample", "upsample_nearest", "upsample_bilinear"])
+def test_deprecated_upsample_functions_warn_and_interpolate(name):
+    x = ndgrad.arange(4.0).view(1, 1, 2, 2)
+    with pytest.warns(UserWarning, match=rf"^`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.$"):
+        y = getattr(ndgrad.nn.functional, name)(x, scale_factor=2)
+    mode = {"upsample_bilinear": "bilinear"}.get(name, "nearest")
+    expected = ndgrad.nn.functional.interpolate(x, scale_factor=2, mode=mode, align_corners=True if mode == "bilinear" else None)
+    assert y.shape == (1, 1, 4, 4) and ndgrad.equal(y, expected)

@@ -1748,7 +1748,7 @@ Example::
              [3., 4., 6., 7.],
              [4., 5., 7., 8.]]])
 """,
-    "upsample": r"""Deprecated alias of `interpolate` (torch warns on each call, ndgrad does not): use
+    "upsample": r"""Deprecated alias of `interpolate` (each call warns): use
 `interpolate`.
 
 Args:
@@ -1763,7 +1763,7 @@ Example::
     >>> torch.nn.functional.interpolate(torch.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
 """,
-    "upsample_bilinear": r"""Deprecated (torch warns on each call, ndgrad does not): the same as
+    "upsample_bilinear": r"""Deprecated (each call warns): the same as
 ``interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)``.
 
 Args:
@@ -1780,7 +1780,7 @@ Example::
     ...                                 align_corners=True)
     tensor([[[[1.0000, 1.5000, 2.0000]]]])
 """,
-    "upsample_nearest": r"""Deprecated (torch warns on each call, ndgrad does not): the same as
+    "upsample_nearest": r"""Deprecated (each call warns): the same as
 ``interpolate(input, size, scale_factor, mode='nearest')``.
 
 Args:
