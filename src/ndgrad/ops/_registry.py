@@ -394,6 +394,7 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
             METHODS[mname] = pub
         if inplace:
             ip = _entry_point(fn, call_inplace, spec, (mname or pub.__name__) + "_")
+            ip.__doc__ = None   # documented as a pointer to its out-of-place form (_docs.attach_tensor_methods)
             METHODS[ip.__name__] = ip
             pub.inplace = ip
         pub.spec = spec
