@@ -301,9 +301,22 @@ def _set_multithreading_enabled(mode):
 
 
 class set_multithreading_enabled(_Mode):
-    """Whether backward may use several threads (per thread, as torch). ndgrad's engine runs on
-    the calling thread either way; the flag is kept for torch's API: set at once when called,
-    restored on leaving `with` (as torch, decorating also sets it at once)."""
+    """Allow or forbid backward to use several threads.
+
+    The setting is per thread, as in torch, and takes effect when the object is created; used as
+    a context manager it is restored on exit (as a decorator it is also set at once, as in torch).
+    ndgrad's engine always runs on the calling thread, so the flag changes nothing but what
+    :func:`ndgrad.autograd.is_multithreading_enabled` reports; it is kept for torch's API.
+
+    Args:
+        mode (bool): whether multithreaded backward is allowed.
+
+    Example::
+
+        >>> with torch.autograd.set_multithreading_enabled(False):
+        ...     torch.autograd.is_multithreading_enabled()
+        False
+    """
 
     def __init__(self, mode):
         prev = state.multithreading

@@ -401,8 +401,24 @@ class _MutationHooks(saved_tensors_hooks):
 
 
 class SavedTensor:
-    """One value saved for backward, as torch._C._autograd.SavedTensor: `node._raw_saved_<name>`
-    (a slot of a node) or what `make_saved_tensor` returns. Hooks can be registered on it once."""
+    """A value that a node saved for its backward, as seen from Python.
+
+    A node's ``_raw_saved_<name>`` attribute gives one (a list of them for a list of tensors); so
+    does :func:`make_saved_tensor`. It cannot be created directly. ``unpack()`` gives the saved
+    tensor (through its unpack hook, if any); ``register_hooks(pack_hook, unpack_hook)`` sets
+    saved-tensor hooks on this value alone, once, before the graph is freed.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.sin()
+        >>> saved = y.grad_fn._raw_saved_self
+        >>> type(saved).__name__, saved.unpack() is x
+        ('SavedTensor', True)
+        >>> saved.register_hooks(lambda t: t * 10, lambda t: t / 10)
+        >>> y.grad_fn._saved_self
+        tensor([1., 2.], requires_grad=True)
+    """
     __slots__ = ("node", "index", "item")
 
     def __init__(self, *args, **kwargs):

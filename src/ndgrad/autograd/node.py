@@ -421,7 +421,27 @@ _new_acc_lock = threading.Lock()
 
 
 class GradientEdge(tuple):
-    """(node, output_nr): where a tensor's gradient enters the graph."""
+    """Where a tensor's gradient enters the graph: output ``output_nr`` of the node ``node``.
+
+    A named pair (``edge.node``, ``edge.output_nr``), obtained with :func:`get_gradient_edge`. It can
+    stand for a tensor among the outputs or inputs of :func:`ndgrad.autograd.grad` and
+    :func:`ndgrad.autograd.backward`, so that a gradient is computed with respect to a point of the
+    graph rather than a tensor (which may since have been modified in place).
+
+    Args:
+        node (Node): the node that receives the gradient.
+        output_nr (int): which of the node's outputs the gradient belongs to.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 3
+        >>> edge = torch.autograd.graph.get_gradient_edge(y)
+        >>> edge.node.name(), edge.output_nr
+        ('MulBackward0', 0)
+        >>> torch.autograd.grad(y.sum(), edge)
+        (tensor([1., 1.]),)
+    """
     __slots__ = ()
 
     def __new__(cls, node, output_nr):
