@@ -74,8 +74,24 @@ def _set_grad_enabled(mode):
 
 
 class grad_flag:
-    """The internal, cheap switch of grad mode (no decorator support, no inference flag):
-    `with grad_flag(False):` runs a block without recording."""
+    """ndgrad's internal, cheap switch of grad mode: ``with grad_flag(False):`` runs a block without
+    recording a graph, and restores the previous mode on exit.
+
+    Unlike :class:`ndgrad.no_grad` and :class:`ndgrad.set_grad_enabled` it is not a decorator and
+    does not check its argument; ndgrad's own code uses it on hot paths.
+
+    Args:
+        mode (bool): whether operations are recorded inside the block.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.grad_flag(False):
+        ...     (x * 2).requires_grad
+        False
+        >>> torch.is_grad_enabled()
+        True
+    """
     __slots__ = ("mode", "prev")
 
     def __init__(self, mode):

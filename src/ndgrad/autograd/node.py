@@ -41,7 +41,25 @@ class _Extra:
 
 
 class SavedOutput:
-    """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
+    """An operation's output as saved by its own node: ndgrad's own type.
+
+    A node that needs its result for backward (``ExpBackward0`` saves ``result``) keeps the output's
+    data, version counter and output number here rather than the tensor itself, so that node and
+    tensor do not reference each other (the tensor's ``grad_fn`` is that node). Unpacking rebuilds
+    a tensor with the node as its ``grad_fn``.
+
+    Args:
+        tensor (Tensor): the output to save.
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)
+        >>> y = x.exp()
+        >>> isinstance(y.grad_fn._saved[0], torch.autograd.graph.SavedOutput)
+        True
+        >>> y.grad_fn._saved_result
+        tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
+    """
     # fw: set by forward AD only; view_fn: for an in-place op on a view, a weakref to the view's
     # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
     __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn", "cls")
