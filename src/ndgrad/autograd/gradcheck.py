@@ -832,8 +832,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         inputs (Tensor or tuple of Tensors): the point of evaluation.
         grad_outputs (Tensor or tuple of Tensors, optional): the gradients of the outputs; random
             ones (requiring grad) when not given.
-        eps, atol, rtol, raise_exception, nondet_tol, check_undefined_grad, check_batched_grad,
-            fast_mode: as in :func:`gradcheck`.
+        eps, atol, rtol, raise_exception, nondet_tol: as in :func:`gradcheck`.
+        check_undefined_grad, check_batched_grad, fast_mode: as in :func:`gradcheck`.
         gen_non_contig_grad_outputs (bool, optional): make the random `grad_outputs`
             non-contiguous. Default: False.
         check_fwd_over_rev (bool, optional): also check forward-over-reverse second derivatives.
