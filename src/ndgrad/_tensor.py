@@ -546,8 +546,23 @@ class Tensor:
 
     @property
     def grad_dtype(self):
-        """The dtype a leaf's gradient is cast to as it is accumulated (and that `.grad` must have):
-        the tensor's dtype unless set; None lets any dtype through."""
+        """The dtype of this leaf's gradient.
+
+        A gradient accumulated into :attr:`grad` is cast to it, and a tensor assigned to ``.grad`` must
+        have it. It is the tensor's own dtype unless set; None lets a gradient of any dtype through.
+        Only leaves have it (reading or setting it on another tensor raises RuntimeError), and it can be
+        changed only while ``.grad`` is None or already of the new dtype.
+
+        Example::
+
+            >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+            >>> w.grad_dtype
+            torch.float32
+            >>> w.grad_dtype = torch.float64
+            >>> (w * 2).sum().backward()
+            >>> w.grad
+            tensor([2., 2.], dtype=torch.float64)
+        """
         if not self.is_leaf:
             raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
         return self.dtype if self._grad_dtype is False else self._grad_dtype
@@ -568,8 +583,19 @@ class Tensor:
 
     @property
     def volatile(self):   # removed in torch 0.4: no_grad replaced it
-        """Removed in torch 0.4 (use :class:`ndgrad.no_grad` instead); always ``False``, and reading or
-        setting it warns."""
+        """Removed in torch 0.4: use :class:`ndgrad.no_grad` instead.
+
+        Kept so that old code runs: it is always ``False``, reading it warns, and setting it warns and
+        has no effect.
+
+        Example::
+
+            >>> import warnings
+            >>> with warnings.catch_warnings():
+            ...     warnings.simplefilter("ignore")
+            ...     torch.tensor([1.0]).volatile
+            False
+        """
         warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
         return False
 
@@ -950,8 +976,23 @@ class Tensor:
         return self.to(_dtype.complex128, memory_format=memory_format)
 
     def chalf(self, memory_format=None):
-        """Would cast to ``torch.complex32``; ndgrad has no such dtype (NumPy has none to store it) and
-        raises NotImplementedError.
+        """chalf(memory_format=torch.preserve_format) -> Tensor
+
+        In torch, this tensor cast to ``torch.complex32`` (``self.to(torch.complex32)``). ndgrad has no
+        such dtype (NumPy has no half-precision complex type to store it), so it raises
+        NotImplementedError; use :meth:`cfloat` (complex64) instead.
+
+        Args:
+            memory_format (ndgrad.memory_format, optional): the memory format of the result.
+
+        Raises:
+            NotImplementedError: always.
+
+        Example (torch only)::
+
+            x = torch.tensor([1.0, 2.0])
+            x.chalf()    # torch: tensor([1.+0.j, 2.+0.j], dtype=torch.complex32); ndgrad: NotImplementedError
+            x.cfloat()   # both: tensor([1.+0.j, 2.+0.j])
         """
         # NumPy has no half-precision complex type to store it in; emulating it in complex64 would need
         # a dtype tag apart from the array's and a rounding of both parts after every op
@@ -971,8 +1012,32 @@ class Tensor:
         return self.to(other.dtype)
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
-        """The legacy type name ('torch.FloatTensor'), or this tensor converted to a dtype, a legacy
-        type (torch.LongTensor) or a legacy type name ('torch.DoubleTensor')."""
+        """type(dtype=None, non_blocking=False, **kwargs) -> str or Tensor
+
+        The legacy type name of this tensor, or this tensor converted to another type.
+
+        Without `dtype`, the name of the tensor's legacy type (``'torch.FloatTensor'``; sparse
+        tensors' are in ``torch.sparse``). With it, the tensor converted to it (itself if it has that type
+        already); a ``'torch.cuda.*'`` name raises, as ndgrad is CPU only.
+
+        Args:
+            dtype (dtype, type or str, optional): a dtype, a legacy type (``torch.LongTensor``) or a
+                legacy type name (``'torch.DoubleTensor'``).
+            non_blocking (bool, optional): accepted for torch's API (copies here are synchronous).
+
+        Returns:
+            str or Tensor: the type name, or the converted tensor.
+
+        Example::
+
+            >>> x = torch.tensor([1.5, 2.5])
+            >>> x.type()
+            'torch.FloatTensor'
+            >>> x.type(torch.int64)
+            tensor([1, 2])
+            >>> x.type('torch.DoubleTensor')
+            tensor([1.5000, 2.5000], dtype=torch.float64)
+        """
         if dtype is None:   # sparse COO tensors' legacy types live in torch.sparse
             return f"torch.{'sparse.' if self.is_sparse else ''}{self.dtype.title}Tensor"
         if isinstance(dtype, str):

@@ -84,7 +84,27 @@ def set_anomaly_enabled(enabled, check_nan=True):
 
 
 class detect_anomaly:
-    """Context manager (and, unlike torch's, decorator) that enables anomaly detection inside it."""
+    """A context manager that turns anomaly detection on inside it.
+
+    While it is on, each node records the stack of the forward call that created it, and a
+    backward error is reported with that stack (as a warning) to show which forward operation is
+    at fault; with `check_nan`, a backward function that returns NaN raises RuntimeError. It slows
+    everything down: use it for debugging only (entering warns so). Unlike torch's, an instance is
+    also a decorator.
+
+    Args:
+        check_nan (bool, optional): raise when a backward function returns NaN. Default: True.
+
+    Example::
+
+        >>> x = torch.tensor(0.0, requires_grad=True)
+        >>> with torch.autograd.detect_anomaly():
+        ...     y = torch.sqrt(x) * 0
+        ...     y.backward()
+        Traceback (most recent call last):
+          ...
+        RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.
+    """
 
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
@@ -110,7 +130,23 @@ class detect_anomaly:
 
 
 class set_detect_anomaly:
-    """Sets anomaly detection on or off at once; as a context manager, restores the previous setting on exit."""
+    """Set anomaly detection on or off (see :class:`detect_anomaly`).
+
+    It takes effect as soon as it is created; used as a context manager, it restores the previous
+    setting on exit.
+
+    Args:
+        mode (bool): True to turn anomaly detection on, False to turn it off.
+        check_nan (bool, optional): raise when a backward function returns NaN. Default: True.
+
+    Example::
+
+        >>> with torch.autograd.set_detect_anomaly(True):
+        ...     torch.is_anomaly_enabled()
+        True
+        >>> torch.is_anomaly_enabled()
+        False
+    """
 
     def __init__(self, mode, check_nan=True):
         self._prev = (state.enabled, state.check_nan)

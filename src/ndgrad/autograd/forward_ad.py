@@ -117,7 +117,28 @@ def jvp_at(fn, args, tangents):
 
 # --- the public API ---------------------------------------------------------------------------
 def enter_dual_level():
-    """Start a new dual level and return its index (0: levels do not nest)."""
+    """Open a forward-AD level and return its index.
+
+    While a level is open, :func:`make_dual` attaches tangents to tensors and every operation
+    propagates them. Levels do not nest (as in torch today), so the index is always 0. Prefer the
+    :class:`dual_level` context manager, which also closes the level.
+
+    Returns:
+        int: the index of the new level.
+
+    Raises:
+        RuntimeError: if a level is already open.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> fwAD.enter_dual_level()
+        0
+        >>> x = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        >>> fwAD.unpack_dual(x * x).tangent
+        tensor([2., 0.])
+        >>> fwAD.exit_dual_level()
+    """
     if state.level is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     state.level = _Level(0)
@@ -125,7 +146,21 @@ def enter_dual_level():
 
 
 def exit_dual_level(*, level=None):
-    """Leave the active level; the tangents made in it are gone."""
+    """Close the open forward-AD level; the tangents made in it are dropped.
+
+    Args:
+        level (int, optional): the level to close, which must be the open one. Default: the open
+            one.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> level = fwAD.enter_dual_level()
+        >>> x = fwAD.make_dual(torch.tensor(2.0), torch.tensor(1.0))
+        >>> fwAD.exit_dual_level(level=level)
+        >>> fwAD.unpack_dual(x).tangent is None
+        True
+    """
     current = _current_index()
     if level is None:
         level = current
@@ -163,7 +198,23 @@ class dual_level(grad_mode._Mode):
 
 
 class UnpackedDualTensor(NamedTuple):
-    """What unpack_dual returns: the primal (a view without the tangent) and the tangent."""
+    """What :func:`unpack_dual` returns: a named tuple ``(primal, tangent)``.
+
+    `primal` is a view of the dual tensor without its tangent; `tangent` is the tangent at the
+    current level, or None when the tensor has none.
+
+    Args:
+        primal (Tensor): the primal value.
+        tangent (Tensor or None): the tangent.
+
+    Example::
+
+        >>> fwAD = torch.autograd.forward_ad
+        >>> with fwAD.dual_level():
+        ...     x = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+        ...     fwAD.unpack_dual(x * x)
+        UnpackedDualTensor(primal=tensor([1., 4.]), tangent=tensor([2., 0.]))
+    """
     primal: object
     tangent: object
 

@@ -23,7 +23,32 @@ from ..backends import current as current_backend, is_array, namespace
 
 
 class FunctionCtx:
-    """What forward / setup_context call on `ctx` to prepare the backward."""
+    """The context object (``ctx``) of a custom :class:`Function`.
+
+    `forward` (or `setup_context`) uses it to prepare the backward: ``save_for_backward`` keeps
+    tensors, which `backward` reads back version-checked as ``ctx.saved_tensors``; ``mark_dirty``
+    declares the inputs changed in place, ``mark_non_differentiable`` the outputs without a gradient,
+    ``set_materialize_grads(False)`` lets `backward` receive None for unused outputs. Other values
+    can be stored as plain attributes (``ctx.k = k``).
+
+    Example::
+
+        >>> class Scale(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x, k):
+        ...         ctx.save_for_backward(x)
+        ...         ctx.k = k
+        ...         return x * x * k
+        ...
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         x, = ctx.saved_tensors
+        ...         return grad * 2 * x * ctx.k, None
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> Scale.apply(x, 3.0).sum().backward()
+        >>> x.grad
+        tensor([ 6., 12.])
+    """
     materialize_grads = True
     _materialize_non_diff_grads = True   # False: a non-differentiable output's gradient stays None
     _non_diff_outputs = ()
@@ -567,8 +592,35 @@ class UndefinedGrad(Node):
 
 
 def once_differentiable(fn):
-    """Decorate a Function's backward that is not itself differentiable: it runs under no_grad, and
-    its results (when a double backward could reach them) raise if differentiated."""
+    """Decorate the `backward` of a custom :class:`Function` that is not itself differentiable.
+
+    The decorated backward runs without recording a graph, so it may use operations autograd cannot
+    follow. Where a double backward could reach its results, they carry a node that raises
+    RuntimeError if differentiated, instead of silently giving wrong second derivatives.
+
+    Args:
+        fn (callable): the ``backward(ctx, *grads)`` static method.
+
+    Returns:
+        callable: the wrapped backward.
+
+    Example::
+
+        >>> class Cube(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...
+        ...     @staticmethod
+        ...     @torch.autograd.function.once_differentiable
+        ...     def backward(ctx, grad):
+        ...         x, = ctx.saved_tensors
+        ...         return grad * 3 * x ** 2
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> torch.autograd.grad(Cube.apply(x).sum(), x)
+        (tensor([ 3., 12.]),)
+    """
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with grad_flag(False):

@@ -74,8 +74,24 @@ def _set_grad_enabled(mode):
 
 
 class grad_flag:
-    """The internal, cheap switch of grad mode (no decorator support, no inference flag):
-    `with grad_flag(False):` runs a block without recording."""
+    """ndgrad's internal, cheap switch of grad mode: ``with grad_flag(False):`` runs a block without
+    recording a graph, and restores the previous mode on exit.
+
+    Unlike :class:`ndgrad.no_grad` and :class:`ndgrad.set_grad_enabled` it is not a decorator and
+    does not check its argument; ndgrad's own code uses it on hot paths.
+
+    Args:
+        mode (bool): whether operations are recorded inside the block.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.grad_flag(False):
+        ...     (x * 2).requires_grad
+        False
+        >>> torch.is_grad_enabled()
+        True
+    """
     __slots__ = ("mode", "prev")
 
     def __init__(self, mode):
@@ -301,9 +317,22 @@ def _set_multithreading_enabled(mode):
 
 
 class set_multithreading_enabled(_Mode):
-    """Whether backward may use several threads (per thread, as torch). ndgrad's engine runs on
-    the calling thread either way; the flag is kept for torch's API: set at once when called,
-    restored on leaving `with` (as torch, decorating also sets it at once)."""
+    """Allow or forbid backward to use several threads.
+
+    The setting is per thread, as in torch, and takes effect when the object is created; used as
+    a context manager it is restored on exit (as a decorator it is also set at once, as in torch).
+    ndgrad's engine always runs on the calling thread, so the flag changes nothing but what
+    :func:`ndgrad.autograd.is_multithreading_enabled` reports; it is kept for torch's API.
+
+    Args:
+        mode (bool): whether multithreaded backward is allowed.
+
+    Example::
+
+        >>> with torch.autograd.set_multithreading_enabled(False):
+        ...     torch.autograd.is_multithreading_enabled()
+        False
+    """
 
     def __init__(self, mode):
         prev = state.multithreading

@@ -705,8 +705,42 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False, masked=None):
-    """True if the derivatives of `func` at `inputs` match finite differences (see the module doc);
-    otherwise GradcheckError (or False with raise_exception=False)."""
+    """Check the derivatives of `func` at `inputs` against finite differences.
+
+    The Jacobian computed by backward (and, with `check_forward_ad`, by forward-mode AD) is compared
+    with central differences of step `eps`; they must agree within ``atol + rtol * |numerical|``.
+    Use double precision inputs: single precision is too coarse for the default tolerances.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a tuple of tensors.
+        inputs (Tensor or tuple of Tensors): the point of evaluation; the derivatives are checked
+            with respect to those that require grad.
+        eps (float, optional): the finite difference step. Default: 1e-6.
+        atol (float, optional): the absolute tolerance. Default: 1e-5.
+        rtol (float, optional): the relative tolerance. Default: 1e-3.
+        raise_exception (bool, optional): raise ``GradcheckError`` with the two Jacobians on a
+            mismatch, rather than return False. Default: True.
+        nondet_tol (float, optional): how much two backward passes may differ. Default: 0.0.
+        check_undefined_grad (bool, optional): also check that backward accepts undefined
+            (None) output gradients. Default: True.
+        check_batched_grad (bool, optional): also check gradients computed under vmap.
+            Default: False.
+        check_forward_ad (bool, optional): also check forward-mode AD. Default: False.
+        check_backward_ad (bool, optional): check backward (reverse mode). Default: True.
+        fast_mode (bool, optional): compare random projections of the Jacobians instead of the full
+            matrices (faster, for large inputs). Default: False.
+
+    Returns:
+        bool: True if all checks pass.
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 1.0], dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradcheck(torch.sin, (x,))
+        True
+        >>> torch.autograd.gradcheck(lambda t: t.detach() * t, (x,), raise_exception=False)
+        False
+    """
     if not (check_forward_ad or check_backward_ad):
         raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad to be True")
     if check_batched_grad and not check_backward_ad:
@@ -787,8 +821,35 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True,
                   check_grad_dtypes=False, check_batched_grad=False, check_fwd_over_rev=False,
                   check_rev_over_rev=True, fast_mode=False, masked=False):
-    """gradcheck of the gradients of `func` (computed with create_graph=True) with respect to
-    `inputs` and `grad_outputs` (random, requiring grad, when not given)."""
+    """Check the second derivatives of `func` at `inputs` against finite differences.
+
+    It runs :func:`gradcheck` on the function that computes the gradients of `func` (with
+    ``create_graph=True``) with respect to `inputs` and `grad_outputs`, checking the
+    differentiability of the backward itself.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a tuple of tensors.
+        inputs (Tensor or tuple of Tensors): the point of evaluation.
+        grad_outputs (Tensor or tuple of Tensors, optional): the gradients of the outputs; random
+            ones (requiring grad) when not given.
+        eps, atol, rtol, raise_exception, nondet_tol: as in :func:`gradcheck`.
+        check_undefined_grad, check_batched_grad, fast_mode: as in :func:`gradcheck`.
+        gen_non_contig_grad_outputs (bool, optional): make the random `grad_outputs`
+            non-contiguous. Default: False.
+        check_fwd_over_rev (bool, optional): also check forward-over-reverse second derivatives.
+            Default: False.
+        check_rev_over_rev (bool, optional): check reverse-over-reverse second derivatives.
+            Default: True.
+
+    Returns:
+        bool: True if all checks pass.
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 1.0], dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradgradcheck(torch.sin, (x,))
+        True
+    """
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
     if check_undefined_grad and not check_rev_over_rev:

@@ -26,8 +26,24 @@ _disabled = [None]      # message of the active disable_saved_tensors_hooks, or 
 
 
 class Node(abc.ABC):
-    """The abstract type of graph nodes, as torch.autograd.graph.Node: every ndgrad node (generated,
-    AccumulateGrad, custom Function) is an instance, as a virtual subclass, so Node is in no node's mro."""
+    """The abstract type of the nodes of the backward graph.
+
+    Every node (generated backward functions such as ``MulBackward0``, ``AccumulateGrad``, custom
+    :class:`~ndgrad.autograd.Function` nodes) is an instance, as a virtual subclass: ``isinstance``
+    and ``issubclass`` hold although Node is in no node class's MRO. A node gives its ``name()``, its
+    ``next_functions`` (the edges ``(node, output_nr)`` to the nodes of its inputs), a ``metadata``
+    dict for the user's own data, and takes hooks: ``register_hook(fn)`` (``fn(grad_inputs,
+    grad_outputs)``, after it runs) and ``register_prehook(fn)`` (``fn(grad_outputs)``, before).
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 2
+        >>> isinstance(y.grad_fn, torch.autograd.graph.Node), y.grad_fn.name()
+        (True, 'MulBackward0')
+        >>> y.grad_fn.next_functions[0][0].name()
+        'torch::autograd::AccumulateGrad'
+    """
 
     @classmethod
     def __subclasshook__(cls, subclass):
@@ -59,7 +75,27 @@ class Node(abc.ABC):
 
 
 def get_gradient_edge(tensor):
-    """The edge through which gradients reach `tensor` (usable as backward/grad output or input)."""
+    """The :class:`GradientEdge` through which gradients reach `tensor`.
+
+    For a tensor computed by an operation it is ``(tensor.grad_fn, output_nr)``; for a leaf, the
+    edge to its ``AccumulateGrad`` node. The edge can be passed to
+    :func:`ndgrad.autograd.grad` or :func:`ndgrad.autograd.backward` in place of the tensor, as an
+    output or an input.
+
+    Args:
+        tensor (Tensor): a tensor that requires grad.
+
+    Returns:
+        GradientEdge: the edge.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 2
+        >>> edge = torch.autograd.graph.get_gradient_edge(y)
+        >>> edge.node is y.grad_fn, edge.output_nr
+        (True, 0)
+    """
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     node, output_nr = _edge(tensor)
@@ -71,7 +107,24 @@ def get_gradient_edge(tensor):
 
 
 def increment_version(tensor):
-    """Bump the version counter of `tensor` (or of each tensor of an iterable), as an in-place op does."""
+    """Increase the version counter of `tensor` by one, as an in-place operation does.
+
+    For code that changes a tensor's data behind autograd's back (through ``.data`` or NumPy): a
+    node that saved the tensor then detects the change when backward unpacks it. Inference tensors,
+    which have no version counter, are left alone.
+
+    Args:
+        tensor (Tensor or iterable of Tensors): the tensor(s) to mark as modified.
+
+    Example::
+
+        >>> t = torch.ones(2)
+        >>> t._version
+        0
+        >>> torch.autograd.graph.increment_version(t)
+        >>> t._version
+        1
+    """
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         if not t._inference:   # inference tensors have no version counter
             t._vc[0] += 1
@@ -81,11 +134,24 @@ def increment_version(tensor):
 
 
 class PackedSaved:
-    """A saved value replaced by what a pack hook returned, plus what rebuilds its history.
+    """A value saved for backward as replaced by a pack hook: ndgrad's own type.
+
+    While :class:`saved_tensors_hooks` are active, a node saves ``pack_hook(tensor)`` in this wrapper
+    (attribute ``packed``), with the ``unpack_hook`` to apply at backward and what rebuilds the
+    tensor's autograd history then. As in torch, values behind hooks are not version-checked.
 
     `edge` is the saved tensor's own edge (its grad_fn, or a leaf's AccumulateGrad); for an output
     saved by its own node it is None and the node is found at unpack time (no reference cycle).
-    As in torch, values behind hooks are not version-checked.
+
+    Example::
+
+        >>> G = torch.autograd.graph
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with G.saved_tensors_hooks(lambda t: t * 10, lambda t: t / 10):
+        ...     y = x.cos()
+        >>> packed = y.grad_fn._saved[0]
+        >>> isinstance(packed, G.PackedSaved), packed.packed
+        (True, tensor([10., 20.]))
     """
     __slots__ = ("packed", "unpack_hook", "edge", "output_nr", "requires_grad")
 
@@ -212,7 +278,25 @@ def _pack_order(node):
 
 
 def push_hooks(hooks):
-    """Make `hooks` (with pack_hook / unpack_hook) the innermost saved-tensor hooks."""
+    """Make `hooks` the innermost saved-tensor hooks, as entering a :class:`saved_tensors_hooks` block
+    does; :func:`pop_hooks` removes them. ndgrad's own name (torch keeps its equivalent private).
+
+    Args:
+        hooks (saved_tensors_hooks): the hooks (an object with ``pack_hook`` and ``unpack_hook``).
+
+    Raises:
+        RuntimeError: while saved-tensor hooks are disabled (:class:`disable_saved_tensors_hooks`).
+
+    Example::
+
+        >>> G = torch.autograd.graph
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> G.push_hooks(G.saved_tensors_hooks(lambda t: t * 10, lambda t: t / 10))
+        >>> y = x.cos()
+        >>> G.pop_hooks()
+        >>> y.grad_fn._raw_saved_self.data
+        tensor([10., 20.])
+    """
     if _disabled[0] is not None:
         raise RuntimeError(_disabled[0])
     saved_hooks.append(hooks)
@@ -246,16 +330,52 @@ def hooks_enabled():
 
 
 def disable_hooks(message, fail_if_non_empty=True):
-    """From now on entering saved_tensors_hooks raises RuntimeError(message); raises it now if some
-    are active (unless fail_if_non_empty is False)."""
+    """Disable saved-tensor hooks until they are enabled again: entering
+    :class:`saved_tensors_hooks` then raises ``RuntimeError(message)``. torch's
+    ``torch._C._autograd._saved_tensors_hooks_disable``; ``_saved_tensors_hooks_enable`` there undoes
+    it. :class:`disable_saved_tensors_hooks` is the scoped form.
+
+    Args:
+        message (str): the error message.
+        fail_if_non_empty (bool, optional): raise the error at once if hooks are active now.
+            Default: True.
+
+    Example::
+
+        >>> G = torch.autograd.graph
+        >>> G.disable_hooks("saved-tensor hooks are off here")
+        >>> with G.saved_tensors_hooks(lambda t: t, lambda t: t):
+        ...     pass
+        Traceback (most recent call last):
+          ...
+        RuntimeError: saved-tensor hooks are off here
+        >>> torch._C._autograd._saved_tensors_hooks_enable()
+    """
     _disabled[0] = message
     if saved_hooks and fail_if_non_empty:
         raise RuntimeError(message)
 
 
 class disable_saved_tensors_hooks:
-    """Inside it, entering saved_tensors_hooks raises RuntimeError(error_message) (and so does
-    entering it while saved-tensor hooks are active); on exit the previous state comes back."""
+    """A context manager inside which saved-tensor hooks are disabled.
+
+    Entering :class:`saved_tensors_hooks` inside it raises ``RuntimeError(error_message)``, and so
+    does entering it while hooks are active; on exit the previous state comes back. For code whose
+    saved tensors must stay plain tensors.
+
+    Args:
+        error_message (str): the message of the error.
+
+    Example::
+
+        >>> G = torch.autograd.graph
+        >>> with G.disable_saved_tensors_hooks("no hooks in this block"):
+        ...     with G.saved_tensors_hooks(lambda t: t, lambda t: t):
+        ...         pass
+        Traceback (most recent call last):
+          ...
+        RuntimeError: no hooks in this block
+    """
 
     def __init__(self, error_message):
         self.error_message = error_message
@@ -364,10 +484,24 @@ class _AllowMutationOnSavedContext:
 
 
 class allow_mutation_on_saved_tensors:
-    """In-place ops may modify tensors saved for backward: backward uses the values from save time.
+    """A context manager inside which in-place operations may modify tensors saved for backward.
 
-    As torch, a saved tensor is copied only when an in-place op is about to write its memory (and
-    only while some node still holds it)."""
+    Normally, changing a saved tensor in place makes its backward raise (its version changed).
+    Inside this block, backward uses the values from the time they were saved: as in torch, a saved
+    tensor is copied only when an in-place operation is about to overwrite it (and only while some
+    node still holds it). The backward must run inside the block too.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        ...     a = x.clone()
+        ...     y = a * a
+        ...     _ = a.mul_(10)
+        ...     y.sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
 
     def __enter__(self):
         global before_inplace
@@ -401,8 +535,24 @@ class _MutationHooks(saved_tensors_hooks):
 
 
 class SavedTensor:
-    """One value saved for backward, as torch._C._autograd.SavedTensor: `node._raw_saved_<name>`
-    (a slot of a node) or what `make_saved_tensor` returns. Hooks can be registered on it once."""
+    """A value that a node saved for its backward, as seen from Python.
+
+    A node's ``_raw_saved_<name>`` attribute gives one (a list of them for a list of tensors); so
+    does :func:`make_saved_tensor`. It cannot be created directly. ``unpack()`` gives the saved
+    tensor (through its unpack hook, if any); ``register_hooks(pack_hook, unpack_hook)`` sets
+    saved-tensor hooks on this value alone, once, before the graph is freed.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.sin()
+        >>> saved = y.grad_fn._raw_saved_self
+        >>> type(saved).__name__, saved.unpack() is x
+        ('SavedTensor', True)
+        >>> saved.register_hooks(lambda t: t * 10, lambda t: t / 10)
+        >>> y.grad_fn._saved_self
+        tensor([1., 2.], requires_grad=True)
+    """
     __slots__ = ("node", "index", "item")
 
     def __init__(self, *args, **kwargs):
@@ -477,7 +627,23 @@ class SavedTensor:
 
 
 def raw_saved(node, index):
-    """What `_raw_saved_<name>` returns: a SavedTensor (a list of them for a Tensor[] value)."""
+    """The value that `node` saved in its slot `index`, as a :class:`SavedTensor` (a list of them for
+    a list of tensors): what a node's ``_raw_saved_<name>`` attribute returns. ndgrad's own name.
+
+    Args:
+        node (Node): a backward node.
+        index (int): the position of the saved value among the node's saved values.
+
+    Returns:
+        SavedTensor or list of SavedTensor.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x.sin()
+        >>> torch.autograd.graph.raw_saved(y.grad_fn, 0).unpack() is x
+        True
+    """
     saved = node._saved
     if saved is not None and type(saved[index]) is list:
         return [SavedTensor._of(node, index, k) for k in range(len(saved[index]))]
@@ -498,9 +664,27 @@ class _SavedHolder(_node.Node):
 
 
 def make_saved_tensor(tensor, is_output=None, is_inplace_on_view=False):
-    """A SavedTensor of `tensor`, packed with the active saved-tensor hooks (torch's
-    _C._autograd._make_saved_tensor). Without a node to own it an output keeps its history,
-    so `is_output` only matters to a node; `is_inplace_on_view` is accepted for the same reason."""
+    """Save `tensor` as a node would, packed with the active saved-tensor hooks.
+
+    torch's ``torch._C._autograd._make_saved_tensor``. Without a node to own it, an output keeps
+    its history, so `is_output` only matters to a node; `is_inplace_on_view` is accepted for the same
+    reason.
+
+    Args:
+        tensor (Tensor): the tensor to save.
+        is_output (bool): whether the tensor is an output of the node that saves it.
+        is_inplace_on_view (bool, optional): accepted and ignored. Default: False.
+
+    Returns:
+        SavedTensor: the saved value.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> saved = torch.autograd.graph.make_saved_tensor(x, is_output=False)
+        >>> saved.unpack() is x
+        True
+    """
     if not isinstance(tensor, Tensor) or not isinstance(is_output, bool):
         raise TypeError("_make_saved_tensor(): incompatible function arguments. The following argument types are "
                         "supported:\n    1. (tensor: torch.Tensor, is_output: bool, is_inplace_on_view: bool = False) "

@@ -108,7 +108,35 @@ def _picture(tensor, params, show_saved):
 
 
 def to_dot(tensor, params=None, show_saved=True):
-    """DOT text of the backward graph of `tensor`: nodes, saved tensors, named leaves, edges."""
+    """The backward graph of `tensor` as Graphviz DOT text: ndgrad's own function.
+
+    Each node is a box with its name and, with `show_saved`, the values it saved for backward
+    (name, shape, dtype, bytes; read as stored, so no hook or version check runs); leaves are blue,
+    named when `params` names them; the output is green. Edges go the way data flows in the forward.
+
+    Args:
+        tensor (Tensor): the output whose graph is drawn.
+        params (dict, optional): ``{name: tensor}`` naming leaves, e.g.
+            ``dict(model.named_parameters())``.
+        show_saved (bool, optional): list each node's saved values. Default: True.
+
+    Returns:
+        str: the DOT source.
+
+    Example::
+
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (w * w).sum()
+        >>> print(torch.autograd.graph.to_dot(y, params={"w": w}, show_saved=False))  # doctest: +ELLIPSIS
+        digraph backward {
+          node [shape=box, fontname="monospace", fontsize=10];
+          out [label="output ()", style=filled, fillcolor="#c8e6c9"];
+          n... [label="SumBackward0"];
+          n... [label="MulBackward0"];
+          n... [label="w\\n(2,) float32", style=filled, fillcolor="#bbdefb"];
+          ...
+        }
+    """
     nodes, labels, fills, edges = _picture(tensor, params, show_saved)
     key = {None: "out", **{node: f"n{id(node)}" for node in nodes[1:]}}
     lines = ["digraph backward {", '  node [shape=box, fontname="monospace", fontsize=10];']
@@ -121,8 +149,27 @@ def to_dot(tensor, params=None, show_saved=True):
 
 
 def to_svg(tensor, params=None, show_saved=True):
-    """SVG text of the backward graph, laid out here (no Graphviz needed): one row per distance
-    from the output, the output at the bottom, leaves towards the top."""
+    """The backward graph of `tensor` as SVG text, laid out by ndgrad (no Graphviz needed): ndgrad's
+    own function.
+
+    It shows what :func:`to_dot` does, one row per distance from the output: the output at the
+    bottom, leaves towards the top.
+
+    Args:
+        tensor (Tensor): the output whose graph is drawn.
+        params (dict, optional): ``{name: tensor}`` naming leaves.
+        show_saved (bool, optional): list each node's saved values. Default: True.
+
+    Returns:
+        str: the SVG document.
+
+    Example::
+
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> svg = torch.autograd.graph.to_svg((w * w).sum())
+        >>> svg.startswith("<svg"), "MulBackward0" in svg
+        (True, True)
+    """
     import html   # lazy on purpose: only pictures need it (and html.entities is sizeable at `import ndgrad`)
     nodes, labels, fills, edges = _picture(tensor, params, show_saved)
     consumers = {node: [] for node in nodes}
@@ -185,8 +232,30 @@ def _consumers_first(nodes, consumers):
 
 
 def render(tensor, path, params=None, show_saved=True, format=None):
-    """Write a picture of the backward graph of `tensor` to `path` (SVG, PNG, PDF… by extension)
-    with Graphviz's `dot` program; SVG without Graphviz is drawn by to_svg. Returns `path`."""
+    """Write a picture of the backward graph of `tensor` to the file `path`: ndgrad's own function.
+
+    The format comes from `format` or the extension of `path` (``svg``, ``png``, ``pdf``...). It
+    runs Graphviz's ``dot`` program on :func:`to_dot`'s text; without Graphviz, SVG is still drawn
+    (by :func:`to_svg`) and other formats raise RuntimeError.
+
+    Args:
+        tensor (Tensor): the output whose graph is drawn.
+        path (str): the file to write.
+        params (dict, optional): ``{name: tensor}`` naming leaves.
+        show_saved (bool, optional): list each node's saved values. Default: True.
+        format (str, optional): the output format; default: from the extension of `path`.
+
+    Returns:
+        str: `path`.
+
+    Example::
+
+        >>> import os, tempfile
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> path = os.path.join(tempfile.mkdtemp(), "graph.svg")
+        >>> torch.autograd.graph.render((w * w).sum(), path) == path, os.path.exists(path)
+        (True, True)
+    """
     fmt = format or os.path.splitext(path)[1].lstrip(".") or "svg"
     dot = shutil.which("dot")
     if dot is None and fmt == "svg":   # ndgrad lays out SVG itself; Graphviz's layout is tidier
@@ -230,7 +299,23 @@ class GraphSummary:
 
 
 def summary(tensor):
-    """Counts of each node type in the graph of `tensor` and the bytes their saved values hold."""
+    """How many nodes of each type the backward graph of `tensor` has, and the bytes their saved
+    values hold: ndgrad's own function, to find what keeps memory alive until backward.
+
+    Args:
+        tensor (Tensor): the output whose graph is measured.
+
+    Returns:
+        GraphSummary: ``counts`` and ``saved_bytes`` (dicts by node name), ``num_nodes`` and
+        ``total_saved_bytes`` (each saved array counted once); printing it gives a table.
+
+    Example::
+
+        >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> s = torch.autograd.graph.summary((w * w).sum())
+        >>> s.num_nodes, s.counts["MulBackward0"], s.total_saved_bytes
+        (3, 1, 8)
+    """
     counts, per_type, seen = {}, {}, set()
     total = 0
     for node in _walk(tensor):

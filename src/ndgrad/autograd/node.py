@@ -41,7 +41,25 @@ class _Extra:
 
 
 class SavedOutput:
-    """An op's output saved by its own node: kept as data so node and tensor form no cycle."""
+    """An operation's output as saved by its own node: ndgrad's own type.
+
+    A node that needs its result for backward (``ExpBackward0`` saves ``result``) keeps the output's
+    data, version counter and output number here rather than the tensor itself, so that node and
+    tensor do not reference each other (the tensor's ``grad_fn`` is that node). Unpacking rebuilds
+    a tensor with the node as its ``grad_fn``.
+
+    Args:
+        tensor (Tensor): the output to save.
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)
+        >>> y = x.exp()
+        >>> isinstance(y.grad_fn._saved[0], torch.autograd.graph.SavedOutput)
+        True
+        >>> y.grad_fn._saved_result
+        tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
+    """
     # fw: set by forward AD only; view_fn: for an in-place op on a view, a weakref to the view's
     # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
     __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn", "cls")
@@ -421,7 +439,27 @@ _new_acc_lock = threading.Lock()
 
 
 class GradientEdge(tuple):
-    """(node, output_nr): where a tensor's gradient enters the graph."""
+    """Where a tensor's gradient enters the graph: output ``output_nr`` of the node ``node``.
+
+    A named pair (``edge.node``, ``edge.output_nr``), obtained with :func:`get_gradient_edge`. It can
+    stand for a tensor among the outputs or inputs of :func:`ndgrad.autograd.grad` and
+    :func:`ndgrad.autograd.backward`, so that a gradient is computed with respect to a point of the
+    graph rather than a tensor (which may since have been modified in place).
+
+    Args:
+        node (Node): the node that receives the gradient.
+        output_nr (int): which of the node's outputs the gradient belongs to.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * 3
+        >>> edge = torch.autograd.graph.get_gradient_edge(y)
+        >>> edge.node.name(), edge.output_nr
+        ('MulBackward0', 0)
+        >>> torch.autograd.grad(y.sum(), edge)
+        (tensor([1., 1.]),)
+    """
     __slots__ = ()
 
     def __new__(cls, node, output_nr):

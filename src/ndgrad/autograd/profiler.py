@@ -415,7 +415,19 @@ _ops.profiler = _ProfilerOps
 
 
 def kineto_available():
-    """ndgrad has no Kineto: every profile is recorded by this module (torch's legacy profiler path)."""
+    """Whether the profiler can use Kineto, torch's tracing library: always False in ndgrad.
+
+    ndgrad has no Kineto: every profile is recorded by :mod:`ndgrad.autograd.profiler` itself (the
+    path of torch's legacy profiler), so a check of this flag before profiling takes that path.
+
+    Returns:
+        bool: False.
+
+    Example::
+
+        >>> isinstance(torch.autograd.kineto_available(), bool)
+        True
+    """
     return False
 
 

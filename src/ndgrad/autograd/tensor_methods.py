@@ -9,7 +9,30 @@ from .grad_mode import state
 
 
 def register_hook(self, hook):
-    """hook(grad) -> Tensor or None, called with the gradient of this tensor."""
+    """Register a backward hook on this tensor: ``hook(grad) -> Tensor or None``.
+
+    The hook is called with the gradient of this tensor each time one is computed, before it is
+    used (accumulated into :attr:`grad` for a leaf, passed on to the inputs otherwise); a tensor it
+    returns replaces that gradient. It must not modify `grad` in place.
+
+    Args:
+        hook (Callable): the hook.
+
+    Returns:
+        A handle whose ``remove()`` unregisters the hook.
+
+    Raises:
+        RuntimeError: if this tensor does not require grad.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> handle = x.register_hook(lambda grad: grad * 10)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([20., 40.])
+        >>> handle.remove()
+    """
     if not self._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     fn = self.grad_fn

@@ -82,7 +82,30 @@ def _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict):
 
 
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
-    """(f(*primals), J @ tangents[, aux]): the Jacobian-vector product by forward-mode AD."""
+    """The Jacobian-vector product of `func` at `primals` (forward mode).
+
+    Runs `func` once with dual numbers: the outputs and their directional derivatives along
+    `tangents` come out together.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a pytree of tensors (or
+            ``(output, aux)`` when `has_aux`).
+        primals (tuple of Tensors): the point of evaluation (``func(*primals)``).
+        tangents (tuple of Tensors): one direction per primal, of the same structure and shapes.
+        strict (bool, optional): raise an error where an output does not depend on the inputs.
+            Default: False.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; aux is returned third.
+            Default: False.
+
+    Returns:
+        tuple: ``(output, jvp_out)`` (plus aux with `has_aux`).
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 1.0])
+        >>> torch.func.jvp(torch.sin, (x,), (torch.ones(2),))
+        (tensor([0.0000, 0.8415]), tensor([1.0000, 0.5403]))
+    """
     api = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
@@ -103,7 +126,32 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=None):
-    """f -> its Jacobian w.r.t. args[argnums], one jvp per input element (chunk_size accepted)."""
+    """The Jacobian of `func` by forward-mode AD.
+
+    Computes one Jacobian-vector product per input element, batched with :func:`vmap`; cheaper
+    than :func:`jacrev` when the inputs have fewer elements than the outputs. The layout of the
+    result is :func:`jacrev`'s.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a pytree of tensors (or
+            ``(output, aux)`` when `has_aux`).
+        argnums (int or tuple of ints, optional): the arguments to differentiate with respect to.
+            Default: 0.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; the result is then
+            ``(jacobian, aux)``. Default: False.
+        randomness (str, optional): how random ops behave under the vmap (``"error"``,
+            ``"different"`` or ``"same"``). Default: ``"error"``.
+        chunk_size (int, optional): how many columns to compute per batched pass; None: all at once.
+
+    Returns:
+        callable: a function of `func`'s arguments returning the Jacobian.
+
+    Example::
+
+        >>> torch.func.jacfwd(lambda x: x.sum() * x)(torch.tensor([1.0, 2.0]))
+        tensor([[4., 1.],
+                [2., 5.]])
+    """
     _check_randomness(randomness)
     if chunk_size is not None and chunk_size <= 0:
         raise ValueError("jacfwd: `chunk_size` should be greater than 0.")
@@ -146,5 +194,23 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error", chunk_size=Non
 
 
 def hessian(func, argnums=0):
-    """f -> its Hessian w.r.t. args[argnums]: jacfwd(jacrev(f)) (forward-over-reverse)."""
+    """The Hessian of a scalar function `func`: ``jacfwd(jacrev(func, argnums), argnums)``.
+
+    Forward-over-reverse: the Jacobian (by forward mode) of the gradient (by reverse mode).
+
+    Args:
+        func (callable): a function of tensors returning a scalar tensor.
+        argnums (int or tuple of ints, optional): the arguments to differentiate with respect to.
+            Default: 0.
+
+    Returns:
+        callable: a function of `func`'s arguments returning the Hessian (shape ``I + I`` for an
+        input of shape ``I``).
+
+    Example::
+
+        >>> torch.func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1.0, 2.0]))
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
     return jacfwd(jacrev(func, argnums), argnums)

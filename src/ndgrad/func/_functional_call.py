@@ -8,7 +8,34 @@ from ..ops.shape import stack
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
-    """module(*args, **kwargs) with the named parameters/buffers taken from the given dict(s)."""
+    """Call `module` with some of its parameters and buffers replaced by the given tensors.
+
+    The module is not changed: the replacements hold for this call only. The result is thus a
+    function of the given tensors, which :func:`grad`, :func:`vmap` or :func:`jacrev` can transform.
+
+    Args:
+        module (Module): the module to call.
+        parameter_and_buffer_dicts (dict or tuple of dicts): maps a name of ``module.state_dict()``
+            (``"weight"``, ``"0.bias"``...) to the tensor to use; several dicts are merged (a name in
+            two of them is an error).
+        args (Any or tuple, optional): the positional arguments of the call (one non-tuple value is
+            the single argument).
+        kwargs (dict, optional): the keyword arguments of the call.
+        tie_weights (bool, optional): a replacement also replaces the tied weights that share its
+            tensor. Default: True.
+        strict (bool, optional): every parameter and buffer must be replaced, with no unexpected
+            names. Default: False.
+
+    Returns:
+        Any: what ``module(*args, **kwargs)`` returns.
+
+    Example::
+
+        >>> lin = torch.nn.Linear(2, 1)
+        >>> params = {"weight": torch.tensor([[1.0, 2.0]]), "bias": torch.tensor([0.5])}
+        >>> torch.func.functional_call(lin, params, (torch.tensor([[3.0, 4.0]]),))
+        tensor([[11.5000]])
+    """
     values = _merge(parameter_and_buffer_dicts)
     if tie_weights:
         values = _tie(module, values)
@@ -111,9 +138,27 @@ def _swap(module, name, value):
 
 
 def stack_module_state(models):
-    """The parameters and buffers of several models of one architecture, each stacked along a new
-    first dim ({name: stacked}, {name: stacked}): functional_call + vmap then run them as an ensemble.
-    Stacked parameters are fresh leaves (requiring grad where every model's does)."""
+    """Stack the parameters and buffers of several models of the same architecture.
+
+    Each tensor is stacked along a new first dimension, one entry per model: with
+    :func:`functional_call` and :func:`vmap` over that dimension, the models then run as one
+    ensemble. The stacked parameters are new leaves (detached from the models), requiring grad where
+    every model's does.
+
+    Args:
+        models (sequence of Modules): the models, all in training or all in eval mode.
+
+    Returns:
+        tuple: ``(params, buffers)``, two dicts from names to stacked tensors.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> models = [torch.nn.Linear(3, 2) for _ in range(4)]
+        >>> params, buffers = torch.func.stack_module_state(models)
+        >>> params["weight"].shape, buffers
+        (torch.Size([4, 2, 3]), {})
+    """
     models = list(models)
     if not models:
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")

@@ -32,7 +32,32 @@ def _side(text):
 
 
 def rearrange(tensor, pattern, **axes_lengths):
-    """Rearrange `tensor` (or a sequence of tensors, stacked on a new first axis) by `pattern`."""
+    """Rearrange the dimensions of `tensor` by an einops-style `pattern`.
+
+    The pattern names the input's axes on the left of ``->`` and the output's on the right:
+    swapping names transposes, a parenthesized group ``(h w)`` is one dimension made of (or split
+    into) several, ``...`` stands for the remaining dimensions and ``1`` for a dimension of size 1.
+    The result is built by reshape and permute, so it is differentiable.
+
+    Args:
+        tensor (Tensor or sequence of Tensors): the input; a sequence is first stacked along a new
+            first dimension.
+        pattern (str): the rearrangement, e.g. ``"b c h w -> b (h w) c"``.
+        axes_lengths (int): the sizes of axes that a split needs, by name (``c=2``).
+
+    Returns:
+        Tensor: the rearranged tensor.
+
+    Example::
+
+        >>> x = torch.arange(6).view(2, 3)
+        >>> torch.func.rearrange(x, "a b -> b a")
+        tensor([[0, 3],
+                [1, 4],
+                [2, 5]])
+        >>> torch.func.rearrange(x, "a (b c) -> a b c", c=1).shape
+        torch.Size([2, 3, 1])
+    """
     if isinstance(tensor, (list, tuple)):
         tensor = _registry.OPS["stack"](list(tensor))
     if "->" not in pattern:

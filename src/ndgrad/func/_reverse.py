@@ -72,7 +72,29 @@ def split_aux(out, has_aux, api):
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
-    """f -> a function returning (gradient of f's scalar output w.r.t. args[argnums], f's value)."""
+    """A function that returns both the gradient of `func` and its value.
+
+    Like :func:`grad`, but the returned function also gives `func`'s output, computed in the same
+    call (one forward pass for both).
+
+    Args:
+        func (callable): a function of tensors returning a scalar tensor (or ``(scalar, aux)`` when
+            `has_aux`).
+        argnums (int or tuple of ints, optional): the positions of the arguments to differentiate
+            with respect to. Default: 0.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; aux is returned as it is, not
+            differentiated. Default: False.
+
+    Returns:
+        callable: a function of `func`'s arguments returning ``(gradient, value)`` (``(gradient,
+        (value, aux))`` with `has_aux`); gradient is a tuple when `argnums` is.
+
+    Example::
+
+        >>> g, v = torch.func.grad_and_value(lambda x: (x ** 2).sum())(torch.tensor([1.0, 2.0]))
+        >>> g, v
+        (tensor([2., 4.]), tensor(5.))
+    """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         level = Level()
@@ -93,7 +115,32 @@ def grad_and_value(func, argnums=0, has_aux=False):
 
 
 def grad(func, argnums=0, has_aux=False):
-    """f -> the gradient of its scalar output with respect to args[argnums] (and aux if has_aux)."""
+    """The gradient transform: a function computing the gradient of `func`.
+
+    `func` must return a scalar tensor; the returned function takes the same arguments and gives
+    the gradient of that scalar with respect to the arguments chosen by `argnums`. Transforms
+    compose: ``grad(grad(f))`` is a second derivative.
+
+    Args:
+        func (callable): a function of tensors returning a scalar tensor (or ``(scalar, aux)`` when
+            `has_aux`).
+        argnums (int or tuple of ints, optional): the positions of the arguments to differentiate
+            with respect to. Default: 0.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; the returned function then gives
+            ``(gradient, aux)``. Default: False.
+
+    Returns:
+        callable: a function of `func`'s arguments returning the gradient (a tuple when `argnums`
+        is a tuple).
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 1.0])
+        >>> torch.func.grad(lambda x: torch.sin(x).sum())(x)
+        tensor([1.0000, 0.5403])
+        >>> torch.func.grad(torch.func.grad(lambda x: x ** 3))(torch.tensor(2.0))
+        tensor(12.)
+    """
     inner = grad_and_value(func, argnums, has_aux)
 
     @functools.wraps(func)
@@ -117,7 +164,30 @@ def _tensor_outputs(output, message):
 
 
 def vjp(func, *primals, has_aux=False):
-    """(f(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives the gradients w.r.t. every primal."""
+    """The vector-Jacobian product of `func` at `primals` (reverse mode).
+
+    Runs ``func(*primals)`` and returns its output together with a function that, given
+    cotangents shaped like that output, returns the gradients with respect to each primal.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a pytree of tensors (or
+            ``(output, aux)`` when `has_aux`).
+        primals (Tensor): the point of evaluation, as positional arguments of `func`.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; aux is returned third, not
+            differentiated. Default: False.
+
+    Returns:
+        tuple: ``(output, vjp_fn)``, plus aux with `has_aux`; ``vjp_fn(cotangents)`` returns a tuple
+        with one gradient per primal.
+
+    Example::
+
+        >>> out, vjp_fn = torch.func.vjp(torch.sin, torch.tensor([0.0, 1.0]))
+        >>> out
+        tensor([0.0000, 0.8415])
+        >>> vjp_fn(torch.tensor([1.0, 2.0]))
+        (tensor([1.0000, 1.0806]),)
+    """
     level = Level()
     with enable_grad():
         flat_primals, primal_spec = tree_flatten(primals)
@@ -166,7 +236,31 @@ def jacobian_rows(level, flat_out, leaves, chunk_size=None):
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
-    """f -> its Jacobian w.r.t. args[argnums]: the vjp of every output element at once (vmap)."""
+    """The Jacobian of `func` by reverse-mode AD.
+
+    Computes one vector-Jacobian product per output element, all at once (batched with
+    :func:`vmap`). For an output of shape ``O`` and an input of shape ``I`` the Jacobian has shape
+    ``O + I``; it is nested by output, then by input, when there are several of either.
+
+    Args:
+        func (callable): a function of tensors returning a tensor or a pytree of tensors (or
+            ``(output, aux)`` when `has_aux`).
+        argnums (int or tuple of ints, optional): the arguments to differentiate with respect to.
+            Default: 0.
+        has_aux (bool, optional): `func` returns ``(output, aux)``; the result is then
+            ``(jacobian, aux)``. Default: False.
+        chunk_size (int, optional): how many rows to compute per batched pass (less memory);
+            None: all at once.
+
+    Returns:
+        callable: a function of `func`'s arguments returning the Jacobian.
+
+    Example::
+
+        >>> torch.func.jacrev(lambda x: x ** 2)(torch.tensor([1.0, 2.0]))
+        tensor([[2., 0.],
+                [0., 4.]])
+    """
     if chunk_size is not None and chunk_size <= 0:
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 

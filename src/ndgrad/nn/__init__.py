@@ -16,8 +16,25 @@ _FACTORY_KEYS = ("device", "dtype", "memory_format")
 
 
 def factory_kwargs(kwargs):
-    """The factory arguments (device, dtype, memory_format) of a module's **kwargs as one dict,
-    merged with those of its `factory_kwargs` entry; any other key, or one given twice, is a TypeError."""
+    """Gather the factory arguments of a module's constructor into one dict.
+
+    `device`, `dtype` and `memory_format` given directly in `kwargs` are merged with those of its
+    ``factory_kwargs`` entry (a dict), for a module that passes them on to the tensors it creates.
+
+    Args:
+        kwargs (dict or None): the keyword arguments received.
+
+    Returns:
+        dict: the factory arguments (empty for None).
+
+    Raises:
+        TypeError: for any other key, or a key given both directly and in ``factory_kwargs``.
+
+    Example::
+
+        >>> torch.nn.factory_kwargs({"dtype": torch.float64, "factory_kwargs": {"device": "cpu"}})
+        {'device': 'cpu', 'dtype': torch.float64}
+    """
     if kwargs is None:
         return {}
     unexpected = set(kwargs) - set(_FACTORY_KEYS) - {"factory_kwargs"}

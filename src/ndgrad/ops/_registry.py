@@ -394,6 +394,9 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
             METHODS[mname] = pub
         if inplace:
             ip = _entry_point(fn, call_inplace, spec, (mname or pub.__name__) + "_")
+            if fn.__doc__:   # by reference, as torch does, rather than with a copy of the forward's docstring
+                ip.__doc__ = (f"In-place version of :func:`ndgrad.{pub.__name__}`." if public is not False
+                              else f"In-place version of :meth:`Tensor.{mname or pub.__name__}`.")
             METHODS[ip.__name__] = ip
             pub.inplace = ip
         pub.spec = spec

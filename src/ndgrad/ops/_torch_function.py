@@ -70,7 +70,27 @@ def plain(args):
 
 
 def has_torch_function(relevant_args):
-    """Whether an argument of `relevant_args` (a tuple) takes over torch functions (torch.overrides)."""
+    """Whether an argument of `relevant_args` overrides torch functions.
+
+    True when an element is not a plain Tensor and its type defines ``__torch_function__`` (a
+    Tensor subclass or another tensor-like class), unless that protocol is disabled; used by a
+    function of tensors to decide whether to call :func:`handle_torch_function`.
+
+    Args:
+        relevant_args (tuple): the arguments to look at.
+
+    Returns:
+        bool: whether one of them overrides torch functions.
+
+    Example::
+
+        >>> class Logged:
+        ...     def __torch_function__(self, func, types, args=(), kwargs=None):
+        ...         return "intercepted"
+        >>> x = torch.ones(2)
+        >>> torch.autograd.has_torch_function((x,)), torch.autograd.has_torch_function((x, Logged()))
+        (False, True)
+    """
     return not plain(relevant_args)
 
 
@@ -109,8 +129,36 @@ def _overloaded_types(relevant_args):
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
-    """Call `public_api` through the `__torch_function__` of the overriding arguments in
-    `relevant_args` (torch.overrides.handle_torch_function)."""
+    """Call `public_api` through the ``__torch_function__`` of the overriding arguments.
+
+    The overriding arguments of `relevant_args` are tried in torch's order (subclasses before
+    their bases, then left to right); the first result that is not ``NotImplemented`` is returned.
+    A function of tensors calls it when :func:`has_torch_function` is true, so that tensor-like
+    types can take it over.
+
+    Args:
+        public_api (callable): the function being called, passed to ``__torch_function__``.
+        relevant_args (tuple): the arguments that may override it.
+        args, kwargs: the arguments of the call.
+
+    Returns:
+        Any: what the ``__torch_function__`` that handled the call returned.
+
+    Raises:
+        TypeError: if every handler returned ``NotImplemented``.
+
+    Example::
+
+        >>> class Logged:
+        ...     def __torch_function__(self, func, types, args=(), kwargs=None):
+        ...         return f"{func.__name__} intercepted"
+        >>> def double(a):
+        ...     if torch.autograd.has_torch_function((a,)):
+        ...         return torch.autograd.handle_torch_function(double, (a,), a)
+        ...     return a * 2
+        >>> double(torch.ones(2)), double(Logged())
+        (tensor([2., 2.]), 'double intercepted')
+    """
     types, overloaded = _overloaded_types(relevant_args)
     for a in overloaded:   # bound: a classmethod gets the type, a plain method the instance
         result = a.__torch_function__(public_api, tuple(types), args, kwargs)
@@ -137,7 +185,27 @@ _NO_OVERRIDE = object()
 
 
 def is_tensor_like(inp):
-    """True for a Tensor or an object whose type defines `__torch_function__` (torch.overrides)."""
+    """Whether `inp` is a Tensor or behaves as one for torch functions.
+
+    True for a Tensor (and its subclasses) and for any object whose type defines
+    ``__torch_function__``.
+
+    Args:
+        inp (Any): the object to test.
+
+    Returns:
+        bool: whether it is tensor-like.
+
+    Example::
+
+        >>> class Logged:
+        ...     def __torch_function__(self, func, types, args=(), kwargs=None):
+        ...         return NotImplemented
+        >>> torch.autograd.is_tensor_like(torch.ones(2)), torch.autograd.is_tensor_like(Logged())
+        (True, True)
+        >>> torch.autograd.is_tensor_like([1.0])
+        False
+    """
     return type(inp) is Tensor or hasattr(inp, "__torch_function__")
 
 
@@ -184,7 +252,31 @@ def _tensor_torch_function(cls, func, types, args=(), kwargs=None):
 
 
 def _as_subclass(self, cls):
-    """`t.as_subclass(cls)`: a `cls` instance sharing t's data, version counter and history."""
+    """as_subclass(cls) -> Tensor
+
+    This tensor as an instance of `cls`, a subclass of Tensor, without copying.
+
+    The result shares the data and the version counter of this tensor. (ndgrad gives it this
+    tensor's autograd history; torch 2.13 records an ``AliasBackward0`` node instead.)
+
+    Args:
+        cls (type): a subclass of Tensor.
+
+    Returns:
+        Tensor: an instance of `cls`.
+
+    Example::
+
+        >>> class Tagged(torch.Tensor):
+        ...     pass
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> y = x.as_subclass(Tagged)
+        >>> type(y).__name__, y.tolist()
+        ('Tagged', [1.0, 2.0])
+        >>> _ = y.add_(1)
+        >>> x
+        tensor([2., 3.])
+    """
     out = object.__new__(cls)
     for name in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base"):
         setattr(out, name, getattr(self, name))

@@ -783,8 +783,31 @@ def _test_autograd_multiple_dispatch_view(input):
 # ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------
 @method()
 def new(self, *args, device=None):
-    """The legacy constructor with this tensor's dtype: `x.new(data)`, `x.new(*sizes)` (zero-filled:
-    torch leaves it uninitialised), `x.new()`; a tensor of this dtype comes back aliased."""
+    """new(*args, device=None) -> Tensor
+
+    The legacy constructor, with this tensor's dtype: use :meth:`new_tensor`, :meth:`new_zeros` or
+    :meth:`new_empty` in new code.
+
+    ``x.new(data)`` makes a tensor of `data` (a list or a scalar); ``x.new(*sizes)`` (ints or one
+    :class:`ndgrad.Size`) a tensor of that shape, zero-filled in ndgrad (torch leaves it
+    uninitialised); ``x.new()`` an empty one; ``x.new(t)``, for a tensor `t` of the same dtype, an
+    alias of `t`.
+
+    Args:
+        args: the data, the sizes, a tensor or nothing.
+        device (ndgrad.device, optional): only the CPU is supported.
+
+    Returns:
+        Tensor: a tensor with this tensor's dtype, not requiring grad.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> x.new([3, 4])
+        tensor([3., 4.])
+        >>> x.new(2, 3).shape
+        torch.Size([2, 3])
+    """
     if len(args) == 1 and isinstance(args[0], Tensor):
         other = args[0]
         if other.dtype is not self.dtype:

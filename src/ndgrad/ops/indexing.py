@@ -50,7 +50,7 @@ def _public(args_parser, inplace_parser):
         out_of_place.__name__ = out_of_place.__qualname__ = name
         out_of_place.__doc__ = check.__doc__
         in_place.__name__ = in_place.__qualname__ = name + "_"
-        in_place.__doc__ = f"In-place {name}."
+        in_place.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
         _registry.OPS[name] = _registry.METHODS[name] = out_of_place
         _registry.METHODS[name + "_"] = in_place
         return out_of_place

@@ -58,7 +58,24 @@ def _check_bmm(op_name, a, b):
 
 
 def broadcast_shape(a, b):
-    """The broadcast of shapes a and b, with torch's error when they do not broadcast."""
+    """The shape that shapes `a` and `b` broadcast to: ndgrad's own helper (torch has
+    :func:`ndgrad.broadcast_shapes` for any number of shapes).
+
+    Args:
+        a (sequence of ints): the first shape.
+        b (sequence of ints): the second shape.
+
+    Returns:
+        tuple of ints: the broadcast shape.
+
+    Raises:
+        RuntimeError: torch's error for tensors of these shapes, if they do not broadcast.
+
+    Example::
+
+        >>> torch.nn.functional.broadcast_shape((2, 1), (3,))
+        (2, 3)
+    """
     try:
         return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
     except ValueError:

@@ -1057,8 +1057,34 @@ def _tile_method(self, *args, **kwargs):
 
 @_method
 def set_(self, source=None, storage_offset=0, size=None, stride=None):
-    """self takes `source`'s memory (a Tensor, or a storage with an optional geometry), or none
-    (an empty tensor). Not differentiable (torch records a NotImplemented node)."""
+    """set_(source=None, storage_offset=0, size=None, stride=None) -> Tensor
+
+    Make this tensor use the memory of `source`, in place.
+
+    With a Tensor, this tensor then shares its data (and shape and strides); with a storage, it
+    views that storage at `storage_offset` with `size` and `stride` (the whole storage, flat, by
+    default); without `source`, it becomes empty. The dtypes must match. Not differentiable: ndgrad
+    refuses it where autograd would record it (run it under :class:`ndgrad.no_grad`).
+
+    Args:
+        source (Tensor or Storage, optional): the memory to use.
+        storage_offset (int, optional): where the view of a storage starts. Default: 0.
+        size (tuple of ints, optional): the shape of the view of a storage.
+        stride (tuple of ints, optional): the strides of the view of a storage.
+
+    Returns:
+        Tensor: this tensor.
+
+    Example::
+
+        >>> x = torch.zeros(3)
+        >>> src = torch.tensor([4.0, 5.0])
+        >>> x.set_(src)
+        tensor([4., 5.])
+        >>> _ = src.add_(1)
+        >>> x
+        tensor([5., 6.])
+    """
     if state.enabled and (self.requires_grad or isinstance(source, Tensor) and source._requires_grad):
         _check_leaf_inplace(self)
         raise NotImplementedError("the derivative for 'set_' is not implemented in ndgrad (call it under "

@@ -119,7 +119,34 @@ def _same(input, layout, blocksize):
 
 @_method
 def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
-    """to_sparse(sparse_dim) (ToSparseBackward0) or to_sparse(layout=, blocksize=) (ToSparseBackward1)."""
+    """to_sparse(sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None) -> Tensor
+
+    This tensor in a sparse layout (itself if it has that layout already).
+
+    ``to_sparse(sparse_dim)`` gives a COO tensor whose first `sparse_dim` dimensions are sparse;
+    ``to_sparse(layout=...)`` converts to `layout` (``torch.sparse_coo`` by default, or
+    ``torch.sparse_csr``, ``sparse_csc``, ``sparse_bsr``, ``sparse_bsc``, the blocked ones with
+    `blocksize`). Differentiable (``ToSparseBackward0`` / ``ToSparseBackward1``).
+
+    Args:
+        sparse_dim (int, optional): the number of sparse dimensions of a COO result.
+        layout (ndgrad.layout, optional): the target layout.
+        blocksize (tuple of two ints, optional): the block shape of a BSR/BSC result.
+        dense_dim (int, optional): dense dimensions of a compressed result; not supported by ndgrad
+            (must be None or 0).
+
+    Returns:
+        Tensor: the sparse tensor.
+
+    Example::
+
+        >>> x = torch.tensor([[0.0, 2.0], [3.0, 0.0]])
+        >>> x.to_sparse()
+        tensor(indices=tensor([[0, 1],
+                               [1, 0]]),
+               values=tensor([2., 3.]),
+               size=(2, 2), nnz=2, layout=torch.sparse_coo)
+    """
     _no_dense_dim(dense_dim)
     if sparse_dim is not None:
         if self.layout is sparse_coo and self._data.sparse_dim == sparse_dim:

@@ -80,9 +80,37 @@ def _class_shape(ndim, class_dim):
 
 def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
                          ignore_index=None, label_smoothing=0.0, options=None):
-    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...): logits (*batch, C, *out)
-    for a weight (C, *out, in_features). `options` (torch's LinearCrossEntropyOptions) chooses how
-    torch chunks the batch to save memory, not the loss: ndgrad computes the whole logits."""
+    """The cross entropy of the logits of a linear layer: ``cross_entropy(linear(input, linear_weight,
+    linear_bias), target, ...)`` in one call.
+
+    A weight of shape ``(C, *out, in_features)`` gives logits ``(*batch, C, *out)``. torch computes
+    the loss in chunks of the batch so that the whole logits never exist at once (`options`, a
+    ``LinearCrossEntropyOptions``, chooses how); that changes memory, not the loss, and ndgrad
+    computes the whole logits.
+
+    Args:
+        input (Tensor): the features, ``(N, in_features)`` or ``(in_features)``.
+        linear_weight (Tensor): the weight of the linear layer, ``(C, *out, in_features)``.
+        target (Tensor): class indices ``(N, *out)``, or class probabilities of the logits' shape.
+        linear_bias (Tensor, optional): the bias of the linear layer, ``(C, *out)``.
+        weight (Tensor, optional): a rescaling weight per class, ``(C)``.
+        reduction (str, optional): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        ignore_index (int, optional): a target value that does not contribute to the loss.
+        label_smoothing (float, optional): smoothing in [0, 1]. Default: 0.0.
+        options (optional): torch's chunking options; ignored.
+
+    Returns:
+        Tensor: the loss.
+
+    Example::
+
+        >>> F = torch.nn.functional
+        >>> x = torch.tensor([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0]])
+        >>> w = torch.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+        >>> t = torch.tensor([0, 1])
+        >>> F.linear_cross_entropy(x, w, t), F.cross_entropy(F.linear(x, w), t)
+        (tensor(0.2573), tensor(0.2573))
+    """
     if input.dim() < 1 or input.dim() > 2:
         raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
     if linear_weight.dim() < 2:

@@ -51,7 +51,51 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
                                  v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
                                  is_causal=False):
-    """Inputs (L, N, E) / (S, N, E) or unbatched (L, E); returns (output, weights or None)."""
+    """Multi-head attention with the weights given explicitly: the computation of
+    :class:`~ndgrad.nn.MultiheadAttention`'s forward.
+
+    The query, key and value are projected (`in_proj_weight`, or the three separate weights), split
+    into `num_heads` heads, attended with scaled dot products (masks added, dropout on the weights
+    while `training`) and projected back by `out_proj_weight`.
+
+    Args:
+        query (Tensor): ``(L, N, E)``, or ``(L, E)`` unbatched.
+        key, value (Tensor): ``(S, N, E)``, or ``(S, E)`` unbatched.
+        embed_dim_to_check (int): the expected embedding size ``E``.
+        num_heads (int): the number of heads (dividing ``E``).
+        in_proj_weight, in_proj_bias (Tensor): the stacked input projections, ``(3E, E)`` and ``(3E)``.
+        bias_k, bias_v (Tensor or None): biases appended to the key and value sequences.
+        add_zero_attn (bool): append a batch of zeros to the key and value sequences.
+        dropout_p (float): the dropout probability on the attention weights.
+        out_proj_weight, out_proj_bias (Tensor): the output projection.
+        training (bool, optional): apply dropout. Default: True.
+        key_padding_mask (Tensor, optional): ``(N, S)``, boolean (True where a key is
+            ignored) or added to the scores.
+        need_weights (bool, optional): also return the attention weights. Default: True.
+        attn_mask (Tensor, optional): ``(L, S)`` or ``(N * num_heads, L, S)``, boolean or additive.
+        use_separate_proj_weight (bool, optional): use `q_proj_weight`, `k_proj_weight` and
+            `v_proj_weight` instead of `in_proj_weight`. Default: False.
+        static_k, static_v: not supported by ndgrad (must be None).
+        average_attn_weights (bool, optional): average the weights over the heads. Default: True.
+        is_causal (bool, optional): a hint that `attn_mask` is the causal mask. Default: False.
+
+    Returns:
+        tuple: the output ``(L, N, E)`` and the attention weights (``(N, L, S)``, or per head
+        ``(N, num_heads, L, S)``; None without `need_weights`).
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> mha = torch.nn.MultiheadAttention(4, 2)
+        >>> q = torch.ones(3, 1, 4)
+        >>> out, weights = torch.nn.functional.multi_head_attention_forward(
+        ...     q, q, q, 4, 2, mha.in_proj_weight, mha.in_proj_bias, None, None, False, 0.0,
+        ...     mha.out_proj.weight, mha.out_proj.bias)
+        >>> out.shape, weights.shape
+        (torch.Size([3, 1, 4]), torch.Size([1, 3, 3]))
+        >>> torch.allclose(out, mha(q, q, q)[0])
+        True
+    """
     if static_k is not None or static_v is not None:
         raise NotImplementedError("multi_head_attention_forward: static_k/static_v are not supported by ndgrad")
     batched = query.dim() == 3

@@ -402,7 +402,21 @@ __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "Parameter
 
 # ---- api: Container, the deprecated ancestor of Module's child registry
 class Container(Module):
-    """`Container(name=module, ...)`: a Module holding the given children (deprecated: subclass Module)."""
+    """A module holding the given modules as its children, by name: deprecated (creating one warns
+    with a FutureWarning); subclass :class:`~ndgrad.nn.Module` instead.
+
+    Args:
+        kwargs (Module): the children, by name.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     c = torch.nn.Container(fc=torch.nn.Linear(2, 1))
+        >>> [name for name, _ in c.named_children()]
+        ['fc']
+    """
 
     def __init__(self, **kwargs):
         super().__init__()

@@ -18,7 +18,26 @@ from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1
 
 
 class UninitializedParameter(Parameter):
-    """A parameter without a shape yet; materialize() gives it one and makes it a Parameter."""
+    """A parameter whose shape is not known yet, as lazy modules hold until their first call.
+
+    It is a :class:`~ndgrad.nn.Parameter` without data; ``materialize(shape)`` gives it its shape
+    (and dtype) and turns it into a plain :class:`~ndgrad.nn.Parameter`, whose values the module
+    then initialises.
+
+    Args:
+        requires_grad (bool, optional): whether the parameter requires grad. Default: True.
+        device (ndgrad.device, optional): only the CPU is supported.
+        dtype (ndgrad.dtype, optional): the dtype (default: the default float dtype).
+
+    Example::
+
+        >>> p = torch.nn.UninitializedParameter()
+        >>> isinstance(p, torch.nn.Parameter)
+        True
+        >>> p.materialize((2, 3))
+        >>> type(p).__name__, p.shape
+        ('Parameter', torch.Size([2, 3]))
+    """
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
         super().__init__(empty(0, dtype=dtype or _dtype.get_default_dtype()), requires_grad)
@@ -32,7 +51,25 @@ class UninitializedParameter(Parameter):
 
 
 class UninitializedBuffer(Tensor):
-    """A buffer without a shape yet (running statistics of lazy norm layers)."""
+    """A buffer whose shape is not known yet, as lazy modules hold until their first call (the running
+    statistics of the lazy norm layers).
+
+    ``materialize(shape)`` gives it its shape (and dtype) and turns it into a plain Tensor.
+
+    Args:
+        requires_grad (bool, optional): whether the buffer requires grad. Default: False.
+        device (ndgrad.device, optional): only the CPU is supported.
+        dtype (ndgrad.dtype, optional): the dtype (default: the default float dtype).
+
+    Example::
+
+        >>> type(torch.nn.LazyBatchNorm1d().running_mean).__name__
+        'UninitializedBuffer'
+        >>> b = torch.nn.UninitializedBuffer()
+        >>> b.materialize((3,))
+        >>> type(b).__name__, b.shape
+        ('Tensor', torch.Size([3]))
+    """
     __torch_function__ = _disabled_torch_function_impl
 
     def __init__(self, requires_grad=False, device=None, dtype=None):
@@ -52,7 +89,24 @@ def _uninitialized(value):
 
 
 class LazyModuleMixin:
-    """Initialises the parameters from the first input, then becomes `cls_to_become`."""
+    """The mixin of lazy modules, whose parameter shapes come from their first input.
+
+    Such a module (:class:`LazyLinear`, the lazy convolutions and norms) starts with
+    :class:`UninitializedParameter` and :class:`UninitializedBuffer` values; its first call runs its
+    ``initialize_parameters(*inputs)``, which materializes them, and then the module becomes an
+    instance of its ``cls_to_become`` (``Linear`` for ``LazyLinear``). ``has_uninitialized_params()``
+    tells whether that has happened; loading a state dict also gives the shapes.
+
+    Example::
+
+        >>> m = torch.nn.LazyLinear(4)
+        >>> isinstance(m, torch.nn.modules.lazy.LazyModuleMixin), m.has_uninitialized_params()
+        (True, True)
+        >>> m(torch.ones(2, 3)).shape
+        torch.Size([2, 4])
+        >>> type(m).__name__, m.weight.shape
+        ('Linear', torch.Size([4, 3]))
+    """
     cls_to_become = None
 
     def _lazy_setup(self):
