@@ -251,38 +251,4 @@ def _tensor_torch_function(cls, func, types, args=(), kwargs=None):
         return _convert(func(*args, **kwargs), cls)
 
 
-def _as_subclass(self, cls):
-    """as_subclass(cls) -> Tensor
-
-    This tensor as an instance of `cls`, a subclass of Tensor, without copying.
-
-    The result shares the data and the version counter of this tensor. (ndgrad gives it this
-    tensor's autograd history; torch 2.13 records an ``AliasBackward0`` node instead.)
-
-    Args:
-        cls (type): a subclass of Tensor.
-
-    Returns:
-        Tensor: an instance of `cls`.
-
-    Example::
-
-        >>> class Tagged(torch.Tensor):
-        ...     pass
-        >>> x = torch.tensor([1.0, 2.0])
-        >>> y = x.as_subclass(Tagged)
-        >>> type(y).__name__, y.tolist()
-        ('Tagged', [1.0, 2.0])
-        >>> _ = y.add_(1)
-        >>> x
-        tensor([2., 3.])
-    """
-    out = object.__new__(cls)
-    for name in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base"):
-        setattr(out, name, getattr(self, name))
-    out.__dict__.update(self.__dict__)
-    return out
-
-
 Tensor.__torch_function__ = classmethod(_tensor_torch_function)
-Tensor.as_subclass = _as_subclass

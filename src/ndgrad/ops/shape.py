@@ -27,6 +27,7 @@ from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse
                                refuse_view_inplace as _refuse_view_inplace)
 from ._registry import autocast_as, method, op, register
 from ._schema import Parser
+from ._torch_function import DisableTorchFunctionSubclass
 from .._tensor import (CONJ_BIT, Size, Tensor, _wrap_dim, channels_last, channels_last_3d, format_strides,
                        preserve_format)
 from ..autograd.grad_mode import state
@@ -1371,6 +1372,48 @@ def _view_as_complex(input):
 @op("alias", public=False, view=True)
 def _alias(input):
     return input.view()
+
+
+def _as_subclass(self, cls):
+    """as_subclass(cls) -> Tensor
+
+    This tensor as an instance of `cls`, a subclass of Tensor, without copying.
+
+    The result is a view of this tensor (an ``AliasBackward0`` node when it requires grad): it
+    shares the data and the version counter, and gradients flow back to this tensor.
+
+    Args:
+        cls (type): a subclass of Tensor.
+
+    Returns:
+        Tensor: an instance of `cls`.
+
+    Example::
+
+        >>> class Tagged(torch.Tensor):
+        ...     pass
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> y = x.as_subclass(Tagged)
+        >>> type(y).__name__, y.tolist()
+        ('Tagged', [1.0, 2.0])
+        >>> _ = y.add_(1)
+        >>> x
+        tensor([2., 3.])
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
+                        "Make sure your class inherits from Tensor.")
+    with DisableTorchFunctionSubclass():   # (the subclass's own __torch_function__ converts with this)
+        view = _alias(self)
+    out = object.__new__(cls)   # the view's state, moved into an instance of cls
+    for name in _TENSOR_SLOTS:
+        setattr(out, name, getattr(view, name))
+    out.__dict__.update(view.__dict__)
+    return out
+
+
+Tensor.as_subclass = _as_subclass
+_TENSOR_SLOTS = tuple(n for n in Tensor.__slots__ if n not in ("__dict__", "__weakref__"))
 
 
 # ---- triangular parts, rot90 ----------------------------------------------------------------
