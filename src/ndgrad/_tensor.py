@@ -95,7 +95,21 @@ META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.p
 
 
 class Size(tuple):
-    """torch.Size: a tuple of ints with torch's repr."""
+    """The type of ``tensor.shape``: a tuple of ints.
+
+    Args:
+        iterable (iterable of int): the sizes. Default: ``()``.
+
+    Example::
+
+        >>> s = torch.zeros(2, 3).shape
+        >>> s
+        torch.Size([2, 3])
+        >>> s[1], s.numel()
+        (3, 6)
+        >>> torch.Size([4, 5])
+        torch.Size([4, 5])
+    """
     __slots__ = ()
 
     def __repr__(self):

@@ -194,7 +194,28 @@ _WIDEST = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np
 
 @register()
 def as_tensor(data, dtype=None, device=None):
-    """`data` as a tensor, sharing memory with a Tensor or NumPy array when the dtype allows."""
+    """Converts `data` to a tensor, sharing memory with it where possible.
+
+    A Tensor or a NumPy array of the wanted dtype is not copied (a Tensor is returned as it is); other
+    data (lists, scalars, another dtype) is copied.
+
+    Args:
+        data (array_like): a Tensor, NumPy array, list, tuple or scalar.
+        dtype (torch.dtype, optional): the wanted dtype (default: inferred from `data`).
+        device (torch.device, optional): only the CPU is supported.
+
+    Returns:
+        Tensor: the tensor.
+
+    Example::
+
+        >>> import numpy as np
+        >>> a = np.array([1.0, 2.0])
+        >>> t = torch.as_tensor(a)
+        >>> a[0] = 5.0
+        >>> t
+        tensor([5., 2.], dtype=torch.float64)
+    """
     _check_device("as_tensor", device)
     d = None if dtype is None else _dtype_arg("as_tensor", dtype)
     if isinstance(data, Tensor):

@@ -357,7 +357,30 @@ def _einsum_sum_alone(x, labels, needed):
 
 @register()
 def einsum(*args):
-    """Sums of products over labelled dims (`"ij,jk->ik"`), computed with diagonal, permute, sum and bmm."""
+    """einsum(equation, *operands) -> Tensor
+
+    Sums the products of the elements of `operands` over the dimensions that Einstein summation
+    notation names in `equation` (``"ij,jk->ik"``: a matrix product); the operands may also be given as one list.
+
+    Args:
+        equation (str): a label per dimension of each operand, separated by commas, and optionally
+            ``->`` with the labels of the output (without it: the labels seen once, in alphabetical order).
+        operands (Tensor): the tensors.
+
+    Returns:
+        Tensor: the result.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.einsum("ij,jk->ik", a, a)
+        tensor([[ 7., 10.],
+                [15., 22.]])
+        >>> torch.einsum("ii", a)
+        tensor(5.)
+        >>> torch.einsum("ij->j", a)
+        tensor([4., 6.])
+    """
     if args and not isinstance(args[0], str):
         equation, operands = _einsum_sublists(args)
     else:

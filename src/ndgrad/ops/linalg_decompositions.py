@@ -832,7 +832,26 @@ def cross(input, other, *, dim=-1):
 
 @register("cross", method=True)
 def _cross(input, other, dim=None):
-    """torch.cross: without dim, the first dimension of size 3 (deprecated, warns as torch does)."""
+    """The cross product of the 3-vectors of `input` and `other` along `dim` (the two broadcast).
+
+    Without `dim`, torch uses the first dimension of size 3 and warns that this default is deprecated;
+    :func:`ndgrad.linalg.cross` (``dim=-1``) is the recommended form.
+
+    Args:
+        input (Tensor): the first vectors.
+        other (Tensor): the second vectors.
+        dim (int, optional): the dimension of size 3 that holds the vectors.
+
+    Returns:
+        Tensor: the cross products.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 0.0, 0.0]])
+        >>> b = torch.tensor([[0.0, 1.0, 0.0]])
+        >>> torch.cross(a, b, dim=1)
+        tensor([[0., 0., 1.]])
+    """
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "

@@ -229,7 +229,23 @@ _remainder_method_args = _remainder_args.method()
 @register(method=True)
 @_remainder_args.signature
 def remainder(*args, **kwargs):
-    """Python's %: the result has the sign of the divisor."""
+    """The remainder of the division of `input` by `other`, elementwise, with the sign of the divisor
+    (Python's ``%``; see :func:`ndgrad.fmod` for the sign of the dividend).
+
+    Args:
+        input (Tensor or Number): the dividend.
+        other (Tensor or Number): the divisor.
+
+    Returns:
+        Tensor: the remainders.
+
+    Example::
+
+        >>> torch.remainder(torch.tensor([-3, -1, 1, 3]), 2)
+        tensor([1, 1, 1, 1])
+        >>> torch.remainder(torch.tensor([5.5, -5.5]), -2)
+        tensor([-0.5000, -1.5000])
+    """
     which, values = _remainder_args.parse(args, kwargs)
     return _remainder_ops[which](*values)
 
@@ -246,7 +262,23 @@ _fmod_ops, _fmod_method_args = (_fmod_tensor, _fmod_scalar), _fmod_args.method()
 @register(method=True)
 @_fmod_args.signature
 def fmod(*args, **kwargs):
-    """C's fmod: the result has the sign of the dividend."""
+    """The remainder of the division of `input` by `other`, elementwise, with the sign of the dividend (C's
+    ``fmod``; see :func:`ndgrad.remainder` for the sign of the divisor).
+
+    Args:
+        input (Tensor): the dividend.
+        other (Tensor or Number): the divisor.
+
+    Returns:
+        Tensor: the remainders.
+
+    Example::
+
+        >>> torch.fmod(torch.tensor([-3, -1, 1, 3]), 2)
+        tensor([-1, -1,  1,  1])
+        >>> torch.fmod(torch.tensor([5.5, -5.5]), -2)
+        tensor([ 1.5000, -1.5000])
+    """
     which, values = _fmod_args.parse(args, kwargs)
     return _fmod_ops[which](*values)
 
@@ -478,8 +510,29 @@ _where_method_args = Parser("where(Tensor condition, Tensor other)", "where(Tens
 @register()
 @_where_args.signature
 def where(*args, **kwargs):
-    """input where condition is True, else other (either may be a Python scalar). where(condition)
-    alone gives the indices of the True elements, one index tensor per dimension."""
+    """where(condition, input, other) -> Tensor
+    where(condition) -> tuple of LongTensor
+
+    Picks each element from `input` where `condition` is True and from `other` elsewhere (the three
+    broadcast together; `input` or `other` may be a Python number). With `condition` alone, the same as
+    ``torch.nonzero(condition, as_tuple=True)``: one tensor of indices per dimension.
+
+    Args:
+        condition (BoolTensor): where to take `input`.
+        input (Tensor or Number): the values where `condition` is True.
+        other (Tensor or Number): the values where `condition` is False.
+
+    Returns:
+        Tensor: the selected values (or the tuple of index tensors).
+
+    Example::
+
+        >>> x = torch.tensor([-1.0, 2.0, -3.0])
+        >>> torch.where(x > 0, x, 0.0)
+        tensor([0., 2., 0.])
+        >>> torch.where(x > 0)
+        (tensor([1]),)
+    """
     # where(c, x, y) and where(c, x, 0.0) skip the parser (hot): it resolves them to one of the
     # three-argument overloads, which all run where.self
     if not kwargs and len(args) == 3 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER \
@@ -527,7 +580,26 @@ def _check_bounds(min, max):
 @register(method=True)
 @_clamp_args.signature
 def clamp(*args, **kwargs):
-    """min(max(input, min), max) elementwise (so max wins where min > max)."""
+    """Limits each element of `input` to the range [`min`, `max`]: ``min(max(input, min), max)``.
+
+    Where `min` is greater than `max`, every element becomes `max`. Either bound may be omitted (not both).
+
+    Args:
+        input (Tensor): the input.
+        min (Number or Tensor, optional): the lower bound.
+        max (Number or Tensor, optional): the upper bound.
+
+    Returns:
+        Tensor: the clamped tensor.
+
+    Example::
+
+        >>> x = torch.tensor([-2.0, 0.5, 3.0])
+        >>> torch.clamp(x, min=-1, max=1)
+        tensor([-1.0000,  0.5000,  1.0000])
+        >>> torch.clamp(x, min=0)
+        tensor([0.0000, 0.5000, 3.0000])
+    """
     # x.clamp(min=0) and the like skip the parser (hot, and keywords take its slow path): number
     # bounds by keyword resolve to overload 1
     if len(args) == 1 and kwargs and type(args[0]) is Tensor and kwargs.keys() <= _CLAMP_BOUNDS \
@@ -723,7 +795,25 @@ _round_ops, _round_method_args = (_round, _round_decimals), _round_args.method()
 @register(method=True)
 @_round_args.signature
 def round(*args, **kwargs):
-    """Round half to even, to `decimals` digits after the point (negative: before it)."""
+    """round(input, *, decimals=0) -> Tensor
+
+    Rounds each element of `input` to `decimals` digits after the point (a negative `decimals`: before
+    it); halfway cases go to the even neighbour.
+
+    Args:
+        input (Tensor): the input.
+        decimals (int): how many decimal places to keep. Default: ``0``.
+
+    Returns:
+        Tensor: the rounded tensor.
+
+    Example::
+
+        >>> torch.round(torch.tensor([0.5, 1.5, 2.5, -0.7]))
+        tensor([ 0.,  2.,  2., -1.])
+        >>> torch.round(torch.tensor([1.2345, 123.4]), decimals=2)
+        tensor([  1.2300, 123.4000])
+    """
     which, values = _round_args.parse(args, kwargs)
     return _round_ops[which](*values)
 
@@ -960,7 +1050,28 @@ signbit = _unary("signbit", np.signbit, promote=None, inplace=False)
 
 @pointwise("isclose", method=True)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol * |other| elementwise."""
+    """Whether each element of `input` is close to the matching element of `other`:
+    ``|input - other| <= atol + rtol * |other|``.
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor (broadcast against `input`).
+        rtol (float): the relative tolerance. Default: ``1e-05``.
+        atol (float): the absolute tolerance. Default: ``1e-08``.
+        equal_nan (bool): count two NaNs as close. Default: ``False``.
+
+    Returns:
+        Tensor: a boolean tensor.
+
+    Example::
+
+        >>> a = torch.tensor([1.0, 2.0, float("nan")])
+        >>> b = torch.tensor([1.0 + 1e-7, 2.1, float("nan")])
+        >>> torch.isclose(a, b)
+        tensor([ True, False, False])
+        >>> torch.isclose(a, b, equal_nan=True)
+        tensor([ True, False,  True])
+    """
     if input.dtype != np.asarray(other).dtype:
         raise RuntimeError(f"{_type_word(input.dtype)} did not match {_type_word(np.asarray(other).dtype)}")
     return np.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -973,7 +1084,22 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @register(method=True)
 def equal(input, other):
-    """True if both tensors have the same shape and the same elements."""
+    """``True`` if `input` and `other` have the same shape and the same elements, ``False`` otherwise.
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor.
+
+    Returns:
+        bool: whether they are equal.
+
+    Example::
+
+        >>> torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2]))
+        True
+        >>> torch.equal(torch.tensor([1, 2]), torch.tensor([[1, 2]]))
+        False
+    """
     return input.shape == other.shape and bool(np.array_equal(resolved_data(input), resolved_data(other)))
 
 

@@ -341,14 +341,70 @@ def _max_or_min(parser, all_op, pointwise, dim_op, args, kwargs):
 @register(method=True)
 @_max_args.signature
 def max(*args, **kwargs):
-    """max(x) -> the largest value; max(x, dim) -> (values, indices); max(x, y) -> maximum(x, y)."""
+    """max(input) -> Tensor
+    max(input, dim, keepdim=False) -> (Tensor, LongTensor)
+    max(input, other) -> Tensor
+
+    The largest element of `input`; along `dim`, the largest values and their indices; with a second
+    tensor, the elementwise maximum (as :func:`ndgrad.maximum`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimension is kept with size 1. Default: ``False``.
+        other (Tensor, optional): a second tensor, compared elementwise.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the maximum, or a named tuple ``(values, indices)`` when `dim` is given.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> torch.max(x)
+        tensor(5.)
+        >>> torch.max(x, dim=1)
+        torch.return_types.max(
+        values=tensor([5., 4.]),
+        indices=tensor([1, 0]))
+        >>> torch.max(x, torch.tensor(3.0))
+        tensor([[3., 5.],
+                [4., 3.]])
+    """
     return _max_or_min(_max_args, _max_all, "maximum", _max_dim, args, kwargs)
 
 
 @register(method=True)
 @_min_args.signature
 def min(*args, **kwargs):
-    """min(x) -> the smallest value; min(x, dim) -> (values, indices); min(x, y) -> minimum(x, y)."""
+    """min(input) -> Tensor
+    min(input, dim, keepdim=False) -> (Tensor, LongTensor)
+    min(input, other) -> Tensor
+
+    The smallest element of `input`; along `dim`, the smallest values and their indices; with a second
+    tensor, the elementwise minimum (as :func:`ndgrad.minimum`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimension is kept with size 1. Default: ``False``.
+        other (Tensor, optional): a second tensor, compared elementwise.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the minimum, or a named tuple ``(values, indices)`` when `dim` is given.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> torch.min(x)
+        tensor(1.)
+        >>> torch.min(x, dim=0)
+        torch.return_types.min(
+        values=tensor([1., 2.]),
+        indices=tensor([0, 1]))
+        >>> torch.min(x, torch.tensor(3.0))
+        tensor([[1., 3.],
+                [3., 2.]])
+    """
     return _max_or_min(_min_args, _min_all, "minimum", _min_dim, args, kwargs)
 
 
@@ -699,7 +755,28 @@ def norm_except_dim(v, pow=2, dim=0):
 
 @register(method=True)
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """torch.norm: vector norms of any order over `dim` (all dims by default); 'fro' is the 2-norm."""
+    """The matrix or vector norm of `input` (deprecated in torch in favour of :func:`ndgrad.linalg.vector_norm`
+    and :func:`ndgrad.linalg.matrix_norm`).
+
+    Args:
+        input (Tensor): the input.
+        p (int, float, inf, -inf, 'fro', 'nuc'): the order: a number for a vector norm, ``'fro'`` (the 2-norm
+            of the elements) or ``'nuc'`` (the nuclear norm of matrices). Default: ``'fro'``.
+        dim (int or tuple of int, optional): the dimensions to reduce (default: all).
+        keepdim (bool): whether reduced dimensions are kept with size 1. Default: ``False``.
+        dtype (torch.dtype, optional): the dtype to compute in and return.
+
+    Returns:
+        Tensor: the norm.
+
+    Example::
+
+        >>> x = torch.tensor([[3.0, 4.0], [0.0, 0.0]])
+        >>> torch.norm(x)
+        tensor(5.)
+        >>> torch.norm(x, p=1, dim=1)
+        tensor([7., 0.])
+    """
     if p is None:
         p = "fro"
     if isinstance(p, str):
@@ -867,8 +944,26 @@ def _picked(out, return_inverse, return_counts):
 
 @register(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements (or slices along dim), sorted; optionally where each input element went
-    (inverse) and how often each value occurs (counts)."""
+    """The distinct elements of `input` (with `dim`, its distinct slices along `dim`), sorted.
+
+    Args:
+        input (Tensor): the input.
+        sorted (bool): sort the result in ascending order. Default: ``True``.
+        return_inverse (bool): also return, for each element of `input`, its index in the result. Default: ``False``.
+        return_counts (bool): also return how many times each result value occurs. Default: ``False``.
+        dim (int, optional): the dimension whose slices are compared (default: the flattened elements).
+
+    Returns:
+        Tensor or tuple of Tensor: the unique values, followed by the inverse indices and the counts when asked.
+
+    Example::
+
+        >>> x = torch.tensor([3, 1, 3, 2, 1])
+        >>> torch.unique(x)
+        tensor([1, 2, 3])
+        >>> torch.unique(x, return_inverse=True, return_counts=True)
+        (tensor([1, 2, 3]), tensor([2, 0, 2, 1, 0]), tensor([2, 1, 2]))
+    """
     if dim is None:
         return _picked(_unique2(input, sorted, return_inverse, return_counts), return_inverse, return_counts)
     return _picked(unique_dim(input, dim, sorted, return_inverse, return_counts), return_inverse, return_counts)
@@ -918,8 +1013,31 @@ _sort_args = Parser("sort(Tensor input, *, bool? stable, int dim=-1, bool descen
 @register(method=True)
 @_sort_args.signature
 def sort(*args, **kwargs):
-    """(values, indices) sorted along dim; ties keep their order (every sort here is stable). Passing
-    `stable` (even None) selects torch's stable overload, as in torch."""
+    """sort(input, dim=-1, descending=False, stable=False) -> (Tensor, LongTensor)
+
+    Sorts the elements of `input` along `dim`, and returns the sorted values with the index each came from.
+
+    In ndgrad every sort is stable: equal elements keep their order, whatever `stable` says.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension to sort along. Default: ``-1``.
+        descending (bool): largest first. Default: ``False``.
+        stable (bool): keep the order of equal elements. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> x = torch.tensor([3.0, 1.0, 2.0])
+        >>> torch.sort(x)
+        torch.return_types.sort(
+        values=tensor([1., 2., 3.]),
+        indices=tensor([1, 2, 0]))
+        >>> torch.sort(x, descending=True).indices
+        tensor([0, 2, 1])
+    """
     which, values = _sort_args.parse(args, kwargs)
     _no_out("sort", values[-1])
     if which == 0:
@@ -953,7 +1071,28 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
 
 @register(method=True)
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    """The k largest (smallest with largest=False) elements along dim, in sorted order."""
+    """The `k` largest elements of `input` along `dim` (the `k` smallest with ``largest=False``), with their indices.
+
+    Args:
+        input (Tensor): the input.
+        k (int): how many elements to take.
+        dim (int): the dimension to take them along. Default: ``-1``.
+        largest (bool): take the largest (else the smallest). Default: ``True``.
+        sorted (bool): return them in sorted order. Default: ``True``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 4.0, 2.0, 5.0])
+        >>> torch.topk(x, 2)
+        torch.return_types.topk(
+        values=tensor([5., 4.]),
+        indices=tensor([3, 1]))
+        >>> torch.topk(x, 2, largest=False).values
+        tensor([1., 2.])
+    """
     return return_types.topk(*_topk(input, operator.index(k), dim, largest, sorted))
 
 

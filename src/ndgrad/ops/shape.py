@@ -882,8 +882,25 @@ _unsafe_split_with_sizes_args = Parser("unsafe_split_with_sizes(Tensor input, Sy
 
 @register(method=True)
 def split(tensor, split_size_or_sections, dim=0):
-    """torch.split and Tensor.split are Python functions in torch that choose as this one does: an int
-    size is split's, anything else goes to split_with_sizes (whose parser gives torch's errors)."""
+    """Splits `tensor` into chunks along `dim`: of `split_size_or_sections` elements each (the last
+    may be smaller) when it is an int, or of the given sizes when it is a list. The chunks are views.
+
+    Args:
+        tensor (Tensor): the tensor to split.
+        split_size_or_sections (int or list of int): the size of each chunk, or the list of sizes.
+        dim (int): the dimension to split along. Default: ``0``.
+
+    Returns:
+        tuple of Tensor: the chunks.
+
+    Example::
+
+        >>> x = torch.arange(5)
+        >>> torch.split(x, 2)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+        >>> torch.split(x, [1, 4])
+        (tensor([0]), tensor([1, 2, 3, 4]))
+    """
     if isinstance(split_size_or_sections, int):
         _, (tensor, split_size, dim) = _split_args.parse((tensor, split_size_or_sections, dim), None)
         return _split(tensor, split_size, _check_split_size(tensor, split_size, dim))
@@ -1355,14 +1372,58 @@ def _check_matrix(name, input):
 
 @op("tril", method=True, inplace=True)
 def tril(input, diagonal=0):
-    """The lower triangle of the last two dims (on and below `diagonal`); zeros above it."""
+    """The lower triangle of the matrices of `input` (its last two dimensions): the elements on and below
+    the `diagonal`-th diagonal, zeros above it.
+
+    Args:
+        input (Tensor): the input, of at least 2 dimensions.
+        diagonal (int): the diagonal that bounds the kept part: 0 the main one, positive above it,
+            negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the lower triangular part.
+
+    Example::
+
+        >>> a = torch.ones(3, 3)
+        >>> torch.tril(a)
+        tensor([[1., 0., 0.],
+                [1., 1., 0.],
+                [1., 1., 1.]])
+        >>> torch.tril(a, diagonal=-1)
+        tensor([[0., 0., 0.],
+                [1., 0., 0.],
+                [1., 1., 0.]])
+    """
     _check_matrix("tril", input)
     return np.tril(input, diagonal)
 
 
 @op("triu", method=True, inplace=True)
 def triu(input, diagonal=0):
-    """The upper triangle of the last two dims (on and above `diagonal`); zeros below it."""
+    """The upper triangle of the matrices of `input` (its last two dimensions): the elements on and above
+    the `diagonal`-th diagonal, zeros below it.
+
+    Args:
+        input (Tensor): the input, of at least 2 dimensions.
+        diagonal (int): the diagonal that bounds the kept part: 0 the main one, positive above it,
+            negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the upper triangular part.
+
+    Example::
+
+        >>> a = torch.ones(3, 3)
+        >>> torch.triu(a)
+        tensor([[1., 1., 1.],
+                [0., 1., 1.],
+                [0., 0., 1.]])
+        >>> torch.triu(a, diagonal=1)
+        tensor([[0., 1., 1.],
+                [0., 0., 1.],
+                [0., 0., 0.]])
+    """
     _check_matrix("triu", input)
     return np.triu(input, diagonal)
 
@@ -1500,7 +1561,27 @@ def broadcast_tensors(*tensors):
 
 @register()
 def meshgrid(*tensors, indexing=None):
-    """Coordinate grids: views of each 1-d input expanded to the grid's shape."""
+    """Coordinate grids from 1-D tensors: for N inputs, N tensors of the grid's shape, the i-th holding
+    the values of the i-th input along its dimension.
+
+    Args:
+        tensors (Tensor): 1-D tensors (or one list of them).
+        indexing (str, optional): ``'ij'`` (the i-th input along dimension i) or ``'xy'`` (the first two
+            dimensions swapped, as in NumPy). torch warns when it is not given, and uses ``'ij'``.
+
+    Returns:
+        tuple of Tensor: the grids (views of the inputs).
+
+    Example::
+
+        >>> x, y = torch.meshgrid(torch.tensor([1, 2]), torch.tensor([3, 4, 5]), indexing="ij")
+        >>> x
+        tensor([[1, 1, 1],
+                [2, 2, 2]])
+        >>> y
+        tensor([[3, 4, 5],
+                [3, 4, 5]])
+    """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
@@ -1531,7 +1612,24 @@ def meshgrid(*tensors, indexing=None):
 
 @register(method=True)
 def diag(input, diagonal=0):
-    """The matrix with `input` (1-d) on its `diagonal`, or the `diagonal` of `input` (2-d), copied."""
+    """With a 1-D `input`, the square matrix that has it on its `diagonal`-th diagonal; with a 2-D
+    `input`, a copy of its `diagonal`-th diagonal as a 1-D tensor.
+
+    Args:
+        input (Tensor): a 1-D or 2-D tensor.
+        diagonal (int): which diagonal: 0 the main one, positive above it, negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the matrix, or the diagonal.
+
+    Example::
+
+        >>> torch.diag(torch.tensor([1, 2]))
+        tensor([[1, 0],
+                [0, 2]])
+        >>> torch.diag(torch.tensor([[1, 2], [3, 4]]), 1)
+        tensor([2])
+    """
     if input.ndim == 1:
         return diag_embed(input, diagonal, 0, 1)
     if input.ndim == 2:
