@@ -244,8 +244,23 @@ def typename(obj):
 
 
 def can_cast(from_, to):
-    """Whether type promotion allows casting `from_` to `to`: never to a lower kind (bool < integer
-    < floating < complex), any size within a kind."""
+    """Whether type promotion allows casting from `from_` to `to`: never to a lower kind (bool, then
+    integer, then floating point, then complex), any size within a kind.
+
+    Args:
+        from_ (torch.dtype): the dtype to cast from.
+        to (torch.dtype): the dtype to cast to.
+
+    Returns:
+        bool: whether the cast is allowed.
+
+    Example::
+
+        >>> torch.can_cast(torch.float64, torch.float32)
+        True
+        >>> torch.can_cast(torch.float32, torch.int32)
+        False
+    """
     def kind(d):
         return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is _dtype.bool_ else 1
     return kind(from_) <= kind(to)
@@ -278,7 +293,21 @@ gcd_, lcm_ = Tensor.gcd_, Tensor.lcm_
 
 
 def to_dlpack(tensor):
-    """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
+    """A DLPack capsule that shares the memory of `tensor`, for another library's ``from_dlpack``
+    (a capsule can be consumed once).
+
+    Args:
+        tensor (Tensor): the tensor to export.
+
+    Returns:
+        PyCapsule: the capsule.
+
+    Example::
+
+        >>> t = torch.arange(3)
+        >>> torch.from_dlpack(torch.to_dlpack(t))
+        tensor([0, 1, 2])
+    """
     return tensor.__dlpack__()
 
 # the ops' docstrings (ndgrad/_docs), then the Tensor methods that only point to their namesake function
