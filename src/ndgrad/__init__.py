@@ -229,7 +229,30 @@ detach, detach_, addmv_, as_strided_, resize_as_, i0_ = (Tensor.detach, Tensor.d
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
-    """The aten form: reduction is the enum int (an omitted one reads as 0, none, as in torch)."""
+    """The triplet margin loss (as :func:`ndgrad.nn.functional.triplet_margin_loss`), in aten's form:
+    `reduction` is an int, 0 for ``'none'``, 1 for ``'mean'``, 2 for ``'sum'``.
+
+    Args:
+        anchor (Tensor): the anchors, (N, D).
+        positive (Tensor): the positive examples, (N, D).
+        negative (Tensor): the negative examples, (N, D).
+        margin (float): the margin. Default: ``1.0``.
+        p (float): the order of the distance norm. Default: ``2``.
+        eps (float): added to the differences before the norm. Default: ``1e-6``.
+        swap (bool): use the positive-negative distance where it is smaller. Default: ``False``.
+        reduction (int): 0 none, 1 mean, 2 sum. Default: ``0``.
+
+    Returns:
+        Tensor: the loss.
+
+    Example::
+
+        >>> a = torch.tensor([[0.0, 0.0]])
+        >>> p = torch.tensor([[1.0, 0.0]])
+        >>> n = torch.tensor([[0.0, 3.0]])
+        >>> torch.triplet_margin_loss(a, p, n, margin=3.0, eps=0.0)
+        tensor([1.])
+    """
     red = _reduction_name(reduction, "triplet_margin_loss")
     return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=red)
 

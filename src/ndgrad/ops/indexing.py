@@ -1133,7 +1133,25 @@ def _isin(elements, test_elements, assume_unique, invert):
 
 @register()
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    """Whether each of `elements` is in `test_elements` (either may be a scalar)."""
+    """Whether each element of `elements` occurs in `test_elements`.
+
+    Args:
+        elements (Tensor or Number): the values to look up.
+        test_elements (Tensor or Number): the values to look in.
+        assume_unique (bool): both hold distinct values (a hint). Default: ``False``.
+        invert (bool): answer "is not in" instead. Default: ``False``.
+
+    Returns:
+        Tensor: a boolean tensor of `elements`' shape.
+
+    Example::
+
+        >>> torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3]))
+        tensor([[False,  True],
+                [ True, False]])
+        >>> torch.isin(torch.tensor([1, 2]), 2, invert=True)
+        tensor([ True, False])
+    """
     if not isinstance(elements, Tensor):
         elements = tensor(elements)
     if not isinstance(test_elements, Tensor):

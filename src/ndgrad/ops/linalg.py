@@ -216,7 +216,25 @@ register("ger", method=True)(outer)
 
 @register(method=True)
 def inner(input, other):
-    """Contract the last dims, as torch: tensordot's permute, reshape to matrices, mm, view."""
+    """The inner product over the last dimension: for 1-D tensors their dot product; in general the dot
+    product of every last-dimension vector of `input` with every one of `other` (a number as either
+    operand multiplies).
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor, with the same last dimension.
+
+    Returns:
+        Tensor: of shape ``input.shape[:-1] + other.shape[:-1]``.
+
+    Example::
+
+        >>> torch.inner(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+        tensor(11.)
+        >>> torch.inner(torch.tensor([[1.0, 2.0], [0.0, 1.0]]), torch.tensor([[1.0, 1.0]]))
+        tensor([[3.],
+                [1.]])
+    """
     if input.ndim == 0 or other.ndim == 0:
         return input * other
     if input.shape[-1] != other.shape[-1]:
@@ -533,7 +551,24 @@ def bilinear(input1, input2, weight, bias=None):
 
 @register(method=True)
 def kron(input, other):
-    """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
+    """The Kronecker product of `input` and `other`: every element of `input` multiplies a whole copy of
+    `other`, block by block (the shorter shape is padded with leading 1s).
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor.
+
+    Returns:
+        Tensor: the product, of shape ``input.shape[i] * other.shape[i]`` per dimension.
+
+    Example::
+
+        >>> torch.kron(torch.tensor([[1, 2], [3, 4]]), torch.ones(2, 2, dtype=torch.int64))
+        tensor([[1, 1, 2, 2],
+                [1, 1, 2, 2],
+                [3, 3, 4, 4],
+                [3, 3, 4, 4]])
+    """
     nd = max(input.ndim, other.ndim)
     a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
     b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
@@ -545,7 +580,28 @@ def kron(input, other):
 
 @register()
 def tensordot(a, b, dims=2):
-    """Contract dims of a with dims of b: permute, fold into one mm, view as the free dims."""
+    """The sum of the products of `a` and `b` over the given dimensions: the last `dims` of `a` with the
+    first `dims` of `b`, or the listed dimensions of each.
+
+    Args:
+        a (Tensor): the first tensor.
+        b (Tensor): the second tensor.
+        dims (int or tuple of two lists of int): how many dimensions to contract, or which ones
+            (``([dims of a], [dims of b])``). Default: ``2``.
+
+    Returns:
+        Tensor: the free dimensions of `a` followed by those of `b`.
+
+    Example::
+
+        >>> a = torch.arange(6.0).reshape(2, 3)
+        >>> b = torch.arange(6.0).reshape(3, 2)
+        >>> torch.tensordot(a, b, dims=1)
+        tensor([[10., 13.],
+                [28., 40.]])
+        >>> torch.tensordot(a, b.T, dims=([0, 1], [0, 1]))
+        tensor(50.)
+    """
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")

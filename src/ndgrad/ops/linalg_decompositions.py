@@ -703,7 +703,22 @@ def _slogdet(input):
 
 @register(method=True)
 def logdet(input):
-    """log det(A): slogdet's log|det|, nan where det < 0 (complex: log(sign) + log|det|)."""
+    r"""The log of the determinant of a square matrix (or of each of a batch): NaN where the determinant is
+    negative, -inf where it is 0 (see :func:`ndgrad.linalg.slogdet` for the sign and the log of its magnitude).
+
+    Args:
+        input (Tensor): the matrices, (\*, n, n).
+
+    Returns:
+        Tensor: the log-determinants.
+
+    Example::
+
+        >>> torch.logdet(torch.tensor([[2.0, 0.0], [0.0, 3.0]]))
+        tensor(1.7918)
+        >>> torch.logdet(torch.tensor([[-1.0, 0.0], [0.0, 1.0]]))
+        tensor(nan)
+    """
     sign, logabsdet = linalg_slogdet(input)
     if input.is_complex():
         return sign.log() + logabsdet
@@ -873,7 +888,26 @@ def vecdot(x, y, *, dim=-1):
 
 @register(method=True)
 def matrix_power(input, n):
-    """A^n by repeated squaring (n < 0: of the inverse); A^0 is the identity, as torch records it."""
+    r"""The `n`-th power of a square matrix (or of each matrix of a batch); `n` = 0 gives the identity and a
+    negative `n` the power of the inverse.
+
+    Args:
+        input (Tensor): the matrices, (\*, m, m).
+        n (int): the exponent.
+
+    Returns:
+        Tensor: the powers.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 1.0], [0.0, 1.0]])
+        >>> torch.matrix_power(a, 3)
+        tensor([[1., 3.],
+                [0., 1.]])
+        >>> torch.matrix_power(a, -1)
+        tensor([[ 1., -1.],
+                [ 0.,  1.]])
+    """
     if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
         if input.ndim < 2:
             raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")

@@ -137,7 +137,23 @@ _rsub_ops = (_rsub_tensor, _rsub_scalar)
 @register()
 @_rsub_args.signature
 def rsub(*args, **kwargs):
-    """other - alpha * input (what `2 - x` runs)."""
+    """``other - alpha * input``: subtraction with the operands reversed (what ``2 - x`` runs).
+
+    Args:
+        input (Tensor): the tensor subtracted.
+        other (Tensor or Number): the tensor subtracted from.
+        alpha (Number): the factor of `input`. Default: ``1``.
+
+    Returns:
+        Tensor: the differences.
+
+    Example::
+
+        >>> torch.rsub(torch.tensor([1.0, 2.0]), 10)
+        tensor([9., 8.])
+        >>> torch.rsub(torch.tensor([1.0, 2.0]), 10, alpha=3)
+        tensor([7., 4.])
+    """
     which, values = _rsub_args.parse(args, kwargs)
     return _rsub_ops[which](*values)
 
@@ -344,7 +360,21 @@ def _double_precision(*operands):
 @register(method=True)
 @_float_power_args.signature
 def float_power(*args, **kwargs):
-    """pow computed in double precision (complex128 if an operand is complex)."""
+    """`input` raised to the power `exponent`, elementwise, computed in double precision (float64, or
+    complex128 if an operand is complex).
+
+    Args:
+        input (Tensor or Number): the base.
+        exponent (Tensor or Number): the exponent.
+
+    Returns:
+        Tensor: a float64 (or complex128) tensor.
+
+    Example::
+
+        >>> torch.float_power(torch.tensor([2, 3]), 2)
+        tensor([4., 9.], dtype=torch.float64)
+    """
     which, (input, exponent) = _float_power_args.parse(args, kwargs)
     dtype = _double_precision(input, exponent)
     pow_op = _pow_ops[which]
@@ -429,7 +459,21 @@ _copysign_ops, _copysign_method_args = (_copysign_tensor, _copysign_scalar), _co
 @register(method=True)
 @_copysign_args.signature
 def copysign(*args, **kwargs):
-    """|input| with the sign of other."""
+    """The magnitude of each element of `input` with the sign of the matching element of `other`
+    (the sign bit, so ``-0.0`` counts as negative).
+
+    Args:
+        input (Tensor): the magnitudes.
+        other (Tensor or Number): the signs (broadcast against `input`).
+
+    Returns:
+        Tensor: a floating-point tensor.
+
+    Example::
+
+        >>> torch.copysign(torch.tensor([1.0, -2.0, 3.0]), torch.tensor([-1.0, 1.0, -0.0]))
+        tensor([-1.,  2., -3.])
+    """
     which, values = _copysign_args.parse(args, kwargs)
     return _copysign_ops[which](*values)
 
@@ -460,7 +504,21 @@ _lerp_ops, _lerp_method_args = (_lerp_tensor, _lerp_scalar), _lerp_args.method()
 @register(method=True)
 @_lerp_args.signature
 def lerp(*args, **kwargs):
-    """input + weight * (end - input)."""
+    """The linear interpolation from `input` to `end`: ``input + weight * (end - input)``, elementwise.
+
+    Args:
+        input (Tensor): the start points.
+        end (Tensor): the end points.
+        weight (float or Tensor): the weights (0 gives `input`, 1 gives `end`).
+
+    Returns:
+        Tensor: the interpolated values.
+
+    Example::
+
+        >>> torch.lerp(torch.tensor([0.0, 10.0]), torch.tensor([4.0, 20.0]), 0.25)
+        tensor([ 1.0000, 12.5000])
+    """
     which, values = _lerp_args.parse(args, kwargs)
     return _lerp_ops[which](*values)
 
@@ -766,7 +824,22 @@ def sign(input):
 
 @pointwise("sgn", method=True, inplace=True)
 def sgn(input):
-    """sign for real tensors, z / |z| (0 at 0) for complex ones."""
+    """The sign of each element of `input` (as :func:`ndgrad.sign`) for a real tensor; for a complex
+    tensor, ``z / |z|`` (and 0 where ``z`` is 0).
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the signs.
+
+    Example::
+
+        >>> torch.sgn(torch.tensor([3 + 4j, 0j]))
+        tensor([0.6000+0.8000j, 0.0000+0.0000j])
+        >>> torch.sgn(torch.tensor([-2.0, 0.0, 5.0]))
+        tensor([-1.,  0.,  1.])
+    """
     if input.dtype.kind != "c":
         return sign.spec.forward(input)
     mag = np.abs(input)
@@ -825,7 +898,23 @@ def round_(self, *args, **kwargs):
 
 @pointwise("logit", method=True, inplace=True, promote="float", operands=(0,))
 def logit(input, eps=None):
-    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    """The log-odds of each element of `input`: ``log(p / (1 - p))``; with `eps`, ``p`` is first clamped to
+    [`eps`, 1 - `eps`].
+
+    Args:
+        input (Tensor): the probabilities.
+        eps (float, optional): the clamping bound (default: no clamping, so 0 and 1 give -inf and inf).
+
+    Returns:
+        Tensor: the log-odds.
+
+    Example::
+
+        >>> torch.logit(torch.tensor([0.5, 0.75, 1.0]))
+        tensor([0.0000, 1.0986,    inf])
+        >>> torch.logit(torch.tensor([0.0, 1.0]), eps=1e-6)
+        tensor([-13.8155,  13.8023])
+    """
     if eps is not None:
         input = np.clip(input, eps, 1 - eps)
     return np.log(input / (1 - input))
@@ -851,7 +940,20 @@ _xlogy_method_args = _xlogy_args.method()
 @register(method=True)
 @_xlogy_args.signature
 def xlogy(*args, **kwargs):
-    """input * log(other), and 0 where input is 0 (unless other is nan)."""
+    """``input * log(other)``, elementwise, with 0 where `input` is 0 (unless `other` is NaN).
+
+    Args:
+        input (Tensor or Number): the factors.
+        other (Tensor or Number): the arguments of the log.
+
+    Returns:
+        Tensor: the products.
+
+    Example::
+
+        >>> torch.xlogy(torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 2.0, 1.0]))
+        tensor([0.0000, 0.6931, 0.0000])
+    """
     which, values = _xlogy_args.parse(args, kwargs)
     return _xlogy_ops[which](*values)
 
@@ -863,7 +965,21 @@ def xlogy_(self, *args, **kwargs):
 
 @pointwise("mvlgamma", method=True, inplace=True, promote="float", operands=(0,))
 def mvlgamma(input, p):
-    """The log of the multivariate gamma function of dimension p."""
+    """The log of the multivariate gamma function of dimension `p`, elementwise
+    (every element must be greater than ``(p - 1) / 2``).
+
+    Args:
+        input (Tensor): the input.
+        p (int): the dimension.
+
+    Returns:
+        Tensor: the values.
+
+    Example::
+
+        >>> torch.mvlgamma(torch.tensor([2.5, 3.0]), p=2)
+        tensor([0.8570, 1.5502])
+    """
     if p < 1:
         raise RuntimeError(f"p has to be greater than or equal to 1, but got {p}")
     out = sum(special().gammaln(input - j / 2) for j in range(p))
@@ -877,7 +993,20 @@ igammac = _binary("igammac", lambda a, x: special().gammaincc(a, x), promote="fl
 
 @pointwise("ldexp.Tensor", method=True, inplace=True, promote="float")
 def ldexp(input, other):
-    """input * 2 ** other."""
+    """``input * 2 ** other``, elementwise.
+
+    Args:
+        input (Tensor): the mantissas.
+        other (Tensor): the exponents.
+
+    Returns:
+        Tensor: a floating-point tensor.
+
+    Example::
+
+        >>> torch.ldexp(torch.tensor([1.0, 3.0]), torch.tensor([3, -1]))
+        tensor([8.0000, 1.5000])
+    """
     return input * np.exp2(other)
 
 
@@ -888,7 +1017,21 @@ def nextafter(input, other):
 
 @pointwise("heaviside", method=True, inplace=True, promote="same")
 def heaviside(input, values):
-    """0 where input < 0, 1 where input > 0, values where input == 0."""
+    """The Heaviside step function: 0 where `input` < 0, 1 where `input` > 0, and the matching element of
+    `values` where `input` is 0.
+
+    Args:
+        input (Tensor): the input.
+        values (Tensor): the values at 0 (broadcast against `input`).
+
+    Returns:
+        Tensor: the step values.
+
+    Example::
+
+        >>> torch.heaviside(torch.tensor([-1.5, 0.0, 2.0]), torch.tensor([0.5]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
     if input.dtype != np.asarray(values).dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
     return np.heaviside(input, values).astype(input.dtype)
@@ -907,7 +1050,21 @@ FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
 
 @register(method=True)
 def frexp(input):
-    """input = mantissa * 2 ** exponent with |mantissa| in [0.5, 1)."""
+    """Splits each element of `input` into a mantissa and an exponent, ``input = mantissa * 2 ** exponent``,
+    with the magnitude of the mantissa in [0.5, 1) (and 0 for 0).
+
+    Args:
+        input (Tensor): a floating-point tensor.
+
+    Returns:
+        (Tensor, IntTensor): a named tuple ``(mantissa, exponent)``.
+
+    Example::
+
+        >>> mantissa, exponent = torch.frexp(torch.tensor([8.0, 0.75]))
+        >>> mantissa, exponent
+        (tensor([0.5000, 0.7500]), tensor([4, 0], dtype=torch.int32))
+    """
     return FrexpResult(*_frexp(input))
 
 
@@ -932,8 +1089,24 @@ def _conj(input):
 
 @register(method=True)
 def conj(input):
-    """The complex conjugate; a real tensor is returned as it is. Of a complex tensor, as torch's, a
-    lazy view: it shares the input's memory and has the conjugate bit (is_conj), which ops resolve."""
+    """The complex conjugate of `input`. A real tensor is returned as it is; for a complex tensor the
+    result is, as in torch, a lazy view that shares `input`'s memory and has the conjugate bit set
+    (:meth:`Tensor.is_conj`), which later operations resolve.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the conjugate (a view).
+
+    Example::
+
+        >>> z = torch.tensor([1 + 2j, 3 - 1j])
+        >>> torch.conj(z)
+        tensor([1.-2.j, 3.+1.j])
+        >>> torch.conj(z).is_conj()
+        True
+    """
     return _conj(input) if input.is_complex() else input
 
 
@@ -1125,7 +1298,21 @@ _fill_inplace_ops = (_fill_tensor_, _fill_scalar_)   # fill_ has entries of its 
 @register()
 @_fill_args.signature
 def fill(*args, **kwargs):
-    """A tensor like input with every element `value`."""
+    """A new tensor of `input`'s shape and dtype with every element `value` (:meth:`Tensor.fill_` fills in place).
+
+    Args:
+        input (Tensor): the tensor whose shape and dtype the result takes.
+        value (Number or Tensor): the value (a 0-dim tensor).
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Example::
+
+        >>> torch.fill(torch.zeros(2, 2), 7)
+        tensor([[7., 7.],
+                [7., 7.]])
+    """
     which, values = _fill_args.parse(args, kwargs)
     return _fill_ops[which](*values)
 
@@ -1160,6 +1347,11 @@ for _name, _fn in {
 }.items():
     _alias(_name, _fn)
 
+# functools.wraps gave these in-place forms their op's whole docstring: they point to it instead
+for _name in ("ldexp", "logit"):
+    _registry.METHODS[_name + "_"].__doc__ = (f"In-place version of :func:`ndgrad.{_name}`: writes the result "
+                                              "into `input` and returns it.")
+
 # torch also has these in-place forms as functions (torch.exp_(x))
 for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 expm1 log log2 log10 log1p sin cos "
               "tan asin acos atan sinh cosh tanh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
@@ -1183,7 +1375,20 @@ def _check_float_pair(a, b):
 
 @op("complex")
 def complex(real, imag):
-    """real + i·imag (float tensors of one dtype, broadcast)."""
+    """The complex tensor ``real + imag * 1j``, elementwise (the two broadcast).
+
+    Args:
+        real (Tensor): the real parts (float32 or float64).
+        imag (Tensor): the imaginary parts, of the same dtype.
+
+    Returns:
+        Tensor: a complex64 or complex128 tensor.
+
+    Example::
+
+        >>> torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([3.0, -4.0]))
+        tensor([1.+3.j, 2.-4.j])
+    """
     _check_float_pair(real, imag)
     out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
     out.real, out.imag = real, imag
@@ -1192,13 +1397,39 @@ def complex(real, imag):
 
 @op("polar")
 def polar(abs, angle):
-    """abs·(cos(angle) + i·sin(angle))."""
+    """The complex numbers with the given absolute values and angles:
+    ``abs * (cos(angle) + sin(angle) * 1j)``.
+
+    Args:
+        abs (Tensor): the absolute values (float32 or float64).
+        angle (Tensor): the angles in radians, of the same dtype.
+
+    Returns:
+        Tensor: a complex tensor.
+
+    Example::
+
+        >>> torch.polar(torch.tensor([2.0]), torch.tensor([0.0]))
+        tensor([2.+0.j])
+    """
     _check_float_pair(abs, angle)
     return complex.spec.forward(abs * np.cos(angle), abs * np.sin(angle))
 
 
 def _real(input):
-    """The real part: for a complex tensor a view (view_as_real(input)[..., 0]), else input itself."""
+    """The real part of `input`: for a complex tensor a view of its real parts, for a real tensor `input` itself.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the real part.
+
+    Example::
+
+        >>> torch.real(torch.tensor([1 + 2j, -3 + 0.5j]))
+        tensor([ 1., -3.])
+    """
     if not input.is_complex():
         return input
     if input._math_bits & CONJ_BIT:   # as torch: the memory under the conjugate bit, whose real part is the same
@@ -1386,7 +1617,19 @@ lcm = _bitwise("lcm", np.lcm)
 
 @register("isreal", method=True)
 def isreal(input):
-    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    """Whether each element of `input` is real: its imaginary part is 0 (every element of a real tensor is).
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: a boolean tensor.
+
+    Example::
+
+        >>> torch.isreal(torch.tensor([1 + 0j, 2 + 1j]))
+        tensor([ True, False])
+    """
     if input.is_complex():
         return input.imag == 0
     return full_like(input, True, dtype=_dtype.bool_)
