@@ -458,7 +458,30 @@ _median_args = Parser("median(Tensor input)",                                   
 @register(method=True)
 @_median_args.signature
 def median(*args, **kwargs):
-    """median(x) -> the lower median of all elements; median(x, dim) -> (values, indices)."""
+    """median(input) -> Tensor
+    median(input, dim, keepdim=False) -> (Tensor, LongTensor)
+
+    The median of all elements of `input`, or, along `dim`, the medians and their indices. For an even
+    number of elements it is the lower of the two middle values (not their mean). NaN is the median
+    where there is a NaN (see :func:`ndgrad.nanmedian`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the median, or a named tuple ``(values, indices)`` with `dim`.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 4.0, 2.0, 3.0], [9.0, 7.0, 8.0, 6.0]])
+        >>> torch.median(x)
+        tensor(4.)
+        >>> values, indices = torch.median(x, dim=1)
+        >>> values, indices
+        (tensor([2., 7.]), tensor([2, 1]))
+    """
     which, values = _median_args.parse(args, kwargs)
     if which == 0:
         return _median_all(*values)
@@ -495,7 +518,25 @@ _nanmedian_args = Parser("nanmedian(Tensor input)",
 @register(method=True)
 @_nanmedian_args.signature
 def nanmedian(*args, **kwargs):
-    """median ignoring nans: nanmedian(x) -> a value; nanmedian(x, dim) -> (values, indices)."""
+    """nanmedian(input) -> Tensor
+    nanmedian(input, dim, keepdim=False) -> (Tensor, LongTensor)
+
+    As :func:`ndgrad.median`, ignoring NaNs: the (lower) median of the other values (NaN only where all are NaN).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the median, or a named tuple ``(values, indices)`` with `dim`.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, float("nan"), 3.0, 2.0])
+        >>> torch.nanmedian(x), torch.median(x)
+        (tensor(2.), tensor(nan))
+    """
     which, values = _nanmedian_args.parse(args, kwargs)
     if which == 0:
         return _nanmedian_all(*values)
@@ -524,7 +565,22 @@ def _mode(input, dim=-1, keepdim=False):
 
 @register(method=True)
 def mode(input, dim=-1, keepdim=False):
-    """(values, indices) of the most frequent value along `dim`."""
+    """The most frequent value of `input` along `dim` (the smallest of those tied), with an index where it occurs.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension. Default: ``-1``.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> values, indices = torch.mode(torch.tensor([[1, 2, 2], [3, 3, 1]]))
+        >>> values
+        tensor([2, 3])
+    """
     return return_types.mode(*_mode(input, dim, keepdim))
 
 
@@ -542,7 +598,23 @@ def _kthvalue(input, k, dim=-1, keepdim=False):
 
 @register(method=True)
 def kthvalue(input, k, dim=-1, keepdim=False):
-    """(values, indices) of the k-th smallest element (k counts from 1) along `dim`."""
+    """The `k`-th smallest element of `input` along `dim` (`k` counts from 1), with its index.
+
+    Args:
+        input (Tensor): the input.
+        k (int): which element, in increasing order, from 1.
+        dim (int): the dimension. Default: ``-1``.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> values, indices = torch.kthvalue(torch.tensor([5.0, 1.0, 4.0, 2.0]), 2)
+        >>> values, indices
+        (tensor(2.), tensor(3))
+    """
     return return_types.kthvalue(*_kthvalue(input, k, dim, keepdim))
 
 
@@ -971,7 +1043,25 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 @register(method=True)
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """The first element (or slice along dim) of every run of equal neighbours."""
+    """The first element (with `dim`, slice) of every run of equal consecutive elements of `input`.
+
+    Args:
+        input (Tensor): the input.
+        return_inverse (bool): also return, for each element, the index of its run. Default: ``False``.
+        return_counts (bool): also return the length of each run. Default: ``False``.
+        dim (int, optional): the dimension whose slices are compared (default: the flattened elements).
+
+    Returns:
+        Tensor or tuple of Tensor: the values, followed by the inverse indices and the counts when asked.
+
+    Example::
+
+        >>> x = torch.tensor([1, 1, 2, 2, 3, 1, 1])
+        >>> torch.unique_consecutive(x)
+        tensor([1, 2, 3, 1])
+        >>> torch.unique_consecutive(x, return_counts=True)
+        (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 2]))
+    """
     return _picked(_unique_consecutive(input, return_inverse, return_counts, dim), return_inverse, return_counts)
 
 
@@ -1099,7 +1189,29 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 # ---- composites: differences, integrals, covariance, quantiles (torch builds them from other ops) ---
 @register(method=True)
 def diff(input, n=1, dim=-1, prepend=None, append=None):
-    """The n-th forward difference along dim (prepend/append joined first)."""
+    """The `n`-th forward difference of `input` along `dim` (``out[i] = input[i + 1] - input[i]``, applied
+    `n` times), with `prepend` and `append` joined to `input` first.
+
+    Args:
+        input (Tensor): the input.
+        n (int): how many times to take differences. Default: ``1``.
+        dim (int): the dimension. Default: ``-1``.
+        prepend (Tensor, optional): values put before `input` along `dim`.
+        append (Tensor, optional): values put after `input` along `dim`.
+
+    Returns:
+        Tensor: the differences.
+
+    Example::
+
+        >>> x = torch.tensor([1, 4, 9, 16])
+        >>> torch.diff(x)
+        tensor([3, 5, 7])
+        >>> torch.diff(x, n=2)
+        tensor([2, 2])
+        >>> torch.diff(x, prepend=torch.tensor([0]))
+        tensor([1, 3, 5, 7])
+    """
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     dim = _wrap_dim(dim, input.ndim)
@@ -1138,7 +1250,25 @@ def _spacing(x, y, dim):
 
 @register()
 def trapezoid(y, x=None, *, dx=None, dim=-1):
-    """The trapezoidal rule along dim, with sample points x or a constant spacing dx (default 1)."""
+    """The integral of `y` along `dim` by the trapezoidal rule, with sample points `x` or a constant spacing `dx`.
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points (default: spaced by `dx`).
+        dx (float, optional): the constant spacing, without `x`. Default: ``1``.
+        dim (int): the dimension to integrate along. Default: ``-1``.
+
+    Returns:
+        Tensor: the integrals, with `dim` removed.
+
+    Example::
+
+        >>> y = torch.tensor([1.0, 2.0, 3.0])
+        >>> torch.trapezoid(y)
+        tensor(4.)
+        >>> torch.trapezoid(y, torch.tensor([0.0, 1.0, 3.0]))
+        tensor(6.5000)
+    """
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments")
     if isinstance(x, (int, float)):
@@ -1158,7 +1288,25 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 
 @register()
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
-    """The running trapezoidal integral along dim (one fewer element than y there)."""
+    """The running integral of `y` along `dim` by the trapezoidal rule: element ``i`` is the integral
+    from the first sample to sample ``i + 1`` (so one element fewer than `y` along `dim`).
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points (default: spaced by `dx`).
+        dx (float, optional): the constant spacing, without `x`. Default: ``1``.
+        dim (int): the dimension to integrate along. Default: ``-1``.
+
+    Returns:
+        Tensor: the running integrals.
+
+    Example::
+
+        >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]))
+        tensor([1.5000, 4.0000])
+        >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]), dx=0.5)
+        tensor([0.7500, 2.0000])
+    """
     if isinstance(x, (int, float)):
         x, dx = None, x
     dim, m, pairs = _trapezoid_parts(y, dim)
@@ -1171,7 +1319,27 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 @register(method=True)
 def cov(input, *, correction=1, fweights=None, aweights=None):
-    """The covariance matrix of the variables in input's rows (observations in columns)."""
+    """The covariance matrix of the variables in the rows of `input`, whose columns are the observations.
+
+    Args:
+        input (Tensor): a 1-D tensor (one variable) or 2-D tensor (variables, observations).
+        correction (int): subtracted from the number of observations in the divisor (1: unbiased). Default: ``1``.
+        fweights (Tensor, optional): integer frequency weights of the observations.
+        aweights (Tensor, optional): weights of the observations.
+
+    Returns:
+        Tensor: the covariance matrix (0-D for one variable).
+
+    Example::
+
+        >>> x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])
+        >>> torch.cov(x)
+        tensor([[ 1., -1.],
+                [-1.,  1.]])
+        >>> torch.cov(x, correction=0)
+        tensor([[ 0.6667, -0.6667],
+                [-0.6667,  0.6667]])
+    """
     if input.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.ndim} dimensions")
@@ -1201,7 +1369,22 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 @register(method=True)
 def corrcoef(input):
-    """Pearson correlation coefficients of the variables in input's rows."""
+    """The Pearson correlation coefficients of the variables in the rows of `input`, whose columns are the
+    observations (the covariance matrix normalised by the standard deviations).
+
+    Args:
+        input (Tensor): a 1-D tensor (one variable) or 2-D tensor (variables, observations).
+
+    Returns:
+        Tensor: the correlation matrix.
+
+    Example::
+
+        >>> x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.5]])
+        >>> torch.corrcoef(x)
+        tensor([[ 1.0000, -0.9820],
+                [-0.9820,  1.0000]])
+    """
     c = cov(input)
     if c.ndim == 0:
         return c / c
@@ -1359,8 +1542,26 @@ def _gradient_1d(f, dim, h, edge_order):
 
 @register()
 def gradient(input, *, spacing=1, dim=None, edge_order=1):
-    """torch.gradient: the derivative of `input` along each of `dim` (every dim by default), central
-    differences inside, one-sided (edge_order 1 or 2) at the ends; one tensor per dim."""
+    """Estimates the derivative of `input` along each of the dimensions `dim` (all by default): central
+    differences inside, one-sided differences of order `edge_order` at the ends.
+
+    Args:
+        input (Tensor): the sampled function.
+        spacing (Number, list of Number or tuple of Tensor): the spacing of the samples per dimension
+            (one number for all), or the coordinates of the samples per dimension. Default: ``1``.
+        dim (int or list of int, optional): the dimensions (default: all).
+        edge_order (int): 1 or 2, the order of the differences at the ends. Default: ``1``.
+
+    Returns:
+        tuple of Tensor: one derivative per dimension.
+
+    Example::
+
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+        (tensor([3., 4., 6., 7.]),)
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=2.0)
+        (tensor([1.5000, 2.0000, 3.0000, 3.5000]),)
+    """
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if spacing is None:
@@ -1387,8 +1588,25 @@ return_types.histogram = _structseq("histogram", ["hist", "bin_edges"])
 
 @register(method=True)
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
-    """(hist, bin_edges): counts (or weight sums; a density if asked) of input's values in `bins`
-    equal bins over `range` (default: min..max), or between the edges of a 1-D tensor `bins`."""
+    """A histogram of the values of `input`: `bins` equal-width bins over `range` (by default from the
+    smallest to the largest value), or the bins between the edges of a 1-D tensor `bins`.
+
+    Args:
+        input (Tensor): the values (a floating-point tensor).
+        bins (int or Tensor): the number of bins, or their edges (increasing).
+        range (tuple of float, optional): the lowest and highest edges.
+        weight (Tensor, optional): a weight per value (counts are then sums of weights).
+        density (bool): normalise so that the histogram integrates to 1. Default: ``False``.
+
+    Returns:
+        (Tensor, Tensor): a named tuple ``(hist, bin_edges)``.
+
+    Example::
+
+        >>> hist, edges = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3, range=(0.0, 6.0))
+        >>> hist, edges
+        (tensor([2., 1., 1.]), tensor([0., 2., 4., 6.]))
+    """
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._data.dtype)}'")
     values = np.asarray(input._data).ravel()

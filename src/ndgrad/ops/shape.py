@@ -1435,7 +1435,23 @@ def _rot90(input, k, dims):
 
 @register(method=True)
 def rot90(input, k=1, dims=(0, 1)):
-    """input rotated by k quarter turns in the plane of dims, from dims[0] towards dims[1]."""
+    """`input` rotated by `k` quarter turns in the plane of the dimensions `dims`, from the first towards
+    the second (counter-clockwise for a matrix printed as usual).
+
+    Args:
+        input (Tensor): the input.
+        k (int): the number of quarter turns (negative: the other way). Default: ``1``.
+        dims (list of int): the two dimensions of the plane. Default: ``(0, 1)``.
+
+    Returns:
+        Tensor: the rotated tensor.
+
+    Example::
+
+        >>> torch.rot90(torch.tensor([[1, 2], [3, 4]]))
+        tensor([[2, 4],
+                [1, 3]])
+    """
     dims = tuple(dims)
     n = input.ndim
     if len(dims) != 2:
@@ -1471,7 +1487,22 @@ def _block_diag(tensors, shapes):
 
 @register()
 def block_diag(*tensors):
-    """The tensors (at most 2-d) as the blocks of a block-diagonal matrix."""
+    """The block-diagonal matrix with the given tensors as its blocks, in order, and zeros elsewhere
+    (a 0-D tensor is a 1x1 block, a 1-D one a single row).
+
+    Args:
+        tensors (Tensor): the blocks, each of at most 2 dimensions.
+
+    Returns:
+        Tensor: the matrix, of the promoted dtype.
+
+    Example::
+
+        >>> torch.block_diag(torch.tensor([[1, 2]]), torch.tensor([[3], [4]]))
+        tensor([[1, 2, 0],
+                [0, 0, 3],
+                [0, 0, 4]])
+    """
     for i, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
@@ -1493,7 +1524,27 @@ def _diag_embed(input, offset, dim1, dim2):
 
 @register(method=True)
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    """Matrices (in dims dim1, dim2 of the result) whose `offset` diagonal is input's last dim."""
+    """Matrices whose `offset`-th diagonal holds the last dimension of `input`, zeros elsewhere; the
+    matrices lie in dimensions `dim1` and `dim2` of the result.
+
+    Args:
+        input (Tensor): the diagonals, in the last dimension.
+        offset (int): which diagonal: 0 the main one, positive above it, negative below it. Default: ``0``.
+        dim1 (int): the first dimension of the matrices. Default: ``-2``.
+        dim2 (int): the second dimension of the matrices. Default: ``-1``.
+
+    Returns:
+        Tensor: with one more dimension than `input`.
+
+    Example::
+
+        >>> torch.diag_embed(torch.tensor([[1, 2], [3, 4]]))
+        tensor([[[1, 0],
+                 [0, 2]],
+        <BLANKLINE>
+                [[3, 0],
+                 [0, 4]]])
+    """
     n = input.ndim + 1
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
@@ -1659,7 +1710,28 @@ def cartesian_prod(*tensors):
 
 @register()
 def combinations(input, r=2, with_replacement=False):
-    """The length-`r` combinations of the elements of the 1-d `input`, one per row."""
+    """The combinations of length `r` of the elements of the 1-D `input`, one per row (as Python's
+    ``itertools.combinations``, or ``combinations_with_replacement``).
+
+    Args:
+        input (Tensor): a 1-D tensor.
+        r (int): the length of each combination. Default: ``2``.
+        with_replacement (bool): allow an element to repeat within a combination. Default: ``False``.
+
+    Returns:
+        Tensor: the combinations, of shape (count, `r`).
+
+    Example::
+
+        >>> torch.combinations(torch.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+        >>> torch.combinations(torch.tensor([1, 2]), with_replacement=True)
+        tensor([[1, 1],
+                [1, 2],
+                [2, 2]])
+    """
     if input.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {_shape_str(input.shape)}")
     if r < 0:
@@ -1719,7 +1791,22 @@ aten.slice = _slice_public
 
 @register(method=True)
 def unsafe_chunk(input, chunks, dim=0):
-    """chunk without the views' in-place checks (torch's UnsafeSplitBackward0)."""
+    """As :func:`ndgrad.chunk`, without the checks that protect the chunks as views from in-place changes
+    (the gradient node is torch's ``UnsafeSplitBackward0``).
+
+    Args:
+        input (Tensor): the tensor to split.
+        chunks (int): the number of chunks.
+        dim (int): the dimension to split along. Default: ``0``.
+
+    Returns:
+        tuple of Tensor: the chunks.
+
+    Example::
+
+        >>> torch.unsafe_chunk(torch.arange(5), 2)
+        (tensor([0, 1, 2]), tensor([3, 4]))
+    """
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[_wrap_dim(dim, input.ndim)]
@@ -1729,8 +1816,28 @@ def unsafe_chunk(input, chunks, dim=0):
 # ---- api: vander, broadcast_shapes and the size / sign predicates
 @register()
 def vander(x, N=None, increasing=False):
-    """Columns x^0 .. x^(N-1) (reversed unless increasing): cumulative products of x copied into a
-    ones matrix, then a flip (the graph ends in torch's FlipBackward0 and CopySlices)."""
+    """The Vandermonde matrix of the 1-D `x`: its columns are powers of `x`, from ``x ** (N - 1)`` down
+    to ``x ** 0`` (up, with ``increasing=True``).
+
+    Args:
+        x (Tensor): a 1-D tensor.
+        N (int, optional): the number of columns (default: the length of `x`).
+        increasing (bool): powers in increasing order. Default: ``False``.
+
+    Returns:
+        Tensor: the matrix, (len(x), N).
+
+    Example::
+
+        >>> torch.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+        >>> torch.vander(torch.tensor([1, 2, 3]), N=2, increasing=True)
+        tensor([[1, 1],
+                [1, 2],
+                [1, 3]])
+    """
     if x.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -1744,7 +1851,19 @@ def vander(x, N=None, increasing=False):
 
 @register()
 def broadcast_shapes(*shapes):
-    """The shape tensors of `shapes` would broadcast to (ints stand for 1-D shapes)."""
+    """The shape that tensors of the given shapes broadcast to, without creating any tensor.
+
+    Args:
+        shapes (torch.Size, tuple of int or int): the shapes (an int stands for a 1-D shape).
+
+    Returns:
+        torch.Size: the broadcast shape.
+
+    Example::
+
+        >>> torch.broadcast_shapes((2, 1), (1, 3), (3,))
+        torch.Size([2, 3])
+    """
     shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
@@ -1771,7 +1890,22 @@ def is_signed(input):
 
 @register(method=True)
 def is_nonzero(input):
-    """bool(input) for a one-element tensor; torch's RuntimeError for any other."""
+    """Whether the single element of a one-element tensor is non-zero (``bool(input)``); any other tensor
+    raises a RuntimeError.
+
+    Args:
+        input (Tensor): a tensor of one element.
+
+    Returns:
+        bool: whether that element is non-zero.
+
+    Example::
+
+        >>> torch.is_nonzero(torch.tensor([0.5]))
+        True
+        >>> torch.is_nonzero(torch.tensor(0))
+        False
+    """
     if input.numel() == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
     if input.numel() > 1:
