@@ -718,12 +718,18 @@ _REMOVED_HOW = {
                    "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
 }
 
+_REPLACEMENT = {"symeig": "eigh"}   # the others keep their name in torch.linalg
+
 
 def _removed(name):
     def removed(*args, **kwargs):
         raise RuntimeError(_REMOVED + _REMOVED_HOW[name])
     removed.__name__ = removed.__qualname__ = name
-    removed.__doc__ = "Removed from torch (deprecated in 1.9): raises torch's RuntimeError naming the replacement."
+    removed.__doc__ = (
+        f"Removed from torch (deprecated in 1.9): any call raises torch's RuntimeError, "
+        f"whose message shows how to write it with :func:`ndgrad.linalg.{_REPLACEMENT.get(name, name)}`.\n\n"
+        f"Example::\n\n    >>> torch.{name}(torch.eye(2), torch.eye(2))\n    Traceback (most recent call last):\n"
+        f"    ...\n    RuntimeError: {_REMOVED[:-1]}...\n")
     return register(name)(removed)
 
 
