@@ -739,5 +739,21 @@ for _name in _REMOVED_HOW:
 
 @register()
 def spmm(input, mat2):
-    """torch.spmm: the older name of mm, kept by programs that multiply a sparse matrix by a dense one."""
+    """The matrix product of `input` and `mat2`: the older name of :func:`ndgrad.mm`, kept by programs that
+    multiply a sparse matrix by a dense one.
+
+    Args:
+        input (Tensor): the first matrix (sparse or dense), (n, m).
+        mat2 (Tensor): the second matrix, (m, p).
+
+    Returns:
+        Tensor: the product, (n, p).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
+        >>> torch.spmm(s, torch.tensor([[1.0], [3.0]]))
+        tensor([[6.],
+                [1.]])
+    """
     return mm(input, mat2)

@@ -814,8 +814,23 @@ def _norm_dim(input, p, dim, keepdim=False):
 
 @register()
 def norm_except_dim(v, pow=2, dim=0):
-    """The `pow`-norm over every dim but `dim`, shaped to broadcast against v (weight normalization);
-    dim=-1 gives the norm of all elements."""
+    """The `pow`-norm of `v` over every dimension but `dim`, shaped to broadcast against `v` (the norm of
+    weight normalization); ``dim=-1`` gives the norm of all elements.
+
+    Args:
+        v (Tensor): the input.
+        pow (float): the order of the norm. Default: ``2``.
+        dim (int): the dimension kept. Default: ``0``.
+
+    Returns:
+        Tensor: the norms, with size 1 in every dimension but `dim`.
+
+    Example::
+
+        >>> torch.norm_except_dim(torch.tensor([[3.0, 4.0], [6.0, 8.0]]), 2, 0)
+        tensor([[ 5.],
+                [10.]])
+    """
     n = v.ndim
     if dim == -1:
         return _norm_all(v, pow)

@@ -237,9 +237,30 @@ def _segments(offsets):
 
 @op("segment_reduce")
 def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
-    """Reduce (sum, mean, prod, max / amax, min / amin) consecutive segments of `data` along `axis`,
-    given by `lengths` or `offsets` (shape data.shape[:axis] + (segments,)); `initial` takes part in
-    every segment (and is the value of empty ones)."""
+    """Reduces consecutive segments of `data` along `axis`, whose lengths are given by `lengths` (or by
+    `offsets`): one value per segment.
+
+    Args:
+        data (Tensor): the values.
+        reduce (str): ``'sum'``, ``'mean'``, ``'prod'``, ``'max'`` or ``'min'``.
+        lengths (Tensor, optional): the length of each segment.
+        indices (Tensor, optional): not supported (as in torch: a RuntimeError).
+        offsets (Tensor, optional): the segment boundaries, instead of `lengths`.
+        axis (int): the dimension to reduce along. Default: ``0``.
+        unsafe (bool): skip the checks of `lengths`. Default: ``False``.
+        initial (Number, optional): a value included in every segment (and the value of empty ones).
+
+    Returns:
+        Tensor: of shape ``data.shape[:axis] + (segments,) + data.shape[axis + 1:]``.
+
+    Example::
+
+        >>> data = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+        >>> torch.segment_reduce(data, "sum", lengths=torch.tensor([2, 3]))
+        tensor([ 3., 12.])
+        >>> torch.segment_reduce(data, "max", lengths=torch.tensor([1, 4]))
+        tensor([1., 5.])
+    """
     if indices is not None and lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
     how, offsets, axis = _segment_offsets(data, reduce, lengths, offsets, axis, unsafe)
