@@ -59,6 +59,8 @@ def _named(name, fn, nargs=1):
 def _alias(name, fn):
     """torch's other name for `fn`, as a function, a method and (if fn has one) an in-place method."""
     register(name, method=True)(fn)
+    if fn.__doc__:   # an inline docstring, which functools.wraps copied whole: the alias points to it instead
+        _registry.OPS[name].__doc__ = f"Alias for :func:`ndgrad.{fn.__name__}`.\n"
     inplace = getattr(fn, "inplace", None) or _registry.METHODS.get(fn.__name__ + "_")
     if inplace is not None:
         _registry.METHODS[name + "_"] = inplace
