@@ -258,7 +258,22 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
 
 def typename(obj):
-    """'torch.FloatTensor' for a tensor; else the dotted name of obj (if it has one) or of its class."""
+    """The type name of `obj`: the legacy tensor type of a tensor (``'torch.FloatTensor'``), else the
+    dotted name of `obj` (a class or function) or of its class.
+
+    Args:
+        obj (object): any object.
+
+    Returns:
+        str: the name.
+
+    Example::
+
+        >>> torch.typename(torch.zeros(2, dtype=torch.int64))
+        'torch.LongTensor'
+        >>> torch.typename(1.5)
+        'float'
+    """
     if isinstance(obj, Tensor):
         return obj.type()
     named = obj if hasattr(obj, "__qualname__") else type(obj)
@@ -290,12 +305,40 @@ def can_cast(from_, to):
 
 
 def get_device(input):
-    """-1, the device index torch gives a CPU tensor (ndgrad has only the CPU)."""
+    """The index of the device `input` is on: -1 for a CPU tensor (in ndgrad, every tensor but those of the
+    CuPy backend).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        int: the device index.
+
+    Example::
+
+        >>> torch.get_device(torch.zeros(2))
+        -1
+    """
     return -1
 
 
 def set_default_tensor_type(t):
-    """Deprecated in torch: sets the default dtype from a float tensor type (torch.DoubleTensor or its name)."""
+    """Sets the default floating-point dtype from a float tensor type (deprecated in torch, which warns:
+    use :func:`ndgrad.set_default_dtype`).
+
+    Args:
+        t (type or str): ``torch.FloatTensor``, ``torch.DoubleTensor`` (or its name, ``"torch.DoubleTensor"``)...
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     torch.set_default_tensor_type(torch.DoubleTensor)
+        ...     print(torch.zeros(1).dtype)
+        ...     torch.set_default_tensor_type(torch.FloatTensor)
+        torch.float64
+    """
     _warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
                    "torch.set_default_dtype() and torch.set_default_device() as alternatives. ", stacklevel=2)
     if isinstance(t, str):
@@ -308,7 +351,20 @@ def set_default_tensor_type(t):
 
 
 def is_distributed(input):
-    """False: ndgrad tensors live in one process (ndgrad.distributed works with plain tensors)."""
+    """Whether `input` is a distributed tensor: always ``False`` (ndgrad's tensors live in one process;
+    :mod:`ndgrad.distributed` works with plain tensors).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        bool: ``False``.
+
+    Example::
+
+        >>> torch.is_distributed(torch.zeros(2))
+        False
+    """
     return False
 
 

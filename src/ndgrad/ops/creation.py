@@ -363,6 +363,13 @@ Example::
     >>> torch.ones_like(torch.tensor([1.5, 2.5]), dtype=torch.int32)
     tensor([1, 1], dtype=torch.int32)
 """,
+    "empty_like": """
+Example::
+
+    >>> x = torch.empty_like(torch.zeros(2, 3, dtype=torch.float64))   # its values are arbitrary
+    >>> x.shape, x.dtype
+    (torch.Size([2, 3]), torch.float64)
+""",
 }
 
 
