@@ -1759,7 +1759,10 @@ def sum_to_size(self, *args, **kwargs):
     return out.view(size) if lead else out
 
 
-_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input)}
+_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input),
+             # functions only, not Tensor methods (in torch too)
+             "view_as_real": lambda input: _registry.OPS["view_as_real"](input),
+             "view_as_complex": lambda input: _registry.OPS["view_as_complex"](input)}
 
 
 # the *_copy ops: the view op's result, copied (a tensor of its own, not a view of the input)
@@ -1769,8 +1772,54 @@ def _view_copy(view_fn, name):
         clone = _registry.OPS["clone"]
         return tuple(clone(o) for o in out) if isinstance(out, (tuple, list)) else clone(out)
     copy.__name__ = copy.__qualname__ = name
-    copy.__doc__ = f"`{name[:-5]}` copied out of the input (not a view)."
+    base = name[:-5]
+    copy.__doc__ = _COPY_DOC.format(
+        what=_COPY_WHAT.get(base, f"the view :meth:`Tensor.{base}` gives"),
+        returns="tuple of Tensor: the pieces" if base in ("split", "split_with_sizes", "unbind") else "Tensor: the copy",
+        example="\n".join("    " + line for line in _COPY_EXAMPLES[base].split("\n")))
     return register(name)(copy)
+
+
+_COPY_DOC = """A copy of {what}, with memory of its own (not a view of `input`).
+
+Args:
+    input (Tensor): the input.
+    args, kwargs: the other arguments of the view.
+
+Returns:
+    {returns}.
+
+Example::
+
+{example}
+"""
+_COPY_WHAT = {"slice": "the slice ``input[start:end:step]`` along `dim` (arguments ``dim=0, start=None, end=None, "
+                       "step=1``)",
+              "alias": "`input` (its alias is a view of the whole tensor)",
+              "view_as_real": "the view :func:`ndgrad.view_as_real` gives",
+              "view_as_complex": "the view :func:`ndgrad.view_as_complex` gives"}
+_COPY_EXAMPLES = {
+    "alias": ">>> x = torch.tensor([1, 2])\n>>> y = torch.alias_copy(x)\n>>> y[0] = 5\n>>> x\ntensor([1, 2])",
+    "as_strided": ">>> torch.as_strided_copy(torch.arange(6), (2, 2), (1, 2))\ntensor([[0, 2],\n        [1, 3]])",
+    "detach": ">>> torch.detach_copy(torch.ones(2))\ntensor([1., 1.])",
+    "diagonal": ">>> torch.diagonal_copy(torch.tensor([[1, 2], [3, 4]]))\ntensor([1, 4])",
+    "expand": ">>> torch.expand_copy(torch.tensor([1, 2]), (2, 2))\ntensor([[1, 2],\n        [1, 2]])",
+    "narrow": ">>> torch.narrow_copy(torch.arange(5), 0, 1, 3)\ntensor([1, 2, 3])",
+    "permute": ">>> torch.permute_copy(torch.zeros(2, 3, 4), (2, 0, 1)).shape\ntorch.Size([4, 2, 3])",
+    "select": ">>> torch.select_copy(torch.tensor([[1, 2], [3, 4]]), 0, 1)\ntensor([3, 4])",
+    "slice": ">>> torch.slice_copy(torch.arange(6), 0, 1, 6, 2)\ntensor([1, 3, 5])",
+    "split": ">>> torch.split_copy(torch.arange(5), 2)\n(tensor([0, 1]), tensor([2, 3]), tensor([4]))",
+    "split_with_sizes": ">>> torch.split_with_sizes_copy(torch.arange(5), [1, 4])\n(tensor([0]), tensor([1, 2, 3, 4]))",
+    "squeeze": ">>> torch.squeeze_copy(torch.zeros(1, 2, 1)).shape\ntorch.Size([2])",
+    "t": ">>> torch.t_copy(torch.tensor([[1, 2, 3]]))\ntensor([[1],\n        [2],\n        [3]])",
+    "transpose": ">>> torch.transpose_copy(torch.zeros(2, 3, 4), 0, 2).shape\ntorch.Size([4, 3, 2])",
+    "unbind": ">>> torch.unbind_copy(torch.tensor([[1, 2], [3, 4]]))\n(tensor([1, 2]), tensor([3, 4]))",
+    "unfold": ">>> torch.unfold_copy(torch.arange(4), 0, 2, 2)\ntensor([[0, 1],\n        [2, 3]])",
+    "unsqueeze": ">>> torch.unsqueeze_copy(torch.tensor([1, 2]), 0)\ntensor([[1, 2]])",
+    "view_as_complex": ">>> torch.view_as_complex_copy(torch.tensor([[1.0, 2.0]]))\ntensor([1.+2.j])",
+    "view_as_real": ">>> torch.view_as_real_copy(torch.tensor([1 + 2j]))\ntensor([[1., 2.]])",
+    "view": ">>> torch.view_copy(torch.arange(4), (2, 2))\ntensor([[0, 1],\n        [2, 3]])",
+}
 
 
 for _name in ("expand", "permute", "view", "squeeze", "unsqueeze", "transpose", "t", "diagonal", "narrow",
