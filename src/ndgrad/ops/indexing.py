@@ -360,6 +360,28 @@ def index_put(which, input, indices, values, accumulate):
 
 
 _registry.OPS["index_put_"] = _registry.METHODS["index_put_"]   # torch.index_put_ exists too
+_registry.OPS["index_put_"].__doc__ = """index_put_(input, indices, values, accumulate=False) -> Tensor
+
+Writes `values` into `input` at the positions the index tensors select (``input[indices] = values``),
+or adds them there with `accumulate` (an index repeated then adds each of its values).
+
+Args:
+    input (Tensor): the tensor written to.
+    indices (tuple of Tensor): one integer (or boolean) index tensor per leading dimension.
+    values (Tensor): the values, broadcast to the indexed shape.
+    accumulate (bool): add to the elements instead of replacing them. Default: ``False``.
+
+Returns:
+    Tensor: `input`.
+
+Example::
+
+    >>> x = torch.zeros(3)
+    >>> torch.index_put_(x, (torch.tensor([0, 2]),), torch.tensor([1.0, 2.0]))
+    tensor([1., 0., 2.])
+    >>> x.index_put_((torch.tensor([0, 0]),), torch.tensor([1.0, 1.0]), accumulate=True)
+    tensor([3., 0., 2.])
+"""
 
 
 @register()
