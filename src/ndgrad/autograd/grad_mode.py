@@ -244,7 +244,8 @@ class set_grad_enabled(_Mode):
 
 class inference_mode(_Mode):
     """A context manager (or decorator) for code that never needs gradients: inside it no operation is
-    recorded, and the tensors made there are inference tensors, which autograd later refuses to record.
+    recorded, and the tensors made there are inference tensors: outside such a block they cannot be
+    saved for backward nor changed in place.
 
     With ``mode=False`` it turns inference mode off (and grad mode on) inside an inference-mode block.
     Every flag is restored on exit; ``@inference_mode`` without parentheses decorates a function too.
