@@ -901,9 +901,11 @@ def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=Fals
 
 @register()
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    """Converts `obj` to a tensor. A Tensor, NumPy array or object with the buffer or DLPack protocol
-    is shared (no copy) when `copy` is not ``True`` and the dtype is kept; ``copy=False`` refuses a
-    conversion that would copy. Other data (lists, numbers) is read as by :func:`ndgrad.tensor`.
+    """Converts `obj` to a tensor. A Tensor or NumPy array is shared (no copy) when `copy` is not
+    ``True`` and the dtype is kept; ``copy=False`` refuses a conversion that would copy. Other data
+    (lists, numbers) is read as by :func:`ndgrad.tensor`. Unlike torch, ndgrad does not share the
+    memory of other buffer-protocol objects (use :func:`ndgrad.frombuffer`) or DLPack ones
+    (:func:`ndgrad.from_dlpack`).
 
     Args:
         obj (object): a Tensor, NumPy array, scalar or (nested) sequence.
