@@ -1139,7 +1139,8 @@ def _owner(t):
 class UntypedStorage:
     """The untyped storage of a tensor (``torch.UntypedStorage``): the bytes of its memory, shared by every view of it.
 
-    A tensor's is returned by :meth:`Tensor.untyped_storage`; ndgrad's storages are CPU memory only.
+    A tensor's is returned by :meth:`Tensor.untyped_storage`. In torch, ``StorageBase`` is the base class
+    of ``UntypedStorage``; in ndgrad they are one class (of CPU memory only).
 
     Args:
         owner: the array that holds the bytes (storages are made by tensors, not by hand).
