@@ -613,3 +613,16 @@ def test_softmax_of_a_transposed_tensor_is_row_major(fn):
         return y.is_contiguous(), type(y.flatten().grad_fn).__name__, g
     contiguous, name, _ = both(scenario)
     assert contiguous is True and name == "ViewBackward0"
+
+
+def test_view_as_real_and_complex_copies_are_copies_not_views():
+    # torch has these two as functions only (no Tensor method): the copy ops must not look for one
+    def scenario(T):
+        z = T.tensor([1 + 2j, 3 - 4j])
+        r = T.view_as_real_copy(z)
+        c = T.view_as_complex_copy(T.tensor([[1.0, 2.0], [3.0, -4.0]]))
+        r[0, 0] = 9.0   # a copy: z keeps its value
+        return [r, T.view_as_real(c), T.view_as_real(z), r._base is None]
+    r, c, z, no_base = both(scenario)
+    assert r.tolist() == [[9.0, 2.0], [3.0, -4.0]] and c.tolist() == [[1.0, 2.0], [3.0, -4.0]]
+    assert z.tolist() == [[1.0, 2.0], [3.0, -4.0]] and no_base is True

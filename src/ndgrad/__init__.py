@@ -229,13 +229,51 @@ detach, detach_, addmv_, as_strided_, resize_as_, i0_ = (Tensor.detach, Tensor.d
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
-    """The aten form: reduction is the enum int (an omitted one reads as 0, none, as in torch)."""
+    """The triplet margin loss (as :func:`ndgrad.nn.functional.triplet_margin_loss`), in aten's form:
+    `reduction` is an int, 0 for ``'none'``, 1 for ``'mean'``, 2 for ``'sum'``.
+
+    Args:
+        anchor (Tensor): the anchors, (N, D).
+        positive (Tensor): the positive examples, (N, D).
+        negative (Tensor): the negative examples, (N, D).
+        margin (float): the margin. Default: ``1.0``.
+        p (float): the order of the distance norm. Default: ``2``.
+        eps (float): added to the differences before the norm. Default: ``1e-6``.
+        swap (bool): use the positive-negative distance where it is smaller. Default: ``False``.
+        reduction (int): 0 none, 1 mean, 2 sum. Default: ``0``.
+
+    Returns:
+        Tensor: the loss.
+
+    Example::
+
+        >>> a = torch.tensor([[0.0, 0.0]])
+        >>> p = torch.tensor([[1.0, 0.0]])
+        >>> n = torch.tensor([[0.0, 3.0]])
+        >>> torch.triplet_margin_loss(a, p, n, margin=3.0, eps=0.0)
+        tensor([1.])
+    """
     red = _reduction_name(reduction, "triplet_margin_loss")
     return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=red)
 
 
 def typename(obj):
-    """'torch.FloatTensor' for a tensor; else the dotted name of obj (if it has one) or of its class."""
+    """The type name of `obj`: the legacy tensor type of a tensor (``'torch.FloatTensor'``), else the
+    dotted name of `obj` (a class or function) or of its class.
+
+    Args:
+        obj (object): any object.
+
+    Returns:
+        str: the name.
+
+    Example::
+
+        >>> torch.typename(torch.zeros(2, dtype=torch.int64))
+        'torch.LongTensor'
+        >>> torch.typename(1.5)
+        'float'
+    """
     if isinstance(obj, Tensor):
         return obj.type()
     named = obj if hasattr(obj, "__qualname__") else type(obj)
@@ -244,20 +282,63 @@ def typename(obj):
 
 
 def can_cast(from_, to):
-    """Whether type promotion allows casting `from_` to `to`: never to a lower kind (bool < integer
-    < floating < complex), any size within a kind."""
+    """Whether type promotion allows casting from `from_` to `to`: never to a lower kind (bool, then
+    integer, then floating point, then complex), any size within a kind.
+
+    Args:
+        from_ (torch.dtype): the dtype to cast from.
+        to (torch.dtype): the dtype to cast to.
+
+    Returns:
+        bool: whether the cast is allowed.
+
+    Example::
+
+        >>> torch.can_cast(torch.float64, torch.float32)
+        True
+        >>> torch.can_cast(torch.float32, torch.int32)
+        False
+    """
     def kind(d):
         return 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is _dtype.bool_ else 1
     return kind(from_) <= kind(to)
 
 
 def get_device(input):
-    """-1, the device index torch gives a CPU tensor (ndgrad has only the CPU)."""
+    """The index of the device `input` is on: -1 for a CPU tensor (in ndgrad, every tensor but those of the
+    CuPy backend).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        int: the device index.
+
+    Example::
+
+        >>> torch.get_device(torch.zeros(2))
+        -1
+    """
     return -1
 
 
 def set_default_tensor_type(t):
-    """Deprecated in torch: sets the default dtype from a float tensor type (torch.DoubleTensor or its name)."""
+    """Sets the default floating-point dtype from a float tensor type (deprecated in torch, which warns:
+    use :func:`ndgrad.set_default_dtype`).
+
+    Args:
+        t (type or str): ``torch.FloatTensor``, ``torch.DoubleTensor`` (or its name, ``"torch.DoubleTensor"``)...
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     torch.set_default_tensor_type(torch.DoubleTensor)
+        ...     print(torch.zeros(1).dtype)
+        ...     torch.set_default_tensor_type(torch.FloatTensor)
+        torch.float64
+    """
     _warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
                    "torch.set_default_dtype() and torch.set_default_device() as alternatives. ", stacklevel=2)
     if isinstance(t, str):
@@ -270,7 +351,20 @@ def set_default_tensor_type(t):
 
 
 def is_distributed(input):
-    """False: ndgrad tensors live in one process (ndgrad.distributed works with plain tensors)."""
+    """Whether `input` is a distributed tensor: always ``False`` (ndgrad's tensors live in one process;
+    :mod:`ndgrad.distributed` works with plain tensors).
+
+    Args:
+        input (Tensor): the tensor.
+
+    Returns:
+        bool: ``False``.
+
+    Example::
+
+        >>> torch.is_distributed(torch.zeros(2))
+        False
+    """
     return False
 
 
@@ -278,7 +372,21 @@ gcd_, lcm_ = Tensor.gcd_, Tensor.lcm_
 
 
 def to_dlpack(tensor):
-    """A DLPack capsule sharing the tensor's memory (what torch.from_dlpack and NumPy read)."""
+    """A DLPack capsule that shares the memory of `tensor`, for another library's ``from_dlpack``
+    (a capsule can be consumed once).
+
+    Args:
+        tensor (Tensor): the tensor to export.
+
+    Returns:
+        PyCapsule: the capsule.
+
+    Example::
+
+        >>> t = torch.arange(3)
+        >>> torch.from_dlpack(torch.to_dlpack(t))
+        tensor([0, 1, 2])
+    """
     return tensor.__dlpack__()
 
 # the ops' docstrings (ndgrad/_docs), then the Tensor methods that only point to their namesake function

@@ -181,7 +181,23 @@ def get_default_dtype():
 
 
 def promote_types(a, b):
-    """The smallest dtype both a and b convert to (torch.promote_types)."""
+    """The smallest dtype to which both `a` and `b` convert without losing their kind (the dtype type
+    promotion gives an operation on tensors of these two dtypes).
+
+    Args:
+        a (torch.dtype): the first dtype.
+        b (torch.dtype): the second dtype.
+
+    Returns:
+        torch.dtype: the promoted dtype.
+
+    Example::
+
+        >>> torch.promote_types(torch.int32, torch.float32)
+        torch.float32
+        >>> torch.promote_types(torch.uint8, torch.int8)
+        torch.int16
+    """
     if a is b:
         return a
     if a._rank != b._rank:

@@ -10,7 +10,17 @@ from ._tensor import Tensor, TypedStorage, UntypedStorage, _tensor_options, lega
 
 
 class tensortype(type):
-    """The metaclass of the legacy types (torch's is torch.tensortype)."""
+    """The metaclass of the legacy tensor types (``torch.FloatTensor``, ``torch.LongTensor``...): an
+    instance check against one of those types tests a tensor's dtype. torch names its metaclass
+    ``torch.tensortype`` too, but does not export it.
+
+    Example::
+
+        >>> type(torch.FloatTensor).__name__
+        'tensortype'
+        >>> isinstance(torch.zeros(2), torch.FloatTensor), isinstance(torch.zeros(2), torch.LongTensor)
+        (True, False)
+    """
 
     def __instancecheck__(cls, obj):
         return isinstance(obj, Tensor) and obj.layout is strided and obj.dtype is cls._legacy_dtype

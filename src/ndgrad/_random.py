@@ -14,7 +14,24 @@ _DEFAULT_SEED = 67280421310721   # torch's default initial seed
 
 
 class Generator:
-    """A seedable source of random numbers: `Generator().manual_seed(0)`."""
+    """A source of pseudo-random numbers, with its own seed and state; random functions take one as ``generator=``.
+
+    Only CPU generators exist in ndgrad, and their numbers are not torch's.
+
+    Args:
+        device (torch.device, optional): the device of the generator; only ``"cpu"``. Default: ``"cpu"``.
+
+    Example::
+
+        >>> g = torch.Generator().manual_seed(42)
+        >>> g.initial_seed()
+        42
+        >>> state = g.get_state()
+        >>> a = torch.rand(3, generator=g)
+        >>> _ = g.set_state(state)
+        >>> torch.equal(a, torch.rand(3, generator=g))
+        True
+    """
 
     def __init__(self, device="cpu"):
         if str(device).split(":")[0] != "cpu":
@@ -58,7 +75,24 @@ default_generator = Generator()
 
 
 def manual_seed(seed: int) -> "Generator":
-    """Seed the default generator (every random factory without `generator=` draws from it)."""
+    """Seeds the default random generator, which every random function without ``generator=`` draws from.
+
+    The numbers ndgrad draws after a given seed are its own (NumPy's), not torch's.
+
+    Args:
+        seed (int): the seed.
+
+    Returns:
+        torch.Generator: the default generator.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> a = torch.rand(2)
+        >>> _ = torch.manual_seed(0)
+        >>> torch.equal(a, torch.rand(2))
+        True
+    """
     return default_generator.manual_seed(seed)
 
 

@@ -25,8 +25,26 @@ _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4,
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    """torch.set_printoptions: a profile ('default', 'short', 'full') first, then the options given;
-    sci_mode is always set (None: automatic)."""
+    """Sets how tensors are printed. A `profile` is applied first, then the other options given.
+
+    Args:
+        precision (int, optional): the digits after the point for floats. Default: ``4``.
+        threshold (int, optional): the number of elements above which a tensor is summarised. Default: ``1000``.
+        edgeitems (int, optional): the elements shown at each end of a summarised dimension. Default: ``3``.
+        linewidth (int, optional): the characters per line. Default: ``80``.
+        profile (str, optional): ``'default'``, ``'short'`` (precision 2, threshold 1000, edgeitems 2) or ``'full'``
+            (nothing summarised).
+        sci_mode (bool, optional): always (``True``) or never (``False``) scientific notation; ``None`` chooses.
+
+    Example::
+
+        >>> torch.set_printoptions(precision=2)
+        >>> torch.tensor([1.23456, 2.5])
+        tensor([1.23, 2.50])
+        >>> torch.set_printoptions(profile="default")
+        >>> torch.tensor([1.23456, 2.5])
+        tensor([1.2346, 2.5000])
+    """
     global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
     if profile in _PROFILES:
         PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]

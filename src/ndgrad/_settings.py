@@ -19,7 +19,19 @@ _state = _State()
 
 
 def set_default_device(device):
-    """Only the CPU (or None, its default) can be the default device in ndgrad."""
+    """Sets the device that factory functions (``torch.zeros``...) use when none is given. ndgrad has
+    only the CPU: ``"cpu"`` or ``None`` (the default) are accepted, any other device raises.
+
+    Args:
+        device (str or torch.device or None): the default device.
+
+    Example::
+
+        >>> torch.set_default_device("cpu")
+        >>> torch.zeros(1).device
+        device(type='cpu')
+        >>> torch.set_default_device(None)
+    """
     if device is not None and _device(device).type != "cpu":
         raise NotImplementedError(f"set_default_device({str(device)!r}): ndgrad only has the CPU backend wired "
                                   "to ops so far")
@@ -47,7 +59,20 @@ def _check_int(name, n):
 
 
 def set_num_threads(int):  # noqa: A002 - torch's parameter name
-    """Recorded only: NumPy's BLAS keeps its own thread pool."""
+    """Sets the number of threads used for intra-op parallelism (see :func:`ndgrad.get_num_threads`).
+    ndgrad records it only: NumPy's BLAS keeps its own thread pool.
+
+    Args:
+        int (int): a positive number of threads.
+
+    Example::
+
+        >>> n = torch.get_num_threads()
+        >>> torch.set_num_threads(1)
+        >>> torch.get_num_threads()
+        1
+        >>> torch.set_num_threads(n)
+    """
     _check_int("set_num_threads", int)
     _state.num_threads = int
 
@@ -102,7 +127,21 @@ def get_num_interop_threads():
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):
-    """ndgrad's ops are deterministic already; the mode is recorded for the getters."""
+    """Sets whether operations must use deterministic algorithms (torch raises, or with `warn_only`
+    warns, for those that have none). ndgrad's operations are deterministic already; the mode is
+    recorded for :func:`ndgrad.are_deterministic_algorithms_enabled`.
+
+    Args:
+        mode (bool): whether to require deterministic algorithms.
+        warn_only (bool): warn instead of raising. Default: ``False``.
+
+    Example::
+
+        >>> torch.use_deterministic_algorithms(True)
+        >>> torch.are_deterministic_algorithms_enabled()
+        True
+        >>> torch.use_deterministic_algorithms(False)
+    """
     if not isinstance(mode, bool):
         raise TypeError(f"_set_deterministic_algorithms(): argument 'mode' (position 1) must be bool, "
                         f"not {type(mode).__name__}")
@@ -189,8 +228,20 @@ _state.matmul_precision = "highest"
 
 
 def set_warn_always(b):
-    """Record torch's warn-always flag (torch repeats its warn-once C++ warnings when it is set;
-    ndgrad's warnings go through Python's `warnings` filters, which decide repetition)."""
+    """Sets torch's warn-always flag: when set, torch repeats the warnings its C++ code gives once.
+    ndgrad records it (see :func:`ndgrad.is_warn_always_enabled`); its warnings go through Python's
+    :mod:`warnings` filters, which decide repetition.
+
+    Args:
+        b (bool): whether to warn always.
+
+    Example::
+
+        >>> torch.set_warn_always(True)
+        >>> torch.is_warn_always_enabled()
+        True
+        >>> torch.set_warn_always(False)
+    """
     _state.warn_always = bool(b)
 
 
@@ -210,7 +261,20 @@ def is_warn_always_enabled():
 
 
 def set_float32_matmul_precision(precision):
-    """Recorded and reported back: NumPy's float32 matmuls are always full precision (torch's 'highest')."""
+    """Sets the internal precision of float32 matrix products: ``"highest"``, ``"high"`` or ``"medium"``.
+    ndgrad records it for :func:`ndgrad.get_float32_matmul_precision`, but NumPy's float32 products are
+    always computed in full precision (torch's ``"highest"``).
+
+    Args:
+        precision (str): ``"highest"``, ``"high"`` or ``"medium"``.
+
+    Example::
+
+        >>> torch.set_float32_matmul_precision("high")
+        >>> torch.get_float32_matmul_precision()
+        'high'
+        >>> torch.set_float32_matmul_precision("highest")
+    """
     if precision not in ("highest", "high", "medium"):
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
                       "setFloat32MatmulPrecision call has no effect.")
@@ -234,10 +298,28 @@ def get_float32_matmul_precision():
 
 
 def set_flush_denormal(mode):
-    """False: NumPy offers no way to flush denormal floats to zero, so the mode is not supported
-    (torch returns whether the CPU supports it and the mode was set)."""
+    """Asks for denormal floats to be flushed to zero on the CPU. NumPy offers no way to do so, so
+    ndgrad always returns ``False`` (not supported) and changes nothing; torch returns ``True`` where
+    the CPU supports the mode.
+
+    Args:
+        mode (bool): whether to flush denormals.
+
+    Returns:
+        bool: whether the mode is supported (and was set): ``False`` in ndgrad.
+
+    Example (not a doctest: torch answers ``True`` on CPUs with SSE3)::
+
+        torch.set_flush_denormal(True)    # False in ndgrad: denormals are kept
+    """
     return False
 
 
 def init_num_threads():
-    """Nothing to initialize: NumPy's thread pools start on their own."""
+    """Initializes the thread pool of the calling thread in torch; in ndgrad there is nothing to
+    initialize (NumPy's thread pools start on their own) and it does nothing.
+
+    Example::
+
+        >>> torch.init_num_threads()
+    """

@@ -21,7 +21,19 @@ from .backends.numpy_backend import sparse as backend_sparse
 
 
 class layout:
-    """torch.layout: torch.strided, torch.sparse_coo, torch.sparse_csr, ..."""
+    """The type of the layout of a tensor's memory: ``torch.strided`` (dense), ``torch.sparse_coo``,
+    ``torch.sparse_csr``, ``torch.sparse_csc``, ``torch.sparse_bsr``, ``torch.sparse_bsc`` or ``torch.jagged``.
+
+    Args:
+        name (str): the layout's name (the layouts exist already; they are not made by hand).
+
+    Example::
+
+        >>> torch.zeros(2).layout
+        torch.strided
+        >>> torch.eye(2).to_sparse().layout
+        torch.sparse_coo
+    """
     __slots__ = ("name",)
 
     def __init__(self, name):

@@ -95,7 +95,21 @@ META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.p
 
 
 class Size(tuple):
-    """torch.Size: a tuple of ints with torch's repr."""
+    """The type of ``tensor.shape``: a tuple of ints.
+
+    Args:
+        iterable (iterable of int): the sizes. Default: ``()``.
+
+    Example::
+
+        >>> s = torch.zeros(2, 3).shape
+        >>> s
+        torch.Size([2, 3])
+        >>> s[1], s.numel()
+        (3, 6)
+        >>> torch.Size([4, 5])
+        torch.Size([4, 5])
+    """
     __slots__ = ()
 
     def __repr__(self):
@@ -1188,7 +1202,23 @@ def _owner(t):
 
 
 class UntypedStorage:
-    """torch.UntypedStorage: the bytes of a tensor's memory, shared by every view of it."""
+    """The untyped storage of a tensor (``torch.UntypedStorage``): the bytes of its memory, shared by every view of it.
+
+    A tensor's is returned by :meth:`Tensor.untyped_storage`. In torch, ``StorageBase`` is the base class
+    of ``UntypedStorage``; in ndgrad they are one class (of CPU memory only).
+
+    Args:
+        owner: the array that holds the bytes (storages are made by tensors, not by hand).
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 3.0])
+        >>> s = x.untyped_storage()
+        >>> s.nbytes()
+        12
+        >>> x[1:].untyped_storage().data_ptr() == s.data_ptr()
+        True
+    """
 
     def __init__(self, owner):
         self._owner = owner
@@ -1232,7 +1262,22 @@ class UntypedStorage:
 
 
 class TypedStorage(UntypedStorage):
-    """torch.TypedStorage (tensor.storage()): the same memory, read as elements of the tensor's dtype."""
+    """A tensor's storage read as elements of the tensor's dtype (:meth:`Tensor.storage`, deprecated in
+    torch in favour of :meth:`Tensor.untyped_storage`, with a warning).
+
+    Args:
+        owner: the array that holds the bytes (storages are made by tensors, not by hand).
+        np_dtype: the NumPy dtype the bytes are read as.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     s = torch.tensor([[1, 2], [3, 4]]).storage()
+        >>> s.tolist(), s.dtype, s.size()
+        ([1, 2, 3, 4], torch.int64, 4)
+    """
 
     def __init__(self, owner, np_dtype):
         super().__init__(owner)
@@ -1274,7 +1319,21 @@ class TypedStorage(UntypedStorage):
 
 
 class memory_format:
-    """torch.memory_format: how a 4-d (channels_last) or 5-d (channels_last_3d) tensor is laid out."""
+    """The type of the memory formats, the orders in which a tensor's dimensions are laid out in memory:
+    ``torch.contiguous_format``, ``torch.channels_last`` (4-D, NHWC), ``torch.channels_last_3d`` (5-D)
+    and ``torch.preserve_format``.
+
+    Args:
+        name (str): the format's name (the formats exist already; they are not made by hand).
+
+    Example::
+
+        >>> x = torch.zeros(1, 2, 3, 3).to(memory_format=torch.channels_last)
+        >>> x.stride()
+        (18, 1, 6, 2)
+        >>> x.is_contiguous(memory_format=torch.channels_last)
+        True
+    """
     __slots__ = ("name",)
 
     def __init__(self, name):

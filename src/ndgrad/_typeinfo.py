@@ -6,7 +6,21 @@ from . import _dtype
 
 
 class finfo:
-    """Limits of a floating-point dtype (a complex dtype: of its real part); the default dtype if none."""
+    """The numerical properties of a floating-point dtype (of a complex dtype: of its real part), as
+    attributes: ``bits``, ``eps``, ``max``, ``min``, ``tiny`` (``smallest_normal``), ``resolution`` and ``dtype``.
+
+    Args:
+        type (torch.dtype, optional): a floating-point or complex dtype. Default: the default dtype.
+
+    Example::
+
+        >>> torch.finfo(torch.float32).eps
+        1.1920928955078125e-07
+        >>> torch.finfo(torch.float16).max
+        65504.0
+        >>> torch.finfo().bits
+        32
+    """
 
     def __init__(self, type=None):  # noqa: A002 - torch's parameter name
         d = _dtype.defaults.float if type is None else type
@@ -36,7 +50,18 @@ class finfo:
 
 
 class iinfo:
-    """Limits of an integer dtype."""
+    """The numerical properties of an integer dtype, as attributes: ``bits``, ``max``, ``min`` and ``dtype``.
+
+    Args:
+        type (torch.dtype): an integer dtype (or bool).
+
+    Example::
+
+        >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.int8).max
+        (-128, 127)
+        >>> torch.iinfo(torch.int64).bits
+        64
+    """
 
     def __init__(self, type):  # noqa: A002
         if type is _dtype.bool_:

@@ -550,9 +550,30 @@ _MODES = (None, "default", "lite", "reduce-overhead", "max-autotune-no-cudagraph
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,
             disable=False):
-    """Compile a function or module (see the module docstring): `ndgrad.compile(fn)`, `@ndgrad.compile`,
-    `@ndgrad.compile(fullgraph=True)`, `ndgrad.compile(module)`. `backend`, `mode`, `dynamic` and `options` are
-    accepted as torch's (one tracing compiler here); `disable=True` returns the model unchanged."""
+    """Compiles a function or module: the result runs the same computation, traced once per kind of input
+    and replayed. Usable as ``torch.compile(fn)``, ``@torch.compile`` or ``@torch.compile(fullgraph=True)``.
+
+    ndgrad has one tracing compiler: `backend`, `mode`, `dynamic` and `options` are accepted as torch's
+    but choose nothing.
+
+    Args:
+        model (Callable or nn.Module, optional): what to compile (without it, a decorator is returned).
+        fullgraph (bool): refuse graph breaks. Default: ``False``.
+        dynamic (bool, optional): trace with dynamic shapes.
+        backend (str or Callable): the backend's name. Default: ``"inductor"``.
+        mode (str, optional): the compilation mode.
+        options (dict, optional): backend options.
+        disable (bool): return `model` unchanged. Default: ``False``.
+
+    Returns:
+        Callable: the compiled function or module.
+
+    Example::
+
+        >>> fn = torch.compile(lambda x: torch.sin(x) + 1, backend="eager")
+        >>> fn(torch.zeros(3))
+        tensor([1., 1., 1.])
+    """
     if mode is not None and options is not None:
         raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
     if mode not in _MODES:

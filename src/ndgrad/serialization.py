@@ -143,9 +143,27 @@ class _Pickler(pickle._Pickler):   # the Python pickler: only it lets a global b
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
-    """Write `obj` to a path or binary file in torch's checkpoint format (torch.load reads it).
-    Tensors, state dicts and containers of them load with `weights_only=True`; other objects
-    (whole modules) are pickled by reference to their classes and need `weights_only=False`."""
+    """Writes `obj` (a tensor, a state dict, a container of them, or any picklable object) to a file in
+    torch's zip checkpoint format, which :func:`ndgrad.load` and ``torch.load`` read.
+
+    Tensors, state dicts and containers of them load with ``weights_only=True``; other objects (a whole
+    module) are pickled by reference to their classes and need ``weights_only=False``.
+
+    Args:
+        obj (object): what to save.
+        f (str, os.PathLike or file-like): a path, or a binary file open for writing.
+        pickle_module (module, optional): the pickle module to use.
+        pickle_protocol (int): the pickle protocol. Default: ``2``.
+
+    Example::
+
+        >>> import io
+        >>> buffer = io.BytesIO()
+        >>> torch.save({"w": torch.tensor([1.0, 2.0])}, buffer)
+        >>> _ = buffer.seek(0)
+        >>> torch.load(buffer)
+        {'w': tensor([1., 2.])}
+    """
     if pickle_module is not None and pickle_module is not pickle:
         raise NotImplementedError("ndgrad.save writes with the standard pickle module only")
     if not _use_new_zipfile_serialization:
@@ -396,10 +414,32 @@ def _check_location(map_location):
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
-    """Read a checkpoint written by ndgrad.save or torch.save (zip format). With `weights_only=True`
-    (the default) only tensors, containers and allow-listed globals load and nothing in the file
-    runs; `weights_only=False` unpickles anything: use it only on files you trust. `mmap` is
-    accepted; storages are read into memory."""
+    """Reads an object written by :func:`ndgrad.save` or ``torch.save`` (zip format).
+
+    With ``weights_only=True`` (the default) only tensors, containers and allow-listed globals load, and
+    nothing in the file runs; ``weights_only=False`` unpickles anything, so use it only on files you trust.
+    `mmap` is accepted, but the storages are read into memory.
+
+    Args:
+        f (str, os.PathLike or file-like): a path, or a binary file open for reading.
+        map_location (str, torch.device, dict or callable, optional): where to put the storages; only
+            the CPU exists in ndgrad.
+        pickle_module (module, optional): the pickle module to use (not with ``weights_only=True``).
+        weights_only (bool, optional): restrict unpickling to tensors and plain data. Default: ``True``.
+        mmap (bool, optional): map the file instead of reading it.
+
+    Returns:
+        object: what was saved.
+
+    Example::
+
+        >>> import io
+        >>> buffer = io.BytesIO()
+        >>> torch.save([torch.arange(3)], buffer)
+        >>> _ = buffer.seek(0)
+        >>> torch.load(buffer, weights_only=True)
+        [tensor([0, 1, 2])]
+    """
     if pickle_module is not None and pickle_module is not pickle:
         raise NotImplementedError("ndgrad.load reads with the standard pickle module only")
     _check_location(map_location)

@@ -375,8 +375,24 @@ def cast_inputs(op_name, args):
 
 
 class autocast:
-    """`with autocast("cpu"):` (or as a decorator): the ops of the region run under the autocast
-    policy in `dtype` (default: bfloat16 on the CPU). `enabled=False` turns autocast off inside."""
+    """A context manager (or decorator) for mixed precision: inside it, the operations that autocast lists
+    run in the lower-precision `dtype` (matrix products, convolutions...), the others in float32.
+
+    Args:
+        device_type (str): ``"cpu"`` (without CUDA, ``"cuda"`` warns and turns autocast off, as torch does).
+        dtype (torch.dtype, optional): the lower precision (default on the CPU: ``torch.bfloat16``).
+        enabled (bool): whether autocast is on inside (``False`` turns it off inside an autocast region). Default: ``True``.
+        cache_enabled (bool, optional): whether casts of weights are cached inside the region.
+
+    Example::
+
+        >>> a = torch.ones(2, 2)
+        >>> with torch.autocast("cpu"):
+        ...     b = a @ a
+        ...     c = a + a
+        >>> b.dtype, c.dtype
+        (torch.bfloat16, torch.float32)
+    """
 
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
         if not isinstance(device_type, str):

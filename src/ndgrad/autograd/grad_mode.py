@@ -220,7 +220,24 @@ class enable_grad(_NoParamMode):
 
 
 class set_grad_enabled(_Mode):
-    """Sets grad mode at once when called as a function; restores it on leaving `with`."""
+    """Turns gradient recording on or off: at once when called, or for the block of a ``with`` statement
+    (or of a decorated function), after which the previous mode comes back.
+
+    Args:
+        mode (bool): whether operations are recorded for autograd.
+
+    Example::
+
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.set_grad_enabled(False):
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+        >>> _ = torch.set_grad_enabled(False)
+        >>> (x * 2).requires_grad
+        False
+        >>> _ = torch.set_grad_enabled(True)
+    """
 
     def __init__(self, mode):
         _check_bool("set_grad_enabled", mode)
@@ -242,8 +259,24 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Inference mode on (grad mode off) or, with mode=False, off (grad mode on); every flag is
-    restored on exit. `inference_mode(fn)` (no parentheses) decorates fn with inference_mode()."""
+    """A context manager (or decorator) for code that never needs gradients: inside it no operation is
+    recorded, and the tensors made there are inference tensors: outside such a block they cannot be
+    saved for backward nor changed in place.
+
+    With ``mode=False`` it turns inference mode off (and grad mode on) inside an inference-mode block.
+    Every flag is restored on exit; ``@inference_mode`` without parentheses decorates a function too.
+
+    Args:
+        mode (bool): turn inference mode on (``True``) or off. Default: ``True``.
+
+    Example::
+
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.inference_mode():
+        ...     y = x * 2
+        >>> y.requires_grad, y.is_inference()
+        (False, True)
+    """
 
     def __new__(cls, mode=True):
         if isinstance(mode, bool):

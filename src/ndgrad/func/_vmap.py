@@ -50,7 +50,26 @@ def _name(func):
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    """func mapped over dimension in_dims of its inputs; outputs batched along out_dims."""
+    """Vectorizes `func` over a batch dimension: the returned function runs `func` as if on each slice
+    along `in_dims` of its inputs, and stacks the results along `out_dims` (in one batched computation).
+
+    Args:
+        func (Callable): a function of tensors.
+        in_dims (int, None or nested tuple): the batch dimension of each input (None: not batched). Default: ``0``.
+        out_dims (int or tuple of int): where the batch dimension goes in each output. Default: ``0``.
+        randomness (str): ``'error'``, ``'different'`` or ``'same'``: how random operations behave across the batch. Default: ``'error'``.
+        chunk_size (int, optional): compute the batch in chunks of this size.
+
+    Returns:
+        Callable: the batched function.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> y = torch.tensor([1.0, 1.0])
+        >>> torch.vmap(torch.dot, in_dims=(0, None))(x, y)
+        tensor([3., 7.])
+    """
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
     if chunk_size is not None and chunk_size <= 0:

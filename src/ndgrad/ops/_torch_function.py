@@ -222,12 +222,41 @@ class _Disable:
 
 
 class DisableTorchFunctionSubclass(_Disable):
-    """Context manager: Tensor subclasses' `__torch_function__` is not called inside (torch._C)."""
+    """A context manager inside which the ``__torch_function__`` of Tensor subclasses is not called (the
+    overrides of other types still are); functions return plain tensors.
+
+    Example::
+
+        >>> class Logged(torch.Tensor):
+        ...     @classmethod
+        ...     def __torch_function__(cls, func, types, args=(), kwargs=None):
+        ...         print("override:", func.__name__)
+        ...         return super().__torch_function__(func, types, args, kwargs or {})
+        >>> t = torch.tensor([1.0]).as_subclass(Logged)
+        >>> with torch.DisableTorchFunctionSubclass():
+        ...     type(torch.add(t, 1)).__name__
+        'Tensor'
+    """
     _level = 1
 
 
 class DisableTorchFunction(_Disable):
-    """Context manager: no `__torch_function__` is called inside, of Tensor subclasses or other types."""
+    """A context manager inside which no ``__torch_function__`` override is called, neither of Tensor
+    subclasses nor of other types: functions run their default implementation on the plain tensors.
+
+    Example::
+
+        >>> class Logged(torch.Tensor):
+        ...     @classmethod
+        ...     def __torch_function__(cls, func, types, args=(), kwargs=None):
+        ...         print("override:", func.__name__)
+        ...         return super().__torch_function__(func, types, args, kwargs or {})
+        >>> t = torch.tensor([1.0]).as_subclass(Logged)
+        >>> _ = torch.add(t, 1)
+        override: add
+        >>> with torch.DisableTorchFunction():
+        ...     _ = torch.add(t, 1)
+    """
     _level = 2
 
 

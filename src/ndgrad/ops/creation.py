@@ -194,7 +194,28 @@ _WIDEST = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np
 
 @register()
 def as_tensor(data, dtype=None, device=None):
-    """`data` as a tensor, sharing memory with a Tensor or NumPy array when the dtype allows."""
+    """Converts `data` to a tensor, sharing memory with it where possible.
+
+    A Tensor or a NumPy array of the wanted dtype is not copied (a Tensor is returned as it is); other
+    data (lists, scalars, another dtype) is copied.
+
+    Args:
+        data (array_like): a Tensor, NumPy array, list, tuple or scalar.
+        dtype (torch.dtype, optional): the wanted dtype (default: inferred from `data`).
+        device (torch.device, optional): only the CPU is supported.
+
+    Returns:
+        Tensor: the tensor.
+
+    Example::
+
+        >>> import numpy as np
+        >>> a = np.array([1.0, 2.0])
+        >>> t = torch.as_tensor(a)
+        >>> a[0] = 5.0
+        >>> t
+        tensor([5., 2.], dtype=torch.float64)
+    """
     _check_device("as_tensor", device)
     d = None if dtype is None else _dtype_arg("as_tensor", dtype)
     if isinstance(data, Tensor):
@@ -250,8 +271,24 @@ class _Capsule:
 
 @register()
 def from_dlpack(ext_tensor):
-    """A tensor sharing memory with any object that speaks DLPack (`__dlpack__`): NumPy arrays,
-    torch/JAX/CuPy tensors; a GPU object lands on ndgrad's CuPy backend."""
+    """A tensor sharing memory with an object that has the DLPack protocol (``__dlpack__``): a NumPy
+    array, a torch, JAX or CuPy tensor, or a DLPack capsule. A GPU object lands on ndgrad's CuPy backend.
+
+    Args:
+        ext_tensor (object): the object (or capsule) to import.
+
+    Returns:
+        Tensor: the tensor over the same memory.
+
+    Example::
+
+        >>> import numpy as np
+        >>> a = np.arange(3.0)
+        >>> t = torch.from_dlpack(a)
+        >>> a[0] = 9.0
+        >>> t
+        tensor([9., 1., 2.], dtype=torch.float64)
+    """
     if type(ext_tensor).__name__ == "PyCapsule":   # a bare capsule (to_dlpack's): NumPy checks it is CPU memory
         ext_tensor = _Capsule(ext_tensor)
     if not hasattr(ext_tensor, "__dlpack__"):
@@ -325,6 +362,13 @@ Example::
 
     >>> torch.ones_like(torch.tensor([1.5, 2.5]), dtype=torch.int32)
     tensor([1, 1], dtype=torch.int32)
+""",
+    "empty_like": """
+Example::
+
+    >>> x = torch.empty_like(torch.zeros(2, 3, dtype=torch.float64))   # its values are arbitrary
+    >>> x.shape, x.dtype
+    (torch.Size([2, 3]), torch.float64)
 """,
 }
 
@@ -601,7 +645,26 @@ _logspace_args = Parser(*(f"logspace({start} start, {end} end, int steps, float 
 @register()
 @_logspace_args.signature
 def logspace(*args, **kwargs):
-    """`base ** linspace(start, end, steps)`."""
+    """`steps` values spaced evenly on a log scale: ``base ** linspace(start, end, steps)``.
+
+    Args:
+        start (float): the exponent of the first value.
+        end (float): the exponent of the last value.
+        steps (int): the number of values.
+        base (float): the base. Default: ``10.0``.
+        dtype (torch.dtype, optional): the dtype (default: the default float dtype).
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the 1-D tensor of values.
+
+    Example::
+
+        >>> torch.logspace(0, 2, 3)
+        tensor([  1.,  10., 100.])
+        >>> torch.logspace(0, 3, 4, base=2)
+        tensor([1., 2., 4., 8.])
+    """
     _, values = _logspace_args.parse(args, kwargs)
     start, end, steps, base, out, dtype, layout, device, pin_memory, requires_grad = values
     _check_out("logspace", out)
@@ -661,7 +724,25 @@ def _in_format(a, memory_format):
 
 @register()
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
-    """An uninitialized tensor with the given strides, over just the memory they reach."""
+    """An uninitialized tensor of `size` with the given `stride` (elements to step in memory per
+    index of each dimension), over just the memory those strides reach.
+
+    Args:
+        size (tuple of int): the shape.
+        stride (tuple of int): the strides.
+        dtype (torch.dtype, optional): the dtype (default: the default float dtype).
+        device (torch.device, optional): only the CPU is supported.
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the new tensor; its values are arbitrary.
+
+    Example::
+
+        >>> x = torch.empty_strided((2, 3), (1, 2))
+        >>> x.shape, x.stride()
+        (torch.Size([2, 3]), (1, 2))
+    """
     d = _dtype_arg("empty_strided", dtype).np
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
@@ -843,8 +924,32 @@ def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=Fals
 
 @register()
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    """`obj` as a tensor: a Tensor, NumPy array or scalar is aliased when `copy` is not True and the
-    dtype is kept (copy=False refuses a conversion); other data is read as by `tensor`."""
+    """Converts `obj` to a tensor. A Tensor or NumPy array is shared (no copy) when `copy` is not
+    ``True`` and the dtype is kept; ``copy=False`` refuses a conversion that would copy. Other data
+    (lists, numbers) is read as by :func:`ndgrad.tensor`. Unlike torch, ndgrad does not share the
+    memory of other buffer-protocol objects (use :func:`ndgrad.frombuffer`) or DLPack ones
+    (:func:`ndgrad.from_dlpack`).
+
+    Args:
+        obj (object): a Tensor, NumPy array, scalar or (nested) sequence.
+        dtype (torch.dtype, optional): the dtype of the result (default: that of `obj`, or inferred).
+        device (torch.device, optional): only the CPU is supported.
+        copy (bool, optional): always copy (``True``), never copy (``False``), or copy only when needed (``None``).
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the tensor.
+
+    Example::
+
+        >>> a = torch.tensor([1, 2, 3])
+        >>> torch.asarray(a) is a
+        True
+        >>> torch.asarray(a, copy=True).data_ptr() == a.data_ptr()
+        False
+        >>> torch.asarray([1.5, 2.5], dtype=torch.float64)
+        tensor([1.5000, 2.5000], dtype=torch.float64)
+    """
     _check_device("asarray", device)
     d = None if dtype is None else _dtype_arg("asarray", dtype)
     if isinstance(obj, (Tensor, np.ndarray, np.generic)):
@@ -918,7 +1023,24 @@ triu_indices = _triangle_indices("triu_indices", np.triu_indices)
 
 @register()
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
-    """A 0-dim tensor holding the number `s`, of the default float dtype unless `dtype` says otherwise."""
+    """A 0-dim tensor holding the number `s`, of the default float dtype unless `dtype` says otherwise.
+
+    Args:
+        s (Number): the value.
+        dtype (torch.dtype, optional): the dtype.
+        device (torch.device, optional): only the CPU is supported.
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the 0-dim tensor.
+
+    Example::
+
+        >>> torch.scalar_tensor(3)
+        tensor(3.)
+        >>> torch.scalar_tensor(1, dtype=torch.int64)
+        tensor(1)
+    """
     _check_device("scalar_tensor", device)
     d = _dtype_arg("scalar_tensor", dtype)
     if isinstance(s, complex) and not d.is_complex:
@@ -928,7 +1050,28 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 
 @register()
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
-    """A 1-D tensor sharing the memory of a Python buffer (bytearray, array.array, memoryview...)."""
+    """A 1-D tensor that shares the memory of a Python object with the buffer protocol (bytearray,
+    array.array, memoryview...): writing to one changes the other.
+
+    Args:
+        buffer (object): the buffer (writable, or torch warns).
+        dtype (torch.dtype): the dtype to read the bytes as.
+        count (int): the number of elements to read; ``-1`` for all. Default: ``-1``.
+        offset (int): the number of bytes to skip first. Default: ``0``.
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the tensor over the buffer.
+
+    Example::
+
+        >>> import array
+        >>> a = array.array("i", [1, 2, 3])
+        >>> t = torch.frombuffer(a, dtype=torch.int32)
+        >>> t[0] = 7
+        >>> a
+        array('i', [7, 2, 3])
+    """
     d = _dtype_arg("frombuffer", dtype)
     data = np.frombuffer(buffer, dtype=d.np, count=count, offset=offset)
     if not data.flags.writeable:   # torch writes into the immutable buffer; NumPy cannot: a copy
@@ -943,7 +1086,25 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
 @register()
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
                    pin_memory=False):
-    """An uninitialized tensor of `size` whose memory holds its dims in the order `physical_layout`."""
+    """An uninitialized tensor of `size` whose memory holds its dimensions in the order `physical_layout`
+    (the first listed outermost), so that its strides follow that order.
+
+    Args:
+        size (tuple of int): the shape.
+        physical_layout (tuple of int): a permutation of the dimensions, outermost first.
+        dtype (torch.dtype, optional): the dtype (default: the default float dtype).
+        device (torch.device, optional): only the CPU is supported.
+        requires_grad (bool): whether autograd records operations on the result. Default: ``False``.
+
+    Returns:
+        Tensor: the new tensor; its values are arbitrary.
+
+    Example::
+
+        >>> x = torch.empty_permuted((2, 3, 4), (0, 2, 1))
+        >>> x.shape, x.stride()
+        (torch.Size([2, 3, 4]), (12, 1, 3))
+    """
     _check_device("empty_permuted", device)
     size, order = tuple(size), tuple(physical_layout)
     if sorted(order) != list(range(len(size))):
@@ -956,8 +1117,26 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
 @register("range")   # not named range here: that would hide the builtin from this module
 def _range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False):
-    """Deprecated in torch: start, start + step, ... up to and including `end`, of the default
-    float dtype unless `dtype` says otherwise."""
+    """The values ``start, start + step, ...`` up to and including `end` (deprecated in torch, which
+    warns: :func:`ndgrad.arange` excludes `end`), of the default float dtype unless `dtype` says otherwise.
+
+    Args:
+        start (Number): the first value. Default: ``0``.
+        end (Number): the last value.
+        step (Number): the gap between values. Default: ``1``.
+        dtype (torch.dtype, optional): the dtype.
+
+    Returns:
+        Tensor: the 1-D tensor of values.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     torch.range(1, 4)
+        tensor([1., 2., 3., 4.])
+    """
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
                   "[start, end).", UserWarning, stacklevel=2)

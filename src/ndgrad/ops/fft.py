@@ -45,7 +45,35 @@ def _fft_c2r(input, dim, normalization, last_dim_size):
 @register(method=True)
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
          normalized=False, onesided=None, return_complex=None, align_to_window=None):
-    """(freq, frames) (or (batch, freq, frames)) DFTs of the frames of a 1-d or (batch, length) signal."""
+    """The short-time Fourier transform: the DFT of each frame of `n_fft` samples of `input`, frames
+    `hop_length` apart, each multiplied by `window`.
+
+    Args:
+        input (Tensor): the signal, (L,) or (B, L).
+        n_fft (int): the frame length.
+        hop_length (int, optional): the frame step. Default: ``n_fft // 4``.
+        win_length (int, optional): the window length (padded to `n_fft`). Default: `n_fft`.
+        window (Tensor, optional): the window (default: all ones).
+        center (bool): pad `input` by ``n_fft // 2`` on both sides first. Default: ``True``.
+        pad_mode (str): the padding mode with `center`. Default: ``'reflect'``.
+        normalized (bool): multiply by ``n_fft ** -0.5``. Default: ``False``.
+        onesided (bool, optional): keep only the ``n_fft // 2 + 1`` non-negative frequencies
+            (default: for real input).
+        return_complex (bool, optional): return a complex tensor (``False``: its real view, deprecated in
+            torch); it must be given for real input.
+
+    Returns:
+        Tensor: the spectrum, (freq, frames) or (B, freq, frames).
+
+    Example::
+
+        >>> x = torch.ones(8)
+        >>> spec = torch.stft(x, n_fft=4, hop_length=2, window=torch.ones(4), return_complex=True)
+        >>> spec.shape
+        torch.Size([3, 5])
+        >>> spec[:, 0]
+        tensor([4.+0.j, 0.+0.j, 0.+0.j])
+    """
     complex_in = input.is_complex() or (window is not None and window.is_complex())
     if return_complex is None and not complex_in:
         raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "

@@ -360,6 +360,28 @@ def index_put(which, input, indices, values, accumulate):
 
 
 _registry.OPS["index_put_"] = _registry.METHODS["index_put_"]   # torch.index_put_ exists too
+_registry.OPS["index_put_"].__doc__ = """index_put_(input, indices, values, accumulate=False) -> Tensor
+
+Writes `values` into `input` at the positions the index tensors select (``input[indices] = values``),
+or adds them there with `accumulate` (an index repeated then adds each of its values).
+
+Args:
+    input (Tensor): the tensor written to.
+    indices (tuple of Tensor): one integer (or boolean) index tensor per leading dimension.
+    values (Tensor): the values, broadcast to the indexed shape.
+    accumulate (bool): add to the elements instead of replacing them. Default: ``False``.
+
+Returns:
+    Tensor: `input`.
+
+Example::
+
+    >>> x = torch.zeros(3)
+    >>> torch.index_put_(x, (torch.tensor([0, 2]),), torch.tensor([1.0, 2.0]))
+    tensor([1., 0., 2.])
+    >>> x.index_put_((torch.tensor([0, 0]),), torch.tensor([1.0, 1.0]), accumulate=True)
+    tensor([3., 0., 2.])
+"""
 
 
 @register()
@@ -1038,7 +1060,26 @@ def _slice_inverse(input, src, dim, start, end, step):
 
 @register(method=True)
 def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
-    """The inverse of src[start:end:step] along dim: for input that slice, a view of src (with input's history)."""
+    """The inverse of slicing: a tensor of `src`'s shape (a view of `src`) whose slice
+    ``[start:end:step]`` along `dim` is `input`, which must have the shape of that slice.
+
+    Args:
+        input (Tensor): the slice.
+        src (Tensor): the tensor it was sliced from.
+        dim (int): the sliced dimension. Default: ``0``.
+        start (int, optional): the start of the slice.
+        end (int, optional): the end of the slice.
+        step (int): the step of the slice. Default: ``1``.
+
+    Returns:
+        Tensor: a view of `src`.
+
+    Example::
+
+        >>> src = torch.arange(4.0)
+        >>> torch.slice_inverse(src[1:3], src, 0, 1, 3).shape
+        torch.Size([4])
+    """
     dim = _wrap_dim(dim, src.ndim)
     start, end, step = _slice_bounds(slice(start, end, step), src.shape[dim] if src.ndim else 1)
     return _slice_inverse(input, src, dim, start, end, step)
@@ -1051,7 +1092,32 @@ aten.slice.Tensor = _slice   # torch.ops.aten.slice.Tensor: a recorded slice eve
 # ---- repeat_interleave; sorted-sequence lookups and membership (no gradient) --------------------
 @register(method=True)
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
-    """Each element (or slice along dim) repeated; with only a tensor of counts, the indices repeated."""
+    """repeat_interleave(input, repeats, dim=None, *, output_size=None) -> Tensor
+    repeat_interleave(repeats, *, output_size=None) -> Tensor
+
+    Repeats each element of `input` (each slice along `dim`) `repeats` times, keeping repeats together.
+    With a tensor of counts alone, each index ``i`` repeated ``repeats[i]`` times.
+
+    Args:
+        input (Tensor): the input (flattened when `dim` is not given).
+        repeats (int or Tensor): the number of repeats, one for all or one per element.
+        dim (int, optional): the dimension to repeat along.
+        output_size (int, optional): the total length along `dim`, if known.
+
+    Returns:
+        Tensor: the repeated tensor.
+
+    Example::
+
+        >>> torch.repeat_interleave(torch.tensor([1, 2]), 2)
+        tensor([1, 1, 2, 2])
+        >>> torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]]), torch.tensor([1, 2]), dim=0)
+        tensor([[1, 2],
+                [3, 4],
+                [3, 4]])
+        >>> torch.repeat_interleave(torch.tensor([2, 0, 1]))
+        tensor([0, 0, 2])
+    """
     if repeats is None:   # repeat_interleave(repeats): arange(len) repeated by the counts
         counts = input._data
         if counts.ndim != 1:
@@ -1106,7 +1172,28 @@ def _searchsorted(sorted_sequence, input, out_int32, right, side, sorter):
 
 @register()
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
-    """The indices at which `input`'s values would be inserted into the (last dim of) sorted_sequence."""
+    """For each value of `input`, the index at which it would be inserted into `sorted_sequence` (into the
+    matching row of its last dimension) to keep it sorted.
+
+    Args:
+        sorted_sequence (Tensor): increasing values along the last dimension.
+        input (Tensor or Number): the values to look up.
+        out_int32 (bool): return int32 indices (else int64). Default: ``False``.
+        right (bool): after equal values (else before them). Default: ``False``.
+        side (str, optional): ``'left'`` or ``'right'``, the same as `right`.
+        sorter (LongTensor, optional): the indices that sort an unsorted `sorted_sequence`.
+
+    Returns:
+        Tensor: the insertion indices.
+
+    Example::
+
+        >>> s = torch.tensor([1, 3, 5, 7])
+        >>> torch.searchsorted(s, torch.tensor([3, 6]))
+        tensor([1, 3])
+        >>> torch.searchsorted(s, torch.tensor([3, 6]), right=True)
+        tensor([2, 3])
+    """
     if not isinstance(input, Tensor):
         input = tensor(input, dtype=sorted_sequence.dtype)
     return _searchsorted(sorted_sequence, input, out_int32, right, side, sorter)
@@ -1133,7 +1220,25 @@ def _isin(elements, test_elements, assume_unique, invert):
 
 @register()
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    """Whether each of `elements` is in `test_elements` (either may be a scalar)."""
+    """Whether each element of `elements` occurs in `test_elements`.
+
+    Args:
+        elements (Tensor or Number): the values to look up.
+        test_elements (Tensor or Number): the values to look in.
+        assume_unique (bool): both hold distinct values (a hint). Default: ``False``.
+        invert (bool): answer "is not in" instead. Default: ``False``.
+
+    Returns:
+        Tensor: a boolean tensor of `elements`' shape.
+
+    Example::
+
+        >>> torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3]))
+        tensor([[False,  True],
+                [ True, False]])
+        >>> torch.isin(torch.tensor([1, 2]), 2, invert=True)
+        tensor([ True, False])
+    """
     if not isinstance(elements, Tensor):
         elements = tensor(elements)
     if not isinstance(test_elements, Tensor):
@@ -1144,8 +1249,21 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
 # ---- api: unravel_index, nonzero_static
 @register()
 def unravel_index(indices, shape):
-    """One tensor of coordinates per dim of `shape` for the flat `indices` (wrapping modulo the
-    sizes as torch does, so -1 is the last element)."""
+    """The coordinates, in a tensor of `shape`, of the elements at the given flat indices (row-major);
+    a negative index counts from the end.
+
+    Args:
+        indices (Tensor): integer flat indices.
+        shape (int or sequence of int): the shape.
+
+    Returns:
+        tuple of Tensor: one tensor of coordinates per dimension of `shape`.
+
+    Example::
+
+        >>> torch.unravel_index(torch.tensor([4, 7]), (2, 4))
+        (tensor([1, 1]), tensor([0, 3]))
+    """
     if not indices.dtype.is_floating_point and not indices.is_complex() and indices.dtype is not _dtype.bool_:
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         flat, coords = indices._data.astype(np.int64), []
@@ -1158,7 +1276,24 @@ def unravel_index(indices, shape):
 
 @register(method=True)
 def nonzero_static(input, *, size, fill_value=-1):
-    """nonzero() cut or padded with fill_value to exactly `size` rows."""
+    """The indices of the non-zero elements of `input`, as :func:`ndgrad.nonzero` gives them, but with
+    exactly `size` rows: cut, or padded with `fill_value`.
+
+    Args:
+        input (Tensor): the input.
+        size (int): the number of rows of the result.
+        fill_value (int): the value of the padding rows. Default: ``-1``.
+
+    Returns:
+        LongTensor: the indices, (size, input.dim()).
+
+    Example::
+
+        >>> torch.nonzero_static(torch.tensor([0, 3, 0, 5]), size=3)
+        tensor([[ 1],
+                [ 3],
+                [-1]])
+    """
     found = np.argwhere(np.asarray(input._data))
     out = np.full((size, input.ndim), fill_value, dtype=np.int64)
     out[:min(size, len(found))] = found[:size]

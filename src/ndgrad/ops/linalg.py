@@ -233,7 +233,25 @@ register("ger", method=True)(outer)
 
 @register(method=True)
 def inner(input, other):
-    """Contract the last dims, as torch: tensordot's permute, reshape to matrices, mm, view."""
+    """The inner product over the last dimension: for 1-D tensors their dot product; in general the dot
+    product of every last-dimension vector of `input` with every one of `other` (a number as either
+    operand multiplies).
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor, with the same last dimension.
+
+    Returns:
+        Tensor: of shape ``input.shape[:-1] + other.shape[:-1]``.
+
+    Example::
+
+        >>> torch.inner(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+        tensor(11.)
+        >>> torch.inner(torch.tensor([[1.0, 2.0], [0.0, 1.0]]), torch.tensor([[1.0, 1.0]]))
+        tensor([[3.],
+                [1.]])
+    """
     if input.ndim == 0 or other.ndim == 0:
         return input * other
     if input.shape[-1] != other.shape[-1]:
@@ -374,7 +392,30 @@ def _einsum_sum_alone(x, labels, needed):
 
 @register()
 def einsum(*args):
-    """Sums of products over labelled dims (`"ij,jk->ik"`), computed with diagonal, permute, sum and bmm."""
+    """einsum(equation, *operands) -> Tensor
+
+    Sums the products of the elements of `operands` over the dimensions that Einstein summation
+    notation names in `equation` (``"ij,jk->ik"``: a matrix product); the operands may also be given as one list.
+
+    Args:
+        equation (str): a label per dimension of each operand, separated by commas, and optionally
+            ``->`` with the labels of the output (without it: the labels seen once, in alphabetical order).
+        operands (Tensor): the tensors.
+
+    Returns:
+        Tensor: the result.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> torch.einsum("ij,jk->ik", a, a)
+        tensor([[ 7., 10.],
+                [15., 22.]])
+        >>> torch.einsum("ii", a)
+        tensor(5.)
+        >>> torch.einsum("ij->j", a)
+        tensor([4., 6.])
+    """
     if args and not isinstance(args[0], str):
         equation, operands = _einsum_sublists(args)
     else:
@@ -527,7 +568,24 @@ def bilinear(input1, input2, weight, bias=None):
 
 @register(method=True)
 def kron(input, other):
-    """Interleave the dims of both (a_i, 1) x (1, b_i), multiply, and view as (a_i * b_i)."""
+    """The Kronecker product of `input` and `other`: every element of `input` multiplies a whole copy of
+    `other`, block by block (the shorter shape is padded with leading 1s).
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor.
+
+    Returns:
+        Tensor: the product, of shape ``input.shape[i] * other.shape[i]`` per dimension.
+
+    Example::
+
+        >>> torch.kron(torch.tensor([[1, 2], [3, 4]]), torch.ones(2, 2, dtype=torch.int64))
+        tensor([[1, 1, 2, 2],
+                [1, 1, 2, 2],
+                [3, 3, 4, 4],
+                [3, 3, 4, 4]])
+    """
     nd = max(input.ndim, other.ndim)
     a = input.reshape((1,) * (nd - input.ndim) + tuple(input.shape))
     b = other.reshape((1,) * (nd - other.ndim) + tuple(other.shape))
@@ -539,7 +597,28 @@ def kron(input, other):
 
 @register()
 def tensordot(a, b, dims=2):
-    """Contract dims of a with dims of b: permute, fold into one mm, view as the free dims."""
+    """The sum of the products of `a` and `b` over the given dimensions: the last `dims` of `a` with the
+    first `dims` of `b`, or the listed dimensions of each.
+
+    Args:
+        a (Tensor): the first tensor.
+        b (Tensor): the second tensor.
+        dims (int or tuple of two lists of int): how many dimensions to contract, or which ones
+            (``([dims of a], [dims of b])``). Default: ``2``.
+
+    Returns:
+        Tensor: the free dimensions of `a` followed by those of `b`.
+
+    Example::
+
+        >>> a = torch.arange(6.0).reshape(2, 3)
+        >>> b = torch.arange(6.0).reshape(3, 2)
+        >>> torch.tensordot(a, b, dims=1)
+        tensor([[10., 13.],
+                [28., 40.]])
+        >>> torch.tensordot(a, b.T, dims=([0, 1], [0, 1]))
+        tensor(50.)
+    """
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
@@ -693,12 +772,18 @@ _REMOVED_HOW = {
                    "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
 }
 
+_REPLACEMENT = {"symeig": "eigh"}   # the others keep their name in torch.linalg
+
 
 def _removed(name):
     def removed(*args, **kwargs):
         raise RuntimeError(_REMOVED + _REMOVED_HOW[name])
     removed.__name__ = removed.__qualname__ = name
-    removed.__doc__ = "Removed from torch (deprecated in 1.9): raises torch's RuntimeError naming the replacement."
+    removed.__doc__ = (
+        f"Removed from torch (deprecated in 1.9): any call raises torch's RuntimeError, "
+        f"whose message shows how to write it with :func:`ndgrad.linalg.{_REPLACEMENT.get(name, name)}`.\n\n"
+        f"Example::\n\n    >>> torch.{name}(torch.eye(2), torch.eye(2))\n    Traceback (most recent call last):\n"
+        f"    ...\n    RuntimeError: {_REMOVED[:-1]}...\n")
     return register(name)(removed)
 
 
@@ -708,5 +793,21 @@ for _name in _REMOVED_HOW:
 
 @register()
 def spmm(input, mat2):
-    """torch.spmm: the older name of mm, kept by programs that multiply a sparse matrix by a dense one."""
+    """The matrix product of `input` and `mat2`: the older name of :func:`ndgrad.mm`, kept by programs that
+    multiply a sparse matrix by a dense one.
+
+    Args:
+        input (Tensor): the first matrix (sparse or dense), (n, m).
+        mat2 (Tensor): the second matrix, (m, p).
+
+    Returns:
+        Tensor: the product, (n, p).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
+        >>> torch.spmm(s, torch.tensor([[1.0], [3.0]]))
+        tensor([[6.],
+                [1.]])
+    """
     return mm(input, mat2)

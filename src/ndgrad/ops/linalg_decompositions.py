@@ -176,7 +176,25 @@ def _check_cholesky_pair(name, B, L):
 
 @op("cholesky_solve", method=True)
 def cholesky_solve(input, input2, upper=False):
-    """Solve (L L^H) X = B for X, with B = input and the factor L = input2 (U^H U when upper)."""
+    r"""Solves ``A X = B`` for `X`, given `B` (`input`) and the Cholesky factor of `A` (`input2`): the
+    lower triangular ``L`` with ``A = L L^H``, or with ``upper=True`` the upper ``U`` with ``A = U^H U``.
+
+    Args:
+        input (Tensor): the right-hand sides `B`, (\*, n, k).
+        input2 (Tensor): the Cholesky factor, (\*, n, n).
+        upper (bool): whether `input2` is upper triangular. Default: ``False``.
+
+    Returns:
+        Tensor: the solution `X`, (\*, n, k).
+
+    Example::
+
+        >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+        >>> L = torch.linalg.cholesky(A)
+        >>> torch.cholesky_solve(torch.tensor([[6.0], [5.0]]), L).round(decimals=4)
+        tensor([[1.],
+                [1.]])
+    """
     _check_cholesky_pair("cholesky_solve", input, input2)
     L, B = _broadcast_batch(input2, input)
     if B.size == 0:   # SciPy's cho_solve refuses empty batches
@@ -465,7 +483,27 @@ def linalg_householder_product(A, tau):
 
 @op("ormqr", method=True)
 def ormqr(input, input2, input3, left=True, transpose=False):
-    """op(Q) @ C (left) or C @ op(Q), with Q the product of the Householder reflectors (input, input2)."""
+    r"""The product of the matrix ``Q`` of a QR factorization, given as Householder reflectors
+    (:func:`ndgrad.geqrf`'s result), with `input3`: ``Q @ C`` (``C @ Q`` with ``left=False``; ``Q^H`` with `transpose`).
+
+    Args:
+        input (Tensor): the reflectors, (\*, m, n).
+        input2 (Tensor): their scalar factors tau, (\*, min(m, n)).
+        input3 (Tensor): the matrix `C` to multiply.
+        left (bool): multiply from the left. Default: ``True``.
+        transpose (bool): use the conjugate transpose of ``Q``. Default: ``False``.
+
+    Returns:
+        Tensor: the product.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
+        >>> a, tau = torch.geqrf(A)
+        >>> Q = torch.ormqr(a, tau, torch.eye(2, dtype=torch.float64))
+        >>> torch.allclose(Q, torch.linalg.qr(A).Q)
+        True
+    """
     name = "torch.ormqr"
     if input.ndim < 2 or input3.ndim < 2:
         raise RuntimeError(f"{name}: input and other must have at least 2 dimensions.")
@@ -736,7 +774,22 @@ def _slogdet(input):
 
 @register(method=True)
 def logdet(input):
-    """log det(A): slogdet's log|det|, nan where det < 0 (complex: log(sign) + log|det|)."""
+    r"""The log of the determinant of a square matrix (or of each of a batch): NaN where the determinant is
+    negative, -inf where it is 0 (see :func:`ndgrad.linalg.slogdet` for the sign and the log of its magnitude).
+
+    Args:
+        input (Tensor): the matrices, (\*, n, n).
+
+    Returns:
+        Tensor: the log-determinants.
+
+    Example::
+
+        >>> torch.logdet(torch.tensor([[2.0, 0.0], [0.0, 3.0]]))
+        tensor(1.7918)
+        >>> torch.logdet(torch.tensor([[-1.0, 0.0], [0.0, 1.0]]))
+        tensor(nan)
+    """
     sign, logabsdet = linalg_slogdet(input)
     if input.is_complex():
         return sign.log() + logabsdet
@@ -762,7 +815,27 @@ def svdvals(A, *, driver=None):
 
 @register("svd", method=True)
 def _svd(input, some=True, compute_uv=True):
-    """torch.svd: V instead of Vh; without compute_uv, U and V are zero-filled."""
+    r"""The singular value decomposition ``input = U diag(S) V^H`` of a matrix (or batch), with `V` (not
+    ``V^H`` as :func:`ndgrad.linalg.svd` gives); reduced unless ``some=False``. Without `compute_uv`,
+    `U` and `V` are zero-filled.
+
+    Args:
+        input (Tensor): the matrices, (\*, m, n).
+        some (bool): the reduced decomposition (k = min(m, n) columns), else the full one. Default: ``True``.
+        compute_uv (bool): compute `U` and `V`. Default: ``True``.
+
+    Returns:
+        (Tensor, Tensor, Tensor): a named tuple ``(U, S, V)``, S in decreasing order.
+
+    Example::
+
+        >>> A = torch.tensor([[3.0, 0.0], [0.0, -2.0]])
+        >>> U, S, V = torch.svd(A)
+        >>> S
+        tensor([3., 2.])
+        >>> torch.allclose(U @ torch.diag(S) @ V.T, A)
+        True
+    """
     U, S, Vh = _linalg_svd(input, not some, True)
     if not compute_uv:
         return _rt("svd", (zeros_like(U), S, zeros_like(Vh.mH)))
@@ -808,7 +881,26 @@ def lu(A, *, pivot=True):
 
 @register("lu", method=True)
 def _lu(A, pivot=True, get_infos=False):
-    """torch.lu (deprecated): LU, pivots (and info) of linalg.lu_factor_ex."""
+    r"""The LU factorization of a matrix (or batch) as a compact matrix and pivots (deprecated in torch in
+    favour of :func:`ndgrad.linalg.lu_factor`, and warns); :func:`ndgrad.lu_unpack` gives P, L and U.
+
+    Args:
+        A (Tensor): the matrices, (\*, m, n).
+        pivot (bool): whether to pivot. Default: ``True``.
+        get_infos (bool): also return the error codes of :func:`ndgrad.linalg.lu_factor_ex`. Default: ``False``.
+
+    Returns:
+        (Tensor, IntTensor) or (Tensor, IntTensor, IntTensor): the factors ``LU``, the `pivots` (counted
+        from 1) and, with `get_infos`, the `infos`.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> LU, pivots = torch.lu(A)
+        >>> P, L, U = torch.lu_unpack(LU, pivots)
+        >>> torch.allclose(P @ L @ U, A)
+        True
+    """
     LU, pivots, info = linalg_lu_factor_ex(A, pivot=pivot)
     return (LU, pivots, info) if get_infos else (LU, pivots)
 
@@ -865,7 +957,26 @@ def cross(input, other, *, dim=-1):
 
 @register("cross", method=True)
 def _cross(input, other, dim=None):
-    """torch.cross: without dim, the first dimension of size 3 (deprecated, warns as torch does)."""
+    """The cross product of the 3-vectors of `input` and `other` along `dim` (the two broadcast).
+
+    Without `dim`, torch uses the first dimension of size 3 and warns that this default is deprecated;
+    :func:`ndgrad.linalg.cross` (``dim=-1``) is the recommended form.
+
+    Args:
+        input (Tensor): the first vectors.
+        other (Tensor): the second vectors.
+        dim (int, optional): the dimension of size 3 that holds the vectors.
+
+    Returns:
+        Tensor: the cross products.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 0.0, 0.0]])
+        >>> b = torch.tensor([[0.0, 1.0, 0.0]])
+        >>> torch.cross(a, b, dim=1)
+        tensor([[0., 0., 1.]])
+    """
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
@@ -1122,7 +1233,25 @@ def frobenius_norm(input, dim, keepdim=False):
 
 @register()
 def nuclear_norm(input, dim=None, keepdim=False):
-    """nuclear_norm(input, keepdim=False) or nuclear_norm(input, dim, keepdim=False)."""
+    """nuclear_norm(input, keepdim=False) -> Tensor
+    nuclear_norm(input, dim, keepdim=False) -> Tensor
+
+    The nuclear norm (the sum of the singular values) of a matrix, or of the matrices in the two
+    dimensions `dim`. Deprecated in torch, which warns: use ``torch.linalg.matrix_norm(A, 'nuc')``.
+
+    Args:
+        input (Tensor): the input.
+        dim (tuple of two ints, optional): the matrix dimensions (default: a 2-D `input`).
+        keepdim (bool): keep the reduced dimensions with size 1. Default: ``False``.
+
+    Returns:
+        Tensor: the norms.
+
+    Example::
+
+        >>> torch.nuclear_norm(torch.tensor([[3.0, 0.0], [0.0, -4.0]]))
+        tensor(7.)
+    """
     warnings.warn("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed "
                   "in a future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
     if isinstance(dim, bool):   # the (input, keepdim) overload
@@ -1218,9 +1347,26 @@ def _range_basis(A, q, niter, M):
 
 @register()
 def svd_lowrank(A, q=6, niter=2, M=None):
-    """U, S, V with A - M ~ U diag(S) V^H, of rank q: an SVD of the projection onto a random
-    range basis (exact, up to rounding, when rank(A - M) <= q). Its values depend on the random
-    stream, except where the factorization is determined (rank <= q, distinct singular values)."""
+    r"""An approximate SVD of rank `q`, ``A - M ~ U diag(S) V^H``, from a random projection (exact, up to
+    rounding, when the rank of ``A - M`` is at most `q`). Its factors depend on the random numbers
+    drawn, except where the decomposition is unique.
+
+    Args:
+        A (Tensor): the matrices, (\*, m, n).
+        q (int): the rank of the approximation. Default: ``6``.
+        niter (int): the number of subspace iterations. Default: ``2``.
+        M (Tensor, optional): subtracted from `A` (broadcast) first.
+
+    Returns:
+        (Tensor, Tensor, Tensor): ``U`` (\*, m, q), ``S`` (\*, q) and ``V`` (\*, n, q).
+
+    Example::
+
+        >>> A = torch.tensor([[2.0, 0.0, 0.0], [0.0, 1.0, 0.0]], dtype=torch.float64)
+        >>> U, S, V = torch.svd_lowrank(A, q=2)
+        >>> S
+        tensor([2.0000, 1.0000], dtype=torch.float64)
+    """
     q = 6 if q is None else q
     m, n = A.shape[-2:]
     if M is not None:
@@ -1237,7 +1383,25 @@ def svd_lowrank(A, q=6, niter=2, M=None):
 
 @register()
 def pca_lowrank(A, q=None, center=True, niter=2):
-    """svd_lowrank of A (centered: minus its column means) with q = min(6, m, n) by default."""
+    r"""A principal component analysis of the rows of `A` by :func:`ndgrad.svd_lowrank`: the SVD of `A`
+    minus its column means (with `center`), of rank `q`.
+
+    Args:
+        A (Tensor): the data, (\*, m, n): m observations of n features.
+        q (int, optional): the rank (default: ``min(6, m, n)``).
+        center (bool): subtract the column means first. Default: ``True``.
+        niter (int): the number of subspace iterations. Default: ``2``.
+
+    Returns:
+        (Tensor, Tensor, Tensor): ``U``, ``S``, ``V``; the columns of ``V`` are the principal directions.
+
+    Example::
+
+        >>> A = torch.tensor([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]], dtype=torch.float64)
+        >>> U, S, V = torch.pca_lowrank(A, q=1)
+        >>> S
+        tensor([2.], dtype=torch.float64)
+    """
     m, n = A.shape[-2:]
     if q is None:
         q = min(6, m, n)

@@ -45,7 +45,30 @@ def _bn_axes(x):
 
 
 def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
-    """(output, save_mean, save_invstd); training updates the running stats in place."""
+    r"""Batch normalization (as :func:`ndgrad.nn.functional.batch_norm`), returning the statistics it used;
+    in training mode the running statistics are updated in place.
+
+    Args:
+        input (Tensor): the input, (N, C, \*).
+        weight (Tensor, optional): the scale per channel.
+        bias (Tensor, optional): the shift per channel.
+        running_mean (Tensor, optional): the running means, updated in training mode.
+        running_var (Tensor, optional): the running variances, updated in training mode.
+        training (bool): normalise with the batch's statistics (else the running ones).
+        momentum (float): the weight of the batch's statistics in the running ones.
+        eps (float): added to the variance.
+
+    Returns:
+        (Tensor, Tensor, Tensor): the output, the saved mean and the saved inverse standard deviation.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0], [3.0]])
+        >>> out, mean, invstd = torch.native_batch_norm(x, None, None, None, None, True, 0.1, 0.0)
+        >>> out, mean, invstd
+        (tensor([[-1.],
+                [ 1.]]), tensor([2.]), tensor([1.]))
+    """
     _float_only("batch_norm", input)
     if input.ndim < 2:
         raise RuntimeError(f"batch_norm: expected an input of at least 2 dims (N, C, ...), got {list(input.shape)}")

@@ -59,6 +59,8 @@ def _named(name, fn, nargs=1):
 def _alias(name, fn):
     """torch's other name for `fn`, as a function, a method and (if fn has one) an in-place method."""
     register(name, method=True)(fn)
+    if fn.__doc__:   # an inline docstring, which functools.wraps copied whole: the alias points to it instead
+        _registry.OPS[name].__doc__ = f"Alias for :func:`ndgrad.{fn.__name__}`.\n"
     inplace = getattr(fn, "inplace", None) or _registry.METHODS.get(fn.__name__ + "_")
     if inplace is not None:
         _registry.METHODS[name + "_"] = inplace
@@ -137,7 +139,23 @@ _rsub_ops = (_rsub_tensor, _rsub_scalar)
 @register()
 @_rsub_args.signature
 def rsub(*args, **kwargs):
-    """other - alpha * input (what `2 - x` runs)."""
+    """``other - alpha * input``: subtraction with the operands reversed (what ``2 - x`` runs).
+
+    Args:
+        input (Tensor): the tensor subtracted.
+        other (Tensor or Number): the tensor subtracted from.
+        alpha (Number): the factor of `input`. Default: ``1``.
+
+    Returns:
+        Tensor: the differences.
+
+    Example::
+
+        >>> torch.rsub(torch.tensor([1.0, 2.0]), 10)
+        tensor([9., 8.])
+        >>> torch.rsub(torch.tensor([1.0, 2.0]), 10, alpha=3)
+        tensor([7., 4.])
+    """
     which, values = _rsub_args.parse(args, kwargs)
     return _rsub_ops[which](*values)
 
@@ -233,7 +251,23 @@ _remainder_method_args = _remainder_args.method()
 @register(method=True)
 @_remainder_args.signature
 def remainder(*args, **kwargs):
-    """Python's %: the result has the sign of the divisor."""
+    """The remainder of the division of `input` by `other`, elementwise, with the sign of the divisor
+    (Python's ``%``; see :func:`ndgrad.fmod` for the sign of the dividend).
+
+    Args:
+        input (Tensor or Number): the dividend.
+        other (Tensor or Number): the divisor.
+
+    Returns:
+        Tensor: the remainders.
+
+    Example::
+
+        >>> torch.remainder(torch.tensor([-3, -1, 1, 3]), 2)
+        tensor([1, 1, 1, 1])
+        >>> torch.remainder(torch.tensor([5.5, -5.5]), -2)
+        tensor([-0.5000, -1.5000])
+    """
     which, values = _remainder_args.parse(args, kwargs)
     return _remainder_ops[which](*values)
 
@@ -250,7 +284,23 @@ _fmod_ops, _fmod_method_args = (_fmod_tensor, _fmod_scalar), _fmod_args.method()
 @register(method=True)
 @_fmod_args.signature
 def fmod(*args, **kwargs):
-    """C's fmod: the result has the sign of the dividend."""
+    """The remainder of the division of `input` by `other`, elementwise, with the sign of the dividend (C's
+    ``fmod``; see :func:`ndgrad.remainder` for the sign of the divisor).
+
+    Args:
+        input (Tensor): the dividend.
+        other (Tensor or Number): the divisor.
+
+    Returns:
+        Tensor: the remainders.
+
+    Example::
+
+        >>> torch.fmod(torch.tensor([-3, -1, 1, 3]), 2)
+        tensor([-1, -1,  1,  1])
+        >>> torch.fmod(torch.tensor([5.5, -5.5]), -2)
+        tensor([ 1.5000, -1.5000])
+    """
     which, values = _fmod_args.parse(args, kwargs)
     return _fmod_ops[which](*values)
 
@@ -316,7 +366,21 @@ def _double_precision(*operands):
 @register(method=True)
 @_float_power_args.signature
 def float_power(*args, **kwargs):
-    """pow computed in double precision (complex128 if an operand is complex)."""
+    """`input` raised to the power `exponent`, elementwise, computed in double precision (float64, or
+    complex128 if an operand is complex).
+
+    Args:
+        input (Tensor or Number): the base.
+        exponent (Tensor or Number): the exponent.
+
+    Returns:
+        Tensor: a float64 (or complex128) tensor.
+
+    Example::
+
+        >>> torch.float_power(torch.tensor([2, 3]), 2)
+        tensor([4., 9.], dtype=torch.float64)
+    """
     which, (input, exponent) = _float_power_args.parse(args, kwargs)
     dtype = _double_precision(input, exponent)
     pow_op = _pow_ops[which]
@@ -401,7 +465,21 @@ _copysign_ops, _copysign_method_args = (_copysign_tensor, _copysign_scalar), _co
 @register(method=True)
 @_copysign_args.signature
 def copysign(*args, **kwargs):
-    """|input| with the sign of other."""
+    """The magnitude of each element of `input` with the sign of the matching element of `other`
+    (the sign bit, so ``-0.0`` counts as negative).
+
+    Args:
+        input (Tensor): the magnitudes.
+        other (Tensor or Number): the signs (broadcast against `input`).
+
+    Returns:
+        Tensor: a floating-point tensor.
+
+    Example::
+
+        >>> torch.copysign(torch.tensor([1.0, -2.0, 3.0]), torch.tensor([-1.0, 1.0, -0.0]))
+        tensor([-1.,  2., -3.])
+    """
     which, values = _copysign_args.parse(args, kwargs)
     return _copysign_ops[which](*values)
 
@@ -432,7 +510,21 @@ _lerp_ops, _lerp_method_args = (_lerp_tensor, _lerp_scalar), _lerp_args.method()
 @register(method=True)
 @_lerp_args.signature
 def lerp(*args, **kwargs):
-    """input + weight * (end - input)."""
+    """The linear interpolation from `input` to `end`: ``input + weight * (end - input)``, elementwise.
+
+    Args:
+        input (Tensor): the start points.
+        end (Tensor): the end points.
+        weight (float or Tensor): the weights (0 gives `input`, 1 gives `end`).
+
+    Returns:
+        Tensor: the interpolated values.
+
+    Example::
+
+        >>> torch.lerp(torch.tensor([0.0, 10.0]), torch.tensor([4.0, 20.0]), 0.25)
+        tensor([ 1.0000, 12.5000])
+    """
     which, values = _lerp_args.parse(args, kwargs)
     return _lerp_ops[which](*values)
 
@@ -482,8 +574,29 @@ _where_method_args = Parser("where(Tensor condition, Tensor other)", "where(Tens
 @register()
 @_where_args.signature
 def where(*args, **kwargs):
-    """input where condition is True, else other (either may be a Python scalar). where(condition)
-    alone gives the indices of the True elements, one index tensor per dimension."""
+    """where(condition, input, other) -> Tensor
+    where(condition) -> tuple of LongTensor
+
+    Picks each element from `input` where `condition` is True and from `other` elsewhere (the three
+    broadcast together; `input` or `other` may be a Python number). With `condition` alone, the same as
+    ``torch.nonzero(condition, as_tuple=True)``: one tensor of indices per dimension.
+
+    Args:
+        condition (BoolTensor): where to take `input`.
+        input (Tensor or Number): the values where `condition` is True.
+        other (Tensor or Number): the values where `condition` is False.
+
+    Returns:
+        Tensor: the selected values (or the tuple of index tensors).
+
+    Example::
+
+        >>> x = torch.tensor([-1.0, 2.0, -3.0])
+        >>> torch.where(x > 0, x, 0.0)
+        tensor([0., 2., 0.])
+        >>> torch.where(x > 0)
+        (tensor([1]),)
+    """
     # where(c, x, y) and where(c, x, 0.0) skip the parser (hot): it resolves them to one of the
     # three-argument overloads, which all run where.self
     if not kwargs and len(args) == 3 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER \
@@ -531,7 +644,26 @@ def _check_bounds(min, max):
 @register(method=True)
 @_clamp_args.signature
 def clamp(*args, **kwargs):
-    """min(max(input, min), max) elementwise (so max wins where min > max)."""
+    """Limits each element of `input` to the range [`min`, `max`]: ``min(max(input, min), max)``.
+
+    Where `min` is greater than `max`, every element becomes `max`. Either bound may be omitted (not both).
+
+    Args:
+        input (Tensor): the input.
+        min (Number or Tensor, optional): the lower bound.
+        max (Number or Tensor, optional): the upper bound.
+
+    Returns:
+        Tensor: the clamped tensor.
+
+    Example::
+
+        >>> x = torch.tensor([-2.0, 0.5, 3.0])
+        >>> torch.clamp(x, min=-1, max=1)
+        tensor([-1.0000,  0.5000,  1.0000])
+        >>> torch.clamp(x, min=0)
+        tensor([0.0000, 0.5000, 3.0000])
+    """
     # x.clamp(min=0) and the like skip the parser (hot, and keywords take its slow path): number
     # bounds by keyword resolve to overload 1
     if len(args) == 1 and kwargs and type(args[0]) is Tensor and kwargs.keys() <= _CLAMP_BOUNDS \
@@ -698,7 +830,22 @@ def sign(input):
 
 @pointwise("sgn", method=True, inplace=True)
 def sgn(input):
-    """sign for real tensors, z / |z| (0 at 0) for complex ones."""
+    """The sign of each element of `input` (as :func:`ndgrad.sign`) for a real tensor; for a complex
+    tensor, ``z / |z|`` (and 0 where ``z`` is 0).
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the signs.
+
+    Example::
+
+        >>> torch.sgn(torch.tensor([3 + 4j, 0j]))
+        tensor([0.6000+0.8000j, 0.0000+0.0000j])
+        >>> torch.sgn(torch.tensor([-2.0, 0.0, 5.0]))
+        tensor([-1.,  0.,  1.])
+    """
     if input.dtype.kind != "c":
         return sign.spec.forward(input)
     mag = np.abs(input)
@@ -727,7 +874,25 @@ _round_ops, _round_method_args = (_round, _round_decimals), _round_args.method()
 @register(method=True)
 @_round_args.signature
 def round(*args, **kwargs):
-    """Round half to even, to `decimals` digits after the point (negative: before it)."""
+    """round(input, *, decimals=0) -> Tensor
+
+    Rounds each element of `input` to `decimals` digits after the point (a negative `decimals`: before
+    it); halfway cases go to the even neighbour.
+
+    Args:
+        input (Tensor): the input.
+        decimals (int): how many decimal places to keep. Default: ``0``.
+
+    Returns:
+        Tensor: the rounded tensor.
+
+    Example::
+
+        >>> torch.round(torch.tensor([0.5, 1.5, 2.5, -0.7]))
+        tensor([ 0.,  2.,  2., -1.])
+        >>> torch.round(torch.tensor([1.2345, 123.4]), decimals=2)
+        tensor([  1.2300, 123.4000])
+    """
     which, values = _round_args.parse(args, kwargs)
     return _round_ops[which](*values)
 
@@ -739,7 +904,23 @@ def round_(self, *args, **kwargs):
 
 @pointwise("logit", method=True, inplace=True, promote="float", operands=(0,))
 def logit(input, eps=None):
-    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    """The log-odds of each element of `input`: ``log(p / (1 - p))``; with `eps`, ``p`` is first clamped to
+    [`eps`, 1 - `eps`].
+
+    Args:
+        input (Tensor): the probabilities.
+        eps (float, optional): the clamping bound (default: no clamping, so 0 and 1 give -inf and inf).
+
+    Returns:
+        Tensor: the log-odds.
+
+    Example::
+
+        >>> torch.logit(torch.tensor([0.5, 0.75, 1.0]))
+        tensor([0.0000, 1.0986,    inf])
+        >>> torch.logit(torch.tensor([0.0, 1.0]), eps=1e-6)
+        tensor([-13.8155,  13.8023])
+    """
     if eps is not None:
         input = np.clip(input, eps, 1 - eps)
     return np.log(input / (1 - input))
@@ -800,7 +981,21 @@ def xlogy_(self, *args, **kwargs):
 
 @pointwise("mvlgamma", method=True, inplace=True, promote="float", operands=(0,))
 def mvlgamma(input, p):
-    """The log of the multivariate gamma function of dimension p."""
+    """The log of the multivariate gamma function of dimension `p`, elementwise
+    (every element must be greater than ``(p - 1) / 2``).
+
+    Args:
+        input (Tensor): the input.
+        p (int): the dimension.
+
+    Returns:
+        Tensor: the values.
+
+    Example::
+
+        >>> torch.mvlgamma(torch.tensor([2.5, 3.0]), p=2)
+        tensor([0.8570, 1.5502])
+    """
     if p < 1:
         raise RuntimeError(f"p has to be greater than or equal to 1, but got {p}")
     out = sum(special().gammaln(input - j / 2) for j in range(p))
@@ -814,7 +1009,20 @@ igammac = _binary("igammac", lambda a, x: special().gammaincc(a, x), promote="fl
 
 @pointwise("ldexp.Tensor", method=True, inplace=True, promote="float")
 def ldexp(input, other):
-    """input * 2 ** other."""
+    """``input * 2 ** other``, elementwise.
+
+    Args:
+        input (Tensor): the mantissas.
+        other (Tensor): the exponents.
+
+    Returns:
+        Tensor: a floating-point tensor.
+
+    Example::
+
+        >>> torch.ldexp(torch.tensor([1.0, 3.0]), torch.tensor([3, -1]))
+        tensor([8.0000, 1.5000])
+    """
     return input * np.exp2(other)
 
 
@@ -825,7 +1033,21 @@ def nextafter(input, other):
 
 @pointwise("heaviside", method=True, inplace=True, promote="same")
 def heaviside(input, values):
-    """0 where input < 0, 1 where input > 0, values where input == 0."""
+    """The Heaviside step function: 0 where `input` < 0, 1 where `input` > 0, and the matching element of
+    `values` where `input` is 0.
+
+    Args:
+        input (Tensor): the input.
+        values (Tensor): the values at 0 (broadcast against `input`).
+
+    Returns:
+        Tensor: the step values.
+
+    Example::
+
+        >>> torch.heaviside(torch.tensor([-1.5, 0.0, 2.0]), torch.tensor([0.5]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
     if input.dtype != np.asarray(values).dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
     return np.heaviside(input, values).astype(input.dtype)
@@ -844,7 +1066,21 @@ FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
 
 @register(method=True)
 def frexp(input):
-    """input = mantissa * 2 ** exponent with |mantissa| in [0.5, 1)."""
+    """Splits each element of `input` into a mantissa and an exponent, ``input = mantissa * 2 ** exponent``,
+    with the magnitude of the mantissa in [0.5, 1) (and 0 for 0).
+
+    Args:
+        input (Tensor): a floating-point tensor.
+
+    Returns:
+        (Tensor, IntTensor): a named tuple ``(mantissa, exponent)``.
+
+    Example::
+
+        >>> mantissa, exponent = torch.frexp(torch.tensor([8.0, 0.75]))
+        >>> mantissa, exponent
+        (tensor([0.5000, 0.7500]), tensor([4, 0], dtype=torch.int32))
+    """
     return FrexpResult(*_frexp(input))
 
 
@@ -869,8 +1105,24 @@ def _conj(input):
 
 @register(method=True)
 def conj(input):
-    """The complex conjugate; a real tensor is returned as it is. Of a complex tensor, as torch's, a
-    lazy view: it shares the input's memory and has the conjugate bit (is_conj), which ops resolve."""
+    """The complex conjugate of `input`. A real tensor is returned as it is; for a complex tensor the
+    result is, as in torch, a lazy view that shares `input`'s memory and has the conjugate bit set
+    (:meth:`Tensor.is_conj`), which later operations resolve.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the conjugate (a view).
+
+    Example::
+
+        >>> z = torch.tensor([1 + 2j, 3 - 1j])
+        >>> torch.conj(z)
+        tensor([1.-2.j, 3.+1.j])
+        >>> torch.conj(z).is_conj()
+        True
+    """
     return _conj(input) if input.is_complex() else input
 
 
@@ -987,7 +1239,28 @@ signbit = _unary("signbit", np.signbit, promote=None, inplace=False)
 
 @pointwise("isclose", method=True)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol * |other| elementwise."""
+    """Whether each element of `input` is close to the matching element of `other`:
+    ``|input - other| <= atol + rtol * |other|``.
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor (broadcast against `input`).
+        rtol (float): the relative tolerance. Default: ``1e-05``.
+        atol (float): the absolute tolerance. Default: ``1e-08``.
+        equal_nan (bool): count two NaNs as close. Default: ``False``.
+
+    Returns:
+        Tensor: a boolean tensor.
+
+    Example::
+
+        >>> a = torch.tensor([1.0, 2.0, float("nan")])
+        >>> b = torch.tensor([1.0 + 1e-7, 2.1, float("nan")])
+        >>> torch.isclose(a, b)
+        tensor([ True, False, False])
+        >>> torch.isclose(a, b, equal_nan=True)
+        tensor([ True, False,  True])
+    """
     if input.dtype != np.asarray(other).dtype:
         raise RuntimeError(f"{_type_word(input.dtype)} did not match {_type_word(np.asarray(other).dtype)}")
     return np.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -1000,7 +1273,22 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 @register(method=True)
 def equal(input, other):
-    """True if both tensors have the same shape and the same elements."""
+    """``True`` if `input` and `other` have the same shape and the same elements, ``False`` otherwise.
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor.
+
+    Returns:
+        bool: whether they are equal.
+
+    Example::
+
+        >>> torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2]))
+        True
+        >>> torch.equal(torch.tensor([1, 2]), torch.tensor([[1, 2]]))
+        False
+    """
     return input.shape == other.shape and bool(np.array_equal(resolved_data(input), resolved_data(other)))
 
 
@@ -1026,7 +1314,21 @@ _fill_inplace_ops = (_fill_tensor_, _fill_scalar_)   # fill_ has entries of its 
 @register()
 @_fill_args.signature
 def fill(*args, **kwargs):
-    """A tensor like input with every element `value`."""
+    """A new tensor of `input`'s shape and dtype with every element `value` (:meth:`Tensor.fill_` fills in place).
+
+    Args:
+        input (Tensor): the tensor whose shape and dtype the result takes.
+        value (Number or Tensor): the value (a 0-dim tensor).
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Example::
+
+        >>> torch.fill(torch.zeros(2, 2), 7)
+        tensor([[7., 7.],
+                [7., 7.]])
+    """
     which, values = _fill_args.parse(args, kwargs)
     return _fill_ops[which](*values)
 
@@ -1061,6 +1363,11 @@ for _name, _fn in {
 }.items():
     _alias(_name, _fn)
 
+# functools.wraps gave these in-place forms their op's whole docstring: they point to it instead
+for _name in ("ldexp", "logit"):
+    _registry.METHODS[_name + "_"].__doc__ = (f"In-place version of :func:`ndgrad.{_name}`: writes the result "
+                                              "into `input` and returns it.")
+
 # torch also has these in-place forms as functions (torch.exp_(x))
 for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 expm1 log log2 log10 log1p sin cos "
               "tan asin acos atan sinh cosh tanh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh "
@@ -1084,7 +1391,20 @@ def _check_float_pair(a, b):
 
 @op("complex")
 def complex(real, imag):
-    """real + i·imag (float tensors of one dtype, broadcast)."""
+    """The complex tensor ``real + imag * 1j``, elementwise (the two broadcast).
+
+    Args:
+        real (Tensor): the real parts (float32 or float64).
+        imag (Tensor): the imaginary parts, of the same dtype.
+
+    Returns:
+        Tensor: a complex64 or complex128 tensor.
+
+    Example::
+
+        >>> torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([3.0, -4.0]))
+        tensor([1.+3.j, 2.-4.j])
+    """
     _check_float_pair(real, imag)
     out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
     out.real, out.imag = real, imag
@@ -1093,13 +1413,39 @@ def complex(real, imag):
 
 @op("polar")
 def polar(abs, angle):
-    """abs·(cos(angle) + i·sin(angle))."""
+    """The complex numbers with the given absolute values and angles:
+    ``abs * (cos(angle) + sin(angle) * 1j)``.
+
+    Args:
+        abs (Tensor): the absolute values (float32 or float64).
+        angle (Tensor): the angles in radians, of the same dtype.
+
+    Returns:
+        Tensor: a complex tensor.
+
+    Example::
+
+        >>> torch.polar(torch.tensor([2.0]), torch.tensor([0.0]))
+        tensor([2.+0.j])
+    """
     _check_float_pair(abs, angle)
     return complex.spec.forward(abs * np.cos(angle), abs * np.sin(angle))
 
 
 def _real(input):
-    """The real part: for a complex tensor a view (view_as_real(input)[..., 0]), else input itself."""
+    """The real part of `input`: for a complex tensor a view of its real parts, for a real tensor `input` itself.
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: the real part.
+
+    Example::
+
+        >>> torch.real(torch.tensor([1 + 2j, -3 + 0.5j]))
+        tensor([ 1., -3.])
+    """
     if not input.is_complex():
         return input
     if input._math_bits & CONJ_BIT:   # as torch: the memory under the conjugate bit, whose real part is the same
@@ -1287,7 +1633,19 @@ lcm = _bitwise("lcm", np.lcm)
 
 @register("isreal", method=True)
 def isreal(input):
-    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    """Whether each element of `input` is real: its imaginary part is 0 (every element of a real tensor is).
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: a boolean tensor.
+
+    Example::
+
+        >>> torch.isreal(torch.tensor([1 + 0j, 2 + 1j]))
+        tensor([ True, False])
+    """
     if input.is_complex():
         return input.imag == 0
     return full_like(input, True, dtype=_dtype.bool_)

@@ -84,7 +84,25 @@ _fake_quantize_per_tensor_affine_args = Parser(
 @register()
 @_fake_quantize_per_tensor_affine_args.signature
 def fake_quantize_per_tensor_affine(*args, **kwargs):
-    """Fake-quantize with one scale and zero point (Python numbers or 1-element tensors)."""
+    """Quantizes `input` with one scale and zero point and dequantizes it again (quantization-aware
+    training): ``(clamp(round(x / scale) + zero_point, quant_min, quant_max) - zero_point) * scale``.
+
+    Args:
+        input (Tensor): the input (floating point).
+        scale (float or Tensor): the quantization step.
+        zero_point (int or Tensor): the integer that 0 maps to.
+        quant_min (int): the smallest quantized value.
+        quant_max (int): the largest quantized value.
+
+    Returns:
+        Tensor: the fake-quantized values.
+
+    Example::
+
+        >>> x = torch.tensor([-1.0, 0.26, 0.5, 3.0])
+        >>> torch.fake_quantize_per_tensor_affine(x, 0.25, 0, 0, 8)
+        tensor([0.0000, 0.2500, 0.5000, 2.0000])
+    """
     which, (input, scale, zero_point, quant_min, quant_max) = _fake_quantize_per_tensor_affine_args.parse(args, kwargs)
     if which == 0:
         enabled = Tensor._make(np.ones(1, dtype=np.int64), False, None, 0)
@@ -120,7 +138,28 @@ def fake_quantize_per_channel_affine_cachemask(input, scale, zero_point, axis, q
 
 @register()
 def fake_quantize_per_channel_affine(input, scale, zero_point, axis, quant_min, quant_max):
-    """Fake-quantize with a scale and zero point per index of dim `axis`."""
+    """As :func:`ndgrad.fake_quantize_per_tensor_affine`, with a scale and a zero point per index of
+    dimension `axis`.
+
+    Args:
+        input (Tensor): the input (floating point).
+        scale (Tensor): the steps, one per channel.
+        zero_point (Tensor): the zero points, one per channel (int32).
+        axis (int): the channel dimension.
+        quant_min (int): the smallest quantized value.
+        quant_max (int): the largest quantized value.
+
+    Returns:
+        Tensor: the fake-quantized values.
+
+    Example::
+
+        >>> x = torch.tensor([[0.3, 0.3], [0.3, 0.3]])
+        >>> torch.fake_quantize_per_channel_affine(x, torch.tensor([0.25, 0.5]),
+        ...                                        torch.tensor([0, 0], dtype=torch.int32), 0, 0, 255)
+        tensor([[0.2500, 0.2500],
+                [0.5000, 0.5000]])
+    """
     return fake_quantize_per_channel_affine_cachemask(input, scale, zero_point, axis, quant_min, quant_max)[0]
 
 
@@ -243,8 +282,38 @@ def _fused_moving_avg_obs_fq_helper(input, observer_on, fake_quant_on, running_m
 def fused_moving_avg_obs_fake_quant(input, observer_on, fake_quant_on, running_min, running_max, scale, zero_point,
                                     averaging_const, quant_min, quant_max, ch_axis, per_row_fake_quant=False,
                                     symmetric_quant=False):
-    """Moving-average min/max observer and per-tensor fake quantization in one op; updates
-    running_min, running_max, scale and zero_point in place (as in torch, their versions stay)."""
+    """A moving-average min/max observer and fake quantization in one op (quantization-aware
+    training): updates `running_min`, `running_max`, `scale` and `zero_point` in place when the
+    observer is on, then fake-quantizes `input` when fake quantization is on.
+
+    Args:
+        input (Tensor): the input.
+        observer_on (Tensor): 1 to update the observed range.
+        fake_quant_on (Tensor): 1 to fake-quantize.
+        running_min (Tensor): the running minimum.
+        running_max (Tensor): the running maximum.
+        scale (Tensor): the scale, updated from the range.
+        zero_point (Tensor): the zero point (int32), updated from the range.
+        averaging_const (float): the weight of the new range in the moving average.
+        quant_min (int): the smallest quantized value.
+        quant_max (int): the largest quantized value.
+        ch_axis (int): the channel axis (0 with `per_row_fake_quant`).
+        per_row_fake_quant (bool): a range, scale and zero point per row of dimension 0. Default: ``False``.
+        symmetric_quant (bool): a range symmetric around 0. Default: ``False``.
+
+    Returns:
+        Tensor: the fake-quantized input.
+
+    Example::
+
+        >>> x = torch.tensor([0.0, 1.0, 2.0])
+        >>> rmin, rmax = torch.tensor(float("inf")), torch.tensor(float("-inf"))
+        >>> scale, zp = torch.tensor([1.0]), torch.tensor([0], dtype=torch.int32)
+        >>> out = torch.fused_moving_avg_obs_fake_quant(x, torch.tensor([1]), torch.tensor([1]), rmin, rmax,
+        ...                                             scale, zp, 0.01, 0, 255, 0)
+        >>> rmin, rmax, out
+        (tensor(0.), tensor(2.), tensor([0.0000, 0.9961, 2.0000]))
+    """
     return _fused_moving_avg_obs_fq_helper(input, observer_on, fake_quant_on, running_min, running_max, scale,
                                            zero_point, averaging_const, quant_min, quant_max, ch_axis,
                                            per_row_fake_quant, symmetric_quant)[0]

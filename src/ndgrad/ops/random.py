@@ -138,7 +138,28 @@ _randint_args = Parser(*_generator_overloads("randint(SymInt high, SymInt[] size
 @register()
 @_randint_args.signature
 def randint(*args, **kwargs):
-    """Integers in [low, high): `randint(high, size)` or `randint(low, high, size)`; int64 by default."""
+    """randint(low=0, high, size, *, generator=None, dtype=torch.int64, requires_grad=False) -> Tensor
+
+    A tensor of `size` filled with random integers drawn uniformly from [`low`, `high`).
+
+    Args:
+        low (int): the smallest value. Default: ``0``.
+        high (int): one more than the largest value.
+        size (tuple of int): the shape.
+        generator (torch.Generator, optional): the generator to draw from.
+        dtype (torch.dtype): the dtype of the result. Default: ``torch.int64``.
+
+    Returns:
+        Tensor: the random integers.
+
+    Example::
+
+        >>> x = torch.randint(3, 10, (2, 4))
+        >>> x.shape, x.dtype
+        (torch.Size([2, 4]), torch.int64)
+        >>> bool(((x >= 3) & (x < 10)).all())
+        True
+    """
     which, values = _randint_args.parse(args, kwargs)
     n = 2 if which < 2 else 3   # (high, size) or (low, high, size)
     generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, n)
@@ -155,7 +176,22 @@ _randperm_args = Parser(*_generator_overloads("randperm(SymInt n"))
 @register()
 @_randperm_args.signature
 def randperm(*args, **kwargs):
-    """A random permutation of 0..n-1 (int64 by default)."""
+    """A random permutation of the integers 0, ..., `n` - 1.
+
+    Args:
+        n (int): the number of integers.
+        generator (torch.Generator, optional): the generator to draw from.
+        dtype (torch.dtype): the dtype of the result. Default: ``torch.int64``.
+
+    Returns:
+        Tensor: the permutation.
+
+    Example::
+
+        >>> p = torch.randperm(5)
+        >>> p.sort().values
+        tensor([0, 1, 2, 3, 4])
+    """
     which, values = _randperm_args.parse(args, kwargs)
     generator, (out, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, 1)
     n = values[0]
@@ -196,7 +232,28 @@ _randint_like_args = Parser(*(f"randint_like(Tensor input, {bounds}, *, {generat
 @register()
 @_randint_like_args.signature
 def randint_like(*args, **kwargs):
-    """randint with `input`'s shape and dtype: `randint_like(x, high)` or `randint_like(x, low, high)`."""
+    """randint_like(input, low=0, high, *, dtype=None, requires_grad=False) -> Tensor
+
+    A tensor of `input`'s shape (and, unless `dtype` is given, dtype) filled with random integers drawn
+    uniformly from [`low`, `high`).
+
+    Args:
+        input (Tensor): the tensor whose shape and dtype the result takes.
+        low (int): the smallest value. Default: ``0``.
+        high (int): one more than the largest value.
+        dtype (torch.dtype, optional): the dtype of the result.
+
+    Returns:
+        Tensor: the random integers.
+
+    Example::
+
+        >>> x = torch.randint_like(torch.zeros(2, 3), 5)
+        >>> x.shape, x.dtype
+        (torch.Size([2, 3]), torch.float32)
+        >>> bool(((x >= 0) & (x < 5)).all())
+        True
+    """
     which, values = _randint_like_args.parse(args, kwargs)
     n = 3 if which < 2 else 2   # (input, low, high) or (input, high)
     generator, (_, dtype, layout, device, pin_memory, requires_grad) = _without_generator(which, values, n)
@@ -248,8 +305,31 @@ _NORMAL = (_normal_tensor_tensor, _normal_tensor_float, _normal_float_tensor)
 @register()
 @_normal_args.signature
 def normal(*args, **kwargs):
-    """Samples of N(mean, std²): `normal(mean_t, std_t)`, `normal(mean_t, 1.)`, `normal(0., std_t)`
-    (broadcast shapes) or `normal(0., 1., size)`."""
+    """normal(mean, std, *, generator=None, out=None) -> Tensor
+    normal(mean, std, size, *, generator=None, out=None) -> Tensor
+
+    Samples from normal distributions N(`mean`, `std`²): one per element of the broadcast `mean` and
+    `std` tensors (either may be a Python number when the other is a tensor), or, with two numbers
+    and a `size`, a tensor of that shape.
+
+    ndgrad draws its own numbers (NumPy's), not the ones torch draws after the same seed.
+
+    Args:
+        mean (Tensor or float): the means.
+        std (Tensor or float): the standard deviations (non-negative).
+        size (tuple of int, optional): the shape, when `mean` and `std` are numbers.
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        Tensor: the samples.
+
+    Example::
+
+        >>> torch.normal(0.0, 1.0, (2, 3)).shape
+        torch.Size([2, 3])
+        >>> torch.normal(torch.tensor([1.0, 2.0]), 0.0)
+        tensor([1., 2.])
+    """
     which, (mean, std, *rest) = _normal_args.parse(args, kwargs)
     for t in (mean, std):
         if isinstance(t, Tensor) and t.dtype._rank < 2:
@@ -377,7 +457,26 @@ _random__args = Parser("random_(Tensor self, *, Generator? generator=None)",
 
 @register(method=True)
 def random_(self, *args, **kwargs):
-    """Integers: random_() over every integer the dtype holds exactly, random_(to), random_(from, to)."""
+    """random_(input, from=0, to=None, *, generator=None) -> Tensor
+
+    Fills `input` in place with random integers drawn uniformly from [`from`, `to`); without `to`,
+    up to the largest integer that `input`'s dtype holds exactly (its mantissa's range for a float).
+
+    Args:
+        input (Tensor): the tensor to fill.
+        from (int): the smallest value. Default: ``0``.
+        to (int, optional): one more than the largest value.
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        Tensor: `input`.
+
+    Example::
+
+        >>> x = torch.empty(4).random_(2, 5)
+        >>> bool(((x >= 2) & (x < 5)).all())
+        True
+    """
     which, (*bounds, generator) = _random__args.parse(args, kwargs)
     if which == 1 and bounds[1] is None:   # random_(from, None): up to the end of random_()'s range
         bounds[1] = _full_range(self._data.dtype)
@@ -403,7 +502,27 @@ _bernoulli_args = Parser("bernoulli(Tensor input, *, Generator? generator=None, 
 @register(method=True)
 @_bernoulli_args.signature
 def bernoulli(*args, **kwargs):
-    """0/1 samples: with probabilities `input`, or with probability `p` in `input`'s shape."""
+    """bernoulli(input, *, generator=None) -> Tensor
+    bernoulli(input, p, *, generator=None) -> Tensor
+
+    Draws 0 or 1 for each element: 1 with the probability held by that element of `input`, or with
+    the probability `p` for every element of a tensor of `input`'s shape.
+
+    Args:
+        input (Tensor): the probabilities (each in [0, 1]), or, with `p`, the tensor whose shape and dtype the result takes.
+        p (float, optional): one probability for every element.
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        Tensor: the 0/1 samples, in `input`'s dtype.
+
+    Example::
+
+        >>> torch.bernoulli(torch.tensor([0.0, 1.0, 1.0, 0.0]))
+        tensor([0., 1., 1., 0.])
+        >>> torch.bernoulli(torch.zeros(3), 1.0)
+        tensor([1., 1., 1.])
+    """
     which, values = _bernoulli_args.parse(args, kwargs)
     if which == 0:
         input, generator, out = values
@@ -422,7 +541,22 @@ def _poisson(input, generator=None):
 
 @register()
 def poisson(input, generator=None):
-    """Samples of Poisson distributions with rates `input`."""
+    """Draws one sample from a Poisson distribution for each element of `input`, that element being its rate.
+
+    Args:
+        input (Tensor): the rates (non-negative).
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        Tensor: the samples, in `input`'s dtype.
+
+    Example::
+
+        >>> torch.poisson(torch.zeros(3))
+        tensor([0., 0., 0.])
+        >>> torch.poisson(torch.full((2, 2), 4.0)).shape
+        torch.Size([2, 2])
+    """
     if np.any(input._data < 0):
         raise RuntimeError("poisson: rates must be non-negative")
     return _poisson(input, generator)
@@ -430,9 +564,29 @@ def poisson(input, generator=None):
 
 @register(method=True)
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    """Category indices drawn with the (unnormalised) probabilities in each row of `input` (1-D or 2-D);
-    int64. Without replacement a row is ordered by an exponential race (E / p ascending), so
-    zero-probability categories come last, as in torch."""
+    """Draws `num_samples` category indices per row of `input`, whose elements are the (not necessarily
+    normalised) probabilities of the categories.
+
+    Without replacement, a category is drawn at most once per row, so `num_samples` may not exceed the
+    number of categories with a non-zero probability.
+
+    Args:
+        input (Tensor): the probabilities, 1-D (one distribution) or 2-D (one per row).
+        num_samples (int): how many indices to draw per row.
+        replacement (bool): draw with replacement. Default: ``False``.
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        LongTensor: the indices, of shape (`num_samples`,) or (rows, `num_samples`).
+
+    Example::
+
+        >>> torch.multinomial(torch.tensor([0.0, 0.0, 1.0]), 2, replacement=True)
+        tensor([2, 2])
+        >>> torch.multinomial(torch.tensor([[1.0, 0.0], [0.0, 1.0]]), 1)
+        tensor([[0],
+                [1]])
+    """
     _check_out("multinomial", out)
     p = input._data
     if p.ndim not in (1, 2):
@@ -463,6 +617,21 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 # ---- api: binomial
 @register()
 def binomial(count, prob, generator=None):
-    """Samples of Binomial(count, prob), elementwise, in count's dtype (not differentiable, as in torch)."""
+    """Draws one sample from Binomial(`count`, `prob`) for each pair of elements (the number of successes
+    in `count` trials of success probability `prob`). Not differentiable, as in torch.
+
+    Args:
+        count (Tensor): the numbers of trials (a floating tensor).
+        prob (Tensor): the success probabilities, in [0, 1].
+        generator (torch.Generator, optional): the generator to draw from.
+
+    Returns:
+        Tensor: the samples, in `count`'s dtype.
+
+    Example::
+
+        >>> torch.binomial(torch.tensor([5.0, 10.0]), torch.tensor([1.0, 0.0]))
+        tensor([5., 0.])
+    """
     n, p = np.broadcast_arrays(count._data, prob._data)
     return _new(rng(generator).binomial(n.astype(np.int64), p).astype(count._data.dtype))

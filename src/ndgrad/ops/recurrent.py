@@ -62,7 +62,37 @@ def _composite(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
 @op("mkldnn_rnn_layer", public="mkldnn_rnn_layer", promote="same")
 def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse, batch_sizes, mode, hidden_size,
                      num_layers, has_biases, bidirectional, batch_first, train):
-    """(output (T, N, H), hy, cy, workspace) of one LSTM layer on input (T, N, I)."""
+    """One LSTM layer over a whole sequence (torch's oneDNN kernel; here computed step by step with NumPy).
+
+    Args:
+        input (Tensor): the sequence, (T, N, I).
+        weight0 (Tensor): the input weights, (4H, I).
+        weight1 (Tensor): the hidden weights, (4H, H).
+        weight2 (Tensor): the input bias, (4H,).
+        weight3 (Tensor): the hidden bias, (4H,).
+        hx_ (Tensor): the initial hidden state, (N, H).
+        cx_ (Tensor): the initial cell state, (N, H).
+        reverse (bool): run the sequence backwards.
+        batch_sizes (list of int): must be empty (packed sequences are not supported here).
+        mode (int): torch's RNN mode number; only 2 (LSTM) is implemented.
+        hidden_size (int): H.
+        num_layers (int): the number of layers of the whole RNN.
+        has_biases (bool): whether the biases are used.
+        bidirectional (bool): whether the whole RNN is bidirectional.
+        batch_first (bool): must be ``False``: `input` is (T, N, I).
+        train (bool): training mode.
+
+    Returns:
+        (Tensor, Tensor, Tensor, Tensor): the output (T, N, H), the last hidden and cell states and a workspace.
+
+    Example::
+
+        >>> w = [torch.zeros(4, 2), torch.zeros(4, 1), torch.zeros(4), torch.zeros(4)]
+        >>> out = torch.mkldnn_rnn_layer(torch.ones(3, 1, 2), *w, torch.zeros(1, 1), torch.ones(1, 1),
+        ...                              False, [], 2, 1, 1, True, False, False, False)
+        >>> out[0].shape
+        torch.Size([3, 1, 1])
+    """
     if mode != LSTM_MODE or batch_first or len(batch_sizes):
         raise NotImplementedError("mkldnn_rnn_layer: ndgrad implements the LSTM mode on (T, N, I) inputs only")
     tensors = [Tensor._make(a, False, None, 0) for a in (input, weight0, weight1, weight2, weight3, hx_, cx_)]
@@ -192,7 +222,26 @@ def _gates(input, hx, w_ih, w_hh, b_ih, b_hh):
 
 @register()
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """(h', c') of one LSTM step from hx = (h, c)."""
+    """One step of an LSTM cell (as :class:`ndgrad.nn.LSTMCell` computes it): the next hidden and cell states.
+
+    Args:
+        input (Tensor): the input, (N, I).
+        hx (tuple of Tensor): the hidden and cell states, each (N, H).
+        w_ih (Tensor): the input weights, (4H, I).
+        w_hh (Tensor): the hidden weights, (4H, H).
+        b_ih (Tensor, optional): the input bias, (4H,).
+        b_hh (Tensor, optional): the hidden bias, (4H,).
+
+    Returns:
+        (Tensor, Tensor): the next hidden state and cell state.
+
+    Example::
+
+        >>> h, c = torch.lstm_cell(torch.ones(1, 2), (torch.zeros(1, 1), torch.ones(1, 1)),
+        ...                        torch.zeros(4, 2), torch.zeros(4, 1))
+        >>> h, c
+        (tensor([[0.2311]]), tensor([[0.5000]]))
+    """
     h, c = hx
     i, f, g, o = _gates(input, h, w_ih, w_hh, b_ih, b_hh).chunk(4, 1)
     cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
@@ -201,7 +250,25 @@ def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
 
 @register()
 def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """h' of one GRU step."""
+    """One step of a GRU cell (as :class:`ndgrad.nn.GRUCell` computes it): the next hidden state.
+
+    Args:
+        input (Tensor): the input, (N, I).
+        hx (Tensor): the hidden state, (N, H).
+        w_ih (Tensor): the input weights, (3H, I).
+        w_hh (Tensor): the hidden weights, (3H, H).
+        b_ih (Tensor, optional): the input bias, (3H,).
+        b_hh (Tensor, optional): the hidden bias, (3H,).
+
+    Returns:
+        Tensor: the next hidden state, (N, H).
+
+    Example::
+
+        >>> h = torch.gru_cell(torch.ones(1, 2), torch.zeros(1, 1), torch.zeros(3, 2), torch.zeros(3, 1))
+        >>> h
+        tensor([[0.]])
+    """
     ir, iz, in_ = linear(input, w_ih, b_ih).chunk(3, 1)
     hr, hz, hn = linear(hx, w_hh, b_hh).chunk(3, 1)
     r, z = (ir + hr).sigmoid(), (iz + hz).sigmoid()

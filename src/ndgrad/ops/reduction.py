@@ -341,14 +341,70 @@ def _max_or_min(parser, all_op, pointwise, dim_op, args, kwargs):
 @register(method=True)
 @_max_args.signature
 def max(*args, **kwargs):
-    """max(x) -> the largest value; max(x, dim) -> (values, indices); max(x, y) -> maximum(x, y)."""
+    """max(input) -> Tensor
+    max(input, dim, keepdim=False) -> (Tensor, LongTensor)
+    max(input, other) -> Tensor
+
+    The largest element of `input`; along `dim`, the largest values and their indices; with a second
+    tensor, the elementwise maximum (as :func:`ndgrad.maximum`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimension is kept with size 1. Default: ``False``.
+        other (Tensor, optional): a second tensor, compared elementwise.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the maximum, or a named tuple ``(values, indices)`` when `dim` is given.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> torch.max(x)
+        tensor(5.)
+        >>> torch.max(x, dim=1)
+        torch.return_types.max(
+        values=tensor([5., 4.]),
+        indices=tensor([1, 0]))
+        >>> torch.max(x, torch.tensor(3.0))
+        tensor([[3., 5.],
+                [4., 3.]])
+    """
     return _max_or_min(_max_args, _max_all, "maximum", _max_dim, args, kwargs)
 
 
 @register(method=True)
 @_min_args.signature
 def min(*args, **kwargs):
-    """min(x) -> the smallest value; min(x, dim) -> (values, indices); min(x, y) -> minimum(x, y)."""
+    """min(input) -> Tensor
+    min(input, dim, keepdim=False) -> (Tensor, LongTensor)
+    min(input, other) -> Tensor
+
+    The smallest element of `input`; along `dim`, the smallest values and their indices; with a second
+    tensor, the elementwise minimum (as :func:`ndgrad.minimum`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): whether the reduced dimension is kept with size 1. Default: ``False``.
+        other (Tensor, optional): a second tensor, compared elementwise.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the minimum, or a named tuple ``(values, indices)`` when `dim` is given.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 5.0], [4.0, 2.0]])
+        >>> torch.min(x)
+        tensor(1.)
+        >>> torch.min(x, dim=0)
+        torch.return_types.min(
+        values=tensor([1., 2.]),
+        indices=tensor([0, 1]))
+        >>> torch.min(x, torch.tensor(3.0))
+        tensor([[1., 3.],
+                [3., 2.]])
+    """
     return _max_or_min(_min_args, _min_all, "minimum", _min_dim, args, kwargs)
 
 
@@ -402,7 +458,30 @@ _median_args = Parser("median(Tensor input)",                                   
 @register(method=True)
 @_median_args.signature
 def median(*args, **kwargs):
-    """median(x) -> the lower median of all elements; median(x, dim) -> (values, indices)."""
+    """median(input) -> Tensor
+    median(input, dim, keepdim=False) -> (Tensor, LongTensor)
+
+    The median of all elements of `input`, or, along `dim`, the medians and their indices. For an even
+    number of elements it is the lower of the two middle values (not their mean). NaN is the median
+    where there is a NaN (see :func:`ndgrad.nanmedian`).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the median, or a named tuple ``(values, indices)`` with `dim`.
+
+    Example::
+
+        >>> x = torch.tensor([[1.0, 4.0, 2.0, 3.0], [9.0, 7.0, 8.0, 6.0]])
+        >>> torch.median(x)
+        tensor(4.)
+        >>> values, indices = torch.median(x, dim=1)
+        >>> values, indices
+        (tensor([2., 7.]), tensor([2, 1]))
+    """
     which, values = _median_args.parse(args, kwargs)
     if which == 0:
         return _median_all(*values)
@@ -439,7 +518,25 @@ _nanmedian_args = Parser("nanmedian(Tensor input)",
 @register(method=True)
 @_nanmedian_args.signature
 def nanmedian(*args, **kwargs):
-    """median ignoring nans: nanmedian(x) -> a value; nanmedian(x, dim) -> (values, indices)."""
+    """nanmedian(input) -> Tensor
+    nanmedian(input, dim, keepdim=False) -> (Tensor, LongTensor)
+
+    As :func:`ndgrad.median`, ignoring NaNs: the (lower) median of the other values (NaN only where all are NaN).
+
+    Args:
+        input (Tensor): the input.
+        dim (int, optional): the dimension to reduce.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        Tensor or (Tensor, LongTensor): the median, or a named tuple ``(values, indices)`` with `dim`.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, float("nan"), 3.0, 2.0])
+        >>> torch.nanmedian(x), torch.median(x)
+        (tensor(2.), tensor(nan))
+    """
     which, values = _nanmedian_args.parse(args, kwargs)
     if which == 0:
         return _nanmedian_all(*values)
@@ -468,7 +565,22 @@ def _mode(input, dim=-1, keepdim=False):
 
 @register(method=True)
 def mode(input, dim=-1, keepdim=False):
-    """(values, indices) of the most frequent value along `dim`."""
+    """The most frequent value of `input` along `dim` (the smallest of those tied), with an index where it occurs.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension. Default: ``-1``.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> values, indices = torch.mode(torch.tensor([[1, 2, 2], [3, 3, 1]]))
+        >>> values
+        tensor([2, 3])
+    """
     return return_types.mode(*_mode(input, dim, keepdim))
 
 
@@ -486,7 +598,23 @@ def _kthvalue(input, k, dim=-1, keepdim=False):
 
 @register(method=True)
 def kthvalue(input, k, dim=-1, keepdim=False):
-    """(values, indices) of the k-th smallest element (k counts from 1) along `dim`."""
+    """The `k`-th smallest element of `input` along `dim` (`k` counts from 1), with its index.
+
+    Args:
+        input (Tensor): the input.
+        k (int): which element, in increasing order, from 1.
+        dim (int): the dimension. Default: ``-1``.
+        keepdim (bool): keep `dim` with size 1. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> values, indices = torch.kthvalue(torch.tensor([5.0, 1.0, 4.0, 2.0]), 2)
+        >>> values, indices
+        (tensor(2.), tensor(3))
+    """
     return return_types.kthvalue(*_kthvalue(input, k, dim, keepdim))
 
 
@@ -686,8 +814,23 @@ def _norm_dim(input, p, dim, keepdim=False):
 
 @register()
 def norm_except_dim(v, pow=2, dim=0):
-    """The `pow`-norm over every dim but `dim`, shaped to broadcast against v (weight normalization);
-    dim=-1 gives the norm of all elements."""
+    """The `pow`-norm of `v` over every dimension but `dim`, shaped to broadcast against `v` (the norm of
+    weight normalization); ``dim=-1`` gives the norm of all elements.
+
+    Args:
+        v (Tensor): the input.
+        pow (float): the order of the norm. Default: ``2``.
+        dim (int): the dimension kept. Default: ``0``.
+
+    Returns:
+        Tensor: the norms, with size 1 in every dimension but `dim`.
+
+    Example::
+
+        >>> torch.norm_except_dim(torch.tensor([[3.0, 4.0], [6.0, 8.0]]), 2, 0)
+        tensor([[ 5.],
+                [10.]])
+    """
     n = v.ndim
     if dim == -1:
         return _norm_all(v, pow)
@@ -699,7 +842,28 @@ def norm_except_dim(v, pow=2, dim=0):
 
 @register(method=True)
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """torch.norm: vector norms of any order over `dim` (all dims by default); 'fro' is the 2-norm."""
+    """The matrix or vector norm of `input` (deprecated in torch in favour of :func:`ndgrad.linalg.vector_norm`
+    and :func:`ndgrad.linalg.matrix_norm`).
+
+    Args:
+        input (Tensor): the input.
+        p (int, float, inf, -inf, 'fro', 'nuc'): the order: a number for a vector norm, ``'fro'`` (the 2-norm
+            of the elements) or ``'nuc'`` (the nuclear norm of matrices). Default: ``'fro'``.
+        dim (int or tuple of int, optional): the dimensions to reduce (default: all).
+        keepdim (bool): whether reduced dimensions are kept with size 1. Default: ``False``.
+        dtype (torch.dtype, optional): the dtype to compute in and return.
+
+    Returns:
+        Tensor: the norm.
+
+    Example::
+
+        >>> x = torch.tensor([[3.0, 4.0], [0.0, 0.0]])
+        >>> torch.norm(x)
+        tensor(5.)
+        >>> torch.norm(x, p=1, dim=1)
+        tensor([7., 0.])
+    """
     if p is None:
         p = "fro"
     if isinstance(p, str):
@@ -867,8 +1031,26 @@ def _picked(out, return_inverse, return_counts):
 
 @register(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements (or slices along dim), sorted; optionally where each input element went
-    (inverse) and how often each value occurs (counts)."""
+    """The distinct elements of `input` (with `dim`, its distinct slices along `dim`), sorted.
+
+    Args:
+        input (Tensor): the input.
+        sorted (bool): sort the result in ascending order. Default: ``True``.
+        return_inverse (bool): also return, for each element of `input`, its index in the result. Default: ``False``.
+        return_counts (bool): also return how many times each result value occurs. Default: ``False``.
+        dim (int, optional): the dimension whose slices are compared (default: the flattened elements).
+
+    Returns:
+        Tensor or tuple of Tensor: the unique values, followed by the inverse indices and the counts when asked.
+
+    Example::
+
+        >>> x = torch.tensor([3, 1, 3, 2, 1])
+        >>> torch.unique(x)
+        tensor([1, 2, 3])
+        >>> torch.unique(x, return_inverse=True, return_counts=True)
+        (tensor([1, 2, 3]), tensor([2, 0, 2, 1, 0]), tensor([2, 1, 2]))
+    """
     if dim is None:
         return _picked(_unique2(input, sorted, return_inverse, return_counts), return_inverse, return_counts)
     return _picked(unique_dim(input, dim, sorted, return_inverse, return_counts), return_inverse, return_counts)
@@ -876,7 +1058,25 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 @register(method=True)
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """The first element (or slice along dim) of every run of equal neighbours."""
+    """The first element (with `dim`, slice) of every run of equal consecutive elements of `input`.
+
+    Args:
+        input (Tensor): the input.
+        return_inverse (bool): also return, for each element, the index of its run. Default: ``False``.
+        return_counts (bool): also return the length of each run. Default: ``False``.
+        dim (int, optional): the dimension whose slices are compared (default: the flattened elements).
+
+    Returns:
+        Tensor or tuple of Tensor: the values, followed by the inverse indices and the counts when asked.
+
+    Example::
+
+        >>> x = torch.tensor([1, 1, 2, 2, 3, 1, 1])
+        >>> torch.unique_consecutive(x)
+        tensor([1, 2, 3, 1])
+        >>> torch.unique_consecutive(x, return_counts=True)
+        (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 2]))
+    """
     return _picked(_unique_consecutive(input, return_inverse, return_counts, dim), return_inverse, return_counts)
 
 
@@ -918,8 +1118,31 @@ _sort_args = Parser("sort(Tensor input, *, bool? stable, int dim=-1, bool descen
 @register(method=True)
 @_sort_args.signature
 def sort(*args, **kwargs):
-    """(values, indices) sorted along dim; ties keep their order (every sort here is stable). Passing
-    `stable` (even None) selects torch's stable overload, as in torch."""
+    """sort(input, dim=-1, descending=False, stable=False) -> (Tensor, LongTensor)
+
+    Sorts the elements of `input` along `dim`, and returns the sorted values with the index each came from.
+
+    In ndgrad every sort is stable: equal elements keep their order, whatever `stable` says.
+
+    Args:
+        input (Tensor): the input.
+        dim (int): the dimension to sort along. Default: ``-1``.
+        descending (bool): largest first. Default: ``False``.
+        stable (bool): keep the order of equal elements. Default: ``False``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> x = torch.tensor([3.0, 1.0, 2.0])
+        >>> torch.sort(x)
+        torch.return_types.sort(
+        values=tensor([1., 2., 3.]),
+        indices=tensor([1, 2, 0]))
+        >>> torch.sort(x, descending=True).indices
+        tensor([0, 2, 1])
+    """
     which, values = _sort_args.parse(args, kwargs)
     _no_out("sort", values[-1])
     if which == 0:
@@ -953,14 +1176,57 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
 
 @register(method=True)
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    """The k largest (smallest with largest=False) elements along dim, in sorted order."""
+    """The `k` largest elements of `input` along `dim` (the `k` smallest with ``largest=False``), with their indices.
+
+    Args:
+        input (Tensor): the input.
+        k (int): how many elements to take.
+        dim (int): the dimension to take them along. Default: ``-1``.
+        largest (bool): take the largest (else the smallest). Default: ``True``.
+        sorted (bool): return them in sorted order. Default: ``True``.
+
+    Returns:
+        (Tensor, LongTensor): a named tuple ``(values, indices)``.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 4.0, 2.0, 5.0])
+        >>> torch.topk(x, 2)
+        torch.return_types.topk(
+        values=tensor([5., 4.]),
+        indices=tensor([3, 1]))
+        >>> torch.topk(x, 2, largest=False).values
+        tensor([1., 2.])
+    """
     return return_types.topk(*_topk(input, operator.index(k), dim, largest, sorted))
 
 
 # ---- composites: differences, integrals, covariance, quantiles (torch builds them from other ops) ---
 @register(method=True)
 def diff(input, n=1, dim=-1, prepend=None, append=None):
-    """The n-th forward difference along dim (prepend/append joined first)."""
+    """The `n`-th forward difference of `input` along `dim` (``out[i] = input[i + 1] - input[i]``, applied
+    `n` times), with `prepend` and `append` joined to `input` first.
+
+    Args:
+        input (Tensor): the input.
+        n (int): how many times to take differences. Default: ``1``.
+        dim (int): the dimension. Default: ``-1``.
+        prepend (Tensor, optional): values put before `input` along `dim`.
+        append (Tensor, optional): values put after `input` along `dim`.
+
+    Returns:
+        Tensor: the differences.
+
+    Example::
+
+        >>> x = torch.tensor([1, 4, 9, 16])
+        >>> torch.diff(x)
+        tensor([3, 5, 7])
+        >>> torch.diff(x, n=2)
+        tensor([2, 2])
+        >>> torch.diff(x, prepend=torch.tensor([0]))
+        tensor([1, 3, 5, 7])
+    """
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     dim = _wrap_dim(dim, input.ndim)
@@ -999,7 +1265,25 @@ def _spacing(x, y, dim):
 
 @register()
 def trapezoid(y, x=None, *, dx=None, dim=-1):
-    """The trapezoidal rule along dim, with sample points x or a constant spacing dx (default 1)."""
+    """The integral of `y` along `dim` by the trapezoidal rule, with sample points `x` or a constant spacing `dx`.
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points (default: spaced by `dx`).
+        dx (float, optional): the constant spacing, without `x`. Default: ``1``.
+        dim (int): the dimension to integrate along. Default: ``-1``.
+
+    Returns:
+        Tensor: the integrals, with `dim` removed.
+
+    Example::
+
+        >>> y = torch.tensor([1.0, 2.0, 3.0])
+        >>> torch.trapezoid(y)
+        tensor(4.)
+        >>> torch.trapezoid(y, torch.tensor([0.0, 1.0, 3.0]))
+        tensor(6.5000)
+    """
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments")
     if isinstance(x, (int, float)):
@@ -1019,7 +1303,25 @@ def trapz(y, x=None, *, dx=None, dim=-1):
 
 @register()
 def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
-    """The running trapezoidal integral along dim (one fewer element than y there)."""
+    """The running integral of `y` along `dim` by the trapezoidal rule: element ``i`` is the integral
+    from the first sample to sample ``i + 1`` (so one element fewer than `y` along `dim`).
+
+    Args:
+        y (Tensor): the values.
+        x (Tensor, optional): the sample points (default: spaced by `dx`).
+        dx (float, optional): the constant spacing, without `x`. Default: ``1``.
+        dim (int): the dimension to integrate along. Default: ``-1``.
+
+    Returns:
+        Tensor: the running integrals.
+
+    Example::
+
+        >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]))
+        tensor([1.5000, 4.0000])
+        >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]), dx=0.5)
+        tensor([0.7500, 2.0000])
+    """
     if isinstance(x, (int, float)):
         x, dx = None, x
     dim, m, pairs = _trapezoid_parts(y, dim)
@@ -1032,7 +1334,27 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 @register(method=True)
 def cov(input, *, correction=1, fweights=None, aweights=None):
-    """The covariance matrix of the variables in input's rows (observations in columns)."""
+    """The covariance matrix of the variables in the rows of `input`, whose columns are the observations.
+
+    Args:
+        input (Tensor): a 1-D tensor (one variable) or 2-D tensor (variables, observations).
+        correction (int): subtracted from the number of observations in the divisor (1: unbiased). Default: ``1``.
+        fweights (Tensor, optional): integer frequency weights of the observations.
+        aweights (Tensor, optional): weights of the observations.
+
+    Returns:
+        Tensor: the covariance matrix (0-D for one variable).
+
+    Example::
+
+        >>> x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])
+        >>> torch.cov(x)
+        tensor([[ 1., -1.],
+                [-1.,  1.]])
+        >>> torch.cov(x, correction=0)
+        tensor([[ 0.6667, -0.6667],
+                [-0.6667,  0.6667]])
+    """
     if input.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.ndim} dimensions")
@@ -1062,7 +1384,22 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 @register(method=True)
 def corrcoef(input):
-    """Pearson correlation coefficients of the variables in input's rows."""
+    """The Pearson correlation coefficients of the variables in the rows of `input`, whose columns are the
+    observations (the covariance matrix normalised by the standard deviations).
+
+    Args:
+        input (Tensor): a 1-D tensor (one variable) or 2-D tensor (variables, observations).
+
+    Returns:
+        Tensor: the correlation matrix.
+
+    Example::
+
+        >>> x = torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.5]])
+        >>> torch.corrcoef(x)
+        tensor([[ 1.0000, -0.9820],
+                [-0.9820,  1.0000]])
+    """
     c = cov(input)
     if c.ndim == 0:
         return c / c
@@ -1220,8 +1557,26 @@ def _gradient_1d(f, dim, h, edge_order):
 
 @register()
 def gradient(input, *, spacing=1, dim=None, edge_order=1):
-    """torch.gradient: the derivative of `input` along each of `dim` (every dim by default), central
-    differences inside, one-sided (edge_order 1 or 2) at the ends; one tensor per dim."""
+    """Estimates the derivative of `input` along each of the dimensions `dim` (all by default): central
+    differences inside, one-sided differences of order `edge_order` at the ends.
+
+    Args:
+        input (Tensor): the sampled function.
+        spacing (Number, list of Number or tuple of Tensor): the spacing of the samples per dimension
+            (one number for all), or the coordinates of the samples per dimension. Default: ``1``.
+        dim (int or list of int, optional): the dimensions (default: all).
+        edge_order (int): 1 or 2, the order of the differences at the ends. Default: ``1``.
+
+    Returns:
+        tuple of Tensor: one derivative per dimension.
+
+    Example::
+
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+        (tensor([3., 4., 6., 7.]),)
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=2.0)
+        (tensor([1.5000, 2.0000, 3.0000, 3.5000]),)
+    """
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if spacing is None:
@@ -1248,8 +1603,25 @@ return_types.histogram = _structseq("histogram", ["hist", "bin_edges"])
 
 @register(method=True)
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
-    """(hist, bin_edges): counts (or weight sums; a density if asked) of input's values in `bins`
-    equal bins over `range` (default: min..max), or between the edges of a 1-D tensor `bins`."""
+    """A histogram of the values of `input`: `bins` equal-width bins over `range` (by default from the
+    smallest to the largest value), or the bins between the edges of a 1-D tensor `bins`.
+
+    Args:
+        input (Tensor): the values (a floating-point tensor).
+        bins (int or Tensor): the number of bins, or their edges (increasing).
+        range (tuple of float, optional): the lowest and highest edges.
+        weight (Tensor, optional): a weight per value (counts are then sums of weights).
+        density (bool): normalise so that the histogram integrates to 1. Default: ``False``.
+
+    Returns:
+        (Tensor, Tensor): a named tuple ``(hist, bin_edges)``.
+
+    Example::
+
+        >>> hist, edges = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3, range=(0.0, 6.0))
+        >>> hist, edges
+        (tensor([2., 1., 1.]), tensor([0., 2., 4., 6.]))
+    """
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._data.dtype)}'")
     values = np.asarray(input._data).ravel()

@@ -169,7 +169,22 @@ def pixel_unshuffle(self, downscale_factor):
 
 @op("channel_shuffle", public="channel_shuffle")
 def channel_shuffle(self, groups):
-    """(N, C, *) -> the channels read as (groups, C // groups) and transposed."""
+    r"""Shuffles the channels of `input` (N, C, \*): read as (`groups`, C / `groups`) and transposed, so that
+    consecutive channels come from different groups.
+
+    Args:
+        input (Tensor): the input, (N, C, \*), C divisible by `groups`.
+        groups (int): the number of groups.
+
+    Returns:
+        Tensor: the shuffled tensor, of `input`'s shape.
+
+    Example::
+
+        >>> x = torch.arange(6.0).reshape(1, 6, 1)
+        >>> torch.channel_shuffle(x, 2).flatten()
+        tensor([0., 3., 1., 4., 2., 5.])
+    """
     if self.ndim < 3:
         raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with sizes "
                            f"{list(self.shape)}")
@@ -184,7 +199,22 @@ def channel_shuffle(self, groups):
 
 @op("native_channel_shuffle", public="native_channel_shuffle")
 def native_channel_shuffle(self, groups):
-    """channel_shuffle's kernel without its derivative (torch records a NotImplemented node)."""
+    r""":func:`ndgrad.channel_shuffle`'s kernel, without a derivative (torch records a node that
+    refuses the backward).
+
+    Args:
+        input (Tensor): the input, (N, C, \*), C divisible by `groups`.
+        groups (int): the number of groups.
+
+    Returns:
+        Tensor: the shuffled tensor.
+
+    Example::
+
+        >>> x = torch.arange(4.0).reshape(1, 4, 1)
+        >>> torch.native_channel_shuffle(x, 2).flatten()
+        tensor([0., 2., 1., 3.])
+    """
     return channel_shuffle.spec.forward(self, groups)
 
 

@@ -883,8 +883,25 @@ _unsafe_split_with_sizes_args = Parser("unsafe_split_with_sizes(Tensor input, Sy
 
 @register(method=True)
 def split(tensor, split_size_or_sections, dim=0):
-    """torch.split and Tensor.split are Python functions in torch that choose as this one does: an int
-    size is split's, anything else goes to split_with_sizes (whose parser gives torch's errors)."""
+    """Splits `tensor` into chunks along `dim`: of `split_size_or_sections` elements each (the last
+    may be smaller) when it is an int, or of the given sizes when it is a list. The chunks are views.
+
+    Args:
+        tensor (Tensor): the tensor to split.
+        split_size_or_sections (int or list of int): the size of each chunk, or the list of sizes.
+        dim (int): the dimension to split along. Default: ``0``.
+
+    Returns:
+        tuple of Tensor: the chunks.
+
+    Example::
+
+        >>> x = torch.arange(5)
+        >>> torch.split(x, 2)
+        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+        >>> torch.split(x, [1, 4])
+        (tensor([0]), tensor([1, 2, 3, 4]))
+    """
     if isinstance(split_size_or_sections, int):
         _, (tensor, split_size, dim) = _split_args.parse((tensor, split_size_or_sections, dim), None)
         return _split(tensor, split_size, _check_split_size(tensor, split_size, dim))
@@ -1424,14 +1441,58 @@ def _check_matrix(name, input):
 
 @op("tril", method=True, inplace=True)
 def tril(input, diagonal=0):
-    """The lower triangle of the last two dims (on and below `diagonal`); zeros above it."""
+    """The lower triangle of the matrices of `input` (its last two dimensions): the elements on and below
+    the `diagonal`-th diagonal, zeros above it.
+
+    Args:
+        input (Tensor): the input, of at least 2 dimensions.
+        diagonal (int): the diagonal that bounds the kept part: 0 the main one, positive above it,
+            negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the lower triangular part.
+
+    Example::
+
+        >>> a = torch.ones(3, 3)
+        >>> torch.tril(a)
+        tensor([[1., 0., 0.],
+                [1., 1., 0.],
+                [1., 1., 1.]])
+        >>> torch.tril(a, diagonal=-1)
+        tensor([[0., 0., 0.],
+                [1., 0., 0.],
+                [1., 1., 0.]])
+    """
     _check_matrix("tril", input)
     return np.tril(input, diagonal)
 
 
 @op("triu", method=True, inplace=True)
 def triu(input, diagonal=0):
-    """The upper triangle of the last two dims (on and above `diagonal`); zeros below it."""
+    """The upper triangle of the matrices of `input` (its last two dimensions): the elements on and above
+    the `diagonal`-th diagonal, zeros below it.
+
+    Args:
+        input (Tensor): the input, of at least 2 dimensions.
+        diagonal (int): the diagonal that bounds the kept part: 0 the main one, positive above it,
+            negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the upper triangular part.
+
+    Example::
+
+        >>> a = torch.ones(3, 3)
+        >>> torch.triu(a)
+        tensor([[1., 1., 1.],
+                [0., 1., 1.],
+                [0., 0., 1.]])
+        >>> torch.triu(a, diagonal=1)
+        tensor([[0., 1., 1.],
+                [0., 0., 1.],
+                [0., 0., 0.]])
+    """
     _check_matrix("triu", input)
     return np.triu(input, diagonal)
 
@@ -1443,7 +1504,23 @@ def _rot90(input, k, dims):
 
 @register(method=True)
 def rot90(input, k=1, dims=(0, 1)):
-    """input rotated by k quarter turns in the plane of dims, from dims[0] towards dims[1]."""
+    """`input` rotated by `k` quarter turns in the plane of the dimensions `dims`, from the first towards
+    the second (counter-clockwise for a matrix printed as usual).
+
+    Args:
+        input (Tensor): the input.
+        k (int): the number of quarter turns (negative: the other way). Default: ``1``.
+        dims (list of int): the two dimensions of the plane. Default: ``(0, 1)``.
+
+    Returns:
+        Tensor: the rotated tensor.
+
+    Example::
+
+        >>> torch.rot90(torch.tensor([[1, 2], [3, 4]]))
+        tensor([[2, 4],
+                [1, 3]])
+    """
     dims = tuple(dims)
     n = input.ndim
     if len(dims) != 2:
@@ -1479,7 +1556,22 @@ def _block_diag(tensors, shapes):
 
 @register()
 def block_diag(*tensors):
-    """The tensors (at most 2-d) as the blocks of a block-diagonal matrix."""
+    """The block-diagonal matrix with the given tensors as its blocks, in order, and zeros elsewhere
+    (a 0-D tensor is a 1x1 block, a 1-D one a single row).
+
+    Args:
+        tensors (Tensor): the blocks, each of at most 2 dimensions.
+
+    Returns:
+        Tensor: the matrix, of the promoted dtype.
+
+    Example::
+
+        >>> torch.block_diag(torch.tensor([[1, 2]]), torch.tensor([[3], [4]]))
+        tensor([[1, 2, 0],
+                [0, 0, 3],
+                [0, 0, 4]])
+    """
     for i, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
@@ -1501,7 +1593,27 @@ def _diag_embed(input, offset, dim1, dim2):
 
 @register(method=True)
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    """Matrices (in dims dim1, dim2 of the result) whose `offset` diagonal is input's last dim."""
+    """Matrices whose `offset`-th diagonal holds the last dimension of `input`, zeros elsewhere; the
+    matrices lie in dimensions `dim1` and `dim2` of the result.
+
+    Args:
+        input (Tensor): the diagonals, in the last dimension.
+        offset (int): which diagonal: 0 the main one, positive above it, negative below it. Default: ``0``.
+        dim1 (int): the first dimension of the matrices. Default: ``-2``.
+        dim2 (int): the second dimension of the matrices. Default: ``-1``.
+
+    Returns:
+        Tensor: with one more dimension than `input`.
+
+    Example::
+
+        >>> torch.diag_embed(torch.tensor([[1, 2], [3, 4]]))
+        tensor([[[1, 0],
+                 [0, 2]],
+        <BLANKLINE>
+                [[3, 0],
+                 [0, 4]]])
+    """
     n = input.ndim + 1
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
@@ -1569,7 +1681,27 @@ def broadcast_tensors(*tensors):
 
 @register()
 def meshgrid(*tensors, indexing=None):
-    """Coordinate grids: views of each 1-d input expanded to the grid's shape."""
+    """Coordinate grids from 1-D tensors: for N inputs, N tensors of the grid's shape, the i-th holding
+    the values of the i-th input along its dimension.
+
+    Args:
+        tensors (Tensor): 1-D tensors (or one list of them).
+        indexing (str, optional): ``'ij'`` (the i-th input along dimension i) or ``'xy'`` (the first two
+            dimensions swapped, as in NumPy). torch warns when it is not given, and uses ``'ij'``.
+
+    Returns:
+        tuple of Tensor: the grids (views of the inputs).
+
+    Example::
+
+        >>> x, y = torch.meshgrid(torch.tensor([1, 2]), torch.tensor([3, 4, 5]), indexing="ij")
+        >>> x
+        tensor([[1, 1, 1],
+                [2, 2, 2]])
+        >>> y
+        tensor([[3, 4, 5],
+                [3, 4, 5]])
+    """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
@@ -1600,7 +1732,24 @@ def meshgrid(*tensors, indexing=None):
 
 @register(method=True)
 def diag(input, diagonal=0):
-    """The matrix with `input` (1-d) on its `diagonal`, or the `diagonal` of `input` (2-d), copied."""
+    """With a 1-D `input`, the square matrix that has it on its `diagonal`-th diagonal; with a 2-D
+    `input`, a copy of its `diagonal`-th diagonal as a 1-D tensor.
+
+    Args:
+        input (Tensor): a 1-D or 2-D tensor.
+        diagonal (int): which diagonal: 0 the main one, positive above it, negative below it. Default: ``0``.
+
+    Returns:
+        Tensor: the matrix, or the diagonal.
+
+    Example::
+
+        >>> torch.diag(torch.tensor([1, 2]))
+        tensor([[1, 0],
+                [0, 2]])
+        >>> torch.diag(torch.tensor([[1, 2], [3, 4]]), 1)
+        tensor([2])
+    """
     if input.ndim == 1:
         return diag_embed(input, diagonal, 0, 1)
     if input.ndim == 2:
@@ -1630,7 +1779,28 @@ def cartesian_prod(*tensors):
 
 @register()
 def combinations(input, r=2, with_replacement=False):
-    """The length-`r` combinations of the elements of the 1-d `input`, one per row."""
+    """The combinations of length `r` of the elements of the 1-D `input`, one per row (as Python's
+    ``itertools.combinations``, or ``combinations_with_replacement``).
+
+    Args:
+        input (Tensor): a 1-D tensor.
+        r (int): the length of each combination. Default: ``2``.
+        with_replacement (bool): allow an element to repeat within a combination. Default: ``False``.
+
+    Returns:
+        Tensor: the combinations, of shape (count, `r`).
+
+    Example::
+
+        >>> torch.combinations(torch.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+        >>> torch.combinations(torch.tensor([1, 2]), with_replacement=True)
+        tensor([[1, 1],
+                [1, 2],
+                [2, 2]])
+    """
     if input.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {_shape_str(input.shape)}")
     if r < 0:
@@ -1658,7 +1828,10 @@ def sum_to_size(self, *args, **kwargs):
     return out.view(size) if lead else out
 
 
-_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input)}
+_VIEW_FNS = {"slice": lambda *a, **k: _slice_public(*a, **k), "alias": lambda input: _alias(input),
+             # functions only, not Tensor methods (in torch too)
+             "view_as_real": lambda input: _registry.OPS["view_as_real"](input),
+             "view_as_complex": lambda input: _registry.OPS["view_as_complex"](input)}
 
 
 # the *_copy ops: the view op's result, copied (a tensor of its own, not a view of the input)
@@ -1668,8 +1841,54 @@ def _view_copy(view_fn, name):
         clone = _registry.OPS["clone"]
         return tuple(clone(o) for o in out) if isinstance(out, (tuple, list)) else clone(out)
     copy.__name__ = copy.__qualname__ = name
-    copy.__doc__ = f"`{name[:-5]}` copied out of the input (not a view)."
+    base = name[:-5]
+    copy.__doc__ = _COPY_DOC.format(
+        what=_COPY_WHAT.get(base, f"the view :meth:`Tensor.{base}` gives"),
+        returns="tuple of Tensor: the pieces" if base in ("split", "split_with_sizes", "unbind") else "Tensor: the copy",
+        example="\n".join("    " + line for line in _COPY_EXAMPLES[base].split("\n")))
     return register(name)(copy)
+
+
+_COPY_DOC = """A copy of {what}, with memory of its own (not a view of `input`).
+
+Args:
+    input (Tensor): the input.
+    args, kwargs: the other arguments of the view.
+
+Returns:
+    {returns}.
+
+Example::
+
+{example}
+"""
+_COPY_WHAT = {"slice": "the slice ``input[start:end:step]`` along `dim` (arguments ``dim=0, start=None, end=None, "
+                       "step=1``)",
+              "alias": "`input` (its alias is a view of the whole tensor)",
+              "view_as_real": "the view :func:`ndgrad.view_as_real` gives",
+              "view_as_complex": "the view :func:`ndgrad.view_as_complex` gives"}
+_COPY_EXAMPLES = {
+    "alias": ">>> x = torch.tensor([1, 2])\n>>> y = torch.alias_copy(x)\n>>> y[0] = 5\n>>> x\ntensor([1, 2])",
+    "as_strided": ">>> torch.as_strided_copy(torch.arange(6), (2, 2), (1, 2))\ntensor([[0, 2],\n        [1, 3]])",
+    "detach": ">>> torch.detach_copy(torch.ones(2))\ntensor([1., 1.])",
+    "diagonal": ">>> torch.diagonal_copy(torch.tensor([[1, 2], [3, 4]]))\ntensor([1, 4])",
+    "expand": ">>> torch.expand_copy(torch.tensor([1, 2]), (2, 2))\ntensor([[1, 2],\n        [1, 2]])",
+    "narrow": ">>> torch.narrow_copy(torch.arange(5), 0, 1, 3)\ntensor([1, 2, 3])",
+    "permute": ">>> torch.permute_copy(torch.zeros(2, 3, 4), (2, 0, 1)).shape\ntorch.Size([4, 2, 3])",
+    "select": ">>> torch.select_copy(torch.tensor([[1, 2], [3, 4]]), 0, 1)\ntensor([3, 4])",
+    "slice": ">>> torch.slice_copy(torch.arange(6), 0, 1, 6, 2)\ntensor([1, 3, 5])",
+    "split": ">>> torch.split_copy(torch.arange(5), 2)\n(tensor([0, 1]), tensor([2, 3]), tensor([4]))",
+    "split_with_sizes": ">>> torch.split_with_sizes_copy(torch.arange(5), [1, 4])\n(tensor([0]), tensor([1, 2, 3, 4]))",
+    "squeeze": ">>> torch.squeeze_copy(torch.zeros(1, 2, 1)).shape\ntorch.Size([2])",
+    "t": ">>> torch.t_copy(torch.tensor([[1, 2, 3]]))\ntensor([[1],\n        [2],\n        [3]])",
+    "transpose": ">>> torch.transpose_copy(torch.zeros(2, 3, 4), 0, 2).shape\ntorch.Size([4, 3, 2])",
+    "unbind": ">>> torch.unbind_copy(torch.tensor([[1, 2], [3, 4]]))\n(tensor([1, 2]), tensor([3, 4]))",
+    "unfold": ">>> torch.unfold_copy(torch.arange(4), 0, 2, 2)\ntensor([[0, 1],\n        [2, 3]])",
+    "unsqueeze": ">>> torch.unsqueeze_copy(torch.tensor([1, 2]), 0)\ntensor([[1, 2]])",
+    "view_as_complex": ">>> torch.view_as_complex_copy(torch.tensor([[1.0, 2.0]]))\ntensor([1.+2.j])",
+    "view_as_real": ">>> torch.view_as_real_copy(torch.tensor([1 + 2j]))\ntensor([[1., 2.]])",
+    "view": ">>> torch.view_copy(torch.arange(4), (2, 2))\ntensor([[0, 1],\n        [2, 3]])",
+}
 
 
 for _name in ("expand", "permute", "view", "squeeze", "unsqueeze", "transpose", "t", "diagonal", "narrow",
@@ -1690,7 +1909,22 @@ aten.slice = _slice_public
 
 @register(method=True)
 def unsafe_chunk(input, chunks, dim=0):
-    """chunk without the views' in-place checks (torch's UnsafeSplitBackward0)."""
+    """As :func:`ndgrad.chunk`, without the checks that protect the chunks as views from in-place changes
+    (the gradient node is torch's ``UnsafeSplitBackward0``).
+
+    Args:
+        input (Tensor): the tensor to split.
+        chunks (int): the number of chunks.
+        dim (int): the dimension to split along. Default: ``0``.
+
+    Returns:
+        tuple of Tensor: the chunks.
+
+    Example::
+
+        >>> torch.unsafe_chunk(torch.arange(5), 2)
+        (tensor([0, 1, 2]), tensor([3, 4]))
+    """
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.shape[_wrap_dim(dim, input.ndim)]
@@ -1700,8 +1934,28 @@ def unsafe_chunk(input, chunks, dim=0):
 # ---- api: vander, broadcast_shapes and the size / sign predicates
 @register()
 def vander(x, N=None, increasing=False):
-    """Columns x^0 .. x^(N-1) (reversed unless increasing): cumulative products of x copied into a
-    ones matrix, then a flip (the graph ends in torch's FlipBackward0 and CopySlices)."""
+    """The Vandermonde matrix of the 1-D `x`: its columns are powers of `x`, from ``x ** (N - 1)`` down
+    to ``x ** 0`` (up, with ``increasing=True``).
+
+    Args:
+        x (Tensor): a 1-D tensor.
+        N (int, optional): the number of columns (default: the length of `x`).
+        increasing (bool): powers in increasing order. Default: ``False``.
+
+    Returns:
+        Tensor: the matrix, (len(x), N).
+
+    Example::
+
+        >>> torch.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+        >>> torch.vander(torch.tensor([1, 2, 3]), N=2, increasing=True)
+        tensor([[1, 1],
+                [1, 2],
+                [1, 3]])
+    """
     if x.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if N is None else N
@@ -1715,7 +1969,19 @@ def vander(x, N=None, increasing=False):
 
 @register()
 def broadcast_shapes(*shapes):
-    """The shape tensors of `shapes` would broadcast to (ints stand for 1-D shapes)."""
+    """The shape that tensors of the given shapes broadcast to, without creating any tensor.
+
+    Args:
+        shapes (torch.Size, tuple of int or int): the shapes (an int stands for a 1-D shape).
+
+    Returns:
+        torch.Size: the broadcast shape.
+
+    Example::
+
+        >>> torch.broadcast_shapes((2, 1), (1, 3), (3,))
+        torch.Size([2, 3])
+    """
     shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
@@ -1742,7 +2008,22 @@ def is_signed(input):
 
 @register(method=True)
 def is_nonzero(input):
-    """bool(input) for a one-element tensor; torch's RuntimeError for any other."""
+    """Whether the single element of a one-element tensor is non-zero (``bool(input)``); any other tensor
+    raises a RuntimeError.
+
+    Args:
+        input (Tensor): a tensor of one element.
+
+    Returns:
+        bool: whether that element is non-zero.
+
+    Example::
+
+        >>> torch.is_nonzero(torch.tensor([0.5]))
+        True
+        >>> torch.is_nonzero(torch.tensor(0))
+        False
+    """
     if input.numel() == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
     if input.numel() > 1:

@@ -135,7 +135,23 @@ POLYNOMIALS = {name: _polynomial(name, fn) for name, fn in _POLYNOMIALS.items()}
 # ---- dist and renorm --------------------------------------------------------------------------
 @op("dist", method=True, promote="same", broadcast=True)
 def dist(input, other, p=2):
-    """The p-norm of input - other (broadcast)."""
+    """The `p`-norm of ``input - other`` (the two broadcast), over all its elements.
+
+    Args:
+        input (Tensor): the first tensor.
+        other (Tensor): the second tensor.
+        p (float): the order of the norm. Default: ``2``.
+
+    Returns:
+        Tensor: a 0-dim tensor.
+
+    Example::
+
+        >>> a = torch.tensor([0.0, 0.0])
+        >>> b = torch.tensor([3.0, 4.0])
+        >>> torch.dist(a, b), torch.dist(a, b, p=1)
+        (tensor(5.), tensor(7.))
+    """
     if input.dtype.kind not in "fc":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {type_word(input.dtype)} instead.")
@@ -144,7 +160,25 @@ def dist(input, other, p=2):
 
 @op("renorm", method=True, inplace=True)
 def renorm(input, p, dim, maxnorm):
-    """Each slice along `dim` whose p-norm exceeds maxnorm, scaled down to norm maxnorm."""
+    """Rescales each slice of `input` along `dim` (each ``input.select(dim, i)``) whose `p`-norm exceeds
+    `maxnorm` so that its norm is `maxnorm`; the other slices are kept.
+
+    Args:
+        input (Tensor): the input.
+        p (float): the order of the norm.
+        dim (int): the dimension that indexes the slices.
+        maxnorm (float): the largest norm kept.
+
+    Returns:
+        Tensor: the renormalised tensor.
+
+    Example::
+
+        >>> x = torch.tensor([[3.0, 4.0], [0.3, 0.4]])
+        >>> torch.renorm(x, p=2, dim=0, maxnorm=1.0)
+        tensor([[0.6000, 0.8000],
+                [0.3000, 0.4000]])
+    """
     if input.ndim < 2:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
     if not p > 0:
@@ -203,9 +237,30 @@ def _segments(offsets):
 
 @op("segment_reduce")
 def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
-    """Reduce (sum, mean, prod, max / amax, min / amin) consecutive segments of `data` along `axis`,
-    given by `lengths` or `offsets` (shape data.shape[:axis] + (segments,)); `initial` takes part in
-    every segment (and is the value of empty ones)."""
+    """Reduces consecutive segments of `data` along `axis`, whose lengths are given by `lengths` (or by
+    `offsets`): one value per segment.
+
+    Args:
+        data (Tensor): the values.
+        reduce (str): ``'sum'``, ``'mean'``, ``'prod'``, ``'max'`` or ``'min'``.
+        lengths (Tensor, optional): the length of each segment.
+        indices (Tensor, optional): not supported (as in torch: a RuntimeError).
+        offsets (Tensor, optional): the segment boundaries, instead of `lengths`.
+        axis (int): the dimension to reduce along. Default: ``0``.
+        unsafe (bool): skip the checks of `lengths`. Default: ``False``.
+        initial (Number, optional): a value included in every segment (and the value of empty ones).
+
+    Returns:
+        Tensor: of shape ``data.shape[:axis] + (segments,) + data.shape[axis + 1:]``.
+
+    Example::
+
+        >>> data = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+        >>> torch.segment_reduce(data, "sum", lengths=torch.tensor([2, 3]))
+        tensor([ 3., 12.])
+        >>> torch.segment_reduce(data, "max", lengths=torch.tensor([1, 4]))
+        tensor([1., 5.])
+    """
     if indices is not None and lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
     how, offsets, axis = _segment_offsets(data, reduce, lengths, offsets, axis, unsafe)

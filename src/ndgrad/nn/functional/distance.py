@@ -22,13 +22,50 @@ def _reduction(reduction):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The p-norm of x1 - x2 + eps over the last dim (aten's norm.ScalarOpt_dim, as torch)."""
+    """The `p`-norm distance between the vectors of `x1` and `x2` over the last dimension:
+    ``||x1 - x2 + eps||_p`` (the two broadcast).
+
+    Args:
+        x1 (Tensor): the first vectors.
+        x2 (Tensor): the second vectors.
+        p (float): the order of the norm. Default: ``2.0``.
+        eps (float): added to the difference, to avoid a zero norm. Default: ``1e-6``.
+        keepdim (bool): keep the last dimension with size 1. Default: ``False``.
+
+    Returns:
+        Tensor: the distances.
+
+    Example::
+
+        >>> a = torch.tensor([[0.0, 0.0], [1.0, 1.0]])
+        >>> b = torch.tensor([[3.0, 4.0], [1.0, 1.0]])
+        >>> torch.pairwise_distance(a, b, eps=0.0)
+        tensor([5., 0.])
+    """
     last = max(x1.ndim, x2.ndim) - 1
     return _norm_dim(x1 - x2 + eps, p, last if last >= 0 else 0, keepdim)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """sum(x1/|x1| * x2/|x2|) along dim; the norms are clamped to eps without changing the gradient."""
+    """The cosine of the angle between `x1` and `x2` along `dim` (the two broadcast):
+    ``sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps))``.
+
+    Args:
+        x1 (Tensor): the first tensor.
+        x2 (Tensor): the second tensor.
+        dim (int): the dimension of the vectors. Default: ``1``.
+        eps (float): the smallest norm used, to avoid division by zero. Default: ``1e-8``.
+
+    Returns:
+        Tensor: the similarities, with `dim` removed.
+
+    Example::
+
+        >>> a = torch.tensor([[1.0, 0.0], [1.0, 1.0]])
+        >>> b = torch.tensor([[0.0, 1.0], [2.0, 2.0]])
+        >>> torch.cosine_similarity(a, b)
+        tensor([0.0000, 1.0000])
+    """
     def unit(x):
         norm = vector_norm(x, 2, dim, True).clone()
         with no_grad():
