@@ -2515,7 +2515,8 @@ Args:
     input_lengths (list or Tensor): the length of each input sequence.
     target_lengths (list or Tensor): the length of each target.
     blank (int, optional): the blank label.
-    reduction (int, optional): 0 none, 1 mean over the target lengths, 2 sum.
+    reduction (int, optional): 0 none (the default, as torch's binding reads it), 1 mean over the
+        target lengths (a 0-dim result), 2 sum.
     zero_infinity (bool, optional): replace infinite losses (impossible alignments) by zero.
 
 Returns:
