@@ -2415,6 +2415,9 @@ Example::
 """,
     "max_pool1d": r"""1-D max pooling: the largest element of each window.
 
+Torch's top-level form takes no `return_indices`: the positions of the maxima come from
+:func:`ndgrad.max_pool1d_with_indices` or ``nn.functional.max_pool1d(..., return_indices=True)``.
+
 Args:
     input (Tensor): (N, C, L) or (C, L).
     kernel_size (int or tuple): the window size.
@@ -2422,11 +2425,9 @@ Args:
     padding (int or tuple, optional): implicit -inf added on both sides.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output length up instead of down.
-    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
-        ``torch.max_pool1d`` lacks it; use :func:`ndgrad.max_pool1d_with_indices`).
 
 Returns:
-    Tensor or (Tensor, Tensor): the pooled input (and the indices).
+    Tensor: the pooled input.
 
 Example::
 
@@ -2442,6 +2443,9 @@ Example::
 """,
     "max_pool2d": r"""2-D max pooling: the largest element of each window.
 
+Torch's top-level form takes no `return_indices`: the positions of the maxima come from
+``nn.functional.max_pool2d(..., return_indices=True)``.
+
 Args:
     input (Tensor): (N, C, H, W) or (C, H, W).
     kernel_size (int or tuple): the window size.
@@ -2449,11 +2453,9 @@ Args:
     padding (int or tuple, optional): implicit -inf added on each side.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output size up instead of down.
-    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
-        ``torch.max_pool2d`` lacks it; use :func:`ndgrad.nn.functional.max_pool2d`).
 
 Returns:
-    Tensor or (Tensor, Tensor): the pooled input (and the indices).
+    Tensor: the pooled input.
 
 Example::
 
