@@ -230,6 +230,9 @@ def true_divide_(self, *args, **kwargs):
     return call_inplace(_true_divide.spec, (self, values[0]))
 
 
+_registry.METHODS.update(true_divide=_true_divide_method, true_divide_=true_divide_)
+
+
 @pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
 def floor_divide(input, other):
     _nonzero_divisor(input, other)
@@ -1055,7 +1058,7 @@ def zero_(input):
 
 # ---- Tensor-only methods, in-place forms of the ops with overloads, torch's other names ---------
 _registry.METHODS.update(
-    div_=div_, true_divide=_true_divide_method, true_divide_=true_divide_, remainder_=remainder_, fmod_=fmod_, pow_=pow_, float_power_=float_power_, square_=square_,
+    div_=div_, remainder_=remainder_, fmod_=fmod_, pow_=pow_, float_power_=float_power_, square_=square_,
     copysign_=copysign_, lerp_=lerp_, clamp_=clamp_, clamp_min_=clamp_min_, clamp_max_=clamp_max_, round_=round_,
     xlogy_=xlogy_, fill_=fill_, polygamma_=polygamma_, conj_physical_=conj_physical_, where=_where_method,
     polygamma=_polygamma_method)
