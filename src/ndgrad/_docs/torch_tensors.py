@@ -848,7 +848,8 @@ Args:
     input (Tensor): the source.
     dim (int): the dimension to index along.
     index (Tensor): int64 indices, with as many dimensions as `input`.
-    sparse_grad (bool, optional): accepted; ndgrad's gradient of `input` stays dense (torch's is sparse).
+    sparse_grad (bool, optional): make the gradient of `input` a sparse COO tensor (uncoalesced, one
+        entry per gathered element).
 
 Returns:
     Tensor: a tensor shaped like `index`.

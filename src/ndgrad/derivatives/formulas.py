@@ -1097,6 +1097,17 @@ def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_fr
     return sparse_coo_tensor(flat.unsqueeze(0), rows, (num_weights, grad.shape[-1]))
 
 
+def gather_backward(grad, self, dim, index, sparse_grad):
+    """gather's input gradient: `grad` added at the gathered positions; with sparse_grad=True an
+    uncoalesced COO tensor holding one entry per gathered element (index's row-major order), as torch's."""
+    if not sparse_grad:
+        return grad.new_zeros(self.shape).scatter_add(dim, index, grad)
+    where = np.indices(index.shape).reshape(index.ndim, index.numel())
+    if index.ndim:
+        where[dim] = index._data.reshape(-1)
+    return sparse_coo_tensor(tensor(where), grad.reshape(-1), self.shape)
+
+
 def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_freq):
     """d(embedding_dense_backward)/d(grad_output): the rows of `grad` the indices picked."""
     flat = indices.reshape(-1)
