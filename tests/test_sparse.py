@@ -607,3 +607,20 @@ def test_gather_sparse_grad_double_backward_and_0d():
     np.testing.assert_array_equal(second, [[2.0, 2.0, 2.0]])
     assert shape0 == [0, 1]
     np.testing.assert_array_equal(values0, [1.0])
+
+
+@pytest.mark.parametrize("x_shape, index_shape, expected", [
+    ((4,), (), [3.0, 0.0, 0.0, 0.0]), ((), (2,), 6.0), ((), (), 3.0),
+])
+def test_gather_sparse_grad_with_0d_input_or_index(x_shape, index_shape, expected):
+    # one index row per dim of the input (none for a 0-dim input); entries summed when densified
+    def scenario(T):
+        x = T.ones(x_shape, dtype=T.float64, requires_grad=True)
+        out = T.gather(x, 0, T.zeros(index_shape, dtype=T.int64), sparse_grad=True)
+        out.backward(T.full_like(out, 3.0))
+        return [list(x.grad._indices().shape), x.grad.sparse_dim(), x.grad.to_dense(), x.grad.coalesce()._values()]
+    shape, sparse_dim, dense, coalesced = both(scenario)
+    nnz = int(np.prod(index_shape))
+    assert shape == [len(x_shape), nnz] and sparse_dim == len(x_shape)
+    np.testing.assert_array_equal(dense, expected)
+    np.testing.assert_array_equal(coalesced, [3.0] if x_shape else [expected])

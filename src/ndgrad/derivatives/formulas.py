@@ -1102,8 +1102,11 @@ def gather_backward(grad, self, dim, index, sparse_grad):
     uncoalesced COO tensor holding one entry per gathered element (index's row-major order), as torch's."""
     if not sparse_grad:
         return grad.new_zeros(self.shape).scatter_add(dim, index, grad)
-    where = np.indices(index.shape).reshape(index.ndim, index.numel())
-    if index.ndim:
+    # one row per dim of self (none for a 0-dim self); a 0-dim index of a 1-dim self is one element
+    n = index.numel()
+    where = np.zeros((0, n), np.int64)
+    if self.ndim:
+        where = np.indices(index.shape if index.ndim else (1,)).reshape(self.ndim, n)
         where[dim] = index._data.reshape(-1)
     return sparse_coo_tensor(tensor(where), grad.reshape(-1), self.shape)
 
