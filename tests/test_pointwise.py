@@ -248,23 +248,6 @@ def test_no_numpy_warnings_in_plain_use():
     assert out.stdout.strip() == "0", out.stderr
 
 
-def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
-    from parity import both
-
-    def scenario(T):
-        a = T.tensor([1 + 2j, -0.5 + 1j], dtype=T.complex128, requires_grad=True)
-        b = T.tensor([0.3 - 1j, 2 + 0.5j], dtype=T.complex128, requires_grad=True)
-        y = T.logaddexp(a, b)
-        y.abs().sum().backward()
-        fw = T.autograd.forward_ad
-        with fw.dual_level():
-            x = fw.make_dual(a.detach(), T.tensor([0.5 - 1j, 2 + 0.1j], dtype=T.complex128))
-            tangent = fw.unpack_dual(T.logaddexp(x, b.detach())).tangent
-        return [y.detach(), a.grad, b.grad, tangent]
-    value, *_ = both(scenario, rtol=1e-10)
-    assert abs(value[0] - complex(np.log(np.exp(1 + 2j) + np.exp(0.3 - 1j)))) < 1e-12
-
-
 # ---- true_divide: div's true division under its own schema (no rounding_mode) ------------------
 @pytest.mark.parametrize("call, message", [
     (lambda T, x: T.true_divide(x, 2, rounding_mode="floor"),
@@ -290,11 +273,30 @@ def test_true_divide_values_and_gradient():
         y.sum().backward()
         z = x.detach().clone().true_divide_(2)
         return [y.detach(), x.grad, T.true_divide(T.tensor([5, 3]), 2), x.true_divide(other=4).detach(), z,
-                y.grad_fn.name()]
-    y, grad, ints, by_four, inplace, name = both(scenario)
+                y.grad_fn.name(), T.true_divide(10, x).detach()]
+    y, grad, ints, by_four, inplace, name, number_dividend = both(scenario)
+    np.testing.assert_array_equal(number_dividend, [2.0, -10 / 3])
     np.testing.assert_array_equal(y, [2.5, -0.75])
     np.testing.assert_array_equal(grad, [0.5, 0.25])
     np.testing.assert_array_equal(ints, np.array([2.5, 1.5], dtype=np.float32))
     np.testing.assert_array_equal(by_four, [1.25, -0.75])
     np.testing.assert_array_equal(inplace, [2.5, -1.5])
     assert name == "DivBackward0"
+
+
+def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
+    from parity import both
+
+    def scenario(T):
+        a = T.tensor([1 + 2j, -0.5 + 1j], dtype=T.complex128, requires_grad=True)
+        b = T.tensor([0.3 - 1j, 2 + 0.5j], dtype=T.complex128, requires_grad=True)
+        y = T.logaddexp(a, b)
+        y.abs().sum().backward()
+        fw = T.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(a.detach(), T.tensor([0.5 - 1j, 2 + 0.1j], dtype=T.complex128))
+            tangent = fw.unpack_dual(T.logaddexp(x, b.detach())).tangent
+        return [y.detach(), a.grad, b.grad, tangent]
+    value, *_ = both(scenario, rtol=1e-10)
+    assert abs(value[0] - complex(np.log(np.exp(1 + 2j) + np.exp(0.3 - 1j)))) < 1e-12
+

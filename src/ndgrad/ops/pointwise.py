@@ -199,7 +199,8 @@ def div_(self, *args, **kwargs):
 # true_divide is div without rounding_mode: its own schemas, so that rounding_mode= is refused as in
 # torch (whose function lists an out=, parsed here but, as for div, not supported; its methods list none)
 _true_divide_args = Parser("true_divide(Tensor input, Tensor other, *, Tensor? out=None)",
-                           "true_divide(Tensor input, Scalar other)")
+                           "true_divide(Tensor input, Scalar other)",
+                           "true_divide(Scalar input, Tensor other)|hidden")   # a number dividend, as div's
 _true_divide_method_args = Parser("true_divide(Tensor input, Tensor other)",
                                   "true_divide(Tensor input, Scalar other)").method()
 _true_divide_inplace_args = Parser("true_divide_(Tensor input, Tensor other)",
