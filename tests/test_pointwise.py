@@ -299,4 +299,3 @@ def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
         return [y.detach(), a.grad, b.grad, tangent]
     value, *_ = both(scenario, rtol=1e-10)
     assert abs(value[0] - complex(np.log(np.exp(1 + 2j) + np.exp(0.3 - 1j)))) < 1e-12
-
