@@ -63,3 +63,29 @@ def test_complex_logcumsumexp_values_gradients_and_infinities():
 def test_chalf_names_the_missing_complex32_dtype():
     with pytest.raises(NotImplementedError, match="complex32"):
         ndgrad.ones(2).chalf()
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft"])
+@pytest.mark.parametrize("shape, kwargs", [((4,), {}), ((5,), {}), ((4,), {"n": 6}), ((2, 3), {"dim": 0}),
+                                           ((3, 4), {"norm": "ortho"})])
+def test_fft_of_a_real_input_has_torchs_signed_zeros(name, shape, kwargs):
+    # the spectrum of a real signal is completed by conjugate symmetry, as torch does: +0. imaginary
+    # parts where a full complex transform gives -0. (and -0. for the inverse, its conjugate)
+    import numpy as np
+
+    def scenario(T):
+        x = T.arange(float(np.prod(shape)), dtype=T.float64).reshape(shape) ** 1.5
+        out = getattr(T.fft, name)(x, **kwargs).resolve_conj()
+        return [out, np.signbit(out.imag.resolve_neg().numpy()).astype(int)]   # the signs compared too
+    out, signs = both(scenario)
+    if shape == (4,) and not kwargs:   # real DC and Nyquist terms: +0. (fft), -0. (ifft)
+        assert out[0].imag == out[2].imag == 0.0
+        assert signs[0] == signs[2] == (name == "ifft")
+
+
+def test_fft_and_ifft_of_a_real_input_values():
+    out = both(lambda T: [T.fft.fft(T.tensor([1.0, 2.0, 3.0, 4.0])),
+                          T.fft.ifft(T.tensor([1.0, 2.0, 3.0, 4.0])).resolve_conj()])
+    assert out[0].tolist() == [10 + 0j, -2 + 2j, -2 + 0j, -2 - 2j]
+    assert [str(z) for z in out[0]] == ["(10+0j)", "(-2+2j)", "(-2+0j)", "(-2-2j)"]
+    assert [str(z) for z in out[1]] == ["(2.5-0j)", "(-0.5-0.5j)", "(-0.5-0j)", "(-0.5+0.5j)"]

@@ -5,7 +5,7 @@ import pytest
 
 import ndgrad
 import ndgrad.nn.functional as F
-from parity import same_error
+from parity import both, err, same_error
 
 try:
     import torch
@@ -198,3 +198,27 @@ def test_errors_match_torch(name, call, exc, message):
         "bad_subscript", "dtypes"])
 def test_einsum_errors(call):
     same_error(call)
+
+
+_LU_SINGULAR = ("U[1,1] is zero and using it on lu_solve would result in a division by zero. If you still want to "
+                "perform the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda T: T.linalg.lu_factor(T.zeros(2, 2)), "torch.linalg.lu_factor: " + _LU_SINGULAR),
+    (lambda T: T.linalg.lu_factor(T.stack([T.eye(2), T.zeros(2, 2)])),
+     "torch.linalg.lu_factor: (Batch element 1): " + _LU_SINGULAR),
+    (lambda T: T.linalg.lu_factor_ex(T.zeros(2, 2), check_errors=True), "torch.linalg.lu_factor_ex: " + _LU_SINGULAR),
+    (lambda T: T.linalg.lu_factor_ex(T.zeros(3, 2, 2), check_errors=True),
+     "torch.linalg.lu_factor_ex: (Batch element 0): " + _LU_SINGULAR),
+])
+def test_lu_factor_of_a_singular_matrix_is_a_plain_runtime_error(call, message):
+    # torch raises RuntimeError itself here, not its LinAlgError subclass, for batches as well
+    assert both(lambda T: err(lambda: call(T))) == ["RuntimeError", message]
+
+
+def test_lu_factor_ex_reports_singular_matrices_in_info():
+    LU, pivots, info = both(lambda T: list(T.linalg.lu_factor_ex(T.tensor([[1.0, 2.0], [2.0, 4.0]]))))
+    np.testing.assert_array_equal(LU, [[2.0, 4.0], [0.5, 0.0]])
+    np.testing.assert_array_equal(pivots, [2, 2])
+    assert info == 2

@@ -171,6 +171,57 @@ def test_ctc_loss_float32_and_blank():
     parity(scenario, rtol=1e-5, atol=1e-6)
 
 
+def test_top_level_ctc_loss_reductions():
+    # uniform log-probabilities over (blank, 1), three steps: target [1] has 6 of the 8 paths,
+    # [1, 1] one (1 blank 1); torch.ctc_loss's omitted reduction is none (its binding reads 0)
+    def scenario(T):
+        lp = T.zeros(3, 2, 2, dtype=T.float64).log_softmax(2).requires_grad_()
+        args = (lp, T.tensor([[1, 0], [1, 1]]), T.tensor([3, 3]), T.tensor([1, 2]))
+        losses = [T.ctc_loss(*args), T.ctc_loss(*args, 0, 0), T.ctc_loss(*args, 0, 1), T.ctc_loss(*args, 0, 2)]
+        return losses + [[loss.grad_fn.name() for loss in losses]]
+    default, none, mean, total, names = both(scenario)
+    np.testing.assert_allclose(none, [-np.log(0.75), np.log(8)])
+    np.testing.assert_array_equal(default, none)
+    assert mean.shape == () and total.shape == ()
+    np.testing.assert_allclose(mean, (-np.log(0.75) + np.log(8) / 2) / 2)
+    np.testing.assert_allclose(total, -np.log(0.75) + np.log(8))
+    assert names == ["CtcLossBackward0", "CtcLossBackward0", "MeanBackward0", "SumBackward0"]
+
+
+# torch's top-level max pools are aten's: no return_indices (nn.functional's forms have it)
+@pytest.mark.parametrize("call, message", [
+    (lambda T, x: T.max_pool1d(x, 2, return_indices=True),
+     "max_pool1d() got an unexpected keyword argument 'return_indices'"),
+    (lambda T, x: T.max_pool2d(x, 2, 2, 0, 1, False, True),
+     "max_pool2d() takes from 2 to 6 positional arguments but 7 were given"),
+    (lambda T, x: T.max_pool3d(x.unsqueeze(0), 1, return_indices=True),
+     "max_pool3d() got an unexpected keyword argument 'return_indices'"),
+    (lambda T, x: T.max_pool1d_with_indices(x, 2, return_indices=True),
+     "max_pool1d_with_indices() got an unexpected keyword argument 'return_indices'"),
+    (lambda T, x: T.adaptive_max_pool1d(x, 2, return_indices=True),
+     "adaptive_max_pool1d() got an unexpected keyword argument 'return_indices'"),
+    (lambda T, x: T.max_pool1d(x), 'max_pool1d() missing 1 required positional arguments: "kernel_size"'),
+])
+def test_top_level_max_pools_take_no_return_indices(call, message):
+    assert same_error(lambda T: call(T, T.ones(1, 2, 4)), TypeError) == message
+
+
+def test_top_level_max_pools_values():
+    def scenario(T):
+        x = T.tensor([[[1.0, 3.0, 2.0, 4.0]]])
+        return [T.max_pool1d(x, 2), *T.max_pool1d_with_indices(x, kernel_size=2, stride=1, ceil_mode=True),
+                T.max_pool2d(T.arange(16.0).reshape(1, 4, 4), [2, 2], []), *T.adaptive_max_pool1d(x, 2),
+                *T.nn.functional.max_pool1d(x, 2, return_indices=True)]
+    pool1, with_idx, idx, pool2, adaptive, adaptive_idx, functional, functional_idx = both(scenario)
+    np.testing.assert_array_equal(pool1, [[[3.0, 4.0]]])
+    np.testing.assert_array_equal(with_idx, [[[3.0, 3.0, 4.0]]])
+    np.testing.assert_array_equal(idx, [[[1, 1, 3]]])
+    np.testing.assert_array_equal(pool2, [[[5.0, 7.0], [13.0, 15.0]]])
+    np.testing.assert_array_equal(adaptive, [[[3.0, 4.0]]])
+    np.testing.assert_array_equal(adaptive_idx, [[[1, 3]]])
+    np.testing.assert_array_equal(functional_idx, [[[1, 3]]])
+
+
 def test_embedding_bag_max_with_empty_bags_and_float32():
     def scenario(T):
         w = _x(T, 4, 3).float().detach().requires_grad_()

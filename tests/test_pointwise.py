@@ -249,6 +249,42 @@ def test_no_numpy_warnings_in_plain_use():
     assert out.stdout.strip() == "0", out.stderr
 
 
+# ---- true_divide: div's true division under its own schema (no rounding_mode) ------------------
+@pytest.mark.parametrize("call, message", [
+    (lambda T, x: T.true_divide(x, 2, rounding_mode="floor"),
+     "true_divide() got an unexpected keyword argument 'rounding_mode'"),
+    (lambda T, x: x.true_divide(2, rounding_mode="floor"),
+     "true_divide() received an invalid combination of arguments - got (int, rounding_mode=str), but expected one "
+     "of:\n * (Tensor other)\n * (Number other)\n"),
+    (lambda T, x: x.true_divide_(2, rounding_mode="trunc"),
+     "true_divide_() received an invalid combination of arguments - got (int, rounding_mode=str), but expected one "
+     "of:\n * (Tensor other)\n * (Number other)\n"),
+])
+def test_true_divide_takes_no_rounding_mode(call, message):
+    from parity import same_error
+    assert same_error(lambda T: call(T, T.tensor([5.0, -3.0])), TypeError) == message
+
+
+def test_true_divide_values_and_gradient():
+    from parity import both
+
+    def scenario(T):
+        x = T.tensor([5.0, -3.0], dtype=T.float64, requires_grad=True)
+        y = T.true_divide(x, T.tensor([2.0, 4.0], dtype=T.float64))
+        y.sum().backward()
+        z = x.detach().clone().true_divide_(2)
+        return [y.detach(), x.grad, T.true_divide(T.tensor([5, 3]), 2), x.true_divide(other=4).detach(), z,
+                y.grad_fn.name(), T.true_divide(10, x).detach()]
+    y, grad, ints, by_four, inplace, name, number_dividend = both(scenario)
+    np.testing.assert_array_equal(number_dividend, [2.0, -10 / 3])
+    np.testing.assert_array_equal(y, [2.5, -0.75])
+    np.testing.assert_array_equal(grad, [0.5, 0.25])
+    np.testing.assert_array_equal(ints, np.array([2.5, 1.5], dtype=np.float32))
+    np.testing.assert_array_equal(by_four, [1.25, -0.75])
+    np.testing.assert_array_equal(inplace, [2.5, -1.5])
+    assert name == "DivBackward0"
+
+
 def test_logaddexp_of_complex_operands_values_gradients_and_tangents():
     from parity import both
 

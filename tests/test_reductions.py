@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both
+from parity import both, same_error
 from ndgrad.autograd import gradcheck, gradgradcheck
 
 try:
@@ -319,3 +319,39 @@ def test_quantile_tangent_through_a_dual_q():
     tangent = both(scenario)
     s = np.sort([-4.827, -7.5824, 1.5])
     np.testing.assert_allclose(tangent, [2 * (s[1] - s[0]), 2 * (s[2] - s[1])])
+
+
+# ---- aminmax takes one int dim; histc counts floating inputs only ------------------------------
+@pytest.mark.parametrize("call, got", [
+    (lambda T, x: T.aminmax(x, dim=(0, 1)), "tuple"),
+    (lambda T, x: x.aminmax(dim=[0]), "list"),
+])
+def test_aminmax_dim_is_one_int(call, got):
+    msg = same_error(lambda T: call(T, T.ones(2, 3)), TypeError)
+    assert msg == f"aminmax(): argument 'dim' must be int, not {got}"
+    lo, hi = both(lambda T: list(T.aminmax(T.tensor([[3.0, -1.0], [2.0, 5.0]]), dim=-1, keepdim=True)))
+    np.testing.assert_array_equal(lo, [[-1.0], [2.0]])
+    np.testing.assert_array_equal(hi, [[3.0], [5.0]])
+
+
+@pytest.mark.parametrize("dtype, kernel, word", [
+    ("int64", "histogram_cpu", "Long"), ("int32", "histogram_cpu", "Int"), ("uint8", "histogram_cpu", "Byte"),
+    ("bool", "linspace_cpu", "Bool"),
+])
+def test_histc_refuses_non_floating_inputs(dtype, kernel, word):
+    msg = same_error(lambda T: T.histc(T.tensor([1, 0, 1], dtype=getattr(T, dtype)), bins=4), NotImplementedError)
+    assert msg == f"\"{kernel}\" not implemented for '{word}'"
+
+
+def test_histc_errors_and_complex():
+    c = lambda T: T.ones(3, dtype=T.complex64)   # noqa: E731
+    # complex: the range search (aminmax) refuses first, the counting when the range is given
+    assert same_error(lambda T: T.histc(c(T)), NotImplementedError) == \
+        "\"aminmax_cpu\" not implemented for 'ComplexFloat'"
+    assert same_error(lambda T: T.histc(c(T), 4, 0, 1), NotImplementedError) == \
+        "\"histogram_cpu\" not implemented for 'ComplexFloat'"
+    assert same_error(lambda T: T.histc(T.ones(3), bins=-1)) == \
+        "torch.histogram(): bins must be > 0, but got -1 for dimension 0"
+    assert same_error(lambda T: T.histc(T.ones(3), 3, 2, 1)) == "torch.histc: max must be larger than min"
+    counts = both(lambda T: T.histc(T.tensor([1.0, 2.0, 1.0, 4.0], dtype=T.float64), bins=4, min=0, max=4))
+    np.testing.assert_array_equal(counts, [0.0, 2.0, 1.0, 1.0])

@@ -532,3 +532,95 @@ def test_sampled_addmm_complex_gradients_conjugate():
     b = np.array([[1., -1j], [2 + 1j, 1.]])
     np.testing.assert_allclose(ga, np.conj(2 - 1j) * diag @ b.conj().T)
     np.testing.assert_allclose(gb, np.conj(2 - 1j) * a.conj().T @ diag)
+
+
+# ---- the compressed constructors' keyword names are torch's, per layout ---------------------------
+def test_compressed_constructors_take_torchs_keywords():
+    def scenario(T):
+        i, j = T.tensor([0, 1, 2]), T.tensor([1, 0])
+        v, blocks = T.tensor([3.0, 4.0]), T.ones(2, 1, 1)
+        return [T.sparse_csr_tensor(crow_indices=i, col_indices=j, values=v, size=(2, 2)).to_dense(),
+                T.sparse_csr_tensor(col_indices=j, values=v, crow_indices=i).to_dense(),
+                T.sparse_csc_tensor(ccol_indices=i, row_indices=j, values=v, size=(2, 2)).to_dense(),
+                T.sparse_bsr_tensor(crow_indices=i, col_indices=j, values=blocks).to_dense(),
+                T.sparse_bsc_tensor(ccol_indices=i, row_indices=j, values=blocks, size=(2, 2),
+                                    layout=T.sparse_bsc, dtype=T.float64).to_dense(),
+                str(T.sparse_csr_tensor(i, j, v, (2, 2), layout=T.sparse_csr).layout)]
+    csr, csr_unsized, csc, bsr, bsc, layout = both(scenario)
+    np.testing.assert_array_equal(csr, [[0.0, 3.0], [4.0, 0.0]])
+    np.testing.assert_array_equal(csr_unsized, csr)
+    np.testing.assert_array_equal(csc, [[0.0, 4.0], [3.0, 0.0]])
+    np.testing.assert_array_equal(bsr, [[0.0, 1.0], [1.0, 0.0]])
+    assert bsc.dtype == np.float64 and bsc.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert layout == "torch.sparse_csr"
+
+
+def test_compressed_constructor_errors():
+    i, j, v = (lambda T: T.tensor([0, 1, 2])), (lambda T: T.tensor([1, 0])), (lambda T: T.tensor([3.0, 4.0]))
+    assert same_error(lambda T: T.sparse_csr_tensor(ccol_indices=i(T), col_indices=j(T), values=v(T)),
+                      TypeError) == \
+        'sparse_csr_tensor() missing 3 required positional argument: "crow_indices", "col_indices", "values"'
+    # several keywords: the overloads listed as torch's (torch prints the keywords in its hash order)
+    messages = []
+    for T in LIBS:
+        with pytest.raises(TypeError) as e:
+            T.sparse_csr_tensor(ccol_indices=i(T), col_indices=j(T), values=v(T), size=(2, 2))
+        messages.append(str(e.value))
+    msg = messages[0]
+    assert all(m.partition("\n")[2] == msg.partition("\n")[2] for m in messages)
+    assert msg.startswith("sparse_csr_tensor() received an invalid combination of arguments")
+    assert ("\n * (object crow_indices, object col_indices, object values, tuple of ints size, *, torch.dtype dtype "
+            "= None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool "
+            "requires_grad = False, bool check_invariants = None)\n") in msg
+    assert same_error(lambda T: T.sparse_csr_tensor(i(T), j(T), v(T), (2, 2), layout=T.sparse_csc)) == \
+        "sparse_csr_tensor: layout must be SparseCsr but got SparseCsc"
+
+
+# ---- gather(..., sparse_grad=True): a COO gradient, one entry per gathered element ----------------
+def test_gather_sparse_grad_is_an_uncoalesced_coo_tensor():
+    def scenario(T):
+        x = T.ones(2, 3, dtype=T.float64, requires_grad=True)
+        index = T.tensor([[0, 0], [2, 1]])
+        g = T.autograd.grad(T.gather(x, 1, index, sparse_grad=True), x,
+                            T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64))[0]
+        x.gather(1, index, sparse_grad=True).sum().backward()
+        x.gather(1, index, sparse_grad=True).sum().backward()   # accumulated: summed, coalesced
+        dense = T.autograd.grad(x.gather(1, index).sum(), x)[0]
+        return [str(g.layout), g.is_coalesced(), g._indices(), g._values(), str(x.grad.layout), x.grad.to_dense(),
+                str(dense.layout)]
+    layout, coalesced, indices, values, acc_layout, acc, dense_layout = both(scenario)
+    assert layout == acc_layout == "torch.sparse_coo" and not coalesced and dense_layout == "torch.strided"
+    np.testing.assert_array_equal(indices, [[0, 0, 1, 1], [0, 0, 2, 1]])
+    np.testing.assert_array_equal(values, [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(acc, [[4.0, 0.0, 0.0], [0.0, 2.0, 2.0]])
+
+
+def test_gather_sparse_grad_double_backward_and_0d():
+    def scenario(T):
+        x = T.ones(2, 3, dtype=T.float64, requires_grad=True)
+        gy = T.ones(1, 3, dtype=T.float64, requires_grad=True)
+        g = T.autograd.grad(x.gather(0, T.tensor([[1, 0, 1]]), sparse_grad=True), x, gy, create_graph=True)[0]
+        s = T.tensor(2.0, requires_grad=True)
+        g0 = T.autograd.grad(T.gather(s, 0, T.tensor(0), sparse_grad=True), s)[0]
+        return [T.autograd.grad(g.to_dense().pow(2).sum(), gy)[0], list(g0._indices().shape), g0._values()]
+    second, shape0, values0 = both(scenario)
+    np.testing.assert_array_equal(second, [[2.0, 2.0, 2.0]])
+    assert shape0 == [0, 1]
+    np.testing.assert_array_equal(values0, [1.0])
+
+
+@pytest.mark.parametrize("x_shape, index_shape, expected", [
+    ((4,), (), [3.0, 0.0, 0.0, 0.0]), ((), (2,), 6.0), ((), (), 3.0),
+])
+def test_gather_sparse_grad_with_0d_input_or_index(x_shape, index_shape, expected):
+    # one index row per dim of the input (none for a 0-dim input); entries summed when densified
+    def scenario(T):
+        x = T.ones(x_shape, dtype=T.float64, requires_grad=True)
+        out = T.gather(x, 0, T.zeros(index_shape, dtype=T.int64), sparse_grad=True)
+        out.backward(T.full_like(out, 3.0))
+        return [list(x.grad._indices().shape), x.grad.sparse_dim(), x.grad.to_dense(), x.grad.coalesce()._values()]
+    shape, sparse_dim, dense, coalesced = both(scenario)
+    nnz = int(np.prod(index_shape))
+    assert shape == [len(x_shape), nnz] and sparse_dim == len(x_shape)
+    np.testing.assert_array_equal(dense, expected)
+    np.testing.assert_array_equal(coalesced, [3.0] if x_shape else [expected])

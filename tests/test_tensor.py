@@ -654,3 +654,42 @@ def test_copy_of_a_tensor_shares_memory_but_not_history():
     with ndgrad.no_grad():
         d[0] = 10.0
     assert x[0].item() == 10.0 and x._version == 0
+
+
+# ---- window functions: torch's overloads (alpha=, beta= need periodic) and its arithmetic --------
+def test_window_keyword_parameters():
+    from parity import same_error
+    w = both(lambda T: T.hamming_window(5, periodic=False, alpha=0.5, beta=0.5))
+    np.testing.assert_allclose(w.numpy(), [0.0, 0.5, 1.0, 0.5, 0.0], atol=1e-7)
+    w = both(lambda T: T.hamming_window(window_length=4, periodic=False, alpha=0.5, dtype=T.float64))
+    np.testing.assert_allclose(w.numpy(), [0.04, 0.73, 0.73, 0.04])
+    w = both(lambda T: T.kaiser_window(3, periodic=False, beta=2.0, dtype=T.float64), exact=False)
+    np.testing.assert_allclose(w.numpy(), [1 / np.i0(2.0), 1.0, 1 / np.i0(2.0)])
+    # the parameters exist only after periodic: without it no overload binds
+    msg = same_error(lambda T: T.kaiser_window(5, beta=3.0), TypeError)
+    assert msg.startswith("kaiser_window() received an invalid combination of arguments - got (int, beta=float), "
+                          "but expected one of:\n * (int window_length, *, torch.dtype dtype = None")
+    assert " * (int window_length, bool periodic, float beta, *, torch.dtype dtype = None" in msg
+    msg = same_error(lambda T: T.hann_window(5, False, 3.0), TypeError)
+    assert msg.startswith("hann_window() received an invalid combination of arguments - got (int, bool, float)")
+
+
+def test_window_dtype_errors():
+    from parity import same_error
+    assert same_error(lambda T: T.hann_window(3, dtype=T.int32, pin_memory=True)) == (
+        "hann_window expects floating point dtypes, got: TensorOptions(dtype=int, device=cpu, layout=Strided "
+        "(default), requires_grad=false (default), pinned_memory=true, memory_format=(nullopt))")
+    assert same_error(lambda T: T.bartlett_window(3, dtype=T.complex64), NotImplementedError) == \
+        "\"arange_cpu\" not implemented for 'ComplexFloat'"
+
+
+@pytest.mark.parametrize("name", ["hann", "hamming", "blackman", "bartlett"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_windows_in_their_dtype_bit_for_bit(name, dtype):
+    # computed in the window's dtype in torch's order: blackman's endpoints are float32 rounding
+    # (-2.98e-08) and float64 zeros, not the -1.39e-17 of a float64 sum cast down
+    for n in range(2, 9):
+        for periodic in (True, False):
+            both(lambda T: getattr(T, name + "_window")(n, periodic, dtype=getattr(T, dtype)))
+    ends = both(lambda T: T.blackman_window(5, periodic=False, dtype=getattr(T, dtype)))[[0, -1]]
+    np.testing.assert_array_equal(ends.numpy(), [-2.9802322387695312e-08] * 2 if dtype == "float32" else [0.0, 0.0])

@@ -154,6 +154,8 @@ class COO(SparseArray):
         return COO(self.indices.copy(), self.values.copy(), self.shape, self.coalesced)
 
     def _keys(self):
+        if not self.sparse_dim:   # no sparse dims (a 0-dim gradient of gather, say): every entry is at ()
+            return np.zeros(self.nnz, np.int64)
         return np.ravel_multi_index(tuple(self.indices), self.shape[:self.sparse_dim]) if self.nnz else \
             np.zeros(0, np.int64)
 
@@ -168,7 +170,10 @@ class COO(SparseArray):
 
     def to_dense(self):
         out = np.zeros(self.shape, self.dtype)
-        np.add.at(out, tuple(self.indices), self.values)
+        if self.sparse_dim:
+            np.add.at(out, tuple(self.indices), self.values)
+        else:   # no sparse dims: each entry adds to the whole (dense part)
+            np.add.at(out[None], np.zeros(self.nnz, np.intp), self.values)
         return out
 
     def transpose(self):

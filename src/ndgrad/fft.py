@@ -157,8 +157,7 @@ def fft(input, n=None, dim=-1, norm=None):
 
     Example::
 
-        >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.complex64)
-        >>> torch.fft.fft(x)
+        >>> torch.fft.fft(torch.tensor([1.0, 2.0, 3.0, 4.0]))   # a real input: its Hermitian spectrum
         tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
     """
     return _c2c(input, *_one(n, dim), norm, True, True)

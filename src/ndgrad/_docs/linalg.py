@@ -277,8 +277,9 @@ Args:
 
 Returns:
     (Tensor, Tensor): a named tuple ``(LU, pivots)``: L below the diagonal (its unit diagonal
-    implicit) and U on and above it; 1-based row swaps. A singular matrix raises an error
-    (use :func:`lu_factor_ex` to get a code instead).
+    implicit) and U on and above it; 1-based row swaps. A singular matrix, alone or in a batch,
+    raises a RuntimeError (as in torch, not a LinAlgError; use :func:`lu_factor_ex` to get a code
+    instead).
 
 Example::
 
@@ -292,7 +293,7 @@ instead of an error.
 Args:
     A (Tensor): the matrices, of shape ``(*, m, n)``.
     pivot (bool, optional): only ``True`` on the CPU.
-    check_errors (bool, optional): raise where a matrix is singular.
+    check_errors (bool, optional): raise a RuntimeError where a matrix is singular.
 
 Returns:
     (Tensor, Tensor, Tensor): a named tuple ``(LU, pivots, info)``; ``info`` is 0 where U is invertible.

@@ -1876,6 +1876,23 @@ Example::
     >>> torch.trapz(y, dx=0.5)
     tensor(2.)
 """,
+    "true_divide": r"""true_divide(input, other) -> Tensor
+
+True division of `input` by `other`, elementwise: :func:`ndgrad.div` without its `rounding_mode`
+(which this name does not take). Integer operands give a float result.
+
+Args:
+    input (Tensor): the dividend.
+    other (Tensor or Number): the divisor, broadcast with `input`.
+
+Returns:
+    Tensor: the quotient.
+
+Example::
+
+    >>> torch.true_divide(torch.tensor([5, 3]), 2)
+    tensor([2.5000, 1.5000])
+""",
     "trunc": r"""Rounds each element of `input` towards zero, to an integer (the result keeps the dtype).
 
 Args:
@@ -1972,7 +1989,7 @@ _ALIASES = {
     "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
     "arctan": "atan", "arctan2": "atan2", "arctanh": "atanh", "divide": "div", "fix": "trunc", "greater": "gt",
     "greater_equal": "ge", "less": "lt", "less_equal": "le", "multiply": "mul", "negative": "neg",
-    "not_equal": "ne", "subtract": "sub", "true_divide": "div",
+    "not_equal": "ne", "subtract": "sub",
 }
 for _name, _of in _ALIASES.items():
     DOCS[_name] = f"""Alias for :func:`ndgrad.{_of}`.\n"""

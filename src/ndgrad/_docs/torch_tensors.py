@@ -848,7 +848,8 @@ Args:
     input (Tensor): the source.
     dim (int): the dimension to index along.
     index (Tensor): int64 indices, with as many dimensions as `input`.
-    sparse_grad (bool, optional): accepted; ndgrad's gradient of `input` stays dense (torch's is sparse).
+    sparse_grad (bool, optional): make the gradient of `input` a sparse COO tensor (uncoalesced, one
+        entry per gathered element).
 
 Returns:
     Tensor: a tensor shaped like `index`.
@@ -2415,6 +2416,9 @@ Example::
 """,
     "max_pool1d": r"""1-D max pooling: the largest element of each window.
 
+Torch's top-level form takes no `return_indices`: the positions of the maxima come from
+:func:`ndgrad.max_pool1d_with_indices` or ``nn.functional.max_pool1d(..., return_indices=True)``.
+
 Args:
     input (Tensor): (N, C, L) or (C, L).
     kernel_size (int or tuple): the window size.
@@ -2422,11 +2426,9 @@ Args:
     padding (int or tuple, optional): implicit -inf added on both sides.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output length up instead of down.
-    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
-        ``torch.max_pool1d`` lacks it; use :func:`ndgrad.max_pool1d_with_indices`).
 
 Returns:
-    Tensor or (Tensor, Tensor): the pooled input (and the indices).
+    Tensor: the pooled input.
 
 Example::
 
@@ -2442,6 +2444,9 @@ Example::
 """,
     "max_pool2d": r"""2-D max pooling: the largest element of each window.
 
+Torch's top-level form takes no `return_indices`: the positions of the maxima come from
+``nn.functional.max_pool2d(..., return_indices=True)``.
+
 Args:
     input (Tensor): (N, C, H, W) or (C, H, W).
     kernel_size (int or tuple): the window size.
@@ -2449,11 +2454,9 @@ Args:
     padding (int or tuple, optional): implicit -inf added on each side.
     dilation (int or tuple, optional): the spacing of the window's elements.
     ceil_mode (bool, optional): round the output size up instead of down.
-    return_indices (bool, optional): also return the positions of the maxima (ndgrad only: torch's
-        ``torch.max_pool2d`` lacks it; use :func:`ndgrad.nn.functional.max_pool2d`).
 
 Returns:
-    Tensor or (Tensor, Tensor): the pooled input (and the indices).
+    Tensor: the pooled input.
 
 Example::
 
@@ -2515,7 +2518,8 @@ Args:
     input_lengths (list or Tensor): the length of each input sequence.
     target_lengths (list or Tensor): the length of each target.
     blank (int, optional): the blank label.
-    reduction (int, optional): 0 none, 1 mean over the target lengths, 2 sum.
+    reduction (int, optional): 0 none (the default, as torch's binding reads it), 1 mean over the
+        target lengths (a 0-dim result), 2 sum.
     zero_infinity (bool, optional): replace infinite losses (impossible alignments) by zero.
 
 Returns:
@@ -2907,8 +2911,8 @@ The Hamming window: ``alpha - beta cos(2 pi n / N)`` for n in [0, N), N = `windo
 Args:
     window_length (int): the number of points.
     periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
-    alpha (float, optional): the constant term (positional in ndgrad).
-    beta (float, optional): the cosine's factor (positional in ndgrad).
+    alpha (float, optional): the constant term (given only with `periodic`, as in torch).
+    beta (float, optional): the cosine's factor (given only with `periodic` and `alpha`).
     dtype (dtype, optional): a floating dtype (default: the default dtype).
     requires_grad (bool, optional): record operations on the result.
 
@@ -2919,6 +2923,8 @@ Example::
 
     >>> torch.hamming_window(4, periodic=False)
     tensor([0.0800, 0.7700, 0.7700, 0.0800])
+    >>> torch.hamming_window(4, periodic=False, alpha=0.5, beta=0.5)
+    tensor([0.0000, 0.7500, 0.7500, 0.0000])
 """,
     "hann_window": r"""The Hann window: ``0.5 - 0.5 cos(2 pi n / N)`` for n in [0, N), N = `window_length` (periodic)
 or `window_length` - 1 (symmetric).
@@ -2946,7 +2952,8 @@ the modified Bessel function of order zero and N = `window_length` (periodic) or
 Args:
     window_length (int): the number of points.
     periodic (bool, optional): periodic (spectral analysis) or symmetric (filter design).
-    beta (float, optional): the shape parameter (larger: narrower window); positional in ndgrad.
+    beta (float, optional): the shape parameter (larger: narrower window); given only with
+        `periodic`, as in torch.
     dtype (dtype, optional): a floating dtype (default: the default dtype).
     requires_grad (bool, optional): record operations on the result.
 
@@ -2957,6 +2964,8 @@ Example::
 
     >>> torch.kaiser_window(4, False, 0.)
     tensor([1., 1., 1., 1.])
+    >>> torch.kaiser_window(3, periodic=False, beta=2.)
+    tensor([0.4387, 1.0000, 0.4387])
 """,
     "clone": r"""A copy of `input` with its own memory; the copy stays in the autograd graph (its gradient flows
 back to `input`).
@@ -3242,13 +3251,13 @@ Example::
     tensor([[0., 3.],
             [4., 0.]])
 """,
-    "sparse_csr_tensor": r"""A sparse tensor in CSR format (compressed sparse rows). The index tensors are passed by position
-(ndgrad names them by their role, not by torch's keywords).
+    "sparse_csr_tensor": r"""sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, check_invariants=None) -> Tensor
+
+A sparse tensor in CSR format (compressed sparse rows).
 
 Args:
-    compressed_indices (Tensor): torch's ``crow_indices``, (rows + 1,): where each row starts
-        in `plain_indices`.
-    plain_indices (Tensor): torch's ``col_indices``: the column of each value.
+    crow_indices (Tensor): (rows + 1,): where each row starts in `col_indices`.
+    col_indices (Tensor): the column of each value.
     values (Tensor): the values.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3266,13 +3275,13 @@ Example::
     tensor([[0., 3.],
             [4., 0.]])
 """,
-    "sparse_csc_tensor": r"""A sparse tensor in CSC format (compressed sparse columns). The index tensors are passed by position
-(ndgrad names them by their role, not by torch's keywords).
+    "sparse_csc_tensor": r"""sparse_csc_tensor(ccol_indices, row_indices, values, size=None, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, check_invariants=None) -> Tensor
+
+A sparse tensor in CSC format (compressed sparse columns).
 
 Args:
-    compressed_indices (Tensor): torch's ``ccol_indices``, (columns + 1,): where each column
-        starts in `plain_indices`.
-    plain_indices (Tensor): torch's ``row_indices``: the row of each value.
+    ccol_indices (Tensor): (columns + 1,): where each column starts in `row_indices`.
+    row_indices (Tensor): the row of each value.
     values (Tensor): the values.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3285,17 +3294,19 @@ Returns:
 
 Example::
 
-    >>> s = torch.sparse_csc_tensor(torch.tensor([0, 1, 2]), torch.tensor([1, 0]), torch.tensor([3., 4.]), (2, 2))
+    >>> s = torch.sparse_csc_tensor(ccol_indices=torch.tensor([0, 1, 2]), row_indices=torch.tensor([1, 0]),
+    ...                             values=torch.tensor([3., 4.]), size=(2, 2))
     >>> s.to_dense()
     tensor([[0., 4.],
             [3., 0.]])
 """,
-    "sparse_bsr_tensor": r"""A sparse tensor in BSR format: CSR whose entries are dense blocks. The index tensors are passed by position
-(ndgrad names them by their role, not by torch's keywords).
+    "sparse_bsr_tensor": r"""sparse_bsr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, check_invariants=None) -> Tensor
+
+A sparse tensor in BSR format: CSR whose entries are dense blocks.
 
 Args:
-    compressed_indices (Tensor): torch's ``crow_indices``: where each block row starts in `plain_indices`.
-    plain_indices (Tensor): torch's ``col_indices``: the block column of each block.
+    crow_indices (Tensor): where each block row starts in `col_indices`.
+    col_indices (Tensor): the block column of each block.
     values (Tensor): (nnz, block rows, block columns) the blocks.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.
@@ -3313,12 +3324,13 @@ Example::
     tensor([[1., 1.],
             [1., 1.]])
 """,
-    "sparse_bsc_tensor": r"""A sparse tensor in BSC format: CSC whose entries are dense blocks. The index tensors are passed by position
-(ndgrad names them by their role, not by torch's keywords).
+    "sparse_bsc_tensor": r"""sparse_bsc_tensor(ccol_indices, row_indices, values, size=None, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, check_invariants=None) -> Tensor
+
+A sparse tensor in BSC format: CSC whose entries are dense blocks.
 
 Args:
-    compressed_indices (Tensor): torch's ``ccol_indices``: where each block column starts in `plain_indices`.
-    plain_indices (Tensor): torch's ``row_indices``: the block row of each block.
+    ccol_indices (Tensor): where each block column starts in `row_indices`.
+    row_indices (Tensor): the block row of each block.
     values (Tensor): (nnz, block rows, block columns) the blocks.
     size (tuple of ints, optional): the shape.
     dtype (dtype, optional): the dtype of the values.

@@ -1097,6 +1097,20 @@ def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_fr
     return sparse_coo_tensor(flat.unsqueeze(0), rows, (num_weights, grad.shape[-1]))
 
 
+def gather_backward(grad, self, dim, index, sparse_grad):
+    """gather's input gradient: `grad` added at the gathered positions; with sparse_grad=True an
+    uncoalesced COO tensor holding one entry per gathered element (index's row-major order), as torch's."""
+    if not sparse_grad:
+        return grad.new_zeros(self.shape).scatter_add(dim, index, grad)
+    # one row per dim of self (none for a 0-dim self); a 0-dim index of a 1-dim self is one element
+    n = index.numel()
+    where = np.zeros((0, n), np.int64)
+    if self.ndim:
+        where = np.indices(index.shape if index.ndim else (1,)).reshape(self.ndim, n)
+        where[dim] = index._data.reshape(-1)
+    return sparse_coo_tensor(tensor(where), grad.reshape(-1), self.shape)
+
+
 def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_freq):
     """d(embedding_dense_backward)/d(grad_output): the rows of `grad` the indices picked."""
     flat = indices.reshape(-1)

@@ -226,6 +226,7 @@ _TYPES = {
     "int[]": (_int_list, "tuple of ints"),
     "SymInt[]": (_int_list, "tuple of ints"),
     "float[]": (_float_list, "tuple of floats"),
+    "object": (lambda x: x, "object"),   # any value, checked by the op (sparse constructors' index data)
 }
 # types whose values pass unchanged or not at all: an argument that is not an instance rules out the overload
 _EXACT = {"Tensor", "bool", "str"}

@@ -19,7 +19,7 @@ from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
 from .shape import _alias, _plain_size, _strided
 from .._meta_array import NO_DATA, MetaArray
-from .._tensor import (Size, Tensor, _owner, _tensor_options, format_order, legacy_array, preserve_format,
+from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, format_order, legacy_array, preserve_format,
                        resolved_data)
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
@@ -970,36 +970,62 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 
 
 # ---- api: window functions, triangle indices, scalar_tensor, frombuffer, empty_permuted
-def _window(name, values):
-    """torch's `name`_window(window_length, periodic=True, *params, dtype=...): `values(N)` is the
-    symmetric window of N points; a periodic window is N + 1 symmetric points less the last."""
-    def window(window_length, periodic=True, *params, dtype=None, layout=None, device=None, requires_grad=False,
-               pin_memory=False):
+def _window(name, values, params=()):
+    """torch's `name`_window: `values(k, n, *params)` is the symmetric window of n points (k = arange(n)
+    in the window's dtype, as torch computes it); a periodic window is n + 1 symmetric points less the
+    last. Each of the float `params` needs `periodic` and those before it (torch's overloads)."""
+    lead = ["int window_length", "bool periodic"] + [f"float {p}" for p in params]
+    parser = Parser(*(f"{name}({', '.join(lead[:i])}, *, {_FACTORY_KWARGS})" for i in range(1, len(lead) + 1)))
+
+    @parser.signature
+    def window(*args, **kwargs):
+        _, (window_length, *explicit) = parser.parse(args, kwargs)
+        dtype, layout, device, pin_memory, requires_grad = explicit[-5:]
+        periodic, *given = explicit[:-5] or [True]
         _check_device(name, device)
         d = _dtype_arg(name, dtype)
-        if not d.is_floating_point:
-            raise RuntimeError(f"{name} expects floating point dtypes, got: {d}")
+        if not d.is_floating_point and not d.is_complex:
+            raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype={_c_type(d)}, "
+                               "device=cpu, layout=Strided (default), requires_grad=false (default), "
+                               f"pinned_memory={str(pin_memory).lower()}, memory_format=(nullopt))")
         if window_length < 0:
             raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
         if window_length <= 1:
             return _new(np.ones(window_length, dtype=d.np), requires_grad)
+        if d.is_complex:   # torch has no complex arange to start the window from
+            raise NotImplementedError(f"\"arange_cpu\" not implemented for '{d.title}'")
         n = window_length + 1 if periodic else window_length
-        k = np.arange(n, dtype=np.float64)
-        w = values(k, n, *params)
+        w = values(np.arange(n, dtype=d.np), n, *given)
         return _new(np.ascontiguousarray(w[:window_length]).astype(d.np), requires_grad)
     window.__name__ = window.__qualname__ = name
     return register(name)(window)
 
 
-def _cos_terms(k, n, *coeffs):
-    return sum(c * np.cos(2 * math.pi * i * k / (n - 1)) for i, c in enumerate(coeffs))
+# torch's formulas, in its order of operations and in the window's dtype (a float32 window's values
+# and its zero endpoints are torch's to the bit)
+def _hamming(k, n, alpha=0.54, beta=0.46):
+    t = k.dtype.type
+    return np.cos(k * t(2 * math.pi / (n - 1))) * t(-beta) + t(alpha)
 
 
-hann_window = _window("hann_window", lambda k, n: _cos_terms(k, n, 0.5, -0.5))
-hamming_window = _window("hamming_window", lambda k, n, alpha=0.54, beta=0.46: _cos_terms(k, n, alpha, -beta))
-blackman_window = _window("blackman_window", lambda k, n: _cos_terms(k, n, 0.42, -0.5, 0.08))
-bartlett_window = _window("bartlett_window", lambda k, n: 1 - np.abs(2 * k / (n - 1) - 1))
-kaiser_window = _window("kaiser_window", lambda k, n, beta=12.0: np.kaiser(n, beta))
+def _blackman(k, n):
+    t = k.dtype.type
+    x = k * t(math.pi / (n - 1))
+    return t(0.08) * np.cos(x * t(4)) - t(0.5) * np.cos(x * t(2)) + t(0.42)
+
+
+def _bartlett(k, n):
+    w = k * k.dtype.type(2 / (n - 1))
+    half = (n - 1) // 2 + 1
+    w[half:] = 2 - w[half:]
+    return w
+
+
+hann_window = _window("hann_window", lambda k, n: _hamming(k, n, 0.5, 0.5))
+hamming_window = _window("hamming_window", _hamming, ("alpha", "beta"))
+blackman_window = _window("blackman_window", _blackman)
+bartlett_window = _window("bartlett_window", _bartlett)
+kaiser_window = _window("kaiser_window", lambda k, n, beta=12.0: np.kaiser(n, beta), ("beta",))
 
 
 def _triangle_indices(name, np_indices):

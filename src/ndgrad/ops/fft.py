@@ -3,6 +3,8 @@ the given dims, registered under torch's op names so the recorded nodes match.
 """
 import warnings
 
+import numpy as np
+
 from ._registry import op, register
 from .padding import pad
 from .shape import view_as_real
@@ -27,9 +29,20 @@ def _fft_c2c(input, dim, normalization, forward):
 @op("_fft_r2c", public="_fft_r2c")
 def _fft_r2c(input, dim, normalization, onesided):
     """Real-to-complex forward DFT over dims; onesided keeps n//2 + 1 entries of the last dim."""
-    if onesided:
-        return fft().rfftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
-    return fft().fftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
+    half = fft().rfftn(input, axes=dim, norm=_NORM_FORWARD[normalization])
+    return half if onesided else _conjugate_symmetric_fill(half, dim, input.shape[dim[-1]])
+
+
+def _conjugate_symmetric_fill(half, dim, n):
+    """The whole spectrum of a real signal from its onesided half, the missing entries X[k] taken as
+    conj(X[-k]) as torch fills them (a full complex transform would give -0. imaginary parts where
+    torch has +0.)."""
+    last = dim[-1]
+    mirrored = half.take(np.arange(n - half.shape[last], 0, -1), axis=last)
+    for d in dim[:-1]:
+        m = half.shape[d]
+        mirrored = mirrored.take(-np.arange(m) % m, axis=d)
+    return np.concatenate([half, mirrored.conj()], axis=last)
 
 
 @op("_fft_c2r", public="_fft_c2r")

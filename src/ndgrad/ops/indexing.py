@@ -740,7 +740,7 @@ def _check_gather_scatter(what, input, dim, index, src=None):
 
 
 @op("gather", public=False)
-def _gather(input, dim, index):
+def _gather(input, dim, index, sparse_grad=False):   # sparse_grad: for the backward (derivatives.yaml)
     if not index.size:   # any shape goes (torch does not check an empty index against the input)
         return np.zeros(index.shape, input.dtype)
     a, i = _as_1d(input, index)
@@ -756,7 +756,7 @@ def gather(*args, **kwargs):
     _, (input, dim, index, sparse_grad) = _gather_args.parse(args, kwargs)
     dim = _wrap_dim(dim, input._data.ndim)
     _check_gather_scatter("gather", input, dim, index)
-    return _gather(input, dim, index)
+    return _gather(input, dim, index, sparse_grad)
 
 
 def _scatter_forward(input, dim, index, src):

@@ -90,13 +90,13 @@ def _broadcast_batch(A, B):
     return np.broadcast_to(A, batch + A.shape[-2:]), np.broadcast_to(B, batch + B.shape[-2:])
 
 
-def _raise_first(name, info, text):
-    """LinAlgError for the first failed matrix of a batch; `text(i)` words the failure for info i."""
+def _raise_first(name, info, text, exc=LinAlgError):
+    """LinAlgError (or `exc`) for the first failed matrix of a batch; `text(i)` words the failure for info i."""
     bad = np.flatnonzero(info.reshape(-1))
     if bad.size:
         k = int(bad[0])
         prefix = f"(Batch element {k}): " if info.ndim else ""
-        raise LinAlgError(f"{name}: {prefix}{text(int(info.reshape(-1)[k]))}")
+        raise exc(f"{name}: {prefix}{text(int(info.reshape(-1)[k]))}")
 
 
 def _mH(a):
@@ -373,6 +373,12 @@ def _check_pivot_cpu(pivot, name):
         raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
 
 
+def _lu_singular(i):
+    """torch's words for a singular U in lu_factor(_ex), raised as a plain RuntimeError (not LinAlgError)."""
+    return (f"U[{i},{i}] is zero and using it on lu_solve would result in a division by zero. If you still want to "
+            "perform the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
 @op("linalg_lu_factor_ex", public=False)
 def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
     if A.ndim < 2:
@@ -384,9 +390,7 @@ def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
     lu, piv = _lu_factor(A)
     info = _lu_info(lu)
     if check_errors:
-        _raise_first("torch.linalg.lu_factor_ex", info, lambda i: f"U[{i},{i}] is zero and using it on lu_solve "
-                     "would result in a division by zero. If you still want to perform the factorization, consider "
-                     "calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+        _raise_first("torch.linalg.lu_factor_ex", info, _lu_singular, RuntimeError)
     return lu, piv + 1, info
 
 
@@ -868,10 +872,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
 
 def lu_factor(A, *, pivot=True):
     LU, pivots, info = linalg_lu_factor_ex(A, pivot=pivot)
-    if A.ndim == 2:   # torch reports singular inputs for single matrices only (batches go on)
-        _raise_first("torch.linalg.lu_factor", info.numpy(), lambda i: f"U[{i},{i}] is zero and using it on "
-                     "lu_solve would result in a division by zero. If you still want to perform the factorization, "
-                     "consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    _raise_first("torch.linalg.lu_factor", info.numpy(), _lu_singular, RuntimeError)   # batches too
     return _rt("linalg_lu_factor", (LU, pivots))
 
 

@@ -574,8 +574,10 @@ def _ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, 
     return np.moveaxis(res, 0, 1).astype(log_probs.dtype)
 
 
+# torch.ctc_loss's default reduction is none: its binding reads the omitted enum as 0, like the other
+# top-level losses below (nn.functional's form passes "mean")
 @register()
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=REDUCTIONS["mean"],
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=REDUCTIONS["none"],
              zero_infinity=False):
     def as_list(lengths):
         return [int(n) for n in (lengths.reshape(-1).tolist() if isinstance(lengths, Tensor) else lengths)]

@@ -26,7 +26,7 @@ from ..backends import is_array
 from .. import _dtype
 from . import _registry
 from ._registry import call_inplace, op, register
-from ._schema import Parser
+from ._schema import ArgumentError, Parser
 from .._tensor import CONJ_BIT, NEG_BIT, Tensor, resolved_data
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
@@ -216,6 +216,44 @@ def div_(self, *args, **kwargs):
     if _div_ops[which] is _div_mode and values[1] is None:
         return call_inplace(_true_divide.spec, (self, values[0]))
     return call_inplace(_div_ops[which].spec, (self, *values))
+
+
+# true_divide is div without rounding_mode: its own schemas, so that rounding_mode= is refused as in
+# torch (whose function lists an out=, parsed here but, as for div, not supported; its methods list none)
+_true_divide_args = Parser("true_divide(Tensor input, Tensor other, *, Tensor? out=None)",
+                           "true_divide(Tensor input, Scalar other)",
+                           "true_divide(Scalar input, Tensor other)|hidden")   # a number dividend, as div's
+_true_divide_method_args = Parser("true_divide(Tensor input, Tensor other)",
+                                  "true_divide(Tensor input, Scalar other)").method()
+_true_divide_inplace_args = Parser("true_divide_(Tensor input, Tensor other)",
+                                   "true_divide_(Tensor input, Scalar other)").method()
+
+
+@register()
+@_true_divide_args.signature
+def true_divide(*args, **kwargs):
+    # torch's binding takes a number as the Tensor `other` of overload 0 (numbers as tensors), so a
+    # stray keyword is what it reports, whatever `other` is
+    for key in kwargs:
+        if key not in _true_divide_args.overloads[0].names:
+            raise ArgumentError(f"true_divide() got an unexpected keyword argument '{key}'")
+    _, values = _true_divide_args.parse(args, kwargs)
+    if len(values) > 2 and values[2] is not None:
+        raise NotImplementedError("ndgrad: true_divide(..., out=) is not supported (neither is div's out=)")
+    return _true_divide(*values[:2])
+
+
+def _true_divide_method(self, *args, **kwargs):
+    _, values = _true_divide_method_args.parse(args, kwargs)
+    return _true_divide(self, values[0])
+
+
+def true_divide_(self, *args, **kwargs):
+    _, values = _true_divide_inplace_args.parse(args, kwargs)
+    return call_inplace(_true_divide.spec, (self, values[0]))
+
+
+_registry.METHODS.update(true_divide=_true_divide_method, true_divide_=true_divide_)
 
 
 @pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
@@ -1356,7 +1394,7 @@ _registry.METHODS.update(
     polygamma=_polygamma_method)
 
 for _name, _fn in {
-    "subtract": sub, "multiply": mul, "divide": div, "true_divide": div, "negative": neg, "absolute": abs,
+    "subtract": sub, "multiply": mul, "divide": div, "negative": neg, "absolute": abs,
     "arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": asinh, "arccosh": acosh, "arctanh": atanh,
     "arctan2": atan2, "fix": trunc, "clip": clamp, "not_equal": ne, "less": lt, "less_equal": le,
     "greater": gt, "greater_equal": ge,

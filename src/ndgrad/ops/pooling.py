@@ -8,6 +8,7 @@ torch.nn.functional's signatures are at the end (re-exported by ndgrad/nn/functi
 import numpy as np
 
 from ._registry import op, register
+from ._schema import Parser
 from .activation import relu
 from .convolution import _batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _prod, _type_word, _unbatch
 from .random import rand
@@ -472,7 +473,6 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                        divisor_override)
 
 
-@register()
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
     if input.ndim not in (2, 3):
@@ -503,9 +503,31 @@ def _values_or_both(fn):
     return pool
 
 
-max_pool1d = register("max_pool1d")(_values_or_both(max_pool1d_with_indices))
-max_pool2d = register("max_pool2d")(_values_or_both(max_pool2d_with_indices))
-max_pool3d = register("max_pool3d")(_values_or_both(max_pool3d_with_indices))
+max_pool1d = _values_or_both(max_pool1d_with_indices)
+max_pool2d = _values_or_both(max_pool2d_with_indices)
+max_pool3d = _values_or_both(max_pool3d_with_indices)
+
+
+def _aten_max_pool(fn, with_indices):
+    """torch.max_poolNd (and torch.max_pool1d_with_indices): aten's schema, without nn.functional's
+    return_indices; an omitted stride is the kernel size."""
+    d = fn.__name__[8]
+    name = f"max_pool{d}d" + ("_with_indices" if with_indices else "")
+    parser = Parser(f"{name}(Tensor input, int[{d}] kernel_size, int[{d}] stride=[], int[{d}] padding=0, "
+                    f"int[{d}] dilation=1, bool ceil_mode=False)")
+
+    @parser.signature
+    def pool(*args, **kwargs):
+        _, values = parser.parse(args, kwargs)
+        out = fn(*values)
+        return out if with_indices else out[0]
+    pool.__name__ = pool.__qualname__ = name
+    return register(name)(pool)
+
+
+for _fn in (max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices):
+    _aten_max_pool(_fn, False)
+_aten_max_pool(max_pool1d_with_indices, True)
 
 
 def _adaptive_avg_public(d, kernel):
@@ -537,8 +559,17 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     return out if return_indices else out[0]
 
 
-@register("adaptive_max_pool1d")   # torch.adaptive_max_pool1d returns (values, indices)
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+_adaptive_max_pool1d_args = Parser("adaptive_max_pool1d(Tensor input, int[1] output_size)")
+
+
+@register("adaptive_max_pool1d")   # torch.adaptive_max_pool1d returns (values, indices), takes no return_indices
+@_adaptive_max_pool1d_args.signature
+def _aten_adaptive_max_pool1d(*args, **kwargs):
+    _, (input, output_size) = _adaptive_max_pool1d_args.parse(args, kwargs)
     return adaptive_max_pool1d(input, output_size, True)
 
 

@@ -421,8 +421,13 @@ def _aminmax(input, *, dim=None, keepdim=False):
     return np.min(input, axis=axes, keepdims=keepdim), np.max(input, axis=axes, keepdims=keepdim)
 
 
+_aminmax_args = Parser("aminmax(Tensor input, *, int? dim=None, bool keepdim=False)")   # one dim, never a tuple
+
+
 @register(method=True)
-def aminmax(input, *, dim=None, keepdim=False):
+@_aminmax_args.signature
+def aminmax(*args, **kwargs):
+    _, (input, dim, keepdim) = _aminmax_args.parse(args, kwargs)
     return return_types.aminmax(*_aminmax(input, dim=dim, keepdim=keepdim))
 
 
@@ -1490,14 +1495,23 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
 @op("histc", method=True)
 def histc(input, bins=100, min=0, max=0):
     lo, hi = float(min), float(max)
+    # torch's kernels refuse these dtypes: bool at the bin edges (linspace), complex at the range
+    # (aminmax, when it has to find it), the other non-floating ones at the counting
+    kind = input.dtype.kind
+    if kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    if kind == "c" and lo == hi and input.size:
+        raise NotImplementedError(f"\"aminmax_cpu\" not implemented for '{_type_word(input.dtype)}'")
+    if kind in "iuc":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_type_word(input.dtype)}'")
     if lo == hi and input.size:
         lo, hi = float(input.min()), float(input.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if bins <= 0:
-        raise RuntimeError("torch.histc(): bins must be > 0")
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if lo > hi:
-        raise RuntimeError(f"torch.histc(): max must be larger than min")
+        raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = np.histogram(input[np.isfinite(input)], bins=bins, range=(lo, hi))
     return counts.astype(input.dtype)
 

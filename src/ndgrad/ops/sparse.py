@@ -12,6 +12,7 @@ from ..backends import ARRAY_TYPES
 
 from . import _registry
 from ._registry import op, register
+from ._schema import Parser
 from ..backends.numpy_backend import sparse as backend_sparse
 from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
@@ -435,12 +436,27 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     return out.requires_grad_() if requires_grad else out
 
 
+_COMPRESSED_KWARGS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool pin_memory=False, "
+                      "bool requires_grad=False, bool? check_invariants=None")
+
+
 def _compressed_constructor(name, layout):
-    def constructor(compressed_indices, plain_indices, values, size=None, *, dtype=None, device=None,
-                    pin_memory=False, requires_grad=False, check_invariants=None):
-        return sparse_compressed_tensor(compressed_indices, plain_indices, values, size, dtype=dtype,
-                                        layout=layout, requires_grad=requires_grad)
-    constructor.__name__ = name
+    """sparse_csr_tensor and its kin: torch's schemas, whose argument names follow the layout
+    (crow_indices= and col_indices= for CSR/BSR, ccol_indices= and row_indices= for CSC/BSC)."""
+    names = ("crow_indices", "col_indices") if layout in ROW_MAJOR else ("ccol_indices", "row_indices")
+    head = f"{name}(object {names[0]}, object {names[1]}, object values"
+    parser = Parser(f"{head}, int[] size, *, {_COMPRESSED_KWARGS})", f"{head}, *, {_COMPRESSED_KWARGS})")
+
+    @parser.signature
+    def constructor(*args, **kwargs):
+        which, values = parser.parse(args, kwargs)
+        size = values[3] if which == 0 else None
+        dtype, given, device, pin_memory, requires_grad, _ = values[-6:]
+        if given is not None and given is not layout:
+            raise RuntimeError(f"{name}: layout must be {NAMES[layout]} but got {NAMES[given]}")
+        return sparse_compressed_tensor(*values[:3], size, dtype=dtype, layout=layout, device=device,
+                                        requires_grad=requires_grad)
+    constructor.__name__ = constructor.__qualname__ = name
     register(name)(constructor)
 
 
