@@ -4,6 +4,7 @@ import doctest
 import importlib
 import inspect
 import pathlib
+import re
 import sys
 
 import pytest
@@ -49,6 +50,26 @@ def test_every_public_name_has_a_docstring():
     assert len(OBJECTS) > 1500   # the enumeration must not silently find nothing
     missing = [name for name, obj in OBJECTS if not own_doc(obj)]
     assert not missing, f"public names without a docstring: {missing}"
+
+
+# a docstring without a runnable example: a pointer to the documented function, or one of these
+POINTERS = ("See :func:", "In-place version of", "Alias for", "Alias of")
+NO_DOCTEST = {   # name -> why its example cannot be a doctest (they show a plain code block)
+    "ndgrad.set_flush_denormal": "its result depends on the CPU in torch (ndgrad always returns False)",
+    "ndgrad.set_num_interop_threads": "torch allows the call once per process",
+    "ndgrad.Tensor.chalf": "ndgrad has no complex32 (NumPy has none): it raises NotImplementedError",
+}
+
+
+def test_every_docstring_has_an_example_or_points_to_one():
+    lacking = []
+    for name, obj in OBJECTS:
+        doc = own_doc(obj)
+        first, _, rest = doc.partition("\n\n")
+        summary = rest if re.fullmatch(r"\w+\(.*\)( -> .*)?", first) else doc   # past a signature line
+        if ">>>" not in doc and not summary.startswith(POINTERS) and name not in NO_DOCTEST:
+            lacking.append(name)
+    assert not lacking, f"docstrings without an example: {lacking}"
 
 
 def _namespace_of(name):
