@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests")]   # the op registry and tests/test_ops.py live under tests/
 
 import numpy as np  # noqa: E402
+import yaml  # noqa: E402
 
 import ndgrad  # noqa: E402
 from ndgrad import derivatives  # noqa: E402
@@ -60,13 +61,15 @@ derivatives.SCOPE["_mutant_zero"] = _zero
 
 def yaml_formulas():
     """(op name, key, formula text, yaml line) of every formula, in table order."""
-    doc = loader.yaml.compose(Path(loader.YAML_PATH).read_text(), Loader=loader._YamlLoader)
+    doc = yaml.compose(Path(loader.YAML_PATH).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     out = []
     for item in doc.value:
         fields = {k.value: v for k, v in item.value}
         op = loader.Entry(fields["name"].value, 0).op_name
         for key, node in fields.items():
-            if key not in ("name", "output_differentiability", "node_name"):
+            if key not in ("name", "output_differentiability", "node_name", "save_whole"):
+                # "self, other" as the trace spells it ("self,other"): a formula for several inputs
+                key = ",".join(k.strip() for k in key.split(","))
                 out.append((op, key, node.value, node.start_mark.line + 1))
     return out
 
