@@ -59,6 +59,22 @@ derivatives.SCOPE["_mutant_neg"] = _negate
 derivatives.SCOPE["_mutant_zero"] = _zero
 
 
+# `_foreach_<f>`'s formulas run f's own derivative (formulas.foreach_vjp / foreach_jvp)
+DELEGATE = re.compile(r'^\s*foreach_(?:vjp|jvp)\("(\w+)"')
+
+
+def is_zero_formula(text, formulas):
+    """A zero gradient by definition: a zero expression, or a foreach formula whose element op's
+    backward formulas (in `formulas`, yaml_formulas()'s list) are all zero expressions (and its
+    tangent the element-wise rule built from them, or zero)."""
+    if ZERO_FORMULA.match(text):
+        return True
+    m = DELEGATE.match(text)
+    element = [(key, t) for op, key, t, _ in formulas if m and op == m.group(1)]
+    return bool(element) and all(ZERO_FORMULA.match(t) or (key == "result" and t == "auto_element_wise")
+                                 for key, t in element)
+
+
 def yaml_formulas():
     """(op name, key, formula text, yaml line) of every formula, in table order."""
     doc = yaml.compose(Path(loader.YAML_PATH).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -209,7 +225,7 @@ def _alarm(signum, frame):
 def _test_mutant(m):
     mid, op, key, kind, text, line = m
     samples, hits, passing = _STATE["samples"], _STATE["hits"], _STATE["passing"]
-    if ZERO_FORMULA.match(text) and kind != "delete":
+    if kind != "delete" and is_zero_formula(text, _STATE["formulas"]):
         # negating or zeroing a zero gradient leaves it as it is, reached by a sample or not
         return mid, "equivalent", "zero formula"
     reached = sorted(hits.get((op, key), ()))
@@ -253,7 +269,7 @@ def main():
     samples = [o for o in test_ops.OPS if args.samples is None or args.samples in o.name]
     todo = [m for m in mutants() if args.only is None or args.only in m[1]]
     start = time.time()
-    _STATE["samples"] = samples
+    _STATE["samples"], _STATE["formulas"] = samples, yaml_formulas()
     hits, passing = {}, {}
     if args.trace and os.path.exists(args.trace):
         saved = json.loads(Path(args.trace).read_text())
