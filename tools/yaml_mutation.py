@@ -13,7 +13,8 @@ The checks are tests/test_ops.py's own, run on the op_db samples that reached th
 states it), gradgradcheck, and torch parity when torch is installed. A mutant is killed when one of
 them fails on one sample. Survivors are listed with the reason: "uncovered" (no sample reaches the
 formula: add one to tests/op_db), "zero formula" (the formula is a zero gradient by definition, so
-zeroing or negating it changes nothing: equivalent), or plainly survived (a test is missing).
+zeroing or negating it changes nothing: equivalent), "raising formula" (the formula only raises torch's
+not-implemented error: equivalent), or plainly survived (a test is missing).
 """
 import argparse
 import json
@@ -39,6 +40,9 @@ import test_ops  # noqa: E402
 ENTRIES = derivatives.ENTRIES
 # a formula whose value is a zero gradient whatever its inputs (the derivative of floor, sign, ...)
 ZERO_FORMULA = re.compile(r"^\s*(zeros_like\(\w+\)|None|0|0\.0)\s*$")
+# a formula that only raises torch's "not implemented" error (a backward op without a derivative):
+# its negated or zeroed text raises the same error before any value exists
+RAISING_FORMULA = re.compile(r"^\s*not_(differentiable|implemented)\([^()]*\)\s*$")
 TIMEOUT_S = 60
 
 
@@ -228,6 +232,8 @@ def _test_mutant(m):
     if kind != "delete" and is_zero_formula(text, _STATE["formulas"]):
         # negating or zeroing a zero gradient leaves it as it is, reached by a sample or not
         return mid, "equivalent", "zero formula"
+    if kind != "delete" and RAISING_FORMULA.match(text):
+        return mid, "equivalent", "raising formula"
     reached = sorted(hits.get((op, key), ()))
     if not reached:
         return mid, "uncovered", None
