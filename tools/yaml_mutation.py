@@ -40,9 +40,10 @@ import test_ops  # noqa: E402
 ENTRIES = derivatives.ENTRIES
 # a formula whose value is a zero gradient whatever its inputs (the derivative of floor, sign, ...)
 ZERO_FORMULA = re.compile(r"^\s*(zeros_like\(\w+\)|None|0|0\.0)\s*$")
-# a formula that only raises torch's "not implemented" error (a backward op without a derivative):
+# a formula that only raises torch's "not implemented" error (formulas.not_differentiable, not_implemented,
+# no_derivative: a backward op, or an op, without a derivative):
 # its negated or zeroed text raises the same error before any value exists
-RAISING_FORMULA = re.compile(r"^\s*not_(differentiable|implemented)\([^()]*\)\s*$")
+RAISING_FORMULA = re.compile(r"^\s*(not_differentiable|not_implemented|no_derivative)\([^()]*\)\s*$")
 TIMEOUT_S = 60
 
 

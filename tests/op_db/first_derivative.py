@@ -25,7 +25,7 @@ BASES = [
     "binary_cross_entropy", "huber_loss", "mse_loss", "nll_loss", "nll_loss_4d", "smooth_l1_loss", "soft_margin_loss",
     "elu", "gelu", "glu", "hardshrink", "hardswish", "hardtanh", "leaky_relu", "logsigmoid", "rrelu_train",
     "sigmoid", "softplus", "softshrink", "tanh", "threshold",
-    "select", "getitem_slice_step", "diagonal", "unfold", "masked_scatter", "embedding",
+    "select", "getitem_slice_step", "diagonal", "unfold", "masked_scatter", "embedding", "as_strided_overlap",
     "pad_reflect_1d", "pad_reflect_2d", "pad_reflect_3d", "pad_replicate_1d", "pad_replicate_2d", "pad_replicate_3d",
 ]
 
@@ -33,6 +33,8 @@ BASES = [
 PARITY_DIFFERS = {
     "group_norm": "under create_graph torch runs a composite group-norm backward (its gradients' nodes are "
                   "ViewBackward0); ndgrad records AddBackward0 / NativeGroupNormBackwardBackward0 (same values)",
+    "as_strided_overlap": "ndgrad's as_strided backward of overlapping windows is its own op _strided_sum "
+                          "(StridedSumBackward0 under create_graph) where torch records AsStridedBackward0",
 }
 
 
