@@ -1065,6 +1065,9 @@ SUPPORTED = (
     'norm_pneginf',
     'norm_pneginf_dim_keepdim',
     'normal_',
+    'normal_float_tensor',
+    'normal_tensor_float',
+    'normal_tensor_tensor',
     'orgqr_batched_short_tau',
     'outer',
     'outer_int_vec',
@@ -1512,6 +1515,8 @@ SUPPORTED = (
 TORCH_FAILED = {
     '_foreach_norm': 'RuntimeError: Trying to set a forward gradient that has a different size than that of the original Tensor, this is not supported. Tensor is of size [] while the given forward gradient is of size [1, 1].',
     '_foreach_norm_ord3': 'RuntimeError: Trying to set a forward gradient that has a different size than that of the original Tensor, this is not supported. Tensor is of size [] while the given forward gradient is of size [1, 1].',
+    'func_jvp_primal': 'RuntimeError: Nested forward mode AD is not supported at the moment',
+    'func_jvp_tangent': 'RuntimeError: Nested forward mode AD is not supported at the moment',
     'lift': 'RuntimeError: is_inplace_op INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/autograd_meta.cpp":178, please report a bug to PyTorch. Only inplace operations can re-set the forward grad of a Tensor that already has one.',
     'lift_fresh': 'RuntimeError: is_inplace_op INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/autograd_meta.cpp":178, please report a bug to PyTorch. Only inplace operations can re-set the forward grad of a Tensor that already has one.',
     'norm_except_dim_all': 'RuntimeError: Trying to set a forward gradient that has a different size than that of the original Tensor, this is not supported. Tensor is of size [] while the given forward gradient is of size [1, 1].',

@@ -1,6 +1,7 @@
 """Registry entries for ops whose derivative-table entry no other family's sample reached (see
 op_db/__init__.py for the format): complex construction, conjugation and FFT kernels, the lazy
-negative view, stable sort, topk, nextafter, in-place as_strided.
+negative view, stable sort, topk, nextafter, in-place as_strided, the dual-number ops under func.jvp,
+normal's tensor overloads.
 
 Complex results go through `view_as_real`, so that gradcheck, forward AD and torch parity see real
 inputs and outputs while the complex op's own node and forward formula are the ones checked.
@@ -8,6 +9,11 @@ inputs and outputs while the complex op's own node and forward formula are the o
 from . import OpInfo, S
 
 POS = dict(low=0.5, high=1.5)
+
+
+def seeded_normal(name, call, inputs, overload):
+    return OpInfo(name, lambda T, *xs: (T.manual_seed(0), call(T, *xs))[1], inputs,
+                  grad_fn="NormalBackward" + overload, torch_parity=False)
 
 
 def _z(T, a, b):
@@ -39,4 +45,19 @@ OPS = [
            grad_fn="SortBackward1"),
     OpInfo("topk", lambda T, x: T.topk(x, 2, dim=1), [S(2, 3)], grad_fn="TopkBackward0"),
     OpInfo("nextafter_grad", lambda T, x, y: T.nextafter(x, y), [S(2, 3), S(3)], grad_fn="NextafterBackward0"),
+    # func.jvp makes its inputs dual (_make_dual) and reads the primal back (_fw_primal): the tangent's
+    # gradient runs their backward formulas; under the forward-AD test it nests a second dual level,
+    # which ndgrad supports (their `result:` formulas) and torch 2.13 refuses (forward_ad_support's TORCH_FAILED)
+    OpInfo("func_jvp_tangent", lambda T, x, t: T.func.jvp(T.sin, (x,), (t,))[1], [S(2, 3), S(2, 3)],
+           grad_fn="MulBackward0"),
+    # the primal output: torch returns it through an alias (AliasBackward0), ndgrad through _fw_primal
+    # (torch::autograd::Identity, the node torch gives unpack_dual's primal): names differ, no parity
+    OpInfo("func_jvp_primal", lambda T, x, t: T.func.jvp(T.sin, (x,), (t,))[0], [S(2, 3), S(2, 3)],
+           torch_parity=False),
+    # normal(mean, std) with the seed fixed inside the call; torch defines zero gradients for mean and std
+    # (no reparameterization), so the inputs reach the node through `* 0`: the draw is then constant
+    # and the zero gradient and tangent are the derivative (values are NumPy's draw, not torch's)
+    seeded_normal("normal_tensor_tensor", lambda T, m, s: T.normal(m * 0, s * 0 + 1.5), [S(2, 3), S(2, 3)], "3"),
+    seeded_normal("normal_tensor_float", lambda T, m: T.normal(m * 0, 2.0), [S(2, 3)], "1"),
+    seeded_normal("normal_float_tensor", lambda T, s: T.normal(0.5, s * 0 + 1.5), [S(2, 3)], "2"),
 ]
