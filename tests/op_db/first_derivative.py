@@ -12,8 +12,8 @@ import importlib
 
 from . import FAMILIES, OpInfo, S
 
-# the samples differentiated, by name; the backward op each one reaches in a comment where the
-# names differ
+# the samples differentiated, by name (each reaches its op's backward op: elu -> elu_backward, select ->
+# select_backward, interp_bicubic -> upsample_bicubic2d_backward, ...)
 BASES = [
     "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool2d",
     "avg_pool3d", "max_pool2d", "max_pool3d", "fractional_max_pool2d", "fractional_max_pool3d",
@@ -21,7 +21,8 @@ BASES = [
     "interp_nearest_1d", "interp_nearest_2d", "interp_nearest_3d", "interp_nearest_exact_1d", "interp_nearest_exact_2d",
     "interp_nearest_exact_3d", "interp_linear", "interp_bilinear", "interp_bicubic", "interp_trilinear",
     "interp_bilinear_aa_up", "interp_bicubic_aa_up",
-    "batch_norm_train", "batch_norm_with_update", "batch_norm_no_update", "native_batch_norm", "group_norm", "layer_norm", "native_dropout_train",
+    "batch_norm_train", "batch_norm_with_update", "batch_norm_no_update", "native_batch_norm", "group_norm",
+    "layer_norm", "native_dropout_train",
     "binary_cross_entropy", "huber_loss", "mse_loss", "nll_loss", "nll_loss_4d", "smooth_l1_loss", "soft_margin_loss",
     "elu", "gelu", "glu", "hardshrink", "hardswish", "hardtanh", "leaky_relu", "logsigmoid", "rrelu_train",
     "sigmoid", "softplus", "softshrink", "tanh", "threshold",
@@ -53,7 +54,8 @@ def first_derivative(info):
             cotangents = [c * T.linspace(-1, 1, o.numel(), dtype=o.dtype).reshape(o.shape) for o in outs]
             return T.autograd.grad(outs, [x for x, w in zip(xs, wants) if w], cotangents, create_graph=True)
     return OpInfo(f"{info.name}_first_derivative", call, list(info.inputs) + [S()], gradgrad=False,
-                  torch_parity=info.torch_parity and info.name not in PARITY_DIFFERS, atol=info.atol, rtol=info.rtol, seed=info.seed)
+                  torch_parity=info.torch_parity and info.name not in PARITY_DIFFERS, atol=info.atol, rtol=info.rtol,
+                  seed=info.seed)
 
 
 _BY_NAME = {o.name: o for fam in FAMILIES if fam != "first_derivative"
