@@ -1,7 +1,6 @@
 """Registry entries for ops whose derivative-table entry no other family's sample reached (see
 op_db/__init__.py for the format): complex construction, conjugation and FFT kernels, the lazy
-negative view, stable sort, topk, nextafter, in-place as_strided, the dual-number ops under func.jvp,
-normal's tensor overloads.
+negative view, stable sort, topk, nextafter, in-place as_strided, the dual-number ops under func.jvp.
 
 Complex results go through `view_as_real`, so that gradcheck, forward AD and torch parity see real
 inputs and outputs while the complex op's own node and forward formula are the ones checked.
@@ -9,11 +8,6 @@ inputs and outputs while the complex op's own node and forward formula are the o
 from . import OpInfo, S
 
 POS = dict(low=0.5, high=1.5)
-
-
-def seeded_normal(name, call, inputs, overload):
-    return OpInfo(name, lambda T, *xs: (T.manual_seed(0), call(T, *xs))[1], inputs,
-                  grad_fn="NormalBackward" + overload, torch_parity=False)
 
 
 def _z(T, a, b):
@@ -54,10 +48,4 @@ OPS = [
     # (torch::autograd::Identity, the node torch gives unpack_dual's primal): names differ, no parity
     OpInfo("func_jvp_primal", lambda T, x, t: T.func.jvp(T.sin, (x,), (t,))[0], [S(2, 3), S(2, 3)],
            torch_parity=False),
-    # normal(mean, std) with the seed fixed inside the call; torch defines zero gradients for mean and std
-    # (no reparameterization), so the inputs reach the node through `* 0`: the draw is then constant
-    # and the zero gradient and tangent are the derivative (values are NumPy's draw, not torch's)
-    seeded_normal("normal_tensor_tensor", lambda T, m, s: T.normal(m * 0, s * 0 + 1.5), [S(2, 3), S(2, 3)], "3"),
-    seeded_normal("normal_tensor_float", lambda T, m: T.normal(m * 0, 2.0), [S(2, 3)], "1"),
-    seeded_normal("normal_float_tensor", lambda T, s: T.normal(0.5, s * 0 + 1.5), [S(2, 3)], "2"),
 ]
