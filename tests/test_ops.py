@@ -92,7 +92,9 @@ def test_torch_parity(info):
     for a, b in zip(nd_g, th_g):
         assert (a is None) == (b is None)
         if a is not None:
-            np.testing.assert_allclose(a.numpy(), b.numpy(), atol=max(info.atol, 1e-7), rtol=max(info.rtol, 1e-6))
+            # torch may hand back a lazily negated gradient (a complex op's `grad.imag` of a conj)
+            np.testing.assert_allclose(a.numpy(), b.resolve_neg().numpy(), atol=max(info.atol, 1e-7),
+                                       rtol=max(info.rtol, 1e-6))
 
 
 # --- forward-mode AD: dual numbers against central finite differences ---------------------------
@@ -115,7 +117,8 @@ FORWARD_AD_DIFFERS = {
     **dict.fromkeys(["ormqr", "ormqr_transpose", "ormqr_wide", "ormqr_right", "ormqr_right_transpose",
                      "special_zeta", "special_zeta_scalar_self", "multi_margin_loss",
                      "multi_margin_loss_p2_weight_none", "multi_margin_loss_1d", "multilabel_margin_loss",
-                     "multilabel_margin_loss_none", "_test_autograd_multiple_dispatch_view"], _NO_TORCH_FORMULA),
+                     "multilabel_margin_loss_none", "_test_autograd_multiple_dispatch_view",
+                     "_foreach_pow_scalar_and_tensor"], _NO_TORCH_FORMULA),
     **dict.fromkeys(["standard_gamma", "gamma_rsample"], "torch's _standard_gamma has none; " + _NO_TORCH_FORMULA),
     **dict.fromkeys(["_masked_softmax", "_masked_softmax_dim0", "_masked_softmax_key_padding",
                      "_masked_softmax_src_mask"], _NO_TORCH_FORMULA),

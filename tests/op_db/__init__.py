@@ -89,7 +89,8 @@ class OpInfo:
 
 FAMILIES = ["pointwise", "reduction", "shape", "indexing", "creation", "linalg", "linalg_decompositions", "special",
             "sparse", "nested", "activation", "loss", "normalization", "dropout", "embedding", "padding", "sampling",
-            "convolution", "pooling", "distance", "attention", "recurrent", "masked"]
+            "convolution", "pooling", "distance", "attention", "recurrent", "masked", "foreach",
+            "random_ops", "misc", "first_derivative"]
 
 
 def all_ops():

@@ -187,6 +187,8 @@ def _explicit(fn, spec, args, tangents, outs):
             values.append(a)
             t = t or [None] * len(a)
             values.append([ti if ti is not None or ai is None else zeros_like(ai) for ai, ti in zip(a, t)])
+    if spec.entry.schema.endswith("-> Tensor[]"):   # one Tensor[] return (_foreach_*): `result` is the list
+        outs = (tuple(outs),)
     values.extend(outs)
     if spec.entry.forward_result_alias:
         values.append(outs[0] if len(outs) == 1 else tuple(outs))
