@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ndgrad.ops import _branchless, activation
-from parity import both, parity
+from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -57,6 +57,53 @@ def test_max_pool_ties_and_nan_as_torch(kernel, stride):
         y.backward(T.ones_like(y))
         return [y.detach(), idx, t.grad]
     parity(s)
+
+
+def test_max_pool_signed_zeros_infinities_and_padding_as_torch():
+    """The first of equal maxima keeps its own bits (-0.0 before 0.0), inf and -inf windows, and
+    padded, dilated, ceil-mode and overlapping windows, in float32 and float64."""
+    def s(T):
+        out = []
+        for dtype in (T.float32, T.float64):
+            x = np.random.RandomState(2).randn(2, 3, 8, 9)
+            x[0, 0, :2, :2] = [[-0.0, 0.0], [0.0, -0.0]]
+            x[0, 1, :2, :2] = [[0.0, -0.0], [-0.0, 0.0]]
+            x[1, 0, :2, :2] = -np.inf
+            x[1, 1, 2:4, 2:4] = np.inf
+            t = T.tensor(x, dtype=dtype, requires_grad=True)
+            for args in [(2,), (3, 2, 1), (3, 1, 1, 2), (2, 2, 0, 1, True), (3, 3, 1, 1, True)]:
+                y, idx = T.nn.functional.max_pool2d(t, *args, return_indices=True)
+                y.backward(T.ones_like(y))
+                out += [np.signbit(y.detach().numpy()), y, idx, t.grad]
+                t.grad = None
+        return out
+    parity(s)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("kwargs", [{"padding": 1}, {"padding": 0, "stride": 2}, {"padding": 2, "dilation": 2},
+                                    {"padding": 1, "groups": 2}], ids=str)
+def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
+    """Convolutions reuse internal buffers across calls: every output and gradient must be its own
+    array (a batch of one makes transposed views contiguous, where a crop would not copy), unchanged
+    by the convolutions that follow, and equal to torch's."""
+    def s(T):
+        rs = np.random.RandomState(3)
+        F = T.nn.functional
+        results = []
+        for shape in [(batch, 4, 7, 6), (batch, 4, 5, 9)]:   # a second, different call overwrites the buffers
+            x = T.tensor(rs.randn(*shape), requires_grad=True)
+            w = T.tensor(rs.randn(6, 4 // kwargs.get("groups", 1), 3, 3), requires_grad=True)
+            b = T.tensor(rs.randn(6), requires_grad=True)
+            y = F.conv2d(x, w, b, **kwargs)
+            y.backward(T.tensor(rs.randn(*y.shape)))
+            t = F.conv_transpose2d(y.detach(), w.detach(), None, kwargs.get("stride", 1), kwargs["padding"],
+                                   groups=kwargs.get("groups", 1), dilation=kwargs.get("dilation", 1))
+            results.append([y, x.grad, w.grad, b.grad, t])
+        return [[r.detach().numpy().copy() for r in rs_] for rs_ in results] + results
+    out = both(s, rtol=1e-10, atol=1e-10)
+    half = len(out) // 2
+    assert_same(out[:half], out[half:])   # what each call returned, then and after the later calls
 
 
 def test_adaptive_max_pool_large_windows_ties_and_nan_as_torch():

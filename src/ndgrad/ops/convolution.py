@@ -13,6 +13,7 @@ on the primitives here.
 """
 import math
 import sys
+import threading
 import types
 
 import numpy as np
@@ -61,6 +62,45 @@ def _prod(values):
     return math.prod(int(v) for v in values)
 
 
+# ---- scratch buffers -------------------------------------------------------------------------
+# The temporaries of a convolution (padded input, im2col matrix, GEMM result) never leave the op;
+# reusing them across calls spares the kernel zero-filling fresh pages for each (as much time as
+# the copies themselves). One buffer per purpose and thread, grown to the largest size asked for;
+# buffers over _SCRATCH_LIMIT bytes are not kept.
+_scratch = threading.local()
+_SCRATCH_LIMIT = 64 << 20
+
+
+def _buffer(slot, shape, dtype):
+    """An uninitialised scratch array of `shape`: the caller owns it until it asks for `slot` again."""
+    size = _prod(shape)
+    dtype = np.dtype(dtype)
+    if size * dtype.itemsize > _SCRATCH_LIMIT:
+        return np.empty(shape, dtype)
+    cache = getattr(_scratch, "buffers", None)
+    if cache is None:
+        cache = _scratch.buffers = {}
+    buf = cache.get((slot, dtype))
+    if buf is None or buf.size < size:
+        buf = cache[slot, dtype] = np.empty(size, dtype)
+    return buf[:size].reshape(shape)
+
+
+def _pad_scratch(x, before, after, value=0, slot="pad"):
+    """x (N, C, *S) padded by `before`/`after` per spatial dim, in a scratch buffer (x itself when
+    there is no padding)."""
+    if not any(before) and not any(after):
+        return x
+    size = x.shape[2:]
+    out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
+    lead = (slice(None), slice(None))
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
+        for edge in (slice(0, b), slice(b + s, None)):
+            out[lead + (slice(None),) * k + (edge,)] = value
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
+    return out
+
+
 # ---- im2col / col2im primitives ------------------------------------------------------------
 def _im2col(x, kernel, stride, dilation, positions=None):
     """Windows of x (N, C, *S), already padded, as a view (N, C, *kernel, *positions)."""
@@ -106,47 +146,79 @@ def _crop(img, before, size):
 
 
 # ---- convolution ----------------------------------------------------------------------------
-# Matrices are channel-major: one GEMM per group over the whole batch (N*P columns), which BLAS
-# runs far faster than a stack of per-sample products.
+# Products are per sample (one BLAS call each, numpy's batched matmul): the im2col matrix is the
+# input's window view copied as it lies, (N, C*K, P), and the result lands in (N, O, P), the
+# output's own layout, with no transposing pass. Only a weight gradient with a large weight matrix
+# runs as one channel-major GEMM over the whole batch (N*P columns), where BLAS does better.
 def _unfold(x, kernel, stride, padding, dilation, positions, groups):
-    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S) (a copy)."""
-    cols = _channel_major(_im2col(_pad(x, padding, padding), kernel, stride, dilation, positions))
+    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
+    view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
+    cols = _buffer("cols", view.shape, x.dtype)
+    np.copyto(cols, view)
     return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
 
 
+def _unfold_per_sample(x, kernel, stride, padding, dilation, positions, groups):
+    """The per-sample im2col matrices (N, G, C/G*K, P) of x (N, C, *S), in a scratch buffer."""
+    view = _im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions)
+    cols = _buffer("cols", view.shape, x.dtype)
+    np.copyto(cols, view)
+    return cols.reshape(x.shape[0], groups, x.shape[1] // groups * _prod(kernel), _prod(positions))
+
+
 def _by_channel(x, groups):
-    """x (N, C, *S) as the matrix (G, C/G, N*P)."""
-    return x.swapaxes(0, 1).reshape(groups, x.shape[1] // groups, -1)
+    """x (N, C, *S) as the matrix (G, C/G, N*P) (a scratch copy)."""
+    out = _buffer("by_channel", (x.shape[1], x.shape[0]) + x.shape[2:], x.dtype)
+    np.copyto(out, x.swapaxes(0, 1))
+    return out.reshape(groups, x.shape[1] // groups, -1)
 
 
 def _gemm(a, b):
     return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
 
 
-def _conv(x, w, stride, padding, dilation, groups):
-    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k): (N, O, *out)."""
+def _conv(x, w, stride, padding, dilation, groups, bias=None):
+    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
-    y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
-    return np.ascontiguousarray(y.reshape((o, n) + out).swapaxes(0, 1))
+    cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
+    result = np.empty((n, o) + out, np.result_type(x, w))
+    np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
+    if bias is not None:
+        result.reshape(n, o, _prod(out))[...] += bias[:, None]
+    return result
 
 
 def _conv_t(x, w, stride, padding, dilation, groups, size):
     """Transposed convolution of x (N, C, *S) with w (C, O/groups, *k) onto spatial `size`."""
     n, c, kernel = x.shape[0], x.shape[1], w.shape[2:]
-    cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
-    cols = cols.reshape((groups * w.shape[1],) + kernel + (n,) + x.shape[2:])
-    padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
-    return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+    o = groups * w.shape[1]
+    cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
+    np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
+              out=cols)
+    cols = cols.reshape((n, o) + kernel + x.shape[2:])
+    img = _buffer("image", (n, o) + tuple(sz + 2 * p for sz, p in zip(size, padding)), cols.dtype)
+    img.fill(0)
+    lead = (slice(None), slice(None))
+    for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
+        img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
+                         for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
+    return img[lead + tuple(slice(p, p + sz) for p, sz in zip(padding, size))].copy()   # out of scratch
 
 
 def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
     the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
     transposed one (a = input, b = grad_output)."""
+    n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
+    shape = (a.shape[1], y_size) + tuple(kernel)
+    if x_size * y_size * _prod(kernel) <= 4096:   # small per-sample products, summed over the batch
+        cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
+        return np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2)).sum(0).reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
-    gw = _gemm(_by_channel(a, groups), cols.transpose(0, 2, 1))                    # (G, X, Y*K)
-    return gw.reshape((a.shape[1], b.shape[1] // groups) + tuple(kernel))
+    # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
+    gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
+    return np.ascontiguousarray(gw).reshape(shape)
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):
@@ -217,11 +289,10 @@ def _check_conv(input, weight, bias, stride, padding, dilation, transposed, outp
 def _convolution_forward(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     stride, padding, dilation, output_padding = _check_conv(input, weight, bias, stride, padding, dilation,
                                                             transposed, output_padding, groups)
-    if transposed:
-        size = _conv_t_out_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
-        y = _conv_t(input, weight, stride, padding, dilation, groups, size)
-    else:
-        y = _conv(input, weight, stride, padding, dilation, groups)
+    if not transposed:
+        return _conv(input, weight, stride, padding, dilation, groups, bias)
+    size = _conv_t_out_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
+    y = _conv_t(input, weight, stride, padding, dilation, groups, size)
     if bias is not None:
         y += bias.reshape((1, -1) + (1,) * (y.ndim - 2))
     return y
