@@ -106,6 +106,27 @@ def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
     assert_same(out[:half], out[half:])   # what each call returned, then and after the later calls
 
 
+@pytest.mark.parametrize("where", ["input", "weight"])
+def test_stride_one_conv_with_inf_gives_torch_nans(where):
+    """A stride-1 convolution computes on a grid as wide as the padded input; its extra columns must
+    not turn an inf (input or weight) into NaN where torch has none, in the output or any gradient."""
+    def s(T):
+        rs = np.random.RandomState(4)
+        x, w = rs.randn(2, 3, 6, 7), rs.randn(4, 3, 3, 3)
+        if where == "input":
+            x[0, 1, 2, 0] = x[1, 0, 5, 6] = np.inf
+        else:
+            w[1, 2, 0, 2] = -np.inf
+        out = []
+        for padding in (0, 1):
+            xt, wt = T.tensor(x, requires_grad=True), T.tensor(w, requires_grad=True)
+            y = T.nn.functional.conv2d(xt, wt, padding=padding)
+            y.backward(T.tensor(rs.randn(*y.shape)))
+            out += [y, xt.grad, wt.grad]
+        return out
+    parity(s, rtol=1e-10, atol=1e-10)
+
+
 def test_adaptive_max_pool_large_windows_ties_and_nan_as_torch():
     def s(T):
         x = np.zeros((1, 2, 10, 10))

@@ -17,7 +17,7 @@ import threading
 import types
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
@@ -93,12 +93,18 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
         return x
     size = x.shape[2:]
     out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
+    _fill_padded(out, x, before, value)
+    return out
+
+
+def _fill_padded(out, x, before, value=0):
+    """x copied into the padded array `out` at offset `before`, the border set to `value` (only the
+    border is filled: the interior is copied once)."""
     lead = (slice(None), slice(None))
-    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
+    for k, (b, s) in enumerate(zip(before, x.shape[2:])):
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
-    return out
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, x.shape[2:]))] = x
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -177,12 +183,82 @@ def _gemm(a, b):
     return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
 
 
+# Stride 1: each kernel offset's window elements, over the output positions, are one contiguous
+# run of the flattened padded input if the positions are taken on a "wide" grid as wide as the
+# padded input (out[0] x padded[1:]), the extra columns being ignored. The im2col copy and the
+# col2im adds then run along whole planes instead of short rows.
+class _Wide:
+    """The wide grid of `positions` on a padded array of spatial size `padded` (stride 1)."""
+
+    def __init__(self, positions, padded, kernel, dilation):
+        self.positions, self.padded = tuple(positions), tuple(padded)
+        self.grid = (self.positions[0],) + self.padded[1:]
+        self.size = _prod(self.grid)
+        flat = [_prod(self.padded[t + 1:]) for t in range(len(padded))]   # element strides of the padded array
+        self.steps = tuple(dl * f for dl, f in zip(dilation, flat))
+        self.offsets = [sum(o * st for o, st in zip(offs, self.steps)) for offs in np.ndindex(*kernel)]
+        # the last window of the last position reaches this far past the padded array's end
+        self.length = _prod(self.padded) + sum((k - 1) * st for k, st in zip(kernel[1:], self.steps[1:]))
+
+    def valid(self, a):
+        """The positions' part of `a` (..., Q) laid out on the grid."""
+        return a.reshape(a.shape[:-1] + self.grid)[(Ellipsis,) + tuple(slice(0, p) for p in self.positions)]
+
+    def spread(self, x, slot):
+        """x (..., *positions) laid out on the grid (..., Q), zero elsewhere (scratch)."""
+        out = _buffer(slot, x.shape[:-len(self.grid)] + (self.size,), x.dtype)
+        self.zero_extra(out)
+        self.valid(out)[...] = x
+        return out
+
+    def zero_extra(self, a):
+        grid = a.reshape(a.shape[:-1] + self.grid)
+        for t in range(1, len(self.grid)):
+            grid[(Ellipsis, slice(0, self.positions[0])) + (slice(None),) * (t - 1) + (slice(self.positions[t], None),)
+                 + (slice(None),) * (len(self.grid) - 1 - t)] = 0
+
+    def windows(self, x, padding, kernel, slot="cols"):
+        """The windows of x (N, C, *S) padded by `padding`, as (N, C, *kernel, Q) (scratch)."""
+        n, c = x.shape[:2]
+        flat = _buffer("pad", (n, c, self.length), x.dtype)
+        flat[:, :, _prod(self.padded):] = 0
+        _fill_padded(flat[:, :, :_prod(self.padded)].reshape((n, c) + self.padded), x, padding)
+        item = flat.itemsize
+        view = as_strided(flat, (n, c) + tuple(kernel) + (self.size,),
+                          flat.strides[:2] + tuple(st * item for st in self.steps) + (item,), writeable=False)
+        cols = _buffer(slot, view.shape, x.dtype)
+        np.copyto(cols, view)
+        return cols
+
+
+def _finite(a):
+    """Whether every element of a is finite (its sum is, unless it overflows: then False, the safe answer)."""
+    with np.errstate(all="ignore"):
+        return a.dtype.kind not in "fc" or bool(np.isfinite(a.sum()))
+
+
+def _wide(stride, padded, positions):
+    return all(s == 1 for s in stride) and len(padded) > 1 and padded[-1] <= 2 * positions[-1]
+
+
 def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
-    cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
+    padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
     result = np.empty((n, o) + out, np.result_type(x, w))
+    if _wide(stride, padded, out) and result.size:
+        grid = _Wide(out, padded, kernel, dilation)
+        cols = grid.windows(x, padding, kernel).reshape(n, groups, -1, grid.size)
+        y = _buffer("gemm", (n, groups, o // groups, grid.size), result.dtype)
+        np.matmul(w.reshape(groups, o // groups, -1), cols, out=y)
+        y = grid.valid(y.reshape(n, o, grid.size))
+        if bias is None:
+            np.copyto(result, y)
+        else:
+            np.add(y, bias.reshape((o,) + (1,) * len(out)), out=result)
+        return result
+    cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
     if bias is not None:
         result.reshape(n, o, _prod(out))[...] += bias[:, None]
@@ -193,6 +269,21 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     """Transposed convolution of x (N, C, *S) with w (C, O/groups, *k) onto spatial `size`."""
     n, c, kernel = x.shape[0], x.shape[1], w.shape[2:]
     o = groups * w.shape[1]
+    padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
+    crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
+        grid = _Wide(x.shape[2:], padded, kernel, dilation)
+        cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
+        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1),
+                  grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size), out=cols)
+        cols = cols.reshape(n, o, _prod(kernel), grid.size)
+        if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
+            grid.zero_extra(cols)
+        img = _buffer("image", (n, o, grid.length), cols.dtype)
+        img.fill(0)
+        for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
+            img[:, :, off:off + grid.size] += cols[:, :, k]
+        return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
     cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
     np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
               out=cols)
@@ -203,7 +294,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
         img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
                          for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
-    return img[lead + tuple(slice(p, p + sz) for p, sz in zip(padding, size))].copy()   # out of scratch
+    return img[crop].copy()   # out of scratch
 
 
 def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
@@ -213,8 +304,18 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
     if x_size * y_size * _prod(kernel) <= 4096:   # small per-sample products, summed over the batch
-        cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
-        return np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2)).sum(0).reshape(shape)
+        padded = tuple(sz + 2 * p for sz, p in zip(b.shape[2:], padding))
+        if _wide(stride, padded, a.shape[2:]) and a.size:
+            grid = _Wide(a.shape[2:], padded, kernel, dilation)
+            cols = grid.windows(b, padding, kernel).reshape(n, b.shape[1], -1, grid.size)
+            if not _finite(b):   # off the positions `a` is 0, so are the products, unless b is inf or NaN
+                grid.zero_extra(cols)
+            a = grid.spread(a, "spread")
+        else:
+            cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)
+        cols = cols.reshape(n, groups, -1, cols.shape[-1])                       # (N, G, Y*K, P)
+        gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
+        return gw.sum(0).reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
     # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
     gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
