@@ -17,7 +17,7 @@ import threading
 import types
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
@@ -93,18 +93,12 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
         return x
     size = x.shape[2:]
     out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
-    _fill_padded(out, x, before, value)
-    return out
-
-
-def _fill_padded(out, x, before, value=0):
-    """x copied into the padded array `out` at offset `before`, the border set to `value` (only the
-    border is filled: the interior is copied once)."""
     lead = (slice(None), slice(None))
-    for k, (b, s) in enumerate(zip(before, x.shape[2:])):
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    out[lead + tuple(slice(b, b + s) for b, s in zip(before, x.shape[2:]))] = x
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
+    return out
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -183,10 +177,11 @@ def _gemm(a, b):
     return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
 
 
-# Stride 1: each kernel offset's window elements, over the output positions, are one contiguous
-# run of the flattened padded input if the positions are taken on a "wide" grid as wide as the
-# padded input (out[0] x padded[1:]), the extra columns being ignored. The im2col copy and the
-# col2im adds then run along whole planes instead of short rows.
+# Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
+# the flattened padded image if the positions are taken on a "wide" grid as wide as the padded
+# image (positions[0] x padded[1:]), the extra columns holding zeros. col2im's adds then run along
+# whole planes instead of short rows. (im2col gains nothing measurable this way: its copies are
+# no faster than the strided ones, and the GEMM grows by the extra columns.)
 class _Wide:
     """The wide grid of `positions` on a padded array of spatial size `padded` (stride 1)."""
 
@@ -217,19 +212,6 @@ class _Wide:
             grid[(Ellipsis, slice(0, self.positions[0])) + (slice(None),) * (t - 1) + (slice(self.positions[t], None),)
                  + (slice(None),) * (len(self.grid) - 1 - t)] = 0
 
-    def windows(self, x, padding, kernel, slot="cols"):
-        """The windows of x (N, C, *S) padded by `padding`, as (N, C, *kernel, Q) (scratch)."""
-        n, c = x.shape[:2]
-        flat = _buffer("pad", (n, c, self.length), x.dtype)
-        flat[:, :, _prod(self.padded):] = 0
-        _fill_padded(flat[:, :, :_prod(self.padded)].reshape((n, c) + self.padded), x, padding)
-        item = flat.itemsize
-        view = as_strided(flat, (n, c) + tuple(kernel) + (self.size,),
-                          flat.strides[:2] + tuple(st * item for st in self.steps) + (item,), writeable=False)
-        cols = _buffer(slot, view.shape, x.dtype)
-        np.copyto(cols, view)
-        return cols
-
 
 def _finite(a):
     """Whether every element of a is finite (its sum is, unless it overflows: then False, the safe answer)."""
@@ -245,19 +227,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
-    padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
     result = np.empty((n, o) + out, np.result_type(x, w))
-    if _wide(stride, padded, out) and result.size:
-        grid = _Wide(out, padded, kernel, dilation)
-        cols = grid.windows(x, padding, kernel).reshape(n, groups, -1, grid.size)
-        y = _buffer("gemm", (n, groups, o // groups, grid.size), result.dtype)
-        np.matmul(w.reshape(groups, o // groups, -1), cols, out=y)
-        y = grid.valid(y.reshape(n, o, grid.size))
-        if bias is None:
-            np.copyto(result, y)
-        else:
-            np.add(y, bias.reshape((o,) + (1,) * len(out)), out=result)
-        return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
     if bias is not None:
@@ -288,7 +258,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
               out=cols)
     cols = cols.reshape((n, o) + kernel + x.shape[2:])
-    img = _buffer("image", (n, o) + tuple(sz + 2 * p for sz, p in zip(size, padding)), cols.dtype)
+    img = _buffer("image", (n, o) + padded, cols.dtype)
     img.fill(0)
     lead = (slice(None), slice(None))
     for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
@@ -304,16 +274,7 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
     if x_size * y_size * _prod(kernel) <= 4096:   # small per-sample products, summed over the batch
-        padded = tuple(sz + 2 * p for sz, p in zip(b.shape[2:], padding))
-        if _wide(stride, padded, a.shape[2:]) and a.size:
-            grid = _Wide(a.shape[2:], padded, kernel, dilation)
-            cols = grid.windows(b, padding, kernel).reshape(n, b.shape[1], -1, grid.size)
-            if not _finite(b):   # off the positions `a` is 0, so are the products, unless b is inf or NaN
-                grid.zero_extra(cols)
-            a = grid.spread(a, "spread")
-        else:
-            cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)
-        cols = cols.reshape(n, groups, -1, cols.shape[-1])                       # (N, G, Y*K, P)
+        cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
         gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
         return gw.sum(0).reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
