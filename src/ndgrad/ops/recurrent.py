@@ -2,13 +2,16 @@
 node torch's CPU LSTM records, MkldnnRnnLayerBackward0, for float32 inputs), and
 _pack_padded_sequence (packed sequences; the rest is in ndgrad/nn/utils_rnn.py).
 
-mkldnn_rnn_layer runs on arrays: the input projection of every time step in one matmul, then per
+mkldnn_rnn_layer runs on arrays: the input projection of every time step in one call, then per
 step one matmul and a few in-place ufuncs into preallocated buffers. Like torch's, its workspace
 output carries what the backward reads (the gate activations and cell states, as bytes); the
 backward (_lstm_layer_backward, the yaml formula) is backpropagation through time on those arrays,
-with every whole-sequence product (weight gradients, input gradient) one matmul. With create_graph
-it instead recomputes the layer from nn/rnn.py's composed LSTM step with grad mode on and
-differentiates that, so the gradients are themselves differentiable.
+the weight and input gradients computed for the whole sequence after the loop. Whole-sequence
+products are stacks of per-step products (numpy's batched matmul): each is small enough that BLAS
+keeps it on one thread, where splitting the whole product over two threads costs more in handoff
+than it saves (many times more on a busy machine). With create_graph the backward instead
+recomputes the layer from nn/rnn.py's composed LSTM step with grad mode on and differentiates
+that, so the gradients are themselves differentiable.
 """
 
 import numpy as np
@@ -87,9 +90,9 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     scale = np.full(4 * hidden, 0.5, dtype)
     scale[2 * hidden:3 * hidden] = 1
     shift = 1 - scale
-    # the input projection of every step in one matmul; per step only the recurrent product remains
-    igates = (np.matmul(input.reshape(steps * batch, -1), weight0.T) + weight2) + weight3
-    igates = (igates * scale).reshape(steps, batch, 4 * hidden)
+    # the input projection of every step in one call; per step only the recurrent product remains
+    igates = (np.matmul(input, np.ascontiguousarray(weight0.T)) + weight2) + weight3
+    igates *= scale
     w_hh = np.multiply(weight1.T, scale, order="C")   # (H, 4H) row-major: BLAS's fast layout for h @ w_hh
     workspace = np.empty(steps * batch * 6 * hidden, dtype)
     acts, cells, tanh_cells = _lstm_buffers(workspace, steps, batch, hidden)
@@ -142,11 +145,11 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
         np.multiply(factors[t, :, 3], dh, out=d[:, 3])
         dc = dc * acts[t, :, hidden:2 * hidden]
         dh = np.matmul(d.reshape(batch, 4 * hidden), w_hh)
-    d_pre = d_pre.reshape(steps * batch, 4 * hidden)
-    h_prev = _shifted(output, hx, reverse).reshape(steps * batch, hidden)
-    d_bias = d_pre.sum(0)
-    return (np.matmul(d_pre, w_ih).reshape(input.shape), np.matmul(d_pre.T, input.reshape(steps * batch, -1)),
-            np.matmul(d_pre.T, h_prev), d_bias, d_bias.copy(), dh, dc)
+    d_pre = d_pre.reshape(steps, batch, 4 * hidden)
+    d_pre_t = d_pre.transpose(0, 2, 1)
+    d_bias = d_pre.sum((0, 1))
+    return (np.matmul(d_pre, w_ih), np.matmul(d_pre_t, input).sum(0),
+            np.matmul(d_pre_t, _shifted(output, hx, reverse)).sum(0), d_bias, d_bias.copy(), dh, dc)
 
 
 @register()
