@@ -5,9 +5,12 @@ equal maxima, last NaN, as torch's scan) and its scatter backward, batch norm's 
 passes, and GELU's blocked tanh-form derivative — each on inputs that reach both the fast path
 and the general one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 """
+import threading
+
 import numpy as np
 import pytest
 
+import ndgrad
 from ndgrad.ops import _branchless, activation
 from parity import assert_same, both, parity
 
@@ -104,6 +107,32 @@ def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
     out = both(s, rtol=1e-10, atol=1e-10)
     half = len(out) // 2
     assert_same(out[:half], out[half:])   # what each call returned, then and after the later calls
+
+
+def test_conv_scratch_buffers_are_per_thread():
+    """Threads convolving at once (each with its own shapes) get what one thread alone gets."""
+    rs = np.random.RandomState(5)
+    jobs = [(rs.randn(8, 8, 40 + k, 36), rs.randn(8, 8, 3, 3)) for k in range(4)]
+
+    def run(x, w):
+        xt, wt = ndgrad.tensor(x, requires_grad=True), ndgrad.tensor(w, requires_grad=True)
+        y = ndgrad.nn.functional.max_pool2d(ndgrad.nn.functional.conv2d(xt, wt, padding=1), 2)
+        y.sum().backward()
+        return [y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
+    expected = [run(*job) for job in jobs]
+    got = [None] * len(jobs)
+
+    def worker(i):
+        for _ in range(20):
+            got[i] = run(*jobs[i])
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for e, g in zip(expected, got):
+        for a, b in zip(e, g):
+            np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("where", ["input", "weight"])

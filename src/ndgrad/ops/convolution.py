@@ -68,7 +68,7 @@ def _prod(values):
 # the copies themselves). One buffer per purpose and thread, grown to the largest size asked for;
 # buffers over _SCRATCH_LIMIT bytes are not kept.
 _scratch = threading.local()
-_SCRATCH_LIMIT = 64 << 20
+_SCRATCH_LIMIT = 32 << 20
 
 
 def _buffer(slot, shape, dtype):
