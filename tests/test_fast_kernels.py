@@ -2,8 +2,9 @@
 
 Branch-free selection (where, masked_fill, ReLU's backward), max pooling's argmax (first of
 equal maxima, last NaN, as torch's scan) and its scatter backward, batch norm's per-channel
-passes, and GELU's blocked tanh-form derivative — each on inputs that reach both the fast path
-and the general one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
+passes, GELU's blocked tanh-form derivative, and convolutions (reused scratch buffers, the wide
+grid of stride-1 input gradients) — each on inputs that reach both the fast path and the general
+one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 """
 import threading
 
