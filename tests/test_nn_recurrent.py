@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import same_error
 from test_nn_modules import to_torch
 
 try:
@@ -124,6 +125,21 @@ def test_float32_fused_lstm_longer_sequence_with_states():
     x = rng.standard_normal((9, 3, 4)).astype(np.float32)
     h0, c0 = (rng.standard_normal((4, 3, 8)).astype(np.float32) for _ in range(2))
     check(lambda T: T.nn.LSTM(4, 8, 2, bidirectional=True), x, (h0, c0), tol=5e-5)
+
+
+def test_fused_lstm_saves_its_output_as_torch():
+    """The fused layer's backward reads its saved output (as torch's): modifying that output in place
+    makes backward refuse, with torch's message."""
+    ndgrad.set_default_dtype(ndgrad.float32)
+    if torch is not None:
+        torch.set_default_dtype(torch.float32)
+
+    def call(T):
+        out, _ = T.nn.LSTM(3, 4)(T.ones(5, 2, 3))
+        out.mul_(2)
+        out.sum().backward()
+    message = same_error(call)
+    assert "output 0 of MkldnnRnnLayer" in message
 
 
 def test_fused_lstm_double_backward_matches_float64_composite():
