@@ -207,6 +207,7 @@ class _Wide:
         return out
 
     def zero_extra(self, a):
+        """Zeros into the extra columns of `a` (..., Q)."""
         grid = a.reshape(a.shape[:-1] + self.grid)
         for t in range(1, len(self.grid)):
             grid[(Ellipsis, slice(0, self.positions[0])) + (slice(None),) * (t - 1) + (slice(self.positions[t], None),)
@@ -231,7 +232,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
     if bias is not None:
-        result.reshape(n, o, _prod(out))[...] += bias[:, None]
+        result += bias.reshape((o,) + (1,) * len(out))
     return result
 
 
