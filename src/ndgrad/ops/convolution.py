@@ -13,7 +13,6 @@ on the primitives here.
 """
 import math
 import sys
-import threading
 import types
 
 import numpy as np
@@ -21,6 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
+from ._scratch import buffer as _buffer
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -60,30 +60,6 @@ def _unbatch(y, unbatched):
 
 def _prod(values):
     return math.prod(int(v) for v in values)
-
-
-# ---- scratch buffers -------------------------------------------------------------------------
-# The temporaries of a convolution (padded input, im2col matrix, GEMM result) never leave the op;
-# reusing them across calls spares the kernel zero-filling fresh pages for each (as much time as
-# the copies themselves). One buffer per purpose and thread, grown to the largest size asked for;
-# buffers over _SCRATCH_LIMIT bytes are not kept.
-_scratch = threading.local()
-_SCRATCH_LIMIT = 32 << 20
-
-
-def _buffer(slot, shape, dtype):
-    """An uninitialised scratch array of `shape`: the caller owns it until it asks for `slot` again."""
-    size = _prod(shape)
-    dtype = np.dtype(dtype)
-    if size * dtype.itemsize > _SCRATCH_LIMIT:
-        return np.empty(shape, dtype)
-    cache = getattr(_scratch, "buffers", None)
-    if cache is None:
-        cache = _scratch.buffers = {}
-    buf = cache.get((slot, dtype))
-    if buf is None or buf.size < size:
-        buf = cache[slot, dtype] = np.empty(size, dtype)
-    return buf[:size].reshape(shape)
 
 
 def _pad_scratch(x, before, after, value=0, slot="pad"):

@@ -17,6 +17,7 @@ that, so the gradients are themselves differentiable.
 import numpy as np
 
 from ._registry import op, register
+from ._scratch import buffer
 from .activation import relu
 from .linalg import linear
 from .pointwise import tanh
@@ -91,7 +92,10 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     scale[2 * hidden:3 * hidden] = 1
     shift = 1 - scale
     # the input projection of every step in one call; per step only the recurrent product remains
-    igates = (np.matmul(input, np.ascontiguousarray(weight0.T)) + weight2) + weight3
+    igates = np.matmul(input, np.ascontiguousarray(weight0.T), out=buffer("lstm_igates", (steps, batch, 4 * hidden),
+                                                                          dtype))
+    igates += weight2
+    igates += weight3
     igates *= scale
     w_hh = np.multiply(weight1.T, scale, order="C")   # (H, 4H) row-major: BLAS's fast layout for h @ w_hh
     workspace = np.empty(steps * batch * 6 * hidden, dtype)
@@ -125,15 +129,22 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     hidden = w_hh.shape[1]
     acts, cells, tanh_cells = _lstm_buffers(workspace.view(output.dtype), steps, batch, hidden)
     d_out, d_hy, d_cy = grads
+    dtype = output.dtype
     # whole-sequence factors: d(gate)/d(pre-activation) times what each gate multiplies
-    deriv = acts * (1 - acts)
+    deriv = np.subtract(1, acts, out=buffer("lstm_deriv", acts.shape, dtype))
+    deriv *= acts
     g = acts[:, :, 2 * hidden:3 * hidden]
-    deriv[:, :, 2 * hidden:3 * hidden] = 1 - g * g
-    factors = np.concatenate([g, _shifted(cells, cx, reverse), acts[:, :, :hidden], tanh_cells], 2)
-    factors *= deriv
+    np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
+    np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
+    factors = buffer("lstm_factors", acts.shape, dtype)
+    for k, part in enumerate((g, _shifted(cells, cx, reverse), acts[:, :, :hidden], tanh_cells)):
+        np.multiply(part, deriv[:, :, k * hidden:(k + 1) * hidden], out=factors[:, :, k * hidden:(k + 1) * hidden])
     factors = factors.reshape(steps, batch, 4, hidden)
-    d_cell_out = acts[:, :, 3 * hidden:] * (1 - tanh_cells * tanh_cells)   # dc per dh, through h = o tanh(c)
-    d_pre = np.empty((steps, batch, 4, hidden), output.dtype)
+    # dc per dh, through h = o tanh(c)
+    d_cell_out = np.multiply(tanh_cells, tanh_cells, out=buffer("lstm_cell_out", tanh_cells.shape, dtype))
+    np.subtract(1, d_cell_out, out=d_cell_out)
+    d_cell_out *= acts[:, :, 3 * hidden:]
+    d_pre = buffer("lstm_d_pre", (steps, batch, 4, hidden), dtype)
     dh = np.zeros_like(hx) if d_hy is None else d_hy
     dc = np.zeros_like(cx) if d_cy is None else d_cy
     for t in (range(steps) if reverse else range(steps - 1, -1, -1)):
@@ -148,8 +159,11 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     d_pre = d_pre.reshape(steps, batch, 4 * hidden)
     d_pre_t = d_pre.transpose(0, 2, 1)
     d_bias = d_pre.sum((0, 1))
-    return (np.matmul(d_pre, w_ih), np.matmul(d_pre_t, input).sum(0),
-            np.matmul(d_pre_t, _shifted(output, hx, reverse)).sum(0), d_bias, d_bias.copy(), dh, dc)
+
+    def weight_grad(x):   # the per-step products, summed over the steps
+        return np.matmul(d_pre_t, x, out=buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)).sum(0)
+    return (np.matmul(d_pre, w_ih), weight_grad(input), weight_grad(_shifted(output, hx, reverse)), d_bias,
+            d_bias.copy(), dh, dc)
 
 
 @register()
