@@ -8,6 +8,7 @@ torch.nn.functional's signatures are at the end (re-exported by ndgrad/nn/functi
 import numpy as np
 
 from ._registry import op, register
+from ._scratch import buffer
 from .activation import relu
 from .convolution import (_batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _pad_scratch, _prod,
                           _type_word, _unbatch)
@@ -195,11 +196,14 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     vals = views[0].copy()
     for v in views[1:]:
         np.maximum(v, vals, out=vals)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
-    # the first offset holding the maximum: the count of offsets before it
-    missing = views[0] != vals
-    arg = missing.astype(np.int16 if len(views) < 2 ** 15 else np.int64)
+    # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
+    # buffers: fresh ones would cost as much in page faults as the passes themselves)
+    missing = np.not_equal(views[0], vals, out=buffer("pool_missing", vals.shape, bool))
+    arg = buffer("pool_arg", vals.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
+    np.copyto(arg, missing)
+    equal = buffer("pool_equal", vals.shape, bool)
     for v in views[1:-1]:
-        missing &= v != vals
+        missing &= np.not_equal(v, vals, out=equal)
         arg += missing
     if x.dtype.kind in "fc" and np.isnan(vals.sum()):   # rare: NaN windows take their last NaN
         for j, v in enumerate(views):
@@ -227,7 +231,8 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     (bincount adds in float64, about 2.5x slower)."""
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
-    flat = (indices.reshape(planes, -1) + (np.arange(planes) * plane_size)[:, None]).reshape(-1)
+    flat = np.add(indices.reshape(planes, -1), (np.arange(planes) * plane_size)[:, None],
+                  out=buffer("pool_flat", (planes, indices.size // max(planes, 1)), np.int64)).reshape(-1)
     if disjoint and grad_output.dtype.kind == "f":
         g = np.zeros(planes * plane_size, grad_output.dtype)
         g[flat] = grad_output.reshape(-1)
