@@ -110,6 +110,22 @@ def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
     assert_same(out[:half], out[half:])   # what each call returned, then and after the later calls
 
 
+@pytest.mark.parametrize("groups", [1, 2])
+def test_large_convolutions_as_channel_major_gemms_match_torch(groups):
+    """Products too large for one BLAS thread run as one GEMM over the whole batch (forward, input and
+    weight gradients, transposed convolution): the same values and gradients as torch."""
+    def s(T):
+        rs = np.random.RandomState(6)
+        x = T.tensor(rs.randn(2, 32, 16, 16), requires_grad=True)
+        w = T.tensor(rs.randn(64, 32 // groups, 3, 3), requires_grad=True)
+        b = T.tensor(rs.randn(64), requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        t = T.nn.functional.conv_transpose2d(y, w, None, stride=2, padding=1, groups=groups)
+        t.backward(T.tensor(rs.randn(*t.shape)))
+        return [y, t, x.grad, w.grad, b.grad]
+    both(s, rtol=1e-9, atol=1e-9)
+
+
 def test_conv_scratch_buffers_are_per_thread():
     """Threads convolving at once (each with its own shapes) get what one thread alone gets."""
     rs = np.random.RandomState(5)

@@ -122,10 +122,10 @@ def _crop(img, before, size):
 
 
 # ---- convolution ----------------------------------------------------------------------------
-# Products are per sample (one BLAS call each, numpy's batched matmul): the im2col matrix is the
-# input's window view copied as it lies, (N, C*K, P), and the result lands in (N, O, P), the
-# output's own layout, with no transposing pass. Only a weight gradient with a large weight matrix
-# runs as one channel-major GEMM over the whole batch (N*P columns), where BLAS does better.
+# Small products are per sample (one BLAS call each, numpy's batched matmul): the im2col matrix is
+# the input's window view copied as it lies, (N, C*K, P), and the result lands in (N, O, P), the
+# output's own layout, with no transposing pass. Large ones run as one channel-major GEMM over the
+# whole batch (N*P columns), which BLAS may split over its threads (see _ONE_THREAD).
 def _unfold(x, kernel, stride, padding, dilation, positions, groups):
     """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
     view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
@@ -151,6 +151,16 @@ def _by_channel(x, groups):
 
 def _gemm(a, b):
     return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
+
+
+# A product of up to 2**18 multiply-adds BLAS runs on one thread; larger ones it splits over its
+# threads, and a stack of per-sample products would pay that handoff once per sample (on a busy
+# machine, many times the product itself): those run as one channel-major GEMM instead.
+_ONE_THREAD = 1 << 18
+
+
+def _per_sample(m, k, p):
+    return m * k * p <= _ONE_THREAD
 
 
 # Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
@@ -205,6 +215,15 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
     result = np.empty((n, o) + out, np.result_type(x, w))
+    if not _per_sample(o // groups, w[0].size, _prod(out)):
+        y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
+        # the channel-major result transposed to (N, O, P) in the pass that adds the bias
+        y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
+        if bias is None:
+            np.copyto(result.reshape(y.shape), y)
+        else:
+            np.add(y, bias[:, None], out=result.reshape(y.shape))
+        return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
     if bias is not None:
@@ -218,6 +237,10 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded)):
+        cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
+        cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
+        return _crop(_col2im(cols, padded, stride, dilation), padding, size)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
         cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
@@ -250,7 +273,7 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
-    if x_size * y_size * _prod(kernel) <= 4096:   # small per-sample products, summed over the batch
+    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:])):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
         gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
         return gw.sum(0).reshape(shape)
