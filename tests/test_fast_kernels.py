@@ -2,14 +2,18 @@
 
 Branch-free selection (where, masked_fill, ReLU's backward), max pooling's argmax (first of
 equal maxima, last NaN, as torch's scan) and its scatter backward, batch norm's per-channel
-passes, and GELU's blocked tanh-form derivative — each on inputs that reach both the fast path
-and the general one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
+passes, GELU's blocked tanh-form derivative, and convolutions (reused scratch buffers, the wide
+grid of stride-1 input gradients) — each on inputs that reach both the fast path and the general
+one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 """
+import threading
+
 import numpy as np
 import pytest
 
+import ndgrad
 from ndgrad.ops import _branchless, activation
-from parity import both, parity
+from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -57,6 +61,116 @@ def test_max_pool_ties_and_nan_as_torch(kernel, stride):
         y.backward(T.ones_like(y))
         return [y.detach(), idx, t.grad]
     parity(s)
+
+
+def test_max_pool_signed_zeros_infinities_and_padding_as_torch():
+    """The first of equal maxima keeps its own bits (-0.0 before 0.0), inf and -inf windows, and
+    padded, dilated, ceil-mode and overlapping windows, in float32 and float64."""
+    def s(T):
+        out = []
+        for dtype in (T.float32, T.float64):
+            x = np.random.RandomState(2).randn(2, 3, 8, 9)
+            x[0, 0, :2, :2] = [[-0.0, 0.0], [0.0, -0.0]]
+            x[0, 1, :2, :2] = [[0.0, -0.0], [-0.0, 0.0]]
+            x[1, 0, :2, :2] = -np.inf
+            x[1, 1, 2:4, 2:4] = np.inf
+            t = T.tensor(x, dtype=dtype, requires_grad=True)
+            for args in [(2,), (3, 2, 1), (3, 1, 1, 2), (2, 2, 0, 1, True), (3, 3, 1, 1, True)]:
+                y, idx = T.nn.functional.max_pool2d(t, *args, return_indices=True)
+                y.backward(T.ones_like(y))
+                out += [np.signbit(y.detach().numpy()), y, idx, t.grad]
+                t.grad = None
+        return out
+    parity(s)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+@pytest.mark.parametrize("kwargs", [{"padding": 1}, {"padding": 0, "stride": 2}, {"padding": 2, "dilation": 2},
+                                    {"padding": 1, "groups": 2}], ids=str)
+def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
+    """Convolutions reuse internal buffers across calls: every output and gradient must be its own
+    array (a batch of one makes transposed views contiguous, where a crop would not copy), unchanged
+    by the convolutions that follow, and equal to torch's."""
+    def s(T):
+        rs = np.random.RandomState(3)
+        F = T.nn.functional
+        results = []
+        for shape in [(batch, 4, 7, 6), (batch, 4, 5, 9)]:   # a second, different call overwrites the buffers
+            x = T.tensor(rs.randn(*shape), requires_grad=True)
+            w = T.tensor(rs.randn(6, 4 // kwargs.get("groups", 1), 3, 3), requires_grad=True)
+            b = T.tensor(rs.randn(6), requires_grad=True)
+            y = F.conv2d(x, w, b, **kwargs)
+            y.backward(T.tensor(rs.randn(*y.shape)))
+            t = F.conv_transpose2d(y.detach(), w.detach(), None, kwargs.get("stride", 1), kwargs["padding"],
+                                   groups=kwargs.get("groups", 1), dilation=kwargs.get("dilation", 1))
+            results.append([y, x.grad, w.grad, b.grad, t])
+        return [[r.detach().numpy().copy() for r in rs_] for rs_ in results] + results
+    out = both(s, rtol=1e-10, atol=1e-10)
+    half = len(out) // 2
+    assert_same(out[:half], out[half:])   # what each call returned, then and after the later calls
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_large_convolutions_as_channel_major_gemms_match_torch(groups):
+    """Products too large for one BLAS thread run as one GEMM over the whole batch (forward, input and
+    weight gradients, transposed convolution): the same values and gradients as torch."""
+    def s(T):
+        rs = np.random.RandomState(6)
+        x = T.tensor(rs.randn(2, 32, 16, 16), requires_grad=True)
+        w = T.tensor(rs.randn(64, 32 // groups, 3, 3), requires_grad=True)
+        b = T.tensor(rs.randn(64), requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        t = T.nn.functional.conv_transpose2d(y, w, None, stride=2, padding=1, groups=groups)
+        t.backward(T.tensor(rs.randn(*t.shape)))
+        return [y, t, x.grad, w.grad, b.grad]
+    both(s, rtol=1e-9, atol=1e-9)
+
+
+def test_conv_scratch_buffers_are_per_thread():
+    """Threads convolving at once (each with its own shapes) get what one thread alone gets."""
+    rs = np.random.RandomState(5)
+    jobs = [(rs.randn(8, 8, 40 + k, 36), rs.randn(8, 8, 3, 3)) for k in range(4)]
+
+    def run(x, w):
+        xt, wt = ndgrad.tensor(x, requires_grad=True), ndgrad.tensor(w, requires_grad=True)
+        y = ndgrad.nn.functional.max_pool2d(ndgrad.nn.functional.conv2d(xt, wt, padding=1), 2)
+        y.sum().backward()
+        return [y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
+    expected = [run(*job) for job in jobs]
+    got = [None] * len(jobs)
+
+    def worker(i):
+        for _ in range(20):
+            got[i] = run(*jobs[i])
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for e, g in zip(expected, got):
+        for a, b in zip(e, g):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("where", ["input", "weight"])
+def test_stride_one_conv_with_inf_gives_torch_nans(where):
+    """A stride-1 convolution computes on a grid as wide as the padded input; its extra columns must
+    not turn an inf (input or weight) into NaN where torch has none, in the output or any gradient."""
+    def s(T):
+        rs = np.random.RandomState(4)
+        x, w = rs.randn(2, 3, 6, 7), rs.randn(4, 3, 3, 3)
+        if where == "input":
+            x[0, 1, 2, 0] = x[1, 0, 5, 6] = np.inf
+        else:
+            w[1, 2, 0, 2] = -np.inf
+        out = []
+        for padding in (0, 1):
+            xt, wt = T.tensor(x, requires_grad=True), T.tensor(w, requires_grad=True)
+            y = T.nn.functional.conv2d(xt, wt, padding=padding)
+            y.backward(T.tensor(rs.randn(*y.shape)))
+            out += [y, xt.grad, wt.grad]
+        return out
+    parity(s, rtol=1e-10, atol=1e-10)
 
 
 def test_adaptive_max_pool_large_windows_ties_and_nan_as_torch():

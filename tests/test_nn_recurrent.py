@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import same_error
 from test_nn_modules import to_torch
 
 try:
@@ -113,6 +114,50 @@ def test_float32_lstm_runs_torch_fused_layers(kwargs):
     ndgrad.set_default_dtype(ndgrad.float32)
     torch.set_default_dtype(torch.float32)
     check(lambda T: T.nn.LSTM(3, 5, **kwargs), X.astype(np.float32), tol=2e-5)
+
+
+@needs_torch
+def test_float32_fused_lstm_longer_sequence_with_states():
+    """The array-level fused layer (whole-sequence input projection, BPTT on the saved workspace) on
+    a longer sequence, both directions, given initial states: outputs, final states and gradients."""
+    ndgrad.set_default_dtype(ndgrad.float32)
+    torch.set_default_dtype(torch.float32)
+    x = rng.standard_normal((9, 3, 4)).astype(np.float32)
+    h0, c0 = (rng.standard_normal((4, 3, 8)).astype(np.float32) for _ in range(2))
+    check(lambda T: T.nn.LSTM(4, 8, 2, bidirectional=True), x, (h0, c0), tol=5e-5)
+
+
+def test_fused_lstm_saves_its_output_as_torch():
+    """The fused layer's backward reads its saved output (as torch's): modifying that output in place
+    makes backward refuse, with torch's message."""
+    ndgrad.set_default_dtype(ndgrad.float32)
+    if torch is not None:
+        torch.set_default_dtype(torch.float32)
+
+    def call(T):
+        out, _ = T.nn.LSTM(3, 4)(T.ones(5, 2, 3))
+        out.mul_(2)
+        out.sum().backward()
+    message = same_error(call)
+    assert "output 0 of MkldnnRnnLayer" in message
+
+
+def test_fused_lstm_double_backward_matches_float64_composite():
+    """create_graph through the fused float32 layer gives the gradient of the gradient that the
+    composed float64 layer gives (the float32 backward recomputes the layer differentiably)."""
+    ndgrad.set_default_dtype(ndgrad.float32)
+    x = rng.standard_normal((5, 2, 3))
+    grads = []
+    for dtype in (np.float32, np.float64):
+        ndgrad.manual_seed(0)
+        lstm = ndgrad.nn.LSTM(3, 4).to(ndgrad.float64 if dtype == np.float64 else ndgrad.float32)
+        xt = ndgrad.tensor(x.astype(dtype), requires_grad=True)
+        out, _ = lstm(xt)
+        assert (type(out.grad_fn).__name__ == "MkldnnRnnLayerBackward0") == (dtype == np.float32)
+        g, = ndgrad.autograd.grad(out.pow(2).sum(), xt, create_graph=True)
+        g.pow(2).sum().backward()
+        grads.append(lstm.weight_hh_l0.grad.double().numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-4, atol=1e-5)
 
 
 @needs_torch

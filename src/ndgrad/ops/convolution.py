@@ -20,6 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
+from ._scratch import buffer as _buffer
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -59,6 +60,21 @@ def _unbatch(y, unbatched):
 
 def _prod(values):
     return math.prod(int(v) for v in values)
+
+
+def _pad_scratch(x, before, after, value=0, slot="pad"):
+    """x (N, C, *S) padded by `before`/`after` per spatial dim, in a scratch buffer (x itself when
+    there is no padding)."""
+    if not any(before) and not any(after):
+        return x
+    size = x.shape[2:]
+    out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
+    lead = (slice(None), slice(None))
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
+        for edge in (slice(0, b), slice(b + s, None)):
+            out[lead + (slice(None),) * k + (edge,)] = value
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
+    return out
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -106,47 +122,165 @@ def _crop(img, before, size):
 
 
 # ---- convolution ----------------------------------------------------------------------------
-# Matrices are channel-major: one GEMM per group over the whole batch (N*P columns), which BLAS
-# runs far faster than a stack of per-sample products.
+# Small products are per sample (one BLAS call each, numpy's batched matmul): the im2col matrix is
+# the input's window view copied as it lies, (N, C*K, P), and the result lands in (N, O, P), the
+# output's own layout, with no transposing pass. Large ones run as one channel-major GEMM over the
+# whole batch (N*P columns), which BLAS may split over its threads (see _ONE_THREAD).
 def _unfold(x, kernel, stride, padding, dilation, positions, groups):
-    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S) (a copy)."""
-    cols = _channel_major(_im2col(_pad(x, padding, padding), kernel, stride, dilation, positions))
+    """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
+    view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
+    cols = _buffer("cols", view.shape, x.dtype)
+    np.copyto(cols, view)
     return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
 
 
+def _unfold_per_sample(x, kernel, stride, padding, dilation, positions, groups):
+    """The per-sample im2col matrices (N, G, C/G*K, P) of x (N, C, *S), in a scratch buffer."""
+    view = _im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions)
+    cols = _buffer("cols", view.shape, x.dtype)
+    np.copyto(cols, view)
+    return cols.reshape(x.shape[0], groups, x.shape[1] // groups * _prod(kernel), _prod(positions))
+
+
 def _by_channel(x, groups):
-    """x (N, C, *S) as the matrix (G, C/G, N*P)."""
-    return x.swapaxes(0, 1).reshape(groups, x.shape[1] // groups, -1)
+    """x (N, C, *S) as the matrix (G, C/G, N*P) (a scratch copy)."""
+    out = _buffer("by_channel", (x.shape[1], x.shape[0]) + x.shape[2:], x.dtype)
+    np.copyto(out, x.swapaxes(0, 1))
+    return out.reshape(groups, x.shape[1] // groups, -1)
 
 
 def _gemm(a, b):
     return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
 
 
-def _conv(x, w, stride, padding, dilation, groups):
-    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k): (N, O, *out)."""
+# A product of up to 2**18 multiply-adds BLAS runs on one thread; larger ones it splits over its
+# threads, and a stack of per-sample products would pay that handoff once per sample (on a busy
+# machine, many times the product itself): those run as one channel-major GEMM instead.
+_ONE_THREAD = 1 << 18
+
+
+def _per_sample(m, k, p):
+    return m * k * p <= _ONE_THREAD
+
+
+# Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
+# the flattened padded image if the positions are taken on a "wide" grid as wide as the padded
+# image (positions[0] x padded[1:]), the extra columns holding zeros. col2im's adds then run along
+# whole planes instead of short rows. (im2col gains nothing measurable this way: its copies are
+# no faster than the strided ones, and the GEMM grows by the extra columns.)
+class _Wide:
+    """The wide grid of `positions` on a padded array of spatial size `padded` (stride 1)."""
+
+    def __init__(self, positions, padded, kernel, dilation):
+        self.positions, self.padded = tuple(positions), tuple(padded)
+        self.grid = (self.positions[0],) + self.padded[1:]
+        self.size = _prod(self.grid)
+        flat = [_prod(self.padded[t + 1:]) for t in range(len(padded))]   # element strides of the padded array
+        self.steps = tuple(dl * f for dl, f in zip(dilation, flat))
+        self.offsets = [sum(o * st for o, st in zip(offs, self.steps)) for offs in np.ndindex(*kernel)]
+        # the last window of the last position reaches this far past the padded array's end
+        self.length = _prod(self.padded) + sum((k - 1) * st for k, st in zip(kernel[1:], self.steps[1:]))
+
+    def valid(self, a):
+        """The positions' part of `a` (..., Q) laid out on the grid."""
+        return a.reshape(a.shape[:-1] + self.grid)[(Ellipsis,) + tuple(slice(0, p) for p in self.positions)]
+
+    def spread(self, x, slot):
+        """x (..., *positions) laid out on the grid (..., Q), zero elsewhere (scratch)."""
+        out = _buffer(slot, x.shape[:-len(self.grid)] + (self.size,), x.dtype)
+        self.zero_extra(out)
+        self.valid(out)[...] = x
+        return out
+
+    def zero_extra(self, a):
+        """Zeros into the extra columns of `a` (..., Q)."""
+        grid = a.reshape(a.shape[:-1] + self.grid)
+        for t in range(1, len(self.grid)):
+            grid[(Ellipsis, slice(0, self.positions[0])) + (slice(None),) * (t - 1) + (slice(self.positions[t], None),)
+                 + (slice(None),) * (len(self.grid) - 1 - t)] = 0
+
+
+def _finite(a):
+    """Whether every element of a is finite (its sum is, unless it overflows: then False, the safe answer)."""
+    with np.errstate(all="ignore"):
+        return a.dtype.kind not in "fc" or bool(np.isfinite(a.sum()))
+
+
+def _wide(stride, padded, positions):
+    return all(s == 1 for s in stride) and len(padded) > 1 and padded[-1] <= 2 * positions[-1]
+
+
+def _conv(x, w, stride, padding, dilation, groups, bias=None):
+    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
-    y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
-    return np.ascontiguousarray(y.reshape((o, n) + out).swapaxes(0, 1))
+    result = np.empty((n, o) + out, np.result_type(x, w))
+    if not _per_sample(o // groups, w[0].size, _prod(out)):
+        y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
+        # the channel-major result transposed to (N, O, P) in the pass that adds the bias
+        y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
+        if bias is None:
+            np.copyto(result.reshape(y.shape), y)
+        else:
+            np.add(y, bias[:, None], out=result.reshape(y.shape))
+        return result
+    cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
+    np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
+    if bias is not None:
+        result += bias.reshape((o,) + (1,) * len(out))
+    return result
 
 
 def _conv_t(x, w, stride, padding, dilation, groups, size):
     """Transposed convolution of x (N, C, *S) with w (C, O/groups, *k) onto spatial `size`."""
     n, c, kernel = x.shape[0], x.shape[1], w.shape[2:]
-    cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
-    cols = cols.reshape((groups * w.shape[1],) + kernel + (n,) + x.shape[2:])
+    o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
-    return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+    crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded)):
+        cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
+        cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
+        return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+    if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
+        grid = _Wide(x.shape[2:], padded, kernel, dilation)
+        cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
+        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1),
+                  grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size), out=cols)
+        cols = cols.reshape(n, o, _prod(kernel), grid.size)
+        if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
+            grid.zero_extra(cols)
+        img = _buffer("image", (n, o, grid.length), cols.dtype)
+        img.fill(0)
+        for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
+            img[:, :, off:off + grid.size] += cols[:, :, k]
+        return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
+    cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
+    np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
+              out=cols)
+    cols = cols.reshape((n, o) + kernel + x.shape[2:])
+    img = _buffer("image", (n, o) + padded, cols.dtype)
+    img.fill(0)
+    lead = (slice(None), slice(None))
+    for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
+        img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
+                         for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
+    return img[crop].copy()   # out of scratch
 
 
 def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
     the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
     transposed one (a = input, b = grad_output)."""
+    n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
+    shape = (a.shape[1], y_size) + tuple(kernel)
+    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:])):   # summed over the batch after
+        cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
+        gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
+        return gw.sum(0).reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
-    gw = _gemm(_by_channel(a, groups), cols.transpose(0, 2, 1))                    # (G, X, Y*K)
-    return gw.reshape((a.shape[1], b.shape[1] // groups) + tuple(kernel))
+    # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
+    gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
+    return np.ascontiguousarray(gw).reshape(shape)
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):
@@ -217,11 +351,10 @@ def _check_conv(input, weight, bias, stride, padding, dilation, transposed, outp
 def _convolution_forward(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     stride, padding, dilation, output_padding = _check_conv(input, weight, bias, stride, padding, dilation,
                                                             transposed, output_padding, groups)
-    if transposed:
-        size = _conv_t_out_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
-        y = _conv_t(input, weight, stride, padding, dilation, groups, size)
-    else:
-        y = _conv(input, weight, stride, padding, dilation, groups)
+    if not transposed:
+        return _conv(input, weight, stride, padding, dilation, groups, bias)
+    size = _conv_t_out_sizes(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
+    y = _conv_t(input, weight, stride, padding, dilation, groups, size)
     if bias is not None:
         y += bias.reshape((1, -1) + (1,) * (y.ndim - 2))
     return y

@@ -9,8 +9,10 @@ import numpy as np
 
 from ._registry import op, register
 from ._schema import Parser
+from ._scratch import buffer
 from .activation import relu
-from .convolution import _batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _prod, _type_word, _unbatch
+from .convolution import (_batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _pad_scratch, _prod,
+                          _type_word, _unbatch)
 from .random import rand
 
 
@@ -183,17 +185,45 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     kernel, stride, padding, dilation = _pool_args(name, d, kernel_size, stride, padding, dilation)
     size = x.shape[2:]
     out = _pool_out_sizes(name, size, kernel, stride, padding, dilation, ceil_mode)
-    xp = _pad(x, padding, _pool_pads(size, out, kernel, stride, padding, dilation), _lowest(x.dtype))
-    win = _im2col(xp, kernel, stride, dilation, out).reshape(x.shape[:2] + (_prod(kernel), _prod(out)))
-    # input coordinate of kernel offset j at output position q, per dim: q*stride - pad + j*dilation
-    coords = [(np.arange(k)[:, None] * dl + np.arange(o)[None, :] * st - p)
-              for k, o, st, p, dl in zip(kernel, out, stride, padding, dilation)]
-    grids = np.ix_(*[c.reshape(-1) for c in coords])   # (k1*o1, k2*o2, ...) grids
-    pos = _flat_index(grids, size).reshape(sum(((k, o) for k, o in zip(kernel, out)), ()))
-    pos = pos.transpose(tuple(range(0, 2 * d, 2)) + tuple(range(1, 2 * d, 2))).reshape(_prod(kernel), _prod(out))
-    vals, idx = _argmax_windows(win, pos, 2)
-    shape = x.shape[:2] + out
-    return _unbatch(vals.reshape(shape), unbatched), _unbatch(idx.reshape(shape), unbatched)
+    xp = _pad_scratch(x, padding, _pool_pads(size, out, kernel, stride, padding, dilation), _lowest(x.dtype),
+                      slot="max_pool")
+    # torch's scan over each window (a later element wins if greater or NaN: the first of equal
+    # maxima, the last NaN), run for all windows at once and branch-free: kernel offset j's elements
+    # of every window are one strided view of the input, so no window is copied.
+    lead = (slice(None), slice(None))
+    offsets = list(np.ndindex(*kernel))
+    views = [xp[lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
+                             for o, dl, st, n in zip(offs, dilation, stride, out))] for offs in offsets]
+    vals = views[0].copy()
+    for v in views[1:]:
+        np.maximum(v, vals, out=vals)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
+    # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
+    # buffers: fresh ones would cost as much in page faults as the passes themselves)
+    missing = np.not_equal(views[0], vals, out=buffer("pool_missing", vals.shape, bool))
+    arg = buffer("pool_arg", vals.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
+    np.copyto(arg, missing)
+    equal = buffer("pool_equal", vals.shape, bool)
+    for v in views[1:-1]:
+        missing &= np.not_equal(v, vals, out=equal)
+        arg += missing
+    if x.dtype.kind in "fc" and np.isnan(vals.sum()):   # rare: NaN windows take their last NaN
+        for j, v in enumerate(views):
+            arg = np.where(np.isnan(v), j, arg)
+    # the flat input index of window q's offset j: start(q) + offset(j), both per-dim sums
+    start = _flat_index(np.ix_(*[np.arange(o) * st - p for o, st, p in zip(out, stride, padding)]), size)
+    offset = np.array([_flat_index([o * dl for o, dl in zip(offs, dilation)], size) for offs in offsets], np.int64)
+    idx = np.take(offset, arg)
+    idx += start
+    low = _lowest(x.dtype)
+    if xp is not x and (vals == low).any():
+        # torch's scan starts from its window's first element inside the input, which a window of
+        # lowest values (-inf) keeps; the padding, equal to it, must not take its place
+        first = []
+        for o, st, p, dl in zip(out, stride, padding, dilation):
+            c = np.arange(o) * st - p
+            first.append(c + np.where(c < 0, (-c + dl - 1) // dl, 0) * dl)
+        idx = np.where(vals == low, _flat_index(np.ix_(*first), size), idx)
+    return _unbatch(vals, unbatched), _unbatch(idx, unbatched)
 
 
 def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
@@ -202,7 +232,8 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     (bincount adds in float64, about 2.5x slower)."""
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
-    flat = (indices.reshape(planes, -1) + (np.arange(planes) * plane_size)[:, None]).reshape(-1)
+    flat = np.add(indices.reshape(planes, -1), (np.arange(planes) * plane_size)[:, None],
+                  out=buffer("pool_flat", (planes, indices.size // max(planes, 1)), np.int64)).reshape(-1)
     if disjoint and grad_output.dtype.kind == "f":
         g = np.zeros(planes * plane_size, grad_output.dtype)
         g[flat] = grad_output.reshape(-1)

@@ -2,21 +2,29 @@
 node torch's CPU LSTM records, MkldnnRnnLayerBackward0, for float32 inputs), and
 _pack_padded_sequence (packed sequences; the rest is in ndgrad/nn/utils_rnn.py).
 
-mkldnn_rnn_layer's forward and backward reuse nn/rnn.py's composed LSTM step: the forward runs it
-under no_grad; the backward (_lstm_layer_backward, the yaml formula) recomputes the layer with grad
-mode on and differentiates it, so with create_graph the gradients are themselves differentiable.
+mkldnn_rnn_layer runs on arrays: the input projection of every time step in one call, then per
+step one matmul and a few in-place ufuncs into preallocated buffers. Like torch's, its workspace
+output carries what the backward reads (the gate activations and cell states, as bytes); the
+backward (_lstm_layer_backward, the yaml formula) is backpropagation through time on those arrays,
+the weight and input gradients computed for the whole sequence after the loop. Whole-sequence
+products are stacks of per-step products (numpy's batched matmul): each is small enough that BLAS
+keeps it on one thread, where splitting the whole product over two threads costs more in handoff
+than it saves (many times more on a busy machine). With create_graph the backward instead
+recomputes the layer from nn/rnn.py's composed LSTM step with grad mode on and differentiates
+that, so the gradients are themselves differentiable.
 """
 
 import numpy as np
 
 from ._registry import op, register
+from ._scratch import buffer
 from .activation import relu
 from .linalg import linear
 from .pointwise import tanh
 from .shape import cat, stack, unsafe_split
 from .._tensor import Tensor
 from ..autograd.engine import vjp
-from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from ..autograd.grad_mode import enable_grad, is_grad_enabled
 
 
 # ---- packed sequences ---------------------------------------------------------------------
@@ -59,6 +67,15 @@ def _composite(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     return output, hy, cy
 
 
+def _lstm_buffers(workspace, steps, batch, hidden):
+    """The gate activations (T, N, 4H: sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)), cell states
+    (T, N, H) and tanh of the cell states (T, N, H), as views of one flat workspace array."""
+    gates, cells = steps * batch * 4 * hidden, steps * batch * hidden
+    return (workspace[:gates].reshape(steps, batch, 4 * hidden),
+            workspace[gates:gates + cells].reshape(steps, batch, hidden),
+            workspace[gates + cells:].reshape(steps, batch, hidden))
+
+
 @op("mkldnn_rnn_layer", public="mkldnn_rnn_layer", promote="same")
 def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse, batch_sizes, mode, hidden_size,
                      num_layers, has_biases, bidirectional, batch_first, train):
@@ -95,22 +112,103 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     """
     if mode != LSTM_MODE or batch_first or len(batch_sizes):
         raise NotImplementedError("mkldnn_rnn_layer: ndgrad implements the LSTM mode on (T, N, I) inputs only")
-    tensors = [Tensor._make(a, False, None, 0) for a in (input, weight0, weight1, weight2, weight3, hx_, cx_)]
-    with no_grad():
-        output, hy, cy = _composite(*tensors, reverse)
-    return output._data, hy._data, cy._data, np.zeros(0, np.uint8)
+    steps, batch = input.shape[:2]
+    hidden = weight1.shape[1]
+    dtype = np.result_type(input, weight0, weight1, weight2, weight3, hx_, cx_)
+    # sigmoid(x) = tanh(x / 2) / 2 + 1/2: one tanh over all four gates per step, the halving folded
+    # into the weights (exact: a power of two). `scale` halves the sigmoid gates' pre-activations,
+    # `shift` then maps their tanh to the sigmoid; the g gate (tanh) passes through unchanged.
+    scale = np.full(4 * hidden, 0.5, dtype)
+    scale[2 * hidden:3 * hidden] = 1
+    shift = 1 - scale
+    # the input projection of every step in one call; per step only the recurrent product remains
+    igates = np.matmul(input, np.ascontiguousarray(weight0.T), out=buffer("lstm_igates", (steps, batch, 4 * hidden),
+                                                                          dtype))
+    igates += weight2
+    igates += weight3
+    igates *= scale
+    w_hh = np.multiply(weight1.T, scale, order="C")   # (H, 4H) row-major: BLAS's fast layout for h @ w_hh
+    workspace = np.empty(steps * batch * 6 * hidden, dtype)
+    acts, cells, tanh_cells = _lstm_buffers(workspace, steps, batch, hidden)
+    output = np.empty((steps, batch, hidden), dtype)
+    h, c = hx_, cx_
+    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+        a = acts[t]
+        np.matmul(h, w_hh, out=a)
+        a += igates[t]
+        np.tanh(a, out=a)
+        a *= scale
+        a += shift
+        c_new = cells[t]
+        np.multiply(a[:, hidden:2 * hidden], c, out=c_new)
+        c_new += a[:, :hidden] * a[:, 2 * hidden:3 * hidden]
+        np.tanh(c_new, out=tanh_cells[t])
+        h = np.multiply(a[:, 3 * hidden:], tanh_cells[t], out=output[t])
+        c = c_new
+    return output, h.copy(), c.copy(), workspace.view(np.uint8)
+
+
+def _shifted(seq, first, reverse):
+    """seq (T, ...) one step back in processing order: the state each step started from."""
+    return np.concatenate([seq[1:], first[None]] if reverse else [first[None], seq[:-1]])
+
+
+def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspace):
+    """The seven gradients of mkldnn_rnn_layer on arrays, from its saved output and workspace."""
+    steps, batch = input.shape[:2]
+    hidden = w_hh.shape[1]
+    acts, cells, tanh_cells = _lstm_buffers(workspace.view(output.dtype), steps, batch, hidden)
+    d_out, d_hy, d_cy = grads
+    dtype = output.dtype
+    # whole-sequence factors: d(gate)/d(pre-activation) times what each gate multiplies
+    deriv = np.subtract(1, acts, out=buffer("lstm_deriv", acts.shape, dtype))
+    deriv *= acts
+    g = acts[:, :, 2 * hidden:3 * hidden]
+    np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
+    np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
+    factors = buffer("lstm_factors", acts.shape, dtype)
+    for k, part in enumerate((g, _shifted(cells, cx, reverse), acts[:, :, :hidden], tanh_cells)):
+        np.multiply(part, deriv[:, :, k * hidden:(k + 1) * hidden], out=factors[:, :, k * hidden:(k + 1) * hidden])
+    factors = factors.reshape(steps, batch, 4, hidden)
+    # dc per dh, through h = o tanh(c)
+    d_cell_out = np.multiply(tanh_cells, tanh_cells, out=buffer("lstm_cell_out", tanh_cells.shape, dtype))
+    np.subtract(1, d_cell_out, out=d_cell_out)
+    d_cell_out *= acts[:, :, 3 * hidden:]
+    d_pre = buffer("lstm_d_pre", (steps, batch, 4, hidden), dtype)
+    dh = np.zeros_like(hx) if d_hy is None else d_hy
+    dc = np.zeros_like(cx) if d_cy is None else d_cy
+    for t in (range(steps) if reverse else range(steps - 1, -1, -1)):
+        if d_out is not None:
+            dh = dh + d_out[t]
+        dc = dh * d_cell_out[t] + dc
+        d = d_pre[t]
+        np.multiply(factors[t, :, :3], dc[:, None], out=d[:, :3])
+        np.multiply(factors[t, :, 3], dh, out=d[:, 3])
+        dc = dc * acts[t, :, hidden:2 * hidden]
+        dh = np.matmul(d.reshape(batch, 4 * hidden), w_hh)
+    d_pre = d_pre.reshape(steps, batch, 4 * hidden)
+    d_pre_t = d_pre.transpose(0, 2, 1)
+    d_bias = d_pre.sum((0, 1))
+
+    def weight_grad(x):   # the per-step products, summed over the steps
+        return np.matmul(d_pre_t, x, out=buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)).sum(0)
+    return (np.matmul(d_pre, w_ih), weight_grad(input), weight_grad(_shifted(output, hx, reverse)), d_bias,
+            d_bias.copy(), dh, dc)
 
 
 @register()
-def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, output, workspace):
     """Gradients of mkldnn_rnn_layer's output, hy and cy with respect to its seven tensor inputs."""
     create = is_grad_enabled()   # the engine runs formulas with grad mode on only for create_graph
-    leaves = [t if create and t.requires_grad else t.detach().requires_grad_()
-              for t in (input, w_ih, w_hh, b_ih, b_hh, hx, cx)]
+    if not create:
+        arrays = _lstm_layer_bptt([None if g is None else g._data for g in grads[:3]], input._data, w_ih._data,
+                                  w_hh._data, hx._data, cx._data, reverse, output._data, workspace._data)
+        return tuple(Tensor._make(a, False, None, 0) for a in arrays)
+    leaves = [t if t.requires_grad else t.detach().requires_grad_() for t in (input, w_ih, w_hh, b_ih, b_hh, hx, cx)]
     with enable_grad():
         outputs = _composite(*leaves, reverse)
     used = [(o, g) for o, g in zip(outputs, grads[:3]) if g is not None]
-    return tuple(vjp([o for o, _ in used], leaves, [g for _, g in used], create_graph=create))
+    return tuple(vjp([o for o, _ in used], leaves, [g for _, g in used], create_graph=True))
 
 
 # ---- RNN, LSTM and GRU layers composed from ops (nn.RNN/LSTM/GRU and their cells run these) -------
