@@ -542,6 +542,8 @@ def _index_set(self, index, value):
             raise TypeError(f"can't assign a {type(value).__name__} to a "
                             f"torch.{_dtype.type_word(self._data.dtype)}Tensor")
         value = tensor(value, dtype=self.dtype)
+        if type(value._data) is not type(self._data):   # made on NumPy: onto the backend of the data it is written to
+            value._data = namespace(self._data).asarray(value._data)
     target, indices = _walk(self, _as_tuple(index))
     shape = value._data.shape
     stripped = shape[next((i for i, n in enumerate(shape) if n != 1), len(shape)):]   # torch drops leading 1s

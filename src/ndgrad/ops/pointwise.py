@@ -21,7 +21,7 @@ import inspect
 
 import numpy as np
 
-from ..backends import is_array
+from ..backends import is_array, namespace
 
 from .. import _dtype
 from . import _registry
@@ -967,9 +967,9 @@ def logit(input, eps=None):
 def _xlogy(input, other):
     # scipy's xlogy computes a Python-number operand in float64: it takes the tensor's dtype instead
     if not is_array(other):
-        other = np.asarray(other, input.dtype)
+        other = namespace(input).asarray(other, dtype=input.dtype)
     elif not is_array(input):
-        input = np.asarray(input, other.dtype)
+        input = namespace(other).asarray(input, dtype=other.dtype)
     return special().xlogy(input, other)
 
 
