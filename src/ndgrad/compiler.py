@@ -115,6 +115,7 @@ def _emit(steps):
     calls, not the interpreter walking a list of steps); other steps call their own `run`. The source
     is made only of generated names and slot numbers: the forwards, constants, shapes and dtypes are
     looked up in the function's globals, never written as text."""
+    # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
     scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
     lines, local = ["def run(vals, tensors):"], set()
 
@@ -133,7 +134,9 @@ def _emit(steps):
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
-            (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, step.forward, *step.shapes, *step.dtypes
+            # a forward that only calls its array function (pointwise._named) is skipped: the call is made here
+            forward = getattr(step.forward, "kernel", step.forward)
+            (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, forward, *step.shapes, *step.dtypes
             local.add(out)
             lines += [f"    o = f{i}({', '.join(args)})",
                       "    if type(o) is not ndarray:",

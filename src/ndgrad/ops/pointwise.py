@@ -53,6 +53,7 @@ def _named(name, fn, nargs=1):
         def forward(input, other):
             return fn(input, other)
     forward.__name__ = forward.__qualname__ = name
+    forward.kernel = fn   # what ndgrad.compile's tapes call directly (one Python frame less per step)
     return forward
 
 
@@ -160,9 +161,8 @@ def rsub(*args, **kwargs):
     return _rsub_ops[which](*values)
 
 
-@pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
-def mul(input, other):
-    return np.multiply(input, other)
+mul = pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))(
+    _named("mul", np.multiply, nargs=2))
 
 
 # div: true division (DivBackward0, Python scalars included, as in torch) or rounded (DivBackward2)
@@ -821,7 +821,8 @@ def _conj_if_complex(a):
 
 @pointwise("tanh_backward", public="_tanh_backward")
 def _tanh_backward(grad_output, output):
-    return grad_output * _conj_if_complex(1 - output * output)
+    d = 1 - output * output
+    return grad_output * (np.conj(d) if d.dtype.kind == "c" else d)   # (np.conj copies even a real array)
 
 
 @pointwise("sigmoid_backward", public="_sigmoid_backward")
