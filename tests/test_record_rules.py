@@ -337,3 +337,16 @@ def test_view_func_tensor_visitor_sees_only_tensor_arguments():
     np.testing.assert_array_equal(picked, -np.arange(60.0).reshape(3, 4, 5)[:, 2])
     assert seen == [[3, 4, 5]] and shape == [1, 2, 3] and again == [3, 4, 5]
     np.testing.assert_array_equal(replaced, np.ones((1, 2, 3)))
+
+
+def test_inplace_op_on_a_dtype_view_reshaped_in_place_keeps_torchs_geometry():
+    # torch re-derives a view whose chain changed the dtype from the geometry it had when made: an
+    # in-place view op (t_) since then is not seen, and backward through the write fails as in torch
+    def call(T):
+        x = T.tensor([1 + 2j, 3 + 4j, 5 + 6j], requires_grad=True)
+        c = x * 1
+        s = T.view_as_real(c).t()
+        s.t_()
+        s.mul_(T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+        (T.view_as_real(c) * T.tensor([[1.0, 10.0], [100.0, 1000.0], [1e4, 1e5]])).sum().backward()
+    assert same_error(call) == "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"

@@ -44,7 +44,7 @@ MODULES = {
              None, 1),
     # _tensor.py: only its view / version / autograd bookkeeping, not dtype casts or repr
     "tensor": (["_tensor.py"],
-               ["test_views.py", "test_inplace.py", "test_tensor.py", "test_engine.py"],
+               ["test_views.py", "test_inplace.py", "test_tensor.py", "test_engine.py", "test_tensor_rules.py"],
                ["*xǁTensorǁ" + m + "__mutmut_*" for m in (
                    "_make", "__init__", "_set_requires_grad", "requires_grad_", "grad_fn", "is_leaf", "_is_view",
                    "_version", "output_nr", "retains_grad", "detach", "detach_", "data", "grad")],

@@ -259,6 +259,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value and self._grad_fn is not None:   # (requires_grad_(True) lets it pass, as torch)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad=True):
@@ -379,7 +381,9 @@ class Tensor:
 
     @property
     def data(self):
-        return self.detach()
+        t = self.detach()
+        t._vc = [0]   # unlike detach(), torch's .data has a version counter of its own: writes through it go unseen
+        return t
 
     @data.setter
     def data(self, value):
@@ -414,8 +418,12 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._base is not None:   # any view, as torch (whether or not its base requires grad)
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
         if self._grad_fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
             self._detached_from = weakref.ref(self._grad_fn)
         self._grad_fn = None
