@@ -51,7 +51,7 @@ MODULES = {
                1),
     "optim": (["optim/optimizer.py", "optim/sgd.py", "optim/adam.py", "optim/adagrad.py", "optim/rmsprop.py",
                "optim/extra.py", "optim/lbfgs.py", "optim/lr_scheduler.py"],
-              ["test_optim.py", "test_optim_schedulers.py"],
+              ["test_optim.py", "test_optim_schedulers.py", "test_optim_rules.py", "test_optim_more.py"],
               None, 3),
 }
 
