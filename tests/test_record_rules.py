@@ -365,3 +365,15 @@ def test_a_value_saved_for_a_parameters_gradient_is_saved():
         (x * p).sum().backward()
         return p.grad
     np.testing.assert_array_equal(both(scenario), [3.0, 4.0])
+
+
+def test_slice_inverse_reads_the_input_in_its_own_dtype():
+    # torch: input.as_strided(src's sizes, strides, offset), whatever src's dtype
+    def scenario(T):
+        base = T.tensor(np.arange(60.0).reshape(3, 4, 5))
+        sliced = base[:, 2:3, :].detach()
+        whole = T.ops.aten.slice_inverse(sliced, T.zeros(3, 4, 5), 1, 2, 3, 1)   # src float32, input float64
+        return str(whole.dtype), whole
+    dtype, whole = both(scenario)
+    assert dtype == "torch.float64"
+    np.testing.assert_array_equal(whole, np.arange(60.0).reshape(3, 4, 5))
