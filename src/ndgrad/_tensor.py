@@ -389,8 +389,8 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if is_array(self._data) != is_array(value._data) or type(self._data) is NestedArray \
-                or type(value._data) is NestedArray and type(self._data) is not NestedArray:
+        if is_array(self._data) != is_array(value._data) \
+                or (type(self._data) is NestedArray) != (type(value._data) is NestedArray):
             raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
                                "incompatible tensor type.")
         if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
