@@ -1,8 +1,11 @@
 """Optimizer update rules written out for one step by hand, so a wrong rule fails without torch too
 (issue 18: a doubled AdamW weight decay was caught only by the torch comparison)."""
+import math
+import warnings
+
 import numpy as np
 
-from parity import both
+from parity import both, same_error
 
 
 def _one_step(T, make):
@@ -151,3 +154,146 @@ def test_adamax_two_steps():
         p = p - 0.1 / (1 - 0.8 ** t) * m / u
         out.append(p)
     np.testing.assert_allclose(got, out, rtol=1e-12)
+
+
+# --- learning-rate schedules, written out ----------------------------------------------------------
+def _lrs(T, make, steps, optimizer="SGD", epochs=None, **opt_kwargs):
+    """The learning rate of group 0 (and its momentum or beta1) before the first step and after each."""
+    p = T.nn.Parameter(T.zeros(1))
+    opt = getattr(T.optim, optimizer)([p], lr=1.0, **opt_kwargs)
+    sched = make(T.optim.lr_scheduler, opt)
+    g = opt.param_groups[0]
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(steps + 1):
+            if i:
+                opt.step()
+                sched.step(*([epochs[i - 1]] if epochs else []))
+            out.append((g["lr"], g.get("momentum", g.get("betas", (None,))[0])))
+    return [list(x) for x in out]
+
+
+def _cyclic(e, up=2, down=3, lo=0.1, hi=0.5, scale=lambda cycle, e: 1.0, m_lo=0.8, m_hi=0.9):
+    """CyclicLR's rule: x is the position in the cycle; the rate climbs for up steps, then falls for down."""
+    total = up + down
+    cycle = math.floor(1 + e / total)
+    x = 1 + e / total - cycle
+    f = x / (up / total) if x <= up / total else (x - 1) / (up / total - 1)
+    s = scale(cycle, e)
+    return [lo + (hi - lo) * f * s, m_hi - (m_hi - m_lo) * f * s]
+
+
+def test_cyclic_lr_triangular_cycles_rate_and_momentum():
+    got = both(lambda T: _lrs(T, lambda L, o: L.CyclicLR(o, 0.1, 0.5, step_size_up=2, step_size_down=3), 11,
+                              momentum=0.9))
+    np.testing.assert_allclose(got, [_cyclic(e) for e in range(12)], rtol=1e-12)
+    # by hand: up in two steps to 0.5, down in three, while the momentum goes the other way
+    np.testing.assert_allclose([r for r, _ in got[:6]], [0.1, 0.3, 0.5, 0.1 + 0.4 * 2 / 3, 0.1 + 0.4 / 3, 0.1])
+    assert math.isclose(got[2][1], 0.8) and math.isclose(got[5][1], 0.9)
+
+
+def test_cyclic_lr_triangular2_halves_each_cycle():
+    got = both(lambda T: _lrs(T, lambda L, o: L.CyclicLR(o, 0.1, 0.5, step_size_up=2, step_size_down=3,
+                                                         mode="triangular2"), 16, momentum=0.9))
+    np.testing.assert_allclose(got, [_cyclic(e, scale=lambda c, e: 0.5 ** (c - 1)) for e in range(17)], rtol=1e-12)
+    assert math.isclose(got[7][0], 0.3) and math.isclose(got[12][0], 0.2)   # peaks: 0.5, 0.3, 0.2
+
+
+def test_cyclic_lr_exp_range_scales_by_iteration():
+    got = both(lambda T: _lrs(T, lambda L, o: L.CyclicLR(o, 0.1, 0.5, step_size_up=2, mode="exp_range",
+                                                         gamma=0.9), 9, momentum=0.9))
+    np.testing.assert_allclose(got, [_cyclic(e, down=2, scale=lambda c, e: 0.9 ** e) for e in range(10)],
+                               rtol=1e-12)
+
+
+def test_cyclic_lr_with_a_scale_function_and_adam_beta1():
+    def make(mode):
+        return lambda L, o: L.CyclicLR(o, 0.1, 0.5, step_size_up=2, scale_fn=lambda x: 1 / (1 + x),
+                                       scale_mode=mode, base_momentum=0.7, max_momentum=0.95)
+    for mode, scale in (("cycle", lambda c, e: 1 / (1 + c)), ("iterations", lambda c, e: 1 / (1 + e))):
+        got = both(lambda T: _lrs(T, make(mode), 9, optimizer="Adam"))
+        np.testing.assert_allclose(got, [_cyclic(e, down=2, scale=scale, m_lo=0.7, m_hi=0.95) for e in range(10)],
+                                   rtol=1e-12)
+
+
+def test_cyclic_lr_without_momentum_cycling_and_its_errors():
+    got = both(lambda T: _lrs(T, lambda L, o: L.CyclicLR(o, 0.1, 0.5, step_size_up=2, cycle_momentum=False), 4,
+                              momentum=0.9))
+    assert [m for _, m in got] == [0.9] * 5
+
+    def bad_mode(T):
+        T.optim.lr_scheduler.CyclicLR(T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=1.0), 0.1, 0.5, mode="cubic")
+
+    def no_momentum(T):
+        T.optim.lr_scheduler.CyclicLR(T.optim.Adagrad([T.nn.Parameter(T.zeros(1))]), 0.1, 0.5)
+    assert same_error(bad_mode, ValueError) == "mode is invalid and scale_fn is None"
+    assert same_error(no_momentum, ValueError) == \
+        "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
+
+
+class _Halving:
+    """A callable object: LambdaLR saves its __dict__ (a plain function saves None)."""
+
+    def __init__(self, k=0.5):
+        self.k = k
+
+    def __call__(self, epoch):
+        return self.k ** epoch
+
+
+def test_lambda_lr_state_dict_saves_callable_objects_only():
+    def scenario(T):
+        L = T.optim.lr_scheduler
+        opt = T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=1.0)
+        sched = L.LambdaLR(opt, _Halving())
+        for _ in range(2):
+            opt.step()
+            sched.step()
+        saved = sched.state_dict()
+        plain = L.LambdaLR(T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=1.0), lambda e: 1.0).state_dict()
+        other = _Halving(0.1)
+        fresh = L.LambdaLR(T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=1.0), other)
+        fresh.load_state_dict(saved)
+        mult = L.MultiplicativeLR(T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=1.0), _Halving(0.25)).state_dict()
+        return (saved["lr_lambdas"], saved["last_epoch"], saved["base_lrs"], saved["_last_lr"], "optimizer" in saved,
+                plain["lr_lambdas"], other.k, fresh.last_epoch, fresh.get_last_lr(), mult["lr_lambdas"])
+    assert both(scenario) == [[{"k": 0.5}], 2, [1.0], [0.25], False, [None], 0.5, 2, [0.25], [{"k": 0.25}]]
+
+
+def test_sequential_lr_state_dict_round_trip():
+    def make(T):
+        opt = T.optim.SGD([T.nn.Parameter(T.zeros(1))], lr=0.1)
+        L = T.optim.lr_scheduler
+        return opt, L.SequentialLR(opt, [L.ConstantLR(opt, 0.5, 2), L.ExponentialLR(opt, 0.9)], [3])
+
+    def scenario(T):
+        opt, sched = make(T)
+        for _ in range(4):
+            opt.step()
+            sched.step()
+        saved = sched.state_dict()
+        opt2, resumed = make(T)
+        opt2.load_state_dict(opt.state_dict())
+        resumed.load_state_dict(saved)
+        rates = []
+        for _ in range(3):
+            for o, s in ((opt, sched), (opt2, resumed)):
+                o.step()
+                s.step()
+            rates.append([sched.get_last_lr()[0], resumed.get_last_lr()[0]])
+        return (sorted(saved), saved["_milestones"], saved["last_epoch"], [s["last_epoch"] for s in saved["_schedulers"]],
+                "optimizer" in saved, rates)
+    keys, milestones, epoch, inner, has_opt, rates = both(scenario)
+    assert keys == ["_last_lr", "_milestones", "_schedulers", "last_epoch"] and milestones == [3] and epoch == 4
+    assert not has_opt and inner == [2, 1]
+    np.testing.assert_allclose(rates, [[0.1 * 0.9 ** k] * 2 for k in (2, 3, 4)], rtol=1e-12)
+
+
+def test_closed_forms_when_stepping_to_an_epoch():
+    epochs = [3, 9, 5, 1, 0, 2]
+    got = both(lambda T: _lrs(T, lambda L, o: L.ConstantLR(o, 0.25, 4), 6, epochs=epochs))
+    assert [r for r, _ in got] == [0.25, 0.25, 1.0, 1.0, 0.25, 0.25, 0.25]
+    got = both(lambda T: _lrs(T, lambda L, o: L.MultiStepLR(o, [2, 5, 5], 0.5), 6, epochs=epochs))
+    # gamma to the number of milestones passed (a repeated milestone counts twice)
+    np.testing.assert_allclose([r for r, _ in got], [1.0, 0.5, 0.125, 0.125, 1.0, 1.0, 0.5])
