@@ -4,6 +4,7 @@ import math
 import warnings
 
 import numpy as np
+import pytest
 
 from parity import both, same_error
 
@@ -297,3 +298,98 @@ def test_closed_forms_when_stepping_to_an_epoch():
     got = both(lambda T: _lrs(T, lambda L, o: L.MultiStepLR(o, [2, 5, 5], 0.5), 6, epochs=epochs))
     # gamma to the number of milestones passed (a repeated milestone counts twice)
     np.testing.assert_allclose([r for r, _ in got], [1.0, 0.5, 0.125, 0.125, 1.0, 1.0, 0.5])
+
+
+# --- constructor errors, as torch words them ---------------------------------------------------------
+def _params(T):
+    return [T.nn.Parameter(T.zeros(1))]
+
+
+def _two_groups(T, **kwargs):
+    return T.optim.SGD([{"params": _params(T)}, {"params": _params(T)}], lr=1.0, momentum=0.9, **kwargs)
+
+
+def _sgd(T):
+    return T.optim.SGD(_params(T), lr=1.0, momentum=0.9)
+
+
+OPTION_WORDS = {"lr": "learning rate", "eps": "epsilon value"}
+OPTIONS = {"Adadelta": "lr rho eps weight_decay", "Adamax": "lr eps weight_decay",
+           "NAdam": "lr eps weight_decay momentum_decay", "RAdam": "lr eps weight_decay", "Rprop": "lr",
+           "ASGD": "lr weight_decay", "Adagrad": "lr lr_decay weight_decay initial_accumulator_value eps",
+           "RMSprop": "lr eps momentum weight_decay alpha", "SGD": "lr momentum weight_decay",
+           "Adam": "lr eps weight_decay", "AdamW": "lr eps weight_decay"}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_optimizer_option_errors(name):
+    for option in OPTIONS[name].split():
+        msg = same_error(lambda T: getattr(T.optim, name)(_params(T), **{option: -1.0}), ValueError)
+        assert msg == f"Invalid {OPTION_WORDS.get(option, option + ' value')}: -1.0"
+    if name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam"):
+        assert same_error(lambda T: getattr(T.optim, name)(_params(T), betas=(1.0, 0.9)), ValueError) == \
+            "Invalid beta parameter at index 0: 1.0"
+        assert same_error(lambda T: getattr(T.optim, name)(_params(T), betas=(0.9, -0.1)), ValueError) == \
+            "Invalid beta parameter at index 1: -0.1"
+
+
+SCHEDULER_ERRORS = {
+    "SequentialLR expects at least one scheduler, but got no scheduler.":
+        lambda T, L: L.SequentialLR(_sgd(T), [], []),
+    "ChainedScheduler expects at least one scheduler to be chained, but got no scheduler.":
+        lambda T, L: L.ChainedScheduler([]),
+    "SequentialLR does not support `ReduceLROnPlateau` scheduler as it requires additional kwargs to be specified "
+    "when calling `step`, but got one at index 1 in the given schedulers sequence.":
+        lambda T, L: (lambda o: L.SequentialLR(o, [L.ConstantLR(o), L.ReduceLROnPlateau(o)], [2]))(_sgd(T)),
+    "ChainedScheduler does not support `ReduceLROnPlateau` scheduler as it requires additional kwargs to be "
+    "specified when calling `step`, but got one at index 0 in the given schedulers sequence.":
+        lambda T, L: L.ChainedScheduler([L.ReduceLROnPlateau(_sgd(T))]),
+    "Sequential Schedulers expects number of schedulers provided to be one more than the number of milestone "
+    "points, but got number of schedulers 1 and the number of milestones to be equal to 1":
+        lambda T, L: (lambda o: L.SequentialLR(o, [L.ConstantLR(o)], [2]))(_sgd(T)),
+    "Constant multiplicative factor expected to be between 0 and 1.": lambda T, L: L.ConstantLR(_sgd(T), 1.5),
+    "Starting multiplicative factor expected to be greater than 0 and less or equal to 1.":
+        lambda T, L: L.LinearLR(_sgd(T), 0.0),
+    "Ending multiplicative factor expected to be between 0 and 1.": lambda T, L: L.LinearLR(_sgd(T), 0.5, 1.5),
+    "Expected positive integer T_0, but got 0": lambda T, L: L.CosineAnnealingWarmRestarts(_sgd(T), 0),
+    "Expected integer T_mult >= 1, but got 0": lambda T, L: L.CosineAnnealingWarmRestarts(_sgd(T), 2, 0),
+    "Expected integer T_mult >= 1, but got 1.5": lambda T, L: L.CosineAnnealingWarmRestarts(_sgd(T), 2, 1.5),
+    "Expected non-negative epoch, but got -1": lambda T, L: L.CosineAnnealingWarmRestarts(_sgd(T), 2).step(-1),
+    "Expected 2 lr_lambdas, but got 1": lambda T, L: L.LambdaLR(_two_groups(T), [lambda e: 1.0]),
+    "Expected 2 lr_lambdas, but got 3": lambda T, L: L.MultiplicativeLR(_two_groups(T), [lambda e: 1.0] * 3),
+    "max_lr must have the same length as optimizer.param_groups. max_lr has 1 values, param_groups has 2.":
+        lambda T, L: L.OneCycleLR(_two_groups(T), [1.0], total_steps=4),
+    "base_momentum must have the same length as optimizer.param_groups. base_momentum has 1 values, param_groups "
+    "has 2.": lambda T, L: L.OneCycleLR(_two_groups(T), 1.0, total_steps=4, base_momentum=[0.8]),
+    "Expected positive integer total_steps, but got 0": lambda T, L: L.OneCycleLR(_sgd(T), 1.0, total_steps=0),
+    "You must define either total_steps OR (epochs AND steps_per_epoch)": lambda T, L: L.OneCycleLR(_sgd(T), 1.0),
+    "Expected positive integer epochs, but got 0":
+        lambda T, L: L.OneCycleLR(_sgd(T), 1.0, epochs=0, steps_per_epoch=2),
+    "Expected positive integer steps_per_epoch, but got 0":
+        lambda T, L: L.OneCycleLR(_sgd(T), 1.0, epochs=2, steps_per_epoch=0),
+    "Expected float between 0 and 1 pct_start, but got 1.5":
+        lambda T, L: L.OneCycleLR(_sgd(T), 1.0, total_steps=4, pct_start=1.5),
+    "Factor should be < 1.0.": lambda T, L: L.ReduceLROnPlateau(_sgd(T), factor=1.0),
+    "mode up is unknown!": lambda T, L: L.ReduceLROnPlateau(_sgd(T), mode="up"),
+    "threshold mode ratio is unknown!": lambda T, L: L.ReduceLROnPlateau(_sgd(T), threshold_mode="ratio"),
+    "expected 1 min_lrs, got 2": lambda T, L: L.ReduceLROnPlateau(_sgd(T), min_lr=[0.1, 0.2]),
+}
+
+
+@pytest.mark.parametrize("message", list(SCHEDULER_ERRORS))
+def test_scheduler_errors_as_torch(message):
+    assert same_error(lambda T: SCHEDULER_ERRORS[message](T, T.optim.lr_scheduler), ValueError) == message
+
+
+def test_scheduler_arguments_at_their_limits_are_accepted():
+    def scenario(T):
+        L = T.optim.lr_scheduler
+        o = _sgd(T)
+        L.ConstantLR(o, 1.0)
+        L.LinearLR(o, 1.0, 0.0)                     # start 1 and end 0 are allowed
+        one = L.SequentialLR(o, [L.ExponentialLR(o, 0.5)], [])   # one scheduler, no milestone
+        cycle = L.OneCycleLR(_sgd(T), 1.0, epochs=1, steps_per_epoch=4)   # one epoch, or one step per epoch
+        per_epoch = L.OneCycleLR(_sgd(T), 1.0, epochs=4, steps_per_epoch=1)
+        chained = L.ChainedScheduler([L.ExponentialLR(o, 0.5)], optimizer=o)
+        return one.get_last_lr(), cycle.total_steps, per_epoch.total_steps, chained.optimizer is o
+    assert both(scenario) == [[1.0], 4, 4, True]
