@@ -393,3 +393,108 @@ def test_scheduler_arguments_at_their_limits_are_accepted():
         chained = L.ChainedScheduler([L.ExponentialLR(o, 0.5)], optimizer=o)
         return one.get_last_lr(), cycle.total_steps, per_epoch.total_steps, chained.optimizer is o
     assert both(scenario) == [[1.0], 4, 4, True]
+
+
+def test_cosine_warm_restarts_stepping_to_epochs():
+    def cawr(T_0, T_mult, epoch, eta_min=0.0):
+        """The period `epoch` falls in (each T_mult times longer) and the cosine within it."""
+        T_i, start = T_0, 0.0
+        while epoch >= start + T_i:
+            start, T_i = start + T_i, T_i * T_mult
+        return eta_min + (1 - eta_min) * (1 + math.cos(math.pi * (epoch - start) / T_i)) / 2
+    epochs = [1, 4, 10, 2.5, 23, 3, 7.5]
+    for T_mult in (1, 2, 3):
+        got = both(lambda T: _lrs(T, lambda L, o: L.CosineAnnealingWarmRestarts(o, 3, T_mult), len(epochs),
+                                  epochs=epochs))
+        np.testing.assert_allclose([r for r, _ in got[1:]], [cawr(3, T_mult, e) for e in epochs], rtol=1e-12)
+
+
+def test_scheduler_defaults():
+    got = both(lambda T: _lrs(T, lambda L, o: L.ConstantLR(o), 6))           # a third of the rate for 5 epochs
+    np.testing.assert_allclose([r for r, _ in got], [1 / 3] * 5 + [1.0, 1.0])
+    got = both(lambda T: _lrs(T, lambda L, o: L.PolynomialLR(o), 6))         # linear to 0 over 5 epochs
+    np.testing.assert_allclose([r for r, _ in got], [1.0, 0.8, 0.6, 0.4, 0.2, 0.0, 0.0], atol=1e-15)
+    got = both(lambda T: _lrs(T, lambda L, o: L.CosineAnnealingWarmRestarts(o, 4), 5))   # T_mult 1, eta_min 0
+    np.testing.assert_allclose([r for r, _ in got], [1.0, (1 + math.cos(math.pi / 4)) / 2, 0.5,
+                                                     (1 + math.cos(3 * math.pi / 4)) / 2, 1.0, (1 + math.cos(math.pi / 4)) / 2])
+
+
+def test_schedulers_resume_from_last_epoch():
+    def scenario(T):
+        L = T.optim.lr_scheduler
+        out = []
+        for make in (lambda o, e: L.ConstantLR(o, 0.5, 4, last_epoch=e), lambda o, e: L.CosineAnnealingLR(o, 8, last_epoch=e),
+                     lambda o, e: L.LambdaLR(o, lambda k: 0.5 ** k, last_epoch=e),
+                     lambda o, e: L.PolynomialLR(o, 8, 2.0, last_epoch=e)):
+            o = T.optim.SGD(_params(T), lr=1.0)
+            make(o, -1)                        # sets each group's initial_lr
+            o.param_groups[0]["lr"] = 1.0
+            s = make(o, 2)                      # resumes: its first step is epoch 3
+            out.append([s.last_epoch, o.param_groups[0]["lr"]])
+        return out
+    got = both(scenario)
+    assert [e for e, _ in got] == [3, 3, 3, 3]
+    # LambdaLR's rate is a closed form (0.5 ** 3); the chainable ones step from the rate the group has
+    np.testing.assert_allclose([r for _, r in got], [1.0, 1.0, 0.125, 1.0], rtol=1e-12)
+
+
+def test_reduce_on_plateau_details():
+    def scenario(T):
+        L = T.optim.lr_scheduler
+        out = []
+        for kwargs, metrics in (({"mode": "max", "patience": 0, "threshold": 0.1}, [1.0, 1.05, 1.2, 1.3]),
+                                ({"mode": "min", "patience": 0, "threshold": 0.0}, [1.0, 1.0, 0.5, 0.5]),
+                                ({"mode": "max", "patience": 0, "threshold": 0.0, "threshold_mode": "abs"},
+                                 [1.0, 1.0, 2.0])):
+            o = T.optim.SGD(_params(T), lr=1.0)
+            s = L.ReduceLROnPlateau(o, factor=0.5, **kwargs)
+            first = s.get_last_lr()
+            for m in metrics:
+                s.step(m)
+            out.append([first, s.get_last_lr(), s.last_epoch, s.best])
+        tiny = T.optim.SGD(_params(T), lr=1e-9)
+        s = L.ReduceLROnPlateau(tiny, patience=0)   # a cut smaller than eps is not made
+        s.step(1.0)
+        s.step(1.0)
+        out.append(tiny.param_groups[0]["lr"])
+        grown = T.optim.SGD(_params(T), lr=1.0)
+        s = L.ReduceLROnPlateau(grown, factor=0.5, patience=0, min_lr=0.3)
+        grown.add_param_group({"params": _params(T), "lr": 1.0})   # a scalar min_lr extends to the new group
+        s.step(1.0)
+        s.step(1.0)
+        out.append([g["lr"] for g in grown.param_groups])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s.step(1.0, 7)
+        out.append([s.last_epoch, str(caught[0].message), caught[0].category.__name__])
+        return out
+    got = both(scenario)
+    # max/rel: better only above best * 1.1 (1.05 and 1.3 are not: two cuts); min with threshold 0: an equal
+    # value is no better; max/abs likewise
+    assert got[0] == [[1.0], [0.25], 4, 1.2] and got[1] == [[1.0], [0.25], 4, 0.5] and got[2] == [[1.0], [0.5], 3, 2.0]
+    assert got[3] == 1e-9 and got[4] == [0.5, 0.5]
+    assert got[5][0] == 7 and got[5][2] == "UserWarning" and "epoch" in got[5][1]
+
+
+def test_reduce_on_plateau_refuses_a_new_group_without_its_min_lr():
+    def call(T):
+        o = T.optim.SGD(_params(T), lr=1.0)
+        s = T.optim.lr_scheduler.ReduceLROnPlateau(o, patience=0, min_lr=[0.1])
+        o.add_param_group({"params": _params(T)})
+        s.step(1.0)
+        s.step(1.0)
+    assert same_error(call, RuntimeError) == (
+        "The number of param groups in the `optimizer` (2) differs from when `ReduceLROnPlateau` was initialized (1), "
+        "usually due to a new param group being added to the optimizer. Please modify the `min_lrs` field to match "
+        "the length of the `optimizer` param groups.")
+
+
+def test_one_cycle_keeps_adams_second_beta():
+    def scenario(T):
+        o = T.optim.Adam(_params(T), lr=1.0, betas=(0.9, 0.99))
+        s = T.optim.lr_scheduler.OneCycleLR(o, 1.0, total_steps=4)
+        o.step()
+        s.step()
+        return list(o.param_groups[0]["betas"])
+    got = both(scenario)
+    assert got[1] == 0.99 and got[0] < 0.95
