@@ -498,3 +498,74 @@ def test_one_cycle_keeps_adams_second_beta():
         return list(o.param_groups[0]["betas"])
     got = both(scenario)
     assert got[1] == 0.99 and got[0] < 0.95
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Adamax", "NAdam", "RAdam", "Adadelta",
+                                  "Rprop", "ASGD"])
+def test_default_options_and_flags_reach_the_param_group(name):
+    def scenario(T):
+        groups = []
+        for kwargs in ({}, {"foreach": True}):
+            o = getattr(T.optim, name)(_params(T), **kwargs)
+            groups.append(sorted((k, str(v)) for k, v in o.param_groups[0].items() if k != "params"))
+        return groups
+    default, flagged = both(scenario)
+    assert ["foreach", "None"] in default and ["foreach", "True"] in flagged
+    assert dict(default)["lr"] == {"SGD": "0.001", "Adam": "0.001", "AdamW": "0.001", "Adagrad": "0.01",
+                                   "RMSprop": "0.01", "Adamax": "0.002", "NAdam": "0.002", "RAdam": "0.001",
+                                   "Adadelta": "1.0", "Rprop": "0.01", "ASGD": "0.01"}[name]
+
+
+def test_rprop_two_steps_in_float64():
+    def scenario(T):
+        p = T.nn.Parameter(T.tensor([1.0, -2.0, 0.5], dtype=T.float64))
+        opt = T.optim.Rprop([p], lr=0.1, etas=(0.3, 1.7), step_sizes=(0.05, 0.15))
+        out = []
+        for g in ([0.5, -0.25, 1.0], [0.3, 0.4, 1.0], [0.2, 0.1, 1.0]):
+            p.grad = T.tensor(g, dtype=T.float64)
+            opt.step()
+            out.append(p.detach().clone())
+        return out
+    got = both(scenario, rtol=0, atol=0)
+    # each step size grows by 1.7 (capped at 0.15) while the sign holds, shrinks by 0.3 (floored at 0.05) when it
+    # flips, and a flipped gradient makes no move that step and counts as zero next time
+    p, size, prev, out = np.array([1.0, -2.0, 0.5]), np.full(3, 0.1), np.zeros(3), []
+    for g in (np.array([0.5, -0.25, 1.0]), np.array([0.3, 0.4, 1.0]), np.array([0.2, 0.1, 1.0])):
+        s = g * prev
+        size = np.clip(size * np.where(s > 0, 1.7, np.where(s < 0, 0.3, 1.0)), 0.05, 0.15)
+        g = np.where(s < 0, 0.0, g)
+        p = p - np.sign(g) * size
+        prev = g
+        out.append(p)
+    np.testing.assert_allclose(got, out, rtol=1e-15)
+
+
+def test_rprop_eta_errors():
+    for etas in ((0.0, 1.2), (0.5, 1.0)):
+        assert same_error(lambda T: T.optim.Rprop(_params(T), etas=etas), ValueError) == \
+            f"Invalid eta values: {etas[0]}, {etas[1]}"
+
+
+def test_load_state_dict_casts_state_to_the_parameters_dtype_but_not_the_step():
+    def scenario(T):
+        p32 = T.nn.Parameter(T.tensor([1.0, 2.0]))
+        a = T.optim.Adam([p32], lr=0.1)
+        p32.grad = T.tensor([0.5, 0.5])
+        a.step()
+        p64 = T.nn.Parameter(T.tensor([1.0, 2.0], dtype=T.float64))
+        b = T.optim.Adam([p64], lr=0.1)
+        b.load_state_dict(a.state_dict())
+        s = b.state[p64]
+        return str(s["exp_avg"].dtype), str(s["exp_avg_sq"].dtype), str(s["step"].dtype)
+    assert both(scenario) == ["torch.float64", "torch.float64", "torch.float32"]
+
+    def groups(T):
+        a = T.optim.SGD(_params(T), lr=0.1)
+        T.optim.SGD([{"params": _params(T)}, {"params": _params(T)}], lr=0.1).load_state_dict(a.state_dict())
+
+    def sizes(T):
+        a = T.optim.SGD(_params(T), lr=0.1)
+        T.optim.SGD(_params(T) + _params(T), lr=0.1).load_state_dict(a.state_dict())
+    assert same_error(groups, ValueError) == "loaded state dict has a different number of parameter groups"
+    assert same_error(sizes, ValueError) == \
+        "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
