@@ -327,3 +327,10 @@ def test_a_node_that_saved_a_tensor_detached_in_place_refuses_it():
         z.sum().backward()
     assert same_error(call) == ("Trying to use a saved tensor that has been detached in-place, i.e. with "
                                 ".detach_().This is not supported, please use out-of-place `.detach()` instead")
+
+
+def test_legacy_constructor_takes_a_device():
+    def scenario(T):
+        t = T.Tensor(2, 3, device="meta")
+        return t.is_meta, list(t.shape), str(t.dtype), T.Tensor(2).is_meta
+    assert both(scenario) == [True, [2, 3], "torch.float32", False]

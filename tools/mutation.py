@@ -72,6 +72,7 @@ def run_module(name, jobs, sample, only=None):
     work.mkdir()
     shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "README.md", work / "README.md")   # test_tensor runs the README's tour
     pyproject = (ROOT / "pyproject.toml").read_text()
     config = {
         "source_paths": ["src/ndgrad"],
@@ -79,6 +80,7 @@ def run_module(name, jobs, sample, only=None):
         "pytest_add_cli_args_test_selection": [f"tests/{t}" for t in tests] + ["-p", "no:cacheprovider"],
         "pytest_add_cli_args": ["-x", "-q"],
         "use_git_change_detection": False,
+        "also_copy": ["README.md"],
     }
     # JSON lists, strings and false are valid TOML
     (work / "pyproject.toml").write_text(pyproject + "\n[tool.mutmut]\n" + "".join(
