@@ -1,12 +1,25 @@
 """Optimizer update rules written out for one step by hand, so a wrong rule fails without torch too
 (issue 18: a doubled AdamW weight decay was caught only by the torch comparison)."""
+import copy
 import math
 import warnings
 
 import numpy as np
 import pytest
 
+import ndgrad
+from ndgrad.optim.optimizer import required
+
 from parity import both, same_error
+
+
+def lists(x):
+    """Arrays (also inside lists) as nested lists, so that a whole result compares with ==."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, list):
+        return [lists(v) for v in x]
+    return x
 
 
 def _one_step(T, make):
@@ -569,3 +582,61 @@ def test_load_state_dict_casts_state_to_the_parameters_dtype_but_not_the_step():
     assert same_error(groups, ValueError) == "loaded state dict has a different number of parameter groups"
     assert same_error(sizes, ValueError) == \
         "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+
+
+def test_reduce_on_plateau_relative_and_absolute_thresholds_differ():
+    def scenario(T):
+        out = []
+        for mode, threshold_mode, metrics in (("max", "rel", [2.0, 2.15]), ("max", "abs", [2.0, 2.15]),
+                                              ("min", "rel", [2.0, 1.85]), ("min", "abs", [2.0, 1.85])):
+            o = T.optim.SGD(_params(T), lr=1.0)
+            s = T.optim.lr_scheduler.ReduceLROnPlateau(o, mode=mode, factor=0.5, patience=0, threshold=0.1,
+                                                       threshold_mode=threshold_mode)
+            for m in metrics:
+                s.step(m)
+            out.append(o.param_groups[0]["lr"])
+        small = T.optim.SGD(_params(T), lr=1e-8)
+        s = T.optim.lr_scheduler.ReduceLROnPlateau(small, factor=0.9, patience=0)
+        s.step(1.0)
+        s.step(1.0)   # a cut of 1e-9, under eps = 1e-8: not made
+        out.append(small.param_groups[0]["lr"])
+        return out
+    # rel: 2.15 is not above 2.0 * 1.1 (nor 1.85 under 2.0 * 0.9): a cut; abs: it is beyond 2.0 -+ 0.1: none
+    assert both(scenario) == [0.5, 1.0, 0.5, 1.0, 1e-8]
+
+
+def test_optimizer_copies_keep_defaults_and_state():
+    def scenario(T):
+        p = T.nn.Parameter(T.tensor([1.0, 2.0]))
+        opt = T.optim.SGD([p], lr=0.1, momentum=0.9)
+        p.grad = T.tensor([1.0, 1.0])
+        opt.step()
+        twin = copy.deepcopy(opt)
+        return twin.defaults["lr"], twin.defaults["momentum"], list(twin.state.values())[0]["momentum_buffer"]
+    assert lists(both(scenario)) == [0.1, 0.9, [1.0, 1.0]]
+    assert repr(required) == "<required parameter>"   # as torch.optim.optimizer.required
+
+
+def test_flags_ndgrad_does_not_implement_are_refused():
+    # ndgrad runs updates on the _foreach_ ops under no_grad: fused and differentiable are refused, by every class
+    for make in (lambda: ndgrad.optim.AdamW(_params(ndgrad), differentiable=True),
+                 lambda: ndgrad.optim.AdamW(_params(ndgrad), fused=True),
+                 lambda: ndgrad.optim.Adagrad(_params(ndgrad), fused=True)):
+        with pytest.raises(NotImplementedError, match="is not supported by ndgrad"):
+            make()
+
+    class NoRule(ndgrad.optim.Optimizer):
+        pass
+    p = ndgrad.nn.Parameter(ndgrad.zeros(1))
+    p.grad = ndgrad.ones(1)
+    with pytest.raises(NotImplementedError, match="NoRule does not implement step"):
+        NoRule([p], {}).step()
+
+
+def test_fused_false_and_rho_limits():
+    def scenario(T):
+        return [T.optim.Adagrad(_params(T), fused=False).param_groups[0]["fused"],
+                T.optim.AdamW(_params(T), fused=False).param_groups[0]["fused"],
+                T.optim.Adadelta(_params(T), rho=1.0).param_groups[0]["rho"]]
+    assert both(scenario) == [False, False, 1.0]
+    assert same_error(lambda T: T.optim.Adadelta(_params(T), rho=1.5), ValueError) == "Invalid rho value: 1.5"
