@@ -640,3 +640,30 @@ def test_fused_false_and_rho_limits():
                 T.optim.Adadelta(_params(T), rho=1.0).param_groups[0]["rho"]]
     assert both(scenario) == [False, False, 1.0]
     assert same_error(lambda T: T.optim.Adadelta(_params(T), rho=1.5), ValueError) == "Invalid rho value: 1.5"
+
+
+def test_cyclic_lr_cycles_adams_beta1_only_and_its_defaults():
+    def scenario(T):
+        L = T.optim.lr_scheduler
+        o = T.optim.Adam(_params(T), lr=1.0, betas=(0.9, 0.99))
+        s = L.CyclicLR(o, 0.1, 0.5, step_size_up=2)
+        o.step()
+        s.step()
+        g = o.param_groups[0]
+        d = T.optim.SGD(_params(T), lr=1.0, momentum=0.9)
+        default = L.CyclicLR(d, 0.1, 0.5, scale_fn=lambda x: 0.5)   # step_size_up 2000, scale_mode "cycle"
+        d.step()
+        default.step()
+        m = T.optim.SGD(_params(T), lr=1.0, momentum=0.9)
+        L.CyclicLR(m, 0.1, 0.5, step_size_up=2)
+        resumed = L.CyclicLR(m, 0.1, 0.5, step_size_up=2, last_epoch=0)   # resumes: lr is not reset to base_lr
+        mult = L.MultiplicativeLR(m, lambda e: 0.5, last_epoch=0)
+        return (list(g["betas"]), "momentum" in g, d.param_groups[0]["lr"], resumed.last_epoch, mult.last_epoch)
+    betas, has_momentum, lr, epoch, mult_epoch = both(scenario)
+    assert math.isclose(betas[0], 0.85) and betas[1] == 0.99 and not has_momentum
+    assert math.isclose(lr, 0.1 + 0.4 * 0.5 / 2000) and epoch == 1 and mult_epoch == 1
+
+
+def test_constant_lr_closed_form_at_total_iters():
+    got = both(lambda T: _lrs(T, lambda L, o: L.ConstantLR(o, 0.25, 4), 3, epochs=[3, 4, 5]))
+    assert [r for r, _ in got] == [0.25, 0.25, 1.0, 1.0]
