@@ -36,21 +36,22 @@ MODULES = {
                 "test_function.py", "test_pipelining_backward.py"],
                None, 1),
     "record": (["autograd/record.py", "autograd/copy_slices.py"],
-               ["test_views.py", "test_inplace.py", "test_engine.py", "test_saved_tensors.py", "test_function.py"],
+               ["test_views.py", "test_inplace.py", "test_engine.py", "test_saved_tensors.py", "test_function.py",
+                "test_record_rules.py"],
                None, 1),
     "node": (["autograd/node.py", "_hooks.py"],
              ["test_hooks.py", "test_saved_tensors.py", "test_engine.py", "test_engine_api.py", "test_function.py"],
              None, 1),
     # _tensor.py: only its view / version / autograd bookkeeping, not dtype casts or repr
     "tensor": (["_tensor.py"],
-               ["test_views.py", "test_inplace.py", "test_tensor.py", "test_engine.py"],
+               ["test_views.py", "test_inplace.py", "test_tensor.py", "test_engine.py", "test_tensor_rules.py"],
                ["*xǁTensorǁ" + m + "__mutmut_*" for m in (
                    "_make", "__init__", "_set_requires_grad", "requires_grad_", "grad_fn", "is_leaf", "_is_view",
                    "_version", "output_nr", "retains_grad", "detach", "detach_", "data", "grad")],
                1),
     "optim": (["optim/optimizer.py", "optim/sgd.py", "optim/adam.py", "optim/adagrad.py", "optim/rmsprop.py",
                "optim/extra.py", "optim/lbfgs.py", "optim/lr_scheduler.py"],
-              ["test_optim.py", "test_optim_schedulers.py"],
+              ["test_optim.py", "test_optim_schedulers.py", "test_optim_rules.py", "test_optim_more.py"],
               None, 3),
 }
 
@@ -71,6 +72,7 @@ def run_module(name, jobs, sample, only=None):
     work.mkdir()
     shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "README.md", work / "README.md")   # test_tensor runs the README's tour
     pyproject = (ROOT / "pyproject.toml").read_text()
     config = {
         "source_paths": ["src/ndgrad"],
@@ -78,6 +80,7 @@ def run_module(name, jobs, sample, only=None):
         "pytest_add_cli_args_test_selection": [f"tests/{t}" for t in tests] + ["-p", "no:cacheprovider"],
         "pytest_add_cli_args": ["-x", "-q"],
         "use_git_change_detection": False,
+        "also_copy": ["README.md"],
     }
     # JSON lists, strings and false are valid TOML
     (work / "pyproject.toml").write_text(pyproject + "\n[tool.mutmut]\n" + "".join(

@@ -462,6 +462,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value and self._grad_fn is not None:   # (requires_grad_(True) lets it pass, as torch)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad=True):
@@ -681,8 +683,8 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if is_array(self._data) != is_array(value._data) or type(self._data) is NestedArray \
-                or type(value._data) is NestedArray and type(self._data) is not NestedArray:
+        if is_array(self._data) != is_array(value._data) \
+                or (type(self._data) is NestedArray) != (type(value._data) is NestedArray):
             raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
                                "incompatible tensor type.")
         if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
@@ -723,8 +725,12 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._base is not None:   # any view, as torch (whether or not its base requires grad)
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
         if self._grad_fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
             self._detached_from = weakref.ref(self._grad_fn)
         self._grad_fn = None

@@ -1048,16 +1048,19 @@ def _storage_offset(a):
 @op("slice_inverse", public=False, view=True)
 def _slice_inverse(input, src, dim, start, end, step):
     """input's memory seen with src's size, stride and offset: for input a slice of src, src's memory."""
-    storage, item, offset = _storage(input), src.itemsize, _storage_offset(src)
-    needed = offset + item * (1 + sum((n - 1) * s // item for n, s in zip(src.shape, src.strides))) \
+    # src's geometry in elements, read in input's dtype (torch: input.as_strided(src's sizes, strides, offset))
+    storage, item = _storage(input), input.itemsize
+    strides = tuple(s // src.itemsize * item for s in src.strides)
+    offset = _storage_offset(src) // src.itemsize * item
+    needed = offset + item * (1 + sum((n - 1) * s // item for n, s in zip(src.shape, strides))) \
         if src.size else 0
     if needed > storage.nbytes or not storage.flags.c_contiguous:
         raise RuntimeError(f"setStorage: sizes {_shape_str(src.shape)}, strides "
-                           f"{_shape_str(s // item for s in src.strides)}, storage offset {offset // item}, and "
+                           f"{_shape_str(s // item for s in strides)}, storage offset {offset // item}, and "
                            f"itemsize {item} requiring a storage size of {needed} are out of bounds for storage of "
                            f"size {storage.nbytes}")
-    flat = storage.reshape(-1).view(src.dtype)[offset // item:]
-    return np.lib.stride_tricks.as_strided(flat, src.shape, src.strides)
+    flat = storage.reshape(-1).view(input.dtype)[offset // item:]
+    return np.lib.stride_tricks.as_strided(flat, src.shape, strides)
 
 
 @register(method=True)

@@ -26,6 +26,13 @@ def _per_group(name, optimizer, value):
     return [value] * len(optimizer.param_groups)
 
 
+def _lr_lambdas(optimizer, lr_lambda):
+    """LambdaLR's and MultiplicativeLR's per-group functions (their count error is worded apart)."""
+    if isinstance(lr_lambda, (list, tuple)) and len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+    return _per_group("lr_lambda", optimizer, lr_lambda)
+
+
 def _check_optimizer(optimizer):
     if not isinstance(optimizer, Optimizer):
         raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
@@ -142,7 +149,7 @@ class LambdaLR(LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         _check_optimizer(optimizer)
         self.optimizer = optimizer
-        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda)
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
@@ -346,7 +353,7 @@ class MultiplicativeLR(LRScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         _check_optimizer(optimizer)
         self.optimizer = optimizer
-        self.lr_lambdas = _per_group("lr_lambda", optimizer, lr_lambda)
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     state_dict, load_state_dict = LambdaLR.state_dict, LambdaLR.load_state_dict
@@ -654,6 +661,8 @@ class ChainedScheduler(SequentialLR):
     """
 
     def __init__(self, schedulers, optimizer=None):
+        if len(schedulers) < 1:
+            raise ValueError("ChainedScheduler expects at least one scheduler to be chained, but got no scheduler.")
         optimizer = optimizer if optimizer is not None else schedulers[0].optimizer
         _check_schedulers("ChainedScheduler", optimizer, schedulers)
         self._schedulers, self.optimizer = list(schedulers), optimizer
