@@ -1,0 +1,118 @@
+"""Rules of the backward engine (autograd/engine.py, hooks.py, capture.py, graph_walk.py), each
+stated with its expected value and, where torch is installed, compared with torch: a reentrant
+backward deep in the stack keeps its options, anomaly mode runs the same pass, the execution order
+a hook sees, retains_grad on outputs that get no gradient.
+"""
+import sys
+
+import numpy as np
+
+from parity import both
+
+
+def _deep(depth, fn):
+    return fn() if depth == 0 else _deep(depth - 1, fn)
+
+
+def _in_deep_hook(T, fn):
+    """fn() run by a tensor hook during a backward, deeper than half the recursion limit (where
+    ndgrad moves the nested backward to a fresh thread); returns what fn returned."""
+    out = []
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+
+    def hook(g):
+        with T.enable_grad():   # hooks run with grad mode off
+            out.append(_deep(int(sys.getrecursionlimit() * 0.6), fn))
+    y.register_hook(hook)
+    y.sum().backward()
+    return out[0]
+
+
+# --- reentrant backward deep in the stack -------------------------------------------------------
+def test_deep_reentrant_grad_keeps_create_graph():
+    def s(T):
+        z = T.tensor([3.0, 4.0], requires_grad=True)
+
+        def inner():
+            g, = T.autograd.grad((z ** 3).sum(), [z], create_graph=True)   # 3 z^2, with a graph
+            gg, = T.autograd.grad(g.sum(), [z])                              # 6 z
+            return [g, gg, g.requires_grad]
+        return _in_deep_hook(T, inner)
+    g, gg, has_graph = both(s)
+    np.testing.assert_allclose(g, [27.0, 48.0])
+    np.testing.assert_allclose(gg, [18.0, 24.0])
+    assert has_graph is True
+
+
+def test_deep_reentrant_grad_keeps_retain_graph():
+    def s(T):
+        z = T.tensor([3.0, 4.0], requires_grad=True)
+
+        def inner():
+            w = (z * z).exp().sum()
+            T.autograd.grad(w, [z], retain_graph=True)
+            return T.autograd.grad(w, [z])[0]   # the graph is still there
+        return _in_deep_hook(T, inner)
+    np.testing.assert_allclose(both(s), 2 * np.array([3.0, 4.0]) * np.exp([9.0, 16.0]), rtol=1e-6)
+
+
+def test_deep_reentrant_backward_with_inputs_accumulates_into_grad():
+    def s(T):
+        z = T.tensor([3.0, 4.0], requires_grad=True)
+        other = T.tensor([1.0, 1.0], requires_grad=True)
+
+        def inner():
+            (z * z * other).sum().backward(inputs=[z])
+            return [z.grad, other.grad is None]
+        return _in_deep_hook(T, inner)
+    g, other_none = both(s)
+    np.testing.assert_allclose(g, [6.0, 8.0])
+    assert other_none is True
+
+
+# --- anomaly mode ---------------------------------------------------------------------------
+def test_backward_in_anomaly_mode_computes_the_same_gradients():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        with T.autograd.detect_anomaly():
+            a, b = (x * x).unbind()
+            (a * 3 + b.exp()).backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [6.0, 4.0 * np.exp(4.0)], rtol=1e-6)
+
+
+# --- what a hook sees of the running pass ------------------------------------------------------
+def test_execution_order_lists_every_root_but_runs_only_what_reaches_the_inputs():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        w = T.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        a = (x * 2).sum()
+        b = w.exp().sum()       # reaches only w, which is not asked for
+
+        def hook(g):
+            seen.extend(n.name() for n in T._C._current_graph_task_execution_order())
+        a.register_hook(hook)
+        b.register_hook(lambda g: seen.append("b ran"))
+        with T.autograd.set_multithreading_enabled(False):
+            g, = T.autograd.grad([a, b], [x])
+        return [g, seen]
+    g, seen = both(s)
+    np.testing.assert_allclose(g, [2.0, 2.0])
+    # as torch: b's node is listed (it is a root) although it does not run; nothing below it is
+    assert seen == ["SumBackward0", "SumBackward0", "MulBackward0", "torch::autograd::AccumulateGrad"]
+
+
+def test_retained_output_that_gets_no_gradient_keeps_none():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        a, b = (x * 1).unbind()
+        a.retain_grad()
+        b.retain_grad()
+        (a * 3).backward()     # b's slot of the unbind node gets no gradient
+        return [a.grad, b.grad is None, x.grad]
+    ga, b_none, gx = both(s)
+    np.testing.assert_allclose(ga, 3.0)
+    assert b_none is True
+    np.testing.assert_allclose(gx, [3.0, 0.0])
