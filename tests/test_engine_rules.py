@@ -116,3 +116,34 @@ def test_retained_output_that_gets_no_gradient_keeps_none():
     np.testing.assert_allclose(ga, 3.0)
     assert b_none is True
     np.testing.assert_allclose(gx, [3.0, 0.0])
+
+
+# --- the profiler's hold on each node --------------------------------------------------------
+def test_profiled_grad_computes_only_the_gradients_asked_for():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        w = T.tensor([3.0, 4.0], requires_grad=True)
+        y = (x * w).sum()
+        with T.autograd.profiler.profile() as prof:
+            g, = T.autograd.grad(y, [x])
+        names = [e.name for e in prof.function_events]
+        # MulBackward0 multiplies once: the gradient of w is not asked for
+        return [g, names.count("aten::mul"),
+                [n for n in names if n.startswith("autograd::engine::evaluate_function: ") and "Accumulate" not in n]]
+    g, muls, nodes = both(s)
+    np.testing.assert_allclose(g, [3.0, 4.0])
+    assert muls == 1
+    assert nodes == ["autograd::engine::evaluate_function: SumBackward0",
+                     "autograd::engine::evaluate_function: MulBackward0"]
+
+
+def test_profiled_backward_keeps_create_graph():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        w = T.tensor([3.0, 4.0])
+        with T.autograd.profiler.profile():
+            (x * x * w).sum().backward(create_graph=True)
+        return [x.grad, x.grad.grad_fn.name()]
+    g, fn = both(s)
+    np.testing.assert_allclose(g, [6.0, 16.0])
+    assert fn == "torch::autograd::CopyBackwards"
