@@ -3,9 +3,11 @@ stated with its expected value and, where torch is installed, compared with torc
 backward deep in the stack keeps its options, anomaly mode runs the same pass, the execution order
 a hook sees, retains_grad on outputs that get no gradient.
 """
+import contextlib
 import sys
 
 import numpy as np
+import pytest
 
 from parity import both
 
@@ -147,3 +149,68 @@ def test_profiled_backward_keeps_create_graph():
     g, fn = both(s)
     np.testing.assert_allclose(g, [6.0, 16.0])
     assert fn == "torch::autograd::CopyBackwards"
+
+
+# --- what a node computes in a pass with inputs= ---------------------------------------------
+@pytest.mark.parametrize("mode", ["plain", "anomaly", "profiler"])
+def test_node_post_hook_sees_no_gradient_for_an_input_not_asked_for(mode):
+    def s(T):
+        ctx = {"plain": contextlib.nullcontext, "anomaly": T.autograd.detect_anomaly,
+               "profiler": T.autograd.profiler.profile}[mode]
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        w = T.tensor([3.0, 4.0], requires_grad=True)
+        y = x * w
+        seen = []
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(list(grad_inputs)))
+        with ctx():
+            g, = T.autograd.grad(y.sum(), [x])
+        return [g, seen[0][0], seen[0][1] is None]
+    g, gx, w_none = both(s)
+    np.testing.assert_allclose(g, [3.0, 4.0])
+    np.testing.assert_allclose(gx, [3.0, 4.0])
+    assert w_none is True     # w's gradient is not computed: only x was asked for
+
+
+def test_anomaly_mode_backward_keeps_create_graph():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        with T.autograd.detect_anomaly():
+            (x * x * T.tensor([3.0, 4.0])).sum().backward(create_graph=True)
+        return [x.grad, x.grad.grad_fn.name()]
+    g, fn = both(s)
+    np.testing.assert_allclose(g, [6.0, 16.0])
+    assert fn == "torch::autograd::CopyBackwards"
+
+
+# --- gradients brought to their input -----------------------------------------------------------
+def test_lazily_conjugated_gradient_given_to_backward_is_resolved():
+    def s(T):
+        x = T.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+        c = T.tensor([1 + 2j, 3 - 1j])
+        (x * 2).backward(c.conj())      # a conj view: the root passes it on as is
+        return x.grad
+    np.testing.assert_allclose(both(s), [2 - 4j, 6 + 2j])
+
+
+@pytest.mark.parametrize("grad_dtype", ["any", "float64"])
+def test_broadcast_gradient_is_summed_to_a_leaf_with_a_grad_dtype(grad_dtype):
+    def s(T):
+        x = T.ones(1, requires_grad=True)
+        x.grad_dtype = None if grad_dtype == "any" else T.float64
+        (x + T.ones(3)).sum().backward()   # add's gradient for x has shape [3]: summed to [1]
+        return [x.grad, str(x.grad.dtype)]
+    g, dtype = both(s)
+    np.testing.assert_allclose(g, [3.0])
+    assert dtype == ("torch.float32" if grad_dtype == "any" else "torch.float64")
+
+
+def test_dense_gradient_added_to_a_sparse_one_already_buffered():
+    def s(T):
+        w = T.ones(4, 2, requires_grad=True)
+        a = (w * 2).sum()
+        b = T.nn.functional.embedding(T.tensor([0, 2]), w, sparse=True).sum()   # runs first: newer
+        (a + b).backward()
+        return [w.grad.is_sparse, w.grad]
+    sparse, g = both(s)
+    assert sparse is False
+    np.testing.assert_allclose(g, [[3.0, 3.0], [2.0, 2.0], [3.0, 3.0], [2.0, 2.0]])
