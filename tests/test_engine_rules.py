@@ -204,13 +204,32 @@ def test_broadcast_gradient_is_summed_to_a_leaf_with_a_grad_dtype(grad_dtype):
     assert dtype == ("torch.float32" if grad_dtype == "any" else "torch.float64")
 
 
-def test_dense_gradient_added_to_a_sparse_one_already_buffered():
+@pytest.mark.parametrize("sparse_first", [True, False])
+def test_dense_and_sparse_gradients_meeting_in_one_buffer_add_to_dense(sparse_first):
     def s(T):
         w = T.ones(4, 2, requires_grad=True)
-        a = (w * 2).sum()
-        b = T.nn.functional.embedding(T.tensor([0, 2]), w, sparse=True).sum()   # runs first: newer
+        terms = [lambda: (w * 2).sum(), lambda: T.nn.functional.embedding(T.tensor([0, 2]), w, sparse=True).sum()]
+        if not sparse_first:
+            terms.reverse()
+        a, b = terms[0](), terms[1]()    # b, recorded last, runs first: its gradient is buffered first
         (a + b).backward()
         return [w.grad.is_sparse, w.grad]
     sparse, g = both(s)
     assert sparse is False
     np.testing.assert_allclose(g, [[3.0, 3.0], [2.0, 2.0], [3.0, 3.0], [2.0, 2.0]])
+
+
+def test_final_callback_sees_no_current_node():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        y = x * 2
+
+        def hook(g):
+            seen.append(T._C._current_autograd_node().name())
+            T.autograd.Variable._execution_engine.queue_callback(
+                lambda: seen.append(T._C._current_autograd_node() is None))
+        y.register_hook(hook)
+        y.sum().backward()
+        return seen
+    assert both(s) == ["MulBackward0", True]
