@@ -9,6 +9,10 @@ import sys
 import numpy as np
 import pytest
 
+import ndgrad
+from ndgrad.autograd import engine
+from ndgrad.autograd.node import edge
+
 from parity import both
 
 
@@ -233,3 +237,59 @@ def test_final_callback_sees_no_current_node():
         y.sum().backward()
         return seen
     assert both(s) == ["MulBackward0", True]
+
+
+# --- nodes that get some, all or none of their gradients ---------------------------------------
+def test_post_hook_sees_no_gradient_for_an_input_without_an_edge_in_a_pass_with_inputs():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        c = T.tensor([3.0, 4.0])           # needs no gradient: no edge
+        y = x * c
+        seen = []
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs[1] is None))
+        g, = T.autograd.grad(y.sum(), [x])
+        return [g, seen]
+    g, seen = both(s)
+    np.testing.assert_allclose(g, [3.0, 4.0])
+    assert seen == [True]
+
+
+def test_two_output_node_with_both_gradients():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        a, b = (x * 1).unbind()
+        (a * 2 + b * 3).backward()
+        return x.grad
+    np.testing.assert_allclose(both(s), [2.0, 3.0])
+
+
+def test_two_output_node_that_gets_no_gradient_passes_none_on():
+    def s(T):
+        class Drop(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a + b
+
+            @staticmethod
+            def backward(ctx, g):
+                return None, None
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        w = T.tensor([1.0, 2.0], requires_grad=True)
+        a, b = (x * 1).unbind()
+        seen = []
+        a.grad_fn.register_prehook(lambda grad_outputs: seen.append([g is None for g in grad_outputs]))
+        a.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append([g is None for g in grad_inputs]))
+        (Drop.apply(a, b) + w.sum()).sum().backward()
+        return [x.grad is None, seen, w.grad]
+    x_none, seen, gw = both(s)
+    # unbind's node runs (its hooks see None in, None out) but makes no zeros: x gets no gradient
+    assert x_none is True and seen == [[True, True], [True]]
+    np.testing.assert_allclose(gw, [1.0, 1.0])
+
+
+def test_engine_refuses_a_root_node_returning_the_wrong_number_of_gradients():
+    # the engine API (docs/engine-api.md): one gradient per root edge, as every node returns one per edge
+    y = ndgrad.tensor([1.0, 2.0], requires_grad=True) * 2
+    with pytest.raises(RuntimeError) as e:
+        engine.run_backward([edge(y)], [ndgrad.ones(2), ndgrad.ones(2)])
+    assert str(e.value) == "function GraphRoot returned an incorrect number of gradients (expected 1, got 2)"
