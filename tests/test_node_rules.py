@@ -73,7 +73,7 @@ def test_gradient_edge_repr_names_node_and_output_nr():
 # --- saved values ----------------------------------------------------------------------------
 def test_saved_int_list_is_exposed_as_a_tuple():
     def s(T):
-        y = T.ones(2, 3, requires_grad=True).permute(1, 0)
+        y = T.ones(2, 3, requires_grad=True).permute([1, 0])   # given as a list, exposed as a tuple
         dims = y.grad_fn._saved_dims
         return [type(dims).__name__, list(dims)]
     assert both(s) == ["tuple", [1, 0]]
@@ -199,10 +199,10 @@ def test_first_gradient_with_create_graph_and_no_history_is_output_0():
     def s(T):
         x = T.ones(2, requires_grad=True)
         (x * T.tensor([2.0, 3.0])).sum().backward(create_graph=True)   # the gradient has no graph
-        return [x.grad, x.grad.output_nr, x.grad.grad_fn is None]
-    g, nr, no_fn = both(s)
+        return [x.grad, x.grad.output_nr, x.grad.grad_fn is None, x.grad.requires_grad]
+    g, nr, no_fn, requires_grad = both(s)
     np.testing.assert_allclose(g, [2.0, 3.0])
-    assert nr == 0 and no_fn is True
+    assert nr == 0 and no_fn is True and requires_grad is False
 
 
 def test_accumulate_grad_adds_under_the_leafs_lock():
@@ -289,3 +289,108 @@ def test_deep_copied_module_keeps_its_hooks_in_order():
         copy.deepcopy(m)(T.ones(2))
         return seen
     assert both(s) == ["first", "second"]
+
+
+def test_first_gradient_with_create_graph_is_a_copy_of_what_the_user_holds():
+    def s(T):
+        shared = T.full((2,), 3.0)
+        x = T.ones(2, requires_grad=True)
+        x.register_hook(lambda g: shared)
+        (x * 1).sum().backward(create_graph=True)
+        shared.add_(1)
+        return x.grad
+    np.testing.assert_allclose(both(s), [3.0, 3.0])
+
+
+@pytest.mark.parametrize("leaf, fn", [
+    ("contiguous 2-d", "torch::autograd::CopyBackwards"), ("contiguous 3-d", "torch::autograd::CopyBackwards"),
+    ("rows with gaps", "CloneBackward0"), ("one row of a wider array", "torch::autograd::CopyBackwards")])
+def test_first_gradient_with_create_graph_follows_the_leaf_layout(leaf, fn):
+    # torch's layout contract: strided like a leaf whose elements fill its memory (size-1 dims do not
+    # count), recorded as a copy; else a contiguous clone
+    def s(T):
+        make = {"contiguous 2-d": lambda: T.ones(2, 3), "contiguous 3-d": lambda: T.ones(2, 2, 2),
+                "rows with gaps": lambda: T.ones(2, 6)[:, :3], "one row of a wider array": lambda: T.ones(2, 5)[:1, :3]}
+        x = make[leaf]().detach().requires_grad_()
+        (x * x).sum().backward(create_graph=True)
+        return [x.grad, x.grad.grad_fn.name()]
+    g, name = both(s)
+    np.testing.assert_allclose(g, 2.0)
+    assert name == fn
+
+
+def test_accumulate_grad_called_directly_in_grad_mode_records_the_copy():
+    def s(T):
+        x = T.ones(2, requires_grad=True)
+        acc = (x * 2).grad_fn.next_functions[0][0]
+        acc(T.ones(2, requires_grad=True) * 3)
+        return [x.grad, x.grad.grad_fn.name()]
+    g, name = both(s)
+    np.testing.assert_allclose(g, [3.0, 3.0])
+    assert name == "torch::autograd::CopyBackwards"
+
+
+def test_node_repr_names_its_class_and_address():
+    fn = (ndgrad.ones(2, requires_grad=True) * 2).grad_fn
+    assert repr(fn) == f"<MulBackward0 object at {id(fn):#x}>"
+
+    def s(T):
+        return repr((T.ones(2, requires_grad=True) * 2).grad_fn).split(" at 0x")[0]
+    assert both(s) == "<MulBackward0 object"
+
+
+def test_attribute_names_that_only_end_like_a_saved_value_are_unknown():
+    fn = lambda T: (T.ones(2, requires_grad=True) * T.ones(2, requires_grad=True)).grad_fn   # noqa: E731
+    for name in ("notsaveself", "abcdefghijkself"):   # 7 and 11 characters before a saved name
+        msg = same_error(lambda T: getattr(fn(T), name), AttributeError)
+        assert msg == f"'MulBackward0' object has no attribute '{name}'"
+
+
+def test_sequence_nr_zero_is_allowed():
+    def s(T):
+        fn = (T.ones(2, requires_grad=True) * 2).grad_fn
+        fn._set_sequence_nr(0)
+        return fn._sequence_nr()
+    assert both(s) == 0
+
+
+def test_saved_output_keeps_its_output_number():
+    def s(T):
+        y = T.tensor([0.5, 1.0], requires_grad=True).exp()
+        return y.grad_fn._saved_result.output_nr
+    assert both(s) == 0
+
+
+def test_complex_to_complex_copy_keeps_the_imaginary_gradient():
+    def s(T):
+        x = T.tensor([1 + 1j, 2 - 1j], dtype=T.complex128, requires_grad=True)
+        (x.to(T.complex64) * (1 + 2j)).real.sum().backward()
+        return [x.grad, str(x.grad.dtype)]
+    g, dtype = both(s)
+    np.testing.assert_allclose(g, [1 - 2j, 1 - 2j])
+    assert dtype == "torch.complex128"
+
+
+def test_tensor_meta_answers_as_the_tensor_does():
+    # what a formula reading only an argument's metadata gets instead of the tensor
+    for t in (ndgrad.ones(2, 3, 4)[:, 1:, ::2], ndgrad.zeros(3, 5, dtype=ndgrad.complex64)):
+        meta = node_module.TensorMeta(t)
+        assert meta.size() == t.size() and [meta.size(d) for d in range(t.dim())] == [t.size(d) for d in range(t.dim())]
+        assert meta.stride() == t.stride() and [meta.stride(d) for d in range(t.dim())] == list(t.stride())
+        assert meta.numel() == t.numel() and meta.dim() == meta.ndim == t.dim()
+        assert meta.is_complex() == t.is_complex() and meta.dtype == t.dtype
+
+
+def test_gradient_edge_made_by_hand_is_a_backward_output():
+    def s(T):
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        return T.autograd.grad([T.autograd.graph.GradientEdge(y.grad_fn, 0)], [x], [T.ones(2)])
+    np.testing.assert_allclose(both(s), [[3.0, 3.0]])
+
+
+def test_gradient_edge_of_a_leaf_is_a_backward_output_with_an_implicit_gradient():
+    def s(T):
+        x = T.tensor(2.0, requires_grad=True)
+        return T.autograd.grad([T.autograd.graph.get_gradient_edge(x)], [x])
+    np.testing.assert_allclose(both(s), [1.0])
