@@ -394,3 +394,24 @@ def test_gradient_edge_of_a_leaf_is_a_backward_output_with_an_implicit_gradient(
         x = T.tensor(2.0, requires_grad=True)
         return T.autograd.grad([T.autograd.graph.get_gradient_edge(x)], [x])
     np.testing.assert_allclose(both(s), [1.0])
+
+
+@pytest.mark.parametrize("held", ["user's arrays", "hook's result"])
+def test_sparse_gradient_sharing_memory_with_the_user_is_copied_into_grad(held):
+    # ndgrad's contract (node.accumulate_grad): `.grad` never aliases memory anything else holds.
+    # torch differs for the first case: its .grad keeps the user's indices and values.
+    i, v = ndgrad.tensor([[0, 2]]), ndgrad.ones(2, 2) * 5
+    kept = []
+
+    def hook(g):
+        r = ndgrad.sparse_coo_tensor(i, v, (4, 2)) if held == "user's arrays" else g * 5
+        kept.append(r)
+        return r
+    w = ndgrad.ones(4, 2, requires_grad=True)
+    w.register_hook(hook)
+    ndgrad.nn.functional.embedding(ndgrad.tensor([0, 2]), w, sparse=True).sum().backward()
+    assert w.grad.is_sparse
+    v.add_(1)
+    i.zero_()
+    kept[0]._values().add_(1)
+    np.testing.assert_allclose(w.grad.to_dense().numpy(), [[5.0, 5.0], [0.0, 0.0], [5.0, 5.0], [0.0, 0.0]])
