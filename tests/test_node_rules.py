@@ -415,3 +415,33 @@ def test_sparse_gradient_sharing_memory_with_the_user_is_copied_into_grad(held):
     i.zero_()
     kept[0]._values().add_(1)
     np.testing.assert_allclose(w.grad.to_dense().numpy(), [[5.0, 5.0], [0.0, 0.0], [5.0, 5.0], [0.0, 0.0]])
+
+
+def test_saved_output_through_saved_tensor_hooks_comes_back_with_its_node():
+    def s(T):
+        x = T.tensor([0.5, 1.0], requires_grad=True)
+        with T.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            y = x.exp()
+        saved = y.grad_fn._saved_result
+        return [saved.grad_fn is y.grad_fn, saved.requires_grad, saved]
+    same_fn, requires_grad, value = both(s)
+    assert same_fn is True and requires_grad is True
+    np.testing.assert_allclose(value, np.exp([0.5, 1.0]), rtol=1e-6)
+
+
+def test_saved_index_list_with_none_entries():
+    def s(T):
+        x = T.ones(2, 3, requires_grad=True)
+        x[:, T.tensor([0, 2])].sum().backward()   # indices saved as [None, tensor]
+        return x.grad
+    np.testing.assert_allclose(both(s), [[1.0, 0.0, 1.0], [1.0, 0.0, 1.0]])
+
+
+def test_sparse_first_gradient_with_create_graph_stays_sparse():
+    def s(T):
+        w = T.ones(4, 2, requires_grad=True)
+        T.nn.functional.embedding(T.tensor([0, 2]), w, sparse=True).sum().backward(create_graph=True)
+        return [w.grad.is_sparse, w.grad.to_dense()]
+    sparse, g = both(s)
+    assert sparse is True
+    np.testing.assert_allclose(g, [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
