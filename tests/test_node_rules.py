@@ -445,3 +445,25 @@ def test_sparse_first_gradient_with_create_graph_stays_sparse():
     sparse, g = both(s)
     assert sparse is True
     np.testing.assert_allclose(g, [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+
+
+def test_threads_recording_on_one_leaf_at_once_share_its_accumulate_grad():
+    x = ndgrad.ones(2, requires_grad=True)
+    outs = []
+
+    def record(k):
+        outs.append((x * k).sum())
+    node_module._new_acc_lock.acquire()   # both threads find no AccumulateGrad and wait here
+    threads = [threading.Thread(target=record, args=(k,)) for k in (2.0, 3.0)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+    finally:
+        node_module._new_acc_lock.release()
+    for t in threads:
+        t.join(10)
+    accs = [y.grad_fn.next_functions[0][0].next_functions[0][0] for y in outs]
+    assert accs[0] is accs[1] and accs[0].variable is x
+    (outs[0] + outs[1]).backward()
+    np.testing.assert_allclose(x.grad.numpy(), [5.0, 5.0])
