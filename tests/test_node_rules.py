@@ -79,6 +79,15 @@ def test_saved_int_list_is_exposed_as_a_tuple():
     assert both(s) == ["tuple", [1, 0]]
 
 
+def test_saved_tensor_lists_are_exposed_as_tuples():
+    def s(T):
+        x = T.ones(2, 3, requires_grad=True)
+        i = T.tensor([0, 1])
+        rows, cols = x[i].grad_fn._saved_indices, x[:, i].grad_fn._saved_indices
+        return [type(rows).__name__, len(rows), rows[0], type(cols).__name__, cols[0] is None, cols[1]]
+    assert both(s) == ["tuple", 1, [0, 1], "tuple", True, [0, 1]]
+
+
 def test_saved_output_that_needs_no_gradient_has_no_history():
     def s(T):
         x = T.tensor([1.0, 3.0, 2.0], requires_grad=True)

@@ -226,11 +226,8 @@ class Node:
 
 
 def _expose(value):
-    if isinstance(value, Tensor) or isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
-        return value
-    if isinstance(value, list):
-        return tuple(value)
-    return value
+    # as torch: a saved list (Tensor[], Tensor?[] or int[]) reads as a tuple
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _raise_modified(data, output_nr, grad_fn, version, expected):
