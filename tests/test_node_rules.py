@@ -84,7 +84,7 @@ def test_saved_tensor_lists_are_exposed_as_tuples():
         x = T.ones(2, 3, requires_grad=True)
         i = T.tensor([0, 1])
         rows, cols = x[i].grad_fn._saved_indices, x[:, i].grad_fn._saved_indices
-        return [type(rows).__name__, len(rows), rows[0], type(cols).__name__, cols[0] is None, cols[1]]
+        return [type(rows).__name__, len(rows), rows[0].tolist(), type(cols).__name__, cols[0] is None, cols[1].tolist()]
     assert both(s) == ["tuple", 1, [0, 1], "tuple", True, [0, 1]]
 
 
