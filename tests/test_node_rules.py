@@ -238,6 +238,7 @@ def test_gradient_the_user_still_holds_is_copied_into_grad():
     (x * 1).sum().backward()
     shared.add_(1)
     np.testing.assert_allclose(x.grad.numpy(), 3.0)
+    assert x.grad.requires_grad is False and x.grad.output_nr == 0
 
 
 def test_gradient_viewing_memory_the_user_holds_is_copied_into_grad():
@@ -405,7 +406,7 @@ def test_gradient_edge_of_a_leaf_is_a_backward_output_with_an_implicit_gradient(
     np.testing.assert_allclose(both(s), [1.0])
 
 
-@pytest.mark.parametrize("held", ["user's arrays", "hook's result"])
+@pytest.mark.parametrize("held", ["user's arrays", "hook's result", "a detached alias"])
 def test_sparse_gradient_sharing_memory_with_the_user_is_copied_into_grad(held):
     # ndgrad's contract (node.accumulate_grad): `.grad` never aliases memory anything else holds.
     # torch differs for the first case: its .grad keeps the user's indices and values.
@@ -416,7 +417,7 @@ def test_sparse_gradient_sharing_memory_with_the_user_is_copied_into_grad(held):
         if held == "user's arrays":   # the new tensor itself is held by the engine alone
             return ndgrad.sparse_coo_tensor(i, v, (4, 2))
         kept.append(g * 5)
-        return kept[0]
+        return kept[0] if held == "hook's result" else kept[0].detach()   # detach shares the sparse data
     w = ndgrad.ones(4, 2, requires_grad=True)
     w.register_hook(hook)
     ndgrad.nn.functional.embedding(ndgrad.tensor([0, 2]), w, sparse=True).sum().backward()
@@ -492,3 +493,35 @@ def test_sparse_gradients_accumulate_into_grad():
     assert sparse is True
     np.testing.assert_allclose(first, [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
     np.testing.assert_allclose(total, [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0], [1.0, 1.0]])
+
+
+def test_gradient_viewing_part_of_a_larger_array_is_copied_into_grad():
+    # ndgrad's contract, as above (torch keeps this view, sharing `big`'s storage)
+    big = ndgrad.full((3, 2), 3.0)
+    x = ndgrad.ones(2, 2, requires_grad=True)
+    x.register_hook(lambda g: big[:2])
+    (x * 1).sum().backward()
+    big.add_(1)
+    np.testing.assert_allclose(x.grad.numpy(), 3.0)
+
+
+def test_transposed_gradient_is_laid_out_like_the_leaf():
+    def s(T):
+        w = T.ones(4, 2, requires_grad=True)
+        (w.t() * 2).sum().backward()       # the gradient arrives as a (2, 4) array transposed
+        return [list(w.grad.stride()), w.grad.output_nr, w.grad.requires_grad, w.grad]
+    stride, nr, requires_grad, g = both(s)
+    assert stride == [2, 1] and nr == 0 and requires_grad is False
+    np.testing.assert_allclose(g, 2.0)
+
+
+def test_second_gradient_is_added_into_grad_in_place():
+    def s(T):
+        w = T.ones(2, requires_grad=True)
+        (w * 2).sum().backward()
+        first, ptr = w.grad, w.grad.data_ptr()
+        (w * 3).sum().backward()
+        return [w.grad.data_ptr() == ptr, w.grad is first, w.grad]
+    same_memory, same_tensor, g = both(s)
+    assert same_memory is True and same_tensor is True
+    np.testing.assert_allclose(g, [5.0, 5.0])
