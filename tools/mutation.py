@@ -33,14 +33,15 @@ EQUIVALENT = ROOT / "tools" / "mutation_equivalent.txt"
 MODULES = {
     "engine": (["autograd/engine.py", "autograd/hooks.py", "autograd/capture.py", "autograd/graph_walk.py"],
                ["test_engine.py", "test_engine_api.py", "test_engine_contract.py", "test_hooks.py", "test_graph.py",
-                "test_function.py", "test_pipelining_backward.py"],
+                "test_function.py", "test_pipelining_backward.py", "test_engine_rules.py"],
                None, 1),
     "record": (["autograd/record.py", "autograd/copy_slices.py"],
                ["test_views.py", "test_inplace.py", "test_engine.py", "test_saved_tensors.py", "test_function.py",
                 "test_record_rules.py"],
                None, 1),
     "node": (["autograd/node.py", "_hooks.py"],
-             ["test_hooks.py", "test_saved_tensors.py", "test_engine.py", "test_engine_api.py", "test_function.py"],
+             ["test_hooks.py", "test_saved_tensors.py", "test_engine.py", "test_engine_api.py", "test_function.py",
+              "test_node_rules.py"],
              None, 1),
     # _tensor.py: only its view / version / autograd bookkeeping, not dtype casts or repr
     "tensor": (["_tensor.py"],

@@ -9,7 +9,7 @@ class RemovableHandle:
     _ids = itertools.count()
 
     def __init__(self, hooks):
-        self._hooks = weakref.ref(hooks) if not isinstance(hooks, weakref.ref) else hooks
+        self._hooks = weakref.ref(hooks)
         self._key = next(self._ids)
 
     def remove(self):

@@ -76,8 +76,8 @@ class GraphTask:
         dependency counts are taken afresh, so it can be asked at any point of the pass."""
         deps = _count_dependencies(self.root)
         targets = self.targets
-        ready = [(-n._sequence_nr_, k, n) for k, (n, _) in enumerate(self.root.next_functions)
-                 if n is not None and (targets is None or n in targets)]
+        # as torch, every root is listed, even one that reaches none of autograd.grad's inputs (not run)
+        ready = [(-n._sequence_nr_, k, n) for k, (n, _) in enumerate(self.root.next_functions) if n is not None]
         heapq.heapify(ready)
         counter = itertools.count(len(ready))
         order = []

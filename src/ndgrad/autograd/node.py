@@ -140,13 +140,13 @@ class Node:
 
     def _set_sequence_nr(self, sequence_nr):
         """Change the node's priority: among ready nodes, the engine runs the highest number first."""
-        if type(sequence_nr) is bool or not isinstance(sequence_nr, int):
+        if not isinstance(sequence_nr, int):   # a bool is an int here too, as torch takes it
             raise TypeError("an integer is required")
         if sequence_nr < 0:
             raise OverflowError("can't convert negative int to unsigned")
         if sequence_nr >= 1 << 64:
             raise OverflowError("int too big to convert")
-        self._sequence_nr_ = sequence_nr
+        self._sequence_nr_ = int(sequence_nr)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -259,23 +259,25 @@ class Node:
 
 
 def _expose(value):
-    if isinstance(value, Tensor) or isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
-        return value
-    if isinstance(value, list):
-        return tuple(value)
-    return value
+    # as torch: a saved list (Tensor[], Tensor?[] or int[]) reads as a tuple
+    return tuple(value) if isinstance(value, list) else value
 
 
 def _raise_modified(data, output_nr, grad_fn, version, expected):
-    kind = {"float32": "Float", "float64": "Double", "float16": "Half", "complex64": "ComplexFloat",
-            "complex128": "ComplexDouble"}.get(from_numpy_dtype(data.dtype).name, "")
+    title = from_numpy_dtype(data.dtype).title
+    # torch names the tensor's type as its C++ type does: a legacy name (torch.FloatTensor) where the
+    # dtype has one, else the backend type (CPUComplexFloatType, CPUBoolType, CPUBFloat16Type)
+    kind = f"torch.{title}Tensor" if title in _LEGACY_TYPE_TITLES else f"CPU{title}Type"
     op = re.sub(r"Backward\d*$", "", grad_fn.name()) if grad_fn is not None else ""
     where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"[torch.{kind}Tensor [{', '.join(map(str, data.shape))}]]{where} is at version {version}; expected "
+        f"[{kind} [{', '.join(map(str, data.shape))}]]{where} is at version {version}; expected "
         f"version {expected} instead. Hint: enable anomaly detection to find the operation that failed to "
         "compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+_LEGACY_TYPE_TITLES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"))
 
 
 class AccumulateGrad(Node):
