@@ -222,3 +222,20 @@ def test_lu_factor_ex_reports_singular_matrices_in_info():
     np.testing.assert_array_equal(LU, [[2.0, 4.0], [0.5, 0.0]])
     np.testing.assert_array_equal(pivots, [2, 2])
     assert info == 2
+
+
+def test_lu_warns_once_per_process_that_it_is_deprecated(monkeypatch):
+    from ndgrad.ops import linalg_decompositions
+    monkeypatch.setattr(linalg_decompositions, "_lu_warned", [])
+    A = ndgrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.warns(UserWarning, match=r"^torch.lu is deprecated in favor of torch.linalg.lu_factor") as seen:
+        LU, pivots = ndgrad.lu(A)
+        ndgrad.lu(A)
+    assert len(seen) == 1 and pivots.tolist() == [2, 2]
+    assert np.allclose(LU.numpy(), [[3.0, 4.0], [1 / 3, 2 / 3]])
+
+
+def test_frexp_gives_torchs_return_type():
+    out = ndgrad.frexp(ndgrad.tensor([8.0, -0.75]))
+    assert out.mantissa.tolist() == [0.5, -0.75] and out.exponent.tolist() == [4, 0]
+    assert repr(out).startswith("torch.return_types.frexp(\nmantissa=tensor([ 0.5000, -0.7500]),")

@@ -902,8 +902,19 @@ def _lu(A, pivot=True, get_infos=False):
         >>> torch.allclose(P @ L @ U, A)
         True
     """
+    if not _lu_warned:   # once per process, as torch's warning
+        _lu_warned.append(True)
+        warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=3)
     LU, pivots, info = linalg_lu_factor_ex(A, pivot=pivot)
     return (LU, pivots, info) if get_infos else (LU, pivots)
+
+
+_lu_warned = []
+_LU_DEPRECATED = ("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                  "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+                  "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+                  "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+                  "torch.linalg.lu_factor_ex(A, compute_pivots)")
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):

@@ -16,7 +16,6 @@ no call binds both, and `x ** 2` then resolves without the parser testing the te
 (which reads its shape; vmap's batched tensors refuse that, and it costs time).
 """
 import builtins
-import collections
 import inspect
 
 import numpy as np
@@ -32,7 +31,7 @@ from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where
 from .creation import full_like
-from .reduction import _linalg_vector_norm, amax
+from .reduction import _linalg_vector_norm, amax, return_types
 from .shape import view_as_real
 
 
@@ -1100,9 +1099,6 @@ def _frexp(input):
     return mantissa, exponent.astype(np.int32)
 
 
-FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
-
-
 @register(method=True)
 def frexp(input):
     """Splits each element of `input` into a mantissa and an exponent, ``input = mantissa * 2 ** exponent``,
@@ -1116,11 +1112,12 @@ def frexp(input):
 
     Example::
 
-        >>> mantissa, exponent = torch.frexp(torch.tensor([8.0, 0.75]))
-        >>> mantissa, exponent
-        (tensor([0.5000, 0.7500]), tensor([4, 0], dtype=torch.int32))
+        >>> torch.frexp(torch.tensor([8.0, 0.75]))
+        torch.return_types.frexp(
+        mantissa=tensor([0.5000, 0.7500]),
+        exponent=tensor([4, 0], dtype=torch.int32))
     """
-    return FrexpResult(*_frexp(input))
+    return return_types.frexp(*_frexp(input))
 
 
 @pointwise("nan_to_num", method=True, inplace=True)

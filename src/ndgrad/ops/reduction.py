@@ -121,6 +121,7 @@ return_types = types.SimpleNamespace(
     aminmax=_structseq("aminmax", ["min", "max"]),
     sort=_structseq("sort", ["values", "indices"]),
     topk=_structseq("topk", ["values", "indices"]),
+    frexp=_structseq("frexp", ["mantissa", "exponent"]),
 )
 
 
