@@ -13,16 +13,7 @@ import pytest
 
 import ndgrad
 
-from parity import both, same_error
-
-
-def lists(x):
-    """both()'s plain results as Python values (arrays to nested lists), to compare with literals."""
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, list):
-        return [lists(v) for v in x]
-    return x
+from parity import both, lists, same_error
 
 
 def ramp(T, n=4, requires_grad=False):

@@ -10,16 +10,7 @@ import pytest
 import ndgrad
 from ndgrad.optim.optimizer import required
 
-from parity import both, same_error
-
-
-def lists(x):
-    """Arrays (also inside lists) as nested lists, so that a whole result compares with ==."""
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, list):
-        return [lists(v) for v in x]
-    return x
+from parity import both, lists, same_error
 
 
 def _one_step(T, make):

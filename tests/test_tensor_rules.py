@@ -9,20 +9,11 @@ import pytest
 
 import ndgrad
 
-from parity import both, same_error
+from parity import both, lists, same_error
 
 # the file a warning should point at (its stacklevel); under tools/mutation.py, mutmut's trampolines add
 # frames between the caller and ndgrad's code, so there the check is left out
 HERE = __file__ if "MUTANT_UNDER_TEST" not in os.environ else None
-
-
-def lists(x):
-    """Arrays (also inside lists) as nested lists, so that a whole result compares with ==."""
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, list):
-        return [lists(v) for v in x]
-    return x
 
 
 # --- the legacy constructor ---------------------------------------------------------------------
