@@ -317,3 +317,13 @@ def test_number_operands_keep_the_tensor_dtype_and_divide_as_torch():
     assert dtypes == ["torch.float32"] * 3 and name == "DivBackward0"
     assert np.allclose(q, [2 / 1.5, 1.0]) and np.allclose(grad, [-2 / 1.5 ** 2, -0.5])
     assert list(floor) == [3, 2] and list(trunc) == [1.0, 1.0]
+
+
+def test_division_of_two_numbers_gives_a_tensor_as_torch():
+    # torch's parser lets numbers stand for the tensors of the division family (as for add/sub/mul)
+    def scenario(T):
+        return [T.div(2, 3), T.true_divide(2, 3), T.divide(7, -2, rounding_mode="floor"),
+                T.div(7.5, 2, rounding_mode="trunc"), T.div(True, 2), T.div(1, 0), T.div(2, 3 + 1j)]
+    out = both(scenario)
+    assert [float(v) for v in out[:2]] == pytest.approx([2 / 3, 2 / 3]) and int(out[2]) == -4
+    assert float(out[3]) == 3.0 and float(out[4]) == 0.5 and np.isinf(out[5]) and complex(out[6]) == pytest.approx(0.6 - 0.2j)

@@ -68,3 +68,15 @@ def test_dispatch_disabled():
             inside_all = type(T.add(m, 1)).__name__
         return inside, inside_all, type(m + 1).__name__
     assert both(scenario) == ["Tensor", "Tensor", "Marked"]
+
+
+def test_subclass_prints_its_name():
+    def scenario(T):
+        M = _subclass(T)
+        m = T.arange(6.0).reshape(2, 3).as_subclass(M)
+        return [repr(m), repr(m.requires_grad_()), str(T.zeros(0).as_subclass(M)),
+                repr(T.ones(2, dtype=T.int32).as_subclass(M)), repr(T.nn.Parameter(T.ones(1)))]
+    shown = both(scenario)
+    assert shown[0] == "Marked([[0., 1., 2.],\n        [3., 4., 5.]])"
+    assert shown[2] == "Marked([])"
+    assert shown[4] == "Parameter containing:\ntensor([1.], requires_grad=True)"

@@ -199,7 +199,9 @@ def sparse_repr(t):
 def tensor_repr(t, arr=None):
     """arr: t's values when they are not its array as stored (a lazy conjugate/negative view)."""
     arr = t._data if arr is None else arr
-    prefix = "tensor("
+    cls = type(t)
+    # as torch: a user's subclass prints its name (`MySub([1., 2.])`); ndgrad's own classes print tensor(
+    prefix = "tensor(" if cls.__module__.partition(".")[0] == "ndgrad" else cls.__name__ + "("
     indent = len(prefix)
     d = _dtype.from_numpy_dtype(arr.dtype)
     if t.is_meta:   # no values to show

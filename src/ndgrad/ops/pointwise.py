@@ -191,8 +191,10 @@ _div_args = Parser("div(Tensor input, Tensor other)",
                    "div(Tensor input, Tensor other, *, str? rounding_mode)",
                    "div(Tensor input, Scalar other, *, str? rounding_mode)",
                    "div(Scalar input, Tensor other)|hidden",
-                   "div(Scalar input, Tensor other, *, str? rounding_mode)|hidden")
-_div_ops = (_true_divide, _true_divide, _div_mode, _div_mode, _true_divide, _div_mode)
+                   "div(Scalar input, Tensor other, *, str? rounding_mode)|hidden",
+                   "div(Scalar input, Scalar other)|hidden",
+                   "div(Scalar input, Scalar other, *, str? rounding_mode)|hidden")
+_div_ops = (_true_divide, _true_divide, _div_mode, _div_mode, _true_divide, _div_mode, _true_divide, _div_mode)
 _div_method_args = _div_args.method()
 
 
@@ -221,7 +223,8 @@ def div_(self, *args, **kwargs):
 # torch (whose function lists an out=, parsed here but, as for div, not supported; its methods list none)
 _true_divide_args = Parser("true_divide(Tensor input, Tensor other, *, Tensor? out=None)",
                            "true_divide(Tensor input, Scalar other)",
-                           "true_divide(Scalar input, Tensor other)|hidden")   # a number dividend, as div's
+                           "true_divide(Scalar input, Tensor other)|hidden",   # a number dividend, as div's
+                           "true_divide(Scalar input, Scalar other)|hidden")
 _true_divide_method_args = Parser("true_divide(Tensor input, Tensor other)",
                                   "true_divide(Tensor input, Scalar other)").method()
 _true_divide_inplace_args = Parser("true_divide_(Tensor input, Tensor other)",
