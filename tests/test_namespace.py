@@ -2,6 +2,7 @@
 (torch.cuda, torch.backends, torch.accelerator, torch.device), process-wide settings, testing
 helpers, dtype info, print options, the benchmark Timer and the legacy tensor types; compared with
 torch where it is installed."""
+import array
 import math
 import warnings
 
@@ -206,6 +207,22 @@ def test_asarray_aliases_and_converts_like_torch():
                 err(lambda: T.asarray([1, 2], copy=False))]
     out = both(scenario)
     assert out[0].tolist() == [9.0, 1.0, 2.0] and out[1].tolist() == [0.0, 1.0, 2.0] and out[6:8] == [True, False]
+
+
+def test_asarray_and_frombuffer_share_buffer_bytes_like_torch():
+    # a buffer-protocol object is raw bytes read in the dtype given (default: the default float dtype)
+    def scenario(T):
+        b, floats = bytearray(b"\x01\x02\x03\x04\x05\x06"), array.array("f", [1.0, 2.0])
+        shared, as_floats, copied = T.asarray(b, dtype=T.uint8), T.asarray(floats), T.asarray(b, dtype=T.int16, copy=True)
+        b[0], floats[0] = 9, 5.0
+        errors = [err(lambda: T.asarray(b)), err(lambda: T.asarray(b, dtype=T.uint8, requires_grad=True))] + [
+            err(lambda kw=kw, buf=buf, dt=dt: T.frombuffer(buf, dtype=dt, **kw)) for buf, dt, kw in [
+                (b, T.float32, {}), (bytearray(), T.float32, {}), (b, T.int8, dict(count=0)),
+                (b, T.int8, dict(offset=6)), (b, T.int16, dict(count=3, offset=1)), (b, T.int16, dict(offset=1))]]
+        return [shared, as_floats, copied, T.asarray(bytearray(8), requires_grad=True), errors]
+    shared, as_floats, copied, zeros, errors = both(scenario)
+    assert shared.tolist()[0] == 9 and as_floats.tolist() == [5.0, 2.0] and copied.tolist()[0] == 513
+    assert zeros.tolist() == [0.0, 0.0] and errors[0][0] == "ValueError" and "multiple of element size (4)" in errors[0][1]
 
 
 @pytest.mark.parametrize("options,values", [

@@ -926,9 +926,10 @@ def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=Fals
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """Converts `obj` to a tensor. A Tensor or NumPy array is shared (no copy) when `copy` is not
     ``True`` and the dtype is kept; ``copy=False`` refuses a conversion that would copy. Other data
-    (lists, numbers) is read as by :func:`ndgrad.tensor`. Unlike torch, ndgrad does not share the
-    memory of other buffer-protocol objects (use :func:`ndgrad.frombuffer`) or DLPack ones
-    (:func:`ndgrad.from_dlpack`).
+    (lists, numbers) is read as by :func:`ndgrad.tensor`. As in torch, an object with the buffer
+    protocol (bytearray, array.array, memoryview) is shared as raw bytes read in `dtype` (default:
+    the default float dtype), as :func:`ndgrad.frombuffer` reads it. Unlike torch, DLPack objects
+    are not shared here (use :func:`ndgrad.from_dlpack`).
 
     Args:
         obj (object): a Tensor, NumPy array, scalar or (nested) sequence.
@@ -960,13 +961,27 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
             t = t.to(d)
         elif copy:
             t = t.clone()
+    elif _has_buffer(obj):   # as torch: raw bytes, read in the dtype asked for (or the default one)
+        t = _new(_from_buffer(obj, d if d is not None else _dtype.defaults.float), False)
+        if copy:
+            t = t.clone()
     else:
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.")
         t = tensor(obj, dtype=d)
     if requires_grad:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):   # (not requires_grad_'s message, as torch)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
+
+
+def _has_buffer(obj):
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
 
 
 # ---- api: window functions, triangle indices, scalar_tensor, frombuffer, empty_permuted
@@ -1098,15 +1113,31 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
         >>> a
         array('i', [7, 2, 3])
     """
-    d = _dtype_arg("frombuffer", dtype)
-    data = np.frombuffer(buffer, dtype=d.np, count=count, offset=offset)
+    return _new(_from_buffer(buffer, _dtype_arg("frombuffer", dtype), count, offset), requires_grad)
+
+
+def _from_buffer(buffer, d, count=-1, offset=0):
+    """The array of dtype `d` over `buffer`'s bytes (shared when it is writable), with torch's checks."""
+    length, size = memoryview(buffer).nbytes, d.itemsize
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({length} bytes) minus 1")
+    if count < 0 and (length - offset) % size:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                         f"of element size ({size})")
+    if count > 0 and count * size > length - offset:
+        raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset ({offset} bytes) must not "
+                         f"be greater than actual buffer length ({length} bytes)")
+    data = np.frombuffer(buffer, dtype=d.np, count=max(count, -1), offset=offset)
     if not data.flags.writeable:   # torch writes into the immutable buffer; NumPy cannot: a copy
         warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
                       "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
                       "may want to copy the buffer to protect its data or make it writable before converting it "
                       "to a tensor. This type of warning will be suppressed for the rest of this program.")
         data = data.copy()
-    return _new(data, requires_grad)
+    return data
 
 
 @register()
