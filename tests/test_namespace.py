@@ -225,6 +225,26 @@ def test_asarray_and_frombuffer_share_buffer_bytes_like_torch():
     assert zeros.tolist() == [0.0, 0.0] and errors[0][0] == "ValueError" and "multiple of element size (4)" in errors[0][1]
 
 
+def test_asarray_shares_a_dlpack_object():
+    class Exporter:   # only the DLPack protocol: neither a NumPy array nor a Tensor
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kwargs):
+            return self.a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    def scenario(T):
+        a = np.arange(3.0)
+        shared, cast = T.asarray(Exporter(a)), T.asarray(Exporter(a), dtype=T.float32)
+        a[0] = 7.0
+        return [shared, cast]
+    shared, cast = both(scenario)
+    assert shared.tolist() == [7.0, 1.0, 2.0] and cast.tolist() == [0.0, 1.0, 2.0]
+
+
 @pytest.mark.parametrize("options,values", [
     (dict(sci_mode=True), [1.5, 2.0]),
     (dict(sci_mode=False), [1e-9, 2e10]),

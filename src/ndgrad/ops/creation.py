@@ -928,8 +928,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     ``True`` and the dtype is kept; ``copy=False`` refuses a conversion that would copy. Other data
     (lists, numbers) is read as by :func:`ndgrad.tensor`. As in torch, an object with the buffer
     protocol (bytearray, array.array, memoryview) is shared as raw bytes read in `dtype` (default:
-    the default float dtype), as :func:`ndgrad.frombuffer` reads it. Unlike torch, DLPack objects
-    are not shared here (use :func:`ndgrad.from_dlpack`).
+    the default float dtype), as :func:`ndgrad.frombuffer` reads it; a DLPack object is shared as
+    :func:`ndgrad.from_dlpack` shares it.
 
     Args:
         obj (object): a Tensor, NumPy array, scalar or (nested) sequence.
@@ -953,8 +953,9 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """
     _check_device("asarray", device)
     d = None if dtype is None else _dtype_arg("asarray", dtype)
-    if isinstance(obj, (Tensor, np.ndarray, np.generic)):
-        t = obj if isinstance(obj, Tensor) else from_numpy(np.asarray(obj))
+    if isinstance(obj, (Tensor, np.ndarray, np.generic)) or hasattr(obj, "__dlpack__"):
+        t = obj if isinstance(obj, Tensor) else from_numpy(np.asarray(obj)) if isinstance(obj, (np.ndarray, np.generic)) \
+            else from_dlpack(obj)
         if d is not None and t.dtype is not d:
             if copy is False:
                 raise ValueError(f"can't alias tensor with dtype '{t.dtype.title}' into dtype '{d.title}'.")
