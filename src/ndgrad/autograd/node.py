@@ -268,7 +268,9 @@ def _raise_modified(data, output_nr, grad_fn, version, expected):
     # torch names the tensor's type as its C++ type does: a legacy name (torch.FloatTensor) where the
     # dtype has one, else the backend type (CPUComplexFloatType, CPUBoolType, CPUBFloat16Type)
     kind = f"torch.{title}Tensor" if title in _LEGACY_TYPE_TITLES else f"CPU{title}Type"
-    op = re.sub(r"Backward\d*$", "", grad_fn.name()) if grad_fn is not None else ""
+    # torch's short name: AddBackward0 -> Add, but AcoshBackward1 (acosh_'s node) -> Acosh1
+    op = re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), grad_fn.name()) \
+        if grad_fn is not None else ""
     where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
