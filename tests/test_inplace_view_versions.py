@@ -4,7 +4,7 @@ tensor saved for backward and then reshaped in place makes backward raise torch'
 giving a silently wrong gradient (issue 18: removing that bump passed the whole suite)."""
 import pytest
 
-from parity import both
+from parity import both, err, same_error
 
 CALLS = {
     "t_": lambda x: x.t_(),
@@ -69,3 +69,24 @@ def test_modified_message_names_the_in_place_node_as_torch(name):
             return str(e)
         return "no error"
     assert f"which is output 0 of {short}, is at version" in both(scenario)
+
+
+def test_conj_physical_in_place_writes_real_tensors_too():
+    def scenario(T):
+        x = T.zeros(3, requires_grad=True)
+        y = x.clone()
+        before = y._version
+        y.conj_physical_()
+        z = T.tensor([1 + 2j], requires_grad=True)
+        w = z.clone()
+        w.conj_physical_()
+        w.abs().sum().backward()
+        return [y.grad_fn.name(), y._version - before, err(lambda: x.conj_physical_()), w.detach(), z.grad]
+    name, bumps, leaf, w, g = both(scenario)
+    assert name == "ConjPhysicalBackward1" and bumps == 1 and "leaf Variable" in leaf[1]
+    assert complex(w[0]) == 1 - 2j and abs(complex(g[0]) - (1 + 2j) / 5 ** 0.5) < 1e-6
+
+
+def test_leaf_refusal_comes_before_a_missing_derivative():
+    # scatter_ with reduce= has no derivative (in torch either), but a leaf is refused first
+    same_error(lambda T: T.zeros(3, requires_grad=True).scatter_(0, T.tensor([0]), 1.0, reduce="add"))

@@ -319,8 +319,8 @@ def call_inplace(spec, args):
         record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
-    if recording and spec.node_cls is not None:
-        record.check_leaf_inplace(self)
+    if recording:
+        record.check_leaf_inplace(self)   # first, as torch: before an op without a derivative refuses
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
             # the formulas need self's value from before the write: keep a copy with its history
             old = Tensor._make(apply_bits(self._data, self._math_bits).copy(), self._requires_grad, None,

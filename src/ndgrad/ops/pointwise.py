@@ -1175,8 +1175,12 @@ def conj_physical(input):
     return _conj_physical(input) if input.is_complex() else input
 
 
+_conj_physical_own = pointwise("conj_physical_", public=False)(_conj_physical.spec.forward)
+
+
 def conj_physical_(self):
-    return call_inplace(_conj_physical.spec, (self,)) if self.is_complex() else self
+    # a write on real tensors too, as torch's (the version counter moves, a leaf is refused)
+    return call_inplace(_conj_physical_own.spec, (self,))
 
 
 def _resolve(input, bit):
