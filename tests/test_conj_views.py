@@ -173,3 +173,14 @@ def test_gradcheck_takes_and_returns_flagged_views():
                 check(lambda a: a.conj().imag, (z,), check_forward_ad=True, fast_mode=True),
                 T.autograd.gradgradcheck(lambda a: a.conj() * a._neg_view(), (z,))]
     assert both(scenario) == [True] * 4
+
+
+def test_zero_dim_conjugate_and_negative_views_print_and_resolve():
+    def scenario(T):
+        x = T.tensor(1 + 2j, dtype=T.complex128, requires_grad=True)
+        y = T.conj(x)
+        g, = T.autograd.grad([y], [x], [T.tensor(0.3 + 0.1j, dtype=T.complex128)])
+        return [repr(y), repr(x._neg_view()), y.resolve_conj().detach(), g.resolve_conj()]
+    shown, neg, resolved, g = both(scenario)
+    assert shown == "tensor(1.-2.j, dtype=torch.complex128, grad_fn=<ConjBackward0>)"
+    assert "tensor(-1.-2.j" in neg and complex(resolved) == 1 - 2j and complex(g) == pytest.approx(0.3 - 0.1j)

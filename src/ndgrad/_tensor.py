@@ -1182,7 +1182,7 @@ def apply_bits(data, bits):
         data = data.conj()
     if bits & NEG_BIT:
         data = -data
-    return data
+    return data[...] if data.ndim == 0 else data   # NumPy's 0-d results are scalars: a 0-d array again
 
 
 def resolved_data(t):
