@@ -77,7 +77,8 @@ def _op(name):
 
 
 @pytest.mark.parametrize("mode,name", [(m, n) for m in ("complex128", "forward_ad") for n in ("add", "mul", "sin", "sum", "matmul")]
-                         + [("inplace", n) for n in ("add", "mul", "clamp", "index_add")])
+                         + [("inplace", n) for n in ("add", "mul", "clamp", "index_add", "conj_physical", "acosh", "fill")]
+                         + [("complex128", "conj"), ("forward_ad", "nn.functional.group_norm")])
 def test_modes(mode, name):
     op = _op(name)
     assert opinfo_runner.mode_applies(op, torch, mode)
@@ -102,3 +103,5 @@ def test_random_samples_and_torch_gradient_known_wrong():
     assert status == "pass" and "not compared (dropout_p > 0" in detail
     status, detail, n = opinfo_runner.run_op(_op("as_strided_scatter"), torch)
     assert status == "pass" and detail.startswith("gradients by ndgrad's gradcheck")
+    status, detail, n = opinfo_runner.run_op(_op("cholesky_inverse"), torch, 4, mode="forward_ad")
+    assert status == "pass" and detail.startswith("tangents by ndgrad's gradcheck")

@@ -1073,9 +1073,11 @@ def native_group_norm_backward_all(grads, input, mean, rstd, weight, N, C, HxW, 
 
 
 def group_norm_double_backward(grads, grad_out, input, rstd, weight, N, C, HxW, group):
-    eps = _eps_from(input.reshape(N, group, -1), [2], rstd)
+    per_group = C // group * HxW   # spelled out: -1 is ambiguous for an empty batch
+    eps = _eps_from(input.reshape(N, group, per_group), [2], rstd)
+
     def normalize(x):
-        v = x.reshape(N, group, -1)
+        v = x.reshape(N, group, per_group)
         return ((v - v.mean(2, keepdim=True)) * (v.var(2, correction=0, keepdim=True) + eps).rsqrt()).reshape(x.shape)
     w = _channel_view(weight, input.ndim) if weight is not None else None
     res = _norm_double_backward(normalize, grads, grad_out, input, w)
