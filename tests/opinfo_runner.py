@@ -87,6 +87,8 @@ TORCH_GRAD_WRONG = {
 TORCH_TANGENT_WRONG = {
     "cholesky_inverse": "torch's tangent differs from finite differences even for triangular tangents "
                         "(its backward is right); ndgrad's passes gradcheck(check_forward_ad=True)",
+    "logcumsumexp": "torch's tangent loses precision on inputs of magnitude 1e4 (1.8e-6 from an extended-precision "
+                    "reference, ndgrad's 4e-13); ndgrad's passes gradcheck(check_forward_ad=True)",
 }
 
 # the statuses, best first: an OpInfo takes the worst of its samples'
