@@ -30,10 +30,9 @@ import numpy as np
 from . import nn
 from ._tensor import Tensor
 from .autograd import engine
-from .autograd.function import Function
 from .autograd.grad_mode import state
-from .autograd.node import edge
-from .autograd import forward_ad
+from .autograd.node import Node, _next_seq, edge
+from .autograd import anomaly_mode, forward_ad
 from .ops import _registry
 
 __all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
@@ -109,47 +108,131 @@ class _Step:
             vals[slot] = o if o.dtype == dtype else o.astype(dtype)
 
 
-def _emit(steps):
+def _reads(step):
+    """The slots a step reads (its in-place target included)."""
+    slots = []
+    for a in step.args:
+        if type(a) is _Ref:
+            slots.append(a.slot)
+        elif type(a) is list:
+            slots.extend(x.slot for x in a if type(x) is _Ref)
+    if step.inplace is not None:
+        slots.append(step.inplace)
+    return slots
+
+
+def _is_elementwise(fn):
+    return type(fn) is np.ufunc and fn.signature is None
+
+
+def _probe(step, forward, arrays):
+    """The raw result of an elementwise ufunc step on the traced arrays (shapes and dtypes are those of
+    every replay: the guard fixes the inputs', ufuncs decide the rest), or None without them."""
+    if arrays is None or not _is_elementwise(forward):
+        return None
+    with np.errstate(all="ignore"):
+        return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in step.args])
+
+
+def _fold(forward, args, arrays):
+    """args with each Python number given to an elementwise ufunc as a NumPy scalar of the dtype NumPy
+    converts it to (the loop's): the same computation, without NumPy's weak-scalar promotion on every call
+    (half the time of `x * 1.0001` on a small array). Kept as given where the loop would change."""
+    if arrays is None or not _is_elementwise(forward) or not any(type(a) in (int, float, complex) for a in args):
+        return args
+    def dtypes(values):
+        return tuple(arrays[a.slot].dtype if type(a) is _Ref else a.dtype if isinstance(a, np.generic) else type(a)
+                     for a in values) + (None,) * forward.nout
+    try:
+        loop = forward.resolve_dtypes(dtypes(args))
+        folded = [loop[j].type(a) if type(a) in (int, float, complex) else a for j, a in enumerate(args)]
+        if forward.resolve_dtypes(dtypes(folded)) != loop:
+            return args
+    except (TypeError, ValueError, OverflowError):
+        return args
+    return folded
+
+
+def _emit(steps, arrays=None, keep=()):
     """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
     call and checks written out with its slots as local variables (a replay's cost is then the array
     calls, not the interpreter walking a list of steps); other steps call their own `run`. The source
     is made only of generated names and slot numbers: the forwards, constants, shapes and dtypes are
-    looked up in the function's globals, never written as text."""
+    looked up in the function's globals, never written as text.
+
+    `vals` holds the slots across tapes: only those in `keep` (the outputs, and what the backward reads)
+    stay there at the end; every other array is dropped after its last use, so that a replay's memory
+    follows the live values as eager mode's does (holding every intermediate makes large steps slower
+    than eager). With `arrays` (the traced values of the slots), an elementwise ufunc step whose result
+    is an array of the traced dtype needs no checks (its shape and dtype follow from its inputs'), and its
+    Python number arguments are folded into NumPy scalars."""
     # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
     scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
-    lines, local = ["def run(vals, tensors):"], set()
+    lines, local, stored = ["def run(vals, tensors):"], set(), set()
+    keep = set(keep)
+    reads = [_reads(step) for step in steps]
+    last = {}
+    for i, slots in enumerate(reads):
+        for slot in slots:
+            last[slot] = i
+    produced = {slot for step in steps for slot in step.outs}
+    via_vals = {slot for step, slots in zip(steps, reads) if not step.plain() for slot in slots}
 
     def use(slot):
-        if slot not in local:   # produced before this tape (an input, a forward value): read it once
+        if slot not in local:   # produced before this tape (an input, a forward value), or by a step's run
             local.add(slot)
             lines.append(f"    v{slot} = vals[{slot}]")
         return f"v{slot}"
 
+    def drop(slot):
+        if slot in local:
+            local.discard(slot)
+            lines.append(f"    del v{slot}")
+        if slot in stored or slot not in produced:
+            lines.append(f"    vals[{slot}] = None")
+
     for i, step in enumerate(steps):
         if step.plain():
+            # a forward that only calls its array function (pointwise._named) is skipped: the call is made here
+            forward = getattr(step.forward, "kernel", step.forward)
+            raw = _probe(step, forward, arrays)
             args = []
-            for j, a in enumerate(step.args):
+            for j, a in enumerate(_fold(forward, step.args, arrays)):
                 if type(a) is _Ref:
                     args.append(use(a.slot))
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
-            # a forward that only calls its array function (pointwise._named) is skipped: the call is made here
-            forward = getattr(step.forward, "kernel", step.forward)
             (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, forward, *step.shapes, *step.dtypes
             local.add(out)
-            lines += [f"    o = f{i}({', '.join(args)})",
-                      "    if type(o) is not ndarray:",
-                      "        o = asarray(o)",
-                      f"    if o.shape != s{i}:",
-                      "        raise _Mismatch",
-                      f"    v{out} = vals[{out}] = o if o.dtype == d{i} else o.astype(d{i})"]
+            call = f"f{i}({', '.join(args)})"
+            if type(raw) is np.ndarray and raw.dtype == step.dtypes[0] and raw.shape == step.shapes[0]:
+                lines.append(f"    v{out} = {call}")
+            else:
+                lines += [f"    o = {call}",
+                          "    if type(o) is not ndarray:",
+                          "        o = asarray(o)",
+                          f"    if o.shape != s{i}:",
+                          "        raise _Mismatch",
+                          f"    v{out} = o if o.dtype == d{i} else o.astype(d{i})"]
+            if out in keep or out in via_vals:
+                stored.add(out)
+                lines.append(f"    vals[{out}] = v{out}")
         else:
             scope[f"step{i}"] = step.run
             lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
+            stored.update(step.outs)
+        for slot in step.outs:
+            if slot not in last and slot not in keep:   # never read: gone at once
+                drop(slot)
+        for slot in reads[i]:
+            if last.get(slot) == i and slot not in keep:
+                last[slot] = None   # (a slot read twice by this step is dropped once)
+                drop(slot)
     exec(builtins.compile("\n".join(lines) + "\n    return\n", "<ndgrad.compile tape>", "exec"), scope)   # noqa: S102
     run = scope["run"]
     run.steps = steps   # (what it runs, for inspection)
+    run.source = "\n".join(lines)
     return run
 
 
@@ -292,11 +375,14 @@ class _Program:
 
     def __init__(self, tracer, n_inputs, out_tree, out_slots, diff_inputs, bwd):
         self.slots = len(tracer.arrays)
-        self.fwd = _emit(tracer.tape)
+        keep = set(out_slots)
+        if bwd is not None:   # the forward values the backward reads stay in vals
+            keep.update(s for step in bwd[0].steps for s in _reads(step) if s < self.slots)
+        self.fwd = _emit(tracer.tape, tracer.arrays, keep)
         self.inputs = list(tracer.input_slots.items())   # (slot, position among the tensors)
         self.n_inputs = n_inputs
         self.out_tree, self.out_slots = out_tree, out_slots
-        self.diff_inputs = diff_inputs   # positions of the inputs gradients flow to
+        self.diff_inputs = diff_inputs   # positions of the inputs gradients flow to (each tensor once)
         self.bwd = bwd                   # None, or (steps, slots, grad_output slots, result slot per diff input)
         self.out_requires_grad = None
 
@@ -308,33 +394,52 @@ class _Program:
         return vals
 
 
-class CompiledFunction(Function):
-    """One node for a whole compiled call: backward replays the traced backward tape."""
+_DOUBLE_BACKWARD = "torch.compile with aot_autograd does not currently support double backward"
 
-    @staticmethod
-    def forward(ctx, program, *tensors):
-        vals = program.forward_arrays(tensors)
-        ctx.program, ctx.vals = program, vals
-        outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
-        ctx.mark_non_differentiable(*[o for o, rg in zip(outs, program.out_requires_grad) if not rg])
-        return tuple(outs)
 
-    @staticmethod
-    def backward(ctx, *grads):
-        if state.enabled:   # create_graph=True: the tape computes on arrays, it records no graph
-            raise RuntimeError("torch.compile with aot_autograd does not currently support double backward")
-        program, vals = ctx.program, ctx.vals
+class CompiledFunctionBackward(Node):
+    """The one node of a compiled call's outputs: its backward replays the traced backward tape. A node
+    of its own (not a custom Function): a replay makes no ctx, and its backward no gradient
+    materialising or result checks, the tape's gradients having their inputs' shapes and dtypes
+    already (so `_meta` is None: the engine checks nothing). Its edges are those of the inputs that
+    require grad, each tensor once."""
+    __slots__ = ("program", "vals")
+
+    def _apply(self, grads, mask, create_graph):
+        if create_graph:   # the tape computes on arrays, it records no graph
+            raise RuntimeError(_DOUBLE_BACKWARD)
+        program, vals = self.program, self.vals
+        if vals is None:
+            self._unpack_saved()   # torch's "backward through the graph a second time" error
         steps, n_slots, grad_slots, result_slots, copies = program.bwd
+        task = engine.current_task()
+        if task is not None and task.node is self and not task.keep_graph:
+            self.vals = None   # the tape then frees the forward values as it goes, as eager backward does
         vals = vals + [None] * (n_slots - len(vals))
         for s, g in zip(grad_slots, grads):
-            if s is not None:
+            if s is not None and g is not None:
                 vals[s] = g._data
         steps(vals, ())
-        out = [None] * (1 + program.n_inputs)
-        for i, s, copy in zip(program.diff_inputs, result_slots, copies):
-            if s is not None:
-                out[1 + i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
-        return tuple(out)
+        return [None if s is None else Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
+                for s, copy in zip(result_slots, copies)]
+
+    def _release(self):
+        self._saved = self.vals = None
+
+
+def _compiled_outputs(program, tensors):
+    """A replay's output tensors, hung from one CompiledFunctionBackward node."""
+    vals = program.forward_arrays(tensors)
+    node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
+    node.next_functions = tuple([edge(tensors[i]) for i in program.diff_inputs])
+    node._sequence_nr_ = _next_seq()
+    node._saved, node._versions, node._meta, node._extra = (), (), None, None
+    node._out_meta = program.out_meta
+    node.program, node.vals = program, vals
+    if anomaly_mode.state.enabled:
+        anomaly_mode.record(node)
+    return [Tensor._make(vals[s], rg, node if rg else None, k)
+            for k, (s, rg) in enumerate(zip(program.out_slots, program.out_requires_grad))]
 
 
 def _flatten(obj, leaves):
@@ -403,7 +508,9 @@ def _trace(fn, args, kwargs, extra):
                 if any(np.may_share_memory(o._data, t._data) for t in tensors):
                     raise _Refused("it returns one of its inputs or a view of one")
                 out_slots.append(tracer.slot(o))
-            diff = [i for i, t in enumerate(tensors) if t.requires_grad]
+            # each tensor once (the same tensor twice among the arguments gets its gradient once)
+            first = {}
+            diff = [i for i, t in enumerate(tensors) if t.requires_grad and first.setdefault(id(t), i) == i]
             needs_grad = [o for o in out_leaves if o.requires_grad]
             bwd = None
             if needs_grad and not (state.enabled and diff):
@@ -423,7 +530,7 @@ def _trace(fn, args, kwargs, extra):
                 # a gradient the backward did not compute itself (a grad_output, a saved value) or
                 # one given to two inputs is copied: the engine may keep it as a leaf's .grad
                 copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
-                bwd_steps = _emit(tracer.tape[n_fwd:])
+                bwd_steps = _emit(tracer.tape[n_fwd:], tracer.arrays, [r for r in result_slots if r is not None])
                 del tracer.tape[n_fwd:]
                 # map each output requiring grad to its place among the gradient slots
                 bwd = (bwd_steps, len(tracer.arrays), grad_slots, result_slots, copies)
@@ -437,7 +544,9 @@ def _trace(fn, args, kwargs, extra):
     program.captured = tracer.captured
     program.captured_meta = [_meta(t) for t in tracer.captured]
     program.out_requires_grad = [o.requires_grad for o in out_leaves]
-    if bwd is not None:   # CompiledFunction's backward receives a gradient for every output
+    # the node's backward receives a gradient for every output (None for those that do not require grad)
+    program.out_meta = [(o._data.shape, o._data.dtype) for o in out_leaves]
+    if bwd is not None:
         order = {id(o): k for k, o in enumerate(needs_grad)}
         gs = [None] * len(out_leaves)
         for k, o in enumerate(out_leaves):
@@ -456,11 +565,11 @@ def _run(program, args, kwargs, extra):
     _flatten((args, kwargs), leaves)
     tensors = leaves + extra + program.captured
     if program.bwd is not None and state.enabled:
-        outs = CompiledFunction.apply(program, *tensors)
+        outs = _compiled_outputs(program, tensors)
     else:
         vals = program.forward_arrays(tensors)
         outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
-    return _unflatten(program.out_tree, list(outs))
+    return _unflatten(program.out_tree, outs)
 
 
 # --- the compiled callable ---------------------------------------------------------------------------
@@ -508,7 +617,7 @@ class _CompiledFn:
                 raise Unsupported(f"ndgrad.compile(fullgraph=True) cannot trace {self.fn.__qualname__}: {program}")
             self.cache[key] = program
             return result
-        if isinstance(program, str):
+        if isinstance(program, str) or forward_ad.state.level is not None:   # (a tape carries no tangents)
             return self.fn(*args, **kwargs)
         if program.captured and any(_meta(t) != m for t, m in zip(program.captured, program.captured_meta)):
             del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
