@@ -31,7 +31,8 @@ from . import nn
 from ._tensor import Tensor
 from .autograd import engine
 from .autograd.grad_mode import state
-from .autograd.node import Node, _next_seq, edge
+from .autograd.gradient_checks import fill_missing
+from .autograd.node import AccumulateGrad, Node, _next_seq, accumulate_grad, edge
 from .autograd import anomaly_mode, forward_ad
 from .ops import _registry
 
@@ -408,13 +409,18 @@ class CompiledFunctionBackward(Node):
     def _apply(self, grads, mask, create_graph):
         if create_graph:   # the tape computes on arrays, it records no graph
             raise RuntimeError(_DOUBLE_BACKWARD)
+        task = engine.current_task()
+        return self._replay(grads, task is not None and task.node is self and not task.keep_graph)
+
+    def _replay(self, grads, free):
+        """The gradients of the inputs (Tensors, None where none flows) from those of the outputs. free:
+        the graph is not retained, so the tape frees the forward values as it goes, as eager backward does."""
         program, vals = self.program, self.vals
         if vals is None:
             self._unpack_saved()   # torch's "backward through the graph a second time" error
         steps, n_slots, grad_slots, result_slots, copies = program.bwd
-        task = engine.current_task()
-        if task is not None and task.node is self and not task.keep_graph:
-            self.vals = None   # the tape then frees the forward values as it goes, as eager backward does
+        if free:
+            self.vals = None
         vals = vals + [None] * (n_slots - len(vals))
         for s, g in zip(grad_slots, grads):
             if s is not None and g is not None:
@@ -423,8 +429,56 @@ class CompiledFunctionBackward(Node):
         return [None if s is None else Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
                 for s, copy in zip(result_slots, copies)]
 
+    def _backward(self, out, retain_graph):
+        """`out.backward()` when this node's tape is the whole backward: every edge goes to a leaf's
+        AccumulateGrad and nothing can observe the engine (no hooks, no running backward, anomaly mode or
+        profiler). Runs the tape and accumulates into each `.grad` as the engine would, in edge order;
+        False (nothing done) otherwise: the engine's pass then runs."""
+        if (self._extra is not None or self.vals is None or type(out) is not Tensor or out._data.size != 1
+                or out._data.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
+                or engine.profile_node is not None):
+            return False
+        for nxt, _ in self.next_functions:
+            if type(nxt) is not AccumulateGrad or nxt._extra is not None or nxt.variable._hooks \
+                    or nxt.variable._grad_dtype is not False:
+                return False
+        grads = [None] * len(self._out_meta)
+        grads[out._output_nr] = Tensor._make(np.ones(out._data.shape, out._data.dtype), False, None, 0)
+        if len(grads) > 1:
+            grads = fill_missing(self, grads)
+        prev = state.enabled
+        state.enabled = False   # as in the engine's pass (post-accumulate hooks run without grad mode)
+        try:
+            results = self._replay(grads, not retain_graph)
+            if not retain_graph:
+                self._release()
+            for i, (nxt, _) in enumerate(self.next_functions):
+                # (held by `results` alone, as by the engine's buffer: .grad may keep the array without a copy)
+                accumulate_grad(nxt.variable, results[i], False, nxt._lock)
+        finally:
+            state.enabled = prev
+        return True
+
     def _release(self):
         self._saved = self.vals = None
+
+
+def _tensor_backward(general):
+    """Tensor.backward with a fast path (see CompiledFunctionBackward._backward) for a compiled call's
+    output: a small step's backward is then the tape and the accumulation, without the engine's pass."""
+    @functools.wraps(general)
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        node = self._grad_fn
+        if type(node) is CompiledFunctionBackward and gradient is None and inputs is None and not create_graph \
+                and node._backward(self, retain_graph):
+            return None
+        return general(self, gradient, retain_graph, create_graph, inputs)
+    backward.general = general
+    return backward
+
+
+# (this module is imported on first use of ndgrad.compile: compiled outputs exist only after that)
+Tensor.backward = _tensor_backward(Tensor.backward)
 
 
 def _compiled_outputs(program, tensors):
@@ -574,9 +628,13 @@ def _run(program, args, kwargs, extra):
 
 # --- the compiled callable ---------------------------------------------------------------------------
 def _signature(args, kwargs, module):
-    leaves = []
-    tree = _flatten((args, kwargs), leaves)
-    key = [repr(tree), state.enabled]
+    if not kwargs and all(isinstance(a, Tensor) for a in args):
+        # tensors only, the common call: their count stands for the structure (an int, where the general
+        # key has the structure's repr, a str: the two never collide), and no tree is made
+        leaves, key = args, [len(args), state.enabled]
+    else:
+        leaves = []
+        key = [repr(_flatten((args, kwargs), leaves)), state.enabled]
     first = {}
     for i, t in enumerate(leaves):   # which arguments are the same tensor is part of the signature
         key.append((t._data.shape, t._data.dtype, t.requires_grad, first.setdefault(id(t), i)))
