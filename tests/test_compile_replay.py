@@ -118,6 +118,18 @@ def test_hooks_retain_grad_and_post_accumulate_hooks_see_what_eager_gives():
     assert grads_after(compiled, ps, x) == grads_after(loss_of(*ps), ps, x)
 
 
+def test_post_accumulate_hooks_run_inside_the_engines_pass():
+    w = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+    f = ndgrad.compile(lambda x: (x * w).sum())
+    x = ndgrad.randn(3, dtype=ndgrad.float64)
+    f(x)
+    ids = []
+    w.register_post_accumulate_grad_hook(lambda p: ids.append(ndgrad._C._current_graph_task_id()))
+    f(x).backward()
+    assert len(ids) == 1 and ids[0] >= 0   # (-1 outside a backward pass)
+    assert w.grad.tolist() == x.tolist()
+
+
 def test_non_leaf_inputs_several_outputs_and_autograd_grad_take_the_engine():
     w = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
 

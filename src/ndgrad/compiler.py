@@ -131,8 +131,11 @@ def _probe(step, forward, arrays):
     every replay: the guard fixes the inputs', ufuncs decide the rest), or None without them."""
     if arrays is None or not _is_elementwise(forward):
         return None
-    with np.errstate(all="ignore"):
-        return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in step.args])
+    try:
+        with np.errstate(all="ignore"):
+            return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in step.args])
+    except Exception:   # noqa: BLE001 - values changed in place since (integer powers...): the checks stay
+        return None
 
 
 def _fold(forward, args, arrays):
@@ -439,8 +442,10 @@ class CompiledFunctionBackward(Node):
                 or engine.profile_node is not None):
             return False
         for nxt, _ in self.next_functions:
-            if type(nxt) is not AccumulateGrad or nxt._extra is not None or nxt.variable._hooks \
-                    or nxt.variable._grad_dtype is not False:
+            if type(nxt) is not AccumulateGrad or nxt._extra is not None:
+                return False
+            var = nxt.variable   # (post-accumulate hooks may ask for the running pass: the engine's)
+            if var._hooks or var._post_acc_hooks or var._grad_dtype is not False:
                 return False
         grads = [None] * len(self._out_meta)
         grads[out._output_nr] = Tensor._make(np.ones(out._data.shape, out._data.dtype), False, None, 0)
