@@ -67,6 +67,21 @@ def test_python_numbers_folded_into_ufunc_steps_give_eager_values():
             assert [(r.dtype, bits(r)) for r in got] == [(r.dtype, bits(r)) for r in expected]
 
 
+def test_forwards_with_keyword_only_arguments_are_called_directly():
+    def f(x, y):
+        return (ndgrad.add(x, y, alpha=2) - ndgrad.sub(y, x, alpha=0.5) * y).sum()
+
+    g = ndgrad.compile(f)
+    x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
+    y = ndgrad.randn(4, dtype=ndgrad.float64)
+    for _ in range(3):
+        ga, gb = ndgrad.autograd.grad(f(x, y), x)[0], ndgrad.autograd.grad(g(x, y), x)[0]
+        assert bits(f(x, y)) == bits(g(x, y)) and bits(ga) == bits(gb)
+    (program,) = g.cache.values()
+    # add's and the two subtractions' alpha, sum's dtype: without the glue's wrapper
+    assert program.fwd.source.count("**kw") == 4
+
+
 def test_the_same_tensor_passed_twice_gets_its_gradient_once():
     w = ndgrad.tensor([1.0, 2.0], requires_grad=True)
     f = ndgrad.compile(lambda a, b: (a * b).sum())

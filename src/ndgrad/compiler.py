@@ -126,14 +126,14 @@ def _is_elementwise(fn):
     return type(fn) is np.ufunc and fn.signature is None
 
 
-def _probe(step, forward, arrays):
+def _probe(forward, args, arrays):
     """The raw result of an elementwise ufunc step on the traced arrays (shapes and dtypes are those of
     every replay: the guard fixes the inputs', ufuncs decide the rest), or None without them."""
     if arrays is None or not _is_elementwise(forward):
         return None
     try:
         with np.errstate(all="ignore"):
-            return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in step.args])
+            return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in args])
     except Exception:   # noqa: BLE001 - values changed in place since (integer powers...): the checks stay
         return None
 
@@ -157,12 +157,32 @@ def _fold(forward, args, arrays):
     return folded
 
 
+# the wrapper the op glue puts around a forward with keyword-only parameters (_registry._positional),
+# known by its code: a tape calls the forward itself, those arguments given by keyword
+_POSITIONAL_CODE = _registry._positional(lambda *, a: a).__code__
+
+
+def _callee(forward, args):
+    """(function, positional arguments, keyword arguments as a dict or None) of a plain step's call: a
+    forward that only calls its array function (pointwise._named) is skipped, the call made to that
+    function; so is the glue's positional wrapper, where the keyword arguments are constants."""
+    kernel = getattr(forward, "kernel", None)
+    if kernel is not None:
+        return kernel, args, None
+    if getattr(forward, "__code__", None) is _POSITIONAL_CODE:
+        cells = dict(zip(forward.__code__.co_freevars, (c.cell_contents for c in forward.__closure__)))
+        k = cells["first_kw"]
+        if not any(type(a) is _Ref for a in args[k:]):
+            return cells["fn"], args[:k], dict(zip(cells["kw_names"], args[k:]))
+    return forward, args, None
+
+
 def _emit(steps, arrays=None, keep=()):
     """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
     call and checks written out with its slots as local variables (a replay's cost is then the array
     calls, not the interpreter walking a list of steps); other steps call their own `run`. The source
-    is made only of generated names and slot numbers: the forwards, constants, shapes and dtypes are
-    looked up in the function's globals, never written as text.
+    is made only of generated names and slot numbers: the forwards, constants (keyword arguments: a
+    dict), shapes and dtypes are looked up in the function's globals, never written as text.
 
     `vals` holds the slots across tapes: only those in `keep` (the outputs, and what the backward reads)
     stay there at the end; every other array is dropped after its last use, so that a replay's memory
@@ -197,16 +217,18 @@ def _emit(steps, arrays=None, keep=()):
 
     for i, step in enumerate(steps):
         if step.plain():
-            # a forward that only calls its array function (pointwise._named) is skipped: the call is made here
-            forward = getattr(step.forward, "kernel", step.forward)
-            raw = _probe(step, forward, arrays)
+            forward, positional, keywords = _callee(step.forward, step.args)
+            raw = _probe(forward, positional, arrays)
             args = []
-            for j, a in enumerate(_fold(forward, step.args, arrays)):
+            for j, a in enumerate(_fold(forward, positional, arrays)):
                 if type(a) is _Ref:
                     args.append(use(a.slot))
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
+            if keywords:
+                scope[f"kw{i}"] = keywords
+                args.append(f"**kw{i}")
             (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, forward, *step.shapes, *step.dtypes
             local.add(out)
             call = f"f{i}({', '.join(args)})"
@@ -619,9 +641,7 @@ def _meta(t):
     return t._data.shape, t._data.dtype, t.requires_grad
 
 
-def _run(program, args, kwargs, extra):
-    leaves = []
-    _flatten((args, kwargs), leaves)
+def _run(program, leaves, extra):
     tensors = leaves + extra + program.captured
     if program.bwd is not None and state.enabled:
         outs = _compiled_outputs(program, tensors)
@@ -636,7 +656,7 @@ def _signature(args, kwargs, module):
     if not kwargs and all(isinstance(a, Tensor) for a in args):
         # tensors only, the common call: their count stands for the structure (an int, where the general
         # key has the structure's repr, a str: the two never collide), and no tree is made
-        leaves, key = args, [len(args), state.enabled]
+        leaves, key = list(args), [len(args), state.enabled]
     else:
         leaves = []
         key = [repr(_flatten((args, kwargs), leaves)), state.enabled]
@@ -650,7 +670,7 @@ def _signature(args, kwargs, module):
         for p in list(module.parameters()) + list(module.buffers()):
             extra.append(p)
             key.append((id(p), p._data.shape, p._data.dtype, p.requires_grad))
-    return tuple(key), extra
+    return tuple(key), leaves, extra
 
 
 class _CompiledFn:
@@ -663,7 +683,7 @@ class _CompiledFn:
 
     def __call__(self, *args, **kwargs):
         try:
-            key, extra = _signature(args, kwargs, self.module)
+            key, leaves, extra = _signature(args, kwargs, self.module)
             hash(key)
         except TypeError:   # an unhashable argument: no signature to cache on
             return self._refuse("an argument cannot be part of a guard (unhashable)", args, kwargs)
@@ -682,11 +702,12 @@ class _CompiledFn:
             return result
         if isinstance(program, str) or forward_ad.state.level is not None:   # (a tape carries no tangents)
             return self.fn(*args, **kwargs)
-        if program.captured and any(_meta(t) != m for t, m in zip(program.captured, program.captured_meta)):
-            del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
-            return self(*args, **kwargs)
+        for t, (shape, dtype, requires_grad) in zip(program.captured, program.captured_meta):
+            if t._data.shape != shape or t._data.dtype != dtype or t.requires_grad != requires_grad:
+                del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
+                return self(*args, **kwargs)
         try:
-            return _run(program, args, kwargs, extra)
+            return _run(program, leaves, extra)
         except _Mismatch:   # data-dependent shapes: this call runs eagerly
             return self.fn(*args, **kwargs)
 
