@@ -6,7 +6,9 @@ the dtype casts the glue made). When outputs require grad, the backward is trace
 the engine once on the traced graph, so the backward is also a tape. Later calls with the same
 signature replay the tapes: no argument parsing, type promotion, Tensor wrapping or node per op,
 and the outputs hang from one `CompiledFunctionBackward` node whose backward replays the backward
-tape. Numbers are those of eager mode exactly: the same array calls in the same order.
+tape (`out.backward()` runs that tape without the engine's pass when nothing could tell the
+difference). Numbers are those of eager mode exactly: the same array calls in the same order; a
+replay drops each array after its last use, as eager mode frees what no node saved.
 
 A trace is refused, and that signature then runs eagerly (`fullgraph=True`: an error), when the
 function does something a tape cannot replay: reads tensor data into Python (`.item()`, `bool()`,
