@@ -87,8 +87,14 @@ def test_the_same_tensor_passed_twice_gets_its_gradient_once():
     f = ndgrad.compile(lambda a, b: (a * b).sum())
     for _ in range(3):   # the trace, then replays
         w.grad = None
-        f(w, w).backward()
+        out = f(w, w)
+        out.backward()
         assert w.grad.tolist() == [2.0, 4.0]
+    # one edge per input tensor, as a custom Function's node has (here the same leaf's, twice)
+    assert [n.name() for n, _ in out.grad_fn.next_functions] == ["torch::autograd::AccumulateGrad"] * 2
+    x = ndgrad.ones(2)
+    f(x, w)
+    assert [n and n.name() for n, _ in f(x, w).grad_fn.next_functions] == [None, "torch::autograd::AccumulateGrad"]
 
 
 def test_a_replay_keeps_only_the_values_its_backward_reads():

@@ -429,8 +429,8 @@ class CompiledFunctionBackward(Node):
     """The one node of a compiled call's outputs: its backward replays the traced backward tape. A node
     of its own (not a custom Function): a replay makes no ctx, and its backward no gradient
     materialising or result checks, the tape's gradients having their inputs' shapes and dtypes
-    already (so `_meta` is None: the engine checks nothing). Its edges are those of the inputs that
-    require grad, each tensor once."""
+    already (so `_meta` is None: the engine checks nothing). Its edges are those of the input tensors
+    (a tensor given twice gets its gradient through the first)."""
     __slots__ = ("program", "vals")
 
     def _apply(self, grads, mask, create_graph):
@@ -453,8 +453,11 @@ class CompiledFunctionBackward(Node):
             if s is not None and g is not None:
                 vals[s] = g._data
         steps(vals, ())
-        return [None if s is None else Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
-                for s, copy in zip(result_slots, copies)]
+        out = [None] * program.n_inputs   # one per input tensor, in edge order
+        for i, s, copy in zip(program.diff_inputs, result_slots, copies):
+            if s is not None:
+                out[i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
+        return out
 
     def _backward(self, out, retain_graph):
         """`out.backward()` when this node's tape is the whole backward: every edge goes to a leaf's
@@ -466,6 +469,8 @@ class CompiledFunctionBackward(Node):
                 or engine.profile_node is not None):
             return False
         for nxt, _ in self.next_functions:
+            if nxt is None:
+                continue
             if type(nxt) is not AccumulateGrad or nxt._extra is not None:
                 return False
             var = nxt.variable   # (post-accumulate hooks may ask for the running pass: the engine's)
@@ -483,7 +488,8 @@ class CompiledFunctionBackward(Node):
                 self._release()
             for i, (nxt, _) in enumerate(self.next_functions):
                 # (held by `results` alone, as by the engine's buffer: .grad may keep the array without a copy)
-                accumulate_grad(nxt.variable, results[i], False, nxt._lock)
+                if results[i] is not None:
+                    accumulate_grad(nxt.variable, results[i], False, nxt._lock)
         finally:
             state.enabled = prev
         return True
@@ -514,7 +520,7 @@ def _compiled_outputs(program, tensors):
     """A replay's output tensors, hung from one CompiledFunctionBackward node."""
     vals = program.forward_arrays(tensors)
     node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
-    node.next_functions = tuple([edge(tensors[i]) for i in program.diff_inputs])
+    node.next_functions = tuple([edge(t) for t in tensors])
     node._sequence_nr_ = _next_seq()
     node._saved, node._versions, node._meta, node._extra = (), (), None, None
     node._out_meta = program.out_meta
