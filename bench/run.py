@@ -44,6 +44,8 @@ QUICK = {"rounds": 3, "budget": 4.0, "compiled": 5, "chain": 2, "mlp": 2, "cnn":
          "long_nodes": (10**4, 10**5), "long_rounds": 1, "long_budget": 30.0, "imports": 3,
          "memory_libs": ("ndgrad", "torch")}
 
+COMPILED_WORKLOADS = ("chain_compiled", "mlp_small_compiled", "mlp_compiled", "transformer_compiled")
+
 # the targets of issue 5, item 2: (row, section measuring it, what is compared, limit)
 TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("mlp", "mlp", "MLP step, ndgrad / hand-written NumPy", 1.05),
@@ -57,6 +59,9 @@ TARGETS = [("chain", "chain", "per-node overhead, ndgrad / torch", 0.8),
            ("linearity", "long_chain", "long chain, time(10x nodes) / time(nodes)", 11.0),
            ("chain_compiled", "compiled", "compiled chain, ndgrad.compile / torch eager", 0.33),
            ("mlp_small_compiled", "compiled", "compiled small-MLP step, ndgrad.compile / torch eager", 0.33),
+           ("mlp_compiled", "compiled", "compiled (b) MLP step, ndgrad.compile / torch eager", 0.9),
+           ("transformer_compiled", "compiled", "compiled (d) transformer block step, ndgrad.compile / torch eager",
+            0.9),
            # issue 15, item 4: torch.func transforms batched by vmap
            ("jacfwd_jacfwd", "functional", "jacfwd(jacfwd) of a 16-wide layer, ndgrad / torch.func", 1.5),
            ("jacrev_jacrev", "functional", "jacrev(jacrev) of a 16-wide layer, ndgrad / torch.func", 1.5),
@@ -265,7 +270,9 @@ def build_rows(results, libs, cfg, length, size):
         if key in results:
             rows.append((f"(i) torch.func {key} (tanh(W x + b), W 16 x 16), µs", "µs", results[key], 1.0))
     for key, label in (("chain_compiled", "(j) chain 200 × tanh(x·1.0001) fwd+bwd, ndgrad compiled vs torch eager"),
-                       ("mlp_small_compiled", "(j) MLP step 64-128-128-10, batch 64, ndgrad compiled vs torch eager")):
+                       ("mlp_small_compiled", "(j) MLP step 64-128-128-10, batch 64, ndgrad compiled vs torch eager"),
+                       ("mlp_compiled", "(j) the (b) MLP step, ndgrad compiled vs torch eager"),
+                       ("transformer_compiled", "(j) the (d) transformer block step, ndgrad compiled vs torch eager")):
         if key in results:
             rows.append((label + ", ms", "ms", results[key], 1.0))
     return rows
@@ -323,14 +330,14 @@ def target_rows(results, cfg, sections):
     return table(["target (issues 5 and 15)", "target", "measured", ""], rows)
 
 
-_F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm")
+_F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm", "mlp_compiled", "transformer_compiled")
 
 
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
     for key in ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "jacobian", "hessian", "chain_compiled",
-                "mlp_small_compiled") + FUNC_WORKLOADS + tuple(
+                "mlp_small_compiled", "mlp_compiled", "transformer_compiled") + FUNC_WORKLOADS + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
@@ -423,7 +430,7 @@ def main(argv=None):
                 ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm")], cfg["budget"]),
                 ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
                  cfg["budget"]),
-                ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in ("chain_compiled", "mlp_small_compiled")],
+                ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in COMPILED_WORKLOADS],
                  cfg["budget"]),
                 ("long_chain", [(f"long_{n}", "long_chain", {"length": n // 2}, {"length": 1000}, 1)
                                 for n in cfg["long_nodes"]], cfg["long_budget"])]

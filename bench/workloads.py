@@ -461,14 +461,31 @@ def chain_compiled(lib, mod, length=200, size=16):
     return step
 
 
-def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
-    """A small MLP's SGD step (forward, loss, backward, update): ndgrad compiles the model and loss."""
+def _compiled_sgd_step(lib, mod, loss_fn, inputs, params):
+    """An SGD step around loss_fn(*inputs): ndgrad compiles loss_fn (the model and the loss), the
+    backward call and the update run eagerly in both libraries."""
+    T = mod
+    loss_fn = T.compile(loss_fn) if lib == "ndgrad" else loss_fn
+
+    def step(mark=_noop):
+        loss = loss_fn(*inputs)
+        mark("forward")
+        loss.backward()
+        mark("backward")
+        with T.no_grad():
+            for p in params:
+                p -= LR * p.grad
+                p.grad = None
+        return loss
+    return step
+
+
+def _mlp_compiled(lib, mod, batch, sizes):
     if lib not in TORCHLIKE:
         raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
     T = mod
     F = T.nn.functional
     x_np, y_np, p_np = mlp_data(batch, sizes)
-    x, y = T.tensor(x_np), T.tensor(y_np)
     params = [T.tensor(p, requires_grad=True) for p in p_np]
     layers = len(params) // 2
 
@@ -479,19 +496,45 @@ def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
             if i < layers - 1:
                 h = T.relu(h)
         return F.cross_entropy(h, y)
-    loss_fn = T.compile(loss_fn) if lib == "ndgrad" else loss_fn
+    return _compiled_sgd_step(lib, mod, loss_fn, (T.tensor(x_np), T.tensor(y_np)), params)
 
-    def step(mark=_noop):
-        loss = loss_fn(x, y)
-        mark("forward")
-        loss.backward()
-        mark("backward")
-        with T.no_grad():
-            for p in params:
-                p -= LR * p.grad
-                p.grad = None
-        return loss
-    return step
+
+def mlp_small_compiled(lib, mod, batch=64, sizes=(64, 128, 128, 10)):
+    """A small MLP's SGD step (forward, loss, backward, update): ndgrad compiles the model and loss."""
+    return _mlp_compiled(lib, mod, batch, sizes)
+
+
+def mlp_compiled(lib, mod):
+    """The (b) MLP step (784-1024-1024-10, batch 256, f32), the model and loss compiled by ndgrad."""
+    return _mlp_compiled(lib, mod, 256, (784, 1024, 1024, 10))
+
+
+def transformer_compiled(lib, mod):
+    """The (d) transformer block step, the block and loss compiled by ndgrad (the same ops as (d))."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
+    x_np, t_np, p_np, causal = transformer_data()
+    B, N, D = x_np.shape
+    hd = D // HEADS
+    scale = float(F32(1 / math.sqrt(hd)))
+    T = mod
+    F = T.nn.functional
+    mask = T.tensor(causal)
+    params = [T.tensor(p, requires_grad=True) for p in p_np]
+    ln1w, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2w, ln2b, w1, b1, w2, b2 = params
+
+    def split_heads(t):
+        return t.reshape(B, N, HEADS, hd).transpose(1, 2)
+
+    def loss_fn(x, target):
+        h = F.layer_norm(x, (D,), ln1w, ln1b)
+        q, k, v = split_heads(h @ wq + bq), split_heads(h @ wk + bk), split_heads(h @ wv + bv)
+        att = F.softmax((q @ k.transpose(-2, -1) * scale).masked_fill(mask, float("-inf")), dim=-1)
+        x1 = x + (att @ v).transpose(1, 2).reshape(B, N, D) @ wo + bo
+        h = F.layer_norm(x1, (D,), ln2w, ln2b)
+        d = x1 + F.gelu(h @ w1 + b1, approximate="tanh") @ w2 + b2 - target
+        return (d * d).mean()
+    return _compiled_sgd_step(lib, mod, loss_fn, (T.tensor(x_np), T.tensor(t_np)), params)
 
 
 # ---- (k) small MNIST-style CNN and bidirectional LSTM training steps (torch-like libraries) ----
@@ -587,5 +630,6 @@ def _func(lib, mod, which, size=16, batch=64):
 FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
              "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
              "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled,
+             "mlp_compiled": mlp_compiled, "transformer_compiled": transformer_compiled,
              "cnn_small": cnn_small, "lstm": lstm}
 FACTORIES.update({k: (lambda which: lambda lib, mod: _func(lib, mod, which))(k) for k in FUNC_WORKLOADS})

@@ -6,7 +6,9 @@ the dtype casts the glue made). When outputs require grad, the backward is trace
 the engine once on the traced graph, so the backward is also a tape. Later calls with the same
 signature replay the tapes: no argument parsing, type promotion, Tensor wrapping or node per op,
 and the outputs hang from one `CompiledFunctionBackward` node whose backward replays the backward
-tape. Numbers are those of eager mode exactly: the same array calls in the same order.
+tape (`out.backward()` runs that tape without the engine's pass when nothing could tell the
+difference). Numbers are those of eager mode exactly: the same array calls in the same order; a
+replay drops each array after its last use, as eager mode frees what no node saved.
 
 A trace is refused, and that signature then runs eagerly (`fullgraph=True`: an error), when the
 function does something a tape cannot replay: reads tensor data into Python (`.item()`, `bool()`,
@@ -30,10 +32,10 @@ import numpy as np
 from . import nn
 from ._tensor import Tensor
 from .autograd import engine
-from .autograd.function import Function
 from .autograd.grad_mode import state
-from .autograd.node import edge
-from .autograd import forward_ad
+from .autograd.gradient_checks import fill_missing
+from .autograd.node import AccumulateGrad, Node, _next_seq, accumulate_grad, edge
+from .autograd import anomaly_mode, forward_ad
 from .ops import _registry
 
 __all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
@@ -109,47 +111,156 @@ class _Step:
             vals[slot] = o if o.dtype == dtype else o.astype(dtype)
 
 
-def _emit(steps):
+def _reads(step):
+    """The slots a step reads (its in-place target included)."""
+    slots = []
+    for a in step.args:
+        if type(a) is _Ref:
+            slots.append(a.slot)
+        elif type(a) is list:
+            slots.extend(x.slot for x in a if type(x) is _Ref)
+    if step.inplace is not None:
+        slots.append(step.inplace)
+    return slots
+
+
+def _is_elementwise(fn):
+    return type(fn) is np.ufunc and fn.signature is None
+
+
+def _probe(forward, args, arrays):
+    """The raw result of an elementwise ufunc step on the traced arrays (shapes and dtypes are those of
+    every replay: the guard fixes the inputs', ufuncs decide the rest), or None without them."""
+    if arrays is None or not _is_elementwise(forward):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            return forward(*[arrays[a.slot] if type(a) is _Ref else a for a in args])
+    except Exception:   # noqa: BLE001 - values changed in place since (integer powers...): the checks stay
+        return None
+
+
+def _fold(forward, args, arrays):
+    """args with each Python number given to an elementwise ufunc as a NumPy scalar of the dtype NumPy
+    converts it to (the loop's): the same computation, without NumPy's weak-scalar promotion on every call
+    (half the time of `x * 1.0001` on a small array). Kept as given where the loop would change."""
+    if arrays is None or not _is_elementwise(forward) or not any(type(a) in (int, float, complex) for a in args):
+        return args
+    def dtypes(values):
+        return tuple(arrays[a.slot].dtype if type(a) is _Ref else a.dtype if isinstance(a, np.generic) else type(a)
+                     for a in values) + (None,) * forward.nout
+    try:
+        loop = forward.resolve_dtypes(dtypes(args))
+        folded = [loop[j].type(a) if type(a) in (int, float, complex) else a for j, a in enumerate(args)]
+        if forward.resolve_dtypes(dtypes(folded)) != loop:
+            return args
+    except (TypeError, ValueError, OverflowError):
+        return args
+    return folded
+
+
+# the wrapper the op glue puts around a forward with keyword-only parameters (_registry._positional),
+# known by its code: a tape calls the forward itself, those arguments given by keyword
+_POSITIONAL_CODE = _registry._positional(lambda *, a: a).__code__
+
+
+def _callee(forward, args):
+    """(function, positional arguments, keyword arguments as a dict or None) of a plain step's call: a
+    forward that only calls its array function (pointwise._named) is skipped, the call made to that
+    function; so is the glue's positional wrapper, where the keyword arguments are constants."""
+    kernel = getattr(forward, "kernel", None)
+    if kernel is not None:
+        return kernel, args, None
+    if getattr(forward, "__code__", None) is _POSITIONAL_CODE:
+        cells = dict(zip(forward.__code__.co_freevars, (c.cell_contents for c in forward.__closure__)))
+        k = cells["first_kw"]
+        if not any(type(a) is _Ref for a in args[k:]):
+            return cells["fn"], args[:k], dict(zip(cells["kw_names"], args[k:]))
+    return forward, args, None
+
+
+def _emit(steps, arrays=None, keep=()):
     """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
     call and checks written out with its slots as local variables (a replay's cost is then the array
     calls, not the interpreter walking a list of steps); other steps call their own `run`. The source
-    is made only of generated names and slot numbers: the forwards, constants, shapes and dtypes are
-    looked up in the function's globals, never written as text."""
+    is made only of generated names and slot numbers: the forwards, constants (keyword arguments: a
+    dict), shapes and dtypes are looked up in the function's globals, never written as text.
+
+    `vals` holds the slots across tapes: only those in `keep` (the outputs, and what the backward reads)
+    stay there at the end; every other array is dropped after its last use, so that a replay's memory
+    follows the live values as eager mode's does (holding every intermediate makes large steps slower
+    than eager). With `arrays` (the traced values of the slots), an elementwise ufunc step whose result
+    is an array of the traced dtype needs no checks (its shape and dtype follow from its inputs'), and its
+    Python number arguments are folded into NumPy scalars."""
     # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
     scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
-    lines, local = ["def run(vals, tensors):"], set()
+    lines, local, stored = ["def run(vals, tensors):"], set(), set()
+    keep = set(keep)
+    reads = [_reads(step) for step in steps]
+    last = {}
+    for i, slots in enumerate(reads):
+        for slot in slots:
+            last[slot] = i
+    produced = {slot for step in steps for slot in step.outs}
+    via_vals = {slot for step, slots in zip(steps, reads) if not step.plain() for slot in slots}
 
     def use(slot):
-        if slot not in local:   # produced before this tape (an input, a forward value): read it once
+        if slot not in local:   # produced before this tape (an input, a forward value), or by a step's run
             local.add(slot)
             lines.append(f"    v{slot} = vals[{slot}]")
         return f"v{slot}"
 
+    def drop(slot):
+        if slot in local:
+            local.discard(slot)
+            lines.append(f"    del v{slot}")
+        if slot in stored or slot not in produced:
+            lines.append(f"    vals[{slot}] = None")
+
     for i, step in enumerate(steps):
         if step.plain():
+            forward, positional, keywords = _callee(step.forward, step.args)
+            raw = _probe(forward, positional, arrays)
             args = []
-            for j, a in enumerate(step.args):
+            for j, a in enumerate(_fold(forward, positional, arrays)):
                 if type(a) is _Ref:
                     args.append(use(a.slot))
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
-            # a forward that only calls its array function (pointwise._named) is skipped: the call is made here
-            forward = getattr(step.forward, "kernel", step.forward)
+            if keywords:
+                scope[f"kw{i}"] = keywords
+                args.append(f"**kw{i}")
             (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, forward, *step.shapes, *step.dtypes
             local.add(out)
-            lines += [f"    o = f{i}({', '.join(args)})",
-                      "    if type(o) is not ndarray:",
-                      "        o = asarray(o)",
-                      f"    if o.shape != s{i}:",
-                      "        raise _Mismatch",
-                      f"    v{out} = vals[{out}] = o if o.dtype == d{i} else o.astype(d{i})"]
+            call = f"f{i}({', '.join(args)})"
+            if type(raw) is np.ndarray and raw.dtype == step.dtypes[0] and raw.shape == step.shapes[0]:
+                lines.append(f"    v{out} = {call}")
+            else:
+                lines += [f"    o = {call}",
+                          "    if type(o) is not ndarray:",
+                          "        o = asarray(o)",
+                          f"    if o.shape != s{i}:",
+                          "        raise _Mismatch",
+                          f"    v{out} = o if o.dtype == d{i} else o.astype(d{i})"]
+            if out in keep or out in via_vals:
+                stored.add(out)
+                lines.append(f"    vals[{out}] = v{out}")
         else:
             scope[f"step{i}"] = step.run
             lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
+            stored.update(step.outs)
+        for slot in step.outs:
+            if slot not in last and slot not in keep:   # never read: gone at once
+                drop(slot)
+        for slot in reads[i]:
+            if last.get(slot) == i and slot not in keep:
+                last[slot] = None   # (a slot read twice by this step is dropped once)
+                drop(slot)
     exec(builtins.compile("\n".join(lines) + "\n    return\n", "<ndgrad.compile tape>", "exec"), scope)   # noqa: S102
     run = scope["run"]
     run.steps = steps   # (what it runs, for inspection)
+    run.source = "\n".join(lines)
     return run
 
 
@@ -292,11 +403,14 @@ class _Program:
 
     def __init__(self, tracer, n_inputs, out_tree, out_slots, diff_inputs, bwd):
         self.slots = len(tracer.arrays)
-        self.fwd = _emit(tracer.tape)
+        keep = set(out_slots)
+        if bwd is not None:   # the forward values the backward reads stay in vals
+            keep.update(s for step in bwd[0].steps for s in _reads(step) if s < self.slots)
+        self.fwd = _emit(tracer.tape, tracer.arrays, keep)
         self.inputs = list(tracer.input_slots.items())   # (slot, position among the tensors)
         self.n_inputs = n_inputs
         self.out_tree, self.out_slots = out_tree, out_slots
-        self.diff_inputs = diff_inputs   # positions of the inputs gradients flow to
+        self.diff_inputs = diff_inputs   # positions of the inputs gradients flow to (each tensor once)
         self.bwd = bwd                   # None, or (steps, slots, grad_output slots, result slot per diff input)
         self.out_requires_grad = None
 
@@ -308,33 +422,113 @@ class _Program:
         return vals
 
 
-class CompiledFunction(Function):
-    """One node for a whole compiled call: backward replays the traced backward tape."""
+_DOUBLE_BACKWARD = "torch.compile with aot_autograd does not currently support double backward"
 
-    @staticmethod
-    def forward(ctx, program, *tensors):
-        vals = program.forward_arrays(tensors)
-        ctx.program, ctx.vals = program, vals
-        outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
-        ctx.mark_non_differentiable(*[o for o, rg in zip(outs, program.out_requires_grad) if not rg])
-        return tuple(outs)
 
-    @staticmethod
-    def backward(ctx, *grads):
-        if state.enabled:   # create_graph=True: the tape computes on arrays, it records no graph
-            raise RuntimeError("torch.compile with aot_autograd does not currently support double backward")
-        program, vals = ctx.program, ctx.vals
+class CompiledFunctionBackward(Node):
+    """The one node of a compiled call's outputs: its backward replays the traced backward tape. A node
+    of its own (not a custom Function): a replay makes no ctx, and its backward no gradient
+    materialising or result checks, the tape's gradients having their inputs' shapes and dtypes
+    already (so `_meta` is None: the engine checks nothing). Its edges are those of the input tensors
+    (a tensor given twice gets its gradient through the first)."""
+    __slots__ = ("program", "vals")
+
+    def _apply(self, grads, mask, create_graph):
+        if create_graph:   # the tape computes on arrays, it records no graph
+            raise RuntimeError(_DOUBLE_BACKWARD)
+        task = engine.current_task()
+        return self._replay(grads, task is not None and task.node is self and not task.keep_graph)
+
+    def _replay(self, grads, free):
+        """The gradients of the inputs (Tensors, None where none flows) from those of the outputs. free:
+        the graph is not retained, so the tape frees the forward values as it goes, as eager backward does."""
+        program, vals = self.program, self.vals
+        if vals is None:
+            self._unpack_saved()   # torch's "backward through the graph a second time" error
         steps, n_slots, grad_slots, result_slots, copies = program.bwd
+        if free:
+            self.vals = None
         vals = vals + [None] * (n_slots - len(vals))
         for s, g in zip(grad_slots, grads):
-            if s is not None:
+            if s is not None and g is not None:
                 vals[s] = g._data
         steps(vals, ())
-        out = [None] * (1 + program.n_inputs)
+        out = [None] * program.n_inputs   # one per input tensor, in edge order
         for i, s, copy in zip(program.diff_inputs, result_slots, copies):
             if s is not None:
-                out[1 + i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
-        return tuple(out)
+                out[i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
+        return out
+
+    def _backward(self, out, retain_graph):
+        """`out.backward()` when this node's tape is the whole backward: every edge goes to a leaf's
+        AccumulateGrad and nothing can observe the engine (no hooks, no running backward, anomaly mode or
+        profiler). Runs the tape and accumulates into each `.grad` as the engine would, in edge order;
+        False (nothing done) otherwise: the engine's pass then runs."""
+        if (self._extra is not None or self.vals is None or type(out) is not Tensor or out._data.size != 1
+                or out._data.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
+                or engine.profile_node is not None):
+            return False
+        for nxt, _ in self.next_functions:
+            if nxt is None:
+                continue
+            if type(nxt) is not AccumulateGrad or nxt._extra is not None:
+                return False
+            var = nxt.variable   # (post-accumulate hooks may ask for the running pass: the engine's)
+            if var._hooks or var._post_acc_hooks or var._grad_dtype is not False:
+                return False
+        grads = [None] * len(self._out_meta)
+        grads[out._output_nr] = Tensor._make(np.ones(out._data.shape, out._data.dtype), False, None, 0)
+        if len(grads) > 1:
+            grads = fill_missing(self, grads)
+        prev = state.enabled
+        state.enabled = False   # as in the engine's pass (post-accumulate hooks run without grad mode)
+        try:
+            results = self._replay(grads, not retain_graph)
+            if not retain_graph:
+                self._release()
+            for i, (nxt, _) in enumerate(self.next_functions):
+                # (held by `results` alone, as by the engine's buffer: .grad may keep the array without a copy)
+                if results[i] is not None:
+                    accumulate_grad(nxt.variable, results[i], False, nxt._lock)
+        finally:
+            state.enabled = prev
+        return True
+
+    def _release(self):
+        self._saved = self.vals = None
+
+
+def _tensor_backward(general):
+    """Tensor.backward with a fast path (see CompiledFunctionBackward._backward) for a compiled call's
+    output: a small step's backward is then the tape and the accumulation, without the engine's pass."""
+    @functools.wraps(general)
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        node = self._grad_fn
+        if type(node) is CompiledFunctionBackward and gradient is None and inputs is None and not create_graph \
+                and node._backward(self, retain_graph):
+            return None
+        return general(self, gradient, retain_graph, create_graph, inputs)
+    backward.general = general
+    return backward
+
+
+# (this module is imported on first use of ndgrad.compile: compiled outputs exist only after that)
+Tensor.backward = _tensor_backward(Tensor.backward)
+
+
+def _compiled_outputs(program, tensors):
+    """A replay's output tensors, hung from one CompiledFunctionBackward node."""
+    vals = program.forward_arrays(tensors)
+    node = CompiledFunctionBackward.__new__(CompiledFunctionBackward)
+    node.next_functions = tuple([edge(t) for t in tensors])
+    node._sequence_nr_ = _next_seq()
+    node._saved, node._versions, node._meta, node._extra = (), (), None, None
+    node._out_meta = program.out_meta
+    node.program, node.vals = program, vals
+    if anomaly_mode.state.enabled:
+        anomaly_mode.record(node)
+    return [Tensor._make(vals[s], rg, node if rg else None, k)
+            for k, (s, rg) in enumerate(zip(program.out_slots, program.out_requires_grad))]
 
 
 def _flatten(obj, leaves):
@@ -403,7 +597,9 @@ def _trace(fn, args, kwargs, extra):
                 if any(np.may_share_memory(o._data, t._data) for t in tensors):
                     raise _Refused("it returns one of its inputs or a view of one")
                 out_slots.append(tracer.slot(o))
-            diff = [i for i, t in enumerate(tensors) if t.requires_grad]
+            # each tensor once (the same tensor twice among the arguments gets its gradient once)
+            first = {}
+            diff = [i for i, t in enumerate(tensors) if t.requires_grad and first.setdefault(id(t), i) == i]
             needs_grad = [o for o in out_leaves if o.requires_grad]
             bwd = None
             if needs_grad and not (state.enabled and diff):
@@ -423,7 +619,7 @@ def _trace(fn, args, kwargs, extra):
                 # a gradient the backward did not compute itself (a grad_output, a saved value) or
                 # one given to two inputs is copied: the engine may keep it as a leaf's .grad
                 copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
-                bwd_steps = _emit(tracer.tape[n_fwd:])
+                bwd_steps = _emit(tracer.tape[n_fwd:], tracer.arrays, [r for r in result_slots if r is not None])
                 del tracer.tape[n_fwd:]
                 # map each output requiring grad to its place among the gradient slots
                 bwd = (bwd_steps, len(tracer.arrays), grad_slots, result_slots, copies)
@@ -437,7 +633,9 @@ def _trace(fn, args, kwargs, extra):
     program.captured = tracer.captured
     program.captured_meta = [_meta(t) for t in tracer.captured]
     program.out_requires_grad = [o.requires_grad for o in out_leaves]
-    if bwd is not None:   # CompiledFunction's backward receives a gradient for every output
+    # the node's backward receives a gradient for every output (None for those that do not require grad)
+    program.out_meta = [(o._data.shape, o._data.dtype) for o in out_leaves]
+    if bwd is not None:
         order = {id(o): k for k, o in enumerate(needs_grad)}
         gs = [None] * len(out_leaves)
         for k, o in enumerate(out_leaves):
@@ -451,23 +649,25 @@ def _meta(t):
     return t._data.shape, t._data.dtype, t.requires_grad
 
 
-def _run(program, args, kwargs, extra):
-    leaves = []
-    _flatten((args, kwargs), leaves)
+def _run(program, leaves, extra):
     tensors = leaves + extra + program.captured
     if program.bwd is not None and state.enabled:
-        outs = CompiledFunction.apply(program, *tensors)
+        outs = _compiled_outputs(program, tensors)
     else:
         vals = program.forward_arrays(tensors)
         outs = [Tensor._make(vals[s], False, None, 0) for s in program.out_slots]
-    return _unflatten(program.out_tree, list(outs))
+    return _unflatten(program.out_tree, outs)
 
 
 # --- the compiled callable ---------------------------------------------------------------------------
 def _signature(args, kwargs, module):
-    leaves = []
-    tree = _flatten((args, kwargs), leaves)
-    key = [repr(tree), state.enabled]
+    if not kwargs and all(isinstance(a, Tensor) for a in args):
+        # tensors only, the common call: their count stands for the structure (an int, where the general
+        # key has the structure's repr, a str: the two never collide), and no tree is made
+        leaves, key = list(args), [len(args), state.enabled]
+    else:
+        leaves = []
+        key = [repr(_flatten((args, kwargs), leaves)), state.enabled]
     first = {}
     for i, t in enumerate(leaves):   # which arguments are the same tensor is part of the signature
         key.append((t._data.shape, t._data.dtype, t.requires_grad, first.setdefault(id(t), i)))
@@ -478,7 +678,7 @@ def _signature(args, kwargs, module):
         for p in list(module.parameters()) + list(module.buffers()):
             extra.append(p)
             key.append((id(p), p._data.shape, p._data.dtype, p.requires_grad))
-    return tuple(key), extra
+    return tuple(key), leaves, extra
 
 
 class _CompiledFn:
@@ -491,7 +691,7 @@ class _CompiledFn:
 
     def __call__(self, *args, **kwargs):
         try:
-            key, extra = _signature(args, kwargs, self.module)
+            key, leaves, extra = _signature(args, kwargs, self.module)
             hash(key)
         except TypeError:   # an unhashable argument: no signature to cache on
             return self._refuse("an argument cannot be part of a guard (unhashable)", args, kwargs)
@@ -508,13 +708,14 @@ class _CompiledFn:
                 raise Unsupported(f"ndgrad.compile(fullgraph=True) cannot trace {self.fn.__qualname__}: {program}")
             self.cache[key] = program
             return result
-        if isinstance(program, str):
+        if isinstance(program, str) or forward_ad.state.level is not None:   # (a tape carries no tangents)
             return self.fn(*args, **kwargs)
-        if program.captured and any(_meta(t) != m for t, m in zip(program.captured, program.captured_meta)):
-            del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
-            return self(*args, **kwargs)
+        for t, (shape, dtype, requires_grad) in zip(program.captured, program.captured_meta):
+            if t._data.shape != shape or t._data.dtype != dtype or t.requires_grad != requires_grad:
+                del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
+                return self(*args, **kwargs)
         try:
-            return _run(program, args, kwargs, extra)
+            return _run(program, leaves, extra)
         except _Mismatch:   # data-dependent shapes: this call runs eagerly
             return self.fn(*args, **kwargs)
 

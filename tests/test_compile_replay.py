@@ -1,0 +1,232 @@
+"""ndgrad.compile's replay fast paths: arrays freed after their last use, elementwise steps without
+checks and with folded Python numbers, `.backward()` without the engine's pass. Each must give eager
+mode's numbers to the last bit, and hand back to the general path wherever something could see the
+difference (hooks, retain_graph, anomaly mode, forward AD, non-leaf inputs, several outputs)."""
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import ndgrad
+from ndgrad import nn
+from ndgrad.autograd import forward_ad as fwAD
+
+
+def bits(t):
+    return t.detach().numpy().tobytes()
+
+
+def params(seed=0, dtype=ndgrad.float64):
+    g = ndgrad.Generator().manual_seed(seed)
+    return [ndgrad.randn(5, 4, dtype=dtype, generator=g).requires_grad_(),
+            ndgrad.randn(4, dtype=dtype, generator=g).requires_grad_()]
+
+
+def loss_of(w, b):
+    def loss(x):
+        return ((x @ w + b).tanh() * 1.0001 - 0.5).pow(2).mean()
+    return loss
+
+
+def grads_after(fn, ps, x, calls=1, **backward_kwargs):
+    for p in ps:
+        p.grad = None
+    values = []
+    for _ in range(calls):
+        out = fn(x)
+        out.backward(**backward_kwargs)
+        values.append(bits(out))
+    return values, [bits(p.grad) for p in ps]
+
+
+@pytest.mark.parametrize("dtype", [ndgrad.float64, ndgrad.float32])
+def test_replayed_steps_and_the_fast_backward_equal_eager_to_the_bit(dtype):
+    ps = params(dtype=dtype)
+    eager, compiled = loss_of(*ps), ndgrad.compile(loss_of(*ps))
+    x = ndgrad.randn(3, 5, dtype=dtype)
+    compiled(x)   # the trace
+    assert grads_after(compiled, ps, x, calls=3) == grads_after(eager, ps, x, calls=3)   # accumulated 3 times
+    (program,) = compiled.cache.values()
+    # the elementwise ufunc steps (tanh, the product) are written without checks, the others with
+    steps = program.fwd.steps
+    unchecked = [type(getattr(s.forward, "kernel", None)) is np.ufunc and s.shapes[0] != () for s in steps]
+    assert sum(unchecked) == 2 and program.fwd.source.count("raise _Mismatch") == len(steps) - 2
+
+
+def test_python_numbers_folded_into_ufunc_steps_give_eager_values():
+    def f(x, n):
+        return (x * 1.0001 + 3, x / 7.3, 2 ** x, x > 0.25, n * 3 - 1, n // 2, n * 0.5, (x * 1e40).abs())
+
+    g = ndgrad.compile(f)
+    for dtype in (ndgrad.float16, ndgrad.float32, ndgrad.float64):
+        x, n = ndgrad.linspace(-2, 2, 7, dtype=dtype), ndgrad.arange(-3, 4, dtype=ndgrad.int32)
+        expected = f(x, n)
+        for _ in range(2):
+            got = g(x, n)
+            assert [(r.dtype, bits(r)) for r in got] == [(r.dtype, bits(r)) for r in expected]
+
+
+def test_forwards_with_keyword_only_arguments_are_called_directly():
+    def f(x, y):
+        return (ndgrad.add(x, y, alpha=2) - ndgrad.sub(y, x, alpha=0.5) * y).sum()
+
+    g = ndgrad.compile(f)
+    x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
+    y = ndgrad.randn(4, dtype=ndgrad.float64)
+    for _ in range(3):
+        ga, gb = ndgrad.autograd.grad(f(x, y), x)[0], ndgrad.autograd.grad(g(x, y), x)[0]
+        assert bits(f(x, y)) == bits(g(x, y)) and bits(ga) == bits(gb)
+    (program,) = g.cache.values()
+    # add's and the two subtractions' alpha, sum's dtype: without the glue's wrapper
+    assert program.fwd.source.count("**kw") == 4
+
+
+def test_the_same_tensor_passed_twice_gets_its_gradient_once():
+    w = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    f = ndgrad.compile(lambda a, b: (a * b).sum())
+    for _ in range(3):   # the trace, then replays
+        w.grad = None
+        out = f(w, w)
+        out.backward()
+        assert w.grad.tolist() == [2.0, 4.0]
+    # one edge per input tensor, as a custom Function's node has (here the same leaf's, twice)
+    assert [n.name() for n, _ in out.grad_fn.next_functions] == ["torch::autograd::AccumulateGrad"] * 2
+    x = ndgrad.ones(2)
+    f(x, w)
+    assert [n and n.name() for n, _ in f(x, w).grad_fn.next_functions] == [None, "torch::autograd::AccumulateGrad"]
+
+
+def test_a_replay_keeps_only_the_values_its_backward_reads():
+    w = ndgrad.randn(4, 4, dtype=ndgrad.float64, requires_grad=True)
+    f = ndgrad.compile(lambda x: (x @ w).exp().sin().sum())
+    x = ndgrad.randn(3, 4, dtype=ndgrad.float64)
+    f(x)
+    out = f(x)
+    node = out.grad_fn
+    kept = [v for v in node.vals if v is not None]
+    assert 0 < len(kept) < len(node.program.fwd.steps)   # (x, w, the matmul, exp and sin values, ...)
+    out.backward()
+    assert node.vals is None   # freed with the graph, as saved tensors are
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        out.backward()
+    out, w.grad = f(x), None
+    out.backward(retain_graph=True)
+    first = w.grad.clone()
+    out.backward()                # retained: runs again, and accumulates
+    assert np.array_equal(w.grad.numpy(), 2 * first.numpy())
+
+
+def test_hooks_retain_grad_and_post_accumulate_hooks_see_what_eager_gives():
+    def run(fn, w, b, x):
+        seen = []
+        handles = [w.register_hook(lambda g: seen.append(("w", g.clone())) or g * 2),
+                   b.register_post_accumulate_grad_hook(lambda p: seen.append(("b", p.grad.clone())))]
+        w.grad = b.grad = None
+        out = fn(x)
+        out.retain_grad()
+        out.backward()
+        for h in handles:
+            h.remove()
+        return sorted((k, bits(v)) for k, v in seen) + [bits(out.grad), bits(w.grad), bits(b.grad)]
+
+    ps = params(1)
+    compiled = ndgrad.compile(loss_of(*ps))
+    x = ndgrad.randn(2, 5, dtype=ndgrad.float64)
+    compiled(x)
+    assert run(compiled, *ps, x) == run(loss_of(*ps), *ps, x)
+    # and afterwards, without hooks, the fast path accumulates as before
+    assert grads_after(compiled, ps, x) == grads_after(loss_of(*ps), ps, x)
+
+
+def test_post_accumulate_hooks_run_inside_the_engines_pass():
+    w = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+    f = ndgrad.compile(lambda x: (x * w).sum())
+    x = ndgrad.randn(3, dtype=ndgrad.float64)
+    f(x)
+    ids = []
+    w.register_post_accumulate_grad_hook(lambda p: ids.append(ndgrad._C._current_graph_task_id()))
+    f(x).backward()
+    assert len(ids) == 1 and ids[0] >= 0   # (-1 outside a backward pass)
+    assert w.grad.tolist() == x.tolist()
+
+
+def test_non_leaf_inputs_several_outputs_and_autograd_grad_take_the_engine():
+    w = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+
+    def f(x):
+        return (x * x).sum(), (x.exp() * 2).sum()
+
+    g = ndgrad.compile(f)
+    for _ in range(3):
+        for fn in (f, g):
+            w.grad = None
+            a, b = fn(w * 3)             # a non-leaf input: its gradient flows on through MulBackward0
+            a.backward()                 # only one of two outputs: the other's gradient is zeros
+            ga = bits(w.grad)
+            (gb,) = ndgrad.autograd.grad(fn(w * 3)[1], w)
+            if fn is f:
+                expected = (ga, bits(gb))
+            else:
+                assert (ga, bits(gb)) == expected
+
+
+def test_create_graph_and_anomaly_mode():
+    w = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+    f = ndgrad.compile(lambda x: (x * w).tanh().sum())
+    x = ndgrad.randn(3, dtype=ndgrad.float64)
+    f(x)
+    with pytest.raises(RuntimeError, match="^torch.compile with aot_autograd does not currently support double "
+                                           "backward$"), pytest.warns(UserWarning, match="create_graph=True"):
+        f(x).backward(create_graph=True)
+    w.grad = None
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"), ndgrad.autograd.detect_anomaly():
+        out = f(x)
+        assert "traceback_" in out.grad_fn.metadata   # the forward's stack, recorded as for any node
+        out.backward()
+    expected = ndgrad.autograd.grad((x * w).tanh().sum(), w)[0]
+    assert bits(w.grad) == bits(expected)
+
+
+def test_forward_ad_runs_the_function_eagerly():
+    f = ndgrad.compile(lambda x: (x * 2).sin())
+    x, t = ndgrad.tensor([0.5, 1.0], dtype=ndgrad.float64), ndgrad.tensor([1.0, -1.0], dtype=ndgrad.float64)
+    f(x)
+    with fwAD.dual_level():
+        out = f(fwAD.make_dual(x, t))
+        tangent = fwAD.unpack_dual(out).tangent
+    assert np.array_equal(tangent.numpy(), (2 * (x * 2).cos() * t).numpy())
+
+
+def test_tensor_backward_keeps_its_signature_and_docs():
+    f = ndgrad.compile(lambda x: x * 2)
+    f(ndgrad.ones(1))
+    assert list(inspect.signature(ndgrad.Tensor.backward).parameters) == ["self", "gradient", "retain_graph",
+                                                                          "create_graph", "inputs"]
+    assert ndgrad.Tensor.backward.__doc__.startswith("Tensor.backward")
+
+
+def test_a_compiled_module_trains_as_eager_with_the_fast_backward():
+    def make():
+        ndgrad.manual_seed(3)
+        return nn.Sequential(nn.Linear(5, 8), nn.ReLU(), nn.Linear(8, 3)).double()
+
+    eager, model = make(), make()
+    compiled = ndgrad.compile(lambda x, y: nn.functional.cross_entropy(model(x), y))   # the loss's node: the tape's
+    g = ndgrad.Generator().manual_seed(0)
+    for _ in range(4):
+        x, y = ndgrad.randn(6, 5, dtype=ndgrad.float64, generator=g), ndgrad.randint(0, 3, (6,), generator=g)
+        losses = []
+        for m, fn in ((eager, lambda x, y: nn.functional.cross_entropy(eager(x), y)), (model, compiled)):
+            m.zero_grad()
+            loss = fn(x, y)
+            loss.backward()
+            with ndgrad.no_grad():
+                for p in m.parameters():
+                    p -= 0.1 * p.grad
+            losses.append(bits(loss))
+        assert losses[0] == losses[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for p, q in zip(eager.parameters(), model.parameters()):
+            assert bits(p) == bits(q)
