@@ -2,7 +2,6 @@
 checks and with folded Python numbers, `.backward()` without the engine's pass. Each must give eager
 mode's numbers to the last bit, and hand back to the general path wherever something could see the
 difference (hooks, retain_graph, anomaly mode, forward AD, non-leaf inputs, several outputs)."""
-import inspect
 import warnings
 
 import numpy as np
@@ -196,14 +195,6 @@ def test_forward_ad_runs_the_function_eagerly():
         out = f(fwAD.make_dual(x, t))
         tangent = fwAD.unpack_dual(out).tangent
     assert np.array_equal(tangent.numpy(), (2 * (x * 2).cos() * t).numpy())
-
-
-def test_tensor_backward_keeps_its_signature_and_docs():
-    f = ndgrad.compile(lambda x: x * 2)
-    f(ndgrad.ones(1))
-    assert list(inspect.signature(ndgrad.Tensor.backward).parameters) == ["self", "gradient", "retain_graph",
-                                                                          "create_graph", "inputs"]
-    assert ndgrad.Tensor.backward.__doc__.startswith("Tensor.backward")
 
 
 def test_a_compiled_module_trains_as_eager_with_the_fast_backward():

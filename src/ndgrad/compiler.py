@@ -459,7 +459,7 @@ class CompiledFunctionBackward(Node):
                 out[i] = Tensor._make(vals[s].copy() if copy else vals[s], False, None, 0)
         return out
 
-    def _backward(self, out, retain_graph):
+    def _backward_alone(self, out, retain_graph):
         """`out.backward()` when this node's tape is the whole backward: every edge goes to a leaf's
         AccumulateGrad and nothing can observe the engine (no hooks, no running backward, anomaly mode or
         profiler). Runs the tape and accumulates into each `.grad` as the engine would, in edge order;
@@ -496,24 +496,6 @@ class CompiledFunctionBackward(Node):
 
     def _release(self):
         self._saved = self.vals = None
-
-
-def _tensor_backward(general):
-    """Tensor.backward with a fast path (see CompiledFunctionBackward._backward) for a compiled call's
-    output: a small step's backward is then the tape and the accumulation, without the engine's pass."""
-    @functools.wraps(general)
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        node = self._grad_fn
-        if type(node) is CompiledFunctionBackward and gradient is None and inputs is None and not create_graph \
-                and node._backward(self, retain_graph):
-            return None
-        return general(self, gradient, retain_graph, create_graph, inputs)
-    backward.general = general
-    return backward
-
-
-# (this module is imported on first use of ndgrad.compile: compiled outputs exist only after that)
-Tensor.backward = _tensor_backward(Tensor.backward)
 
 
 def _compiled_outputs(program, tensors):

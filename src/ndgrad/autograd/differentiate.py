@@ -179,6 +179,12 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
         >>> x.grad
         tensor([2., 4., 6.])
     """
+    node = self._grad_fn
+    # a node that can be the whole backward by itself (a compiled call's replay node) may run it
+    # without the engine's pass; it answers False where anything could observe the difference
+    if node is not None and node._backward_alone is not None and gradient is None and inputs is None \
+            and not create_graph and node._backward_alone(self, retain_graph):
+        return
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 

@@ -131,6 +131,7 @@ class Node:
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)
     _saved_tensor_idx = ()     # which of them are tensors (version-checked)
     _takes_missing = False     # custom Function nodes get None for absent gradients and fill them in
+    _backward_alone = None     # (out, retain_graph) -> whether the node ran out.backward() itself (compiler.py)
 
     def name(self):
         return type(self).__name__
