@@ -232,8 +232,8 @@ class Node:
         if not isinstance(value, Tensor):
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
-            _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
-        if value._detached_from is not None and value._grad_fn is None:
+            _raise_modified(value._data, value._output_nr, value._fn, value._vc[0], version)
+        if value._detached_from is not None and value._fn is None:
             old = value._detached_from()
             if old is not None and any(fn is old for fn, _ in self.next_functions):   # saved with that history
                 raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
@@ -365,10 +365,10 @@ def _only_engine_holds(grad, expected=None):
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
         return counts
-    if type(data) is COO and grad._grad_fn is None:   # a sparse gradient is kept when it alone holds its arrays
+    if type(data) is COO and grad._fn is None:   # a sparse gradient is kept when it alone holds its arrays
         return counts[0] <= expected[0] and counts[1] <= expected[1] and _sole_array(data.indices, expected[2]) \
             and _sole_array(data.values, expected[2])
-    if grad._grad_fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
+    if grad._fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
         return False
     if base is not None and not (type(base) in ARRAY_TYPES and base.flags.owndata and base.size == data.size):
         return False
@@ -420,7 +420,7 @@ class GraphRoot(Node):
 
 def edge(t):
     """The edge through which a gradient reaches tensor `t`'s history."""
-    fn = t._grad_fn if t._base is None else t.grad_fn
+    fn = t._fn if t._base is None else t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if not t._requires_grad:

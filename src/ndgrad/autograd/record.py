@@ -36,7 +36,7 @@ def record(spec, args, outs):
     elif len(diff_pos) == 1 and isinstance(args[diff_pos[0]], Tensor):   # unary ops: the tuples built directly
         a = args[diff_pos[0]]
         d = a._data
-        fn = a._grad_fn
+        fn = a._fn
         node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
         node._meta = ((d.shape, d.dtype),)
     else:   # the common case: every differentiable argument is one Tensor (or a scalar)
@@ -45,7 +45,7 @@ def record(spec, args, outs):
             a = args[i]
             if isinstance(a, Tensor):
                 d = a._data
-                fn = a._grad_fn
+                fn = a._fn
                 edges.append((fn, a._output_nr) if fn is not None and a._base is None else edge(a))
                 meta.append((d.shape, d.dtype))
             else:
@@ -58,12 +58,12 @@ def record(spec, args, outs):
         t = outs[0]
         if t._data.dtype.kind in _dtype.INEXACT_KINDS:
             t._requires_grad = True
-            t._grad_fn = node
+            t._fn = node
     else:
         for k, t in enumerate(outs):
             if t._data.dtype.kind in _dtype.INEXACT_KINDS and (out_diff is None or out_diff[k]):
                 t._requires_grad = True
-                t._grad_fn = node
+                t._fn = node
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     saved, versions = [], []
@@ -266,7 +266,7 @@ def _writable(t, dst):
 def refuse_view_inplace(t, indirect=False):
     """torch's error for an in-place op on a view it forbids them on (`t._creation` set); indirect:
     the base or another view was modified, seen when t's history is regenerated."""
-    fn = t._grad_fn   # the history as recorded: reading t.grad_fn would regenerate it
+    fn = t._fn   # the history as recorded: reading t.grad_fn would regenerate it
     creation = t._creation
     modified = "its base or another view of its base has been" if indirect else "is being"
     op = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]}" if fn is not None else None
@@ -302,10 +302,10 @@ def refuse_inference_inplace(t):
 
 
 def check_leaf_inplace(t):
-    if t._grad_fn is None and t._requires_grad and t._base is None:
+    if t._fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and (t._grad_fn is None and t._requires_grad
-                                or t._base._grad_fn is None and t._base._requires_grad):
+    if t._base is not None and (t._fn is None and t._requires_grad
+                                or t._base._fn is None and t._base._requires_grad):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
@@ -318,15 +318,15 @@ def rebase_history(self, node):
     if node._saved is not None:
         node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
     if self._base is None:
-        move_retains_grad(self, self._grad_fn, self._output_nr, node, 0)
-        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
+        move_retains_grad(self, self._fn, self._output_nr, node, 0)
+        self._fn, self._output_nr, self._requires_grad = node, 0, True
         return
     base = self._base
-    old_fn, old_nr = self._grad_fn, self._output_nr
+    old_fn, old_nr = self._fn, self._output_nr
     view_fn = self._view_fn if self._dtype_view is None else dtype_view_fn(self)
     copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), view_fn, node)
-    move_retains_grad(base, base._grad_fn, base._output_nr, copy_slices, 0)
-    base._grad_fn = copy_slices
+    move_retains_grad(base, base._fn, base._output_nr, copy_slices, 0)
+    base._fn = copy_slices
     base._output_nr = 0
     base._requires_grad = True
     self._requires_grad = True

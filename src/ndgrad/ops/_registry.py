@@ -325,7 +325,7 @@ def call_inplace(spec, args):
             # the formulas need self's value from before the write: keep a copy with its history
             old = Tensor._make(apply_bits(self._data, self._math_bits).copy(), self._requires_grad, None,
                                self._output_nr)
-            old._grad_fn = self.grad_fn
+            old._fn = self.grad_fn
             old._fw = self._fw
             args = (old,) + tuple(args[1:])
     with grad_flag(recording):
@@ -335,8 +335,8 @@ def call_inplace(spec, args):
     record.write_into(self, res._data, spec.name)
     if fw.level is not None:
         inplace_tangents(self, res)
-    if recording and res._grad_fn is not None:
-        record.rebase_history(self, res._grad_fn)
+    if recording and res._fn is not None:
+        record.rebase_history(self, res._fn)
     return self
 
 
@@ -512,8 +512,8 @@ def _regenerate_view_grad_fn(self):
             fresh = record.dtype_view_fn(self)(self._base)
         else:
             fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
-    record.move_retains_grad(self, self._grad_fn, self._output_nr, fresh._grad_fn, fresh._output_nr)
-    self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
+    record.move_retains_grad(self, self._fn, self._output_nr, fresh._fn, fresh._output_nr)
+    self._fn, self._output_nr = fresh._fn, fresh._output_nr
     self._requires_grad = True
     self._view_version = self._vc[0]
 
