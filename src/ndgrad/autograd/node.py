@@ -248,14 +248,18 @@ class Node:
                     self._saved = None
                     return
 
-    def __getattr__(self, name):
-        # _saved_<arg> and _saved_result, as torch exposes them
-        if name.startswith("_saved_") and name[7:] in type(self)._saved_names:
-            values = self._unpack_saved()
-            return _expose(values[type(self)._saved_names.index(name[7:])])
-        if name.startswith("_raw_saved_") and name[11:] in type(self)._saved_names:
-            return raw_saved(self, type(self)._saved_names.index(name[11:]))
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+def saved_accessors(names):
+    """The attributes `_saved_<name>` (e.g. _saved_self, _saved_result) and `_raw_saved_<name>` of a
+    node class whose saved values are `names`, as torch exposes them. Properties of each class, not
+    a __getattr__ on Node: that one would keep CPython from specialising every attribute read of
+    every node (the engine reads a handful per node)."""
+    accessors = {}
+    for i, name in enumerate(names):
+        if "_saved_" + name not in accessors:   # a name saved twice reads as its first
+            accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
+            accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
+    return accessors
 
 
 def _expose(value):

@@ -15,7 +15,7 @@ import types
 
 
 
-from ..autograd.node import Node
+from ..autograd.node import Node, saved_accessors
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -302,6 +302,7 @@ def _make_node_class(name, entry):
         "_saved_tensor_idx": saved_tensor_idx,
         "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
+        **saved_accessors(entry.saved_names),
     })
 
 
