@@ -27,13 +27,14 @@ _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 
 
 def record(spec, args, outs):
-    node = spec.node_cls.__new__(spec.node_cls)
+    cls = spec.node_cls
+    node = _new_node(cls)
     node._sequence_nr_ = _next_seq()
     node._extra = None
     diff_pos = spec.diff_pos
     if spec.diff_lists:
         _list_edges(node, spec, args)
-    elif len(diff_pos) == 1 and isinstance(args[diff_pos[0]], Tensor):   # unary ops: the tuples built directly
+    elif len(diff_pos) == 1 and type(args[diff_pos[0]]) is Tensor:   # unary ops: the tuples built directly
         a = args[diff_pos[0]]
         d = a._data
         fn = a._fn
@@ -56,47 +57,63 @@ def record(spec, args, outs):
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
         t = outs[0]
-        if t._data.dtype.kind in _dtype.INEXACT_KINDS:
+        if t._data.dtype.kind in _INEXACT:
             t._requires_grad = True
             t._fn = node
     else:
         for k, t in enumerate(outs):
-            if t._data.dtype.kind in _dtype.INEXACT_KINDS and (out_diff is None or out_diff[k]):
+            if t._data.dtype.kind in _INEXACT and (out_diff is None or out_diff[k]):
                 t._requires_grad = True
                 t._fn = node
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
-    saved, versions = [], []
-    for p, meta_only, users in spec.saved_plan:
-        version = None
-        if users is not None and not _any_needs_grad(args, users):
-            v = None   # only formulas of inputs that need no gradient read it
-        elif p >= 0:
-            v = args[p]
-            if isinstance(v, Tensor):
-                if meta_only:
-                    v = TensorMeta(v)
+    plan = spec.saved_plan
+    if not plan:
+        node._saved = []
+        node._versions = ()
+    else:
+        saved, versions = [], []
+        for p, meta_only, users in plan:
+            version = v = None
+            if users is not None:   # only formulas of these inputs read it: saved if one of them needs a gradient
+                for i in users:
+                    a = args[i]
+                    if a._requires_grad if type(a) is Tensor else _needs_grad(a):
+                        break
                 else:
-                    if v._inference:
-                        _refuse_inference_saved()
-                    version = v._vc[0]
-            elif p in spec.list_pos:
-                version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
-                v = list(v)
-        else:
-            t = outs[-1 - p]
-            v = SavedOutput(t)
-            version = t._vc[0]
-        saved.append(v)
-        versions.append(version)
-    node._saved = saved
-    # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
-    # full collections, which revisit every tracked object, dominate long forward passes.
-    node._versions = tuple(versions)
+                    saved.append(None)
+                    versions.append(None)
+                    continue
+            if p >= 0:
+                v = args[p]
+                if isinstance(v, Tensor):
+                    if meta_only:
+                        v = TensorMeta(v)
+                    else:
+                        if v._inference:
+                            _refuse_inference_saved()
+                        version = v._vc[0]
+                elif p in spec.list_pos:
+                    version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
+                    v = list(v)
+            else:
+                t = outs[-1 - p]
+                v = SavedOutput(t)
+                version = t._vc[0]
+            saved.append(v)
+            versions.append(version)
+        node._saved = saved
+        # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
+        # full collections, which revisit every tracked object, dominate long forward passes.
+        node._versions = tuple(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+_new_node = object.__new__   # (Node and its generated classes define no __new__)
+_INEXACT = _dtype.INEXACT_KINDS
 
 
 def _refuse_inference_saved():
@@ -104,18 +121,6 @@ def _refuse_inference_saved():
                        "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
                        "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
                        "`torch.inference_mode()`.")
-
-
-def _any_needs_grad(args, users):
-    # a loop, not any() over a generator: this runs for most saved values of most recorded ops
-    for i in users:
-        a = args[i]
-        if type(a) is Tensor:
-            if a._requires_grad:
-                return True
-        elif _needs_grad(a):
-            return True
-    return False
 
 
 def _needs_grad(a):

@@ -41,9 +41,9 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 
 
 class OpSpec:
-    __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
+    __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -54,6 +54,17 @@ class OpSpec:
         self.promote = promote
         self.view = view
         self.bind(None)
+
+    @property
+    def forward(self):
+        return self._forward
+
+    @forward.setter
+    def forward(self, fn):   # (replaced on a copy by selective checkpointing's replay)
+        self._forward = fn
+        # what `call` runs: a forward that only passes its arguments to a NumPy function (pointwise's
+        # _named) names it as `kernel`, one Python frame less per op
+        self.kernel = getattr(fn, "kernel", fn)
 
     def bind(self, entry):
         """Attach the op's derivatives.yaml entry (None: not differentiable): its Node class, which
@@ -226,11 +237,24 @@ def call(spec, args):
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
-        out = spec.forward(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
+        out = spec.kernel(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
         raise
+    if type(out) in ARRAY_TYPES and target is None and not spec.view:
+        # one array out, no cast, no view: the code below for that case, without its loops and tuples
+        t = Tensor._make(out, False, None, 0)
+        if state.inference:
+            t._inference = True
+        if inputs_require_grad and state.enabled:
+            if spec.node_cls is not None:
+                record.record(spec, args, (t,))
+            elif out.dtype.kind in _dtype.INEXACT_KINDS:
+                _no_derivative(spec)
+        if fw.level is not None:   # a dual level is active: tangents flow forward
+            propagate_tangents(spec, args, (t,))
+        return t
     recording = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
         outs = tuple(_wrap(o, target, raw) for o in out)
@@ -258,11 +282,15 @@ def call(spec, args):
     if recording:
         record.record(spec, args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in _dtype.INEXACT_KINDS:
-        raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
-                                  "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
+        _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
+
+
+def _no_derivative(spec):
+    raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
+                              "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
 
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
