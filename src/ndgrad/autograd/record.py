@@ -32,15 +32,38 @@ def record(spec, args, outs):
     node._sequence_nr_ = _next_seq()
     node._extra = None
     diff_pos = spec.diff_pos
+    n_diff = len(diff_pos)
     if spec.diff_lists:
         _list_edges(node, spec, args)
-    elif len(diff_pos) == 1 and type(args[diff_pos[0]]) is Tensor:   # unary ops: the tuples built directly
+    elif n_diff == 1:   # unary and binary ops (most ops): the tuples built directly
         a = args[diff_pos[0]]
-        d = a._data
-        fn = a._fn
-        node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
-        node._meta = ((d.shape, d.dtype),)
-    else:   # the common case: every differentiable argument is one Tensor (or a scalar)
+        if isinstance(a, Tensor):
+            d = a._data
+            fn = a._fn
+            node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
+            node._meta = ((d.shape, d.dtype),)
+        else:
+            node.next_functions = (_NO_EDGE,)
+            node._meta = (None,)
+    elif n_diff == 2:
+        a = args[diff_pos[0]]
+        if isinstance(a, Tensor):
+            d = a._data
+            fn = a._fn
+            ea = (fn, a._output_nr) if fn is not None and a._base is None else edge(a)
+            ma = (d.shape, d.dtype)
+        else:
+            ea, ma = _NO_EDGE, None
+        b = args[diff_pos[1]]
+        if isinstance(b, Tensor):
+            d = b._data
+            fn = b._fn
+            node.next_functions = (ea, (fn, b._output_nr) if fn is not None and b._base is None else edge(b))
+            node._meta = (ma, (d.shape, d.dtype))
+        else:
+            node.next_functions = (ea, _NO_EDGE)
+            node._meta = (ma, None)
+    else:   # every differentiable argument is one Tensor (or a scalar)
         edges, meta = [], []
         for i in diff_pos:
             a = args[i]
@@ -69,8 +92,12 @@ def record(spec, args, outs):
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     plan = spec.saved_plan
     if not plan:
-        node._saved = []
+        node._saved = ()
         node._versions = ()
+    elif len(plan) == 1 and plan[0][0] == -1 and plan[0][2] is None:   # the result alone (exp, tanh, ...)
+        t = outs[0]
+        node._saved = [SavedOutput(t)]
+        node._versions = (t._vc[0],)
     else:
         saved, versions = [], []
         for p, meta_only, users in plan:
@@ -78,7 +105,10 @@ def record(spec, args, outs):
             if users is not None:   # only formulas of these inputs read it: saved if one of them needs a gradient
                 for i in users:
                     a = args[i]
-                    if a._requires_grad if type(a) is Tensor else _needs_grad(a):
+                    if type(a) is Tensor:
+                        if a._requires_grad:
+                            break
+                    elif type(a) not in _SCALARS and _needs_grad(a):
                         break
                 else:
                     saved.append(None)
@@ -114,6 +144,7 @@ def record(spec, args, outs):
 
 _new_node = object.__new__   # (Node and its generated classes define no __new__)
 _INEXACT = _dtype.INEXACT_KINDS
+_SCALARS = frozenset((float, int, bool, complex, type(None)))   # arguments that never need a gradient
 
 
 def _refuse_inference_saved():
