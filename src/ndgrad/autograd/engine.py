@@ -129,10 +129,11 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
         capture = Capture(root, inputs, accumulate)
         targets = capture.targets
 
-    buffers = {}
+    buffers = {}        # node -> the gradients that reached it so far (one slot per output)
     counter = itertools.count()
     ready = []          # heap of (-sequence_nr, arrival, node): the newest ready node first
-    direct = root       # the next node to run when it is the only one ready (skips the heap)
+    direct = root       # the next node to run when it is the only one ready (skips the heap) ...
+    direct_grads = []   # ... and its gradients, kept out of `buffers`
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
@@ -143,12 +144,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     try:
         while True:
             if direct is not None:
-                node, direct = direct, None
+                node, grads, direct, direct_grads = direct, direct_grads, None, None
             elif ready:
                 node = heapq.heappop(ready)[2]
+                grads = buffers.pop(node, None)
             else:
                 break
-            grads = buffers.pop(node, None) if node is not root else []
             task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
                 if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
@@ -165,7 +166,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             if not retain_graph:
                 node._release()
             meta = node._meta
-            for i, (nxt, nr) in enumerate(node.next_functions):
+            i = -1
+            for nxt, nr in node.next_functions:
+                i += 1
                 if nxt is None or targets is not None and nxt not in targets:
                     continue
                 g = outs[i]
@@ -176,29 +179,35 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
                             m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)
+                left = deps[nxt] - 1
+                deps[nxt] = left
                 buf = buffers.get(nxt)
-                if buf is None:
+                if buf is None:   # the first gradient for nxt: its buffer (in `buffers` while more are due)
                     out_meta = nxt._out_meta
-                    buf = buffers[nxt] = [None] * (len(out_meta) if out_meta else 1)
+                    buf = [None] * (len(out_meta) if out_meta else 1)
+                    if left:
+                        buffers[nxt] = buf
+                elif not left:
+                    del buffers[nxt]
                 if nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
                     # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
                     buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._data, SparseArray) \
                         else buf[nr] + g
-                left = deps[nxt] - 1
-                deps[nxt] = left
                 if left == 0:
                     # Run order: the ready node with the highest sequence number. A node that is
                     # alone in being ready (a chain) runs next without going through the heap.
                     if direct is None and not ready:
-                        direct = nxt
+                        direct, direct_grads = nxt, buf
                     else:
                         if direct is not None:
+                            buffers[direct] = direct_grads
                             heapq.heappush(ready, (-direct._sequence_nr_, next(counter), direct))
-                            direct = None
+                            direct = direct_grads = None
+                        buffers[nxt] = buf
                         heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
-            outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+            outs = g = buf = grads = None   # the buffers are now the only holders (AccumulateGrad may keep them)
         task.node = None
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more
@@ -258,10 +267,19 @@ def _count_dependencies(root):
 
 def _call_node(node, grads, targets, create_graph):
     extra = node._extra
+    edges = node.next_functions
+    if extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
+        # the usual node: no hooks, every edge wanted, its one gradient arrived (the code below for that case)
+        outs = node._apply(grads, [edges[0][0] is not None] if len(edges) == 1 else [e[0] is not None for e in edges],
+                           create_graph)
+        if node._extra is not None and node._extra.post_hooks:   # added while the node ran (by an unpack hook)
+            outs = run_node_post_hooks(node._extra.post_hooks, outs, ())
+        if len(outs) != len(edges):
+            check_count(node, outs, edges)
+        return outs
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
     had_post_hooks = extra is not None and bool(extra.post_hooks)
-    edges = node.next_functions
     if targets is not None:
         mask = [e[0] is not None and e[0] in targets for e in edges]
     elif len(edges) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
