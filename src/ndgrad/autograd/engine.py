@@ -175,7 +175,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 if g is not None and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
-                    if g._math_bits or m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
+                    # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
+                    if g._math_bits or m is not None and (g._data.shape != m[0] or g._data.dtype is not m[1]
+                                                           and g._data.dtype != m[1]):
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
                             m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)

@@ -208,8 +208,14 @@ class Node:
             version = versions[i]
             if version is not None:
                 value = values[i]
-                # an argument saved as is and not modified since: what _unpack_one returns, without the call
-                if type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
+                # an argument saved as is and not modified since, or the op's own output (no hooks, forward
+                # AD, subclass or in-place history): what _unpack_one returns, without the call
+                if type(value) is SavedOutput and value.vc[0] == version and value.view_fn is None \
+                        and value.cls is Tensor and forward_ad.state.level is None:
+                    t = values[i] = Tensor._make(value.data, value.requires_grad,
+                                                 self if value.requires_grad else None, value.output_nr)
+                    t._vc = value.vc
+                elif type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
 

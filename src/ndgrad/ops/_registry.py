@@ -217,15 +217,14 @@ def call(spec, args):
     # would return these arrays.
     raw = None
     n = len(args)
-    if 0 < n <= 2 and type(args[0]) is Tensor and args[0]._data.dtype.kind in "fc" and not args[0]._math_bits:
-        a = args[0]
+    if 0 < n <= 2 and type(a := args[0]) is Tensor and (d := a._data).dtype.kind in "fc" and not a._math_bits:
         b = args[1] if n == 2 else None
         if n == 1:
-            raw = (a._data,)
+            raw = (d,)
         elif type(b) is float or type(b) is int:
-            raw = (a._data, b)
-        elif type(b) is Tensor and b._data.dtype == a._data.dtype and not b._math_bits:
-            raw = (a._data, b._data)
+            raw = (d, b)
+        elif type(b) is Tensor and ((e := b._data).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
+            raw = (d, e)
     if raw is not None:
         inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
             a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
