@@ -96,7 +96,7 @@ def record(spec, args, outs):
         node._versions = ()
     elif len(plan) == 1 and plan[0][0] == -1 and plan[0][2] is None:   # the result alone (exp, tanh, ...)
         t = outs[0]
-        node._saved = [SavedOutput(t)]
+        node._saved = (SavedOutput(t),)
         node._versions = (t._vc[0],)
     else:
         saved, versions = [], []
@@ -132,9 +132,10 @@ def record(spec, args, outs):
                 version = t._vc[0]
             saved.append(v)
             versions.append(version)
-        node._saved = saved
-        # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
-        # full collections, which revisit every tracked object, dominate long forward passes.
+        # Tuples, not lists: the cyclic GC stops tracking a tuple of ints, None, numbers and arrays
+        # once it has seen it, and full collections, which revisit every tracked object, dominate long
+        # forward passes. (What mutates a node's saved values, saved-tensor hooks, makes a list first.)
+        node._saved = tuple(saved)
         node._versions = tuple(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         saved_hooks[-1].pack_node(node)
@@ -352,7 +353,8 @@ def rebase_history(self, node):
         if type(saved) is SavedOutput:   # the op's output is self now
             saved.data, saved.vc = self._data, self._vc
     if node._saved is not None:
-        node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
+        node._versions = tuple(self._vc[0] if type(s) is SavedOutput else v
+                               for s, v in zip(node._saved, node._versions))
     if self._base is None:
         move_retains_grad(self, self._fn, self._output_nr, node, 0)
         self._fn, self._output_nr, self._requires_grad = node, 0, True
