@@ -84,7 +84,7 @@ class GraphTask:
         while ready:
             node = heapq.heappop(ready)[2]
             order.append(node)
-            for nxt, _ in node.next_functions:
+            for nxt in node._next_fns:
                 if nxt is None or targets is not None and nxt not in targets:
                     continue
                 deps[nxt] -= 1
@@ -166,11 +166,11 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             if not retain_graph:
                 node._release()
             meta = node._meta
-            i = -1
-            for nxt, nr in node.next_functions:
-                i += 1
+            nrs = node._next_nrs
+            for i, nxt in enumerate(node._next_fns):
                 if nxt is None or targets is not None and nxt not in targets:
                     continue
+                nr = nrs[i]
                 g = outs[i]
                 if g is not None and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
@@ -256,7 +256,7 @@ def _count_dependencies(root):
     deps = {}   # also the set of nodes seen (the root is no node's input)
     stack = [root]
     while stack:
-        for nxt, _ in stack.pop().next_functions:
+        for nxt in stack.pop()._next_fns:
             if nxt is None:
                 continue
             if nxt in deps:
@@ -269,31 +269,31 @@ def _count_dependencies(root):
 
 def _call_node(node, grads, targets, create_graph):
     extra = node._extra
-    edges = node.next_functions
+    fns = node._next_fns
     if extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
         # the usual node: no hooks, every edge wanted, its one gradient arrived (the code below for that case)
-        outs = node._apply(grads, [edges[0][0] is not None] if len(edges) == 1 else [e[0] is not None for e in edges],
+        outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else [fn is not None for fn in fns],
                            create_graph)
         if node._extra is not None and node._extra.post_hooks:   # added while the node ran (by an unpack hook)
             outs = run_node_post_hooks(node._extra.post_hooks, outs, ())
-        if len(outs) != len(edges):
-            check_count(node, outs, edges)
+        if len(outs) != len(fns):
+            check_count(node, outs, node.next_functions)
         return outs
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
     had_post_hooks = extra is not None and bool(extra.post_hooks)
     if targets is not None:
-        mask = [e[0] is not None and e[0] in targets for e in edges]
-    elif len(edges) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
-        mask = [edges[0][0] is not None]
-    elif len(edges) == 2:
-        mask = [edges[0][0] is not None, edges[1][0] is not None]
+        mask = [fn is not None and fn in targets for fn in fns]
+    elif len(fns) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
+        mask = [fns[0] is not None]
+    elif len(fns) == 2:
+        mask = [fns[0] is not None, fns[1] is not None]
     else:
-        mask = [e[0] is not None for e in edges]
+        mask = [fn is not None for fn in fns]
     n_missing = (grads[0] is None) if len(grads) == 1 else sum(g is None for g in grads)
     if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
-            outs = [None] * len(edges)   # no gradient arrived: nothing flows on
+            outs = [None] * len(fns)   # no gradient arrived: nothing flows on
         else:
             outs = node._apply(fill_missing(node, grads), mask, create_graph)
     else:
@@ -301,8 +301,8 @@ def _call_node(node, grads, targets, create_graph):
     if node._extra is not None and node._extra.post_hooks:
         # hooks added while the node ran (by an unpack hook) get no grad_outputs, as in torch
         outs = run_node_post_hooks(node._extra.post_hooks, outs, grads if had_post_hooks else ())
-    if len(outs) != len(edges):
-        check_count(node, outs, edges)
+    if len(outs) != len(fns):
+        check_count(node, outs, node.next_functions)
     return outs
 
 

@@ -110,6 +110,14 @@ class TensorMeta:
         return self._np_dtype.kind == "c"
 
 
+_ZERO_NRS = ((), (0,), (0, 0), (0, 0, 0))
+
+
+def output_nrs(nrs):
+    """`nrs` (a tuple of output numbers), as a shared tuple when all are 0 (the usual case)."""
+    return _ZERO_NRS[len(nrs)] if len(nrs) < 4 and not any(nrs) else nrs
+
+
 class Node:
     """A node of the autograd graph: the backward function of one recorded op (``grad_fn``).
 
@@ -126,11 +134,23 @@ class Node:
         >>> isinstance(y.grad_fn, torch.autograd.graph.Node)
         True
     """
-    __slots__ = ("next_functions", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
+    # The edges are kept as two tuples, the next nodes and their output numbers (`next_functions`
+    # zips them): a tuple of (node, output_nr) pairs is one more object per edge that the cyclic GC
+    # tracks and revisits in every full collection; output numbers are mostly the shared (0,), (0, 0).
+    __slots__ = ("_next_fns", "_next_nrs", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
                  "__weakref__")
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)
     _saved_tensor_idx = ()     # which of them are tensors (version-checked)
     _takes_missing = False     # custom Function nodes get None for absent gradients and fill them in
+
+    @property
+    def next_functions(self):
+        return tuple(zip(self._next_fns, self._next_nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._next_fns = tuple([e[0] for e in edges])
+        self._next_nrs = output_nrs(tuple([e[1] for e in edges]))
 
     def name(self):
         return type(self).__name__
@@ -179,7 +199,7 @@ class Node:
         for i, g in enumerate(grads):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"argument {i} is not a Variable")
-        mask = tuple(e[0] is not None for e in self.next_functions)
+        mask = tuple(fn is not None for fn in self._next_fns)
         grads = list(grads)
         missing = sum(g is None for g in grads)
         if missing and not self._takes_missing:   # as the engine does: no gradient in, none out; else zeros
@@ -241,7 +261,7 @@ class Node:
             _raise_modified(value._data, value._output_nr, value._fn, value._vc[0], version)
         if value._detached_from is not None and value._fn is None:
             old = value._detached_from()
-            if old is not None and any(fn is old for fn, _ in self.next_functions):   # saved with that history
+            if old is not None and any(fn is old for fn in self._next_fns):   # saved with that history
                 raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
                                    ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         return value

@@ -20,9 +20,10 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import saved_hooks
-from .node import SavedOutput, TensorMeta, _next_seq, edge
+from .node import SavedOutput, TensorMeta, _next_seq, edge, output_nrs
 
 _NO_EDGE = (None, 0)
+_NR0, _NR00 = output_nrs((0,)), output_nrs((0, 0))   # the shared output numbers of one and two edges from outputs 0
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 
 
@@ -40,29 +41,40 @@ def record(spec, args, outs):
         if isinstance(a, Tensor):
             d = a._data
             fn = a._fn
-            node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
+            nr = a._output_nr
+            if fn is None or a._base is not None:
+                fn, nr = edge(a)
+            node._next_fns = (fn,)
+            node._next_nrs = _NR0 if nr == 0 else (nr,)
             node._meta = ((d.shape, d.dtype),)
         else:
-            node.next_functions = (_NO_EDGE,)
+            node._next_fns = (None,)
+            node._next_nrs = _NR0
             node._meta = (None,)
     elif n_diff == 2:
         a = args[diff_pos[0]]
         if isinstance(a, Tensor):
             d = a._data
-            fn = a._fn
-            ea = (fn, a._output_nr) if fn is not None and a._base is None else edge(a)
+            fa = a._fn
+            na = a._output_nr
+            if fa is None or a._base is not None:
+                fa, na = edge(a)
             ma = (d.shape, d.dtype)
         else:
-            ea, ma = _NO_EDGE, None
+            fa, na, ma = None, 0, None
         b = args[diff_pos[1]]
         if isinstance(b, Tensor):
             d = b._data
-            fn = b._fn
-            node.next_functions = (ea, (fn, b._output_nr) if fn is not None and b._base is None else edge(b))
+            fb = b._fn
+            nb = b._output_nr
+            if fb is None or b._base is not None:
+                fb, nb = edge(b)
             node._meta = (ma, (d.shape, d.dtype))
         else:
-            node.next_functions = (ea, _NO_EDGE)
+            fb, nb = None, 0
             node._meta = (ma, None)
+        node._next_fns = (fa, fb)
+        node._next_nrs = _NR00 if na == 0 and nb == 0 else (na, nb)
     else:   # every differentiable argument is one Tensor (or a scalar)
         edges, meta = [], []
         for i in diff_pos:
@@ -75,7 +87,7 @@ def record(spec, args, outs):
             else:
                 edges.append(_NO_EDGE)
                 meta.append(None)
-        node.next_functions = tuple(edges)
+        node.next_functions = edges
         node._meta = tuple(meta)   # a tuple: see node._versions below
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
