@@ -161,6 +161,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
             elif profile_node is not None:
                 outs = profile_node(_call_node, node, grads, targets, create_graph)
+            elif node._extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
+                # _call_node's usual case, inline: no hooks, every edge wanted, its one gradient arrived
+                fns = node._next_fns
+                outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else _mask(fns), create_graph)
+                if node._extra is not None or len(outs) != len(fns):
+                    outs = _after_apply(node, outs)
             else:
                 outs = _call_node(node, grads, targets, create_graph)
             if not retain_graph:
@@ -186,12 +192,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 buf = buffers.get(nxt)
                 if buf is None:   # the first gradient for nxt: its buffer (in `buffers` while more are due)
                     out_meta = nxt._out_meta
-                    buf = [None] * (len(out_meta) if out_meta else 1)
+                    buf = [None] if not out_meta else [None] * len(out_meta)
                     if left:
                         buffers[nxt] = buf
                 elif not left:
                     del buffers[nxt]
-                if nr >= len(buf):
+                if nr and nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
                     # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
@@ -272,24 +278,14 @@ def _call_node(node, grads, targets, create_graph):
     fns = node._next_fns
     if extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
         # the usual node: no hooks, every edge wanted, its one gradient arrived (the code below for that case)
-        outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else [fn is not None for fn in fns],
-                           create_graph)
-        if node._extra is not None and node._extra.post_hooks:   # added while the node ran (by an unpack hook)
-            outs = run_node_post_hooks(node._extra.post_hooks, outs, ())
-        if len(outs) != len(fns):
-            check_count(node, outs, node.next_functions)
+        outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else _mask(fns), create_graph)
+        if node._extra is not None or len(outs) != len(fns):
+            outs = _after_apply(node, outs)
         return outs
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
     had_post_hooks = extra is not None and bool(extra.post_hooks)
-    if targets is not None:
-        mask = [fn is not None and fn in targets for fn in fns]
-    elif len(fns) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
-        mask = [fns[0] is not None]
-    elif len(fns) == 2:
-        mask = [fns[0] is not None, fns[1] is not None]
-    else:
-        mask = [fn is not None for fn in fns]
+    mask = _mask(fns) if targets is None else [fn is not None and fn in targets for fn in fns]
     n_missing = (grads[0] is None) if len(grads) == 1 else sum(g is None for g in grads)
     if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
@@ -302,6 +298,23 @@ def _call_node(node, grads, targets, create_graph):
         # hooks added while the node ran (by an unpack hook) get no grad_outputs, as in torch
         outs = run_node_post_hooks(node._extra.post_hooks, outs, grads if had_post_hooks else ())
     if len(outs) != len(fns):
+        check_count(node, outs, node.next_functions)
+    return outs
+
+
+def _mask(fns):
+    """Which of a node's inputs get a gradient: those with an edge."""
+    if len(fns) == 2:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
+        return [fns[0] is not None, fns[1] is not None]
+    return [fn is not None for fn in fns]
+
+
+def _after_apply(node, outs):
+    """The end of _call_node's usual case where it is not so usual: post hooks that an unpack hook
+    added while the node ran (they get no grad_outputs, as in torch), or a wrong number of outputs."""
+    if node._extra is not None and node._extra.post_hooks:
+        outs = run_node_post_hooks(node._extra.post_hooks, outs, ())
+    if len(outs) != len(node._next_fns):
         check_count(node, outs, node.next_functions)
     return outs
 

@@ -302,6 +302,8 @@ def _make_node_class(name, entry):
         "_saved_tensor_idx": saved_tensor_idx,
         "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
+        "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
+        and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
         **saved_accessors(entry.saved_names),
     })
 
@@ -313,9 +315,13 @@ class GeneratedNode(Node):
     _diff_args = ()
     _formulas = ()
     _one_formula = False   # a single formula for the single differentiable argument
+    _only_formula = None   # that formula, where the argument is no list (one edge)
 
     def _apply(self, grads, mask, create_graph):
         saved = self._unpack_saved()
+        only = self._only_formula
+        if only is not None:   # the code below, for one formula of one argument (not a list)
+            return [only(grads, mask, *saved) if mask[0] else None]
         slices = self._edge_slices
         if self._one_formula and slices is None:   # the loop below, for one formula of one argument
             return [self._formulas[0][1](grads, mask, *saved) if mask[0] else None]
