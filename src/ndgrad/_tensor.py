@@ -1165,15 +1165,20 @@ def _refuse_deletion(exc, message):
     return deleter
 
 
-def _no_backward_hooks(self):   # ndgrad keeps tensor hooks elsewhere: the attribute does not exist
-    raise AttributeError(f"'{type(self).__name__}' object has no attribute '_backward_hooks'")
+# torch's legacy attribute: None unless set (ndgrad keeps tensor hooks elsewhere and never reads it)
+def _get_backward_hooks(self):
+    return self.__dict__.get("_backward_hooks")
+
+
+def _set_backward_hooks(self, value):
+    self.__dict__["_backward_hooks"] = value
 
 
 _FN_SLOT = Tensor.__dict__["_fn"]
 Tensor._grad_fn = property(_FN_SLOT.__get__, _FN_SLOT.__set__, _refuse_deletion(
     RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!"), "The node that made this tensor "
     "(None for a leaf) as recorded, without the regeneration of a view's history that grad_fn does.")
-Tensor._backward_hooks = property(_no_backward_hooks, None, _refuse_deletion(
+Tensor._backward_hooks = property(_get_backward_hooks, _set_backward_hooks, _refuse_deletion(
     RuntimeError, "Deletion of _backwards_hooks not allowed!"))
 Tensor.requires_grad = Tensor.requires_grad.deleter(_refuse_deletion(RuntimeError, "requires_grad must be a bool"))
 Tensor.grad_fn = Tensor.grad_fn.deleter(_refuse_deletion(
