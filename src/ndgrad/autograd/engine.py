@@ -285,7 +285,7 @@ def _call_node(node, grads, targets, create_graph):
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
     had_post_hooks = extra is not None and bool(extra.post_hooks)
-    mask = _mask(fns) if targets is None else [fn is not None and fn in targets for fn in fns]
+    mask = _mask(fns) if targets is None else _mask_into(fns, targets)
     n_missing = (grads[0] is None) if len(grads) == 1 else sum(g is None for g in grads)
     if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
@@ -307,6 +307,11 @@ def _mask(fns):
     if len(fns) == 2:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
         return [fns[0] is not None, fns[1] is not None]
     return [fn is not None for fn in fns]
+
+
+def _mask_into(fns, targets):
+    # (not inline in _call_node: a comprehension there would make `targets` a closure cell)
+    return [fn is not None and fn in targets for fn in fns]
 
 
 def _after_apply(node, outs):

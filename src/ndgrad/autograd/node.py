@@ -254,14 +254,14 @@ class Node:
                 forward_ad.restore_saved(value, t)
             return t
         if kind is list:  # a saved Tensor[] argument
-            return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
+            return list(map(self._unpack_one, value, version))
         if not isinstance(value, Tensor):
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
             _raise_modified(value._data, value._output_nr, value._fn, value._vc[0], version)
         if value._detached_from is not None and value._fn is None:
             old = value._detached_from()
-            if old is not None and any(fn is old for fn in self._next_fns):   # saved with that history
+            if old is not None and old in self._next_fns:   # saved with that history (nodes compare by identity)
                 raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
                                    ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         return value

@@ -327,9 +327,9 @@ class GeneratedNode(Node):
             return [self._formulas[0][1](grads, mask, *saved) if mask[0] else None]
         n_args = len(self._diff_args)
         out = [None] * n_args
-        arg_mask = mask if slices is None else [any(mask[s]) for s in slices]
+        arg_mask = mask if slices is None else _per_argument(mask, slices)
         for targets, fn in self._formulas:
-            if arg_mask[targets[0]] or len(targets) > 1 and any(arg_mask[t] for t in targets):
+            if arg_mask[targets[0]] or len(targets) > 1 and _any_of(arg_mask, targets):
                 res = fn(grads, arg_mask, *saved)
                 if len(targets) == 1:
                     out[targets[0]] = res
@@ -346,3 +346,13 @@ class GeneratedNode(Node):
             else:
                 flat.extend(value if value is not None else [None] * count)
         return flat
+
+
+# (helpers rather than comprehensions inside _apply: those would make its locals closure cells,
+# slower on every node)
+def _per_argument(mask, slices):
+    return [any(mask[s]) for s in slices]
+
+
+def _any_of(mask, indices):
+    return any(mask[i] for i in indices)

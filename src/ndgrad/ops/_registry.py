@@ -155,8 +155,7 @@ def _unwrap(spec, args):
             elif d.dtype != single_dtype:
                 mixed = True
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
-            raw[i] = [(t._data if spec.view or not t._math_bits else apply_bits(t._data, t._math_bits))
-                      if isinstance(t, Tensor) else t for t in a]
+            raw[i] = _list_arrays(a, spec.view)
             if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
                 bf16 = True
                 raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
@@ -183,6 +182,12 @@ def _unwrap(spec, args):
 
 
 _FLOAT32 = _dtype.float32.np
+
+
+def _list_arrays(tensors, view):
+    # (not inline in _unwrap: a comprehension there would make `spec` a closure cell, slower on every call)
+    return [(t._data if view or not t._math_bits else apply_bits(t._data, t._math_bits))
+            if isinstance(t, Tensor) else t for t in tensors]
 
 
 def _bfloat16_result(spec, args, target):
@@ -256,7 +261,7 @@ def call(spec, args):
         return t
     recording = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
-        outs = tuple(_wrap(o, target, raw) for o in out)
+        outs = _wrap_all(out, target, raw)
     elif type(out) in ARRAY_TYPES and target is None:   # what _wrap does in this case, without the call
         outs = (Tensor._make(out, False, None, 0),)
     else:
@@ -313,6 +318,12 @@ def _wrap(o, target, raw):
             o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
         o = o.astype(target)
     return Tensor._make(o, False, None, 0)
+
+
+def _wrap_all(out, target, raw):
+    # (a function of its own: a comprehension in `call` would make its locals closure cells, slower
+    # on every call)
+    return tuple([_wrap(o, target, raw) for o in out])
 
 
 def _backend_of(raw):
