@@ -222,11 +222,13 @@ class Node:
                 "graph a second time or if you need to access saved tensors after calling backward.")
         if not self._saved_tensor_idx:
             return saved
-        values = list(saved)
+        values = saved   # copied into a list once a value needs replacing
         versions = self._versions
         for i in self._saved_tensor_idx:
             version = versions[i]
             if version is not None:
+                if values is saved:
+                    values = list(saved)
                 value = values[i]
                 # an argument saved as is and not modified since, or the op's own output (no hooks, forward
                 # AD, subclass or in-place history): what _unpack_one returns, without the call
