@@ -26,6 +26,7 @@ _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
 saved_hooks = []    # the saved_tensors_hooks stack (graph.py); here so that the engine can restore it
+_new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -234,8 +235,8 @@ class Node:
                 # AD, subclass or in-place history): what _unpack_one returns, without the call
                 if type(value) is SavedOutput and value.vc[0] == version and value.view_fn is None \
                         and value.cls is Tensor and forward_ad.state.level is None:
-                    t = values[i] = Tensor._make(value.data, value.requires_grad,
-                                                 self if value.requires_grad else None, value.output_nr)
+                    t = values[i] = _new_tensor(value.data, value.requires_grad,
+                                                self if value.requires_grad else None, value.output_nr)
                     t._vc = value.vc
                 elif type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
@@ -248,7 +249,7 @@ class Node:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
             # the view's history if still alive, else (as torch) the node itself
             fn = self if value.view_fn is None else value.view_fn() or self
-            t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
+            t = _new_tensor(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
             if value.cls is not Tensor:
                 t.__class__ = value.cls

@@ -248,7 +248,7 @@ def call(spec, args):
         raise
     if type(out) in ARRAY_TYPES and target is None and not spec.view:
         # one array out, no cast, no view: the code below for that case, without its loops and tuples
-        t = Tensor._make(out, False, None, 0)
+        t = _new_tensor(out, False, None, 0)
         if state.inference:
             t._inference = True
         if inputs_require_grad and state.enabled:
@@ -263,7 +263,7 @@ def call(spec, args):
     if type(out) is tuple:
         outs = _wrap_all(out, target, raw)
     elif type(out) in ARRAY_TYPES and target is None:   # what _wrap does in this case, without the call
-        outs = (Tensor._make(out, False, None, 0),)
+        outs = (_new_tensor(out, False, None, 0),)
     else:
         outs = (_wrap(out, target, raw),)
     if spec.view:
@@ -298,6 +298,7 @@ def _no_derivative(spec):
 
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
+_new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
@@ -317,7 +318,7 @@ def _wrap(o, target, raw):
     if target is not None and o.dtype != target and o.dtype.kind != "b" and (
             o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
         o = o.astype(target)
-    return Tensor._make(o, False, None, 0)
+    return _new_tensor(o, False, None, 0)
 
 
 def _wrap_all(out, target, raw):
