@@ -103,13 +103,13 @@ def record(spec, args, outs):
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
     plan = spec.saved_plan
-    if not plan:
-        node._saved = ()
-        node._versions = ()
-    elif len(plan) == 1 and plan[0][0] == -1 and plan[0][2] is None:   # the result alone (exp, tanh, ...)
+    if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
         node._saved = (SavedOutput(t),)
         node._versions = (t._vc[0],)
+    elif not plan:
+        node._saved = ()
+        node._versions = ()
     else:
         saved, versions = [], []
         for p, meta_only, users in plan:

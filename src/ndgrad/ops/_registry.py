@@ -43,7 +43,7 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -73,6 +73,7 @@ class OpSpec:
         if entry is None:
             self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
             self.list_pos = self.meta_only = self.saved_plan = ()
+            self.saves_result_only = False
             self.diff_lists = False
             self.multi_out, self.out_diff = False, None
             return
@@ -86,6 +87,8 @@ class OpSpec:
                                for n in entry.saved_names)
         self.meta_only = entry.meta_only
         self.saved_plan = tuple(zip(self.saved_pos, self.meta_only, entry.saved_users))
+        # what record saves for exp, tanh, sigmoid...: the first output alone, whichever input needs a gradient
+        self.saves_result_only = self.saved_plan == ((-1, False, None),)
         self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
