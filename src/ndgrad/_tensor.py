@@ -149,7 +149,9 @@ class Tensor:
         tensor([[2., 4.],
                 [6., 8.]])
     """
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
+    # `_fn` is the slot behind the `_grad_fn` property (below the class), which refuses deletion as
+    # torch does; the op glue, record and engine use the slot directly.
+    __slots__ = ("_data", "_requires_grad", "_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
     if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
         def __getattr__(self, name: str) -> Any: ...
     # rarely set state: class defaults, instance dict once set
@@ -178,7 +180,7 @@ class Tensor:
         alias = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
         self._data = alias._data if alias is not None else legacy_array(args, _dtype.defaults.float, device)
         self._requires_grad = False
-        self._grad_fn = None
+        self._fn = None
         self._output_nr = 0
         self._vc = alias._vc if alias is not None else [0]   # an alias shares the version counter
         self._base = None
@@ -192,7 +194,7 @@ class Tensor:
         t = object.__new__(cls)
         t._data = data
         t._requires_grad = requires_grad
-        t._grad_fn = grad_fn
+        t._fn = grad_fn
         t._output_nr = output_nr
         t._vc = [0]
         t._base = None
@@ -462,7 +464,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        if value and self._grad_fn is not None:   # (requires_grad_(True) lets it pass, as torch)
+        if value and self._fn is not None:   # (requires_grad_(True) lets it pass, as torch)
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
@@ -470,7 +472,7 @@ class Tensor:
         return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
 
     def _set_requires_grad(self, requires_grad, dtype_message):  # torch words it per entry point
-        if self._grad_fn is not None and not requires_grad:
+        if self._fn is not None and not requires_grad:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
@@ -494,7 +496,7 @@ class Tensor:
         if self._base is not None and self._view_version != self._vc[0] and self._view_fn is not None \
                 and self._base._requires_grad:
             self._regenerate_view_grad_fn()
-        return self._grad_fn
+        return self._fn
 
     @property
     def is_leaf(self):
@@ -526,7 +528,7 @@ class Tensor:
             >>> x.grad
             tensor([2., 4.])
         """
-        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
+        if self._grad is None and self._fn is not None and not self._retains_grad:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
                 "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
@@ -697,13 +699,6 @@ class Tensor:
     def data(self):
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
-    def __delattr__(self, name):
-        # slots and autograd state cannot be deleted (torch's messages); the rest as any attribute
-        refused = _UNDELETABLE.get(name)
-        if refused is not None:
-            raise refused[0](refused[1])
-        object.__delattr__(self, name)
-
     def detach(self):
         """A new tensor that shares this one's data but is cut from the autograd graph: it does not require
         grad and has no ``grad_fn``. In-place changes to either are seen by both.
@@ -731,9 +726,9 @@ class Tensor:
                                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
                                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
                                "function in torch/optim/optimizer.py as the solution.")
-        if self._grad_fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
-            self._detached_from = weakref.ref(self._grad_fn)
-        self._grad_fn = None
+        if self._fn is not None:   # nodes that saved this tensor with its history refuse it (node.py)
+            self._detached_from = weakref.ref(self._fn)
+        self._fn = None
         self._requires_grad = False
         self._output_nr = 0
         if self._fw is not None:   # as detach(), it drops the forward-mode tangent too
@@ -924,7 +919,7 @@ class Tensor:
         return iter(self.flip(0).unbind(0)) if self._data.ndim else self
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if self._fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
                                "because of a torch.nn.utils.weight_norm usage, see "
@@ -1161,15 +1156,35 @@ def legacy_array(args, dtype, device=None, backend=None):
     return (backend or current_backend()).zeros(tuple(int(n) for n in sizes), dtype=dtype.np)
 
 
-_UNDELETABLE = {
-    "requires_grad": (RuntimeError, "requires_grad must be a bool"),
-    "_grad_fn": (RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!"),
-    "_backward_hooks": (RuntimeError, "Deletion of _backwards_hooks not allowed!"),
-    "grad_fn": (AttributeError, "attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable"),
-    "is_leaf": (AttributeError, "attribute 'is_leaf' of 'torch._C.TensorBase' objects is not writable"),
-    **{slot: (AttributeError, f"cannot delete Tensor's internal field {slot!r}")
-       for slot in ("_data", "_requires_grad", "_output_nr", "_vc", "_base")},
-}
+# Tensor has no __delattr__: defining one routes every attribute store on every tensor through a
+# Python-level __setattr__ and keeps CPython from specialising slot stores (3x the cost of making a
+# tensor). The attributes torch refuses to delete refuse it through their own deleters instead.
+def _refuse_deletion(exc, message):
+    def deleter(self):
+        raise exc(message)
+    return deleter
+
+
+# torch's legacy attribute: None unless set (ndgrad keeps tensor hooks elsewhere and never reads it)
+def _get_backward_hooks(self):
+    return self.__dict__.get("_backward_hooks")
+
+
+def _set_backward_hooks(self, value):
+    self.__dict__["_backward_hooks"] = value
+
+
+_FN_SLOT = Tensor.__dict__["_fn"]
+Tensor._grad_fn = property(_FN_SLOT.__get__, _FN_SLOT.__set__, _refuse_deletion(
+    RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!"), "The node that made this tensor "
+    "(None for a leaf) as recorded, without the regeneration of a view's history that grad_fn does.")
+Tensor._backward_hooks = property(_get_backward_hooks, _set_backward_hooks, _refuse_deletion(
+    RuntimeError, "Deletion of _backwards_hooks not allowed!"))
+Tensor.requires_grad = Tensor.requires_grad.deleter(_refuse_deletion(RuntimeError, "requires_grad must be a bool"))
+Tensor.grad_fn = Tensor.grad_fn.deleter(_refuse_deletion(
+    AttributeError, "attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable"))
+Tensor.is_leaf = Tensor.is_leaf.deleter(_refuse_deletion(
+    AttributeError, "attribute 'is_leaf' of 'torch._C.TensorBase' objects is not writable"))
 
 
 CONJ_BIT, NEG_BIT = 1, 2

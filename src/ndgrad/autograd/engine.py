@@ -84,7 +84,7 @@ class GraphTask:
         while ready:
             node = heapq.heappop(ready)[2]
             order.append(node)
-            for nxt, _ in node.next_functions:
+            for nxt in node._next_fns:
                 if nxt is None or targets is not None and nxt not in targets:
                     continue
                 deps[nxt] -= 1
@@ -129,10 +129,11 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
         capture = Capture(root, inputs, accumulate)
         targets = capture.targets
 
-    buffers = {}
+    buffers = {}        # node -> the gradients that reached it so far (one slot per output)
     counter = itertools.count()
     ready = []          # heap of (-sequence_nr, arrival, node): the newest ready node first
-    direct = root       # the next node to run when it is the only one ready (skips the heap)
+    direct = root       # the next node to run when it is the only one ready (skips the heap) ...
+    direct_grads = []   # ... and its gradients, kept out of `buffers`
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
@@ -143,12 +144,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     try:
         while True:
             if direct is not None:
-                node, direct = direct, None
+                node, grads, direct, direct_grads = direct, direct_grads, None, None
             elif ready:
                 node = heapq.heappop(ready)[2]
+                grads = buffers.pop(node, None)
             else:
                 break
-            grads = buffers.pop(node, None) if node is not root else []
             task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
                 if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
@@ -160,45 +161,61 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
             elif profile_node is not None:
                 outs = profile_node(_call_node, node, grads, targets, create_graph)
+            elif node._extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
+                # _call_node's usual case, inline: no hooks, every edge wanted, its one gradient arrived
+                fns = node._next_fns
+                outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else _mask(fns), create_graph)
+                if node._extra is not None or len(outs) != len(fns):
+                    outs = _after_apply(node, outs)
             else:
                 outs = _call_node(node, grads, targets, create_graph)
             if not retain_graph:
                 node._release()
             meta = node._meta
-            for i, (nxt, nr) in enumerate(node.next_functions):
+            nrs = node._next_nrs
+            for i, nxt in enumerate(node._next_fns):
                 if nxt is None or targets is not None and nxt not in targets:
                     continue
+                nr = nrs[i]
                 g = outs[i]
                 if g is not None and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
-                    if g._math_bits or m is not None and (g._data.shape != m[0] or g._data.dtype != m[1]):
+                    # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
+                    if g._math_bits or m is not None and (g._data.shape != m[0] or g._data.dtype is not m[1]
+                                                           and g._data.dtype != m[1]):
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
                             m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)
+                left = deps[nxt] - 1
+                deps[nxt] = left
                 buf = buffers.get(nxt)
-                if buf is None:
+                if buf is None:   # the first gradient for nxt: its buffer (in `buffers` while more are due)
                     out_meta = nxt._out_meta
-                    buf = buffers[nxt] = [None] * (len(out_meta) if out_meta else 1)
-                if nr >= len(buf):
+                    buf = [None] if not out_meta else [None] * len(out_meta)
+                    if left:
+                        buffers[nxt] = buf
+                elif not left:
+                    del buffers[nxt]
+                if nr and nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
                     # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
                     buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._data, SparseArray) \
                         else buf[nr] + g
-                left = deps[nxt] - 1
-                deps[nxt] = left
                 if left == 0:
                     # Run order: the ready node with the highest sequence number. A node that is
                     # alone in being ready (a chain) runs next without going through the heap.
                     if direct is None and not ready:
-                        direct = nxt
+                        direct, direct_grads = nxt, buf
                     else:
                         if direct is not None:
+                            buffers[direct] = direct_grads
                             heapq.heappush(ready, (-direct._sequence_nr_, next(counter), direct))
-                            direct = None
+                            direct = direct_grads = None
+                        buffers[nxt] = buf
                         heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
-            outs = g = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+            outs = g = buf = grads = None   # the buffers are now the only holders (AccumulateGrad may keep them)
         task.node = None
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more
@@ -245,7 +262,7 @@ def _count_dependencies(root):
     deps = {}   # also the set of nodes seen (the root is no node's input)
     stack = [root]
     while stack:
-        for nxt, _ in stack.pop().next_functions:
+        for nxt in stack.pop()._next_fns:
             if nxt is None:
                 continue
             if nxt in deps:
@@ -258,22 +275,21 @@ def _count_dependencies(root):
 
 def _call_node(node, grads, targets, create_graph):
     extra = node._extra
+    fns = node._next_fns
+    if extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
+        # the usual node: no hooks, every edge wanted, its one gradient arrived (the code below for that case)
+        outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else _mask(fns), create_graph)
+        if node._extra is not None or len(outs) != len(fns):
+            outs = _after_apply(node, outs)
+        return outs
     if extra is not None and extra.pre_hooks:
         grads = run_node_pre_hooks(extra.pre_hooks, grads)
     had_post_hooks = extra is not None and bool(extra.post_hooks)
-    edges = node.next_functions
-    if targets is not None:
-        mask = [e[0] is not None and e[0] in targets for e in edges]
-    elif len(edges) == 1:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
-        mask = [edges[0][0] is not None]
-    elif len(edges) == 2:
-        mask = [edges[0][0] is not None, edges[1][0] is not None]
-    else:
-        mask = [e[0] is not None for e in edges]
+    mask = _mask(fns) if targets is None else _mask_into(fns, targets)
     n_missing = (grads[0] is None) if len(grads) == 1 else sum(g is None for g in grads)
     if n_missing and type(node) is not GraphRoot and not node._takes_missing:
         if node._out_meta is None or n_missing == len(grads):
-            outs = [None] * len(edges)   # no gradient arrived: nothing flows on
+            outs = [None] * len(fns)   # no gradient arrived: nothing flows on
         else:
             outs = node._apply(fill_missing(node, grads), mask, create_graph)
     else:
@@ -281,8 +297,30 @@ def _call_node(node, grads, targets, create_graph):
     if node._extra is not None and node._extra.post_hooks:
         # hooks added while the node ran (by an unpack hook) get no grad_outputs, as in torch
         outs = run_node_post_hooks(node._extra.post_hooks, outs, grads if had_post_hooks else ())
-    if len(outs) != len(edges):
-        check_count(node, outs, edges)
+    if len(outs) != len(fns):
+        check_count(node, outs, node.next_functions)
+    return outs
+
+
+def _mask(fns):
+    """Which of a node's inputs get a gradient: those with an edge."""
+    if len(fns) == 2:   # most nodes have one or two inputs: spelled out, cheaper than a comprehension
+        return [fns[0] is not None, fns[1] is not None]
+    return [fn is not None for fn in fns]
+
+
+def _mask_into(fns, targets):
+    # (not inline in _call_node: a comprehension there would make `targets` a closure cell)
+    return [fn is not None and fn in targets for fn in fns]
+
+
+def _after_apply(node, outs):
+    """The end of _call_node's usual case where it is not so usual: post hooks that an unpack hook
+    added while the node ran (they get no grad_outputs, as in torch), or a wrong number of outputs."""
+    if node._extra is not None and node._extra.post_hooks:
+        outs = run_node_post_hooks(node._extra.post_hooks, outs, ())
+    if len(outs) != len(node._next_fns):
+        check_count(node, outs, node.next_functions)
     return outs
 
 

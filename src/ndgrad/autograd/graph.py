@@ -209,6 +209,8 @@ _node.PackedSaved = PackedSaved
 
 
 def _pack_slot(node, i, pack_hook, unpack_hook):
+    if type(node._saved) is tuple:   # (ops record their saved values as a tuple)
+        node._saved = list(node._saved)
     value = node._saved[i]
     if type(value) is list:
         node._saved[i] = [v if v is None else PackedSaved(v, node, pack_hook, unpack_hook) for v in value]
@@ -621,6 +623,8 @@ class SavedTensor:
                                "Hint: only one pair of hooks is allowed at a time.")
         packed = PackedSaved(value, self.node, pack_hook, unpack_hook)
         if self.item is None:
+            if type(saved) is tuple:   # (ops record their saved values as a tuple)
+                saved = self.node._saved = list(saved)
             saved[self.index] = packed
         else:
             slot[self.item] = packed

@@ -12,18 +12,18 @@ def nodes_reaching(root, targets):
     along next_functions: they must run for a gradient to arrive at the targets."""
     reaching = set()
     # iterative post-order: a node reaches the targets if one of its children does or is one
-    stack = [(root, iter(root.next_functions))]
+    stack = [(root, iter(root._next_fns))]   # (next_functions' nodes, without building the pairs)
     visited = {root}
     while stack:
         node, it = stack[-1]
-        for nxt, _ in it:
+        for nxt in it:
             if nxt is not None and nxt not in visited:
                 visited.add(nxt)
-                stack.append((nxt, iter(nxt.next_functions)))
+                stack.append((nxt, iter(nxt._next_fns)))
                 break
         else:
             stack.pop()
-            for nxt, _ in node.next_functions:
+            for nxt in node._next_fns:
                 if nxt is not None and (nxt in reaching or nxt in targets):
                     reaching.add(node)
                     break
@@ -40,7 +40,7 @@ def reverse_graph(roots):
     stack = list(roots)
     while stack:
         node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_fns:
             if nxt is None:
                 continue
             reverse_edges.setdefault(nxt, []).append(node)

@@ -26,6 +26,7 @@ _next_seq = itertools.count().__next__
 PackedSaved = None  # set by graph.py: a saved value that went through saved-tensor hooks
 raw_saved = None    # set by graph.py: node._raw_saved_<name>, a saved value hooks can be registered on
 saved_hooks = []    # the saved_tensors_hooks stack (graph.py); here so that the engine can restore it
+_new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
 MAX_SEQ = 1 << 63  # AccumulateGrad runs before anything else that is ready, as in torch
 
 
@@ -110,6 +111,14 @@ class TensorMeta:
         return self._np_dtype.kind == "c"
 
 
+_ZERO_NRS = ((), (0,), (0, 0), (0, 0, 0))
+
+
+def output_nrs(nrs):
+    """`nrs` (a tuple of output numbers), as a shared tuple when all are 0 (the usual case)."""
+    return _ZERO_NRS[len(nrs)] if len(nrs) < 4 and not any(nrs) else nrs
+
+
 class Node:
     """A node of the autograd graph: the backward function of one recorded op (``grad_fn``).
 
@@ -126,12 +135,24 @@ class Node:
         >>> isinstance(y.grad_fn, torch.autograd.graph.Node)
         True
     """
-    __slots__ = ("next_functions", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
+    # The edges are kept as two tuples, the next nodes and their output numbers (`next_functions`
+    # zips them): a tuple of (node, output_nr) pairs is one more object per edge that the cyclic GC
+    # tracks and revisits in every full collection; output numbers are mostly the shared (0,), (0, 0).
+    __slots__ = ("_next_fns", "_next_nrs", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
                  "__weakref__")
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)
     _saved_tensor_idx = ()     # which of them are tensors (version-checked)
     _takes_missing = False     # custom Function nodes get None for absent gradients and fill them in
     _backward_alone = None     # (out, retain_graph) -> whether the node ran out.backward() itself (compiler.py)
+
+    @property
+    def next_functions(self):
+        return tuple(zip(self._next_fns, self._next_nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._next_fns = tuple([e[0] for e in edges])
+        self._next_nrs = output_nrs(tuple([e[1] for e in edges]))
 
     def name(self):
         return type(self).__name__
@@ -180,7 +201,7 @@ class Node:
         for i, g in enumerate(grads):
             if g is not None and not isinstance(g, Tensor):
                 raise TypeError(f"argument {i} is not a Variable")
-        mask = tuple(e[0] is not None for e in self.next_functions)
+        mask = tuple(fn is not None for fn in self._next_fns)
         grads = list(grads)
         missing = sum(g is None for g in grads)
         if missing and not self._takes_missing:   # as the engine does: no gradient in, none out; else zeros
@@ -203,14 +224,22 @@ class Node:
                 "graph a second time or if you need to access saved tensors after calling backward.")
         if not self._saved_tensor_idx:
             return saved
-        values = list(saved)
+        values = saved   # copied into a list once a value needs replacing
         versions = self._versions
         for i in self._saved_tensor_idx:
             version = versions[i]
             if version is not None:
+                if values is saved:
+                    values = list(saved)
                 value = values[i]
-                # an argument saved as is and not modified since: what _unpack_one returns, without the call
-                if type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
+                # an argument saved as is and not modified since, or the op's own output (no hooks, forward
+                # AD, subclass or in-place history): what _unpack_one returns, without the call
+                if type(value) is SavedOutput and value.vc[0] == version and value.view_fn is None \
+                        and value.cls is Tensor and forward_ad.state.level is None:
+                    t = values[i] = _new_tensor(value.data, value.requires_grad,
+                                                self if value.requires_grad else None, value.output_nr)
+                    t._vc = value.vc
+                elif type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
 
@@ -221,7 +250,7 @@ class Node:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
             # the view's history if still alive, else (as torch) the node itself
             fn = self if value.view_fn is None else value.view_fn() or self
-            t = Tensor._make(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
+            t = _new_tensor(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
             t._vc = value.vc
             if value.cls is not Tensor:
                 t.__class__ = value.cls
@@ -229,14 +258,14 @@ class Node:
                 forward_ad.restore_saved(value, t)
             return t
         if kind is list:  # a saved Tensor[] argument
-            return [self._unpack_one(v, ver) for v, ver in zip(value, version)]
+            return list(map(self._unpack_one, value, version))
         if not isinstance(value, Tensor):
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
-            _raise_modified(value._data, value._output_nr, value._grad_fn, value._vc[0], version)
-        if value._detached_from is not None and value._grad_fn is None:
+            _raise_modified(value._data, value._output_nr, value._fn, value._vc[0], version)
+        if value._detached_from is not None and value._fn is None:
             old = value._detached_from()
-            if old is not None and any(fn is old for fn, _ in self.next_functions):   # saved with that history
+            if old is not None and old in self._next_fns:   # saved with that history (nodes compare by identity)
                 raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with "
                                    ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         return value
@@ -249,14 +278,18 @@ class Node:
                     self._saved = None
                     return
 
-    def __getattr__(self, name):
-        # _saved_<arg> and _saved_result, as torch exposes them
-        if name.startswith("_saved_") and name[7:] in type(self)._saved_names:
-            values = self._unpack_saved()
-            return _expose(values[type(self)._saved_names.index(name[7:])])
-        if name.startswith("_raw_saved_") and name[11:] in type(self)._saved_names:
-            return raw_saved(self, type(self)._saved_names.index(name[11:]))
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+def saved_accessors(names):
+    """The attributes `_saved_<name>` (e.g. _saved_self, _saved_result) and `_raw_saved_<name>` of a
+    node class whose saved values are `names`, as torch exposes them. Properties of each class, not
+    a __getattr__ on Node: that one would keep CPython from specialising every attribute read of
+    every node (the engine reads a handful per node)."""
+    accessors = {}
+    for i, name in enumerate(names):
+        if "_saved_" + name not in accessors:   # a name saved twice reads as its first
+            accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
+            accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
+    return accessors
 
 
 def _expose(value):
@@ -368,10 +401,10 @@ def _only_engine_holds(grad, expected=None):
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
         return counts
-    if type(data) is COO and grad._grad_fn is None:   # a sparse gradient is kept when it alone holds its arrays
+    if type(data) is COO and grad._fn is None:   # a sparse gradient is kept when it alone holds its arrays
         return counts[0] <= expected[0] and counts[1] <= expected[1] and _sole_array(data.indices, expected[2]) \
             and _sole_array(data.values, expected[2])
-    if grad._grad_fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
+    if grad._fn is not None or type(data) not in ARRAY_TYPES or not data.flags.writeable:
         return False
     if base is not None and not (type(base) in ARRAY_TYPES and base.flags.owndata and base.size == data.size):
         return False
@@ -423,7 +456,7 @@ class GraphRoot(Node):
 
 def edge(t):
     """The edge through which a gradient reaches tensor `t`'s history."""
-    fn = t._grad_fn if t._base is None else t.grad_fn
+    fn = t._fn if t._base is None else t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if not t._requires_grad:

@@ -20,83 +20,144 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import saved_hooks
-from .node import SavedOutput, TensorMeta, _next_seq, edge
+from .node import SavedOutput, TensorMeta, _next_seq, edge, output_nrs
 
 _NO_EDGE = (None, 0)
+_NR0, _NR00 = output_nrs((0,)), output_nrs((0, 0))   # the shared output numbers of one and two edges from outputs 0
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 
 
 def record(spec, args, outs):
-    node = spec.node_cls.__new__(spec.node_cls)
+    cls = spec.node_cls
+    node = _new_node(cls)
     node._sequence_nr_ = _next_seq()
     node._extra = None
     diff_pos = spec.diff_pos
+    n_diff = len(diff_pos)
     if spec.diff_lists:
         _list_edges(node, spec, args)
-    elif len(diff_pos) == 1 and isinstance(args[diff_pos[0]], Tensor):   # unary ops: the tuples built directly
+    elif n_diff == 1:   # unary and binary ops (most ops): the tuples built directly
         a = args[diff_pos[0]]
-        d = a._data
-        fn = a._grad_fn
-        node.next_functions = ((fn, a._output_nr) if fn is not None and a._base is None else edge(a),)
-        node._meta = ((d.shape, d.dtype),)
-    else:   # the common case: every differentiable argument is one Tensor (or a scalar)
+        if isinstance(a, Tensor):
+            d = a._data
+            fn = a._fn
+            nr = a._output_nr
+            if fn is None or a._base is not None:
+                fn, nr = edge(a)
+            node._next_fns = (fn,)
+            node._next_nrs = _NR0 if nr == 0 else (nr,)
+            node._meta = ((d.shape, d.dtype),)
+        else:
+            node._next_fns = (None,)
+            node._next_nrs = _NR0
+            node._meta = (None,)
+    elif n_diff == 2:
+        a = args[diff_pos[0]]
+        if isinstance(a, Tensor):
+            d = a._data
+            fa = a._fn
+            na = a._output_nr
+            if fa is None or a._base is not None:
+                fa, na = edge(a)
+            ma = (d.shape, d.dtype)
+        else:
+            fa, na, ma = None, 0, None
+        b = args[diff_pos[1]]
+        if isinstance(b, Tensor):
+            d = b._data
+            fb = b._fn
+            nb = b._output_nr
+            if fb is None or b._base is not None:
+                fb, nb = edge(b)
+            node._meta = (ma, (d.shape, d.dtype))
+        else:
+            fb, nb = None, 0
+            node._meta = (ma, None)
+        node._next_fns = (fa, fb)
+        node._next_nrs = _NR00 if na == 0 and nb == 0 else (na, nb)
+    else:   # every differentiable argument is one Tensor (or a scalar)
         edges, meta = [], []
         for i in diff_pos:
             a = args[i]
             if isinstance(a, Tensor):
                 d = a._data
-                fn = a._grad_fn
+                fn = a._fn
                 edges.append((fn, a._output_nr) if fn is not None and a._base is None else edge(a))
                 meta.append((d.shape, d.dtype))
             else:
                 edges.append(_NO_EDGE)
                 meta.append(None)
-        node.next_functions = tuple(edges)
+        node.next_functions = edges
         node._meta = tuple(meta)   # a tuple: see node._versions below
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
         t = outs[0]
-        if t._data.dtype.kind in _dtype.INEXACT_KINDS:
+        if t._data.dtype.kind in _INEXACT:
             t._requires_grad = True
-            t._grad_fn = node
+            t._fn = node
     else:
         for k, t in enumerate(outs):
-            if t._data.dtype.kind in _dtype.INEXACT_KINDS and (out_diff is None or out_diff[k]):
+            if t._data.dtype.kind in _INEXACT and (out_diff is None or out_diff[k]):
                 t._requires_grad = True
-                t._grad_fn = node
+                t._fn = node
                 t._output_nr = k
     node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
-    saved, versions = [], []
-    for p, meta_only, users in spec.saved_plan:
-        version = None
-        if users is not None and not _any_needs_grad(args, users):
-            v = None   # only formulas of inputs that need no gradient read it
-        elif p >= 0:
-            v = args[p]
-            if isinstance(v, Tensor):
-                if meta_only:
-                    v = TensorMeta(v)
+    plan = spec.saved_plan
+    if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
+        t = outs[0]
+        node._saved = (SavedOutput(t),)
+        node._versions = (t._vc[0],)
+    elif not plan:
+        node._saved = ()
+        node._versions = ()
+    else:
+        saved, versions = [], []
+        for p, meta_only, users in plan:
+            version = v = None
+            if users is not None:   # only formulas of these inputs read it: saved if one of them needs a gradient
+                for i in users:
+                    a = args[i]
+                    if type(a) is Tensor:
+                        if a._requires_grad:
+                            break
+                    elif type(a) not in _SCALARS and _needs_grad(a):
+                        break
                 else:
-                    if v._inference:
-                        _refuse_inference_saved()
-                    version = v._vc[0]
-            elif p in spec.list_pos:
-                version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
-                v = list(v)
-        else:
-            t = outs[-1 - p]
-            v = SavedOutput(t)
-            version = t._vc[0]
-        saved.append(v)
-        versions.append(version)
-    node._saved = saved
-    # A tuple, not a list: the cyclic GC stops tracking a tuple of ints once it has seen it, and
-    # full collections, which revisit every tracked object, dominate long forward passes.
-    node._versions = tuple(versions)
+                    saved.append(None)
+                    versions.append(None)
+                    continue
+            if p >= 0:
+                v = args[p]
+                if isinstance(v, Tensor):
+                    if meta_only:
+                        v = TensorMeta(v)
+                    else:
+                        if v._inference:
+                            _refuse_inference_saved()
+                        version = v._vc[0]
+                elif p in spec.list_pos:
+                    version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
+                    v = list(v)
+            else:
+                t = outs[-1 - p]
+                v = SavedOutput(t)
+                version = t._vc[0]
+            saved.append(v)
+            versions.append(version)
+        # Tuples, not lists: the cyclic GC stops tracking a tuple of ints, None, numbers and arrays
+        # once it has seen it, and full collections, which revisit every tracked object, dominate long
+        # forward passes. (What mutates a node's saved values, saved-tensor hooks, makes a list first.)
+        node._saved = tuple(saved)
+        node._versions = tuple(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+_new_node = object.__new__   # (Node and its generated classes define no __new__)
+_INEXACT = _dtype.INEXACT_KINDS
+_SCALARS = frozenset((float, int, bool, complex, type(None)))   # arguments that never need a gradient
 
 
 def _refuse_inference_saved():
@@ -104,18 +165,6 @@ def _refuse_inference_saved():
                        "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
                        "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
                        "`torch.inference_mode()`.")
-
-
-def _any_needs_grad(args, users):
-    # a loop, not any() over a generator: this runs for most saved values of most recorded ops
-    for i in users:
-        a = args[i]
-        if type(a) is Tensor:
-            if a._requires_grad:
-                return True
-        elif _needs_grad(a):
-            return True
-    return False
 
 
 def _needs_grad(a):
@@ -266,7 +315,7 @@ def _writable(t, dst):
 def refuse_view_inplace(t, indirect=False):
     """torch's error for an in-place op on a view it forbids them on (`t._creation` set); indirect:
     the base or another view was modified, seen when t's history is regenerated."""
-    fn = t._grad_fn   # the history as recorded: reading t.grad_fn would regenerate it
+    fn = t._fn   # the history as recorded: reading t.grad_fn would regenerate it
     creation = t._creation
     modified = "its base or another view of its base has been" if indirect else "is being"
     op = f"Output {t._output_nr} of {fn.name().rsplit('Backward', 1)[0]}" if fn is not None else None
@@ -302,10 +351,10 @@ def refuse_inference_inplace(t):
 
 
 def check_leaf_inplace(t):
-    if t._grad_fn is None and t._requires_grad and t._base is None:
+    if t._fn is None and t._requires_grad and t._base is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and (t._grad_fn is None and t._requires_grad
-                                or t._base._grad_fn is None and t._base._requires_grad):
+    if t._base is not None and (t._fn is None and t._requires_grad
+                                or t._base._fn is None and t._base._requires_grad):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
@@ -316,17 +365,18 @@ def rebase_history(self, node):
         if type(saved) is SavedOutput:   # the op's output is self now
             saved.data, saved.vc = self._data, self._vc
     if node._saved is not None:
-        node._versions = [self._vc[0] if type(s) is SavedOutput else v for s, v in zip(node._saved, node._versions)]
+        node._versions = tuple(self._vc[0] if type(s) is SavedOutput else v
+                               for s, v in zip(node._saved, node._versions))
     if self._base is None:
-        move_retains_grad(self, self._grad_fn, self._output_nr, node, 0)
-        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
+        move_retains_grad(self, self._fn, self._output_nr, node, 0)
+        self._fn, self._output_nr, self._requires_grad = node, 0, True
         return
     base = self._base
-    old_fn, old_nr = self._grad_fn, self._output_nr
+    old_fn, old_nr = self._fn, self._output_nr
     view_fn = self._view_fn if self._dtype_view is None else dtype_view_fn(self)
     copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), view_fn, node)
-    move_retains_grad(base, base._grad_fn, base._output_nr, copy_slices, 0)
-    base._grad_fn = copy_slices
+    move_retains_grad(base, base._fn, base._output_nr, copy_slices, 0)
+    base._fn = copy_slices
     base._output_nr = 0
     base._requires_grad = True
     self._requires_grad = True

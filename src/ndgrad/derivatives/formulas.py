@@ -78,6 +78,8 @@ def normalize_dims(dim, ndim):
 
 def conj(x):
     """Complex conjugate of a tensor or Python number; identity for real values."""
+    if type(x) is float or type(x) is int:   # (the usual scalar: no attribute lookup that fails)
+        return x
     data = getattr(x, "_data", None)
     if data is not None:
         return x.conj() if data.dtype.kind == "c" else x

@@ -15,7 +15,7 @@ import types
 
 
 
-from ..autograd.node import Node
+from ..autograd.node import Node, saved_accessors
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -302,6 +302,9 @@ def _make_node_class(name, entry):
         "_saved_tensor_idx": saved_tensor_idx,
         "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
+        "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
+        and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
+        **saved_accessors(entry.saved_names),
     })
 
 
@@ -312,17 +315,21 @@ class GeneratedNode(Node):
     _diff_args = ()
     _formulas = ()
     _one_formula = False   # a single formula for the single differentiable argument
+    _only_formula = None   # that formula, where the argument is no list (one edge)
 
     def _apply(self, grads, mask, create_graph):
         saved = self._unpack_saved()
+        only = self._only_formula
+        if only is not None:   # the code below, for one formula of one argument (not a list)
+            return [only(grads, mask, *saved) if mask[0] else None]
         slices = self._edge_slices
         if self._one_formula and slices is None:   # the loop below, for one formula of one argument
             return [self._formulas[0][1](grads, mask, *saved) if mask[0] else None]
         n_args = len(self._diff_args)
         out = [None] * n_args
-        arg_mask = mask if slices is None else [any(mask[s]) for s in slices]
+        arg_mask = mask if slices is None else _per_argument(mask, slices)
         for targets, fn in self._formulas:
-            if arg_mask[targets[0]] or len(targets) > 1 and any(arg_mask[t] for t in targets):
+            if arg_mask[targets[0]] or len(targets) > 1 and _any_of(arg_mask, targets):
                 res = fn(grads, arg_mask, *saved)
                 if len(targets) == 1:
                     out[targets[0]] = res
@@ -339,3 +346,13 @@ class GeneratedNode(Node):
             else:
                 flat.extend(value if value is not None else [None] * count)
         return flat
+
+
+# (helpers rather than comprehensions inside _apply: those would make its locals closure cells,
+# slower on every node)
+def _per_argument(mask, slices):
+    return [any(mask[s]) for s in slices]
+
+
+def _any_of(mask, indices):
+    return any(mask[i] for i in indices)

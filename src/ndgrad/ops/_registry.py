@@ -41,9 +41,9 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 
 
 class OpSpec:
-    __slots__ = ("name", "forward", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
+    __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -55,6 +55,17 @@ class OpSpec:
         self.view = view
         self.bind(None)
 
+    @property
+    def forward(self):
+        return self._forward
+
+    @forward.setter
+    def forward(self, fn):   # (replaced on a copy by selective checkpointing's replay)
+        self._forward = fn
+        # what `call` runs: a forward that only passes its arguments to a NumPy function (pointwise's
+        # _named) names it as `kernel`, one Python frame less per op
+        self.kernel = getattr(fn, "kernel", fn)
+
     def bind(self, entry):
         """Attach the op's derivatives.yaml entry (None: not differentiable): its Node class, which
         arguments get edges, what is saved. The derivatives layer calls this once per op."""
@@ -62,6 +73,7 @@ class OpSpec:
         if entry is None:
             self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
             self.list_pos = self.meta_only = self.saved_plan = ()
+            self.saves_result_only = False
             self.diff_lists = False
             self.multi_out, self.out_diff = False, None
             return
@@ -75,6 +87,8 @@ class OpSpec:
                                for n in entry.saved_names)
         self.meta_only = entry.meta_only
         self.saved_plan = tuple(zip(self.saved_pos, self.meta_only, entry.saved_users))
+        # what record saves for exp, tanh, sigmoid...: the first output alone, whichever input needs a gradient
+        self.saves_result_only = self.saved_plan == ((-1, False, None),)
         self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
@@ -144,8 +158,7 @@ def _unwrap(spec, args):
             elif d.dtype != single_dtype:
                 mixed = True
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
-            raw[i] = [(t._data if spec.view or not t._math_bits else apply_bits(t._data, t._math_bits))
-                      if isinstance(t, Tensor) else t for t in a]
+            raw[i] = _list_arrays(a, spec.view)
             if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
                 bf16 = True
                 raw[i] = [x.astype(_FLOAT32) if is_array(x) and _dtype.is_bfloat16(x.dtype) else x for x in raw[i]]
@@ -172,6 +185,12 @@ def _unwrap(spec, args):
 
 
 _FLOAT32 = _dtype.float32.np
+
+
+def _list_arrays(tensors, view):
+    # (not inline in _unwrap: a comprehension there would make `spec` a closure cell, slower on every call)
+    return [(t._data if view or not t._math_bits else apply_bits(t._data, t._math_bits))
+            if isinstance(t, Tensor) else t for t in tensors]
 
 
 def _bfloat16_result(spec, args, target):
@@ -206,15 +225,14 @@ def call(spec, args):
     # would return these arrays.
     raw = None
     n = len(args)
-    if 0 < n <= 2 and type(args[0]) is Tensor and args[0]._data.dtype.kind in "fc" and not args[0]._math_bits:
-        a = args[0]
+    if 0 < n <= 2 and type(a := args[0]) is Tensor and (d := a._data).dtype.kind in "fc" and not a._math_bits:
         b = args[1] if n == 2 else None
         if n == 1:
-            raw = (a._data,)
+            raw = (d,)
         elif type(b) is float or type(b) is int:
-            raw = (a._data, b)
-        elif type(b) is Tensor and b._data.dtype == a._data.dtype and not b._math_bits:
-            raw = (a._data, b._data)
+            raw = (d, b)
+        elif type(b) is Tensor and ((e := b._data).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
+            raw = (d, e)
     if raw is not None:
         inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
             a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
@@ -226,16 +244,29 @@ def call(spec, args):
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
-        out = spec.forward(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
+        out = spec.kernel(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
         raise
+    if type(out) in ARRAY_TYPES and target is None and not spec.view:
+        # one array out, no cast, no view: the code below for that case, without its loops and tuples
+        t = _new_tensor(out, False, None, 0)
+        if state.inference:
+            t._inference = True
+        if inputs_require_grad and state.enabled:
+            if spec.node_cls is not None:
+                record.record(spec, args, (t,))
+            elif out.dtype.kind in _dtype.INEXACT_KINDS:
+                _no_derivative(spec)
+        if fw.level is not None:   # a dual level is active: tangents flow forward
+            propagate_tangents(spec, args, (t,))
+        return t
     recording = inputs_require_grad and state.enabled and spec.node_cls is not None
     if type(out) is tuple:
-        outs = tuple(_wrap(o, target, raw) for o in out)
+        outs = _wrap_all(out, target, raw)
     elif type(out) in ARRAY_TYPES and target is None:   # what _wrap does in this case, without the call
-        outs = (Tensor._make(out, False, None, 0),)
+        outs = (_new_tensor(out, False, None, 0),)
     else:
         outs = (_wrap(out, target, raw),)
     if spec.view:
@@ -258,14 +289,19 @@ def call(spec, args):
     if recording:
         record.record(spec, args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in _dtype.INEXACT_KINDS:
-        raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
-                                  "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
+        _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
 
 
+def _no_derivative(spec):
+    raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
+                              "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
+
+
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
+_new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
@@ -285,7 +321,13 @@ def _wrap(o, target, raw):
     if target is not None and o.dtype != target and o.dtype.kind != "b" and (
             o.dtype.kind == target.kind or o.dtype.kind == "f" and _dtype.is_bfloat16(target)):
         o = o.astype(target)
-    return Tensor._make(o, False, None, 0)
+    return _new_tensor(o, False, None, 0)
+
+
+def _wrap_all(out, target, raw):
+    # (a function of its own: a comprehension in `call` would make its locals closure cells, slower
+    # on every call)
+    return tuple([_wrap(o, target, raw) for o in out])
 
 
 def _backend_of(raw):
@@ -325,7 +367,7 @@ def call_inplace(spec, args):
             # the formulas need self's value from before the write: keep a copy with its history
             old = Tensor._make(apply_bits(self._data, self._math_bits).copy(), self._requires_grad, None,
                                self._output_nr)
-            old._grad_fn = self.grad_fn
+            old._fn = self.grad_fn
             old._fw = self._fw
             args = (old,) + tuple(args[1:])
     with grad_flag(recording):
@@ -335,8 +377,8 @@ def call_inplace(spec, args):
     record.write_into(self, res._data, spec.name)
     if fw.level is not None:
         inplace_tangents(self, res)
-    if recording and res._grad_fn is not None:
-        record.rebase_history(self, res._grad_fn)
+    if recording and res._fn is not None:
+        record.rebase_history(self, res._fn)
     return self
 
 
@@ -512,8 +554,8 @@ def _regenerate_view_grad_fn(self):
             fresh = record.dtype_view_fn(self)(self._base)
         else:
             fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
-    record.move_retains_grad(self, self._grad_fn, self._output_nr, fresh._grad_fn, fresh._output_nr)
-    self._grad_fn, self._output_nr = fresh._grad_fn, fresh._output_nr
+    record.move_retains_grad(self, self._fn, self._output_nr, fresh._fn, fresh._output_nr)
+    self._fn, self._output_nr = fresh._fn, fresh._output_nr
     self._requires_grad = True
     self._view_version = self._vc[0]
 
