@@ -149,9 +149,11 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     return output, h.copy(), c.copy(), workspace.view(np.uint8)
 
 
-def _shifted(seq, first, reverse):
-    """seq (T, ...) one step back in processing order: the state each step started from."""
-    return np.concatenate([seq[1:], first[None]] if reverse else [first[None], seq[:-1]])
+def _step_links(reverse):
+    """(steps, their previous steps, the first step) as indices into a (T, ...) sequence, the previous
+    step in processing order: what each step started from is seq[previous], or the initial state for
+    the first step. Kernels index with these instead of building the shifted sequence."""
+    return (slice(None, -1), slice(1, None), -1) if reverse else (slice(1, None), slice(None, -1), 0)
 
 
 def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspace, needed=(True,) * 7):
@@ -169,8 +171,14 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
     np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
     factors = buffer("lstm_factors", acts.shape, dtype)
-    for k, part in enumerate((g, _shifted(cells, cx, reverse), acts[:, :, :hidden], tanh_cells)):
-        np.multiply(part, deriv[:, :, k * hidden:(k + 1) * hidden], out=factors[:, :, k * hidden:(k + 1) * hidden])
+    here, previous, first = _step_links(reverse)
+    for k, part in enumerate((g, None, acts[:, :, :hidden], tanh_cells)):
+        gate, out = deriv[:, :, k * hidden:(k + 1) * hidden], factors[:, :, k * hidden:(k + 1) * hidden]
+        if part is None:   # the forget gate multiplies the previous cell state
+            np.multiply(cells[previous], gate[here], out=out[here])
+            np.multiply(cx, gate[first], out=out[first])
+        else:
+            np.multiply(part, gate, out=out)
     factors = factors.reshape(steps, batch, 4, hidden)
     # dc per dh, through h = o tanh(c)
     d_cell_out = np.multiply(tanh_cells, tanh_cells, out=buffer("lstm_cell_out", tanh_cells.shape, dtype))
@@ -204,10 +212,16 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     d_pre_t = d_pre.transpose(0, 2, 1)
     d_bias = d_pre.sum((0, 1))
 
-    def weight_grad(x):   # the per-step products, summed over the steps
-        return np.matmul(d_pre_t, x, out=buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)).sum(0)
-    return (np.matmul(d_pre, w_ih) if needed[0] else None, weight_grad(input),
-            weight_grad(_shifted(output, hx, reverse)), d_bias, d_bias.copy(), dh, dc.copy())
+    def weight_grad(x, x0=None):   # the per-step products d_pre[t]^T x[t], summed over the steps
+        products = buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)
+        if x0 is None:
+            np.matmul(d_pre_t, x, out=products)
+        else:   # x[t] is the previous step's output, x0 for the first step
+            np.matmul(d_pre_t[here], x[previous], out=products[here])
+            np.matmul(d_pre_t[first], x0, out=products[first])
+        return products.sum(0)
+    return (np.matmul(d_pre, w_ih) if needed[0] else None, weight_grad(input), weight_grad(output, hx), d_bias,
+            d_bias.copy(), dh, dc.copy())
 
 
 @register()
