@@ -134,22 +134,34 @@ def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_res
 _GELU_C = 0.044715
 
 
-def _gelu_tanh(x):
-    t = np.multiply(x, x, out=np.empty_like(x))
-    t *= _GELU_C
-    t += 1
-    t *= x
-    t *= _GELU_K
-    return np.tanh(t, out=t)
+def _gelu_tanh(x, block=1 << 16):
+    """gelu(x) = 0.5 x (1 + t), computed block by block into the result: each block's passes run
+    in cache rather than over the whole array in memory."""
+    out = np.empty_like(x, order="C")
+    xf, of = x.reshape(-1), out.reshape(-1)
+    for i in range(0, xf.size, block):
+        xb, t = xf[i:i + block], of[i:i + block]
+        np.multiply(xb, xb, out=t)
+        t *= _GELU_C
+        t += 1
+        t *= xb
+        t *= _GELU_K
+        np.tanh(t, out=t)
+        t += 1
+        t *= xb
+        t *= 0.5
+    return out
 
 
-def _gelu_tanh_derivative(x, block=1 << 16):
+def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16):
     """d gelu/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) du/dx = (1 + t) (0.5 + 0.5 x du/dx (1 - t)), with
     du/dx = k (1 + 3 c x^2). Computed block by block into the result: the two scratch rows are a
     cache-sized block (this is the backward memory peak of a transformer's MLP); x^2 is computed once
-    per block, and the halving folded into the constants (exact: a power of two)."""
+    per block, and the halving folded into the constants (exact: a power of two). With `grad_output`
+    (of x's shape and dtype) the result is grad_output times the derivative, multiplied in the block."""
     out = np.empty(x.shape, x.dtype)
     xf, of = x.reshape(-1), out.reshape(-1)
+    gf = None if grad_output is None else grad_output.reshape(-1)
     scratch = np.empty((2, min(block, xf.size)), x.dtype)
     for i in range(0, xf.size, block):
         xb, t = xf[i:i + block], of[i:i + block]
@@ -168,6 +180,8 @@ def _gelu_tanh_derivative(x, block=1 << 16):
         s += 0.5
         t += 1
         t *= s
+        if gf is not None:
+            t *= gf[i:i + block]
     return out
 
 
@@ -182,11 +196,7 @@ def _times_grad(local, grad_output):
 @op("gelu", public="_gelu")
 def _gelu(input, *, approximate="none"):
     if approximate == "tanh":
-        t = _gelu_tanh(input)
-        t += 1
-        t *= input
-        t *= 0.5
-        return t
+        return _gelu_tanh(input)
     if approximate != "none":
         raise RuntimeError(f"gelu: approximate argument must be either none or tanh, got {approximate!r}")
     return 0.5 * input * (1 + _erf(input * _SQRT_HALF))
@@ -196,6 +206,8 @@ def _gelu(input, *, approximate="none"):
 def _gelu_backward(grad_output, input, *, approximate="none"):
     x = input
     if approximate == "tanh":
+        if grad_output.shape == x.shape and grad_output.dtype == x.dtype:   # the product in the blocks
+            return _gelu_tanh_derivative(x, grad_output)
         return _times_grad(_gelu_tanh_derivative(x), grad_output)
     return grad_output * (0.5 * (1 + _erf(x * _SQRT_HALF)) + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI)
 
