@@ -156,6 +156,13 @@ def test_float32_fused_lstm_gradients_of_some_inputs_only(frozen):
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-4, atol=2e-5)
 
 
+@pytest.mark.parametrize("kind,dtype", [("LSTM", "float32"), ("LSTM", "float64"), ("GRU", "float32")])
+def test_empty_sequence_is_refused_as_torch(kind, dtype):
+    def call(T):
+        getattr(T.nn, kind)(3, 4).to(getattr(T, dtype))(T.zeros(0, 2, 3, dtype=getattr(T, dtype)))
+    assert same_error(call) == "Expected sequence length to be larger than 0 in RNN"
+
+
 def test_fused_lstm_saves_its_output_as_torch():
     """The fused layer's backward reads its saved output (as torch's): modifying that output in place
     makes backward refuse, with torch's message."""

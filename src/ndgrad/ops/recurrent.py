@@ -207,7 +207,8 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
         np.multiply(f_o, dh, out=d_o)
         dc *= forget
         later = d_flat
-    dh = np.matmul(later, w_hh)
+    if later is not None:   # (an empty sequence leaves d_hy)
+        dh = np.matmul(later, w_hh)
     d_pre = d_pre.reshape(steps, batch, 4 * hidden)
     d_pre_t = d_pre.transpose(0, 2, 1)
     d_bias = d_pre.sum((0, 1))
