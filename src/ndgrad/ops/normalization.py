@@ -13,7 +13,7 @@ from ..backends import is_array
 from ._registry import op, register
 from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
-from .activation import _float_only
+from .activation import _float_only, _plain
 from .reduction import norm_except_dim
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -248,11 +248,6 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     gi = _into(np.subtract, g, mean_g) if weight is not None else g - mean_g
     gi = _into(np.subtract, gi, xhat)
     return _into(np.multiply, gi, rstd), gw, gb
-
-
-def _plain(*arrays):
-    """Whether all are NumPy arrays (scratch buffers are NumPy's: other backends get fresh arrays)."""
-    return all(type(a) is np.ndarray for a in arrays)
 
 
 def _gn_view(input, N, C, HxW, group):
