@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import call_inplace, op, register
+from ._scratch import buffer
 from .._tensor import _wrap_dim
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
@@ -287,14 +288,16 @@ def _log_softmax(input, dim, half_to_float):
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    # y (g - sum(g y)) in one buffer, the result: g y (which only feeds the sum), then g - sum, times y
-    gi = g * y
-    total = gi.sum(axis, keepdims=True)
-    if gi.shape == g.shape and gi.dtype == np.result_type(g, total, y):
-        return np.multiply(np.subtract(g, total, out=gi), y, out=gi).reshape(output.shape).astype(
-            input_dtype.np, copy=False)
-    gi = y * (g - total)
+    # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer (NumPy arrays)
+    gy = np.multiply(g, y, out=buffer("softmax_gy", y.shape, np.result_type(g, y))) if _plain(g, y) else g * y
+    gi = np.subtract(g, gy.sum(axis, keepdims=True))
+    gi = np.multiply(gi, y, out=gi) if gi.dtype == np.result_type(gi, y) else gi * y
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+
+
+def _plain(*arrays):
+    """Whether all are NumPy arrays (scratch buffers are NumPy's: other backends get fresh arrays)."""
+    return all(type(a) is np.ndarray for a in arrays)
 
 
 @op("_log_softmax_backward_data")

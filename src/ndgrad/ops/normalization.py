@@ -13,7 +13,7 @@ from ..backends import is_array
 from ._registry import op, register
 from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
-from .activation import _float_only
+from .activation import _float_only, _plain
 from .reduction import norm_except_dim
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -185,11 +185,6 @@ aten._batch_norm_no_update = _batch_norm_no_update
 aten.batch_norm_backward = _batch_norm_backward_op
 aten.native_batch_norm = native_batch_norm
 aten.native_batch_norm_backward = native_batch_norm_backward
-
-
-def _plain(*arrays):
-    """Whether all are NumPy arrays (scratch buffers are NumPy's: other backends get fresh arrays)."""
-    return all(type(a) is np.ndarray for a in arrays)
 
 
 def _ln_axes(input, normalized_shape):
