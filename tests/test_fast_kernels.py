@@ -203,5 +203,26 @@ def test_gelu_tanh_derivative_blocks_match_the_formula():
     k, c = activation._GELU_K, activation._GELU_C
     t = np.tanh(k * (x + c * x ** 3))
     want = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
+    g = np.random.RandomState(4).randn(3, 37)
     for block in (5, 1 << 15):   # a partial last block, and one block
-        np.testing.assert_allclose(activation._gelu_tanh_derivative(x, block), want, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(activation._gelu_tanh_derivative(x, block=block), want, rtol=1e-13, atol=1e-15)
+        # the product with the incoming gradient, taken inside the blocks
+        np.testing.assert_allclose(activation._gelu_tanh_derivative(x, g, block=block), want * g, rtol=1e-13,
+                                   atol=1e-15)
+        np.testing.assert_allclose(activation._gelu_tanh(x, block=block), 0.5 * x * (1 + t), rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gelu_tanh_blocked_kernels_on_views_and_mixed_gradients_match_torch(dtype):
+    """The blocked forward and backward of GELU's tanh form on a transposed input, with a transposed
+    gradient (the product in the blocks) and with a gradient of another dtype (the general path)."""
+    rs = np.random.RandomState(5)
+    x_np, g_np = rs.randn(40, 3) * 3, rs.randn(3, 40)
+
+    def s(T):
+        x = T.tensor(x_np, dtype=getattr(T, dtype)).t().requires_grad_()
+        y = T.nn.functional.gelu(x, approximate="tanh")
+        y.backward(T.tensor(g_np, dtype=getattr(T, dtype)).t().t())
+        other = T.ops.aten.gelu_backward(T.tensor(g_np, dtype=T.float64), x.detach(), approximate="tanh")
+        return [y.detach(), x.grad, other]
+    parity(s, rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-5 if dtype == "float32" else 1e-12)

@@ -127,6 +127,42 @@ def test_float32_fused_lstm_longer_sequence_with_states():
     check(lambda T: T.nn.LSTM(4, 8, 2, bidirectional=True), x, (h0, c0), tol=5e-5)
 
 
+@needs_torch
+@pytest.mark.parametrize("frozen", ["input", "weights"])
+def test_float32_fused_lstm_gradients_of_some_inputs_only(frozen):
+    """The fused layer's backward skips the input gradient nobody reads (a first layer's input that
+    does not require grad); the gradients it does compute stay torch's, and frozen weights get none."""
+    ndgrad.set_default_dtype(ndgrad.float32)
+    torch.set_default_dtype(torch.float32)
+    x = rng.standard_normal((3, 6, 4)).astype(np.float32)   # batch first: 3 sequences of 6 steps
+    h0 = rng.standard_normal((4, 3, 5)).astype(np.float32)
+    modules = {ndgrad: ndgrad.nn.LSTM(4, 5, 2, bidirectional=True, batch_first=True),
+               torch: torch.nn.LSTM(4, 5, 2, bidirectional=True, batch_first=True)}
+    to_torch(modules[ndgrad], modules[torch])
+    results = []
+    for T, lstm in modules.items():
+        xt = T.tensor(x, requires_grad=frozen == "weights")
+        ht = T.tensor(h0, requires_grad=True)
+        lstm.requires_grad_(frozen != "weights")
+        out, (hn, cn) = lstm(xt, (ht, T.zeros(4, 3, 5)))
+        ((out[:, -1] ** 2).sum() + hn.sum() + cn.sum()).backward()
+        results.append([ht.grad, xt.grad] + [p.grad for _, p in lstm.named_parameters()])
+    assert graph(out)[:2] == ["TransposeBackward0", "CatBackward0"]
+    assert (results[0][1] is None) == (frozen == "input")
+    assert (results[0][2] is None) == (frozen == "weights")
+    for a, b in zip(*results):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-4, atol=2e-5)
+
+
+@pytest.mark.parametrize("kind,dtype", [("LSTM", "float32"), ("LSTM", "float64"), ("GRU", "float32")])
+def test_empty_sequence_is_refused_as_torch(kind, dtype):
+    def call(T):
+        getattr(T.nn, kind)(3, 4).to(getattr(T, dtype))(T.zeros(0, 2, 3, dtype=getattr(T, dtype)))
+    assert same_error(call) == "Expected sequence length to be larger than 0 in RNN"
+
+
 def test_fused_lstm_saves_its_output_as_torch():
     """The fused layer's backward reads its saved output (as torch's): modifying that output in place
     makes backward refuse, with torch's message."""

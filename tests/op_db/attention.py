@@ -29,6 +29,10 @@ ATTENTION = [
         grad_fn=FLASH, gradgrad=False),
     OpInfo("sdpa_float_mask", lambda T, q, k, v, m: F(T).scaled_dot_product_attention(q, k, v, attn_mask=m),
            QKV + [S(3, 3, requires_grad=False)], grad_fn=FLASH, gradgrad=False),
+    # a fully masked row: zeros out, zero gradients (the backward's probabilities from the logsumexp -inf)
+    OpInfo("sdpa_bool_mask_empty_row", lambda T, q, k, v: F(T).scaled_dot_product_attention(
+        q, k, v, attn_mask=T.tensor([[True, False, True], [False, False, False], [False, True, True]])), QKV,
+        grad_fn=FLASH, gradgrad=False),
     OpInfo("sdpa_math_mask_requires_grad",
            lambda T, q, k, v, m: F(T).scaled_dot_product_attention(q, k, v, attn_mask=m),
            QKV + [S(1, 3)], grad_fn="UnsafeViewBackward0"),

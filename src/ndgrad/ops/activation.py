@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import call_inplace, op, register
+from ._scratch import buffer
 from .._tensor import _wrap_dim
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
@@ -133,41 +134,54 @@ def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_res
 _GELU_C = 0.044715
 
 
-def _gelu_tanh(x):
-    t = np.multiply(x, x, out=np.empty_like(x))
-    t *= _GELU_C
-    t += 1
-    t *= x
-    t *= _GELU_K
-    return np.tanh(t, out=t)
-
-
-def _gelu_tanh_derivative(x, block=1 << 15):
-    """d gelu/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) du/dx = (1 + t) (0.5 + 0.5 x du/dx (1 - t)), with
-    du/dx = k (1 + 3 c x^2). Computed block by block into the result: the one scratch buffer is a
-    cache-sized block (this is the backward memory peak of a transformer's MLP)."""
-    out = np.empty(x.shape, x.dtype)
+def _gelu_tanh(x, block=1 << 16):
+    """gelu(x) = 0.5 x (1 + t), computed block by block into the result: each block's passes run
+    in cache rather than over the whole array in memory."""
+    out = np.empty_like(x, order="C")
     xf, of = x.reshape(-1), out.reshape(-1)
-    scratch = np.empty((2, min(block, xf.size)), x.dtype)
     for i in range(0, xf.size, block):
         xb, t = xf[i:i + block], of[i:i + block]
-        s, one_minus_t = scratch[0, :xb.size], scratch[1, :xb.size]
-        np.multiply(xb, xb, out=s)
-        s *= 3 * _GELU_C * _GELU_K
-        s += _GELU_K
-        s *= xb
-        s *= 0.5
-        np.multiply(xb, xb, out=t)      # t = tanh(k (x + c x^3))
+        np.multiply(xb, xb, out=t)
         t *= _GELU_C
         t += 1
         t *= xb
         t *= _GELU_K
         np.tanh(t, out=t)
-        np.subtract(1, t, out=one_minus_t)
-        s *= one_minus_t
+        t += 1
+        t *= xb
+        t *= 0.5
+    return out
+
+
+def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16):
+    """d gelu/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) du/dx = (1 + t) (0.5 + 0.5 x du/dx (1 - t)), with
+    du/dx = k (1 + 3 c x^2). Computed block by block into the result: the two scratch rows are a
+    cache-sized block (this is the backward memory peak of a transformer's MLP); x^2 is computed once
+    per block, and the halving folded into the constants (exact: a power of two). With `grad_output`
+    (of x's shape and dtype) the result is grad_output times the derivative, multiplied in the block."""
+    out = np.empty(x.shape, x.dtype)
+    xf, of = x.reshape(-1), out.reshape(-1)
+    gf = None if grad_output is None else grad_output.reshape(-1)
+    scratch = np.empty((2, min(block, xf.size)), x.dtype)
+    for i in range(0, xf.size, block):
+        xb, t = xf[i:i + block], of[i:i + block]
+        s, u = scratch[0, :xb.size], scratch[1, :xb.size]
+        np.multiply(xb, xb, out=u)
+        np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
+        s += 0.5 * _GELU_K
+        s *= xb
+        u *= _GELU_C                                      # t = tanh(k (x + c x^3))
+        u += 1
+        np.multiply(u, xb, out=t)
+        t *= _GELU_K
+        np.tanh(t, out=t)
+        np.subtract(1, t, out=u)
+        s *= u
         s += 0.5
         t += 1
         t *= s
+        if gf is not None:
+            t *= gf[i:i + block]
     return out
 
 
@@ -182,11 +196,7 @@ def _times_grad(local, grad_output):
 @op("gelu", public="_gelu")
 def _gelu(input, *, approximate="none"):
     if approximate == "tanh":
-        t = _gelu_tanh(input)
-        t += 1
-        t *= input
-        t *= 0.5
-        return t
+        return _gelu_tanh(input)
     if approximate != "none":
         raise RuntimeError(f"gelu: approximate argument must be either none or tanh, got {approximate!r}")
     return 0.5 * input * (1 + _erf(input * _SQRT_HALF))
@@ -196,6 +206,8 @@ def _gelu(input, *, approximate="none"):
 def _gelu_backward(grad_output, input, *, approximate="none"):
     x = input
     if approximate == "tanh":
+        if grad_output.shape == x.shape and grad_output.dtype == x.dtype:   # the product in the blocks
+            return _gelu_tanh_derivative(x, grad_output)
         return _times_grad(_gelu_tanh_derivative(x), grad_output)
     return grad_output * (0.5 * (1 + _erf(x * _SQRT_HALF)) + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI)
 
@@ -257,7 +269,8 @@ def _float_input(name, input):
 def _softmax(input, dim, half_to_float):
     _float_input("softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    e = np.exp(x - x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
+    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
+    np.exp(e, out=e)   # in place: one buffer, the result (attention's softmax is the size of its scores)
     e /= e.sum(axis, keepdims=True)
     return e.reshape(input.shape)
 
@@ -275,8 +288,16 @@ def _log_softmax(input, dim, half_to_float):
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    gi = y * (g - (g * y).sum(axis, keepdims=True))
+    # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer (NumPy arrays)
+    gy = np.multiply(g, y, out=buffer("softmax_gy", y.shape, np.result_type(g, y))) if _plain(g, y) else g * y
+    gi = np.subtract(g, gy.sum(axis, keepdims=True))
+    gi = np.multiply(gi, y, out=gi) if gi.dtype == np.result_type(gi, y) else gi * y
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+
+
+def _plain(*arrays):
+    """Whether all are NumPy arrays (scratch buffers are NumPy's: other backends get fresh arrays)."""
+    return all(type(a) is np.ndarray for a in arrays)
 
 
 @op("_log_softmax_backward_data")

@@ -13,19 +13,35 @@ from .dropout import dropout
 
 
 # ---- scaled dot-product attention ---------------------------------------------------------
-def _attention_probs(query, key, is_causal, attn_mask, scale):
-    """(softmax probabilities, logsumexp) of the attention scores; the key heads repeated for GQA."""
+def _attention_scores(query, key, is_causal, attn_mask, scale):
+    """(the scaled, masked attention scores, the scale); the key heads repeated for GQA."""
     s = scale if scale is not None else 1 / math.sqrt(query.shape[-1])
-    scores = query @ np.swapaxes(key, -1, -2) * s
+    scores = query @ np.swapaxes(key, -1, -2)   # a fresh array, scaled and masked in place
+    scores = _in_place(np.multiply, scores, s)
     if attn_mask is not None:
-        scores = scores + attn_mask
+        scores = _in_place(np.add, scores, attn_mask)
     if is_causal:
         L, S = scores.shape[-2:]
-        scores = np.where(np.tri(L, S, dtype=bool), scores, -np.inf)
+        np.copyto(scores, -np.inf, where=~np.tri(L, S, dtype=bool))
+    return scores, s
+
+
+def _in_place(ufunc, a, b):
+    """ufunc(a, b), into `a` (an array of ours) when the result has its shape and dtype."""
+    if np.result_type(a, b) == a.dtype and np.broadcast_shapes(a.shape, np.shape(b)) == a.shape:
+        return ufunc(a, b, out=a)
+    return ufunc(a, b)
+
+
+def _attention_probs(query, key, is_causal, attn_mask, scale):
+    """(softmax probabilities, logsumexp) of the attention scores; the key heads repeated for GQA."""
+    scores, s = _attention_scores(query, key, is_causal, attn_mask, scale)
     m = scores.max(-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
-    lse = np.log(np.exp(scores - m).sum(-1, keepdims=True)) + m
-    return np.exp(scores - lse), lse[..., 0], s
+    e = np.subtract(scores, m)
+    lse = np.log(np.exp(e, out=e).sum(-1, keepdims=True)) + m
+    del e
+    return np.exp(_in_place(np.subtract, scores, lse), out=scores), lse[..., 0], s
 
 
 def _repeat_heads(x, heads):
@@ -40,7 +56,7 @@ def _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p=0.0
                                   "ndgrad's kernel; use F.scaled_dot_product_attention (its math path)")
     heads = query.shape[1]
     p, lse, _ = _attention_probs(query, _repeat_heads(key, heads), is_causal, attn_mask, scale)
-    p = np.nan_to_num(p)   # fully masked rows give zeros
+    p = np.nan_to_num(p, copy=False)   # fully masked rows give zeros
     return p @ _repeat_heads(value, heads), lse
 
 
@@ -50,11 +66,15 @@ def _scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, v
                                                          is_causal, *, attn_mask=None, scale=None):
     heads = query.shape[1]
     k, v = _repeat_heads(key, heads), _repeat_heads(value, heads)
-    p, _, s = _attention_probs(query, k, is_causal, attn_mask, scale)
-    p = np.nan_to_num(p)
+    # the probabilities from the forward's logsumexp: the scores again, but not their max and sum
+    p, s = _attention_scores(query, k, is_causal, attn_mask, scale)
+    p = _in_place(np.subtract, p, logsumexp[..., None])
+    p = np.nan_to_num(np.exp(p, out=p), copy=False)
     grad_v = np.swapaxes(p, -1, -2) @ grad_out
-    dp = grad_out @ np.swapaxes(v, -1, -2)
-    ds = p * (dp - (grad_out * out).sum(-1, keepdims=True)) * s
+    ds = grad_out @ np.swapaxes(v, -1, -2)   # d loss / d p, then in place d loss / d scores
+    ds = _in_place(np.subtract, ds, (grad_out * out).sum(-1, keepdims=True))
+    ds = _in_place(np.multiply, ds, p)
+    ds = _in_place(np.multiply, ds, s)
     grad_q, grad_k = ds @ k, np.swapaxes(ds, -1, -2) @ query
 
     def fold(g, like):   # GQA: sum the gradients of the repeated heads

@@ -11,8 +11,9 @@ from .._typeinfo import finfo
 from ..backends import is_array
 
 from ._registry import op, register
+from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
-from .activation import _float_only
+from .activation import _float_only, _plain
 from .reduction import norm_except_dim
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -205,7 +206,9 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
             raise RuntimeError(f"layer_norm: expected {name} of shape {list(normalized_shape)}, got {list(v.shape)}")
     mean = input.mean(axes, keepdims=True)
     out = input - mean                  # one buffer, then in place (a transformer runs two per step)
-    rstd = 1 / np.sqrt(np.square(out).mean(axes, keepdims=True) + eps)
+    square = np.square(out, out=buffer("ln_square", out.shape, out.dtype)) if _plain(out) else np.square(out)
+    rstd = 1 / np.sqrt(square.mean(axes, keepdims=True) + eps)
+    del square
     out = _into(np.multiply, out, rstd)
     if weight is not None:
         out = _into(np.multiply, out, weight)
@@ -227,17 +230,22 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
                                output_mask=(True, True, True)):
     axes = _ln_axes(input, normalized_shape)
     outer = tuple(range(input.ndim - len(axes)))
-    xhat = _into(np.multiply, input - mean, rstd)
-    gx = grad_out * xhat
+    # the formula of _normalized_backward, in place; xhat and grad_out * xhat, which never leave
+    # this function, in scratch buffers (NumPy arrays of one dtype), g * weight becomes the result
+    scratch = _plain(grad_out, input, mean, rstd) and np.result_type(grad_out, input, mean, rstd) == input.dtype
+    xhat = np.subtract(input, mean, out=buffer("ln_xhat", input.shape, input.dtype) if scratch else None)
+    xhat = _into(np.multiply, xhat, rstd)
+    gx = np.multiply(grad_out, xhat, out=buffer("ln_gx", input.shape, input.dtype) if scratch else None)
     gw, gb = gx.sum(outer), grad_out.sum(outer)
-    if weight is not None:              # the formula of _normalized_backward, in place
+    if weight is not None:
         g = grad_out * weight
         gx = _into(np.multiply, gx, weight)
     else:
         g = grad_out
     xhat = _into(np.multiply, xhat, gx.mean(axes, keepdims=True))
     del gx
-    gi = g - g.mean(axes, keepdims=True)
+    mean_g = g.mean(axes, keepdims=True)
+    gi = _into(np.subtract, g, mean_g) if weight is not None else g - mean_g
     gi = _into(np.subtract, gi, xhat)
     return _into(np.multiply, gi, rstd), gw, gb
 

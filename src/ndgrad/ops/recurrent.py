@@ -116,45 +116,49 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     hidden = weight1.shape[1]
     dtype = np.result_type(input, weight0, weight1, weight2, weight3, hx_, cx_)
     # sigmoid(x) = tanh(x / 2) / 2 + 1/2: one tanh over all four gates per step, the halving folded
-    # into the weights (exact: a power of two). `scale` halves the sigmoid gates' pre-activations,
-    # `shift` then maps their tanh to the sigmoid; the g gate (tanh) passes through unchanged.
+    # into the weights and biases (exact: a power of two). `scale` halves the sigmoid gates'
+    # pre-activations, `shift` then maps their tanh to the sigmoid; the g gate (tanh) passes unchanged.
     scale = np.full(4 * hidden, 0.5, dtype)
     scale[2 * hidden:3 * hidden] = 1
     shift = 1 - scale
     # the input projection of every step in one call; per step only the recurrent product remains
-    igates = np.matmul(input, np.ascontiguousarray(weight0.T), out=buffer("lstm_igates", (steps, batch, 4 * hidden),
-                                                                          dtype))
-    igates += weight2
-    igates += weight3
-    igates *= scale
+    igates = np.matmul(input, np.multiply(weight0.T, scale, order="C"),
+                       out=buffer("lstm_igates", (steps, batch, 4 * hidden), dtype))
+    igates += (weight2 + weight3) * scale
     w_hh = np.multiply(weight1.T, scale, order="C")   # (H, 4H) row-major: BLAS's fast layout for h @ w_hh
     workspace = np.empty(steps * batch * 6 * hidden, dtype)
     acts, cells, tanh_cells = _lstm_buffers(workspace, steps, batch, hidden)
     output = np.empty((steps, batch, hidden), dtype)
+    i_g = buffer("lstm_i_g", (batch, hidden), dtype)
+    # every step's views made before the loop: indexing inside it costs as much as a small ufunc
+    views = zip(acts, igates, *(acts[:, :, k * hidden:(k + 1) * hidden] for k in range(4)), cells, tanh_cells,
+                output)
     h, c = hx_, cx_
-    for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-        a = acts[t]
+    for a, ig, i, f, g, o, c_new, tanh_c, out in (reversed(list(views)) if reverse else views):
         np.matmul(h, w_hh, out=a)
-        a += igates[t]
+        a += ig
         np.tanh(a, out=a)
         a *= scale
         a += shift
-        c_new = cells[t]
-        np.multiply(a[:, hidden:2 * hidden], c, out=c_new)
-        c_new += a[:, :hidden] * a[:, 2 * hidden:3 * hidden]
-        np.tanh(c_new, out=tanh_cells[t])
-        h = np.multiply(a[:, 3 * hidden:], tanh_cells[t], out=output[t])
+        np.multiply(f, c, out=c_new)
+        np.multiply(i, g, out=i_g)
+        c_new += i_g
+        np.tanh(c_new, out=tanh_c)
+        h = np.multiply(o, tanh_c, out=out)
         c = c_new
     return output, h.copy(), c.copy(), workspace.view(np.uint8)
 
 
-def _shifted(seq, first, reverse):
-    """seq (T, ...) one step back in processing order: the state each step started from."""
-    return np.concatenate([seq[1:], first[None]] if reverse else [first[None], seq[:-1]])
+def _step_links(reverse):
+    """(steps, their previous steps, the first step) as indices into a (T, ...) sequence, the previous
+    step in processing order: what each step started from is seq[previous], or the initial state for
+    the first step. Kernels index with these instead of building the shifted sequence."""
+    return (slice(None, -1), slice(1, None), -1) if reverse else (slice(1, None), slice(None, -1), 0)
 
 
-def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspace):
-    """The seven gradients of mkldnn_rnn_layer on arrays, from its saved output and workspace."""
+def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspace, needed=(True,) * 7):
+    """The seven gradients of mkldnn_rnn_layer on arrays, from its saved output and workspace (None
+    for the input's gradient where `needed` says no one reads it: a first layer's input)."""
     steps, batch = input.shape[:2]
     hidden = w_hh.shape[1]
     acts, cells, tanh_cells = _lstm_buffers(workspace.view(output.dtype), steps, batch, hidden)
@@ -167,43 +171,70 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
     np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
     factors = buffer("lstm_factors", acts.shape, dtype)
-    for k, part in enumerate((g, _shifted(cells, cx, reverse), acts[:, :, :hidden], tanh_cells)):
-        np.multiply(part, deriv[:, :, k * hidden:(k + 1) * hidden], out=factors[:, :, k * hidden:(k + 1) * hidden])
+    here, previous, first = _step_links(reverse)
+    for k, part in enumerate((g, None, acts[:, :, :hidden], tanh_cells)):
+        gate, out = deriv[:, :, k * hidden:(k + 1) * hidden], factors[:, :, k * hidden:(k + 1) * hidden]
+        if part is None:   # the forget gate multiplies the previous cell state
+            np.multiply(cells[previous], gate[here], out=out[here])
+            np.multiply(cx, gate[first], out=out[first])
+        else:
+            np.multiply(part, gate, out=out)
     factors = factors.reshape(steps, batch, 4, hidden)
     # dc per dh, through h = o tanh(c)
     d_cell_out = np.multiply(tanh_cells, tanh_cells, out=buffer("lstm_cell_out", tanh_cells.shape, dtype))
     np.subtract(1, d_cell_out, out=d_cell_out)
     d_cell_out *= acts[:, :, 3 * hidden:]
     d_pre = buffer("lstm_d_pre", (steps, batch, 4, hidden), dtype)
-    dh = np.zeros_like(hx) if d_hy is None else d_hy
-    dc = np.zeros_like(cx) if d_cy is None else d_cy
-    for t in (range(steps) if reverse else range(steps - 1, -1, -1)):
-        if d_out is not None:
-            dh = dh + d_out[t]
-        dc = dh * d_cell_out[t] + dc
-        d = d_pre[t]
-        np.multiply(factors[t, :, :3], dc[:, None], out=d[:, :3])
-        np.multiply(factors[t, :, 3], dh, out=d[:, 3])
-        dc = dc * acts[t, :, hidden:2 * hidden]
-        dh = np.matmul(d.reshape(batch, 4 * hidden), w_hh)
+    # dh and dc live in buffers updated in place; dc is (N, 1, H) to broadcast over the i, f, g gates
+    dh = np.zeros_like(hx) if d_hy is None else d_hy.copy()
+    dc_gates = np.zeros((batch, 1, hidden), dtype)
+    dc = dc_gates[:, 0]
+    if d_cy is not None:
+        dc[...] = d_cy
+    dh_dc = buffer("lstm_dh_dc", dh.shape, dtype)
+    views = list(zip(factors[:, :, :3], factors[:, :, 3], d_cell_out, acts[:, :, hidden:2 * hidden],
+                     d_pre[:, :, :3], d_pre[:, :, 3], d_pre.reshape(steps, batch, 4 * hidden),
+                     [None] * steps if d_out is None else d_out))
+    later = None   # the pre-activation gradient of the step processed just after this one
+    for f_ifg, f_o, dc_dh, forget, d_ifg, d_o, d_flat, dout in (views if reverse else reversed(views)):
+        if later is not None:
+            np.matmul(later, w_hh, out=dh)
+        if dout is not None:
+            dh += dout
+        np.multiply(dh, dc_dh, out=dh_dc)
+        dc += dh_dc
+        np.multiply(f_ifg, dc_gates, out=d_ifg)
+        np.multiply(f_o, dh, out=d_o)
+        dc *= forget
+        later = d_flat
+    if later is not None:   # (an empty sequence leaves d_hy)
+        dh = np.matmul(later, w_hh)
     d_pre = d_pre.reshape(steps, batch, 4 * hidden)
     d_pre_t = d_pre.transpose(0, 2, 1)
     d_bias = d_pre.sum((0, 1))
 
-    def weight_grad(x):   # the per-step products, summed over the steps
-        return np.matmul(d_pre_t, x, out=buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)).sum(0)
-    return (np.matmul(d_pre, w_ih), weight_grad(input), weight_grad(_shifted(output, hx, reverse)), d_bias,
-            d_bias.copy(), dh, dc)
+    def weight_grad(x, x0=None):   # the per-step products d_pre[t]^T x[t], summed over the steps
+        products = buffer("lstm_products", (steps, 4 * hidden, x.shape[2]), dtype)
+        if x0 is None:
+            np.matmul(d_pre_t, x, out=products)
+        else:   # x[t] is the previous step's output, x0 for the first step
+            np.matmul(d_pre_t[here], x[previous], out=products[here])
+            np.matmul(d_pre_t[first], x0, out=products[first])
+        return products.sum(0)
+    return (np.matmul(d_pre, w_ih) if needed[0] else None, weight_grad(input), weight_grad(output, hx), d_bias,
+            d_bias.copy(), dh, dc.copy())
 
 
 @register()
-def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, output, workspace):
+def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, output, workspace,
+                         grad_input_mask=(True,) * 7):
     """Gradients of mkldnn_rnn_layer's output, hy and cy with respect to its seven tensor inputs."""
     create = is_grad_enabled()   # the engine runs formulas with grad mode on only for create_graph
     if not create:
         arrays = _lstm_layer_bptt([None if g is None else g._data for g in grads[:3]], input._data, w_ih._data,
-                                  w_hh._data, hx._data, cx._data, reverse, output._data, workspace._data)
-        return tuple(Tensor._make(a, False, None, 0) for a in arrays)
+                                  w_hh._data, hx._data, cx._data, reverse, output._data, workspace._data,
+                                  grad_input_mask)
+        return tuple(None if a is None else Tensor._make(a, False, None, 0) for a in arrays)
     leaves = [t if t.requires_grad else t.detach().requires_grad_() for t in (input, w_ih, w_hh, b_ih, b_hh, hx, cx)]
     with enable_grad():
         outputs = _composite(*leaves, reverse)

@@ -159,6 +159,8 @@ class RNNBase(Module):
             if input.shape[-1] != self.input_size:
                 raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
                                    f"got {input.shape[-1]}")
+            if input.shape[0] == 0:
+                raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
             batch, batch_sizes = input.shape[1], None
             data = input
         hx = self._initial_state(hx, batch, data.dtype)
