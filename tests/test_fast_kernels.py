@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _branchless, activation
+from ndgrad.ops import _branchless, activation, convolution
 from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -205,3 +205,61 @@ def test_gelu_tanh_derivative_blocks_match_the_formula():
     want = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
     for block in (5, 1 << 15):   # a partial last block, and one block
         np.testing.assert_allclose(activation._gelu_tanh_derivative(x, block), want, rtol=1e-13, atol=1e-15)
+
+
+_LAST_CASES = [("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 1}),
+               ("conv2d", (5, 32, 17, 19), (24, 32, 3, 3), {"padding": 1, "stride": 2}),
+               ("conv2d", (5, 32, 9, 11), (24, 32, 3, 2), {"padding": (2, 1), "dilation": 2}),
+               ("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 3}),           # more padding than the kernel
+               ("conv2d", (5, 32, 9, 11), (24, 32, 4, 4), {"padding": "same"}),      # odd total: padded at the end
+               ("conv1d", (7, 40, 50), (32, 40, 5), {"padding": 2}),
+               ("conv3d", (3, 16, 5, 6, 7), (16, 16, 3, 3, 3), {"padding": 1}),
+               ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1}),
+               ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1, "output_padding": 1,
+                                                                       "dilation": 2})]
+
+
+@pytest.mark.parametrize("fn,xshape,wshape,kwargs", _LAST_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
+@pytest.mark.parametrize("layout,chunk", [("contiguous", None), ("transposed", 100_000)])
+def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, wshape, kwargs, layout, chunk,
+                                                                   monkeypatch):
+    """float32 convolutions with many channels run through channels-last im2col in batch chunks (the
+    input gradient of a stride-1 one as a convolution of the padded output gradient): values and
+    gradients as the float64 path gives them and as torch gives them, for strides, dilations, odd
+    paddings, 1-3 spatial dims, transposed convolutions (output_padding too) and a non-contiguous
+    input; chunks of a few samples, the last one shorter."""
+    if chunk:
+        monkeypatch.setattr(convolution, "_CHUNK", chunk)
+    rs = np.random.RandomState(8)
+    x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
+    b0 = rs.randn(wshape[1] if fn.startswith("conv_t") else wshape[0])
+
+    def s(T, dtype):
+        x = T.tensor(x0.swapaxes(-1, -2).copy() if layout == "transposed" else x0, dtype=dtype)
+        x = (x.transpose(-1, -2) if layout == "transposed" else x).requires_grad_()
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = getattr(T.nn.functional, fn)(x, w, b, **kwargs)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    assert all(a.dtype == np.float32 for a in ours)
+    exact = [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]
+    for a, e in zip(ours, exact):
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
+    """The input gradient as a convolution would multiply the zero padding by the weight: with an
+    inf in the weight it takes the col2im path, which never does (torch has no NaN there either)."""
+    def s(T):
+        rs = np.random.RandomState(4)
+        w = rs.randn(24, 32, 3, 3)
+        w[1, 2, 0, 2] = -np.inf
+        x = T.tensor(rs.randn(3, 32, 8, 9), dtype=T.float32, requires_grad=True)
+        y = T.nn.functional.conv2d(x, T.tensor(w, dtype=T.float32), padding=1)
+        y.backward(T.ones_like(y))
+        return [x.grad]
+    out = both(s, rtol=1e-4, atol=1e-4)
+    assert not np.isnan(out[0]).any()

@@ -214,6 +214,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
+        return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     result = np.empty((n, o) + out, np.result_type(x, w))
     if not _per_sample(o // groups, w[0].size, _prod(out)):
         y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
@@ -237,6 +239,10 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if (all(s == 1 for s in stride) and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation))
+            and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
+        # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
+        return _input_grad_last(x, w, padding, dilation, size)
     if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded)):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
@@ -273,6 +279,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
+    if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
+        return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:])):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
         gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
@@ -281,6 +289,98 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
     gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
     return np.ascontiguousarray(gw).reshape(shape)
+
+
+# ---- channels-last im2col, in batch chunks ----------------------------------------------------
+# float32 with many channels: im2col from a channels-last copy of the padded input, where each
+# window element is a run of C contiguous values (a copy several times faster than the planar
+# one), into the matrix (N*P, K*C), one GEMM with the weight as (K*C, O). The batch runs in chunks
+# whose matrix stays in cache (about _CHUNK bytes) between its copy and the GEMM that reads it;
+# each chunk's (P, O) result is transposed into the (N, O, P) output. The input gradient of a
+# stride-1 convolution is the convolution of the padded output gradient with the flipped,
+# transposed weight, so it runs here too (no col2im). float64 keeps the paths above, to the bit.
+_CHUNK = 2 << 20
+_LAST_MIN_CHANNELS = 16
+
+
+def _channels_last_pays(x, out_channels, groups, macs):
+    """Whether a product of the windows of x (N, C, *S) (`macs` multiply-adds per sample) with a
+    (C*K, out_channels) matrix runs here: few channels on either side make copies and GEMM slow."""
+    return (groups == 1 and x.dtype == np.float32 and min(x.shape[1], out_channels) >= _LAST_MIN_CHANNELS
+            and not _per_sample(macs, 1, 1) and x.shape[0] > 0)
+
+
+def _last_padded(x, before, after, slot):
+    """x (N, C, *S) as a channels-last (N, *padded, C) array in scratch, zero around x."""
+    size = x.shape[2:]
+    out = _buffer(slot, (x.shape[0],) + tuple(b + s + a for b, s, a in zip(before, size, after)) + (x.shape[1],),
+                  x.dtype)
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
+        for edge in (slice(0, b), slice(b + s, None)):
+            out[(slice(None),) * (k + 1) + (edge,)] = 0
+    np.copyto(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    return out
+
+
+def _batch_chunks(n, per_sample_bytes):
+    step = max(1, min(n, _CHUNK // max(per_sample_bytes, 1)))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def _unfold_last(xl, kernel, stride, dilation, positions):
+    """The im2col matrix (B*P, K*C) of a channels-last padded xl (B, *padded, C), in scratch."""
+    d = len(kernel)
+    span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
+    v = sliding_window_view(xl, span, axis=tuple(range(1, 1 + d)))   # (B, *starts, C, *span)
+    v = v[(slice(None),) + tuple(slice(None, (n - 1) * s + 1, s) for s, n in zip(stride, positions))
+          + (slice(None),) + tuple(slice(None, None, dl) for dl in dilation)]
+    v = v.transpose((0,) + tuple(range(1, 1 + d)) + tuple(range(2 + d, 2 + 2 * d)) + (1 + d,))
+    cols = _buffer("cols_last", v.shape, xl.dtype)
+    np.copyto(cols, v)
+    return cols.reshape(xl.shape[0] * _prod(positions), -1)
+
+
+def _conv_last(x, w, stride, padding, dilation, out, bias=None):
+    """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
+    (before, after) per spatial dim."""
+    n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
+    xl = _last_padded(x, *padding, "last")
+    wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
+    result = np.empty((n, o) + out, x.dtype)
+    flat = result.reshape(n, o, p)
+    for i, j in _batch_chunks(n, p * wl.shape[0] * x.itemsize):
+        y = np.matmul(_unfold_last(xl[i:j], kernel, stride, dilation, out), wl,
+                      out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
+        y = y.reshape(j - i, p, o).transpose(0, 2, 1)
+        if bias is None:
+            np.copyto(flat[i:j], y)
+        else:
+            np.add(y, bias[:, None], out=flat[i:j])
+    return result
+
+
+def _input_grad_last(g, w, padding, dilation, size):
+    """The input gradient of a stride-1 convolution (transposed convolution with stride 1) as a
+    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed."""
+    kernel = w.shape[2:]
+    flipped = w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)].swapaxes(0, 1)
+    pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
+    # output_padding's extra positions (a transposed convolution's) read more padding after
+    after = tuple(q + sz - (m + q + q - dl * (k - 1)) for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
+    return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
+
+
+def _weight_grad_last(g, x, kernel, stride, padding, dilation):
+    """_weight_grad with groups=1 through channels-last im2col chunks: per chunk, g as (O, B*P)
+    (planes copied as they lie) times the chunk's (B*P, K*C) matrix, summed over the chunks."""
+    n, o, c, p = g.shape[0], g.shape[1], x.shape[1], _prod(g.shape[2:])
+    xl = _last_padded(x, padding, padding, "last")
+    gw = np.zeros((o, _prod(kernel) * c), x.dtype)
+    for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
+        gc = _buffer("by_channel", (o, j - i, p), g.dtype)
+        np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        gw += gc.reshape(o, -1) @ _unfold_last(xl[i:j], kernel, stride, dilation, g.shape[2:])
+    return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):
