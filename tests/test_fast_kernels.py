@@ -263,3 +263,25 @@ def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
         return [x.grad]
     out = both(s, rtol=1e-4, atol=1e-4)
     assert not np.isnan(out[0]).any()
+
+
+@pytest.mark.parametrize("groups,cin", [(1, 3), (2, 4)])
+def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin):
+    """float32 convolutions with few channels and mid-sized products run per sample, each product
+    split into blocks of positions (930 here: blocks of 233, the last shorter): forward and weight
+    gradient as float64 and torch give them."""
+    rs = np.random.RandomState(9)
+    x0, w0, b0 = rs.randn(3, cin, 30, 31), rs.randn(32, cin // groups, 3, 3) / 4, rs.randn(32)
+
+    def s(T, dtype):
+        x = T.tensor(x0, dtype=dtype, requires_grad=True)
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        y.backward(T.tensor(np.sin(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)

@@ -159,8 +159,21 @@ def _gemm(a, b):
 _ONE_THREAD = 1 << 18
 
 
-def _per_sample(m, k, p):
-    return m * k * p <= _ONE_THREAD
+# float32 products up to _SPLIT times that size also run per sample, each split into blocks of
+# positions small enough for one BLAS thread (the output written block by block in its own layout):
+# few channels make the channel-major GEMM's transposing passes cost more than the products.
+# (float64 keeps one product per sample, its results unchanged to the bit.)
+_SPLIT = 8
+
+
+def _per_sample(m, k, p, dtype=None):
+    return m * k * p <= _ONE_THREAD * (_SPLIT if dtype == np.float32 else 1)
+
+
+def _position_blocks(m, k, p):
+    """Slices of the p positions that keep each block's (m, k) x (k, block) product on one thread."""
+    step = max(1, -(-p // max(1, -(-(m * k * p) // _ONE_THREAD))))
+    return [slice(i, i + step) for i in range(0, max(p, 1), step)]
 
 
 # Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
@@ -217,7 +230,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
         return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     result = np.empty((n, o) + out, np.result_type(x, w))
-    if not _per_sample(o // groups, w[0].size, _prod(out)):
+    if not _per_sample(o // groups, w[0].size, _prod(out), x.dtype):
         y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
         # the channel-major result transposed to (N, O, P) in the pass that adds the bias
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
@@ -227,7 +240,9 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             np.add(y, bias[:, None], out=result.reshape(y.shape))
         return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
-    np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
+    flat = result.reshape(n, groups, o // groups, _prod(out))
+    for block in _position_blocks(o // groups, w[0].size, _prod(out)):
+        np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[..., block])
     if bias is not None:
         result += bias.reshape((o,) + (1,) * len(out))
     return result
@@ -281,10 +296,14 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     shape = (a.shape[1], y_size) + tuple(kernel)
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
-    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:])):   # summed over the batch after
+    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
-        gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
-        return gw.sum(0).reshape(shape)
+        a = a.reshape(n, groups, x_size, cols.shape[3])
+        gw = None
+        for block in _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3]):
+            part = np.matmul(a[..., block], cols[..., block].transpose(0, 1, 3, 2)).sum(0)
+            gw = part if gw is None else np.add(gw, part, out=gw)
+        return gw.reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
     # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
     gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
