@@ -342,33 +342,37 @@ def _last_padded(x, before, after, slot):
 
 
 def _batch_chunks(n, per_sample_bytes):
-    step = max(1, min(n, _CHUNK // max(per_sample_bytes, 1)))
+    step = max(1, _CHUNK // max(per_sample_bytes, 1))
     return [(i, min(n, i + step)) for i in range(0, n, step)]
 
 
-def _unfold_last(xl, kernel, stride, dilation, positions):
-    """The im2col matrix (B*P, K*C) of a channels-last padded xl (B, *padded, C), in scratch."""
+def _windows_last(xl, kernel, stride, dilation, positions):
+    """The windows of a channels-last padded xl (N, *padded, C) as a view (N, *positions, *kernel, C)."""
     d = len(kernel)
     span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
     v = sliding_window_view(xl, span, axis=tuple(range(1, 1 + d)))   # (B, *starts, C, *span)
     v = v[(slice(None),) + tuple(slice(None, (n - 1) * s + 1, s) for s, n in zip(stride, positions))
           + (slice(None),) + tuple(slice(None, None, dl) for dl in dilation)]
-    v = v.transpose((0,) + tuple(range(1, 1 + d)) + tuple(range(2 + d, 2 + 2 * d)) + (1 + d,))
-    cols = _buffer("cols_last", v.shape, xl.dtype)
-    np.copyto(cols, v)
-    return cols.reshape(xl.shape[0] * _prod(positions), -1)
+    return v.transpose((0,) + tuple(range(1, 1 + d)) + tuple(range(2 + d, 2 + 2 * d)) + (1 + d,))
+
+
+def _unfold_last(windows):
+    """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
+    cols = _buffer("cols_last", windows.shape, windows.dtype)
+    np.copyto(cols, windows)
+    return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
 
 
 def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
     (before, after) per spatial dim."""
     n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
-    xl = _last_padded(x, *padding, "last")
+    windows = _windows_last(_last_padded(x, *padding, "last"), kernel, stride, dilation, out)
     wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
     result = np.empty((n, o) + out, x.dtype)
     flat = result.reshape(n, o, p)
     for i, j in _batch_chunks(n, p * wl.shape[0] * x.itemsize):
-        y = np.matmul(_unfold_last(xl[i:j], kernel, stride, dilation, out), wl,
+        y = np.matmul(_unfold_last(windows[i:j]), wl,
                       out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
         y = y.reshape(j - i, p, o).transpose(0, 2, 1)
         if bias is None:
@@ -393,12 +397,12 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     """_weight_grad with groups=1 through channels-last im2col chunks: per chunk, g as (O, B*P)
     (planes copied as they lie) times the chunk's (B*P, K*C) matrix, summed over the chunks."""
     n, o, c, p = g.shape[0], g.shape[1], x.shape[1], _prod(g.shape[2:])
-    xl = _last_padded(x, padding, padding, "last")
+    windows = _windows_last(_last_padded(x, padding, padding, "last"), kernel, stride, dilation, g.shape[2:])
     gw = np.zeros((o, _prod(kernel) * c), x.dtype)
     for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
         gc = _buffer("by_channel", (o, j - i, p), g.dtype)
         np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
-        gw += gc.reshape(o, -1) @ _unfold_last(xl[i:j], kernel, stride, dilation, g.shape[2:])
+        gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
 
