@@ -265,18 +265,18 @@ def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     assert not np.isnan(out[0]).any()
 
 
-@pytest.mark.parametrize("groups,cin", [(1, 3), (2, 4)])
-def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin):
+@pytest.mark.parametrize("groups,cin,stride,size", [(1, 3, 1, (30, 31)), (2, 4, 1, (30, 31)), (1, 3, 2, (44, 46))])
+def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin, stride, size):
     """float32 convolutions with few channels and mid-sized products run per sample, each product
-    split into blocks of positions (930 here: blocks of 233, the last shorter): forward and weight
-    gradient as float64 and torch give them."""
+    split into blocks of positions (930 here: blocks of 233, the last shorter): forward, input
+    gradient (col2im on the wide grid or strided) and weight gradient as float64 and torch give them."""
     rs = np.random.RandomState(9)
-    x0, w0, b0 = rs.randn(3, cin, 30, 31), rs.randn(32, cin // groups, 3, 3) / 4, rs.randn(32)
+    x0, w0, b0 = rs.randn(3, cin, *size), rs.randn(32, cin // groups, 3, 3) / 4, rs.randn(32)
 
     def s(T, dtype):
         x = T.tensor(x0, dtype=dtype, requires_grad=True)
         w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
-        y = T.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        y = T.nn.functional.conv2d(x, w, b, stride, padding=1, groups=groups)
         y.backward(T.tensor(np.sin(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
         return [y, x.grad, w.grad, b.grad]
 

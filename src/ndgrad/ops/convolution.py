@@ -258,15 +258,17 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
         # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
         return _input_grad_last(x, w, padding, dilation, size)
-    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded)):
+    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
         return _crop(_col2im(cols, padded, stride, dilation), padding, size)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
         cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
-        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1),
-                  grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size), out=cols)
+        spread = grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size)
+        for block in _position_blocks(cols.shape[2], c // groups, grid.size):
+            np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), spread[..., block],
+                      out=cols[..., block])
         cols = cols.reshape(n, o, _prod(kernel), grid.size)
         if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
             grid.zero_extra(cols)
@@ -276,8 +278,9 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             img[:, :, off:off + grid.size] += cols[:, :, k]
         return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
     cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
-    np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
-              out=cols)
+    planes = x.reshape(n, groups, c // groups, cols.shape[3])
+    for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
+        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), planes[..., block], out=cols[..., block])
     cols = cols.reshape((n, o) + kernel + x.shape[2:])
     img = _buffer("image", (n, o) + padded, cols.dtype)
     img.fill(0)
