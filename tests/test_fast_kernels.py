@@ -50,6 +50,24 @@ def test_relu_masked_fill_where_keep_nan_inf_and_signed_zero():
     parity(s)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_and_threshold_pass_the_gradient_of_a_nan_input(dtype):
+    """threshold_backward zeroes where input <= threshold, as torch: a NaN input (never <= anything)
+    passes its gradient, in ReLU's backward (which reads the result) and threshold's."""
+    def s(T):
+        x0 = np.linspace(-3, 3, 6000)
+        x0[::7] = np.nan
+        x0[1::7] = -0.0
+        x = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
+        g = T.tensor(np.cos(np.arange(6000)), dtype=getattr(T, dtype))
+        T.relu(x).backward(g)
+        t = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
+        T.nn.functional.threshold(t, 0.5, 2.0).backward(g)
+        return [x.grad, t.grad]
+    out = parity(s)
+    assert (out[0][::7] != 0).all()
+
+
 @pytest.mark.parametrize("kernel,stride", [(2, None), (3, 1), (3, 2)])
 def test_max_pool_ties_and_nan_as_torch(kernel, stride):
     def s(T):
