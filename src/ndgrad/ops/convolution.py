@@ -20,7 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
-from ._scratch import buffer as _buffer
+from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -316,12 +316,14 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
 # ---- channels-last im2col, in batch chunks ----------------------------------------------------
 # float32 with many channels: im2col from a channels-last copy of the padded input, where each
 # window element is a run of C contiguous values (a copy several times faster than the planar
-# one), into the matrix (N*P, K*C), one GEMM with the weight as (K*C, O). The batch runs in chunks
-# whose matrix stays in cache (about _CHUNK bytes) between its copy and the GEMM that reads it;
-# each chunk's (P, O) result is transposed into the (N, O, P) output. The input gradient of a
-# stride-1 convolution is the convolution of the padded output gradient with the flipped,
-# transposed weight, so it runs here too (no col2im). float64 keeps the paths above, to the bit.
-_CHUNK = 4 << 20   # (2 MiB runs as fast on one thread; larger blocks mean fewer BLAS thread handoffs)
+# one), into the matrix (N*P, K*C), one GEMM with the weight as (K*C, O); its (P, O) rows are
+# transposed into the (N, O, P) output. The batch runs in chunks whose matrix fits a kept scratch
+# buffer (_scratch.LIMIT: no fresh pages), as few as that allows: each GEMM is a BLAS thread
+# handoff, and on a busy machine cache-sized chunks made a CNN step 1.5-2x slower (on one thread
+# they gain nothing measurable). The input gradient of a stride-1 convolution is the convolution
+# of the padded output gradient with the flipped, transposed weight, so it runs here too (no
+# col2im). float64 keeps the paths above, to the bit.
+_CHUNK = _SCRATCH_LIMIT
 _LAST_MIN_CHANNELS = 16
 
 
