@@ -331,7 +331,7 @@ def _channels_last_pays(x, out_channels, groups, macs):
     """Whether a product of the windows of x (N, C, *S) (`macs` multiply-adds per sample) with a
     (C*K, out_channels) matrix runs here: few channels on either side make copies and GEMM slow."""
     return (groups == 1 and x.dtype == np.float32 and min(x.shape[1], out_channels) >= _LAST_MIN_CHANNELS
-            and not _per_sample(macs, 1, 1) and x.shape[0] > 0)
+            and macs > _ONE_THREAD and x.shape[0] > 0)
 
 
 def _last_padded(x, before, after, slot):
@@ -393,8 +393,8 @@ def _input_grad_last(g, w, padding, dilation, size):
     kernel = w.shape[2:]
     flipped = w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)].swapaxes(0, 1)
     pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
-    # output_padding's extra positions (a transposed convolution's) read more padding after
-    after = tuple(q + sz - (m + q + q - dl * (k - 1)) for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
+    # output_padding's extra positions (a transposed convolution's) read that much more padding after
+    after = tuple(sz - m + dl * (k - 1) - q for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
     return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
 
 
