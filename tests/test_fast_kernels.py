@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _branchless, activation
+from ndgrad.ops import _branchless, activation, convolution
 from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -48,6 +48,24 @@ def test_relu_masked_fill_where_keep_nan_inf_and_signed_zero():
         w.backward(T.ones(5000))
         return [x.grad, filled, w.detach(), w.grad_fn.name()]
     parity(s)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_and_threshold_pass_the_gradient_of_a_nan_input(dtype):
+    """threshold_backward zeroes where input <= threshold, as torch: a NaN input (never <= anything)
+    passes its gradient, in ReLU's backward (which reads the result) and threshold's."""
+    def s(T):
+        x0 = np.linspace(-3, 3, 6000)
+        x0[::7] = np.nan
+        x0[1::7] = -0.0
+        x = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
+        g = T.tensor(np.cos(np.arange(6000)), dtype=getattr(T, dtype))
+        T.relu(x).backward(g)
+        t = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
+        T.nn.functional.threshold(t, 0.5, 2.0).backward(g)
+        return [x.grad, t.grad]
+    out = parity(s)
+    assert (out[0][::7] != 0).all()
 
 
 @pytest.mark.parametrize("kernel,stride", [(2, None), (3, 1), (3, 2)])
@@ -226,3 +244,83 @@ def test_gelu_tanh_blocked_kernels_on_views_and_mixed_gradients_match_torch(dtyp
         other = T.ops.aten.gelu_backward(T.tensor(g_np, dtype=T.float64), x.detach(), approximate="tanh")
         return [y.detach(), x.grad, other]
     parity(s, rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-5 if dtype == "float32" else 1e-12)
+
+
+_LAST_CASES = [("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 1}),
+               ("conv2d", (5, 32, 17, 19), (24, 32, 3, 3), {"padding": 1, "stride": 2}),
+               ("conv2d", (5, 32, 9, 11), (24, 32, 3, 2), {"padding": (2, 1), "dilation": 2}),
+               ("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 3}),           # more padding than the kernel
+               ("conv2d", (5, 32, 9, 11), (24, 32, 4, 4), {"padding": "same"}),      # odd total: padded at the end
+               ("conv1d", (7, 40, 50), (32, 40, 5), {"padding": 2}),
+               ("conv3d", (3, 16, 5, 6, 7), (16, 16, 3, 3, 3), {"padding": 1}),
+               ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1}),
+               ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1, "output_padding": 1,
+                                                                       "dilation": 2})]
+
+
+@pytest.mark.parametrize("fn,xshape,wshape,kwargs", _LAST_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
+@pytest.mark.parametrize("layout,chunk", [("contiguous", None), ("transposed", 100_000)])
+def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, wshape, kwargs, layout, chunk,
+                                                                   monkeypatch):
+    """float32 convolutions with many channels run through channels-last im2col in batch chunks (the
+    input gradient of a stride-1 one as a convolution of the padded output gradient): values and
+    gradients as the float64 path gives them and as torch gives them, for strides, dilations, odd
+    paddings, 1-3 spatial dims, transposed convolutions (output_padding too) and a non-contiguous
+    input; chunks of a few samples, the last one shorter."""
+    if chunk:
+        monkeypatch.setattr(convolution, "_CHUNK", chunk)
+    rs = np.random.RandomState(8)
+    x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
+    b0 = rs.randn(wshape[1] if fn.startswith("conv_t") else wshape[0])
+
+    def s(T, dtype):
+        x = T.tensor(x0.swapaxes(-1, -2).copy() if layout == "transposed" else x0, dtype=dtype)
+        x = (x.transpose(-1, -2) if layout == "transposed" else x).requires_grad_()
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = getattr(T.nn.functional, fn)(x, w, b, **kwargs)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    assert all(a.dtype == np.float32 for a in ours)
+    exact = [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]
+    for a, e in zip(ours, exact):
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
+    """The input gradient as a convolution would multiply the zero padding by the weight: with an
+    inf in the weight it takes the col2im path, which never does (torch has no NaN there either)."""
+    def s(T):
+        rs = np.random.RandomState(4)
+        w = rs.randn(24, 32, 3, 3)
+        w[1, 2, 0, 2] = -np.inf
+        x = T.tensor(rs.randn(3, 32, 8, 9), dtype=T.float32, requires_grad=True)
+        y = T.nn.functional.conv2d(x, T.tensor(w, dtype=T.float32), padding=1)
+        y.backward(T.ones_like(y))
+        return [x.grad]
+    out = both(s, rtol=1e-4, atol=1e-4)
+    assert not np.isnan(out[0]).any()
+
+
+@pytest.mark.parametrize("groups,cin,stride,size", [(1, 3, 1, (30, 31)), (2, 4, 1, (30, 31)), (1, 3, 2, (44, 46))])
+def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin, stride, size):
+    """float32 convolutions with few channels and mid-sized products run per sample, each product
+    split into blocks of positions (930 here: blocks of 233, the last shorter): forward, input
+    gradient (col2im on the wide grid or strided) and weight gradient as float64 and torch give them."""
+    rs = np.random.RandomState(9)
+    x0, w0, b0 = rs.randn(3, cin, *size), rs.randn(32, cin // groups, 3, 3) / 4, rs.randn(32)
+
+    def s(T, dtype):
+        x = T.tensor(x0, dtype=dtype, requires_grad=True)
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, stride, padding=1, groups=groups)
+        y.backward(T.tensor(np.sin(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)

@@ -74,7 +74,8 @@ threshold_ = register("threshold_")(_inplace("threshold_", _threshold))
 
 @op("threshold_backward", public="_threshold_backward")
 def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU's mask is random
-    return _branchless_where(input > threshold, grad_output, np.zeros((), grad_output.dtype))
+    # as torch: zero where input <= threshold, so a NaN input passes its gradient
+    return _branchless_where(~(input <= threshold), grad_output, np.zeros((), grad_output.dtype))
 
 
 # ---- other activations (user-facing forms in nn/functional/activation.py) ----------------------------

@@ -20,7 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
-from ._scratch import buffer as _buffer
+from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -159,8 +159,21 @@ def _gemm(a, b):
 _ONE_THREAD = 1 << 18
 
 
-def _per_sample(m, k, p):
-    return m * k * p <= _ONE_THREAD
+# float32 products up to _SPLIT times that size also run per sample, each split into blocks of
+# positions small enough for one BLAS thread (the output written block by block in its own layout):
+# few channels make the channel-major GEMM's transposing passes cost more than the products.
+# (float64 keeps one product per sample, its results unchanged to the bit.)
+_SPLIT = 8
+
+
+def _per_sample(m, k, p, dtype=None):
+    return m * k * p <= _ONE_THREAD * (_SPLIT if dtype == np.float32 else 1)
+
+
+def _position_blocks(m, k, p):
+    """Slices of the p positions that keep each block's (m, k) x (k, block) product on one thread."""
+    step = max(1, -(-p // max(1, -(-(m * k * p) // _ONE_THREAD))))
+    return [slice(i, i + step) for i in range(0, max(p, 1), step)]
 
 
 # Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
@@ -214,8 +227,10 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
+        return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     result = np.empty((n, o) + out, np.result_type(x, w))
-    if not _per_sample(o // groups, w[0].size, _prod(out)):
+    if not _per_sample(o // groups, w[0].size, _prod(out), x.dtype):
         y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
         # the channel-major result transposed to (N, O, P) in the pass that adds the bias
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
@@ -225,7 +240,9 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             np.add(y, bias[:, None], out=result.reshape(y.shape))
         return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
-    np.matmul(w.reshape(groups, o // groups, -1), cols, out=result.reshape(n, groups, o // groups, _prod(out)))
+    flat = result.reshape(n, groups, o // groups, _prod(out))
+    for block in _position_blocks(o // groups, w[0].size, _prod(out)):
+        np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[..., block])
     if bias is not None:
         result += bias.reshape((o,) + (1,) * len(out))
     return result
@@ -237,15 +254,21 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
-    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded)):
+    if (all(s == 1 for s in stride) and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation))
+            and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
+        # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
+        return _input_grad_last(x, w, padding, dilation, size)
+    if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
         return _crop(_col2im(cols, padded, stride, dilation), padding, size)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
         cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
-        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1),
-                  grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size), out=cols)
+        spread = grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size)
+        for block in _position_blocks(cols.shape[2], c // groups, grid.size):
+            np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), spread[..., block],
+                      out=cols[..., block])
         cols = cols.reshape(n, o, _prod(kernel), grid.size)
         if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
             grid.zero_extra(cols)
@@ -255,8 +278,9 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             img[:, :, off:off + grid.size] += cols[:, :, k]
         return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
     cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
-    np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), x.reshape(n, groups, c // groups, cols.shape[3]),
-              out=cols)
+    planes = x.reshape(n, groups, c // groups, cols.shape[3])
+    for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
+        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), planes[..., block], out=cols[..., block])
     cols = cols.reshape((n, o) + kernel + x.shape[2:])
     img = _buffer("image", (n, o) + padded, cols.dtype)
     img.fill(0)
@@ -273,14 +297,118 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
-    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:])):   # summed over the batch after
+    if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
+        return _weight_grad_last(a, b, kernel, stride, padding, dilation)
+    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
-        gw = np.matmul(a.reshape(n, groups, x_size, cols.shape[3]), cols.transpose(0, 1, 3, 2))
-        return gw.sum(0).reshape(shape)
+        a = a.reshape(n, groups, x_size, cols.shape[3])
+        gw = None
+        for block in _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3]):
+            part = np.matmul(a[..., block], cols[..., block].transpose(0, 1, 3, 2)).sum(0)
+            gw = part if gw is None else np.add(gw, part, out=gw)
+        return gw.reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
     # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
     gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
     return np.ascontiguousarray(gw).reshape(shape)
+
+
+# ---- channels-last im2col, in batch chunks ----------------------------------------------------
+# float32 with many channels: im2col from a channels-last copy of the padded input, where each
+# window element is a run of C contiguous values (a copy several times faster than the planar
+# one), into the matrix (N*P, K*C), one GEMM with the weight as (K*C, O); its (P, O) rows are
+# transposed into the (N, O, P) output. The batch runs in chunks whose matrix fits a kept scratch
+# buffer (_scratch.LIMIT: no fresh pages), as few as that allows: each GEMM is a BLAS thread
+# handoff, and on a busy machine cache-sized chunks made a CNN step 1.5-2x slower (on one thread
+# they gain nothing measurable). The input gradient of a stride-1 convolution is the convolution
+# of the padded output gradient with the flipped, transposed weight, so it runs here too (no
+# col2im). float64 keeps the paths above, to the bit.
+_CHUNK = _SCRATCH_LIMIT
+_LAST_MIN_CHANNELS = 16
+
+
+def _channels_last_pays(x, out_channels, groups, macs):
+    """Whether a product of the windows of x (N, C, *S) (`macs` multiply-adds per sample) with a
+    (C*K, out_channels) matrix runs here: few channels on either side make copies and GEMM slow."""
+    return (groups == 1 and x.dtype == np.float32 and min(x.shape[1], out_channels) >= _LAST_MIN_CHANNELS
+            and macs > _ONE_THREAD and x.shape[0] > 0)
+
+
+def _last_padded(x, before, after, slot):
+    """x (N, C, *S) as a channels-last (N, *padded, C) array in scratch, zero around x."""
+    size = x.shape[2:]
+    out = _buffer(slot, (x.shape[0],) + tuple(b + s + a for b, s, a in zip(before, size, after)) + (x.shape[1],),
+                  x.dtype)
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
+        for edge in (slice(0, b), slice(b + s, None)):
+            out[(slice(None),) * (k + 1) + (edge,)] = 0
+    np.copyto(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    return out
+
+
+def _batch_chunks(n, per_sample_bytes):
+    step = max(1, _CHUNK // max(per_sample_bytes, 1))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def _windows_last(xl, kernel, stride, dilation, positions):
+    """The windows of a channels-last padded xl (N, *padded, C) as a view (N, *positions, *kernel, C)."""
+    d = len(kernel)
+    span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
+    v = sliding_window_view(xl, span, axis=tuple(range(1, 1 + d)))   # (B, *starts, C, *span)
+    v = v[(slice(None),) + tuple(slice(None, (n - 1) * s + 1, s) for s, n in zip(stride, positions))
+          + (slice(None),) + tuple(slice(None, None, dl) for dl in dilation)]
+    return v.transpose((0,) + tuple(range(1, 1 + d)) + tuple(range(2 + d, 2 + 2 * d)) + (1 + d,))
+
+
+def _unfold_last(windows):
+    """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
+    cols = _buffer("cols_last", windows.shape, windows.dtype)
+    np.copyto(cols, windows)
+    return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
+
+
+def _conv_last(x, w, stride, padding, dilation, out, bias=None):
+    """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
+    (before, after) per spatial dim."""
+    n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
+    windows = _windows_last(_last_padded(x, *padding, "last"), kernel, stride, dilation, out)
+    wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
+    result = np.empty((n, o) + out, x.dtype)
+    flat = result.reshape(n, o, p)
+    for i, j in _batch_chunks(n, p * wl.shape[0] * x.itemsize):
+        y = np.matmul(_unfold_last(windows[i:j]), wl,
+                      out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
+        y = y.reshape(j - i, p, o).transpose(0, 2, 1)
+        if bias is None:
+            np.copyto(flat[i:j], y)
+        else:
+            np.add(y, bias[:, None], out=flat[i:j])
+    return result
+
+
+def _input_grad_last(g, w, padding, dilation, size):
+    """The input gradient of a stride-1 convolution (transposed convolution with stride 1) as a
+    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed."""
+    kernel = w.shape[2:]
+    flipped = w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)].swapaxes(0, 1)
+    pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
+    # output_padding's extra positions (a transposed convolution's) read that much more padding after
+    after = tuple(sz - m + dl * (k - 1) - q for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
+    return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
+
+
+def _weight_grad_last(g, x, kernel, stride, padding, dilation):
+    """_weight_grad with groups=1 through channels-last im2col chunks: per chunk, g as (O, B*P)
+    (planes copied as they lie) times the chunk's (B*P, K*C) matrix, summed over the chunks."""
+    n, o, c, p = g.shape[0], g.shape[1], x.shape[1], _prod(g.shape[2:])
+    windows = _windows_last(_last_padded(x, padding, padding, "last"), kernel, stride, dilation, g.shape[2:])
+    gw = np.zeros((o, _prod(kernel) * c), x.dtype)
+    for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
+        gc = _buffer("by_channel", (o, j - i, p), g.dtype)
+        np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
+    return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):
