@@ -553,7 +553,8 @@ def run_inplace(op, torch, max_samples=None):
                 def leaf(T, inplace, x, args, kwargs):
                     return lambda: inplace(x.detach().clone().requires_grad_(True), *args, **kwargs)
                 want = _message(leaf(torch, op.inplace_variant, sample.input, sample.args, sample.kwargs))
-                got = _message(leaf(ndgrad, n_inplace, n_x, n_args, n_kwargs))
+                n_fresh = c(sample.input.clone())   # (n_x was written: a shape-changing op changed its shape)
+                got = _message(leaf(ndgrad, n_inplace, n_fresh, n_args, n_kwargs))
                 if got != want:
                     return "error", f"leaf: {got!r}, torch: {want!r}"
 
@@ -565,7 +566,7 @@ def run_inplace(op, torch, max_samples=None):
                         y.sum().backward()
                     return run
                 want = _message(saved(torch, op.inplace_variant, sample.input, sample.args, sample.kwargs))
-                got = _message(saved(ndgrad, n_inplace, n_x, n_args, n_kwargs))
+                got = _message(saved(ndgrad, n_inplace, n_fresh, n_args, n_kwargs))
                 if got != want:
                     return "error", f"saved: {(got or '')[:150]!r}, torch: {(want or '')[:150]!r}"
             except Mismatch as e:
