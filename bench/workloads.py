@@ -307,33 +307,9 @@ def transformer(lib, mod):
     scale = F32(1 / math.sqrt(hd))
     if lib in TORCHLIKE:
         T = mod
-        F = T.nn.functional
-        x, target, mask = T.tensor(x_np), T.tensor(t_np), T.tensor(causal)
         params = [T.tensor(p, requires_grad=True) for p in p_np]
-        ln1w, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2w, ln2b, w1, b1, w2, b2 = params
-
-        def split_heads(t):
-            return t.reshape(B, N, HEADS, hd).transpose(1, 2)
-
-        def step(mark=_noop):
-            h = F.layer_norm(x, (D,), ln1w, ln1b)
-            q, k, v = split_heads(h @ wq + bq), split_heads(h @ wk + bk), split_heads(h @ wv + bv)
-            att = (q @ k.transpose(-2, -1)) * float(scale)
-            att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
-            x1 = x + (att @ v).transpose(1, 2).reshape(B, N, D) @ wo + bo
-            h = F.layer_norm(x1, (D,), ln2w, ln2b)
-            out = x1 + F.gelu(h @ w1 + b1, approximate="tanh") @ w2 + b2
-            d = out - target
-            loss = (d * d).mean()
-            mark("forward")
-            loss.backward()
-            mark("backward")
-            with T.no_grad():
-                for p in params:
-                    p -= LR * p.grad
-                    p.grad = None
-            return loss
-        return step
+        loss_fn = _transformer_loss(T, params, T.tensor(causal), (B, N, D), float(scale))
+        return _sgd_step(mod, loss_fn, (T.tensor(x_np), T.tensor(t_np)), params)
     if lib not in ("autograd", "mygrad"):
         raise NotApplicable("no hand-written transformer")
     # HIPS autograd and MyGrad: NumPy-style functions composed from primitives
@@ -461,11 +437,9 @@ def chain_compiled(lib, mod, length=200, size=16):
     return step
 
 
-def _compiled_sgd_step(lib, mod, loss_fn, inputs, params):
-    """An SGD step around loss_fn(*inputs): ndgrad compiles loss_fn (the model and the loss), the
-    backward call and the update run eagerly in both libraries."""
+def _sgd_step(mod, loss_fn, inputs, params):
+    """An SGD step around loss_fn(*inputs): forward, backward, update."""
     T = mod
-    loss_fn = T.compile(loss_fn) if lib == "ndgrad" else loss_fn
 
     def step(mark=_noop):
         loss = loss_fn(*inputs)
@@ -478,6 +452,12 @@ def _compiled_sgd_step(lib, mod, loss_fn, inputs, params):
                 p.grad = None
         return loss
     return step
+
+
+def _compiled_sgd_step(lib, mod, loss_fn, inputs, params):
+    """_sgd_step, with loss_fn (the model and the loss) compiled by ndgrad; the backward call and the
+    update run eagerly in both libraries."""
+    return _sgd_step(mod, mod.compile(loss_fn) if lib == "ndgrad" else loss_fn, inputs, params)
 
 
 def _mlp_compiled(lib, mod, batch, sizes):
@@ -509,18 +489,12 @@ def mlp_compiled(lib, mod):
     return _mlp_compiled(lib, mod, 256, (784, 1024, 1024, 10))
 
 
-def transformer_compiled(lib, mod):
-    """The (d) transformer block step, the block and loss compiled by ndgrad (the same ops as (d))."""
-    if lib not in TORCHLIKE:
-        raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
-    x_np, t_np, p_np, causal = transformer_data()
-    B, N, D = x_np.shape
-    hd = D // HEADS
-    scale = float(F32(1 / math.sqrt(hd)))
-    T = mod
+def _transformer_loss(T, params, mask, shape, scale):
+    """The (d) block's loss on (x, target) for torch-like libraries: pre-norm causal attention and a
+    GELU(tanh) MLP, both residual, then the mean squared error."""
     F = T.nn.functional
-    mask = T.tensor(causal)
-    params = [T.tensor(p, requires_grad=True) for p in p_np]
+    B, N, D = shape
+    hd = D // HEADS
     ln1w, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2w, ln2b, w1, b1, w2, b2 = params
 
     def split_heads(t):
@@ -534,6 +508,17 @@ def transformer_compiled(lib, mod):
         h = F.layer_norm(x1, (D,), ln2w, ln2b)
         d = x1 + F.gelu(h @ w1 + b1, approximate="tanh") @ w2 + b2 - target
         return (d * d).mean()
+    return loss_fn
+
+
+def transformer_compiled(lib, mod):
+    """The (d) transformer block step, the block and loss compiled by ndgrad (the same ops as (d))."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("compiled workloads compare ndgrad.compile with torch eager")
+    x_np, t_np, p_np, causal = transformer_data()
+    T = mod
+    params = [T.tensor(p, requires_grad=True) for p in p_np]
+    loss_fn = _transformer_loss(T, params, T.tensor(causal), x_np.shape, float(F32(1 / math.sqrt(x_np.shape[2] // HEADS))))
     return _compiled_sgd_step(lib, mod, loss_fn, (T.tensor(x_np), T.tensor(t_np)), params)
 
 
