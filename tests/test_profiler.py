@@ -143,7 +143,8 @@ def test_record_function_as_decorator_and_outside_profiling():
     helper(ndgrad.ones(2))                      # nothing is being profiled: no error, no event
     with profile() as prof:
         helper(ndgrad.ones(2))
-    assert [e.name for e in prof.function_events] == ["helper", "aten::exp"]
+    # (torch also lists aten::ones' inner aten::empty and aten::fill_)
+    assert [e.name for e in prof.function_events] == ["aten::ones", "helper", "aten::exp"]
 
 
 def test_profiling_is_off_outside_the_block():
@@ -247,3 +248,20 @@ def test_record_function_ops_and_profiler_enabled(T):
     block = next(e for e in prof.function_events if e.name == "block")
     assert block.count == 1 and "aten::mul" in [c.name for c in block.cpu_children]
     assert str(prof) == prof.table()
+
+
+def test_hand_written_functions_are_one_event_around_their_ops():
+    # as torch: aten::linear holds the ops it runs, with its inputs' shapes; div, which picks its
+    # op of the same name, is one event
+    def run(T):
+        layer, x = T.nn.Linear(20, 30), T.randn(128, 20)
+        with T.autograd.profiler.profile(record_shapes=True) as prof:
+            layer(x)
+            T.div(x, 2)
+        top = [(e.name, e.input_shapes) for e in prof.function_events if e.cpu_parent is None]
+        inner = [e.name for e in prof.function_events if e.cpu_parent is not None and e.cpu_parent.name == "aten::linear"]
+        return top, "aten::addmm" in inner
+    for T in LIBS:
+        top, addmm_inside = run(T)
+        assert top == [("aten::linear", [[128, 20], [30, 20], [30]]), ("aten::div", [[128, 20], []])]
+        assert addmm_inside

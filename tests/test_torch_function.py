@@ -80,3 +80,13 @@ def test_subclass_prints_its_name():
     assert shown[0] == "Marked([[0., 1., 2.],\n        [3., 4., 5.]])"
     assert shown[2] == "Marked([])"
     assert shown[4] == "Parameter containing:\ntensor([1.], requires_grad=True)"
+
+
+def test_nn_functional_linear_dispatches_torch_function():
+    def scenario(T):
+        class Spy:
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                return func.__name__, len(args)
+        return list(T.nn.functional.linear(Spy(), T.ones(2, 2)))
+    assert both(scenario) == ["linear", 2]

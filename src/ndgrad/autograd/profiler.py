@@ -228,6 +228,7 @@ class profile:
         self.function_events = None
         self._events = []
         self._open = []          # the events being timed now, innermost last
+        self._composites = set()   # those of hand-written public functions (see _profile_composite)
         self._pid = os.getpid()
         self._tid = threading.get_ident() & 0x7FFFFFFF
         self._t0 = 0
@@ -237,10 +238,11 @@ class profile:
             return self
         if _active:
             raise RuntimeError("Profiler is already enabled on this thread")
-        self._events, self._open = [], []
+        self._events, self._open, self._composites = [], [], set()
         self._t0 = time.perf_counter_ns()
         _active.append(self)
         _registry.profile_op = _profile_op
+        _registry.profile_composite = _profile_composite
         engine.profile_node = _profile_node
         return self
 
@@ -248,6 +250,7 @@ class profile:
         if not self.enabled:
             return False
         _registry.profile_op = None
+        _registry.profile_composite = None
         engine.profile_node = None
         _active.remove(self)
         while self._open:   # ranges left open by an exception
@@ -323,18 +326,35 @@ class profile:
         return self.table() if self.function_events is not None else "<unfinished profiler>"
 
 
+def _profile_composite(name, fn, args, kwargs):
+    """Called by a hand-written public function (one that picks among ops, as torch's composite
+    ones) while profiling: one event around the ops it runs, as torch's aten::linear holds its
+    aten::t and aten::addmm."""
+    prof = _active[-1]
+    ev = prof._open_event("aten::" + name, args)
+    prof._composites.add(ev)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        prof._close(ev)
+
+
 def _profile_op(spec, args, inplace=False):
     """Called by the op glue instead of itself while profiling: time one op call."""
     prof = _active[-1]
     name = "aten::" + spec.name.split(".")[0] + ("_" if inplace else "")
-    ev = prof._open_event(name, args)
+    outer = prof._open[-1] if prof._open else None
+    # a public function running the op of its own name (div picking div.Tensor) is that one op: one event
+    merged = outer is not None and outer.name == name and outer in prof._composites
+    ev = outer if merged else prof._open_event(name, args)
     before = [getattr(a, "_grad_fn", None) for a in args]   # an in-place op replaces self's
     _registry.profile_op = None   # the op's own glue (an in-place op's out-of-place call) is not an op
     try:
         out = (_registry.call_inplace if inplace else _registry.call)(spec, args)
     finally:
         _registry.profile_op = _profile_op
-        prof._close(ev)
+        if not merged:
+            prof._close(ev)
     fn = getattr(out if type(out) is not tuple else out[0], "_grad_fn", None)
     if fn is not None and not any(fn is b for b in before):
         ev.sequence_nr = fn._sequence_nr()   # the node this call recorded: its backward ranges carry it

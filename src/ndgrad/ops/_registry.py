@@ -33,6 +33,7 @@ OPS = {}          # public name -> function, collected into the ndgrad namespace
 METHODS = {}      # Tensor method name -> function
 SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries by the derivatives layer)
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
+profile_composite = None  # ... and each call of a hand-written public function (aten::linear around its addmm)
 batched = None  # set by func.vmap: (its batched tensor class, how to run an op on them outside a vmap)
 dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
                       # the op, as profile_op (see ops/_aten.py for the op's torch identity)
@@ -567,15 +568,22 @@ def register(name=None, method=False):
     """Register a hand-written public function (one that picks among ops) in the namespace."""
     def deco(fn):
         pub_name = name or fn.__name__
-        OPS[pub_name] = public = _overridable(fn)
+        OPS[pub_name] = public = _overridable(fn, pub_name)
         if method:
             METHODS[pub_name if method is True else method] = _method_form(public) if hasattr(fn, "parser") else public
         return fn
     return deco
 
 
-def _overridable(fn):
-    """fn, its arguments first checked for `__torch_function__` (see _entry_point)."""
+def composite(fn):
+    """A hand-written nn.functional function (not in the torch namespace): checked for
+    `__torch_function__` and timed by the profiler as register()'s functions are."""
+    return _overridable(fn, fn.__name__)
+
+
+def _overridable(fn, name):
+    """fn, its arguments first checked for `__torch_function__` (see _entry_point); timed as op
+    `name` while the profiler records."""
     @functools.wraps(fn)
     def public(*args, **kwargs):
         for a in args:
@@ -589,6 +597,8 @@ def _overridable(fn):
                 out = _dispatch_torch_function(public, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
+        if profile_composite is not None:
+            return profile_composite(name, fn, args, kwargs)
         return fn(*args, **kwargs)
     return public
 

@@ -15,7 +15,7 @@ from ..backends import ARRAY_TYPES, is_array
 
 from .. import _dtype
 from .._sparse_array import COMPRESSED, NAMES, sparse_coo, strided
-from ._registry import OPS, op, register
+from ._registry import OPS, composite, op, register
 from .shape import _unsafe_view
 
 
@@ -697,6 +697,7 @@ def chain_matmul(*matrices):
     return multi_dot(list(matrices))
 
 
+@composite
 def linear(input, weight, bias=None):
     # input @ weight.T + bias, as addmm or matmul as torch picks (its graph); docstring in ndgrad/_docs
     if input.is_nested:
