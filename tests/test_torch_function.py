@@ -90,3 +90,17 @@ def test_nn_functional_linear_dispatches_torch_function():
                 return func.__name__, len(args)
         return list(T.nn.functional.linear(Spy(), T.ones(2, 2)))
     assert both(scenario) == ["linear", 2]
+
+
+def test_a_subclass_init_with_arguments_of_its_own():
+    # as torch: Tensor.__new__ makes the tensor, so super().__init__() in a subclass changes nothing
+    def scenario(T):
+        class Tagged(T.Tensor):
+            def __init__(self, data, tag="x"):
+                super().__init__()
+                self.tag = tag
+        t = Tagged([1.0, 2.0])   # (a keyword of its own would need a __new__ of its own, in torch too)
+        p = T.nn.Parameter(T.ones(2), False)
+        return [type(t).__name__, t.tolist(), t.tag, T.Tensor(2, 3).shape, p.requires_grad,
+                type(T.nn.UninitializedParameter()).__name__, T.nn.UninitializedBuffer(requires_grad=True).requires_grad]
+    assert both(scenario) == ["Tagged", [1.0, 2.0], "x", [2, 3], False, "UninitializedParameter", True]

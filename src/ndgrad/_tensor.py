@@ -174,9 +174,11 @@ class Tensor:
                                # (CONJ_BIT, NEG_BIT) say how to read it; see resolved_data
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
-    def __init__(self, *args, requires_grad=False, device=None):
+    def __new__(cls, *args, requires_grad=False, device=None):
         """The legacy constructor: `Tensor(data)` (a Tensor is aliased, other data read in the
-        default float dtype), `Tensor(*sizes)` (zero-filled) or `Tensor()` (empty)."""
+        default float dtype), `Tensor(*sizes)` (zero-filled) or `Tensor()` (empty). As in torch the
+        tensor is made here, so a subclass's `__init__` may take arguments of its own."""
+        self = object.__new__(cls)
         alias = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
         self._data = alias._data if alias is not None else legacy_array(args, _dtype.defaults.float, device)
         self._requires_grad = False
@@ -188,6 +190,10 @@ class Tensor:
             self._math_bits = alias._math_bits
         if requires_grad:
             self.requires_grad_(True)
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass   # (made by __new__; a subclass's __init__ calling super().__init__() changes nothing, as torch)
 
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):

@@ -32,15 +32,16 @@ class Parameter(Tensor):
     _is_param = True
     __torch_function__ = _disabled_torch_function_impl   # as torch: ops on a Parameter give plain Tensors
 
-    def __init__(self, data=None, requires_grad=True):
+    def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = Tensor()
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter: expected a Tensor as data, got {type(data).__name__}")
-        super().__init__(None)
+        self = Tensor.__new__(cls)
         self._data = data._data          # shares memory and version counter, as torch's Parameter(t)
         self._vc = data._vc
         self.requires_grad_(requires_grad)
+        return self
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

@@ -39,8 +39,8 @@ class UninitializedParameter(Parameter):
         ('Parameter', torch.Size([2, 3]))
     """
 
-    def __init__(self, requires_grad=True, device=None, dtype=None):
-        super().__init__(empty(0, dtype=dtype or _dtype.get_default_dtype()), requires_grad)
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return super().__new__(cls, empty(0, dtype=dtype or _dtype.get_default_dtype()), requires_grad)
 
     def materialize(self, shape, device=None, dtype=None):
         self.data = empty(*shape, dtype=dtype or self.dtype)
@@ -72,9 +72,12 @@ class UninitializedBuffer(Tensor):
     """
     __torch_function__ = _disabled_torch_function_impl
 
-    def __init__(self, requires_grad=False, device=None, dtype=None):
-        super().__init__(None)
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        self = Tensor.__new__(cls)
         self.data = empty(0, dtype=dtype or _dtype.get_default_dtype())
+        if requires_grad:
+            self.requires_grad_(True)
+        return self
 
     def materialize(self, shape, device=None, dtype=None):
         self.data = empty(*shape, dtype=dtype or self.dtype)
