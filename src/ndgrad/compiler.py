@@ -481,7 +481,7 @@ class CompiledFunctionBackward(Node):
                 or out._data.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
                 or engine.profile_node is not None):
             return False
-        for nxt, _ in self.next_functions:
+        for nxt in self._next_fns:   # (the nodes of next_functions, without making its pairs)
             if nxt is None:
                 continue
             if type(nxt) is not AccumulateGrad or nxt._extra is not None:
@@ -499,7 +499,7 @@ class CompiledFunctionBackward(Node):
             results = self._replay(grads, not retain_graph)
             if not retain_graph:
                 self._release()
-            for i, (nxt, _) in enumerate(self.next_functions):
+            for i, nxt in enumerate(self._next_fns):
                 # (held by `results` alone, as by the engine's buffer: .grad may keep the array without a copy)
                 if results[i] is not None:
                     accumulate_grad(nxt.variable, results[i], False, nxt._lock)

@@ -71,8 +71,8 @@ def _plain_targets(input, target, weight, ignore_index):
             or not 0 < input.shape[0] <= _EXACT_COUNTS[input.dtype]):
         return False
     classes = input.shape[1]
-    # (as unsigned words, negative targets are out of range too)
-    return (ignore_index < 0 or ignore_index >= classes) and (target.view(np.uint64) < classes).all()
+    # (as unsigned words, negative targets are out of range too; the batch is not empty: it has a max)
+    return (ignore_index < 0 or ignore_index >= classes) and np.maximum.reduce(target.view(np.uint64)) < classes
 
 
 # up to which count a sum of ones (the general path's total weight) is exact in each dtype
