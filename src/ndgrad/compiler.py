@@ -687,10 +687,9 @@ class _CompiledFn:
     def __call__(self, *args, **kwargs):
         try:
             key, leaves, extra = _signature(args, kwargs, self.module)
-            hash(key)
+            program = self.cache.get(key)   # (hashes the key once: a tuple does not keep its hash)
         except TypeError:   # an unhashable argument: no signature to cache on
             return self._refuse("an argument cannot be part of a guard (unhashable)", args, kwargs)
-        program = self.cache.get(key)
         if program is None:
             if len(self.cache) >= recompile_limit:
                 if not self.warned:
