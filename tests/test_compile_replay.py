@@ -221,3 +221,36 @@ def test_a_compiled_module_trains_as_eager_with_the_fast_backward():
         warnings.simplefilter("error")
         for p, q in zip(eager.parameters(), model.parameters()):
             assert bits(p) == bits(q)
+
+
+def test_replay_kernels_skip_the_checks_the_guard_made_and_give_eager_bits():
+    # mm, addmm (nn.Linear), relu, sum over dims and nll_loss (a step with two outputs) run their
+    # check-free `replay` kernels in the tapes: the same values and gradients as eager mode
+    ndgrad.manual_seed(5)
+    lin = nn.Linear(6, 5).double()
+    w = ndgrad.randn(5, 4, dtype=ndgrad.float64, requires_grad=True)
+
+    def loss(x, y):
+        h = (lin(x).relu() @ w).relu()
+        return nn.functional.cross_entropy(h, y) + h.sum((-1,), keepdim=True).sum((0, 1)) * 1e-3 + h.sum(())
+
+    compiled = ndgrad.compile(loss)
+    ps = list(lin.parameters()) + [w]
+    g = ndgrad.Generator().manual_seed(1)
+    for k in range(3):
+        x, y = ndgrad.randn(7, 6, dtype=ndgrad.float64, generator=g), ndgrad.randint(0, 4, (7,), generator=g)
+        got = []
+        for fn in (loss, compiled):
+            for p in ps:
+                p.grad = None
+            out = fn(x, y)
+            out.backward()
+            got.append((bits(out), [bits(p.grad) for p in ps]))
+        assert got[0] == got[1]
+    (program,) = compiled.cache.values()
+    called = {getattr(v, "__name__", None) for v in program.fwd.__globals__.values()} | \
+        {getattr(v, "__name__", None) for v in program.bwd[0].__globals__.values()}
+    assert {"matmul", "_addmm_replay", "_relu_replay", "_sum_dim_replay", "_nll_loss_replay"} <= called
+    # a target out of range is still found by the replay (a check on values): eager's error
+    with pytest.raises(IndexError, match="^Target 9 is out of bounds.$"):
+        compiled(x, ndgrad.tensor([0, 1, 2, 3, 0, 1, 9]))

@@ -324,3 +324,54 @@ def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(
         assert a.dtype == np.float32
         np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
     both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 128), (10, 7)])
+def test_threshold_backward_selects_the_gradient_bits_as_np_where(dtype, shape):
+    """ReLU's backward: the gradient's own bits where input > threshold (or is NaN, of either sign),
+    +0.0 elsewhere, on the three-pass fast path (large) and the general one (small, non-contiguous)."""
+    rs = np.random.RandomState(0)
+    x = rs.randn(*shape).astype(dtype)
+    g = rs.randn(*shape).astype(dtype)
+    x.flat[:4] = [np.nan, -np.nan, -0.0, 0.0]
+    g.flat[4:8] = [np.nan, -np.inf, -0.0, np.inf]
+    x.flat[4:8] = 1.0
+    for gg, xx, thr in ((g, x, 0), (g, x, 0.5), (g.T, x.T, 0), (g[:, ::2], x[:, ::2], -0.25)):
+        got = activation._threshold_backward.__wrapped__(gg, xx, thr)
+        want = np.where(~(xx <= thr), gg, np.zeros((), dtype))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes()   # (bytes in row-major order, whatever the layouts)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_gather_path_equals_the_weighted_path_to_the_bit(dtype, reduction):
+    """nll_loss without weight, int64 targets in range and none ignored takes a gather (and a scatter
+    backward); with an all-ones weight the masked general path runs: same bits, values and gradients."""
+    F = ndgrad.nn.functional
+    rs = np.random.RandomState(1)
+    x0 = rs.randn(33, 7)
+    x0[0, :] = np.nan
+    x0[1, :] = -np.inf
+    t = ndgrad.tensor(rs.randint(0, 7, 33))
+    out = []
+    for weight in (None, ndgrad.ones(7, dtype=getattr(ndgrad, dtype))):
+        x = ndgrad.tensor(x0, dtype=getattr(ndgrad, dtype), requires_grad=True)
+        loss = F.nll_loss(F.log_softmax(x, 1), t, weight=weight, reduction=reduction)
+        loss.backward(ndgrad.full_like(loss, 0.75))
+        out.append((loss.detach().numpy().tobytes(), x.grad.numpy().tobytes()))
+    assert out[0] == out[1]
+
+
+def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
+    F = ndgrad.nn.functional
+    x = ndgrad.randn(4, 3, dtype=ndgrad.float64, requires_grad=True)
+    for bad in (3, -1):
+        with pytest.raises(IndexError, match=f"^Target {bad} is out of bounds.$"):
+            F.nll_loss(x, ndgrad.tensor([0, bad, 1, 2]))
+    # ignore_index among the classes: those rows count for nothing, in the loss and the gradient
+    loss = F.nll_loss(x, ndgrad.tensor([0, 2, 1, 2]), ignore_index=2)
+    loss.backward()
+    assert loss.item() == -(x[0, 0] + x[2, 1]).item() / 2
+    assert x.grad.tolist() == [[-0.5, 0, 0], [0, 0, 0], [0, -0.5, 0], [0, 0, 0]]

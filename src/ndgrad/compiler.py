@@ -87,9 +87,9 @@ class _Step:
     __slots__ = ("forward", "args", "outs", "shapes", "dtypes", "inplace", "bump")
 
     def plain(self):
-        """One output, arguments that are slots without a cast or constants: the common case, which
+        """Not in place, arguments that are slots without a cast or constants: the common case, which
         _emit spells out inline."""
-        return self.inplace is None and len(self.outs) == 1 and all(
+        return self.inplace is None and all(
             type(a) is not list and (type(a) is not _Ref or a.cast is None) for a in self.args)
 
     def run(self, vals, tensors):
@@ -167,15 +167,24 @@ _POSITIONAL_CODE = _registry._positional(lambda *, a: a).__code__
 def _callee(forward, args):
     """(function, positional arguments, keyword arguments as a dict or None) of a plain step's call: a
     forward that only calls its array function (pointwise._named) is skipped, the call made to that
-    function; so is the glue's positional wrapper, where the keyword arguments are constants."""
-    kernel = getattr(forward, "kernel", None)
-    if kernel is not None:
-        return kernel, args, None
+    function; so is the glue's positional wrapper, where the keyword arguments are constants.
+
+    A forward's `replay` attribute, where an op sets one, is called instead of the forward: the same
+    computation without the checks that depend only on the arguments' shapes and dtypes and on the
+    constant arguments (mm's dims and dtypes, nll_loss's shapes...). Those cannot fail in a replay: the
+    guard fixes the inputs' shapes and dtypes, every step's output is checked against (or, for an
+    elementwise ufunc, follows from) the traced shape and dtype, and the constants are the traced ones.
+    Checks on values (nll_loss's target bounds) stay in the replay kernel."""
     if getattr(forward, "__code__", None) is _POSITIONAL_CODE:
         cells = dict(zip(forward.__code__.co_freevars, (c.cell_contents for c in forward.__closure__)))
         k = cells["first_kw"]
         if not any(type(a) is _Ref for a in args[k:]):
-            return cells["fn"], args[:k], dict(zip(cells["kw_names"], args[k:]))
+            fn = cells["fn"]
+            return getattr(fn, "replay", fn), args[:k], dict(zip(cells["kw_names"], args[k:]))
+        return forward, args, None
+    kernel = getattr(forward, "replay", None) or getattr(forward, "kernel", None)
+    if kernel is not None:
+        return kernel, args, None
     return forward, args, None
 
 
@@ -220,7 +229,7 @@ def _emit(steps, arrays=None, keep=()):
     for i, step in enumerate(steps):
         if step.plain():
             forward, positional, keywords = _callee(step.forward, step.args)
-            raw = _probe(forward, positional, arrays)
+            raw = None if keywords else _probe(forward, positional, arrays)
             args = []
             for j, a in enumerate(_fold(forward, positional, arrays)):
                 if type(a) is _Ref:
@@ -231,21 +240,25 @@ def _emit(steps, arrays=None, keep=()):
             if keywords:
                 scope[f"kw{i}"] = keywords
                 args.append(f"**kw{i}")
-            (out,), scope[f"f{i}"], scope[f"s{i}"], scope[f"d{i}"] = step.outs, forward, *step.shapes, *step.dtypes
-            local.add(out)
+            scope[f"f{i}"] = forward
             call = f"f{i}({', '.join(args)})"
-            if type(raw) is np.ndarray and raw.dtype == step.dtypes[0] and raw.shape == step.shapes[0]:
-                lines.append(f"    v{out} = {call}")
-            else:
-                lines += [f"    o = {call}",
-                          "    if type(o) is not ndarray:",
-                          "        o = asarray(o)",
-                          f"    if o.shape != s{i}:",
-                          "        raise _Mismatch",
-                          f"    v{out} = o if o.dtype == d{i} else o.astype(d{i})"]
-            if out in keep or out in via_vals:
-                stored.add(out)
-                lines.append(f"    vals[{out}] = v{out}")
+            if len(step.outs) > 1:   # (a tuple: each output checked as a single one is)
+                lines.append(f"    r = {call}")
+            for k, out in enumerate(step.outs):
+                local.add(out)
+                scope[f"s{i}_{k}"], scope[f"d{i}_{k}"] = step.shapes[k], step.dtypes[k]
+                if type(raw) is np.ndarray and raw.dtype == step.dtypes[0] and raw.shape == step.shapes[0]:
+                    lines.append(f"    v{out} = {call}")
+                else:
+                    lines += [f"    o = {call}" if len(step.outs) == 1 else f"    o = r[{k}]",
+                              "    if type(o) is not ndarray:",
+                              "        o = asarray(o)",
+                              f"    if o.shape != s{i}_{k}:",
+                              "        raise _Mismatch",
+                              f"    v{out} = o if o.dtype == d{i}_{k} else o.astype(d{i}_{k})"]
+                if out in keep or out in via_vals:
+                    stored.add(out)
+                    lines.append(f"    vals[{out}] = v{out}")
         else:
             scope[f"step{i}"] = step.run
             lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
@@ -468,7 +481,7 @@ class CompiledFunctionBackward(Node):
                 or out._data.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
                 or engine.profile_node is not None):
             return False
-        for nxt, _ in self.next_functions:
+        for nxt in self._next_fns:   # (the nodes of next_functions, without making its pairs)
             if nxt is None:
                 continue
             if type(nxt) is not AccumulateGrad or nxt._extra is not None:
@@ -486,7 +499,7 @@ class CompiledFunctionBackward(Node):
             results = self._replay(grads, not retain_graph)
             if not retain_graph:
                 self._release()
-            for i, (nxt, _) in enumerate(self.next_functions):
+            for i, nxt in enumerate(self._next_fns):
                 # (held by `results` alone, as by the engine's buffer: .grad may keep the array without a copy)
                 if results[i] is not None:
                     accumulate_grad(nxt.variable, results[i], False, nxt._lock)
@@ -674,10 +687,9 @@ class _CompiledFn:
     def __call__(self, *args, **kwargs):
         try:
             key, leaves, extra = _signature(args, kwargs, self.module)
-            hash(key)
+            program = self.cache.get(key)   # (hashes the key once: a tuple does not keep its hash)
         except TypeError:   # an unhashable argument: no signature to cache on
             return self._refuse("an argument cannot be part of a guard (unhashable)", args, kwargs)
-        program = self.cache.get(key)
         if program is None:
             if len(self.cache) >= recompile_limit:
                 if not self.warned:

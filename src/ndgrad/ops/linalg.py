@@ -95,6 +95,10 @@ def _add_scaled(product, input, beta, alpha, op_name):
     if shape != product.shape:
         raise RuntimeError(f"{op_name}: self of shape {list(input.shape)} cannot be broadcast to the result's shape "
                            f"{list(product.shape)}")
+    return _scaled_sum(product, input, beta, alpha)
+
+
+def _scaled_sum(product, input, beta, alpha):
     if alpha != 1:
         product = product * alpha
     if beta == 0:   # torch ignores input entirely then (nan/inf in it do not propagate)
@@ -109,6 +113,11 @@ def mm(input, mat2):
     _check_same_dtype("mm", input, mat2)
     _check_mm("mm", input, mat2)
     return np.matmul(input, mat2)
+
+
+# ndgrad.compile's tapes call these instead (see compiler._callee): a replay's guard has already made
+# the checks on dims, dtypes and shapes
+mm.__wrapped__.replay = np.matmul
 
 
 @op("mv", method=True)
@@ -159,6 +168,13 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if type(input) in ARRAY_TYPES and type(mat1) in ARRAY_TYPES and type(mat2) in ARRAY_TYPES:
         return _add_scaled(np.matmul(mat1, mat2), input, beta, alpha, "addmm")
     return _add_scaled(_sparse_addmm_product(input, mat1, mat2), input, beta, alpha, "addmm")
+
+
+def _addmm_replay(input, mat1, mat2, *, beta=1, alpha=1):
+    return _scaled_sum(np.matmul(mat1, mat2), input, beta, alpha)   # (a tape holds NumPy arrays only)
+
+
+addmm.__wrapped__.replay = _addmm_replay
 
 
 def _sparse_addmm_product(input, mat1, mat2):

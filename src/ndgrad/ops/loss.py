@@ -60,7 +60,33 @@ def _nll_targets(input, target, weight, ignore_index):
     return axis, valid, safe, w
 
 
+def _plain_targets(input, target, weight, ignore_index):
+    """Whether nll_loss's common case holds: (batch, classes) NumPy float32/float64 input, no weight, int64
+    targets all in range and none ignored (ignore_index outside the classes). Then every weight is 1 and
+    the general path's selections and products by 1 change no bit: a fancy-index gather (or scatter) and
+    the count of the batch give its numbers, without its seven passes over masks (a third of a small MLP's
+    compiled step). The bounds check stays: it reads the targets' values."""
+    if (weight is not None or type(input) is not np.ndarray or type(target) is not np.ndarray or input.ndim != 2
+            or target.dtype != np.int64 or target.shape != input.shape[:1] or input.dtype not in _EXACT_COUNTS
+            or not 0 < input.shape[0] <= _EXACT_COUNTS[input.dtype]):
+        return False
+    classes = input.shape[1]
+    # (as unsigned words, negative targets are out of range too; the batch is not empty: it has a max)
+    return (ignore_index < 0 or ignore_index >= classes) and np.maximum.reduce(target.view(np.uint64)) < classes
+
+
+# up to which count a sum of ones (the general path's total weight) is exact in each dtype
+_EXACT_COUNTS = {np.dtype(np.float32): 2 ** 24, np.dtype(np.float64): 2 ** 53}
+
+
 def _nll_forward(input, target, weight, reduction, ignore_index):
+    if _plain_targets(input, target, weight, ignore_index):
+        losses = -input[np.arange(input.shape[0]), target]
+        if reduction == 0:
+            return losses, np.zeros((), input.dtype)
+        total = input.dtype.type(input.shape[0])
+        out = losses.sum()
+        return np.asarray(out / total if reduction == 1 else out, input.dtype), np.asarray(total, input.dtype)
     axis, valid, safe, w = _nll_targets(input, target, weight, ignore_index)
     picked = np.take_along_axis(input, np.expand_dims(safe, axis), axis).squeeze(axis)
     losses = -np.where(valid, picked, np.zeros((), input.dtype)) * w
@@ -75,6 +101,14 @@ def _nll_forward(input, target, weight, reduction, ignore_index):
 
 
 def _nll_backward(grad_output, input, target, weight, reduction, ignore_index, total_weight):
+    if (type(grad_output) is np.ndarray and grad_output.dtype == input.dtype and not grad_output.ndim
+            and _plain_targets(input, target, weight, ignore_index) and (reduction != 1 or total_weight > 0)):
+        scale = -grad_output
+        if reduction == 1:
+            scale = scale / total_weight
+        grad_input = np.zeros(input.shape, input.dtype)
+        grad_input[np.arange(input.shape[0]), target] = scale
+        return grad_input
     axis, valid, safe, w = _nll_targets(input, target, weight, ignore_index)
     scale = -grad_output
     if reduction == 1:
@@ -108,6 +142,13 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
         raise RuntimeError(f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
                            f"classes but got weight tensor of shape: {list(weight.shape)}")
     return _nll_forward(input, target.reshape(()) if input.ndim == 1 else target, weight, reduction, ignore_index)
+
+
+def _nll_loss_replay(input, target, weight, reduction, ignore_index):   # (ndgrad.compile's: shapes checked)
+    return _nll_forward(input, target.reshape(()) if input.ndim == 1 else target, weight, reduction, ignore_index)
+
+
+_nll_loss.__wrapped__.replay = _nll_loss_replay
 
 
 @op("nll_loss2d", public="_nll_loss2d")
