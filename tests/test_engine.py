@@ -447,7 +447,7 @@ def test_long_chain_needs_no_recursion():
 
 def test_grad_keeps_engine_buffers_but_never_aliases_visible_tensors():
     def shares(a, b):
-        return np.shares_memory(a._data, b._data)
+        return np.shares_memory(a._array, b._array)
     x, y = leaf(ndgrad), leaf(ndgrad)
     (x + y).backward(ndgrad.ones(3, dtype=ndgrad.float64))         # one gradient object routed twice
     assert not shares(x.grad, y.grad)
@@ -468,9 +468,9 @@ def test_grad_keeps_engine_buffers_but_never_aliases_visible_tensors():
     w = ndgrad.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=ndgrad.float64, requires_grad=True)
     out = ndgrad.ones(1, 2, dtype=ndgrad.float64) @ w
     produced = []
-    out.grad_fn.register_hook(lambda gi, go: produced.append(id(gi[1]._data)))
+    out.grad_fn.register_hook(lambda gi, go: produced.append(id(gi[1]._array)))
     out.sum().backward()
-    assert produced == [id(w.grad._data)]                          # a fresh buffer is kept, not copied
+    assert produced == [id(w.grad._array)]                          # a fresh buffer is kept, not copied
 
 
 # --- gradient buffers handed to AccumulateGrad -----------------------------------------------

@@ -271,8 +271,8 @@ def test_gradient_only_the_engine_holds_becomes_grad_without_a_copy():
 
 def test_reference_counts_are_calibrated_on_a_buffer_held_probe():
     probe = node_module._new_probe()
-    base = probe._data.base
-    assert probe._data.shape == (2, 2) and base is not None and base.flags.owndata and base.size == 4
+    base = probe._array.base
+    assert probe._array.shape == (2, 2) and base is not None and base.flags.owndata and base.size == 4
     counts = (lambda grads: node_module._calibrate(None, grads[0], False))([node_module._new_probe()])
     assert counts == node_module._ENGINE_ONLY
     assert all(isinstance(c, int) and c > 0 for c in counts)

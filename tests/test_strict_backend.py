@@ -82,18 +82,18 @@ def test_strict_arrays_combine_with_each_other_and_scalars():
 
 def test_a_tensor_keeps_the_backend_of_its_array():
     t = ndgrad.Tensor(strict.asarray([1.0, 2.0]))
-    assert type(t._data) is StrictArray and type(t.numpy()) is np.ndarray
+    assert type(t._array) is StrictArray and type(t.numpy()) is np.ndarray
     with backends.use("strict"):
-        assert type(ndgrad.Tensor([1.0])._data) is StrictArray
-    assert type(ndgrad.Tensor([1.0])._data) is np.ndarray
+        assert type(ndgrad.Tensor([1.0])._array) is StrictArray
+    assert type(ndgrad.Tensor([1.0])._array) is np.ndarray
 
 
 def test_backward_keeps_gradients_on_the_strict_backend():
     x = ndgrad.Tensor(strict.asarray([0.5, -1.0, 2.0])).requires_grad_()
     y = (x * x).tanh()
     y.backward(ndgrad.Tensor(strict.asarray([1.0, 2.0, 3.0])))
-    assert type(x.grad._data) is StrictArray
-    expected = np.array([1.0, 2.0, 3.0]) * (1 - np.tanh(x._data.view(np.ndarray) ** 2) ** 2) * 2 * x._data.view(np.ndarray)
+    assert type(x.grad._array) is StrictArray
+    expected = np.array([1.0, 2.0, 3.0]) * (1 - np.tanh(x._array.view(np.ndarray) ** 2) ** 2) * 2 * x._array.view(np.ndarray)
     np.testing.assert_allclose(x.grad.numpy(), expected)
 
 
@@ -102,10 +102,10 @@ def test_in_place_ops_and_views_write_through_the_backend():
     b = base * 1
     v = b[1:]
     v.mul_(ndgrad.Tensor(strict.asarray([2.0, 3.0])))   # CopySlices on b; a second one would need as_strided
-    assert v._base is b and type(b._data) is StrictArray
+    assert v._base is b and type(b._array) is StrictArray
     np.testing.assert_allclose(b.detach().numpy(), [1.0, 4.0, 9.0])
     b.sum().backward(ndgrad.Tensor(strict.asarray(1.0)))
-    assert type(base.grad._data) is StrictArray
+    assert type(base.grad._array) is StrictArray
     np.testing.assert_allclose(base.grad.numpy(), [1.0, 2.0, 3.0])
 
 
@@ -122,8 +122,8 @@ def _on_current_backend(make):
     @functools.wraps(make)
     def create(*args, **kwargs):
         t = make(*args, **kwargs)
-        if isinstance(t, ndgrad.Tensor) and type(t._data) is np.ndarray:
-            t._data = backends.current().asarray(t._data)
+        if isinstance(t, ndgrad.Tensor) and type(t._array) is np.ndarray:
+            t._array = backends.current().asarray(t._array)
         return t
     return create
 
@@ -228,7 +228,7 @@ def _run(info, backend):
             return results
         diff_in = [t for t in inputs if isinstance(t, ndgrad.Tensor) and t.requires_grad]
         diff_out = [o for o in outs if o.requires_grad]
-        gos = [ndgrad.Tensor(backends.current().asarray(rng.standard_normal(o.shape)).astype(o._data.dtype))
+        gos = [ndgrad.Tensor(backends.current().asarray(rng.standard_normal(o.shape)).astype(o._array.dtype))
                for o in diff_out]
         grads = ndgrad.autograd.grad(diff_out, diff_in, gos, allow_unused=True, create_graph=info.gradgrad)
         results += [("grad", g) for g in grads if g is not None]
@@ -248,5 +248,5 @@ def test_op_on_strict_backend(info, strict_backend):
     got = _run(info, "strict")
     assert [k for k, _ in got] == [k for k, _ in expected]
     for (kind, g), (_, e) in zip(got, expected):
-        assert type(g._data) is StrictArray, f"{kind} left the strict backend: {type(g._data).__name__}"
+        assert type(g._array) is StrictArray, f"{kind} left the strict backend: {type(g._array).__name__}"
         np.testing.assert_allclose(g.detach().numpy(), e.detach().numpy(), rtol=1e-12, atol=1e-12, err_msg=kind)

@@ -1,4 +1,4 @@
-"""Nested storage: what a nested Tensor holds in `_data` instead of an ndarray (as _sparse_array.py
+"""Nested storage: what a nested Tensor holds in `_array` instead of an ndarray (as _sparse_array.py
 does for sparse tensors).
 
 A nested tensor is a batch of tensors ("components") of one dtype and one number of dims whose
@@ -192,7 +192,7 @@ class NestedArray:
             return NestedArray.from_components(a.layout, [np.swapaxes(c, d0 - 1, d1 - 1) for c in a.components()])
         raise unsupported(func.__name__)
 
-    def __add__(self, other):      # `grad._data += other` in gradient accumulation falls back on these
+    def __add__(self, other):      # `grad._array += other` in gradient accumulation falls back on these
         return np.add(self, other)
 
     def __radd__(self, other):

@@ -172,7 +172,7 @@ def _suffixes_of(t):
 
 def sparse_repr(t):
     """torch's print of a sparse tensor: its index and value tensors, then size, nnz, dtype, layout."""
-    data = t._data
+    data = t._array
     indent = len("tensor(")
     if data.layout.name == "sparse_coo":
         parts = [("indices", data.indices), ("values", data.values)]
@@ -198,7 +198,7 @@ def sparse_repr(t):
 
 def tensor_repr(t, arr=None):
     """arr: t's values when they are not its array as stored (a lazy conjugate/negative view)."""
-    arr = t._data if arr is None else arr
+    arr = t._array if arr is None else arr
     cls = type(t)
     # as torch: a user's subclass prints its name (`MySub([1., 2.])`); ndgrad's own classes print tensor(
     prefix = "tensor(" if cls.__module__.partition(".")[0] == "ndgrad" else cls.__name__ + "("
@@ -225,7 +225,7 @@ def tensor_repr(t, arr=None):
 def nested_repr(t):
     """torch's print: a strided nested tensor lists its components, a jagged one its size and offsets."""
     make = type(t)._make
-    data = t._data
+    data = t._array
     fn = t.grad_fn
     if data.layout is jagged:
         offsets = tensor_repr(make(data.offsets, False, None, 0))

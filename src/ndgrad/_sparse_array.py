@@ -1,4 +1,4 @@
-"""Sparse storage: what a sparse Tensor holds in `_data` instead of an ndarray.
+"""Sparse storage: what a sparse Tensor holds in `_array` instead of an ndarray.
 
 torch's layouts, each a small container of NumPy arrays:
 - `COO`: `indices` (sparse_dim, nnz) int64, `values` (nnz, *dense dims), possibly uncoalesced
@@ -111,7 +111,7 @@ class SparseArray:
             return np.sum(self.values, dtype=kwargs.get("dtype"))
         raise unsupported("transpose" if func is np.swapaxes else func.__name__, self)
 
-    def __add__(self, other):      # `grad._data += other` in gradient accumulation falls back on these
+    def __add__(self, other):      # `grad._array += other` in gradient accumulation falls back on these
         return np.add(self, other)
 
     def __radd__(self, other):

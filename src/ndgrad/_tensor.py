@@ -151,7 +151,7 @@ class Tensor:
     """
     # `_fn` is the slot behind the `_grad_fn` property (below the class), which refuses deletion as
     # torch does; the op glue, record and engine use the slot directly.
-    __slots__ = ("_data", "_requires_grad", "_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
+    __slots__ = ("_array", "_requires_grad", "_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
     if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
         def __getattr__(self, name: str) -> Any: ...
     # rarely set state: class defaults, instance dict once set
@@ -170,7 +170,7 @@ class Tensor:
     _inference = False         # created under inference_mode
     _grad_modes = None         # the thread's grad-mode flags (autograd.grad_mode.state), set by autograd/tensor_methods
     _fw = None                 # forward AD: (dual level, tangent); see autograd/forward_ad.py
-    _math_bits = 0             # torch's lazy conj()/_neg_view(): _data is the memory as stored, these bits
+    _math_bits = 0             # torch's lazy conj()/_neg_view(): _array is the memory as stored, these bits
                                # (CONJ_BIT, NEG_BIT) say how to read it; see resolved_data
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
 
@@ -180,7 +180,7 @@ class Tensor:
         tensor is made here, so a subclass's `__init__` may take arguments of its own."""
         self = object.__new__(cls)
         alias = args[0] if len(args) == 1 and isinstance(args[0], Tensor) else None
-        self._data = alias._data if alias is not None else legacy_array(args, _dtype.defaults.float, device)
+        self._array = alias._array if alias is not None else legacy_array(args, _dtype.defaults.float, device)
         self._requires_grad = False
         self._fn = None
         self._output_nr = 0
@@ -198,7 +198,7 @@ class Tensor:
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):
         t = object.__new__(cls)
-        t._data = data
+        t._array = data
         t._requires_grad = requires_grad
         t._fn = grad_fn
         t._output_nr = output_nr
@@ -216,7 +216,7 @@ class Tensor:
             >>> torch.zeros(2, 3).shape
             torch.Size([2, 3])
         """
-        return Size(self._data.shape)
+        return Size(self._array.shape)
 
     def size(self, dim=None):
         """The size of each dimension, or of dimension `dim` alone.
@@ -234,8 +234,8 @@ class Tensor:
             (torch.Size([2, 3]), 3)
         """
         if dim is None:
-            return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+            return Size(self._array.shape)
+        return self._array.shape[_wrap_dim(dim, self._array.ndim)]
 
     @property
     def dtype(self):
@@ -246,7 +246,7 @@ class Tensor:
             >>> torch.tensor([1, 2]).dtype, torch.tensor([1.0]).dtype
             (torch.int64, torch.float32)
         """
-        return _dtype.from_numpy_dtype(self._data.dtype)
+        return _dtype.from_numpy_dtype(self._array.dtype)
 
     @property
     def device(self):
@@ -258,7 +258,7 @@ class Tensor:
             >>> torch.tensor([1.0]).device
             device(type='cpu')
         """
-        return META if type(self._data) is MetaArray else CPU
+        return META if type(self._array) is MetaArray else CPU
 
     @property
     def is_meta(self):
@@ -269,7 +269,7 @@ class Tensor:
             >>> torch.empty(2, device="meta").is_meta
             True
         """
-        return type(self._data) is MetaArray
+        return type(self._array) is MetaArray
 
     @property
     def is_cuda(self):
@@ -292,7 +292,7 @@ class Tensor:
             >>> torch.tensor([1.0]).layout, torch.tensor([1.0]).to_sparse().layout
             (torch.strided, torch.sparse_coo)
         """
-        return strided if is_array(self._data) else self._data.layout
+        return strided if is_array(self._array) else self._array.layout
 
     @property
     def is_sparse(self):
@@ -326,7 +326,7 @@ class Tensor:
             >>> torch.nested.nested_tensor([torch.ones(2), torch.ones(3)]).is_nested
             True
         """
-        return type(self._data) is NestedArray
+        return type(self._array) is NestedArray
 
     @property
     def ndim(self):
@@ -337,7 +337,7 @@ class Tensor:
             >>> torch.zeros(2, 3).ndim
             2
         """
-        return self._data.ndim
+        return self._array.ndim
 
     def dim(self):
         """The number of dimensions.
@@ -347,12 +347,12 @@ class Tensor:
             >>> torch.zeros(2, 3).dim(), torch.tensor(1.0).dim()
             (2, 0)
         """
-        return self._data.ndim
+        return self._array.ndim
 
     ndimension = dim
 
     def numel(self):
-        return self._data.size
+        return self._array.size
 
     nelement = numel
 
@@ -364,7 +364,7 @@ class Tensor:
             >>> torch.tensor([1.0]).element_size(), torch.tensor([1]).element_size()
             (4, 8)
         """
-        return self._data.itemsize
+        return self._array.itemsize
 
     def stride(self, dim=None):
         """The strides: how many elements apart in memory two neighbours along each dimension are.
@@ -381,11 +381,11 @@ class Tensor:
             >>> x.stride(), x.t().stride()
             ((3, 1), (1, 3))
         """
-        if self._data.size:
-            st = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._array.size:
+            st = tuple(s // self._array.itemsize for s in self._array.strides)
         else:   # NumPy gives empty arrays zero strides; torch keeps the contiguous ones
-            st = tuple(math.prod(max(n, 1) for n in self._data.shape[k + 1:]) for k in range(self._data.ndim))
-        return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
+            st = tuple(math.prod(max(n, 1) for n in self._array.shape[k + 1:]) for k in range(self._array.ndim))
+        return st if dim is None else st[_wrap_dim(dim, self._array.ndim)]
 
     def storage_offset(self):
         """The offset of this tensor's first element from the start of its storage, in elements.
@@ -396,11 +396,11 @@ class Tensor:
             >>> x[2:].storage_offset()
             2
         """
-        if self._base is None and (not is_array(self._data) or self._data.base is None):
+        if self._base is None and (not is_array(self._array) or self._array.base is None):
             return 0
-        owner = _owner(self) if is_array(self._data) else self._base._data   # from the start of the memory
-        return (self._data.__array_interface__["data"][0]
-                - owner.__array_interface__["data"][0]) // self._data.itemsize
+        owner = _owner(self) if is_array(self._array) else self._base._array   # from the start of the memory
+        return (self._array.__array_interface__["data"][0]
+                - owner.__array_interface__["data"][0]) // self._array.itemsize
 
     def is_contiguous(self, memory_format=None):
         """Whether the elements lie in memory in the order `memory_format` gives (default: row-major, C order).
@@ -414,17 +414,17 @@ class Tensor:
             >>> x.is_contiguous(), x.t().is_contiguous()
             (True, False)
         """
-        if memory_format is None or memory_format is contiguous_format or not is_array(self._data):
-            return self._data.flags.c_contiguous
-        d = self._data
+        if memory_format is None or memory_format is contiguous_format or not is_array(self._array):
+            return self._array.flags.c_contiguous
+        d = self._array
         return all(s == f for s, f, n in zip(d.strides, format_strides(d.shape, d.itemsize, memory_format), d.shape)
                    if n > 1)
 
     def is_floating_point(self):
-        return self._data.dtype.kind in _dtype.FLOAT_KINDS
+        return self._array.dtype.kind in _dtype.FLOAT_KINDS
 
     def is_complex(self):
-        return self._data.dtype.kind == "c"
+        return self._array.dtype.kind == "c"
 
     def data_ptr(self):
         """The memory address of this tensor's first element (an int).
@@ -435,15 +435,15 @@ class Tensor:
             >>> x[1:].data_ptr() - x.data_ptr() == x.element_size()
             True
         """
-        return self._data.__array_interface__["data"][0]
+        return self._array.__array_interface__["data"][0]
 
     def is_inference(self):
         return self._inference
 
     def __len__(self):
-        if self._data.ndim == 0:
+        if self._array.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
+        return self._array.shape[0]
 
     def __hash__(self):
         return id(self)
@@ -482,7 +482,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
-        if requires_grad and self._data.dtype.kind not in _dtype.INEXACT_KINDS:
+        if requires_grad and self._array.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError(dtype_message)
         if requires_grad and self._inference and not self._grad_modes.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -550,12 +550,12 @@ class Tensor:
                                 f"{type(value).__name__}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value._data.shape != self._data.shape:
-                raise RuntimeError(f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor "
-                                   f"of size '{list(self._data.shape)}'. Please ensure that the gradient and the "
+            if value._array.shape != self._array.shape:
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(value._array.shape)}' to a tensor "
+                                   f"of size '{list(self._array.shape)}'. Please ensure that the gradient and the "
                                    "tensor are the same size")
             want = self._grad_dtype if self._grad_dtype is not False else self.dtype
-            if want is not None and value._data.dtype != want.np:
+            if want is not None and value._array.dtype != want.np:
                 raise RuntimeError(f"attempting to assign a gradient with dtype '{_c_type(value.dtype)}' to a tensor "
                                    f"with grad_dtype '{want.title}'. The gradient must match the tensor's grad_dtype "
                                    "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
@@ -598,7 +598,7 @@ class Tensor:
         if value is not None and not isinstance(value, _dtype.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
         grad = self._grad
-        if value is not None and grad is not None and grad._data.dtype != value.np:
+        if value is not None and grad is not None and grad._array.dtype != value.np:
             raise RuntimeError(f"Cannot set grad_dtype to '{value.title}' because there is already a gradient with "
                                f"dtype '{_c_type(grad.dtype)}'. Please clear the gradient (.grad = None) before "
                                "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's "
@@ -682,7 +682,7 @@ class Tensor:
             >>> x
             tensor([5.], requires_grad=True)
         """
-        t = Tensor._make(self._data, False, None, 0)   # (a fresh version counter: see above)
+        t = Tensor._make(self._array, False, None, 0)   # (a fresh version counter: see above)
         if self._math_bits:
             t._math_bits = self._math_bits
         return t
@@ -691,13 +691,13 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if is_array(self._data) != is_array(value._data) \
-                or (type(self._data) is NestedArray) != (type(value._data) is NestedArray):
+        if is_array(self._array) != is_array(value._array) \
+                or (type(self._array) is NestedArray) != (type(value._array) is NestedArray):
             raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have "
                                "incompatible tensor type.")
-        if self._requires_grad and value._data.dtype.kind not in _dtype.INEXACT_KINDS:
+        if self._requires_grad and value._array.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
-        self._data = value._data
+        self._array = value._array
         if self._math_bits or value._math_bits:
             self._math_bits = value._math_bits
 
@@ -719,7 +719,7 @@ class Tensor:
             >>> y, y.requires_grad
             (tensor([2., 4.]), False)
         """
-        t = Tensor._make(self._data, False, None, 0)
+        t = Tensor._make(self._array, False, None, 0)
         t._vc = self._vc   # shares memory and version counter, but (as in torch) is no view: _base is None
         if self._math_bits:
             t._math_bits = self._math_bits
@@ -758,7 +758,7 @@ class Tensor:
                       "only storage class. This should only matter to you if you are using storages directly.  To "
                       "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
                       UserWarning, stacklevel=2)
-        return TypedStorage(_owner(self), self._data.dtype)
+        return TypedStorage(_owner(self), self._array.dtype)
 
     def resize_(self, *sizes, memory_format=None):
         """resize_(*sizes, memory_format=None) -> Tensor
@@ -783,21 +783,21 @@ class Tensor:
         if self._requires_grad and not modes.inference:   # inference mode skips autograd's checks, as in torch
             raise RuntimeError("cannot resize variables that require grad")
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
-        if shape == self._data.shape:
+        if shape == self._array.shape:
             return self   # nothing changes, and the version stays
         n = 1
         for d in shape:
             n *= d
-        old = self._data
+        old = self._array
         owner = _owner(self)
         offset = (old.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) if old.size else 0
         if offset + n * old.itemsize <= owner.nbytes:   # the memory is large enough: a new geometry on it
-            self._data = np.ndarray(shape, old.dtype, buffer=owner, offset=offset)
+            self._array = np.ndarray(shape, old.dtype, buffer=owner, offset=offset)
         else:   # grown: new memory holding the old values first (the rest uninitialized in torch; zeros here)
             data = namespace(old).zeros(n, dtype=old.dtype)
             flat = old.reshape(-1)
             data[:min(n, flat.size)] = flat[:n]
-            self._data = data.reshape(shape)
+            self._array = data.reshape(shape)
         self._vc[0] += 1
         return self
 
@@ -817,7 +817,7 @@ class Tensor:
             >>> torch.zeros(1).resize_as_(torch.ones(2, 3)).shape
             torch.Size([2, 3])
         """
-        return self.resize_(other._data.shape)
+        return self.resize_(other._array.shape)
 
     # --- conversion -----------------------------------------------------------------------
     def numpy(self, *, force=False):
@@ -837,14 +837,14 @@ class Tensor:
         if self._requires_grad and not force and self._grad_modes.enabled:   # allowed under no_grad, as torch
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         _refuse_math_bits(self)
-        data = self._data
+        data = self._array
         return namespace(data).to_host(data) if is_array(data) else np.asarray(data)   # sparse: torch's TypeError
 
     def __array__(self, dtype=None, copy=None):
         if self._requires_grad and self._grad_modes.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         _refuse_math_bits(self)
-        data = namespace(self._data).to_host(self._data) if is_array(self._data) else self._data
+        data = namespace(self._array).to_host(self._array) if is_array(self._array) else self._array
         return data if dtype is None else data.astype(dtype)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
@@ -859,10 +859,10 @@ class Tensor:
             raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
         if self._math_bits & CONJ_BIT:   # (torch exports a negative view's memory as it is)
             raise BufferError("Can't export tensors with the conjugate bit set")
-        return self._data.__dlpack__(*args, **kwargs)
+        return self._array.__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self):
-        return self._data.__dlpack_device__()
+        return self._array.__dlpack_device__()
 
     def item(self):
         """The value of a one-element tensor, as a Python number.
@@ -872,8 +872,8 @@ class Tensor:
             >>> torch.tensor([2.5]).item(), torch.tensor(3).item()
             (2.5, 3)
         """
-        if self._data.size != 1:
-            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
         return resolved_data(self).reshape(()).item()
 
     def tolist(self):
@@ -887,7 +887,7 @@ class Tensor:
         return resolved_data(self).tolist()
 
     def __bool__(self):
-        if self._data.size != 1:
+        if self._array.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(resolved_data(self).reshape(()))
 
@@ -901,28 +901,28 @@ class Tensor:
         return complex(self.item())
 
     def __index__(self):
-        if self._data.dtype.kind not in "biu" or self._data.size != 1:
+        if self._array.dtype.kind not in "biu" or self._array.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
     def __format__(self, spec):
-        if self._data.ndim == 0:
+        if self._array.ndim == 0:
             return self.item().__format__(spec)
         return repr(self)
 
     def __repr__(self):
-        if type(self._data) is NestedArray:
+        if type(self._array) is NestedArray:
             return nested_repr(self)
-        return tensor_repr(self, resolved_data(self)) if is_array(self._data) or type(self._data) is MetaArray \
+        return tensor_repr(self, resolved_data(self)) if is_array(self._array) or type(self._array) is MetaArray \
             else sparse_repr(self)
 
     def __iter__(self):
-        if self._data.ndim == 0:
+        if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
     def __reversed__(self):
-        return iter(self.flip(0).unbind(0)) if self._data.ndim else self
+        return iter(self.flip(0).unbind(0)) if self._array.ndim else self
 
     def __deepcopy__(self, memo):
         if self._fn is not None:
@@ -943,7 +943,7 @@ class Tensor:
         state = {k: v for k, v in self.__dict__.items() if not hasattr(Tensor, k)}   # ours are class defaults
         if self._math_bits:   # as torch's pickle: the memory and its lazy conj/neg bits
             state["_math_bits"] = self._math_bits
-        return _rebuild_tensor, (type(self), _pickled_array(self._data), self._requires_grad, state)
+        return _rebuild_tensor, (type(self), _pickled_array(self._array), self._requires_grad, state)
 
     # --- dtype and device conversions (all through the differentiable `to`) -------------------
     def float(self, memory_format=None):
@@ -1147,7 +1147,7 @@ def legacy_array(args, dtype, device=None, backend=None):
             raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
         if data is not None:
             if isinstance(data, Tensor):
-                data = data._data
+                data = data._array
             backend = namespace(data) if is_array(data) else (backend or current_backend())
             with np.errstate(all="ignore"):
                 return backend.asarray(data, dtype=dtype.np)
@@ -1208,7 +1208,7 @@ def apply_bits(data, bits):
 
 def resolved_data(t):
     """t's values: its array, or a resolved copy when t is a lazy conjugate/negative view."""
-    return apply_bits(t._data, t._math_bits) if t._math_bits else t._data
+    return apply_bits(t._array, t._math_bits) if t._math_bits else t._array
 
 
 def _refuse_math_bits(t):
@@ -1220,7 +1220,7 @@ def _refuse_math_bits(t):
 
 def _owner(t):
     """The array that owns t's memory (views of views lead back to it): what storage() wraps."""
-    a = t._data
+    a = t._array
     if not is_array(a):
         raise NotImplementedError(f"storage: a {t.layout} tensor has no single storage in ndgrad")
     while is_array(a.base) or type(a.base).__name__ == "DummyArray":   # DummyArray: NumPy's as_strided holder

@@ -297,9 +297,9 @@ class _Tracer:
         return len(self.arrays) - 1
 
     def slot(self, t):
-        s = self.slot_of.get(id(t._data))
+        s = self.slot_of.get(id(t._array))
         if s is None and id(t) in self.existing:   # a tensor from outside (a global, a closure): an input
-            s = self.add(t._data)
+            s = self.add(t._array)
             self.input_slots[s] = len(self.tensors)
             self.tensors.append(t)
             self.captured.append(t)
@@ -329,14 +329,14 @@ class _Tracer:
             _registry.dispatch_hook = self.on_op
         outs = result if type(result) is tuple else (result,)
         for o in outs:
-            if not isinstance(o, Tensor) or type(o._data) is not np.ndarray:
+            if not isinstance(o, Tensor) or type(o._array) is not np.ndarray:
                 raise _Refused(f"'{spec.name}' gives a result that is not a dense array")
         if inplace:
-            step.shapes = (outs[0]._data.shape,)
+            step.shapes = (outs[0]._array.shape,)
         else:
-            step.outs = tuple(self.add(o._data) for o in outs)
-            step.shapes = tuple(o._data.shape for o in outs)
-            step.dtypes = tuple(o._data.dtype for o in outs)
+            step.outs = tuple(self.add(o._array) for o in outs)
+            step.shapes = tuple(o._array.shape for o in outs)
+            step.dtypes = tuple(o._array.dtype for o in outs)
         self.tape.append(step)
         return result
 
@@ -364,17 +364,17 @@ class _Tracer:
                 if self.backward:
                     raise _Refused(f"its backward changes an input in place ('{spec.name}_')")
                 step.bump = self.input_slots[slot]
-            elif any(np.may_share_memory(self_t._data, self.arrays[s]) for s in self.input_slots):
+            elif any(np.may_share_memory(self_t._array, self.arrays[s]) for s in self.input_slots):
                 raise _Refused(f"it changes a view of an input in place ('{spec.name}_')")
             step.inplace = slot
         return step
 
     def ref(self, t, raw):
-        if type(t._data) is not np.ndarray:
+        if type(t._array) is not np.ndarray:
             raise _Refused("it uses a sparse, nested, meta or non-NumPy tensor")
         if t._math_bits:   # the glue resolves these lazily; a tape replays plain arrays
             raise _Refused("it uses a lazy conjugate or negative view")
-        return _Ref(self.slot(t), None if raw is t._data else raw.dtype)
+        return _Ref(self.slot(t), None if raw is t._array else raw.dtype)
 
 
 # --- data reads refuse a trace -------------------------------------------------------------------
@@ -430,7 +430,7 @@ class _Program:
     def forward_arrays(self, tensors):
         vals = [None] * self.slots
         for s, i in self.inputs:
-            vals[s] = tensors[i]._data
+            vals[s] = tensors[i]._array
         self.fwd(vals, tensors)
         return vals
 
@@ -464,7 +464,7 @@ class CompiledFunctionBackward(Node):
         vals = vals + [None] * (n_slots - len(vals))
         for s, g in zip(grad_slots, grads):
             if s is not None and g is not None:
-                vals[s] = g._data
+                vals[s] = g._array
         steps(vals, ())
         out = [None] * program.n_inputs   # one per input tensor, in edge order
         for i, s, copy in zip(program.diff_inputs, result_slots, copies):
@@ -477,8 +477,8 @@ class CompiledFunctionBackward(Node):
         AccumulateGrad and nothing can observe the engine (no hooks, no running backward, anomaly mode or
         profiler). Runs the tape and accumulates into each `.grad` as the engine would, in edge order;
         False (nothing done) otherwise: the engine's pass then runs."""
-        if (self._extra is not None or self.vals is None or type(out) is not Tensor or out._data.size != 1
-                or out._data.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
+        if (self._extra is not None or self.vals is None or type(out) is not Tensor or out._array.size != 1
+                or out._array.dtype.kind != "f" or engine.current_task() is not None or anomaly_mode.state.enabled
                 or engine.profile_node is not None):
             return False
         for nxt in self._next_fns:   # (the nodes of next_functions, without making its pairs)
@@ -490,7 +490,7 @@ class CompiledFunctionBackward(Node):
             if var._hooks or var._post_acc_hooks or var._grad_dtype is not False:
                 return False
         grads = [None] * len(self._out_meta)
-        grads[out._output_nr] = Tensor._make(np.ones(out._data.shape, out._data.dtype), False, None, 0)
+        grads[out._output_nr] = Tensor._make(np.ones(out._array.shape, out._array.dtype), False, None, 0)
         if len(grads) > 1:
             grads = fill_missing(self, grads)
         prev = state.enabled
@@ -573,13 +573,13 @@ def _trace(fn, args, kwargs, extra):
     # argument is captured (read afresh at each replay); any other unknown one was made outside the ops
     tracer.existing = {id(o): o for o in gc.get_objects() if issubclass(type(o), Tensor)}   # (held: ids stay unique)
     for i, t in enumerate(tensors):
-        if type(t._data) is not np.ndarray:
+        if type(t._array) is not np.ndarray:
             return None, "an input is sparse, nested or not a NumPy tensor"
         if t._hooks or t._post_acc_hooks:
             return None, "an input has hooks"
-        s = tracer.slot_of.get(id(t._data))
+        s = tracer.slot_of.get(id(t._array))
         if s is None:
-            s = tracer.add(t._data)
+            s = tracer.add(t._array)
             tracer.input_slots[s] = i
     result = None
     try:
@@ -589,7 +589,7 @@ def _trace(fn, args, kwargs, extra):
             out_tree = _flatten(result, out_leaves)
             out_slots = []
             for o in out_leaves:
-                if any(np.may_share_memory(o._data, t._data) for t in tensors):
+                if any(np.may_share_memory(o._array, t._array) for t in tensors):
                     raise _Refused("it returns one of its inputs or a view of one")
                 out_slots.append(tracer.slot(o))
             # each tensor once (the same tensor twice among the arguments gets its gradient once)
@@ -603,7 +603,7 @@ def _trace(fn, args, kwargs, extra):
                 _check_graph(needs_grad)
                 grad_slots, placeholders, n_slots_before_bwd = [], [], None
                 for o in needs_grad:
-                    ph = np.ones(o._data.shape, o._data.dtype)
+                    ph = np.ones(o._array.shape, o._array.dtype)
                     grad_slots.append(tracer.add(ph))
                     placeholders.append(Tensor._make(ph, False, None, 0))
                 n_fwd, tracer.backward, n_slots_before_bwd = len(tracer.tape), True, len(tracer.arrays)
@@ -629,7 +629,7 @@ def _trace(fn, args, kwargs, extra):
     program.captured_meta = [_meta(t) for t in tracer.captured]
     program.out_requires_grad = [o.requires_grad for o in out_leaves]
     # the node's backward receives a gradient for every output (None for those that do not require grad)
-    program.out_meta = [(o._data.shape, o._data.dtype) for o in out_leaves]
+    program.out_meta = [(o._array.shape, o._array.dtype) for o in out_leaves]
     if bwd is not None:
         order = {id(o): k for k, o in enumerate(needs_grad)}
         gs = [None] * len(out_leaves)
@@ -641,7 +641,7 @@ def _trace(fn, args, kwargs, extra):
 
 
 def _meta(t):
-    return t._data.shape, t._data.dtype, t.requires_grad
+    return t._array.shape, t._array.dtype, t.requires_grad
 
 
 def _run(program, leaves, extra):
@@ -665,14 +665,14 @@ def _signature(args, kwargs, module):
         key = [repr(_flatten((args, kwargs), leaves)), state.enabled]
     first = {}
     for i, t in enumerate(leaves):   # which arguments are the same tensor is part of the signature
-        key.append((t._data.shape, t._data.dtype, t.requires_grad, first.setdefault(id(t), i)))
+        key.append((t._array.shape, t._array.dtype, t.requires_grad, first.setdefault(id(t), i)))
     extra = []
     if module is not None:
         for m in module.modules():
             key.append(m.training)
         for p in list(module.parameters()) + list(module.buffers()):
             extra.append(p)
-            key.append((id(p), p._data.shape, p._data.dtype, p.requires_grad))
+            key.append((id(p), p._array.shape, p._array.dtype, p.requires_grad))
     return tuple(key), leaves, extra
 
 
@@ -705,7 +705,7 @@ class _CompiledFn:
         if isinstance(program, str) or forward_ad.state.level is not None:   # (a tape carries no tangents)
             return self.fn(*args, **kwargs)
         for t, (shape, dtype, requires_grad) in zip(program.captured, program.captured_meta):
-            if t._data.shape != shape or t._data.dtype != dtype or t.requires_grad != requires_grad:
+            if t._array.shape != shape or t._array.dtype != dtype or t.requires_grad != requires_grad:
                 del self.cache[key]   # a captured tensor changed shape, dtype or requires_grad: trace again
                 return self(*args, **kwargs)
         try:

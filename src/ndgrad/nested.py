@@ -62,7 +62,7 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires
     ts = [t.detach() if isinstance(t, Tensor) else tensor(t, dtype=dtype) for t in tensor_list]
     with no_grad():
         out = _from_list(ts, dtype, layout)
-    out = Tensor._make(out._data.copy(), False, None, 0)
+    out = Tensor._make(out._array.copy(), False, None, 0)
     return out.requires_grad_(True) if requires_grad else out
 
 

@@ -22,7 +22,7 @@ class Resize(Function):
                 "resize can only change the shape of a given tensor, while preserving the number of elements. ")
         ctx.input_sizes = tensor.size()
         # a new tensor on the same memory when it is contiguous (not a view: torch's tensor.new(tensor))
-        return Tensor._make(tensor.contiguous()._data.reshape(tuple(sizes)), False, None, 0)
+        return Tensor._make(tensor.contiguous()._array.reshape(tuple(sizes)), False, None, 0)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -190,7 +190,7 @@ def call_node(call, node, grads, targets, create_graph):
         outs = call(node, grads, targets, create_graph)
         if state.check_nan and type(node) is not GraphRoot:   # torch checks what nodes compute
             for i, g in enumerate(outs):
-                if g is not None and np.isnan(g._data).any():
+                if g is not None and np.isnan(g._array).any():
                     raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
         return outs
     except Exception:

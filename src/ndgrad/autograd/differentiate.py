@@ -41,7 +41,7 @@ def _out_info(out):
     does not record it)."""
     if isinstance(out, GradientEdge):
         return output_meta(*out)
-    return tuple(out.shape), out._data.dtype   # shape: per-sample for vmap's batched tensors
+    return tuple(out.shape), out._array.dtype   # shape: per-sample for vmap's batched tensors
 
 
 def _calculate_shape(output, grad, is_grads_batched):
@@ -78,7 +78,7 @@ def _make_grads(outputs, grads, create_graph):
                                                                                                     g.shape)
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad_shape} and output[{i}] "
                                f"has a shape of {out_shape}.")
-        elif info is not None and (g._data.dtype.kind == "c") != (info[1].kind == "c"):
+        elif info is not None and (g._array.dtype.kind == "c") != (info[1].kind == "c"):
             raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
                                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
                                f"has a dtype of {from_numpy_dtype(info[1])}.")

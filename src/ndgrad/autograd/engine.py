@@ -182,10 +182,10 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     m = meta[i] if meta is not None else None
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
                     # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
-                    if g._math_bits or m is not None and (g._data.shape != m[0] or g._data.dtype is not m[1]
-                                                           and g._data.dtype != m[1]):
+                    if g._math_bits or m is not None and (g._array.shape != m[0] or g._array.dtype is not m[1]
+                                                           and g._array.dtype != m[1]):
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
-                            m = (m[0], g._data.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
+                            m = (m[0], g._array.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)
                 left = deps[nxt] - 1
                 deps[nxt] = left
@@ -201,7 +201,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
                     # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
-                    buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._data, SparseArray) \
+                    buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._array, SparseArray) \
                         else buf[nr] + g
                 if left == 0:
                     # Run order: the ready node with the highest sequence number. A node that is

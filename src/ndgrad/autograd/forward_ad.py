@@ -227,13 +227,13 @@ def _same_layout(t, primal):
     """torch's check before it stores a tangent: same storage offset, strides (but of dims of size
     0 or 1) and storage size as the primal (sizes are already checked). The layout of a view of
     its own primal's tangent is left to the view."""
-    if not (is_array(t._data) and is_array(primal._data)):
+    if not (is_array(t._array) and is_array(primal._array)):
         return True
     if t.storage_offset() != primal.storage_offset():
         return False
-    if any(n > 1 and a != b for n, a, b in zip(t._data.shape, t.stride(), primal.stride())):
+    if any(n > 1 and a != b for n, a, b in zip(t._array.shape, t.stride(), primal.stride())):
         return False
-    return _owner(t).nbytes // t._data.itemsize == _owner(primal).nbytes // primal._data.itemsize
+    return _owner(t).nbytes // t._array.itemsize == _owner(primal).nbytes // primal._array.itemsize
 
 
 def make_dual(tensor, tangent, *, level=None):
@@ -262,11 +262,11 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
     for what, t in (("primal", tensor), ("tangent", tangent)):
-        if t._data.dtype.kind not in INEXACT_KINDS:
+        if t._array.dtype.kind not in INEXACT_KINDS:
             raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
     if level != current:
         raise RuntimeError("Invalid level given to _make_dual")
-    if tangent._data.shape != tensor._data.shape:
+    if tangent._array.shape != tensor._array.shape:
         raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
                            f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
                            f"forward gradient is of size {list(tangent.shape)}.")

@@ -280,7 +280,7 @@ class Function(FunctionCtx):
         if recording:
             # the edges are the inputs' histories from before forward (a dirty input gets a new one)
             ctx.next_functions = tuple([_node.edge(t) for t in tensors])
-            ctx._meta = [(t._data.shape, t._data.dtype) for t in tensors]
+            ctx._meta = [(t._array.shape, t._array.dtype) for t in tensors]
         prev = state.enabled
         state.enabled = False
         fw_level = forward_ad.state.level
@@ -308,7 +308,7 @@ Function._backward_cls = type("FunctionBackward", (BackwardCFunction,), {"_forwa
 
 
 def _zeros_like(t):
-    data = t._data
+    data = t._array
     return Tensor._make(namespace(data).zeros(data.shape, data.dtype), False, None, 0)
 
 
@@ -320,7 +320,7 @@ def _forward_ad(cls, ctx, inputs, outputs):
     tangents = [forward_ad.tangent_of(a) if isinstance(a, Tensor) else None for a in inputs]
     if all(t is None for t in tangents):
         return
-    tangents = [t if t is not None or not isinstance(a, Tensor) or a._data.dtype.kind not in INEXACT_KINDS else _zeros_like(a)
+    tangents = [t if t is not None or not isinstance(a, Tensor) or a._array.dtype.kind not in INEXACT_KINDS else _zeros_like(a)
                 for a, t in zip(inputs, tangents)]
     versions = [t._vc[0] if t is not None else None for t in tangents]
     level = forward_ad.state.level
@@ -429,9 +429,9 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
                 with grad_flag(False):
                     t = result[k] = t.view(t.shape)
             else:
-                t = result[k] = Tensor._make(t._data, False, None, 0)
+                t = result[k] = Tensor._make(t._array, False, None, 0)
                 t._vc = outputs[k]._vc
-        float_type = t._data.dtype.kind in INEXACT_KINDS
+        float_type = t._array.dtype.kind in INEXACT_KINDS
         differentiable = float_type and not (non_diff and _is_in(non_diff, t))
         if not differentiable:
             node._non_diff_outputs += (k,)
@@ -444,7 +444,7 @@ def _wrap_outputs(node, inputs, input_tensors, outputs, recording):
         for t in result:
             if isinstance(t, Tensor) and t._creation == "custom":
                 t._creation = "multi"
-    node._out_meta = [(t._data.shape, t._data.dtype) if isinstance(t, Tensor) else None for t in result]
+    node._out_meta = [(t._array.shape, t._array.dtype) if isinstance(t, Tensor) else None for t in result]
     node.__dict__.pop("dirty_tensors", None)   # the node must not keep its outputs alive (a cycle)
     node.__dict__.pop("non_differentiable", None)
     return result
@@ -517,7 +517,7 @@ class Error(Node):
     def __init__(self, msg, inputs):
         self.msg = msg
         self.next_functions = tuple([_node.edge(t) if t is not None else (None, 0) for t in inputs])
-        self._meta = [(t._data.shape, t._data.dtype) if t is not None else None for t in inputs]
+        self._meta = [(t._array.shape, t._array.dtype) if t is not None else None for t in inputs]
         self._out_meta = self._meta if len(inputs) > 1 else None
         self._sequence_nr_ = _next_seq()
         self._saved = None
@@ -548,7 +548,7 @@ class DelayedError(Node):
         err = None
         if state.enabled and any(t is not None and t._requires_grad for t in inputs):
             err = Error(self.msg, inputs)
-        outs = tuple(None if t is None else Tensor._make(t._data, err is not None, err, k)
+        outs = tuple(None if t is None else Tensor._make(t._array, err is not None, err, k)
                      for k, t in enumerate(inputs))
         return outs[0] if len(outs) == 1 else outs
 
@@ -559,7 +559,7 @@ class UndefinedGradBackward(Node):
 
     def __init__(self, t):
         self.next_functions = (_node.edge(t),)
-        self._meta = [(t._data.shape, t._data.dtype)]
+        self._meta = [(t._array.shape, t._array.dtype)]
         self._out_meta = None
         self._sequence_nr_ = _next_seq()
         self._saved = None
@@ -587,8 +587,8 @@ class UndefinedGrad(Node):
             raise TypeError(f"expected 1 arguments, got {len(inputs)} instead")
         t = inputs[0]
         if not (state.enabled and t._requires_grad):
-            return Tensor._make(t._data, False, None, 0)
-        return Tensor._make(t._data, True, UndefinedGradBackward(t), 0)
+            return Tensor._make(t._array, False, None, 0)
+        return Tensor._make(t._array, True, UndefinedGradBackward(t), 0)
 
 
 def once_differentiable(fn):
@@ -654,8 +654,8 @@ def _is_tensor(x):
 
 def _materialize(grads, meta):
     """Zeros (on the backend of the gradients present) for the absent gradients of tensor outputs."""
-    present = next((g for g in grads if g is not None and is_array(g._data)), None)   # sparse ones have no backend
-    backend = namespace(present._data) if present is not None else current_backend()
+    present = next((g for g in grads if g is not None and is_array(g._array)), None)   # sparse ones have no backend
+    backend = namespace(present._array) if present is not None else current_backend()
     return [g if g is not None or m is None else Tensor._make(backend.zeros(m[0], m[1]), False, None, 0)
             for g, m in zip(grads, meta)]
 

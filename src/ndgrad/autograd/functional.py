@@ -264,7 +264,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             for k in range(n):
                 # row k of J_i: the gradient of output element k (a one-hot cotangent)
                 onehot = zeros(n, dtype=out.dtype)
-                onehot._data[k] = 1
+                onehot._array[k] = 1
                 grads = _grad((out,), inputs, (onehot.view(out.shape),), create_graph, retain_graph=True)
                 for j, g in enumerate(grads):
                     if g is None:
@@ -307,7 +307,7 @@ def _forward_jacobian(func, inputs, need_graph):
         for j, inp in enumerate(inputs):
             for k in range(inp.numel()):
                 onehot = zeros(inp.numel(), dtype=inp.dtype)
-                onehot._data[k] = 1
+                onehot._array[k] = 1
                 duals = tuple(fwad.make_dual(t, onehot.view(t.shape) if i == j else OPS["zeros_like"](t))
                               for i, t in enumerate(inputs))
                 outputs_tuple, outputs = _as_tuple(func(*duals), "outputs of the user-provided function", "jacobian")

@@ -100,7 +100,7 @@ def _as_tuple(x):
 
 
 def _is_float_or_complex(t):
-    return isinstance(t, Tensor) and t._data.dtype.kind in "fc"
+    return isinstance(t, Tensor) and t._array.dtype.kind in "fc"
 
 
 def _differentiable_outputs(out):
@@ -141,7 +141,7 @@ def _value_positions(data):
 
 def _perturbed(t):
     """(the array finite differences move, the dense flat position of each of its elements or None)."""
-    data = t._data
+    data = t._array
     if isinstance(data, SparseArray):
         return data.values, _value_positions(data)
     return data, None
@@ -149,7 +149,7 @@ def _perturbed(t):
 
 def _dense(t):
     """t's values as a dense array (a sparse gradient is compared densely)."""
-    return t._data.to_dense() if isinstance(t._data, SparseArray) else t._data
+    return t._array.to_dense() if isinstance(t._array, SparseArray) else t._array
 
 
 def _densify(inputs):
@@ -157,11 +157,11 @@ def _densify(inputs):
     `masked`, gradcheck differentiates with respect to all elements, not the pattern only."""
     out = list(inputs)
     for i, t in enumerate(inputs):
-        if isinstance(t, Tensor) and isinstance(t._data, SparseArray) and t.requires_grad:
-            data = t._data
+        if isinstance(t, Tensor) and isinstance(t._array, SparseArray) and t.requires_grad:
+            data = t._array
             blocksize = data.values.shape[1:3] if t.layout in (sparse_bsr, sparse_bsc) else None
             ones = Tensor._make(np.ones(data.shape, data.values.dtype), False, None, 0)
-            full = ones.to_sparse(layout=t.layout, blocksize=blocksize)._data
+            full = ones.to_sparse(layout=t.layout, blocksize=blocksize)._array
             values = data.to_dense().reshape(-1)[_value_positions(full)]
             out[i] = Tensor._make(full._replace(values), True, None, 0)
     return tuple(out)
@@ -186,7 +186,7 @@ def _check_inputs(inputs):
                 warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
                               "complex. This check will likely fail if all the inputs are not of double precision "
                               "floating point or complex. ", stacklevel=3)
-            if t._data.size and any(st == 0 and sz > 1 for st, sz in zip(t._data.strides, t._data.shape)):
+            if t._array.size and any(st == 0 and sz > 1 for st, sz in zip(t._array.strides, t._array.shape)):
                 raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
                                    "that are non-overlapping to be able to compute the numerical gradients "
                                    "correctly. You should call .contiguous on the input before passing it to "
@@ -201,7 +201,7 @@ def _check_inputs(inputs):
 def _outputs_now(func, inputs):
     """The float/complex outputs of func(*inputs), as arrays. Grad mode stays on: func may
     itself differentiate (gradgradcheck's func calls autograd.grad)."""
-    return [o._data.copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+    return [o._array.copy() for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
 
 
 def _central_difference(func, inputs, data, where, delta, eps):
@@ -262,7 +262,7 @@ def _numerical_jvp(func, inputs, data, u, eps):
 def _vjp(output, diff_inputs, v):
     """Gradients of <v, output> for each input (arrays; None where unused)."""
     # a fresh array each call: a gradient may be handed back as it came (add's is grad itself)
-    g = Tensor._make(np.array(v, dtype=output._data.dtype).reshape(output._data.shape), False, None, 0)
+    g = Tensor._make(np.array(v, dtype=output._array.dtype).reshape(output._array.shape), False, None, 0)
     return list(grad([output], diff_inputs, [g], retain_graph=True, allow_unused=True))
 
 
@@ -270,14 +270,14 @@ def _stack(rows_per_input, diff_inputs, n_rows):
     """Jacobians (input numel, n_rows) from vjp rows, with whether dtypes and sizes matched."""
     jacobians, types_ok, sizes_ok = [], True, True
     for rows, t in zip(rows_per_input, diff_inputs):
-        dtype = np.result_type(t._data.dtype, *[r._data.dtype for r in rows if r is not None])
-        jac = np.zeros((t._data.size, n_rows), dtype=dtype)
+        dtype = np.result_type(t._array.dtype, *[r._array.dtype for r in rows if r is not None])
+        jac = np.zeros((t._array.size, n_rows), dtype=dtype)
         for j, r in enumerate(rows):
             if r is None:
                 continue
-            if r._data.dtype != t._data.dtype:
+            if r._array.dtype != t._array.dtype:
                 types_ok = False
-            if r._data.size != t._data.size:
+            if r._array.size != t._array.size:
                 sizes_ok = False
                 continue
             jac[:, j] = _dense(r).reshape(-1)
@@ -305,14 +305,14 @@ def _analytical_jacobian_checked(diff_inputs, output, nondet_tol, v=None):
         if v is not None:
             return [[g] for g in _vjp(output, diff_inputs, v)]
         per_input = [[] for _ in diff_inputs]
-        basis = np.zeros(output._data.size)
-        for j in range(output._data.size):
+        basis = np.zeros(output._array.size)
+        for j in range(output._array.size):
             basis[j] = 1
             for k, g in enumerate(_vjp(output, diff_inputs, basis)):
                 per_input[k].append(g)
             basis[j] = 0
         return per_input
-    n_rows = 1 if v is not None else output._data.size
+    n_rows = 1 if v is not None else output._array.size
     jac1, types_ok, sizes_ok = _stack(rows(), diff_inputs, n_rows)
     jac2, _, _ = _stack(rows(), diff_inputs, n_rows)
     reentrant = all(a.shape == b.shape and np.all(np.abs(a - b) <= nondet_tol) for a, b in zip(jac1, jac2))
@@ -334,7 +334,7 @@ def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
             directions = [all_u[k]] if all_u is not None else range(tangent.numel())
             columns = []
             for d in directions:
-                flat = tangent._data.reshape(-1)
+                flat = tangent._array.reshape(-1)
                 if all_u is not None:
                     flat[:] = d
                 else:
@@ -346,12 +346,12 @@ def _forward_jacobian(func, inputs, check_grad_dtypes, all_u=None):
                     primal, res = fw.unpack_dual(o)
                     if check_grad_dtypes and res is not None and primal.is_complex() != res.is_complex():
                         raise GradcheckError("Forward AD gradient has dtype mismatch.")
-                    cols.append(np.zeros(primal.numel(), dtype=primal._data.dtype) if res is None
-                                else res._data.reshape(-1).copy())
+                    cols.append(np.zeros(primal.numel(), dtype=primal._array.dtype) if res is None
+                                else res._array.reshape(-1).copy())
                 columns.append(cols)
                 flat[:] = 0
             if not columns:   # an input without elements: empty Jacobians, one per float output
-                jacobians.append([np.zeros((0, o.numel()), dtype=o._data.dtype)
+                jacobians.append([np.zeros((0, o.numel()), dtype=o._array.dtype)
                                   for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)])
                 continue
             jacobians.append([np.array([c[o] for c in columns]).reshape(len(columns), -1)
@@ -417,7 +417,7 @@ def _fast_check(func, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nonde
         moved = dense_moved
     floats = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
     keep = [k for k, o in enumerate(floats) if o.requires_grad]
-    all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._data.dtype) for o in outputs]
+    all_v = None if forward else [_unit_vector(rng, o.numel()).astype(o._array.dtype) for o in outputs]
     numerical = [_numerical_jvp(func, num_inputs, data, u, eps) for (data, _), u in zip(moved, all_u)]
     if not outputs and not forward:
         if any(np.any(d != 0) for per_input in numerical for d in per_input):
@@ -535,7 +535,7 @@ def _test_undefined_forward_mode(func, inputs):
     with forward_ad.dual_level():
         duals = list(inputs)
         for i, t in diff:
-            u = Tensor._make(_unit_vector(rng, t.numel()).reshape(t._data.shape).astype(t._data.dtype), False, None, 0)
+            u = Tensor._make(_unit_vector(rng, t.numel()).reshape(t._array.shape).astype(t._array.dtype), False, None, 0)
             duals[i] = forward_ad.make_dual(t.detach(), u)
         for i, t in diff:
             dual = duals[i]
@@ -546,7 +546,7 @@ def _test_undefined_forward_mode(func, inputs):
             duals[i] = dual
             for k, (o1, o2) in enumerate(zip(zero_tangent, no_tangent)):
                 t1, t2 = forward_ad.unpack_dual(o1).tangent, forward_ad.unpack_dual(o2).tangent
-                if t1 is not None and t2 is not None and not np.allclose(t1._data, t2._data):
+                if t1 is not None and t2 is not None and not np.allclose(t1._array, t2._array):
                     raise GradcheckError(f"Mismatch in tangent values for output with index: {k} when input: {t} has "
                                          f"an undefined tangent value. Got: {t1} but expected: {t2}")
 
@@ -557,7 +557,7 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
     for gi, di in zip(grads, diff):
         if gi is None:
             continue
-        if isinstance(gi._data, SparseArray):
+        if isinstance(gi._array, SparseArray):
             if gi.layout != di.layout:
                 raise GradcheckError(f"grad is incorrect layout ({gi.layout} is not {di.layout})")
             kind = str(gi.layout).replace("torch.", "").replace("_coo", "")
@@ -567,9 +567,9 @@ def _test_backward_mul_by_grad_output(outputs, inputs):
                     raise GradcheckError(f"grad is {kind} tensor, but has incorrect {what} {got}, expected {expected}")
         if np.any(_dense(gi) != 0):
             raise GradcheckError("backward not multiplied by grad_output")
-        if gi._data.dtype != di._data.dtype:
+        if gi._array.dtype != di._array.dtype:
             raise GradcheckError("grad is incorrect type")
-        if gi._data.shape != di._data.shape:
+        if gi._array.shape != di._array.shape:
             raise GradcheckError("grad is incorrect size")
 
 
@@ -651,7 +651,7 @@ def _test_linear_in_grad_output(inputs, output, output_idx):
 
 def _compare_batched(result, expected, output_idx):
     for input_idx, (res, exp) in enumerate(zip(result, expected)):
-        if not np.allclose(res._data, exp._data, rtol=1e-5, atol=1e-8):
+        if not np.allclose(res._array, exp._array, rtol=1e-5, atol=1e-8):
             raise GradcheckError(f"For output {output_idx} and input {input_idx}:\n\n{FAILED_BATCHED_GRAD_MSG}\n\n"
                                  f"Got:\n{res}\n\nExpected:\n{exp}")
 
@@ -804,10 +804,10 @@ def _random_grad_outputs(outputs, noncontiguous):
     rng = np.random.default_rng(0)
     result = []
     for o in outputs:
-        dtype = o._data.dtype if o._data.dtype.kind in "fc" else np.dtype(np.float64)
-        data = rng.uniform(-1, 1, o._data.shape)
+        dtype = o._array.dtype if o._array.dtype.kind in "fc" else np.dtype(np.float64)
+        data = rng.uniform(-1, 1, o._array.shape)
         if dtype.kind == "c":
-            data = data + 1j * rng.uniform(-1, 1, o._data.shape)
+            data = data + 1j * rng.uniform(-1, 1, o._array.shape)
         data = data.astype(dtype)
         if noncontiguous and data.size > 1:   # every other element of a buffer twice as long
             buf = np.empty(data.shape + (2,), dtype)

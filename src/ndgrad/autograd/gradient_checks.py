@@ -18,7 +18,7 @@ def fill_missing(node, grads):
     The zeros go on the backend of the gradients present (the engine runs no node that got none;
     apply_node's caller may hand none: then the current backend)."""
     present = next((g for g in grads if g is not None), None)
-    backend = namespace(present._data) if present is not None else current()
+    backend = namespace(present._array) if present is not None else current()
     # integer outputs (indices) carry no gradient: their slot stays empty
     return [g if g is not None or dt.kind not in INEXACT_KINDS else Tensor._make(backend.zeros(shape, dt), False, None, 0)
             for g, (shape, dt) in zip(grads, node._out_meta)]
@@ -42,10 +42,10 @@ def fit_to_input(node, i, grad, meta):
                 f"Function {node.name()} returned an invalid gradient at index {i} - got "
                 f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
                 f"[{', '.join(map(str, shape))}]") from None
-    if grad._data.dtype != dtype:
+    if grad._array.dtype != dtype:
         if dtype.kind not in INEXACT_KINDS:
             return None
-        if grad._data.dtype.kind == "c" and dtype.kind != "c":   # as torch: a real input takes the real part
+        if grad._array.dtype.kind == "c" and dtype.kind != "c":   # as torch: a real input takes the real part
             grad = grad.real                                      # (no casting warning)
         grad = grad._cast(dtype)
     return grad
@@ -56,7 +56,7 @@ def fit_grad_dtype(var, grads):
     leaf's grad_dtype, when one is set explicitly; None lets any dtype through."""
     want = var._grad_dtype
     grad = grads[0] if grads else None
-    if want is None or grad is None or grad._data.dtype == want.np:
+    if want is None or grad is None or grad._array.dtype == want.np:
         return grads
     return [grad._cast(want.np)]
 

@@ -102,7 +102,7 @@ def get_gradient_edge(tensor):
     if node._out_meta is None and output_nr == 0 and type(node) is not _node.AccumulateGrad:
         # an op node records the metadata of its outputs only when it has several; an edge used
         # as a backward/grad output needs it (implicit gradient, shape checks)
-        node._out_meta = [(tensor._data.shape, tensor._data.dtype)]
+        node._out_meta = [(tensor._array.shape, tensor._array.dtype)]
     return GradientEdge(node, output_nr)
 
 
@@ -181,11 +181,11 @@ class PackedSaved:
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
         if not self.requires_grad:   # as torch: a tensor without history comes back as the hook gave it
-            return t if not t._requires_grad else Tensor._make(t._data, False, None, 0)
+            return t if not t._requires_grad else Tensor._make(t._array, False, None, 0)
         if self.edge is None:
-            return Tensor._make(t._data, True, owner, self.output_nr)
+            return Tensor._make(t._array, True, owner, self.output_nr)
         fn, nr = self.edge
-        out = Tensor._make(t._data, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
+        out = Tensor._make(t._array, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
         if out._grad_fn is None:
             out._acc = weakref.ref(fn)   # gradients reach the leaf through its AccumulateGrad
         return out
@@ -195,7 +195,7 @@ class PackedSaved:
         seen, total, stack = set(), 0, [self.packed]
         while stack:
             v = stack.pop()
-            data = v._data if isinstance(v, Tensor) else v
+            data = v._array if isinstance(v, Tensor) else v
             if hasattr(data, "nbytes") and hasattr(data, "shape"):
                 if id(data) not in seen:
                     seen.add(id(data))
@@ -437,7 +437,7 @@ class _Handle:
 
 def _storage_id(t):
     """Identity of the memory `t` views (the array that owns it)."""
-    a = t._data
+    a = t._array
     while getattr(a, "base", None) is not None:
         a = a.base
     return id(a)

@@ -46,7 +46,7 @@ def _saved_items(node):
 
 def _array_of(value):
     if isinstance(value, Tensor):
-        return value._data
+        return value._array
     if type(value) is SavedOutput:
         return value.data
     return None

@@ -49,11 +49,11 @@ def _checked(hook, original, result):
         raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-    if (result._data.dtype != original._data.dtype or result.device != original.device
+    if (result._array.dtype != original._array.dtype or result.device != original.device
             or result.layout != original.layout):
         raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was {original.type()} got "
                            f"{result.type()})")
-    if result._data.shape != original._data.shape:
+    if result._array.shape != original._array.shape:
         raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
     return result
 

@@ -67,7 +67,7 @@ class SavedOutput:
 
     def __init__(self, tensor):
         self.cls = type(tensor)   # a subclass (vmap's batched tensors) comes back as itself
-        self.data = tensor._data
+        self.data = tensor._array
         self.vc = tensor._vc
         self.output_nr = tensor._output_nr
         self.requires_grad = tensor._requires_grad
@@ -80,8 +80,8 @@ class TensorMeta:
 
     def __init__(self, tensor):
         self.shape = tensor.shape
-        self._np_dtype = tensor._data.dtype
-        self._strides = tensor._data.strides
+        self._np_dtype = tensor._array.dtype
+        self._strides = tensor._array.strides
 
     def stride(self, dim=None):
         st = tuple(s // self._np_dtype.itemsize for s in self._strides)
@@ -262,7 +262,7 @@ class Node:
         if not isinstance(value, Tensor):
             return value if kind is not PackedSaved else value.unpack(self)
         if value._vc[0] != version:
-            _raise_modified(value._data, value._output_nr, value._fn, value._vc[0], version)
+            _raise_modified(value._array, value._output_nr, value._fn, value._vc[0], version)
         if value._detached_from is not None and value._fn is None:
             old = value._detached_from()
             if old is not None and old in self._next_fns:   # saved with that history (nodes compare by identity)
@@ -353,18 +353,18 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
             # or copied gradient is strided like var (torch's layout contract) when var is dense.
             if create_graph:
                 var._grad = _differentiable_copy(grad, var)
-            elif type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES:
+            elif type(grad._array) not in ARRAY_TYPES or type(var._array) not in ARRAY_TYPES:
                 var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
-            elif dense_like(grad._data, var._data) is grad._data:   # no local names: _only_engine_holds counts references
+            elif dense_like(grad._array, var._array) is grad._array:   # no local names: _only_engine_holds counts references
                 var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
-                    Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0)
+                    Tensor._make(dense_like(grad._array, var._array, copy=True), False, None, 0)
             else:
-                var._grad = Tensor._make(dense_like(grad._data, var._data), False, None, 0)
-        elif create_graph or not is_array(old._data) and is_array(grad._data):
+                var._grad = Tensor._make(dense_like(grad._array, var._array), False, None, 0)
+        elif create_graph or not is_array(old._array) and is_array(grad._array):
             # a sparse .grad plus a dense gradient is a new dense tensor (added dense first, as torch)
-            var._grad = old + grad if is_array(old._data) or not is_array(grad._data) else grad + old
+            var._grad = old + grad if is_array(old._array) or not is_array(grad._array) else grad + old
         else:
-            old._data += grad._data if old._data.dtype == grad._data.dtype else grad._data.astype(old._data.dtype)
+            old._array += grad._array if old._array.dtype == grad._array.dtype else grad._array.astype(old._array.dtype)
     hooks = var._post_acc_hooks
     if hooks:
         for fn in list(hooks.values()):
@@ -376,9 +376,9 @@ def _differentiable_copy(grad, var):
     """A first gradient accumulated with create_graph: a copy recorded in the graph (never the
     engine's tensor itself), strided like var when var is dense (CopyBackwards), else a
     contiguous clone (CloneBackward0), as torch's layout contract does."""
-    if type(grad._data) not in ARRAY_TYPES or type(var._data) not in ARRAY_TYPES or not _is_dense(var._data):
+    if type(grad._array) not in ARRAY_TYPES or type(var._array) not in ARRAY_TYPES or not _is_dense(var._array):
         return grad.clone()
-    return Tensor._make(dense_like(grad._data, var._data, copy=True), False, None, 0).copy_(grad)
+    return Tensor._make(dense_like(grad._array, var._array, copy=True), False, None, 0).copy_(grad)
 
 
 def _is_dense(array):
@@ -396,7 +396,7 @@ def _only_engine_holds(grad, expected=None):
     """Whether `grad` and its memory are referenced by the engine's buffer alone.
 
     With expected=None it returns the reference counts instead (used once, to calibrate)."""
-    data = grad._data
+    data = grad._array
     base = data.base   # a fresh result may be a whole-array view (a transpose) of a fresh array
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
@@ -421,12 +421,12 @@ def _calibrate(var, grad, create_graph):  # calls _only_engine_holds exactly as 
 
 
 class _Probe:
-    __slots__ = ("_data",)
+    __slots__ = ("_array",)
 
 
 def _new_probe():
     probe = _Probe()
-    probe._data = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
+    probe._array = numpy_backend.zeros((2, 2)).T    # an array that is a whole view of its own fresh base
     return probe
 
 
@@ -515,7 +515,7 @@ def output_meta(node, output_nr):
     there), or None where the node does not record it (a single-output op node that no
     get_gradient_edge asked about)."""
     if type(node) is AccumulateGrad:
-        return node.variable._data.shape, node.variable._data.dtype
+        return node.variable._array.shape, node.variable._array.dtype
     meta = node._out_meta
     if meta is not None and output_nr < len(meta):
         return meta[output_nr]

@@ -359,8 +359,8 @@ def _profile_op(spec, args, inplace=False):
     if fn is not None and not any(fn is b for b in before):
         ev.sequence_nr = fn._sequence_nr()   # the node this call recorded: its backward ranges carry it
     if prof.profile_memory and not inplace:
-        ev.cpu_memory_usage += sum(o._data.nbytes for o in (out if type(out) is tuple else (out,))
-                                   if hasattr(o, "_data") and o._data.base is None)
+        ev.cpu_memory_usage += sum(o._array.nbytes for o in (out if type(out) is tuple else (out,))
+                                   if hasattr(o, "_array") and o._array.base is None)
     return out
 
 

@@ -39,7 +39,7 @@ def record(spec, args, outs):
     elif n_diff == 1:   # unary and binary ops (most ops): the tuples built directly
         a = args[diff_pos[0]]
         if isinstance(a, Tensor):
-            d = a._data
+            d = a._array
             fn = a._fn
             nr = a._output_nr
             if fn is None or a._base is not None:
@@ -54,7 +54,7 @@ def record(spec, args, outs):
     elif n_diff == 2:
         a = args[diff_pos[0]]
         if isinstance(a, Tensor):
-            d = a._data
+            d = a._array
             fa = a._fn
             na = a._output_nr
             if fa is None or a._base is not None:
@@ -64,7 +64,7 @@ def record(spec, args, outs):
             fa, na, ma = None, 0, None
         b = args[diff_pos[1]]
         if isinstance(b, Tensor):
-            d = b._data
+            d = b._array
             fb = b._fn
             nb = b._output_nr
             if fb is None or b._base is not None:
@@ -80,7 +80,7 @@ def record(spec, args, outs):
         for i in diff_pos:
             a = args[i]
             if isinstance(a, Tensor):
-                d = a._data
+                d = a._array
                 fn = a._fn
                 edges.append((fn, a._output_nr) if fn is not None and a._base is None else edge(a))
                 meta.append((d.shape, d.dtype))
@@ -92,16 +92,16 @@ def record(spec, args, outs):
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
         t = outs[0]
-        if t._data.dtype.kind in _INEXACT:
+        if t._array.dtype.kind in _INEXACT:
             t._requires_grad = True
             t._fn = node
     else:
         for k, t in enumerate(outs):
-            if t._data.dtype.kind in _INEXACT and (out_diff is None or out_diff[k]):
+            if t._array.dtype.kind in _INEXACT and (out_diff is None or out_diff[k]):
                 t._requires_grad = True
                 t._fn = node
                 t._output_nr = k
-    node._out_meta = [(t._data.shape, t._data.dtype) for t in outs] if spec.multi_out else None
+    node._out_meta = [(t._array.shape, t._array.dtype) for t in outs] if spec.multi_out else None
     plan = spec.saved_plan
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
@@ -183,10 +183,10 @@ def _list_edges(node, spec, args):
         if i in spec.list_pos:
             for t in a:
                 edges.append(edge(t))
-                meta.append((t._data.shape, t._data.dtype))
+                meta.append((t._array.shape, t._array.dtype))
         elif isinstance(a, Tensor):
             edges.append(edge(a))
-            meta.append((a._data.shape, a._data.dtype))
+            meta.append((a._array.shape, a._array.dtype))
         else:
             edges.append(_NO_EDGE)
             meta.append(None)
@@ -209,7 +209,7 @@ def make_views(spec, args, outs, replay):
     creation = ("inference" if state.inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
                 else base_t._creation)
     for k, t in enumerate(outs):
-        if t._data.base is None or t._data.size and not _may_share_memory(t._data, base._data):
+        if t._array.base is None or t._array.size and not _may_share_memory(t._array, base._array):
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
         t._vc = base._vc
@@ -217,10 +217,10 @@ def make_views(spec, args, outs, replay):
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
-        if t._data.dtype != base_t._data.dtype:   # torch cannot express this view as as_strided of the base
+        if t._array.dtype != base_t._array.dtype:   # torch cannot express this view as as_strided of the base
             t._dtype_view = (t._view_fn, None)
         elif base_t._dtype_view is not None:
-            t._dtype_view = (base_t._dtype_view[0], (t._data.shape, t.stride(), t.storage_offset()))
+            t._dtype_view = (base_t._dtype_view[0], (t._array.shape, t.stride(), t.storage_offset()))
 
 
 def dtype_view_fn(t):
@@ -275,7 +275,7 @@ _WRITES_SOME = {"masked_fill.Scalar": ("masked_fill_", "mask] = scalar"),
 
 def write_into(self, data, op_name):
     """Copy `data` into self's memory with torch's casting and shape rules; bumps the version."""
-    dst = self._data
+    dst = self._array
     if self._math_bits:   # a lazy conjugate/negative view stores its values conjugated/negated
         data = apply_bits(data.astype(dst.dtype) if data.dtype.kind == "b" else data, self._math_bits)
     if _KIND_RANK[data.dtype.kind] > _KIND_RANK[dst.dtype.kind]:
@@ -363,7 +363,7 @@ def rebase_history(self, node):
     """Make `node` (the in-place op's) the new history of self; for a view, of its base too."""
     for saved in node._saved or ():
         if type(saved) is SavedOutput:   # the op's output is self now
-            saved.data, saved.vc = self._data, self._vc
+            saved.data, saved.vc = self._array, self._vc
     if node._saved is not None:
         node._versions = tuple(self._vc[0] if type(s) is SavedOutput else v
                                for s, v in zip(node._saved, node._versions))
@@ -374,7 +374,7 @@ def rebase_history(self, node):
     base = self._base
     old_fn, old_nr = self._fn, self._output_nr
     view_fn = self._view_fn if self._dtype_view is None else dtype_view_fn(self)
-    copy_slices = CopySlices(edge(base), (base._data.shape, base._data.dtype), view_fn, node)
+    copy_slices = CopySlices(edge(base), (base._array.shape, base._array.dtype), view_fn, node)
     move_retains_grad(base, base._fn, base._output_nr, copy_slices, 0)
     base._fn = copy_slices
     base._output_nr = 0

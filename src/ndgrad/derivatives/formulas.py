@@ -80,7 +80,7 @@ def conj(x):
     """Complex conjugate of a tensor or Python number; identity for real values."""
     if type(x) is float or type(x) is int:   # (the usual scalar: no attribute lookup that fails)
         return x
-    data = getattr(x, "_data", None)
+    data = getattr(x, "_array", None)
     if data is not None:
         return x.conj() if data.dtype.kind == "c" else x
     return x.conjugate() if isinstance(x, complex) else x
@@ -105,7 +105,7 @@ DEG2RAD, RAD2DEG = float(np.pi / 180), float(180 / np.pi)
 
 
 def _is_tensor(x):
-    return hasattr(x, "_data")
+    return hasattr(x, "_array")
 
 
 def pow_backward(grad, self, exponent):
@@ -234,7 +234,7 @@ def amax_backward(grad, self, result, dim, keepdim):
 def evenly_distribute_backward(grad, self, result):
     """max()/min()/median() of all elements: the elements equal to the result (or, when it is nan,
     the nans) share the gradient evenly."""
-    mask = self.isnan() if result._data.dtype.kind in "fc" and np.isnan(result._data) else self == result
+    mask = self.isnan() if result._array.dtype.kind in "fc" and np.isnan(result._array) else self == result
     # filled, not multiplied by the mask: a nan or inf gradient stays off the other elements
     return grad.new_zeros(self.shape).masked_fill(mask, grad / mask.sum())
 
@@ -292,7 +292,7 @@ def prod_backward(grad, self, result, dim, keepdim):
     if self.ndim == 0:
         return grad
     grad = reduce_backward(grad, self.shape, dim, keepdim)
-    if not (self._data == 0).any():
+    if not (self._array == 0).any():
         return grad * conj(reduce_backward(result, self.shape, dim, keepdim) / self)
     if dim is None:
         return grad * conj(exclusive_prod(self.reshape(-1), 0).reshape(self.shape))
@@ -311,7 +311,7 @@ def logcumsumexp_backward(grad, self, result, dim):
     if grad.is_complex():   # the complex log keeps each grad's phase: one sum, no sign split
         logs = grad.conj().log() - result
         return (logs.flip(dim).logcumsumexp(dim).flip(dim) + self).exp().conj()
-    lowest = float(np.finfo(grad._data.dtype).min)   # log(0), kept finite: no -inf - -inf = nan later
+    lowest = float(np.finfo(grad._array.dtype).min)   # log(0), kept finite: no -inf - -inf = nan later
     log_abs_over_result = where(grad == 0, 1.0, grad.abs()).log() - result   # zeros are masked out below
 
     def part(mask):
@@ -335,7 +335,7 @@ def cumprod_backward(grad, self, dim, result):
     if self.ndim == 0 or self.numel() == 0:
         return grad
     d = normalize_dims(dim, self.ndim)[0]
-    if not (self._data == 0).any():
+    if not (self._array == 0).any():
         return reversed_cumsum(grad * conj(result), d) / conj(self)
     is_zero = self == 0
     zeros_seen = is_zero.cumsum(d)
@@ -474,7 +474,7 @@ def broadcast_shape(a, b):
 def index_fill_value_grad(grad, dim, index):
     """index_fill's value gradient: grad summed over the filled slices, each slice once."""
     size = grad.shape[dim] if grad.ndim else 1
-    return grad.index_select(dim, index.new_tensor(np.unique(index._data % size))).sum()
+    return grad.index_select(dim, index.new_tensor(np.unique(index._array % size))).sum()
 
 
 def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
@@ -535,7 +535,7 @@ def reduce_into_backward(grad, self, src, reduce, include_self, result, pick, sp
         op, arg = names
         err = Error(f"{op}(): Double backward is unsupported for {arg} when >1 zeros in {arg} are scattered to the "
                     "same position in self", leaves)
-        g_src = g_src + Tensor._make(zeros(g_src.shape, dtype=g_src.dtype)._data, True, err, 0)
+        g_src = g_src + Tensor._make(zeros(g_src.shape, dtype=g_src.dtype)._array, True, err, 0)
     return g_self, g_src
 
 
@@ -578,7 +578,7 @@ def mse_loss_double_backward(grad, grad_output, numel, reduction):
 
 # ---- linear algebra decompositions and solvers ---------------------------------------------
 def _real_np_dtype(x):
-    return np.finfo(x._data.dtype).dtype if x._data.dtype.kind in "fc" else np.float64
+    return np.finfo(x._array.dtype).dtype if x._array.dtype.kind in "fc" else np.float64
 
 
 def _tri(x, k=0, upper=False, diag=None):
@@ -601,7 +601,7 @@ def _diag_embed(v):
 
 def _is_zero(g):
     """A gradient the engine filled with zeros for an unused output (no graph behind it)."""
-    return not g.requires_grad and not g._data.any()
+    return not g.requires_grad and not g._array.any()
 
 
 def _check_gauge(name, VhgV):
@@ -609,9 +609,9 @@ def _check_gauge(name, VhgV):
 
     VhgV: V^H gV (summed over U and V for the SVD), whose diagonal is real for a phase-invariant loss.
     """
-    if VhgV._data.dtype.kind == "c":
-        phase = np.abs(np.diagonal(VhgV._data, 0, -2, -1).imag).max(initial=0)
-        if phase > 1e-6 * max(1.0, float(np.abs(VhgV._data).max(initial=0))):
+    if VhgV._array.dtype.kind == "c":
+        phase = np.abs(np.diagonal(VhgV._array, 0, -2, -1).imag).max(initial=0)
+        if phase > 1e-6 * max(1.0, float(np.abs(VhgV._array).max(initial=0))):
             raise RuntimeError(f"{name}: The eigenvectors in the complex case are specified up to multiplication by "
                                "e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.")
 
@@ -657,7 +657,7 @@ def det_backward(grad, A, det):
 
 def slogdet_backward(grad_sign, grad_logabsdet, A, sign):
     c = grad_logabsdet
-    if A._data.dtype.kind == "c":
+    if A._array.dtype.kind == "c":
         c = c + (conj(sign) * grad_sign).imag * 1j
     return c.unsqueeze(-1).unsqueeze(-1) * linalg.inv(A).mH
 
@@ -703,7 +703,7 @@ def svd_backward(gU, gS, gVh, U, S, Vh, full_matrices):
     S2 = S * S
     E = (S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye(k, dtype=S.dtype)).to(U.dtype)  # s_j^2 - s_i^2, 1 on the diagonal
     inner = (J * S_.unsqueeze(-2) + S_.unsqueeze(-1) * K) / E + _diag_embed(gS)
-    if U._data.dtype.kind == "c":
+    if U._array.dtype.kind == "c":
         inner = inner + _diag_embed(J.diagonal(0, -2, -1) / (2 * S_))
     if m > n:
         gUS = gU / S_.unsqueeze(-2)
@@ -737,7 +737,7 @@ def eig_backward(gL, gV, A, L, V):
         E = conj(L.unsqueeze(-2) - L.unsqueeze(-1)) + eye(n, dtype=L.dtype)
         inner = inner + _tri(Z / E, 1, upper=True) + _tri(Z / E, -1)
     gA = linalg.solve(V.mH, inner @ V.mH)
-    return gA if A._data.dtype.kind == "c" else gA.real
+    return gA if A._array.dtype.kind == "c" else gA.real
 
 
 def pinv_backward(grad, P, A):
@@ -1043,8 +1043,8 @@ def batch_norm_double_backward(grads, grad_out, input, weight, running_mean, run
 
 def _eps_from(x, axes, rstd):
     """The eps a normalization used, recovered from its saved rstd = 1 / sqrt(var + eps)."""
-    var = x._data.var(tuple(axes), keepdims=True)
-    return float((1 / rstd._data.reshape(var.shape) ** 2 - var).mean()) if var.size else 0.0
+    var = x._array.var(tuple(axes), keepdims=True)
+    return float((1 / rstd._array.reshape(var.shape) ** 2 - var).mean()) if var.size else 0.0
 
 
 def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, weight):
@@ -1111,7 +1111,7 @@ def gather_backward(grad, self, dim, index, sparse_grad):
     where = np.zeros((0, n), np.int64)
     if self.ndim:
         where = np.indices(index.shape if index.ndim else (1,)).reshape(self.ndim, n)
-        where[dim] = index._data.reshape(-1)
+        where[dim] = index._array.reshape(-1)
     return sparse_coo_tensor(tensor(where), grad.reshape(-1), self.shape)
 
 
@@ -1121,7 +1121,7 @@ def embedding_dense_double_backward(grad, indices, padding_idx, scale_grad_by_fr
     out = grad.index_select(0, flat)
     keep = ones_like(flat, dtype=grad.dtype)
     if scale_grad_by_freq:
-        counts = np.bincount(flat._data, minlength=grad.shape[0])[flat._data]
+        counts = np.bincount(flat._array, minlength=grad.shape[0])[flat._array]
         keep = keep / ones_like(keep).new_tensor(counts)
     if padding_idx >= 0:
         keep = keep.masked_fill(flat == padding_idx, 0)
@@ -1311,7 +1311,7 @@ def trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim, grad
 
 
 def affine_grid_generator_backward(grad, size, align_corners):
-    base = tensor(affine_base_grid(size, align_corners, grad._data.dtype))   # (HW, k+1)
+    base = tensor(affine_base_grid(size, align_corners, grad._array.dtype))   # (HW, k+1)
     k = len(size) - 2
     return grad.reshape(size[0], -1, k).transpose(1, 2).matmul(base)
 

@@ -40,7 +40,7 @@ def propagate(spec, args, outs):
         return
     entry = spec.entry
     out_diff = entry.output_differentiability if entry is not None else None
-    wanted = [o._data.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
+    wanted = [o._array.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
     if not any(wanted) or spec.diff_pos and all(tangents[i] is None for i in spec.diff_pos):
         return   # only non-differentiable inputs (or outputs) are involved
     rule = _rule(entry)
@@ -67,10 +67,10 @@ def _conform(t, out):
     """The tangent in the output's shape and dtype."""
     if not isinstance(t, Tensor):
         return full(out.shape, t, dtype=out.dtype)
-    if t._data.shape != out._data.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
+    if t._array.shape != out._array.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
         t = t.expand(out.shape).clone()
-    if t._data.dtype != out._data.dtype:
-        t = t._cast(out._data.dtype)
+    if t._array.dtype != out._array.dtype:
+        t = t._cast(out._array.dtype)
     if t._math_bits != out._math_bits:   # as torch: stored with its primal's lazy conj/neg bits (a copy)
         t = to_layout_of(t, out)
     return t
@@ -82,7 +82,7 @@ def _keep_in_saved(outs):
         fn = o._grad_fn
         if o._fw is not None and fn is not None and fn._saved:
             for s in fn._saved:
-                if type(s) is SavedOutput and s.data is o._data:
+                if type(s) is SavedOutput and s.data is o._array:
                     s.fw = o._fw
 
 
@@ -110,7 +110,7 @@ def inplace(self, res):
         if old._requires_grad or new._requires_grad:
             old.copy_(new)
         else:
-            write_into(old, new._data, "copy_")
+            write_into(old, new._array, "copy_")
     self._fw = (level, old)
 
 
@@ -145,13 +145,13 @@ def _element_wise(spec, args, tangents, outs):
             t = tangents[node_cls._diff_args[target]]
             if t is None:
                 continue
-            if t._data.shape != out._data.shape:
+            if t._array.shape != out._array.shape:
                 t = t.expand(out.shape)
-            complex_ = t._data.dtype.kind == "c"
+            complex_ = t._array.dtype.kind == "c"
             r = fn([t.conj() if complex_ else t], mask, *saved)
             if len(targets) > 1:
                 r = r[k]
-            if complex_ or r._data.dtype.kind == "c":
+            if complex_ or r._array.dtype.kind == "c":
                 r = r.conj()
             total = r if total is None else total + r
     return (total,) + (None,) * (len(outs) - 1) if spec.multi_out else total
@@ -200,7 +200,7 @@ def _transpose(spec, args, tangents, outs):
     vjp(u), linear in u; autograd.grad of vjp(u) against the tangents is then J @ tangent."""
     node_cls = spec.node_cls
     out_diff = spec.entry.output_differentiability
-    us = [zeros_like(o).requires_grad_() if o._data.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) else None
+    us = [zeros_like(o).requires_grad_() if o._array.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) else None
           for k, o in enumerate(outs)]
     saved = _saved_values(spec, args, outs)
     mask = [True] * len(node_cls._diff_args)

@@ -400,7 +400,7 @@ def barrier(group=None):
 def all_reduce(tensor, op=ReduceOp.SUM, group=None):
     """Reduce `tensor` over the group, in place (AVG divides by the group size)."""
     g = _group(group)
-    data = tensor._data
+    data = tensor._array
     buf = data if data.flags.c_contiguous else np.ascontiguousarray(data)
     g.wait_request(g.iallreduce(buf, op), "all_reduce")
     if op == ReduceOp.AVG:
@@ -412,6 +412,6 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None):
 def broadcast(tensor, src, group=None):
     """Copy `tensor` from rank `src` to every rank of the group, in place."""
     g = _group(group)
-    buf = np.ascontiguousarray(tensor._data)
+    buf = np.ascontiguousarray(tensor._array)
     g.wait_request(g.comm.Ibcast(buf, root=src), f"broadcast from rank {src}")
-    tensor._data[...] = buf
+    tensor._array[...] = buf

@@ -53,11 +53,11 @@ class DistributedDataParallel(Module):
         self._buckets, self._bucket_of = [], {}
         current, size, cap = [], 0, bucket_cap_mb * 2 ** 20
         for p in reversed(params):
-            if current and (size + p._data.nbytes > cap or p._data.dtype != current[0]._data.dtype):
+            if current and (size + p._array.nbytes > cap or p._array.dtype != current[0]._array.dtype):
                 self._buckets.append(_Bucket(current))
                 current, size = [], 0
             current.append(p)
-            size += p._data.nbytes
+            size += p._array.nbytes
         if current:
             self._buckets.append(_Bucket(current))
         for b in self._buckets:
@@ -105,7 +105,7 @@ class DistributedDataParallel(Module):
         while self._launched < len(buckets) and len(buckets[self._launched].ready) == \
                 len(buckets[self._launched].params):
             b = buckets[self._launched]
-            b.flat = np.concatenate([p._grad._data.reshape(-1) for p in b.params])
+            b.flat = np.concatenate([p._grad._array.reshape(-1) for p in b.params])
             b.request = self.process_group.iallreduce(b.flat)
             self._launched += 1
         if self._launched == len(buckets):
@@ -128,8 +128,8 @@ class DistributedDataParallel(Module):
             b.flat /= world
             offset = 0
             for p in b.params:
-                n = p._grad._data.size
-                p._grad._data[...] = b.flat[offset:offset + n].reshape(p._grad._data.shape)
+                n = p._grad._array.size
+                p._grad._array[...] = b.flat[offset:offset + n].reshape(p._grad._array.shape)
                 offset += n
             b.ready, b.flat, b.request = set(), None, None
         self._launched = 0

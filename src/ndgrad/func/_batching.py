@@ -83,7 +83,7 @@ _PHYSICAL = frozenset({"item", "tolist", "numpy", "data", "stride", "storage_off
                        "unfold", "split", "chunk", "unbind", "tensor_split"})
 
 
-_SLOT = Tensor.__dict__["_data"]   # the array's slot: physical(t) reads it without the guard
+_SLOT = Tensor.__dict__["_array"]   # the array's slot: physical(t) reads it without the guard
 
 
 class Batched(Tensor):
@@ -97,10 +97,10 @@ class Batched(Tensor):
         if state.active and not state.raw:
             f = sys._getframe(1)
             if f.f_globals.get("__name__") not in _AWARE and f.f_code not in _AWARE_CODE:
-                raise Fallback(f"_data read at {f.f_code.co_filename}:{f.f_lineno}")
+                raise Fallback(f"_array read at {f.f_code.co_filename}:{f.f_lineno}")
         return _SLOT.__get__(self)
 
-    _data = property(_read, _SLOT.__set__)
+    _array = property(_read, _SLOT.__set__)
 
     # the per-sample metadata
     @property

@@ -241,4 +241,4 @@ def _native(func, out_dims, flat_args, args_spec, flat_dims, size, kwargs):
 
 
 def _equal(a, b):
-    return isinstance(b, Tensor) and a.shape == b.shape and bool(np.array_equal(a._data, b._data))
+    return isinstance(b, Tensor) and a.shape == b.shape and bool(np.array_equal(a._array, b._array))

@@ -411,7 +411,7 @@ def orthogonal_(tensor, gain=1, generator=None):
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._data
+    flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._array
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)

@@ -38,7 +38,7 @@ class Parameter(Tensor):
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter: expected a Tensor as data, got {type(data).__name__}")
         self = Tensor.__new__(cls)
-        self._data = data._data          # shares memory and version counter, as torch's Parameter(t)
+        self._array = data._array          # shares memory and version counter, as torch's Parameter(t)
         self._vc = data._vc
         self.requires_grad_(requires_grad)
         return self

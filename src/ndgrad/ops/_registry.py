@@ -145,7 +145,7 @@ def _unwrap(spec, args):
     scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
-            d = a._data
+            d = a._array
             if a._math_bits and not spec.view:   # a lazy conjugate/negative view: ops see its values
                 d = apply_bits(d, a._math_bits)
             if not spec.view and _dtype.is_bfloat16(d.dtype):   # see _bfloat16_result
@@ -190,7 +190,7 @@ _FLOAT32 = _dtype.float32.np
 
 def _list_arrays(tensors, view):
     # (not inline in _unwrap: a comprehension there would make `spec` a closure cell, slower on every call)
-    return [(t._data if view or not t._math_bits else apply_bits(t._data, t._math_bits))
+    return [(t._array if view or not t._math_bits else apply_bits(t._array, t._math_bits))
             if isinstance(t, Tensor) else t for t in tensors]
 
 
@@ -205,8 +205,8 @@ def _bfloat16_result(spec, args, target):
     for i in spec.operands or range(len(args)):
         a = args[i]
         for t in (a if type(a) in (list, tuple) else (a,)):
-            if isinstance(t, Tensor) and is_array(t._data):
-                (dims if t._data.ndim else zeros).append(_dtype.from_numpy_dtype(t._data.dtype))
+            if isinstance(t, Tensor) and is_array(t._array):
+                (dims if t._array.ndim else zeros).append(_dtype.from_numpy_dtype(t._array.dtype))
             elif type(t) in _SCALAR_RANK:
                 scalars.append(t)
     return _dtype.BF16_NP if _dtype.result_type(dims, zeros, scalars) is _dtype.bfloat16 else target
@@ -226,13 +226,13 @@ def call(spec, args):
     # would return these arrays.
     raw = None
     n = len(args)
-    if 0 < n <= 2 and type(a := args[0]) is Tensor and (d := a._data).dtype.kind in "fc" and not a._math_bits:
+    if 0 < n <= 2 and type(a := args[0]) is Tensor and (d := a._array).dtype.kind in "fc" and not a._math_bits:
         b = args[1] if n == 2 else None
         if n == 1:
             raw = (d,)
         elif type(b) is float or type(b) is int:
             raw = (d, b)
-        elif type(b) is Tensor and ((e := b._data).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
+        elif type(b) is Tensor and ((e := b._array).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
             raw = (d, e)
     if raw is not None:
         inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
@@ -283,13 +283,13 @@ def call(spec, args):
             record.make_views(spec, args, outs, call)
             if state.inference:   # as torch: it keeps its base's requires_grad, without a history
                 for t in outs:
-                    t._requires_grad = args[0]._requires_grad and t._data.dtype.kind in _dtype.INEXACT_KINDS
+                    t._requires_grad = args[0]._requires_grad and t._array.dtype.kind in _dtype.INEXACT_KINDS
     elif state.inference:
         for t in outs:
             t._inference = True
     if recording:
         record.record(spec, args, outs)
-    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._data.dtype.kind in _dtype.INEXACT_KINDS:
+    elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._array.dtype.kind in _dtype.INEXACT_KINDS:
         _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
@@ -366,7 +366,7 @@ def call_inplace(spec, args):
         record.check_leaf_inplace(self)   # first, as torch: before an op without a derivative refuses
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:
             # the formulas need self's value from before the write: keep a copy with its history
-            old = Tensor._make(apply_bits(self._data, self._math_bits).copy(), self._requires_grad, None,
+            old = Tensor._make(apply_bits(self._array, self._math_bits).copy(), self._requires_grad, None,
                                self._output_nr)
             old._fn = self.grad_fn
             old._fw = self._fw
@@ -375,7 +375,7 @@ def call_inplace(spec, args):
         res = call(spec, args)
     if type(res) is tuple:
         res = res[0]
-    record.write_into(self, res._data, spec.name)
+    record.write_into(self, res._array, spec.name)
     if fw.level is not None:
         inplace_tangents(self, res)
     if recording and res._fn is not None:
@@ -395,13 +395,13 @@ def _ufunc_inplace(spec, self, args):
     ufunc = _UFUNCS.get(spec.name)
     if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
         return False
-    dst, other = self._data, args[1]
+    dst, other = self._array, args[1]
     if self._math_bits or isinstance(other, Tensor) and other._math_bits:
         return False
     if type(dst) not in ARRAY_TYPES or dst.dtype.kind != "f" or 0 in dst.strides or not dst.flags.writeable:
         return False
     if isinstance(other, Tensor):
-        src = other._data
+        src = other._array
         if type(src) is not type(dst) or src.dtype != dst.dtype or \
                 src.shape != dst.shape and broadcast_shapes(src.shape, dst.shape) != dst.shape:
             return False
@@ -528,16 +528,16 @@ def _call_out(fn, name, args, kwargs):
             _graph.before_inplace(o)
     res = fn(*args, **kwargs)
     for o, r in zip(outs, res if type(res) is tuple else (res,)):
-        data = r._data
-        if o._data.shape != data.shape:
-            if o._data.size:
+        data = r._array
+        if o._array.shape != data.shape:
+            if o._array.size:
                 warnings.warn(f"An output with one or more elements was resized since it had shape "
-                              f"[{', '.join(map(str, o._data.shape))}], which does not match the required output "
+                              f"[{', '.join(map(str, o._array.shape))}], which does not match the required output "
                               f"shape [{', '.join(map(str, data.shape))}]. This behavior is deprecated, and in a "
                               "future PyTorch release outputs will not be resized unless they have zero elements. You "
                               "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                               "t.resize_(0).", UserWarning, stacklevel=3)
-            o._data = namespace(o._data).empty(data.shape, dtype=o._data.dtype)   # resized: new memory
+            o._array = namespace(o._array).empty(data.shape, dtype=o._array.dtype)   # resized: new memory
         record.write_into(o, data, name)
     return out
 
@@ -554,7 +554,7 @@ def _regenerate_view_grad_fn(self):
         elif self._dtype_view is not None:   # as_strided cannot cross dtypes: replayed as torch does
             fresh = record.dtype_view_fn(self)(self._base)
         else:
-            fresh = OPS["as_strided"](self._base, self._data.shape, self.stride(), self.storage_offset())
+            fresh = OPS["as_strided"](self._base, self._array.shape, self.stride(), self.storage_offset())
     record.move_retains_grad(self, self._fn, self._output_nr, fresh._fn, fresh._output_nr)
     self._fn, self._output_nr = fresh._fn, fresh._output_nr
     self._requires_grad = True

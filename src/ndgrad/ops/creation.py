@@ -477,9 +477,9 @@ def full(*args, **kwargs):
 def _like(name, fill):
     def factory(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
                 memory_format=None):
-        if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _data
+        if not isinstance(input, Tensor):   # torch's TypeError, not an AttributeError on _array
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-        data = input._data   # for its backend; the shape is input's (per-sample, under vmap)
+        data = input._array   # for its backend; the shape is input's (per-sample, under vmap)
         if _on_meta(device) or device is None and type(data) is MetaArray:   # like a meta tensor: meta
             return _new(MetaArray(data.shape, _dtype_arg(name, dtype, input.dtype).np), requires_grad)
         _check_device(name, device)
@@ -505,7 +505,7 @@ def full_like(*args, **kwargs):
     _, (input, value, dtype, layout, device, pin_memory, requires_grad, _) = _full_like_args.parse(args, kwargs)
     _check_device("full_like", device)
     d = _dtype_arg("full_like", dtype, input.dtype)
-    return _new(_fill(input._data.shape, _fill_value("full_like", value, d), d, _backend_of(input._data)),
+    return _new(_fill(input._array.shape, _fill_value("full_like", value, d), d, _backend_of(input._array)),
                 requires_grad)
 
 
@@ -821,7 +821,7 @@ def _new_zeros_with_same_feature_meta(self, other, *, self_num_batch_dims=0):
     if not 0 <= n <= self.dim():
         raise RuntimeError(f"_new_zeros_with_same_feature_meta: self_num_batch_dims must be in [0, {self.dim()}], "
                            f"got {n}")
-    data = other._data
+    data = other._array
     if not is_array(data):
         raise NotImplementedError(f"_new_zeros_with_same_feature_meta: a {other.layout} tensor has no strided layout")
     batch = tuple(self.shape[:n])
@@ -894,7 +894,7 @@ def new(self, *args, device=None):
         if other.dtype is not self.dtype:
             raise TypeError(f"expected {_tensor_options(self.dtype)} (got {_tensor_options(other.dtype)})")
         return _alias(other)
-    return _new(legacy_array(args, self.dtype, device, namespace(self._data)))
+    return _new(legacy_array(args, self.dtype, device, namespace(self._array)))
 
 
 @method()

@@ -107,7 +107,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
         if not x.is_floating_point():
-            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_type_name(x._data)}")
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_type_name(x._array)}")
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:

@@ -216,7 +216,7 @@ def _one_hot(input, num_classes):
 def one_hot(tensor, num_classes=-1):
     if tensor.dtype.is_floating_point or tensor.is_complex() or str(tensor.dtype) != "torch.int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    a = tensor._data
+    a = tensor._array
     if a.size and a.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:

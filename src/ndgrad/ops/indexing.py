@@ -106,7 +106,7 @@ def _scalar(value, np_dtype):
 
 
 def _check_in_range(index, size):
-    a = index._data
+    a = index._array
     if a.size and (a.min() < 0 or a.max() >= size):
         raise IndexError("index out of range in self")
 
@@ -193,7 +193,7 @@ _select_args = Parser("select(Tensor input, int dim, SymInt index)")
 @_select_args.signature
 def select(*args, **kwargs):
     _, (input, dim, index) = _select_args.parse(args, kwargs)
-    shape = input._data.shape
+    shape = input._array.shape
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, len(shape))
@@ -227,15 +227,15 @@ def _slice_scatter(input, src, dim, start, end, step):
 
 
 def _check_scatter_src(input, src, dim, key):
-    slice_shape = np.broadcast_to(np.empty((), np.int8), input._data.shape)[_dim_key(dim, key)].shape
-    if src._data.shape != slice_shape:
+    slice_shape = np.broadcast_to(np.empty((), np.int8), input._array.shape)[_dim_key(dim, key)].shape
+    if src._array.shape != slice_shape:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
-                           f"{_shape_str(src._data.shape)}, slice size = {_shape_str(slice_shape)}")
+                           f"{_shape_str(src._array.shape)}, slice size = {_shape_str(slice_shape)}")
 
 
 @register(method=True)
 def select_scatter(input, src, dim, index):
-    shape = input._data.shape
+    shape = input._array.shape
     dim = _wrap_dim(dim, len(shape))
     index = operator.index(index)
     if not shape or not -shape[dim] <= index < shape[dim]:
@@ -248,7 +248,7 @@ def select_scatter(input, src, dim, index):
 
 @register(method=True)
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
-    shape = input._data.shape
+    shape = input._array.shape
     dim = _wrap_dim(dim, len(shape))
     start, end, step = _slice_bounds(slice(start, end, step), shape[dim])
     _check_scatter_src(input, src, dim, slice(start, end, step))
@@ -454,8 +454,8 @@ def _dims_taken(obj):
     """How many dims of the tensor an index entry consumes (torch's count of specified dims)."""
     if obj is None or obj is Ellipsis or isinstance(obj, bool):
         return 0
-    if isinstance(obj, Tensor) and obj._data.dtype in (np.bool_, np.uint8):
-        return obj._data.ndim
+    if isinstance(obj, Tensor) and obj._array.dtype in (np.bool_, np.uint8):
+        return obj._array.ndim
     return 1
 
 
@@ -470,7 +470,7 @@ def _index_tensor(obj):
 
 def _walk(t, index):
     """Apply the basic entries of tuple `index` to t as views; returns (view, index list for `index`)."""
-    ndim = t._data.ndim
+    ndim = t._array.ndim
     specified = sum(_dims_taken(obj) for obj in index)
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -480,25 +480,25 @@ def _walk(t, index):
         nonlocal covered
         indices.extend([None] * (dim - covered))
         indices.append(idx)
-        width = idx._data.ndim if idx._data.dtype in (np.bool_, np.uint8) else 1
+        width = idx._array.ndim if idx._array.dtype in (np.bool_, np.uint8) else 1
         covered = dim + width
         return width
 
     for real_dim, obj in enumerate(index):
         if not (_is_int(obj) or obj is None or obj is Ellipsis or isinstance(obj, (bool, slice))):
             obj = _index_tensor(obj)
-            a = obj._data
+            a = obj._array
             if a.ndim == 0 and a.dtype.kind in "biu":   # indexes like an int (a bool for bool and byte)
                 obj = bool(a) if a.dtype == np.bool_ or a.dtype == np.uint8 else int(a)
         if _is_int(obj):
-            size = t._data.shape[dim]
+            size = t._array.shape[dim]
             if not -size <= obj < size:
                 raise IndexError(f"index {obj} is out of bounds for dimension {real_dim} with size {size}")
             t = _select(t, dim, obj % size)
         elif type(obj) is slice:
-            start, end, step = _slice_bounds(obj, t._data.shape[dim])
+            start, end, step = _slice_bounds(obj, t._array.shape[dim])
             # torch skips a slice given as starting at 0 (unwrapped: x[-n:] is recorded) up to the end
-            if (start, end, step) != (0, t._data.shape[dim], 1) or obj.start is not None and obj.start != 0 \
+            if (start, end, step) != (0, t._array.shape[dim], 1) or obj.start is not None and obj.start != 0 \
                     or obj.stop is not None and obj.stop < 0:
                 t = _slice(t, dim, start, end, step)
             dim += 1
@@ -519,7 +519,7 @@ def _walk(t, index):
 def _index_get(self, index):
     """self[index]: torch's view chain for basic entries, then one `index` op for tensor entries."""
     if _is_int(index) or type(index) is slice:
-        shape = self._data.shape
+        shape = self._array.shape
         if not shape:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
@@ -540,23 +540,23 @@ def _index_set(self, index, value):
     if not isinstance(value, Tensor):
         if not isinstance(value, (bool, int, float, complex, np.number, np.bool_)):
             raise TypeError(f"can't assign a {type(value).__name__} to a "
-                            f"torch.{_dtype.type_word(self._data.dtype)}Tensor")
+                            f"torch.{_dtype.type_word(self._array.dtype)}Tensor")
         value = tensor(value, dtype=self.dtype)
-        if type(value._data) is not type(self._data):   # made on NumPy: onto the backend of the data it is written to
-            value._data = namespace(self._data).asarray(value._data)
+        if type(value._array) is not type(self._array):   # made on NumPy: onto the backend of the data it is written to
+            value._array = namespace(self._array).asarray(value._array)
     target, indices = _walk(self, _as_tuple(index))
-    shape = value._data.shape
+    shape = value._array.shape
     stripped = shape[next((i for i, n in enumerate(shape) if n != 1), len(shape)):]   # torch drops leading 1s
     if indices:
         _registry.call_inplace(_index_put.spec, (target, indices, value.view(stripped) if stripped != shape else value,
                                                  False))
-    elif shape == target._data.shape:
+    elif shape == target._array.shape:
         target.copy_(value)
     elif not shape:
         target.fill_(value)
     else:
         value = value.view(stripped)
-        target.copy_(value if stripped == target._data.shape else value.expand(target._data.shape))
+        target.copy_(value if stripped == target._array.shape else value.expand(target._array.shape))
 
 
 # ---- index_select, index_add, index_reduce, index_copy, index_fill ---------------------------
@@ -573,11 +573,11 @@ _index_select_args = Parser("index_select(Tensor input, int dim, Tensor index)")
 @_index_select_args.signature
 def index_select(*args, **kwargs):
     _, (input, dim, index) = _index_select_args.parse(args, kwargs)
-    shape = input._data.shape
+    shape = input._array.shape
     dim = _wrap_dim(dim, len(shape))
-    if index._data.ndim > 1:
+    if index._array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    if index._data.dtype not in (np.int64, np.int32):
+    if index._array.dtype not in (np.int64, np.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     _check_in_range(index, shape[dim] if shape else 1)
     return _index_select(input, dim, index)
@@ -594,18 +594,18 @@ def _index_add(input, dim, index, source, *, alpha=1):
 
 def _check_index_source(what, input, dim, index, source):
     """The checks index_add and index_reduce share: one source slice per entry of a vector index."""
-    shape, src_shape = input._data.shape, source._data.shape
-    if index._data.ndim > 1:
-        raise IndexError(f"{what}(): Index is supposed to be a vector, but got dim: {index._data.ndim} with type: "
-                         f"{_word(index._data.dtype)} and size: {_shape_str(index._data.shape)}")
-    if index._data.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index but got: {_word(index._data.dtype)}")
-    if source._data.dtype != input._data.dtype:
-        raise RuntimeError(f"{what}(): self ({_word(input._data.dtype)}) and source "
-                           f"({_word(source._data.dtype)}) must have the same scalar type")
+    shape, src_shape = input._array.shape, source._array.shape
+    if index._array.ndim > 1:
+        raise IndexError(f"{what}(): Index is supposed to be a vector, but got dim: {index._array.ndim} with type: "
+                         f"{_word(index._array.dtype)} and size: {_shape_str(index._array.shape)}")
+    if index._array.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index but got: {_word(index._array.dtype)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"{what}(): self ({_word(input._array.dtype)}) and source "
+                           f"({_word(source._array.dtype)}) must have the same scalar type")
     size = src_shape[dim] if src_shape else 1
-    if size != index._data.size:
-        raise RuntimeError(f"{what}(): Number of indices ({index._data.size}) should be equal to "
+    if size != index._array.size:
+        raise RuntimeError(f"{what}(): Number of indices ({index._array.size}) should be equal to "
                            f"source.size(dim): ({size}), for dim: {dim}")
     if len(shape) != len(src_shape) or any(a != b for d, (a, b) in enumerate(zip(shape, src_shape)) if d != dim):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
@@ -615,9 +615,9 @@ def _check_index_source(what, input, dim, index, source):
 @_public(Parser("index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1)"),
          Parser("index_add_(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)").method())
 def index_add(which, input, dim, index, source, alpha):
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input._array.ndim)
     _check_index_source("index_add_", input, dim, index, source)
-    _check_bounds(index._data, input._data.shape[dim] if input._data.ndim else 1, dim)
+    _check_bounds(index._array, input._array.shape[dim] if input._array.ndim else 1, dim)
     return _index_add, (input, dim, index, source, alpha)
 
 
@@ -634,11 +634,11 @@ def _index_reduce(input, dim, index, source, reduce, *, include_self=True):
                 "bool include_self=True)").method())
 def index_reduce(which, input, dim, index, source, reduce, include_self):
     warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=3)
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input._array.ndim)
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     _check_index_source("index_reduce_", input, dim, index, source)
-    _check_in_range(index, input._data.shape[dim] if input._data.ndim else 1)
+    _check_in_range(index, input._array.shape[dim] if input._array.ndim else 1)
     return _index_reduce, (input, dim, index, source, reduce, include_self)
 
 
@@ -653,28 +653,28 @@ def _index_copy(input, dim, index, source):
          Parser("index_copy_(Tensor self, int dim, Tensor index, Tensor source)").method())
 @autocast_as("index_copy")
 def index_copy(which, input, dim, index, source):
-    shape, src_shape = input._data.shape, source._data.shape
+    shape, src_shape = input._array.shape, source._array.shape
     dim = _wrap_dim(dim, len(shape))
-    if index._data.ndim > 1:
-        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index._data.ndim})")
-    if index._data.dtype != np.int64:
-        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_word(index._data.dtype)}")
-    if source._data.dtype != input._data.dtype:
+    if index._array.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index._array.ndim})")
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_word(index._array.dtype)}")
+    if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
-                           f"{_word(input._data.dtype)} and (source) {_word(source._data.dtype)}")
+                           f"{_word(input._array.dtype)} and (source) {_word(source._array.dtype)}")
     if shape and src_shape and len(shape) != len(src_shape):
         raise IndexError(f"index_copy_(): When source and destination are not scalars, their dimensionality must "
                          f"match. Source dimensionality ({len(src_shape)}), destination dimensionality ({len(shape)})")
     size = src_shape[dim] if src_shape else 1
-    if size != index._data.size:
-        raise IndexError(f"index_copy_(): Number of indices ({index._data.size}) should be equal to "
+    if size != index._array.size:
+        raise IndexError(f"index_copy_(): Number of indices ({index._array.size}) should be equal to "
                          f"source.size(dim) ({size})")
     dst_slice, src_slice = shape[:dim] + shape[dim + 1:], src_shape[:dim] + src_shape[dim + 1:]
     for j, (a, b) in enumerate(zip(dst_slice, src_slice)):
         if a != b:
             raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
                                f"slice shape: {a} at dimension {j} and source slice shape: {b} at dimension {j}.")
-    _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, "index_copy_(): ")
+    _check_bounds(index._array, shape[dim] if shape else 1, dim, IndexError, "index_copy_(): ")
     return _index_copy, (input, dim, index, source)
 
 
@@ -696,49 +696,49 @@ _index_fill__args = Parser("index_fill_(Tensor self, int dim, Tensor index, Tens
 
 @_public(_index_fill_args, _index_fill__args)
 def index_fill(which, input, dim, index, value):
-    shape = input._data.shape
+    shape = input._array.shape
     dim = _wrap_dim(dim, len(shape))
-    if index._data.ndim > 1:
+    if index._array.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    if index._data.dtype != np.int64:
+    if index._array.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    _check_bounds(index._data, shape[dim] if shape else 1, dim, IndexError, wrap=True)
+    _check_bounds(index._array, shape[dim] if shape else 1, dim, IndexError, wrap=True)
     if which == 0:
-        if value._data.ndim:
+        if value._array.ndim:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value._data.ndim} dimension(s).")
+                               f"{value._array.ndim} dimension(s).")
         return _index_fill_tensor, (input, dim, index, value)
-    return _index_fill_scalar, (input, dim, index, _scalar(value, input._data.dtype))
+    return _index_fill_scalar, (input, dim, index, _scalar(value, input._array.dtype))
 
 
 # ---- gather, scatter, scatter_add, scatter_reduce, take_along_dim ----------------------------
 def _crop(src, index):
     """The corner of src that index covers, as a view (so src's gradient has src's shape; torch's
     backward fails when src is larger than index)."""
-    shape = index._data.shape
-    return src if src._data.shape == shape or not shape else src[tuple(slice(0, n) for n in shape)]
+    shape = index._array.shape
+    return src if src._array.shape == shape or not shape else src[tuple(slice(0, n) for n in shape)]
 
 
 def _check_gather_scatter(what, input, dim, index, src=None):
-    shape, ishape = input._data.shape, index._data.shape
-    if not index._data.size:   # torch checks nothing for an empty index (not even its dtype)
+    shape, ishape = input._array.shape, index._array.shape
+    if not index._array.size:   # torch checks nothing for an empty index (not even its dtype)
         return
-    if index._data.dtype not in (np.int64, np.int32):
+    if index._array.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
     if max(len(ishape), 1) != max(len(shape), 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as "
                            f"{'input' if what == 'gather' else 'self'} tensor")
-    if src is not None and max(len(ishape), 1) != max(src._data.ndim, 1):
+    if src is not None and max(len(ishape), 1) != max(src._array.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     too_big = [d for d, (i, s) in enumerate(zip(ishape, shape)) if d != dim and i > s]
     if what == "gather" and too_big:
         raise RuntimeError(f"Size does not match at dimension {too_big[0]} expected index {_shape_str(ishape)} to be "
                            f"no larger than self {_shape_str(shape)} apart from dimension {dim}")
-    if too_big or src is not None and any(i > s for i, s in zip(ishape, src._data.shape)):
+    if too_big or src is not None and any(i > s for i, s in zip(ishape, src._array.shape)):
         raise RuntimeError(f"Expected index {_shape_str(ishape)} to be no larger than self {_shape_str(shape)} apart "
                            f"from dimension {dim}" + (f" and to be no larger size than src "
-                                                      f"{_shape_str(src._data.shape)}" if src is not None else ""))
-    _check_bounds(index._data, shape[dim] if shape else 1, dim)
+                                                      f"{_shape_str(src._array.shape)}" if src is not None else ""))
+    _check_bounds(index._array, shape[dim] if shape else 1, dim)
 
 
 @op("gather", public=False)
@@ -756,7 +756,7 @@ _gather_args = Parser("gather(Tensor input, int dim, Tensor index, *, bool spars
 @_gather_args.signature
 def gather(*args, **kwargs):
     _, (input, dim, index, sparse_grad) = _gather_args.parse(args, kwargs)
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input._array.ndim)
     _check_gather_scatter("gather", input, dim, index)
     return _gather(input, dim, index, sparse_grad)
 
@@ -808,12 +808,12 @@ def scatter_(self, *args, **kwargs):
 
 def _scatter_values(which, input, dim, index, src, reduce=None):
     """The checked arguments of the scatter op of overload `which`."""
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input._array.ndim)
     is_tensor = which < 2
-    if is_tensor and src._data.dtype != input._data.dtype:
+    if is_tensor and src._array.dtype != input._array.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_gather_scatter("scatter", input, dim, index, src if is_tensor else None)
-    src = _crop(src, index) if is_tensor else _scalar(src, input._data.dtype)
+    src = _crop(src, index) if is_tensor else _scalar(src, input._array.dtype)
     if reduce is None:
         return input, dim, index, src
     if reduce not in ("add", "multiply"):
@@ -837,8 +837,8 @@ def _scatter_add_op(input, dim, index, src):
 @_public(Parser("scatter_add(Tensor input, int dim, Tensor index, Tensor src)"),
          Parser("scatter_add_(Tensor self, int dim, Tensor index, Tensor src)").method())
 def scatter_add(which, input, dim, index, src):
-    dim = _wrap_dim(dim, input._data.ndim)
-    if src._data.dtype != input._data.dtype:
+    dim = _wrap_dim(dim, input._array.ndim)
+    if src._array.dtype != input._array.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_gather_scatter("scatter", input, dim, index, src)
     return _scatter_add_op, (input, dim, index, _crop(src, index))
@@ -856,10 +856,10 @@ def _scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
          Parser("scatter_reduce_(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
                 "bool include_self=True)").method())
 def scatter_reduce(which, input, dim, index, src, reduce, include_self):
-    dim = _wrap_dim(dim, input._data.ndim)
+    dim = _wrap_dim(dim, input._array.ndim)
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    if src._data.dtype != input._data.dtype:
+    if src._array.dtype != input._array.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_gather_scatter("scatter", input, dim, index, src)
     return _scatter_reduce, (input, dim, index, _crop(src, index), reduce, include_self)
@@ -867,18 +867,18 @@ def scatter_reduce(which, input, dim, index, src, reduce, include_self):
 
 @register(method=True)
 def take_along_dim(input, indices, dim=None):
-    if indices._data.dtype != np.int64:
+    if indices._array.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{_word(indices._data.dtype)}")
+                           f"{_word(indices._array.dtype)}")
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))
-    shape, ishape = input._data.shape, indices._data.shape
+    shape, ishape = input._array.shape, indices._array.shape
     if len(shape) != len(ishape):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {len(shape)} dimensions for input, and {len(ishape)} dimensions for indices")
     dim = _wrap_dim(dim, len(shape))
-    if (indices._data < 0).any():   # along a dim, torch counts negative indices from the end (not without dim)
-        indices = tensor(np.where(indices._data < 0, indices._data + shape[dim], indices._data))
+    if (indices._array < 0).any():   # along a dim, torch counts negative indices from the end (not without dim)
+        indices = tensor(np.where(indices._array < 0, indices._array + shape[dim], indices._array))
     # broadcast every dim but `dim` (torch expands both, recording the expand even when it is a no-op)
     common = list(_broadcast_shape(shape[:dim] + (1,) + shape[dim + 1:], ishape[:dim] + (1,) + ishape[dim + 1:]))
     input = input.expand(common[:dim] + [shape[dim]] + common[dim + 1:])
@@ -888,10 +888,10 @@ def take_along_dim(input, indices, dim=None):
 
 # ---- masked_fill, masked_select, masked_scatter ----------------------------------------------
 def _check_mask(mask, what):
-    if mask._data.dtype != np.bool_:   # masked_fill names the C type, masked_scatter torch's
-        kind = mask._data.dtype.name
+    if mask._array.dtype != np.bool_:   # masked_fill names the C type, masked_scatter torch's
+        kind = mask._array.dtype.name
         raise RuntimeError(f"{what} only supports boolean masks, but got mask with dtype "
-                           f"{_C_TYPES.get(kind, kind) if what == 'masked_fill_' else _word(mask._data.dtype)}")
+                           f"{_C_TYPES.get(kind, kind) if what == 'masked_fill_' else _word(mask._array.dtype)}")
 
 
 def _masked_fill_forward(input, mask, value):
@@ -911,13 +911,13 @@ _masked_fill__args = Parser("masked_fill_(Tensor self, Tensor mask, Tensor value
 @_public(_masked_fill_args, _masked_fill__args)
 def masked_fill(which, input, mask, value):
     _check_mask(mask, "masked_fill_")
-    _broadcast_shape(mask._data.shape, input._data.shape)
+    _broadcast_shape(mask._array.shape, input._array.shape)
     if which == 0:
-        if value._data.ndim:
+        if value._array.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value._data.ndim} dimension(s).")
+                               f"{value._array.ndim} dimension(s).")
         return _masked_fill_tensor, (input, mask, value)
-    return _masked_fill_scalar, (input, mask, _scalar(value, input._data.dtype))
+    return _masked_fill_scalar, (input, mask, _scalar(value, input._array.dtype))
 
 
 @op("masked_select", public=False)
@@ -928,9 +928,9 @@ def _masked_select(input, mask):
 
 @register(method=True)
 def masked_select(input, mask):
-    if mask._data.dtype != np.bool_:
+    if mask._array.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    _broadcast_shape(mask._data.shape, input._data.shape)
+    _broadcast_shape(mask._array.shape, input._array.shape)
     return _masked_select(input, mask)
 
 
@@ -959,18 +959,18 @@ def _masked_scatter_backward(grad_output, mask, sizes):
          Parser("masked_scatter_(Tensor self, Tensor mask, Tensor source)").method())
 def masked_scatter(which, input, mask, source):
     _check_mask(mask, "masked_scatter_")
-    if source._data.dtype != input._data.dtype:
+    if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
-                           f"{_word(input._data.dtype)} and {_word(source._data.dtype)}")
-    _broadcast_shape(mask._data.shape, input._data.shape)
+                           f"{_word(input._array.dtype)} and {_word(source._array.dtype)}")
+    _broadcast_shape(mask._array.shape, input._array.shape)
     return _masked_scatter, (input, mask, source)
 
 
 # ---- take and put ----------------------------------------------------------------------------
 def _check_flat_index(index, numel, what):
-    if index._data.dtype != np.int64:
-        raise RuntimeError(f"{what}: Expected a long tensor for index, but got {_word(index._data.dtype)}")
-    a = index._data
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"{what}: Expected a long tensor for index, but got {_word(index._array.dtype)}")
+    a = index._array
     if a.size:
         bad = (a < -numel) | (a >= numel)
         if bad.any():
@@ -984,7 +984,7 @@ def _take(input, index):
 
 @register(method=True)
 def take(input, index):
-    _check_flat_index(index, input._data.size, "take()")
+    _check_flat_index(index, input._array.size, "take()")
     return _take(input, index)
 
 
@@ -1002,13 +1002,13 @@ def _put(input, index, source, accumulate=False):
 @_public(Parser("put(Tensor input, Tensor index, Tensor source, bool accumulate=False)"),
          Parser("put_(Tensor self, Tensor index, Tensor source, bool accumulate=False)").method())
 def put(which, input, index, source, accumulate):
-    _check_flat_index(index, input._data.size, "put_()")
-    if source._data.dtype != input._data.dtype:
+    _check_flat_index(index, input._array.size, "put_()")
+    if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
-                           f"{_word(input._data.dtype)} and source.dtype = {_word(source._data.dtype)}")
-    if source._data.size != index._data.size:
+                           f"{_word(input._array.dtype)} and source.dtype = {_word(source._array.dtype)}")
+    if source._array.size != index._array.size:
         raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
-                         f"source.numel() = {source._data.size}, index.numel() = {index._data.size}")
+                         f"source.numel() = {source._array.size}, index.numel() = {index._array.size}")
     return _put, (input, index, source, accumulate)
 
 
@@ -1124,7 +1124,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         tensor([0, 0, 2])
     """
     if repeats is None:   # repeat_interleave(repeats): arange(len) repeated by the counts
-        counts = input._data
+        counts = input._array
         if counts.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         return tensor(np.repeat(np.arange(counts.shape[0]), counts).astype(counts.dtype))
@@ -1133,7 +1133,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     dim = _wrap_dim(dim, max(input.ndim, 1))
     if input.ndim == 0:
         input = input.reshape(1)
-    counts = repeats._data if isinstance(repeats, Tensor) else np.asarray(repeats)
+    counts = repeats._array if isinstance(repeats, Tensor) else np.asarray(repeats)
     if counts.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     if (counts < 0).any():
@@ -1271,7 +1271,7 @@ def unravel_index(indices, shape):
     """
     if not indices.dtype.is_floating_point and not indices.is_complex() and indices.dtype is not _dtype.bool_:
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        flat, coords = indices._data.astype(np.int64), []
+        flat, coords = indices._array.astype(np.int64), []
         for size in reversed(shape):
             coords.append(tensor(np.mod(flat, size)))
             flat = np.floor_divide(flat, size)
@@ -1299,7 +1299,7 @@ def nonzero_static(input, *, size, fill_value=-1):
                 [ 3],
                 [-1]])
     """
-    found = np.argwhere(np.asarray(input._data))
+    found = np.argwhere(np.asarray(input._array))
     out = np.full((size, input.ndim), fill_value, dtype=np.int64)
     out[:min(size, len(found))] = found[:size]
     return tensor(out)

@@ -477,7 +477,7 @@ def _should_fold(a, b):
         return False
     if big.numel() == 0:
         return True
-    shape, strides = list(big.shape), list(big._data.strides)
+    shape, strides = list(big.shape), list(big._array.strides)
     if big is b:   # the fold works on b.mT: its last two dims swap
         shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 2))
@@ -515,7 +515,7 @@ def _batched(a, b):
 
 @register(method=True)
 def matmul(input, other):
-    if input.is_nested or other.is_nested:   # (is_nested only: vmap's batched tensors refuse reads of _data)
+    if input.is_nested or other.is_nested:   # (is_nested only: vmap's batched tensors refuse reads of _array)
         from .nested import nested_matmul   # late: nested.py wraps ops of every family, so it loads after them
         return nested_matmul(input, other)
     da, db = input.ndim, other.ndim

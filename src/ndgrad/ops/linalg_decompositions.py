@@ -1002,7 +1002,7 @@ def _cross(input, other, dim=None):
 def vecdot(x, y, *, dim=-1):
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-                           f"{_type_name(x._data)} and y of type {_type_name(y._data)} instead")
+                           f"{_type_name(x._array)} and y of type {_type_name(y._array)} instead")
     if x.ndim == 1 and y.ndim == 1:
         return vdot(x, y)
     return (x.conj() * y).sum(dim)
@@ -1119,7 +1119,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     """
     with no_grad():
         S = eigvalsh(A).abs() if hermitian else svdvals(A)
-        data = S._data
+        data = S._array
         m, n = A.shape[-2:]
         tol = _pinv_tolerance(data, atol, rtol, m, n)
         return tensor((data > tol).sum(-1).astype(np.int64))
@@ -1148,7 +1148,7 @@ def cond(A, p=None):
         >>> torch.linalg.cond(A, 1)
         tensor(4.)
     """
-    _check_matrix("linalg.cond", A._data, square=p not in (None, 2, -2))
+    _check_matrix("linalg.cond", A._array, square=p not in (None, 2, -2))
     if p is None or p in (2, -2):
         S = svdvals(A)
         big, small = S.narrow(-1, 0, 1).squeeze(-1), S.narrow(-1, S.shape[-1] - 1, 1).squeeze(-1)

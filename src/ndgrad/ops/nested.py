@@ -1,6 +1,6 @@
 """Nested tensors: constructors and conversions, unbind/values, matmul and linear.
 
-A nested Tensor is an ordinary Tensor whose `_data` is a NestedArray (ndgrad/_nested_array.py)
+A nested Tensor is an ordinary Tensor whose `_array` is a NestedArray (ndgrad/_nested_array.py)
 instead of an ndarray; forwards here take and return those containers and go through the same
 `@op` glue and derivatives.yaml entries ("# ---- nested tensors ----") as every dense op, so the
 gradients of the component tensors flow through torch's nodes (NestedTensorFromTensorListBackward0,
@@ -18,7 +18,7 @@ from .._tensor import Tensor
 
 
 def _nested(x):
-    return type(getattr(x, "_data", None)) is NestedArray
+    return type(getattr(x, "_array", None)) is NestedArray
 
 
 def _method(fn):
@@ -35,7 +35,7 @@ def _expect_nested(t, what):
     if not _nested(t):
         raise NotImplementedError(f"Could not run 'aten::{what}' with arguments from the 'CPU' backend (it takes "
                                   "nested tensors).")
-    return t._data
+    return t._array
 
 
 def _numel(size):
@@ -158,7 +158,7 @@ def _nested_get_values(input):
 @register("_nested_from_padded_like")
 def _nested_from_padded_like(grad, like):
     """The nested tensor of `like`'s structure holding the unpadded part of `grad` (to_padded_tensor's backward)."""
-    data = like._data
+    data = like._array
     if data.layout is jagged:
         return _nested_from_padded_tensor(grad, like.offsets(), None, 1, None, None, data.buffer.shape[0],
                                           like.lengths())
@@ -174,9 +174,9 @@ def _nested_from_list_like(grads, like):
 
 def _jagged(t, attr):
     # torch's jagged tensors are a Tensor subclass with these methods; other tensors have none
-    if not _nested(t) or t._data.layout is not jagged:
+    if not _nested(t) or t._array.layout is not jagged:
         raise AttributeError(f"'Tensor' object has no attribute '{attr}'")
-    return t._data
+    return t._array
 
 
 @_method
@@ -192,7 +192,7 @@ def lengths(self):
 
 @_method
 def _nested_tensor_size(self):
-    return _int_tensor(np.array(_expect_nested(self, "_nested_tensor_size").sizes).reshape(len(self._data.sizes), -1))
+    return _int_tensor(np.array(_expect_nested(self, "_nested_tensor_size").sizes).reshape(len(self._array.sizes), -1))
 
 
 @_method
@@ -287,19 +287,19 @@ def _nested_branch(name, nested_fn, table=_registry.OPS):
 
 def _unbind(input, dim=0):
     if dim != 0:
-        raise RuntimeError("unbind(): only supported for NestedTensor on dim=0" if input._data.layout is jagged else
+        raise RuntimeError("unbind(): only supported for NestedTensor on dim=0" if input._array.layout is jagged else
                            f"NestedTensor can only be unbound along dimension 0 got dimension {dim} instead.")
     return _nested_unbind(input)
 
 
 def _values(input):
-    return _nested_get_values(input) if input._data.layout is jagged else _nested_values(input)
+    return _nested_get_values(input) if input._array.layout is jagged else _nested_values(input)
 
 
 def _nested_like(fill):
     def like(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
              memory_format=None):
-        data = input._data
+        data = input._array
         comps = [fill(c, dtype=dtype.np if dtype is not None else None) for c in data.components()]
         t = Tensor._make(data.like(comps), False, None, 0)
         return t.requires_grad_(True) if requires_grad else t

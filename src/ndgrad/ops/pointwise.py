@@ -435,7 +435,7 @@ def float_power_(self, *args, **kwargs):
     which, (exponent,) = _float_power_method_args.parse(args, kwargs)
     dtype = _double_precision(self, exponent)
     if self.dtype is not dtype:
-        raise RuntimeError(f"the base given to float_power_ has dtype {_type_word(self._data.dtype)} but the "
+        raise RuntimeError(f"the base given to float_power_ has dtype {_type_word(self._array.dtype)} but the "
                            f"operation's result requires dtype {_type_word(dtype.np)}")
     return call_inplace(_pow_ops[which].spec, (self, exponent.to(dtype) if which == 0 else exponent))
 
@@ -647,9 +647,9 @@ def where(*args, **kwargs):
     condition = values[0]
     if condition.dtype not in (_dtype.bool_, _dtype.uint8):
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{_type_word(condition._data.dtype)}")
+                           f"{_type_word(condition._array.dtype)}")
     if which == 0:
-        return tuple(Tensor._make(i, False, None, 0) for i in np.nonzero(condition._data))
+        return tuple(Tensor._make(i, False, None, 0) for i in np.nonzero(condition._array))
     if condition.dtype is _dtype.uint8:   # torch still accepts uint8 masks (deprecated)
         condition = condition.to(_dtype.bool_)
     return _where(condition, values[1], values[2])
@@ -1587,7 +1587,7 @@ def _foreach_op(name, overload, arg_names):
     def forward(*args):
         args = [[_as_tensor(x) for x in a] if isinstance(a, (list, tuple)) else _as_tensor(a) for a in args]
         with no_grad():
-            return tuple(t._data for t in foreach_apply(name, *args))
+            return tuple(t._array for t in foreach_apply(name, *args))
     # the op's arguments are the schema's names (the glue reads them from the signature)
     forward.__signature__ = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in arg_names])

@@ -213,7 +213,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, pi
               requires_grad=False, memory_format=None):
     d = _like_dtype("rand_like", input, dtype, device)
     _float_only("rand_like", d)
-    return _new(_uniform(generator, input._data.shape, d.np), requires_grad)
+    return _new(_uniform(generator, input._array.shape, d.np), requires_grad)
 
 
 @register()
@@ -221,7 +221,7 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, p
                requires_grad=False, memory_format=None):
     d = _like_dtype("randn_like", input, dtype, device)
     _float_only("randn_like", d)
-    return _new(_standard_normal(generator, input._data.shape, d.np), requires_grad)
+    return _new(_standard_normal(generator, input._array.shape, d.np), requires_grad)
 
 
 _randint_like_args = Parser(*(f"randint_like(Tensor input, {bounds}, *, {generator}MemoryFormat? memory_format=None, "
@@ -261,13 +261,13 @@ def randint_like(*args, **kwargs):
     if which in (2, 3):   # a 0-dim tensor high
         high = int(high.item())
     d = _like_dtype("randint_like", input, dtype, device)
-    return _new(_integers(generator, low, high, input._data.shape, d.np), requires_grad)
+    return _new(_integers(generator, low, high, input._array.shape, d.np), requires_grad)
 
 
 # ---- normal: four forms, as in torch --------------------------------------------------------
 def _check_std(std):
     if isinstance(std, Tensor):
-        if np.any(std._data < 0):
+        if np.any(std._array < 0):
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
@@ -372,7 +372,7 @@ def _check_lambda(lambd):
 
 
 def _check_probability(p):
-    values = p._data if isinstance(p, Tensor) else p
+    values = p._array if isinstance(p, Tensor) else p
     if np.any((values < 0) | (values > 1)):
         raise RuntimeError("bernoulli: probabilities must be in [0, 1]")
 
@@ -479,7 +479,7 @@ def random_(self, *args, **kwargs):
     """
     which, (*bounds, generator) = _random__args.parse(args, kwargs)
     if which == 1 and bounds[1] is None:   # random_(from, None): up to the end of random_()'s range
-        bounds[1] = _full_range(self._data.dtype)
+        bounds[1] = _full_range(self._array.dtype)
     return _fill("random_", (_RANDOM_, _RANDOM_FROM_, _RANDOM_TO_)[which], self, tuple(bounds), generator,
                  floating=False)
 
@@ -557,7 +557,7 @@ def poisson(input, generator=None):
         >>> torch.poisson(torch.full((2, 2), 4.0)).shape
         torch.Size([2, 2])
     """
-    if np.any(input._data < 0):
+    if np.any(input._array < 0):
         raise RuntimeError("poisson: rates must be non-negative")
     return _poisson(input, generator)
 
@@ -588,7 +588,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
                 [1]])
     """
     _check_out("multinomial", out)
-    p = input._data
+    p = input._array
     if p.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if p.dtype.kind != "f":
@@ -633,5 +633,5 @@ def binomial(count, prob, generator=None):
         >>> torch.binomial(torch.tensor([5.0, 10.0]), torch.tensor([1.0, 0.0]))
         tensor([5., 0.])
     """
-    n, p = np.broadcast_arrays(count._data, prob._data)
-    return _new(rng(generator).binomial(n.astype(np.int64), p).astype(count._data.dtype))
+    n, p = np.broadcast_arrays(count._array, prob._array)
+    return _new(rng(generator).binomial(n.astype(np.int64), p).astype(count._array.dtype))

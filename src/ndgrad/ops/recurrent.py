@@ -231,8 +231,8 @@ def _lstm_layer_backward(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, 
     """Gradients of mkldnn_rnn_layer's output, hy and cy with respect to its seven tensor inputs."""
     create = is_grad_enabled()   # the engine runs formulas with grad mode on only for create_graph
     if not create:
-        arrays = _lstm_layer_bptt([None if g is None else g._data for g in grads[:3]], input._data, w_ih._data,
-                                  w_hh._data, hx._data, cx._data, reverse, output._data, workspace._data,
+        arrays = _lstm_layer_bptt([None if g is None else g._array for g in grads[:3]], input._array, w_ih._array,
+                                  w_hh._array, hx._array, cx._array, reverse, output._array, workspace._array,
                                   grad_input_mask)
         return tuple(None if a is None else Tensor._make(a, False, None, 0) for a in arrays)
     leaves = [t if t.requires_grad else t.detach().requires_grad_() for t in (input, w_ih, w_hh, b_ih, b_hh, hx, cx)]

@@ -236,9 +236,9 @@ def mean(*args, **kwargs):
 
 @register(method=True)
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
-    if dtype is None and input._data.dtype.kind not in "fc":
+    if dtype is None and input._array.dtype.kind not in "fc":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
-                           f"{_type_word(input._data.dtype)}")
+                           f"{_type_word(input._array.dtype)}")
     return nansum(input, dim, keepdim, dtype=dtype) / input.isnan().logical_not().sum(dim, keepdim)
 
 
@@ -1562,8 +1562,8 @@ def _gradient_1d(f, dim, h, edge_order):
             front = (at(0) * -1.5 + at(1) * 2 - at(2) * 0.5) / h
             back = (at(-3) * 0.5 - at(-2) * 2 + at(-1) * 1.5) / h
     else:
-        c = h.detach().numpy().astype(np.result_type(h._data.dtype, np.float64) if h._data.dtype.kind in "biu"
-                                      else h._data.dtype)
+        c = h.detach().numpy().astype(np.result_type(h._array.dtype, np.float64) if h._array.dtype.kind in "biu"
+                                      else h._array.dtype)
         if c.ndim != 1 or c.shape[0] != n:
             raise RuntimeError("torch.gradient expected each tensor to be on the same device and the coordinates "
                                "of each dimension to be 1-d of the dimension's size")
@@ -1649,11 +1649,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
         >>> hist, edges
         (tensor([2., 1., 1.]), tensor([0., 2., 4., 6.]))
     """
-    if input._data.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._data.dtype)}'")
-    values = np.asarray(input._data).ravel()
-    edges = bins._data if isinstance(bins, Tensor) else bins
-    w = None if weight is None else np.asarray(weight._data).ravel()
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._array.dtype)}'")
+    values = np.asarray(input._array).ravel()
+    edges = bins._array if isinstance(bins, Tensor) else bins
+    w = None if weight is None else np.asarray(weight._array).ravel()
     hist, edges = np.histogram(values, bins=edges, range=range, weights=w, density=density)
     make = input.new_tensor
-    return return_types.histogram(make(hist.astype(input._data.dtype)), make(edges.astype(input._data.dtype)))
+    return return_types.histogram(make(hist.astype(input._array.dtype)), make(edges.astype(input._array.dtype)))

@@ -440,7 +440,7 @@ def grid_sample_composite(input, grid, interp, padding, align):
     sizes = tuple(input.shape[2:])
     n, c = input.shape[:2]
     out_shape = tuple(grid.shape[1:-1])
-    taps = _grid_taps(grid._data, sizes, interp, padding, align)
+    taps = _grid_taps(grid._array, sizes, interp, padding, align)
     weights = []
     for s, size in enumerate(sizes):
         x = grid[..., len(sizes) - 1 - s]
@@ -464,7 +464,7 @@ def grid_sample_composite(input, grid, interp, padding, align):
             idx.append(np.clip(i, 0, sizes[s] - 1))
         linear = np.ravel_multi_index(idx, sizes).reshape(n, 1, -1)
         vals = flat.gather(2, creation.tensor(np.broadcast_to(linear, (n, c, linear.shape[-1])).copy()))
-        w = creation.tensor(ok.astype(input._data.dtype))
+        w = creation.tensor(ok.astype(input._array.dtype))
         for s, k in enumerate(combo):
             if weights[s][k] is not None:
                 w = w * weights[s][k]
@@ -575,7 +575,7 @@ _GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 @register()
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
-    _check_grid_sampler(input._data, grid._data, interpolation_mode)
+    _check_grid_sampler(input._array, grid._array, interpolation_mode)
     kernel = grid_sampler_2d if input.ndim == 4 else grid_sampler_3d
     return kernel(input, grid, interpolation_mode, padding_mode, align_corners)
 

@@ -112,7 +112,7 @@ def _inplace_view(view_op, self, *args):
             _refuse_view_inplace(self)
         _check_leaf_inplace(self)
     out = view_op(self, *args)
-    self._data = out._data
+    self._array = out._array
     if out._fw is not None:   # forward AD: the tangent takes the view's geometry too
         self._fw = out._fw
     if out._grad_fn is not None:
@@ -169,7 +169,7 @@ def view(self, *args, **kwargs):
 
 def _view_dtype(input, dtype):
     """The same bytes read as `dtype`: not differentiable, shares memory and version counter."""
-    a, new = input._data, dtype.np
+    a, new = input._array, dtype.np
     if input._math_bits and new != a.dtype:   # the bits cannot be read through another dtype
         raise RuntimeError("torch.Tensor.view is not supported for " + ("conjugate view tensors" if input._math_bits &
                            CONJ_BIT else "tensors with negative bit set") + " when converting to a different dtype.")
@@ -183,7 +183,7 @@ def _view_dtype(input, dtype):
             raise RuntimeError(f"self.size(-1) must be divisible by {new.itemsize // a.itemsize} {what}, "
                                f"but got {a.shape[-1]}")
     t = input.detach()
-    t._data = a.view(new)
+    t._array = a.view(new)
     return t
 
 
@@ -217,7 +217,7 @@ def _reshape_method(self, *args, **kwargs):
 
 def _reshape(input, shape):
     shape = _infer_size(shape, input.numel())
-    if input._data.flags.c_contiguous:
+    if input._array.flags.c_contiguous:
         return _view(input, shape)
     try:
         return _reshape_alias(input, shape)
@@ -424,7 +424,7 @@ def _movedim(input, src, dst):
 
 
 def _conj(t):
-    return t.conj() if t._data.dtype.kind == "c" else t
+    return t.conj() if t._array.dtype.kind == "c" else t
 
 
 def _deprecated_on_0d(what, hint):
@@ -1107,14 +1107,14 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
         _check_leaf_inplace(self)
         raise NotImplementedError("the derivative for 'set_' is not implemented in ndgrad (call it under "
                                   "ndgrad.no_grad())")
-    dtype = self._data.dtype
+    dtype = self._array.dtype
     if source is None:
-        data = namespace(self._data).empty((0,), dtype=dtype)
+        data = namespace(self._array).empty((0,), dtype=dtype)
     elif isinstance(source, Tensor):
-        if source._data.dtype != dtype:
+        if source._array.dtype != dtype:
             raise RuntimeError(f"Expected object of scalar type {self.dtype.title} but got scalar type "
                                f"{source.dtype.title} for argument 'source'")
-        data = source._data
+        data = source._array
     else:   # a storage (typed or untyped): a strided view of its memory
         owner = source._owner
         size = tuple(size) if size is not None else (owner.nbytes // dtype.itemsize - storage_offset,)
@@ -1130,7 +1130,7 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
                                f"{need * dtype.itemsize} are out of bounds for storage of size {owner.nbytes}")
         data = np.ndarray(size, dtype, buffer=owner, offset=storage_offset * dtype.itemsize,
                           strides=tuple(st * dtype.itemsize for st in stride))
-    self._data = data
+    self._array = data
     self._vc[0] += 1
     self._acc = None   # as torch: the tensor gets a new AccumulateGrad (gradient edges taken before stay apart)
     return self
@@ -1228,12 +1228,12 @@ def _as_strided_scatter(input, src, size, stride, offset):
 
 @register(method=True)
 def as_strided_scatter(input, src, size, stride, storage_offset=None):
-    if not input._data.flags.c_contiguous:
+    if not input._array.flags.c_contiguous:
         raise NotImplementedError("as_strided_scatter of a non-contiguous input is not implemented in ndgrad yet "
                                   "(call .contiguous() on it first)")
     size, stride = _size((size,)), _size((stride,))
     offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
-    slot = _as_strided.spec.forward(input._data, size, stride, offset).shape
+    slot = _as_strided.spec.forward(input._array, size, stride, offset).shape
     if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
@@ -1330,7 +1330,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    slot = _diagonal_view(input._data, operator.index(offset), d1, d2).shape
+    slot = _diagonal_view(input._array, operator.index(offset), d1, d2).shape
     if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
@@ -1361,7 +1361,7 @@ def view_as_real(input):
 @register()
 @autocast_as("view_as_complex")
 def view_as_complex(input):
-    a = input._data
+    a = input._array
     if a.dtype == np.float16:
         raise NotImplementedError("view_as_complex of a float16 tensor: ndgrad has no complex32 dtype")
     if a.dtype.kind != "f":
@@ -1645,8 +1645,8 @@ def _reshape_alias_strided(input, size, stride):
     """aten._reshape_alias: a view of input with the given size and stride, which must be those of
     reshaping input to `size` without a copy (the op's derivative assumes a reshape)."""
     size, stride = _size((size,)), _size((stride,))
-    view = np.reshape(input._data, size, copy=False) if input.numel() == int(np.prod(size)) else None
-    item = input._data.itemsize
+    view = np.reshape(input._array, size, copy=False) if input.numel() == int(np.prod(size)) else None
+    item = input._array.itemsize
     if view is None or any(n > 1 and s * item != vs for n, s, vs in zip(size, stride, view.strides)):
         raise NotImplementedError(f"_reshape_alias: size {_shape_str(size)} and stride {_shape_str(stride)} are not a "
                                   f"reshape of the input's shape {_shape_str(input.shape)} and stride "

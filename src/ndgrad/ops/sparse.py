@@ -1,6 +1,6 @@
 """Sparse tensors: layout conversions, constructors, accessors and the torch.sparse ops.
 
-A sparse Tensor is an ordinary Tensor whose `_data` is a sparse container (ndgrad/_sparse_array.py)
+A sparse Tensor is an ordinary Tensor whose `_array` is a sparse container (ndgrad/_sparse_array.py)
 instead of an ndarray; forwards here take and return those containers and go through the same
 `@op` glue and derivatives.yaml entries ("# ---- sparse tensors ----") as every dense op. The few
 backward helpers the formulas call are registered under torch's private names (`_sparse_sum_backward`,
@@ -75,7 +75,7 @@ def _to_sparse_dim(input, sparse_dim):
 # arguments: their backward converts the gradient back to those, and like torch's, their nodes save
 # no tensor (a second backward through them works).
 def _source(t):
-    d = t._data
+    d = t._array
     return _layout(d), (d.blocksize if _layout(d) in BLOCKED else None)
 
 
@@ -113,7 +113,7 @@ def _blocksize(blocksize, layout):
 
 
 def _same(input, layout, blocksize):
-    data = input._data
+    data = input._array
     return _layout(data) is layout and (layout not in BLOCKED or blocksize is None
                                         or tuple(blocksize) == data.blocksize)
 
@@ -150,7 +150,7 @@ def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=N
     """
     _no_dense_dim(dense_dim)
     if sparse_dim is not None:
-        if self.layout is sparse_coo and self._data.sparse_dim == sparse_dim:
+        if self.layout is sparse_coo and self._array.sparse_dim == sparse_dim:
             return self
         return _to_sparse_dim(self, sparse_dim)
     target = layout or sparse_coo
@@ -233,7 +233,7 @@ def _values_at(input, pattern):
 @register("_sparse_with_values")
 def _with_values(pattern, values):
     """A sparse tensor with the indices of `pattern` and the given `values` (differentiable in values)."""
-    d = pattern._data
+    d = pattern._array
     if isinstance(d, COO):
         return sparse_coo_tensor(_int_tensor(d.indices), values, d.shape, is_coalesced=d.coalesced)
     return sparse_compressed_tensor(_int_tensor(d.compressed), _int_tensor(d.plain), values, d.shape,
@@ -244,7 +244,7 @@ def _with_values(pattern, values):
 def _expect(self, layouts, what, name):
     if self.layout not in layouts:
         raise RuntimeError(f"{name} expected {what} layout but got {NAMES[self.layout]}")
-    return self._data
+    return self._array
 
 
 def _coalesced_coo(self, what):
@@ -308,19 +308,19 @@ def is_coalesced(self):
 @_method
 def _nnz(self):
     if self.layout is strided:
-        raise unsupported("_nnz", self._data)
-    return self._data.nnz
+        raise unsupported("_nnz", self._array)
+    return self._array.nnz
 
 
 @_method
 def sparse_dim(self):
-    d = self._data
+    d = self._array
     return 0 if type(d) in ARRAY_TYPES else d.sparse_dim if isinstance(d, COO) else 2
 
 
 @_method
 def dense_dim(self):
-    d = self._data
+    d = self._array
     return d.ndim if type(d) in ARRAY_TYPES else d.values.ndim - 1 if isinstance(d, COO) else 0
 
 
@@ -366,7 +366,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     indices, values = _as_tensor(indices), _as_tensor(values)
     if dtype is not None:
         values = values.to(dtype)
-    idx = indices._data
+    idx = indices._array
     if idx.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
     if idx.dtype.kind == "f":   # torch takes floating indices, as int64
@@ -411,7 +411,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     if ci.ndim != 1 or pi.ndim != 1 or values.ndim != (3 if blocked else 1):
         raise NotImplementedError("ndgrad: compressed sparse tensors are 2-D, without batch or dense dimensions "
                                   f"(values of {3 if blocked else 1} dims, got {values.ndim})")
-    c, p, nnz = ci._data, pi._data, pi.shape[0]
+    c, p, nnz = ci._array, pi._array, pi.shape[0]
     name = "crow_indices" if layout in ROW_MAJOR else "ccol_indices"
     for broken, rule in ((len(c) == 0 or c[0] != 0, f"{name}[..., 0] == 0"), (c[-1] != nnz, f"{name}[..., -1] == nnz"),
                          (np.any(np.diff(c) < 0), f"0 <= {name}[..., 1:] - {name}[..., :-1]")):

@@ -464,7 +464,7 @@ class _Cached:
         """The arrays the op's forward returned (what the glue wraps and records again)."""
         if not allow_mutation and any(o._vc[0] != v for o, v in zip(self.outs, self.versions)):
             raise RuntimeError("Tensor cached during selective activation checkpoint has been mutated")
-        return tuple(o._data for o in self.outs) if self.is_tuple else self.outs[0]._data
+        return tuple(o._array for o in self.outs) if self.is_tuple else self.outs[0]._array
 
 
 class _OpMode:

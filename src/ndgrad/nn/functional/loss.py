@@ -192,7 +192,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 def _cross_entropy_probs(logp, target, weight, reduction, ignore_index, label_smoothing, class_dim):
     if not target.is_floating_point():
         raise RuntimeError(f"cross_entropy: Expected floating point type for target with class probabilities, "
-                           f"got {_ops._type_name(target._data)}")
+                           f"got {_ops._type_name(target._array)}")
     if ignore_index >= 0:
         raise RuntimeError("cross_entropy: ignore_index is not supported for floating point target")
     classes = logp.shape[class_dim]
