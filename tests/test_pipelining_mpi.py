@@ -136,8 +136,9 @@ failing = pytest.mark.skipif(not HYDRA, reason="the failure tests use MPICH's mp
                                      (4, "hang")])
 def test_a_failing_rank_stops_every_other_rank_of_a_ddp_step(n, mode, tmp_path):
     reports = launch_failing(n, f"failing_ddp:{mode}", tmp_path)
+    # (a rank killed or gone without MPI_Finalize lets mpiexec end the others, sometimes before they report)
     check_survivors(reports, n, NAMED[mode], "DDP step 2",
-                    required="none" if mode == "kill" else "all" if n == 2 else "any")
+                    required="none" if mode in ("kill", "vanish") else "all" if n == 2 else "any")
 
 
 @failing
