@@ -62,10 +62,13 @@ def test_relu_and_threshold_pass_the_gradient_of_a_nan_input(dtype):
         g = T.tensor(np.cos(np.arange(6000)), dtype=getattr(T, dtype))
         T.relu(x).backward(g)
         t = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
-        T.nn.functional.threshold(t, 0.5, 2.0).backward(g)
-        return [x.grad, t.grad]
+        y = T.nn.functional.threshold(t, 0.5, 2.0)   # a NaN input stays NaN in the forward too
+        y.backward(g)
+        u = T.tensor(x0, dtype=getattr(T, dtype))
+        T.nn.functional.threshold_(u, 0.5, 2.0)
+        return [x.grad, t.grad, y.detach(), u]
     out = parity(s)
-    assert (out[0][::7] != 0).all()
+    assert (out[0][::7] != 0).all() and np.isnan(out[2][::7]).all() and np.isnan(out[3][::7]).all()
 
 
 @pytest.mark.parametrize("kernel,stride", [(2, None), (3, 1), (3, 2)])

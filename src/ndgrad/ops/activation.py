@@ -70,7 +70,8 @@ register("relu_")(relu.inplace)
 
 
 def _threshold(input, threshold, value):
-    return np.where(input > threshold, input, np.asarray(value, input.dtype))
+    # `value` where input <= threshold, as torch's kernel decides: a NaN input stays NaN
+    return np.where(input <= threshold, np.asarray(value, input.dtype), input)
 
 
 threshold = op("threshold", public="threshold")(_threshold)
