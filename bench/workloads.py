@@ -159,21 +159,14 @@ def mlp(lib, mod):
         x, y = T.tensor(x_np), T.tensor(y_np)
         params = [T.tensor(p, requires_grad=True) for p in p_np]
 
-        def step(mark=_noop):
+        def loss_fn(x, y):
             h = x
             for i in range(layers):
                 h = h @ params[2 * i] + params[2 * i + 1]
                 if i < layers - 1:
                     h = T.relu(h)
-            loss = F.cross_entropy(h, y)
-            mark("forward")
-            loss.backward()
-            mark("backward")
-            with T.no_grad():
-                for p in params:
-                    p -= LR * p.grad
-                    p.grad = None
-            return loss
+            return F.cross_entropy(h, y)
+        step = _sgd_step(mod, loss_fn, (x, y), params)
     elif lib == "autograd":
         import autograd
         import autograd.numpy as anp
@@ -259,21 +252,14 @@ def cnn(lib, mod):
         x, y = T.tensor(x_np), T.tensor(y_np)
         params = [T.tensor(p, requires_grad=True) for p in p_np]
 
-        def step(mark=_noop):
+        def loss_fn(x, y):
             h = x
             for w, gamma, beta in (params[0:3], params[3:6]):
                 h = F.conv2d(h, w, padding=1)
                 h = F.batch_norm(h, None, None, gamma, beta, training=True)
                 h = F.max_pool2d(F.relu(h), 2)
-            loss = F.cross_entropy(h.reshape(h.shape[0], -1) @ params[6] + params[7], y)
-            mark("forward")
-            loss.backward()
-            mark("backward")
-            with T.no_grad():
-                for p in params:
-                    p -= LR * p.grad
-                    p.grad = None
-            return loss
+            return F.cross_entropy(h.reshape(h.shape[0], -1) @ params[6] + params[7], y)
+        step = _sgd_step(mod, loss_fn, (x, y), params)
     elif lib == "mygrad":
         mg = mod
         from mygrad.nnet import batchnorm, conv_nd, max_pool, relu, softmax_crossentropy
@@ -538,19 +524,11 @@ def cnn_small(lib, mod, batch=64, classes=10):
     x, y = T.tensor(x_np), T.tensor(y_np)
     params = [T.tensor(p, requires_grad=True) for p in p_np]
 
-    def step(mark=_noop):
+    def loss_fn(x, y):
         h = F.max_pool2d(F.relu(F.conv2d(x, params[0], params[1], padding=1)), 2)
         h = F.max_pool2d(F.relu(F.conv2d(h, params[2], params[3], padding=1)), 2)
-        loss = F.cross_entropy(h.reshape(batch, -1) @ params[4] + params[5], y)
-        mark("forward")
-        loss.backward()
-        mark("backward")
-        with T.no_grad():
-            for p in params:
-                p -= LR * p.grad
-                p.grad = None
-        return loss
-    return step
+        return F.cross_entropy(h.reshape(batch, -1) @ params[4] + params[5], y)
+    return _sgd_step(mod, loss_fn, (x, y), params)
 
 
 def lstm(lib, mod, batch=16, steps=32, features=32, hidden=64, classes=10):
@@ -571,18 +549,10 @@ def lstm(lib, mod, batch=16, steps=32, features=32, hidden=64, classes=10):
     params = list(net.parameters()) + [head_w, head_b]
     x, y = T.tensor(x_np), T.tensor(y_np)
 
-    def step(mark=_noop):
+    def loss_fn(x, y):
         out, _ = net(x)
-        loss = T.nn.functional.cross_entropy(out[:, -1] @ head_w + head_b, y)
-        mark("forward")
-        loss.backward()
-        mark("backward")
-        with T.no_grad():
-            for p in params:
-                p -= LR * p.grad
-                p.grad = None
-        return loss
-    return step
+        return T.nn.functional.cross_entropy(out[:, -1] @ head_w + head_b, y)
+    return _sgd_step(mod, loss_fn, (x, y), params)
 
 
 # ---- (i) torch.func transforms: nested Jacobians, Hessians, per-sample gradients -----------------
