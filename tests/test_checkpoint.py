@@ -65,6 +65,32 @@ def test_checkpoint_matches_torch():
     assert all((a == b).all() for a, b in zip(r[:3], r[3:]))
 
 
+@pytest.mark.parametrize("reentrant", [False, True])
+def test_recomputation_runs_in_the_autocast_region_of_the_forward(reentrant):
+    pytest.importorskip("ml_dtypes")
+
+    def scenario(T):
+        seen = []
+
+        def f(x, w):
+            h = T.mm(x, w)           # on autocast's list: bfloat16 inside the region
+            seen.append(h.dtype)
+            return T.mm(h, w).sum()
+
+        x = T.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+        w = T.tensor([[1.5, 0.5], [-0.5, 2.0]], requires_grad=True)
+        grads = []
+        for enabled in (True, False):
+            with T.autocast("cpu", dtype=T.bfloat16, enabled=enabled):
+                loss = ck(T).checkpoint(f, x, w, use_reentrant=reentrant)
+            loss.backward()   # outside the region: the recomputation must return to it
+            grads += [x.grad.float(), w.grad.float()]
+            x.grad = w.grad = None
+        return [str(seen)] + grads
+    r = both(scenario)
+    assert r[0] == str([ndgrad.bfloat16] * 2 + [ndgrad.float32] * 2)
+
+
 def test_checkpoint_without_rng_preservation_draws_a_new_mask():
     ndgrad.manual_seed(0)
     x = ndgrad.ones(200, dtype=ndgrad.float64, requires_grad=True)

@@ -17,12 +17,14 @@ autograd.grad or backward(inputs=...)).
 import contextlib
 import copy
 import enum
+import functools
 import traceback
 import warnings
 import weakref
 from collections import defaultdict
 
 from .. import _random
+from ..amp import autocast_mode
 from ..autograd import engine
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad, state as _grad_state
@@ -59,6 +61,14 @@ class _rng_replay:
     def __exit__(self, *exc):
         if self.saved is not None:
             _random.set_rng_state(self.now)
+
+
+def _autocast_now():
+    """The CPU autocast region the forward ran in, as a maker of a like region to recompute in (backward
+    runs outside the region, and recomputed products must have the dtypes the forward saved)."""
+    return functools.partial(autocast_mode.autocast, "cpu", dtype=autocast_mode.get_autocast_dtype("cpu"),
+                             enabled=autocast_mode.is_autocast_enabled("cpu"),
+                             cache_enabled=autocast_mode.is_autocast_cache_enabled())
 
 
 _early_stop_override = [None]   # set_checkpoint_early_stop's value while it is active
@@ -123,7 +133,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if not _grad_state.enabled:   # as torch: nothing will be recomputed, so no context either
         return function(*args, **kwargs)
     rng = _random.get_rng_state() if preserve else None
-    frame = _Frame(function, args, kwargs, rng, early_stop, determinism_check == "default", debug, recompute_context)
+    frame = _Frame(function, args, kwargs, rng, early_stop, determinism_check == "default", debug,
+                   recompute_context, _autocast_now())
     with _ForwardHooks(frame), forward_context:
         out = function(*args, **kwargs)
     frame.forward_completed = True
@@ -203,7 +214,8 @@ class _Frame:
     A backward (a graph task, or a GraphExecGroup) recomputes the function once, on the first
     unpack; each recomputed value is dropped as it is unpacked."""
 
-    def __init__(self, function, args, kwargs, rng, early_stop, check, debug, recompute_context):
+    def __init__(self, function, args, kwargs, rng, early_stop, check, debug, recompute_context, autocast):
+        self.autocast = autocast
         self.function, self.args, self.kwargs, self.rng = function, args, kwargs, rng
         self.recompute_context = recompute_context
         self.early_stop, self.check, self.debug = early_stop, check, debug
@@ -236,7 +248,8 @@ class _Frame:
             self.counter[gid] = 0
             del self.logs[1][:]
             try:
-                with _rng_replay(self.rng), _RecomputeHooks(self, gid), enable_grad(), self.recompute_context:
+                with _rng_replay(self.rng), self.autocast(), _RecomputeHooks(self, gid), enable_grad(), \
+                        self.recompute_context:
                     self.function(*self.args, **self.kwargs)
             except _StopRecomputation:
                 pass
@@ -353,6 +366,7 @@ class CheckpointFunction(Function):
     def forward(ctx, run_function, preserve_rng_state, *args):
         ctx.run_function = run_function
         ctx.rng = _random.get_rng_state() if preserve_rng_state else None
+        ctx.autocast = _autocast_now()
         ctx.tensor_positions = [i for i, a in enumerate(args) if _is_tensor(a)]
         ctx.other_args = list(args)
         for i in ctx.tensor_positions:
@@ -374,7 +388,7 @@ class CheckpointFunction(Function):
         for i, t in zip(ctx.tensor_positions, ctx.saved_tensors):
             args[i] = t
         inputs = _detached(args)
-        with _rng_replay(ctx.rng), enable_grad():
+        with _rng_replay(ctx.rng), ctx.autocast(), enable_grad():
             outputs = ctx.run_function(*inputs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grads) if _is_tensor(o) and o.requires_grad and g is not None]
