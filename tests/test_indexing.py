@@ -4,12 +4,14 @@ Each scenario is written once against the torch API and runs on ndgrad; where to
 on torch too and the results (values, gradients, node names, errors) must agree. Gradient checks of every
 op form are in the registry (op_db/indexing.py, run by test_ops.py).
 """
+import warnings
+
 import numpy as np
 import pytest
 
 import ndgrad
 
-from parity import both, parity, same_error
+from parity import both, err, parity, same_error
 
 
 def x34(T, requires_grad=True):
@@ -268,10 +270,33 @@ def test_scatter_reduce_forms():
     parity(run)
 
 
-def test_scatter_reduce_with_grad_is_not_differentiable():
-    x = ndgrad.ones(2, dtype=ndgrad.float64, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="scatter.reduce"), pytest.warns(UserWarning, match="deprecated"):
-        x.scatter(0, ndgrad.tensor([0]), ndgrad.ones(1, dtype=ndgrad.float64), reduce="add")
+@pytest.mark.filterwarnings("ignore:The reduce argument")
+def test_scatter_with_reduce_records_a_node_whose_backward_refuses():
+    # torch has no derivative for scatter(reduce=): a NotImplemented node, raising in backward and
+    # naming the in-place op where that ran
+    def scenario(T):
+        x = T.ones(2, 3, dtype=T.float64, requires_grad=True)
+        i, src = T.tensor([[0, 1, 0]]), T.full((1, 3), 2.0, dtype=T.float64, requires_grad=True)
+        out = []
+        for y in (x.scatter(0, i, src, reduce="add"), x.clone().scatter_(0, i, src, reduce="multiply"),
+                  x.clone().scatter_(1, i, 3.0, reduce="add"), T.scatter(x, 0, i, 3.0, reduce="multiply")):
+            out += [y.detach(), y.grad_fn.name(), err(lambda: y.sum().backward())]
+        return out
+    r = both(scenario)
+    assert r[1] == "torch::autograd::NotImplemented"
+    assert r[2][1] == "derivative for aten::scatter is not implemented"
+    assert r[5][1] == "derivative for aten::scatter_ is not implemented"
+
+
+def test_scatter_reduce_with_tensor_src_warns_once(monkeypatch):
+    monkeypatch.setattr(ndgrad.ops.indexing, "_scatter_reduce_warned", [])
+    x, i, src = ndgrad.ones(3), ndgrad.tensor([0]), ndgrad.ones(1)
+    with pytest.warns(UserWarning, match="reduce argument of torch.scatter with Tensor src is deprecated") as w:
+        x.scatter(0, i, src, reduce="add")
+    assert w[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x.scatter(0, i, src, reduce="add")
 
 
 def test_masked_fill_casts_the_value_to_the_tensor_dtype():

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _dtype
 from . import _registry
+from ..autograd.anomaly_mode import _user_stacklevel
 from ..backends import is_array, namespace
 from ._registry import autocast_as, op, register
 from ._schema import Parser
@@ -775,9 +776,12 @@ def _scatter_reduce_forward(input, dim, index, src, reduce):
 
 _scatter_src = op("scatter.src", public=False)(_scatter_forward)
 _scatter_value = op("scatter.value", public=False)(_scatter_forward)
-# torch has no derivative for the reduce forms: given inputs that require grad, they refuse to run
+# torch has no derivative for the reduce forms: their nodes raise in backward, naming the in-place op
+# (scatter_) where that ran, hence in-place ops of their own
 _scatter_reduce_src = op("scatter.reduce", public=False)(_scatter_reduce_forward)
 _scatter_reduce_value = op("scatter.value_reduce", public=False)(_scatter_reduce_forward)
+_scatter_reduce_src_ = op("scatter_.reduce", public=False)(_scatter_reduce_forward)
+_scatter_reduce_value_ = op("scatter_.value_reduce", public=False)(_scatter_reduce_forward)
 
 
 _scatter_args = Parser("scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor? out=None)",
@@ -790,6 +794,7 @@ _scatter__args = Parser("scatter_(Tensor self, int dim, Tensor index, Tensor src
                         "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)").method()
 # (src, value) x (no reduce, reduce): the ops of the overloads, in their order
 _SCATTER = (_scatter_src, _scatter_reduce_src, _scatter_value, _scatter_reduce_value)
+_SCATTER_ = (_scatter_src, _scatter_reduce_src_, _scatter_value, _scatter_reduce_value_)
 
 
 @register(method=True)
@@ -803,7 +808,7 @@ def scatter(*args, **kwargs):
 @_registry.method("scatter_")
 def scatter_(self, *args, **kwargs):
     which, values = _scatter__args.parse(args, kwargs)
-    return _registry.call_inplace(_SCATTER[which].spec, _scatter_values(which, self, *values))
+    return _registry.call_inplace(_SCATTER_[which].spec, _scatter_values(which, self, *values))
 
 
 def _scatter_values(which, input, dim, index, src, reduce=None):
@@ -818,11 +823,15 @@ def _scatter_values(which, input, dim, index, src, reduce=None):
         return input, dim, index, src
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    if is_tensor:
+    if is_tensor and not _scatter_reduce_warned:   # once per process, as torch's
+        _scatter_reduce_warned.append(True)
         warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
                       "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=_user_stacklevel())
     return input, dim, index, src, reduce
+
+
+_scatter_reduce_warned = []
 
 
 @op("scatter_add", public=False)
