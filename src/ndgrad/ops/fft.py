@@ -6,8 +6,9 @@ import warnings
 import numpy as np
 
 from ._registry import op, register
-from .padding import pad
-from .shape import view_as_real
+from .creation import ones
+from .padding import constant_pad_nd, pad
+from .shape import _unfold_backward, view_as_complex, view_as_real
 from ..backends.numpy_backend import fft
 
 
@@ -129,3 +130,110 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                       "still call torch.view_as_real on the complex output to recover the old return format.")
         return view_as_real(spec)
     return spec
+
+
+# ---- inverse short-time Fourier transform: each frame's inverse DFT, windowed again, the frames
+# overlapped and added, then divided by the overlap-added squared window (composed of ops, as torch's)
+@register()
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
+          onesided=None, length=None, return_complex=False):
+    """The inverse of :func:`stft` (given the same `n_fft`, `hop_length`, `win_length`, `window`, `center`
+    and `normalized`): a signal whose short-time Fourier transform is `input`.
+
+    Args:
+        input (Tensor): the complex spectrum, (freq, frames) or (B, freq, frames), as `stft` returns it.
+        n_fft (int): the frame length.
+        hop_length (int, optional): the frame step. Default: ``n_fft // 4``.
+        win_length (int, optional): the window length (padded to `n_fft`). Default: `n_fft`.
+        window (Tensor, optional): the window (default: all ones); its overlap-added square must not
+            vanish anywhere in the output.
+        center (bool): `input` came from a centered (padded) signal. Default: ``True``.
+        normalized (bool): `input` was normalized by ``n_fft ** -0.5``. Default: ``False``.
+        onesided (bool, optional): `input` has only the ``n_fft // 2 + 1`` non-negative frequencies
+            (default: unless it has `n_fft` of them).
+        length (int, optional): the output length (trimmed, or zero-padded at the end).
+        return_complex (bool): a complex output (then `onesided` must be False). Default: ``False``.
+
+    Returns:
+        Tensor: the signal, (L,) or (B, L).
+
+    Example::
+
+        >>> x = torch.arange(8.)
+        >>> spec = torch.stft(x, 4, hop_length=1, window=torch.hann_window(4), return_complex=True)
+        >>> y = torch.istft(spec, 4, hop_length=1, window=torch.hann_window(4))
+        >>> y.shape, torch.allclose(y, x)
+        (torch.Size([8]), True)
+    """
+    if not input.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output from stft with "
+                           "return_complex=True.")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+
+    def where():   # torch's messages start with the call
+        shape = ", ".join(map(str, input.shape))
+        kind = "CPU" + input.type().rsplit(".", 1)[-1].replace("Tensor", "Type")
+        win_text = "None" if window is None else f"{window.type()}{{[{', '.join(map(str, window.shape))}]}}"
+        flag = lambda v: "None" if v is None else int(v)   # noqa: E731
+        return (f"istft({kind}[{shape}], n_fft={n_fft}, hop_length={hop}, win_length={win}, window={win_text}, "
+                f"center={int(center)}, normalized={int(normalized)}, onesided={flag(onesided)}, "
+                f"length={'None' if length is None else length}, return_complex={int(return_complex)}) ")
+
+    real = view_as_real(input.resolve_conj())
+    n_frames, fft_size = real.size(-2), real.size(-3)
+    if real.numel() == 0:
+        raise RuntimeError(where() + ": istft input tensor cannot be empty")
+    if real.ndim not in (3, 4):
+        raise RuntimeError(where() + f": expected a tensor with 3 or 4 dimensions, but got {real.ndim}")
+    one = fft_size != n_fft if onesided is None else onesided
+    if one and n_fft // 2 + 1 != fft_size:
+        raise RuntimeError(where() + ": expected the frequency dimension (3rd to the last) of the input tensor to "
+                           f"match n_fft / 2 + 1 when onesided=True, but got {fft_size}")
+    if not one and n_fft != fft_size:
+        raise RuntimeError(where() + ": expected the frequency dimension (3rd to the last) of the input tensor to "
+                           f"match n_fft when onesided=False, but got {fft_size}")
+    if not 0 < hop <= win:
+        raise RuntimeError(where() + ": expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        raise RuntimeError(where() + ": expected 0 < win_length <= n_fft")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win):
+        raise RuntimeError(where() + ": Invalid window shape. window has to be 1D and length of `win_length`")
+    w = window if window is not None else ones(win, dtype=real.dtype)
+    if win != n_fft:   # a shorter window sits centred in the frame
+        left = (n_fft - win) // 2
+        w = constant_pad_nd(w, (left, n_fft - win - left), 0)
+    frames = view_as_complex((real if real.ndim == 4 else real.unsqueeze(0)).transpose(1, 2))  # (B, frames, freq)
+    norm = 1 if normalized else 2
+    if return_complex:
+        if one:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        frames = _fft_c2c(frames, [2], norm, False)
+    else:
+        if window is not None and window.is_complex():
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        if not one:
+            frames = frames[..., :n_fft // 2 + 1]
+        frames = _fft_c2r(frames, [2], norm, n_fft)
+    total = n_fft + hop * (n_frames - 1)
+    y = _unfold_backward(frames * w.view(1, 1, n_fft), [frames.shape[0], total], 1, n_fft, hop)
+    envelope = _unfold_backward(w.pow(2).expand(1, n_frames, n_fft), [1, total], 1, n_fft, hop)
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else -(n_fft // 2) if center else total
+    y, envelope = y[:, start:end], envelope[:, start:end]
+    lowest = envelope.abs().min().lt(1e-11)
+    if lowest:
+        raise RuntimeError(where() + f"window overlap add min: {int(lowest)}\n[ CPUBoolType{{}} ]")
+    y = y / envelope
+    if real.ndim == 3:
+        y = y.squeeze(0)
+    if end > total:
+        if not _istft_warned:   # once per process, as torch's
+            _istft_warned.append(True)
+            warnings.warn("The length of signal is shorter than the length parameter. Result is being padded with "
+                          "zeros in the tail. Please check your center and hop_length settings.")
+        y = constant_pad_nd(y, (0, end - total), 0)
+    return y
+
+
+_istft_warned = []
