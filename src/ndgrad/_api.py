@@ -33,7 +33,7 @@ DELIBERATELY_ABSENT = {
             warnings TYPE_CHECKING torch USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH compiled_with_cxx11_abi
             classproperty cpp
             has_lapack has_mkl has_openmp has_spectral get_file_path prepare_multiprocessing_environment"""),
-        # the JIT's C++ IR, types and tooling (torch.jit is TorchScript's compiler)
+        # the JIT's C++ IR, types and tooling (ndgrad.jit is torch.jit with the JIT disabled: nothing compiles)
         "TorchScript / jit internals": _names(
             """AliasDb AnyType Argument ArgumentSpec AwaitType Block BoolType CallStack Capsule ClassType Code
             CompilationUnit CompleteArgumentSpec ComplexType ConcreteModuleType ConcreteModuleTypeBuilder
@@ -45,7 +45,7 @@ DELIBERATELY_ABSENT = {
             ScriptModuleSerializer ScriptObject ScriptObjectProperty StaticModule StreamObjType StringType
             TensorType TracingState TupleType Type UnionType Use Value BufferDict ModuleDict ParameterDict IODescriptor
             classes fork
-            wait futures jit import_ir_module import_ir_module_from_buffer merge_type_from_type_comment
+            wait import_ir_module import_ir_module_from_buffer merge_type_from_type_comment
             parse_ir parse_schema parse_type_comment unify_type_list AggregationType AVG SUM
             BenchmarkConfig BenchmarkExecutionStats ThroughputBenchmark LockingLogger LoggerBase NoopLogger
             PyTorchFileReader PyTorchFileWriter SerializationStorageContext DeserializationStorageContext
