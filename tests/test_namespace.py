@@ -30,6 +30,21 @@ def test_device_preamble_matches_a_cpu_only_torch():
     assert out[0] == "cpu" and out[-1] == ["AssertionError", "Torch not compiled with CUDA enabled"]
 
 
+def test_xpu_and_mps_are_those_of_a_build_without_them():
+    def scenario(T):
+        T.xpu.manual_seed(1)
+        T.xpu.manual_seed_all(1)
+        T.xpu.empty_cache()
+        return [T.xpu.is_available(), T.xpu.device_count(), T.xpu.is_initialized(), T.xpu.is_bf16_supported(),
+                T.xpu.memory_allocated(), T.xpu.max_memory_reserved(), err(T.xpu.synchronize),
+                err(T.xpu.current_device), err(T.xpu.get_device_name),
+                T.mps.is_available(), T.mps.device_count(), T.mps.manual_seed(0), err(T.mps.synchronize),
+                err(T.mps.empty_cache), err(T.mps.current_allocated_memory), err(T.mps.seed)]
+    out = both(scenario)
+    assert out[:6] == [False, 0, False, False, 0, 0] and out[6] == ["AssertionError", "Torch not compiled with XPU enabled"]
+    assert out[12] == ["RuntimeError", "Cannot execute deviceSynchronize() without MPS backend."]
+
+
 def test_cuda_seeding_leaves_the_cpu_generator_alone():
     ndgrad.manual_seed(3)
     expected = ndgrad.rand(3)

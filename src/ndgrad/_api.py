@@ -58,7 +58,7 @@ DELIBERATELY_ABSENT = {
             """SymBool SymBoolType SymFloat SymInt SymIntType sym_constrain_range sym_constrain_range_for_size
             sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum"""),
         "CUDA / XPU / MPS / MTIA / Vulkan devices and their streams": _names(
-            """xpu mps mtia Stream Event AcceleratorError OutOfMemoryError get_device_module
+            """mtia Stream Event AcceleratorError OutOfMemoryError get_device_module
             profiler_allow_cudagraph_cupti_lazy_reinit_cuda12 is_vulkan_available"""),
         # backend-specific kernels: ndgrad's ops are the generic ones (conv, batch_norm, rnn...)
         "cudnn / miopen / mkldnn / fbgemm kernels and SyncBatchNorm's CUDA kernels": _names(
