@@ -8,6 +8,7 @@ from . import parallel  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402
 from .parameter import Buffer  # noqa: F401,E402
 from . import grad  # noqa: F401,E402
+from . import attention  # noqa: F401,E402
 # F.multi_head_attention_forward lives beside MultiheadAttention, its user (functional is imported first)
 functional.multi_head_attention_forward = modules.attention.multi_head_attention_forward
 functional.grad = grad

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from ..backends.cuda import _sdp_enabled as _sdp_switches   # torch.nn.attention.sdpa_kernel sets them
 from ._registry import op
 from ..autograd.grad_mode import no_grad
 from . import activation, creation, linalg, pointwise
@@ -116,9 +117,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError(f"scaled_dot_product_attention: query has {query.shape[-3]} heads but key has "
                            f"{key.shape[-3]}; pass enable_gqa=True for grouped-query attention")
     mask = _convert_mask(attn_mask, query.dtype)
-    if _flash_cpu_applies(query, key, value, mask, dropout_p, enable_gqa):
+    if _sdp_switches["flash"] and _flash_cpu_applies(query, key, value, mask, dropout_p, enable_gqa):
         return _scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal,
                                                            attn_mask=mask, scale=scale)[0]
+    if not _sdp_switches["math"]:   # torch.nn.attention.sdpa_kernel left no kernel that can run
+        if not _sdp_switches["flash"]:
+            raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                               "turning off both the math kernel and the fused kernels.")
+        raise RuntimeError("No available kernel.  Aborting execution.")
     return _attention_math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
 
 
