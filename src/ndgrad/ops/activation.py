@@ -90,6 +90,18 @@ def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU'
             and input.shape == grad_output.shape:
         # _branchless_where's bit selection in three passes, not five: the comparison made into the
         # all-ones words at once (1 where zeroed, minus 1: 0 there, all ones where the gradient passes)
+        if grad_output.size >= MIN_SPLIT and grad_output.ndim and input.flags.c_contiguous \
+                and grad_output.flags.c_contiguous:   # a large one: the same on two threads, a half each
+            out = np.empty(input.shape, uint)
+            bits = grad_output.view(uint)
+
+            def part(lo, hi):
+                keep = out[lo:hi]
+                np.copyto(keep, input[lo:hi] <= threshold)
+                keep -= 1
+                np.bitwise_and(bits[lo:hi], keep, out=keep)
+            split(part, input.shape[0], 3 * input.size)
+            return out.view(grad_output.dtype)
         keep = (input <= threshold).astype(uint)
         keep -= 1
         return np.bitwise_and(grad_output.view(uint), keep, out=keep).view(grad_output.dtype)

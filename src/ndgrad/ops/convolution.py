@@ -20,7 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
-from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
+from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer, split
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -73,8 +73,19 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
+    _copy(out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))], x)
     return out
+
+
+def _copy(dst, src, add=None):
+    """dst[...] = src (+ add, broadcast to a slice of dst along axis 0): the halves of axis 0 on two
+    threads at once when large (_scratch.split; elementwise, so the same to the bit)."""
+    if add is None:
+        def part(lo, hi):
+            dst[lo:hi] = src[lo:hi]
+        split(part, dst.shape[0], 2 * dst.size)
+    else:
+        split(lambda lo, hi: np.add(src[lo:hi], add, out=dst[lo:hi]), dst.shape[0], 2 * dst.size)
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -130,7 +141,7 @@ def _unfold(x, kernel, stride, padding, dilation, positions, groups):
     """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
     view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
     cols = _buffer("cols", view.shape, x.dtype)
-    np.copyto(cols, view)
+    _copy(cols, view)
     return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
 
 
@@ -138,14 +149,14 @@ def _unfold_per_sample(x, kernel, stride, padding, dilation, positions, groups):
     """The per-sample im2col matrices (N, G, C/G*K, P) of x (N, C, *S), in a scratch buffer."""
     view = _im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions)
     cols = _buffer("cols", view.shape, x.dtype)
-    np.copyto(cols, view)
+    _copy(cols, view)
     return cols.reshape(x.shape[0], groups, x.shape[1] // groups * _prod(kernel), _prod(positions))
 
 
 def _by_channel(x, groups):
     """x (N, C, *S) as the matrix (G, C/G, N*P) (a scratch copy)."""
     out = _buffer("by_channel", (x.shape[1], x.shape[0]) + x.shape[2:], x.dtype)
-    np.copyto(out, x.swapaxes(0, 1))
+    _copy(out, x.swapaxes(0, 1))
     return out.reshape(groups, x.shape[1] // groups, -1)
 
 
@@ -235,9 +246,9 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         # the channel-major result transposed to (N, O, P) in the pass that adds the bias
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
         if bias is None:
-            np.copyto(result.reshape(y.shape), y)
+            _copy(result.reshape(y.shape), y)
         else:
-            np.add(y, bias[:, None], out=result.reshape(y.shape))
+            _copy(result.reshape(y.shape), y, bias[:, None])
         return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     flat = result.reshape(n, groups, o // groups, _prod(out))
@@ -342,7 +353,7 @@ def _last_padded(x, before, after, slot):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[(slice(None),) * (k + 1) + (edge,)] = 0
-    np.copyto(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    _copy(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
     return out
 
 
@@ -364,7 +375,7 @@ def _windows_last(xl, kernel, stride, dilation, positions):
 def _unfold_last(windows):
     """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
     cols = _buffer("cols_last", windows.shape, windows.dtype)
-    np.copyto(cols, windows)
+    _copy(cols, windows)
     return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
 
 
@@ -381,9 +392,9 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
                       out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
         y = y.reshape(j - i, p, o).transpose(0, 2, 1)
         if bias is None:
-            np.copyto(flat[i:j], y)
+            _copy(flat[i:j], y)
         else:
-            np.add(y, bias[:, None], out=flat[i:j])
+            _copy(flat[i:j], y, bias[:, None])
     return result
 
 
@@ -406,7 +417,7 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     gw = np.zeros((o, _prod(kernel) * c), x.dtype)
     for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
         gc = _buffer("by_channel", (o, j - i, p), g.dtype)
-        np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        _copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
         gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
