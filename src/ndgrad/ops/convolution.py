@@ -269,6 +269,11 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
         # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
         return _input_grad_last(x, w, padding, dilation, size)
+    if (x.dtype == np.float32 and groups == 1 and all(s == 1 for s in stride) and c <= 2 * o and x.size
+            and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation)) and _finite(w)):
+        # few channels, as many out as in or more: the convolution form's im2col copy of x costs
+        # less than col2im's adds into o planes (float32 only: its sums run in another order)
+        return _input_grad_last(x, w, padding, dilation, size, planar=True)
     if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
@@ -398,14 +403,19 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     return result
 
 
-def _input_grad_last(g, w, padding, dilation, size):
+def _input_grad_last(g, w, padding, dilation, size, planar=False):
     """The input gradient of a stride-1 convolution (transposed convolution with stride 1) as a
-    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed."""
+    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed
+    (channels-last, or `planar` through _conv)."""
     kernel = w.shape[2:]
     flipped = w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)].swapaxes(0, 1)
     pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
     # output_padding's extra positions (a transposed convolution's) read that much more padding after
     after = tuple(sz - m + dl * (k - 1) - q for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
+    if planar:
+        ones = (1,) * len(kernel)
+        return _conv(_pad_scratch(g, pad, after, slot="grad_pad"), np.ascontiguousarray(flipped), ones,
+                     (0,) * len(kernel), dilation, 1)
     return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
 
 
