@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _branchless, activation, convolution
+from ndgrad.ops import _branchless, _scratch, activation, convolution
 from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -378,3 +378,141 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
     loss.backward()
     assert loss.item() == -(x[0, 0] + x[2, 1]).item() / 2
     assert x.grad.tolist() == [[-0.5, 0, 0], [0, 0, 0], [0, -0.5, 0], [0, 0, 0]]
+
+
+# ---- large passes split over two threads (_scratch.split) ---------------------------------------
+def _split_everything(monkeypatch, on):
+    """Every pass _scratch.split guards runs in two halves (on) or whole (off), whatever its size."""
+    limit = 1 if on else 1 << 62
+    monkeypatch.setattr(_scratch, "MIN_SPLIT", limit)
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    monkeypatch.setattr(activation, "MIN_SPLIT", limit)
+
+
+def _cnn_pieces(T, dtype, layout, x0, w0):
+    """batch norm (train and eval), relu, max pool and conv2d forward and backward, all results and strides."""
+    x = T.tensor(x0, dtype=dtype)
+    x = (x.contiguous(memory_format=T.channels_last) if layout == "channels_last" else x).requires_grad_()
+    c = x0.shape[1]
+    gamma = T.tensor(np.linspace(0.5, 1.5, c), dtype=dtype, requires_grad=True)
+    beta = T.tensor(np.linspace(-1, 1, c), dtype=dtype, requires_grad=True)
+    rm, rv = T.zeros(c, dtype=dtype), T.ones(c, dtype=dtype)
+    w = T.tensor(w0, dtype=dtype, requires_grad=True)
+    F = T.nn.functional
+    h = F.batch_norm(x, rm, rv, gamma, beta, training=True)
+    y = F.max_pool2d(F.relu(h), 2)
+    z = F.conv2d(y, w, padding=1)
+    e = F.batch_norm(x, rm, rv, gamma, beta, training=False)
+    p = F.max_pool2d(x, 3, 2, 1)
+    total = (z * T.tensor(np.cos(np.arange(z.numel())).reshape(tuple(z.shape)), dtype=dtype)).sum() + e.sin().sum()
+    (total + (p * p).sum()).backward()
+    return [t.detach().numpy() for t in (h, y, z, e, p, x.grad, gamma.grad, beta.grad, w.grad, rm, rv)] + \
+        [h.stride(), e.stride(), y.stride()]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("shape,cout", [((6, 16, 10, 12), 16), ((5, 3, 8, 8), 8), ((4, 32, 16, 16), 32)])
+def test_passes_split_over_two_threads_give_the_one_pass_bits(dtype, layout, shape, cout, monkeypatch):
+    """Batch norm's per-channel sums (channel halves) and elementwise passes (batch halves), relu and
+    its backward, max pooling's scan and scatter, and convolution's copies, each run in two halves
+    at once: every value, gradient, running statistic and stride is the one-pass result to the bit
+    (NaN, ties and zeros in the input; odd batch and channel counts)."""
+    rs = np.random.RandomState(11)
+    x0 = rs.randn(*shape) * 2 + 0.3
+    x0.flat[::17] = 0.0
+    x0[0, 0, 0, :2] = 1.5            # a tie inside a pooling window
+    w0 = rs.randn(cout, shape[1], 3, 3) / np.sqrt(9 * shape[1])
+    results = []
+    for on in (False, True):
+        _split_everything(monkeypatch, on)
+        results.append(_cnn_pieces(ndgrad, getattr(ndgrad, np.dtype(dtype).name), layout, x0, w0))
+    for whole, halves in zip(*results):
+        if isinstance(whole, tuple):
+            assert whole == halves
+        else:
+            assert whole.dtype == halves.dtype and np.array_equal(_bits(whole), _bits(halves))
+
+
+def test_split_passes_keep_nan_windows_and_match_torch(monkeypatch):
+    """Split max pooling still gives a NaN window's last NaN, and split relu / batch norm torch's values."""
+    _split_everything(monkeypatch, True)
+
+    def s(T):
+        x0 = np.random.RandomState(2).randn(4, 6, 8, 8)
+        x0[1, 2, 3, 3] = x0[3, 5, 0, 1] = np.nan
+        x = T.tensor(x0, dtype=T.float32, requires_grad=True)
+        y, idx = T.nn.functional.max_pool2d(T.nn.functional.relu(x), 2, return_indices=True)
+        b = T.nn.functional.batch_norm(x[:2].nan_to_num(), None, None, training=True)
+        (y.nan_to_num() * 3).sum().backward()
+        return [y, idx, b, x.grad]
+    both(s, rtol=1e-5, atol=1e-5)
+
+
+def test_split_runs_nested_splits_whole_and_raises_the_workers_errors(monkeypatch):
+    """A split inside a split runs whole on its thread; an error in either half reaches the caller,
+    NumPy's errstate included (the worker runs in a copy of the caller's context)."""
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    seen = []
+
+    def inner(lo, hi):
+        seen.append((threading.current_thread().name.startswith("ndgrad-split"), lo, hi))
+
+    def outer(lo, hi):
+        _scratch.split(inner, 10, 1 << 40)
+    _scratch.split(outer, 4, 1 << 40)
+    assert sorted(seen) == [(False, 0, 10), (True, 0, 10)]
+
+    def fail(lo, hi):
+        if lo:
+            raise ValueError("second half")
+    with pytest.raises(ValueError, match="second half"):
+        _scratch.split(fail, 4, 1 << 40)
+    big = np.full(8, 3e38, np.float32)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        _scratch.split(lambda lo, hi: big[lo:hi] * np.float32(10), 8, 1 << 40)
+    done = []
+    _scratch.split(lambda lo, hi: done.append((lo, hi)), 1, 1 << 40)   # one element: nothing to split
+    assert done == [(0, 1)]
+
+
+@pytest.mark.parametrize("fn,xshape,wshape,kwargs", [
+    ("conv2d", (6, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),
+    ("conv2d", (6, 8, 14, 13), (8, 8, 3, 3), {"padding": (0, 2), "dilation": (1, 2)}),
+    ("conv1d", (5, 6, 30), (12, 6, 5), {"padding": 2}),
+    ("conv_transpose2d", (5, 16, 9, 11), (16, 8, 3, 3), {"padding": 1, "output_padding": 1, "dilation": 2}),
+], ids=str)
+def test_float32_few_channel_input_gradient_as_a_convolution_matches_float64_and_torch(fn, xshape, wshape, kwargs):
+    """A float32 stride-1 input gradient with few channels (as many gradient channels as input
+    channels or up to twice) is the planar convolution of the padded gradient with the flipped
+    weight: the values and gradients float64 and torch give (dilation, asymmetric and extra padding)."""
+    rs = np.random.RandomState(12)
+    x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
+
+    def s(T, dtype):
+        x = T.tensor(x0, dtype=dtype, requires_grad=True)
+        w = T.tensor(w0, dtype=dtype, requires_grad=True)
+        y = getattr(T.nn.functional, fn)(x, w, **kwargs)
+        y.backward(T.tensor(np.sin(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_few_channel_input_gradient_with_an_inf_weight_keeps_torch_values():
+    """The convolution form would multiply the zero padding by an inf weight: such a weight takes
+    the col2im path, whose gradient has no NaN (nor torch's)."""
+    def s(T):
+        rs = np.random.RandomState(5)
+        w = rs.randn(16, 8, 3, 3)
+        w[3, 1, 2, 0] = np.inf
+        x = T.tensor(rs.randn(4, 8, 9, 9), dtype=T.float32, requires_grad=True)
+        y = T.nn.functional.conv2d(x, T.tensor(w, dtype=T.float32), padding=1)
+        y.backward(T.ones_like(y))
+        return [x.grad]
+    out = both(s, rtol=1e-4, atol=1e-4)
+    assert not np.isnan(out[0]).any()

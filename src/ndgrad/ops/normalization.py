@@ -118,7 +118,8 @@ def _by_channel(stats, x, work):
     """stats(lo, hi): a list of per-channel vectors for channels lo:hi of x (N, C, P); run over
     all channels (in two halves for a large x) and joined."""
     parts = {}
-    split(lambda lo, hi: parts.__setitem__(lo, stats(lo, hi)), x.shape[1], work)
+    # (NumPy sums a single channel's slice in another order: halves of one channel would differ)
+    split(lambda lo, hi: parts.__setitem__(lo, stats(lo, hi)), x.shape[1], work if x.shape[1] >= 4 else 0)
     if len(parts) == 1:
         return parts[0]
     return [np.concatenate(pair) for pair in zip(*(parts[lo] for lo in sorted(parts)))]
