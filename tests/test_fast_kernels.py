@@ -401,7 +401,8 @@ def _cnn_pieces(T, dtype, layout, x0, w0):
     F = T.nn.functional
     h = F.batch_norm(x, rm, rv, gamma, beta, training=True)
     y = F.max_pool2d(F.relu(h), 2)
-    z = F.conv2d(y, w, padding=1)
+    z = F.conv2d(y, w, padding=1) + F.conv2d(y, w, stride=2, padding=1).repeat_interleave(2, -1)[..., :y.shape[-1]] \
+        .repeat_interleave(2, -2)[..., :y.shape[-2], :]
     e = F.batch_norm(x, rm, rv, gamma, beta, training=False)
     p = F.max_pool2d(x, 3, 2, 1)
     total = (z * T.tensor(np.cos(np.arange(z.numel())).reshape(tuple(z.shape)), dtype=dtype)).sum() + e.sin().sum()

@@ -181,6 +181,13 @@ def _per_sample(m, k, p, dtype=None):
     return m * k * p <= _ONE_THREAD * (_SPLIT if dtype == np.float32 else 1)
 
 
+def _per_sample_split(products, n, work):
+    """products(lo, hi) over the n samples: each makes one-thread BLAS calls (at most _ONE_THREAD
+    multiply-adds each), so the batch's two halves run on two threads at once (_scratch.split);
+    every sample's products are the same calls either way."""
+    split(products, n, work)
+
+
 def _position_blocks(m, k, p):
     """Slices of the p positions that keep each block's (m, k) x (k, block) product on one thread."""
     step = max(1, -(-p // max(1, -(-(m * k * p) // _ONE_THREAD))))
@@ -252,10 +259,14 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     flat = result.reshape(n, groups, o // groups, _prod(out))
-    for block in _position_blocks(o // groups, w[0].size, _prod(out)):
-        np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[..., block])
-    if bias is not None:
-        result += bias.reshape((o,) + (1,) * len(out))
+    wg, blocks = w.reshape(groups, o // groups, -1), _position_blocks(o // groups, w[0].size, _prod(out))
+
+    def products(lo, hi):
+        for block in blocks:
+            np.matmul(wg, cols[lo:hi, :, :, block], out=flat[lo:hi, :, :, block])
+        if bias is not None:
+            result[lo:hi] += bias.reshape((o,) + (1,) * len(out))
+    _per_sample_split(products, n, result.size * (w[0].size + 2))
     return result
 
 
@@ -282,28 +293,39 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
         cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
         spread = grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size)
-        for block in _position_blocks(cols.shape[2], c // groups, grid.size):
-            np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), spread[..., block],
-                      out=cols[..., block])
-        cols = cols.reshape(n, o, _prod(kernel), grid.size)
-        if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
-            grid.zero_extra(cols)
+        wt, finite = w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _finite(w)
+        blocks = _position_blocks(cols.shape[2], c // groups, grid.size)
         img = _buffer("image", (n, o, grid.length), cols.dtype)
-        img.fill(0)
-        for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
-            img[:, :, off:off + grid.size] += cols[:, :, k]
+
+        def products(lo, hi):
+            for block in blocks:
+                np.matmul(wt, spread[lo:hi, :, :, block], out=cols[lo:hi, :, :, block])
+            part = cols[lo:hi].reshape(hi - lo, o, _prod(kernel), grid.size)
+            if not finite:   # off the positions x is 0, so are the products, unless a weight is inf or NaN
+                grid.zero_extra(part)
+            im = img[lo:hi]
+            im.fill(0)
+            for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
+                im[:, :, off:off + grid.size] += part[:, :, k]
+        _per_sample_split(products, n, cols.size * (c // groups + 2 * len(grid.offsets)))
         return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
     cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
     planes = x.reshape(n, groups, c // groups, cols.shape[3])
-    for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
-        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), planes[..., block], out=cols[..., block])
-    cols = cols.reshape((n, o) + kernel + x.shape[2:])
+    wt, blocks = w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _position_blocks(cols.shape[2], c // groups,
+                                                                                          cols.shape[3])
     img = _buffer("image", (n, o) + padded, cols.dtype)
-    img.fill(0)
-    lead = (slice(None), slice(None))
-    for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
-        img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
-                         for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
+
+    def products(lo, hi):
+        for block in blocks:
+            np.matmul(wt, planes[lo:hi, :, :, block], out=cols[lo:hi, :, :, block])
+        part = cols[lo:hi].reshape((hi - lo, o) + kernel + x.shape[2:])
+        im = img[lo:hi]
+        im.fill(0)
+        lead = (slice(None), slice(None))
+        for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
+            im[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
+                            for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += part[lead + offs]
+    _per_sample_split(products, n, cols.size * (c // groups + 2 * _prod(kernel)))
     return img[crop].copy()   # out of scratch
 
 
@@ -318,9 +340,16 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
         a = a.reshape(n, groups, x_size, cols.shape[3])
+        blocks = _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3])
+        prods = _buffer("per_sample", (len(blocks), n, groups, x_size, cols.shape[2]), np.result_type(a, cols))
+
+        def products(lo, hi):
+            for i, block in enumerate(blocks):
+                np.matmul(a[lo:hi, :, :, block], cols[lo:hi, :, :, block].transpose(0, 1, 3, 2), out=prods[i, lo:hi])
+        _per_sample_split(products, n, prods.size * (cols.shape[3] // len(blocks) + 1))
         gw = None
-        for block in _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3]):
-            part = np.matmul(a[..., block], cols[..., block].transpose(0, 1, 3, 2)).sum(0)
+        for i in range(len(blocks)):   # each block's products summed over the batch (on this thread)
+            part = prods[i].sum(0)
             gw = part if gw is None else np.add(gw, part, out=gw)
         return gw.reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
