@@ -517,3 +517,49 @@ def test_float32_few_channel_input_gradient_with_an_inf_weight_keeps_torch_value
         return [x.grad]
     out = both(s, rtol=1e-4, atol=1e-4)
     assert not np.isnan(out[0]).any()
+
+
+@pytest.mark.parametrize("xshape,cout,padding,chunk", [((4, 16, 9, 12), 24, 1, None), ((3, 32, 12, 12), 16, 0, None),
+                                                      ((5, 16, 13, 12), 16, 2, 40_000),
+                                                      ((2, 16, 11, 13), 32, "same", None)], ids=str)
+def test_float32_winograd_convolutions_match_float64_and_torch(xshape, cout, padding, chunk, monkeypatch):
+    """float32 3x3 stride-1 convolutions with many channels run as Winograd F(2x2, 3x3) (the input
+    gradient too): odd and even output sizes (a last half tile), no or extra padding, bias, batch
+    chunks (the last shorter), a non-contiguous input; values and gradients as float64 and torch."""
+    if chunk:
+        monkeypatch.setattr(convolution, "_CHUNK", chunk)
+    calls = []
+    winograd = convolution._winograd
+    monkeypatch.setattr(convolution, "_winograd", lambda x, *args: calls.append(x.shape[0]) or winograd(x, *args))
+    rs = np.random.RandomState(13)
+    x0, w0, b0 = rs.randn(*xshape), rs.randn(cout, xshape[1], 3, 3) / np.sqrt(9 * xshape[1]), rs.randn(cout)
+
+    def s(T, dtype):
+        x = T.tensor(x0.swapaxes(-1, -2).copy(), dtype=dtype).transpose(-1, -2).requires_grad_()
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, padding=padding)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    assert calls == [xshape[0]] * 2   # the forward and the input gradient
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_winograd_hands_non_finite_inputs_to_im2col():
+    """Winograd's transforms would turn an inf into NaNs around it (inf - inf): an inf input or
+    weight takes the im2col path, whose infs and NaNs are torch's."""
+    def s(T):
+        rs = np.random.RandomState(6)
+        x0, w0 = rs.randn(2, 16, 12, 12), rs.randn(16, 16, 3, 3)
+        x0[1, 3, 2, 2] = np.inf
+        w0[2, 5, 1, 1] = -np.inf
+        x = T.tensor(x0, dtype=T.float32)
+        y1 = T.nn.functional.conv2d(x, T.tensor(rs.randn(16, 16, 3, 3), dtype=T.float32), padding=1)
+        y2 = T.nn.functional.conv2d(x.nan_to_num(posinf=0.0), T.tensor(w0, dtype=T.float32), padding=1)
+        return [y1, y2]
+    y1, y2 = both(s, rtol=1e-4, atol=1e-4)
+    assert np.isinf(y1).sum() > 0 and np.isinf(y2).sum() > 0

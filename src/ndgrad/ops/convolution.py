@@ -416,6 +416,8 @@ def _unfold_last(windows):
 def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
     (before, after) per spatial dim."""
+    if _winograd_pays(x, w, stride, dilation):
+        return _winograd(x, w, padding, out, bias)
     n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
     windows = _windows_last(_last_padded(x, *padding, "last"), kernel, stride, dilation, out)
     wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
@@ -459,6 +461,90 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
         _copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
         gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
+
+
+# ---- Winograd F(2x2, 3x3) ------------------------------------------------------------------------
+# A float32 3x3 stride-1 convolution of the channels-last regime computes each 2x2 output tile
+# from a 4x4 input tile with 16 products per (input, output) channel pair instead of 36: the input
+# tiles transformed (V = B^T d B), the weight (U = G w G^T), one GEMM per tile element (16 of
+# (tiles, C) x (C, O)), the results transformed back (Y = A^T M A). The transforms are sums and
+# differences of strided views (coefficients 0, +-1, +-1/2: exact), so the values differ from the
+# im2col sums only by float32 rounding. The input gradient is the forward with the flipped weight
+# (the weight gradient's transforms of both x and the gradient cost more than its GEMM saves: it
+# stays im2col). An inf or NaN would meet others in the transforms' differences (inf - inf):
+# non-finite inputs take the im2col path.
+_G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+
+
+def _winograd_pays(x, w, stride, dilation):
+    return (w.shape[2:] == (3, 3) and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1)
+            and x.dtype == np.float32 and _finite(w) and _finite(x))
+
+
+def _tiles(out):
+    return -(-out[0] // 2), -(-out[1] // 2)
+
+
+def _input_tiles(xl, th, tw, v, lo, hi):
+    """V = B^T d B for samples lo:hi of the channels-last padded xl (N, 2th+2, 2tw+2, C) into
+    v (4, 4, N, th, tw, C); B^T's rows: (1, 0, -1, 0), (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, 0, -1)."""
+    rows = [xl[lo:hi, a:a + 2 * th - 1:2] for a in range(4)]
+    t = _buffer("wino_rows", (4,) + rows[0].shape, xl.dtype)
+    np.subtract(rows[0], rows[2], out=t[0])
+    np.add(rows[1], rows[2], out=t[1])
+    np.subtract(rows[2], rows[1], out=t[2])
+    np.subtract(rows[1], rows[3], out=t[3])
+    for k in range(4):
+        cols = [t[k][:, :, b:b + 2 * tw - 1:2] for b in range(4)]
+        np.subtract(cols[0], cols[2], out=v[k, 0, lo:hi])
+        np.add(cols[1], cols[2], out=v[k, 1, lo:hi])
+        np.subtract(cols[2], cols[1], out=v[k, 2, lo:hi])
+        np.subtract(cols[1], cols[3], out=v[k, 3, lo:hi])
+
+
+def _winograd(x, w, padding, out, bias=None):
+    """_conv_last for a 3x3 stride-1 float32 convolution (padding (before, after) per dim)."""
+    n, c, o = x.shape[0], x.shape[1], w.shape[0]
+    th, tw = _tiles(out)
+    u = np.ascontiguousarray((_G @ w.astype(np.float64) @ _G.T).astype(x.dtype).transpose(2, 3, 1, 0)).reshape(16, c, o)
+    result = np.empty((n, o) + out, x.dtype)
+    for i, j in _batch_chunks(n, 16 * th * tw * max(c, o) * x.itemsize):
+        b = j - i
+        # zeros past the input's padding up to whole tiles (odd output sizes)
+        xl = _last_padded(x[i:j], padding[0], tuple(a + 2 * t + 2 - (s + bf + a) for a, t, s, bf in
+                                                     zip(padding[1], (th, tw), x.shape[2:], padding[0])), "last")
+        v = _buffer("wino_v", (4, 4, b, th, tw, c), x.dtype)
+        split(lambda lo, hi: _input_tiles(xl, th, tw, v, lo, hi), b, 4 * v.size)
+        m = np.matmul(v.reshape(16, -1, c), u, out=_buffer("wino_m", (16, b * th * tw, o), x.dtype))
+        m = m.reshape(4, 4, b, th, tw, o)
+        full = (result[i:j] if out == (2 * th, 2 * tw) else _buffer("wino_out", (b, o, 2 * th, 2 * tw), x.dtype))
+        tiles = full.reshape(b, o, th, 2, tw, 2)
+
+        def back(lo, hi):   # Y = A^T M A, A^T's rows (1, 1, 1, 0), (0, 1, -1, -1); into (N, O, H, W)
+            s = _buffer("wino_s", (2, 4, hi - lo, th, tw, o), x.dtype)
+            part = m[:, :, lo:hi]
+            np.add(part[0], part[1], out=s[0])
+            s[0] += part[2]
+            np.subtract(part[1], part[2], out=s[1])
+            s[1] -= part[3]
+            y = _buffer("wino_y", (hi - lo, th, tw, o), x.dtype)
+            for a in range(2):
+                for col in range(2):
+                    if col == 0:
+                        np.add(s[a, 0], s[a, 1], out=y)
+                        y += s[a, 2]
+                    else:
+                        np.subtract(s[a, 1], s[a, 2], out=y)
+                        y -= s[a, 3]
+                    dst = tiles[lo:hi, :, :, a, :, col]
+                    if bias is None:
+                        np.copyto(dst, y.transpose(0, 3, 1, 2))
+                    else:
+                        np.add(y.transpose(0, 3, 1, 2), bias[:, None, None], out=dst)
+        split(back, b, 6 * m.size // 4)
+        if full is not result[i:j]:
+            result[i:j] = full[:, :, :out[0], :out[1]]
+    return result
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):
