@@ -6,6 +6,7 @@ passes, GELU's blocked tanh-form derivative, and convolutions (reused scratch bu
 grid of stride-1 input gradients) — each on inputs that reach both the fast path and the general
 one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 """
+import os
 import threading
 
 import numpy as np
@@ -475,6 +476,20 @@ def test_split_runs_nested_splits_whole_and_raises_the_workers_errors(monkeypatc
     done = []
     _scratch.split(lambda lo, hi: done.append((lo, hi)), 1, 1 << 40)   # one element: nothing to split
     assert done == [(0, 1)]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_split_works_in_a_forked_child(monkeypatch):
+    """A forked child has no copy of the parent's worker thread: its splits start their own."""
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    _scratch.split(lambda lo, hi: None, 2, 1 << 40)   # the parent's worker exists
+    pid = os.fork()
+    if pid == 0:   # the child: both halves must run, on two threads
+        names = set()
+        _scratch.split(lambda lo, hi: names.add(threading.current_thread().name), 2, 1 << 40)
+        os._exit(0 if len(names) == 2 else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 @pytest.mark.parametrize("fn,xshape,wshape,kwargs", [

@@ -53,6 +53,15 @@ def _executor():
         return _worker[1]
 
 
+def _after_fork():   # a fork while another thread held the lock must not leave the child waiting on it
+    global _worker_lock
+    _worker_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def _run(fn, lo, hi):
     _local.splitting = True
     try:
@@ -68,8 +77,11 @@ def split(fn, n, work):
         fn(0, n)
         return
     half = n // 2
-    # (in a copy of this context: NumPy's errstate, for one, is a context variable)
-    other = _executor().submit(contextvars.copy_context().run, _run, fn, half, n)
+    try:   # (in a copy of this context: NumPy's errstate, for one, is a context variable)
+        other = _executor().submit(contextvars.copy_context().run, _run, fn, half, n)
+    except RuntimeError:   # the interpreter is shutting down: no new threads
+        fn(0, n)
+        return
     try:
         _run(fn, 0, half)
     finally:
