@@ -506,7 +506,8 @@ def _winograd(x, w, padding, out, bias=None):
     """_conv_last for a 3x3 stride-1 float32 convolution (padding (before, after) per dim)."""
     n, c, o = x.shape[0], x.shape[1], w.shape[0]
     th, tw = _tiles(out)
-    u = np.ascontiguousarray((_G @ w.astype(np.float64) @ _G.T).astype(x.dtype).transpose(2, 3, 1, 0)).reshape(16, c, o)
+    u = np.ascontiguousarray((_G @ w.astype(np.float64) @ _G.T).astype(x.dtype).transpose(2, 3, 1, 0))
+    u = u.reshape(16, c, o)                                 # G w G^T per channel pair, as (tile element, C, O)
     result = np.empty((n, o) + out, x.dtype)
     for i, j in _batch_chunks(n, 16 * th * tw * max(c, o) * x.itemsize):
         b = j - i
@@ -517,7 +518,8 @@ def _winograd(x, w, padding, out, bias=None):
         split(lambda lo, hi: _input_tiles(xl, th, tw, v, lo, hi), b, 4 * v.size)
         m = np.matmul(v.reshape(16, -1, c), u, out=_buffer("wino_m", (16, b * th * tw, o), x.dtype))
         m = m.reshape(4, 4, b, th, tw, o)
-        full = (result[i:j] if out == (2 * th, 2 * tw) else _buffer("wino_out", (b, o, 2 * th, 2 * tw), x.dtype))
+        whole = out == (2 * th, 2 * tw)   # else the last half tile's row or column is cropped after
+        full = result[i:j] if whole else _buffer("wino_out", (b, o, 2 * th, 2 * tw), x.dtype)
         tiles = full.reshape(b, o, th, 2, tw, 2)
 
         def back(lo, hi):   # Y = A^T M A, A^T's rows (1, 1, 1, 0), (0, 1, -1, -1); into (N, O, H, W)
@@ -542,7 +544,7 @@ def _winograd(x, w, padding, out, bias=None):
                     else:
                         np.add(y.transpose(0, 3, 1, 2), bias[:, None, None], out=dst)
         split(back, b, 6 * m.size // 4)
-        if full is not result[i:j]:
+        if not whole:
             result[i:j] = full[:, :, :out[0], :out[1]]
     return result
 
