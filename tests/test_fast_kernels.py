@@ -6,13 +6,14 @@ passes, GELU's blocked tanh-form derivative, and convolutions (reused scratch bu
 grid of stride-1 input gradients) — each on inputs that reach both the fast path and the general
 one (NaN, inf, -0.0, broadcasting, small sizes, large kernels).
 """
+import os
 import threading
 
 import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _branchless, activation, convolution
+from ndgrad.ops import _branchless, _scratch, activation, convolution
 from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -378,3 +379,202 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
     loss.backward()
     assert loss.item() == -(x[0, 0] + x[2, 1]).item() / 2
     assert x.grad.tolist() == [[-0.5, 0, 0], [0, 0, 0], [0, -0.5, 0], [0, 0, 0]]
+
+
+# ---- large passes split over two threads (_scratch.split) ---------------------------------------
+def _split_everything(monkeypatch, on):
+    """Every pass _scratch.split guards runs in two halves (on) or whole (off), whatever its size."""
+    limit = 1 if on else 1 << 62
+    monkeypatch.setattr(_scratch, "MIN_SPLIT", limit)
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    monkeypatch.setattr(activation, "MIN_SPLIT", limit)
+
+
+def _cnn_pieces(T, dtype, layout, x0, w0):
+    """batch norm (train and eval), relu, max pool and conv2d forward and backward, all results and strides."""
+    x = T.tensor(x0, dtype=dtype)
+    x = (x.contiguous(memory_format=T.channels_last) if layout == "channels_last" else x).requires_grad_()
+    c = x0.shape[1]
+    gamma = T.tensor(np.linspace(0.5, 1.5, c), dtype=dtype, requires_grad=True)
+    beta = T.tensor(np.linspace(-1, 1, c), dtype=dtype, requires_grad=True)
+    rm, rv = T.zeros(c, dtype=dtype), T.ones(c, dtype=dtype)
+    w = T.tensor(w0, dtype=dtype, requires_grad=True)
+    F = T.nn.functional
+    h = F.batch_norm(x, rm, rv, gamma, beta, training=True)
+    y = F.max_pool2d(F.relu(h), 2)
+    z = F.conv2d(y, w, padding=1) + F.conv2d(y, w, stride=2, padding=1).repeat_interleave(2, -1)[..., :y.shape[-1]] \
+        .repeat_interleave(2, -2)[..., :y.shape[-2], :]
+    e = F.batch_norm(x, rm, rv, gamma, beta, training=False)
+    p = F.max_pool2d(x, 3, 2, 1)
+    total = (z * T.tensor(np.cos(np.arange(z.numel())).reshape(tuple(z.shape)), dtype=dtype)).sum() + e.sin().sum()
+    (total + (p * p).sum()).backward()
+    return [t.detach().numpy() for t in (h, y, z, e, p, x.grad, gamma.grad, beta.grad, w.grad, rm, rv)] + \
+        [h.stride(), e.stride(), y.stride()]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("shape,cout", [((6, 16, 10, 12), 16), ((5, 3, 8, 8), 8), ((4, 32, 16, 16), 32)])
+def test_passes_split_over_two_threads_give_the_one_pass_bits(dtype, layout, shape, cout, monkeypatch):
+    """Batch norm's per-channel sums (channel halves) and elementwise passes (batch halves), relu and
+    its backward, max pooling's scan and scatter, and convolution's copies, each run in two halves
+    at once: every value, gradient, running statistic and stride is the one-pass result to the bit
+    (NaN, ties and zeros in the input; odd batch and channel counts)."""
+    rs = np.random.RandomState(11)
+    x0 = rs.randn(*shape) * 2 + 0.3
+    x0.flat[::17] = 0.0
+    x0[0, 0, 0, :2] = 1.5            # a tie inside a pooling window
+    w0 = rs.randn(cout, shape[1], 3, 3) / np.sqrt(9 * shape[1])
+    results = []
+    for on in (False, True):
+        _split_everything(monkeypatch, on)
+        results.append(_cnn_pieces(ndgrad, getattr(ndgrad, np.dtype(dtype).name), layout, x0, w0))
+    for whole, halves in zip(*results):
+        if isinstance(whole, tuple):
+            assert whole == halves
+        else:
+            assert whole.dtype == halves.dtype and np.array_equal(_bits(whole), _bits(halves))
+
+
+def test_split_passes_keep_nan_windows_and_match_torch(monkeypatch):
+    """Split max pooling still gives a NaN window's last NaN, and split relu / batch norm torch's values."""
+    _split_everything(monkeypatch, True)
+
+    def s(T):
+        x0 = np.random.RandomState(2).randn(4, 6, 8, 8)
+        x0[1, 2, 3, 3] = x0[3, 5, 0, 1] = np.nan
+        x = T.tensor(x0, dtype=T.float32, requires_grad=True)
+        y, idx = T.nn.functional.max_pool2d(T.nn.functional.relu(x), 2, return_indices=True)
+        b = T.nn.functional.batch_norm(x[:2].nan_to_num(), None, None, training=True)
+        (y.nan_to_num() * 3).sum().backward()
+        return [y, idx, b, x.grad]
+    both(s, rtol=1e-5, atol=1e-5)
+
+
+def test_split_runs_nested_splits_whole_and_raises_the_workers_errors(monkeypatch):
+    """A split inside a split runs whole on its thread; an error in either half reaches the caller,
+    NumPy's errstate included (the worker runs in a copy of the caller's context)."""
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    seen = []
+
+    def inner(lo, hi):
+        seen.append((threading.current_thread().name.startswith("ndgrad-split"), lo, hi))
+
+    def outer(lo, hi):
+        _scratch.split(inner, 10, 1 << 40)
+    _scratch.split(outer, 4, 1 << 40)
+    assert sorted(seen) == [(False, 0, 10), (True, 0, 10)]
+
+    def fail(lo, hi):
+        if lo:
+            raise ValueError("second half")
+    with pytest.raises(ValueError, match="second half"):
+        _scratch.split(fail, 4, 1 << 40)
+    big = np.full(8, 3e38, np.float32)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        _scratch.split(lambda lo, hi: big[lo:hi] * np.float32(10), 8, 1 << 40)
+    done = []
+    _scratch.split(lambda lo, hi: done.append((lo, hi)), 1, 1 << 40)   # one element: nothing to split
+    assert done == [(0, 1)]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_split_works_in_a_forked_child(monkeypatch):
+    """A forked child has no copy of the parent's worker thread: its splits start their own."""
+    monkeypatch.setattr(_scratch, "_CORES", 2)
+    _scratch.split(lambda lo, hi: None, 2, 1 << 40)   # the parent's worker exists
+    pid = os.fork()
+    if pid == 0:   # the child: both halves must run, on two threads
+        names = set()
+        _scratch.split(lambda lo, hi: names.add(threading.current_thread().name), 2, 1 << 40)
+        os._exit(0 if len(names) == 2 else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("fn,xshape,wshape,kwargs", [
+    ("conv2d", (6, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),
+    ("conv2d", (6, 8, 14, 13), (8, 8, 3, 3), {"padding": (0, 2), "dilation": (1, 2)}),
+    ("conv1d", (5, 6, 30), (12, 6, 5), {"padding": 2}),
+    ("conv_transpose2d", (5, 16, 9, 11), (16, 8, 3, 3), {"padding": 1, "output_padding": 1, "dilation": 2}),
+], ids=str)
+def test_float32_few_channel_input_gradient_as_a_convolution_matches_float64_and_torch(fn, xshape, wshape, kwargs):
+    """A float32 stride-1 input gradient with few channels (as many gradient channels as input
+    channels or up to twice) is the planar convolution of the padded gradient with the flipped
+    weight: the values and gradients float64 and torch give (dilation, asymmetric and extra padding)."""
+    rs = np.random.RandomState(12)
+    x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
+
+    def s(T, dtype):
+        x = T.tensor(x0, dtype=dtype, requires_grad=True)
+        w = T.tensor(w0, dtype=dtype, requires_grad=True)
+        y = getattr(T.nn.functional, fn)(x, w, **kwargs)
+        y.backward(T.tensor(np.sin(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_few_channel_input_gradient_with_an_inf_weight_keeps_torch_values():
+    """The convolution form would multiply the zero padding by an inf weight: such a weight takes
+    the col2im path, whose gradient has no NaN (nor torch's)."""
+    def s(T):
+        rs = np.random.RandomState(5)
+        w = rs.randn(16, 8, 3, 3)
+        w[3, 1, 2, 0] = np.inf
+        x = T.tensor(rs.randn(4, 8, 9, 9), dtype=T.float32, requires_grad=True)
+        y = T.nn.functional.conv2d(x, T.tensor(w, dtype=T.float32), padding=1)
+        y.backward(T.ones_like(y))
+        return [x.grad]
+    out = both(s, rtol=1e-4, atol=1e-4)
+    assert not np.isnan(out[0]).any()
+
+
+@pytest.mark.parametrize("xshape,cout,padding,chunk", [((4, 16, 9, 12), 24, 1, None), ((3, 32, 12, 12), 16, 0, None),
+                                                      ((5, 16, 13, 12), 16, 2, 40_000),
+                                                      ((2, 16, 11, 13), 32, "same", None)], ids=str)
+def test_float32_winograd_convolutions_match_float64_and_torch(xshape, cout, padding, chunk, monkeypatch):
+    """float32 3x3 stride-1 convolutions with many channels run as Winograd F(2x2, 3x3) (the input
+    gradient too): odd and even output sizes (a last half tile), no or extra padding, bias, batch
+    chunks (the last shorter), a non-contiguous input; values and gradients as float64 and torch."""
+    if chunk:
+        monkeypatch.setattr(convolution, "_CHUNK", chunk)
+    calls = []
+    winograd = convolution._winograd
+    monkeypatch.setattr(convolution, "_winograd", lambda x, *args: calls.append(x.shape[0]) or winograd(x, *args))
+    rs = np.random.RandomState(13)
+    x0, w0, b0 = rs.randn(*xshape), rs.randn(cout, xshape[1], 3, 3) / np.sqrt(9 * xshape[1]), rs.randn(cout)
+
+    def s(T, dtype):
+        x = T.tensor(x0.swapaxes(-1, -2).copy(), dtype=dtype).transpose(-1, -2).requires_grad_()
+        w, b = T.tensor(w0, dtype=dtype, requires_grad=True), T.tensor(b0, dtype=dtype, requires_grad=True)
+        y = T.nn.functional.conv2d(x, w, b, padding=padding)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dtype))
+        return [y, x.grad, w.grad, b.grad]
+
+    ours = [t.detach().numpy() for t in s(ndgrad, ndgrad.float32)]
+    assert calls == [xshape[0]] * 2   # the forward and the input gradient
+    for a, e in zip(ours, [t.detach().numpy() for t in s(ndgrad, ndgrad.float64)]):
+        assert a.dtype == np.float32
+        np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4)
+    both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
+
+
+def test_float32_winograd_hands_non_finite_inputs_to_im2col():
+    """Winograd's transforms would turn an inf into NaNs around it (inf - inf): an inf input or
+    weight takes the im2col path, whose infs and NaNs are torch's."""
+    def s(T):
+        rs = np.random.RandomState(6)
+        x0, w0 = rs.randn(2, 16, 12, 12), rs.randn(16, 16, 3, 3)
+        x0[1, 3, 2, 2] = np.inf
+        w0[2, 5, 1, 1] = -np.inf
+        x = T.tensor(x0, dtype=T.float32)
+        y1 = T.nn.functional.conv2d(x, T.tensor(rs.randn(16, 16, 3, 3), dtype=T.float32), padding=1)
+        y2 = T.nn.functional.conv2d(x.nan_to_num(posinf=0.0), T.tensor(w0, dtype=T.float32), padding=1)
+        return [y1, y2]
+    y1, y2 = both(s, rtol=1e-4, atol=1e-4)
+    assert np.isinf(y1).sum() > 0 and np.isinf(y2).sum() > 0
