@@ -151,6 +151,35 @@ def test_a_recorded_link_leaves_few_gc_tracked_objects():
     assert per_link <= 7.5, per_link
 
 
+def test_nodes_share_equal_input_metadata_and_unsaved_versions():
+    x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
+    a, b = x.exp(), x.sin()
+    assert a.grad_fn._meta == (((4,), np.dtype("float64")),) and a.grad_fn._meta is b.grad_fn._meta
+    assert x.float().exp().grad_fn._meta == (((4,), np.dtype("float32")),)   # another dtype: another tuple
+    m, n = x * 2.0, x * 3.0        # nothing saved for self's scalar partner: versions (None, None)
+    assert m.grad_fn._versions == (None, None) and m.grad_fn._versions is n.grad_fn._versions
+    assert a.grad_fn._versions == (0,)
+    y = x * x                      # saved tensors: their own versions
+    with ndgrad.no_grad():
+        x.add_(0)
+    assert y.grad_fn._versions == (0, 0) and (x * x).grad_fn._versions == (1, 1)
+    assert (x.exp() * 1).grad_fn._versions == (None, None)
+
+
+def test_shared_metadata_starts_again_when_shapes_keep_changing():
+    from ndgrad.autograd import record
+    x = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+    kept = x.exp()
+    for n in range(1, 4200):   # more distinct shapes than the table keeps
+        ndgrad.zeros(n, dtype=ndgrad.float64, requires_grad=True).exp()
+    assert len(record._SHARED) <= 4096
+    assert kept.grad_fn._meta == (((3,), np.dtype("float64")),)
+    y = x.exp()
+    assert y.grad_fn._meta == kept.grad_fn._meta
+    (kept + y).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), 2 * np.exp(x.detach().numpy()))
+
+
 def test_tensor_attribute_stores_are_plain():
     # Tensor defines no __delattr__/__setattr__: attribute stores take CPython's plain (specialised) path
     assert ndgrad.Tensor.__setattr__ is object.__setattr__ and "__delattr__" not in vars(ndgrad.Tensor)
