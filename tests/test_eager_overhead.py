@@ -180,6 +180,19 @@ def test_shared_metadata_starts_again_when_shapes_keep_changing():
     np.testing.assert_array_equal(x.grad.numpy(), 2 * np.exp(x.detach().numpy()))
 
 
+def test_an_op_result_is_made_as_tensor_make_makes_it():
+    # call's one-array path spells Tensor._make out: the same slots set, nothing else
+    x = ndgrad.randn(3, dtype=ndgrad.float64)
+    made = ndgrad.Tensor._make(x._array, False, None, 0)
+    slots = [n for n in ndgrad.Tensor.__slots__ if n not in ("__dict__", "__weakref__")]
+    for out in (x * 2.0, x.exp()):
+        assert [type(getattr(out, n)) for n in slots] == [type(getattr(made, n)) for n in slots]
+        assert vars(out) == {} and out._vc == [0] and out._vc is not x._vc and out._base is None
+    y = ndgrad.randn(3, requires_grad=True).exp()
+    assert [getattr(y, n) is not None for n in slots] == [n in ("_array", "_requires_grad", "_fn", "_output_nr", "_vc")
+                                                         for n in slots]
+
+
 def test_tensor_attribute_stores_are_plain():
     # Tensor defines no __delattr__/__setattr__: attribute stores take CPython's plain (specialised) path
     assert ndgrad.Tensor.__setattr__ is object.__setattr__ and "__delattr__" not in vars(ndgrad.Tensor)
