@@ -1,10 +1,11 @@
 """What the per-op overhead work keeps as it was: the shortcuts in the op glue, record, the engine
 and the node layout give what the general code gives, next to the cases that must leave them.
 
-- ops._registry.call: one array out, no cast, no view, wrapped and recorded without the general
-  loops (inference mode, ops without a derivative, forward AD take it too);
+- ops._registry.call: one array out, no cast, no view, wrapped (Tensor._make spelled out) and recorded
+  without the general loops (inference mode, ops without a derivative, forward AD take it too);
 - record: unary and binary edges spelled out (output numbers other than 0, views, scalars);
-  saved values kept as a tuple (saved-tensor hooks and register_hooks replace entries);
+  saved values kept as a tuple (saved-tensor hooks and register_hooks replace entries); input
+  metadata and all-None versions shared among nodes (a bounded table);
 - Node: edges kept as nodes and output numbers, `next_functions` built from them;
 - the engine: a node alone in being ready gets its gradients without the buffers dict;
 - Tensor: no __delattr__, the attributes torch refuses to delete refuse through deleters.
