@@ -1,10 +1,11 @@
 """What the per-op overhead work keeps as it was: the shortcuts in the op glue, record, the engine
 and the node layout give what the general code gives, next to the cases that must leave them.
 
-- ops._registry.call: one array out, no cast, no view, wrapped and recorded without the general
-  loops (inference mode, ops without a derivative, forward AD take it too);
+- ops._registry.call: one array out, no cast, no view, wrapped (Tensor._make spelled out) and recorded
+  without the general loops (inference mode, ops without a derivative, forward AD take it too);
 - record: unary and binary edges spelled out (output numbers other than 0, views, scalars);
-  saved values kept as a tuple (saved-tensor hooks and register_hooks replace entries);
+  saved values kept as a tuple (saved-tensor hooks and register_hooks replace entries); input
+  metadata and all-None versions shared among nodes (a bounded table);
 - Node: edges kept as nodes and output numbers, `next_functions` built from them;
 - the engine: a node alone in being ready gets its gradients without the buffers dict;
 - Tensor: no __delattr__, the attributes torch refuses to delete refuse through deleters.
@@ -149,6 +150,48 @@ def test_a_recorded_link_leaves_few_gc_tracked_objects():
     # two nodes, one tuple of next nodes each, the saved output, its version counter and the tuple
     # holding it: the output numbers, saved scalars and versions are not tracked
     assert per_link <= 7.5, per_link
+
+
+def test_nodes_share_equal_input_metadata_and_unsaved_versions():
+    x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
+    a, b = x.exp(), x.sin()
+    assert a.grad_fn._meta == (((4,), np.dtype("float64")),) and a.grad_fn._meta is b.grad_fn._meta
+    assert x.float().exp().grad_fn._meta == (((4,), np.dtype("float32")),)   # another dtype: another tuple
+    m, n = x * 2.0, x * 3.0        # nothing saved for self's scalar partner: versions (None, None)
+    assert m.grad_fn._versions == (None, None) and m.grad_fn._versions is n.grad_fn._versions
+    assert a.grad_fn._versions == (0,)
+    y = x * x                      # saved tensors: their own versions
+    with ndgrad.no_grad():
+        x.add_(0)
+    assert y.grad_fn._versions == (0, 0) and (x * x).grad_fn._versions == (1, 1)
+    assert (x.exp() * 1).grad_fn._versions == (None, None)
+
+
+def test_shared_metadata_starts_again_when_shapes_keep_changing():
+    from ndgrad.autograd import record
+    x = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+    kept = x.exp()
+    for n in range(1, 4200):   # more distinct shapes than the table keeps
+        ndgrad.zeros(n, dtype=ndgrad.float64, requires_grad=True).exp()
+    assert len(record._SHARED) <= 4096
+    assert kept.grad_fn._meta == (((3,), np.dtype("float64")),)
+    y = x.exp()
+    assert y.grad_fn._meta == kept.grad_fn._meta
+    (kept + y).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), 2 * np.exp(x.detach().numpy()))
+
+
+def test_an_op_result_is_made_as_tensor_make_makes_it():
+    # call's one-array path spells Tensor._make out: the same slots set, nothing else
+    x = ndgrad.randn(3, dtype=ndgrad.float64)
+    made = ndgrad.Tensor._make(x._array, False, None, 0)
+    slots = [n for n in ndgrad.Tensor.__slots__ if n not in ("__dict__", "__weakref__")]
+    for out in (x * 2.0, x.exp()):
+        assert [type(getattr(out, n)) for n in slots] == [type(getattr(made, n)) for n in slots]
+        assert vars(out) == {} and out._vc == [0] and out._vc is not x._vc and out._base is None
+    y = ndgrad.randn(3, requires_grad=True).exp()
+    assert [getattr(y, n) is not None for n in slots] == [n in ("_array", "_requires_grad", "_fn", "_output_nr", "_vc")
+                                                         for n in slots]
 
 
 def test_tensor_attribute_stores_are_plain():

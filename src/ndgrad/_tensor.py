@@ -197,6 +197,7 @@ class Tensor:
 
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):
+        # (spelled out again in ops/_registry.call's one-array path: a change here goes there too)
         t = object.__new__(cls)
         t._array = data
         t._requires_grad = requires_grad

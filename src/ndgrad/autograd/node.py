@@ -138,6 +138,10 @@ class Node:
     # The edges are kept as two tuples, the next nodes and their output numbers (`next_functions`
     # zips them): a tuple of (node, output_nr) pairs is one more object per edge that the cyclic GC
     # tracks and revisits in every full collection; output numbers are mostly the shared (0,), (0, 0).
+    # Nodes stay tracked by the cyclic GC, although its full collections dominate a long forward pass:
+    # an untracked object is a root to the collector, and every node reaches leaf tensors (through
+    # AccumulateGrad), which may hold anything (attributes, hooks, a create_graph .grad), so a cycle
+    # such as `x.out = f(x)` would leak, as it does in torch (tests/test_gc_cycles.py).
     __slots__ = ("_next_fns", "_next_nrs", "_sequence_nr_", "_saved", "_versions", "_meta", "_out_meta", "_extra",
                  "__weakref__")
     _saved_names = ()          # names of the saved values, in `_saved` order (generated nodes)

@@ -46,7 +46,8 @@ def record(spec, args, outs):
                 fn, nr = edge(a)
             node._next_fns = (fn,)
             node._next_nrs = _NR0 if nr == 0 else (nr,)
-            node._meta = ((d.shape, d.dtype),)
+            m = ((d.shape, d.dtype),)
+            node._meta = _shared(m) or _share(m)
         else:
             node._next_fns = (None,)
             node._next_nrs = _NR0
@@ -69,10 +70,11 @@ def record(spec, args, outs):
             nb = b._output_nr
             if fb is None or b._base is not None:
                 fb, nb = edge(b)
-            node._meta = (ma, (d.shape, d.dtype))
+            m = (ma, (d.shape, d.dtype))
         else:
             fb, nb = None, 0
-            node._meta = (ma, None)
+            m = (ma, None)
+        node._meta = _shared(m) or _share(m)
         node._next_fns = (fa, fb)
         node._next_nrs = _NR00 if na == 0 and nb == 0 else (na, nb)
     else:   # every differentiable argument is one Tensor (or a scalar)
@@ -106,7 +108,8 @@ def record(spec, args, outs):
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
         node._saved = (SavedOutput(t),)
-        node._versions = (t._vc[0],)
+        v = t._vc[0]
+        node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
     elif not plan:
         node._saved = ()
         node._versions = ()
@@ -148,7 +151,8 @@ def record(spec, args, outs):
         # once it has seen it, and full collections, which revisit every tracked object, dominate long
         # forward passes. (What mutates a node's saved values, saved-tensor hooks, makes a list first.)
         node._saved = tuple(saved)
-        node._versions = tuple(versions)
+        versions = tuple(versions)
+        node._versions = versions if versions.count(None) != len(versions) else _shared(versions) or _share(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
@@ -156,6 +160,22 @@ def record(spec, args, outs):
 
 
 _new_node = object.__new__   # (Node and its generated classes define no __new__)
+# A node's input metadata (`_meta`: a (shape, dtype) per input) and its versions when none is saved
+# are one shared tuple per distinct value (a graph repeats a few shapes): up to four objects less per
+# node, in memory and for the cyclic GC's full collections to walk (which dominate a long forward
+# pass: the collector reads every object a tracked one refers to). `_shared(m) or _share(m)`: m or
+# the equal tuple kept before it.
+_SHARED = {}
+_shared = _SHARED.get
+_V0 = (0,)
+
+
+def _share(m):
+    if len(_SHARED) >= 4096:   # a program of ever-changing shapes: start again
+        _SHARED.clear()
+    _SHARED[m] = m
+    return m
+
 _INEXACT = _dtype.INEXACT_KINDS
 _SCALARS = frozenset((float, int, bool, complex, type(None)))   # arguments that never need a gradient
 

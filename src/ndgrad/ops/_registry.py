@@ -251,8 +251,15 @@ def call(spec, args):
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
         raise
     if type(out) in ARRAY_TYPES and target is None and not spec.view:
-        # one array out, no cast, no view: the code below for that case, without its loops and tuples
-        t = _new_tensor(out, False, None, 0)
+        # one array out, no cast, no view: the code below for that case, without its loops and tuples,
+        # and Tensor._make(out, False, None, 0) spelled out (one Python frame less per op)
+        t = _object_new(Tensor)
+        t._array = out
+        t._requires_grad = False
+        t._fn = None
+        t._output_nr = 0
+        t._vc = [0]
+        t._base = None
         if state.inference:
             t._inference = True
         if inputs_require_grad and state.enabled:
@@ -303,6 +310,7 @@ def _no_derivative(spec):
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 _new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
+_object_new = object.__new__
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
 
 
