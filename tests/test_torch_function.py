@@ -104,3 +104,29 @@ def test_a_subclass_init_with_arguments_of_its_own():
         return [type(t).__name__, t.tolist(), t.tag, T.Tensor(2, 3).shape, p.requires_grad,
                 type(T.nn.UninitializedParameter()).__name__, T.nn.UninitializedBuffer(requires_grad=True).requires_grad]
     assert both(scenario) == ["Tagged", [1.0, 2.0], "x", [2, 3], False, "UninitializedParameter", True]
+
+
+def test_make_subclass_aliases_data_as_a_new_leaf_of_the_subclass():
+    def scenario(T):
+        class Scaled(T.Tensor):
+            def __new__(cls, data, scale=1.0):
+                t = T.Tensor._make_subclass(cls, data, True)
+                t.scale = scale
+                return t
+
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        s = Scaled(y, 3.0)
+        shares = s.data_ptr() == y.data_ptr()
+        before = s._version
+        with T.no_grad():
+            y.add_(1)
+        (s * s.scale).sum().backward()
+        plain = T.Tensor._make_subclass(Scaled, T.arange(6.0).view(2, 3).t())
+        return [type(s).__name__, s.scale, s.is_leaf, s.grad_fn is None, shares, before, s._version, s.detach(),
+                s.grad, plain.requires_grad, plain.stride(), plain.is_contiguous()]
+    r = both(scenario)
+    assert r[:7] == ["Scaled", 3.0, True, True, True, 0, 1] and r[-2:] == [[1, 3], False]
+    same_error(lambda T: T.Tensor._make_subclass(int, T.ones(1)), TypeError)
+    same_error(lambda T: T.Tensor._make_subclass(_subclass(T), [1.0]), TypeError)
+    same_error(lambda T: T.Tensor._make_subclass(_subclass(T), T.ones(2, dtype=T.int64), True))

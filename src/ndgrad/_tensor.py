@@ -195,6 +195,21 @@ class Tensor:
     def __init__(self, *args, **kwargs):
         pass   # (made by __new__; a subclass's __init__ calling super().__init__() changes nothing, as torch)
 
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False, dispatch_sizes_strides_policy=None, dispatch_device=False,
+                       dispatch_layout=False, _extra_dispatch_keys=None, storage_size=None):
+        """A new leaf of the Tensor subclass `cls` on `data`'s memory and version counter, requiring grad
+        if asked: how a subclass's ``__new__`` makes its instances in torch (``cls.__new__`` is not called
+        again). The dispatch arguments belong to torch's dispatcher and change nothing here."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                            "possible. Make sure your class inherits from Tensor.")
+        if not isinstance(data, Tensor):
+            raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not "
+                            f"{type(data).__name__}")
+        return Tensor.__new__(cls, data)._set_requires_grad(
+            require_grad, "Only Tensors of floating point and complex dtype can require gradients")
+
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):
         # (spelled out again in ops/_registry.call's one-array path: a change here goes there too)
