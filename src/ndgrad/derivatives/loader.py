@@ -15,7 +15,14 @@ import types
 
 
 
-from ..autograd.node import Node, saved_accessors
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import forward_ad
+from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
+from ..ops import _registry
+
+_ndarray = np.ndarray
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -44,6 +51,7 @@ class Entry:
         self.args = _parse_args(args.rstrip().rstrip(")"))
         self.returns = _parse_returns(ret.strip())
         self.formulas = []        # (arg indices, function, names it reads)
+        self.array_formulas = None   # the same on arrays (array_formulas.py), where every formula has one
         self.forward_formula = None   # `result:`: an expression or a shortcut (see forward_ad.py)
         self.forward_fn = self.forward_rule = None
         self.forward_result_alias = False
@@ -118,6 +126,90 @@ def _compile_formula(expr, params, line, where):
     """`expr` as the body of a function whose return lies on the yaml line `line`."""
     header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
     return _compile("\n" * max(line - 3, 0) + header + f" return ({expr})\n", line, where)
+
+
+# builtins an array formula may call (on Python values: sizes, dims); any other call is renamed
+ARRAY_BUILTINS = frozenset(("len", "tuple", "list", "range", "int", "float", "bool", "min", "max", "zip", "enumerate"))
+
+
+class _ArrayRewrite(ast.NodeTransformer):
+    """A formula's expression for the array namespace (array_formulas.py): operators, method calls
+    and calls of scope functions become calls of `_op_<Op>`, `_m_<method>`, `_f_<name>`; builtins
+    in `builtins` stay. Records the global names the result reads; refuses (ValueError) what has
+    no array form (comprehensions, lambdas, attributes other than shape/ndim...)."""
+
+    def __init__(self, params, builtins):
+        self.params, self.builtins, self.needed = set(params), builtins, set()
+
+    def _name(self, name, node):
+        self.needed.add(name)
+        return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(ast.Call(self._name(f"_op_{type(node.op).__name__}", node),
+                                          [node.left, node.right], []), node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_op_{type(node.op).__name__}", node), [node.operand], []),
+                                 node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) != 1:
+            raise ValueError("chained comparison")
+        op = type(node.ops[0]).__name__
+        if op in ("Is", "IsNot"):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_cmp_{op}", node), [node.left, node.comparators[0]], []),
+                                 node)
+
+    def visit_Call(self, node):
+        func = node.func
+        node.args = [self.visit(a) for a in node.args]
+        node.keywords = [self.visit(k) for k in node.keywords]
+        if isinstance(func, ast.Attribute):   # x.method(...) -> _m_method(x, ...)
+            node.args = [self.visit(func.value)] + node.args
+            node.func = self._name(f"_m_{func.attr}", func)
+        elif isinstance(func, ast.Name) and func.id not in self.params:
+            node.func = self._name(func.id if func.id in self.builtins else f"_f_{func.id}", func)
+        else:
+            raise ValueError("call of a computed function")
+        return node
+
+    def visit_Attribute(self, node):
+        if node.attr not in ("shape", "ndim"):
+            raise ValueError(f"attribute {node.attr}")
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id not in self.params:
+            self.needed.add(node.id)
+        return node
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
+                             ast.Dict, ast.Set, ast.JoinedStr)):
+            raise ValueError(type(node).__name__)
+        return super().generic_visit(node)
+
+
+def _compile_array_formula(expr, params, line, where, builtins):
+    """The array form of a formula (see _ArrayRewrite): (code, global names it needs), or None."""
+    tree = ast.parse(expr, mode="eval")
+    rewrite = _ArrayRewrite(["grads", "grad_input_mask", "grad", *params], builtins)
+    try:
+        body = rewrite.visit(tree.body)
+    except ValueError:
+        return None
+    src = ast.unparse(body)
+    header = f"def _array_formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
+    return _compile("\n" * max(line - 3, 0) + header + f" return ({src})\n", line, where), \
+        tuple(sorted(rewrite.needed))
 
 
 FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear", "auto_transpose")
@@ -223,14 +315,15 @@ def _analyse(text):
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
         saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
-        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name))
+        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name),
+                     _compile_array_formula(expr, saved, line, entry.op_name, ARRAY_BUILTINS))
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
                       saved_users, formulas))
     return table
 
 
-_CACHE_FORMAT = 1   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 2   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -260,9 +353,10 @@ def _table(path):
     return table
 
 
-def load(scope, path=YAML_PATH):
+def load(scope, path=YAML_PATH, array_scope=None):
     """Parse the table; returns {op_name: Entry} with node classes built. Formulas run with
-    `scope` as their globals (the names they may call)."""
+    `scope` as their globals (the names they may call). An entry whose every formula's array form
+    reads only names of `array_scope` also gets those (entry.array_formulas, the engine's array path)."""
     entries, counts = {}, {}
     for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
         entry = Entry(schema, line)
@@ -275,7 +369,10 @@ def load(scope, path=YAML_PATH):
                 entry.forward_result_alias = "result" not in entry.returns
         entry.node_name = node_name
         entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
-        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code in formulas]
+        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _ in formulas]
+        if array_scope is not None and formulas and all(
+                arr is not None and all(n in array_scope for n in arr[1]) for _, _, arr in formulas):
+            entry.array_formulas = [(idxs, types.FunctionType(arr[0], array_scope)) for idxs, _, arr in formulas]
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n
@@ -304,8 +401,20 @@ def _make_node_class(name, entry):
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
         "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
         and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
+        **_array_attributes(entry, diff_args),
         **saved_accessors(entry.saved_names),
     })
+
+
+def _array_attributes(entry, diff_args):
+    """The node class's array formulas (GeneratedNode._apply_arrays), or `_apply_arrays = None` when
+    the entry has none or takes Tensor[] arguments (edges per element: the Tensor path)."""
+    if entry.array_formulas is None or any(entry.args[i].is_tensor_list for i in diff_args):
+        return {"_apply_arrays": None}
+    formulas = tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.array_formulas)
+    return {"_array_formulas": formulas,
+            "_only_array_formula": staticmethod(formulas[0][1]) if len(formulas) == 1 and len(diff_args) == 1
+            else None}
 
 
 class GeneratedNode(Node):
@@ -346,6 +455,103 @@ class GeneratedNode(Node):
             else:
                 flat.extend(value if value is not None else [None] * count)
         return flat
+
+
+    # The engine's array path (see array_formulas.py): the formulas on NumPy arrays --------
+    _array_formulas = ()
+    _only_array_formula = None
+
+    def _apply_arrays(self, grads, mask):
+        """The gradients for the inputs as arrays, computed by the entry's array formulas from
+        `grads` (arrays, or plain Tensors, which are unwrapped); None where the array path cannot
+        give exactly what _apply gives (a gradient missing, a saved value that needs a Tensor, the
+        profiler's, selective checkpointing's or autocast's slot of the registry in use, a Fallback or any error in a formula: _apply then runs
+        and raises torch's error where there is one)."""
+        # (vmap's batched tensors never get here: only exact Tensors and NumPy arrays are unwrapped)
+        if _registry.profile_op is not None or _registry.dispatch_hook is not None or _registry.autocast is not None:
+            return None
+        if len(grads) == 1:
+            g = grads[0]
+            if type(g) is not _ndarray:
+                if type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
+                    return None
+                g = g._array
+            arrays = [g]
+        else:
+            arrays = _plain_arrays(grads)
+            if arrays is None:
+                return None
+        saved = self._saved_arrays()
+        if saved is None:
+            return None
+        try:
+            only = self._only_array_formula
+            if only is not None:
+                if not mask[0]:
+                    return [None]
+                out = only(arrays, mask, *saved)
+                return [out] if type(out) is _ndarray else None
+            n_args = len(self._diff_args)
+            out = [None] * n_args
+            for targets, fn in self._array_formulas:
+                if mask[targets[0]] or len(targets) > 1 and _any_of(mask, targets):
+                    res = fn(arrays, mask, *saved)
+                    if len(targets) == 1:
+                        out[targets[0]] = res
+                    else:
+                        for t, r in zip(targets, res):
+                            out[t] = r
+        except Exception:  # noqa: BLE001 - Fallback, or an error the Tensor path reports in torch's words
+            return None
+        for r in out:
+            if r is not None and type(r) is not _ndarray:
+                return None
+        return out
+
+    def _saved_arrays(self):
+        """The saved values with each Tensor as its array (after the same version checks as
+        _unpack_saved), or None where a formula needs the Tensor path: freed (its error), modified
+        in place (its error), forward AD, saved-tensor hooks, a subclass, a lazy conj/neg view, a
+        list, a non-NumPy array."""
+        saved = self._saved
+        if saved is None or forward_ad.state.level is not None:
+            return None
+        if not self._saved_tensor_idx:
+            return saved
+        values = list(saved)
+        versions = self._versions
+        for i in self._saved_tensor_idx:
+            value = values[i]
+            kind = type(value)
+            if value is None or kind is TensorMeta:   # not saved (no formula that runs reads it), or its metadata
+                continue
+            if versions[i] is None:   # kept as is by _unpack_saved: a Python number (x * 2.0) stays one
+                if kind is Tensor or kind is SavedOutput or isinstance(value, (Tensor, list)):
+                    return None
+                continue
+            if kind is SavedOutput:
+                if value.vc[0] != versions[i] or value.cls is not Tensor or type(value.data) is not _ndarray:
+                    return None
+                values[i] = value.data
+            elif kind is Tensor:
+                if value._vc[0] != versions[i] or value._math_bits or value._detached_from is not None \
+                        or type(value._array) is not _ndarray:
+                    return None
+                values[i] = value._array
+            else:
+                return None
+        return values
+
+
+def _plain_arrays(grads):
+    arrays = []
+    for g in grads:
+        if type(g) is not _ndarray:
+            if type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
+                return None
+            g = g._array
+        arrays.append(g)
+    return arrays
 
 
 # (helpers rather than comprehensions inside _apply: those would make its locals closure cells,
