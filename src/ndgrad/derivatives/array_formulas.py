@@ -45,12 +45,21 @@ def _float_array(a):
     return a
 
 
+def _fallback():
+    raise Fallback
+
+
 def _pointwise(spec):
     """An elementwise op's kernel on arrays of one floating/complex dtype (and Python numbers in
     operand positions): exactly what _registry.call runs for it there, with no promotion."""
     kernel, operands = spec.kernel, spec.operands
 
     def run(*args, **kwargs):
+        if len(args) == 2 and not kwargs:   # the usual case, the loop below without it: two arrays of one dtype
+            a, b = args
+            if type(a) is _ndarray and type(b) is _ndarray and a.dtype is b.dtype and a.dtype.kind in "fc":
+                out = kernel(a, b)
+                return out if type(out) is _ndarray else _arr(out) if isinstance(out, np.generic) else _fallback()
         if kwargs:
             raise Fallback
         dtype = None
@@ -67,7 +76,7 @@ def _pointwise(spec):
         if dtype is None:
             raise Fallback
         out = kernel(*args)
-        if type(out) is tuple:   # several outputs: the Tensor path wraps each
+        if type(out) is not _ndarray and not isinstance(out, np.generic):   # several outputs, sparse...
             raise Fallback
         return _arr(out)
     run.__name__ = spec.name
