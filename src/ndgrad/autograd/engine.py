@@ -177,7 +177,8 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 # _call_node's usual case, inline: no hooks, every edge wanted, its one gradient arrived
                 fns = node._next_fns
                 mask = [fns[0] is not None] if len(fns) == 1 else _mask(fns)
-                outs = node._apply_arrays(grads, mask) if arrays and node._apply_arrays is not None else None
+                apply_arrays = node._apply_arrays if arrays else None
+                outs = apply_arrays(grads, mask) if apply_arrays is not None else None
                 if outs is None:
                     if arrays and type(grads[0]) is _ndarray:
                         _as_tensors(grads)
@@ -192,7 +193,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     if arrays:
                         _as_tensors(grads)
                     outs = _call_node(node, grads, targets, create_graph)
-            if not retain_graph:
+            if not retain_graph and node._saved is not None:   # (nothing to release otherwise: no call)
                 node._release()
             meta = node._meta
             nrs = node._next_nrs

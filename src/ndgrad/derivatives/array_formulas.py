@@ -95,7 +95,8 @@ def _binary(name, pyop, swap):
             if a.dtype.kind not in "fc" or tb is _ndarray and b.dtype != a.dtype or \
                     tb is not _ndarray and tb is not float and tb is not int:
                 raise Fallback
-            return _arr(kernel(a, b))
+            out = kernel(a, b)
+            return out if type(out) is _ndarray else _arr(out)
         if tb is _ndarray:
             if not swap or b.dtype.kind not in "fc" or ta is not float and ta is not int:
                 raise Fallback
@@ -126,6 +127,8 @@ def _op_USub(a):
 
 
 def _f_conj(x):
+    if type(x) is float or type(x) is int:
+        return x
     if type(x) is _ndarray:   # the Tensor path's lazy conj view resolves to these values (apply_bits)
         return _arr(x.conj()) if x.dtype.kind == "c" else x
     if type(x) in _NUMBER or type(x) is complex or x is None:

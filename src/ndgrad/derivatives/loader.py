@@ -23,6 +23,7 @@ from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
 from ..ops import _registry
 
 _ndarray = np.ndarray
+_forward_ad_state = forward_ad.state
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -464,26 +465,32 @@ class GeneratedNode(Node):
     def _apply_arrays(self, grads, mask):
         """The gradients for the inputs as arrays, computed by the entry's array formulas from
         `grads` (arrays, or plain Tensors, which are unwrapped); None where the array path cannot
-        give exactly what _apply gives (a gradient missing, a saved value that needs a Tensor, the
-        profiler's, selective checkpointing's or autocast's slot of the registry in use, a Fallback or any error in a formula: _apply then runs
-        and raises torch's error where there is one)."""
+        give exactly what _apply gives (a gradient missing, saved values freed or needing Tensors,
+        forward AD, the profiler's, selective checkpointing's or autocast's slot of the registry in
+        use, a Fallback or any error in a formula: _apply then runs, and raises torch's error where
+        there is one)."""
         # (vmap's batched tensors never get here: only exact Tensors and NumPy arrays are unwrapped)
         if _registry.profile_op is not None or _registry.dispatch_hook is not None or _registry.autocast is not None:
             return None
         if len(grads) == 1:
             g = grads[0]
-            if type(g) is not _ndarray:
-                if type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
-                    return None
-                g = g._array
-            arrays = [g]
+            if type(g) is _ndarray:
+                arrays = grads   # (formulas only read it)
+            elif type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
+                return None
+            else:
+                arrays = [g._array]
         else:
             arrays = _plain_arrays(grads)
             if arrays is None:
                 return None
-        saved = self._saved_arrays()
-        if saved is None:
+        saved = self._saved
+        if saved is None or _forward_ad_state.level is not None:
             return None
+        if self._saved_tensor_idx:
+            saved = self._saved_arrays(saved)
+            if saved is None:
+                return None
         try:
             only = self._only_array_formula
             if only is not None:
@@ -508,16 +515,11 @@ class GeneratedNode(Node):
                 return None
         return out
 
-    def _saved_arrays(self):
-        """The saved values with each Tensor as its array (after the same version checks as
-        _unpack_saved), or None where a formula needs the Tensor path: freed (its error), modified
-        in place (its error), forward AD, saved-tensor hooks, a subclass, a lazy conj/neg view, a
-        list, a non-NumPy array."""
-        saved = self._saved
-        if saved is None or forward_ad.state.level is not None:
-            return None
-        if not self._saved_tensor_idx:
-            return saved
+    def _saved_arrays(self, saved):
+        """The saved values `saved` (not freed; no forward AD level) with each Tensor as its array,
+        after the same version checks as _unpack_saved, or None where a formula needs the Tensor
+        path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
+        a list, a non-NumPy array."""
         values = list(saved)
         versions = self._versions
         for i in self._saved_tensor_idx:
