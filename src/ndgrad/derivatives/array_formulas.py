@@ -15,10 +15,14 @@ Anything else (mixed dtypes, where torch's promotion differs from NumPy's; integ
 lists...) raises Fallback, and the node reruns on the Tensor path.
 """
 import builtins
+import inspect
 import operator
 
 import numpy as np
 
+from .. import _dtype
+from .._dtype import from_numpy_dtype
+from ..autograd.node import TensorMeta
 from ..ops import _registry
 from . import formulas
 
@@ -45,42 +49,72 @@ def _float_array(a):
     return a
 
 
-def _fallback():
-    raise Fallback
-
-
 def _pointwise(spec):
-    """An elementwise op's kernel on arrays of one floating/complex dtype (and Python numbers in
-    operand positions): exactly what _registry.call runs for it there, with no promotion."""
-    kernel, operands = spec.kernel, spec.operands
+    """An op's kernel on arrays, where _registry.call would run exactly it: the arrays it promotes
+    (spec.operands) of one floating/complex dtype, Python int/float/bool scalars there (they never
+    lift a floating dtype), and elsewhere what _unwrap passes through unchanged (arrays of any dtype
+    when the op promotes nothing, None, strings, dtypes, sequences of numbers). Keyword arguments
+    are bound as the op's public function binds them."""
+    kernel, operands, promote, broadcast = spec.kernel, spec.operands, spec.promote, spec.broadcast
+    signature = inspect.signature(spec.forward)
 
     def run(*args, **kwargs):
         if len(args) == 2 and not kwargs:   # the usual case, the loop below without it: two arrays of one dtype
             a, b = args
             if type(a) is _ndarray and type(b) is _ndarray and a.dtype is b.dtype and a.dtype.kind in "fc":
                 out = kernel(a, b)
-                return out if type(out) is _ndarray else _arr(out) if isinstance(out, np.generic) else _fallback()
+                return out if type(out) is _ndarray else _result(out)
         if kwargs:
-            raise Fallback
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError:
+                raise Fallback from None
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
         dtype = None
+        arrays = 0
         for i, a in enumerate(args):
-            if type(a) is _ndarray:
-                if dtype is None:
-                    dtype = a.dtype
-                    if dtype.kind not in "fc":
-                        raise Fallback
-                elif a.dtype != dtype:
+            t = type(a)
+            operand = operands is None or i in operands
+            if t is _ndarray:
+                arrays += 1
+                kind = a.dtype.kind
+                if kind == "V":   # bfloat16: computed in float32 by the glue
                     raise Fallback
-            elif (operands is None or i in operands) and type(a) not in _NUMBER:
+                if promote is not None and operand:
+                    if dtype is None:
+                        dtype = a.dtype
+                        if kind not in "fc":
+                            raise Fallback
+                    elif a.dtype != dtype:
+                        raise Fallback
+            elif t in _NUMBER:
+                continue
+            elif a is None or t is str:
+                if broadcast and (operand if t is str else operands is not None and i in operands):
+                    raise Fallback   # the glue's TypeError
+            elif t is list or t is tuple:
+                for x in a:
+                    if type(x) not in _NUMBER and x is not None:
+                        raise Fallback
+            elif t is not _dtype.dtype:
                 raise Fallback
-        if dtype is None:
+        if not arrays:
             raise Fallback
-        out = kernel(*args)
-        if type(out) is not _ndarray and not isinstance(out, np.generic):   # several outputs, sparse...
-            raise Fallback
-        return _arr(out)
+        return _result(kernel(*args))
     run.__name__ = spec.name
     return run
+
+
+def _result(out):
+    """A kernel's result as the glue wraps it (target None): arrays, NumPy scalars as 0-d arrays."""
+    if type(out) is _ndarray:
+        return out
+    if isinstance(out, np.generic):
+        return _asarray(out)
+    if type(out) is tuple:
+        return tuple([_result(o) for o in out])
+    raise Fallback   # sparse, nested, None...
 
 
 def _binary(name, pyop, swap):
@@ -133,6 +167,29 @@ def _f_conj(x):
         return _arr(x.conj()) if x.dtype.kind == "c" else x
     if type(x) in _NUMBER or type(x) is complex or x is None:
         return formulas.conj(x)
+    raise Fallback
+
+
+def _a_dtype(x):
+    """`x.dtype` as the Tensor path reads it (an ndgrad dtype) of an array or a saved TensorMeta."""
+    if type(x) is _ndarray:
+        return from_numpy_dtype(x.dtype)
+    if type(x) is TensorMeta:
+        return x.dtype
+    raise Fallback
+
+
+def _m_numel(x):
+    if type(x) is _ndarray:
+        return x.size
+    if type(x) is TensorMeta:
+        return x.numel()
+    raise Fallback
+
+
+def _m_dim(x):
+    if type(x) is _ndarray or type(x) is TensorMeta:
+        return len(x.shape)
     raise Fallback
 
 
@@ -278,7 +335,7 @@ def _build_scope():
                  _op_USub=_op_USub,
                  _cmp_Lt=_compare(operator.lt), _cmp_LtE=_compare(operator.le), _cmp_Gt=_compare(operator.gt),
                  _cmp_GtE=_compare(operator.ge), _cmp_Eq=_compare(operator.eq), _cmp_NotEq=_compare(operator.ne))
-    scope.update({k: v for k, v in globals().items() if k.startswith(("_f_", "_m_"))})
+    scope.update({k: v for k, v in globals().items() if k.startswith(("_f_", "_m_", "_a_"))})
     return scope
 
 

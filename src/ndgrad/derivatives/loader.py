@@ -17,6 +17,7 @@ import types
 
 import numpy as np
 
+from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
 from ..autograd import forward_ad
 from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
@@ -135,9 +136,9 @@ ARRAY_BUILTINS = frozenset(("len", "tuple", "list", "range", "int", "float", "bo
 
 class _ArrayRewrite(ast.NodeTransformer):
     """A formula's expression for the array namespace (array_formulas.py): operators, method calls
-    and calls of scope functions become calls of `_op_<Op>`, `_m_<method>`, `_f_<name>`; builtins
-    in `builtins` stay. Records the global names the result reads; refuses (ValueError) what has
-    no array form (comprehensions, lambdas, attributes other than shape/ndim...)."""
+    and calls of scope functions become calls of `_op_<Op>`, `_m_<method>`, `_f_<name>`, other
+    attributes than shape and ndim `_a_<attr>`; builtins in `builtins` stay. Records the global
+    names the result reads; refuses (ValueError) what has no array form (comprehensions, lambdas...)."""
 
     def __init__(self, params, builtins):
         self.params, self.builtins, self.needed = set(params), builtins, set()
@@ -181,11 +182,11 @@ class _ArrayRewrite(ast.NodeTransformer):
             raise ValueError("call of a computed function")
         return node
 
-    def visit_Attribute(self, node):
-        if node.attr not in ("shape", "ndim"):
-            raise ValueError(f"attribute {node.attr}")
+    def visit_Attribute(self, node):   # x.shape and x.ndim read the same of arrays; x.attr -> _a_attr(x)
         self.generic_visit(node)
-        return node
+        if node.attr in ("shape", "ndim"):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_a_{node.attr}", node), [node.value], []), node)
 
     def visit_Name(self, node):
         if node.id not in self.params:
@@ -324,7 +325,7 @@ def _analyse(text):
     return table
 
 
-_CACHE_FORMAT = 2   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 3   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -481,7 +482,7 @@ class GeneratedNode(Node):
             else:
                 arrays = [g._array]
         else:
-            arrays = _plain_arrays(grads)
+            arrays = _plain_arrays(grads, self._out_meta if not self._takes_missing else None)
             if arrays is None:
                 return None
         saved = self._saved
@@ -545,15 +546,25 @@ class GeneratedNode(Node):
         return values
 
 
-def _plain_arrays(grads):
+def _plain_arrays(grads, out_meta):
+    """A node's several gradients as arrays, the missing ones zeros as the engine's fill_missing
+    makes them (from the outputs' metadata `out_meta`; none for integer outputs); None if one is no
+    plain array or Tensor, or none arrived."""
     arrays = []
-    for g in grads:
-        if type(g) is not _ndarray:
+    missing = 0
+    for i, g in enumerate(grads):
+        if g is None:
+            if out_meta is None:
+                return None
+            shape, dt = out_meta[i]
+            g = np.zeros(shape, dt) if dt.kind in INEXACT_KINDS else None
+            missing += 1
+        elif type(g) is not _ndarray:
             if type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
                 return None
             g = g._array
         arrays.append(g)
-    return arrays
+    return arrays if missing < len(grads) else None
 
 
 # (helpers rather than comprehensions inside _apply: those would make its locals closure cells,
