@@ -23,7 +23,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import from_numpy_dtype
 from ..autograd.node import TensorMeta
-from ..ops import _registry
+from ..ops import _registry, shape as _shape_ops
 from . import formulas
 
 __all__ = ["Fallback", "SCOPE"]
@@ -267,15 +267,26 @@ def _m_expand(a, *size):
     return np.broadcast_to(a, tuple(target))
 
 
+_view_kernel, _alias_kernel = _SPECS["view"].kernel, _SPECS["_reshape_alias"].kernel
+_clone_kernel, _unsafe_view_kernel = _SPECS["clone"].kernel, _SPECS["_unsafe_view"].kernel
+
+
 def _m_reshape(a, *shape):
-    # a contiguous array reshapes as a view in both paths (shape._reshape -> _view); other layouts
-    # may be copied differently there: the Tensor path decides
-    if not _float_array(a).flags.c_contiguous:
+    """Tensor.reshape (shape._reshape) with the same kernels, so the same layout: a view where the
+    strides allow one, else a view of a clone."""
+    shape = _shape_ops._infer_size(_sizes(shape), _float_array(a).size)
+    if a.flags.c_contiguous:
+        return _view_kernel(a, shape)
+    try:
+        return _alias_kernel(a, shape)
+    except _shape_ops._NotViewable:
+        return _unsafe_view_kernel(_clone_kernel(a), shape)
+
+
+def _m_view(a, *shape):
+    if not _float_array(a).flags.c_contiguous:   # (a view of another layout may be refused: the Tensor path says)
         raise Fallback
-    return a.reshape(_sizes(shape))
-
-
-_m_view = _m_reshape
+    return _m_reshape(a, *shape)
 _t_kernel = _SPECS["t"].kernel
 
 
