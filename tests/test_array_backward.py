@@ -109,11 +109,12 @@ def test_every_array_formula_matches_its_tensor_formula_bit_for_bit():
         assert name in ran, name
 
 
+@pytest.mark.parametrize("how", ["backward", "grad"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_whole_backward_equals_the_tensor_path(dtype):
-    """Every sample's backward, as the engine runs it (arrays between nodes, sums of gradients,
-    sum_to, AccumulateGrad), equals bit for bit the same backward in anomaly mode, which runs every
-    node on Tensors."""
+def test_whole_backward_equals_the_tensor_path(dtype, how):
+    """Every sample's backward (or autograd.grad), as the engine runs it (arrays between nodes, sums
+    of gradients, sum_to, AccumulateGrad or captured edges), equals bit for bit the same backward in
+    anomaly mode, which runs every node on Tensors."""
     rng = np.random.default_rng(1)
     checked, mismatches = 0, []
     for info in OPS:
@@ -135,12 +136,17 @@ def test_whole_backward_equals_the_tensor_path(dtype):
                 warnings.simplefilter("ignore")
                 try:
                     with ndgrad.autograd.detect_anomaly(check_nan=False) if anomaly else _nothing():
-                        ndgrad.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+                        if how == "backward":
+                            ndgrad.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
+                            grads = [t.grad if isinstance(t, ndgrad.Tensor) else None for t in inputs]
+                        else:
+                            leaves = [t for t in inputs if isinstance(t, ndgrad.Tensor) and t.requires_grad]
+                            grads = ndgrad.autograd.grad([o for o, _ in pairs], leaves, [g for _, g in pairs],
+                                                         allow_unused=True)
                 except Exception as e:  # noqa: BLE001 - both paths must raise the same
                     results.append(repr(e))
                     continue
-            results.append([None if not isinstance(t, ndgrad.Tensor) or t.grad is None else t.grad._array
-                            for t in inputs])
+            results.append([None if g is None else g.resolve_conj().resolve_neg()._array for g in grads])
         if len(results) != 2:
             continue
         a, b = results

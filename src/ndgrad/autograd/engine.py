@@ -4,6 +4,8 @@
 2. Pop the ready node with the highest sequence number, run it (hooks, then its formulas), bring
    each gradient to the input it belongs to (shape via sum_to, dtype), add it into the next
    node's input buffer, and queue that node once all its edges have delivered.
+   Without create_graph or forward AD, gradients between nodes are NumPy arrays where the nodes
+   have array formulas (derivatives/array_formulas.py), Tensors wherever something observes them.
 No recursion anywhere: a chain of a million nodes needs no deeper stack than a chain of two.
 
 This file holds that loop. The special cases live beside it: hooks.py (running hooks),
@@ -138,11 +140,11 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     direct = root       # the next node to run when it is the only one ready (skips the heap) ...
     direct_grads = []   # ... and its gradients, kept out of `buffers`
     # The array path: where nothing can observe the gradients between nodes (no create_graph, no
-    # autograd.grad captures, no forward AD), gradients travel as NumPy arrays and a node whose
-    # yaml formulas have array forms runs those (GeneratedNode._apply_arrays, bitwise the same
-    # numbers); they become Tensors (_as_tensors) wherever something looks: hooks, retain_grad,
-    # AccumulateGrad, anomaly mode, the profiler, a node without array formulas, a fallback.
-    arrays = not create_graph and capture is None and forward_ad.state.level is None
+    # forward AD), gradients travel as NumPy arrays and a node whose yaml formulas have array forms
+    # runs those (GeneratedNode._apply_arrays, bitwise the same numbers); they become Tensors
+    # (_as_tensors) wherever something looks: hooks, retain_grad, AccumulateGrad, autograd.grad's
+    # captured edges, anomaly mode, the profiler, a node without array formulas, a fallback.
+    arrays = not create_graph and forward_ad.state.level is None
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
@@ -166,8 +168,11 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
                     grads = fit_grad_dtype(node.variable, grads)   # before the hooks, as torch
                 grads = run_tensor_pre_hooks(node, grads)
-            if capture is not None and not capture.take(node, grads):
-                continue
+            if capture is not None:
+                if arrays and node in capture.at:
+                    _as_tensors(grads)
+                if not capture.take(node, grads):
+                    continue
             if anomaly.enabled or profile_node is not None:
                 if arrays:
                     _as_tensors(grads)
@@ -187,13 +192,14 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                         outs = _after_apply(node, outs)
             else:
                 outs = None
-                if arrays and node._apply_arrays is not None and node._extra is None and targets is None:
-                    outs = node._apply_arrays(grads, _mask(node._next_fns))   # (None when a gradient is missing)
+                if arrays and node._apply_arrays is not None and node._extra is None:
+                    fns = node._next_fns   # (the mask as _call_node makes it; None when no gradient arrived)
+                    outs = node._apply_arrays(grads, _mask(fns) if targets is None else _mask_into(fns, targets))
                 if outs is None:
                     if arrays:
                         _as_tensors(grads)
                     outs = _call_node(node, grads, targets, create_graph)
-            if not retain_graph and node._saved is not None:   # (nothing to release otherwise: no call)
+            if not retain_graph:
                 node._release()
             meta = node._meta
             nrs = node._next_nrs
