@@ -9,6 +9,7 @@ import pytest
 
 import ndgrad
 from ndgrad.derivatives import ENTRIES
+from ndgrad.derivatives.loader import array_forms
 from op_db import S, all_ops
 from parity import both, same_error
 
@@ -175,10 +176,11 @@ def test_entries_with_array_formulas():
     for name in ("add.Tensor", "mul.Tensor", "sub.Tensor", "div.Tensor", "tanh", "sigmoid", "exp", "relu",
                  "threshold_backward", "sum", "sum.dim_IntList", "mm", "addmm", "t", "view", "expand",
                  "transpose.int", "neg"):
-        assert ENTRIES[name].array_formulas is not None, name
+        assert array_forms(ENTRIES[name].node_cls), name
         assert ENTRIES[name].node_cls._apply_arrays is not None, name
-    assert ENTRIES["cat"].array_formulas is None
+    assert not array_forms(ENTRIES["cat"].node_cls)
     assert ENTRIES["cat"].node_cls._apply_arrays is None
+    assert not array_forms(ENTRIES["linalg_qr"].node_cls)   # (a helper without an array form)
 
 
 # ---- what the array path hands back to the Tensor path --------------------------------------

@@ -56,7 +56,7 @@ def _pointwise(spec):
     when the op promotes nothing, None, strings, dtypes, sequences of numbers). Keyword arguments
     are bound as the op's public function binds them."""
     kernel, operands, promote, broadcast = spec.kernel, spec.operands, spec.promote, spec.broadcast
-    signature = inspect.signature(spec.forward)
+    signature = []   # the forward's, on the first call with keywords (inspect.signature at import is slow)
 
     def run(*args, **kwargs):
         if len(args) == 2 and not kwargs:   # the usual case, the loop below without it: two arrays of one dtype
@@ -65,8 +65,10 @@ def _pointwise(spec):
                 out = kernel(a, b)
                 return out if type(out) is _ndarray else _result(out)
         if kwargs:
+            if not signature:
+                signature.append(inspect.signature(spec.forward))
             try:
-                bound = signature.bind(*args, **kwargs)
+                bound = signature[0].bind(*args, **kwargs)
             except TypeError:
                 raise Fallback from None
             bound.apply_defaults()

@@ -53,7 +53,8 @@ class Entry:
         self.args = _parse_args(args.rstrip().rstrip(")"))
         self.returns = _parse_returns(ret.strip())
         self.formulas = []        # (arg indices, function, names it reads)
-        self.array_formulas = None   # the same on arrays (array_formulas.py), where every formula has one
+        self.array_sources = ()      # (arg indices, expression, yaml line) of each formula
+        self.array_formulas = None   # the formulas on arrays (array_formulas.py), once array_forms made them
         self.forward_formula = None   # `result:`: an expression or a shortcut (see forward_ad.py)
         self.forward_fn = self.forward_rule = None
         self.forward_result_alias = False
@@ -317,15 +318,14 @@ def _analyse(text):
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
         saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
-        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name),
-                     _compile_array_formula(expr, saved, line, entry.op_name, ARRAY_BUILTINS))
+        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
                       saved_users, formulas))
     return table
 
 
-_CACHE_FORMAT = 3   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 4   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -355,10 +355,16 @@ def _table(path):
     return table
 
 
+_array_scope = None   # load's array_scope: the globals of the array formulas
+
+
 def load(scope, path=YAML_PATH, array_scope=None):
     """Parse the table; returns {op_name: Entry} with node classes built. Formulas run with
-    `scope` as their globals (the names they may call). An entry whose every formula's array form
-    reads only names of `array_scope` also gets those (entry.array_formulas, the engine's array path)."""
+    `scope` as their globals (the names they may call). With `array_scope`, an entry whose every
+    formula's array form reads only names of it runs those in a plain backward (the engine's array
+    path); they are compiled on the node class's first use (array_forms)."""
+    global _array_scope
+    _array_scope = array_scope
     entries, counts = {}, {}
     for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
         entry = Entry(schema, line)
@@ -371,10 +377,8 @@ def load(scope, path=YAML_PATH, array_scope=None):
                 entry.forward_result_alias = "result" not in entry.returns
         entry.node_name = node_name
         entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
-        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _ in formulas]
-        if array_scope is not None and formulas and all(
-                arr is not None and all(n in array_scope for n in arr[1]) for _, _, arr in formulas):
-            entry.array_formulas = [(idxs, types.FunctionType(arr[0], array_scope)) for idxs, _, arr in formulas]
+        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
+        entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n
@@ -403,20 +407,49 @@ def _make_node_class(name, entry):
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
         "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
         and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
-        **_array_attributes(entry, diff_args),
+        # the array formulas, compiled at the first call (array_forms): most programs use few entries
+        **({} if _array_scope is not None and entry.formulas and not any(entry.args[i].is_tensor_list
+                                                                         for i in diff_args)
+           else {"_apply_arrays": None}),
         **saved_accessors(entry.saved_names),
     })
 
 
+def array_forms(cls):
+    """Whether the generated node class `cls` runs on arrays: compiles its entry's array formulas
+    (once; every formula must have an array form reading only names of the array namespace) and
+    sets the class's array attributes, or `_apply_arrays = None`."""
+    entry = cls._entry
+    if cls._apply_arrays is None:
+        return False
+    if entry.array_formulas is None:
+        forms = []
+        for idxs, expr, line in entry.array_sources:
+            arr = _compile_array_formula(expr, entry.saved_names, line, entry.op_name, ARRAY_BUILTINS)
+            if arr is None or not all(n in _array_scope for n in arr[1]):
+                cls._apply_arrays = None
+                return False
+            forms.append((idxs, types.FunctionType(arr[0], _array_scope)))
+        entry.array_formulas = forms
+    for name, value in _array_attributes(entry, list(cls._diff_args)).items():
+        setattr(cls, name, value)
+    cls._apply_arrays = GeneratedNode._run_arrays
+    return True
+
+
 def _array_attributes(entry, diff_args):
-    """The node class's array formulas (GeneratedNode._apply_arrays), or `_apply_arrays = None` when
-    the entry has none or takes Tensor[] arguments (edges per element: the Tensor path)."""
-    if entry.array_formulas is None or any(entry.args[i].is_tensor_list for i in diff_args):
-        return {"_apply_arrays": None}
+    """The class attributes _run_arrays reads: the array formulas by argument position."""
     formulas = tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.array_formulas)
+    per_argument = None   # each argument's own formula (None: it has none), where no formula serves several
+    if all(len(targets) == 1 for targets, _ in formulas):
+        per_argument = [None] * len(diff_args)
+        for (t,), fn in formulas:
+            per_argument[t] = fn
+        per_argument = tuple(per_argument)
     return {"_array_formulas": formulas,
             "_only_array_formula": staticmethod(formulas[0][1]) if len(formulas) == 1 and len(diff_args) == 1
-            else None}
+            else None,
+            "_array_per_argument": per_argument}
 
 
 class GeneratedNode(Node):
@@ -462,8 +495,14 @@ class GeneratedNode(Node):
     # The engine's array path (see array_formulas.py): the formulas on NumPy arrays --------
     _array_formulas = ()
     _only_array_formula = None
+    _array_per_argument = None
 
     def _apply_arrays(self, grads, mask):
+        """_run_arrays, once array_forms compiled the class's array formulas (its first call);
+        None for a class without them (array_forms then sets `_apply_arrays = None`)."""
+        return self._run_arrays(grads, mask) if array_forms(type(self)) else None
+
+    def _run_arrays(self, grads, mask):
         """The gradients for the inputs as arrays, computed by the entry's array formulas from
         `grads` (arrays, or plain Tensors, which are unwrapped); None where the array path cannot
         give exactly what _apply gives (a gradient missing, saved values freed or needing Tensors,
@@ -499,6 +538,18 @@ class GeneratedNode(Node):
                     return [None]
                 out = only(arrays, mask, *saved)
                 return [out] if type(out) is _ndarray else None
+            per_argument = self._array_per_argument
+            if per_argument is not None:   # the loop below where each argument has its own formula
+                out = []
+                for fn, wanted in zip(per_argument, mask):
+                    if wanted and fn is not None:
+                        res = fn(arrays, mask, *saved)
+                        if type(res) is not _ndarray and res is not None:
+                            return None
+                        out.append(res)
+                    else:
+                        out.append(None)
+                return out
             n_args = len(self._diff_args)
             out = [None] * n_args
             for targets, fn in self._array_formulas:
