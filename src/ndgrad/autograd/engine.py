@@ -208,17 +208,17 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     continue
                 nr = nrs[i]
                 g = outs[i]
-                if g is not None and (meta is not None or type(g) is not _ndarray and g._math_bits):
+                if type(g) is _ndarray:
+                    # the array path's gradient: fitted (sum_to, cast) as a Tensor below in the rare case it needs it
+                    if meta is not None and (m := meta[i]) is not None and (g.shape != m[0] or g.dtype is not m[1]
+                                                                            and g.dtype != m[1]):
+                        g = _new_tensor(g, False, None, 0)
+                if g is not None and type(g) is not _ndarray and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
-                    if type(g) is _ndarray and m is not None and (g.shape != m[0] or g.dtype is not m[1]
-                                                                  and g.dtype != m[1]):
-                        g = _new_tensor(g, False, None, 0)   # an array to fit (sum_to, cast): as a Tensor, below
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
                     # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
-                    if type(g) is _ndarray:
-                        pass
-                    elif g._math_bits or m is not None and (g._array.shape != m[0] or g._array.dtype is not m[1]
-                                                           and g._array.dtype != m[1]):
+                    if g._math_bits or m is not None and (g._array.shape != m[0] or g._array.dtype is not m[1]
+                                                          and g._array.dtype != m[1]):
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
                             m = (m[0], g._array.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)

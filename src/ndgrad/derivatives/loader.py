@@ -572,6 +572,11 @@ class GeneratedNode(Node):
         after the same version checks as _unpack_saved, or None where a formula needs the Tensor
         path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
         a list, a non-NumPy array."""
+        if len(saved) == 1:   # one saved output (tanh, exp, sigmoid...): the loop below for it
+            value = saved[0]
+            if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \
+                    and type(value.data) is _ndarray:
+                return (value.data,)
         values = list(saved)
         versions = self._versions
         for i in self._saved_tensor_idx:
