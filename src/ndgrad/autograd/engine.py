@@ -218,7 +218,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
                     # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
                     if g._math_bits or m is not None and (g._array.shape != m[0] or g._array.dtype is not m[1]
-                                                          and g._array.dtype != m[1]):
+                                                           and g._array.dtype != m[1]):
                         if m is not None and type(nxt) is AccumulateGrad and nxt.variable._grad_dtype is not False:
                             m = (m[0], g._array.dtype)   # the leaf's grad_dtype decides, when its AccumulateGrad runs
                         g = fit_to_input(node, i, g, m)

@@ -50,11 +50,11 @@ def _float_array(a):
 
 
 def _pointwise(spec):
-    """An op's kernel on arrays, where _registry.call would run exactly it: the arrays it promotes
-    (spec.operands) of one floating/complex dtype, Python int/float/bool scalars there (they never
-    lift a floating dtype), and elsewhere what _unwrap passes through unchanged (arrays of any dtype
-    when the op promotes nothing, None, strings, dtypes, sequences of numbers). Keyword arguments
-    are bound as the op's public function binds them."""
+    """An op's kernel on arrays, where _registry.call would run exactly it: for an op that promotes,
+    arrays of one floating/complex dtype and Python int/float/bool scalars (they never lift a
+    floating dtype); for one that does not, arrays of any dtype; and what _unwrap passes through
+    unchanged (None, strings, dtypes, sequences of numbers). Keyword arguments are bound as the
+    op's public function binds them."""
     kernel, operands, promote, broadcast = spec.kernel, spec.operands, spec.promote, spec.broadcast
     signature = []   # the forward's, on the first call with keywords (inspect.signature at import is slow)
 
@@ -83,7 +83,7 @@ def _pointwise(spec):
                 kind = a.dtype.kind
                 if kind == "V":   # bfloat16: computed in float32 by the glue
                     raise Fallback
-                if promote is not None and operand:
+                if promote is not None:   # (_unwrap promotes when any two arrays' dtypes differ, operands or not)
                     if dtype is None:
                         dtype = a.dtype
                         if kind not in "fc":

@@ -54,6 +54,7 @@ class Entry:
         self.returns = _parse_returns(ret.strip())
         self.formulas = []        # (arg indices, function, names it reads)
         self.array_sources = ()      # (arg indices, expression, yaml line) of each formula
+        self.array_scope = None      # the globals of its array formulas (load's array_scope)
         self.array_formulas = None   # the formulas on arrays (array_formulas.py), once array_forms made them
         self.forward_formula = None   # `result:`: an expression or a shortcut (see forward_ad.py)
         self.forward_fn = self.forward_rule = None
@@ -355,16 +356,11 @@ def _table(path):
     return table
 
 
-_array_scope = None   # load's array_scope: the globals of the array formulas
-
-
 def load(scope, path=YAML_PATH, array_scope=None):
     """Parse the table; returns {op_name: Entry} with node classes built. Formulas run with
     `scope` as their globals (the names they may call). With `array_scope`, an entry whose every
     formula's array form reads only names of it runs those in a plain backward (the engine's array
     path); they are compiled on the node class's first use (array_forms)."""
-    global _array_scope
-    _array_scope = array_scope
     entries, counts = {}, {}
     for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
         entry = Entry(schema, line)
@@ -379,6 +375,7 @@ def load(scope, path=YAML_PATH, array_scope=None):
         entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
         entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
         entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
+        entry.array_scope = array_scope
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n
@@ -408,7 +405,7 @@ def _make_node_class(name, entry):
         "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
         and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
         # the array formulas, compiled at the first call (array_forms): most programs use few entries
-        **({} if _array_scope is not None and entry.formulas and not any(entry.args[i].is_tensor_list
+        **({} if entry.array_scope is not None and entry.formulas and not any(entry.args[i].is_tensor_list
                                                                          for i in diff_args)
            else {"_apply_arrays": None}),
         **saved_accessors(entry.saved_names),
@@ -426,10 +423,10 @@ def array_forms(cls):
         forms = []
         for idxs, expr, line in entry.array_sources:
             arr = _compile_array_formula(expr, entry.saved_names, line, entry.op_name, ARRAY_BUILTINS)
-            if arr is None or not all(n in _array_scope for n in arr[1]):
+            if arr is None or not all(n in entry.array_scope for n in arr[1]):
                 cls._apply_arrays = None
                 return False
-            forms.append((idxs, types.FunctionType(arr[0], _array_scope)))
+            forms.append((idxs, types.FunctionType(arr[0], entry.array_scope)))
         entry.array_formulas = forms
     for name, value in _array_attributes(entry, list(cls._diff_args)).items():
         setattr(cls, name, value)
