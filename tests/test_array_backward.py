@@ -346,3 +346,19 @@ def test_user_gradient_is_not_modified_nor_aliased():
     y.backward(g)
     x.grad.mul_(2)
     assert g.tolist() == [5.0, 6.0]
+
+
+def test_a_scaled_sum_runs_on_arrays():
+    """maybe_multiply(grad, alpha) with alpha != 1 (add's other, addmm's alpha) has its array form."""
+    def scenario(T):
+        a = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        b = T.tensor([3.0, -1.0], dtype=T.float64, requires_grad=True)
+        T.add(a, b, alpha=2.5).sum().backward()
+        return [a.grad, b.grad]
+    ga, gb = both(scenario)
+    assert ga.tolist() == [1.0, 1.0] and gb.tolist() == [2.5, 2.5]
+    a = ndgrad.tensor([1.0, 2.0], dtype=ndgrad.float64, requires_grad=True)
+    b = ndgrad.tensor([3.0, -1.0], dtype=ndgrad.float64, requires_grad=True)
+    node = ndgrad.add(a, b, alpha=2.5).grad_fn
+    out = node._apply_arrays([np.array([1.0, 4.0])], [True, True])
+    assert out is not None and out[1].tolist() == [2.5, 10.0]

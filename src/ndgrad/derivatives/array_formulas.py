@@ -151,6 +151,10 @@ def _compare(pyop):
     return run
 
 
+_op_Mult = _binary("mul.Tensor", operator.mul, True)
+_op_Add = _binary("add.Tensor", operator.add, True)
+_op_Sub = _binary("sub.Tensor", operator.sub, False)
+_op_Div = _binary("div.Tensor", operator.truediv, False)
 _neg_kernel = _SPECS["neg"].kernel
 
 
@@ -341,11 +345,7 @@ def _build_scope():
     for name, value in vars(formulas).items():   # formulas.py's numeric constants (LN2, ...)
         if type(value) in (int, float) and not name.startswith("_"):
             scope[name] = value
-    scope.update(_op_Mult=_binary("mul.Tensor", operator.mul, True),
-                 _op_Add=_binary("add.Tensor", operator.add, True),
-                 _op_Sub=_binary("sub.Tensor", operator.sub, False),
-                 _op_Div=_binary("div.Tensor", operator.truediv, False),
-                 _op_USub=_op_USub,
+    scope.update(_op_Mult=_op_Mult, _op_Add=_op_Add, _op_Sub=_op_Sub, _op_Div=_op_Div, _op_USub=_op_USub,
                  _cmp_Lt=_compare(operator.lt), _cmp_LtE=_compare(operator.le), _cmp_Gt=_compare(operator.gt),
                  _cmp_GtE=_compare(operator.ge), _cmp_Eq=_compare(operator.eq), _cmp_NotEq=_compare(operator.ne))
     scope.update({k: v for k, v in globals().items() if k.startswith(("_f_", "_m_", "_a_"))})
