@@ -4,6 +4,8 @@
 2. Pop the ready node with the highest sequence number, run it (hooks, then its formulas), bring
    each gradient to the input it belongs to (shape via sum_to, dtype), add it into the next
    node's input buffer, and queue that node once all its edges have delivered.
+   Without create_graph or forward AD, gradients between nodes are NumPy arrays where the nodes
+   have array formulas (derivatives/array_formulas.py), Tensors wherever something observes them.
 No recursion anywhere: a chain of a million nodes needs no deeper stack than a chain of two.
 
 This file holds that loop. The special cases live beside it: hooks.py (running hooks),
@@ -19,8 +21,11 @@ import itertools
 import sys
 import threading
 
+import numpy as np
+
 from .._sparse_array import SparseArray
-from . import anomaly_mode
+from .._tensor import Tensor
+from . import anomaly_mode, forward_ad
 from .anomaly_mode import state as anomaly
 from .capture import Capture
 from .grad_mode import state
@@ -134,6 +139,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     ready = []          # heap of (-sequence_nr, arrival, node): the newest ready node first
     direct = root       # the next node to run when it is the only one ready (skips the heap) ...
     direct_grads = []   # ... and its gradients, kept out of `buffers`
+    # The array path: where nothing can observe the gradients between nodes (no create_graph, no
+    # forward AD), gradients travel as NumPy arrays and a node whose yaml formulas have array forms
+    # runs those (GeneratedNode._apply_arrays, bitwise the same numbers); they become Tensors
+    # (_as_tensors) wherever something looks: hooks, retain_grad, AccumulateGrad, autograd.grad's
+    # captured edges, anomaly mode, the profiler, a node without array formulas, a fallback.
+    arrays = not create_graph and forward_ad.state.level is None
     prev_mode = state.enabled
     state.enabled = create_graph
     task = GraphTask(deps, targets, root, capture.at.keys() if capture is not None and not accumulate else frozenset())
@@ -152,23 +163,42 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 break
             task.node = node
             if node._extra is not None or type(node) is AccumulateGrad:
+                if arrays:
+                    _as_tensors(grads)
                 if type(node) is AccumulateGrad and node.variable._grad_dtype is not False:
                     grads = fit_grad_dtype(node.variable, grads)   # before the hooks, as torch
                 grads = run_tensor_pre_hooks(node, grads)
-            if capture is not None and not capture.take(node, grads):
-                continue
-            if anomaly.enabled:
-                outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph)
-            elif profile_node is not None:
-                outs = profile_node(_call_node, node, grads, targets, create_graph)
+            if capture is not None:
+                if arrays and node in capture.at:
+                    _as_tensors(grads)
+                if not capture.take(node, grads):
+                    continue
+            if anomaly.enabled or profile_node is not None:
+                if arrays:
+                    _as_tensors(grads)
+                outs = anomaly_mode.call_node(_call_node, node, grads, targets, create_graph) if anomaly.enabled \
+                    else profile_node(_call_node, node, grads, targets, create_graph)
             elif node._extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
                 # _call_node's usual case, inline: no hooks, every edge wanted, its one gradient arrived
                 fns = node._next_fns
-                outs = node._apply(grads, [fns[0] is not None] if len(fns) == 1 else _mask(fns), create_graph)
-                if node._extra is not None or len(outs) != len(fns):
-                    outs = _after_apply(node, outs)
+                mask = [fns[0] is not None] if len(fns) == 1 else _mask(fns)
+                apply_arrays = node._apply_arrays if arrays else None
+                outs = apply_arrays(grads, mask) if apply_arrays is not None else None
+                if outs is None:
+                    if arrays and type(grads[0]) is _ndarray:
+                        _as_tensors(grads)
+                    outs = node._apply(grads, mask, create_graph)
+                    if node._extra is not None or len(outs) != len(fns):
+                        outs = _after_apply(node, outs)
             else:
-                outs = _call_node(node, grads, targets, create_graph)
+                outs = None
+                if arrays and node._apply_arrays is not None and node._extra is None:
+                    fns = node._next_fns   # (the mask as _call_node makes it; None when no gradient arrived)
+                    outs = node._apply_arrays(grads, _mask(fns) if targets is None else _mask_into(fns, targets))
+                if outs is None:
+                    if arrays:
+                        _as_tensors(grads)
+                    outs = _call_node(node, grads, targets, create_graph)
             if not retain_graph:
                 node._release()
             meta = node._meta
@@ -178,7 +208,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     continue
                 nr = nrs[i]
                 g = outs[i]
-                if g is not None and (meta is not None or g._math_bits):
+                if type(g) is _ndarray:
+                    # the array path's gradient: fitted (sum_to, cast) as a Tensor below in the rare case it needs it
+                    if meta is not None and (m := meta[i]) is not None and (g.shape != m[0] or g.dtype is not m[1]
+                                                                            and g.dtype != m[1]):
+                        g = _new_tensor(g, False, None, 0)
+                if g is not None and type(g) is not _ndarray and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call
                     # (NumPy's dtypes of one kind are one object: `is` decides most comparisons)
@@ -200,9 +235,12 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 if nr and nr >= len(buf):
                     buf.extend([None] * (nr + 1 - len(buf)))
                 if g is not None:
-                    # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
-                    buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._array, SparseArray) \
-                        else buf[nr] + g
+                    if buf[nr] is not None and (type(g) is _ndarray or type(buf[nr]) is _ndarray):
+                        buf[nr] = _add_arrays(buf[nr], g)
+                    else:
+                        # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
+                        buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._array, SparseArray) \
+                            else buf[nr] + g
                 if left == 0:
                     # Run order: the ready node with the highest sequence number. A node that is
                     # alone in being ready (a chain) runs next without going through the heap.
@@ -225,6 +263,30 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
         tasks.pop()
         saved_hooks[:] = hooks_at_start
     return None if capture is None else capture.results
+
+
+_ndarray = np.ndarray
+_new_tensor = Tensor._make
+
+
+def _as_tensors(grads):
+    """The array path's gradients in `grads` made Tensors, in place (the list is the engine's
+    buffer: AccumulateGrad's reference counts expect it to be the Tensor's only holder)."""
+    for i in range(len(grads)):
+        if type(grads[i]) is _ndarray:
+            grads[i] = _new_tensor(grads[i], False, None, 0)
+
+
+def _add_arrays(old, g):
+    """Two gradients of one output summed, at least one an array: as the Tensor path's `old + g`
+    (the add kernel, np.add) when both are arrays of one dtype, else through Tensors."""
+    if type(old) is _ndarray and type(g) is _ndarray and old.dtype == g.dtype and old.dtype.kind in "fc":
+        out = old + g
+        return out if type(out) is _ndarray else np.asarray(out)   # (a 0-d sum is a NumPy scalar)
+    pair = [old, g]
+    _as_tensors(pair)
+    old, g = pair
+    return g + old if isinstance(old._array, SparseArray) else old + g
 
 
 def _stack_is_deep():

@@ -148,6 +148,7 @@ class Node:
     _saved_tensor_idx = ()     # which of them are tensors (version-checked)
     _takes_missing = False     # custom Function nodes get None for absent gradients and fill them in
     _backward_alone = None     # (out, retain_graph) -> whether the node ran out.backward() itself (compiler.py)
+    _apply_arrays = None       # (grads, mask) -> gradients as arrays or None: the engine's array path (loader.py)
 
     @property
     def next_functions(self):

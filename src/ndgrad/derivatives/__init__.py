@@ -8,14 +8,14 @@ ops registry) and formulas.py's helpers, so they are differentiable themselves.
 import builtins
 
 from ..ops import _registry
-from . import formulas, forward, loader  # noqa: F401  (forward: installs the forward-mode rules)
+from . import array_formulas, formulas, forward, loader  # noqa: F401  (forward: installs the forward-mode rules)
 
 # The names a formula may call: formulas.py's helpers, then the public ops, except names of Python
 # builtins (max, min, sum, all, any), which formulas use on ints and shapes.
 SCOPE = {name: fn for name, fn in _registry.OPS.items() if not hasattr(builtins, name)}
 SCOPE.update(vars(formulas))
 
-ENTRIES = loader.load(SCOPE)
+ENTRIES = loader.load(SCOPE, array_scope=array_formulas.SCOPE)
 _registry.bind_derivatives(ENTRIES)
 
 # the formula takes absent gradients (None) itself: the engine cannot make zeros of a nested shape

@@ -15,7 +15,16 @@ import types
 
 
 
-from ..autograd.node import Node, saved_accessors
+import numpy as np
+
+from .._dtype import INEXACT_KINDS
+from .._tensor import Tensor
+from ..autograd import forward_ad
+from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
+from ..ops import _registry
+
+_ndarray = np.ndarray
+_forward_ad_state = forward_ad.state
 
 YAML_PATH = os.path.join(os.path.dirname(__file__), "derivatives.yaml")
 _ARG_RE = re.compile(r"^(?P<type>[\w\[\]\d?()!|. ]+?)\s+(?P<name>\w+)(?:\s*=\s*(?P<default>.+))?$")
@@ -44,6 +53,9 @@ class Entry:
         self.args = _parse_args(args.rstrip().rstrip(")"))
         self.returns = _parse_returns(ret.strip())
         self.formulas = []        # (arg indices, function, names it reads)
+        self.array_sources = ()      # (arg indices, expression, yaml line) of each formula
+        self.array_scope = None      # the globals of its array formulas (load's array_scope)
+        self.array_formulas = None   # the formulas on arrays (array_formulas.py), once array_forms made them
         self.forward_formula = None   # `result:`: an expression or a shortcut (see forward_ad.py)
         self.forward_fn = self.forward_rule = None
         self.forward_result_alias = False
@@ -118,6 +130,90 @@ def _compile_formula(expr, params, line, where):
     """`expr` as the body of a function whose return lies on the yaml line `line`."""
     header = f"def _formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
     return _compile("\n" * max(line - 3, 0) + header + f" return ({expr})\n", line, where)
+
+
+# builtins an array formula may call (on Python values: sizes, dims); any other call is renamed
+ARRAY_BUILTINS = frozenset(("len", "tuple", "list", "range", "int", "float", "bool", "min", "max", "zip", "enumerate"))
+
+
+class _ArrayRewrite(ast.NodeTransformer):
+    """A formula's expression for the array namespace (array_formulas.py): operators, method calls
+    and calls of scope functions become calls of `_op_<Op>`, `_m_<method>`, `_f_<name>`, other
+    attributes than shape and ndim `_a_<attr>`; builtins in `builtins` stay. Records the global
+    names the result reads; refuses (ValueError) what has no array form (comprehensions, lambdas...)."""
+
+    def __init__(self, params, builtins):
+        self.params, self.builtins, self.needed = set(params), builtins, set()
+
+    def _name(self, name, node):
+        self.needed.add(name)
+        return ast.copy_location(ast.Name(name, ast.Load()), node)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(ast.Call(self._name(f"_op_{type(node.op).__name__}", node),
+                                          [node.left, node.right], []), node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_op_{type(node.op).__name__}", node), [node.operand], []),
+                                 node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) != 1:
+            raise ValueError("chained comparison")
+        op = type(node.ops[0]).__name__
+        if op in ("Is", "IsNot"):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_cmp_{op}", node), [node.left, node.comparators[0]], []),
+                                 node)
+
+    def visit_Call(self, node):
+        func = node.func
+        node.args = [self.visit(a) for a in node.args]
+        node.keywords = [self.visit(k) for k in node.keywords]
+        if isinstance(func, ast.Attribute):   # x.method(...) -> _m_method(x, ...)
+            node.args = [self.visit(func.value)] + node.args
+            node.func = self._name(f"_m_{func.attr}", func)
+        elif isinstance(func, ast.Name) and func.id not in self.params:
+            node.func = self._name(func.id if func.id in self.builtins else f"_f_{func.id}", func)
+        else:
+            raise ValueError("call of a computed function")
+        return node
+
+    def visit_Attribute(self, node):   # x.shape and x.ndim read the same of arrays; x.attr -> _a_attr(x)
+        self.generic_visit(node)
+        if node.attr in ("shape", "ndim"):
+            return node
+        return ast.copy_location(ast.Call(self._name(f"_a_{node.attr}", node), [node.value], []), node)
+
+    def visit_Name(self, node):
+        if node.id not in self.params:
+            self.needed.add(node.id)
+        return node
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
+                             ast.Dict, ast.Set, ast.JoinedStr)):
+            raise ValueError(type(node).__name__)
+        return super().generic_visit(node)
+
+
+def _compile_array_formula(expr, params, line, where, builtins):
+    """The array form of a formula (see _ArrayRewrite): (code, global names it needs), or None."""
+    tree = ast.parse(expr, mode="eval")
+    rewrite = _ArrayRewrite(["grads", "grad_input_mask", "grad", *params], builtins)
+    try:
+        body = rewrite.visit(tree.body)
+    except ValueError:
+        return None
+    src = ast.unparse(body)
+    header = f"def _array_formula(grads, grad_input_mask, {', '.join(params)}):\n grad = grads[0]\n"
+    return _compile("\n" * max(line - 3, 0) + header + f" return ({src})\n", line, where), \
+        tuple(sorted(rewrite.needed))
 
 
 FORWARD_SHORTCUTS = ("auto_element_wise", "auto_linear", "auto_transpose")
@@ -223,14 +319,14 @@ def _analyse(text):
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
         saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
-        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name))
+        formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
                       saved_users, formulas))
     return table
 
 
-_CACHE_FORMAT = 1   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 4   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -260,9 +356,11 @@ def _table(path):
     return table
 
 
-def load(scope, path=YAML_PATH):
+def load(scope, path=YAML_PATH, array_scope=None):
     """Parse the table; returns {op_name: Entry} with node classes built. Formulas run with
-    `scope` as their globals (the names they may call)."""
+    `scope` as their globals (the names they may call). With `array_scope`, an entry whose every
+    formula's array form reads only names of it runs those in a plain backward (the engine's array
+    path); they are compiled on the node class's first use (array_forms)."""
     entries, counts = {}, {}
     for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
         entry = Entry(schema, line)
@@ -275,7 +373,9 @@ def load(scope, path=YAML_PATH):
                 entry.forward_result_alias = "result" not in entry.returns
         entry.node_name = node_name
         entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
-        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code in formulas]
+        entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
+        entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
+        entry.array_scope = array_scope
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n
@@ -304,8 +404,49 @@ def _make_node_class(name, entry):
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
         "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
         and not any(entry.args[i].is_tensor_list for i in diff_args) else None,
+        # the array formulas, compiled at the first call (array_forms): most programs use few entries
+        **({} if entry.array_scope is not None and entry.formulas and not any(entry.args[i].is_tensor_list
+                                                                         for i in diff_args)
+           else {"_apply_arrays": None}),
         **saved_accessors(entry.saved_names),
     })
+
+
+def array_forms(cls):
+    """Whether the generated node class `cls` runs on arrays: compiles its entry's array formulas
+    (once; every formula must have an array form reading only names of the array namespace) and
+    sets the class's array attributes, or `_apply_arrays = None`."""
+    entry = cls._entry
+    if cls._apply_arrays is None:
+        return False
+    if entry.array_formulas is None:
+        forms = []
+        for idxs, expr, line in entry.array_sources:
+            arr = _compile_array_formula(expr, entry.saved_names, line, entry.op_name, ARRAY_BUILTINS)
+            if arr is None or not all(n in entry.array_scope for n in arr[1]):
+                cls._apply_arrays = None
+                return False
+            forms.append((idxs, types.FunctionType(arr[0], entry.array_scope)))
+        entry.array_formulas = forms
+    for name, value in _array_attributes(entry, list(cls._diff_args)).items():
+        setattr(cls, name, value)
+    cls._apply_arrays = GeneratedNode._run_arrays
+    return True
+
+
+def _array_attributes(entry, diff_args):
+    """The class attributes _run_arrays reads: the array formulas by argument position."""
+    formulas = tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.array_formulas)
+    per_argument = None   # each argument's own formula (None: it has none), where no formula serves several
+    if all(len(targets) == 1 for targets, _ in formulas):
+        per_argument = [None] * len(diff_args)
+        for (t,), fn in formulas:
+            per_argument[t] = fn
+        per_argument = tuple(per_argument)
+    return {"_array_formulas": formulas,
+            "_only_array_formula": staticmethod(formulas[0][1]) if len(formulas) == 1 and len(diff_args) == 1
+            else None,
+            "_array_per_argument": per_argument}
 
 
 class GeneratedNode(Node):
@@ -346,6 +487,137 @@ class GeneratedNode(Node):
             else:
                 flat.extend(value if value is not None else [None] * count)
         return flat
+
+
+    # The engine's array path (see array_formulas.py): the formulas on NumPy arrays --------
+    _array_formulas = ()
+    _only_array_formula = None
+    _array_per_argument = None
+
+    def _apply_arrays(self, grads, mask):
+        """_run_arrays, once array_forms compiled the class's array formulas (its first call);
+        None for a class without them (array_forms then sets `_apply_arrays = None`)."""
+        return self._run_arrays(grads, mask) if array_forms(type(self)) else None
+
+    def _run_arrays(self, grads, mask):
+        """The gradients for the inputs as arrays, computed by the entry's array formulas from
+        `grads` (arrays, or plain Tensors, which are unwrapped); None where the array path cannot
+        give exactly what _apply gives (a gradient missing, saved values freed or needing Tensors,
+        forward AD, the profiler's, selective checkpointing's or autocast's slot of the registry in
+        use, a Fallback or any error in a formula: _apply then runs, and raises torch's error where
+        there is one)."""
+        # (vmap's batched tensors never get here: only exact Tensors and NumPy arrays are unwrapped)
+        if _registry.profile_op is not None or _registry.dispatch_hook is not None or _registry.autocast is not None:
+            return None
+        if len(grads) == 1:
+            g = grads[0]
+            if type(g) is _ndarray:
+                arrays = grads   # (formulas only read it)
+            elif type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
+                return None
+            else:
+                arrays = [g._array]
+        else:
+            arrays = _plain_arrays(grads, self._out_meta if not self._takes_missing else None)
+            if arrays is None:
+                return None
+        saved = self._saved
+        if saved is None or _forward_ad_state.level is not None:
+            return None
+        if self._saved_tensor_idx:
+            saved = self._saved_arrays(saved)
+            if saved is None:
+                return None
+        try:
+            only = self._only_array_formula
+            if only is not None:
+                if not mask[0]:
+                    return [None]
+                out = only(arrays, mask, *saved)
+                return [out] if type(out) is _ndarray else None
+            per_argument = self._array_per_argument
+            if per_argument is not None:   # the loop below where each argument has its own formula
+                out = []
+                for fn, wanted in zip(per_argument, mask):
+                    if wanted and fn is not None:
+                        res = fn(arrays, mask, *saved)
+                        if type(res) is not _ndarray and res is not None:
+                            return None
+                        out.append(res)
+                    else:
+                        out.append(None)
+                return out
+            n_args = len(self._diff_args)
+            out = [None] * n_args
+            for targets, fn in self._array_formulas:
+                if mask[targets[0]] or len(targets) > 1 and _any_of(mask, targets):
+                    res = fn(arrays, mask, *saved)
+                    if len(targets) == 1:
+                        out[targets[0]] = res
+                    else:
+                        for t, r in zip(targets, res):
+                            out[t] = r
+        except Exception:  # noqa: BLE001 - Fallback, or an error the Tensor path reports in torch's words
+            return None
+        for r in out:
+            if r is not None and type(r) is not _ndarray:
+                return None
+        return out
+
+    def _saved_arrays(self, saved):
+        """The saved values `saved` (not freed; no forward AD level) with each Tensor as its array,
+        after the same version checks as _unpack_saved, or None where a formula needs the Tensor
+        path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
+        a list, a non-NumPy array."""
+        if len(saved) == 1:   # one saved output (tanh, exp, sigmoid...): the loop below for it
+            value = saved[0]
+            if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \
+                    and type(value.data) is _ndarray:
+                return (value.data,)
+        values = list(saved)
+        versions = self._versions
+        for i in self._saved_tensor_idx:
+            value = values[i]
+            kind = type(value)
+            if value is None or kind is TensorMeta:   # not saved (no formula that runs reads it), or its metadata
+                continue
+            if versions[i] is None:   # kept as is by _unpack_saved: a Python number (x * 2.0) stays one
+                if kind is Tensor or kind is SavedOutput or isinstance(value, (Tensor, list)):
+                    return None
+                continue
+            if kind is SavedOutput:
+                if value.vc[0] != versions[i] or value.cls is not Tensor or type(value.data) is not _ndarray:
+                    return None
+                values[i] = value.data
+            elif kind is Tensor:
+                if value._vc[0] != versions[i] or value._math_bits or value._detached_from is not None \
+                        or type(value._array) is not _ndarray:
+                    return None
+                values[i] = value._array
+            else:
+                return None
+        return values
+
+
+def _plain_arrays(grads, out_meta):
+    """A node's several gradients as arrays, the missing ones zeros as the engine's fill_missing
+    makes them (from the outputs' metadata `out_meta`; none for integer outputs); None if one is no
+    plain array or Tensor, or none arrived."""
+    arrays = []
+    missing = 0
+    for i, g in enumerate(grads):
+        if g is None:
+            if out_meta is None:
+                return None
+            shape, dt = out_meta[i]
+            g = np.zeros(shape, dt) if dt.kind in INEXACT_KINDS else None
+            missing += 1
+        elif type(g) is not _ndarray:
+            if type(g) is not Tensor or g._math_bits or type(g._array) is not _ndarray:
+                return None
+            g = g._array
+        arrays.append(g)
+    return arrays if missing < len(grads) else None
 
 
 # (helpers rather than comprehensions inside _apply: those would make its locals closure cells,

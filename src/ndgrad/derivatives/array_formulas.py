@@ -1,0 +1,355 @@
+"""The array namespace: what derivatives.yaml formulas run against on the engine's array path.
+
+In a plain backward (no create_graph, hooks, anomaly mode... see engine.py) nothing observes the
+gradients between nodes, so the engine passes NumPy arrays and a node whose formulas all compile
+against this namespace runs them on arrays, skipping the op glue (argument parsing, promotion,
+wrapping) that the Tensor formulas pay per call. loader.py compiles each formula a second time
+with operators, method calls and function calls renamed (`a * b` -> `_op_Mult(a, b)`,
+`g.t()` -> `_m_t(g)`, `conj(x)` -> `_f_conj(x)`); an entry gets an array version only if every
+name it uses is defined here.
+
+Each function here computes exactly what the Tensor path computes (the same NumPy kernel on the
+same arrays, so the numbers are bitwise equal) and only where it can be sure of that: same-dtype
+floating or complex arrays, with Python int/float/bool scalars (which never lift a floating dtype).
+Anything else (mixed dtypes, where torch's promotion differs from NumPy's; integer arrays; Tensors;
+lists...) raises Fallback, and the node reruns on the Tensor path.
+"""
+import builtins
+import inspect
+import operator
+
+import numpy as np
+
+from .. import _dtype
+from .._dtype import from_numpy_dtype
+from ..autograd.node import TensorMeta
+from ..ops import _registry, shape as _shape_ops
+from . import formulas
+
+__all__ = ["Fallback", "SCOPE"]
+
+_ndarray = np.ndarray
+_asarray = np.asarray
+_SPECS = {s.name: s for s in _registry.SPECS}
+_NUMBER = (int, float, bool)
+
+
+class Fallback(Exception):
+    """The array path cannot reproduce the Tensor path here: the node runs its Tensor formulas."""
+
+
+def _arr(x):
+    # NumPy gives a scalar for a 0-d result; the Tensor path wraps it as a 0-d array (_registry._wrap)
+    return x if type(x) is _ndarray else _asarray(x)
+
+
+def _float_array(a):
+    if type(a) is not _ndarray or a.dtype.kind not in "fc":
+        raise Fallback
+    return a
+
+
+def _pointwise(spec):
+    """An op's kernel on arrays, where _registry.call would run exactly it: for an op that promotes,
+    arrays of one floating/complex dtype and Python int/float/bool scalars (they never lift a
+    floating dtype); for one that does not, arrays of any dtype; and what _unwrap passes through
+    unchanged (None, strings, dtypes, sequences of numbers). Keyword arguments are bound as the
+    op's public function binds them."""
+    kernel, operands, promote, broadcast = spec.kernel, spec.operands, spec.promote, spec.broadcast
+    signature = []   # the forward's, on the first call with keywords (inspect.signature at import is slow)
+
+    def run(*args, **kwargs):
+        if len(args) == 2 and not kwargs:   # the usual case, the loop below without it: two arrays of one dtype
+            a, b = args
+            if type(a) is _ndarray and type(b) is _ndarray and a.dtype is b.dtype and a.dtype.kind in "fc":
+                out = kernel(a, b)
+                return out if type(out) is _ndarray else _result(out)
+        if kwargs:
+            if not signature:
+                signature.append(inspect.signature(spec.forward))
+            try:
+                bound = signature[0].bind(*args, **kwargs)
+            except TypeError:
+                raise Fallback from None
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
+        dtype = None
+        arrays = 0
+        for i, a in enumerate(args):
+            t = type(a)
+            operand = operands is None or i in operands
+            if t is _ndarray:
+                arrays += 1
+                kind = a.dtype.kind
+                if kind == "V":   # bfloat16: computed in float32 by the glue
+                    raise Fallback
+                if promote is not None:   # (_unwrap promotes when any two arrays' dtypes differ, operands or not)
+                    if dtype is None:
+                        dtype = a.dtype
+                        if kind not in "fc":
+                            raise Fallback
+                    elif a.dtype != dtype:
+                        raise Fallback
+            elif t in _NUMBER:
+                continue
+            elif a is None or t is str:
+                if broadcast and (operand if t is str else operands is not None and i in operands):
+                    raise Fallback   # the glue's TypeError
+            elif t is list or t is tuple:
+                for x in a:
+                    if type(x) not in _NUMBER and x is not None:
+                        raise Fallback
+            elif t is not _dtype.dtype:
+                raise Fallback
+        if not arrays:
+            raise Fallback
+        return _result(kernel(*args))
+    run.__name__ = spec.name
+    return run
+
+
+def _result(out):
+    """A kernel's result as the glue wraps it (target None): arrays, NumPy scalars as 0-d arrays."""
+    if type(out) is _ndarray:
+        return out
+    if isinstance(out, np.generic):
+        return _asarray(out)
+    if type(out) is tuple:
+        return tuple([_result(o) for o in out])
+    raise Fallback   # sparse, nested, None...
+
+
+def _binary(name, pyop, swap):
+    """`a <op> b` as Tensor's operator computes it: the op's kernel on (array, array of its dtype) or
+    (array, Python number); with the number first, the kernel on (array, number) where the op
+    commutes (`2 * g` is `mul(g, 2)`), else Fallback (rsub and reciprocal-times, other kernels)."""
+    kernel = _SPECS[name].kernel
+
+    def run(a, b):
+        ta, tb = type(a), type(b)
+        if ta is _ndarray:
+            if a.dtype.kind not in "fc" or tb is _ndarray and b.dtype != a.dtype or \
+                    tb is not _ndarray and tb is not float and tb is not int:
+                raise Fallback
+            out = kernel(a, b)
+            return out if type(out) is _ndarray else _arr(out)
+        if tb is _ndarray:
+            if not swap or b.dtype.kind not in "fc" or ta is not float and ta is not int:
+                raise Fallback
+            return _arr(kernel(b, a))
+        if ta in _NUMBER and tb in _NUMBER:
+            return pyop(a, b)
+        raise Fallback
+    return run
+
+
+def _compare(pyop):
+    def run(a, b):   # comparisons of Python values only (an array comparison makes a bool Tensor there)
+        if type(a) is _ndarray or type(b) is _ndarray or hasattr(a, "_array") or hasattr(b, "_array"):
+            raise Fallback
+        return pyop(a, b)
+    return run
+
+
+_op_Mult = _binary("mul.Tensor", operator.mul, True)
+_op_Add = _binary("add.Tensor", operator.add, True)
+_op_Sub = _binary("sub.Tensor", operator.sub, False)
+_op_Div = _binary("div.Tensor", operator.truediv, False)
+_neg_kernel = _SPECS["neg"].kernel
+
+
+def _op_USub(a):
+    if type(a) is _ndarray:
+        return _arr(_neg_kernel(_float_array(a)))
+    if type(a) in _NUMBER:
+        return -a
+    raise Fallback
+
+
+def _f_conj(x):
+    if type(x) is float or type(x) is int:
+        return x
+    if type(x) is _ndarray:   # the Tensor path's lazy conj view resolves to these values (apply_bits)
+        return _arr(x.conj()) if x.dtype.kind == "c" else x
+    if type(x) in _NUMBER or type(x) is complex or x is None:
+        return formulas.conj(x)
+    raise Fallback
+
+
+def _a_dtype(x):
+    """`x.dtype` as the Tensor path reads it (an ndgrad dtype) of an array or a saved TensorMeta."""
+    if type(x) is _ndarray:
+        return from_numpy_dtype(x.dtype)
+    if type(x) is TensorMeta:
+        return x.dtype
+    raise Fallback
+
+
+def _m_numel(x):
+    if type(x) is _ndarray:
+        return x.size
+    if type(x) is TensorMeta:
+        return x.numel()
+    raise Fallback
+
+
+def _m_dim(x):
+    if type(x) is _ndarray or type(x) is TensorMeta:
+        return len(x.shape)
+    raise Fallback
+
+
+def _f_maybe_multiply(grad, alpha):
+    return grad if alpha == 1 else _op_Mult(grad, alpha)
+
+
+_sum_dim_kernel = _SPECS["sum.dim_IntList"].kernel
+
+
+def _f_sum_to(t, shape):
+    """gradient_checks.sum_to on an array: the same reduction kernel, then the same reshape view."""
+    _float_array(t)
+    shape = tuple(shape)
+    tshape = t.shape
+    if tshape == shape:
+        return t
+    lead = len(tshape) - len(shape)
+    if lead < 0:
+        raise Fallback
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and tshape[lead + i] != 1:
+            dims.append(lead + i)
+        elif s != tshape[lead + i]:
+            raise Fallback   # the Tensor path raises its error
+    if dims:
+        t = _arr(_sum_dim_kernel(t, dims, True))
+    return _m_reshape(t, shape) if lead else t
+
+
+def _f_reduce_backward(grad, shape, dim, keepdim):
+    ndim = len(shape)
+    if keepdim or ndim == 0:
+        return grad
+    _float_array(grad)
+    for d in formulas.normalize_dims(dim, ndim):   # sorted, as unsqueeze_dims inserts them
+        grad = _m_unsqueeze(grad, d)
+    return grad
+
+
+def _f_zeros_like(a):
+    return np.zeros_like(_float_array(a))   # zeros laid out as `a` (torch's preserve_format)
+
+
+def _sizes(args):
+    """A size given as one sequence or as ints (Tensor.expand / reshape / view's forms)."""
+    if len(args) == 1 and type(args[0]) is not int:
+        args = args[0]
+    size = tuple(args)
+    for s in size:
+        if type(s) is not int:
+            raise Fallback
+    return size
+
+
+def _m_expand(a, *size):
+    """Tensor.expand (shape._expand_checked, then the expand kernel np.broadcast_to)."""
+    _float_array(a)
+    size = _sizes(size)
+    shape = a.shape
+    lead = len(size) - len(shape)
+    if lead < 0:
+        raise Fallback
+    target = list(size)
+    for i in range(lead, len(size)):
+        have = shape[i - lead]
+        if size[i] == -1:
+            target[i] = have
+        elif have != 1 and size[i] != have:
+            raise Fallback
+    for s in size[:lead]:
+        if s < 0:
+            raise Fallback
+    return np.broadcast_to(a, tuple(target))
+
+
+_view_kernel, _alias_kernel = _SPECS["view"].kernel, _SPECS["_reshape_alias"].kernel
+_clone_kernel, _unsafe_view_kernel = _SPECS["clone"].kernel, _SPECS["_unsafe_view"].kernel
+
+
+def _m_reshape(a, *shape):
+    """Tensor.reshape (shape._reshape) with the same kernels, so the same layout: a view where the
+    strides allow one, else a view of a clone."""
+    shape = _shape_ops._infer_size(_sizes(shape), _float_array(a).size)
+    if a.flags.c_contiguous:
+        return _view_kernel(a, shape)
+    try:
+        return _alias_kernel(a, shape)
+    except _shape_ops._NotViewable:
+        return _unsafe_view_kernel(_clone_kernel(a), shape)
+
+
+def _m_view(a, *shape):
+    if not _float_array(a).flags.c_contiguous:   # (a view of another layout may be refused: the Tensor path says)
+        raise Fallback
+    return _m_reshape(a, *shape)
+_t_kernel = _SPECS["t"].kernel
+
+
+def _m_t(a):
+    if _float_array(a).ndim > 2:
+        raise Fallback
+    return _t_kernel(a)
+
+
+def _m_transpose(a, dim0, dim1):
+    n = _float_array(a).ndim
+    if type(dim0) is not int or type(dim1) is not int or not (-max(n, 1) <= dim0 < max(n, 1)) \
+            or not (-max(n, 1) <= dim1 < max(n, 1)):
+        raise Fallback
+    if n == 0:
+        return a
+    return np.swapaxes(a, dim0, dim1)
+
+
+def _m_unsqueeze(a, dim):
+    n = _float_array(a).ndim
+    if type(dim) is not int or not (-n - 1 <= dim <= n):
+        raise Fallback
+    return np.expand_dims(a, dim % (n + 1))
+
+
+_mm_kernel = _SPECS["mm"].kernel
+
+
+def _m_mm(a, b):
+    if _float_array(a).ndim != 2 or _float_array(b).ndim != 2 or a.dtype != b.dtype:
+        raise Fallback
+    return _arr(_mm_kernel(a, b))
+
+
+_f_mm = _m_mm
+
+
+def _build_scope():
+    scope = {"__name__": __name__, "__builtins__": builtins}   # (NumPy warnings from formulas: ndgrad's filter)
+    # every op that is its glue's call of a kernel (not a view, not in place), as a function and as a
+    # method; run only on arrays and numbers (_pointwise's guard), where the glue adds nothing to the kernel
+    entry_code = _registry.OPS["mul"].__code__   # (every such public function is one _entry_point closure)
+    for table, prefix in ((_registry.OPS, "_f_"), (_registry.METHODS, "_m_")):
+        for name, fn in table.items():
+            spec = getattr(fn, "spec", None)
+            if spec is not None and getattr(fn, "__code__", None) is entry_code and not spec.view \
+                    and not name.endswith("_"):
+                scope[prefix + name] = _pointwise(spec)
+    for name, value in vars(formulas).items():   # formulas.py's numeric constants (LN2, ...)
+        if type(value) in (int, float) and not name.startswith("_"):
+            scope[name] = value
+    scope.update(_op_Mult=_op_Mult, _op_Add=_op_Add, _op_Sub=_op_Sub, _op_Div=_op_Div, _op_USub=_op_USub,
+                 _cmp_Lt=_compare(operator.lt), _cmp_LtE=_compare(operator.le), _cmp_Gt=_compare(operator.gt),
+                 _cmp_GtE=_compare(operator.ge), _cmp_Eq=_compare(operator.eq), _cmp_NotEq=_compare(operator.ne))
+    scope.update({k: v for k, v in globals().items() if k.startswith(("_f_", "_m_", "_a_"))})
+    return scope
+
+
+SCOPE = _build_scope()
