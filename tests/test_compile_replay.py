@@ -47,10 +47,11 @@ def test_replayed_steps_and_the_fast_backward_equal_eager_to_the_bit(dtype):
     compiled(x)   # the trace
     assert grads_after(compiled, ps, x, calls=3) == grads_after(eager, ps, x, calls=3)   # accumulated 3 times
     (program,) = compiled.cache.values()
-    # the elementwise ufunc steps (tanh, the product) are written without checks, the others with
+    # the elementwise ufunc steps (tanh, the product, and the add and sub, np.add and np.subtract with
+    # alpha=1) are written without checks, the others with
     steps = program.fwd.steps
     unchecked = [type(getattr(s.forward, "kernel", None)) is np.ufunc and s.shapes[0] != () for s in steps]
-    assert sum(unchecked) == 2 and program.fwd.source.count("raise _Mismatch") == len(steps) - 2
+    assert sum(unchecked) == 2 and program.fwd.source.count("raise _Mismatch") == len(steps) - 4
 
 
 def test_python_numbers_folded_into_ufunc_steps_give_eager_values():
@@ -77,8 +78,9 @@ def test_forwards_with_keyword_only_arguments_are_called_directly():
         ga, gb = ndgrad.autograd.grad(f(x, y), x)[0], ndgrad.autograd.grad(g(x, y), x)[0]
         assert bits(f(x, y)) == bits(g(x, y)) and bits(ga) == bits(gb)
     (program,) = g.cache.values()
-    # add's and the two subtractions' alpha, sum's dtype: without the glue's wrapper
-    assert program.fwd.source.count("**kw") == 4
+    # add's and sub's alpha, sum's dtype: without the glue's wrapper; `-` (alpha=1) is np.subtract itself
+    assert program.fwd.source.count("**kw") == 3
+    assert np.subtract in program.fwd.__globals__.values()
 
 
 def test_the_same_tensor_passed_twice_gets_its_gradient_once():
@@ -250,7 +252,39 @@ def test_replay_kernels_skip_the_checks_the_guard_made_and_give_eager_bits():
     (program,) = compiled.cache.values()
     called = {getattr(v, "__name__", None) for v in program.fwd.__globals__.values()} | \
         {getattr(v, "__name__", None) for v in program.bwd[0].__globals__.values()}
-    assert {"matmul", "_addmm_replay", "_relu_replay", "_sum_dim_replay", "_nll_loss_replay"} <= called
+    # (relu's replay kernel as the ufunc it calls, np.maximum(x, 0))
+    assert {"matmul", "_addmm_replay", "maximum", "_sum_dim_replay", "_nll_loss_replay"} <= called
     # a target out of range is still found by the replay (a check on values): eager's error
     with pytest.raises(IndexError, match="^Target 9 is out of bounds.$"):
         compiled(x, ndgrad.tensor([0, 1, 2, 3, 0, 1, 9]))
+
+
+def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layouts():
+    # an add, sub, product or relu over a large intermediate that nothing reads afterwards writes into its
+    # buffer (out=); one another value or a returned view still sees, or a non-contiguous one, is left alone
+    g = ndgrad.Generator().manual_seed(3)
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(128, 128, dtype=dtype, generator=g).requires_grad_()
+        b = ndgrad.randn(128, dtype=dtype, generator=g).requires_grad_()
+        c = ndgrad.randn(128, 160, dtype=dtype, generator=g)
+
+        def f(x):
+            h = (x @ w + b).relu()               # the add into the product, the relu into the sum
+            seen = h[:, :5]                      # a returned view of the relu's result: it keeps its buffer
+            t = (x @ w).t() + c                  # a transposed operand: a fresh result, as eager's
+            u = (h * 2 - 1) @ w                  # (h is saved by the product's backward: not reused)
+            return (u + 1).pow(2).mean() + t.sum(), seen, t
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(160, 128, dtype=dtype, generator=g)
+        compiled(x)
+        for _ in range(2):
+            got, want = [], []
+            for fn, into in ((compiled, got), (f, want)):
+                w.grad = b.grad = None
+                loss, seen, t = fn(x)
+                loss.backward()
+                into += [bits(loss), bits(seen), bits(t), t.stride(), seen.stride(), bits(w.grad), bits(b.grad)]
+            assert got == want
+        (program,) = compiled.cache.values()
+        assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source

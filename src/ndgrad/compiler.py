@@ -26,6 +26,7 @@ import gc
 import threading
 import warnings
 import weakref
+from sys import getrefcount
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from .autograd.grad_mode import state
 from .autograd.gradient_checks import fill_missing
 from .autograd.node import AccumulateGrad, Node, _next_seq, accumulate_grad, edge
 from .autograd import anomaly_mode, forward_ad
-from .ops import _registry
+from .ops import _registry, activation, pointwise
 
 __all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
 
@@ -188,6 +189,41 @@ def _callee(forward, args):
     return forward, args, None
 
 
+# elementwise forms of forwards: (the function, its constant keyword arguments) -> (ufunc, extra arguments)
+# computing the same values (add and sub with alpha=1 are np.add / np.subtract of their operands, relu's
+# replay kernel np.maximum(x, 0)): a tape's step then gets the ufunc step's fast paths below
+_UFUNC_FORMS = {(pointwise.add.__wrapped__, (("alpha", 1),)): (np.add, ()),
+                (pointwise.sub.__wrapped__, (("alpha", 1),)): (np.subtract, ()),
+                (activation._relu_replay, ()): (np.maximum, (0,))}
+
+# ufuncs whose result does not depend on where it is written (correctly rounded in every loop NumPy has,
+# strided or SIMD): a step of one may write into an operand's buffer (see _emit)
+_OUT_SAFE = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.minimum, np.negative,
+                       np.square, np.sqrt, np.abs))
+
+# arrays at least this large (bytes) are worth the reuse check (a fresh large result is a pass of page
+# writes into memory not in cache; small ones come from NumPy's cache at no cost)
+_REUSE_BYTES = 1 << 16
+
+
+def _own(a, *others):
+    """Whether a replay may write a step's result into `a`: nothing else can see its memory (the only
+    references to the array are the tape's local and this call, and to its base, if any, the array
+    itself) and it and the step's other array operands are C-contiguous (so the result's layout is the one
+    NumPy would have allocated)."""
+    b = a.base
+    return (getrefcount(a) == 3 and (b is None or type(b) is np.ndarray and getrefcount(b) == 3)
+            and a.flags.c_contiguous and a.flags.writeable
+            and all(type(o) is not np.ndarray or o.flags.c_contiguous for o in others))
+
+
+def _ufunc_form(forward, positional, keywords):
+    form = _UFUNC_FORMS.get((forward, tuple(sorted(keywords.items())) if keywords else ()))
+    if form is None:
+        return forward, positional, keywords
+    return form[0], tuple(positional) + form[1], None
+
+
 def _emit(steps, arrays=None, keep=()):
     """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
     call and checks written out with its slots as local variables (a replay's cost is then the array
@@ -202,7 +238,8 @@ def _emit(steps, arrays=None, keep=()):
     is an array of the traced dtype needs no checks (its shape and dtype follow from its inputs'), and its
     Python number arguments are folded into NumPy scalars."""
     # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
-    scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
+    scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch,
+             "_own": _own}
     lines, local, stored = ["def run(vals, tensors):"], set(), set()
     keep = set(keep)
     reads = [_reads(step) for step in steps]
@@ -228,15 +265,20 @@ def _emit(steps, arrays=None, keep=()):
 
     for i, step in enumerate(steps):
         if step.plain():
-            forward, positional, keywords = _callee(step.forward, step.args)
+            forward, positional, keywords = _ufunc_form(*_callee(step.forward, step.args))
             raw = None if keywords else _probe(forward, positional, arrays)
             args = []
-            for j, a in enumerate(_fold(forward, positional, arrays)):
+            folded = _fold(forward, positional, arrays)
+            for j, a in enumerate(folded):
                 if type(a) is _Ref:
                     args.append(use(a.slot))
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
+            target = _reusable(forward, folded, step, i, raw, arrays, last, keep | via_vals, produced)
+            if target is not None:   # written into that operand's buffer where, at this replay, no one else sees it
+                others = "".join(f", {x}" for x in args if x != f"v{target}")
+                args.append(f"out=v{target} if _own(v{target}{others}) else None")
             if keywords:
                 scope[f"kw{i}"] = keywords
                 args.append(f"**kw{i}")
@@ -275,6 +317,22 @@ def _emit(steps, arrays=None, keep=()):
     run.steps = steps   # (what it runs, for inspection)
     run.source = "\n".join(lines)
     return run
+
+
+def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
+    """The slot of an operand of step i whose buffer may take its result: an elementwise ufunc of _OUT_SAFE
+    whose traced result is a large array of the operand's shape and dtype, the operand made by this tape
+    (not an input, nor a value another tape reads), read for the last time here, by this operand alone.
+    (Whether anything else holds the array is known at the replay only: _own checks it.)"""
+    if forward not in _OUT_SAFE or type(raw) is not np.ndarray or raw.nbytes < _REUSE_BYTES or len(step.outs) != 1:
+        return None
+    refs = [a.slot for a in args if type(a) is _Ref]
+    for slot in refs:
+        a = arrays[slot]
+        if (slot in produced and slot not in held and last.get(slot) == i and refs.count(slot) == 1
+                and a.shape == raw.shape and a.dtype == raw.dtype):
+            return slot
+    return None
 
 
 class _Tracer:
