@@ -288,3 +288,31 @@ def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layo
             assert got == want
         (program,) = compiled.cache.values()
         assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source
+
+
+def test_gelu_tanh_keeps_its_tanh_for_the_backward_with_eager_bits():
+    # the tape's forward keeps GELU(tanh)'s tanh and its backward reads it (not computed twice); the
+    # exact form recomputes as eager does; both give eager mode's bits, values and gradients
+    g = ndgrad.Generator().manual_seed(4)
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(16, 24, dtype=dtype, generator=g).requires_grad_()
+
+        def f(x):
+            h = x @ w
+            return (nn.functional.gelu(h, approximate="tanh") * nn.functional.gelu(h * 0.5)).sum()
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(40, 16, dtype=dtype, generator=g)
+        compiled(x)
+        for fn in (compiled, f):
+            w.grad = None
+            out = fn(x)
+            out.backward()
+            if fn is compiled:
+                got = (bits(out), bits(w.grad))
+        assert got == (bits(out), bits(w.grad))
+        (program,) = compiled.cache.values()
+        names = [getattr(v, "__name__", "") for v in program.fwd.__globals__.values()]
+        back = [getattr(v, "__name__", "") for v in program.bwd[0].__globals__.values()]
+        assert "_gelu_tanh_keeping" in names and "_gelu_tanh_backward_kept" in back
+        assert back.count("_gelu_backward") == 1   # the exact GELU's backward, as eager's

@@ -335,6 +335,42 @@ def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
     return None
 
 
+# forward/backward pairs whose backward recomputes a value the forward had: the tape's forward keeps it in
+# a slot of its own for the backward to read (the same bits: the same operations on the same input).
+# (forward, its constant keyword arguments) -> (backward, the forward that also returns the value, the
+# backward that reads it as a last argument); the backward must read the forward's input as its second.
+_KEPT = {(activation._gelu.__wrapped__, (("approximate", "tanh"),)):
+         (activation._gelu_backward.__wrapped__, activation._gelu_tanh_keeping, activation._gelu_tanh_backward_kept)}
+
+
+def _keep_recomputed(tracer, n_fwd):
+    """Rewrite the _KEPT pairs of the forward tape (steps before n_fwd) and the backward tape."""
+    def key(step):
+        if not step.plain():
+            return None, None, None
+        forward, args, keywords = _callee(step.forward, step.args)
+        return (forward, tuple(sorted(keywords.items())) if keywords else ()), args, keywords
+
+    pairs = {}   # (backward, its keywords, the input's slot) -> (the forward step, its arguments, its rule)
+    for step in tracer.tape[:n_fwd]:
+        k, args, _ = key(step)
+        rule = _KEPT.get(k)
+        if rule is not None and len(step.outs) == 1 and type(args[0]) is _Ref:
+            pairs[rule[0], k[1], args[0].slot] = (step, args, rule)
+    for step in tracer.tape[n_fwd:]:
+        k, args, _ = key(step)
+        pair = pairs.get((k[0], k[1], args[1].slot)) if k is not None and len(args) == 2 and \
+            type(args[1]) is _Ref else None
+        if pair is None:
+            continue
+        fwd, fwd_args, rule = pair
+        if len(fwd.outs) == 1:   # (one kept value for every backward of that forward)
+            kept = tracer.add(np.empty(fwd.shapes[0], fwd.dtypes[0]))
+            fwd.forward, fwd.args = rule[1], tuple(fwd_args)
+            fwd.outs, fwd.shapes, fwd.dtypes = fwd.outs + (kept,), fwd.shapes * 2, fwd.dtypes * 2
+        step.forward, step.args = rule[2], tuple(args) + (_Ref(fwd.outs[1], None),)
+
+
 class _Tracer:
     """Records the ops run through the op glue (as its dispatch hook) into a tape of _Steps."""
 
@@ -672,6 +708,7 @@ def _trace(fn, args, kwargs, extra):
                 # a gradient the backward did not compute itself (a grad_output, a saved value) or
                 # one given to two inputs is copied: the engine may keep it as a leaf's .grad
                 copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
+                _keep_recomputed(tracer, n_fwd)
                 bwd_steps = _emit(tracer.tape[n_fwd:], tracer.arrays, [r for r in result_slots if r is not None])
                 del tracer.tape[n_fwd:]
                 # map each output requiring grad to its place among the gradient slots
