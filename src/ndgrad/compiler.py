@@ -8,7 +8,10 @@ signature replay the tapes: no argument parsing, type promotion, Tensor wrapping
 and the outputs hang from one `CompiledFunctionBackward` node whose backward replays the backward
 tape (`out.backward()` runs that tape without the engine's pass when nothing could tell the
 difference). Numbers are those of eager mode exactly: the same array calls in the same order; a
-replay drops each array after its last use, as eager mode frees what no node saved.
+replay drops each array after its last use, as eager mode frees what no node saved. Where that
+last use is a large elementwise step, the step writes its result into that array (when, at the
+replay, nothing else holds it), and a forward keeps what its backward would compute again (GELU's
+tanh): the same operations on the same values, with fewer buffers and passes.
 
 A trace is refused, and that signature then runs eagerly (`fullgraph=True`: an error), when the
 function does something a tape cannot replay: reads tensor data into Python (`.item()`, `bool()`,
@@ -201,8 +204,8 @@ _UFUNC_FORMS = {(pointwise.add.__wrapped__, (("alpha", 1),)): (np.add, ()),
 _OUT_SAFE = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.minimum, np.negative,
                        np.square, np.sqrt, np.abs))
 
-# arrays at least this large (bytes) are worth the reuse check (a fresh large result is a pass of page
-# writes into memory not in cache; small ones come from NumPy's cache at no cost)
+# arrays at least this large (bytes) are worth the reuse check (the result goes where the operand's bytes
+# still are in cache, the allocator is spared; for small ones the check costs more than it saves)
 _REUSE_BYTES = 1 << 16
 
 
