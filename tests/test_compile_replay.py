@@ -273,7 +273,9 @@ def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layo
             seen = h[:, :5]                      # a returned view of the relu's result: it keeps its buffer
             t = (x @ w).t() + c                  # a transposed operand: a fresh result, as eager's
             u = (h * 2 - 1) @ w                  # (h is saved by the product's backward: not reused)
-            return (u + 1).pow(2).mean() + t.sum(), seen, t
+            rows = (x @ w)[16:] * 3              # rows of a dead buffer: a result with a storage of its own
+            full = (x @ w).reshape(-1) * 3       # all of it, reshaped: the product is written there
+            return (u + 1).pow(2).mean() + t.sum(), seen, t, rows, full
 
         compiled = ndgrad.compile(f)
         x = ndgrad.randn(160, 128, dtype=dtype, generator=g)
@@ -282,10 +284,15 @@ def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layo
             got, want = [], []
             for fn, into in ((compiled, got), (f, want)):
                 w.grad = b.grad = None
-                loss, seen, t = fn(x)
+                loss, seen, t, rows, full = fn(x)
                 loss.backward()
-                into += [bits(loss), bits(seen), bits(t), t.stride(), seen.stride(), bits(w.grad), bits(b.grad)]
-            assert got == want
+                into += [bits(loss), bits(seen), bits(t), t.stride(), seen.stride(), bits(w.grad), bits(b.grad),
+                         bits(rows), rows.storage_offset(), rows.untyped_storage().nbytes(), bits(full),
+                         full.untyped_storage().nbytes()]
+                reused = full._array.base is not None   # (the product's buffer, seen through the reshape)
+            assert got == want and not reused
+            loss, seen, t, rows, full = compiled(x)
+            assert full._array.base is not None and rows._array.base is None
         (program,) = compiled.cache.values()
         assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source
 

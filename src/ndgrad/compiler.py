@@ -26,6 +26,7 @@ submodule's training flag. After `recompile_limit` signatures a function runs ea
 import builtins
 import functools
 import gc
+import math
 import threading
 import warnings
 import weakref
@@ -212,10 +213,12 @@ _REUSE_BYTES = 1 << 16
 def _own(a, *others):
     """Whether a replay may write a step's result into `a`: nothing else can see its memory (the only
     references to the array are the tape's local and this call, and to its base, if any, the array
-    itself) and it and the step's other array operands are C-contiguous (so the result's layout is the one
-    NumPy would have allocated)."""
+    itself), it is all of that memory (a reshaped view at most: the result's storage is its own, as a
+    fresh one's), and it and the step's other array operands are C-contiguous (so the result's layout
+    is the one NumPy would have allocated)."""
     b = a.base
-    return (getrefcount(a) == 3 and (b is None or type(b) is np.ndarray and getrefcount(b) == 3)
+    return (getrefcount(a) == 3 and (b is None or type(b) is np.ndarray and getrefcount(b) == 3
+                                     and b.nbytes == a.nbytes)
             and a.flags.c_contiguous and a.flags.writeable
             and all(type(o) is not np.ndarray or o.flags.c_contiguous for o in others))
 
@@ -281,7 +284,8 @@ def _emit(steps, arrays=None, keep=()):
             target = _reusable(forward, folded, step, i, raw, arrays, last, keep | via_vals, produced)
             if target is not None:   # written into that operand's buffer where, at this replay, no one else sees it
                 others = "".join(f", {x}" for x in args if x != f"v{target}")
-                args.append(f"out=v{target} if _own(v{target}{others}) else None")
+                lines.append(f"    into = v{target} if _own(v{target}{others}) else None")   # (before the call:
+                args.append("out=into")                                          # no argument is held yet)
             if keywords:
                 scope[f"kw{i}"] = keywords
                 args.append(f"**kw{i}")
@@ -289,6 +293,7 @@ def _emit(steps, arrays=None, keep=()):
             call = f"f{i}({', '.join(args)})"
             if len(step.outs) > 1:   # (a tuple: each output checked as a single one is)
                 lines.append(f"    r = {call}")
+            temps = False
             for k, out in enumerate(step.outs):
                 local.add(out)
                 scope[f"s{i}_{k}"], scope[f"d{i}_{k}"] = step.shapes[k], step.dtypes[k]
@@ -301,9 +306,14 @@ def _emit(steps, arrays=None, keep=()):
                               f"    if o.shape != s{i}_{k}:",
                               "        raise _Mismatch",
                               f"    v{out} = o if o.dtype == d{i}_{k} else o.astype(d{i}_{k})"]
+                    temps = temps or math.prod(step.shapes[k]) * step.dtypes[k].itemsize >= _REUSE_BYTES
                 if out in keep or out in via_vals:
                     stored.add(out)
                     lines.append(f"    vals[{out}] = v{out}")
+            if temps:   # (a large output is not held by the temporaries: a later step may reuse its buffer)
+                lines.append("    del o" if len(step.outs) == 1 else "    del o, r")
+            if target is not None:
+                lines.append("    del into")
         else:
             scope[f"step{i}"] = step.run
             lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
