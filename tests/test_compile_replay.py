@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad import nn
+from ndgrad import compiler, nn
 from ndgrad.autograd import forward_ad as fwAD
 
 
@@ -292,9 +292,11 @@ def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layo
                 reused = full._array.base is not None   # (the product's buffer, seen through the reshape)
             assert got == want and not reused
             loss, seen, t, rows, full = compiled(x)
-            assert full._array.base is not None and rows._array.base is None
+            # (where reference counts are exact: CPython with the GIL, before 3.14)
+            assert (full._array.base is not None) == compiler._COUNTS_EXACT and rows._array.base is None
         (program,) = compiled.cache.values()
-        assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source
+        if compiler._COUNTS_EXACT:
+            assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source
 
 
 def test_gelu_tanh_keeps_its_tanh_for_the_backward_with_eager_bits():

@@ -27,6 +27,7 @@ import builtins
 import functools
 import gc
 import math
+import sys
 import threading
 import warnings
 import weakref
@@ -205,6 +206,11 @@ _UFUNC_FORMS = {(pointwise.add.__wrapped__, (("alpha", 1),)): (np.add, ()),
 _OUT_SAFE = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.minimum, np.negative,
                        np.square, np.sqrt, np.abs))
 
+# the reuse check counts references: exact on CPython with the GIL before 3.14 (3.14 may leave references
+# from the evaluation stack uncounted, the free-threaded build defers counts); elsewhere no step reuses
+_COUNTS_EXACT = sys.implementation.name == "cpython" and sys.version_info < (3, 14) and \
+    getattr(sys, "_is_gil_enabled", lambda: True)()
+
 # arrays at least this large (bytes) are worth the reuse check (the result goes where the operand's bytes
 # still are in cache, the allocator is spared; for small ones the check costs more than it saves)
 _REUSE_BYTES = 1 << 16
@@ -337,7 +343,8 @@ def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
     whose traced result is a large array of the operand's shape and dtype, the operand made by this tape
     (not an input, nor a value another tape reads), read for the last time here, by this operand alone.
     (Whether anything else holds the array is known at the replay only: _own checks it.)"""
-    if forward not in _OUT_SAFE or type(raw) is not np.ndarray or raw.nbytes < _REUSE_BYTES or len(step.outs) != 1:
+    if (not _COUNTS_EXACT or forward not in _OUT_SAFE or type(raw) is not np.ndarray or raw.nbytes < _REUSE_BYTES
+            or len(step.outs) != 1):
         return None
     refs = [a.slot for a in args if type(a) is _Ref]
     for slot in refs:
