@@ -157,18 +157,17 @@ def _gelu_tanh(x, block=1 << 16, keep=None):
     xf, of = x.reshape(-1), out.reshape(-1)
     kf = None if keep is None else keep.reshape(-1)
     for i in range(0, xf.size, block):
-        xb, t = xf[i:i + block], of[i:i + block]
+        xb, o = xf[i:i + block], of[i:i + block]
+        t = o if kf is None else kf[i:i + block]
         np.multiply(xb, xb, out=t)
         t *= _GELU_C
         t += 1
         t *= xb
         t *= _GELU_K
         np.tanh(t, out=t)
-        if kf is not None:
-            kf[i:i + block] = t
-        t += 1
-        t *= xb
-        t *= 0.5
+        np.add(t, 1, out=o)
+        o *= xb
+        o *= 0.5
     return out
 
 
