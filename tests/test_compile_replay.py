@@ -9,6 +9,7 @@ import pytest
 
 import ndgrad
 from ndgrad import compiler, nn
+from ndgrad.ops import normalization
 from ndgrad.autograd import forward_ad as fwAD
 
 
@@ -327,3 +328,41 @@ def test_gelu_tanh_keeps_its_tanh_for_the_backward_with_eager_bits():
         back = [getattr(v, "__name__", "") for v in program.bwd[0].__globals__.values()]
         assert names.count("_gelu_tanh_keeping") == 2 and back.count("_gelu_tanh_backward_kept") == 2
         assert back.count("_gelu_backward") == 1   # the exact GELU's backward, as eager's
+
+
+def test_layer_norm_keeps_its_normalized_input_for_the_backward_with_eager_bits():
+    # with a weight, the tape's forward keeps xhat = (x - mean) * rstd for the backward (which then
+    # does not compute it again); without one, the backward recomputes it as eager's does
+    g = ndgrad.Generator().manual_seed(6)
+    F = nn.functional
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(6, 8, dtype=dtype, generator=g).requires_grad_()
+        lw = ndgrad.randn(8, dtype=dtype, generator=g).requires_grad_()
+        lb = ndgrad.randn(8, dtype=dtype, generator=g).requires_grad_()
+        w2 = ndgrad.randn(4, 8, dtype=dtype, generator=g).requires_grad_()
+        ps = [w, lw, lb, w2]
+
+        def f(x):
+            h = x @ w
+            a = F.layer_norm(h, (8,), lw, lb)                      # kept
+            b = F.layer_norm(h * 2, (8,), lw)                      # kept (no bias)
+            c = F.layer_norm(h - 1, (8,))                          # recomputed (no weight)
+            d = F.layer_norm(h.reshape(5, 4, 8), (4, 8), w2)       # kept, over two dims
+            return (a * b).sum() + (c * c).mean() + d.pow(2).sum(), a
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(20, 6, dtype=dtype, generator=g)
+        compiled(x)
+        got = []
+        for fn in (compiled, f):
+            for p in ps:
+                p.grad = None
+            out, a = fn(x)
+            out.backward()
+            got.append([bits(out), bits(a)] + [bits(p.grad) for p in ps])
+        assert got[0] == got[1]
+        (program,) = compiled.cache.values()
+        names = [getattr(v, "__name__", "") for v in program.fwd.__globals__.values()]
+        assert names.count("_layer_norm_keeping") == 3 and names.count("native_layer_norm") == 1
+        assert sum(getattr(getattr(v, "__self__", None), "forward", None) is normalization._layer_norm_backward_kept
+                   for v in program.bwd[0].__globals__.values()) == 3

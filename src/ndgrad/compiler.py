@@ -42,7 +42,7 @@ from .autograd.grad_mode import state
 from .autograd.gradient_checks import fill_missing
 from .autograd.node import AccumulateGrad, Node, _next_seq, accumulate_grad, edge
 from .autograd import anomaly_mode, forward_ad
-from .ops import _registry, activation, pointwise
+from .ops import _registry, activation, normalization, pointwise
 
 __all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
 
@@ -357,38 +357,47 @@ def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
 
 # forward/backward pairs whose backward recomputes a value the forward had: the tape's forward keeps it in
 # a slot of its own for the backward to read (the same bits: the same operations on the same input).
-# (forward, its constant keyword arguments) -> (backward, the forward that also returns the value, the
-# backward that reads it as a last argument); the backward must read the forward's input as its second.
+# (forward, its constant keyword arguments) -> (backward, the forward that also returns the value as its
+# last result, the backward that reads it as its last argument, the argument positions the forward must
+# have a tensor at); the backward reads the forward's input as its second argument.
 _KEPT = {(activation._gelu.__wrapped__, (("approximate", "tanh"),)):
-         (activation._gelu_backward.__wrapped__, activation._gelu_tanh_keeping, activation._gelu_tanh_backward_kept)}
+         (activation._gelu_backward.__wrapped__, activation._gelu_tanh_keeping, activation._gelu_tanh_backward_kept,
+          ()),
+         (normalization.native_layer_norm.__wrapped__, ()):   # (with a weight: xhat is then a buffer of its own)
+         (normalization.native_layer_norm_backward.__wrapped__, normalization._layer_norm_keeping,
+          normalization._layer_norm_backward_kept, (2,))}
 
 
 def _keep_recomputed(tracer, n_fwd):
     """Rewrite the _KEPT pairs of the forward tape (steps before n_fwd) and the backward tape."""
     def key(step):
-        if not step.plain():
-            return None, None, None
+        if step.inplace is not None or any(type(a) is _Ref and a.cast is not None for a in step.args):
+            return None, None
         forward, args, keywords = _callee(step.forward, step.args)
-        return (forward, tuple(sorted(keywords.items())) if keywords else ()), args, keywords
+        return (forward, tuple(sorted(keywords.items())) if keywords else ()), args
 
     pairs = {}   # (backward, its keywords, the input's slot) -> (the forward step, its arguments, its rule)
     for step in tracer.tape[:n_fwd]:
-        k, args, _ = key(step)
+        k, args = key(step)
         rule = _KEPT.get(k)
-        if rule is not None and len(step.outs) == 1 and type(args[0]) is _Ref:
+        if (rule is not None and type(args[0]) is _Ref and all(type(args[j]) is _Ref for j in rule[3])
+                and tracer.arrays[args[0].slot].dtype == step.dtypes[0]):   # (the kept value has the input's)
             pairs[rule[0], k[1], args[0].slot] = (step, args, rule)
+    rewritten = set()
     for step in tracer.tape[n_fwd:]:
-        k, args, _ = key(step)
-        pair = pairs.get((k[0], k[1], args[1].slot)) if k is not None and len(args) == 2 and \
+        k, args = key(step)
+        pair = pairs.get((k[0], k[1], args[1].slot)) if k is not None and len(args) > 1 and \
             type(args[1]) is _Ref else None
         if pair is None:
             continue
         fwd, fwd_args, rule = pair
-        if len(fwd.outs) == 1:   # (one kept value for every backward of that forward)
+        if id(fwd) not in rewritten:   # (one kept value for every backward of that forward)
+            rewritten.add(id(fwd))
             kept = tracer.add(np.empty(fwd.shapes[0], fwd.dtypes[0]))
             fwd.forward, fwd.args = rule[1], tuple(fwd_args)
-            fwd.outs, fwd.shapes, fwd.dtypes = fwd.outs + (kept,), fwd.shapes * 2, fwd.dtypes * 2
-        step.forward, step.args = rule[2], tuple(args) + (_Ref(fwd.outs[1], None),)
+            fwd.outs, fwd.shapes, fwd.dtypes = (fwd.outs + (kept,), fwd.shapes + fwd.shapes[:1],
+                                                fwd.dtypes + fwd.dtypes[:1])
+        step.forward, step.args = rule[2], tuple(args) + (_Ref(fwd.outs[-1], None),)
 
 
 class _Tracer:
