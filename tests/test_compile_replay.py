@@ -366,3 +366,37 @@ def test_layer_norm_keeps_its_normalized_input_for_the_backward_with_eager_bits(
         assert names.count("_layer_norm_keeping") == 3 and names.count("native_layer_norm") == 1
         assert sum(getattr(getattr(v, "__self__", None), "forward", None) is normalization._layer_norm_backward_kept
                    for v in program.bwd[0].__globals__.values()) == 3
+
+
+def test_softmax_and_its_backward_write_into_dead_operands_with_eager_bits():
+    # attention-like scores: softmax writes into its dead input, its backward into the dead incoming
+    # gradient; where the scores are read again (the second softmax's input), a fresh result, as eager's
+    g = ndgrad.Generator().manual_seed(7)
+    F = nn.functional
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(64, 64, dtype=dtype, generator=g).requires_grad_()
+        mask = ndgrad.rand(128, 128, generator=g) > 0.7
+
+        def f(x):
+            scores = (x @ w @ x.t()).masked_fill(mask, float("-inf"))
+            p = F.softmax(scores * 0.125, dim=-1)                  # the product dies here: reused
+            kept = x @ w @ x.t()
+            q = F.softmax(kept, dim=0)                             # read again below: not reused
+            return (p @ x).pow(2).sum() + (q * kept).sum(), p
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(128, 64, dtype=dtype, generator=g)
+        compiled(x)
+        got = []
+        for fn in (compiled, f):
+            w.grad = None
+            out, p = fn(x)
+            out.backward()
+            got.append([bits(out), bits(p), p.stride(), p.untyped_storage().nbytes(), bits(w.grad)])
+        assert got[0] == got[1]
+        (program,) = compiled.cache.values()
+        names = [k for k, v in program.fwd.__globals__.items() if getattr(v, "__name__", "") == "_softmax_replay"]
+        calls = [line for line in program.fwd.source.splitlines() if any(f"{n}(" in line for n in names)]
+        assert len(calls) == 2
+        if compiler._COUNTS_EXACT:   # the first softmax only; and the backward's
+            assert ["out=into" in line for line in calls] == [True, False] and "out=into" in program.bwd[0].source

@@ -340,18 +340,27 @@ def _emit(steps, arrays=None, keep=()):
 
 def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
     """The slot of an operand of step i whose buffer may take its result: an elementwise ufunc of _OUT_SAFE
-    whose traced result is a large array of the operand's shape and dtype, the operand made by this tape
-    (not an input, nor a value another tape reads), read for the last time here, by this operand alone.
-    (Whether anything else holds the array is known at the replay only: _own checks it.)"""
-    if (not _COUNTS_EXACT or forward not in _OUT_SAFE or type(raw) is not np.ndarray or raw.nbytes < _REUSE_BYTES
-            or len(step.outs) != 1):
+    (or a replay kernel that takes `out=`, its `out_operand` the one) whose traced result is a large array
+    of the operand's shape and dtype, the operand made by this tape (not an input, nor a value another tape
+    reads), read for the last time here, by this operand alone. (Whether anything else holds the array is
+    known at the replay only: _own checks it.)"""
+    operand = getattr(forward, "out_operand", None)
+    if forward in _OUT_SAFE and type(raw) is np.ndarray:
+        shape, dtype = raw.shape, raw.dtype
+    elif operand is not None:
+        shape, dtype = step.shapes[0], step.dtypes[0]
+    else:
+        return None
+    if not _COUNTS_EXACT or len(step.outs) != 1 or math.prod(shape) * dtype.itemsize < _REUSE_BYTES:
         return None
     refs = [a.slot for a in args if type(a) is _Ref]
-    for slot in refs:
-        a = arrays[slot]
-        if (slot in produced and slot not in held and last.get(slot) == i and refs.count(slot) == 1
-                and a.shape == raw.shape and a.dtype == raw.dtype):
-            return slot
+    for j, a in enumerate(args):
+        if type(a) is not _Ref or operand is not None and j != operand:
+            continue
+        traced = arrays[a.slot]
+        if (a.slot in produced and a.slot not in held and last.get(a.slot) == i and refs.count(a.slot) == 1
+                and traced.shape == shape and traced.dtype == dtype):
+            return a.slot
     return None
 
 

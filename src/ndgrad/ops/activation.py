@@ -306,12 +306,29 @@ def _float_input(name, input):
 
 @op("_softmax")
 def _softmax(input, dim, half_to_float):
+    return _softmax_into(input, dim, half_to_float)
+
+
+def _softmax_into(input, dim, half_to_float, out=None):
     _float_input("softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
+    # (out: a C-contiguous buffer of the result's shape and dtype, the input's own where a compiled tape
+    # knows nothing else reads it: see _softmax_replay)
+    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf),   # initial: an empty dim has no max
+                    out=None if out is None else out.reshape(x.shape))
     np.exp(e, out=e)   # in place: one buffer, the result (attention's softmax is the size of its scores)
     e /= e.sum(axis, keepdims=True)
     return e.reshape(input.shape)
+
+
+# ndgrad.compile's tapes call these: `out` may be an operand's buffer (out_operand: which), given when the
+# tape knows nothing else reads it (compiler._reusable); the same operations, no fresh result buffer
+def _softmax_replay(input, dim, half_to_float, out=None):
+    return _softmax_into(input, dim, half_to_float, out)
+
+
+_softmax_replay.out_operand = 0
+_softmax.__wrapped__.replay = _softmax_replay
 
 
 @op("_log_softmax")
@@ -325,13 +342,25 @@ def _log_softmax(input, dim, half_to_float):
 
 @op("_softmax_backward_data")
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    return _softmax_backward_into(grad_output, output, dim, input_dtype)
+
+
+def _softmax_backward_into(grad_output, output, dim, input_dtype, out=None):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
     # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer (NumPy arrays)
     gy = np.multiply(g, y, out=buffer("softmax_gy", y.shape, np.result_type(g, y))) if _plain(g, y) else g * y
-    gi = np.subtract(g, gy.sum(axis, keepdims=True))
+    gi = np.subtract(g, gy.sum(axis, keepdims=True), out=None if out is None else out.reshape(y.shape))
     gi = np.multiply(gi, y, out=gi) if gi.dtype == np.result_type(gi, y) else gi * y
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+
+
+def _softmax_backward_replay(grad_output, output, dim, input_dtype, out=None):
+    return _softmax_backward_into(grad_output, output, dim, input_dtype, out)
+
+
+_softmax_backward_replay.out_operand = 0
+_softmax_backward_data.__wrapped__.replay = _softmax_backward_replay
 
 
 def _plain(*arrays):
