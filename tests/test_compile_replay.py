@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad import nn
+from ndgrad import compiler, nn
+from ndgrad.ops import normalization
 from ndgrad.autograd import forward_ad as fwAD
 
 
@@ -47,10 +48,11 @@ def test_replayed_steps_and_the_fast_backward_equal_eager_to_the_bit(dtype):
     compiled(x)   # the trace
     assert grads_after(compiled, ps, x, calls=3) == grads_after(eager, ps, x, calls=3)   # accumulated 3 times
     (program,) = compiled.cache.values()
-    # the elementwise ufunc steps (tanh, the product) are written without checks, the others with
+    # the elementwise ufunc steps (tanh, the product, and the add and sub, np.add and np.subtract with
+    # alpha=1) are written without checks, the others with
     steps = program.fwd.steps
     unchecked = [type(getattr(s.forward, "kernel", None)) is np.ufunc and s.shapes[0] != () for s in steps]
-    assert sum(unchecked) == 2 and program.fwd.source.count("raise _Mismatch") == len(steps) - 2
+    assert sum(unchecked) == 2 and program.fwd.source.count("raise _Mismatch") == len(steps) - 4
 
 
 def test_python_numbers_folded_into_ufunc_steps_give_eager_values():
@@ -77,8 +79,9 @@ def test_forwards_with_keyword_only_arguments_are_called_directly():
         ga, gb = ndgrad.autograd.grad(f(x, y), x)[0], ndgrad.autograd.grad(g(x, y), x)[0]
         assert bits(f(x, y)) == bits(g(x, y)) and bits(ga) == bits(gb)
     (program,) = g.cache.values()
-    # add's and the two subtractions' alpha, sum's dtype: without the glue's wrapper
-    assert program.fwd.source.count("**kw") == 4
+    # add's and sub's alpha, sum's dtype: without the glue's wrapper; `-` (alpha=1) is np.subtract itself
+    assert program.fwd.source.count("**kw") == 3
+    assert np.subtract in program.fwd.__globals__.values()
 
 
 def test_the_same_tensor_passed_twice_gets_its_gradient_once():
@@ -250,7 +253,150 @@ def test_replay_kernels_skip_the_checks_the_guard_made_and_give_eager_bits():
     (program,) = compiled.cache.values()
     called = {getattr(v, "__name__", None) for v in program.fwd.__globals__.values()} | \
         {getattr(v, "__name__", None) for v in program.bwd[0].__globals__.values()}
-    assert {"matmul", "_addmm_replay", "_relu_replay", "_sum_dim_replay", "_nll_loss_replay"} <= called
+    # (relu's replay kernel as the ufunc it calls, np.maximum(x, 0))
+    assert {"matmul", "_addmm_replay", "maximum", "_sum_dim_replay", "_nll_loss_replay"} <= called
     # a target out of range is still found by the replay (a check on values): eager's error
     with pytest.raises(IndexError, match="^Target 9 is out of bounds.$"):
         compiled(x, ndgrad.tensor([0, 1, 2, 3, 0, 1, 9]))
+
+
+def test_large_elementwise_steps_reuse_dead_buffers_and_give_eager_bits_and_layouts():
+    # an add, sub, product or relu over a large intermediate that nothing reads afterwards writes into its
+    # buffer (out=); one another value or a returned view still sees, or a non-contiguous one, is left alone
+    g = ndgrad.Generator().manual_seed(3)
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(128, 128, dtype=dtype, generator=g).requires_grad_()
+        b = ndgrad.randn(128, dtype=dtype, generator=g).requires_grad_()
+        c = ndgrad.randn(128, 160, dtype=dtype, generator=g)
+
+        def f(x):
+            h = (x @ w + b).relu()               # the add into the product, the relu into the sum
+            seen = h[:, :5]                      # a returned view of the relu's result: it keeps its buffer
+            t = (x @ w).t() + c                  # a transposed operand: a fresh result, as eager's
+            u = (h * 2 - 1) @ w                  # (h is saved by the product's backward: not reused)
+            rows = (x @ w)[16:] * 3              # rows of a dead buffer: a result with a storage of its own
+            full = (x @ w).reshape(-1) * 3       # all of it, reshaped: the product is written there
+            return (u + 1).pow(2).mean() + t.sum(), seen, t, rows, full
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(160, 128, dtype=dtype, generator=g)
+        compiled(x)
+        for _ in range(2):
+            got, want = [], []
+            for fn, into in ((compiled, got), (f, want)):
+                w.grad = b.grad = None
+                loss, seen, t, rows, full = fn(x)
+                loss.backward()
+                into += [bits(loss), bits(seen), bits(t), t.stride(), seen.stride(), bits(w.grad), bits(b.grad),
+                         bits(rows), rows.storage_offset(), rows.untyped_storage().nbytes(), bits(full),
+                         full.untyped_storage().nbytes()]
+                reused = full._array.base is not None   # (the product's buffer, seen through the reshape)
+            assert got == want and not reused
+            loss, seen, t, rows, full = compiled(x)
+            # (where reference counts are exact: CPython with the GIL, before 3.14)
+            assert (full._array.base is not None) == compiler._COUNTS_EXACT and rows._array.base is None
+        (program,) = compiled.cache.values()
+        if compiler._COUNTS_EXACT:
+            assert program.fwd.source.count("out=") >= 3 and "out=" in program.bwd[0].source
+
+
+def test_gelu_tanh_keeps_its_tanh_for_the_backward_with_eager_bits():
+    # the tape's forward keeps GELU(tanh)'s tanh and its backward reads it (not computed twice); the
+    # exact form recomputes as eager does; both give eager mode's bits, values and gradients
+    g = ndgrad.Generator().manual_seed(4)
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(16, 24, dtype=dtype, generator=g).requires_grad_()
+
+        def f(x):
+            h = x @ w
+            gelu = nn.functional.gelu
+            # (a transposed input: the kept tanh is C-contiguous, as the kernels' blocks are)
+            return (gelu(h, approximate="tanh") * gelu(h * 0.5)).sum() + gelu(h.t(), approximate="tanh").mean()
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(40, 16, dtype=dtype, generator=g)
+        compiled(x)
+        for fn in (compiled, f):
+            w.grad = None
+            out = fn(x)
+            out.backward()
+            if fn is compiled:
+                got = (bits(out), bits(w.grad))
+        assert got == (bits(out), bits(w.grad))
+        (program,) = compiled.cache.values()
+        names = [getattr(v, "__name__", "") for v in program.fwd.__globals__.values()]
+        back = [getattr(v, "__name__", "") for v in program.bwd[0].__globals__.values()]
+        assert names.count("_gelu_tanh_keeping") == 2 and back.count("_gelu_tanh_backward_kept") == 2
+        assert back.count("_gelu_backward") == 1   # the exact GELU's backward, as eager's
+
+
+def test_layer_norm_keeps_its_normalized_input_for_the_backward_with_eager_bits():
+    # with a weight, the tape's forward keeps xhat = (x - mean) * rstd for the backward (which then
+    # does not compute it again); without one, the backward recomputes it as eager's does
+    g = ndgrad.Generator().manual_seed(6)
+    F = nn.functional
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(6, 8, dtype=dtype, generator=g).requires_grad_()
+        lw = ndgrad.randn(8, dtype=dtype, generator=g).requires_grad_()
+        lb = ndgrad.randn(8, dtype=dtype, generator=g).requires_grad_()
+        w2 = ndgrad.randn(4, 8, dtype=dtype, generator=g).requires_grad_()
+        ps = [w, lw, lb, w2]
+
+        def f(x):
+            h = x @ w
+            a = F.layer_norm(h, (8,), lw, lb)                      # kept
+            b = F.layer_norm(h * 2, (8,), lw)                      # kept (no bias)
+            c = F.layer_norm(h - 1, (8,))                          # recomputed (no weight)
+            d = F.layer_norm(h.reshape(5, 4, 8), (4, 8), w2)       # kept, over two dims
+            return (a * b).sum() + (c * c).mean() + d.pow(2).sum(), a
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(20, 6, dtype=dtype, generator=g)
+        compiled(x)
+        got = []
+        for fn in (compiled, f):
+            for p in ps:
+                p.grad = None
+            out, a = fn(x)
+            out.backward()
+            got.append([bits(out), bits(a)] + [bits(p.grad) for p in ps])
+        assert got[0] == got[1]
+        (program,) = compiled.cache.values()
+        names = [getattr(v, "__name__", "") for v in program.fwd.__globals__.values()]
+        assert names.count("_layer_norm_keeping") == 3 and names.count("native_layer_norm") == 1
+        assert sum(getattr(getattr(v, "__self__", None), "forward", None) is normalization._layer_norm_backward_kept
+                   for v in program.bwd[0].__globals__.values()) == 3
+
+
+def test_softmax_and_its_backward_write_into_dead_operands_with_eager_bits():
+    # attention-like scores: softmax writes into its dead input, its backward into the dead incoming
+    # gradient; where the scores are read again (the second softmax's input), a fresh result, as eager's
+    g = ndgrad.Generator().manual_seed(7)
+    F = nn.functional
+    for dtype in (ndgrad.float64, ndgrad.float32):
+        w = ndgrad.randn(64, 64, dtype=dtype, generator=g).requires_grad_()
+        mask = ndgrad.rand(128, 128, generator=g) > 0.7
+
+        def f(x):
+            scores = (x @ w @ x.t()).masked_fill(mask, float("-inf"))
+            p = F.softmax(scores * 0.125, dim=-1)                  # the product dies here: reused
+            kept = x @ w @ x.t()
+            q = F.softmax(kept, dim=0)                             # read again below: not reused
+            return (p @ x).pow(2).sum() + (q * kept).sum(), p
+
+        compiled = ndgrad.compile(f)
+        x = ndgrad.randn(128, 64, dtype=dtype, generator=g)
+        compiled(x)
+        got = []
+        for fn in (compiled, f):
+            w.grad = None
+            out, p = fn(x)
+            out.backward()
+            got.append([bits(out), bits(p), p.stride(), p.untyped_storage().nbytes(), bits(w.grad)])
+        assert got[0] == got[1]
+        (program,) = compiled.cache.values()
+        names = [k for k, v in program.fwd.__globals__.items() if getattr(v, "__name__", "") == "_softmax_replay"]
+        calls = [line for line in program.fwd.source.splitlines() if any(f"{n}(" in line for n in names)]
+        assert len(calls) == 2
+        if compiler._COUNTS_EXACT:   # the first softmax only; and the backward's
+            assert ["out=into" in line for line in calls] == [True, False] and "out=into" in program.bwd[0].source

@@ -8,7 +8,10 @@ signature replay the tapes: no argument parsing, type promotion, Tensor wrapping
 and the outputs hang from one `CompiledFunctionBackward` node whose backward replays the backward
 tape (`out.backward()` runs that tape without the engine's pass when nothing could tell the
 difference). Numbers are those of eager mode exactly: the same array calls in the same order; a
-replay drops each array after its last use, as eager mode frees what no node saved.
+replay drops each array after its last use, as eager mode frees what no node saved. Where that
+last use is a large elementwise step, the step writes its result into that array (when, at the
+replay, nothing else holds it), and a forward keeps what its backward would compute again (GELU's
+tanh): the same operations on the same values, with fewer buffers and passes.
 
 A trace is refused, and that signature then runs eagerly (`fullgraph=True`: an error), when the
 function does something a tape cannot replay: reads tensor data into Python (`.item()`, `bool()`,
@@ -23,9 +26,12 @@ submodule's training flag. After `recompile_limit` signatures a function runs ea
 import builtins
 import functools
 import gc
+import math
+import sys
 import threading
 import warnings
 import weakref
+from sys import getrefcount
 
 import numpy as np
 
@@ -36,7 +42,7 @@ from .autograd.grad_mode import state
 from .autograd.gradient_checks import fill_missing
 from .autograd.node import AccumulateGrad, Node, _next_seq, accumulate_grad, edge
 from .autograd import anomaly_mode, forward_ad
-from .ops import _registry
+from .ops import _registry, activation, normalization, pointwise
 
 __all__ = ["compile", "reset", "is_compiling", "disable", "explain", "Unsupported", "recompile_limit"]
 
@@ -188,6 +194,48 @@ def _callee(forward, args):
     return forward, args, None
 
 
+# elementwise forms of forwards: (the function, its constant keyword arguments) -> (ufunc, extra arguments)
+# computing the same values (add and sub with alpha=1 are np.add / np.subtract of their operands, relu's
+# replay kernel np.maximum(x, 0)): a tape's step then gets the ufunc step's fast paths below
+_UFUNC_FORMS = {(pointwise.add.__wrapped__, (("alpha", 1),)): (np.add, ()),
+                (pointwise.sub.__wrapped__, (("alpha", 1),)): (np.subtract, ()),
+                (activation._relu_replay, ()): (np.maximum, (0,))}
+
+# ufuncs whose result does not depend on where it is written (correctly rounded in every loop NumPy has,
+# strided or SIMD): a step of one may write into an operand's buffer (see _emit)
+_OUT_SAFE = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.minimum, np.negative,
+                       np.square, np.sqrt, np.abs))
+
+# the reuse check counts references: exact on CPython with the GIL before 3.14 (3.14 may leave references
+# from the evaluation stack uncounted, the free-threaded build defers counts); elsewhere no step reuses
+_COUNTS_EXACT = sys.implementation.name == "cpython" and sys.version_info < (3, 14) and \
+    getattr(sys, "_is_gil_enabled", lambda: True)()
+
+# arrays at least this large (bytes) are worth the reuse check (the result goes where the operand's bytes
+# still are in cache, the allocator is spared; for small ones the check costs more than it saves)
+_REUSE_BYTES = 1 << 16
+
+
+def _own(a, *others):
+    """Whether a replay may write a step's result into `a`: nothing else can see its memory (the only
+    references to the array are the tape's local and this call, and to its base, if any, the array
+    itself), it is all of that memory (a reshaped view at most: the result's storage is its own, as a
+    fresh one's), and it and the step's other array operands are C-contiguous (so the result's layout
+    is the one NumPy would have allocated)."""
+    b = a.base
+    return (getrefcount(a) == 3 and (b is None or type(b) is np.ndarray and getrefcount(b) == 3
+                                     and b.nbytes == a.nbytes)
+            and a.flags.c_contiguous and a.flags.writeable
+            and all(type(o) is not np.ndarray or o.flags.c_contiguous for o in others))
+
+
+def _ufunc_form(forward, positional, keywords):
+    form = _UFUNC_FORMS.get((forward, tuple(sorted(keywords.items())) if keywords else ()))
+    if form is None:
+        return forward, positional, keywords
+    return form[0], tuple(positional) + form[1], None
+
+
 def _emit(steps, arrays=None, keep=()):
     """The tape as one Python function `run(vals, tensors)` of straight-line calls: each plain step's
     call and checks written out with its slots as local variables (a replay's cost is then the array
@@ -202,7 +250,8 @@ def _emit(steps, arrays=None, keep=()):
     is an array of the traced dtype needs no checks (its shape and dtype follow from its inputs'), and its
     Python number arguments are folded into NumPy scalars."""
     # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
-    scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch}
+    scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch,
+             "_own": _own}
     lines, local, stored = ["def run(vals, tensors):"], set(), set()
     keep = set(keep)
     reads = [_reads(step) for step in steps]
@@ -228,15 +277,21 @@ def _emit(steps, arrays=None, keep=()):
 
     for i, step in enumerate(steps):
         if step.plain():
-            forward, positional, keywords = _callee(step.forward, step.args)
+            forward, positional, keywords = _ufunc_form(*_callee(step.forward, step.args))
             raw = None if keywords else _probe(forward, positional, arrays)
             args = []
-            for j, a in enumerate(_fold(forward, positional, arrays)):
+            folded = _fold(forward, positional, arrays)
+            for j, a in enumerate(folded):
                 if type(a) is _Ref:
                     args.append(use(a.slot))
                 else:
                     scope[f"k{i}_{j}"] = a
                     args.append(f"k{i}_{j}")
+            target = _reusable(forward, folded, step, i, raw, arrays, last, keep | via_vals, produced)
+            if target is not None:   # written into that operand's buffer where, at this replay, no one else sees it
+                others = "".join(f", {x}" for x in args if x != f"v{target}")
+                lines.append(f"    into = v{target} if _own(v{target}{others}) else None")   # (before the call:
+                args.append("out=into")                                          # no argument is held yet)
             if keywords:
                 scope[f"kw{i}"] = keywords
                 args.append(f"**kw{i}")
@@ -244,6 +299,7 @@ def _emit(steps, arrays=None, keep=()):
             call = f"f{i}({', '.join(args)})"
             if len(step.outs) > 1:   # (a tuple: each output checked as a single one is)
                 lines.append(f"    r = {call}")
+            temps = False
             for k, out in enumerate(step.outs):
                 local.add(out)
                 scope[f"s{i}_{k}"], scope[f"d{i}_{k}"] = step.shapes[k], step.dtypes[k]
@@ -256,9 +312,14 @@ def _emit(steps, arrays=None, keep=()):
                               f"    if o.shape != s{i}_{k}:",
                               "        raise _Mismatch",
                               f"    v{out} = o if o.dtype == d{i}_{k} else o.astype(d{i}_{k})"]
+                    temps = temps or math.prod(step.shapes[k]) * step.dtypes[k].itemsize >= _REUSE_BYTES
                 if out in keep or out in via_vals:
                     stored.add(out)
                     lines.append(f"    vals[{out}] = v{out}")
+            if temps:   # (a large output is not held by the temporaries: a later step may reuse its buffer)
+                lines.append("    del o" if len(step.outs) == 1 else "    del o, r")
+            if target is not None:
+                lines.append("    del into")
         else:
             scope[f"step{i}"] = step.run
             lines.append(f"    step{i}(vals, tensors)")   # its outputs are read from vals by later steps
@@ -275,6 +336,77 @@ def _emit(steps, arrays=None, keep=()):
     run.steps = steps   # (what it runs, for inspection)
     run.source = "\n".join(lines)
     return run
+
+
+def _reusable(forward, args, step, i, raw, arrays, last, held, produced):
+    """The slot of an operand of step i whose buffer may take its result: an elementwise ufunc of _OUT_SAFE
+    (or a replay kernel that takes `out=`, its `out_operand` the one) whose traced result is a large array
+    of the operand's shape and dtype, the operand made by this tape (not an input, nor a value another tape
+    reads), read for the last time here, by this operand alone. (Whether anything else holds the array is
+    known at the replay only: _own checks it.)"""
+    operand = getattr(forward, "out_operand", None)
+    if forward in _OUT_SAFE and type(raw) is np.ndarray:
+        shape, dtype = raw.shape, raw.dtype
+    elif operand is not None:
+        shape, dtype = step.shapes[0], step.dtypes[0]
+    else:
+        return None
+    if not _COUNTS_EXACT or len(step.outs) != 1 or math.prod(shape) * dtype.itemsize < _REUSE_BYTES:
+        return None
+    refs = [a.slot for a in args if type(a) is _Ref]
+    for j, a in enumerate(args):
+        if type(a) is not _Ref or operand is not None and j != operand:
+            continue
+        traced = arrays[a.slot]
+        if (a.slot in produced and a.slot not in held and last.get(a.slot) == i and refs.count(a.slot) == 1
+                and traced.shape == shape and traced.dtype == dtype):
+            return a.slot
+    return None
+
+
+# forward/backward pairs whose backward recomputes a value the forward had: the tape's forward keeps it in
+# a slot of its own for the backward to read (the same bits: the same operations on the same input).
+# (forward, its constant keyword arguments) -> (backward, the forward that also returns the value as its
+# last result, the backward that reads it as its last argument, the argument positions the forward must
+# have a tensor at); the backward reads the forward's input as its second argument.
+_KEPT = {(activation._gelu.__wrapped__, (("approximate", "tanh"),)):
+         (activation._gelu_backward.__wrapped__, activation._gelu_tanh_keeping, activation._gelu_tanh_backward_kept,
+          ()),
+         (normalization.native_layer_norm.__wrapped__, ()):   # (with a weight: xhat is then a buffer of its own)
+         (normalization.native_layer_norm_backward.__wrapped__, normalization._layer_norm_keeping,
+          normalization._layer_norm_backward_kept, (2,))}
+
+
+def _keep_recomputed(tracer, n_fwd):
+    """Rewrite the _KEPT pairs of the forward tape (steps before n_fwd) and the backward tape."""
+    def key(step):
+        if step.inplace is not None or any(type(a) is _Ref and a.cast is not None for a in step.args):
+            return None, None
+        forward, args, keywords = _callee(step.forward, step.args)
+        return (forward, tuple(sorted(keywords.items())) if keywords else ()), args
+
+    pairs = {}   # (backward, its keywords, the input's slot) -> (the forward step, its arguments, its rule)
+    for step in tracer.tape[:n_fwd]:
+        k, args = key(step)
+        rule = _KEPT.get(k)
+        if (rule is not None and type(args[0]) is _Ref and all(type(args[j]) is _Ref for j in rule[3])
+                and tracer.arrays[args[0].slot].dtype == step.dtypes[0]):   # (the kept value has the input's)
+            pairs[rule[0], k[1], args[0].slot] = (step, args, rule)
+    rewritten = set()
+    for step in tracer.tape[n_fwd:]:
+        k, args = key(step)
+        pair = pairs.get((k[0], k[1], args[1].slot)) if k is not None and len(args) > 1 and \
+            type(args[1]) is _Ref else None
+        if pair is None:
+            continue
+        fwd, fwd_args, rule = pair
+        if id(fwd) not in rewritten:   # (one kept value for every backward of that forward)
+            rewritten.add(id(fwd))
+            kept = tracer.add(np.empty(fwd.shapes[0], fwd.dtypes[0]))
+            fwd.forward, fwd.args = rule[1], tuple(fwd_args)
+            fwd.outs, fwd.shapes, fwd.dtypes = (fwd.outs + (kept,), fwd.shapes + fwd.shapes[:1],
+                                                fwd.dtypes + fwd.dtypes[:1])
+        step.forward, step.args = rule[2], tuple(args) + (_Ref(fwd.outs[-1], None),)
 
 
 class _Tracer:
@@ -614,6 +746,7 @@ def _trace(fn, args, kwargs, extra):
                 # a gradient the backward did not compute itself (a grad_output, a saved value) or
                 # one given to two inputs is copied: the engine may keep it as a leaf's .grad
                 copies = [s is not None and (s not in fresh or result_slots.count(s) > 1) for s in result_slots]
+                _keep_recomputed(tracer, n_fwd)
                 bwd_steps = _emit(tracer.tape[n_fwd:], tracer.arrays, [r for r in result_slots if r is not None])
                 del tracer.tape[n_fwd:]
                 # map each output requiring grad to its place among the gradient slots

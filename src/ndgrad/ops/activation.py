@@ -165,34 +165,39 @@ def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_res
 _GELU_C = 0.044715
 
 
-def _gelu_tanh(x, block=1 << 16):
+def _gelu_tanh(x, block=1 << 16, keep=None):
     """gelu(x) = 0.5 x (1 + t), computed block by block into the result: each block's passes run
-    in cache rather than over the whole array in memory."""
+    in cache rather than over the whole array in memory. `keep` (a C-contiguous array of x's shape and
+    dtype) receives t, the same bits _gelu_tanh_derivative computes."""
     out = np.empty_like(x, order="C")
     xf, of = x.reshape(-1), out.reshape(-1)
+    kf = None if keep is None else keep.reshape(-1)
     for i in range(0, xf.size, block):
-        xb, t = xf[i:i + block], of[i:i + block]
+        xb, o = xf[i:i + block], of[i:i + block]
+        t = o if kf is None else kf[i:i + block]
         np.multiply(xb, xb, out=t)
         t *= _GELU_C
         t += 1
         t *= xb
         t *= _GELU_K
         np.tanh(t, out=t)
-        t += 1
-        t *= xb
-        t *= 0.5
+        np.add(t, 1, out=o)
+        o *= xb
+        o *= 0.5
     return out
 
 
-def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16):
+def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
     """d gelu/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) du/dx = (1 + t) (0.5 + 0.5 x du/dx (1 - t)), with
     du/dx = k (1 + 3 c x^2). Computed block by block into the result: the two scratch rows are a
     cache-sized block (this is the backward memory peak of a transformer's MLP); x^2 is computed once
     per block, and the halving folded into the constants (exact: a power of two). With `grad_output`
-    (of x's shape and dtype) the result is grad_output times the derivative, multiplied in the block."""
+    (of x's shape and dtype) the result is grad_output times the derivative, multiplied in the block.
+    `tanh`: t as _gelu_tanh kept it (C-contiguous, x's shape), read instead of computed again."""
     out = np.empty(x.shape, x.dtype)
     xf, of = x.reshape(-1), out.reshape(-1)
     gf = None if grad_output is None else grad_output.reshape(-1)
+    tf = None if tanh is None else tanh.reshape(-1)
     scratch = np.empty((2, min(block, xf.size)), x.dtype)
     for i in range(0, xf.size, block):
         xb, t = xf[i:i + block], of[i:i + block]
@@ -201,15 +206,19 @@ def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16):
         np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
         s += 0.5 * _GELU_K
         s *= xb
-        u *= _GELU_C                                      # t = tanh(k (x + c x^3))
-        u += 1
-        np.multiply(u, xb, out=t)
-        t *= _GELU_K
-        np.tanh(t, out=t)
-        np.subtract(1, t, out=u)
+        if tf is None:
+            u *= _GELU_C                                  # t = tanh(k (x + c x^3))
+            u += 1
+            np.multiply(u, xb, out=t)
+            t *= _GELU_K
+            np.tanh(t, out=t)
+            tb = t
+        else:
+            tb = tf[i:i + block]
+        np.subtract(1, tb, out=u)
         s *= u
         s += 0.5
-        t += 1
+        np.add(tb, 1, out=t)
         t *= s
         if gf is not None:
             t *= gf[i:i + block]
@@ -241,6 +250,21 @@ def _gelu_backward(grad_output, input, *, approximate="none"):
             return _gelu_tanh_derivative(x, grad_output)
         return _times_grad(_gelu_tanh_derivative(x), grad_output)
     return grad_output * (0.5 * (1 + _erf(x * _SQRT_HALF)) + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI)
+
+
+# ndgrad.compile's tapes keep GELU's tanh from the forward for the backward (compiler._KEPT): the
+# backward then reads it instead of computing it again, the same bits (the same operations on x)
+def _gelu_tanh_keeping(input):
+    """(gelu(input, approximate="tanh"), its tanh)."""
+    t = np.empty(input.shape, input.dtype)
+    return _gelu_tanh(input, keep=t), t
+
+
+def _gelu_tanh_backward_kept(grad_output, input, tanh):
+    """gelu_backward(grad_output, input, approximate="tanh"), the tanh given."""
+    if grad_output.shape == input.shape and grad_output.dtype == input.dtype:
+        return _gelu_tanh_derivative(input, grad_output, tanh=tanh)
+    return _times_grad(_gelu_tanh_derivative(input, tanh=tanh), grad_output)
 
 
 def _silu_forward(input):
@@ -298,12 +322,29 @@ def _float_input(name, input):
 
 @op("_softmax")
 def _softmax(input, dim, half_to_float):
+    return _softmax_into(input, dim, half_to_float)
+
+
+def _softmax_into(input, dim, half_to_float, out=None):
     _float_input("softmax", input)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf))   # initial: an empty dim has no max
+    # (out: a C-contiguous buffer of the result's shape and dtype, the input's own where a compiled tape
+    # knows nothing else reads it: see _softmax_replay)
+    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf),   # initial: an empty dim has no max
+                    out=None if out is None else out.reshape(x.shape))
     np.exp(e, out=e)   # in place: one buffer, the result (attention's softmax is the size of its scores)
     e /= e.sum(axis, keepdims=True)
     return e.reshape(input.shape)
+
+
+# ndgrad.compile's tapes call these: `out` may be an operand's buffer (out_operand: which), given when the
+# tape knows nothing else reads it (compiler._reusable); the same operations, no fresh result buffer
+def _softmax_replay(input, dim, half_to_float, out=None):
+    return _softmax_into(input, dim, half_to_float, out)
+
+
+_softmax_replay.out_operand = 0
+_softmax.__wrapped__.replay = _softmax_replay
 
 
 @op("_log_softmax")
@@ -317,13 +358,25 @@ def _log_softmax(input, dim, half_to_float):
 
 @op("_softmax_backward_data")
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
+    return _softmax_backward_into(grad_output, output, dim, input_dtype)
+
+
+def _softmax_backward_into(grad_output, output, dim, input_dtype, out=None):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
     # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer (NumPy arrays)
     gy = np.multiply(g, y, out=buffer("softmax_gy", y.shape, np.result_type(g, y))) if _plain(g, y) else g * y
-    gi = np.subtract(g, gy.sum(axis, keepdims=True))
+    gi = np.subtract(g, gy.sum(axis, keepdims=True), out=None if out is None else out.reshape(y.shape))
     gi = np.multiply(gi, y, out=gi) if gi.dtype == np.result_type(gi, y) else gi * y
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+
+
+def _softmax_backward_replay(grad_output, output, dim, input_dtype, out=None):
+    return _softmax_backward_into(grad_output, output, dim, input_dtype, out)
+
+
+_softmax_backward_replay.out_operand = 0
+_softmax_backward_data.__wrapped__.replay = _softmax_backward_replay
 
 
 def _plain(*arrays):

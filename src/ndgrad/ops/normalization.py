@@ -229,6 +229,13 @@ def _ln_axes(input, normalized_shape):
 
 @op("native_layer_norm", public="native_layer_norm")
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    return _layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def _layer_norm(input, normalized_shape, weight, bias, eps, keep=False):
+    """native_layer_norm; `keep` (ndgrad.compile's tapes, for the backward): xhat = (input - mean) * rstd
+    too, as a fourth result in a buffer of its own (the product by the weight is then written to a fresh
+    array rather than in place: the same passes)."""
     _float_only("layer_norm", input)
     axes = _ln_axes(input, normalized_shape)
     for name, v in (("weight", weight), ("bias", bias)):
@@ -240,11 +247,18 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     rstd = 1 / np.sqrt(square.mean(axes, keepdims=True) + eps)
     del square
     out = _into(np.multiply, out, rstd)
+    xhat = out
     if weight is not None:
-        out = _into(np.multiply, out, weight)
+        out = np.multiply(out, weight) if keep else _into(np.multiply, out, weight)
+    elif keep:
+        out = out.copy()
     if bias is not None:
         out = _into(np.add, out, bias)
-    return out, mean, rstd
+    return (out, mean, rstd, xhat) if keep else (out, mean, rstd)
+
+
+def _layer_norm_keeping(input, normalized_shape, weight, bias, eps):
+    return _layer_norm(input, normalized_shape, weight, bias, eps, keep=True)
 
 
 def _into(ufunc, out, other):
@@ -258,13 +272,26 @@ def _into(ufunc, out, other):
 @op("native_layer_norm_backward", public="native_layer_norm_backward")
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
                                output_mask=(True, True, True)):
+    return _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias)
+
+
+def _layer_norm_backward_kept(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, xhat):
+    """native_layer_norm_backward with the forward's xhat (_layer_norm's `keep`): the same bits, two
+    passes fewer."""
+    return _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, xhat)
+
+
+def _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, kept=None):
     axes = _ln_axes(input, normalized_shape)
     outer = tuple(range(input.ndim - len(axes)))
     # the formula of _normalized_backward, in place; xhat and grad_out * xhat, which never leave
     # this function, in scratch buffers (NumPy arrays of one dtype), g * weight becomes the result
     scratch = _plain(grad_out, input, mean, rstd) and np.result_type(grad_out, input, mean, rstd) == input.dtype
-    xhat = np.subtract(input, mean, out=buffer("ln_xhat", input.shape, input.dtype) if scratch else None)
-    xhat = _into(np.multiply, xhat, rstd)
+    if kept is None:
+        xhat = np.subtract(input, mean, out=buffer("ln_xhat", input.shape, input.dtype) if scratch else None)
+        xhat = _into(np.multiply, xhat, rstd)
+    else:
+        xhat = kept
     gx = np.multiply(grad_out, xhat, out=buffer("ln_gx", input.shape, input.dtype) if scratch else None)
     gw, gb = gx.sum(outer), grad_out.sum(outer)
     if weight is not None:
@@ -272,7 +299,11 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         gx = _into(np.multiply, gx, weight)
     else:
         g = grad_out
-    xhat = _into(np.multiply, xhat, gx.mean(axes, keepdims=True))
+    if kept is None:
+        xhat = _into(np.multiply, xhat, gx.mean(axes, keepdims=True))
+    else:   # (the kept xhat is read, not changed: the product goes to the scratch buffer)
+        xhat = np.multiply(kept, gx.mean(axes, keepdims=True),
+                           out=buffer("ln_xhat", input.shape, input.dtype) if scratch else None)
     del gx
     mean_g = g.mean(axes, keepdims=True)
     gi = _into(np.subtract, g, mean_g) if weight is not None else g - mean_g
