@@ -90,9 +90,9 @@ def _uniform01(gen, n, np_dtype):
 
 
 def _uniform_values(gen, n, np_dtype, low=0.0, high=1.0):
-    """torch's uniform_(low, high) values: x * (to - from) + from, with from/to of the dtype, the
-    difference in the dtype and the rest in double (float in float for half and bfloat16); a value
-    that rounds up to `to` becomes `from`."""
+    """torch's uniform_(low, high) values: x * (to - from) + from, fused, with from/to of the dtype
+    and their difference in it, the rest in double (in float for half and bfloat16, from/to and their
+    difference too); a value that rounds up to `to` becomes `from`."""
     x = _uniform01(gen, n, np_dtype)
     if np_dtype == _F64:
         values = _fma64(x, float(high) - float(low), float(low))
@@ -101,7 +101,7 @@ def _uniform_values(gen, n, np_dtype, low=0.0, high=1.0):
         values = (x * np.float64(hi - lo) + np.float64(lo)).astype(_F32)
     else:
         lo, hi = np.float32(low), np.float32(high)
-        values = (x.astype(_F32) * (hi - lo) + lo).astype(np_dtype)
+        values = _fma32(x, hi - lo, lo).astype(np_dtype)
     to, start = np.asarray(high, np_dtype), np.asarray(low, np_dtype)
     return np.where(values == to, start, values)
 
@@ -172,13 +172,7 @@ def _box_muller_16(u, np_dtype, mean, std):
         radius = np.sqrt(-2.0 * _libm(np.log, math.log, 1.0 - u[:, :8]))
         theta = 2.0 * math.pi * u[:, 8:]
         return np.concatenate([_fma64(radius * np.cos(theta), std, mean), _fma64(radius * np.sin(theta), std, mean)], 1)
-    # half and bfloat16: each step rounds to the dtype, the functions run in float
-    one = np_dtype.type(1)
-    radius = np.sqrt(np.float32(-2) * np.log((one - u[:, :8]).astype(np.float64)).astype(_F32)).astype(np_dtype)
-    theta = (2 * math.pi * u[:, 8:].astype(np.float64)).astype(np_dtype).astype(np.float64)
-    mean, std = np.float32(np_dtype.type(mean)), np.float32(np_dtype.type(std))
-    return np.concatenate([(radius.astype(_F32) * np.cos(theta).astype(_F32)) * std + mean,
-                           (radius.astype(_F32) * np.sin(theta).astype(_F32)) * std + mean], 1).astype(np_dtype)
+    raise AssertionError(f"no 16-wide normal kernel for {np_dtype}")
 
 
 def _normal_values(gen, n, np_dtype, mean=0.0, std=1.0, contiguous=True):
@@ -187,6 +181,12 @@ def _normal_values(gen, n, np_dtype, mean=0.0, std=1.0, contiguous=True):
     not a multiple of 16); otherwise one scalar double normal per element."""
     if n < 16 or not contiguous:
         return _fma64(_double_normals(gen, n), std, mean).astype(np_dtype)
+    if np_dtype not in (_F32, _F64):
+        # half and bfloat16: float32 normals for the whole blocks of 16 covering n, the last block
+        # giving the last 16 elements, then rounded
+        whole = -(-n // 16) * 16
+        full = _normal_values(gen, whole, _F32, mean, std)
+        return np.concatenate([full[:n - 16], full[whole - 16:]]).astype(np_dtype)
     u = _uniform_values(gen, n, np_dtype)
     whole = n - n % 16
     out = np.empty(n, np_dtype)
@@ -602,7 +602,10 @@ def _fill_op(entry, draw):
     """The op spec for `entry`, drawing with draw(generator, self_array, *params) -> values in torch's
     order of self's elements (see `_draw_like`)."""
     def forward(self, *params):
-        return np.asarray(draw(_generator(params[-1]), self, *params[:-1])).astype(self.dtype, copy=False)
+        gen, np_dtype = params[-1]
+        if np_dtype != self.dtype:   # bfloat16: the glue hands forwards float32 copies
+            self = self.astype(np_dtype)
+        return np.asarray(draw(_generator(gen), self, *params[:-1])).astype(self.dtype, copy=False)
     forward.__name__ = "_" + entry.replace(".", "_")
     return op(entry, public=False)(forward).spec
 
@@ -612,7 +615,8 @@ def _fill(name, spec, self, params, generator, check=None, floating=True):
         raise NotImplementedError(f"{name}: fills floating-point tensors only, got {self.dtype}")
     if check is not None:
         check(*params)
-    return call_inplace(spec, (self,) + tuple(params) + (generator,))
+    # the generator travels with self's dtype, which the draws follow (see forward above)
+    return call_inplace(spec, (self,) + tuple(params) + ((generator, self._array.dtype),))
 
 
 def _check_lambda(lambd):
