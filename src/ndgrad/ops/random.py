@@ -78,7 +78,9 @@ def _fma64(a, b, c):
 def _fma32(a, b, c):
     """float32 a*b + c rounded once (as the FMA that torch's compiled float kernels use): the product is
     exact in float64."""
-    return (np.asarray(a, _F32).astype(np.float64) * np.asarray(b, _F32) + np.asarray(c, _F32)).astype(_F32)
+    out = np.asarray(a, _F32).astype(np.float64) * np.asarray(b, _F32).astype(np.float64)
+    out += np.asarray(c, _F32)
+    return out.astype(_F32)
 
 
 def _uniform01(gen, n, np_dtype):
@@ -95,7 +97,9 @@ def _uniform_values(gen, n, np_dtype, low=0.0, high=1.0):
     difference too); a value that rounds up to `to` becomes `from`."""
     x = _uniform01(gen, n, np_dtype)
     if np_dtype == _F64:
-        values = _fma64(x, float(high) - float(low), float(low))
+        span = float(high) - float(low)
+        # a power-of-two span makes the product exact: fused or not, one rounding
+        values = x * span + float(low) if math.frexp(span)[0] in (0.5, 0.0) else _fma64(x, span, float(low))
     elif np_dtype == _F32:
         lo, hi = np.float32(low), np.float32(high)
         values = (x * np.float64(hi - lo) + np.float64(lo)).astype(_F32)
@@ -109,19 +113,33 @@ def _uniform_values(gen, n, np_dtype, low=0.0, high=1.0):
 def _double_normals(gen, n):
     """n draws of torch's scalar normal_distribution<double>: Box-Muller on two uniforms, the cosine
     returned and the sine kept by the generator for its next draw."""
-    out = np.empty(n)
-    k = 0
+    out = []
     if n and gen._normal64 is not None:
-        out[0], gen._normal64, k = gen._normal64, None, 1
-    pairs = (n - k + 1) // 2
-    u = _uniform01(gen, 2 * pairs, _F64).reshape(pairs, 2)
-    radius = np.sqrt(-2.0 * _log1p(-u[:, 1]))
-    theta = 2.0 * math.pi * u[:, 0]
-    both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], 1).reshape(-1)
-    out[k:] = both[:n - k]
-    if (n - k) % 2:
-        gen._normal64 = float(both[-1])
-    return out
+        out.append(gen._normal64)
+        gen._normal64 = None
+    pairs = (n - len(out) + 1) // 2
+    u = _uniform01(gen, 2 * pairs, _F64)
+    if pairs <= 8:   # a few: in Python floats, quicker than arrays
+        for u1, u2 in zip(u[0::2].tolist(), u[1::2].tolist()):
+            radius, theta = math.sqrt(-2.0 * math.log1p(-u2)), 2.0 * math.pi * u1
+            out += (radius * math.cos(theta), radius * math.sin(theta))
+        both = np.array(out)
+    else:
+        u = u.reshape(pairs, 2)
+        radius = np.sqrt(-2.0 * _log1p(-u[:, 1]))
+        theta = 2.0 * math.pi * u[:, 0]
+        both = np.concatenate([out, np.stack([radius * np.cos(theta), radius * np.sin(theta)], 1).reshape(-1)])
+    if len(both) > n:
+        gen._normal64 = float(both[n])
+    return both[:n]
+
+
+def _affine64(x, scale, shift):
+    """x * scale + shift fused, as torch's double kernels compute it (exact when scale is a power of two
+    and shift 0, as for randn)."""
+    if shift == 0 and math.frexp(scale)[0] in (0.5, 0.0):
+        return x * scale
+    return _fma64(x, scale, shift)
 
 
 def _avx_log(x):
@@ -171,7 +189,7 @@ def _box_muller_16(u, np_dtype, mean, std):
     if np_dtype == _F64:
         radius = np.sqrt(-2.0 * _libm(np.log, math.log, 1.0 - u[:, :8]))
         theta = 2.0 * math.pi * u[:, 8:]
-        return np.concatenate([_fma64(radius * np.cos(theta), std, mean), _fma64(radius * np.sin(theta), std, mean)], 1)
+        return np.concatenate([_affine64(radius * np.cos(theta), std, mean), _affine64(radius * np.sin(theta), std, mean)], 1)
     raise AssertionError(f"no 16-wide normal kernel for {np_dtype}")
 
 
@@ -180,7 +198,7 @@ def _normal_values(gen, n, np_dtype, mean=0.0, std=1.0, contiguous=True):
     filled with uniforms turned into normals 16 at a time (the last 16 drawn and turned again when n is
     not a multiple of 16); otherwise one scalar double normal per element."""
     if n < 16 or not contiguous:
-        return _fma64(_double_normals(gen, n), std, mean).astype(np_dtype)
+        return _affine64(_double_normals(gen, n), std, mean).astype(np_dtype)
     if np_dtype not in (_F32, _F64):
         # half and bfloat16: float32 normals for the whole blocks of 16 covering n, the last block
         # giving the last 16 elements, then rounded
@@ -660,7 +678,7 @@ _GEOMETRIC_ = _fill_op("geometric_", lambda g, a, p: _draw_like(a, lambda n: np.
 _CAUCHY_ = _fill_op("cauchy_", lambda g, a, median, sigma: _draw_like(a, lambda n: _fma64(sigma, _libm(
     np.tan, math.tan, math.pi * (_uniform01(g, n, _F64) - 0.5)), median)))
 _LOG_NORMAL_ = _fill_op("log_normal_", lambda g, a, mean, std: _draw_like(a, lambda n: _libm(
-    np.exp, math.exp, _fma64(_double_normals(g, n), std, mean))))
+    np.exp, math.exp, _affine64(_double_normals(g, n), std, mean))))
 _BERNOULLI_TENSOR_ = _fill_op("bernoulli_.Tensor", _bernoulli_tensor)
 _BERNOULLI_FLOAT_ = _fill_op("bernoulli_.float", _bernoulli_float)
 _RANDOM_FROM_ = _fill_op("random_.from", lambda g, a, low, high: _draw_like(a, lambda n: _from_to(g, n, low, high, a.dtype)))
