@@ -1,5 +1,5 @@
-"""ndgrad.nn.init: in-place weight initialisations, drawn from ndgrad's generators (seeded by
-`ndgrad.manual_seed`: torch's distributions, not torch's numbers). All run under no_grad."""
+"""ndgrad.nn.init: in-place weight initialisations, drawn from the generators seeded by
+`ndgrad.manual_seed` (torch's numbers for the same seed). All run under no_grad."""
 import math
 import warnings
 

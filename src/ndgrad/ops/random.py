@@ -1,5 +1,7 @@
 """Random ops: the factories (rand, randn, randint, randperm, normal and their _like forms) and the
-in-place fills (normal_, uniform_, bernoulli_, random_, exponential_, ...), drawn from a Generator.
+in-place fills (normal_, uniform_, bernoulli_, random_, exponential_, ...), drawn from a Generator as
+torch's CPU kernels draw them (the samplers below), so that the same seed gives torch's numbers. Not
+torch's: poisson, binomial and _standard_gamma (NumPy's samplers on the generator's words).
 
 Samples carry no gradient: ops that take differentiable inputs (normal(mean, std), bernoulli(p),
 `x.clone().normal_()`) have derivatives.yaml entries with zero gradients, so their grad_fn is
@@ -282,7 +284,7 @@ def rand(*args, **kwargs):
         requires_grad: whether autograd records operations on the result.
 
     Returns:
-        Tensor: the samples. ndgrad's generator is not PyTorch's: the same seed gives other numbers.
+        Tensor: the samples: torch's, after the same seed.
 
     Example::
 
@@ -312,7 +314,7 @@ def randn(*args, **kwargs):
         requires_grad: whether autograd records operations on the result.
 
     Returns:
-        Tensor: the samples. ndgrad's generator is not PyTorch's: the same seed gives other numbers.
+        Tensor: the samples: torch's, after the same seed.
 
     Example::
 
@@ -578,7 +580,7 @@ def normal(*args, **kwargs):
     `std` tensors (either may be a Python number when the other is a tensor), or, with two numbers
     and a `size`, a tensor of that shape.
 
-    ndgrad draws its own numbers (NumPy's), not the ones torch draws after the same seed.
+    After the same seed the samples are torch's.
 
     Args:
         mean (Tensor or float): the means.
@@ -861,6 +863,7 @@ def _poisson(input, generator=None):
 @register()
 def poisson(input, generator=None):
     """Draws one sample from a Poisson distribution for each element of `input`, that element being its rate.
+    (NumPy's sampler on the generator's words: not the numbers torch draws after the same seed.)
 
     Args:
         input (Tensor): the rates (non-negative).
@@ -943,7 +946,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 @register()
 def binomial(count, prob, generator=None):
     """Draws one sample from Binomial(`count`, `prob`) for each pair of elements (the number of successes
-    in `count` trials of success probability `prob`). Not differentiable, as in torch.
+    in `count` trials of success probability `prob`). Not differentiable, as in torch. (NumPy's sampler
+    on the generator's words: not the numbers torch draws after the same seed.)
 
     Args:
         count (Tensor): the numbers of trials (a floating tensor).
