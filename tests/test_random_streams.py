@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, torch
+from parity import both, same_error, torch
 
 SEEDS = [0, 42, 2 ** 40, -1]
 SIZES = [0, 1, 15, 16, 17, 100]
@@ -89,7 +89,6 @@ def test_state_round_trip_keeps_the_cached_normal():
 
 
 def test_state_errors_match_torch():
-    from parity import same_error
     same_error(lambda T: T.set_rng_state(T.zeros(10, dtype=T.uint8)))
     same_error(lambda T: T.set_rng_state(T.zeros(5056)), TypeError)
 
