@@ -136,6 +136,33 @@ def _double_normals(gen, n):
     return both[:n]
 
 
+def _gamma_sample(gen, alpha, single):
+    """One Gamma(alpha, 1) draw as torch's CPU sample_gamma: Marsaglia and Tsang's rejection on the
+    scalar normal and double uniform draws, alpha < 1 boosted by a power of a uniform; `single`:
+    alpha is a float32, whose own arithmetic torch keeps in float."""
+    real = np.float32 if single else float
+    third = real(np.float32(1) / np.float32(3))   # a float literal, 1.0f / 3.0f
+    scale = 1.0
+    if alpha < 1:
+        if alpha == 0:
+            return 0.0
+        scale *= math.pow(1 - _uniform01(gen, 1, _F64)[0], float(real(1) / real(alpha)))
+        alpha = real(alpha) + real(1)
+    d = float(real(alpha) - third)
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        while True:
+            x = float(_double_normals(gen, 1)[0])
+            y = 1.0 + c * x
+            if y > 0:
+                break
+        v = y * y * y
+        u = 1 - float(_uniform01(gen, 1, _F64)[0])
+        xx = x * x
+        if u < 1.0 - float(np.float32(0.0331)) * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
 def _affine64(x, scale, shift):
     """x * scale + shift fused, as torch's double kernels compute it (exact when scale is a power of two
     and shift 0, as for randn)."""
