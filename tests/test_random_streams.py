@@ -252,3 +252,19 @@ def test_seed_and_initial_seed():
     a = ndgrad.rand(4, generator=g.manual_seed(s))
     assert ndgrad.equal(a, ndgrad.rand(4, generator=ndgrad.Generator().manual_seed(s)))
     assert not math.isnan(float(a.sum()))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gamma_and_distributions(dtype):
+    def draw(T):
+        d, D = getattr(T, dtype), T.distributions
+        alpha = T.tensor([0.3, 1.0, 2.5, 0.05, 7.0, 100.0, 0.0] * 3, dtype=d)
+
+        def t(*v):
+            return T.tensor(v, dtype=d)
+        return (T._standard_gamma(alpha), D.Gamma(t(2.0), t(0.5)).sample((5,)), D.Exponential(t(1.5)).rsample((4,)),
+                D.Cauchy(t(0.0), t(2.0)).sample((4,)), D.Normal(t(0.0, 1.0), t(1.0, 2.0)).sample((6,)),
+                D.Categorical(probs=t(0.2, 0.3, 0.5)).sample((7,)), D.Bernoulli(probs=t(0.3, 0.6)).sample((4,)),
+                D.Chi2(t(3.0)).sample((3,)), D.StudentT(t(3.0)).sample((3,)), D.Weibull(t(1.0), t(2.0)).sample((3,)),
+                D.MultivariateNormal(T.zeros(2, dtype=d), T.eye(2, dtype=d)).sample((3,)))
+    exact(seeded(0, draw))
