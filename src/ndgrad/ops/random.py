@@ -1,7 +1,7 @@
 """Random ops: the factories (rand, randn, randint, randperm, normal and their _like forms) and the
 in-place fills (normal_, uniform_, bernoulli_, random_, exponential_, ...), drawn from a Generator as
 torch's CPU kernels draw them (the samplers below), so that the same seed gives torch's numbers. Not
-torch's: poisson, binomial and _standard_gamma (NumPy's samplers on the generator's words).
+torch's: binomial (NumPy's sampler on the generator's words).
 
 Samples carry no gradient: ops that take differentiable inputs (normal(mean, std), bernoulli(p),
 `x.clone().normal_()`) have derivatives.yaml entries with zero gradients, so their grad_fn is
@@ -161,6 +161,38 @@ def _gamma_sample(gen, alpha, single):
         xx = x * x
         if u < 1.0 - float(np.float32(0.0331)) * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
             return scale * d * v
+
+
+def _poisson_sample(gen, lam):
+    """One Poisson(lam) draw as torch's CPU sample_poisson: Hoermann's transformed rejection (PTRS) from
+    lam = 10 on, below it the product of double uniforms until it falls under exp(-lam)."""
+    def uniform():
+        return float(_uniform01(gen, 1, _F64)[0])
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - math.lgamma(k + 1.0):
+                return k
+    if lam == 0:
+        return 0
+    count, prod, limit = 0, 1.0, math.exp(-lam)
+    while True:
+        prod *= uniform()
+        if prod <= limit:
+            return count
+        count += 1
 
 
 def _affine64(x, scale, shift):
@@ -884,13 +916,15 @@ def bernoulli(*args, **kwargs):
 
 @op("poisson", public=False)
 def _poisson(input, generator=None):
-    return rng(generator).poisson(input).astype(input.dtype)
+    gen = _generator(generator)   # element by element: each takes a varying number of draws
+    return np.array([_poisson_sample(gen, lam) for lam in input.astype(np.float64).ravel().tolist()],
+                    np.float64).reshape(input.shape).astype(input.dtype)
 
 
 @register()
 def poisson(input, generator=None):
     """Draws one sample from a Poisson distribution for each element of `input`, that element being its rate.
-    (NumPy's sampler on the generator's words: not the numbers torch draws after the same seed.)
+    (torch's sampler: the same seed gives torch's numbers.)
 
     Args:
         input (Tensor): the rates (non-negative).
