@@ -159,7 +159,9 @@ def test_other_distributions(dtype):
         return (T.empty(40, dtype=d).exponential_(2.0), T.empty(40, dtype=d).geometric_(0.2),
                 T.empty(40, dtype=d).cauchy_(0.5, 2.0), T.empty(40, dtype=d).log_normal_(0.5, 0.7),
                 T.bernoulli(p), T.empty(35, dtype=d).bernoulli_(p), T.empty(35, dtype=d).bernoulli_(0.3),
-                T.bernoulli(T.zeros(20, dtype=d), 0.6), T.poisson(T.tensor([0.0, 0.5, 3.0, 9.99, 10.0, 25.0, 1e3] * 4, dtype=d)))
+                T.bernoulli(T.zeros(20, dtype=d), 0.6), T.poisson(T.tensor([0.0, 0.5, 3.0, 9.99, 10.0, 25.0, 1e3] * 4, dtype=d)),
+                T.binomial(T.tensor([0.0, 5, 10, 30, 100, 1000, 7, 50, 200, 3] * 3, dtype=d),
+                           T.tensor([0.3, 0.5, 0.05, 0.9, 0.5, 0.01, 1.0, 0.7, 0.999, 0.0] * 3, dtype=d)))
     exact(seeded(1, draw))
 
 

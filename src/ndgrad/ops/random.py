@@ -1,7 +1,6 @@
 """Random ops: the factories (rand, randn, randint, randperm, normal and their _like forms) and the
 in-place fills (normal_, uniform_, bernoulli_, random_, exponential_, ...), drawn from a Generator as
-torch's CPU kernels draw them (the samplers below), so that the same seed gives torch's numbers. Not
-torch's: binomial (NumPy's sampler on the generator's words).
+torch's CPU kernels draw them (the samplers below), so that the same seed gives torch's numbers.
 
 Samples carry no gradient: ops that take differentiable inputs (normal(mean, std), bernoulli(p),
 `x.clone().normal_()`) have derivatives.yaml entries with zero gradients, so their grad_fn is
@@ -13,7 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import call_inplace, op, register
-from .._random import generator as _generator, get_rng_state, rng, set_rng_state
+from .._random import generator as _generator, get_rng_state, rng, set_rng_state  # noqa: F401 (rng: for ops outside)
 from .._tensor import Tensor
 from ._schema import Parser
 from .creation import _FACTORY_KWARGS, _check_device, _check_out, _dtype_arg, _new, _shape
@@ -193,6 +192,76 @@ def _poisson_sample(gen, lam):
         if prod <= limit:
             return count
         count += 1
+
+
+_STIRLING_TAILS = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                   0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                   0.00925546218271273, 0.00833056343336287)
+
+
+def _stirling_tail(k):
+    """log(k!) minus its Stirling approximation (tabulated up to 9)."""
+    if k <= 9:
+        return _STIRLING_TAILS[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_sample(gen, count, prob, single):
+    """One Binomial(count, prob) draw as torch's CPU sample_binomial: inversion by sums of geometric
+    draws below a mean of 10, else Hoermann's BTRS, on the smaller of prob and 1 - prob; `single`:
+    count and prob are float32, whose own arithmetic torch keeps in float."""
+    real = np.float32 if single else float
+    count, prob = real(count), real(prob)
+
+    def uniform():
+        return float(_uniform01(gen, 1, _F64)[0])
+
+    def inversion(p):
+        logprob, total, draws = math.log1p(-float(p)), 0.0, real(0)
+        while True:
+            total += math.ceil(math.log(uniform()) / logprob)
+            draws += real(1)
+            if total > count:
+                return draws - real(1)
+
+    def btrs(p):
+        stddev = float(real(math.sqrt(count * p * (real(1) - p))))
+        b = 1.15 + 2.53 * stddev
+        a = -0.0873 + 0.0248 * b + 0.01 * float(p)
+        c = float(count * p) + 0.5
+        v_r = 0.92 - 4.2 / b
+        r = float(p / (real(1) - p))
+        alpha = (2.83 + 5.1 / b) * stddev
+        m = float(real(math.floor((count + real(1)) * p)))
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = real(math.floor((2 * a / us + b) * u + c))
+            if k < 0 or k > count:
+                continue
+            if us >= 0.07 and v <= v_r:
+                return k
+            v = math.log(v * alpha / (a / (us * us) + b))
+            bound = ((m + 0.5) * math.log((m + 1) / (r * (float(count) - m + 1)))
+                     + float(count + real(1)) * math.log((float(count) - m + 1) / float(count - k + real(1)))
+                     + (float(k) + 0.5) * math.log(r * float(count - k + real(1)) / float(k + real(1)))
+                     + _stirling_tail(m) + _stirling_tail(float(count) - m)
+                     - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
+            if v <= bound:
+                return k
+
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return float(count)
+    if prob <= 0.5:
+        return float(btrs(prob) if count * prob >= 10 else inversion(prob))
+    if prob > 0.5:
+        q = real(1) - prob
+        return float(count - (btrs(q) if count * q >= 10 else inversion(q)))
+    return math.nan
 
 
 def _affine64(x, scale, shift):
@@ -1007,8 +1076,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
 @register()
 def binomial(count, prob, generator=None):
     """Draws one sample from Binomial(`count`, `prob`) for each pair of elements (the number of successes
-    in `count` trials of success probability `prob`). Not differentiable, as in torch. (NumPy's sampler
-    on the generator's words: not the numbers torch draws after the same seed.)
+    in `count` trials of success probability `prob`). Not differentiable, as in torch. (torch's sampler:
+    the same seed gives torch's numbers.)
 
     Args:
         count (Tensor): the numbers of trials (a floating tensor).
@@ -1024,4 +1093,6 @@ def binomial(count, prob, generator=None):
         tensor([5., 0.])
     """
     n, p = np.broadcast_arrays(count._array, prob._array)
-    return _new(rng(generator).binomial(n.astype(np.int64), p).astype(count._array.dtype))
+    gen, single = _generator(generator), n.dtype == np.float32   # element by element: varying draws each
+    draws = [_binomial_sample(gen, a, b, single) for a, b in zip(n.ravel().tolist(), p.ravel().tolist())]
+    return _new(np.array(draws, np.float64).reshape(n.shape).astype(count._array.dtype))
