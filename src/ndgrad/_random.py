@@ -77,11 +77,11 @@ class Generator:
         return self._seed
 
     # ---- raw draws: torch's random() and random64()
-    def random(self, n):
+    def _random32(self, n):
         """n 32-bit words (in a uint64 array)."""
         return self._mt.random_raw(n)
 
-    def random64(self, n):
+    def _random64(self, n):
         """n 64-bit words, each two 32-bit words, the first the high half (as torch's random64)."""
         words = self._mt.random_raw(2 * n).reshape(n, 2)
         return (words[:, 0] << np.uint64(32)) | words[:, 1]

@@ -88,8 +88,8 @@ def _uniform01(gen, n, np_dtype):
     """torch's uniform [0, 1) draws, exact in float64: 53 bits of a 64-bit word for double, else 24
     bits of a 32-bit word (half and bfloat16 included)."""
     if np_dtype == _F64:
-        return (gen.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
-    return (gen.random(n) & _MASK24).astype(np.float64) * 2.0 ** -24
+        return (gen._random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
+    return (gen._random32(n) & _MASK24).astype(np.float64) * 2.0 ** -24
 
 
 def _uniform_values(gen, n, np_dtype, low=0.0, high=1.0):
@@ -463,7 +463,7 @@ def randn(*args, **kwargs):
 
 def _int_values(gen, n, base, span, np_dtype):
     """torch's uniform_int_from_to: word % span + base, the word 64 bits wide from a span of 2**28 on."""
-    words = gen.random64(n) if span >= 1 << 28 else gen.random(n)
+    words = gen._random64(n) if span >= 1 << 28 else gen._random32(n)
     if span >= 1 << 64:   # random_(int64 min, None): every int64
         return words.view(np.int64).astype(np_dtype)
     values = (words % np.uint64(span) + np.uint64(base % (1 << 64))).view(np.int64)
@@ -570,7 +570,7 @@ def _permutation(gen, n):
     if n < 2:
         return r
     steps = n - 1
-    words = g.random(steps) if n < (1 << 32) // 20 else g.random64(steps)
+    words = g._random32(steps) if n < (1 << 32) // 20 else g._random64(steps)
     i = np.arange(steps, dtype=np.int64)
     j = i + (words % (n - i).astype(np.uint64)).astype(np.int64)
     first = np.full(n, steps, np.int64)   # per position, the first step of the run that swaps into it
@@ -833,7 +833,7 @@ def _digits(np_dtype):
 def _random_values(g, n, np_dtype):
     """torch's random_(): a word (64-bit for int64 and double) modulo the count of the dtype's integers
     from 0 (2**digits + 1 for a float), or its lowest bit for bool."""
-    words = g.random64(n) if np_dtype in (np.int64, _F64) else g.random(n)
+    words = g._random64(n) if np_dtype in (np.int64, _F64) else g._random32(n)
     if np_dtype == np.bool_:
         return (words & np.uint64(1)).astype(bool)
     digits = _digits(np_dtype)
