@@ -119,7 +119,6 @@ FORWARD_AD_DIFFERS = {
                      "multi_margin_loss_p2_weight_none", "multi_margin_loss_1d", "multilabel_margin_loss",
                      "multilabel_margin_loss_none", "_test_autograd_multiple_dispatch_view",
                      "_foreach_pow_scalar_and_tensor"], _NO_TORCH_FORMULA),
-    **dict.fromkeys(["standard_gamma", "gamma_rsample"], "torch's _standard_gamma has none; " + _NO_TORCH_FORMULA),
     **dict.fromkeys(["_masked_softmax", "_masked_softmax_dim0", "_masked_softmax_key_padding",
                      "_masked_softmax_src_mask"], _NO_TORCH_FORMULA),
     **dict.fromkeys(["conv_tbc", "thnn_conv2d", "slow_conv3d", "slow_conv_dilated2d", "slow_conv_dilated3d",

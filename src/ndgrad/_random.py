@@ -1,22 +1,37 @@
 """Random number generation: Generator, the default generator and seeding.
 
-A Generator wraps a NumPy PCG64 bit generator. The same seed gives the same numbers in ndgrad on
-every machine, but not the numbers torch draws (its Mersenne-Twister streams are not reproduced).
-The random factories and in-place fills that draw from a Generator are in `ops/random.py`.
+A Generator is torch's CPU generator: a 32-bit Mersenne Twister (NumPy's MT19937 engine) seeded
+with the low 32 bits of the seed, as torch's `manual_seed` does, so the same seed gives the raw
+32-bit words torch's generator gives. Its state bytes are torch's (`get_state` of one generator
+loads in the other), including the second value of the last Box-Muller pair, which torch keeps
+for its next normal draw. The distributions (rand, randn, ...) that turn the words into torch's
+numbers are in `ops/random.py`.
 """
-import json
+import struct
 
 import numpy as np
 
 from ._tensor import CPU, Tensor
 
 _DEFAULT_SEED = 67280421310721   # torch's default initial seed
+_N = 624                         # words of the Mersenne Twister's state
+# torch's CPUGeneratorImplState: seed, left, seeded, next, the state words (each in 8 bytes), the
+# legacy normal_x/normal_y (the cached double normal)/normal_rho/normal_is_valid, then the cached
+# float normal and its flag; 5056 bytes with the padding.
+_HEAD = struct.Struct("<QiiQ")
+_TAIL = struct.Struct("<dddi4xf?3x")
+_STATE_SIZE = _HEAD.size + 8 * _N + _TAIL.size
+
+
+def _init_words(seed32):
+    """The first two words of init_genrand(seed32): a state that no draw has touched starts so."""
+    return seed32, (1812433253 * (seed32 ^ (seed32 >> 30)) + 1) & 0xFFFFFFFF
 
 
 class Generator:
     """A source of pseudo-random numbers, with its own seed and state; random functions take one as ``generator=``.
 
-    Only CPU generators exist in ndgrad, and their numbers are not torch's.
+    Only CPU generators exist in ndgrad; they draw torch's CPU numbers (a Mersenne Twister).
 
     Args:
         device (torch.device, optional): the device of the generator; only ``"cpu"``. Default: ``"cpu"``.
@@ -38,6 +53,8 @@ class Generator:
             raise NotImplementedError(f"Generator(device={str(device)!r}): ndgrad only has the CPU backend "
                                       "wired to ops so far")
         self.device = CPU
+        self._mt = np.random.MT19937()
+        self._np = np.random.Generator(self._mt)   # NumPy's samplers on the same words (see `rng`)
         self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -45,7 +62,9 @@ class Generator:
         if not -(1 << 63) <= seed < (1 << 64):
             raise ValueError(f"manual_seed: seed {seed} does not fit in 64 bits")
         self._seed = seed % (1 << 64)   # negative seeds wrap to unsigned, as in torch
-        self._rng = np.random.default_rng(self._seed)
+        self._mt._legacy_seeding(self._seed & 0xFFFFFFFF)   # init_genrand: torch keeps the low 32 bits
+        self._normal64 = None   # the sine half of the last Box-Muller pair, for the next normal draw
+        self._normal32 = None   # its float counterpart (torch's next_float_normal_sample)
         return self
 
     def seed(self):
@@ -57,14 +76,41 @@ class Generator:
     def initial_seed(self):
         return self._seed
 
+    # ---- raw draws: torch's random() and random64()
+    def _random32(self, n):
+        """n 32-bit words (in a uint64 array)."""
+        return self._mt.random_raw(n)
+
+    def _random64(self, n):
+        """n 64-bit words, each two 32-bit words, the first the high half (as torch's random64)."""
+        words = self._mt.random_raw(2 * n).reshape(n, 2)
+        return (words[:, 0] << np.uint64(32)) | words[:, 1]
+
     def get_state(self):
-        """The generator's state (seed and bit-generator state as JSON) in a uint8 tensor, for `set_state`."""
-        state = np.frombuffer(json.dumps([self._seed, self._rng.bit_generator.state]).encode(), np.uint8).copy()
-        return Tensor._make(state, False, None, 0)
+        """The generator's state as torch lays it out: a uint8 tensor of 5056 bytes, for `set_state`."""
+        mt = self._mt.state["state"]
+        key, pos = mt["key"], int(mt["pos"])
+        # torch counts the words left (+1) and the next index; after a seed, before any draw, next is 0
+        fresh = pos == _N and tuple(int(k) for k in key[:2]) == _init_words(self._seed & 0xFFFFFFFF)
+        d, f = self._normal64, self._normal32
+        raw = (_HEAD.pack(self._seed, _N + 1 - pos, 1, 0 if fresh else pos) + key.astype("<u8").tobytes()
+               + _TAIL.pack(0.0, d or 0.0, 0.0, d is not None, f or 0.0, f is not None))
+        return Tensor._make(np.frombuffer(raw, np.uint8).copy(), False, None, 0)
 
     def set_state(self, new_state):
-        self._seed, state = json.loads(new_state.numpy().tobytes())
-        self._rng.bit_generator.state = state
+        if not isinstance(new_state, Tensor) or new_state.dtype.name != "uint8":
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = np.ascontiguousarray(new_state._array).tobytes()
+        if len(raw) != _STATE_SIZE:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input RNG "
+                               f"state size to be {len(raw)}")
+        seed, left, _, _ = _HEAD.unpack_from(raw)
+        key = np.frombuffer(raw, "<u8", _N, _HEAD.size).astype(np.uint32)
+        _, d, _, d_valid, f, f_valid = _TAIL.unpack_from(raw, _HEAD.size + 8 * _N)
+        self._seed = seed
+        self._mt.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _N + 1 - left}}
+        self._normal64 = d if d_valid else None
+        self._normal32 = f if f_valid else None
         return self
 
     def __repr__(self):
@@ -77,7 +123,7 @@ default_generator = Generator()
 def manual_seed(seed: int) -> "Generator":
     """Seeds the default random generator, which every random function without ``generator=`` draws from.
 
-    The numbers ndgrad draws after a given seed are its own (NumPy's), not torch's.
+    The numbers drawn after a given seed are torch's (its CPU Mersenne Twister streams).
 
     Args:
         seed (int): the seed.
@@ -129,7 +175,8 @@ def initial_seed():
 
 def get_rng_state():
     """The state of the default generator, to restore later with :func:`ndgrad.set_rng_state`.
-    The bytes are ndgrad's own (NumPy's generator), not torch's Mersenne Twister state.
+    The bytes are torch's layout of its CPU generator's state (5056 bytes), so a state saved by
+    torch loads here and the reverse.
 
     Returns:
         Tensor: a uint8 tensor.
@@ -165,8 +212,15 @@ def set_rng_state(new_state):
 draw_check = None   # set while ndgrad.func.vmap runs: refuses draws in its randomness='error' mode
 
 
-def rng(generator=None):
-    """The NumPy generator to draw from."""
+def generator(gen=None):
+    """The Generator to draw from: `gen`, or the default one."""
     if draw_check is not None:
         draw_check()
-    return (generator or default_generator)._rng
+    return gen or default_generator
+
+
+def rng(gen=None):
+    """A NumPy Generator drawing from the words of `gen`'s Mersenne Twister, for the samplers whose
+    torch algorithm ndgrad does not reproduce (their numbers are not torch's; the stream stays ndgrad's
+    own and deterministic)."""
+    return generator(gen)._np

@@ -109,9 +109,10 @@ SEGMENTS = [OpInfo(f"segment_reduce_{r}", _segment(r), [S(6)], grad_fn="SegmentR
 
 
 def _seeded(sample):
-    """The sampler with the generator reseeded first: samples are then a smooth function of the
-    parameters (ndgrad draws gamma samples by CDF inversion), so gradcheck applies. Its random
-    streams are not torch's: no value parity."""
+    """The sampler with the generator reseeded first, so that ndgrad and torch draw the same samples
+    (torch's rejection sampler). A sample is not the smooth function of the parameters whose derivative
+    the implicit reparameterization gradient is, so no gradcheck (torch fails it too); that gradient is
+    checked against torch's (to 1e-4: ndgrad's formula is a central difference of the incomplete gamma)."""
     def call(T, *params):
         T.manual_seed(0)
         return sample(T, *params)
@@ -120,10 +121,10 @@ def _seeded(sample):
 
 GAMMA = [
     OpInfo("standard_gamma", _seeded(lambda T, a: T._standard_gamma(a)), [S(2, 3, low=0.3, high=4)],
-           grad_fn="StandardGammaBackward0", gradgrad=False, torch_parity=False),
+           grad_fn="StandardGammaBackward0", gradgrad=False, check_grad=False, rtol=1e-4),
     OpInfo("gamma_rsample", _seeded(lambda T, a, r: T.distributions.Gamma(a, r).rsample((2,))),
            [S(3, low=0.5, high=3), S(3, low=0.5, high=2)], grad_fn="DivBackward0", gradgrad=False,
-           torch_parity=False),
+           check_grad=False, rtol=1e-4),
 ]
 
 

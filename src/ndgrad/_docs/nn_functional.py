@@ -554,8 +554,8 @@ Example::
     tensor(0.2877)
 """,
     "dropout": r"""In training, zeros each element with probability `p` and scales the others by
-``1 / (1 - p)``; with ``training=False``, returns the input. The random draws come from
-ndgrad's generator, not torch's. See `torch.nn.Dropout`.
+``1 / (1 - p)``; with ``training=False``, returns the input. The elements dropped after a
+given seed are torch's (CPU, without MKL's Bernoulli on Intel). See `torch.nn.Dropout`.
 
 Args:
     input (Tensor): the input.

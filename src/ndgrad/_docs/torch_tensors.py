@@ -1888,8 +1888,7 @@ Example::
     tensor([1., 1.])
 """,
     "dropout": r"""Dropout: in training each element is zeroed with probability `p` and the others are scaled by
-``1 / (1 - p)``; the identity when `train` is ``False``. (ndgrad's random stream is not torch's:
-the same seed drops other elements.)
+``1 / (1 - p)``; the identity when `train` is ``False``. (The same seed drops torch's elements.)
 
 Args:
     input (Tensor): the input.
@@ -3073,8 +3072,8 @@ Example::
             [1, 2, 2]])
 """,
     "cauchy_": r"""Fills the tensor in place with samples of the Cauchy distribution
-``sigma / (pi ((x - median)^2 + sigma^2))``. Torch has it only as a method. (ndgrad's random
-stream is not torch's: the same seed gives other numbers.)
+``sigma / (pi ((x - median)^2 + sigma^2))``. Torch has it only as a method. (The same seed
+gives torch's numbers.)
 
 Args:
     median (float, optional): the location.
@@ -3136,7 +3135,7 @@ Example::
     True
 """,
     "normal_": r"""Fills the tensor in place with samples of the normal distribution. Torch has it only as a method.
-(ndgrad's random stream is not torch's: the same seed gives other numbers.)
+(The same seed gives torch's numbers.)
 
 Args:
     mean (float, optional): the mean.

@@ -2,7 +2,6 @@
 import math
 
 from .._tensor import Size
-from ..ops.random import rand
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_params
@@ -38,8 +37,8 @@ class Cauchy(Distribution):
     variance = property(lambda self: self.loc.new_full(tuple(self._extended_shape()), math.inf))
 
     def rsample(self, sample_shape=Size()):
-        u = rand(tuple(self._extended_shape(sample_shape)), dtype=self.loc.dtype)
-        return self.icdf(u)
+        # torch's draw: cauchy_() of the shape, so the same seed gives torch's samples
+        return self.loc + self.loc.new_empty(tuple(self._extended_shape(sample_shape))).cauchy_() * self.scale
 
     def log_prob(self, value):
         if self._validate_args:

@@ -154,8 +154,8 @@ class Exponential(ExponentialFamily):
     variance = property(lambda self: self.rate.pow(-2))
 
     def rsample(self, sample_shape=Size()):
-        u = rand(tuple(self._extended_shape(sample_shape)), dtype=self.rate.dtype)
-        return -(-u).log1p() / self.rate  # inverse cdf of a uniform sample
+        # torch's draw: exponential_() of the shape, so the same seed gives torch's samples
+        return self.rate.new_empty(tuple(self._extended_shape(sample_shape))).exponential_() / self.rate
 
     def log_prob(self, value):
         if self._validate_args:

@@ -1,12 +1,13 @@
-"""ndgrad.nn.init: in-place weight initialisations, drawn from ndgrad's generators (seeded by
-`ndgrad.manual_seed`: torch's distributions, not torch's numbers). All run under no_grad."""
+"""ndgrad.nn.init: in-place weight initialisations, drawn from the generators seeded by
+`ndgrad.manual_seed` (torch's numbers for the same seed). All run under no_grad."""
 import math
 import warnings
 
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
-from ..ops.creation import empty, eye, from_numpy
+from ..ops.creation import empty, empty_like, eye, from_numpy
+from ..ops.pointwise import where
 from ..ops.random import randperm
 
 
@@ -112,8 +113,11 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fills `tensor` with values drawn from ``N(mean, std ** 2)`` restricted to ``[a, b]`` (by inverting
-    the normal distribution function on a uniform draw).
+    """Fills `tensor` with values drawn from ``N(mean, std ** 2)`` restricted to ``[a, b]``, by rejection
+    as torch 2.13 does (so the same seed gives torch's values): when ``[a, b]`` holds more than 30% of the
+    mass, normal draws of the whole tensor, the ones outside ``[a, b]`` replaced by those of a fresh draw
+    until none is; otherwise uniform proposals on ``[a, b]``, each kept when the log of a uniform draw
+    is below its log density relative to the peak, again for the whole tensor until every element has one.
 
     Args:
         tensor (Tensor): the tensor to fill (in place, without recording gradients).
@@ -121,8 +125,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
         std (float): the standard deviation. Default: ``1.0``.
         a (float): the lower bound. Default: ``-2.0``.
         b (float): the upper bound. Default: ``2.0``.
-        generator (Generator, optional): the generator to draw from (ndgrad's: the same seed does not
-            give torch's values).
+        generator (Generator, optional): the generator to draw from.
 
     Returns:
         Tensor: `tensor`, filled.
@@ -140,14 +143,32 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     def cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-    lo, hi = cdf((a - mean) / std), cdf((b - mean) / std)
     with no_grad():
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
-        return tensor
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            lo, hi = (float(np.asarray(v, tensor._array.dtype)) for v in (a, b))   # the bounds in tensor's dtype
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not outside.any():
+                    break
+                result = where(outside, empty_like(result).normal_(mean, std, generator=generator), result)
+            return tensor if result is tensor else tensor.copy_(result)
+        peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def log_density(x):   # relative to the peak
+            return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(peak)
+
+        def rejected(log_pdf):
+            return empty_like(tensor).uniform_(generator=generator).log_().gt(log_pdf)
+
+        tensor.uniform_(a, b, generator=generator)
+        pending = rejected(log_density(tensor.clone()))
+        result = tensor
+        while pending.any():
+            proposal = empty_like(tensor).uniform_(a, b, generator=generator)
+            result = where(pending, proposal, result)
+            pending = where(pending, rejected(log_density(proposal)), pending)
+        return tensor if result is tensor else tensor.copy_(result)
 
 
 def constant_(tensor, val):

@@ -23,7 +23,8 @@ from ..backends.numpy_backend import special
 from . import creation
 from ._branchless import _SMALL, _UINT, where as _branchless_where
 from .linalg import _type_name
-from .._random import rng
+from .._random import generator as _generator
+from .random import _uniform01
 
 
 # Python floats, so float32 inputs stay float32
@@ -571,8 +572,13 @@ def _rrelu_with_noise(self, noise, lower, upper, training):
     """rrelu; in training, draws each negative input's slope into `noise` (in place, as torch)."""
     if not training:
         return np.where(self >= 0, self, self * np.asarray((lower + upper) / 2, self.dtype))
-    slope = rng().uniform(lower, upper, self.shape).astype(self.dtype)
-    noise[...] = np.where(self <= 0, slope, 1).reshape(noise.shape)
+    # torch draws a double uniform(lower, upper), bounds rounded to self's dtype (float for a narrower
+    # one), for each input <= 0 in order, and only for those
+    negative = self <= 0
+    lower, upper = (float(np.asarray(b, np.float64 if self.dtype == np.float64 else np.float32)) for b in (lower, upper))
+    slope = np.ones(self.shape, self.dtype)
+    slope[negative] = _uniform01(_generator(), int(negative.sum()), np.dtype(np.float64)) * (upper - lower) + lower
+    noise[...] = slope.reshape(noise.shape)
     return self * noise.reshape(self.shape)
 
 

@@ -9,7 +9,8 @@ import numpy as np
 
 from ._registry import op, register
 from . import creation
-from .._random import rng
+from .._random import generator as _generator
+from .random import _bernoulli_float
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
 _pkg = sys.modules[__package__]
@@ -24,7 +25,7 @@ def native_dropout(input, p, train):
     if train is None or train:
         if not 0 <= p <= 1:
             raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-        mask = rng().random(input.shape) >= p
+        mask = _bernoulli_float(_generator(), np.empty(input.shape), 1 - p)   # torch's bernoulli_(1 - p) draws
         scale = 1 / (1 - p) if p < 1 else 0.0
         return input * mask * np.asarray(scale, input.dtype), mask
     return input.copy(), np.ones(input.shape, bool)

@@ -16,7 +16,8 @@ from .._dtype import type_word
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
 from .pointwise import _named, _unary, pointwise
-from .random import rng
+from .random import _gamma_sample
+from .._random import generator as _generator
 from .reduction import _vector_norm
 
 
@@ -311,13 +312,14 @@ def _exclusive_prod(seg, initial):
 # ---- gamma sampling -----------------------------------------------------------------------------
 @op("_standard_gamma", public="_standard_gamma")
 def _standard_gamma(input, generator=None):
-    """Gamma(input, 1) samples, drawn by inverting the CDF at uniform draws: with the draws held
-    fixed (same seed) a sample is a smooth function of the concentration whose derivative is the
-    implicit reparameterization gradient that `_standard_gamma_grad` computes."""
+    """Gamma(input, 1) samples, torch's: its rejection sampler, element by element in order (each takes
+    a varying number of draws). The gradient, `_standard_gamma_grad`, is the implicit
+    reparameterization one, a function of the concentration and the sample only."""
     if input.dtype.kind != "f":
         raise NotImplementedError(f"_standard_gamma: expected a floating point tensor, got {input.dtype}")
-    u = rng(generator).random(input.shape)
-    return np.asarray(special().gammaincinv(input.astype(np.float64), u), dtype=input.dtype)
+    gen, single = _generator(generator), input.dtype == np.float32
+    samples = np.array([_gamma_sample(gen, a, single) for a in input.ravel().tolist()], np.float64)
+    return np.maximum(samples.astype(input.dtype).reshape(input.shape), np.finfo(input.dtype).tiny)
 
 
 @op("_standard_gamma_grad", public="_standard_gamma_grad")

@@ -10,8 +10,7 @@ process with the worker's traceback; a worker that dies or a `timeout` that expi
 RuntimeError naming it. `persistent_workers` keeps the processes across epochs.
 
 Seeded shuffling draws from a `Generator` exactly where torch does (the loader's base seed, then
-the sampler's permutation), so it is reproducible in ndgrad, but the permutations differ from
-torch's: ndgrad's Generator (PCG64) does not reproduce torch's Mersenne-Twister streams.
+the sampler's permutation), so the same seed gives torch's order.
 """
 import itertools
 import multiprocessing

@@ -249,9 +249,8 @@ def random_split(dataset, lengths, generator=None):
 
     Lengths may also be fractions summing to 1: each part gets the floor of its share of
     ``len(dataset)``, and the remainder is handed out one by one from the first part on. The
-    permutation is ``randperm(len(dataset), generator=generator)``: the same seed gives the same
-    split in ndgrad, but not torch's split (ndgrad's Generator does not reproduce torch's random
-    streams).
+    permutation is ``randperm(len(dataset), generator=generator)``: the same seed gives torch's
+    split.
 
     Args:
         dataset (Dataset): the dataset to split.

@@ -1,7 +1,6 @@
 """Samplers: the order in which a DataLoader reads a map-style dataset. They draw from a
-`Generator` exactly where torch's do (the same calls in the same order), so a seeded run is
-reproducible in ndgrad; the numbers differ from torch's, whose Mersenne-Twister streams ndgrad's
-PCG64 Generator does not reproduce."""
+`Generator` exactly where torch's do (the same calls in the same order), so a seeded run gives
+torch's order (ndgrad's Generator draws torch's Mersenne-Twister streams)."""
 from ... import _dtype
 from ..._random import Generator
 from ...ops.creation import as_tensor, empty
