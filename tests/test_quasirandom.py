@@ -45,3 +45,14 @@ def test_scrambled_engines_are_deterministic_per_seed_and_stay_in_the_unit_cube(
     assert ndgrad.equal(x, b.draw(64, dtype=ndgrad.float64)) and (x >= 0).all() and (x < 1).all()
     # scrambling keeps the net property: each of the 64 points alone in its 1/64 slice of a coordinate
     assert ndgrad.equal((x * 64).floor().sort(0).values, ndgrad.arange(64.0).reshape(64, 1).expand(64, 4))
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2 ** 40])
+def test_scrambled_points_are_torch_s_for_a_seed(seed):
+    def scenario(T):
+        e = _engine(T, 6, scramble=True, seed=seed)
+        out = [e.shift, e.sobolstate[:, :5], e.draw(), e.draw(7, dtype=T.float64)]
+        e.reset()
+        out.append(e.draw(3, dtype=T.float64))   # the first point at float32 precision, as torch keeps it
+        return out
+    both(scenario)

@@ -58,6 +58,9 @@ class SobolEngine:
         self.sobolstate = _tensor(state)
         self.shift = _tensor(shift)
         self.quasi = self.shift.clone()
+        # as torch: the first point is divided out once, here, in the default dtype of this moment (so a
+        # float64 draw repeats it at that precision)
+        self._first_point = (shift * (1.0 / (1 << self.MAXBIT))).astype(_dtype.get_default_dtype().np)[None]
         self.num_generated = 0
 
     def _scrambled(self, state):
@@ -97,9 +100,13 @@ class SobolEngine:
     def draw(self, n=1, out=None, dtype=None):
         """The next `n` points, an (n, dimension) tensor of `dtype` (default: the default dtype), or written
         into `out`."""
+        first = self.num_generated == 0
         points = self._points(n)
         np_dtype = (dtype or _dtype.get_default_dtype()).np
-        result = _tensor((points * (1.0 / (1 << self.MAXBIT))).astype(np_dtype))
+        values = (points * (1.0 / (1 << self.MAXBIT))).astype(np_dtype)
+        if first:
+            values[0] = self._first_point[0]
+        result = _tensor(values)
         if out is not None:
             out.resize_as_(result).copy_(result)
             return out
