@@ -39,8 +39,7 @@ def buffer(slot, shape, dtype):
 # work a caller splits along an axis whose parts are computed independently (per sample or per
 # channel), so the results are bitwise those of one pass. One worker thread, created on first use
 # (again in a forked child, whose copy of it has no thread); a split from inside a split runs whole.
-MIN_SPLIT = 1 << 21   # elements touched below which the handoff costs more than it saves (measured on
-                      # 2 cores: a smaller split loses to the BLAS threads still spinning on the other core)
+MIN_SPLIT = 1 << 19   # elements touched below which the handoff costs more than it saves
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 threads = _CORES      # torch.set_num_threads(n) sets it: 1 keeps every pass on the calling thread
 _worker = None        # (pid, ThreadPoolExecutor)
