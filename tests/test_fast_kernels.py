@@ -596,19 +596,3 @@ def test_set_num_threads_1_keeps_every_pass_on_the_calling_thread(monkeypatch):
         assert len(names) == 2
     finally:
         ndgrad.set_num_threads(before)
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_gelu_tanh_blocks_split_over_two_threads_give_the_one_pass_bits(dtype, monkeypatch):
-    x = np.random.RandomState(3).randn(5, 1000).astype(dtype) * 3   # 3 blocks of 2048 (the last one short)
-    g = np.cos(np.arange(x.size)).reshape(x.shape).astype(dtype)
-    results = []
-    for on in (False, True):
-        _split_everything(monkeypatch, on)
-        kept = np.empty_like(x)
-        results.append([activation._gelu_tanh(x, block=2048), activation._gelu_tanh(x, block=2048, keep=kept),
-                        kept, activation._gelu_tanh_derivative(x, g, block=2048),
-                        activation._gelu_tanh_derivative(x, block=2048, tanh=kept)])
-    for whole, halves in zip(*results):
-        assert np.array_equal(_bits(whole), _bits(halves))
-    assert np.array_equal(_bits(results[0][0]), _bits(results[0][1]))

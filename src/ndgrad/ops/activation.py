@@ -173,32 +173,19 @@ def _gelu_tanh(x, block=1 << 16, keep=None):
     out = np.empty_like(x, order="C")
     xf, of = x.reshape(-1), out.reshape(-1)
     kf = None if keep is None else keep.reshape(-1)
-
-    def blocks(lo, hi):
-        for i in range(lo * block, min(hi * block, xf.size), block):
-            xb, o = xf[i:i + block], of[i:i + block]
-            t = o if kf is None else kf[i:i + block]
-            np.multiply(xb, xb, out=t)
-            t *= _GELU_C
-            t += 1
-            t *= xb
-            t *= _GELU_K
-            np.tanh(t, out=t)
-            np.add(t, 1, out=o)
-            o *= xb
-            o *= 0.5
-    _blockwise(blocks, xf.size, block, x)
+    for i in range(0, xf.size, block):
+        xb, o = xf[i:i + block], of[i:i + block]
+        t = o if kf is None else kf[i:i + block]
+        np.multiply(xb, xb, out=t)
+        t *= _GELU_C
+        t += 1
+        t *= xb
+        t *= _GELU_K
+        np.tanh(t, out=t)
+        np.add(t, 1, out=o)
+        o *= xb
+        o *= 0.5
     return out
-
-
-def _blockwise(blocks, size, block, x):
-    """blocks(lo, hi) over the blocks of `size` elements: a large NumPy input's halves on two threads
-    (blocks are independent, so the bits are those of one pass)."""
-    n = -(-size // block)
-    if type(x) is np.ndarray and size >= MIN_SPLIT:
-        split(blocks, n, 4 * size)
-    else:
-        blocks(0, n)
 
 
 def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
@@ -212,33 +199,30 @@ def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
     xf, of = x.reshape(-1), out.reshape(-1)
     gf = None if grad_output is None else grad_output.reshape(-1)
     tf = None if tanh is None else tanh.reshape(-1)
-
-    def blocks(lo, hi):
-        scratch = np.empty((2, min(block, xf.size)), x.dtype)   # each thread's own
-        for i in range(lo * block, min(hi * block, xf.size), block):
-            xb, t = xf[i:i + block], of[i:i + block]
-            s, u = scratch[0, :xb.size], scratch[1, :xb.size]
-            np.multiply(xb, xb, out=u)
-            np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
-            s += 0.5 * _GELU_K
-            s *= xb
-            if tf is None:
-                u *= _GELU_C                                  # t = tanh(k (x + c x^3))
-                u += 1
-                np.multiply(u, xb, out=t)
-                t *= _GELU_K
-                np.tanh(t, out=t)
-                tb = t
-            else:
-                tb = tf[i:i + block]
-            np.subtract(1, tb, out=u)
-            s *= u
-            s += 0.5
-            np.add(tb, 1, out=t)
-            t *= s
-            if gf is not None:
-                t *= gf[i:i + block]
-    _blockwise(blocks, xf.size, block, x)
+    scratch = np.empty((2, min(block, xf.size)), x.dtype)
+    for i in range(0, xf.size, block):
+        xb, t = xf[i:i + block], of[i:i + block]
+        s, u = scratch[0, :xb.size], scratch[1, :xb.size]
+        np.multiply(xb, xb, out=u)
+        np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
+        s += 0.5 * _GELU_K
+        s *= xb
+        if tf is None:
+            u *= _GELU_C                                  # t = tanh(k (x + c x^3))
+            u += 1
+            np.multiply(u, xb, out=t)
+            t *= _GELU_K
+            np.tanh(t, out=t)
+            tb = t
+        else:
+            tb = tf[i:i + block]
+        np.subtract(1, tb, out=u)
+        s *= u
+        s += 0.5
+        np.add(tb, 1, out=t)
+        t *= s
+        if gf is not None:
+            t *= gf[i:i + block]
     return out
 
 
