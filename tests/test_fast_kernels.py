@@ -387,7 +387,6 @@ def _split_everything(monkeypatch, on):
     limit = 1 if on else 1 << 62
     monkeypatch.setattr(_scratch, "MIN_SPLIT", limit)
     monkeypatch.setattr(_scratch, "_CORES", 2)
-    monkeypatch.setattr(_scratch, "threads", 2)
     monkeypatch.setattr(activation, "MIN_SPLIT", limit)
 
 
@@ -456,7 +455,6 @@ def test_split_runs_nested_splits_whole_and_raises_the_workers_errors(monkeypatc
     """A split inside a split runs whole on its thread; an error in either half reaches the caller,
     NumPy's errstate included (the worker runs in a copy of the caller's context)."""
     monkeypatch.setattr(_scratch, "_CORES", 2)
-    monkeypatch.setattr(_scratch, "threads", 2)
     seen = []
 
     def inner(lo, hi):
@@ -484,7 +482,6 @@ def test_split_runs_nested_splits_whole_and_raises_the_workers_errors(monkeypatc
 def test_split_works_in_a_forked_child(monkeypatch):
     """A forked child has no copy of the parent's worker thread: its splits start their own."""
     monkeypatch.setattr(_scratch, "_CORES", 2)
-    monkeypatch.setattr(_scratch, "threads", 2)
     _scratch.split(lambda lo, hi: None, 2, 1 << 40)   # the parent's worker exists
     pid = os.fork()
     if pid == 0:   # the child: both halves must run, on two threads
@@ -581,18 +578,3 @@ def test_float32_winograd_hands_non_finite_inputs_to_im2col():
         return [y1, y2]
     y1, y2 = both(s, rtol=1e-4, atol=1e-4)
     assert np.isinf(y1).sum() > 0 and np.isinf(y2).sum() > 0
-
-
-def test_set_num_threads_1_keeps_every_pass_on_the_calling_thread(monkeypatch):
-    monkeypatch.setattr(_scratch, "_CORES", 2)
-    before = ndgrad.get_num_threads()
-    names = set()
-    try:
-        ndgrad.set_num_threads(1)
-        _scratch.split(lambda lo, hi: names.add(threading.current_thread().name), 4, 1 << 40)
-        assert names == {threading.current_thread().name}
-        ndgrad.set_num_threads(2)
-        _scratch.split(lambda lo, hi: names.add(threading.current_thread().name), 4, 1 << 40)
-        assert len(names) == 2
-    finally:
-        ndgrad.set_num_threads(before)

@@ -5,7 +5,6 @@ import os
 import warnings
 
 from ._tensor import CPU, device as _device
-from .ops import _scratch
 
 
 class _State:
@@ -61,8 +60,7 @@ def _check_int(name, n):
 
 def set_num_threads(int):  # noqa: A002 - torch's parameter name
     """Sets the number of threads used for intra-op parallelism (see :func:`ndgrad.get_num_threads`).
-    With 1, ndgrad's own ops run each pass on the calling thread (large batch-norm, pooling and
-    convolution passes are otherwise split over two); NumPy's BLAS keeps its own thread pool.
+    ndgrad records it only: NumPy's BLAS keeps its own thread pool.
 
     Args:
         int (int): a positive number of threads.
@@ -77,7 +75,6 @@ def set_num_threads(int):  # noqa: A002 - torch's parameter name
     """
     _check_int("set_num_threads", int)
     _state.num_threads = int
-    _scratch.threads = int
 
 
 def get_num_threads():

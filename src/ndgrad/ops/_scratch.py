@@ -41,7 +41,6 @@ def buffer(slot, shape, dtype):
 # (again in a forked child, whose copy of it has no thread); a split from inside a split runs whole.
 MIN_SPLIT = 1 << 19   # elements touched below which the handoff costs more than it saves
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-threads = _CORES      # torch.set_num_threads(n) sets it: 1 keeps every pass on the calling thread
 _worker = None        # (pid, ThreadPoolExecutor)
 _worker_lock = threading.Lock()
 
@@ -74,7 +73,7 @@ def _run(fn, lo, hi):
 def split(fn, n, work):
     """fn(lo, hi) over [0, n): as fn(0, n/2) here and fn(n/2, n) on the worker thread at once when
     `work` (elements touched) is large enough and there are two cores; else fn(0, n)."""
-    if n < 2 or work < MIN_SPLIT or _CORES < 2 or threads < 2 or getattr(_local, "splitting", False):
+    if n < 2 or work < MIN_SPLIT or _CORES < 2 or getattr(_local, "splitting", False):
         fn(0, n)
         return
     half = n // 2
