@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import call_inplace, op, register
-from ._scratch import MIN_SPLIT, buffer, split
+from ._scratch import buffer
 from .._tensor import _wrap_dim
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
@@ -59,10 +59,6 @@ def _inplace(entry, forward):
 def relu(input):
     if input.dtype == np.bool_:
         raise RuntimeError("relu: Boolean inputs not supported for relu; cast to a numeric dtype first")
-    if type(input) is np.ndarray and input.size >= MIN_SPLIT and input.ndim and input.flags.c_contiguous:
-        out = np.empty(input.shape, input.dtype)   # a large input's two halves on two threads
-        split(lambda lo, hi: np.maximum(input[lo:hi], 0, out=out[lo:hi]), input.shape[0], 2 * input.size)
-        return out
     return np.maximum(input, 0)
 
 
@@ -91,18 +87,6 @@ def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU'
             and input.shape == grad_output.shape:
         # _branchless_where's bit selection in three passes, not five: the comparison made into the
         # all-ones words at once (1 where zeroed, minus 1: 0 there, all ones where the gradient passes)
-        if grad_output.size >= MIN_SPLIT and grad_output.ndim and input.flags.c_contiguous \
-                and grad_output.flags.c_contiguous:   # a large one: the same on two threads, a half each
-            out = np.empty(input.shape, uint)
-            bits = grad_output.view(uint)
-
-            def part(lo, hi):
-                keep = out[lo:hi]
-                np.copyto(keep, input[lo:hi] <= threshold)
-                keep -= 1
-                np.bitwise_and(bits[lo:hi], keep, out=keep)
-            split(part, input.shape[0], 3 * input.size)
-            return out.view(grad_output.dtype)
         keep = (input <= threshold).astype(uint)
         keep -= 1
         return np.bitwise_and(grad_output.view(uint), keep, out=keep).view(grad_output.dtype)

@@ -20,7 +20,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._registry import op, register
 from ._schema import Parser
-from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer, split
+from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
 from .padding import constant_pad_nd
 
 # torch.ops.aten: a namespace shared by the op modules that need one (created by the first)
@@ -73,19 +73,8 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    _copy(out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))], x)
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
     return out
-
-
-def _copy(dst, src, add=None):
-    """dst[...] = src (+ add, broadcast to a slice of dst along axis 0): the halves of axis 0 on two
-    threads at once when large (_scratch.split; elementwise, so the same to the bit)."""
-    if add is None:
-        def part(lo, hi):
-            dst[lo:hi] = src[lo:hi]
-        split(part, dst.shape[0], 2 * dst.size)
-    else:
-        split(lambda lo, hi: np.add(src[lo:hi], add, out=dst[lo:hi]), dst.shape[0], 2 * dst.size)
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -141,7 +130,7 @@ def _unfold(x, kernel, stride, padding, dilation, positions, groups):
     """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
     view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
     cols = _buffer("cols", view.shape, x.dtype)
-    _copy(cols, view)
+    np.copyto(cols, view)
     return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
 
 
@@ -149,14 +138,14 @@ def _unfold_per_sample(x, kernel, stride, padding, dilation, positions, groups):
     """The per-sample im2col matrices (N, G, C/G*K, P) of x (N, C, *S), in a scratch buffer."""
     view = _im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions)
     cols = _buffer("cols", view.shape, x.dtype)
-    _copy(cols, view)
+    np.copyto(cols, view)
     return cols.reshape(x.shape[0], groups, x.shape[1] // groups * _prod(kernel), _prod(positions))
 
 
 def _by_channel(x, groups):
     """x (N, C, *S) as the matrix (G, C/G, N*P) (a scratch copy)."""
     out = _buffer("by_channel", (x.shape[1], x.shape[0]) + x.shape[2:], x.dtype)
-    _copy(out, x.swapaxes(0, 1))
+    np.copyto(out, x.swapaxes(0, 1))
     return out.reshape(groups, x.shape[1] // groups, -1)
 
 
@@ -179,13 +168,6 @@ _SPLIT = 8
 
 def _per_sample(m, k, p, dtype=None):
     return m * k * p <= _ONE_THREAD * (_SPLIT if dtype == np.float32 else 1)
-
-
-def _per_sample_split(products, n, work):
-    """products(lo, hi) over the n samples: each makes one-thread BLAS calls (at most _ONE_THREAD
-    multiply-adds each), so the batch's two halves run on two threads at once (_scratch.split);
-    every sample's products are the same calls either way."""
-    split(products, n, work)
 
 
 def _position_blocks(m, k, p):
@@ -253,20 +235,16 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         # the channel-major result transposed to (N, O, P) in the pass that adds the bias
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
         if bias is None:
-            _copy(result.reshape(y.shape), y)
+            np.copyto(result.reshape(y.shape), y)
         else:
-            _copy(result.reshape(y.shape), y, bias[:, None])
+            np.add(y, bias[:, None], out=result.reshape(y.shape))
         return result
     cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     flat = result.reshape(n, groups, o // groups, _prod(out))
-    wg, blocks = w.reshape(groups, o // groups, -1), _position_blocks(o // groups, w[0].size, _prod(out))
-
-    def products(lo, hi):
-        for block in blocks:
-            np.matmul(wg, cols[lo:hi, :, :, block], out=flat[lo:hi, :, :, block])
-        if bias is not None:
-            result[lo:hi] += bias.reshape((o,) + (1,) * len(out))
-    _per_sample_split(products, n, result.size * (w[0].size + 2))
+    for block in _position_blocks(o // groups, w[0].size, _prod(out)):
+        np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[..., block])
+    if bias is not None:
+        result += bias.reshape((o,) + (1,) * len(out))
     return result
 
 
@@ -280,11 +258,6 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
         # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
         return _input_grad_last(x, w, padding, dilation, size)
-    if (x.dtype == np.float32 and groups == 1 and all(s == 1 for s in stride) and c <= 2 * o and x.size
-            and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation)) and _finite(w)):
-        # few channels, as many out as in or more: the convolution form's im2col copy of x costs
-        # less than col2im's adds into o planes (float32 only: its sums run in another order)
-        return _input_grad_last(x, w, padding, dilation, size, planar=True)
     if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
@@ -293,39 +266,28 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
         cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
         spread = grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size)
-        wt, finite = w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _finite(w)
-        blocks = _position_blocks(cols.shape[2], c // groups, grid.size)
+        for block in _position_blocks(cols.shape[2], c // groups, grid.size):
+            np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), spread[..., block],
+                      out=cols[..., block])
+        cols = cols.reshape(n, o, _prod(kernel), grid.size)
+        if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
+            grid.zero_extra(cols)
         img = _buffer("image", (n, o, grid.length), cols.dtype)
-
-        def products(lo, hi):
-            for block in blocks:
-                np.matmul(wt, spread[lo:hi, :, :, block], out=cols[lo:hi, :, :, block])
-            part = cols[lo:hi].reshape(hi - lo, o, _prod(kernel), grid.size)
-            if not finite:   # off the positions x is 0, so are the products, unless a weight is inf or NaN
-                grid.zero_extra(part)
-            im = img[lo:hi]
-            im.fill(0)
-            for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
-                im[:, :, off:off + grid.size] += part[:, :, k]
-        _per_sample_split(products, n, cols.size * (c // groups + 2 * len(grid.offsets)))
+        img.fill(0)
+        for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
+            img[:, :, off:off + grid.size] += cols[:, :, k]
         return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
     cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
     planes = x.reshape(n, groups, c // groups, cols.shape[3])
-    wt, blocks = w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _position_blocks(cols.shape[2], c // groups,
-                                                                                          cols.shape[3])
+    for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
+        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), planes[..., block], out=cols[..., block])
+    cols = cols.reshape((n, o) + kernel + x.shape[2:])
     img = _buffer("image", (n, o) + padded, cols.dtype)
-
-    def products(lo, hi):
-        for block in blocks:
-            np.matmul(wt, planes[lo:hi, :, :, block], out=cols[lo:hi, :, :, block])
-        part = cols[lo:hi].reshape((hi - lo, o) + kernel + x.shape[2:])
-        im = img[lo:hi]
-        im.fill(0)
-        lead = (slice(None), slice(None))
-        for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
-            im[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
-                            for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += part[lead + offs]
-    _per_sample_split(products, n, cols.size * (c // groups + 2 * _prod(kernel)))
+    img.fill(0)
+    lead = (slice(None), slice(None))
+    for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
+        img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
+                         for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
     return img[crop].copy()   # out of scratch
 
 
@@ -340,16 +302,9 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
         cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
         a = a.reshape(n, groups, x_size, cols.shape[3])
-        blocks = _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3])
-        prods = _buffer("per_sample", (len(blocks), n, groups, x_size, cols.shape[2]), np.result_type(a, cols))
-
-        def products(lo, hi):
-            for i, block in enumerate(blocks):
-                np.matmul(a[lo:hi, :, :, block], cols[lo:hi, :, :, block].transpose(0, 1, 3, 2), out=prods[i, lo:hi])
-        _per_sample_split(products, n, prods.size * (cols.shape[3] // len(blocks) + 1))
         gw = None
-        for i in range(len(blocks)):   # each block's products summed over the batch (on this thread)
-            part = prods[i].sum(0)
+        for block in _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3]):
+            part = np.matmul(a[..., block], cols[..., block].transpose(0, 1, 3, 2)).sum(0)
             gw = part if gw is None else np.add(gw, part, out=gw)
         return gw.reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
@@ -387,7 +342,7 @@ def _last_padded(x, before, after, slot):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[(slice(None),) * (k + 1) + (edge,)] = 0
-    _copy(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    np.copyto(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
     return out
 
 
@@ -409,15 +364,13 @@ def _windows_last(xl, kernel, stride, dilation, positions):
 def _unfold_last(windows):
     """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
     cols = _buffer("cols_last", windows.shape, windows.dtype)
-    _copy(cols, windows)
+    np.copyto(cols, windows)
     return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
 
 
 def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
     (before, after) per spatial dim."""
-    if _winograd_pays(x, w, stride, dilation):
-        return _winograd(x, w, padding, out, bias)
     n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
     windows = _windows_last(_last_padded(x, *padding, "last"), kernel, stride, dilation, out)
     wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
@@ -428,25 +381,20 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
                       out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
         y = y.reshape(j - i, p, o).transpose(0, 2, 1)
         if bias is None:
-            _copy(flat[i:j], y)
+            np.copyto(flat[i:j], y)
         else:
-            _copy(flat[i:j], y, bias[:, None])
+            np.add(y, bias[:, None], out=flat[i:j])
     return result
 
 
-def _input_grad_last(g, w, padding, dilation, size, planar=False):
+def _input_grad_last(g, w, padding, dilation, size):
     """The input gradient of a stride-1 convolution (transposed convolution with stride 1) as a
-    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed
-    (channels-last, or `planar` through _conv)."""
+    convolution of g (N, O, *out) padded by dilation*(k-1)-padding with w flipped and transposed."""
     kernel = w.shape[2:]
     flipped = w[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)].swapaxes(0, 1)
     pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
     # output_padding's extra positions (a transposed convolution's) read that much more padding after
     after = tuple(sz - m + dl * (k - 1) - q for q, sz, m, k, dl in zip(pad, size, g.shape[2:], kernel, dilation))
-    if planar:
-        ones = (1,) * len(kernel)
-        return _conv(_pad_scratch(g, pad, after, slot="grad_pad"), np.ascontiguousarray(flipped), ones,
-                     (0,) * len(kernel), dilation, 1)
     return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
 
 
@@ -458,95 +406,9 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     gw = np.zeros((o, _prod(kernel) * c), x.dtype)
     for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
         gc = _buffer("by_channel", (o, j - i, p), g.dtype)
-        _copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
         gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
-
-
-# ---- Winograd F(2x2, 3x3) ------------------------------------------------------------------------
-# A float32 3x3 stride-1 convolution of the channels-last regime computes each 2x2 output tile
-# from a 4x4 input tile with 16 products per (input, output) channel pair instead of 36: the input
-# tiles transformed (V = B^T d B), the weight (U = G w G^T), one GEMM per tile element (16 of
-# (tiles, C) x (C, O)), the results transformed back (Y = A^T M A). The transforms are sums and
-# differences of strided views (coefficients 0, +-1, +-1/2: exact), so the values differ from the
-# im2col sums only by float32 rounding. The input gradient is the forward with the flipped weight
-# (the weight gradient's transforms of both x and the gradient cost more than its GEMM saves: it
-# stays im2col). An inf or NaN would meet others in the transforms' differences (inf - inf):
-# non-finite inputs take the im2col path.
-_G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
-
-
-def _winograd_pays(x, w, stride, dilation):
-    return (w.shape[2:] == (3, 3) and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1)
-            and x.dtype == np.float32 and _finite(w) and _finite(x))
-
-
-def _tiles(out):
-    return -(-out[0] // 2), -(-out[1] // 2)
-
-
-def _input_tiles(xl, th, tw, v, lo, hi):
-    """V = B^T d B for samples lo:hi of the channels-last padded xl (N, 2th+2, 2tw+2, C) into
-    v (4, 4, N, th, tw, C); B^T's rows: (1, 0, -1, 0), (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, 0, -1)."""
-    rows = [xl[lo:hi, a:a + 2 * th - 1:2] for a in range(4)]
-    t = _buffer("wino_rows", (4,) + rows[0].shape, xl.dtype)
-    np.subtract(rows[0], rows[2], out=t[0])
-    np.add(rows[1], rows[2], out=t[1])
-    np.subtract(rows[2], rows[1], out=t[2])
-    np.subtract(rows[1], rows[3], out=t[3])
-    for k in range(4):
-        cols = [t[k][:, :, b:b + 2 * tw - 1:2] for b in range(4)]
-        np.subtract(cols[0], cols[2], out=v[k, 0, lo:hi])
-        np.add(cols[1], cols[2], out=v[k, 1, lo:hi])
-        np.subtract(cols[2], cols[1], out=v[k, 2, lo:hi])
-        np.subtract(cols[1], cols[3], out=v[k, 3, lo:hi])
-
-
-def _winograd(x, w, padding, out, bias=None):
-    """_conv_last for a 3x3 stride-1 float32 convolution (padding (before, after) per dim)."""
-    n, c, o = x.shape[0], x.shape[1], w.shape[0]
-    th, tw = _tiles(out)
-    u = np.ascontiguousarray((_G @ w.astype(np.float64) @ _G.T).astype(x.dtype).transpose(2, 3, 1, 0))
-    u = u.reshape(16, c, o)                                 # G w G^T per channel pair, as (tile element, C, O)
-    result = np.empty((n, o) + out, x.dtype)
-    for i, j in _batch_chunks(n, 16 * th * tw * max(c, o) * x.itemsize):
-        b = j - i
-        # zeros past the input's padding up to whole tiles (odd output sizes)
-        xl = _last_padded(x[i:j], padding[0], tuple(a + 2 * t + 2 - (s + bf + a) for a, t, s, bf in
-                                                     zip(padding[1], (th, tw), x.shape[2:], padding[0])), "last")
-        v = _buffer("wino_v", (4, 4, b, th, tw, c), x.dtype)
-        split(lambda lo, hi: _input_tiles(xl, th, tw, v, lo, hi), b, 4 * v.size)
-        m = np.matmul(v.reshape(16, -1, c), u, out=_buffer("wino_m", (16, b * th * tw, o), x.dtype))
-        m = m.reshape(4, 4, b, th, tw, o)
-        whole = out == (2 * th, 2 * tw)   # else the last half tile's row or column is cropped after
-        full = result[i:j] if whole else _buffer("wino_out", (b, o, 2 * th, 2 * tw), x.dtype)
-        tiles = full.reshape(b, o, th, 2, tw, 2)
-
-        def back(lo, hi):   # Y = A^T M A, A^T's rows (1, 1, 1, 0), (0, 1, -1, -1); into (N, O, H, W)
-            s = _buffer("wino_s", (2, 4, hi - lo, th, tw, o), x.dtype)
-            part = m[:, :, lo:hi]
-            np.add(part[0], part[1], out=s[0])
-            s[0] += part[2]
-            np.subtract(part[1], part[2], out=s[1])
-            s[1] -= part[3]
-            y = _buffer("wino_y", (hi - lo, th, tw, o), x.dtype)
-            for a in range(2):
-                for col in range(2):
-                    if col == 0:
-                        np.add(s[a, 0], s[a, 1], out=y)
-                        y += s[a, 2]
-                    else:
-                        np.subtract(s[a, 1], s[a, 2], out=y)
-                        y -= s[a, 3]
-                    dst = tiles[lo:hi, :, :, a, :, col]
-                    if bias is None:
-                        np.copyto(dst, y.transpose(0, 3, 1, 2))
-                    else:
-                        np.add(y.transpose(0, 3, 1, 2), bias[:, None, None], out=dst)
-        split(back, b, 6 * m.size // 4)
-        if not whole:
-            result[i:j] = full[:, :, :out[0], :out[1]]
-    return result
 
 
 def _conv_out_sizes(size, kernel, stride, padding, dilation):

@@ -11,7 +11,7 @@ from .._typeinfo import finfo
 from ..backends import is_array
 
 from ._registry import op, register
-from ._scratch import buffer, split
+from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
 from .activation import _float_only, _plain
 from .reduction import norm_except_dim
@@ -79,8 +79,8 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
             raise RuntimeError(f"batch_norm: {name} should contain {c} elements not {v.size}")
     x = _bn_planes(input)
     if training:
-        mean, var, invstd = _by_channel(lambda lo, hi: [s.reshape(-1) for s in _stats(x[:, lo:hi], (0, 2), eps)],
-                                        x, 3 * x.size)
+        mean, var, invstd = _stats(x, (0, 2), eps)
+        mean, var, invstd = mean.reshape(-1), var.reshape(-1), invstd.reshape(-1)
         if running_mean is not None:
             n = input.size // c
             running_mean *= 1 - momentum
@@ -96,33 +96,14 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
     # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
     scale = invstd if weight is None else invstd * weight
     shift = -mean * scale if bias is None else bias - mean * scale
-    scale, shift = scale.astype(input.dtype, copy=False)[:, None], shift.astype(input.dtype, copy=False)[:, None]
-    out = np.empty_like(x, input.dtype)   # in x's layout (channels-last stays so), as the one pass gave
-
-    def affine(lo, hi):
-        np.multiply(x[lo:hi], scale, out=out[lo:hi], dtype=input.dtype)
-        out[lo:hi] += shift
-    split(affine, x.shape[0], 2 * x.size)
+    out = np.multiply(x, scale.astype(input.dtype, copy=False)[:, None], dtype=input.dtype)
+    out += shift.astype(input.dtype, copy=False)[:, None]
     return (out.reshape(input.shape),) + save
 
 
 def _bn_planes(x):
     """x (N, C, *) as (N, C, P): per-channel passes over contiguous rows (a view when it can be)."""
     return x.reshape(x.shape[0], x.shape[1], -1)
-
-
-# A large batch norm runs its per-channel reductions on the channels' two halves at once and its
-# elementwise passes on the batch's two halves (_scratch.split): every element and every channel's
-# sum is computed as in one pass over the whole, so the results are the same to the bit.
-def _by_channel(stats, x, work):
-    """stats(lo, hi): a list of per-channel vectors for channels lo:hi of x (N, C, P); run over
-    all channels (in two halves for a large x) and joined."""
-    parts = {}
-    # (NumPy sums a single channel's slice in another order: halves of one channel would differ)
-    split(lambda lo, hi: parts.__setitem__(lo, stats(lo, hi)), x.shape[1], work if x.shape[1] >= 4 else 0)
-    if len(parts) == 1:
-        return parts[0]
-    return [np.concatenate(pair) for pair in zip(*(parts[lo] for lo in sorted(parts)))]
 
 
 def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps):
@@ -134,27 +115,16 @@ def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, sav
         mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
     g, x = _bn_planes(grad_out), _bn_planes(input)
     w = 1 if weight is None else weight
-    d = (buffer("bn_centered", x.shape, np.result_type(x, mean)) if x.flags.c_contiguous else
-         np.empty_like(x, np.result_type(x, mean)))   # x - mean, (N, C, P), in x's layout
-
-    def sums(lo, hi):
-        dc = np.subtract(x[:, lo:hi], mean[lo:hi, None], out=d[:, lo:hi])
-        return [g[:, lo:hi].sum((0, 2)), np.einsum("ncp,ncp->c", g[:, lo:hi], dc)]   # no (N, C, P) temporary
-    sum_g, sum_gd = _by_channel(sums, x, 3 * x.size)
+    d = x - mean[:, None]                       # (N, C, P)
+    sum_g = g.sum((0, 2))
+    sum_gd = np.einsum("ncp,ncp->c", g, d)     # no (N, C, P) temporary
     k = (invstd * w).astype(g.dtype, copy=False)
-    gi = np.empty_like(g, g.dtype)
+    gi = np.multiply(g, k[:, None], dtype=g.dtype)
     if train:
         n = x.shape[0] * x.shape[2]
-        scale_d = (-k * invstd * invstd * sum_gd / n).astype(d.dtype, copy=False)[:, None]
-        shift_d = (k * sum_g / n).astype(d.dtype, copy=False)[:, None]
-
-    def combine(lo, hi):
-        np.multiply(g[lo:hi], k[:, None], out=gi[lo:hi], dtype=g.dtype)
-        if train:
-            d[lo:hi] *= scale_d
-            d[lo:hi] -= shift_d
-            gi[lo:hi] += d[lo:hi]
-    split(combine, x.shape[0], 5 * x.size)
+        d *= (-k * invstd * invstd * sum_gd / n).astype(d.dtype, copy=False)[:, None]
+        d -= (k * sum_g / n).astype(d.dtype, copy=False)[:, None]
+        gi += d
     return gi.reshape(input.shape), sum_gd * invstd, sum_g
 
 

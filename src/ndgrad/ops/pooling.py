@@ -9,7 +9,7 @@ import numpy as np
 
 from ._registry import op, register
 from ._schema import Parser
-from ._scratch import buffer, split
+from ._scratch import buffer
 from .activation import relu
 from .convolution import (_batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _pad_scratch, _prod,
                           _type_word, _unbatch)
@@ -194,32 +194,26 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     offsets = list(np.ndindex(*kernel))
     views = [xp[lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
                              for o, dl, st, n in zip(offs, dilation, stride, out))] for offs in offsets]
+    vals = views[0].copy()
+    for v in views[1:]:
+        np.maximum(v, vals, out=vals)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
+    # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
+    # buffers: fresh ones would cost as much in page faults as the passes themselves)
+    missing = np.not_equal(views[0], vals, out=buffer("pool_missing", vals.shape, bool))
+    arg = buffer("pool_arg", vals.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
+    np.copyto(arg, missing)
+    equal = buffer("pool_equal", vals.shape, bool)
+    for v in views[1:-1]:
+        missing &= np.not_equal(v, vals, out=equal)
+        arg += missing
+    if x.dtype.kind in "fc" and np.isnan(vals.sum()):   # rare: NaN windows take their last NaN
+        for j, v in enumerate(views):
+            arg = np.where(np.isnan(v), j, arg)
     # the flat input index of window q's offset j: start(q) + offset(j), both per-dim sums
     start = _flat_index(np.ix_(*[np.arange(o) * st - p for o, st, p in zip(out, stride, padding)]), size)
     offset = np.array([_flat_index([o * dl for o, dl in zip(offs, dilation)], size) for offs in offsets], np.int64)
-    vals = np.empty(views[0].shape, x.dtype)
-    idx = np.empty(vals.shape, np.int64)
-
-    def scan(lo, hi):   # samples lo:hi (the two halves of a large batch run on two threads)
-        part, top = [v[lo:hi] for v in views], vals[lo:hi]
-        np.copyto(top, part[0])
-        for v in part[1:]:
-            np.maximum(v, top, out=top)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
-        # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
-        # buffers: fresh ones would cost as much in page faults as the passes themselves)
-        missing = np.not_equal(part[0], top, out=buffer("pool_missing", top.shape, bool))
-        arg = buffer("pool_arg", top.shape, np.int16 if len(part) < 2 ** 15 else np.int64)
-        np.copyto(arg, missing)
-        equal = buffer("pool_equal", top.shape, bool)
-        for v in part[1:-1]:
-            missing &= np.not_equal(v, top, out=equal)
-            arg += missing
-        if x.dtype.kind in "fc" and np.isnan(top.sum()):   # rare: NaN windows take their last NaN
-            for j, v in enumerate(part):
-                arg = np.where(np.isnan(v), j, arg)
-        np.take(offset, arg, out=idx[lo:hi], mode="clip")   # (arg is in range; "raise" would buffer)
-        idx[lo:hi] += start
-    split(scan, vals.shape[0], vals.size * (2 * len(views) + 2))
+    idx = np.take(offset, arg)
+    idx += start
     low = _lowest(x.dtype)
     if xp is not x and (vals == low).any():
         # torch's scan starts from its window's first element inside the input, which a window of
@@ -238,19 +232,12 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     (bincount adds in float64, about 2.5x slower)."""
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
-    if disjoint and grad_output.dtype.kind == "f":
-        g = np.empty(planes * plane_size, grad_output.dtype)
-        rows, values = indices.reshape(planes, -1), grad_output.reshape(planes, -1)
-
-        def scatter(lo, hi):   # planes lo:hi (the two halves of many planes run on two threads)
-            g[lo * plane_size:hi * plane_size] = 0
-            flat = np.add(rows[lo:hi], (np.arange(lo, hi) * plane_size)[:, None],
-                          out=buffer("pool_flat", (hi - lo, rows.shape[1]), np.int64))
-            g[flat] = values[lo:hi]
-        split(scatter, planes, g.size + 3 * indices.size)
-        return g.reshape(self.shape)
     flat = np.add(indices.reshape(planes, -1), (np.arange(planes) * plane_size)[:, None],
                   out=buffer("pool_flat", (planes, indices.size // max(planes, 1)), np.int64)).reshape(-1)
+    if disjoint and grad_output.dtype.kind == "f":
+        g = np.zeros(planes * plane_size, grad_output.dtype)
+        g[flat] = grad_output.reshape(-1)
+        return g.reshape(self.shape)
     g = np.bincount(flat, weights=grad_output.reshape(-1), minlength=planes * plane_size)
     return g.reshape(self.shape).astype(grad_output.dtype, copy=False)
 
