@@ -22,36 +22,21 @@ _sdp_enabled = {"flash": True, "mem_efficient": True, "math": True, "cudnn": Tru
 _sdp_reduced_precision_math = [False]
 
 
-def flash_sdp_enabled():
-    return _sdp_enabled["flash"]
+def _switch(kernel):
+    """The (query, setter) pair of one kernel's switch: `<kernel>_sdp_enabled()`, `enable_<kernel>_sdp(b)`."""
+    def enabled():
+        return _sdp_enabled[kernel]
+
+    def enable(on):
+        _sdp_enabled[kernel] = bool(on)
+    enabled.__name__, enable.__name__ = f"{kernel}_sdp_enabled", f"enable_{kernel}_sdp"
+    return enabled, enable
 
 
-def enable_flash_sdp(enabled):
-    _sdp_enabled["flash"] = bool(enabled)
-
-
-def mem_efficient_sdp_enabled():
-    return _sdp_enabled["mem_efficient"]
-
-
-def enable_mem_efficient_sdp(enabled):
-    _sdp_enabled["mem_efficient"] = bool(enabled)
-
-
-def math_sdp_enabled():
-    return _sdp_enabled["math"]
-
-
-def enable_math_sdp(enabled):
-    _sdp_enabled["math"] = bool(enabled)
-
-
-def cudnn_sdp_enabled():
-    return _sdp_enabled["cudnn"]
-
-
-def enable_cudnn_sdp(enabled):
-    _sdp_enabled["cudnn"] = bool(enabled)
+flash_sdp_enabled, enable_flash_sdp = _switch("flash")
+mem_efficient_sdp_enabled, enable_mem_efficient_sdp = _switch("mem_efficient")
+math_sdp_enabled, enable_math_sdp = _switch("math")
+cudnn_sdp_enabled, enable_cudnn_sdp = _switch("cudnn")
 
 
 def fp16_bf16_reduction_math_sdp_allowed():
