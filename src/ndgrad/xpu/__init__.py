@@ -2,23 +2,10 @@
 `is_available()` is False, the calls that need a device raise torch's AssertionError, and the ones
 torch answers without a device (seeding, memory counters, empty_cache) answer the same way here."""
 
+# the questions torch answers alike for every absent device
+from ..cuda import device_count, is_available, is_bf16_supported, is_initialized  # noqa: F401
+
 _NO_XPU = "Torch not compiled with XPU enabled"
-
-
-def is_available():
-    return False
-
-
-def is_initialized():
-    return False
-
-
-def device_count():
-    return 0
-
-
-def is_bf16_supported(including_emulation=True):
-    return False
 
 
 def _needs_device(*args, **kwargs):
