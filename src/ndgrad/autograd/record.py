@@ -107,8 +107,15 @@ def record(spec, args, outs):
     plan = spec.saved_plan
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
-        node._saved = (SavedOutput(t),)
-        v = t._vc[0]
+        s = _new_node(SavedOutput)   # SavedOutput(t), without its __init__'s frame
+        s.cls = type(t)
+        s.data = t._array
+        s.vc = vc = t._vc
+        s.output_nr = t._output_nr
+        s.requires_grad = t._requires_grad
+        s.view_fn = None
+        node._saved = (s,)
+        v = vc[0]
         node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
     elif not plan:
         node._saved = ()
