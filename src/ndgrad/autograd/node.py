@@ -65,7 +65,7 @@ class SavedOutput:
     # history after the op (record.rebase_history), which unpacking gives instead of the node (as torch)
     __slots__ = ("data", "vc", "output_nr", "requires_grad", "fw", "view_fn", "cls")
 
-    def __init__(self, tensor):
+    def __init__(self, tensor):   # (record.record fills one in place for a saved result: keep the two alike)
         self.cls = type(tensor)   # a subclass (vmap's batched tensors) comes back as itself
         self.data = tensor._array
         self.vc = tensor._vc
