@@ -28,30 +28,27 @@ import ndgrad
 
 # The one place where an OpInfo is knowingly not run, with the reason. Keys are OpInfo ids
 # (`name` or `name.variant_test_name`); a key without a variant covers every variant.
-RANDOM = "result depends on torch's random stream"
 UNINIT = "result is uninitialised memory"
 KNOWN = {
-    "bernoulli": RANDOM, "multinomial": RANDOM, "normal": RANDOM, "rand_like": RANDOM, "randn_like": RANDOM,
-    "randint_like": RANDOM, "randint": RANDOM, "uniform": RANDOM, "exponential": RANDOM, "geometric": RANDOM,
-    "cauchy": RANDOM, "log_normal": RANDOM, "nn.functional.dropout": RANDOM, "nn.functional.dropout2d": RANDOM,
-    "nn.functional.dropout3d": RANDOM, "nn.functional.alpha_dropout": RANDOM,
-    "nn.functional.feature_alpha_dropout": RANDOM, "nn.functional.rrelu": RANDOM,
-    "nn.functional.fractional_max_pool2d": RANDOM, "nn.functional.fractional_max_pool3d": RANDOM,
-    "nn.functional.gumbel_softmax": RANDOM,
     "empty": UNINIT, "empty_like": UNINIT, "new_empty": UNINIT, "empty_strided": UNINIT,
     "new_empty_strided": UNINIT, "empty_permuted": UNINIT,
 }
 
-# Samples that draw from torch's random stream inside an otherwise deterministic op (dropout_p > 0):
-# not compared, counted in the detail column.
+# OpInfos whose result is drawn from the random stream: ndgrad's CPU generator is torch's (mt19937,
+# the same draws per op), so both generators are seeded alike just before each call and the results
+# compared as any other.
+SEEDED = {
+    "bernoulli", "multinomial", "normal", "rand_like", "randn_like", "randint_like", "randint", "uniform",
+    "exponential", "geometric", "cauchy", "log_normal", "nn.functional.dropout", "nn.functional.dropout2d",
+    "nn.functional.dropout3d", "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout",
+    "nn.functional.rrelu", "nn.functional.fractional_max_pool2d", "nn.functional.fractional_max_pool3d",
+    "nn.functional.gumbel_softmax", "svd_lowrank",
+}
+SEED = 1234
+
+# Samples of otherwise deterministic ops that draw from the random stream (dropout_p > 0): seeded too.
 # multi_head_attention_forward takes dropout_p positionally (args[9]) and drops only when training
 POSITIONAL_DROPOUT_P = {"nn.functional.multi_head_attention_forward": 9}
-
-
-# OpInfos whose samples, some of them, draw their result from torch's random stream themselves: a
-# randomized low-rank SVD is determined only when rank(A - M) <= q; svd_lowrank's samples with a
-# (full-rank) M give another approximation for each random probe (another seed changes them by 0.2)
-RANDOM_WHEN = {"svd_lowrank": lambda sample: sample.kwargs.get("M") is not None}
 
 
 def _duplicate_indices(sample):
@@ -62,11 +59,17 @@ def _duplicate_indices(sample):
     return any(len(set(row.tolist())) != len(row) for row in planes)
 
 
-RANDOM_WHEN.update({"nn.functional.max_unpool2d": _duplicate_indices, "nn.functional.max_unpool3d": _duplicate_indices})
+UNDETERMINED = {"nn.functional.max_unpool2d": _duplicate_indices, "nn.functional.max_unpool3d": _duplicate_indices}
+
+
+def undetermined_sample(sample, op):
+    """Whether torch leaves the sample's result undetermined (not compared)."""
+    return op.name in UNDETERMINED and UNDETERMINED[op.name](sample)
 
 
 def random_sample(sample, op=None):
-    if op is not None and op.name in RANDOM_WHEN and RANDOM_WHEN[op.name](sample):
+    """Whether the sample's result is drawn from the random stream (compared with both generators seeded)."""
+    if op is not None and op.name in SEEDED:
         return True
     p = sample.kwargs.get("dropout_p", 0)
     i = POSITIONAL_DROPOUT_P.get(op.name) if op is not None else None
@@ -182,6 +185,7 @@ class Converter:
         self.torch = torch
         self.leaves = {}       # id(torch tensor) -> ndgrad tensor, for the gradient comparison
         self.seen = {}         # id(torch tensor) -> ndgrad tensor: a tensor passed twice stays one
+        self.functions = {}    # torch.testing function -> its ndgrad form
 
     def tensor(self, t):
         torch = self.torch
@@ -278,14 +282,31 @@ class Converter:
         if not mod.startswith("torch.testing"):
             return getattr(_ndgrad_module(mod), f.__name__)
         # a helper of the OpInfo database (lambdas, wrappers): the same code, with its torch
-        # names read from ndgrad
+        # names read from ndgrad, and the database's helpers it calls converted alike
+        # (wrapper_set_seed seeds the generator of the library it is given)
+        if f in self.functions:
+            return self.functions[f]
         glob = {k: self(v) if isinstance(v, types.ModuleType) else v for k, v in f.__globals__.items()}
         closure = None
         if f.__closure__:
             closure = tuple(types.CellType(self(c.cell_contents)) for c in f.__closure__)
-        g = types.FunctionType(f.__code__, glob, f.__name__, self(f.__defaults__), closure)
+        g = self.functions[f] = types.FunctionType(f.__code__, glob, f.__name__, self(f.__defaults__), closure)
         g.__kwdefaults__ = self(f.__kwdefaults__)
+        for name in _names(f.__code__):   # (after the memo entry: helpers may call each other)
+            v = glob.get(name)
+            if isinstance(v, types.FunctionType) and _torch_module_name(v).startswith("torch.testing") \
+                    and not hasattr(v, "__wrapped__"):   # (a decorated one, freeze_rng_state, stays torch's)
+                glob[name] = self.function(v)
         return g
+
+
+def _names(code):
+    """The global names `code` and the code nested in it read."""
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _names(c)
+    return names
 
 
 def resolve(op, conv):
@@ -373,14 +394,19 @@ def run_sample(op, fn, sample, torch, rng):
     def call_torch():
         return wrapper(op.op, sample.input, *sample.args, **sample.kwargs)
 
-    if random_sample(sample, op):
-        return "random"
+    if undetermined_sample(sample, op):
+        return "undetermined"
+    seeded = random_sample(sample, op)
     try:
+        if seeded:
+            torch.manual_seed(SEED)
         want = call_torch()
     except Exception:
         return "torch-error"
     n_in, n_args, n_kwargs = conv(sample.input), conv(sample.args), conv(sample.kwargs)
     n_wrapper = conv(wrapper)
+    if seeded:
+        ndgrad.manual_seed(SEED)
     got = n_wrapper(fn, n_in, *n_args, **n_kwargs)
     process = sample.output_process_fn_grad
     want_o = _flatten(process(want))
@@ -460,8 +486,9 @@ def run_sample_forward_ad(op, fn, sample, torch, rng):
     outputs' tangents compared (None and zeros alike). None (pass), or raises."""
     import torch.autograd.forward_ad as t_fwad
     n_fwad = ndgrad.autograd.forward_ad
-    if random_sample(sample, op):
-        return "random"
+    if undetermined_sample(sample, op):
+        return "undetermined"
+    seeded = random_sample(sample, op)
     leaves = [t for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())])
               if isinstance(t, torch.Tensor) and t.requires_grad]
     if not leaves:
@@ -477,6 +504,8 @@ def run_sample_forward_ad(op, fn, sample, torch, rng):
         with t_fwad.dual_level():
             duals = {id(t): t_fwad.make_dual(t.detach(), tangents[id(t)]) for t in leaves}
             sub = lambda t: duals.get(id(t), t)   # noqa: E731
+            if seeded:
+                torch.manual_seed(SEED)
             want = _flatten(process(wrapper(op.op, *_map_tensors([sample.input, *sample.args], sub, torch.Tensor),
                                             **_map_tensors(sample.kwargs, sub, torch.Tensor))))
             want_t = [t_fwad.unpack_dual(w).tangent if isinstance(w, torch.Tensor) else None for w in want]
@@ -492,6 +521,8 @@ def run_sample_forward_ad(op, fn, sample, torch, rng):
     with n_fwad.dual_level():
         nd = {k: n_fwad.make_dual(n.detach(), tan) for k, (n, tan) in n_leaves.items()}
         sub = lambda t: nd.get(id(t), t)   # noqa: E731
+        if seeded:
+            ndgrad.manual_seed(SEED)
         got = _flatten(conv(process)(conv(wrapper)(fn, *_map_tensors([n_in, *n_args], sub, ndgrad.Tensor),
                                                    **_map_tensors(n_kwargs, sub, ndgrad.Tensor))))
         got_t = [n_fwad.unpack_dual(g).tangent if isinstance(g, ndgrad.Tensor) else None for g in got]
@@ -531,11 +562,14 @@ def run_inplace(op, torch, max_samples=None):
         for sample in op.sample_inputs("cpu", torch.float64, requires_grad=False):
             if max_samples is not None and n_checked >= max_samples:
                 break
-            if not isinstance(sample.input, torch.Tensor) or random_sample(sample, op):
+            if not isinstance(sample.input, torch.Tensor) or undetermined_sample(sample, op):
                 continue
             t_x = sample.input.clone()
             v0 = t_x._version
+            seeded = random_sample(sample, op)
             try:
+                if seeded:
+                    torch.manual_seed(SEED)
                 op.inplace_variant(t_x, *sample.args, **sample.kwargs)
             except Exception:
                 continue   # not an in-place sample for torch (broadcast into self, dtype)
@@ -545,6 +579,8 @@ def run_inplace(op, torch, max_samples=None):
                 c = Converter(torch)
                 n_x, n_args, n_kwargs = c(sample.input.clone()), c(sample.args), c(sample.kwargs)
                 v0 = n_x._version
+                if seeded:
+                    ndgrad.manual_seed(SEED)
                 n_inplace(n_x, *n_args, **n_kwargs)
                 if n_x._version - v0 != t_bumps:
                     return "value", f"version counter +{n_x._version - v0}, torch +{t_bumps}"
@@ -599,13 +635,6 @@ def mode_applies(op, torch, mode):
     return True
 
 
-def _requiring_grad(sample):
-    for t in _flatten([sample.input, list(sample.args), list(sample.kwargs.values())]):
-        if hasattr(t, "requires_grad_") and (t.is_floating_point() or t.is_complex()):
-            t.requires_grad_(True)
-    return sample
-
-
 def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
     """(status, detail, samples run) for one OpInfo in one mode."""
     reason = known_reason(op)
@@ -621,16 +650,12 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
         fn = resolve(op, Converter(torch))
     except AttributeError as e:
         return "missing", f"AttributeError: {e}", 0
-    worst, detail, n, n_random = "pass", "", 0, 0
+    worst, detail, n, n_undetermined = "pass", "", 0, 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dtype = torch.complex128 if mode == "complex128" else torch.float64
         grads = dtype in op.supported_backward_dtypes("cpu")
         samples = op.sample_inputs("cpu", dtype, requires_grad=grads)
-        if grads and all(random_sample(x, op) for x in op.sample_inputs("cpu", dtype, requires_grad=True)):
-            # every gradient sample draws from torch's random stream (multi_head_attention_forward
-            # gives one, with dropout): its dropout-free samples instead, floating inputs made leaves
-            samples = map(_requiring_grad, op.sample_inputs("cpu", dtype, requires_grad=False))
         one = run_sample_forward_ad if mode == "forward_ad" else run_sample
         for sample in samples:
             if max_samples is not None and n >= max_samples:
@@ -639,8 +664,8 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
                 r = one(op, fn, sample, torch, rng)
                 if r == "torch-error":
                     continue
-                if r == "random":
-                    n_random += 1
+                if r == "undetermined":
+                    n_undetermined += 1
                     continue
                 status, msg = "pass", ""
             except Exception as e:  # noqa: BLE001 - every failure is classified
@@ -648,10 +673,10 @@ def run_op(op, torch, max_samples=None, seed=0, mode="float64"):
             n += 1
             if ORDER.index(status) > ORDER.index(worst):
                 worst, detail = status, f"sample {n - 1}: {msg}"
-    if n_random and not n:   # nothing compared: no pass, torch's random stream decides every sample
-        return "excluded", f"{RANDOM} (all {n_random} samples)", 0
-    if n_random:
-        detail = "; ".join(filter(None, [detail, f"{n_random} samples not compared (dropout_p > 0 or RANDOM_WHEN: torch's random stream)"]))
+    if n_undetermined and not n:   # nothing compared: torch leaves every sample's result undetermined
+        return "excluded", f"torch's result is undetermined (all {n_undetermined} samples)", 0
+    if n_undetermined:
+        detail = "; ".join(filter(None, [detail, f"{n_undetermined} samples not compared (torch's result undetermined)"]))
     if worst == "pass" and op_id(op) in TORCH_GRAD_WRONG:
         detail = "gradients by ndgrad's gradcheck: " + TORCH_GRAD_WRONG[op_id(op)]
     if worst == "pass" and mode == "forward_ad" and op_id(op) in TORCH_TANGENT_WRONG:

@@ -6,6 +6,7 @@ stated as literals, so that the streams are checked without torch as well.
 """
 import math
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -219,6 +220,27 @@ def test_dropout_family():
     exact(seeded(0, draw))
 
 
+@pytest.mark.parametrize("name", ["dropout1d", "dropout2d", "dropout3d"])
+@pytest.mark.parametrize("shape", [(3,), (3, 4), (2, 3, 4), (2, 3, 4, 5), (2, 3, 4, 5, 2)])
+def test_channel_dropout_of_every_rank(name, shape):
+    # torch drops dropout2d's 3-D input as (N, C, L) and other ranks of dropout2d/3d with a warning
+    # (dropout2d with a batch dimension, dropout3d without one unless 5-D); dropout1d refuses them
+    def draw(T):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = getattr(T.nn.functional, name)(T.ones(shape, dtype=T.float64), 0.5).tolist()
+            except RuntimeError as e:
+                out = str(e)
+        return out, [str(w.message) for w in caught]
+    ours = both(seeded(3, draw))
+    if (name, shape) == ("dropout2d", (2, 3, 4)):   # one draw per (N, C) row of L
+        assert {tuple(row) for rows in ours[0] for row in rows} <= {(0.0,) * 4, (2.0,) * 4}
+        assert "interpreted as shape (N, C, L)" in ours[1][0]
+    if (name, shape) == ("dropout1d", (3,)):
+        assert ours[0].startswith("dropout1d: Expected 2D or 3D input, but received a 1D input.")
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
 def test_rrelu(dtype):
     x = [(-1) ** i * (i % 7) / 3 for i in range(40)]
@@ -282,3 +304,24 @@ def test_gamma_and_distributions(dtype):
                 D.Chi2(t(3.0)).sample((3,)), D.StudentT(t(3.0)).sample((3,)), D.Weibull(t(1.0), t(2.0)).sample((3,)),
                 D.MultivariateNormal(T.zeros(2, dtype=d), T.eye(2, dtype=d)).sample((3,)))
     exact(seeded(0, draw))
+
+
+def test_fractional_max_pool_windows_reaching_the_edge_and_empty_batches():
+    # output + kernel - 1 == input is allowed (the last window ends at the edge); one more is refused
+    def pool(T):
+        x = T.arange(2 * 81, dtype=T.float64).reshape(1, 2, 9, 9).sin().requires_grad_()
+        y = T.nn.functional.fractional_max_pool2d(x, 6, output_size=4)
+        y.sum().backward()
+        return y, x.grad
+    y, grad = both(seeded(5, pool))
+    assert y.shape == (1, 2, 4, 4) and grad.sum() == 32
+    message = same_error(lambda T: T.nn.functional.fractional_max_pool2d(T.zeros(1, 3, 9, 9), (2, 7), output_size=4))
+    assert message == "fractional_max_pool2d(): pool width 7 too large relative to input width 9"
+
+    def empty(T):
+        x = T.zeros(0, 1, 4, 5, 4, dtype=T.float64, requires_grad=True)
+        y = T.nn.functional.fractional_max_pool3d(x, (2, 2, 1), output_size=2)
+        y.sum().backward()
+        return y, x.grad
+    y, grad = both(empty)
+    assert y.shape == (0, 1, 2, 2, 2) and grad.shape == (0, 1, 4, 5, 4)

@@ -4,6 +4,7 @@ alpha_dropout and feature_alpha_dropout (re-exported by ndgrad/nn/functional/dro
 import math
 import sys
 import types
+import warnings
 
 import numpy as np
 
@@ -59,25 +60,55 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _mask_dropout(input, p, training, inplace, tuple(input.shape))
 
 
-def _feature_shape(input, name, dims):
-    if input.ndim not in dims:
-        raise RuntimeError(f"{name}: Expected {'or '.join(f'{d - 1}D or {d}D ' for d in dims[:1])}input, but "
-                           f"received a {input.ndim}D input")
-    batched = input.ndim == max(dims)
-    shape = tuple(input.shape[:2]) if batched else tuple(input.shape[:1])
-    return shape + (1,) * (input.ndim - len(shape))
+def _feature_shape(input, batched):
+    """The mask shape of channel-wise dropout: one draw per (batch, channel), or per channel."""
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    lead = 2 if batched else 1
+    return tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
+
+
+def _note(name, k):
+    return (f"Note that {name} exists to provide channel-wise dropout on inputs with {k} spatial dimension"
+            f"{'s' if k > 1 else ''}, a channel dimension, and an optional batch dimension (i.e. {k + 1}D or "
+            f"{k + 2}D inputs).")
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    return _mask_dropout(input, p, training, inplace, _feature_shape(input, "dropout1d", (2, 3)))
+    _check_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. "
+                           + _note("dropout1d", 1))
+    return _mask_dropout(input, p, training, inplace, _feature_shape(input, input.ndim == 3))
+
+
+def _spatial_dropout(name, k, input, p, training, inplace):
+    """dropout2d (k = 2) and dropout3d (k = 3) as torch: other ranks are deprecated but still dropped
+    channel-wise, dropout2d's with a batch dimension (a 3-D input read as (N, C, L)), dropout3d's
+    without one unless 5-D."""
+    _check_p(p)
+    batched = k == 2 or input.ndim == 5
+    if input.ndim not in (k + 1, k + 2):
+        warnings.warn(f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use "
+                      "dropout instead. " + _note(name, k), UserWarning, stacklevel=3)
+    elif k == 2 and input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", UserWarning, stacklevel=3)
+    if not batched and input.ndim == 1:   # (a channel per element)
+        return _mask_dropout(input, p, training, inplace, tuple(input.shape))
+    return _mask_dropout(input, p, training, inplace, _feature_shape(input, batched))
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _mask_dropout(input, p, training, inplace, _feature_shape(input, "dropout2d", (3, 4)))
+    return _spatial_dropout("dropout2d", 2, input, p, training, inplace)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    return _mask_dropout(input, p, training, inplace, _feature_shape(input, "dropout3d", (4, 5)))
+    return _spatial_dropout("dropout3d", 3, input, p, training, inplace)
 
 
 _SELU_ALPHA_PRIME = 1.7580993408473766   # -selu's alpha * scale: the value dropped units take

@@ -232,8 +232,9 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     (bincount adds in float64, about 2.5x slower)."""
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
-    flat = np.add(indices.reshape(planes, -1), (np.arange(planes) * plane_size)[:, None],
-                  out=buffer("pool_flat", (planes, indices.size // max(planes, 1)), np.int64)).reshape(-1)
+    per_plane = _prod(indices.shape[-d:])   # (not -1 in the reshape: there may be no plane)
+    flat = np.add(indices.reshape(planes, per_plane), (np.arange(planes) * plane_size)[:, None],
+                  out=buffer("pool_flat", (planes, per_plane), np.int64)).reshape(-1)
     if disjoint and grad_output.dtype.kind == "f":
         g = np.zeros(planes * plane_size, grad_output.dtype)
         g[flat] = grad_output.reshape(-1)
@@ -278,10 +279,10 @@ def _gather_max(x, windows):
         shape[2 + k], shape[2 + d + k] = w.shape[2], w.shape[3]
         index.append(w.reshape(shape))
     win = x[tuple(index)]                                             # (N, C, *out, *kernel)
-    out = win.shape[2:2 + d]
+    out, kernel = win.shape[2:2 + d], _prod(win.shape[2 + d:])   # (no -1 in the reshapes: N may be 0)
     pos = _flat_index(index[2:], size)
-    pos = pos.reshape(pos.shape[:2] + (_prod(out), -1))
-    vals, idx = _argmax_windows(win.reshape((n, c, _prod(out), -1)), pos, 3)
+    pos = pos.reshape(pos.shape[:2] + (_prod(out), kernel))
+    vals, idx = _argmax_windows(win.reshape((n, c, _prod(out), kernel)), pos, 3)
     return vals.reshape((n, c) + out), idx.reshape((n, c) + out)
 
 
@@ -355,8 +356,9 @@ def _fractional_max(name, d, self, kernel_size, output_size, random_samples):
     out = _ints(output_size, d, "output_size", name)
     size = x.shape[2:]
     for s, o, k, what in zip(size, out, kernel, ("time", "height", "width")[3 - d:]):
-        if o + k - 1 >= s:
-            raise RuntimeError(f"{name}_out(): pool {what} {k} too large relative to input {what} {s}")
+        if o + k - 1 > s:   # (torch names the 3-d check after its out= kernel)
+            raise RuntimeError(f"{name}{'_out' if d == 3 else ''}(): pool {what} {k} too large relative to input "
+                               f"{what} {s}")
     if random_samples.shape != (x.shape[0], x.shape[1], d):
         raise RuntimeError(f"{name}(): expected random_samples of shape {[x.shape[0], x.shape[1], d]}, got "
                            f"{list(random_samples.shape)}")
