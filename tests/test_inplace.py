@@ -616,3 +616,40 @@ def test_changes_through_data_escape_the_version_checks_and_detach_does_not():
     y.detach().mul_(2)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+def _fused_add(T, name, shape, inplace):
+    """torch's fused add ops (beta * self + alpha * product) on a self of `shape`: the result's shape and
+    values, or the error's type and message."""
+    o = lambda *s: T.ones(s, dtype=T.float64)   # noqa: E731
+    operands = {"addmm": (o(3, 4), o(4, 5)), "addmv": (o(3, 4), o(4)), "addr": (o(3), o(5)),
+                "addbmm": (o(2, 3, 4), o(2, 4, 5)), "baddbmm": (o(2, 3, 4), o(2, 4, 5))}[name]
+    try:
+        out = getattr(o(*shape), name + "_")(*operands) if inplace else getattr(T, name)(o(*shape), *operands)
+    except (RuntimeError, IndexError) as e:
+        return f"{type(e).__name__}: {e}"
+    return tuple(out.shape), out.flatten().tolist()
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("name", ["addmm", "addmv", "addr", "addbmm", "baddbmm"])
+@pytest.mark.parametrize("shape", [(), (1,), (2,), (3,), (5,), (1, 1), (1, 3), (3, 1), (1, 5), (2, 1), (3, 5),
+                                   (1, 3, 5)])
+def test_fused_add_self_shapes(name, shape, inplace):
+    # which self shapes broadcast, the in-place forms' own checks (torch's structured kernels want self
+    # to have the result's shape; addbmm_ resizes self to it) and every message
+    both(lambda T: _fused_add(T, name, shape, inplace))
+
+
+def test_addbmm_resizing_self_keeps_its_history():
+    def run(T):
+        a = T.ones(1, dtype=T.float64, requires_grad=True)
+        b1 = T.ones(2, 3, 4, dtype=T.float64, requires_grad=True)
+        x = a * 1
+        v = x._version
+        y = x.addbmm_(b1, T.ones(2, 4, 5, dtype=T.float64))
+        assert y is x and x._version == v + 1
+        x.sum().backward()
+        return x.grad_fn.name(), tuple(x.shape), a.grad, b1.grad
+    name, shape, a_grad, b1_grad = both(run)
+    assert (name, shape, a_grad.tolist(), b1_grad.sum()) == ("AddbmmBackward0", [3, 5], [15.0], 120.0)

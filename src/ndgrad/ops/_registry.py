@@ -44,7 +44,7 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -54,6 +54,7 @@ class OpSpec:
         self.forward = forward
         self.promote = promote
         self.view = view
+        self.inplace_shape = None   # op()'s `inplace` when a callable: see there
         self.bind(None)
 
     @property
@@ -379,16 +380,42 @@ def call_inplace(spec, args):
             old._fn = self.grad_fn
             old._fw = self._fw
             args = (old,) + tuple(args[1:])
-    with grad_flag(recording):
-        res = call(spec, args)
+    rule = spec.inplace_shape
+    try:
+        with grad_flag(recording):
+            res = call(spec, args)
+    except RuntimeError:
+        if getattr(rule, "first", False):   # the in-place form's own error, where self's shape is the reason
+            _check_inplace_shape(spec, rule, self, args)
+        raise
     if type(res) is tuple:
         res = res[0]
+    if rule is not None and res._array.shape != self._array.shape:
+        if rule != "resize":
+            rule(self, res._array.shape, spec.name)
+        if self._base is not None:
+            raise NotImplementedError(f"ndgrad: {spec.name}_ resizing a view (torch grows the storage it shares)")
+        self._array = namespace(self._array).empty(res._array.shape, dtype=self._array.dtype)
     record.write_into(self, res._array, spec.name)
     if fw.level is not None:
         inplace_tangents(self, res)
     if recording and res._fn is not None:
         record.rebase_history(self, res._fn)
     return self
+
+
+def _check_inplace_shape(spec, rule, self, args):
+    """rule's error if the op's result for a 0-d self (which always broadcasts) has another shape
+    than self; nothing if that call fails too (its error is not about self's shape)."""
+    try:
+        with grad_flag(False):
+            res = call(spec, (Tensor._make(self._array[(0,) * self._array.ndim] if self._array.size else
+                                           self._array.sum(), False, None, 0),) + tuple(args[1:]))
+    except Exception:  # noqa: BLE001 - the original error stands
+        return
+    shape = (res[0] if type(res) is tuple else res)._array.shape
+    if shape != self._array.shape:
+        rule(self, shape, spec.name)
 
 
 # `p -= lr * g` and the like, nothing recorded: one in-place array operator writing into self (no
@@ -433,9 +460,15 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
     that take part in promotion (default all); broadcast: operands broadcast elementwise (shape
     errors get torch's message); view: outputs alias the first input; flips: math bits (_tensor.CONJ_BIT,
     NEG_BIT) such a view toggles: torch's lazy conj() and _neg_view().
+    By default an in-place form writes a result that broadcasts to self; inplace="resize": self
+    takes the result's shape (addbmm_); inplace=rule: `rule(self, shape, name)` raises the in-place
+    form's error where the result's shape is not self's, after the op's own checks, or before them
+    where `rule.first` is true (the result's shape is then found with a 0-d self).
     """
     def deco(fn):
         spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast, flips)
+        if inplace is not True:
+            spec.inplace_shape = inplace or None
         SPECS.append(spec)
         pub = _entry_point(fn, call, spec, public or fn.__name__)
         if public is not False:

@@ -16,7 +16,7 @@ from ..backends import ARRAY_TYPES, is_array
 from .. import _dtype
 from .._sparse_array import COMPRESSED, NAMES, sparse_coo, strided
 from ._registry import OPS, composite, op, register
-from .shape import _unsafe_view
+from .shape import _unsafe_view, expanded_shape
 
 
 def _type_name(a):
@@ -93,9 +93,27 @@ def _add_scaled(product, input, beta, alpha, op_name):
     except ValueError:
         shape = None
     if shape != product.shape:
-        raise RuntimeError(f"{op_name}: self of shape {list(input.shape)} cannot be broadcast to the result's shape "
-                           f"{list(product.shape)}")
+        expanded_shape(input.shape, product.shape, _dtype.from_numpy_dtype(input.dtype).title)   # torch's error
     return _scaled_sum(product, input, beta, alpha)
+
+
+# The in-place forms' errors where self's shape is not the result's (op()'s `inplace`)
+def _same_shape(self, shape, name):   # torch's structured kernels: self must have it already
+    raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size "
+                       f"{list(shape)} should match")
+
+
+def _same_shape_first(self, shape, name):   # addmm_: checked before addmm's own checks
+    _same_shape(self, shape, name)
+
+
+def _addr_shape(self, shape, name):
+    if self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
+    raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: [{shape[0]}], v2: [{shape[1]}]")
+
+
+_same_shape_first.first = _addr_shape.first = True
 
 
 def _scaled_sum(product, input, beta, alpha):
@@ -160,7 +178,7 @@ def bmm(input, mat2):
 
 
 # ---- fused add forms: beta * input + alpha * product --------------------------------------
-@op("addmm", method=True, inplace=True)
+@op("addmm", method=True, inplace=_same_shape_first)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_dims("addmm", mat1=(mat1, 2), mat2=(mat2, 2))
     _check_same_dtype("addmm", input, mat1, mat2)
@@ -197,23 +215,26 @@ def _sparse_addmm_product(input, mat1, mat2):
     return product if type(product) in ARRAY_TYPES else product.to_dense()
 
 
-@op("addmv", method=True, inplace=True)
+@op("addmv", method=True, inplace=_same_shape)
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    _check_dims("addmv", mat=(mat, 2), vec=(vec, 1))
+    if input.ndim > 1 or mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
     _check_same_dtype("addmv", input, mat, vec)
-    if mat.shape[1] != vec.shape[0]:
-        raise RuntimeError(f"addmv: size mismatch, got mat ({_x(mat.shape)}), vec ({vec.shape[0]})")
+    if mat.shape[1] != vec.shape[0] or input.shape not in ((), (1,), (mat.shape[0],)):
+        if input.ndim == 0:   # (torch's message reads input's size 0 first)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0]}), mat ({_x(mat.shape)}), vec ({vec.shape[0]})")
     return _add_scaled(np.matmul(mat, vec), input, beta, alpha, "addmv")
 
 
-@op("addr", method=True, inplace=True)
+@op("addr", method=True, inplace=_addr_shape)
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     _check_dims("addr", vec1=(vec1, 1), vec2=(vec2, 1))
     _check_same_dtype("addr", input, vec1, vec2)
     return _add_scaled(np.multiply.outer(vec1, vec2), input, beta, alpha, "addr")
 
 
-@op("baddbmm", method=True, inplace=True)
+@op("baddbmm", method=True, inplace=_same_shape)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _check_dims("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
     _check_same_dtype("baddbmm", input, batch1, batch2)
@@ -221,7 +242,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return _add_scaled(np.matmul(batch1, batch2), input, beta, alpha, "baddbmm")
 
 
-@op("addbmm", method=True, inplace=True)
+@op("addbmm", method=True, inplace="resize")   # (as torch's: self takes the result's shape)
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _check_dims("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
     _check_same_dtype("addbmm", input, batch1, batch2)

@@ -489,13 +489,17 @@ def expand(self, *args, **kwargs):
 
 
 def _expand_checked(input, size, implicit=False):
-    shape = input.shape
+    return _expand(input, expanded_shape(input.shape, size, input.dtype.title), implicit=implicit)
+
+
+def expanded_shape(shape, size, title):
+    """The shape expand() gives a tensor of `shape` (dtype word `title`) for `size` (-1 keeps a
+    dim), or torch's error."""
     lead = len(size) - len(shape)
     if lead < 0:
-        raise RuntimeError(f"expand(torch.{input.dtype.title}Tensor"
-                           f"{{{_shape_str(shape)}}}, size={_shape_str(size)}): the number of sizes provided "
-                           f"({len(size)}) must be greater or equal to the number of dimensions in the tensor "
-                           f"({len(shape)})")
+        raise RuntimeError(f"expand(torch.{title}Tensor{{{_shape_str(shape)}}}, size={_shape_str(size)}): the number "
+                           f"of sizes provided ({len(size)}) must be greater or equal to the number of dimensions in "
+                           f"the tensor ({len(shape)})")
     target = []
     for i, s in enumerate(size):
         if i < lead:
@@ -511,7 +515,7 @@ def _expand_checked(input, size, implicit=False):
                                    f"non-singleton dimension {i}.  Target sizes: {_shape_str(size)}.  Tensor sizes: "
                                    f"{_shape_str(shape)}")
         target.append(s)
-    return _expand(input, tuple(target), implicit=implicit)
+    return tuple(target)
 
 
 @_method
