@@ -8,9 +8,11 @@ below on top of ndgrad's function. Names torch defines only in Python (`unique`,
 """
 import sys
 
+from .. import _dtype
 from ..ops import _registry
 from ..ops._schema import Parser
-from ..ops.reduction import _norm_all, _norm_dim, _unique_consecutive, unique_dim
+from ..ops.reduction import (_norm_all, _norm_all_dtype, _norm_dim, _norm_dim_dtype, _unique_consecutive,
+                             unique_dim)
 
 # functions of ndgrad's namespace that torch binds in ATen but ndgrad does not register as ops
 _PLAIN = frozenset({"addmv_", "as_strided_", "can_cast", "cosine_similarity", "detach", "detach_", "gcd_",
@@ -40,13 +42,22 @@ _norm_args = Parser("norm(Tensor input, Scalar? p, *, ScalarType dtype)", "norm(
 
 @_norm_args.signature
 def norm(*args, **kwargs):
-    """aten::norm: the `p`-norm (default 2) of all elements, or over `dim`; with `dtype`, computed in it.
-    (The dtype overloads record ToCopyBackward0 under NormBackward0/1 where torch has NormBackward2/3.)"""
+    """aten::norm: the `p`-norm (default 2) of all elements, or over `dim`; with `dtype`, computed in it."""
     which, values = _norm_args.parse(args, kwargs)
     input, p = values[0], 2 if values[1] is None else values[1]
-    if which in (0, 2):
-        input = input.to(values[-1])
-    return _norm_all(input, p) if which < 2 else _norm_dim(input, p, values[2], values[3])
+    if which == 1:
+        return _norm_all(input, p)
+    if which == 3:
+        return _norm_dim(input, p, values[2], values[3])
+    dtype = values[-1]
+    if dtype.is_complex and not input.is_complex():
+        raise RuntimeError(f"linalg.vector_norm: dtype should be real for real inputs, but got {_dtype.type_word(dtype)}")
+    if _dtype.promote_types(input.dtype, dtype) != dtype:
+        raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_dtype.type_word(input.dtype)}) should "
+                           f"be convertible without narrowing to the specified dtype ({_dtype.type_word(dtype)})")
+    if which == 0:
+        return _norm_all_dtype(input, p, dtype=dtype)
+    return _norm_dim_dtype(input, p, values[2], values[3], dtype=dtype)
 
 
 _split_args = Parser("split(Tensor input, SymInt split_size, int dim=0)",
@@ -77,9 +88,25 @@ def stft(*args, **kwargs):
     return _namespace().stft(*values)
 
 
-def tensordot(self, other, dims_self, dims_other):
-    """aten::tensordot: the sum of products over the dimensions `dims_self` of `self` and `dims_other` of `other`."""
-    return _namespace().tensordot(self, other, (list(dims_self), list(dims_other)))
+_tensordot_args = Parser("tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other)")
+
+
+@_tensordot_args.signature
+def tensordot(*args, **kwargs):
+    """aten::tensordot: the sum of products over the dimensions `dims_self` of `input` and `dims_other` of `other`."""
+    _, (input, other, dims_self, dims_other) = _tensordot_args.parse(args, kwargs)
+    return _namespace().tensordot(input, other, (list(dims_self), list(dims_other)))
+
+
+_unique_dim_args = Parser("unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, "
+                          "bool return_counts=False)")
+
+
+@_unique_dim_args.signature
+def _unique_dim(*args, **kwargs):
+    """aten::unique_dim: the distinct slices of `input` along `dim`, with the inverse indices and counts, always."""
+    _, values = _unique_dim_args.parse(args, kwargs)
+    return unique_dim(*values)
 
 
 _CDIST_MODES = (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
@@ -142,7 +169,7 @@ def _atleast(name):
 
 
 _BINDINGS = {"norm": norm, "split": split, "stft": stft, "tensordot": tensordot, "cdist": cdist, "einsum": einsum,
-             "meshgrid": meshgrid, "unique_consecutive": _unique_consecutive, "unique_dim": unique_dim,
+             "meshgrid": meshgrid, "unique_consecutive": _unique_consecutive, "unique_dim": _unique_dim,
              **{name: _list_form(name, name == "broadcast_tensors")
                 for name in ("block_diag", "broadcast_tensors", "cartesian_prod", "chain_matmul")},
              **{name: _atleast(name) for name in ("atleast_1d", "atleast_2d", "atleast_3d")}}
