@@ -128,7 +128,7 @@ def test_binding_results():
     v, i, c = ndgrad._VF.unique_consecutive(ndgrad.tensor([1, 1, 2]))
     assert v.tolist() == [1, 2] and i.numel() == 0 and c.numel() == 0   # always three results
     assert [t.shape for t in ndgrad._VF.split(ndgrad.zeros(5), [2, 3])] == [(2,), (3,)]
-    assert ndgrad._VF.stft(ndgrad.ones(8), 4, 4, return_complex=True).shape == (3, 2)   # no centre padding
+    assert ndgrad._VF.stft(ndgrad.ones(8), 4, 4, window=ndgrad.ones(4), return_complex=True).shape == (3, 2)   # no centre padding
 
 
 @pytest.mark.parametrize("call, exc", [

@@ -503,7 +503,7 @@ def rnn_tanh(*args, **kwargs):
         >>> out
         tensor([[[0.7616]],
         <BLANKLINE>
-                [[0.9418]]])
+                [[0.9427]]])
     """
     return _functional_rnn("RNN_TANH", _rnn_tanh_args, args, kwargs)
 
