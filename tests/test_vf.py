@@ -131,6 +131,21 @@ def test_binding_results():
     assert ndgrad._VF.stft(ndgrad.ones(8), 4, 4, window=ndgrad.ones(4), return_complex=True).shape == (3, 2)   # no centre padding
 
 
+def test_forward_ad_and_packed_sequence_bindings():
+    def scenario(T):
+        with T.autograd.forward_ad.dual_level():
+            dual = T._VF._make_dual(T.tensor([1.0, 2.0]), T.tensor([3.0, 4.0]), 0)
+            primal, tangent = T._VF._unpack_dual(dual * dual, 0)
+        data = T.arange(5.0, requires_grad=True)
+        padded = [T._VF._pad_packed_sequence(data, T.tensor([2, 2, 1]), first, -1.0, 4) for first in (False, True)]
+        return [primal, tangent] + [[out.grad_fn.name(), out, lengths] for out, lengths in padded]
+    primal, tangent, (name, out, lengths), (name_first, out_first, _) = both(scenario)
+    assert primal.tolist() == [1.0, 4.0] and tangent.tolist() == [6.0, 16.0]
+    assert name == "torch::autograd::CopySlices" and name_first == "TransposeBackward0" and lengths.tolist() == [3, 2]
+    assert out.tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, -1.0], [-1.0, -1.0]] and out_first.shape == (2, 4)
+    same_error(lambda T: T._VF._make_dual(T.ones(2), T.ones(2), 0))   # no level open
+
+
 @pytest.mark.parametrize("call, exc", [
     (lambda T: T._VF.norm(T.ones(2), "fro"), TypeError),
     (lambda T: T._VF.norm(T.ones(2, dtype=T.float64), None, dtype=T.float32), RuntimeError),

@@ -9,6 +9,8 @@ below on top of ndgrad's function. Names torch defines only in Python (`unique`,
 import sys
 
 from .. import _dtype
+from ..autograd import forward_ad
+from ..nn.utils.rnn import PackedSequence, pad_packed_sequence
 from ..ops import _registry
 from ..ops._schema import Parser
 from ..ops.reduction import (_norm_all, _norm_all_dtype, _norm_dim, _norm_dim_dtype, _unique_consecutive,
@@ -141,6 +143,22 @@ def meshgrid(*args, **kwargs):
     return _namespace().meshgrid(*values[0], indexing=values[1] if which else None)
 
 
+def _make_dual(primal, tangent, level):
+    """aten::_make_dual: `primal` carrying `tangent` at forward-AD `level` (torch.autograd.forward_ad.make_dual's op)."""
+    return forward_ad.make_dual(primal, tangent, level=level)
+
+
+def _unpack_dual(dual, level):
+    """aten::_unpack_dual: (primal, tangent) of `dual` at `level`."""
+    return forward_ad.unpack_dual(dual, level=level)
+
+
+def _pad_packed_sequence(data, batch_sizes, batch_first, padding_value, total_length):
+    """aten::_pad_packed_sequence: the padded batch, `total_length` steps long, and the sequences' lengths."""
+    out, lengths = pad_packed_sequence(PackedSequence(data, batch_sizes), False, padding_value, total_length)
+    return (out.transpose(0, 1) if batch_first else out), lengths   # as aten: padded time-major, then transposed
+
+
 def _list_form(name, returns_list):
     """The binding of torch.<name>(*tensors) that takes the tensors as one list."""
     parser = Parser(f"{name}(Tensor[] tensors)")
@@ -170,6 +188,7 @@ def _atleast(name):
 
 _BINDINGS = {"norm": norm, "split": split, "stft": stft, "tensordot": tensordot, "cdist": cdist, "einsum": einsum,
              "meshgrid": meshgrid, "unique_consecutive": _unique_consecutive, "unique_dim": _unique_dim,
+             "_make_dual": _make_dual, "_unpack_dual": _unpack_dual, "_pad_packed_sequence": _pad_packed_sequence,
              **{name: _list_form(name, name == "broadcast_tensors")
                 for name in ("block_diag", "broadcast_tensors", "cartesian_prod", "chain_matmul")},
              **{name: _atleast(name) for name in ("atleast_1d", "atleast_2d", "atleast_3d")}}
