@@ -145,6 +145,9 @@ def meshgrid(*args, **kwargs):
 
 def _make_dual(primal, tangent, level):
     """aten::_make_dual: `primal` carrying `tangent` at forward-AD `level` (torch.autograd.forward_ad.make_dual's op)."""
+    if forward_ad._current_index() < 0:   # no level open: no index is valid
+        raise RuntimeError("Trying to access a forward AD level with an invalid index. This index was either not "
+                           "created or is already deleted.")
     return forward_ad.make_dual(primal, tangent, level=level)
 
 
