@@ -252,6 +252,15 @@ def test_functional_rnn_is_the_modules_computation(mode, cls, dtype):
     assert f_outs[0].grad_fn.name() == ("TransposeBackward0" if mode == "lstm" else "TransposeBackward1")
 
 
+def test_functional_rnn_refuses_inputs_of_other_dimensions():
+    with pytest.raises(RuntimeError, match=r"^gru: expected an input \(seq, batch, features\), got a 4-D tensor$"):
+        ndgrad.gru(ndgrad.ones(2, 1, 1, 1), ndgrad.ones(1, 1, 1), [ndgrad.ones(3, 1)] * 2, False, 1, 0.0, False, False,
+                   False)
+    with pytest.raises(RuntimeError, match=r"^lstm: expected packed data \(rows, features\), got a 3-D tensor$"):
+        ndgrad.lstm(ndgrad.ones(2, 1, 1), ndgrad.tensor([1, 1]), [ndgrad.ones(1, 1, 1)] * 2, [ndgrad.ones(4, 1)] * 2,
+                    False, 1, 0.0, False, False)
+
+
 def test_functional_rnn_values():
     out, h, c = ndgrad.lstm(ndgrad.ones(3, 1, 2), [ndgrad.zeros(1, 1, 1), ndgrad.ones(1, 1, 1)],
                             [ndgrad.zeros(4, 2), ndgrad.zeros(4, 1)], False, 1, 0.0, False, False, False)
@@ -269,6 +278,10 @@ def test_functional_rnn_values():
     (lambda T: T.lstm(T.ones(2, 1, 1), T.ones(1, 1, 1), [T.ones(4, 1)] * 2, False, 1, 0.0, False, False, False),
      TypeError),
     (lambda T: T.gru(T.ones(2, 1, 1), T.ones(1, 1, 1), [T.ones(3, 1)] * 2, False, 1, 0.0, False, False), TypeError),
+    (lambda T: T.lstm(T.ones(2, 1), [T.ones(1, 1)] * 2, [T.ones(4, 1)] * 2, False, 1, 0.0, False, False, False),
+     IndexError),
+    (lambda T: T.lstm(T.ones(2), [T.ones(1, 1, 1)] * 2, [T.ones(4, 1)] * 2, False, 1, 0.0, False, False, True),
+     IndexError),
 ])
 def test_functional_rnn_errors_are_torchs(call, exc):
     same_error(call, exc)

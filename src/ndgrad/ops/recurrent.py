@@ -409,6 +409,12 @@ def _functional_rnn(mode, parser, args, kwargs):
     else:
         data, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first = values
         batch_sizes = None
+        if data.dim() < 3:   # torch's kernel reads a dimension the input lacks
+            n = data.dim()
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
+    if data.dim() != (2 if which == 0 else 3):
+        expected = "packed data (rows, features)" if which == 0 else "an input (seq, batch, features)"
+        raise RuntimeError(f"{mode.lower()}: expected {expected}, got a {data.dim()}-D tensor")
     if mode == "LSTM":
         if len(hx) != 2:
             raise RuntimeError("lstm expects two hidden states")
