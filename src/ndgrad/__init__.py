@@ -69,7 +69,7 @@ from .version import __version__  # noqa: E402  (the one place the version is wr
 # them eagerly was a third of `import ndgrad`. `ndgrad.X` and `from ndgrad import Y` work as before.
 _LAZY_MODULES = frozenset({"distributions", "serialization", "compiler", "testing", "amp", "cpu", "jit", "futures",
                            "xpu", "mps", "distributed", "hub",
-                           "quasirandom"})
+                           "quasirandom", "_VF"})
 _LAZY_NAMES = {"load": "serialization", "save": "serialization",
                "compile": "compiler",   # shadows the builtin in this namespace, as torch.compile
                "autocast": "amp", "GradScaler": "amp.grad_scaler",

@@ -3,7 +3,8 @@
 In torch these live in the C++ extension. Here each name is the ndgrad object with the same
 meaning (grad-mode flags, view tracking, saved-tensor and graph-task internals); a name whose
 feature ndgrad does not have (TorchScript, dispatch keys, CUDA streams) is absent, not faked.
-Submodules follow torch's: `_C._autograd`, `_C._functions`.
+Submodules follow torch's: `_C._autograd`, `_C._functions`, `_C._nn`; `_C._VariableFunctions` is the
+namespace of the torch-namespace bindings that `ndgrad._VF` reads.
 """
 import weakref
 
@@ -15,6 +16,8 @@ from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading
 from ..autograd.graph import increment_version as _increment_version  # noqa: F401
 from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
+from . import _nn  # noqa: F401
+from ._variable_functions import _VariableFunctions, _VariableFunctionsClass  # noqa: F401
 from ..ops._torch_function import (DisableTorchFunction, DisableTorchFunctionSubclass,  # noqa: F401
                                   _disabled_torch_function_impl)
 
@@ -91,4 +94,5 @@ __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
 _TORCH_FUNCTION = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"]
-__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION
+_BINDINGS = ["_VariableFunctions", "_VariableFunctionsClass", "_nn"]
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + _BINDINGS

@@ -441,7 +441,7 @@ hardswish_ = _inplace("hardswish", _hardswish_forward)
 
 @op("hardswish_backward", public="_hardswish_backward")
 def _hardswish_backward(grad_output, self):
-    slope = np.where(self < -3, 0, np.where(self <= 3, self / 3 + 0.5, 1)).astype(grad_output.dtype, copy=False)
+    slope = np.where(self <= -3, 0, np.where(self < 3, self / 3 + 0.5, 1)).astype(grad_output.dtype, copy=False)
     return grad_output * slope
 
 

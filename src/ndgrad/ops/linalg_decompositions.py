@@ -23,7 +23,7 @@ from .creation import eye, tensor, zeros_like
 from .linalg import _type_name, vdot
 from .pointwise import where
 from .random import randn
-from .reduction import _linalg_vector_norm, _structseq, amax, amin
+from .reduction import _linalg_vector_norm, _norm_dim, _structseq, amax, amin
 
 
 class LinAlgError(RuntimeError):
@@ -1240,7 +1240,7 @@ def tensorsolve(A, B, dims=None):
 def frobenius_norm(input, dim, keepdim=False):
     warnings.warn("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed "
                   "in a future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
-    return input.norm(2, dim, keepdim)
+    return _norm_dim(input, 2, dim, keepdim)   # aten's norm, as torch's (NormBackward1)
 
 
 @register()

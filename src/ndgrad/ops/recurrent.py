@@ -16,9 +16,13 @@ that, so the gradients are themselves differentiable.
 
 import numpy as np
 
+from .. import _dtype
 from ._registry import op, register
+from ._schema import Parser
 from ._scratch import buffer
 from .activation import relu
+from .creation import zeros
+from .dropout import dropout as _dropout
 from .linalg import linear
 from .pointwise import tanh
 from .shape import cat, stack, unsafe_split
@@ -342,6 +346,188 @@ def _map_state_cat(states):
     if isinstance(states[0], tuple):
         return tuple(cat([s[i] for s in states], 0) for i in range(len(states[0])))
     return cat(states, 0)
+
+
+# ---- all layers and directions (nn.RNN/LSTM/GRU and the functional torch.lstm... run this) --------
+def _run_layers(mode, data, batch_sizes, hx, weights, num_layers, dropout, train, bidirectional):
+    """(output, final states) of every layer and direction over (seq, batch, features) data, or over
+    packed data given `batch_sizes` (a list of int). hx: the initial states, (layers * directions, batch,
+    H) (LSTM: a pair); weights: (w_ih, w_hh, b_ih, b_hh, w_hr) per layer and direction, None where
+    absent. As torch's CPU kernels: a float32 LSTM without projection runs each layer and direction as
+    mkldnn_rnn_layer (selecting its states), other RNNs unbind the states and step through the layer."""
+    step = _STEPS[mode]
+    directions = 2 if bidirectional else 1
+    finals = []
+    fused = batch_sizes is None and mode == "LSTM" and weights[0][4] is None and data.dtype == _dtype.float32
+    initial = hx if fused else _map_state(hx, lambda h: h.unbind(0))
+    for layer in range(num_layers):
+        if layer and dropout and train:
+            data = _dropout(data, dropout, True)
+        outputs = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            h0 = tuple(h[k] for h in initial) if isinstance(hx, tuple) else initial[k]
+            if fused:
+                out, final = _fused_layer(data, h0, weights[k], direction == 1, num_layers, bidirectional, train)
+            else:
+                run = _run_packed if batch_sizes is not None else _run_full
+                out, final = run(step, data, batch_sizes, h0, weights[k], reverse=direction == 1)
+            outputs.append(out)
+            finals.append(final)
+        data = outputs[0] if directions == 1 else cat(outputs, data.dim() - 1)
+    return data, finals
+
+
+def _fused_layer(data, h0, weights, reverse, num_layers, bidirectional, train):
+    w_ih, w_hh, b_ih, b_hh, _ = weights
+    has_biases = b_ih is not None
+    if not has_biases:   # the op always takes biases
+        b_ih = b_hh = zeros(w_ih.shape[0], dtype=w_ih.dtype)
+    out, hy, cy, _ = mkldnn_rnn_layer(data, w_ih, w_hh, b_ih, b_hh, h0[0], h0[1], reverse, [], LSTM_MODE,
+                                      w_hh.shape[1], num_layers, has_biases, bidirectional, False, train)
+    return out, (hy, cy)
+
+
+# ---- api: the functional RNNs, torch's ATen ops behind nn.RNN/LSTM/GRU. Each has two overloads: a
+# padded (seq, batch, features) input (batch first with batch_first), or packed data with its batch
+# sizes. params is the flat list of weights, per layer and direction (w_ih, w_hh[, b_ih, b_hh][, w_hr]).
+def _rnn_parser(name, hx):
+    common = "Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional"
+    return Parser(f"{name}(Tensor data, Tensor batch_sizes, {hx} hx, {common})",
+                  f"{name}(Tensor input, {hx} hx, {common}, bool batch_first)")
+
+
+_lstm_args, _gru_args = _rnn_parser("lstm", "Tensor[]"), _rnn_parser("gru", "Tensor")
+_rnn_tanh_args, _rnn_relu_args = _rnn_parser("rnn_tanh", "Tensor"), _rnn_parser("rnn_relu", "Tensor")
+
+
+def _functional_rnn(mode, parser, args, kwargs):
+    which, values = parser.parse(args, kwargs)
+    if which == 0:
+        data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional = values
+        batch_sizes, batch_first = [int(b) for b in batch_sizes.tolist()], False
+    else:
+        data, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first = values
+        batch_sizes = None
+        if data.dim() < 3:   # torch's kernel reads a dimension the input lacks
+            n = data.dim()
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
+    if data.dim() != (2 if which == 0 else 3):
+        expected = "packed data (rows, features)" if which == 0 else "an input (seq, batch, features)"
+        raise RuntimeError(f"{mode.lower()}: expected {expected}, got a {data.dim()}-D tensor")
+    if mode == "LSTM":
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        hx = tuple(hx)
+    projections = mode == "LSTM" and hx[0].shape[-1] != hx[1].shape[-1]   # as torch: h narrower than c
+    stride = 2 + 2 * bool(has_biases) + projections
+    if len(params) % stride:
+        raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by stride {stride}")
+    directions = 2 if bidirectional else 1
+    if len(params) != stride * num_layers * directions:
+        raise RuntimeError(f"{mode.lower()}: expected {stride * num_layers * directions} parameters "
+                           f"({num_layers} layers, {directions} directions), got {len(params)}")
+    weights = []
+    for k in range(0, len(params), stride):
+        group = list(params[k:k + stride])
+        w_hr = group.pop() if projections else None
+        weights.append((group[0], group[1], *(group[2:] if has_biases else (None, None)), w_hr))
+    if batch_first:   # the fused LSTM layer takes a contiguous sequence-major input
+        fused = mode == "LSTM" and not projections and data.dtype == _dtype.float32
+        data = data.transpose(0, 1).contiguous() if fused else data.transpose(0, 1)
+    output, finals = _run_layers(mode, data, batch_sizes, hx, weights, num_layers, dropout, train, bidirectional)
+    if batch_first:   # as torch: RNN and GRU transpose their output in place, LSTM does not
+        output = output.transpose(0, 1) if mode == "LSTM" else output.transpose_(0, 1)
+    if mode == "LSTM":
+        return output, stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)
+    return output, stack(finals, 0)
+
+
+@register()
+@_lstm_args.signature
+def lstm(*args, **kwargs):
+    """A multi-layer LSTM over a whole sequence, as :class:`ndgrad.nn.LSTM` runs it: ``lstm(input, hx, params,
+    has_biases, num_layers, dropout, train, bidirectional, batch_first)``, or over packed data:
+    ``lstm(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)``.
+
+    Args:
+        input (Tensor): the sequence, (L, N, I) ((N, L, I) with `batch_first`); or `data` (packed rows) and
+            `batch_sizes` (int64 Tensor, as in :class:`ndgrad.nn.utils.rnn.PackedSequence`).
+        hx (list of Tensor): the initial hidden and cell states, each (layers * directions, N, H) (the hidden
+            state narrower with projections).
+        params (list of Tensor): per layer and direction ``w_ih, w_hh[, b_ih, b_hh][, w_hr]``.
+        has_biases (bool): whether `params` holds biases.
+        num_layers (int): the number of layers.
+        dropout (float): the dropout probability between layers (with `train`).
+        train (bool): training mode.
+        bidirectional (bool): whether each layer also runs backwards.
+        batch_first (bool): the layout of `input` and the output.
+
+    Returns:
+        (Tensor, Tensor, Tensor): the output (of the last layer, every step), the last hidden and cell states.
+
+    Example::
+
+        >>> w = [torch.zeros(4, 2), torch.zeros(4, 1)]
+        >>> out, h, c = torch.lstm(torch.ones(3, 1, 2), [torch.zeros(1, 1, 1), torch.ones(1, 1, 1)], w,
+        ...                        False, 1, 0.0, False, False, False)
+        >>> out.shape, c
+        (torch.Size([3, 1, 1]), tensor([[[0.1250]]]))
+    """
+    return _functional_rnn("LSTM", _lstm_args, args, kwargs)
+
+
+@register()
+@_gru_args.signature
+def gru(*args, **kwargs):
+    """A multi-layer GRU over a whole sequence, as :class:`ndgrad.nn.GRU` runs it; the arguments are those of
+    :func:`ndgrad.lstm` but `hx` is one Tensor, (layers * directions, N, H), and ``params`` has no ``w_hr``.
+
+    Returns:
+        (Tensor, Tensor): the output and the last hidden state.
+
+    Example::
+
+        >>> out, h = torch.gru(torch.ones(3, 1, 2), torch.ones(1, 1, 1), [torch.zeros(3, 2), torch.zeros(3, 1)],
+        ...                    False, 1, 0.0, False, False, False)
+        >>> h
+        tensor([[[0.1250]]])
+    """
+    return _functional_rnn("GRU", _gru_args, args, kwargs)
+
+
+@register()
+@_rnn_tanh_args.signature
+def rnn_tanh(*args, **kwargs):
+    """A multi-layer Elman RNN with tanh, as :class:`ndgrad.nn.RNN` runs it; the arguments are those of
+    :func:`ndgrad.gru` (``params``: ``w_ih, w_hh[, b_ih, b_hh]`` per layer and direction).
+
+    Example::
+
+        >>> out, h = torch.rnn_tanh(torch.ones(2, 1, 1), torch.zeros(1, 1, 1), [torch.ones(1, 1), torch.ones(1, 1)],
+        ...                         False, 1, 0.0, False, False, False)
+        >>> out
+        tensor([[[0.7616]],
+        <BLANKLINE>
+                [[0.9427]]])
+    """
+    return _functional_rnn("RNN_TANH", _rnn_tanh_args, args, kwargs)
+
+
+@register()
+@_rnn_relu_args.signature
+def rnn_relu(*args, **kwargs):
+    """A multi-layer Elman RNN with ReLU, as :class:`ndgrad.nn.RNN` (``nonlinearity='relu'``) runs it; the
+    arguments are those of :func:`ndgrad.rnn_tanh`.
+
+    Example::
+
+        >>> out, h = torch.rnn_relu(torch.ones(2, 1, 1), torch.zeros(1, 1, 1), [torch.ones(1, 1), torch.ones(1, 1)],
+        ...                         False, 1, 0.0, False, False, False)
+        >>> h
+        tensor([[[2.]]])
+    """
+    return _functional_rnn("RNN_RELU", _rnn_relu_args, args, kwargs)
 
 
 # ---- api: torch's single-step cells: the gates composed from linear and pointwise ops, as torch does

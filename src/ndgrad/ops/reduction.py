@@ -830,6 +830,17 @@ def _norm_dim(input, p, dim, keepdim=False):
     return _vector_norm("norm()", input, p, dim, keepdim)
 
 
+# ... and the ones computing in `dtype` (torch._VF.norm reaches them: ndgrad._C._VariableFunctions.norm)
+@op("norm.ScalarOpt_dtype", public=False)
+def _norm_all_dtype(input, p, *, dtype):
+    return _vector_norm("norm()", input, 2 if p is None else p, None, False, dtype)
+
+
+@op("norm.ScalarOpt_dim_dtype", public=False)
+def _norm_dim_dtype(input, p, dim, keepdim, *, dtype):
+    return _vector_norm("norm()", input, p, dim, keepdim, dtype)
+
+
 @register()
 def norm_except_dim(v, pow=2, dim=0):
     """The `pow`-norm of `v` over every dimension but `dim`, shaped to broadcast against `v` (the norm of

@@ -1680,7 +1680,8 @@ def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     shape = _registry.broadcast_shape(*(t.shape for t in tensors))
-    return tuple(_expand_checked(t, shape) for t in tensors)
+    # a tensor already of the broadcast shape is returned itself, as torch's expand_outplace does
+    return tuple(t if tuple(t.shape) == shape else _expand_checked(t, shape) for t in tensors)
 
 
 @register()

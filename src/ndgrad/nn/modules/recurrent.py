@@ -11,9 +11,8 @@ import math
 
 from ... import _dtype
 from ...ops.creation import empty, zeros
-from ...ops.recurrent import (_STEPS, LSTM_MODE, _gru_step, _lstm_step, _map_state, _run_full, _run_packed,
-                              mkldnn_rnn_layer)
-from ...ops.shape import cat, stack
+from ...ops.recurrent import _STEPS, _gru_step, _lstm_step, _map_state, _run_layers
+from ...ops.shape import stack
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
@@ -185,38 +184,10 @@ class RNNBase(Module):
 
     def _run(self, data, batch_sizes, hx):
         """All layers; data is (seq, batch, features) or packed (sum(batch_sizes), features)."""
-        step = _STEPS[self.mode]
         directions = 2 if self.bidirectional else 1
-        finals = []
-        fused = batch_sizes is None and self._fused(data)
-        # one state per layer and direction (torch selects them for its fused LSTM, else unbinds)
-        initial = hx if fused else _map_state(hx, lambda h: h.unbind(0))
-        for layer in range(self.num_layers):
-            if layer and self.dropout and self.training:
-                data = F.dropout(data, self.dropout, True)
-            outputs = []
-            for direction in range(directions):
-                k = layer * directions + direction
-                h0 = tuple(h[k] for h in initial) if isinstance(hx, tuple) else initial[k]
-                weights = self._weights(layer, direction)
-                if fused:
-                    out, final = self._fused_layer(data, h0, weights, direction == 1)
-                else:
-                    run = _run_packed if batch_sizes is not None else _run_full
-                    out, final = run(step, data, batch_sizes, h0, weights, reverse=direction == 1)
-                outputs.append(out)
-                finals.append(final)
-            data = outputs[0] if directions == 1 else cat(outputs, data.dim() - 1)
-        return data, finals
-
-    def _fused_layer(self, data, h0, weights, reverse):
-        w_ih, w_hh, b_ih, b_hh, _ = weights
-        if b_ih is None:   # the op always takes biases
-            b_ih = b_hh = zeros(w_ih.shape[0], dtype=w_ih.dtype)
-        out, hy, cy, _ = mkldnn_rnn_layer(data, w_ih, w_hh, b_ih, b_hh, h0[0], h0[1], reverse, [], LSTM_MODE,
-                                              self.hidden_size, self.num_layers, self.bias, self.bidirectional,
-                                              False, self.training)
-        return out, (hy, cy)
+        weights = [self._weights(layer, d) for layer in range(self.num_layers) for d in range(directions)]
+        return _run_layers(self.mode, data, batch_sizes, hx, weights, self.num_layers, self.dropout, self.training,
+                           self.bidirectional)
 
 
 class RNN(RNNBase):
