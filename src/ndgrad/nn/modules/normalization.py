@@ -500,7 +500,7 @@ class CrossMapLRN2d(Module):
 
         >>> m = torch.nn.CrossMapLRN2d(3, alpha=1.0)
         >>> m(torch.ones(1, 4, 1, 1)).flatten()
-        tensor([0.6389, 0.5000, 0.4056, 0.4056])
+        tensor([0.6817, 0.5946, 0.5297, 0.5946])
     """
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
         super().__init__()
