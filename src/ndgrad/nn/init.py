@@ -487,8 +487,8 @@ def _deprecated_alias(method):
         return method(*args, **kwargs)
 
     deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
-    deprecated_init.__doc__ = (f"{old_name}(...): deprecated in favor of :func:`torch.nn.init.{new_name}`.\n\n"
-                               f"    See :func:`~torch.nn.init.{new_name}` for details.")
+    deprecated_init.__doc__ = (f"{old_name}(...)\n\nSee :func:`torch.nn.init.{new_name}`, which this deprecated name "
+                               "calls after a FutureWarning.")
     return deprecated_init
 
 

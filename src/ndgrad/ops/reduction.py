@@ -1721,8 +1721,8 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False):
 
         >>> points = torch.tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0]])
         >>> torch.histogramdd(points, bins=[2, 2]).hist
-        tensor([[1., 1.],
-                [1., 1.]])
+        tensor([[0., 1.],
+                [2., 1.]])
     """
     if input.dim() < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
