@@ -110,11 +110,14 @@ def test_spectral_norm_transposed_conv_dim_and_errors():
         y = m(T.randn(1, 3, 4))
         twice = err(lambda: T.nn.utils.spectral_norm(m))
         missing = err(lambda: T.nn.utils.remove_spectral_norm(T.nn.Linear(2, 2)))
-        return [list(m.weight_u.shape), list(m.weight_v.shape), y, twice, missing[0], missing[1][:30]]
+        lazy = err(lambda: T.nn.utils.spectral_norm(T.nn.LazyLinear(3)))
+        return [list(m.weight_u.shape), list(m.weight_v.shape), y, twice, missing[0], missing[1][:30], lazy]
     out = both(scenario, rtol=1e-5)
+    assert out[6] == ["ValueError", "The module passed to `SpectralNorm` can't have uninitialized parameters. Make "
+                                    "sure to run the dummy forward before applying spectral normalization"]
     assert out[:2] == [[4], [6]]
     assert out[3] == ["RuntimeError", "Cannot register two spectral_norm hooks on the same parameter weight"]
-    assert out[4:] == ["ValueError", "spectral_norm of 'weight' not "]
+    assert out[4:6] == ["ValueError", "spectral_norm of 'weight' not "]
 
 
 # ---- nn.utils: fusion, skip_init, stateless, memory formats ------------------------------------------------

@@ -39,7 +39,7 @@ class ParametrizationList(ModuleList):
                                  f"original.dtype: {original.dtype}\nright_inverse(original).dtype: {new.dtype}")
             if new is not original:   # the original tensor itself is kept, holding the new value (torch's set_)
                 original.data = new.detach()
-            self._register_original("original", original if as_param else original.detach(), as_param)
+            self._register_original("original", original, as_param)
         else:
             for i, t in enumerate(new):
                 t = t.detach()

@@ -5,6 +5,7 @@ from ...autograd.grad_mode import no_grad
 from ...ops.linalg import dot, mv
 from ...ops.normalization import normalize
 from ..modules.convolution import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from ..modules.lazy import UninitializedParameter
 from ..parameter import Parameter
 
 
@@ -58,6 +59,9 @@ class SpectralNorm:
                 raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
         fn = SpectralNorm(name, n_power_iterations, dim, eps)
         weight = module._parameters[name]
+        if isinstance(weight, UninitializedParameter):
+            raise ValueError("The module passed to `SpectralNorm` can't have uninitialized parameters. Make sure to "
+                             "run the dummy forward before applying spectral normalization")
         with no_grad():
             matrix = fn.reshape_weight_to_matrix(weight)
             h, w = matrix.size()
