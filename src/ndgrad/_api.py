@@ -94,7 +94,6 @@ DELIBERATELY_ABSENT = {
     "torch.nn": {
         "Python modules torch re-exports": _names("common_types"),
         "quantized / quantization-aware modules": _names("intrinsic qat quantizable quantized"),
-        "CUDA-only (SyncBatchNorm refuses CPU tensors)": _names("SyncBatchNorm"),
     },
     "torch.nn.functional": {
         "Python modules torch re-exports": _PYTHON | _TORCH_ITSELF | _names("DType"),

@@ -4,6 +4,7 @@ The module's own registries (`_parameters`, `_buffers`, or a plain attribute for
 pointed at the given tensors for the duration of the call and restored afterwards, so the result
 is a function of those tensors: grad / vmap / jacrev over a module's parameters.
 """
+from ..nn.utils import stateless
 from ..ops.shape import stack
 
 
@@ -174,3 +175,6 @@ def stack_module_state(models):
                 or first.is_complex() else leaf
         return out
     return (stacked(lambda m: m.named_parameters()), stacked(lambda m: m.named_buffers()))
+
+
+stateless._functional_call = functional_call   # the slot of nn.utils.stateless.functional_call (deprecated alias)

@@ -474,3 +474,31 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
         for col in range(cols):   # an independent random set of rows per column
             tensor[randperm(rows, generator=generator)[:zeros], col] = 0
         return tensor
+
+
+def _deprecated_alias(method):
+    """torch's old names without the trailing underscore: the same fill, after a FutureWarning."""
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                      FutureWarning, stacklevel=2)
+        return method(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = (f"{old_name}(...)\n\nSee :func:`torch.nn.init.{new_name}`, which this deprecated name "
+                               "calls after a FutureWarning.")
+    return deprecated_init
+
+
+uniform = _deprecated_alias(uniform_)
+normal = _deprecated_alias(normal_)
+constant = _deprecated_alias(constant_)
+xavier_uniform = _deprecated_alias(xavier_uniform_)
+xavier_normal = _deprecated_alias(xavier_normal_)
+kaiming_uniform = _deprecated_alias(kaiming_uniform_)
+kaiming_normal = _deprecated_alias(kaiming_normal_)
+orthogonal = _deprecated_alias(orthogonal_)
+sparse = _deprecated_alias(sparse_)
+dirac = _deprecated_alias(dirac_)

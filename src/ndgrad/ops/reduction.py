@@ -1668,3 +1668,85 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     hist, edges = np.histogram(values, bins=edges, range=range, weights=w, density=density)
     make = input.new_tensor
     return return_types.histogram(make(hist.astype(input._array.dtype)), make(edges.astype(input._array.dtype)))
+
+
+# ---- api: histogramdd
+return_types.histogramdd = _structseq("histogramdd", ["hist", "bin_edges"])
+
+
+def _histogramdd_edges(input, bins, range):
+    """The bin edges per dimension, as arrays of input's dtype, after torch's checks."""
+    values, dtype = input._array, input._array.dtype
+    d = values.shape[-1]
+    if isinstance(bins, (int, np.integer)):
+        bins = [bins] * d
+    if len(bins) != d:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if range is not None and len(range) != 2 * d:
+        raise RuntimeError(f"torch.histogramdd: for a {d}-dimensional histogram range should have {2 * d} elements, "
+                           f"but got {len(range)}")
+    edges = []
+    for dim, b in enumerate(bins):
+        if isinstance(b, Tensor):
+            if b._array.dtype != dtype:
+                raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
+                                   f"got input with dtype {_type_word(dtype).lower()} and bins for dimension {dim} "
+                                   f"with dtype {_type_word(b._array.dtype).lower()}")
+            edges.append(np.asarray(b._array))
+            continue
+        if b <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for dimension {dim}")
+        column = values[..., dim]
+        if range is not None:
+            lo, hi = float(range[2 * dim]), float(range[2 * dim + 1])
+        elif column.size:
+            lo, hi = float(column.min()), float(column.max())
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} for "
+                               f"dimension {dim}")
+        if lo == hi:   # an empty range widens by half a unit each side
+            lo, hi = lo - 0.5, hi + 0.5
+        edges.append(np.linspace(lo, hi, int(b) + 1).astype(dtype))
+    return edges
+
+
+@register()
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """A d-dimensional histogram of the points in the innermost dimension of `input` (shape `(..., d)`):
+    per dimension, `bins` equal-width bins over `range` (by default from the smallest to the largest
+    coordinate), or the bins between the edges of the 1-D tensors of a sequence `bins`.
+
+    Args:
+        input (Tensor): the points (a floating-point tensor, at least 2-D).
+        bins (int, sequence of int, or sequence of Tensor): the bins per dimension, or their edges.
+        range (sequence of float, optional): ``[min_0, max_0, min_1, max_1, ...]``, the outer edges.
+        weight (Tensor, optional): a weight per point (shape `input.shape[:-1]`).
+        density (bool): normalise so that the histogram integrates to 1. Default: ``False``.
+
+    Returns:
+        (Tensor, tuple of Tensor): a named tuple ``(hist, bin_edges)``.
+
+    Example::
+
+        >>> points = torch.tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0]])
+        >>> torch.histogramdd(points, bins=[2, 2]).hist
+        tensor([[0., 1.],
+                [2., 1.]])
+    """
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_word(input._array.dtype)}'")
+    d = input.shape[-1]
+    if weight is not None and tuple(weight.shape) != tuple(input.shape[:-1]):
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                           "input tensor excluding its innermost dimension, but got input with shape "
+                           f"{list(input.shape)} and weight with shape {list(weight.shape)}")
+    edges = _histogramdd_edges(input, bins, range)
+    points = np.asarray(input._array).reshape(-1, d)
+    w = None if weight is None else np.asarray(weight._array).ravel()
+    hist, _ = np.histogramdd(points, bins=edges, weights=w, density=density)
+    make = input.new_tensor
+    return return_types.histogramdd(make(hist.astype(input._array.dtype)), tuple(make(e) for e in edges))

@@ -1,8 +1,10 @@
 """Normalization layers: BatchNorm1d/2d/3d (with running statistics), InstanceNorm1d/2d/3d,
-LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
+LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm, CrossMapLRN2d (torch's legacy LRN) and
+SyncBatchNorm (BatchNorm whose statistics a process group would share)."""
 from ..._dtype import int64
 from ...ops.creation import empty, tensor
 from .. import functional as F, init
+from . import _functions
 from ..parameter import Parameter
 from .module import Module
 from .utils import _factory
@@ -483,5 +485,114 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
+class CrossMapLRN2d(Module):
+    """torch's legacy cross-channel local response normalization of a 4-D input `(N, C, H, W)`:
+    ``x / (k + alpha / size * s) ** beta``, `s` a running sum of squares over neighbouring channels
+    as Lua torch computed it (close to, but not exactly, :class:`LocalResponseNorm`'s).
+
+    Args:
+        size (int): the number of neighbouring channels summed over.
+        alpha (float): the multiplicative factor. Default: ``1e-4``.
+        beta (float): the exponent. Default: ``0.75``.
+        k (float): the additive factor. Default: ``1``.
+
+    Example::
+
+        >>> m = torch.nn.CrossMapLRN2d(3, alpha=1.0)
+        >>> m(torch.ones(1, 4, 1, 1)).flatten()
+        tensor([0.6817, 0.5946, 0.5297, 0.5946])
+    """
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return _functions.CrossMapLRN2d.apply(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+# ndgrad.distributed (a layer above nn, imported on first use) sets this to a function of a process
+# group that returns its world size when the default group is initialized, else None
+_distributed_world_size = None
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose batch statistics are gathered over the processes of a group, for
+    inputs of any rank ≥ 2 `(N, C, *)` (the statistics are per channel `C`).
+
+    Without an initialized process group of several processes (and always in evaluation) it is
+    :class:`BatchNorm1d`'s computation. Synchronizing needs GPU tensors in torch; ndgrad's tensors
+    live on the CPU, so a synchronizing call raises torch's error for CPU inputs.
+
+    Args:
+        num_features (int): the number of channels `C`.
+        eps (float): added to the variance, for stability. Default: ``1e-5``.
+        momentum (float, optional): the weight of the new batch in the running statistics; ``None`` for
+            a cumulative average. Default: ``0.1``.
+        affine (bool): learn `weight` and `bias`. Default: ``True``.
+        track_running_stats (bool): keep running statistics. Default: ``True``.
+        process_group (ProcessGroup, optional): the group to synchronize over (the default group if None).
+        bias (bool): learn `bias` (with `affine`). Default: ``True``.
+
+    Example::
+
+        >>> m = torch.nn.SyncBatchNorm(2)
+        >>> m(torch.tensor([[[1.0], [10.0]], [[3.0], [30.0]]])).flatten()
+        tensor([-1.0000, -1.0000,  1.0000,  1.0000], grad_fn=<ViewBackward0>)
+    """
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        if self.training and _distributed_world_size is not None:   # eval never synchronizes
+            world = _distributed_world_size(self.process_group)
+            if world is not None:
+                # torch checks the device before the group's size: only GPU-like inputs can synchronize
+                if input.device.type not in ("cuda", "hpu", "xpu", "privateuseone"):
+                    raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or privateuseone")
+                if world > 1:
+                    raise NotImplementedError("SyncBatchNorm: synchronizing batch statistics across processes "
+                                              "is not implemented in ndgrad")
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """A copy of `module` whose BatchNorm layers (at any depth) are SyncBatchNorm layers sharing
+        their parameters and running statistics.
+
+        Example::
+
+            >>> m = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.BatchNorm1d(3))
+            >>> torch.nn.SyncBatchNorm.convert_sync_batchnorm(m)[1]
+            SyncBatchNorm(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        """
+        output = module
+        if isinstance(module, _BatchNorm):
+            output = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                   module.track_running_stats, process_group, bias=module.bias is not None)
+            if module.affine:
+                output.weight, output.bias = module.weight, module.bias
+            output.running_mean = module.running_mean
+            output.running_var = module.running_var
+            output.num_batches_tracked = module.num_batches_tracked
+            output.training = module.training
+            if hasattr(module, "qconfig"):
+                output.qconfig = module.qconfig
+        for name, child in module.named_children():
+            output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return output
+
+
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-           "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"]
+           "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm", "CrossMapLRN2d", "SyncBatchNorm"]

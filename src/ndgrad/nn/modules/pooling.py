@@ -1,4 +1,4 @@
-"""Pooling: max, average, adaptive and power-average pooling in 1, 2 and 3 dimensions, and max unpooling."""
+"""Pooling: max, average, adaptive, fractional and power-average pooling in 1, 2 and 3 dimensions, and max unpooling."""
 from .. import functional as F
 from .module import Module
 from .utils import _ntuple
@@ -540,6 +540,84 @@ class MaxUnpool3d(_MaxUnpool):
     _dims, _fn = 3, staticmethod(F.max_unpool3d)
 
 
-__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+class _FractionalMaxPool(Module):
+    """Shared by FractionalMaxPool2d/3d: the output size or ratio, and the optional fixed samples
+    (the buffer `_random_samples`, else drawn at each call)."""
+
+    _dims = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        n = self._dims
+        name = type(self).__name__
+        if n == 3 and (isinstance(kernel_size, int) and kernel_size <= 0 or
+                       isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, n) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        pool = F.fractional_max_pool2d if self._dims == 2 else F.fractional_max_pool3d
+        return pool(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                    _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Fractional max pooling over the last two dimensions (Graham, 2014): windows of `kernel_size`
+    at pseudo-random positions chosen so the output has `output_size`, or `output_ratio` times the
+    input size.
+
+    Args:
+        kernel_size (int or tuple): the window size.
+        output_size (int or tuple, optional): the output's size `(oH, oW)`.
+        output_ratio (float or tuple, optional): the output's size as a fraction of the input's, in (0, 1).
+        return_indices (bool): also return the indices of the maxima (for MaxUnpool2d). Default: ``False``.
+
+    Shape:
+        Input: `(N, C, H, W)` or `(C, H, W)`.
+        Output: `(N, C, oH, oW)` or `(C, oH, oW)`.
+
+    Example::
+
+        >>> m = torch.nn.FractionalMaxPool2d(2, output_size=3)
+        >>> m(torch.randn(1, 2, 7, 7)).shape
+        torch.Size([1, 2, 3, 3])
+    """
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """Fractional max pooling over the last three dimensions (Graham, 2014): windows of `kernel_size`
+    at pseudo-random positions chosen so the output has `output_size`, or `output_ratio` times the
+    input size.
+
+    Args:
+        kernel_size (int or tuple): the window size (positive).
+        output_size (int or tuple, optional): the output's size `(oT, oH, oW)`.
+        output_ratio (float or tuple, optional): the output's size as a fraction of the input's, in (0, 1).
+        return_indices (bool): also return the indices of the maxima (for MaxUnpool3d). Default: ``False``.
+
+    Shape:
+        Input: `(N, C, T, H, W)` or `(C, T, H, W)`.
+        Output: `(N, C, oT, oH, oW)` or `(C, oT, oH, oW)`.
+
+    Example::
+
+        >>> m = torch.nn.FractionalMaxPool3d(2, output_ratio=0.5)
+        >>> m(torch.randn(1, 2, 6, 6, 6)).shape
+        torch.Size([1, 2, 3, 3, 3])
+    """
+    _dims = 3
+
+
+__all__ = ["FractionalMaxPool2d", "FractionalMaxPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
            "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
