@@ -15,7 +15,8 @@ _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|unde
 
 from . import _dtype  # noqa: E402
 from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
-                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
+                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8,
+                     uint16, uint32, uint64)
 from ._tensor import Size, Tensor, device  # noqa: F401
 from ._legacy import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)

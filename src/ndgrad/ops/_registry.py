@@ -24,6 +24,7 @@ from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
 from .._tensor import Tensor, apply_bits
 from ._schema import ArgumentError
+from . import _unsigned
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
@@ -44,7 +45,7 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "unsigned")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -54,6 +55,7 @@ class OpSpec:
         self.forward = forward
         self.promote = promote
         self.view = view
+        self.unsigned = _unsigned.kernel_of(name, view)   # None: takes uint16/32/64 (see _unsigned.py)
         self.bind(None)
 
     @property
@@ -180,12 +182,16 @@ def _unwrap(spec, args):
             or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
             or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
+    if spec.unsigned is not None and (mixed or single_dtype in _UNSIGNED_NP) and (
+            target is None or target in _UNSIGNED_NP) and (exc := _unsigned.refusal(spec, raw, args)):
+        raise exc
     if bf16:
         target = _bfloat16_result(spec, args, target)
     return raw, inputs_require_grad, target
 
 
 _FLOAT32 = _dtype.float32.np
+_UNSIGNED_NP = _dtype.UNSIGNED_NP
 
 
 def _list_arrays(tensors, view):

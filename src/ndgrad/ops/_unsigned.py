@@ -1,0 +1,91 @@
+"""Which ops take torch's "barebones" unsigned dtypes (uint16, uint32, uint64).
+
+torch stores these dtypes and converts them, but compiles only some kernels for them: copies and
+fills, views, cat and stack, indexing by an index tensor, sort and unique, mul, bitwise and/or/xor,
+eq/ne, where, and the reductions that compute in int64 (sum, prod, cumsum...). Every other kernel
+refuses them with a NotImplementedError naming the kernel: `"add_stub" not implemented for 'UInt16'`.
+
+The op glue asks `refusal` once per op whose operands (after type promotion) have one of these
+dtypes; an op's forward never checks for them itself. A view op always takes them (no kernel runs).
+"""
+from .. import _dtype
+
+# ops whose forwards run on the unsigned dtypes as torch's kernels do (or raise torch's own dtype
+# error first, as std's "only support floating point" and mean's "could not infer output dtype")
+TAKES = frozenset("""
+    _to_copy copy_ clone contiguous fill_.Scalar fill_.Tensor zero_ detach lift_fresh
+    cat stack repeat roll diag_embed constant_pad_nd block_diag cartesian_prod _unique2 unique_dim
+    unique_consecutive sort index.Tensor index_select where.self
+    mul.Tensor eq ne isclose isnan isfinite isinf isposinf isneginf signbit
+    bitwise_and bitwise_or bitwise_xor
+    sum sum.dim_IntList nansum prod prod.dim_int cumsum cumprod any any.dim any.dims all all.dim all.dims
+    count_nonzero.dim_IntList mean mean.dim std.correction var.correction std_mean.correction
+    var_mean.correction linalg_vector_norm
+    trunc floor ceil round nan_to_num
+""".split())
+
+# the kernel a refusing op names where it is not torch's usual "<op>_cpu": a name, or a function of
+# the op's arguments returning it (None: the call takes them after all, as pow's exponents 0 and 1)
+KERNELS = {
+    "add.Tensor": "add_stub", "sub.Tensor": "add_stub", "rsub.Tensor": "add_stub", "rsub.Scalar": "add_stub",
+    "div.Tensor_mode": lambda input, other, rounding_mode=None: f"div_{rounding_mode}_cpu",
+    "floor_divide": "div_floor_cpu", "pow.Tensor_Tensor": "pow", "pow.Scalar": "pow",
+    "pow.Tensor_Scalar": lambda input, exponent: None if exponent in (0, 1) else "pow",
+    "sgn": "sign_cpu", "addcmul": "addcmul_cpu_out", "addcdiv": "addcdiv_cpu_out",
+    "lerp.Scalar": "lerp_kernel_scalar", "lerp.Tensor": "lerp_kernel_tensor",
+    "mm": "addmm_impl_cpu_", "addmm": "addmm_impl_cpu_", "bmm": "bmm", "dot": "dot", "mv": "addmv_impl_cpu",
+    "bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu",
+    "max": "max_all", "min": "min_all", "max.dim": "max_cpu", "min.dim": "min_cpu",
+    "amax": "max_values_cpu", "amin": "min_values_cpu",
+    "count_nonzero": "nonzero_count_cpu", "nonzero": "nonzero_count_cpu", "argwhere": "nonzero_count_cpu",
+    "gather": "scatter_gather_tensor_cpu", "scatter.src": "scatter_gather_tensor_cpu",
+    "scatter.value": "scatter_fill_cpu", "scatter_add": "scatter_gather_tensor_cpu",
+    "scatter_reduce.two": "scatter_gather_tensor_cpu", "index_add": "scatter_gather_tensor_cpu",
+    "take_along_dim": "scatter_gather_tensor_cpu",
+    "index_put": "index_put", "masked_fill.Scalar": "masked_fill", "masked_fill.Tensor": "masked_fill",
+    "masked_select": "masked_select", "masked_scatter": "masked_scatter", "put": "take_put_cpu",
+    "put_": "take_put_cpu", "index_fill.int_Scalar": "index_fill_cpu", "index_fill.int_Tensor": "index_fill_cpu",
+    "index_copy": "index_copy_cpu", "searchsorted": "searchsorted_out_cpu", "searchsorted.Tensor": "searchsorted_out_cpu",
+    "tril": "tril", "triu": "triu", "trace": "trace", "histc": "aminmax_cpu", "isin": "isin_default_cpu",
+    "logcumsumexp": "logcumsumexp_out_cpu", "cummin": "cummin_cpu", "cummax": "cummax_cpu",
+    "clamp": lambda input, min=None, max=None: ("clamp_scalar_cpu" if min is not None and max is not None else
+                                                "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"),
+    "clamp_min": "clamp_min_scalar_cpu", "clamp_max": "clamp_max_scalar_cpu",
+    "bernoulli": "bernoulli_tensor_cpu_self_", "uniform_": "check_uniform_bounds", "normal_": "normal_kernel_cpu",
+}
+
+# factories given one of these dtypes as `dtype=`: those that refuse it and their kernel (the others,
+# zeros, full, empty, tensor, randint..., take it)
+FACTORY_KERNELS = {
+    "arange": "arange_cpu", "range": "range_cpu", "linspace": "linspace_cpu", "logspace": "logspace_cpu",
+    "eye": "eye", "randperm": "randperm", "tril_indices": "tril_indices", "triu_indices": "triu_indices",
+    "rand": "check_uniform_bounds", "rand_like": "check_uniform_bounds", "randn": "normal_kernel_cpu",
+    "randn_like": "normal_kernel_cpu", "normal": "normal_kernel_cpu",
+}
+
+
+def kernel_of(name, view):
+    """What an op's spec keeps (`OpSpec.unsigned`): None where the op takes the unsigned dtypes, else
+    the refusing kernel's name or function (see KERNELS)."""
+    if view or name in TAKES:
+        return None
+    return KERNELS.get(name) or f"{name.split('.')[0].rstrip('_')}_cpu"
+
+
+def refusal(spec, raw, args):
+    """torch's NotImplementedError for op `spec` if one of its arrays `raw` (after promotion) has an
+    unsigned dtype its kernel refuses; None where the call goes ahead."""
+    found = next((a.dtype for a in raw if getattr(a, "dtype", None) in _dtype.UNSIGNED_NP), None)
+    if found is None:
+        return None
+    kernel = spec.unsigned if isinstance(spec.unsigned, str) else spec.unsigned(*args)
+    if kernel is None:
+        return None
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.type_word(found)}'")
+
+
+def check_factory(name, d):
+    """Refuse `dtype=d` (an unsigned dtype) where torch's factory `name` has no kernel for it."""
+    kernel = FACTORY_KERNELS.get(name)
+    if kernel is not None:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{d.title}'")
