@@ -121,7 +121,7 @@ def from_numpy_dtype(np_dtype):
         d = np.dtype(np_dtype)
         if d in _from_np:
             return _from_np[d]
-        raise TypeError(f"can't convert np.ndarray of type numpy.{d.name}. The only supported types are: "
+        raise TypeError(f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types are: "
                         "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
                         "uint16, uint8, and bool.")
 

@@ -13,10 +13,12 @@ from .. import _dtype
 # ops whose forwards run on the unsigned dtypes as torch's kernels do (or raise torch's own dtype
 # error first, as std's "only support floating point" and mean's "could not infer output dtype")
 TAKES = frozenset("""
-    _to_copy copy_ clone contiguous fill_.Scalar fill_.Tensor zero_ detach lift_fresh
-    cat stack repeat roll diag_embed constant_pad_nd block_diag cartesian_prod _unique2 unique_dim
-    unique_consecutive sort index.Tensor index_select where.self
-    mul.Tensor eq ne isclose isnan isfinite isinf isposinf isneginf signbit
+    _to_copy copy_ clone contiguous _lazy_clone lift lift_fresh fill.Scalar fill.Tensor fill_.Scalar fill_.Tensor
+    zero_ random_ random_.from random_.to detach _unsafe_view _reshape_copy unsafe_split.Tensor unsafe_split_with_sizes
+    select_scatter slice_scatter diagonal_scatter as_strided_scatter cat stack repeat roll diag_embed constant_pad_nd
+    block_diag cartesian_prod _unique _unique2 unique_dim unique_consecutive unique_dim_consecutive sort sort.stable
+    index.Tensor index_select index_reduce embedding where.self values complex polar frexp.Tensor addcdiv
+    mul.Tensor eq ne eq_.Scalar eq_.Tensor ne_.Scalar ne_.Tensor isclose isnan isfinite isinf isposinf isneginf signbit
     bitwise_and bitwise_or bitwise_xor
     sum sum.dim_IntList nansum prod prod.dim_int cumsum cumprod any any.dim any.dims all all.dim all.dims
     count_nonzero.dim_IntList mean mean.dim std.correction var.correction std_mean.correction
@@ -31,22 +33,33 @@ KERNELS = {
     "div.Tensor_mode": lambda input, other, rounding_mode=None: f"div_{rounding_mode}_cpu",
     "floor_divide": "div_floor_cpu", "pow.Tensor_Tensor": "pow", "pow.Scalar": "pow",
     "pow.Tensor_Scalar": lambda input, exponent: None if exponent in (0, 1) else "pow",
-    "sgn": "sign_cpu", "addcmul": "addcmul_cpu_out", "addcdiv": "addcdiv_cpu_out",
+    "sgn": "sign_cpu", "addcmul": "addcmul_cpu_out", "dist": "add_stub",
+    "relu": "clamp_min_scalar_cpu", "hardtanh": "clamp_scalar_cpu", "clamp_min.Tensor": "maximum_cpu",
+    "clamp_max.Tensor": "minimum_cpu", "fmax": "maximum_cpu", "fmin": "minimum_cpu",
+    "_softmax": lambda input, dim, half_to_float=False: _softmax_kernel("softmax", input, dim),
+    "_log_softmax": lambda input, dim, half_to_float=False: _softmax_kernel("log_softmax", input, dim),
     "lerp.Scalar": "lerp_kernel_scalar", "lerp.Tensor": "lerp_kernel_tensor",
-    "mm": "addmm_impl_cpu_", "addmm": "addmm_impl_cpu_", "bmm": "bmm", "dot": "dot", "mv": "addmv_impl_cpu",
+    "mm": "addmm_impl_cpu_", "addmm": "addmm_impl_cpu_", "bmm": "bmm", "dot": "dot", "vdot": "dot",
+    "mv": "addmv_impl_cpu", "linalg_cross": "cross",
     "bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu",
     "max": "max_all", "min": "min_all", "max.dim": "max_cpu", "min.dim": "min_cpu",
     "amax": "max_values_cpu", "amin": "min_values_cpu",
-    "count_nonzero": "nonzero_count_cpu", "nonzero": "nonzero_count_cpu", "argwhere": "nonzero_count_cpu",
+    "count_nonzero": lambda input, dim=None: "nonzero_count_cpu" if dim is None else None,
+    "nonzero": "nonzero_count_cpu", "nonzero_numpy": "nonzero_count_cpu",
+    "median": "median_cpu", "nanmedian": "median_cpu", "median.dim": "median_out", "nanmedian.dim": "median_out",
     "gather": "scatter_gather_tensor_cpu", "scatter.src": "scatter_gather_tensor_cpu",
     "scatter.value": "scatter_fill_cpu", "scatter_add": "scatter_gather_tensor_cpu",
     "scatter_reduce.two": "scatter_gather_tensor_cpu", "index_add": "scatter_gather_tensor_cpu",
     "take_along_dim": "scatter_gather_tensor_cpu",
-    "index_put": "index_put", "masked_fill.Scalar": "masked_fill", "masked_fill.Tensor": "masked_fill",
+    "index_put": lambda input, indices, values, accumulate=False, unsafe=False: _index_put_kernel(indices, values,
+                                                                                                 accumulate),
+    "masked_fill.Scalar": "masked_fill", "masked_fill.Tensor": "masked_fill",
     "masked_select": "masked_select", "masked_scatter": "masked_scatter", "put": "take_put_cpu",
     "put_": "take_put_cpu", "index_fill.int_Scalar": "index_fill_cpu", "index_fill.int_Tensor": "index_fill_cpu",
-    "index_copy": "index_copy_cpu", "searchsorted": "searchsorted_out_cpu", "searchsorted.Tensor": "searchsorted_out_cpu",
+    "index_copy": "index_copy_cpu", "searchsorted": "searchsorted_out_cpu", "bucketize": "searchsorted_out_cpu",
+    "channel_shuffle": "channel_shuffle", "pixel_shuffle": "pixel_shuffle", "pixel_unshuffle": "pixel_unshuffle",
     "tril": "tril", "triu": "triu", "trace": "trace", "histc": "aminmax_cpu", "isin": "isin_default_cpu",
+    "rot90": "flip_cpu",
     "logcumsumexp": "logcumsumexp_out_cpu", "cummin": "cummin_cpu", "cummax": "cummax_cpu",
     "clamp": lambda input, min=None, max=None: ("clamp_scalar_cpu" if min is not None and max is not None else
                                                 "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"),
@@ -62,6 +75,17 @@ FACTORY_KERNELS = {
     "rand": "check_uniform_bounds", "rand_like": "check_uniform_bounds", "randn": "normal_kernel_cpu",
     "randn_like": "normal_kernel_cpu", "normal": "normal_kernel_cpu",
 }
+
+
+def _softmax_kernel(name, input, dim):
+    last = dim in (-1, input.ndim - 1)
+    return f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
+
+
+def _index_put_kernel(indices, values, accumulate):
+    # torch writes one value through one boolean mask with masked_fill
+    mask = len(indices) == 1 and getattr(indices[0], "dtype", None) in (_dtype.bool_, _dtype.uint8)
+    return "masked_fill" if mask and values.numel() == 1 and not accumulate else "index_put"
 
 
 def kernel_of(name, view):

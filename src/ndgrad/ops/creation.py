@@ -48,7 +48,7 @@ def _new(data, requires_grad=False):
 def _dtype_arg(fname, dtype, default=None):
     """The ndgrad dtype a factory's `dtype=` names (None: `default`, else the default float)."""
     if dtype is None:
-        return default or _dtype.defaults.float
+        dtype = default or _dtype.defaults.float
     if isinstance(dtype, _dtype.dtype):
         if dtype in _dtype.UNSIGNED:
             _unsigned.check_factory(fname, dtype)
