@@ -493,8 +493,8 @@ if _typing.TYPE_CHECKING:
         "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
         "set_num_threads", "set_printoptions", "set_warn_always", "short", "signal", "sparse", "sparse_bsc",
         "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "storage", "strided",
-        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint8",
-        "use_deterministic_algorithms", "utils", "version", "vmap"]
+        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32",
+        "uint64", "uint8", "use_deterministic_algorithms", "utils", "version", "vmap"]
 
     # the 558 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...
