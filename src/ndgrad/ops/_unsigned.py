@@ -5,8 +5,9 @@ fills, views, cat and stack, indexing by an index tensor, sort and unique, mul, 
 eq/ne, where, and the reductions that compute in int64 (sum, prod, cumsum...). Every other kernel
 refuses them with a NotImplementedError naming the kernel: `"add_stub" not implemented for 'UInt16'`.
 
-The op glue asks `refusal` once per op whose operands (after type promotion) have one of these
-dtypes; an op's forward never checks for them itself. A view op always takes them (no kernel runs).
+The op glue (`_registry._unwrap`) asks `refusal` once per op whose operands (after type promotion)
+have one of these dtypes, so that no op's forward checks for them itself; a view op always takes
+them (no kernel runs). Factories given one as `dtype=` ask `check_factory` (creation._dtype_arg).
 """
 from .. import _dtype
 
@@ -17,7 +18,8 @@ TAKES = frozenset("""
     zero_ random_ random_.from random_.to detach _unsafe_view _reshape_copy unsafe_split.Tensor unsafe_split_with_sizes
     select_scatter slice_scatter diagonal_scatter as_strided_scatter cat stack repeat roll diag_embed constant_pad_nd
     block_diag cartesian_prod _unique _unique2 unique_dim unique_consecutive unique_dim_consecutive sort sort.stable
-    index.Tensor index_select index_reduce embedding where.self values complex polar frexp.Tensor addcdiv
+    index.Tensor index_select index_reduce embedding where.self
+    values complex polar frexp.Tensor addcdiv nll_loss nll_loss2d
     mul.Tensor eq ne eq_.Scalar eq_.Tensor ne_.Scalar ne_.Tensor isclose isnan isfinite isinf isposinf isneginf signbit
     bitwise_and bitwise_or bitwise_xor
     sum sum.dim_IntList nansum prod prod.dim_int cumsum cumprod any any.dim any.dims all all.dim all.dims
