@@ -207,9 +207,17 @@ def _set(t, i, v):
 # (name, call on x: a 2x3 tensor of unsigned dtype d in library T, what torch does): None, it works; a
 # kernel's name, it raises NotImplementedError('"<kernel>" not implemented for 'UInt16''); an exception
 # type's name, it raises that (promotion refused, a dtype check of the op's own). Not listed, as known
-# differences: sum/cumsum into an unsigned result (`sum(dtype=torch.uint16)`, `cumsum_`), which ndgrad
-# computes; the random fills (uniform_, bernoulli, exponential_...), which give ndgrad's own messages.
+# differences: the random fills (uniform_, bernoulli, exponential_...), which give ndgrad's own messages.
 OPS = [
+    # reductions that take them but compute in int64 refuse to write an unsigned result
+    ('sum_into', lambda T, x, d: T.ones(3, dtype=T.int64).sum(dtype=d), 'sum_cpu'),
+    ('sum_dim_into', lambda T, x, d: x.sum(0, dtype=d), 'sum_cpu'),
+    ('nansum_into', lambda T, x, d: x.nansum(dtype=d), 'sum_cpu'),
+    ('prod_into', lambda T, x, d: x.prod(1, dtype=d), 'prod_out_cpu'),
+    ('cumsum_into', lambda T, x, d: x.long().cumsum(0, dtype=d), 'cumsum_out_cpu'),
+    ('cumsum_', lambda T, x, d: x.clone().cumsum_(0), 'cumsum_out_cpu'),
+    ('cumprod_', lambda T, x, d: x.clone().cumprod_(1), 'cumprod_out_cpu'),
+    ('sum_float_into', lambda T, x, d: x.float().sum(dtype=d), 'sum_cpu'),
     ('zeros', lambda T, x, d: T.zeros(2, 3, dtype=d), None),
     ('ones', lambda T, x, d: T.ones(2, 3, dtype=d), None),
     ('full', lambda T, x, d: T.full((2,), 7, dtype=d), None),

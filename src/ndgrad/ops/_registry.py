@@ -45,7 +45,8 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "unsigned")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "unsigned",
+                 "unsigned_result")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -56,6 +57,7 @@ class OpSpec:
         self.promote = promote
         self.view = view
         self.unsigned = _unsigned.kernel_of(name, view)   # None: takes uint16/32/64 (see _unsigned.py)
+        self.unsigned_result = name in _unsigned.RESULT_KERNELS   # ... but refuses to write one
         self.bind(None)
 
     @property
@@ -185,6 +187,8 @@ def _unwrap(spec, args):
     if spec.unsigned is not None and (mixed or single_dtype in _UNSIGNED_NP) and (
             target is None or target in _UNSIGNED_NP) and (exc := _unsigned.refusal(spec, raw, args)):
         raise exc
+    if spec.unsigned_result:
+        _unsigned.check_result(spec, args)
     if bf16:
         target = _bfloat16_result(spec, args, target)
     return raw, inputs_require_grad, target
@@ -376,6 +380,8 @@ def call_inplace(spec, args):
         record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
+    if spec.unsigned_result:
+        _unsigned.check_result(spec, args, self)
     if recording:
         record.check_leaf_inplace(self)   # first, as torch: before an op without a derivative refuses
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:

@@ -69,6 +69,11 @@ KERNELS = {
     "bernoulli": "bernoulli_tensor_cpu_self_", "uniform_": "check_uniform_bounds", "normal_": "normal_kernel_cpu",
 }
 
+# ops of TAKES that compute in another dtype (int64) and refuse to write an unsigned result: a `dtype=`
+# argument naming one, or in place into a tensor of one (`cumsum_`)
+RESULT_KERNELS = {"sum": "sum_cpu", "sum.dim_IntList": "sum_cpu", "nansum": "sum_cpu", "prod": "prod_out_cpu",
+                  "prod.dim_int": "prod_out_cpu", "cumsum": "cumsum_out_cpu", "cumprod": "cumprod_out_cpu"}
+
 # factories given one of these dtypes as `dtype=`: those that refuse it and their kernel (the others,
 # zeros, full, empty, tensor, randint..., take it)
 FACTORY_KERNELS = {
@@ -108,6 +113,15 @@ def refusal(spec, raw, args):
     if kernel is None:
         return None
     return NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.type_word(found)}'")
+
+
+def check_result(spec, args, into=None):
+    """Refuse op `spec` (of RESULT_KERNELS) writing an unsigned result: into `into` (a Tensor written in place),
+    else in the dtype its arguments `args` name."""
+    d = into.dtype if into is not None else next(
+        (a for a in args if type(a) is _dtype.dtype and a in _dtype.UNSIGNED), None)
+    if d in _dtype.UNSIGNED:
+        raise NotImplementedError(f"\"{RESULT_KERNELS[spec.name]}\" not implemented for '{d.title}'")
 
 
 def check_factory(name, d):
