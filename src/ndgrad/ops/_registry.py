@@ -45,8 +45,7 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "unsigned",
-                 "unsigned_result")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -56,8 +55,6 @@ class OpSpec:
         self.forward = forward
         self.promote = promote
         self.view = view
-        self.unsigned = _unsigned.kernel_of(name, view)   # None: takes uint16/32/64 (see _unsigned.py)
-        self.unsigned_result = name in _unsigned.RESULT_KERNELS   # ... but refuses to write one
         self.bind(None)
 
     @property
@@ -144,7 +141,7 @@ def _unwrap(spec, args):
     raw = list(args)
     inputs_require_grad = False
     single_dtype = None
-    mixed = False
+    mixed = unsigned = False
     bf16 = False
     scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
@@ -162,6 +159,7 @@ def _unwrap(spec, args):
                 single_dtype = d.dtype
             elif d.dtype != single_dtype:
                 mixed = True
+                unsigned = unsigned or d.dtype in _UNSIGNED_NP   # (the first tensor's: after the loop)
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
             raw[i] = _list_arrays(a, spec.view)
             if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
@@ -184,10 +182,11 @@ def _unwrap(spec, args):
             or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
             or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
-    if spec.unsigned is not None and (mixed or single_dtype in _UNSIGNED_NP) and (
-            target is None or target in _UNSIGNED_NP) and (exc := _unsigned.refusal(spec, raw, args)):
+    # uint16/32/64 operands: the op's kernel may refuse them (ops/_unsigned.py)
+    if (unsigned or single_dtype in _UNSIGNED_NP) and (target is None or target in _UNSIGNED_NP) and (
+            exc := _unsigned.refusal(spec, raw, args)):
         raise exc
-    if spec.unsigned_result:
+    if spec.name in _UNSIGNED_RESULT:
         _unsigned.check_result(spec, args)
     if bf16:
         target = _bfloat16_result(spec, args, target)
@@ -196,6 +195,7 @@ def _unwrap(spec, args):
 
 _FLOAT32 = _dtype.float32.np
 _UNSIGNED_NP = _dtype.UNSIGNED_NP
+_UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
 
 
 def _list_arrays(tensors, view):
@@ -380,7 +380,7 @@ def call_inplace(spec, args):
         record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
-    if spec.unsigned_result:
+    if spec.name in _UNSIGNED_RESULT:
         _unsigned.check_result(spec, args, self)
     if recording:
         record.check_leaf_inplace(self)   # first, as torch: before an op without a derivative refuses

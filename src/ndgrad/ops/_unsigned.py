@@ -96,8 +96,8 @@ def _index_put_kernel(indices, values, accumulate):
 
 
 def kernel_of(name, view):
-    """What an op's spec keeps (`OpSpec.unsigned`): None where the op takes the unsigned dtypes, else
-    the refusing kernel's name or function (see KERNELS)."""
+    """None where op `name` takes the unsigned dtypes, else its refusing kernel's name or function (see
+    KERNELS)."""
     if view or name in TAKES:
         return None
     return KERNELS.get(name) or f"{name.split('.')[0].rstrip('_')}_cpu"
@@ -106,10 +106,12 @@ def kernel_of(name, view):
 def refusal(spec, raw, args):
     """torch's NotImplementedError for op `spec` if one of its arrays `raw` (after promotion) has an
     unsigned dtype its kernel refuses; None where the call goes ahead."""
-    found = next((a.dtype for a in raw if getattr(a, "dtype", None) in _dtype.UNSIGNED_NP), None)
+    kernel = kernel_of(spec.name, spec.view)
+    found = kernel and next((a.dtype for a in raw if getattr(a, "dtype", None) in _dtype.UNSIGNED_NP), None)
     if found is None:
         return None
-    kernel = spec.unsigned if isinstance(spec.unsigned, str) else spec.unsigned(*args)
+    if not isinstance(kernel, str):
+        kernel = kernel(*args)
     if kernel is None:
         return None
     return NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.type_word(found)}'")
