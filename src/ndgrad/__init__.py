@@ -15,7 +15,8 @@ _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|unde
 
 from . import _dtype  # noqa: E402
 from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
-                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
+                     get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8,
+                     uint16, uint32, uint64)
 from ._tensor import Size, Tensor, device  # noqa: F401
 from ._legacy import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)
@@ -492,8 +493,8 @@ if _typing.TYPE_CHECKING:
         "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
         "set_num_threads", "set_printoptions", "set_warn_always", "short", "signal", "sparse", "sparse_bsc",
         "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "storage", "strided",
-        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint8",
-        "use_deterministic_algorithms", "utils", "version", "vmap"]
+        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32",
+        "uint64", "uint8", "use_deterministic_algorithms", "utils", "version", "vmap"]
 
     # the 558 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...

@@ -48,6 +48,8 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self):
+        if self._rank < 2:   # as torch: integers and bool have no complex counterpart
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.title}")
         return {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}.get(self, self)
 
 
@@ -82,6 +84,13 @@ bfloat16 = (dtype("bfloat16", "BFloat16", _ml_dtypes.bfloat16, 2) if _ml_dtypes 
             _MissingDtype("bfloat16", "BFloat16", 2, 2, "ml_dtypes"))
 complex64 = dtype("complex64", "ComplexFloat", np.complex64, 3)
 complex128 = dtype("complex128", "ComplexDouble", np.complex128, 3)
+# torch's "barebones" unsigned dtypes: storage, conversions and a few kernels (ops/_unsigned.py lists
+# them); no promotion with another integer, bool or complex dtype
+uint16 = dtype("uint16", "UInt16", np.uint16, 1)
+uint32 = dtype("uint32", "UInt32", np.uint32, 1)
+uint64 = dtype("uint64", "UInt64", np.uint64, 1)
+UNSIGNED = (uint16, uint32, uint64)
+UNSIGNED_NP = frozenset(d.np for d in UNSIGNED)
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128) + \
     ((bfloat16,) if _ml_dtypes is not None else ())
@@ -92,13 +101,13 @@ INEXACT_KINDS = "fcV"
 BF16_NP = bfloat16.np if _ml_dtypes is not None else None
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16, "int": int32,
            "long": int64, "cfloat": complex64, "cdouble": complex128, "bool": bool_}
-_from_np = {d.np: d for d in ALL}
+_from_np = {d.np: d for d in ALL + UNSIGNED}
 
 
 def type_word(x):
     """torch's word for a dtype in messages (Float, Double, Long...); x: a dtype or a NumPy dtype."""
     return x.title if isinstance(x, dtype) else from_numpy_dtype(np.dtype(x)).title
-_by_name_map = {d.name: d for d in ALL + (bfloat16,)}
+_by_name_map = {d.name: d for d in ALL + UNSIGNED + (bfloat16,)}
 
 
 def _by_name(name):
@@ -112,8 +121,9 @@ def from_numpy_dtype(np_dtype):
         d = np.dtype(np_dtype)
         if d in _from_np:
             return _from_np[d]
-        raise TypeError(f"can't convert np.ndarray of type numpy.{d.name}. The only supported types are: "
-                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+        raise TypeError(f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types are: "
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
+                        "uint16, uint8, and bool.")
 
 
 def is_bfloat16(np_dtype):
@@ -200,6 +210,9 @@ def promote_types(a, b):
     """
     if a is b:
         return a
+    if (a in UNSIGNED or b in UNSIGNED) and not (a.is_floating_point or b.is_floating_point):
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {a.title} and {b.title}")
     if a._rank != b._rank:
         hi, lo = (a, b) if a._rank > b._rank else (b, a)
         if hi._rank == 3 and lo._rank == 2:  # complex keeps the wider float precision

@@ -97,6 +97,8 @@ class _Pickler(pickle._Pickler):   # the Python pickler: only it lets a global b
 
     def persistent_id(self, obj):
         if type(obj) is _Storage:
+            if obj.array.dtype in _dtype.UNSIGNED_NP:   # no typed storage class in torch: bytes (see _tensor)
+                return ("storage", _global("torch.storage", "UntypedStorage"), obj.key, "cpu", obj.array.nbytes)
             title = _dtype.from_numpy_dtype(obj.array.dtype).title
             return ("storage", _global("torch", f"{title}Storage"), obj.key, "cpu", obj.array.size)
         return None
@@ -137,8 +139,10 @@ class _Pickler(pickle._Pickler):   # the Python pickler: only it lets a global b
             storage = self.storages[id(root)] = _Storage(str(len(self.storages)), root)
             self.keep.append(root)
         strides = t.stride() if shares else tuple(math.prod(array.shape[k + 1:]) for k in range(array.ndim))
-        return _global("torch._utils", "_rebuild_tensor_v2"), (
-            storage, offset // item, tuple(array.shape), strides, bool(requires_grad), collections.OrderedDict())
+        args = (storage, offset // item, tuple(array.shape), strides, bool(requires_grad), collections.OrderedDict())
+        if array.dtype in _dtype.UNSIGNED_NP:   # as torch writes the dtypes it has no typed storage for
+            return _global("torch._utils", "_rebuild_tensor_v3"), args + (t.dtype,)
+        return _global("torch._utils", "_rebuild_tensor_v2"), args
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
@@ -216,12 +220,28 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     return from_numpy(array).requires_grad_(bool(requires_grad))
 
 
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None,
+                       byteorder="<"):
+    """A tensor over an untyped (byte) storage, of `dtype` (torch's form for uint16/32/64); `byteorder`: the
+    archive's, which the loader passes."""
+    if not isinstance(storage, np.ndarray) or storage.dtype != np.uint8 or not isinstance(dtype, _dtype.dtype) \
+            or storage.size % dtype.itemsize:
+        raise RuntimeError(f"ndgrad.load: a tensor record is malformed (a {dtype} tensor over storage "
+                           f"{getattr(storage, 'dtype', type(storage).__name__)})")
+    typed = storage.view(dtype.np.newbyteorder(byteorder))
+    if not typed.dtype.isnative:
+        typed = typed.astype(dtype.np)
+    return _rebuild_tensor_v2(typed, storage_offset, size, stride, requires_grad, backward_hooks, metadata)
+
+
 def _rebuild_parameter(data, requires_grad, backward_hooks, *state):
     return Parameter(data, bool(requires_grad))
 
 
 _TORCH_NAMES = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+    ("torch._utils", "_rebuild_tensor_v3"): _rebuild_tensor_v3,
+    ("torch.storage", "UntypedStorage"): _StorageType(_dtype.uint8),   # bytes
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter,
     ("torch", "Size"): Size,
@@ -384,6 +404,8 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module, name):
         key = (module, name)
         found = _TORCH_NAMES.get(key) or _SAFE_BUILTINS.get(key) or _user_safe.get(key)
+        if found is _rebuild_tensor_v3:   # reads its byte storage in the archive's byte order
+            return functools.partial(found, byteorder=self.archive.byteorder)
         if found is not None:
             return found
         if self.weights_only:

@@ -83,6 +83,8 @@ def _pointwise(spec):
                 kind = a.dtype.kind
                 if kind == "V":   # bfloat16: computed in float32 by the glue
                     raise Fallback
+                if kind == "u" and a.dtype in _dtype.UNSIGNED_NP:
+                    raise Fallback   # uint16/32/64: the glue decides whether the op takes them (ops/_unsigned.py)
                 if promote is not None:   # (_unwrap promotes when any two arrays' dtypes differ, operands or not)
                     if dtype is None:
                         dtype = a.dtype

@@ -24,6 +24,7 @@ from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
 from .._tensor import Tensor, apply_bits
 from ._schema import ArgumentError
+from . import _unsigned
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
@@ -141,7 +142,7 @@ def _unwrap(spec, args):
     raw = list(args)
     inputs_require_grad = False
     single_dtype = None
-    mixed = False
+    mixed = unsigned = False
     bf16 = False
     scalar_rank = -1   # the highest category of a Python scalar operand (see _scalar_lifts)
     for i, a in enumerate(args):
@@ -159,6 +160,7 @@ def _unwrap(spec, args):
                 single_dtype = d.dtype
             elif d.dtype != single_dtype:
                 mixed = True
+                unsigned = unsigned or d.dtype in _UNSIGNED_NP   # (the first tensor's: after the loop)
         elif i in spec.list_pos or (type(a) in (list, tuple) and a and isinstance(a[0], Tensor)):
             raw[i] = _list_arrays(a, spec.view)
             if not spec.view and any(is_array(x) and _dtype.is_bfloat16(x.dtype) for x in raw[i]):
@@ -181,12 +183,20 @@ def _unwrap(spec, args):
             or promote == "float" and single_dtype is not None and single_dtype.kind in "biu"   # ints compute in float
             or len(args) > 1 and scalar_rank >= 0 and _scalar_lifts(single_dtype, scalar_rank)):
         target = _promote(spec, raw, args)
+    # uint16/32/64 operands: the op's kernel may refuse them (ops/_unsigned.py)
+    if (unsigned or single_dtype in _UNSIGNED_NP) and (target is None or target in _UNSIGNED_NP) and (
+            exc := _unsigned.refusal(spec, raw, args)):
+        raise exc
+    if spec.name in _UNSIGNED_RESULT:
+        _unsigned.check_result(spec, args)
     if bf16:
         target = _bfloat16_result(spec, args, target)
     return raw, inputs_require_grad, target
 
 
 _FLOAT32 = _dtype.float32.np
+_UNSIGNED_NP = _dtype.UNSIGNED_NP
+_UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
 
 
 def _list_arrays(tensors, view):
@@ -371,6 +381,8 @@ def call_inplace(spec, args):
         record.refuse_view_inplace(self)
     if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
         return self
+    if spec.name in _UNSIGNED_RESULT:
+        _unsigned.check_result(spec, args, self)
     if recording:
         record.check_leaf_inplace(self)   # first, as torch: before an op without a derivative refuses
         if spec.node_cls is not None and 0 in spec.saved_pos and 0 in spec.diff_pos:

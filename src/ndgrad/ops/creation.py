@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtype
 from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._schema import Parser
+from . import _unsigned
 from .shape import _alias, _plain_size, _strided
 from .._meta_array import NO_DATA, MetaArray
 from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, format_order, legacy_array, preserve_format,
@@ -47,8 +48,10 @@ def _new(data, requires_grad=False):
 def _dtype_arg(fname, dtype, default=None):
     """The ndgrad dtype a factory's `dtype=` names (None: `default`, else the default float)."""
     if dtype is None:
-        return default or _dtype.defaults.float
+        dtype = default or _dtype.defaults.float
     if isinstance(dtype, _dtype.dtype):
+        if dtype in _dtype.UNSIGNED:
+            _unsigned.check_factory(fname, dtype)
         return dtype
     if dtype in (bool, int, float, complex):
         return _dtype.to_dtype(dtype)
@@ -170,6 +173,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     # with a dtype given, numbers convert straight to it (0.1 -> float64 without a float32 detour),
     # with C casts (1.7 -> 1, -1 -> 255 for uint8): build in the widest type of their kind, then cast
     build = inferred.np if target is inferred else _WIDEST[inferred.np.kind]
+    if target is _dtype.uint64 and inferred._rank in (1, 2) and not isinstance(data, (np.ndarray, Tensor)):
+        return _new(_uint64_data(data, inferred), requires_grad)
     try:
         with np.errstate(all="ignore"):
             arr = np.array(_to_arrays(data), dtype=build, order="C")   # torch copies are contiguous
@@ -182,6 +187,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             raise TypeError(f"tensor(): can't convert complex data to {target}")
         if target._rank == 1 and arr.size and not isinstance(data, (np.ndarray, Tensor)):
             low, high = _int_range(target)   # Python numbers are range-checked, arrays cast
+            if arr.dtype.kind == "f" and not target.is_signed:   # negative floats never wrap
+                low = 0
             if not (arr.min() >= low and arr.max() <= high):
                 raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
         with np.errstate(all="ignore"):
@@ -190,6 +197,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 _WIDEST = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
+
+
+def _uint64_data(data, inferred):
+    """Python numbers as uint64, converted one by one as torch does (Python's own unsigned conversion):
+    ints up to 2**64 - 1, no negative ints, no floats."""
+    values = np.array(_to_arrays(data), dtype=object, order="C")
+    if inferred._rank == 2 and values.size:
+        raise TypeError("an integer is required")
+    if values.size and not (values.min() >= 0 and values.max() < 1 << 64):
+        bad = next(v for v in values.flat if not 0 <= v < 1 << 64)
+        raise OverflowError("can't convert negative int to unsigned" if bad < 0 else "int too big to convert")
+    return values.astype(np.uint64)
 
 
 @register()

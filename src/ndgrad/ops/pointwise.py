@@ -1332,6 +1332,8 @@ def equal(input, other):
         >>> torch.equal(torch.tensor([1, 2]), torch.tensor([[1, 2]]))
         False
     """
+    if input.dtype is not other.dtype:   # torch compares in the promoted dtype: raises where there is none
+        _dtype.promote_types(input.dtype, other.dtype)
     return input.shape == other.shape and bool(np.array_equal(resolved_data(input), resolved_data(other)))
 
 
