@@ -496,5 +496,5 @@ if _typing.TYPE_CHECKING:
         "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32",
         "uint64", "uint8", "use_deterministic_algorithms", "utils", "version", "vmap"]
 
-    # the 558 names installed at import (the op registry's functions, ...)
+    # the 564 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...

@@ -97,9 +97,10 @@ if _typing.TYPE_CHECKING:
         TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss)
     from ndgrad.nn.modules.module import Module as Module  # noqa: F401,F811
     from ndgrad.nn.modules.normalization import (BatchNorm1d as BatchNorm1d, BatchNorm2d as BatchNorm2d,  # noqa: F401,F811
-        BatchNorm3d as BatchNorm3d, GroupNorm as GroupNorm, InstanceNorm1d as InstanceNorm1d,
-        InstanceNorm2d as InstanceNorm2d, InstanceNorm3d as InstanceNorm3d, LayerNorm as LayerNorm,
-        LocalResponseNorm as LocalResponseNorm, RMSNorm as RMSNorm)
+        BatchNorm3d as BatchNorm3d, CrossMapLRN2d as CrossMapLRN2d, GroupNorm as GroupNorm,
+        InstanceNorm1d as InstanceNorm1d, InstanceNorm2d as InstanceNorm2d, InstanceNorm3d as InstanceNorm3d,
+        LayerNorm as LayerNorm, LocalResponseNorm as LocalResponseNorm, RMSNorm as RMSNorm,
+        SyncBatchNorm as SyncBatchNorm)
     from ndgrad.nn.modules.padding import (CircularPad1d as CircularPad1d, CircularPad2d as CircularPad2d,  # noqa: F401,F811
         CircularPad3d as CircularPad3d, ConstantPad1d as ConstantPad1d, ConstantPad2d as ConstantPad2d,
         ConstantPad3d as ConstantPad3d, ReflectionPad1d as ReflectionPad1d,
@@ -111,9 +112,10 @@ if _typing.TYPE_CHECKING:
         AdaptiveAvgPool2d as AdaptiveAvgPool2d, AdaptiveAvgPool3d as AdaptiveAvgPool3d,
         AdaptiveMaxPool1d as AdaptiveMaxPool1d, AdaptiveMaxPool2d as AdaptiveMaxPool2d,
         AdaptiveMaxPool3d as AdaptiveMaxPool3d, AvgPool1d as AvgPool1d, AvgPool2d as AvgPool2d,
-        AvgPool3d as AvgPool3d, LPPool1d as LPPool1d, LPPool2d as LPPool2d, LPPool3d as LPPool3d,
-        MaxPool1d as MaxPool1d, MaxPool2d as MaxPool2d, MaxPool3d as MaxPool3d, MaxUnpool1d as MaxUnpool1d,
-        MaxUnpool2d as MaxUnpool2d, MaxUnpool3d as MaxUnpool3d)
+        AvgPool3d as AvgPool3d, FractionalMaxPool2d as FractionalMaxPool2d,
+        FractionalMaxPool3d as FractionalMaxPool3d, LPPool1d as LPPool1d, LPPool2d as LPPool2d,
+        LPPool3d as LPPool3d, MaxPool1d as MaxPool1d, MaxPool2d as MaxPool2d, MaxPool3d as MaxPool3d,
+        MaxUnpool1d as MaxUnpool1d, MaxUnpool2d as MaxUnpool2d, MaxUnpool3d as MaxUnpool3d)
     from ndgrad.nn.modules.recurrent import (GRU as GRU, GRUCell as GRUCell, LSTM as LSTM,  # noqa: F401,F811
         LSTMCell as LSTMCell, RNN as RNN, RNNBase as RNNBase, RNNCell as RNNCell, RNNCellBase as RNNCellBase)
     from ndgrad.nn.modules.sampling import (ChannelShuffle as ChannelShuffle, PixelShuffle as PixelShuffle,  # noqa: F401,F811
@@ -131,25 +133,27 @@ if _typing.TYPE_CHECKING:
         "BatchNorm3d", "Bilinear", "Buffer", "CELU", "CTCLoss", "ChannelShuffle", "CircularPad1d",
         "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Container",
         "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-        "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "DataParallel", "Dropout",
-        "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding", "EmbeddingBag", "FeatureAlphaDropout",
-        "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell", "GaussianNLLLoss", "GroupNorm", "Hardshrink",
-        "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity",
-        "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d",
-        "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
-        "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
-        "LazyConvTranspose3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
-        "LazyLinear", "LazyModuleMixin", "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid",
-        "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d",
-        "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiLabelMarginLoss",
+        "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "CrossMapLRN2d", "DataParallel",
+        "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding", "EmbeddingBag",
+        "FeatureAlphaDropout", "Flatten", "Fold", "FractionalMaxPool2d", "FractionalMaxPool3d", "GELU",
+        "GLU", "GRU", "GRUCell", "GaussianNLLLoss", "GroupNorm", "Hardshrink", "Hardsigmoid", "Hardswish",
+        "Hardtanh", "HingeEmbeddingLoss", "HuberLoss", "Identity", "InstanceNorm1d", "InstanceNorm2d",
+        "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d", "LPPool3d", "LSTM", "LSTMCell",
+        "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d",
+        "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
+        "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear", "LazyModuleMixin",
+        "LeakyReLU", "Linear", "LocalResponseNorm", "LogSigmoid", "LogSoftmax", "MSELoss",
+        "MarginRankingLoss", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
+        "MaxUnpool3d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiLabelMarginLoss",
         "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "NLLLoss2d", "PReLU",
         "PairwiseDistance", "Parameter", "ParameterDict", "ParameterList", "PixelShuffle", "PixelUnshuffle",
         "PoissonNLLLoss", "RMSNorm", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6",
         "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
         "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
-        "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-        "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-        "TransformerEncoderLayer", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "Unflatten",
-        "Unfold", "UninitializedBuffer", "UninitializedParameter", "Upsample", "UpsamplingBilinear2d",
-        "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "factory_kwargs", "functional", "grad",
-        "init", "parallel", "utils"]
+        "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "SyncBatchNorm", "Tanh",
+        "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+        "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
+        "TripletMarginWithDistanceLoss", "Unflatten", "Unfold", "UninitializedBuffer",
+        "UninitializedParameter", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d",
+        "ZeroPad2d", "ZeroPad3d", "attention", "factory_kwargs", "functional", "grad", "init", "parallel",
+        "utils"]
