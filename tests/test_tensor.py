@@ -693,3 +693,14 @@ def test_windows_in_their_dtype_bit_for_bit(name, dtype):
             both(lambda T: getattr(T, name + "_window")(n, periodic, dtype=getattr(T, dtype)))
     ends = both(lambda T: T.blackman_window(5, periodic=False, dtype=getattr(T, dtype)))[[0, -1]]
     np.testing.assert_array_equal(ends.numpy(), [-2.9802322387695312e-08] * 2 if dtype == "float32" else [0.0, 0.0])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "bool", "int16", "complex64", "uint32"])
+def test_nbytes_and_itemsize(dtype):
+    def sizes(T):
+        t = T.zeros(3, 4, dtype=getattr(T, dtype))
+        return [t.itemsize, t.nbytes, t[:, :2].nbytes, t.t().nbytes, t[:1].expand(5, 4).nbytes, t[0, 0].nbytes]
+    got = sizes(ndgrad)
+    assert got[1] == 12 * got[0] and got[4] == 20 * got[0] and got[5] == got[0]
+    if torch is not None:
+        assert got == sizes(torch)

@@ -382,6 +382,29 @@ class Tensor:
         """
         return self._array.itemsize
 
+    @property
+    def itemsize(self):
+        """The size of one element in bytes (``element_size()``).
+
+        Example::
+
+            >>> torch.ones(2, dtype=torch.float16).itemsize
+            2
+        """
+        return self.element_size()
+
+    @property
+    def nbytes(self):
+        """The bytes of the elements the tensor shows, ``numel() * itemsize`` (an expanded tensor's
+        repeated elements count each time, as in torch).
+
+        Example::
+
+            >>> torch.ones(3, 4, dtype=torch.float64).nbytes, torch.ones(1).expand(5).nbytes
+            (96, 20)
+        """
+        return self.numel() * self.element_size()
+
     def stride(self, dim=None):
         """The strides: how many elements apart in memory two neighbours along each dimension are.
 
