@@ -14,12 +14,12 @@ import threading
 import weakref
 
 from . import forward_ad
-from .._dtype import from_numpy_dtype
+from .._dtype import INEXACT_KINDS, from_numpy_dtype
 from .grad_mode import state
 from .gradient_checks import fill_missing
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._sparse_array import COO
-from .._tensor import Tensor, dense_like
+from .._tensor import CPU, Tensor, dense_like
 from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
 _next_seq = itertools.count().__next__
@@ -152,6 +152,8 @@ class Node:
 
     @property
     def next_functions(self):
+        if self._meta is not None:   # the nodes handed out learn their output's metadata (_input_metadata)
+            _tell_output_meta(self)
         return tuple(zip(self._next_fns, self._next_nrs))
 
     @next_functions.setter
@@ -216,6 +218,18 @@ class Node:
                 grads = fill_missing(self, grads)
         out = self._apply(grads, mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
+
+    @property
+    def _input_metadata(self):
+        """The metadata (shape, dtype, device, nestedness) of each forward output, which is the
+        gradient this node takes there (torch calls the node's gradients its inputs): a tuple of
+        InputMetadata, one per differentiable output.
+
+        Built on request from what the node recorded, so that the forward pays nothing: a node with
+        several outputs records them; one with a single output learns its output's metadata when it
+        is reached from that tensor (``grad_fn``) or from the node that consumed it
+        (``next_functions``), or reads its saved result."""
+        return tuple([InputMetadata(m) for m in _output_metas(self)])
 
     # saved values -------------------------------------------------------------------------
     def _unpack_saved(self):
@@ -282,6 +296,65 @@ class Node:
                 if v is not None:
                     self._saved = None
                     return
+
+
+class InputMetadata:
+    """torch._C._autograd._InputMetadata: what a node knows of the gradient one of its outputs takes
+    (that output's ``shape`` as a list, ``dtype``, ``device``, whether it is a nested tensor).
+
+    Example::
+
+        >>> m = (torch.ones(2, 3, requires_grad=True) * 2).grad_fn._input_metadata[0]
+        >>> m.shape, m.dtype, m.device, m.is_nested_tensor
+        ([2, 3], torch.float32, device(type='cpu'), False)
+    """
+    __slots__ = ("shape", "dtype", "device", "is_nested_tensor", "is_cpp_nested_tensor")
+
+    def __init__(self, meta):
+        if meta is None:   # an output without gradient (torch's undefined input): default metadata
+            shape, np_dtype = (), numpy_backend.np.dtype("float32")
+        else:
+            shape, np_dtype = meta
+        self.shape = list(shape)
+        self.dtype = from_numpy_dtype(np_dtype)
+        # ndgrad's meta tensors are not told apart here: (shape, dtype) is what nodes record
+        self.device = CPU
+        # a ragged size (nested tensors' j1, ...) marks a nested tensor; ndgrad does not record the layout,
+        # so the strided one (torch's C++ NestedTensorImpl, for which torch raises here) reads as jagged
+        self.is_nested_tensor = any(not isinstance(d, int) for d in shape)
+        self.is_cpp_nested_tensor = False
+
+    def __repr__(self):
+        return f"<torch._C._autograd._InputMetadata object at {id(self):#x}>"
+
+
+def _output_metas(node):
+    """(shape, numpy dtype) or None for each differentiable output of `node`, from what it recorded."""
+    if type(node) is AccumulateGrad:
+        return [(node.variable._array.shape, node.variable._array.dtype)]
+    metas = node._out_meta
+    if metas is None:
+        saved = getattr(node, "_saved", None)   # (a slot some node kinds leave unset)
+        for name, value in zip(type(node)._saved_names, saved or ()):
+            if name == "result" and type(value) is SavedOutput:
+                return [(value.data.shape, value.data.dtype)]
+        raise RuntimeError(
+            f"{node.name()} has no record of its output's metadata: ndgrad records it for a node with one "
+            "output when the node is reached from that output (its grad_fn) or from the node that consumed "
+            "it (next_functions), and this node was reached otherwise")
+    entry = getattr(type(node), "_entry", None)
+    out_diff = entry.output_differentiability if entry is not None else None
+    if out_diff is not None:   # torch's node has an input for each differentiable output only
+        return [m for m, d in zip(metas, out_diff) if d]
+    # a custom Function's output that takes no gradient (not a Tensor, or not floating) is undefined
+    return [m if m is not None and m[1].kind in INEXACT_KINDS else None for m in metas]
+
+
+def _tell_output_meta(node):
+    """Hand each single-output node `node` consumes the metadata of that output (node._meta has it)."""
+    for fn, nr, m in zip(node._next_fns, node._next_nrs, node._meta):
+        if fn is not None and nr == 0 and m is not None and fn._out_meta is None and type(fn) is not AccumulateGrad:
+            fn._out_meta = [m]
 
 
 def saved_accessors(names):
