@@ -357,17 +357,59 @@ def _tell_output_meta(node):
             fn._out_meta = [m]
 
 
-def saved_accessors(names):
+def saved_accessors(names, meta_views=None, meta_only=None, types=None):
     """The attributes `_saved_<name>` (e.g. _saved_self, _saved_result) and `_raw_saved_<name>` of a
     node class whose saved values are `names`, as torch exposes them. Properties of each class, not
     a __getattr__ on Node: that one would keep CPython from specialising every attribute read of
-    every node (the engine reads a handful per node)."""
+    every node (the engine reads a handful per node). `meta_views[i]`, where not None, are torch's
+    suffixes for the metadata of value i its formulas read (`_saved_self_sym_sizes`), exposed beside
+    it, or instead of it where `meta_only[i]` (only that metadata is saved). `types[i]`: value i's
+    schema type, where it decides the Python type torch reads it as (a `float` argument given 1 reads 1.0)."""
     accessors = {}
     for i, name in enumerate(names):
+        if meta_views is not None and meta_views[i] is not None:
+            for suffix in meta_views[i]:
+                view = suffix[:-4] if suffix.endswith("_opt") else suffix
+                accessors[f"_saved_{name}_{suffix}"] = property(
+                    lambda self, i=i, f=_META_VIEWS.get(view, view), o=view != suffix: _meta_view(self, i, f, o))
+            if meta_only[i]:
+                continue
         if "_saved_" + name not in accessors:   # a name saved twice reads as its first
-            accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
+            if types is not None and types[i] is not None and types[i].startswith("float"):
+                accessors["_saved_" + name] = property(lambda self, i=i: _as_floats(self._unpack_saved()[i]))
+            elif types is not None and types[i] in ("Scalar", "Scalar?"):
+                accessors["_saved_" + name] = property(lambda self, i=i: _as_scalar(self._unpack_saved()[i]))
+            else:
+                accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
             accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
     return accessors
+
+
+# what each of torch's names for an argument's saved metadata reads (sym_argsize_k: size(k))
+_META_VIEWS = {"sym_sizes": lambda m: tuple(m.shape), "sym_strides": lambda m: m.stride(),
+               "sym_numel": lambda m: m.numel(), "dim": lambda m: m.dim()}
+
+
+def _meta_view(node, i, view, optional):
+    value = node._unpack_saved()[i]
+    if value is None:   # an absent Tensor? (torch 2.13 reads its sizes as (0,)), or not saved (no formula that runs reads it)
+        return (0,) if optional and view is _META_VIEWS["sym_sizes"] else None
+    if callable(view):
+        return view(value)
+    k = view[len("sym_argsize_"):]
+    return value.shape[-int(k[len("minus_"):]) if k.startswith("minus_") else int(k)]
+
+
+def _as_floats(value):
+    # a saved float / float[] argument, as torch's double / ArrayRef<double> reads back
+    if value is None:
+        return None
+    return tuple(float(v) for v in value) if isinstance(value, (list, tuple)) else float(value)
+
+
+def _as_scalar(value):
+    # a Scalar given as a one-element Tensor reads as torch's Scalar does: the number
+    return value.item() if isinstance(value, Tensor) else value
 
 
 def _expose(value):
