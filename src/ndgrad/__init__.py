@@ -38,6 +38,7 @@ _ops._registry.install(globals(), Tensor)
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from ._lobpcg import lobpcg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401
 from . import nested  # noqa: E402,F401
