@@ -82,6 +82,10 @@ def _will_engine_execute_node(node):
     return True
 
 
+# ---- build facts ------------------------------------------------------------------------------------
+has_lapack = True   # ndgrad's linalg (solve, qr, eigh, ...) runs on NumPy's LAPACK
+
+
 _GRAPH_TASK = ["_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
                "_will_engine_execute_node"]
 _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]
@@ -91,4 +95,4 @@ __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
 _TORCH_FUNCTION = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"]
-__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + ["has_lapack"]
