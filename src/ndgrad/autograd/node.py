@@ -76,12 +76,22 @@ class SavedOutput:
 
 class TensorMeta:
     """What a formula needs of an argument it only asks the shape, strides or dtype of (saves memory)."""
-    __slots__ = ("shape", "_np_dtype", "_strides")
+    __slots__ = ("shape", "_np_dtype", "_strides", "_offset")
 
     def __init__(self, tensor):
         self.shape = tensor.shape
         self._np_dtype = tensor._array.dtype
         self._strides = tensor._array.strides
+
+    @classmethod
+    def with_offset(cls, tensor):
+        """The metadata and the storage offset (torch's TensorGeometry), for the formulas that read it."""
+        meta = cls(tensor)
+        meta._offset = tensor.storage_offset()
+        return meta
+
+    def storage_offset(self):
+        return self._offset
 
     def stride(self, dim=None):
         st = tuple(s // self._np_dtype.itemsize for s in self._strides)
@@ -387,7 +397,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
 
 # what each of torch's names for an argument's saved metadata reads (sym_argsize_k: size(k))
 _META_VIEWS = {"sym_sizes": lambda m: tuple(m.shape), "sym_strides": lambda m: m.stride(),
-               "sym_numel": lambda m: m.numel(), "dim": lambda m: m.dim()}
+               "sym_numel": lambda m: m.numel(), "dim": lambda m: m.dim(),
+               "sym_storage_offset": lambda m: m.storage_offset()}
 
 
 def _meta_view(node, i, view, optional):

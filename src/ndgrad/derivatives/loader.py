@@ -239,7 +239,7 @@ def _compile_forward(entry, expr, line):
     return _compile(src, line, f"{entry.op_name} result")
 
 
-_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride"}
+_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride", "storage_offset"}
 
 
 def _names_in(expr, line, where):
@@ -266,7 +266,8 @@ def _meta_reads(expr, names):
     an argument's metadata saved in its place, after the call in its formula: `x.shape` / `x.size()`
     (torch's x.sym_sizes()) -> sym_sizes, `x.shape[k]` / `x.size(k)` with k a number ->
     sym_argsize_k (sym_argsize_minus_k for -k), `x.numel()` -> sym_numel, `x.stride()` ->
-    sym_strides, `x.dim()` / `x.ndim` -> dim; the dtype is saved unexposed (torch's ScalarType)."""
+    sym_strides, `x.storage_offset()` -> sym_storage_offset, `x.dim()` / `x.ndim` -> dim; the dtype is
+    saved unexposed (torch's ScalarType)."""
     tree = ast.parse(expr, mode="eval")
     parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
     reads = {}
@@ -281,7 +282,8 @@ def _meta_reads(expr, names):
         if n.attr in ("shape", "size"):
             suffix = "sym_sizes" if k is None else f"sym_argsize_{k}" if k >= 0 else f"sym_argsize_minus_{-k}"
         else:
-            suffix = {"numel": "sym_numel", "stride": "sym_strides", "dim": "dim", "ndim": "dim"}.get(n.attr)
+            suffix = {"numel": "sym_numel", "stride": "sym_strides", "dim": "dim", "ndim": "dim",
+                      "storage_offset": "sym_storage_offset"}.get(n.attr)
         if suffix is not None:
             reads.setdefault(n.value.id, set()).add(suffix)
     return reads
@@ -357,6 +359,9 @@ def _analyse(text):
             for n, sfx in _meta_reads(expr, [n for n in saved if n in tensors]).items():
                 reads.setdefault(n, set()).update(f + "_opt" if tensors[n] else f for f in sfx)
         meta_views = tuple(tuple(sorted(reads[n])) if n in reads else None for n in saved)
+        # "offset": the storage offset is kept too (TensorMeta.with_offset), only where a formula reads it
+        meta_only = tuple("offset" if m and any(v.startswith("sym_storage_offset") for v in reads.get(n, ())) else m
+                          for n, m in zip(saved, meta_only))
         # Which arguments' formulas read each saved value: it is saved only when one of them needs
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
@@ -369,7 +374,7 @@ def _analyse(text):
     return table
 
 
-_CACHE_FORMAT = 5   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 6   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -415,7 +420,10 @@ def load(scope, path=YAML_PATH, array_scope=None):
                 entry.forward_fn = types.FunctionType(code, scope)
                 entry.forward_result_alias = "result" not in entry.returns
         entry.node_name = node_name
-        entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
+        entry.saved_names, entry.saved_users = saved, users
+        # how record keeps an argument saved for its metadata only (False: saved whole)
+        entry.meta_only = tuple(TensorMeta.with_offset if m == "offset" else TensorMeta if m else False
+                                for m in meta_only)
         entry.meta_views = meta_views
         entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
         entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
