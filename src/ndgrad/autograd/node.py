@@ -391,7 +391,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
                 accessors["_saved_" + name] = property(lambda self, i=i: _as_scalar(self._unpack_saved()[i]))
             else:
                 accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
-            accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
+            if types is None or types[i] is None or types[i].startswith("Tensor"):   # (torch's: tensors only)
+                accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
     return accessors
 
 

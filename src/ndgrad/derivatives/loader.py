@@ -366,7 +366,8 @@ def _analyse(text):
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
-        saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
+        # (metadata saved for its own sake is saved whatever needs a gradient, as torch saves sizes)
+        saved_users = tuple(None if u == all_args or m else tuple(sorted(u)) for u, m in zip(users, meta_only))
         formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
@@ -374,7 +375,7 @@ def _analyse(text):
     return table
 
 
-_CACHE_FORMAT = 6   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 7   # bump when _analyse's output changes shape
 
 
 def _table(path):
