@@ -33,7 +33,14 @@ def unsupported(op):
 
 class SymInt:
     """torch.SymInt: a size known by a symbol rather than a number. ndgrad's only symbolic sizes are
-    the ragged dimensions of nested tensors (RaggedDim), which are SymInts as torch's are."""
+    the ragged dimensions of nested tensors (RaggedDim), which are SymInts as torch's are.
+
+    Example::
+
+        >>> nt = torch.nested.nested_tensor([torch.ones(3, 2), torch.ones(1, 2)], layout=torch.jagged)
+        >>> isinstance(nt.shape[1], torch.SymInt), isinstance(nt.shape[2], torch.SymInt)
+        (True, False)
+    """
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
