@@ -95,4 +95,4 @@ __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
 _TORCH_FUNCTION = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"]
-__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + ["has_lapack"]
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION
