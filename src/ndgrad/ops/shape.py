@@ -1219,8 +1219,9 @@ def as_strided_(self, size, stride, storage_offset=None):
 
 
 @op("as_strided_scatter", public=False)
-def _as_strided_scatter(input, src, size, stride, offset):
+def _as_strided_scatter(input, src, size, stride, storage_offset=None):
     out = input.copy()   # (its own memory: the offset from its first element is the storage offset)
+    offset = 0 if storage_offset is None else storage_offset - _storage(input)[1]
     _as_strided.spec.forward(out, size, stride, offset)[...] = src
     return out
 
@@ -1231,12 +1232,12 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
         raise NotImplementedError("as_strided_scatter of a non-contiguous input is not implemented in ndgrad yet "
                                   "(call .contiguous() on it first)")
     size, stride = _size((size,)), _size((stride,))
-    offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
-    slot = _as_strided.spec.forward(input._array, size, stride, input.storage_offset() + offset).shape
+    storage_offset = None if storage_offset is None else operator.index(storage_offset)
+    slot = _as_strided.spec.forward(input._array, size, stride, storage_offset).shape
     if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
-    return _as_strided_scatter(input, src, size, stride, offset)
+    return _as_strided_scatter(input, src, size, stride, storage_offset)
 
 
 @op("_strided_sum", public=False)
