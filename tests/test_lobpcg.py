@@ -141,3 +141,17 @@ def test_backward_refuses_b():
     E, _ = ndgrad.lobpcg(A, k=1, B=ndgrad.eye(6, dtype=ndgrad.float64), X=ndgrad.ones(6, 1, dtype=ndgrad.float64))
     with pytest.raises(ValueError, match="lobpcg.backward does not support backward with B != I yet."):
         E.sum().backward()
+
+
+def test_sparse_and_complex_inputs():
+    a = np.diag(np.arange(1.0, 13.0))
+    a[0, 1] = a[1, 0] = 0.5
+
+    def s(T):
+        E, _ = T.lobpcg(T.tensor(a).to_sparse(), k=2, X=T.tensor(np.eye(12, 2) + 0.1))
+        Ec, Uc = T.lobpcg(T.tensor(a + 0j), k=1, X=T.tensor(np.ones((12, 1)) + 0j))
+        return [E, str(Ec.dtype), Ec.real, str(Uc.dtype)]
+    E, dtype, Ec, udtype = both(s, rtol=1e-6)
+    np.testing.assert_allclose(E, [12.0, 11.0], rtol=1e-8)
+    assert dtype == udtype == "torch.complex128"
+    np.testing.assert_allclose(Ec, [12.0], rtol=1e-8)

@@ -197,7 +197,7 @@ def _lobpcg(A, k, B, X, n, iK, niter, tol, largest, method, tracker, ortho_ipara
 
     a, b, ik, x0 = dense(A), dense(B), dense(iK), dense(X)
     batch = A.shape[:-2]
-    E = np.empty(tuple(batch) + (min(k, n),), dtype=a.dtype if a.dtype.kind != "c" else a.real.dtype)
+    E = np.empty(tuple(batch) + (min(k, n),), dtype=a.dtype)   # (complex for a complex A, as torch)
     V = np.empty(tuple(batch) + (m, min(k, n)), dtype=a.dtype)
     for idx in np.ndindex(*batch):
         def at(arr):
