@@ -403,7 +403,9 @@ _META_VIEWS = {"sym_sizes": lambda m: tuple(m.shape), "sym_strides": lambda m: m
 
 
 def _meta_view(node, i, view, optional):
-    value = node._unpack_saved()[i]
+    saved = node._saved
+    # metadata saved alone is read as is (no version check, as torch's sizes); a whole tensor is unpacked
+    value = saved[i] if saved is not None and type(saved[i]) is TensorMeta else node._unpack_saved()[i]
     if value is None:   # an absent Tensor? (torch 2.13 reads its sizes as (0,)), or not saved (no formula that runs reads it)
         return (0,) if optional and view is _META_VIEWS["sym_sizes"] else None
     if callable(view):
