@@ -66,6 +66,40 @@ def test_grad_fn_name(info):
     assert out.grad_fn is not None and out.grad_fn.name() == info.grad_fn
 
 
+# The metadata a node saves is exposed under torch's names (_saved_self_sym_sizes, _saved_bias_sym_sizes_opt,
+# _saved_self_sym_argsize_minus_1, ...), which the derivatives loader derives from what the formulas read:
+# they agree with torch's where the formulas read the same. The nodes whose formula reads other metadata:
+_MM_LAYOUT = "torch's matrix-product formulas read the factors' sizes and strides (to choose a layout); ndgrad's do not"
+_TYPE_AND_SIZE = "torch keeps the argument's type and size (TypeAndSize, not exposed); ndgrad's formula reads its sizes"
+_SPLIT = ("torch's formula makes the absent gradients' zeros from self's sizes; ndgrad's engine fills them from the "
+          "outputs' recorded metadata")
+_READS_SIZES = "ndgrad's formula reads self's sizes, which torch's takes from elsewhere (a saved tensor, the gradient)"
+_BLOCKSIZE = "torch saves the blocksize (_saved_self_self_sym_blocksize_opt); ndgrad's formula does not read it"
+SAVED_METADATA_DIFFERS = {
+    "AddmmBackward0": _MM_LAYOUT, "MmBackward0": _MM_LAYOUT, "SparseAddmmBackward0": _MM_LAYOUT,
+    "AsStridedBackward0": "torch saves self's TensorGeometry, which it does not expose",
+    "AsStridedBackward1": "torch saves self's TensorGeometry, which it does not expose",
+    "DiagonalScatterBackward0": _TYPE_AND_SIZE, "SelectScatterBackward0": _TYPE_AND_SIZE,
+    "SliceScatterBackward0": _TYPE_AND_SIZE, "MaskedScatterBackwardBackward0": _TYPE_AND_SIZE,
+    "IndexAddBackward0": "torch's source formula reads source.dim() (for a 0-d source); ndgrad's does not",
+    "IndexCopyBackward0": "torch's source formula reads source.dim() (for a 0-d source); ndgrad's does not",
+    "LinalgSvdBackward0": "torch's formula reads S's last size; ndgrad's does not",
+    "LuUnpackBackward0": "torch's formula reads LU_data's last two sizes; ndgrad's reads it whole",
+    "MeanBackward1": "torch's formula reads self.sym_numel() besides its sizes",
+    "SplitBackward0": _SPLIT, "SplitWithSizesBackward0": _SPLIT, "UnsafeSplitBackward0": _SPLIT,
+    "UnsafeSplitWithSizesBackward0": _SPLIT,
+    **dict.fromkeys(["MaskedSelectBackward0", "NansumBackward0", "StdMeanBackward0", "VarMeanBackward0",
+                     "TakeBackward0", "PutBackward0", "MseLossBackwardBackward0", "NestedFromPaddedBackward0",
+                     "TestAutogradMultipleDispatchViewBackward0"], _READS_SIZES),
+    **dict.fromkeys(["ToSparseBackward0", "ToSparseBackward1", "ToSparseBscBackward0", "ToSparseBsrBackward0",
+                     "ToSparseCscBackward0", "ToSparseCsrBackward0"], _BLOCKSIZE),
+}
+
+
+def _saved_metadata(fn):
+    return sorted(n for n in dir(fn) if n.startswith("_saved_") and "_sym_" in n)
+
+
 @needs_torch
 @pytest.mark.parametrize("info", [o for o in OPS if o.torch_parity], ids=repr)
 def test_torch_parity(info):
@@ -73,6 +107,8 @@ def test_torch_parity(info):
     nd_out, th_out = info.call(ndgrad, *nd_in), info.call(torch, *th_in)
     for a, b in zip(_tensors(nd_out), _tensors(th_out)):   # layout and node as returned; values compared dense
         assert str(a.layout) == str(b.layout) and (a.grad_fn and a.grad_fn.name()) == (b.grad_fn and b.grad_fn.name())
+        if a.grad_fn is not None and a.grad_fn.name() not in SAVED_METADATA_DIFFERS:
+            assert _saved_metadata(a.grad_fn) == _saved_metadata(b.grad_fn)
     nd_out, th_out = _dense(nd_out), _dense(th_out)
     nd_t, th_t = _tensors(nd_out), _tensors(th_out)
     assert len(nd_t) == len(th_t)

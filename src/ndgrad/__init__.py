@@ -39,10 +39,11 @@ _ops._registry.install(globals(), Tensor)
 from . import nn  # noqa: E402,F401
 from . import optim  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from ._lobpcg import lobpcg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
 from . import sparse  # noqa: E402,F401
 from . import nested  # noqa: E402,F401
-from ._nested_array import jagged  # noqa: E402,F401
+from ._nested_array import SymInt, jagged  # noqa: E402,F401
 from ._sparse_array import (layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr,  # noqa: E402,F401
                             strided)
 from . import profiler, utils  # noqa: E402,F401

@@ -54,8 +54,9 @@ DELIBERATELY_ABSENT = {
         "dispatcher, compile / export / fx / dynamo internals": _names(
             """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library
             export fx package cond while_loop FatalError"""),
-        "symbolic shapes (Sym* types and sym_* helpers of the tracing compiler)": _names(
-            """SymBool SymBoolType SymFloat SymInt SymIntType sym_constrain_range sym_constrain_range_for_size
+        "symbolic shapes (Sym* types and sym_* helpers of the tracing compiler; SymInt is there, as the "
+        "ragged sizes of nested tensors)": _names(
+            """SymBool SymBoolType SymFloat SymIntType sym_constrain_range sym_constrain_range_for_size
             sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum"""),
         "CUDA / XPU / MPS / MTIA / Vulkan devices and their streams": _names(
             """mtia Stream Event AcceleratorError OutOfMemoryError get_device_module

@@ -31,7 +31,25 @@ def unsupported(op):
         "to_padded_tensor, unbind, values, elementwise arithmetic, transpose, matmul and linear only).")
 
 
-class RaggedDim:
+class SymInt:
+    """torch.SymInt: a size known by a symbol rather than a number. ndgrad's only symbolic sizes are
+    the ragged dimensions of nested tensors (RaggedDim), which are SymInts as torch's are.
+
+    Example::
+
+        >>> nt = torch.nested.nested_tensor([torch.ones(3, 2), torch.ones(1, 2)], layout=torch.jagged)
+        >>> isinstance(nt.shape[1], torch.SymInt), isinstance(nt.shape[2], torch.SymInt)
+        (True, False)
+    """
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        if cls is SymInt:   # torch builds one around a symbolic-shape node, which ndgrad has not
+            raise TypeError("ndgrad makes SymInts itself only, as the ragged sizes of nested tensors")
+        return object.__new__(cls)
+
+
+class RaggedDim(SymInt):
     """A dimension whose size differs among the components; torch prints jagged ones as j1, j2, ..."""
     __slots__ = ("sizes", "id")
 

@@ -541,7 +541,11 @@ class Tensor:
         if self._base is not None and self._view_version != self._vc[0] and self._view_fn is not None \
                 and self._base._requires_grad:
             self._regenerate_view_grad_fn()
-        return self._fn
+        fn = self._fn
+        if fn is not None and fn._out_meta is None and self._output_nr == 0:
+            # a node with one output records its metadata only when asked (Node._input_metadata)
+            fn._out_meta = [(self._array.shape, self._array.dtype)]
+        return fn
 
     @property
     def is_leaf(self):

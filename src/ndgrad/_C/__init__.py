@@ -85,6 +85,10 @@ def _will_engine_execute_node(node):
     return True
 
 
+# ---- build facts ------------------------------------------------------------------------------------
+has_lapack = True   # ndgrad's linalg (solve, qr, eigh, ...) runs on NumPy's LAPACK
+
+
 _GRAPH_TASK = ["_current_autograd_node", "_current_graph_task_execution_order", "_current_graph_task_id",
                "_will_engine_execute_node"]
 _FORWARD_AD = ["_WeakTensorRef", "_is_fwd_grad_enabled", "_set_fwd_grad_enabled"]

@@ -4,6 +4,7 @@ from ..autograd.graph import (SavedTensor, disable_hooks as _saved_tensors_hooks
                               hooks_enabled as _saved_tensors_hooks_is_enabled,
                               make_saved_tensor as _make_saved_tensor)
 from ..autograd.graph import _disabled, pop_hooks, push_hooks, saved_hooks as _saved_hooks, saved_tensors_hooks
+from ..autograd.node import InputMetadata as _InputMetadata  # noqa: F401  (Node._input_metadata's entries)
 
 
 # saved-tensor hooks: the stack saved_tensors_hooks pushes to and pops from

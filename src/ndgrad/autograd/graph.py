@@ -73,6 +73,11 @@ class Node(abc.ABC):
     def register_prehook(self, fn):
         """fn(grad_outputs) before the node runs."""
 
+    @property
+    @abc.abstractmethod
+    def _input_metadata(self):
+        """The metadata of the gradient each output takes (a tuple of InputMetadata)."""
+
 
 def get_gradient_edge(tensor):
     """The :class:`GradientEdge` through which gradients reach `tensor`.

@@ -14,12 +14,12 @@ import threading
 import weakref
 
 from . import forward_ad
-from .._dtype import from_numpy_dtype
+from .._dtype import INEXACT_KINDS, from_numpy_dtype
 from .grad_mode import state
 from .gradient_checks import fill_missing
 from .._hooks import HookDict, RemovableHandle  # noqa: F401  (RemovableHandle: torch's autograd.graph name)
 from .._sparse_array import COO
-from .._tensor import Tensor, dense_like
+from .._tensor import CPU, Tensor, dense_like
 from ..backends import ARRAY_TYPES, is_array, numpy_backend
 
 _next_seq = itertools.count().__next__
@@ -76,12 +76,22 @@ class SavedOutput:
 
 class TensorMeta:
     """What a formula needs of an argument it only asks the shape, strides or dtype of (saves memory)."""
-    __slots__ = ("shape", "_np_dtype", "_strides")
+    __slots__ = ("shape", "_np_dtype", "_strides", "_offset")
 
     def __init__(self, tensor):
         self.shape = tensor.shape
         self._np_dtype = tensor._array.dtype
         self._strides = tensor._array.strides
+
+    @classmethod
+    def with_offset(cls, tensor):
+        """The metadata and the storage offset (torch's TensorGeometry), for the formulas that read it."""
+        meta = cls(tensor)
+        meta._offset = tensor.storage_offset()
+        return meta
+
+    def storage_offset(self):
+        return self._offset
 
     def stride(self, dim=None):
         st = tuple(s // self._np_dtype.itemsize for s in self._strides)
@@ -152,6 +162,8 @@ class Node:
 
     @property
     def next_functions(self):
+        if self._meta is not None:   # the nodes handed out learn their output's metadata (_input_metadata)
+            _tell_output_meta(self)
         return tuple(zip(self._next_fns, self._next_nrs))
 
     @next_functions.setter
@@ -216,6 +228,18 @@ class Node:
                 grads = fill_missing(self, grads)
         out = self._apply(grads, mask, state.enabled)
         return out[0] if len(out) == 1 else tuple(out)
+
+    @property
+    def _input_metadata(self):
+        """The metadata (shape, dtype, device, nestedness) of each forward output, which is the
+        gradient this node takes there (torch calls the node's gradients its inputs): a tuple of
+        InputMetadata, one per differentiable output.
+
+        Built on request from what the node recorded, so that the forward pays nothing: a node with
+        several outputs records them; one with a single output learns its output's metadata when it
+        is reached from that tensor (``grad_fn``) or from the node that consumed it
+        (``next_functions``), or reads its saved result."""
+        return tuple([InputMetadata(m) for m in _output_metas(self)])
 
     # saved values -------------------------------------------------------------------------
     def _unpack_saved(self):
@@ -284,17 +308,122 @@ class Node:
                     return
 
 
-def saved_accessors(names):
+class InputMetadata:
+    """torch._C._autograd._InputMetadata: what a node knows of the gradient one of its outputs takes
+    (that output's ``shape`` as a list, ``dtype``, ``device``, whether it is a nested tensor).
+
+    Example::
+
+        >>> m = (torch.ones(2, 3, requires_grad=True) * 2).grad_fn._input_metadata[0]
+        >>> m.shape, m.dtype, m.device, m.is_nested_tensor
+        ([2, 3], torch.float32, device(type='cpu'), False)
+    """
+    __slots__ = ("shape", "dtype", "device", "is_nested_tensor", "is_cpp_nested_tensor")
+
+    def __init__(self, meta):
+        if meta is None:   # an output without gradient (torch's undefined input): default metadata
+            shape, np_dtype = (), numpy_backend.np.dtype("float32")
+        else:
+            shape, np_dtype = meta
+        self.shape = list(shape)
+        self.dtype = from_numpy_dtype(np_dtype)
+        # ndgrad's meta tensors are not told apart here: (shape, dtype) is what nodes record
+        self.device = CPU
+        # a ragged size (nested tensors' j1, ...) marks a nested tensor; ndgrad does not record the layout,
+        # so the strided one (torch's C++ NestedTensorImpl, for which torch raises here) reads as jagged
+        self.is_nested_tensor = any(not isinstance(d, int) for d in shape)
+        self.is_cpp_nested_tensor = False
+
+    def __repr__(self):
+        return f"<torch._C._autograd._InputMetadata object at {id(self):#x}>"
+
+
+def _output_metas(node):
+    """(shape, numpy dtype) or None for each differentiable output of `node`, from what it recorded."""
+    if type(node) is AccumulateGrad:
+        return [(node.variable._array.shape, node.variable._array.dtype)]
+    metas = node._out_meta
+    if metas is None:
+        saved = getattr(node, "_saved", None)   # (a slot some node kinds leave unset)
+        for name, value in zip(type(node)._saved_names, saved or ()):
+            if name == "result" and type(value) is SavedOutput:
+                return [(value.data.shape, value.data.dtype)]
+        raise RuntimeError(
+            f"{node.name()} has no record of its output's metadata: ndgrad records it for a node with one "
+            "output when the node is reached from that output (its grad_fn) or from the node that consumed "
+            "it (next_functions), and this node was reached otherwise")
+    entry = getattr(type(node), "_entry", None)
+    out_diff = entry.output_differentiability if entry is not None else None
+    if out_diff is not None:   # torch's node has an input for each differentiable output only
+        return [m for m, d in zip(metas, out_diff) if d]
+    # a custom Function's output that takes no gradient (not a Tensor, or not floating) is undefined
+    return [m if m is not None and m[1].kind in INEXACT_KINDS else None for m in metas]
+
+
+def _tell_output_meta(node):
+    """Hand each single-output node `node` consumes the metadata of that output (node._meta has it)."""
+    for fn, nr, m in zip(node._next_fns, node._next_nrs, node._meta):
+        if fn is not None and nr == 0 and m is not None and fn._out_meta is None and type(fn) is not AccumulateGrad:
+            fn._out_meta = [m]
+
+
+def saved_accessors(names, meta_views=None, meta_only=None, types=None):
     """The attributes `_saved_<name>` (e.g. _saved_self, _saved_result) and `_raw_saved_<name>` of a
     node class whose saved values are `names`, as torch exposes them. Properties of each class, not
     a __getattr__ on Node: that one would keep CPython from specialising every attribute read of
-    every node (the engine reads a handful per node)."""
+    every node (the engine reads a handful per node). `meta_views[i]`, where not None, are torch's
+    suffixes for the metadata of value i its formulas read (`_saved_self_sym_sizes`), exposed beside
+    it, or instead of it where `meta_only[i]` (only that metadata is saved). `types[i]`: value i's
+    schema type, where it decides the Python type torch reads it as (a `float` argument given 1 reads 1.0)."""
     accessors = {}
     for i, name in enumerate(names):
+        if meta_views is not None and meta_views[i] is not None:
+            for suffix in meta_views[i]:
+                view = suffix[:-4] if suffix.endswith("_opt") else suffix
+                accessors[f"_saved_{name}_{suffix}"] = property(
+                    lambda self, i=i, f=_META_VIEWS.get(view, view), o=view != suffix: _meta_view(self, i, f, o))
+            if meta_only[i]:
+                continue
         if "_saved_" + name not in accessors:   # a name saved twice reads as its first
-            accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
-            accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
+            if types is not None and types[i] is not None and types[i].startswith("float"):
+                accessors["_saved_" + name] = property(lambda self, i=i: _as_floats(self._unpack_saved()[i]))
+            elif types is not None and types[i] in ("Scalar", "Scalar?"):
+                accessors["_saved_" + name] = property(lambda self, i=i: _as_scalar(self._unpack_saved()[i]))
+            else:
+                accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
+            if types is None or types[i] is None or types[i].startswith("Tensor"):   # (torch's: tensors only)
+                accessors["_raw_saved_" + name] = property(lambda self, i=i: raw_saved(self, i))
     return accessors
+
+
+# what each of torch's names for an argument's saved metadata reads (sym_argsize_k: size(k))
+_META_VIEWS = {"sym_sizes": lambda m: tuple(m.shape), "sym_strides": lambda m: m.stride(),
+               "sym_numel": lambda m: m.numel(), "dim": lambda m: m.dim(),
+               "sym_storage_offset": lambda m: m.storage_offset()}
+
+
+def _meta_view(node, i, view, optional):
+    saved = node._saved
+    # metadata saved alone is read as is (no version check, as torch's sizes); a whole tensor is unpacked
+    value = saved[i] if saved is not None and type(saved[i]) is TensorMeta else node._unpack_saved()[i]
+    if value is None:   # an absent Tensor? (torch 2.13 reads its sizes as (0,)), or not saved (no formula that runs reads it)
+        return (0,) if optional and view is _META_VIEWS["sym_sizes"] else None
+    if callable(view):
+        return view(value)
+    k = view[len("sym_argsize_"):]
+    return value.shape[-int(k[len("minus_"):]) if k.startswith("minus_") else int(k)]
+
+
+def _as_floats(value):
+    # a saved float / float[] argument, as torch's double / ArrayRef<double> reads back
+    if value is None:
+        return None
+    return tuple(float(v) for v in value) if isinstance(value, (list, tuple)) else float(value)
+
+
+def _as_scalar(value):
+    # a Scalar given as a one-element Tensor reads as torch's Scalar does: the number
+    return value.item() if isinstance(value, Tensor) else value
 
 
 def _expose(value):

@@ -20,7 +20,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import saved_hooks
-from .node import SavedOutput, TensorMeta, _next_seq, edge, output_nrs
+from .node import SavedOutput, _next_seq, edge, output_nrs
 
 _NO_EDGE = (None, 0)
 _NR0, _NR00 = output_nrs((0,)), output_nrs((0, 0))   # the shared output numbers of one and two edges from outputs 0
@@ -139,8 +139,8 @@ def record(spec, args, outs):
             if p >= 0:
                 v = args[p]
                 if isinstance(v, Tensor):
-                    if meta_only:
-                        v = TensorMeta(v)
+                    if meta_only:   # TensorMeta, or TensorMeta.with_offset (loader.py)
+                        v = meta_only(v)
                     else:
                         if v._inference:
                             _refuse_inference_saved()

@@ -407,7 +407,7 @@ def as_strided_backward(grad, input_shape, input_stride, size, stride, offset):
 
 def as_strided_rel(t, size, stride, offset):
     """as_strided with `offset` counted from t's own first element (t contiguous)."""
-    return _as_strided(t, tuple(size), tuple(stride), offset)
+    return _as_strided(t, tuple(size), tuple(stride), t.storage_offset() + offset)
 
 
 def as_strided_scatter_rel(t, src, size, stride, offset):

@@ -63,6 +63,7 @@ class Entry:
         self.node_cls = None
         self.saved_names = self.saved_users = ()
         self.meta_only = ()
+        self.meta_views = ()   # per saved value: torch's suffixes of what is exposed of its metadata, or None
         self.node_name = None
 
     @property
@@ -238,7 +239,7 @@ def _compile_forward(entry, expr, line):
     return _compile(src, line, f"{entry.op_name} result")
 
 
-_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride"}
+_META_ATTRS = {"shape", "dtype", "ndim", "dim", "size", "numel", "is_complex", "stride", "storage_offset"}
 
 
 def _names_in(expr, line, where):
@@ -258,6 +259,41 @@ def _names_in(expr, line, where):
             if id(n) not in meta_uses:
                 full.add(n.id)
     return names, full
+
+
+def _meta_reads(expr, names):
+    """{name: torch's suffixes for what `expr` reads of it}: the names torch's generated node gives
+    an argument's metadata saved in its place, after the call in its formula: `x.shape` / `x.size()`
+    (torch's x.sym_sizes()) -> sym_sizes, `x.shape[k]` / `x.size(k)` with k a number ->
+    sym_argsize_k (sym_argsize_minus_k for -k), `x.numel()` -> sym_numel, `x.stride()` ->
+    sym_strides, `x.storage_offset()` -> sym_storage_offset, `x.dim()` / `x.ndim` -> dim; the dtype is
+    saved unexposed (torch's ScalarType)."""
+    tree = ast.parse(expr, mode="eval")
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    reads = {}
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in names):
+            continue
+        up = parents.get(id(n))
+        called = isinstance(up, ast.Call) and up.func is n
+        index = up.slice if isinstance(up, ast.Subscript) and up.value is n else \
+            up.args[0] if called and len(up.args) == 1 else None
+        k = _constant_int(index)
+        if n.attr in ("shape", "size"):
+            suffix = "sym_sizes" if k is None else f"sym_argsize_{k}" if k >= 0 else f"sym_argsize_minus_{-k}"
+        else:
+            suffix = {"numel": "sym_numel", "stride": "sym_strides", "dim": "dim", "ndim": "dim",
+                      "storage_offset": "sym_storage_offset"}.get(n.attr)
+        if suffix is not None:
+            reads.setdefault(n.value.id, set()).add(suffix)
+    return reads
+
+
+def _constant_int(node):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        k = _constant_int(node.operand)
+        return None if k is None else -k
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _analyse(text):
@@ -314,19 +350,32 @@ def _analyse(text):
         if "result" in used and "result" not in saved:
             saved.append("result")
         meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
+        # torch's names for the metadata the formulas read of a Tensor argument (_saved_self_sym_sizes,
+        # _saved_bias_sym_sizes_opt for a Tensor?), exposed beside the argument (in its place when
+        # only its metadata is saved)
+        tensors = {a.name: a.type.endswith("?") for a in entry.args if a.is_tensor}
+        reads = {}
+        for _, expr, _, _ in pending:
+            for n, sfx in _meta_reads(expr, [n for n in saved if n in tensors]).items():
+                reads.setdefault(n, set()).update(f + "_opt" if tensors[n] else f for f in sfx)
+        meta_views = tuple(tuple(sorted(reads[n])) if n in reads else None for n in saved)
+        # "offset": the storage offset is kept too (TensorMeta.with_offset), only where a formula reads it
+        meta_only = tuple("offset" if m and any(v.startswith("sym_storage_offset") for v in reads.get(n, ())) else m
+                          for n, m in zip(saved, meta_only))
         # Which arguments' formulas read each saved value: it is saved only when one of them needs
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
         all_args = {i for idxs, _, _, _ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
-        saved_users = tuple(None if u == all_args else tuple(sorted(u)) for u in users)
+        # (metadata saved for its own sake is saved whatever needs a gradient, as torch saves sizes)
+        saved_users = tuple(None if u == all_args or m else tuple(sorted(u)) for u, m in zip(users, meta_only))
         formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
-                      saved_users, formulas))
+                      saved_users, formulas, meta_views))
     return table
 
 
-_CACHE_FORMAT = 4   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 7   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -362,7 +411,7 @@ def load(scope, path=YAML_PATH, array_scope=None):
     formula's array form reads only names of it runs those in a plain backward (the engine's array
     path); they are compiled on the node class's first use (array_forms)."""
     entries, counts = {}, {}
-    for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas in _table(path):
+    for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas, meta_views in _table(path):
         entry = Entry(schema, line)
         if out_diff is not None:
             entry.output_differentiability = list(out_diff)
@@ -372,7 +421,11 @@ def load(scope, path=YAML_PATH, array_scope=None):
                 entry.forward_fn = types.FunctionType(code, scope)
                 entry.forward_result_alias = "result" not in entry.returns
         entry.node_name = node_name
-        entry.saved_names, entry.meta_only, entry.saved_users = saved, meta_only, users
+        entry.saved_names, entry.saved_users = saved, users
+        # how record keeps an argument saved for its metadata only (False: saved whole)
+        entry.meta_only = tuple(TensorMeta.with_offset if m == "offset" else TensorMeta if m else False
+                                for m in meta_only)
+        entry.meta_views = meta_views
         entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
         entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
         entry.array_scope = array_scope
@@ -408,7 +461,9 @@ def _make_node_class(name, entry):
         **({} if entry.array_scope is not None and entry.formulas and not any(entry.args[i].is_tensor_list
                                                                          for i in diff_args)
            else {"_apply_arrays": None}),
-        **saved_accessors(entry.saved_names),
+        **saved_accessors(entry.saved_names, entry.meta_views, entry.meta_only,
+                          [entry.args[entry.arg_names.index(n)].type if n in entry.arg_names else None
+                           for n in entry.saved_names]),
     })
 
 

@@ -72,7 +72,18 @@ register("relu_")(relu.inplace)
 
 def _threshold(input, threshold, value):
     # `value` where input <= threshold, as torch's kernel decides: a NaN input stays NaN
+    threshold, value = _real_scalar(threshold, input.dtype), _real_scalar(value, input.dtype)
     return np.where(input <= threshold, np.asarray(value, input.dtype), input)
+
+
+def _real_scalar(value, np_dtype):
+    """A complex Scalar for a real tensor: its real part, if it has no imaginary part (as torch converts)."""
+    if isinstance(value, complex) and np_dtype.kind != "c":
+        if value.imag:
+            ctype = {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(np_dtype.name, np_dtype.name)
+            raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+        return value.real
+    return value
 
 
 threshold = op("threshold", public="threshold")(_threshold)

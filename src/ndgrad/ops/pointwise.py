@@ -172,6 +172,8 @@ def _true_divide(input, other):
 
 @pointwise("div.Tensor_mode", public=False, promote="same", operands=(0, 1))
 def _div_mode(input, other, *, rounding_mode):
+    if rounding_mode is None:   # true division (div chooses this op for it only where the result is floating)
+        return np.true_divide(input, other)
     _nonzero_divisor(input, other)
     if rounding_mode == "floor":
         return np.floor_divide(input, other)
@@ -198,8 +200,13 @@ _div_ops = (_true_divide, _true_divide, _div_mode, _div_mode, _true_divide, _div
 _div_method_args = _div_args.method()
 
 
-# rounding_mode=None is true division: torch records it as DivBackward2, but the derivative of that
-# entry here is the rounding modes' zero, so ndgrad records DivBackward0
+def _floating(values):
+    return any(isinstance(v, Tensor) and v._array.dtype.kind in _dtype.INEXACT_KINDS for v in values)
+
+
+# rounding_mode=None is true division, which torch records as div.Tensor_mode's node (DivBackward2,
+# whose formula reads rounding_mode): so does ndgrad where a floating operand can carry a gradient;
+# integers go to div.Tensor, whose promotion makes the quotient floating
 @register(method=True)
 @_div_args.signature
 def div(*args, **kwargs):
@@ -207,14 +214,14 @@ def div(*args, **kwargs):
     if not kwargs and len(args) == 2 and type(args[0]) is Tensor and type(args[1]) in _TENSOR_OR_NUMBER:
         return _true_divide(*args)
     which, values = _div_args.parse(args, kwargs)
-    if _div_ops[which] is _div_mode and values[2] is None:
+    if _div_ops[which] is _div_mode and values[2] is None and not _floating(values[:2]):
         return _true_divide(*values[:2])
     return _div_ops[which](*values)
 
 
 def div_(self, *args, **kwargs):
     which, values = _div_method_args.parse(args, kwargs)
-    if _div_ops[which] is _div_mode and values[1] is None:
+    if _div_ops[which] is _div_mode and values[1] is None and not _floating((self, values[0])):
         return call_inplace(_true_divide.spec, (self, values[0]))
     return call_inplace(_div_ops[which].spec, (self, *values))
 

@@ -82,14 +82,24 @@ def _upsample_mats(mode, aa, in_sizes, out_sizes, align_corners, scales):
 
 
 def _upsample_op(name, mode, dims, aa=False):
-    def forward(self, output_size, align_corners=None, scales=None):
+    # torch's arguments after the sizes: (align_corners,) scales per axis (scales / scales_h, scales_w /
+    # scales_d, scales_h, scales_w); the nearest modes take no align_corners
+    # (fixed parameters, not *rest: the op glue passes a function's declared arguments)
+    n_rest = dims + (not mode.startswith("nearest"))
+
+    def options(rest):
+        rest = rest[:n_rest]
+        align_corners, scales = (None, rest) if mode.startswith("nearest") else (rest[0], rest[1:])
+        return align_corners, None if all(v is None for v in scales) else list(scales)
+
+    def forward(self, output_size, o1=None, o2=None, o3=None, o4=None):
         if self.ndim != dims + 2:
             raise RuntimeError(f"{name}: expected a {dims + 2}D input (N, C, spatial...), got {list(self.shape)}")
-        mats = _upsample_mats(mode, aa, self.shape[2:], output_size, align_corners, scales)
+        mats = _upsample_mats(mode, aa, self.shape[2:], output_size, *options((o1, o2, o3, o4)))
         return _along_axes(self, mats)
 
-    def backward(grad_output, output_size, input_size, align_corners=None, scales=None):
-        mats = _upsample_mats(mode, aa, tuple(input_size)[2:], output_size, align_corners, scales)
+    def backward(grad_output, output_size, input_size, o1=None, o2=None, o3=None, o4=None):
+        mats = _upsample_mats(mode, aa, tuple(input_size)[2:], output_size, *options((o1, o2, o3, o4)))
         return _along_axes(grad_output, mats, transpose=True)
     fwd = op(name, public=name if name.startswith("_") else "_" + name)(forward)
     op(name + "_backward", public=(name if name.startswith("_") else "_" + name) + "_backward")(backward)
@@ -122,7 +132,7 @@ def _upsample_front(fwd, dims):
                 raise RuntimeError("Must specify exactly one of output_size and scale_factors")
             if size is None:
                 size = tuple(int(math.floor(n * f)) for n, f in zip(x.shape[2:], scales))
-        return fwd(x, size, align_corners, scales)
+        return fwd(x, size, align_corners, *(scales or (None,) * dims))
     front.__name__ = front.__qualname__ = name
     return register(name)(front)
 
@@ -259,7 +269,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     kind = {"nearest": "nearest", "nearest-exact": "nearest-exact", "bicubic": "cubic"}.get(mode, "linear")
     if mode not in ("nearest", "nearest-exact", "area", "bicubic") + tuple(_INTERP_DIMS):
         raise NotImplementedError(f"Input Error: unsupported interpolation mode {mode!r}")
-    return _UPSAMPLE[kind, dims, bool(antialias)](input, out, align_corners, scales)
+    options = () if kind.startswith("nearest") else (align_corners,)
+    return _UPSAMPLE[kind, dims, bool(antialias)](input, out, *options, *(scales or (None,) * dims))
 
 
 def _deprecated_upsample(name):

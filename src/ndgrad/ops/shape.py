@@ -1186,10 +1186,10 @@ def storage_positions(size, stride, offset):
 
 
 @op("as_strided", public=False, view=True)
-def _as_strided(input, size, stride, offset):
-    """offset: of the first element, in elements from input's own first element (negative: before it)."""
+def _as_strided(input, size, stride, storage_offset=None):
+    """storage_offset: of the first element, in elements from the start of the memory (None: input's)."""
     owner, start = _storage(input)
-    storage_offset = start + offset
+    storage_offset = start if storage_offset is None else storage_offset
     need = storage_offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if all(size) else 0
     if storage_offset < 0 or need * input.itemsize > owner.nbytes:
         raise RuntimeError(f"setStorage: sizes {_shape_str(size)}, strides {_shape_str(stride)}, storage offset "
@@ -1209,8 +1209,7 @@ def _as_strided_args(input, size, stride, storage_offset):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
                            f"{_shape_str(stride)}")
     # storage_offset counts from the start of the memory, as Tensor.storage_offset() does
-    offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
-    return size, stride, offset
+    return size, stride, None if storage_offset is None else operator.index(storage_offset)
 
 
 @register(method=True)
@@ -1224,8 +1223,9 @@ def as_strided_(self, size, stride, storage_offset=None):
 
 
 @op("as_strided_scatter", public=False)
-def _as_strided_scatter(input, src, size, stride, offset):
-    out = input.copy()
+def _as_strided_scatter(input, src, size, stride, storage_offset=None):
+    out = input.copy()   # (its own memory: the offset from its first element is the storage offset)
+    offset = 0 if storage_offset is None else storage_offset - _storage(input)[1]
     _as_strided.spec.forward(out, size, stride, offset)[...] = src
     return out
 
@@ -1236,12 +1236,12 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
         raise NotImplementedError("as_strided_scatter of a non-contiguous input is not implemented in ndgrad yet "
                                   "(call .contiguous() on it first)")
     size, stride = _size((size,)), _size((stride,))
-    offset = 0 if storage_offset is None else operator.index(storage_offset) - input.storage_offset()
-    slot = _as_strided.spec.forward(input._array, size, stride, offset).shape
+    storage_offset = None if storage_offset is None else operator.index(storage_offset)
+    slot = _as_strided.spec.forward(input._array, size, stride, storage_offset).shape
     if src.shape != slot:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                            f"{_shape_str(src.shape)}, slice size = {_shape_str(slot)}")
-    return _as_strided_scatter(input, src, size, stride, offset)
+    return _as_strided_scatter(input, src, size, stride, storage_offset)
 
 
 @op("_strided_sum", public=False)
