@@ -132,7 +132,7 @@ def _aliases(owner, holder):
     found = [holder] if holder is not None else []
     # (tensors frozen by gc.freeze(), those made while `import ndgrad` ran, are not walked)
     for o in gc.get_objects():
-        if isinstance(o, Tensor) and o is not holder and type(o._array) is np.ndarray and _root(o._array) is owner:
+        if issubclass(type(o), Tensor) and o is not holder and type(o._array) is np.ndarray and _root(o._array) is owner:
             found.append(o)
     return found
 
