@@ -132,8 +132,11 @@ def _aliases(owner, holder):
     found = [holder] if holder is not None else []
     # (tensors frozen by gc.freeze(), those made while `import ndgrad` ran, are not walked)
     for o in gc.get_objects():
-        if issubclass(type(o), Tensor) and o is not holder and type(o._array) is np.ndarray and _root(o._array) is owner:
-            found.append(o)
+        # (type(), not isinstance: some objects on the heap answer __class__ lazily, with side effects)
+        if issubclass(type(o), Tensor) and o is not holder:
+            a = getattr(o, "_array", None)   # (a tensor being made may have none yet)
+            if type(a) is np.ndarray and _root(a) is owner:
+                found.append(o)
     return found
 
 
