@@ -93,18 +93,16 @@ def attach(fd, name, nbytes):
     try:
         st = os.fstat(fd)
         owner = _by_key.get((st.st_dev, st.st_ino))
-        if owner is not None:
-            os.close(fd)
-            return owner
-        if st.st_size < nbytes:
-            raise RuntimeError(f"shared-memory segment of {st.st_size} bytes is smaller than its storage "
-                               f"({nbytes} bytes)")
-        seg = _map(fd, st.st_size, name, None)   # (None: a receiver never unlinks)
+        if owner is None:
+            if st.st_size < nbytes:
+                raise RuntimeError(f"shared-memory segment of {st.st_size} bytes is smaller than its storage "
+                                   f"({nbytes} bytes)")
+            return _own(_map(fd, st.st_size, name, None), nbytes)   # (None: a receiver never unlinks)
     except BaseException:
-        if _by_key.get((st.st_dev, st.st_ino)) is None:
-            os.close(fd)
+        os.close(fd)
         raise
-    return _own(seg, nbytes)
+    os.close(fd)   # this process maps that segment already
+    return owner
 
 
 def _own(seg, nbytes):
