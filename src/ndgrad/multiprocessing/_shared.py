@@ -2,7 +2,8 @@
 
 A segment is a MAP_SHARED mapping of a memfd ("file_descriptor" strategy: passed to other processes
 as a file descriptor, freed by the kernel once no process maps or holds it) or of a file in /dev/shm
-("file_system": passed by name; the creating process unlinks it when it frees its storage or exits).
+("file_system": passed by name; the creating process unlinks it when it frees its storage or exits,
+and multiprocessing's resource tracker does if it is killed).
 The segment's bytes are a uint8 array (the storage owner); tensors are NumPy views of it, so
 ``x.untyped_storage()`` and ``storage_offset()`` read as for any tensor.
 
@@ -16,7 +17,7 @@ import os
 import secrets
 import sys
 import weakref
-from multiprocessing import util
+from multiprocessing import resource_tracker, util
 
 import numpy as np
 
@@ -54,6 +55,11 @@ def _release(fd, name, creator):
             os.unlink(name)
         except FileNotFoundError:
             pass
+        resource_tracker.unregister(_shm_name(name), "shared_memory")
+
+
+def _shm_name(path):
+    return "/" + os.path.basename(path)   # the POSIX shm name of a file in /dev/shm
 
 
 def _map(fd, size, name, creator):
@@ -73,6 +79,8 @@ def new_segment(nbytes):
     if _strategy[0] == "file_system":
         name = os.path.join(SHM_DIR, f"{SHM_PREFIX}{os.getpid()}_{secrets.token_hex(8)}")
         fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        # the tracker process unlinks it should this process die before it can (as SharedMemory's)
+        resource_tracker.register(_shm_name(name), "shared_memory")
     else:
         name, fd = None, os.memfd_create("ndgrad_storage", os.MFD_CLOEXEC)
     try:
