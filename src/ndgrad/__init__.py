@@ -47,6 +47,7 @@ from ._nested_array import SymInt, jagged  # noqa: E402,F401
 from ._sparse_array import (layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr,  # noqa: E402,F401
                             strided)
 from . import profiler, utils  # noqa: E402,F401
+from . import multiprocessing  # noqa: E402,F401  (registers the shared-memory reductions, as torch)
 from . import special  # noqa: E402,F401
 from . import masked  # noqa: E402,F401
 from . import func  # noqa: E402,F401

@@ -597,6 +597,18 @@ class Module:
     def cpu(self):
         return self
 
+    def share_memory(self):
+        """Move the parameters, their gradients and the buffers into shared memory, in place
+        (:meth:`Tensor.share_memory_`), so that processes they are sent to update these very tensors.
+
+        Example::
+
+            >>> m = torch.nn.Linear(2, 1).share_memory()
+            >>> m.weight.is_shared()
+            True
+        """
+        return self._apply(lambda t: t.share_memory_())
+
     def cuda(self, device=None):
         raise NotImplementedError("ndgrad's CUDA backend (CuPy) is not wired to ops yet; modules live on the CPU")
 
