@@ -3,11 +3,7 @@ torch's step schedules: ``profile(schedule=schedule(wait=, warmup=, active=), on
 ``prof.step()`` record only the active steps of each cycle and hand each finished cycle to
 ``on_trace_ready`` (``tensorboard_trace_handler`` writes it as a Chrome trace file)."""
 import enum
-import gzip
 import os
-import shutil
-import socket
-import tempfile
 import time
 import warnings
 
@@ -123,6 +119,7 @@ def tensorboard_trace_handler(dir_name, worker_name=None, use_gzip=False, use_py
             except Exception as e:
                 raise RuntimeError("Can't create directory: " + dir_name) from e
         if not worker_name:
+            import socket   # lazy on purpose: `import ndgrad` imports this module, and only a handler needs it
             worker_name = f"{socket.gethostname()}_{os.getpid()}"
         file_name = f"{worker_name}.{time.time_ns()}.pt.trace.json" + (".gz" if use_gzip else "")
         prof.export_chrome_trace(os.path.join(dir_name, file_name))
@@ -241,6 +238,7 @@ class profile(_autograd_profile):
         """Writes the recorded events as Chrome trace JSON to `path`, gzip-compressed when it ends in ``.gz``."""
         if not str(path).endswith(".gz"):
             return super().export_chrome_trace(path)
+        import gzip, shutil, tempfile   # noqa: E401  (lazy on purpose: only a compressed trace needs them)
         fd, plain = tempfile.mkstemp(suffix=".json")
         os.close(fd)
         try:
