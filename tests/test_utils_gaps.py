@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from parity import LIBS, both, err, same_error
+from parity import LIBS, both, err, lists, same_error
 
 import ndgrad
 
@@ -426,8 +426,9 @@ def test_while_loop():
                 T.while_loop(lambda x: x.sum() < 10, lambda x: x * 2, [t([1.0, 2.0])]),
                 T.while_loop(lambda d: d["a"].sum() < 10, lambda d: ({"a": d["a"] * 2},), ({"a": t([1.0, 2.0])},))[0]["a"],
                 out, out[0].grad_fn.name(), x.grad]
-    out = both(scenario)
+    out = lists(both(scenario))
     assert out[0] == [3, [8.0, 16.0]] and out[1] == [3, [8.0, 16.0]] and out[6] == "WhileLoopAutogradOpBackward"
+    assert out[2] == [[1.0, 2.0]] and out[3] == [4.0, 8.0] and out[4] == [4.0, 8.0] and out[7] == [4.0, 4.0]
     same_error(lambda T: T.while_loop(3, lambda x: (x,), (T.ones(1),)), RuntimeError)
     assert "can only be of" in same_error(
         lambda T: T.while_loop(lambda x, f: x.sum() < 1, lambda x, f: (x * 2, f), (T.ones(1), 1.5)), AssertionError)
