@@ -63,7 +63,7 @@ def _dispatches(func, depth=3):
     scope = getattr(func, "__globals__", {})
     names = code.co_names
     called = [scope.get(n) for n in names]
-    modules = [m for m in called if isinstance(m, type(functools))]
+    modules = [m for m in called if isinstance(m, type(functools)) and m.__name__.startswith("ndgrad")]
     called += [getattr(m, n, None) for m in modules for n in names]   # `_ops.relu(...)`
     return any(_dispatches(f, depth - 1) for f in called if callable(f) and not isinstance(f, type))
 
