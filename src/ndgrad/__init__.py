@@ -17,7 +17,7 @@ from . import _dtype  # noqa: E402
 from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8)
 from ._tensor import Size, Tensor, device  # noqa: F401
-from ._tensor import device as _device_cls  # noqa: E402  (get_device_module's; `device` is a common parameter name)
+from ._tensor import device as _device_cls  # get_device_module's (its parameter `device` shadows the class)
 from ._legacy import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)
 from ._tensor import (TypedStorage, UntypedStorage, channels_last, channels_last_3d, contiguous_format,  # noqa: F401
@@ -69,8 +69,9 @@ from .version import __version__  # noqa: E402  (the one place the version is wr
 # Imported on first use (PEP 562 module __getattr__): most programs never touch these, and importing
 # them eagerly was a third of `import ndgrad`. `ndgrad.X` and `from ndgrad import Y` work as before.
 _LAZY_MODULES = frozenset({"distributions", "serialization", "compiler", "testing", "amp", "cpu", "jit", "futures",
+                           "types",
                            "xpu", "mps", "distributed", "hub",
-                           "quasirandom", "types"})
+                           "quasirandom"})
 _LAZY_NAMES = {"load": "serialization", "save": "serialization",
                "compile": "compiler",   # shadows the builtin in this namespace, as torch.compile
                "autocast": "amp", "GradScaler": "amp.grad_scaler",
