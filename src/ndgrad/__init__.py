@@ -18,6 +18,7 @@ from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, floa
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8,
                      uint16, uint32, uint64)
 from ._tensor import Size, Tensor, device  # noqa: F401
+from ._tensor import device as _device_cls  # get_device_module's (its parameter `device` shadows the class)
 from ._legacy import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
                       IntTensor, LongTensor, ShortTensor, tensortype)
 from ._tensor import (TypedStorage, UntypedStorage, channels_last, channels_last_3d, contiguous_format,  # noqa: F401
@@ -71,6 +72,7 @@ from .version import __version__  # noqa: E402  (the one place the version is wr
 # Imported on first use (PEP 562 module __getattr__): most programs never touch these, and importing
 # them eagerly was a third of `import ndgrad`. `ndgrad.X` and `from ndgrad import Y` work as before.
 _LAZY_MODULES = frozenset({"distributions", "serialization", "compiler", "testing", "amp", "cpu", "jit", "futures",
+                           "types",
                            "xpu", "mps", "distributed", "hub",
                            "quasirandom", "_VF"})
 _LAZY_NAMES = {"load": "serialization", "save": "serialization",
@@ -81,7 +83,11 @@ _LAZY_NAMES = {"load": "serialization", "save": "serialization",
                                 "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled",
                                 "set_autocast_cache_enabled", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
                                 "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype"),
-                               "amp.autocast_mode")}
+                               "amp.autocast_mode"),
+               **dict.fromkeys(("sym_float", "sym_int", "sym_ite", "sym_max", "sym_min", "sym_not", "sym_sqrt",
+                                "sym_sum"), "_sym"),
+               "cond": "_higher_order_ops", "while_loop": "_higher_order_ops",
+               **dict.fromkeys(("has_lapack", "has_mkl", "has_openmp", "has_spectral"), "_build")}
 
 
 def __getattr__(name):
@@ -98,6 +104,38 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_NAMES))
 
+
+
+def get_device_module(device=None):
+    """The namespace of a device type (``ndgrad.cuda`` for ``"cuda:0"``); with no device, the current
+    accelerator's, which is ``ndgrad.cpu`` since ndgrad computes on the CPU.
+
+    Args:
+        device (torch.device, str or None): the device.
+
+    Returns:
+        module: ``ndgrad.<device type>``.
+
+    Raises:
+        RuntimeError: for anything but a device, a string or None, or a device type without a namespace.
+
+    Example::
+
+        >>> torch.get_device_module().__name__, torch.get_device_module("cuda:0").__name__
+        ('ndgrad.cpu', 'ndgrad.cuda')
+    """
+    if isinstance(device, _device_cls):
+        name = device.type
+    elif isinstance(device, str):
+        name = _device_cls(device).type
+    elif device is None:
+        name = "cpu"   # no accelerator: torch answers with its CPU namespace too
+    else:
+        raise RuntimeError(f"Invalid value of device '{device}', expect torch.device, str, or None")
+    module = globals().get(name) if name not in _LAZY_MODULES else __getattr__(name)
+    if not isinstance(module, type(_importlib)):
+        raise RuntimeError(f"Device '{name}' does not have a corresponding module registered as 'torch.{name}'.")
+    return module
 
 
 def is_tensor(obj):

@@ -29,10 +29,9 @@ DELIBERATELY_ABSENT = {
     "torch": {
         # (not _PYTHON: torch.inf and torch.Tensor are torch's own)
         "Python modules torch re-exports, and torch's own import/build flags": _names(
-            """builtins ctypes functools glob importlib inspect math os platform sys textwrap threading types
+            """builtins ctypes functools glob importlib inspect math os platform sys textwrap threading
             warnings TYPE_CHECKING torch USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH compiled_with_cxx11_abi
-            classproperty cpp
-            has_lapack has_mkl has_openmp has_spectral get_file_path prepare_multiprocessing_environment"""),
+            classproperty cpp get_file_path prepare_multiprocessing_environment"""),
         # the JIT's C++ IR, types and tooling (ndgrad.jit is torch.jit with the JIT disabled: nothing compiles)
         "TorchScript / jit internals": _names(
             """AliasDb AnyType Argument ArgumentSpec AwaitType Block BoolType CallStack Capsule ClassType Code
@@ -53,13 +52,13 @@ DELIBERATELY_ABSENT = {
         # the dispatcher and torch's compiler stack have no counterpart (ndgrad.compile is a tracer of its own)
         "dispatcher, compile / export / fx / dynamo internals": _names(
             """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library
-            export fx package cond while_loop FatalError"""),
-        "symbolic shapes (Sym* types and sym_* helpers of the tracing compiler; SymInt is there, as the "
+            export fx package FatalError"""),
+        "symbolic shapes (Sym* types and the tracing compiler's sym_* range helpers; SymInt is there, as the "
         "ragged sizes of nested tensors)": _names(
             """SymBool SymBoolType SymFloat SymIntType sym_constrain_range sym_constrain_range_for_size
-            sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt sym_sum"""),
+            sym_fresh_size"""),
         "CUDA / XPU / MPS / MTIA / Vulkan devices and their streams": _names(
-            """mtia Stream Event AcceleratorError OutOfMemoryError get_device_module
+            """mtia Stream Event AcceleratorError OutOfMemoryError
             profiler_allow_cudagraph_cupti_lazy_reinit_cuda12 is_vulkan_available"""),
         # backend-specific kernels: ndgrad's ops are the generic ones (conv, batch_norm, rnn...)
         "cudnn / miopen / mkldnn / fbgemm kernels and SyncBatchNorm's CUDA kernels": _names(

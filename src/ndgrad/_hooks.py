@@ -12,6 +12,11 @@ class RemovableHandle:
         self._hooks = weakref.ref(hooks)
         self._key = next(self._ids)
 
+    @property
+    def id(self):
+        """The key of the hook in its dictionary (torch's ``handle.id``)."""
+        return self._key
+
     def remove(self):
         hooks = self._hooks()
         if hooks is not None:

@@ -3,13 +3,14 @@
 import cmath
 import collections.abc
 import math
+import warnings
 
 import numpy as np
 
 from . import _dtype
 from ._tensor import Size, Tensor
 from ._typeinfo import finfo, iinfo
-from .ops.creation import from_numpy
+from .ops.creation import from_numpy, tensor
 from .ops.random import rand, randint
 
 # (rtol, atol) by dtype; the looser of the two inputs' applies; exact for integers and bool
@@ -167,6 +168,35 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
         elif m.path:
             text += "\n\nThe failure occurred for item " + "".join(f"[{k!r}]" for k in m.path)
         raise m.exc_type(text) from None
+
+
+# assert_allclose's looser tolerances (by dtype; the looser of the two inputs' applies, exact otherwise)
+_ALLCLOSE_TOLERANCES = {_dtype.float16: (1e-3, 1e-3), _dtype.float32: (1e-4, 1e-5), _dtype.float64: (1e-5, 1e-8)}
+
+
+def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
+    """Deprecated since torch 1.12 (a FutureWarning says so): :func:`assert_close` with the old defaults,
+    NaNs equal, dtypes free to differ, numbers and lists turned into tensors (`expected` in `actual`'s dtype).
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     torch.testing.assert_allclose(torch.tensor([1.0, float("nan")]), [1.00001, float("nan")])
+    """
+    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future "
+                  "release. Please use `torch.testing.assert_close()` instead. You can find detailed upgrade "
+                  "instructions in https://github.com/pytorch/pytorch/issues/61844.", FutureWarning, stacklevel=2)
+    if not isinstance(actual, Tensor):
+        actual = tensor(actual)
+    if not isinstance(expected, Tensor):
+        expected = tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        pairs = [_ALLCLOSE_TOLERANCES.get(t.dtype, (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan, check_device=True, check_dtype=False,
+                 check_stride=False, msg=msg or None)
 
 
 def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False, noncontiguous=False,

@@ -38,6 +38,7 @@ class FunctionEvent:
         self.node_id = node_id
         self.name = name
         self.key = name
+        self.trace_name = name   # the name in a Chrome trace (torch.profiler's step ranges differ, see there)
         self.overload_name = overload_name
         self.time_range_start = start_us
         self.time_range_end = end_us
@@ -563,7 +564,7 @@ def _write_chrome_trace(events, path, pid=None):
             args["Input Dims"] = e.input_shapes
         if e.stack:
             args["Call stack"] = ";".join(e.stack)
-        trace.append({"ph": "X", "cat": cat, "name": e.name, "pid": pid, "tid": e.thread,
+        trace.append({"ph": "X", "cat": cat, "name": e.trace_name, "pid": pid, "tid": e.thread,
                       "ts": round(e.time_range_start, 3), "dur": round(e.cpu_time_total, 3), "args": args})
     with open(path, "w") as f:
         json.dump({"schemaVersion": 1, "displayTimeUnit": "ms", "traceEvents": trace, "traceName": str(path)}, f)

@@ -1,10 +1,11 @@
 """ndgrad.utils: helpers outside the autograd core (checkpointing, data loading, benchmarking, DLPack,
-TensorBoard logging)."""
+TensorBoard logging, hook handles, weak references, pytrees)."""
 import importlib as _importlib
 
 # Submodules imported on first use (PEP 562 module __getattr__): `ndgrad.utils.data` etc. work as
 # before, and importing utils._pytree (as func does) or ndgrad itself does not load the data loader.
-_SUBMODULES = frozenset({"checkpoint", "dlpack", "tensorboard", "data", "benchmark"})
+_SUBMODULES = frozenset({"checkpoint", "dlpack", "tensorboard", "data", "benchmark", "hooks", "model_zoo", "weak",
+                         "_pytree"})
 
 
 def __getattr__(name):

@@ -18,6 +18,7 @@ import contextlib
 import copy
 import enum
 import functools
+import importlib
 import traceback
 import warnings
 import weakref
@@ -32,10 +33,13 @@ from ..autograd.graph import saved_tensors_hooks
 from .._tensor import Tensor
 from ..autograd import backward
 from ..ops import _aten, _registry
+from .. import accelerator as _accelerator
+from ._pytree import tree_leaves
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "GraphExecGroup", "set_checkpoint_debug_enabled",
            "set_checkpoint_early_stop", "CheckpointPolicy", "SelectiveCheckpointContext",
-           "create_selective_checkpoint_contexts", "SAC_IGNORED_OPS"]
+           "create_selective_checkpoint_contexts", "SAC_IGNORED_OPS", "detach_variable", "check_backward_validity",
+           "noop_context_fn", "get_device_states", "set_device_states", "DefaultDeviceType"]
 
 
 def _is_tensor(x):
@@ -45,6 +49,123 @@ def _is_tensor(x):
 def _detached(args):
     """The arguments as new leaves (same data) that require grad where the originals did."""
     return tuple(a.detach().requires_grad_(a.requires_grad) if _is_tensor(a) else a for a in args)
+
+
+def detach_variable(inputs):
+    """The tensors of the tuple `inputs` detached (new leaves on the same data) and requiring grad where
+    the originals did; other items as they are.
+
+    Example::
+
+        >>> from ndgrad.utils.checkpoint import detach_variable
+        >>> x = torch.ones(2, requires_grad=True) * 2
+        >>> d, n = detach_variable((x, 3))
+        >>> d.is_leaf, d.requires_grad, n
+        (True, True, 3)
+    """
+    if not isinstance(inputs, tuple):
+        raise RuntimeError(f"Only tuple of tensors is supported. Got Unsupported input type: {type(inputs).__name__}")
+    return _detached(inputs)
+
+
+def check_backward_validity(inputs):
+    """Warns that gradients will be None when no tensor of `inputs` requires grad (checkpointing such a
+    block records nothing to recompute).
+
+    Example::
+
+        >>> import warnings
+        >>> from ndgrad.utils.checkpoint import check_backward_validity
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     check_backward_validity((torch.ones(1),))
+        >>> str(caught[0].message)
+        'None of the inputs have requires_grad=True. Gradients will be None'
+    """
+    if not any(a.requires_grad for a in inputs if _is_tensor(a)):
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=2)
+
+
+def noop_context_fn():
+    """checkpoint's default `context_fn`: no context around the forward nor around the recomputation.
+
+    Example::
+
+        >>> from ndgrad.utils.checkpoint import noop_context_fn
+        >>> [type(c).__name__ for c in noop_context_fn()]
+        ['nullcontext', 'nullcontext']
+    """
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+def _device_module(device_type):
+    """ndgrad.<device_type> (ndgrad.cuda, ...): imported by name, these namespaces sit beside this layer."""
+    try:
+        return importlib.import_module(f"ndgrad.{device_type}")
+    except ModuleNotFoundError:   # as torch's getattr(torch, device_type)
+        raise AttributeError(f"module 'ndgrad' has no attribute {device_type!r}") from None
+
+
+class DefaultDeviceType:
+    """The device type whose random states checkpointing saves when no argument is on a device: the
+    current accelerator's, ``"cpu"`` when there is none (always, in ndgrad), unless set.
+
+    Example::
+
+        >>> from ndgrad.utils.checkpoint import DefaultDeviceType
+        >>> DefaultDeviceType.get_device_type()
+        'cpu'
+    """
+    _default_device_type = None
+
+    @staticmethod
+    def set_device_type(device="cuda"):
+        """Sets the default device type (``"cuda"`` if not given)."""
+        DefaultDeviceType._default_device_type = device
+
+    @staticmethod
+    def get_device_type():
+        """The default device type."""
+        if not DefaultDeviceType._default_device_type:
+            acc = _accelerator.current_accelerator(True)
+            DefaultDeviceType._default_device_type = acc.type if acc else "cpu"
+        return DefaultDeviceType._default_device_type
+
+
+def get_device_states(*args):
+    """(device ids, their generators' states) for the tensors of `args` (nested) that are on a device
+    other than cpu and meta: ndgrad computes on the CPU, so ``([], [])`` for ndgrad's tensors.
+
+    Example::
+
+        >>> from ndgrad.utils.checkpoint import get_device_states
+        >>> get_device_states(torch.ones(1), (torch.zeros(2),))
+        ([], [])
+    """
+    on_device = [a for a in tree_leaves(args) if _is_tensor(a) and a.device.type not in ("cpu", "meta")]
+    if not on_device:
+        return [], []
+    module = _device_module(on_device[0].device.type)
+    ids = [a.get_device() for a in on_device]
+    return ids, [module.get_rng_state(i) for i in ids]
+
+
+def set_device_states(devices, states, *, device_type=None):
+    """Sets the random states of the generators of `devices` (of `device_type`, by default
+    :meth:`DefaultDeviceType.get_device_type`); nothing for meta.
+
+    Example::
+
+        >>> from ndgrad.utils.checkpoint import set_device_states
+        >>> set_device_states([], [])
+    """
+    if device_type is None:
+        device_type = DefaultDeviceType.get_device_type()
+    if device_type == "meta":
+        return
+    module = _device_module(device_type)
+    for device, state in zip(devices, states):
+        module.set_rng_state(state, device)
 
 
 class _rng_replay:
