@@ -456,6 +456,8 @@ if _typing.TYPE_CHECKING:
     from ndgrad._dtype import (dtype as dtype, get_default_dtype as get_default_dtype,  # noqa: F401,F811
         promote_types as promote_types, set_default_dtype as set_default_dtype)
     from ndgrad._legacy import (is_storage as is_storage, tensortype as tensortype)  # noqa: F401,F811
+    from ndgrad._lobpcg import lobpcg as lobpcg  # noqa: F401,F811
+    from ndgrad._nested_array import SymInt as SymInt  # noqa: F401,F811
     from ndgrad._random import (Generator as Generator, initial_seed as initial_seed,  # noqa: F401,F811
         manual_seed as manual_seed, seed as seed)
     from ndgrad._repr import set_printoptions as set_printoptions  # noqa: F401,F811
@@ -508,7 +510,7 @@ if _typing.TYPE_CHECKING:
         "CharStorage", "CharTensor", "ComplexDoubleStorage", "ComplexFloatStorage", "DisableTorchFunction",
         "DisableTorchFunctionSubclass", "DoubleStorage", "DoubleTensor", "FloatStorage", "FloatTensor",
         "Generator", "GradScaler", "HalfStorage", "HalfTensor", "IntStorage", "IntTensor", "LongStorage",
-        "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage", "StorageBase", "Tensor",
+        "LongTensor", "ShortStorage", "ShortTensor", "Size", "Storage", "StorageBase", "SymInt", "Tensor",
         "TypedStorage", "UntypedStorage", "accelerator", "addmv_", "are_deterministic_algorithms_enabled",
         "as_strided_", "autocast", "autocast_decrement_nesting", "autocast_increment_nesting", "autograd",
         "backends", "bfloat16", "bool", "can_cast", "cdouble", "cfloat", "channels_last", "channels_last_3d",
@@ -517,24 +519,25 @@ if _typing.TYPE_CHECKING:
         "e", "enable_grad", "fft", "finfo", "float", "float16", "float32", "float64", "func", "functional",
         "gcd_", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype",
         "get_default_device", "get_default_dtype", "get_deterministic_debug_mode", "get_device",
-        "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads", "half", "i0_", "iinfo",
-        "inf", "inference_mode", "init_num_threads", "initial_seed", "int", "int16", "int32", "int64",
-        "int8", "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_autocast_cache_enabled",
-        "is_autocast_cpu_enabled", "is_autocast_enabled", "is_complex",
+        "get_device_module", "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads",
+        "half", "i0_", "iinfo", "inf", "inference_mode", "init_num_threads", "initial_seed", "int", "int16",
+        "int32", "int64", "int8", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+        "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled", "is_complex",
         "is_deterministic_algorithms_warn_only_enabled", "is_distributed", "is_floating_point",
         "is_grad_enabled", "is_inference", "is_inference_mode_enabled", "is_storage", "is_tensor",
         "is_warn_always_enabled", "jagged", "layout", "lcm_", "legacy_contiguous_format", "linalg", "load",
-        "long", "manual_seed", "masked", "memory_format", "nan", "nested", "newaxis", "nn", "no_grad",
-        "numel", "onnx", "optim", "overrides", "pairwise_distance", "pi", "preserve_format", "profiler",
-        "promote_types", "random", "resize_as_", "result_type", "return_types", "save", "seed",
-        "set_anomaly_enabled", "set_autocast_cache_enabled", "set_autocast_cpu_dtype",
-        "set_autocast_cpu_enabled", "set_autocast_dtype", "set_autocast_enabled", "set_autocast_gpu_dtype",
-        "set_default_device", "set_default_dtype", "set_default_tensor_type", "set_deterministic_debug_mode",
-        "set_float32_matmul_precision", "set_flush_denormal", "set_grad_enabled", "set_num_interop_threads",
-        "set_num_threads", "set_printoptions", "set_warn_always", "short", "signal", "sparse", "sparse_bsc",
-        "sparse_bsr", "sparse_coo", "sparse_csc", "sparse_csr", "special", "storage", "strided",
-        "tensortype", "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32",
-        "uint64", "uint8", "use_deterministic_algorithms", "utils", "version", "vmap"]
+        "lobpcg", "long", "manual_seed", "masked", "memory_format", "multiprocessing", "nan", "nested",
+        "newaxis", "nn", "no_grad", "numel", "onnx", "optim", "overrides", "pairwise_distance", "pi",
+        "preserve_format", "profiler", "promote_types", "random", "resize_as_", "result_type",
+        "return_types", "save", "seed", "set_anomaly_enabled", "set_autocast_cache_enabled",
+        "set_autocast_cpu_dtype", "set_autocast_cpu_enabled", "set_autocast_dtype", "set_autocast_enabled",
+        "set_autocast_gpu_dtype", "set_default_device", "set_default_dtype", "set_default_tensor_type",
+        "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",
+        "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
+        "set_warn_always", "short", "signal", "sparse", "sparse_bsc", "sparse_bsr", "sparse_coo",
+        "sparse_csc", "sparse_csr", "special", "storage", "strided", "tensortype", "to_dlpack",
+        "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32", "uint64", "uint8",
+        "use_deterministic_algorithms", "utils", "version", "vmap"]
 
-    # the 564 names installed at import (the op registry's functions, ...)
+    # the 578 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...
