@@ -52,7 +52,7 @@ DELIBERATELY_ABSENT = {
             monitor"""),
         # the dispatcher and torch's compiler stack have no counterpart (ndgrad.compile is a tracer of its own)
         "dispatcher, compile / export / fx / dynamo internals": _names(
-            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library
+            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS
             export fx package cond while_loop FatalError"""),
         "symbolic shapes (Sym* types and sym_* helpers of the tracing compiler)": _names(
             """SymBool SymBoolType SymFloat SymInt SymIntType sym_constrain_range sym_constrain_range_for_size
