@@ -146,7 +146,7 @@ def _parse_schema(schema):
             value = _LITERALS[default] if default in _LITERALS else _literal(default)
         args.append(_Arg(name, type_, value, bool(eq), kw_only, bool(alias and alias.group(2))))
     rets = rets.strip()
-    if rets.startswith("("):
+    if rets.startswith("(") and rets[1:-1].strip():
         returns = tuple(r.strip() for r in _split_args(rets[1:-1]))
         returns = returns if len(returns) != 1 else returns + ("",)   # "(Tensor,)": still a tuple
     else:
@@ -215,8 +215,7 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
     params = []
     seen_kw = False
     mutated = set()
-    counter = 0
-    for name, p in sig.parameters.items():
+    for idx, (name, p) in enumerate(sig.parameters.items()):
         if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
             error("We don't support varargs or varkwargs.")
         if p.annotation is p.empty:
@@ -229,8 +228,7 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
             if not schema_type.startswith("Tensor"):
                 error(f"Parameter {name} is in mutable_args but only Tensors or collections of Tensors can be "
                       "mutated")
-            schema_type = f"Tensor(a{counter}!)" + schema_type[len("Tensor"):]
-            counter += 1
+            schema_type = f"Tensor(a{idx}!)" + schema_type[len("Tensor"):]   # alias sets named by position
             mutated.add(name)
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
             params.append("*")
@@ -353,6 +351,9 @@ class _Op:
 
     def dispatch(self, *args):
         """Below autograd: the registry's call (seen by SAC and the profiler), mutated inputs' versions bumped."""
+        if self.fake is not None and any(isinstance(t, Tensor) and isinstance(t._array, MetaArray) for t in args):
+            with grad_flag(False):   # meta tensors: the fake kernel says the outputs' shapes
+                return self.fake(*args)
         outer, self.calling = self.calling, args
         try:
             with grad_flag(False):
@@ -375,8 +376,6 @@ class _Op:
         """The forward on arrays the registry runs: the kernel for the arguments' device, on Tensors."""
         device = next((d for d in map(_device_of, raw) if d), "cpu")
         kernel = self.kernels.get(device) or self.kernels.get(None)
-        if device == "meta" and self.fake is not None:
-            kernel = self.fake
         if kernel is None:
             raise NotImplementedError(f"Could not run '{self.qualname}' with arguments from the "
                                       f"'{device.upper() if device != 'meta' else 'Meta'}' backend.")
@@ -503,7 +502,9 @@ class Library:
                 raise RuntimeError(f"Only a single TORCH_LIBRARY can be used to register the namespace {ns}; please "
                                    "put all of your definitions in a single TORCH_LIBRARY block.  If you were trying "
                                    "to specify implementations, consider using TORCH_LIBRARY_IMPL (which can be "
-                                   "duplicated).")
+                                   "duplicated).  If you really intended to define operators for a single "
+                                   "namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to explicitly "
+                                   "indicate this.")
             _defined.add(ns)
         self.ns, self.kind, self.dispatch_key = ns, kind, dispatch_key
         self._ops = []          # what this library defined (removed by _destroy)
