@@ -332,3 +332,26 @@ def test_absent_parts_refuse():
         ndgrad.library.opcheck(None, ())
     with pytest.raises(NotImplementedError, match="overload names"):
         ndgrad.library.custom_op(fresh("x") + ".out", lambda x: x, mutates_args=(), schema="(Tensor x) -> Tensor")
+
+
+def test_profiler_names_the_op_by_its_namespace():
+    name = fresh("prof")
+
+    @ndgrad.library.custom_op(name, mutates_args=())
+    def f(x: ndgrad.Tensor) -> ndgrad.Tensor:
+        return x.sin()
+    with ndgrad.profiler.profile() as prof:
+        f(ndgrad.ones(2))
+    assert [e.name for e in prof.events()][0] == name
+
+
+def test_list_argument_gradients_refuse():
+    name = fresh("listgrad")
+
+    @ndgrad.library.custom_op(name, mutates_args=())
+    def total(xs: list[ndgrad.Tensor]) -> ndgrad.Tensor:
+        return xs[0] + xs[1]
+    a = ndgrad.ones(2)
+    assert total([a, a]).tolist() == [2.0, 2.0]
+    with pytest.raises(NotImplementedError, match="list argument"):
+        total([a.requires_grad_(), a])

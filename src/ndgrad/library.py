@@ -343,6 +343,9 @@ class _Op:
         if self.composite is not None and not self.kernels:
             return self.composite(*args)
         if self.custom:
+            if _grad_state.enabled and any(type(a) in (list, tuple) and _requires_grad(a) for a in args):
+                raise NotImplementedError(f"ndgrad: {self.qualname}: autograd through the tensors of a list "
+                                          "argument (only Tensor arguments get gradients here)")
             out = self.function().apply(*args)
             return list(out) if self.returns == "Tensor[]" else out
         if _grad_state.enabled and _requires_grad(args):
