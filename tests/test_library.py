@@ -1,6 +1,7 @@
 """torch.library: custom ops (custom_op, register_autograd / kernel / fake, Library define / impl),
 each scenario run on ndgrad and torch and compared (values, grad_fn names, errors)."""
 import itertools
+from functools import partial
 import typing
 import warnings
 
@@ -286,7 +287,6 @@ def test_selective_checkpoint_saves_a_custom_op_with_a_non_tensor_output():
     name = fresh("counted")
 
     def scenario(T):
-        from functools import partial
         checkpoint = T.utils.checkpoint
         calls = [0]
 
