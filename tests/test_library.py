@@ -356,3 +356,26 @@ def test_list_argument_gradients_refuse():
     assert total([a, a]).tolist() == [2.0, 2.0]
     with pytest.raises(NotImplementedError, match="list argument"):
         total([a.requires_grad_(), a])
+
+
+def test_definition_errors_and_redefinition():
+    name = fresh("redef")
+    ns = fresh("implonly").split("::")[1]
+
+    def scenario(T):
+        def f(x: T.Tensor) -> T.Tensor:
+            return x + 1
+
+        def g(x: T.Tensor) -> T.Tensor:
+            return x + 2
+        T.library.custom_op(name, f, mutates_args=())
+        again = T.library.custom_op(name, g, mutates_args=())   # a custom op defined again replaces the first
+        ns_name, short = name.split("::")
+        return [again(T.zeros(1)), ops_of(T, name)(T.zeros(1)),
+                err(lambda: T.library.Library(ns, "IMPL").define("g(Tensor x) -> Tensor"))[1].split("  (Error")[0],
+                err(lambda: T.library.register_autograd(f"{ns_name}::nope_{short}", lambda *a: None)),
+                err(lambda: T.library.custom_op(fresh("s"), f, mutates_args=("x",), schema="(Tensor x) -> Tensor"))]
+    out = both(scenario)
+    assert out[0].tolist() == out[1].tolist() == [2.0]
+    assert out[2].startswith('def("g"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.')
+    assert out[3][0] == "AttributeError" and out[4][0] == "ValueError"

@@ -518,9 +518,11 @@ class Library:
 
     def define(self, schema, alias_analysis="", *, tags=()):
         """Define op `name(args) -> returns` in this namespace; returns its name."""
-        if self.kind == "IMPL":
-            raise RuntimeError(f"define() is not allowed in an IMPL library ({self.ns})")
         name, paren, rest = schema.partition("(")
+        if self.kind == "IMPL":
+            raise RuntimeError(f'def("{name.strip()}"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL '
+                               "block.  All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
+                               "namespace.")
         op = _define(f"{self.ns}::{name.strip()}", paren + rest, self)
         self._ops.append(op)
         return name.strip()
@@ -633,7 +635,16 @@ def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None,
             text = infer_schema(func, mutates_args=mutates_args)
         else:
             text = schema
+            mutated = {a.name for a in _parse_schema(schema)[0] if a.mutable}
+            if mutates_args != "unknown" and set(mutates_args) != mutated:
+                raise ValueError(f"Attempted to create a custom op with `mutates_args={mutates_args}` and "
+                                 f"`schema={schema}. The schema suggests that the op mutates {mutated}which is "
+                                 "different from what was provided to us in `mutates_args`. Please make these "
+                                 "consistent.")
         ns, op_name = _split_name(name)
+        old = _OPS.get(name)
+        if old is not None and old.custom and old.lib is None:   # as torch: a custom op defined again replaces it
+            old.remove()
         op = _define(name, text)
         op.custom = True
         for d in (device_types,) if isinstance(device_types, str) or device_types is None else device_types:
@@ -650,7 +661,8 @@ def _op_of(op):
     if isinstance(op, OpOverloadPacket):
         return op.default._op
     if isinstance(op, str):
-        return _lookup(op)
+        ns, name = _split_name(op)
+        return getattr(_namespace(ns), name).default._op   # torch's AttributeError for an unknown op
     raise ValueError(f"register_autograd(op): got unexpected type for op: {type(op)}")
 
 
