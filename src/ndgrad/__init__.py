@@ -263,6 +263,7 @@ from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss 
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
 from . import functional, overrides, signal, storage, torch_version  # noqa: E402,F401
+from . import library  # noqa: E402,F401  (torch.library: custom ops; their namespaces land in ndgrad.ops)
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
 
@@ -525,11 +526,11 @@ if _typing.TYPE_CHECKING:
         "is_autocast_cache_enabled", "is_autocast_cpu_enabled", "is_autocast_enabled", "is_complex",
         "is_deterministic_algorithms_warn_only_enabled", "is_distributed", "is_floating_point",
         "is_grad_enabled", "is_inference", "is_inference_mode_enabled", "is_storage", "is_tensor",
-        "is_warn_always_enabled", "jagged", "layout", "lcm_", "legacy_contiguous_format", "linalg", "load",
-        "lobpcg", "long", "manual_seed", "masked", "memory_format", "multiprocessing", "nan", "nested",
-        "newaxis", "nn", "no_grad", "numel", "onnx", "optim", "overrides", "pairwise_distance", "pi",
-        "preserve_format", "profiler", "promote_types", "random", "resize_as_", "result_type",
-        "return_types", "save", "seed", "set_anomaly_enabled", "set_autocast_cache_enabled",
+        "is_warn_always_enabled", "jagged", "layout", "lcm_", "legacy_contiguous_format", "library",
+        "linalg", "load", "lobpcg", "long", "manual_seed", "masked", "memory_format", "multiprocessing",
+        "nan", "nested", "newaxis", "nn", "no_grad", "numel", "onnx", "optim", "overrides",
+        "pairwise_distance", "pi", "preserve_format", "profiler", "promote_types", "random", "resize_as_",
+        "result_type", "return_types", "save", "seed", "set_anomaly_enabled", "set_autocast_cache_enabled",
         "set_autocast_cpu_dtype", "set_autocast_cpu_enabled", "set_autocast_dtype", "set_autocast_enabled",
         "set_autocast_gpu_dtype", "set_default_device", "set_default_dtype", "set_default_tensor_type",
         "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",

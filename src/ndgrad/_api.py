@@ -51,7 +51,7 @@ DELIBERATELY_ABSENT = {
             monitor"""),
         # the dispatcher and torch's compiler stack have no counterpart (ndgrad.compile is a tracer of its own)
         "dispatcher, compile / export / fx / dynamo internals": _names(
-            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS library
+            """DispatchKey DispatchKeySet ExcludeDispatchKeyGuard Tag PRIVATE_OPS
             export fx package FatalError"""),
         "symbolic shapes (Sym* types and the tracing compiler's sym_* range helpers; SymInt is there, as the "
         "ragged sizes of nested tensors)": _names(

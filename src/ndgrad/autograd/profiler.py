@@ -344,6 +344,8 @@ def _profile_op(spec, args, inplace=False):
     """Called by the op glue instead of itself while profiling: time one op call."""
     prof = _active[-1]
     name = "aten::" + spec.name.split(".")[0] + ("_" if inplace else "")
+    if "::" in spec.name:   # a torch.library op, named by its own namespace
+        name = spec.name
     outer = prof._open[-1] if prof._open else None
     # a public function running the op of its own name (div picking div.Tensor) is that one op: one event
     merged = outer is not None and outer.name == name and outer in prof._composites

@@ -331,10 +331,18 @@ def _scalar_lifts(tensor_dtype, scalar_rank):
     return scalar_rank > (_KIND_RANK[tensor_dtype.kind] if tensor_dtype is not None else -1)
 
 
+class Opaque:
+    """A forward's result that is no Tensor (a custom op's `int` output, see ndgrad.library): the
+    glue returns it as it is, for the caller to unwrap (`value`)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def _wrap(o, target, raw):
     """Output `o` of a forward run on the arrays `raw` as a Tensor (in dtype `target` if not None)."""
     if type(o) not in ARRAY_TYPES:
-        if isinstance(o, Tensor):
+        if isinstance(o, Tensor) or type(o) is Opaque:
             return o
         if not isinstance(o, (SparseArray, NestedArray, MetaArray)):   # sparse/nested/meta forwards return their storage
             o = _backend_of(raw).asarray(o)   # a NumPy scalar or Python value: onto the inputs' backend

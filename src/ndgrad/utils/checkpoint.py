@@ -592,14 +592,16 @@ class _Cached:
 
     def __init__(self, out):
         self.is_tuple = type(out) is tuple
-        self.outs = tuple(o.detach() for o in out) if self.is_tuple else (out.detach(),)
-        self.versions = tuple(o._vc[0] for o in self.outs)
+        # (a custom op's non-Tensor outputs, ops._registry.Opaque, are kept as they are)
+        self.outs = tuple(o.detach() if isinstance(o, Tensor) else o for o in out) if self.is_tuple else (out.detach(),)
+        self.versions = tuple(o._vc[0] if isinstance(o, Tensor) else None for o in self.outs)
 
     def raw(self, allow_mutation):
         """The arrays the op's forward returned (what the glue wraps and records again)."""
-        if not allow_mutation and any(o._vc[0] != v for o, v in zip(self.outs, self.versions)):
+        if not allow_mutation and any(v is not None and o._vc[0] != v for o, v in zip(self.outs, self.versions)):
             raise RuntimeError("Tensor cached during selective activation checkpoint has been mutated")
-        return tuple(o._array for o in self.outs) if self.is_tuple else self.outs[0]._array
+        return tuple(o._array if isinstance(o, Tensor) else o for o in self.outs) if self.is_tuple else \
+            self.outs[0]._array
 
 
 class _OpMode:
