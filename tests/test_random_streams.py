@@ -325,3 +325,43 @@ def test_fractional_max_pool_windows_reaching_the_edge_and_empty_batches():
         return y, x.grad
     y, grad = both(empty)
     assert y.shape == (0, 1, 2, 2, 2) and grad.shape == (0, 1, 4, 5, 4)
+
+
+@pytest.mark.parametrize("name", ["dropout1d", "dropout2d", "dropout3d"])
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 3, 4), (2, 3, 4, 5, 2)])
+@pytest.mark.parametrize("training", [True, False])
+def test_channel_dropout_in_place_and_its_history(name, shape, training):
+    # an unbatched input gets its batch dimension in place and loses it again (two more version bumps),
+    # and the result's history ends in that squeeze, as torch's
+    def run(T):
+        a = T.ones(shape, dtype=T.float64, requires_grad=True)
+        out = []
+        for inplace in (False, True):
+            x = a * 1
+            v = x._version
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    y = getattr(T.nn.functional, name)(x, 0.5, training, inplace)
+            except RuntimeError as e:
+                out.append(str(e))
+                continue
+            y.sum().backward()
+            out.append([y.grad_fn.name(), y is x, x._version - v, y.tolist()])
+        return out, a.grad
+    both(seeded(1, run))
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_rrelu_in_place_records_its_own_node(training):
+    def run(T):
+        a = T.tensor([-2.0, -1.0, 0.5, 3.0], dtype=T.float64, requires_grad=True)
+        x = a * 1
+        y = T.nn.functional.rrelu_(x, 0.1, 0.3, training=training)
+        y.sum().backward()
+        return y is x, x._version, x.grad_fn.name(), x, a.grad
+    is_x, version, name, _, grad = both(seeded(0, run))
+    assert (is_x, version, name) == (True, 1, "RreluWithNoiseBackward1")
+    assert grad.tolist()[2:] == [1.0, 1.0] and 0.1 <= grad[0] <= 0.3
+    message = same_error(lambda T: T.nn.functional.rrelu(T.ones(2, requires_grad=True), training=training, inplace=True))
+    assert message == "a leaf Variable that requires grad is being used in an in-place operation."

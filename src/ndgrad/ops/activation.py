@@ -18,7 +18,6 @@ from .. import _dtype
 from ._registry import call_inplace, op, register
 from ._scratch import buffer
 from .._tensor import _wrap_dim
-from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
 from . import creation
 from ._branchless import _SMALL, _UINT, where as _branchless_where
@@ -618,12 +617,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return _rrelu_with_noise(input, creation.empty_like(input), lower, upper, training)
 
 
+_rrelu_with_noise_ = _inplace("rrelu_with_noise_", _rrelu_with_noise.__wrapped__)   # (saves the result)
+
+
 @register("rrelu_")
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
-    out = _rrelu_with_noise(input, creation.empty_like(input), lower, upper, training)
-    with no_grad():
-        input.copy_(out)
-    return input
+    return _rrelu_with_noise_(input, creation.empty_like(input), lower, upper, training)
 
 
 # ---- masked softmax ---------------------------------------------------------------------------

@@ -60,12 +60,15 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _mask_dropout(input, p, training, inplace, tuple(input.shape))
 
 
-def _feature_shape(input, batched):
-    """The mask shape of channel-wise dropout: one draw per (batch, channel), or per channel."""
-    if input.ndim < 2:
+def _channel_dropout(input, p, training, inplace, batched):
+    """Dropout of whole channels, one draw per (batch, channel). As torch's, an unbatched input is
+    given its batch dimension and has it taken away again (in place for inplace=True: so its
+    version counter counts those two writes as well)."""
+    x = input if batched else input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    if x.ndim < 2 and training and p != 0 and x.numel():   # (what is not dropped is not checked either)
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    lead = 2 if batched else 1
-    return tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
+    out = _mask_dropout(x, p, training, inplace, tuple(x.shape[:2]) + (1,) * (x.ndim - 2))
+    return out if batched else out.squeeze_(0) if inplace else out.squeeze(0)
 
 
 def _note(name, k):
@@ -79,7 +82,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     if input.ndim not in (2, 3):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. "
                            + _note("dropout1d", 1))
-    return _mask_dropout(input, p, training, inplace, _feature_shape(input, input.ndim == 3))
+    return _channel_dropout(input, p, training, inplace, input.ndim == 3)
 
 
 def _spatial_dropout(name, k, input, p, training, inplace):
@@ -98,9 +101,7 @@ def _spatial_dropout(name, k, input, p, training, inplace):
                       "This behavior will change in a future release to interpret the input as one without a batch "
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
                       "switch to using dropout1d instead.", UserWarning, stacklevel=3)
-    if not batched and input.ndim == 1:   # (a channel per element)
-        return _mask_dropout(input, p, training, inplace, tuple(input.shape))
-    return _mask_dropout(input, p, training, inplace, _feature_shape(input, batched))
+    return _channel_dropout(input, p, training, inplace, batched)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
