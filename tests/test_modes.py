@@ -313,3 +313,18 @@ def test_dispatch_mode_around_selective_checkpointing():
     forward, grad = both(scenario)
     assert forward == ["cos.default", "sin.default"]
     assert grad.tolist() == pytest.approx([-math.sin(0.5) * math.cos(math.cos(0.5)), -math.sin(1.0) * math.cos(math.cos(1.0))])
+
+
+def test_c_mode_stack_functions():
+    def scenario(T):
+        C = T._C
+        f = function_mode(T, [])
+        d = dispatch_mode(T, [])
+        with f, d:
+            got = [C._len_torch_function_stack(), C._is_torch_function_mode_enabled(),
+                   C._get_function_stack_at(0) is f, C._len_torch_dispatch_stack(), C._get_dispatch_stack_at(0) is d]
+        return got + [C._len_torch_function_stack(), C._is_torch_function_mode_enabled(), C._len_torch_dispatch_stack()]
+    assert both(scenario) == [1, True, True, 1, True, 0, False, 0]
+    same_error(lambda T: T._C._get_function_stack_at(0), RuntimeError)
+    same_error(lambda T: T._C._get_dispatch_stack_at(0), RuntimeError)
+    same_error(lambda T: T._C._pop_torch_function_stack(), RuntimeError)
