@@ -192,12 +192,24 @@ def test_dispatch_mode_sees_aten_overloads_forward_and_backward():
     fwd, bwd, grad = scenario(ndgrad)   # not both(): the backward lists differ (see below)
     assert fwd == ["mul.Tensor", "div.Tensor", "sum.default"]
     assert grad.tolist() == pytest.approx([2 / 3] * 3)
-    # torch also shows ones_like (the implicit gradient) and AccumulateGrad's detach, which are no
-    # ops in ndgrad (README, "Not supported yet"); the formulas' ops are the same
-    assert bwd == ["expand.default", "div.Tensor", "mul.Tensor"]
+    # torch makes the implicit gradient with ones_like (ndgrad detaches a new tensor) and shows
+    # AccumulateGrad's detach (ndgrad's takes the gradient as it is): README, "Not supported yet"
+    assert bwd == ["detach.default", "expand.default", "div.Tensor", "mul.Tensor"]
     torch = pytest.importorskip("torch")
     tfwd, tbwd, _ = scenario(torch)
-    assert tfwd == fwd and [n for n in tbwd if n not in ("ones_like.default", "detach.default")] == bwd
+    assert tfwd == fwd
+    assert [n for n in tbwd if n not in ("ones_like.default", "detach.default")] == bwd[1:]
+
+
+def test_dispatch_mode_sees_detach():
+    def scenario(T):
+        log = []
+        x = T.tensor([1.0, 2.0], requires_grad=True)
+        with dispatch_mode(T, log, None):
+            d = x.detach()
+        return log, d.requires_grad, d._version, T.ops.aten.detach.default.__name__
+    assert both(scenario) == [["detach.default"], False, 0, "detach.default"]
+    assert ndgrad.Tensor.detach is _python_dispatch._plain_detach   # swapped back: nothing to pay
 
 
 def test_dispatch_mode_func_is_the_aten_overload():

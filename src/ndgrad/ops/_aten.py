@@ -105,6 +105,15 @@ def _add(spec, inplace, base, overloadname, fn):
     _overloads[key] = packet._overloads.setdefault(overloadname, OpOverload(packet, overloadname, fn))
 
 
+def function_overload(name, overloadname, fn):
+    """The overload `aten.<name>.<overloadname>` of a function that is no registry op (Tensor.detach),
+    so that `torch.ops.aten` and dispatch modes name it as torch does."""
+    packet = _packets.get(name)
+    if packet is None:
+        packet = _packets[name] = OpOverloadPacket(name, {})
+    return packet._overloads.setdefault(overloadname, OpOverload(packet, overloadname, fn))
+
+
 def overload(spec, inplace=False):
     """The OpOverload of one call of op `spec` (its in-place variant when `inplace`)."""
     ov = _overloads.get((spec.name, inplace))

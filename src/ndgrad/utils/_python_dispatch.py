@@ -11,6 +11,9 @@ on the ops' path beyond the glue's existing test of that slot.
 Below autograd: the handler of an out-of-place op runs with grad mode off (what it computes
 records nothing), and the result it returns is then recorded as the op's output, whatever
 computed it. In-place ops are handed over with grad mode as it is (their `func` records the op).
+
+`Tensor.detach` is no registry op; while a mode is active, Tensor.detach is swapped for a form that
+hands the call to the innermost mode as `aten.detach.default` (nothing to pay while none is).
 """
 import contextlib
 import copy
@@ -77,14 +80,15 @@ class TorchDispatchMode:
     def is_infra_mode(cls):
         return False
 
+    def _dispatch_function(self, func, args):
+        """A call of a function that is no registry op (Tensor.detach) as `func` (this mode off the stack)."""
+        return self.__torch_dispatch__(func, (), args, {})
+
+    _below_autograd = True   # _dispatch records the op around what _dispatch_op returns (see there)
+
     def _dispatch_op(self, spec, args, inplace):
-        """One op call the glue hands over (this mode already off the stack)."""
-        func = _aten.overload(spec, inplace)
-        if inplace or not (_grad_state.enabled and spec.node_cls is not None and _requires_grad(args)):
-            return self.__torch_dispatch__(func, (), args, {})
-        with grad_flag(False):
-            out = self.__torch_dispatch__(func, (), args, {})
-        return _record_around(spec, args, out)
+        """One op call the glue hands over (this mode off the stack)."""
+        return self.__torch_dispatch__(_aten.overload(spec, inplace), (), args, {})
 
 
 def _requires_grad(args):
@@ -99,19 +103,21 @@ def _requires_grad(args):
 
 def _record_around(spec, args, out):
     """`out` (the handler's result) recorded as the output of op `spec` on `args`: the glue runs
-    the op on a copy of its spec whose forward gives out's arrays, with no hook or profiler to
-    see it again."""
+    the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
+    empty until then (the op is not seen twice)."""
     outs = out if type(out) is tuple else (out,)
     if not all(type(o) is Tensor for o in outs):
         return out
     raw = tuple(o._array if spec.view or not o._math_bits else apply_bits(o._array, o._math_bits) for o in outs)
     replay = copy.copy(spec)
+    hook, profile = _registry.dispatch_hook, _registry.profile_op
 
     def forward(*_):
+        # the slots back once the glue is past them: what recording runs (saved-tensor hooks) is seen
+        _registry.dispatch_hook, _registry.profile_op = hook, profile
         replay.forward = spec.forward   # later calls (a view regenerated from its base) compute
         return raw if type(out) is tuple else raw[0]
     replay.forward = forward
-    hook, profile = _registry.dispatch_hook, _registry.profile_op
     _registry.dispatch_hook = _registry.profile_op = None
     try:
         return _registry.call(replay, args)
@@ -120,17 +126,49 @@ def _record_around(spec, args, out):
 
 
 def _dispatch(spec, args, inplace=False):
-    """The glue's dispatch hook while a mode is innermost: the call goes to that mode, popped."""
+    """The glue's dispatch hook while a mode is innermost: the call goes to that mode, popped; an
+    out-of-place op that autograd records is handled with grad mode off and recorded around the
+    result once the mode is back on the stack (as torch's autograd sits above every mode)."""
+    entry = _stack.pop()
+    mode = entry[0]
+    _registry.dispatch_hook = entry[1]
+    below = mode._below_autograd and not inplace and _grad_state.enabled and spec.node_cls is not None and \
+        _requires_grad(args)
+    try:
+        if below:
+            with grad_flag(False):
+                out = mode._dispatch_op(spec, args, inplace)
+        else:
+            out = mode._dispatch_op(spec, args, inplace)
+    finally:
+        _stack.append(entry)
+        _registry.dispatch_hook = _dispatch
+    return _record_around(spec, args, out) if below else out
+
+
+_plain_detach = Tensor.detach
+_DETACH = _aten.function_overload("detach", "default", _plain_detach)
+
+
+def _detach(self):
+    """Tensor.detach while a mode is active: seen by the innermost mode when it is next in line."""
+    if _registry.dispatch_hook is not _dispatch:   # its own handler runs, or another hook is innermost
+        return _plain_detach(self)
     entry = _stack.pop()
     _registry.dispatch_hook = entry[1]
     try:
-        return entry[0]._dispatch_op(spec, args, inplace)
+        return entry[0]._dispatch_function(_DETACH, (self,))
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
 
 
+_detach.__doc__ = _plain_detach.__doc__
+
+
 def _push_mode(mode):
+    if not _stack:
+        Tensor.detach = _detach
     _stack.append((mode, _registry.dispatch_hook))
     _registry.dispatch_hook = _dispatch
 
@@ -142,6 +180,8 @@ def _pop_mode(k=None):
         raise RuntimeError("trying to pop from empty mode stack")
     mode, below = _stack.pop()
     _registry.dispatch_hook = below
+    if not _stack:
+        Tensor.detach = _plain_detach
     return mode
 
 

@@ -496,10 +496,15 @@ class _OpMode(TorchDispatchMode):
         self.storage = storage               # op -> {index of the call: _Cached, _RECOMPUTE or _CONSUMED}
         self.counter = defaultdict(int)      # op -> calls seen
 
+    _below_autograd = False   # handle runs the op through the glue, which records it
+
     def _dispatch_op(self, spec, args, inplace):
         # what runs meanwhile (the op, an in-place op's out-of-place call, the policy's own ops) is
         # not seen by this mode: it is off the stack, as torch pops a dispatch mode while it handles an op
         return self.handle(spec, args, inplace)
+
+    def _dispatch_function(self, func, args):
+        return func(*args)   # detach, the one such function, is among the ops the policy is not asked about
 
     @staticmethod
     def run(spec, args, inplace):
