@@ -219,13 +219,16 @@ def test_dispatch_mode_func_is_the_aten_overload():
         def handler(T, func, args, kwargs):
             got.append((func is T.ops.aten.mul.Tensor, func == T.ops.aten.mul.Tensor,
                         func.overloadpacket is T.ops.aten.mul, func.__name__, str(func),
-                        [type(a).__name__ for a in args]))
+                        [type(a).__name__ for a in args], func._schema.name, func._schema.overload_name))
             return func(*args, **kwargs)
         x = T.ones(2)
         with dispatch_mode(T, [], handler=handler):
             x.mul(x)
         return got
-    assert both(scenario) == [[True, True, True, "mul.Tensor", "aten.mul.Tensor", ["Tensor", "Tensor"]]]
+    assert both(scenario) == [[True, True, True, "mul.Tensor", "aten.mul.Tensor", ["Tensor", "Tensor"], "aten::mul",
+                               "Tensor"]]
+    assert [ndgrad.ops.aten.sum.default._schema.overload_name, ndgrad.ops.aten.add_.Tensor._schema.name] == \
+        ["", "aten::add_"]
 
 
 def test_dispatch_modes_nest_and_the_handler_runs_with_its_mode_popped():
