@@ -343,3 +343,26 @@ def test_c_mode_stack_functions():
     same_error(lambda T: T._C._get_function_stack_at(0), RuntimeError)
     same_error(lambda T: T._C._get_dispatch_stack_at(0), RuntimeError)
     same_error(lambda T: T._C._pop_torch_function_stack(), RuntimeError)
+
+
+def test_function_mode_sees_backward_and_grad_but_not_their_formulas():
+    def scenario(T):
+        log = []
+        x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        y = (x.sin() * x).sum()
+        with function_mode(T, log):
+            y.backward(retain_graph=True)
+            T.autograd.backward(y, retain_graph=True)
+            (g,) = T.autograd.grad(y, x, create_graph=True)
+        # (types: torch's Python-level functions list Tensor too, ndgrad's only subclasses: README)
+        return [(name, fn, kwargs) for name, fn, types, kwargs in log], x.grad, g
+    log, xgrad, g = both(scenario)
+    assert log == [["m", "backward", {"gradient": None, "retain_graph": True, "create_graph": False,
+                                                  "inputs": None}],
+                   ["m", "backward", {"grad_tensors": None, "retain_graph": True, "create_graph": False,
+                                                  "inputs": None}],
+                   ["m", "grad", {"grad_outputs": None, "retain_graph": None, "create_graph": True,
+                                              "only_inputs": True, "allow_unused": False, "is_grads_batched": False,
+                                              "materialize_grads": False}]]
+    expected = [2 * (math.cos(v) * v + math.sin(v)) for v in (1.0, 2.0)]
+    assert xgrad.tolist() == pytest.approx(expected) and g.tolist() == pytest.approx([e / 2 for e in expected])
