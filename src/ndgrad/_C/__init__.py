@@ -18,6 +18,8 @@ from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
 from . import _nn  # noqa: F401
 from ._variable_functions import _VariableFunctions, _VariableFunctionsClass  # noqa: F401
+from ..ops import _torch_function
+from ..utils import _python_dispatch
 from ..ops._torch_function import (DisableTorchFunction, DisableTorchFunctionSubclass,  # noqa: F401
                                   _disabled_torch_function_impl)
 
@@ -98,5 +100,53 @@ __all__ = ["_autograd", "_functions", "_increment_version", "_is_multithreading_
            "_set_grad_enabled", "_set_multithreading_enabled", "_set_view_replay_enabled", "is_grad_enabled",
            "is_inference_mode_enabled"]
 _TORCH_FUNCTION = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"]
+
+
+# --- the mode stacks (TorchFunctionMode: ops/_torch_function.py; TorchDispatchMode: utils/_python_dispatch.py)
+def _len_torch_function_stack():
+    return len(_torch_function._modes)
+
+
+def _is_torch_function_mode_enabled():
+    return _torch_function._mode_active()
+
+
+def _get_function_stack_at(i):
+    return _stack_at(_torch_function._modes, i)
+
+
+def _push_on_torch_function_stack(mode):
+    _torch_function._push_function_mode(mode)
+
+
+def _pop_torch_function_stack():
+    return _torch_function._pop_function_mode()
+
+
+def _len_torch_dispatch_stack():
+    return len(_python_dispatch._stack)
+
+
+def _get_dispatch_stack_at(i):
+    return _stack_at(_python_dispatch._get_current_dispatch_mode_stack(), i)
+
+
+def _push_on_torch_dispatch_stack(mode):
+    _python_dispatch._push_mode(mode)
+
+
+def _pop_torch_dispatch_stack(k=None):
+    return _python_dispatch._pop_mode(k)
+
+
+def _stack_at(stack, i):
+    if not 0 <= i < len(stack):
+        raise RuntimeError("Tried to get stack at idx that's too big")
+    return stack[i]
+
+
+_MODES = ["_len_torch_function_stack", "_is_torch_function_mode_enabled", "_get_function_stack_at",
+          "_push_on_torch_function_stack", "_pop_torch_function_stack", "_len_torch_dispatch_stack",
+          "_get_dispatch_stack_at", "_push_on_torch_dispatch_stack", "_pop_torch_dispatch_stack"]
 _BINDINGS = ["_VariableFunctions", "_VariableFunctionsClass", "_nn"]
-__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + _BINDINGS
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + _MODES + _BINDINGS

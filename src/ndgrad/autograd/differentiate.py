@@ -13,6 +13,7 @@ from .._tensor import Size, Tensor
 from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
 from ..ops.creation import ones, zeros
 from ..ops.shape import stack
+from ..ops import _torch_function
 from . import engine
 from .node import GradientEdge, edge, output_meta
 
@@ -114,6 +115,9 @@ def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = None, retain_
         >>> x.grad
         tensor([ 2., 40.])
     """
+    if _torch_function._modes and _torch_function._mode_active():
+        return _to_mode(backward, _as_tuple(tensors), (tensors,), grad_tensors=grad_tensors, retain_graph=retain_graph,
+                        create_graph=create_graph, inputs=inputs)
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):
@@ -179,6 +183,9 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
         >>> x.grad
         tensor([2., 4., 6.])
     """
+    if _torch_function._modes and _torch_function._mode_active():
+        return _to_mode(_tensor_backward, (self,), (self,), gradient=gradient, retain_graph=retain_graph,
+                        create_graph=create_graph, inputs=inputs)
     node = self._grad_fn
     # a node that can be the whole backward by itself (a compiled call's replay node) may run it
     # without the engine's pass; it answers False where anything could observe the difference
@@ -188,7 +195,16 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
+_tensor_backward.__name__ = _tensor_backward.__qualname__ = "backward"   # a mode sees Tensor.backward as torch's
 Tensor.backward = _tensor_backward
+
+
+def _to_mode(fn, relevant, args, **kwargs):
+    """A backward pass called while a TorchFunctionMode is active: handed to the mode (as torch's
+    backward and grad check __torch_function__), so that the pass itself runs with that mode off
+    the stack: a function mode does not see the ops of the derivative formulas, which torch's
+    engine runs below Python."""
+    return _torch_function.handle_torch_function(fn, relevant, *args, **kwargs)
 
 
 def _input_edge(t, i):
@@ -229,6 +245,14 @@ def grad(outputs: _Tensors, inputs: Any, grad_outputs: Optional[_Tensors] = None
         >>> torch.autograd.grad(dx, x)
         (tensor(18.),)
     """
+    if _torch_function._modes and _torch_function._mode_active():
+        return _to_mode(grad, _as_tuple(outputs) + (tuple(inputs.values()) if type(inputs) is dict else
+                                                    _as_tuple(inputs)), (outputs, inputs),
+                        grad_outputs=grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
+                        only_inputs=only_inputs,
+                        allow_unused=materialize_grads if allow_unused is None else allow_unused,
+                        is_grads_batched=is_grads_batched,
+                        materialize_grads=materialize_grads)
     if type(inputs) is dict:
         keys = inputs.keys()
         return dict(zip(keys, grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph, create_graph,

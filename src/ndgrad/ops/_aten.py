@@ -28,6 +28,12 @@ class OpOverload:
     def name(self):
         return f"aten::{self._packet.__name__}" + ("" if self._overloadname == "default" else f".{self._overloadname}")
 
+    @property
+    def _schema(self):
+        """The names of torch's FunctionSchema (`name`, `overload_name`); ndgrad keeps no argument list."""
+        return _SchemaNames(f"aten::{self._packet.__name__}",
+                            "" if self._overloadname == "default" else self._overloadname)
+
     def __call__(self, *args, **kwargs):
         return self._fn(*args, **kwargs)
 
@@ -36,6 +42,16 @@ class OpOverload:
 
     def __repr__(self):
         return f"<OpOverload(op='aten.{self._packet.__name__}', overload='{self._overloadname}')>"
+
+
+class _SchemaNames:
+    __slots__ = ("name", "overload_name")
+
+    def __init__(self, name, overload_name):
+        self.name, self.overload_name = name, overload_name
+
+    def __repr__(self):
+        return f"<schema names {self.name}" + (f".{self.overload_name}>" if self.overload_name else ">")
 
 
 class OpOverloadPacket:
@@ -103,6 +119,15 @@ def _add(spec, inplace, base, overloadname, fn):
             return _glue(_spec, args)
     overloadname = overloadname or "default"
     _overloads[key] = packet._overloads.setdefault(overloadname, OpOverload(packet, overloadname, fn))
+
+
+def function_overload(name, overloadname, fn):
+    """The overload `aten.<name>.<overloadname>` of a function that is no registry op (Tensor.detach),
+    so that `torch.ops.aten` and dispatch modes name it as torch does."""
+    packet = _packets.get(name)
+    if packet is None:
+        packet = _packets[name] = OpOverloadPacket(name, {})
+    return packet._overloads.setdefault(overloadname, OpOverload(packet, overloadname, fn))
 
 
 def overload(spec, inplace=False):

@@ -9,8 +9,8 @@ torch's type promotion, runs the forward, wraps the outputs, and hands the call 
 each spec to its yaml entry (`OpSpec.bind`); until then an op records nothing.
 
 Other layers hook in here rather than being imported: the profiler sets `profile_op` while it
-records, selective activation checkpointing `dispatch_hook`, the derivatives layer sets the
-forward-mode rules (`propagate_tangents`, `inplace_tangents`).
+records, dispatch modes (TorchDispatchMode, selective activation checkpointing) `dispatch_hook`,
+the derivatives layer sets the forward-mode rules (`propagate_tangents`, `inplace_tangents`).
 """
 import functools
 import inspect
@@ -36,8 +36,9 @@ SPECS = []        # every registered OpSpec (bound to derivatives.yaml entries b
 profile_op = None  # set by autograd.profiler while it records: wraps each op call
 profile_composite = None  # ... and each call of a hand-written public function (aten::linear around its addmm)
 batched = None  # set by func.vmap: (its batched tensor class, how to run an op on them outside a vmap)
-dispatch_hook = None  # set by utils.checkpoint's selective checkpointing while it runs: called instead of
-                      # the op, as profile_op (see ops/_aten.py for the op's torch identity)
+dispatch_hook = None  # set while a dispatch mode is active (utils/_python_dispatch.py: TorchDispatchMode,
+                      # selective checkpointing's) and by ndgrad.compile's tracer: called instead of the op,
+                      # as profile_op (see ops/_aten.py for the op's torch identity)
 autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 

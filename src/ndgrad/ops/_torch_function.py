@@ -16,6 +16,38 @@ from .._tensor import Tensor
 _NOT_OVERRIDING = {Tensor, int, float, bool, complex, str, type(None), slice, type(...)}
 _state = threading.local()   # .disabled: 0 on, 1 Tensor subclasses off (DisableTorchFunctionSubclass), 2 all off
 
+# TorchFunctionMode's stack (overrides.py), innermost last. While it is not empty, the type sets of
+# _FAST_SETS (_NOT_OVERRIDING, the Tensor operators' own) are emptied, their types parked, so that
+# every op's inline argument check sends the call here: the ops pay nothing for modes while none is
+# active. (One stack for the process: torch's is per thread.)
+_modes = []
+_FAST_SETS = [_NOT_OVERRIDING]
+_parked = []
+
+
+def _push_function_mode(mode):
+    if not _modes:
+        _parked[:] = [set(s) for s in _FAST_SETS]
+        for s in _FAST_SETS:
+            s.clear()
+    _modes.append(mode)
+
+
+def _pop_function_mode():
+    if not _modes:
+        raise RuntimeError("trying to pop from empty mode stack")
+    mode = _modes.pop()
+    if not _modes:
+        for s, types in zip(_FAST_SETS, _parked):
+            s.update(types)
+        _parked.clear()
+    return mode
+
+
+def _mode_active():
+    """Whether a TorchFunctionMode takes calls now (DisableTorchFunction turns modes off too)."""
+    return bool(_modes) and _disabled_level() < 2
+
 
 def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
     """A `__torch_function__` that opts a Tensor subclass out of the protocol: ops see it as a Tensor."""
@@ -47,7 +79,7 @@ def _overriding_type(a, level):
     if yes is None:
         yes = _OVERRIDING[t] = _overrides(t)
     if not yes:
-        _NOT_OVERRIDING.add(t)   # from now on skipped by the ops' inline check
+        (_parked[0] if _modes else _NOT_OVERRIDING).add(t)   # from now on skipped by the ops' inline check
         return None
     if level == 2 or level == 1 and issubclass(t, Tensor):
         return None
@@ -56,7 +88,9 @@ def _overriding_type(a, level):
 
 def plain(args):
     """True when no argument (nor element of a list/tuple argument) overrides torch functions: the
-    check every public op makes before anything else."""
+    check every public op makes before anything else (False for every call while a mode is active)."""
+    if _modes and _mode_active():
+        return False
     for a in args:
         t = type(a)
         if t in _NOT_OVERRIDING:
@@ -160,13 +194,23 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
         (tensor([2., 2.]), 'double intercepted')
     """
     types, overloaded = _overloaded_types(relevant_args)
+    mode = None
+    if _mode_active():   # the innermost mode first, popped while its handler runs (its calls go to the next)
+        mode = _pop_function_mode()
+        try:
+            result = mode.__torch_function__(public_api, tuple(types), args, kwargs or None)
+        finally:
+            _push_function_mode(mode)
+        if result is not NotImplemented:
+            return result
     for a in overloaded:   # bound: a classmethod gets the type, a plain method the instance
         result = a.__torch_function__(public_api, tuple(types), args, kwargs)
         if result is not NotImplemented:
             return result
     module = public_api.__module__ or "ndgrad"
     module = "torch" if module.startswith("ndgrad.ops") or module == "ndgrad" else module.replace("ndgrad", "torch", 1)
-    handlers = "".join(f"  - tensor subclass {t}\n" for t in types)
+    handlers = (f"  - mode object {mode}\n" if mode is not None else "") + \
+        "".join(f"  - tensor subclass {t}\n" for t in types)
     raise TypeError(f"Multiple dispatch failed for '{module}.{public_api.__name__}'; all __torch_function__ handlers "
                     f"returned NotImplemented:\n\n{handlers}\nFor more information, try re-running with "
                     "TORCH_LOGS=not_implemented")

@@ -11,9 +11,11 @@ import numpy as np
 from .._tensor import Tensor
 from ._registry import OPS
 from ._registry import call as _call
+from ._torch_function import _FAST_SETS, _modes
 
 _OPERAND = (Tensor, numbers.Number, np.ndarray)
-_COMMON = frozenset((Tensor, float, int, bool))   # checked by type first: ABC isinstance checks are slow
+_COMMON = {Tensor, float, int, bool}   # checked by type first: ABC isinstance checks are slow
+_FAST_SETS.append(_COMMON)   # emptied while a TorchFunctionMode is active: operators then go through the public op
 
 # operator -> (op, in-place method); reflected forms below
 _BINARY = {
@@ -50,7 +52,9 @@ def _checked(fn):
         spec, defaults = direct
 
         def method(self, other):
-            if type(other) not in _COMMON and not isinstance(other, _OPERAND) or type(self) is not Tensor:
+            if type(other) in _COMMON and type(self) is Tensor:
+                return _call(spec, (self, other, *defaults) if defaults else (self, other))
+            if type(self) is not Tensor or _modes or not isinstance(other, _OPERAND):
                 return _through_public(fn, self, other)
             return _call(spec, (self, other, *defaults) if defaults else (self, other))
         return method

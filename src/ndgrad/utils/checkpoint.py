@@ -35,6 +35,7 @@ from ..autograd import backward
 from ..ops import _aten, _registry
 from .. import accelerator as _accelerator
 from ._pytree import tree_leaves
+from ._python_dispatch import TorchDispatchMode
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "GraphExecGroup", "set_checkpoint_debug_enabled",
            "set_checkpoint_early_stop", "CheckpointPolicy", "SelectiveCheckpointContext",
@@ -596,6 +597,11 @@ class _Cached:
         self.outs = tuple(o.detach() if isinstance(o, Tensor) else o for o in out) if self.is_tuple else (out.detach(),)
         self.versions = tuple(o._vc[0] if isinstance(o, Tensor) else None for o in self.outs)
 
+    @property
+    def val(self):
+        """The saved output (a tuple of them for an op with several), as torch's storage entries name it."""
+        return self.outs if self.is_tuple else self.outs[0]
+
     def raw(self, allow_mutation):
         """The arrays the op's forward returned (what the glue wraps and records again)."""
         if not allow_mutation and any(v is not None and o._vc[0] != v for o, v in zip(self.outs, self.versions)):
@@ -604,31 +610,24 @@ class _Cached:
             self.outs[0]._array
 
 
-class _OpMode:
-    """While active, the op glue hands each op call to `on_op` (the dispatch hook), which passes it
-    to `handle`. Modes nest: the op an inner mode runs is seen by the mode active before it."""
+class _OpMode(TorchDispatchMode):
+    """A dispatch mode (utils/_python_dispatch.py) that passes each op call to `handle`. Modes nest:
+    the op an inner mode runs is seen by the mode active before it."""
 
     def __init__(self, storage):
+        super().__init__()
         self.storage = storage               # op -> {index of the call: _Cached, _RECOMPUTE or _CONSUMED}
         self.counter = defaultdict(int)      # op -> calls seen
-        self.outer = []
 
-    def __enter__(self):
-        self.outer.append(_registry.dispatch_hook)
-        _registry.dispatch_hook = self.on_op
-        return self
+    _below_autograd = False   # handle runs the op through the glue, which records it
 
-    def __exit__(self, *exc):
-        _registry.dispatch_hook = self.outer.pop()
-
-    def on_op(self, spec, args, inplace=False):
+    def _dispatch_op(self, spec, args, inplace):
         # what runs meanwhile (the op, an in-place op's out-of-place call, the policy's own ops) is
-        # not seen by this mode, as torch pops a dispatch mode while it handles an op
-        _registry.dispatch_hook = self.outer[-1]
-        try:
-            return self.handle(spec, args, inplace)
-        finally:
-            _registry.dispatch_hook = self.on_op
+        # not seen by this mode: it is off the stack, as torch pops a dispatch mode while it handles an op
+        return self.handle(spec, args, inplace)
+
+    def _dispatch_function(self, func, args):
+        return func(*args)   # detach, the one such function, is among the ops the policy is not asked about
 
     @staticmethod
     def run(spec, args, inplace):
@@ -696,6 +695,9 @@ class _CachedMode(_OpMode):
         raw = entry.raw(self.allow_mutation)
         entries[i] = _CONSUMED
         return self.run(_replaying(spec, raw), args, inplace)
+
+
+_CachingTorchDispatchMode, _CachedTorchDispatchMode = _CachingMode, _CachedMode   # torch's names
 
 
 def _replaying(spec, raw):

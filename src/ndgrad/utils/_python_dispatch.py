@@ -1,0 +1,218 @@
+"""torch.utils._python_dispatch: `TorchDispatchMode`, which sees every op call at the level of the op
+glue, as its `torch.ops.aten` overload (`aten.mul.Tensor`), the way torch's dispatch modes see
+the operators below autograd.
+
+The modes form a stack on the glue's one slot for this, `ops._registry.dispatch_hook` (which
+ndgrad.compile's tracer also uses): pushing a mode keeps the hook below it and installs
+`_dispatch`, which takes the innermost mode off the stack while its `__torch_dispatch__` runs,
+so that the ops it calls (its `func` among them) go to the next mode, or run. Nothing is checked
+on the ops' path beyond the glue's existing test of that slot.
+
+Below autograd: the handler of an out-of-place op runs with grad mode off (what it computes
+records nothing), and the result it returns is then recorded as the op's output, whatever
+computed it. In-place ops are handed over with grad mode as it is (their `func` records the op).
+
+`Tensor.detach` is no registry op; while a mode is active, Tensor.detach is swapped for a form that
+hands the call to the innermost mode as `aten.detach.default` (nothing to pay while none is).
+"""
+import contextlib
+import copy
+import warnings
+
+from .._tensor import Tensor, apply_bits
+from ..autograd.grad_mode import grad_flag, state as _grad_state
+from ..ops import _aten, _registry
+
+__all__ = ["TorchDispatchMode"]
+
+_stack = []   # (mode, the dispatch hook below it), innermost last (one stack for the process)
+
+
+class TorchDispatchMode:
+    """A context manager that sees each op call as its aten overload while it is active.
+
+    Subclasses define ``__torch_dispatch__(self, func, types, args=(), kwargs=None)``: `func`
+    is the op's ``torch.ops.aten`` overload (callable; ``func.__name__`` is ``"mul.Tensor"``,
+    ``func.overloadpacket`` is ``torch.ops.aten.mul``), `args` its arguments in order (defaults
+    filled in), `types` empty. Calling ``func(*args, **kwargs)`` inside runs the op with this mode
+    off the stack. Modes nest: the innermost sees a call first, the ops it runs go to the next.
+    The ops of a backward pass are seen too.
+
+    Example::
+
+        >>> class Log(torch.utils._python_dispatch.TorchDispatchMode):
+        ...     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        ...         print(func)
+        ...         return func(*args, **(kwargs or {}))
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with Log():
+        ...     y = x.mul(2).sum()
+        aten.mul.Tensor
+        aten.sum.default
+        >>> y.grad_fn.name()
+        'SumBackward0'
+    """
+
+    def __init__(self, _dispatch_key=None):
+        if _dispatch_key is not None:
+            raise NotImplementedError("ndgrad: TorchDispatchMode with a _dispatch_key (pre-dispatch modes): "
+                                      "ndgrad has no dispatch keys")
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        raise NotImplementedError
+
+    def __enter__(self):
+        _push_mode(self)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        _pop_mode()
+
+    @classmethod
+    def push(cls, *args, **kwargs):
+        warnings.warn("`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
+                      stacklevel=2)
+        return cls(*args, **kwargs)
+
+    @classmethod
+    def is_infra_mode(cls):
+        return False
+
+    def _dispatch_function(self, func, args):
+        """A call of a function that is no registry op (Tensor.detach) as `func` (this mode off the stack)."""
+        return self.__torch_dispatch__(func, (), args, {})
+
+    _below_autograd = True   # _dispatch records the op around what _dispatch_op returns (see there)
+
+    def _dispatch_op(self, spec, args, inplace):
+        """One op call the glue hands over (this mode off the stack)."""
+        return self.__torch_dispatch__(_aten.overload(spec, inplace), (), args, {})
+
+
+def _requires_grad(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            if a.requires_grad:
+                return True
+        elif type(a) in (list, tuple) and _requires_grad(a):
+            return True
+    return False
+
+
+def _record_around(spec, args, out):
+    """`out` (the handler's result) recorded as the output of op `spec` on `args`: the glue runs
+    the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
+    empty until then (the op is not seen twice)."""
+    outs = out if type(out) is tuple else (out,)
+    if not all(type(o) is Tensor for o in outs):
+        return out
+    raw = tuple(o._array if spec.view or not o._math_bits else apply_bits(o._array, o._math_bits) for o in outs)
+    replay = copy.copy(spec)
+    hook, profile = _registry.dispatch_hook, _registry.profile_op
+
+    def forward(*_):
+        # the slots back once the glue is past them: what recording runs (saved-tensor hooks) is seen
+        _registry.dispatch_hook, _registry.profile_op = hook, profile
+        replay.forward = spec.forward   # later calls (a view regenerated from its base) compute
+        return raw if type(out) is tuple else raw[0]
+    replay.forward = forward
+    _registry.dispatch_hook = _registry.profile_op = None
+    try:
+        return _registry.call(replay, args)
+    finally:
+        _registry.dispatch_hook, _registry.profile_op = hook, profile
+
+
+def _dispatch(spec, args, inplace=False):
+    """The glue's dispatch hook while a mode is innermost: the call goes to that mode, popped; an
+    out-of-place op that autograd records is handled with grad mode off and recorded around the
+    result once the mode is back on the stack (as torch's autograd sits above every mode)."""
+    entry = _stack.pop()
+    mode = entry[0]
+    _registry.dispatch_hook = entry[1]
+    below = mode._below_autograd and not inplace and _grad_state.enabled and spec.node_cls is not None and \
+        _requires_grad(args)
+    try:
+        if below:
+            with grad_flag(False):
+                out = mode._dispatch_op(spec, args, inplace)
+        else:
+            out = mode._dispatch_op(spec, args, inplace)
+    finally:
+        _stack.append(entry)
+        _registry.dispatch_hook = _dispatch
+    return _record_around(spec, args, out) if below else out
+
+
+_plain_detach = Tensor.detach
+_DETACH = _aten.function_overload("detach", "default", _plain_detach)
+
+
+def _detach(self):
+    """Tensor.detach while a mode is active: seen by the innermost mode when it is next in line."""
+    if _registry.dispatch_hook is not _dispatch:   # its own handler runs, or another hook is innermost
+        return _plain_detach(self)
+    entry = _stack.pop()
+    _registry.dispatch_hook = entry[1]
+    try:
+        return entry[0]._dispatch_function(_DETACH, (self,))
+    finally:
+        _stack.append(entry)
+        _registry.dispatch_hook = _dispatch
+
+
+_detach.__doc__ = _plain_detach.__doc__
+
+
+def _push_mode(mode):
+    if not _stack:
+        Tensor.detach = _detach
+    _stack.append((mode, _registry.dispatch_hook))
+    _registry.dispatch_hook = _dispatch
+
+
+def _pop_mode(k=None):
+    if k is not None:
+        raise NotImplementedError("ndgrad: popping a dispatch mode by key (ndgrad has no dispatch keys)")
+    if not _stack:
+        raise RuntimeError("trying to pop from empty mode stack")
+    mode, below = _stack.pop()
+    _registry.dispatch_hook = below
+    if not _stack:
+        Tensor.detach = _plain_detach
+    return mode
+
+
+@contextlib.contextmanager
+def _pop_mode_temporarily(k=None):
+    """The innermost dispatch mode off the stack for the block (yielded), back on after it."""
+    old = _pop_mode(k)
+    try:
+        yield old
+    finally:
+        _push_mode(old)
+
+
+def _get_current_dispatch_mode():
+    """The innermost active dispatch mode (the next op call goes to it), or None."""
+    return _stack[-1][0] if _stack else None
+
+
+def _get_current_dispatch_mode_stack():
+    """The active dispatch modes, innermost last."""
+    return [mode for mode, _ in _stack]
+
+
+def _len_torch_dispatch_stack():
+    return len(_stack)
+
+
+@contextlib.contextmanager
+def _disable_current_modes():
+    """Every dispatch mode off the stack for the block (yielded as a list, outermost first)."""
+    popped = [_pop_mode() for _ in range(len(_stack))]
+    try:
+        yield popped[::-1]
+    finally:
+        for mode in reversed(popped):
+            _push_mode(mode)
