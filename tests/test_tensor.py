@@ -208,6 +208,11 @@ def test_item_and_tolist_give_python_numbers():
     for T in LIBS:
         with pytest.raises(RuntimeError, match="2 elements cannot be converted to Scalar"):
             T.tensor([1, 2]).item()
+    for T in LIBS:   # Python's conversions refuse with ValueError, item() with RuntimeError
+        for convert in (int, float, complex):
+            with pytest.raises(ValueError, match="^only one element tensors can be converted to Python scalars$"):
+                convert(T.tensor([1, 2]))
+        assert (int(T.tensor([3.7])), float(T.tensor(2)), complex(T.tensor([1.5]))) == (3, 2.0, 1.5 + 0j)
 
 
 # ---- constant factories ---------------------------------------------------------------------

@@ -935,13 +935,19 @@ class Tensor:
         return bool(resolved_data(self).reshape(()))
 
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar())
 
     def __complex__(self):
-        return complex(self.item())
+        return complex(self._scalar())
+
+    def _scalar(self):
+        """item() for Python's int()/float()/complex(), which refuse more elements with ValueError (torch)."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self):
         if self._array.dtype.kind not in "biu" or self._array.size != 1:
