@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import same_error, torch
 
 
 def leaf(*values):
@@ -109,3 +110,23 @@ def test_assigning_a_tensor_as_its_own_grad():
     x = leaf()
     with pytest.raises(RuntimeError, match="^can't assign Variable as its own grad$"):
         x.grad = x
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool"])
+def test_mean_refuses_an_integer_dtype_argument(dtype):
+    message = same_error(lambda T: T.ones(3).mean(dtype=getattr(T, dtype)))
+    assert "Optional dtype must be either a floating point or complex dtype. Got: " in message
+    same_error(lambda T: T.mean(T.ones(2, 3), 0, dtype=getattr(T, dtype)))
+
+
+def test_embedding_names_the_index_tensor_type():
+    message = same_error(lambda T: T.nn.functional.embedding(T.ones(2, dtype=T.int16), T.ones(3, 2)))
+    assert "but got torch.ShortTensor instead" in message
+
+
+def test_tensor_of_a_tensor_warns_in_torchs_words():
+    # programs silence it by its text (warnings.filterwarnings(message="To copy construct..."))
+    for T in [ndgrad] + ([torch] if torch is not None else []):
+        with pytest.warns(UserWarning, match=r"^To copy construct from a tensor, it is recommended to use "
+                                             r"sourceTensor\.detach\(\)\.clone\(\)"):
+            T.tensor(T.ones(2))

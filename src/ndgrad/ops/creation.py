@@ -166,8 +166,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """
     _check_device("tensor", device)
     if isinstance(data, Tensor):
-        warnings.warn("torch.tensor(t) copies t as a new leaf; prefer t.detach().clone() (or "
-                      ".requires_grad_(True) on that) to say so explicitly", UserWarning, stacklevel=2)
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)   # (torch's words: programs filter this warning by them)
     inferred = _infer_dtype(data)
     target = _dtype_arg("tensor", dtype, inferred)
     # with a dtype given, numbers convert straight to it (0.1 -> float64 without a float32 detour),

@@ -19,7 +19,8 @@ from .linalg import _type_name
 def _check_indices(name, indices):
     if indices.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got {_type_name(indices)} instead (while checking arguments for {name})")
+                           f"Long, Int; but got torch.{_type_name(indices)}Tensor instead (while checking arguments "
+                           f"for {name})")
 
 
 @op("embedding", public="embedding")

@@ -73,6 +73,9 @@ def _need_float(name, input, dtype=None):
     if dtype is None and input.dtype.kind not in "fc":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
                            f"or complex dtype. Got: {_type_word(input.dtype)}")
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"{name}(): could not infer output dtype. Optional dtype must be either a floating point "
+                           f"or complex dtype. Got: {dtype.title}")
 
 
 def _no_identity(name, input, axes, all_dims):
