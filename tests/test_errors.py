@@ -130,3 +130,9 @@ def test_tensor_of_a_tensor_warns_in_torchs_words():
         with pytest.warns(UserWarning, match=r"^To copy construct from a tensor, it is recommended to use "
                                              r"sourceTensor\.detach\(\)\.clone\(\)"):
             T.tensor(T.ones(2))
+
+
+@pytest.mark.parametrize("name", ["std", "var", "std_mean", "var_mean"])
+def test_moments_of_integers_name_the_op_as_torch(name):
+    same_error(lambda T: getattr(T, name)(T.ones(3, dtype=T.int64)))
+    same_error(lambda T: T.nn.functional.nll_loss(T.ones(2, 3), T.ones(2, dtype=T.int32)))

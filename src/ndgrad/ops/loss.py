@@ -42,7 +42,7 @@ def _div_scalar(input, other):
 def _nll_targets(input, target, weight, ignore_index):
     """(class axis, valid mask, targets safe to index with, per-element weights) for nll_loss."""
     if target.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"nll_loss: expected target dtype to be Long or Byte, but got {_type_name(target)}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
     axis = 0 if input.ndim == 1 else 1
     classes = input.shape[axis]
     valid = target != ignore_index

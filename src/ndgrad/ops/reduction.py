@@ -686,7 +686,8 @@ def count_nonzero(input, dim=None):
 def _moments(name, input, dim, correction, keepdim):
     """(variance, mean) over `dim`, dividing by N - correction (at least 0) as torch does."""
     if input.dtype.kind not in "fc":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{name if name.endswith('_mean') else 'std and var'} only support floating point and "
+                           "complex dtypes")
     axes = _dims(input.ndim, dim)
     n = _count(input.shape, axes)
     dof = builtins.max(n - correction, 0)
