@@ -96,6 +96,8 @@ def _vmap(func, in_dims=0, out_dims=0, allow_none_pass_through=False):
             shape.setdefault("nones", [o is None for o in outs])
             return tuple(o for o in outs if o is not None)
 
+        inner.__name__ = _name(func)   # func.vmap's messages name func
+
         # func.vmap sees only the tensors; a tuple of out_dims is applied afterwards, since which
         # outputs are None is known only once func has run
         result = _func_vmap(inner, in_dims, out_dims if isinstance(out_dims, int) else 0)(*args)
