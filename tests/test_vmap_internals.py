@@ -44,7 +44,7 @@ def test_legacy_vmap_passes_none_outputs_through_only_when_allowed():
 
 
 @pytest.mark.parametrize("case", ["negative_in_dim", "out_dims_type", "out_dims_count", "non_tensor",
-                                  "non_tensor_in_tuple", "sizes", "in_dims_structure"])
+                                  "non_tensor_in_tuple", "sizes", "in_dims_structure", "non_tensor_input_first"])
 def test_legacy_vmap_errors_are_torchs(case):
     def call(T):
         v, x = T._vmap_internals._vmap, _x(T)
@@ -60,6 +60,8 @@ def test_legacy_vmap_errors_are_torchs(case):
             return v(lambda a: (a, [a]))(x)
         if case == "sizes":
             return v(T.add)(x, T.ones(3, 3, dtype=T.float64))
+        if case == "non_tensor_input_first":   # reported before a later input's negative in_dim
+            return v(lambda a, b: b, (0, -1))(1.0, x)
         return v(T.add, (0,))(x, x)
     msg = same_error(call, ValueError)
     assert msg.startswith("vmap")

@@ -47,7 +47,11 @@ def _check_in_dims(func, in_dims, args):
     if flat_dims is None:
         return   # func.vmap reports the mismatch
     for a, d in zip(flat_args, flat_dims):
-        if isinstance(d, int) and isinstance(a, Tensor) and not 0 <= d < a.dim():
+        if d is None:
+            continue
+        if not isinstance(d, int) or isinstance(d, bool) or not isinstance(a, Tensor):
+            return   # func.vmap reports this input first, as torch does
+        if not 0 <= d < a.dim():
             raise ValueError(f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some "
                              f"input, but that input is a Tensor of dimensionality {a.dim()} so expected in_dim to "
                              f"satisfy 0 <= in_dim < {a.dim()}.")
