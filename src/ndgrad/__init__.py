@@ -74,7 +74,7 @@ from .version import __version__  # noqa: E402  (the one place the version is wr
 _LAZY_MODULES = frozenset({"distributions", "serialization", "compiler", "testing", "amp", "cpu", "jit", "futures",
                            "types",
                            "xpu", "mps", "distributed", "hub",
-                           "quasirandom", "_VF"})
+                           "quasirandom", "_VF", "_vmap_internals"})
 _LAZY_NAMES = {"load": "serialization", "save": "serialization",
                "compile": "compiler",   # shadows the builtin in this namespace, as torch.compile
                "autocast": "amp", "GradScaler": "amp.grad_scaler",

@@ -447,7 +447,8 @@ def _make_node_class(name, entry):
                                      if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
                                      or entry.args[entry.arg_names.index(n)].is_tensor_list),
                                     key=lambda i: (entry.saved_names[i] not in entry.arg_names, entry.saved_names[i])))
-    return type(name, (GeneratedNode,), {
+    base = NotImplementedNode if name == "NotImplemented" else GeneratedNode
+    return type(name, (base,), {
         "__slots__": ("_edge_slices",) if any(entry.args[i].is_tensor_list for i in diff_args) else (),
         "_entry": entry,
         "_diff_args": tuple(diff_args),
@@ -652,6 +653,27 @@ class GeneratedNode(Node):
             else:
                 return None
         return values
+
+
+class NotImplementedNode(GeneratedNode):
+    """torch's NotImplemented node (an op without a derivative): its error names the op as it was
+    called, so an in-place call (which records the out-of-place op's node) names `aten::op_`.
+    The op glue sets `recorded_inplace` on nodes whose class has that slot."""
+    __slots__ = ("recorded_inplace",)
+
+    def _inplace_error(self):
+        if getattr(self, "recorded_inplace", False):
+            base = self._entry.base
+            raise RuntimeError(f"derivative for aten::{base if base.endswith('_') else base + '_'} is not "
+                               "implemented")
+
+    def _apply(self, grads, mask, create_graph):
+        self._inplace_error()
+        return super()._apply(grads, mask, create_graph)
+
+    def _apply_arrays(self, grads, mask):
+        self._inplace_error()
+        return super()._apply_arrays(grads, mask)
 
 
 def _plain_arrays(grads, out_meta):

@@ -421,6 +421,8 @@ def call_inplace(spec, args):
     if fw.level is not None:
         inplace_tangents(self, res)
     if recording and res._fn is not None:
+        if hasattr(type(res._fn), "recorded_inplace"):   # a node that tells in-place calls apart (NotImplemented)
+            res._fn.recorded_inplace = True
         record.rebase_history(self, res._fn)
     return self
 
