@@ -66,7 +66,7 @@ def rebuild_storage(cls, handle, nbytes, dtype):
 
 
 def share_storage(s):
-    """UntypedStorage.share_memory_: this storage, and every tensor over it, moved into shared memory."""
+    """``UntypedStorage.share_memory_()``: this storage, and every tensor over it, moved into shared memory."""
     if _shared.segment_of(s._owner) is None:
         s._owner = _shared.move_to_shared(s._owner)
     return s
