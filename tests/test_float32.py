@@ -25,6 +25,13 @@ def test_numpy_scalars_are_python_numbers(scalar, dtype):
     assert [str(o.dtype) for o in out[:5] + out[6:7]] == [want] * 6   # (x / scalar: a float)
 
 
+def test_numpy_bool_is_read_as_a_float():
+    def scenario(T):
+        x, b = T.tensor([1.0, 2.0]), T.tensor([True, False])
+        return [x * np.bool_(True), np.bool_(True) + x, b * np.bool_(True), T.tensor([1, 2]) + np.bool_(True)]
+    assert [str(o.dtype) for o in both(scenario)] == ["float32"] * 4
+
+
 def test_numpy_scalar_gradient_dtype():
     def scenario(T):
         x = T.tensor([0.5, 1.5], requires_grad=True)

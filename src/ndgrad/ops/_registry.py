@@ -258,8 +258,10 @@ def call(spec, args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
         if _NP_SCALARS.intersection(map(type, args)):
             # torch reads a NumPy scalar as the Python number it holds (weakly typed: float32 * np.float64(2)
-            # is float32); NumPy would compute in the scalar's own dtype
-            args = tuple(a.item() if type(a) in _NP_SCALARS else a for a in args)
+            # is float32); NumPy would compute in the scalar's own dtype. (torch's parser reads np.bool_ as a
+            # float: bool tensor * np.bool_(True) is float32)
+            args = tuple((float(a) if type(a) is np.bool_ else a.item()) if type(a) in _NP_SCALARS else a
+                         for a in args)
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
