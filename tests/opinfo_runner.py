@@ -8,7 +8,12 @@ of a weighted sum of the outputs (the same weights on both sides) with respect t
 requires grad. Each OpInfo gets one status, the worst of its samples':
 
     pass, missing (AttributeError / NotImplementedError), error (any other exception),
-    value (wrong value), grad (wrong gradient), excluded (listed in KNOWN with the reason)
+    value (wrong value), grad (wrong gradient), dtype (a result or gradient of another dtype than
+    torch's), excluded (listed in KNOWN with the reason)
+
+Other modes (--modes): complex128, forward_ad, inplace, and float32: the float32 samples, dtypes
+compared exactly, values with assert_close's float32 tolerances (rtol 1.3e-6, atol 1e-5); an
+OpInfo whose differences are float32 rounding only is listed in KNOWN_F32 with the reason.
 
     python tests/opinfo_runner.py [--ops a,b] [--limit N] [--samples N]
 
