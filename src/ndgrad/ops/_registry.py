@@ -256,10 +256,11 @@ def call(spec, args):
         if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
                                        any(isinstance(x, batched[0]) for x in a) for a in args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
-        if _NP_SCALARS.intersection(map(type, args)):
+        if spec.promote is not None and _NP_SCALARS.intersection(map(type, args)):
             # torch reads a NumPy scalar as the Python number it holds (weakly typed: float32 * np.float64(2)
             # is float32); NumPy would compute in the scalar's own dtype. (torch's parser reads np.bool_ as a
-            # float: bool tensor * np.bool_(True) is float32)
+            # float: bool tensor * np.bool_(True) is float32.) Only for ops that promote their operands: an
+            # internal kernel may take a NumPy scalar where it takes an array (_strided_sum's positions)
             args = tuple((float(a) if type(a) is np.bool_ else a.item()) if type(a) in _NP_SCALARS else a
                          for a in args)
         raw, inputs_require_grad, target = _unwrap(spec, args)
