@@ -17,6 +17,8 @@ import inspect
 import operator
 import warnings
 
+import numpy as np
+
 from .. import _dtype
 from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
 from .._nested_array import NestedArray
@@ -254,6 +256,13 @@ def call(spec, args):
         if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
                                        any(isinstance(x, batched[0]) for x in a) for a in args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
+        if spec.promote is not None and _NP_SCALARS.intersection(map(type, args)):
+            # torch reads a NumPy scalar as the Python number it holds (weakly typed: float32 * np.float64(2)
+            # is float32); NumPy would compute in the scalar's own dtype. (torch's parser reads np.bool_ as a
+            # float: bool tensor * np.bool_(True) is float32.) Only for ops that promote their operands: an
+            # internal kernel may take a NumPy scalar where it takes an array (_strided_sum's positions)
+            args = tuple((float(a) if type(a) is np.bool_ else a.item()) if type(a) in _NP_SCALARS else a
+                         for a in args)
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
@@ -324,6 +333,7 @@ _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 _new_tensor = Tensor._make   # bound once: `Tensor._make(...)` binds the classmethod anew on every call
 _object_new = object.__new__
 _SCALAR_RANK = {bool: 0, int: 1, float: 2, complex: 3}
+_NP_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, (np.number, np.bool_)))
 
 
 def _scalar_lifts(tensor_dtype, scalar_rank):

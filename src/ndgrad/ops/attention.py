@@ -39,10 +39,11 @@ def _attention_probs(query, key, is_causal, attn_mask, scale):
     scores, s = _attention_scores(query, key, is_causal, attn_mask, scale)
     m = scores.max(-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
-    e = np.subtract(scores, m)
-    lse = np.log(np.exp(e, out=e).sum(-1, keepdims=True)) + m
-    del e
-    return np.exp(_in_place(np.subtract, scores, lse), out=scores), lse[..., 0], s
+    e = np.exp(_in_place(np.subtract, scores, m), out=scores)
+    total = e.sum(-1, keepdims=True)
+    # the probabilities as exp(s - max) / sum, not exp(s - logsumexp): the rounding of a float32
+    # logsumexp would scale every probability of the row (torch's kernel divides too)
+    return _in_place(np.divide, e, total), (np.log(total) + m)[..., 0], s
 
 
 def _repeat_heads(x, heads):

@@ -13,7 +13,7 @@ from ._registry import OPS
 from ._registry import call as _call
 from ._torch_function import _FAST_SETS, _modes
 
-_OPERAND = (Tensor, numbers.Number, np.ndarray)
+_OPERAND = (Tensor, numbers.Number, np.ndarray, np.bool_)   # (NumPy's bool is no numbers.Number)
 _COMMON = {Tensor, float, int, bool}   # checked by type first: ABC isinstance checks are slow
 _FAST_SETS.append(_COMMON)   # emptied while a TorchFunctionMode is active: operators then go through the public op
 
