@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import same_error, torch
+from parity import both, same_error, torch
 
 
 def leaf(*values):
@@ -136,3 +136,15 @@ def test_tensor_of_a_tensor_warns_in_torchs_words():
 def test_moments_of_integers_name_the_op_as_torch(name):
     same_error(lambda T: getattr(T, name)(T.ones(3, dtype=T.int64)))
     same_error(lambda T: T.nn.functional.nll_loss(T.ones(2, 3), T.ones(2, dtype=T.int32)))
+
+
+def test_histc_records_nothing_and_bincount_weights_record_not_implemented():
+    def run(T):
+        x = T.tensor([0.1, 0.5, 0.9, 0.5], requires_grad=True)
+        h = T.histc(x, bins=4, min=0, max=1)
+        b = T.bincount(T.tensor([0, 1, 1]), weights=x[:3])
+        return h, h.requires_grad, b, b.grad_fn.name()
+    hist, hist_grad, counts, name = both(run)
+    assert (hist.tolist(), hist_grad, name) == ([1.0, 0.0, 2.0, 1.0], False, "torch::autograd::NotImplemented")
+    message = same_error(lambda T: T.bincount(T.tensor([0, 1]), weights=T.ones(2, requires_grad=True)).sum().backward())
+    assert message == "derivative for aten::bincount is not implemented"
