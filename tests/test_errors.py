@@ -148,3 +148,12 @@ def test_histc_records_nothing_and_bincount_weights_record_not_implemented():
     assert (hist.tolist(), hist_grad, name) == ([1.0, 0.0, 2.0, 1.0], False, "torch::autograd::NotImplemented")
     message = same_error(lambda T: T.bincount(T.tensor([0, 1]), weights=T.ones(2, requires_grad=True)).sum().backward())
     assert message == "derivative for aten::bincount is not implemented"
+
+
+def test_bernoulli_with_a_float_p_records_not_implemented():
+    def run(T):
+        y = T.bernoulli(T.rand(3, requires_grad=True), 0.5)
+        return y.requires_grad, y.grad_fn.name()
+    assert both(run) == [True, "torch::autograd::NotImplemented"]
+    message = same_error(lambda T: T.bernoulli(T.rand(3, requires_grad=True), 0.5).sum().backward())
+    assert message == "derivative for aten::bernoulli is not implemented"
