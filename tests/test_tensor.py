@@ -709,3 +709,17 @@ def test_nbytes_and_itemsize(dtype):
     assert got[1] == 12 * got[0] and got[4] == 20 * got[0] and got[5] == got[0]
     if torch is not None:
         assert got == sizes(torch)
+
+
+@pytest.mark.parametrize("name", ["bool", "int", "long", "short", "char", "byte"])
+def test_integer_casts_take_a_memory_format(name):
+    for T in LIBS:
+        x = T.ones(2, 3, 4, 5).to(memory_format=T.channels_last)
+        kept, plain = getattr(x, name)(memory_format=T.preserve_format), getattr(x, name)(memory_format=T.contiguous_format)
+        assert (kept.stride(), plain.stride()) == ((60, 1, 15, 3), (60, 20, 5, 1))
+
+
+def test_new_empty_strided():
+    for T in LIBS:
+        y = T.ones(1, dtype=T.float64).new_empty_strided((2, 3), (1, 2))
+        assert (tuple(y.shape), y.stride(), y.dtype, y.requires_grad) == ((2, 3), (1, 2), T.float64, False)

@@ -1007,16 +1007,16 @@ class Tensor:
     def bfloat16(self, memory_format=None):
         return self.to(_dtype.bfloat16, memory_format=memory_format)
 
-    def long(self):
-        return self.to(_dtype.int64)
+    def long(self, memory_format=None):
+        return self.to(_dtype.int64, memory_format=memory_format)
 
-    def int(self):
-        return self.to(_dtype.int32)
+    def int(self, memory_format=None):
+        return self.to(_dtype.int32, memory_format=memory_format)
 
-    def short(self):
-        return self.to(_dtype.int16)
+    def short(self, memory_format=None):
+        return self.to(_dtype.int16, memory_format=memory_format)
 
-    def char(self):
+    def char(self, memory_format=None):
         """This tensor cast to ``torch.int8`` (``self.to(torch.int8)``).
 
         Example::
@@ -1024,9 +1024,9 @@ class Tensor:
             >>> torch.tensor([1.7, -2.2]).char()
             tensor([ 1, -2], dtype=torch.int8)
         """
-        return self.to(_dtype.int8)
+        return self.to(_dtype.int8, memory_format=memory_format)
 
-    def byte(self):
+    def byte(self, memory_format=None):
         """This tensor cast to ``torch.uint8`` (``self.to(torch.uint8)``).
 
         Example::
@@ -1034,10 +1034,10 @@ class Tensor:
             >>> torch.tensor([1.7, 2.2]).byte()
             tensor([1, 2], dtype=torch.uint8)
         """
-        return self.to(_dtype.uint8)
+        return self.to(_dtype.uint8, memory_format=memory_format)
 
-    def bool(self):
-        return self.to(_dtype.bool_)
+    def bool(self, memory_format=None):
+        return self.to(_dtype.bool_, memory_format=memory_format)
 
     def cfloat(self, memory_format=None):
         return self.to(_dtype.complex64, memory_format=memory_format)

@@ -221,6 +221,21 @@ Example::
     >>> torch.tensor([1], dtype=torch.int16).new_empty(2, 3).shape
     torch.Size([2, 3])
 """,
+    "new_empty_strided": r"""A new uninitialized tensor of the given size and strides, with this tensor's dtype
+unless given (as :func:`torch.empty_strided`).
+
+Args:
+    size (tuple of int): the shape.
+    stride (tuple of int): the strides, in elements.
+    dtype (dtype, optional): the dtype (default: this tensor's).
+    device (device, optional): only the CPU.
+    requires_grad (bool, optional): whether autograd records operations on the result.
+
+Example::
+
+    >>> torch.ones(1, dtype=torch.float64).new_empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+""",
     # ---- sparse tensors
     "to_dense": r"""to_dense(dtype=None, *, masked_grad=None) -> Tensor
 

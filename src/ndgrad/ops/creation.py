@@ -938,6 +938,11 @@ def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
 
 
 @method()
+def new_empty_strided(self, size, stride, dtype=None, device=None, requires_grad=False):
+    return empty_strided(size, stride, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+@method()
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
     return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
