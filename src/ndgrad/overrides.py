@@ -177,7 +177,25 @@ def get_testing_overrides():
     return out
 
 
-class TorchFunctionMode:
+class _Mode:
+    """A mode's context-manager protocol, shared by function and dispatch modes: entering pushes the
+    mode on its stack (the subclass's `_push`), leaving pops it (`_pop`)."""
+
+    def __enter__(self):
+        type(self)._push(self)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        type(self)._pop()
+
+    @classmethod
+    def push(cls, *args, **kwargs):
+        warnings.warn("`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
+                      stacklevel=2)
+        return cls(*args, **kwargs)
+
+
+class TorchFunctionMode(_Mode):
     """A context manager that takes over every call of a public torch function while it is active.
 
     Subclasses define ``__torch_function__(self, func, types, args=(), kwargs=None)``; inside
@@ -205,18 +223,8 @@ class TorchFunctionMode:
     def __torch_function__(self, func, types, args=(), kwargs=None):
         raise NotImplementedError
 
-    def __enter__(self):
-        _push_mode(self)
-        return self
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        _pop_mode()
-
-    @classmethod
-    def push(cls, *args, **kwargs):
-        warnings.warn("`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
-                      stacklevel=2)
-        return cls(*args, **kwargs)
+    _push = staticmethod(lambda mode: _push_mode(mode))   # (looked up when called: defined below)
+    _pop = staticmethod(lambda: _pop_mode())
 
 
 def _get_current_function_mode():

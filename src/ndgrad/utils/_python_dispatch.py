@@ -17,18 +17,18 @@ hands the call to the innermost mode as `aten.detach.default` (nothing to pay wh
 """
 import contextlib
 import copy
-import warnings
 
 from .._tensor import Tensor, apply_bits
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
+from ..overrides import _Mode
 
 __all__ = ["TorchDispatchMode"]
 
 _stack = []   # (mode, the dispatch hook below it), innermost last (one stack for the process)
 
 
-class TorchDispatchMode:
+class TorchDispatchMode(_Mode):
     """A context manager that sees each op call as its aten overload while it is active.
 
     Subclasses define ``__torch_dispatch__(self, func, types, args=(), kwargs=None)``: `func`
@@ -61,18 +61,8 @@ class TorchDispatchMode:
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         raise NotImplementedError
 
-    def __enter__(self):
-        _push_mode(self)
-        return self
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        _pop_mode()
-
-    @classmethod
-    def push(cls, *args, **kwargs):
-        warnings.warn("`Mode.push()` is no longer necessary and can be replaced with just `with Mode()`",
-                      stacklevel=2)
-        return cls(*args, **kwargs)
+    _push = staticmethod(lambda mode: _push_mode(mode))   # (looked up when called: defined below)
+    _pop = staticmethod(lambda: _pop_mode())
 
     @classmethod
     def is_infra_mode(cls):
