@@ -366,3 +366,16 @@ def test_function_mode_sees_backward_and_grad_but_not_their_formulas():
                                               "materialize_grads": False}]]
     expected = [2 * (math.cos(v) * v + math.sin(v)) for v in (1.0, 2.0)]
     assert xgrad.tolist() == pytest.approx(expected) and g.tolist() == pytest.approx([e / 2 for e in expected])
+
+
+def test_dispatch_mode_names_ops_registered_under_their_in_place_name():
+    # fill_ and zero_ are in-place ops of their own (no out-of-place op adds the underscore)
+    def scenario(T):
+        log = []
+        x = T.ones(2)
+        with dispatch_mode(T, log, None):
+            x.fill_(3.0)
+            x.zero_()
+            x.add_(1)
+        return [str(f) for f in log if "lift_fresh" not in str(f)]
+    assert both(scenario) == ["fill_.Scalar", "zero_.default", "add_.Tensor"]

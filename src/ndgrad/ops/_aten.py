@@ -103,8 +103,14 @@ def _index():
         fn, ip = functions.get(spec, (None, None))
         _add(spec, False, base, overloadname, fn)
         if ip is not None:
-            _add(spec, True, base + "_", overloadname, ip)
+            _add(spec, True, _inplace_name(base), overloadname, ip)
     _indexed[0] = len(specs)
+
+
+def _inplace_name(base):
+    """The aten name of an op's in-place form: `add` -> `add_`; an op registered under its in-place
+    name already (`fill_`, `zero_`) keeps it."""
+    return base if base.endswith("_") else base + "_"
 
 
 def _add(spec, inplace, base, overloadname, fn):
@@ -138,7 +144,7 @@ def overload(spec, inplace=False):
         ov = _overloads.get((spec.name, inplace))
         if ov is None:   # an in-place call of an op registered without a Tensor method `op_`
             base, _, overloadname = spec.name.partition(".")
-            _add(spec, inplace, base + "_", overloadname, None)
+            _add(spec, inplace, _inplace_name(base), overloadname, None)
             ov = _overloads[(spec.name, inplace)]
     return ov
 
