@@ -7,6 +7,7 @@ from ...ops.normalization import normalize
 from ..modules.convolution import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..modules.lazy import UninitializedParameter
 from ..parameter import Parameter
+from .weight_norm import remove_reparametrization_hook
 
 
 class SpectralNorm:
@@ -102,9 +103,4 @@ def remove_spectral_norm(module, name="weight"):
         >>> sorted(name for name, _ in m.named_parameters())
         ['bias', 'weight']
     """
-    for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_reparametrization_hook(module, name, SpectralNorm, "spectral_norm")

@@ -52,9 +52,15 @@ def weight_norm(module, name="weight", dim=0):
 
 
 def remove_weight_norm(module, name="weight"):
+    return remove_reparametrization_hook(module, name, WeightNorm, "weight_norm")
+
+
+def remove_reparametrization_hook(module, name, hook_type, label):
+    """Undo a hook-based reparametrization of `module.<name>` (weight_norm, spectral_norm): the hook
+    of `hook_type` removes itself, leaving a plain parameter; torch's error when there is none."""
     for key, hook in list(module._forward_pre_hooks.items()):
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, hook_type) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{label} of '{name}' not found in {module}")
