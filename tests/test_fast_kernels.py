@@ -378,3 +378,62 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
     loss.backward()
     assert loss.item() == -(x[0, 0] + x[2, 1]).item() / 2
     assert x.grad.tolist() == [[-0.5, 0, 0], [0, 0, 0], [0, -0.5, 0], [0, 0, 0]]
+
+
+# ---- intra-op threads (ndgrad/_parallel.py) -------------------------------------------------------
+def _kernel_results(rs, dtype):
+    """Convolution (per-sample, grouped, strided, dilated and channels-last paths and their
+    gradients), max pooling, ReLU and its backward, batch norm and its backward, on random inputs."""
+    from ndgrad.ops import normalization, pooling
+    out = []
+    for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
+                                   ((7, 4, 15, 15), (8, 2, 3, 3), 2, 1, 1, 2), ((4, 32, 16, 16), (64, 32, 3, 3), 1, 1, 1, 1),
+                                   ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2)]:
+        st, pd, dl = (st, st), (pd, pd), (dl, dl)
+        x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
+        y = convolution._conv(x, w, st, pd, dl, gr, b)
+        g = rs.randn(*y.shape).astype(dtype)
+        out += [y, convolution._conv_t(g, w, st, pd, dl, gr, xs[2:]), convolution._weight_grad(g, x, ws[2:], st, pd, dl, gr)]
+    x = rs.randn(6, 8, 28, 28).astype(dtype)
+    x.flat[::97], x.flat[5::101] = np.nan, -np.inf
+    for args in ((2, None, 0, 1, False), (3, 2, 1, 1, True), (3, 1, 1, 2, False)):
+        out += pooling._max_pool("max_pool2d", 2, x, *args)
+    g = rs.randn(*x.shape).astype(dtype)
+    out += [activation.relu.__wrapped__(x), activation._threshold_backward.__wrapped__(g, x, 0)]
+    x, w, b = rs.randn(6, 12, 9, 7).astype(dtype), rs.rand(12).astype(dtype), rs.randn(12).astype(dtype)
+    mean, var = np.zeros(12, dtype), np.ones(12, dtype)
+    y, m, inv = normalization._batch_norm(x, w, b, mean, var, True, 0.1, 1e-5)
+    out += [y, m, inv, mean, var, normalization._batch_norm(x, None, b, mean, var, False, 0.1, 1e-5)[0]]
+    g = rs.randn(*x.shape).astype(dtype)
+    out += normalization._batch_norm_backward(g, x, w, mean, var, m, inv, True, 1e-5)
+    out += normalization._batch_norm_backward(g, x, None, mean, var, m, inv, False, 1e-5)
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype):
+    from ndgrad import _parallel
+    monkeypatch.setattr(_parallel, "MIN_WORK", 256)   # every kernel above splits, into uneven slices
+    runs = []
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(_parallel, "threads", threads)
+        runs.append(_kernel_results(np.random.RandomState(0), dtype))
+    for one, two, three in zip(*runs):
+        assert one.dtype == two.dtype == three.dtype and one.shape == two.shape == three.shape
+        assert (_bits(one) == _bits(two)).all() and (_bits(one) == _bits(three)).all()
+
+
+def test_a_kernel_error_in_a_worker_thread_reaches_the_caller(monkeypatch):
+    from ndgrad import _parallel
+    monkeypatch.setattr(_parallel, "threads", 3)
+    seen = []
+
+    def part(i, j):
+        seen.append((i, j))
+        if i == 0:
+            raise ValueError("slice 0")
+    with pytest.raises(ValueError, match="slice 0"):
+        _parallel.run(part, 9, 10 * _parallel.MIN_WORK)
+    assert sorted(seen) == [(0, 3), (3, 6), (6, 9)]
+    _parallel.run(lambda i, j: seen.append((i, j)), 4, 10 * _parallel.MIN_WORK)   # the workers still serve
+    assert sorted(seen[3:]) == [(0, 1), (1, 2), (2, 4)]

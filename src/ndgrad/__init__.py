@@ -13,8 +13,8 @@ import warnings as _warnings
 _warnings.filterwarnings("ignore", r"(overflow|invalid value|divide by zero|underflow) encountered",
                          RuntimeWarning, r"ndgrad(\.|$)")
 
-from . import _allocator  # noqa: E402
-_allocator.tune()   # glibc keeps a step's freed activations for the next step (see _allocator)
+from . import _native  # noqa: E402
+_native.tune()   # glibc's malloc and OpenBLAS's threads set for array workloads (see _native)
 from . import _dtype  # noqa: E402
 from ._dtype import (bfloat16, bool_ as bool, complex64, complex128, dtype, float16, float32, float64,  # noqa: F401
                      get_default_dtype, int8, int16, int32, int64, promote_types, set_default_dtype, uint8,

@@ -4,11 +4,12 @@ these, so they are recorded and reported back (torch's checks and errors include
 import os
 import warnings
 
+from . import _parallel
 from ._tensor import CPU, device as _device
 
 
 class _State:
-    num_threads = max(1, os.cpu_count() or 1)
+    num_threads = _parallel.threads
     num_interop_threads = max(1, os.cpu_count() or 1)
     interop_set = False
     deterministic = False
@@ -59,8 +60,9 @@ def _check_int(name, n):
 
 
 def set_num_threads(int):  # noqa: A002 - torch's parameter name
-    """Sets the number of threads used for intra-op parallelism (see :func:`ndgrad.get_num_threads`).
-    ndgrad records it only: NumPy's BLAS keeps its own thread pool.
+    """Sets the number of threads ndgrad's heavy kernels (convolutions, pooling, batch norm, large
+    elementwise passes) split their work over; their results do not depend on it. NumPy's BLAS
+    keeps its own thread pool.
 
     Args:
         int (int): a positive number of threads.
@@ -74,15 +76,14 @@ def set_num_threads(int):  # noqa: A002 - torch's parameter name
         >>> torch.set_num_threads(n)
     """
     _check_int("set_num_threads", int)
-    _state.num_threads = int
+    _state.num_threads = _parallel.threads = int
 
 
 def get_num_threads():
-    """The number of threads torch would use for intra-op parallelism. ndgrad records the value
-    given to :func:`ndgrad.set_num_threads` and reports it back (NumPy's BLAS keeps its own threads).
+    """The number of threads ndgrad's heavy kernels use (see :func:`ndgrad.set_num_threads`).
 
     Returns:
-        int: the recorded number (by default the number of CPUs).
+        int: by default the number of CPUs this process may run on.
 
     Example::
 

@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _parallel
 from ._registry import call_inplace, op, register
 from ._scratch import buffer
 from .._tensor import _wrap_dim
@@ -58,7 +58,13 @@ def _inplace(entry, forward):
 def relu(input):
     if input.dtype == np.bool_:
         raise RuntimeError("relu: Boolean inputs not supported for relu; cast to a numeric dtype first")
+    if _parallel.contiguous(input):
+        return _parallel.elementwise(_relu_into, np.empty_like(input), input)
     return np.maximum(input, 0)
+
+
+def _relu_into(input, out):
+    return np.maximum(input, 0, out=out)
 
 
 def _relu_replay(input):   # what ndgrad.compile's tapes call: their guard has checked the dtype
@@ -95,11 +101,18 @@ def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU'
     uint = _UINT.get(grad_output.itemsize) if type(grad_output) is np.ndarray and grad_output.size >= _SMALL else None
     if uint is not None and grad_output.dtype.kind == "f" and type(input) is np.ndarray \
             and input.shape == grad_output.shape:
-        # _branchless_where's bit selection in three passes, not five: the comparison made into the
-        # all-ones words at once (1 where zeroed, minus 1: 0 there, all ones where the gradient passes)
-        keep = (input <= threshold).astype(uint)
-        keep -= 1
-        return np.bitwise_and(grad_output.view(uint), keep, out=keep).view(grad_output.dtype)
+        def select(g, x, out):
+            # _branchless_where's bit selection in three passes, not five: the comparison made into the
+            # all-ones words at once (1 where zeroed, minus 1: 0 there, all ones where the gradient passes)
+            np.copyto(out, np.less_equal(x, threshold))
+            out -= 1
+            return np.bitwise_and(g.view(uint), out, out=out)
+        keep = np.empty(grad_output.shape, uint)
+        if _parallel.contiguous(grad_output, input):
+            _parallel.elementwise(select, keep, grad_output, input)
+        else:
+            select(grad_output, input, keep)
+        return keep.view(grad_output.dtype)
     return _branchless_where(~(input <= threshold), grad_output, np.zeros((), grad_output.dtype))
 
 

@@ -18,6 +18,7 @@ import types
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .. import _parallel
 from ._registry import op, register
 from ._schema import Parser
 from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
@@ -239,12 +240,16 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         else:
             np.add(y, bias[:, None], out=result.reshape(y.shape))
         return result
-    cols = _unfold_per_sample(x, kernel, stride, padding, dilation, out, groups)
     flat = result.reshape(n, groups, o // groups, _prod(out))
-    for block in _position_blocks(o // groups, w[0].size, _prod(out)):
-        np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[..., block])
-    if bias is not None:
-        result += bias.reshape((o,) + (1,) * len(out))
+    blocks = _position_blocks(o // groups, w[0].size, _prod(out))
+
+    def samples(i, j):
+        cols = _unfold_per_sample(x[i:j], kernel, stride, padding, dilation, out, groups)
+        for block in blocks:
+            np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[i:j, ..., block])
+        if bias is not None:
+            result[i:j] += bias.reshape((o,) + (1,) * len(out))
+    _parallel.run(samples, n, n * w[0].size * _prod(out) * (groups + o // 6))
     return result
 
 
@@ -262,33 +267,41 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
         return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+    result = np.empty((n, o) + tuple(size), np.result_type(x, w))
+    wt = w.reshape(groups, c // groups, -1).transpose(0, 2, 1)   # (G, O/G*K, C/G)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
-        cols = _buffer("gemm", (n, groups, o // groups * _prod(kernel), grid.size), np.result_type(x, w))
-        spread = grid.spread(x, "spread").reshape(n, groups, c // groups, grid.size)
-        for block in _position_blocks(cols.shape[2], c // groups, grid.size):
-            np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), spread[..., block],
-                      out=cols[..., block])
-        cols = cols.reshape(n, o, _prod(kernel), grid.size)
-        if not _finite(w):   # off the positions x is 0, so are the products, unless a weight is inf or NaN
-            grid.zero_extra(cols)
-        img = _buffer("image", (n, o, grid.length), cols.dtype)
-        img.fill(0)
-        for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
-            img[:, :, off:off + grid.size] += cols[:, :, k]
-        return img[:, :, :_prod(padded)].reshape((n, o) + padded)[crop].copy()   # out of scratch
-    cols = _buffer("cols", (n, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), np.result_type(x, w))
-    planes = x.reshape(n, groups, c // groups, cols.shape[3])
-    for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
-        np.matmul(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), planes[..., block], out=cols[..., block])
-    cols = cols.reshape((n, o) + kernel + x.shape[2:])
-    img = _buffer("image", (n, o) + padded, cols.dtype)
-    img.fill(0)
-    lead = (slice(None), slice(None))
-    for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per kernel offset
-        img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
-                         for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
-    return img[crop].copy()   # out of scratch
+        finite = _finite(w)
+
+        def samples(i, j):
+            cols = _buffer("gemm", (j - i, groups, o // groups * _prod(kernel), grid.size), result.dtype)
+            spread = grid.spread(x[i:j], "spread").reshape(j - i, groups, c // groups, grid.size)
+            for block in _position_blocks(cols.shape[2], c // groups, grid.size):
+                np.matmul(wt, spread[..., block], out=cols[..., block])
+            cols = cols.reshape(j - i, o, _prod(kernel), grid.size)
+            if not finite:   # off the positions x is 0, so are the products, unless a weight is inf or NaN
+                grid.zero_extra(cols)
+            img = _buffer("image", (j - i, o, grid.length), cols.dtype)
+            img.fill(0)
+            for k, off in enumerate(grid.offsets):   # col2im: each kernel offset's windows are one contiguous run
+                img[:, :, off:off + grid.size] += cols[:, :, k]
+            result[i:j] = img[:, :, :_prod(padded)].reshape((j - i, o) + padded)[crop]
+    else:
+        def samples(i, j):
+            cols = _buffer("cols", (j - i, groups, o // groups * _prod(kernel), _prod(x.shape[2:])), result.dtype)
+            planes = x[i:j].reshape(j - i, groups, c // groups, cols.shape[3])
+            for block in _position_blocks(cols.shape[2], c // groups, cols.shape[3]):
+                np.matmul(wt, planes[..., block], out=cols[..., block])
+            cols = cols.reshape((j - i, o) + kernel + x.shape[2:])
+            img = _buffer("image", (j - i, o) + padded, cols.dtype)
+            img.fill(0)
+            lead = (slice(None), slice(None))
+            for offs in np.ndindex(*kernel):   # col2im: the windows added back, one strided slice-add per offset
+                img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
+                                 for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
+            result[i:j] = img[crop]
+    _parallel.run(samples, n, n * o * _prod(kernel) * _prod(x.shape[2:]) * (c // groups // 6 + 2))
+    return result
 
 
 def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
@@ -300,12 +313,20 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
-        cols = _unfold_per_sample(b, kernel, stride, padding, dilation, a.shape[2:], groups)   # (N, G, Y*K, P)
-        a = a.reshape(n, groups, x_size, cols.shape[3])
-        gw = None
-        for block in _position_blocks(x_size, y_size * _prod(kernel), cols.shape[3]):
-            part = np.matmul(a[..., block], cols[..., block].transpose(0, 1, 3, 2)).sum(0)
-            gw = part if gw is None else np.add(gw, part, out=gw)
+        positions, p = a.shape[2:], _prod(a.shape[2:])
+        a = a.reshape(n, groups, x_size, p)
+        blocks = _position_blocks(x_size, y_size * _prod(kernel), p)
+        # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
+        products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
+
+        def samples(i, j):
+            cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
+            for k, block in enumerate(blocks):
+                np.matmul(a[i:j, ..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
+        _parallel.run(samples, n, n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6))
+        gw = products[0].sum(0)
+        for k in range(1, len(blocks)):
+            gw += products[k].sum(0)
         return gw.reshape(shape)
     cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
     # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round

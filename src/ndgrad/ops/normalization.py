@@ -10,6 +10,7 @@ import numpy as np
 from .._typeinfo import finfo
 from ..backends import is_array
 
+from .. import _parallel
 from ._registry import op, register
 from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
@@ -78,9 +79,26 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
         if v is not None and v.size != c:
             raise RuntimeError(f"batch_norm: {name} should contain {c} elements not {v.size}")
     x = _bn_planes(input)
+    out = np.empty(x.shape, input.dtype)
     if training:
-        mean, var, invstd = _stats(x, (0, 2), eps)
-        mean, var, invstd = mean.reshape(-1), var.reshape(-1), invstd.reshape(-1)
+        mean, var, invstd = (np.empty(c, input.dtype) for _ in range(3))
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
+        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
+
+    def channels(i, j):
+        xc = x[:, i:j]
+        if training:
+            m, v, r = _stats(xc, (0, 2), eps)
+            mean[i:j], var[i:j], invstd[i:j] = m.reshape(-1), v.reshape(-1), r.reshape(-1)
+        # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
+        scale = invstd[i:j] if weight is None else invstd[i:j] * weight[i:j]
+        shift = -mean[i:j] * scale if bias is None else bias[i:j] - mean[i:j] * scale
+        np.multiply(xc, scale.astype(input.dtype, copy=False)[:, None], out=out[:, i:j], dtype=input.dtype)
+        out[:, i:j] += shift.astype(input.dtype, copy=False)[:, None]
+    _parallel.run(channels, c, x.size * (6 if training else 3))   # (each channel's passes are computed as alone)
+    if training:
         if running_mean is not None:
             n = input.size // c
             running_mean *= 1 - momentum
@@ -89,15 +107,7 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
             running_var += momentum * var * (n / (n - 1) if n > 1 else np.inf)
         save = (mean, invstd)
     else:
-        if running_mean is None or running_var is None:
-            raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
-        mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
         save = (np.zeros(0, input.dtype), np.zeros(0, input.dtype))
-    # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
-    scale = invstd if weight is None else invstd * weight
-    shift = -mean * scale if bias is None else bias - mean * scale
-    out = np.multiply(x, scale.astype(input.dtype, copy=False)[:, None], dtype=input.dtype)
-    out += shift.astype(input.dtype, copy=False)[:, None]
     return (out.reshape(input.shape),) + save
 
 
@@ -114,17 +124,22 @@ def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, sav
     else:
         mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
     g, x = _bn_planes(grad_out), _bn_planes(input)
-    w = 1 if weight is None else weight
-    d = x - mean[:, None]                       # (N, C, P)
-    sum_g = g.sum((0, 2))
-    sum_gd = np.einsum("ncp,ncp->c", g, d)     # no (N, C, P) temporary
-    k = (invstd * w).astype(g.dtype, copy=False)
-    gi = np.multiply(g, k[:, None], dtype=g.dtype)
-    if train:
-        n = x.shape[0] * x.shape[2]
-        d *= (-k * invstd * invstd * sum_gd / n).astype(d.dtype, copy=False)[:, None]
-        d -= (k * sum_g / n).astype(d.dtype, copy=False)[:, None]
-        gi += d
+    gi = np.empty(g.shape, g.dtype)
+    sum_g, sum_gd = np.empty(x.shape[1], g.dtype), np.empty(x.shape[1], np.result_type(g, x, mean))
+    n = x.shape[0] * x.shape[2]
+
+    def channels(i, j):
+        gc, ic = g[:, i:j], invstd[i:j]
+        d = x[:, i:j] - mean[i:j, None]                # (N, c, P)
+        sum_g[i:j] = gc.sum((0, 2))
+        sum_gd[i:j] = np.einsum("ncp,ncp->c", gc, d)   # no (N, c, P) temporary
+        k = (ic if weight is None else ic * weight[i:j]).astype(g.dtype, copy=False)
+        np.multiply(gc, k[:, None], out=gi[:, i:j], dtype=g.dtype)
+        if train:
+            d *= (-k * ic * ic * sum_gd[i:j] / n).astype(d.dtype, copy=False)[:, None]
+            d -= (k * sum_g[i:j] / n).astype(d.dtype, copy=False)[:, None]
+            gi[:, i:j] += d
+    _parallel.run(channels, x.shape[1], x.size * 8)   # (each channel's passes are computed as alone)
     return gi.reshape(input.shape), sum_gd * invstd, sum_g
 
 

@@ -7,6 +7,7 @@ torch.nn.functional's signatures are at the end (re-exported by ndgrad/nn/functi
 
 import numpy as np
 
+from .. import _parallel
 from ._registry import op, register
 from ._schema import Parser
 from ._scratch import buffer
@@ -185,44 +186,52 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     kernel, stride, padding, dilation = _pool_args(name, d, kernel_size, stride, padding, dilation)
     size = x.shape[2:]
     out = _pool_out_sizes(name, size, kernel, stride, padding, dilation, ceil_mode)
-    xp = _pad_scratch(x, padding, _pool_pads(size, out, kernel, stride, padding, dilation), _lowest(x.dtype),
-                      slot="max_pool")
-    # torch's scan over each window (a later element wins if greater or NaN: the first of equal
-    # maxima, the last NaN), run for all windows at once and branch-free: kernel offset j's elements
-    # of every window are one strided view of the input, so no window is copied.
-    lead = (slice(None), slice(None))
     offsets = list(np.ndindex(*kernel))
-    views = [xp[lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
-                             for o, dl, st, n in zip(offs, dilation, stride, out))] for offs in offsets]
-    vals = views[0].copy()
-    for v in views[1:]:
-        np.maximum(v, vals, out=vals)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
-    # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
-    # buffers: fresh ones would cost as much in page faults as the passes themselves)
-    missing = np.not_equal(views[0], vals, out=buffer("pool_missing", vals.shape, bool))
-    arg = buffer("pool_arg", vals.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
-    np.copyto(arg, missing)
-    equal = buffer("pool_equal", vals.shape, bool)
-    for v in views[1:-1]:
-        missing &= np.not_equal(v, vals, out=equal)
-        arg += missing
-    if x.dtype.kind in "fc" and np.isnan(vals.sum()):   # rare: NaN windows take their last NaN
-        for j, v in enumerate(views):
-            arg = np.where(np.isnan(v), j, arg)
     # the flat input index of window q's offset j: start(q) + offset(j), both per-dim sums
     start = _flat_index(np.ix_(*[np.arange(o) * st - p for o, st, p in zip(out, stride, padding)]), size)
     offset = np.array([_flat_index([o * dl for o, dl in zip(offs, dilation)], size) for offs in offsets], np.int64)
-    idx = np.take(offset, arg)
-    idx += start
     low = _lowest(x.dtype)
-    if xp is not x and (vals == low).any():
-        # torch's scan starts from its window's first element inside the input, which a window of
-        # lowest values (-inf) keeps; the padding, equal to it, must not take its place
-        first = []
-        for o, st, p, dl in zip(out, stride, padding, dilation):
-            c = np.arange(o) * st - p
-            first.append(c + np.where(c < 0, (-c + dl - 1) // dl, 0) * dl)
-        idx = np.where(vals == low, _flat_index(np.ix_(*first), size), idx)
+    pads = _pool_pads(size, out, kernel, stride, padding, dilation)
+    vals = np.empty(x.shape[:2] + tuple(out), x.dtype)
+    idx = np.empty(vals.shape, np.int64)
+
+    def samples(i, j):
+        chunk = x[i:j]
+        xp = _pad_scratch(chunk, padding, pads, low, slot="max_pool")
+        # torch's scan over each window (a later element wins if greater or NaN: the first of equal
+        # maxima, the last NaN), run for all windows at once and branch-free: kernel offset j's elements
+        # of every window are one strided view of the input, so no window is copied.
+        lead = (slice(None), slice(None))
+        views = [xp[lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
+                                 for o, dl, st, n in zip(offs, dilation, stride, out))] for offs in offsets]
+        v_out = vals[i:j]
+        np.copyto(v_out, views[0])
+        for v in views[1:]:
+            np.maximum(v, v_out, out=v_out)   # ties keep the second operand, the earlier element (-0.0 vs 0.0)
+        # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
+        # buffers: fresh ones would cost as much in page faults as the passes themselves)
+        missing = np.not_equal(views[0], v_out, out=buffer("pool_missing", v_out.shape, bool))
+        arg = buffer("pool_arg", v_out.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
+        np.copyto(arg, missing)
+        equal = buffer("pool_equal", v_out.shape, bool)
+        for v in views[1:-1]:
+            missing &= np.not_equal(v, v_out, out=equal)
+            arg += missing
+        if x.dtype.kind in "fc" and np.isnan(v_out.sum()):   # rare: NaN windows take their last NaN
+            for k, v in enumerate(views):
+                arg = np.where(np.isnan(v), k, arg)
+        i_out = idx[i:j]
+        np.take(offset, arg, out=i_out)
+        i_out += start
+        if xp is not chunk and (v_out == low).any():
+            # torch's scan starts from its window's first element inside the input, which a window of
+            # lowest values (-inf) keeps; the padding, equal to it, must not take its place
+            first = []
+            for o, st, p, dl in zip(out, stride, padding, dilation):
+                c = np.arange(o) * st - p
+                first.append(c + np.where(c < 0, (-c + dl - 1) // dl, 0) * dl)
+            np.copyto(i_out, _flat_index(np.ix_(*first), size), where=v_out == low)
+    _parallel.run(samples, x.shape[0], 2 * x.size + vals.size * (2 * len(offsets) + 3))
     return _unbatch(vals, unbatched), _unbatch(idx, unbatched)
 
 

@@ -1,0 +1,83 @@
+"""Settings of the native libraries under NumPy, made once at import for array workloads: glibc's
+malloc and OpenBLAS's threads. Each is left alone where the user has set it (its environment
+variables), where the library is not the one loaded, or with `NDGRAD_NATIVE_TUNING=0`.
+
+malloc: NumPy takes every array's memory from malloc. glibc serves large requests with fresh
+mappings and returns the free top of its heap to the system, raising both limits only after it has
+freed a large mapping. A training step that frees and reallocates the same megabytes of
+activations every step then faults the same pages in again each time: in a small CNN's step (bench
+(k)) a quarter of the time went to the kernel zero-filling pages. ndgrad starts the process where
+glibc's own adjustment ends after freeing one 32 MiB array: requests up to 32 MiB come from the
+heap, and up to 64 MiB of free heap is kept for the next step.
+
+OpenBLAS: after a multi-threaded product its threads spin for about 2**28 cycles (~0.1 s) before
+they sleep, taking a core from ndgrad's own kernel threads (see _parallel) that run between the
+products: a CNN step was slower with them than without. 2**18 cycles (~0.1 ms) keeps them awake
+across back-to-back products (the MLP and transformer steps are unchanged) and out of the way of
+the elementwise passes.
+"""
+import ctypes
+import os
+import sys
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+MMAP_THRESHOLD = 32 << 20    # glibc's ceiling for its own dynamic threshold (64-bit)
+TRIM_THRESHOLD = 64 << 20    # twice that, as glibc sets it when it adjusts
+BLAS_SPIN = "18"             # OPENBLAS_THREAD_TIMEOUT: log2 of the cycles its threads spin
+
+tuned = {"malloc": False, "openblas": False}
+
+
+def _glibc():
+    try:
+        if sys.platform.startswith("linux") and os.confstr("CS_GNU_LIBC_VERSION"):
+            return ctypes.CDLL(None)
+    except (ValueError, OSError):
+        pass
+    return None
+
+
+def _openblas():
+    """The OpenBLAS library NumPy loaded (found among the process's mappings), or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and ".so" in line}
+        for path in sorted(paths):
+            lib = ctypes.CDLL(path)
+            if hasattr(lib, "openblas_read_env") and hasattr(lib, "blas_thread_shutdown_"):
+                return lib
+    except OSError:
+        pass
+    return None
+
+
+def tune_malloc():
+    if any(k.startswith("MALLOC_") for k in os.environ):
+        return False
+    mallopt = getattr(_glibc(), "mallopt", None)
+    return mallopt is not None and bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) \
+        and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+def tune_openblas():
+    if "OPENBLAS_THREAD_TIMEOUT" in os.environ or not sys.platform.startswith("linux"):
+        return False
+    loaded = "numpy" in sys.modules
+    os.environ["OPENBLAS_THREAD_TIMEOUT"] = BLAS_SPIN   # (read when OpenBLAS starts its threads)
+    if not loaded:
+        import numpy   # noqa: F401  (loads OpenBLAS, if that is its BLAS)
+    lib = _openblas()
+    if lib is None:
+        return False
+    if loaded:   # its threads may be running already: read the setting and restart them
+        lib.openblas_read_env()
+        lib.blas_thread_shutdown_()
+    return True
+
+
+def tune():
+    """Makes the settings nothing says not to make; which it made are in `tuned`."""
+    if os.environ.get("NDGRAD_NATIVE_TUNING", "1") == "0":
+        return
+    tuned["malloc"] = tune_malloc()
+    tuned["openblas"] = tune_openblas()
