@@ -131,7 +131,7 @@ def _unfold(x, kernel, stride, padding, dilation, positions, groups):
     """The im2col matrix (G, C/G*K, N*P) of x (N, C, *S), in a scratch buffer."""
     view = _channel_major(_im2col(_pad_scratch(x, padding, padding), kernel, stride, dilation, positions))
     cols = _buffer("cols", view.shape, x.dtype)
-    np.copyto(cols, view)
+    _copy(cols, view)
     return cols.reshape(groups, -1, x.shape[0] * _prod(positions))
 
 
@@ -146,7 +146,7 @@ def _unfold_per_sample(x, kernel, stride, padding, dilation, positions, groups):
 def _by_channel(x, groups):
     """x (N, C, *S) as the matrix (G, C/G, N*P) (a scratch copy)."""
     out = _buffer("by_channel", (x.shape[1], x.shape[0]) + x.shape[2:], x.dtype)
-    np.copyto(out, x.swapaxes(0, 1))
+    _copy(out, x.swapaxes(0, 1))
     return out.reshape(groups, x.shape[1] // groups, -1)
 
 
@@ -235,10 +235,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
         # the channel-major result transposed to (N, O, P) in the pass that adds the bias
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
-        if bias is None:
-            np.copyto(result.reshape(y.shape), y)
-        else:
-            np.add(y, bias[:, None], out=result.reshape(y.shape))
+        _copy(result.reshape(y.shape), y, bias)
         return result
     flat = result.reshape(n, groups, o // groups, _prod(out))
     blocks = _position_blocks(o // groups, w[0].size, _prod(out))
@@ -363,8 +360,19 @@ def _last_padded(x, before, after, slot):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[(slice(None),) * (k + 1) + (edge,)] = 0
-    np.copyto(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    _copy(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
     return out
+
+
+def _copy(dst, src, bias=None):
+    """dst = src (of one shape), plus bias per channel (dim 1) if given, in parallel slices of the
+    leading dim: the layout changes around the large GEMMs, which BLAS runs on its own threads."""
+    def part(i, j):
+        if bias is None:
+            np.copyto(dst[i:j], src[i:j])
+        else:
+            np.add(src[i:j], bias.reshape((-1,) + (1,) * (src.ndim - 2)), out=dst[i:j])
+    _parallel.run(part, dst.shape[0], 2 * dst.size)
 
 
 def _batch_chunks(n, per_sample_bytes):
@@ -385,7 +393,7 @@ def _windows_last(xl, kernel, stride, dilation, positions):
 def _unfold_last(windows):
     """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
     cols = _buffer("cols_last", windows.shape, windows.dtype)
-    np.copyto(cols, windows)
+    _copy(cols, windows)
     return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
 
 
@@ -401,10 +409,7 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
         y = np.matmul(_unfold_last(windows[i:j]), wl,
                       out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
         y = y.reshape(j - i, p, o).transpose(0, 2, 1)
-        if bias is None:
-            np.copyto(flat[i:j], y)
-        else:
-            np.add(y, bias[:, None], out=flat[i:j])
+        _copy(flat[i:j], y, bias)
     return result
 
 
@@ -427,7 +432,7 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     gw = np.zeros((o, _prod(kernel) * c), x.dtype)
     for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
         gc = _buffer("by_channel", (o, j - i, p), g.dtype)
-        np.copyto(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        _copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
         gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
