@@ -397,7 +397,9 @@ def _kernel_results(rs, dtype):
     x = rs.randn(6, 8, 28, 28).astype(dtype)
     x.flat[::97], x.flat[5::101] = np.nan, -np.inf
     for args in ((2, None, 0, 1, False), (3, 2, 1, 1, True), (3, 1, 1, 2, False)):
-        out += pooling._max_pool("max_pool2d", 2, x, *args)
+        vals, idx = pooling._max_pool("max_pool2d", 2, x, *args)
+        g = rs.randn(*vals.shape).astype(dtype)
+        out += [vals, idx, pooling._max_pool_backward(g, x, idx, 2, args[0] == 2), pooling._max_pool_backward(g, x, idx, 2)]
     g = rs.randn(*x.shape).astype(dtype)
     out += [activation.relu.__wrapped__(x), activation._threshold_backward.__wrapped__(g, x, 0)]
     x, w, b = rs.randn(6, 12, 9, 7).astype(dtype), rs.rand(12).astype(dtype), rs.randn(12).astype(dtype)

@@ -242,14 +242,21 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     planes = _prod(self.shape[:-d])
     plane_size = _prod(self.shape[-d:])
     per_plane = _prod(indices.shape[-d:])   # (not -1 in the reshape: there may be no plane)
-    flat = np.add(indices.reshape(planes, per_plane), (np.arange(planes) * plane_size)[:, None],
-                  out=buffer("pool_flat", (planes, per_plane), np.int64)).reshape(-1)
-    if disjoint and grad_output.dtype.kind == "f":
-        g = np.zeros(planes * plane_size, grad_output.dtype)
-        g[flat] = grad_output.reshape(-1)
-        return g.reshape(self.shape)
-    g = np.bincount(flat, weights=grad_output.reshape(-1), minlength=planes * plane_size)
-    return g.reshape(self.shape).astype(grad_output.dtype, copy=False)
+    idx, grads = indices.reshape(planes, per_plane), grad_output.reshape(planes, per_plane)
+    scatter = disjoint and grad_output.dtype.kind == "f"
+    g = np.empty(planes * plane_size, grad_output.dtype)
+
+    def plane_range(a, b):   # planes a..b-1: their own part of g, indices made flat within it
+        flat = np.add(idx[a:b], (np.arange(b - a) * plane_size)[:, None],
+                      out=buffer("pool_flat", (b - a, per_plane), np.int64)).reshape(-1)
+        part = g[a * plane_size:b * plane_size]
+        if scatter:
+            part.fill(0)
+            part[flat] = grads[a:b].reshape(-1)
+        else:
+            part[...] = np.bincount(flat, weights=grads[a:b].reshape(-1), minlength=part.size)
+    _parallel.run(plane_range, planes, g.size + 3 * grad_output.size)
+    return g.reshape(self.shape)
 
 
 def _disjoint_windows(d, kernel_size, stride, dilation):
