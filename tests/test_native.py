@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from ndgrad import _native
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or not os.confstr("CS_GNU_LIBC_VERSION"),
                                 reason="glibc only")
 
@@ -44,7 +46,7 @@ def test_freed_arrays_come_back_without_page_faults_and_blas_threads_spin_briefl
     malloc, faults, openblas, timeout = _probe(order)
     assert malloc and faults < 500
     if timeout != "None":   # NumPy on OpenBLAS: its threads restarted with the setting if they were running
-        assert openblas and timeout == "18"
+        assert openblas and timeout == _native.BLAS_SPIN
 
 
 @pytest.mark.parametrize("env", [{"NDGRAD_NATIVE_TUNING": "0"}, {"MALLOC_ARENA_MAX": "2", "OPENBLAS_THREAD_TIMEOUT": "25"}])

@@ -12,9 +12,9 @@ heap, and up to 64 MiB of free heap is kept for the next step.
 
 OpenBLAS: after a multi-threaded product its threads spin for about 2**28 cycles (~0.1 s) before
 they sleep, taking a core from ndgrad's own kernel threads (see _parallel) that run between the
-products: a CNN step was slower with them than without. 2**18 cycles (~0.1 ms) keeps them awake
-across back-to-back products (the MLP and transformer steps are unchanged) and out of the way of
-the elementwise passes.
+products: a CNN step was slower with those threads than without. 2**20 cycles (~0.4 ms) keeps them
+awake across the products of a step (shorter spins made a small MLP's step 25% slower, its threads
+woken for every product) and out of the way of the millisecond-long passes between convolutions.
 """
 import ctypes
 import os
@@ -23,7 +23,7 @@ import sys
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 MMAP_THRESHOLD = 32 << 20    # glibc's ceiling for its own dynamic threshold (64-bit)
 TRIM_THRESHOLD = 64 << 20    # twice that, as glibc sets it when it adjusts
-BLAS_SPIN = "18"             # OPENBLAS_THREAD_TIMEOUT: log2 of the cycles its threads spin
+BLAS_SPIN = "20"             # OPENBLAS_THREAD_TIMEOUT: log2 of the cycles its threads spin
 
 tuned = {"malloc": False, "openblas": False}
 
