@@ -383,7 +383,8 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
 # ---- intra-op threads (ndgrad/_parallel.py) -------------------------------------------------------
 def _kernel_results(rs, dtype):
     """Convolution (per-sample, grouped, strided, dilated and channels-last paths and their
-    gradients), max pooling, ReLU and its backward, batch norm and its backward, on random inputs."""
+    gradients), max pooling and its backward, ReLU and its backward, GELU (tanh form) and its
+    derivative, softmax and its backward, batch norm and its backward, on random inputs."""
     from ndgrad.ops import normalization, pooling
     out = []
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
@@ -402,6 +403,15 @@ def _kernel_results(rs, dtype):
         out += [vals, idx, pooling._max_pool_backward(g, x, idx, 2, args[0] == 2), pooling._max_pool_backward(g, x, idx, 2)]
     g = rs.randn(*x.shape).astype(dtype)
     out += [activation.relu.__wrapped__(x), activation._threshold_backward.__wrapped__(g, x, 0)]
+    x, g, kept = rs.randn(40_001).astype(dtype), rs.randn(40_001).astype(dtype), np.empty(40_001, dtype)
+    out += [activation._gelu_tanh(x, block=1 << 12, keep=kept), kept,
+            activation._gelu_tanh_derivative(x, block=1 << 12), activation._gelu_tanh_derivative(x, g, block=1 << 12),
+            activation._gelu_tanh_derivative(x, g, block=1 << 12, tanh=kept)]
+    for shape, dim in (((37, 50), 1), ((5, 7, 64), -1), ((6, 9, 4), 1)):
+        x, g = rs.randn(*shape).astype(dtype), rs.randn(*shape).astype(dtype)
+        y = activation._softmax.__wrapped__(x, dim, False)
+        out += [y, activation._softmax_backward_data.__wrapped__(g, y, dim, ndgrad.float32 if dtype == np.float32
+                                                                  else ndgrad.float64)]
     x, w, b = rs.randn(6, 12, 9, 7).astype(dtype), rs.rand(12).astype(dtype), rs.randn(12).astype(dtype)
     mean, var = np.zeros(12, dtype), np.ones(12, dtype)
     y, m, inv = normalization._batch_norm(x, w, b, mean, var, True, 0.1, 1e-5)

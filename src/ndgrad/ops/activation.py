@@ -180,18 +180,21 @@ def _gelu_tanh(x, block=1 << 16, keep=None):
     out = np.empty_like(x, order="C")
     xf, of = x.reshape(-1), out.reshape(-1)
     kf = None if keep is None else keep.reshape(-1)
-    for i in range(0, xf.size, block):
-        xb, o = xf[i:i + block], of[i:i + block]
-        t = o if kf is None else kf[i:i + block]
-        np.multiply(xb, xb, out=t)
-        t *= _GELU_C
-        t += 1
-        t *= xb
-        t *= _GELU_K
-        np.tanh(t, out=t)
-        np.add(t, 1, out=o)
-        o *= xb
-        o *= 0.5
+
+    def blocks(a, b):   # blocks a..b-1 (intra-op threads take ranges of blocks)
+        for i in range(a * block, min(b * block, xf.size), block):
+            xb, o = xf[i:i + block], of[i:i + block]
+            t = o if kf is None else kf[i:i + block]
+            np.multiply(xb, xb, out=t)
+            t *= _GELU_C
+            t += 1
+            t *= xb
+            t *= _GELU_K
+            np.tanh(t, out=t)
+            np.add(t, 1, out=o)
+            o *= xb
+            o *= 0.5
+    _parallel.run(blocks, -(-xf.size // block), 16 * xf.size)   # (tanh costs several plain passes)
     return out
 
 
@@ -206,30 +209,33 @@ def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
     xf, of = x.reshape(-1), out.reshape(-1)
     gf = None if grad_output is None else grad_output.reshape(-1)
     tf = None if tanh is None else tanh.reshape(-1)
-    scratch = np.empty((2, min(block, xf.size)), x.dtype)
-    for i in range(0, xf.size, block):
-        xb, t = xf[i:i + block], of[i:i + block]
-        s, u = scratch[0, :xb.size], scratch[1, :xb.size]
-        np.multiply(xb, xb, out=u)
-        np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
-        s += 0.5 * _GELU_K
-        s *= xb
-        if tf is None:
-            u *= _GELU_C                                  # t = tanh(k (x + c x^3))
-            u += 1
-            np.multiply(u, xb, out=t)
-            t *= _GELU_K
-            np.tanh(t, out=t)
-            tb = t
-        else:
-            tb = tf[i:i + block]
-        np.subtract(1, tb, out=u)
-        s *= u
-        s += 0.5
-        np.add(tb, 1, out=t)
-        t *= s
-        if gf is not None:
-            t *= gf[i:i + block]
+
+    def blocks(a, b):   # blocks a..b-1 (intra-op threads take ranges of blocks, each its own scratch)
+        scratch = np.empty((2, min(block, xf.size)), x.dtype)
+        for i in range(a * block, min(b * block, xf.size), block):
+            xb, t = xf[i:i + block], of[i:i + block]
+            s, u = scratch[0, :xb.size], scratch[1, :xb.size]
+            np.multiply(xb, xb, out=u)
+            np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx
+            s += 0.5 * _GELU_K
+            s *= xb
+            if tf is None:
+                u *= _GELU_C                                  # t = tanh(k (x + c x^3))
+                u += 1
+                np.multiply(u, xb, out=t)
+                t *= _GELU_K
+                np.tanh(t, out=t)
+                tb = t
+            else:
+                tb = tf[i:i + block]
+            np.subtract(1, tb, out=u)
+            s *= u
+            s += 0.5
+            np.add(tb, 1, out=t)
+            t *= s
+            if gf is not None:
+                t *= gf[i:i + block]
+    _parallel.run(blocks, -(-xf.size // block), (16 if tf is None else 12) * xf.size)
     return out
 
 
@@ -338,11 +344,29 @@ def _softmax_into(input, dim, half_to_float, out=None):
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
     # (out: a C-contiguous buffer of the result's shape and dtype, the input's own where a compiled tape
     # knows nothing else reads it: see _softmax_replay)
-    e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf),   # initial: an empty dim has no max
-                    out=None if out is None else out.reshape(x.shape))
-    np.exp(e, out=e)   # in place: one buffer, the result (attention's softmax is the size of its scores)
-    e /= e.sum(axis, keepdims=True)
+    if not _plain(x):
+        e = np.subtract(x, x.max(axis, keepdims=True, initial=-np.inf))
+        np.exp(e, out=e)
+        e /= e.sum(axis, keepdims=True)
+        return e.reshape(input.shape)
+    e = np.empty(x.shape, x.dtype) if out is None else out.reshape(x.shape)
+
+    def rows(a, b):   # (intra-op threads take ranges of rows when the softmax runs along the last dim)
+        xr, er = x[a:b], e[a:b]
+        np.subtract(xr, xr.max(axis, keepdims=True, initial=-np.inf), out=er)   # initial: an empty dim has no max
+        np.exp(er, out=er)   # in place: one buffer, the result (attention's softmax is the size of its scores)
+        er /= er.sum(axis, keepdims=True)
+    _last_dim_rows(rows, x, axis, 5)
     return e.reshape(input.shape)
+
+
+def _last_dim_rows(fn, x, axis, passes):
+    """fn(a, b) over ranges of x's leading dim, in parallel where the reduction runs along x's last dim
+    (every row then on its own); fn(0, len) at once otherwise."""
+    if axis == x.ndim - 1 and x.ndim > 1:
+        _parallel.run(fn, x.shape[0], passes * x.size)
+    else:
+        fn(0, x.shape[0])
 
 
 # ndgrad.compile's tapes call these: `out` may be an operand's buffer (out_operand: which), given when the
@@ -372,10 +396,17 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
 def _softmax_backward_into(grad_output, output, dim, input_dtype, out=None):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer (NumPy arrays)
-    gy = np.multiply(g, y, out=buffer("softmax_gy", y.shape, np.result_type(g, y))) if _plain(g, y) else g * y
-    gi = np.subtract(g, gy.sum(axis, keepdims=True), out=None if out is None else out.reshape(y.shape))
-    gi = np.multiply(gi, y, out=gi) if gi.dtype == np.result_type(gi, y) else gi * y
+    if not (_plain(g, y) and g.dtype == y.dtype):
+        gi = (g - (g * y).sum(axis, keepdims=True)) * y
+        return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+    gi = np.empty(y.shape, y.dtype) if out is None else out.reshape(y.shape)
+
+    def rows(a, b):   # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer
+        gr, yr, ir = g[a:b], y[a:b], gi[a:b]
+        gy = np.multiply(gr, yr, out=buffer("softmax_gy", yr.shape, yr.dtype))
+        np.subtract(gr, gy.sum(axis, keepdims=True), out=ir)
+        np.multiply(ir, yr, out=ir)
+    _last_dim_rows(rows, y, axis, 6)
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
 
 
