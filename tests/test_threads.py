@@ -325,3 +325,67 @@ def test_final_callbacks_belong_to_the_thread_that_queued_them():
         return ran
 
     assert both(scenario) == [[i, True] for i in range(N_THREADS)]
+
+
+# ---- intra-op threads (ndgrad/_parallel.py) --------------------------------------------------------
+def test_kernels_split_from_many_threads_at_once_give_the_serial_results(monkeypatch):
+    """Kernels called from several threads: one at a time gets the workers, the others compute their
+    slices themselves; every result equals the one-thread result."""
+    import numpy as np
+    import ndgrad
+    from ndgrad import _parallel
+    monkeypatch.setattr(_parallel, "MIN_WORK", 256)
+    rs = np.random.RandomState(0)
+    xs = [ndgrad.tensor(rs.randn(6, 4, 12, 12).astype(np.float32), requires_grad=True) for _ in range(N_THREADS)]
+    w = ndgrad.tensor(rs.randn(8, 4, 3, 3).astype(np.float32), requires_grad=True)
+
+    def step(x):
+        y = ndgrad.nn.functional.max_pool2d(ndgrad.relu(ndgrad.nn.functional.conv2d(x, w, padding=1)), 2)
+        gx, gw = ndgrad.autograd.grad(y.sum(), (x, w))
+        return y.detach().numpy(), gx.numpy(), gw.numpy()
+    monkeypatch.setattr(_parallel, "threads", 1)
+    want = [step(x) for x in xs]
+    monkeypatch.setattr(_parallel, "threads", 3)
+    got = [None] * N_THREADS
+
+    def target(i):
+        for _ in range(5):
+            got[i] = step(xs[i])
+    run_threads(target)
+    for g, e in zip(got, want):
+        for a, b in zip(g, e):
+            assert (a == b).all()
+
+
+def test_thread_count_follows_set_num_threads_and_omp_num_threads():
+    import os
+    import subprocess
+    code = ("import ndgrad, ndgrad._parallel as p; a = (ndgrad.get_num_threads(), p.threads); "
+            "ndgrad.set_num_threads(1); print(*a, p.threads, p.parts(100, 100 * p.MIN_WORK))")
+    env = {**os.environ, "OMP_NUM_THREADS": "3"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["3", "3", "1", "1"]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_splits_kernels_on_workers_of_its_own():
+    import multiprocessing
+    import numpy as np
+    import ndgrad
+    from ndgrad import _parallel
+    x = np.random.RandomState(0).randn(4 * _parallel.MIN_WORK).astype(np.float32)
+    old = _parallel.threads
+    _parallel.threads = 2
+    try:
+        want = ndgrad.relu(ndgrad.tensor(x)).sum().item()   # the parent's workers exist now
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1) as pool:
+            got = pool.apply_async(_relu_sum, (x,)).get(WAIT)
+    finally:
+        _parallel.threads = old
+    assert got == want
+
+
+def _relu_sum(x):
+    import ndgrad
+    return ndgrad.relu(ndgrad.tensor(x)).sum().item()

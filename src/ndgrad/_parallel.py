@@ -4,7 +4,8 @@ A kernel whose work splits into independent slices (the samples of a convolution
 channels of a batch norm, the rows of an elementwise pass) hands all but the last slice to worker
 threads and computes the last itself. NumPy releases the GIL inside its loops and BLAS calls, so
 the slices run in parallel; only the Python between the calls is serial. `torch.set_num_threads`
-sets how many threads a kernel uses (default: the CPUs this process may run on). Each slice is
+sets how many threads a kernel uses (default: OMP_NUM_THREADS, as in torch, else the CPUs this
+process may run on). Each slice is
 computed exactly as it would be alone, so results do not depend on the thread count.
 
 A handoff costs 20-40 µs, and the Python around a slice's NumPy calls runs one thread at a time:
@@ -21,14 +22,19 @@ import numpy as np
 MIN_WORK = 1 << 20
 
 
-def _cpus():
+def _default_threads():
+    """OMP_NUM_THREADS where set (as torch reads it), else the CPUs this process may run on."""
+    try:
+        return max(1, int(os.environ["OMP_NUM_THREADS"]))
+    except (KeyError, ValueError):
+        pass
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:   # (not on Linux)
         return os.cpu_count() or 1
 
 
-threads = _cpus()
+threads = _default_threads()
 
 
 class _Worker:
