@@ -449,3 +449,22 @@ def test_a_kernel_error_in_a_worker_thread_reaches_the_caller(monkeypatch):
     assert sorted(seen) == [(0, 3), (3, 6), (6, 9)]
     _parallel.run(lambda i, j: seen.append((i, j)), 4, 10 * _parallel.MIN_WORK)   # the workers still serve
     assert sorted(seen[3:]) == [(0, 1), (1, 2), (2, 4)]
+
+
+def test_a_split_kernel_keeps_no_array_alive_after_it_returns(monkeypatch):
+    import gc
+    import weakref
+    from ndgrad import _parallel
+    monkeypatch.setattr(_parallel, "threads", 2)
+
+    def kernel(a, out):   # a kernel's slices: a closure over its arrays
+        def part(i, j):
+            np.multiply(a[i:j], 2, out=out[i:j])
+        return part
+    out = np.empty(1000)
+    part = kernel(np.ones(1000), out)
+    ref = weakref.ref(part.__closure__[0].cell_contents)
+    _parallel.run(part, out.size, 10 * _parallel.MIN_WORK)
+    del part
+    gc.collect()
+    assert ref() is None and (out == 2).all()

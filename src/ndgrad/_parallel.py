@@ -51,11 +51,12 @@ class _Worker:
         while True:
             self.go.acquire()
             fn, i, j = self.job
+            self.job = None
             try:
                 fn(i, j)
             except BaseException as e:   # noqa: BLE001  (re-raised in the calling thread)
                 self.error = e
-            self.job = None
+            del fn   # (a kernel's closure holds its arrays: not one moment past the kernel)
             self.done.release()
 
 
