@@ -98,7 +98,11 @@ def run(fn, n, work):
             fn(bounds[-2], n)
         finally:
             for w in used:
-                w.done.acquire()
+                try:
+                    w.done.acquire()
+                except BaseException:   # (KeyboardInterrupt while waiting: the worker may still be
+                    _workers.remove(w)  # running its slice; a fresh one takes its place)
+                    raise
         errors = [w.error for w in used if w.error is not None]
         for w in used:
             w.error = None
