@@ -97,11 +97,12 @@ def run(fn, n, work):
         try:
             fn(bounds[-2], n)
         finally:
-            for w in used:
+            for k, w in enumerate(used):
                 try:
                     w.done.acquire()
-                except BaseException:   # (KeyboardInterrupt while waiting: the worker may still be
-                    _workers.remove(w)  # running its slice; a fresh one takes its place)
+                except BaseException:   # (KeyboardInterrupt while waiting: the workers not waited for
+                    for stale in used[k:]:   # may still be running their slices; fresh ones take their place)
+                        _workers.remove(stale)
                     raise
         errors = [w.error for w in used if w.error is not None]
         for w in used:
