@@ -97,11 +97,11 @@ def run(fn, n, work):
         try:
             fn(bounds[-2], n)
         finally:
-            for k, w in enumerate(used):
+            for waited, w in enumerate(used):
                 try:
                     w.done.acquire()
                 except BaseException:   # (KeyboardInterrupt while waiting: the workers not waited for
-                    for stale in used[k:]:   # may still be running their slices; fresh ones take their place)
+                    for stale in used[waited:]:   # may still be running their slices; fresh ones take their place)
                         _workers.remove(stale)
                     raise
         errors = [w.error for w in used if w.error is not None]
@@ -111,7 +111,6 @@ def run(fn, n, work):
             raise errors[0]
     finally:
         _busy.release()
-
 
 
 def contiguous(*arrays):
