@@ -189,16 +189,67 @@ def test_dispatch_mode_sees_aten_overloads_forward_and_backward():
             forward = list(log)
             y.backward()
         return forward, log[len(forward):], x.grad
-    fwd, bwd, grad = scenario(ndgrad)   # not both(): the backward lists differ (see below)
+    fwd, bwd, grad = both(scenario)
     assert fwd == ["mul.Tensor", "div.Tensor", "sum.default"]
     assert grad.tolist() == pytest.approx([2 / 3] * 3)
-    # torch makes the implicit gradient with ones_like (ndgrad detaches a new tensor) and shows
-    # AccumulateGrad's detach (ndgrad's takes the gradient as it is): README, "Not supported yet"
-    assert bwd == ["detach.default", "expand.default", "div.Tensor", "mul.Tensor"]
-    torch = pytest.importorskip("torch")
-    tfwd, tbwd, _ = scenario(torch)
-    assert tfwd == fwd
-    assert [n for n in tbwd if n not in ("ones_like.default", "detach.default")] == bwd[1:]
+    # the implicit gradient is made by ones_like; AccumulateGrad keeps the last gradient detached
+    assert bwd == ["ones_like.default", "expand.default", "div.Tensor", "mul.Tensor", "detach.default"]
+
+
+def test_dispatch_mode_current_autograd_node_and_factories():
+    def scenario(T):
+        log = []
+
+        class Where(T.utils._python_dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                node = T._C._current_autograd_node()
+                log.append((func.__name__, type(node).__name__ if node is not None else None))
+                return func(*args, **(kwargs or {}))
+        with Where():
+            a = T.rand(4, requires_grad=True)
+            b = T.zeros(4, dtype=T.float64)
+            (a * 3).sum().backward()
+        return log, a.requires_grad, a.is_leaf, a.grad.requires_grad, str(b.dtype)
+    log, requires_grad, is_leaf, grad_requires_grad, dtype = both(scenario)
+    assert log == [["rand.default", None], ["zeros.default", None], ["mul.Tensor", None], ["sum.default", None],
+                   ["ones_like.default", None], ["expand.default", "SumBackward0"], ["mul.Tensor", "MulBackward0"],
+                   ["detach.default", "AccumulateGrad"]]
+    assert requires_grad and is_leaf and not grad_requires_grad and dtype == "torch.float64"
+
+
+def test_dispatch_mode_factory_overloads_and_modes_below():
+    def scenario(T):
+        inner, outer = [], []
+        g = T.Generator().manual_seed(0)
+        x = T.ones(2)
+        with dispatch_mode(T, outer, "outer"), dispatch_mode(T, inner, "inner"):
+            T.arange(3), T.arange(1, 3), T.arange(0, 3, 1), T.eye(2), T.eye(2, 3), T.empty(2)
+            r = T.rand(2, generator=g)
+            T.full_like(x, 2.0), T.randn_like(x)
+        return inner, outer, r
+    inner, outer, r = both(scenario)
+    names = ["arange.default", "arange.start", "arange.start_step", "eye.default", "eye.m", "empty.memory_format",
+             "rand.generator", "full_like.default", "randn_like.default"]
+    assert inner == [["inner", n] for n in names]
+    assert outer == [["outer", n] for n in names]   # the inner mode's func call is seen by the outer mode
+    assert r.shape == (2,)
+
+
+def test_dispatch_mode_root_gradient_is_not_detached():
+    def scenario(T):
+        x = T.ones(3, requires_grad=True)
+        seen = []
+        y = x * 2
+        y.register_hook(lambda g: seen.append(g.requires_grad))
+        y.backward(T.ones(3, requires_grad=True))
+        x2 = T.ones(3, requires_grad=True)
+        x2.backward(T.ones(3, requires_grad=True) * 1)   # a temporary that only the engine holds: kept, detached
+        g = T.full((3,), 2.0, requires_grad=True)
+        same = T.autograd.grad(x2, x2, g)[0]
+        return seen, x.grad, x2.grad.requires_grad, same.requires_grad
+    seen, grad, kept_requires_grad, same_requires_grad = both(scenario)
+    assert seen == [True] and grad.tolist() == [2.0, 2.0, 2.0]
+    assert not kept_requires_grad and same_requires_grad
 
 
 def test_dispatch_mode_sees_detach():

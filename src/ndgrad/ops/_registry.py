@@ -41,6 +41,9 @@ batched = None  # set by func.vmap: (its batched tensor class, how to run an op 
 dispatch_hook = None  # set while a dispatch mode is active (utils/_python_dispatch.py: TorchDispatchMode,
                       # selective checkpointing's) and by ndgrad.compile's tracer: called instead of the op,
                       # as profile_op (see ops/_aten.py for the op's torch identity)
+dispatch_factory = None  # set by utils/_python_dispatch.py: (aten name, public, fn, args, kwargs) -> the call of
+                         # a factory registered with `aten=` handed to the innermost dispatch mode (read only
+                         # while dispatch_hook is set: nothing to pay otherwise)
 autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
@@ -638,11 +641,15 @@ def _regenerate_view_grad_fn(self):
 METHODS["_regenerate_view_grad_fn"] = _regenerate_view_grad_fn
 
 
-def register(name=None, method=False):
-    """Register a hand-written public function (one that picks among ops) in the namespace."""
+def register(name=None, method=False, aten=None):
+    """Register a hand-written public function (one that picks among ops) in the namespace.
+
+    aten: for a factory (which makes a leaf, no op of the glue), its torch.ops.aten identity, so that
+    dispatch modes see its calls: (packet, overload names by the number of positional arguments...);
+    a call given a `generator` is the packet's "generator" overload."""
     def deco(fn):
         pub_name = name or fn.__name__
-        OPS[pub_name] = public = _overridable(fn, pub_name)
+        OPS[pub_name] = public = _overridable(fn, pub_name, aten)
         if method:
             METHODS[pub_name if method is True else method] = _method_form(public) if hasattr(fn, "parser") else public
         return fn
@@ -655,9 +662,9 @@ def composite(fn):
     return _overridable(fn, fn.__name__)
 
 
-def _overridable(fn, name):
+def _overridable(fn, name, aten=None):
     """fn, its arguments first checked for `__torch_function__` (see _entry_point); timed as op
-    `name` while the profiler records."""
+    `name` while the profiler records; a factory (`aten`, see register) seen by dispatch modes."""
     @functools.wraps(fn)
     def public(*args, **kwargs):
         for a in args:
@@ -671,6 +678,8 @@ def _overridable(fn, name):
                 out = _dispatch_torch_function(public, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
+        if dispatch_hook is not None and aten is not None:
+            return dispatch_factory(aten, public, fn, args, kwargs)
         if profile_composite is not None:
             return profile_composite(name, fn, args, kwargs)
         return fn(*args, **kwargs)

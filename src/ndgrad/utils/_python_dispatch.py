@@ -14,6 +14,10 @@ computed it. In-place ops are handed over with grad mode as it is (their `func` 
 
 `Tensor.detach` is no registry op; while a mode is active, Tensor.detach is swapped for a form that
 hands the call to the innermost mode as `aten.detach.default` (nothing to pay while none is).
+Factories (`torch.rand`, `zeros`, `ones_like`, ...) are no registry ops either: the ones registered
+with their aten identity (`register(aten=...)`) hand their calls to the glue's `dispatch_factory`
+while the hook slot is set. As in torch, the mode sees the call without `requires_grad`, which is
+set on the result it returns.
 """
 import contextlib
 import copy
@@ -68,9 +72,10 @@ class TorchDispatchMode(_Mode):
     def is_infra_mode(cls):
         return False
 
-    def _dispatch_function(self, func, args):
-        """A call of a function that is no registry op (Tensor.detach) as `func` (this mode off the stack)."""
-        return self.__torch_dispatch__(func, (), args, {})
+    def _dispatch_function(self, func, args, kwargs=None):
+        """A call of a function that is no registry op (Tensor.detach, a factory) as `func` (this mode off
+        the stack)."""
+        return self.__torch_dispatch__(func, (), args, kwargs or {})
 
     _below_autograd = True   # _dispatch records the op around what _dispatch_op returns (see there)
 
@@ -142,16 +147,40 @@ def _detach(self):
     """Tensor.detach while a mode is active: seen by the innermost mode when it is next in line."""
     if _registry.dispatch_hook is not _dispatch:   # its own handler runs, or another hook is innermost
         return _plain_detach(self)
+    return _to_innermost(_DETACH, (self,), None)
+
+
+_detach.__doc__ = _plain_detach.__doc__
+
+
+def _to_innermost(func, args, kwargs):
+    """A call of `func` (no registry op) handed to the innermost mode, popped while it handles it."""
     entry = _stack.pop()
     _registry.dispatch_hook = entry[1]
     try:
-        return entry[0]._dispatch_function(_DETACH, (self,))
+        return entry[0]._dispatch_function(func, args, kwargs)
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
 
 
-_detach.__doc__ = _plain_detach.__doc__
+def _dispatch_factory(aten, public, fn, args, kwargs):
+    """The glue's `dispatch_factory`: a factory call (`aten`: see ops._registry.register) seen by the
+    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn)."""
+    if _registry.dispatch_hook is not _dispatch:   # another hook (compile's tracer) is innermost: it sees ops only
+        return fn(*args, **kwargs)
+    requires_grad = kwargs.pop("requires_grad", False)   # (kwargs: the dict of this call)
+    if kwargs.get("generator") is not None:
+        overload = "generator"
+    else:
+        overload = aten[min(len(args), len(aten) - 1) or 1]
+    out = _to_innermost(_aten.function_overload(aten[0], overload, public), args, kwargs)
+    if requires_grad:   # as torch: set on the result, outside the modes
+        out.requires_grad_(True)
+    return out
+
+
+_registry.dispatch_factory = _dispatch_factory
 
 
 def _push_mode(mode):
