@@ -24,7 +24,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import Tensor, apply_bits
+from .._tensor import DISPATCH_TYPES, Tensor, apply_bits
 from ._schema import ArgumentError
 from . import _unsigned
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
@@ -44,6 +44,9 @@ dispatch_hook = None  # set while a dispatch mode is active (utils/_python_dispa
 dispatch_factory = None  # set by utils/_python_dispatch.py: (aten name, public, fn, args, kwargs) -> the call of
                          # a factory registered with `aten=` handed to the innermost dispatch mode (read only
                          # while dispatch_hook is set: nothing to pay otherwise)
+dispatch_subclass = None  # set by utils/_python_dispatch.py: (spec, args, inplace) -> an op call with an argument
+                          # of a Tensor subclass that defines __torch_dispatch__ handed to it (None: not handed,
+                          # under no_dispatch()); asked only on the glue's slow path once such a subclass exists
 autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
@@ -256,6 +259,8 @@ def call(spec, args):
             a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
+        if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
+            return dispatch_subclass(spec, args, False)
         if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
                                        any(isinstance(x, batched[0]) for x in a) for a in args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
@@ -327,6 +332,15 @@ def call(spec, args):
     return outs if type(out) is tuple else outs[0]
 
 
+def _subclass_dispatched(args):
+    """Whether an argument (or an element of a list argument) is of a __torch_dispatch__ subclass."""
+    for a in args:
+        t = type(a)
+        if t in DISPATCH_TYPES or (t is list or t is tuple) and any(type(x) in DISPATCH_TYPES for x in a):
+            return True
+    return False
+
+
 def _no_derivative(spec):
     raise NotImplementedError(f"the derivative for '{spec.name}' is not implemented in ndgrad yet "
                               "(call it under ndgrad.no_grad() or on tensors that do not require grad)")
@@ -392,6 +406,8 @@ def call_inplace(spec, args):
         return profile_op(spec, args, True)
     if dispatch_hook is not None:
         return dispatch_hook(spec, args, True)
+    if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
+        return dispatch_subclass(spec, args, True)
     self = args[0]
     if self._inference and not state.inference:
         record.refuse_inference_inplace(self)

@@ -18,13 +18,22 @@ Factories (`torch.rand`, `zeros`, `ones_like`, ...) are no registry ops either: 
 with their aten identity (`register(aten=...)`) hand their calls to the glue's `dispatch_factory`
 while the hook slot is set. As in torch, the mode sees the call without `requires_grad`, which is
 set on the result it returns.
+
+A Tensor subclass that defines `__torch_dispatch__` (a classmethod) sees, the same way, the ops whose
+arguments include its instances (`_dispatch_subclass`, the glue's `dispatch_subclass`), after the
+modes. Its handler calls `func` on plain Tensors (unwrapped) or under `no_dispatch()`
+(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block.
+Forward AD's views (make_dual's, unpack_dual's) are seen as `aten.alias` of the primal, as torch's
+autograd makes them around an alias.
 """
 import contextlib
 import copy
 
+from .. import _tensor
 from .._tensor import Tensor, apply_bits
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
+from .. import overrides
 from ..overrides import _Mode
 
 __all__ = ["TorchDispatchMode"]
@@ -81,7 +90,19 @@ class TorchDispatchMode(_Mode):
 
     def _dispatch_op(self, spec, args, inplace):
         """One op call the glue hands over (this mode off the stack)."""
-        return self.__torch_dispatch__(_aten.overload(spec, inplace), (), args, {})
+        func, args = _seen_as(spec, args, inplace)
+        return self.__torch_dispatch__(func, (), args, {})
+
+
+_SEEN_AS_ALIAS = frozenset(("_make_dual", "_fw_primal"))
+
+
+def _seen_as(spec, args, inplace):
+    """(func, args) as a mode or subclass sees a call of op `spec`: forward AD's views are an alias of
+    their first argument (torch's autograd makes the view and its tangent around that alias)."""
+    if spec.name in _SEEN_AS_ALIAS:
+        return _aten.aten.alias.default, args[:1]
+    return _aten.overload(spec, inplace), args
 
 
 def _requires_grad(args):
@@ -112,10 +133,12 @@ def _record_around(spec, args, out):
         return raw if type(out) is tuple else raw[0]
     replay.forward = forward
     _registry.dispatch_hook = _registry.profile_op = None
+    sub, _registry.dispatch_subclass = _registry.dispatch_subclass, None   # (nor a subclass's __torch_dispatch__)
     try:
         return _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
+        _registry.dispatch_subclass = sub
 
 
 def _dispatch(spec, args, inplace=False):
@@ -129,7 +152,7 @@ def _dispatch(spec, args, inplace=False):
         _requires_grad(args)
     try:
         if below:
-            with grad_flag(False):
+            with _below_autograd():
                 out = mode._dispatch_op(spec, args, inplace)
         else:
             out = mode._dispatch_op(spec, args, inplace)
@@ -137,6 +160,77 @@ def _dispatch(spec, args, inplace=False):
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
     return _record_around(spec, args, out) if below else out
+
+
+@contextlib.contextmanager
+def _below_autograd():
+    """Grad mode off for a handler, as below torch's autograd; overrides.enable_reentrant_dispatch
+    turns it back to what it was outside."""
+    overrides._outside_dispatch.append(_grad_state.enabled)
+    try:
+        with grad_flag(False):
+            yield
+    finally:
+        overrides._outside_dispatch.pop()
+
+
+def _dispatch_subclass(spec, args, inplace=False):
+    """The glue's `dispatch_subclass`: op `spec` on arguments among which are instances of Tensor
+    subclasses that define __torch_dispatch__, handed to the first of those that handles it
+    (subclasses before their bases); an out-of-place op that autograd records is handled below it
+    and recorded around the result, as a mode's (see _dispatch)."""
+    func, seen = _seen_as(spec, args, inplace)
+    types = _dispatch_types(seen)
+    if not types:   # only in arguments the op's aten form does not take (make_dual's tangent): it runs
+        _registry.dispatch_subclass = None
+        try:
+            return (_registry.call_inplace if inplace else _registry.call)(spec, args)
+        finally:
+            _registry.dispatch_subclass = _dispatch_subclass
+    if not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args):
+        with _below_autograd():
+            out = _torch_dispatch(func, types, seen)
+        return _record_around(spec, args, out)
+    return _torch_dispatch(func, types, seen)
+
+
+def _dispatch_types(args):
+    """The __torch_dispatch__ subclasses of the arguments (and list elements), in order of first
+    appearance, each subclass before its bases."""
+    types = []
+    for a in args:
+        for t in map(type, a if type(a) in (list, tuple) else (a,)):
+            if t in _tensor.DISPATCH_TYPES and t not in types:
+                at = next((i for i, u in enumerate(types) if issubclass(t, u)), len(types))
+                types.insert(at, t)
+    return types
+
+
+def _torch_dispatch(func, types, args):
+    for t in types:
+        out = t.__torch_dispatch__(func, tuple(types), args, {})
+        if out is not NotImplemented:
+            return out
+    listed = "".join(f"  - tensor subclass {t}\n" for t in types)
+    raise TypeError(f"Multiple dispatch failed for 'torch._ops.aten.{func.__name__}'; all __torch_dispatch__ "
+                    f"handlers returned NotImplemented:\n\n{listed}")
+
+
+_registry.dispatch_subclass = _dispatch_subclass
+
+
+@contextlib.contextmanager
+def _no_dispatch():
+    """The block's ops seen by no dispatch mode and no __torch_dispatch__ subclass (compile's tracer
+    keeps seeing them: it is no dispatch mode)."""
+    hook, sub = _registry.dispatch_hook, _registry.dispatch_subclass
+    if hook is _dispatch:
+        _registry.dispatch_hook = None
+    _registry.dispatch_subclass = None
+    try:
+        yield
+    finally:
+        _registry.dispatch_hook, _registry.dispatch_subclass = hook, sub
 
 
 _plain_detach = Tensor.detach
