@@ -268,7 +268,7 @@ def enable_reentrant_dispatch():
 
     A dispatch handler runs below autograd: while it handles an op that autograd records, grad mode
     is off, so what it computes records nothing. This context manager turns grad mode back to what
-    it was when the op was called (outside any handler it changes nothing).
+    it was when the op was called. Outside any handler it raises torch's RuntimeError.
 
     Example::
 
@@ -285,7 +285,6 @@ def enable_reentrant_dispatch():
         'SinBackward0'
     """
     if not _outside_dispatch:
-        yield
-        return
+        raise RuntimeError("Accessing torch dispatch state outside of '__torch_dispatch__' is not allowed.")
     with grad_flag(_outside_dispatch[-1]):
         yield

@@ -151,10 +151,7 @@ def _dispatch(spec, args, inplace=False):
     below = mode._below_autograd and not inplace and _grad_state.enabled and spec.node_cls is not None and \
         _requires_grad(args)
     try:
-        if below:
-            with _below_autograd():
-                out = mode._dispatch_op(spec, args, inplace)
-        else:
+        with _handling(below):
             out = mode._dispatch_op(spec, args, inplace)
     finally:
         _stack.append(entry)
@@ -163,12 +160,15 @@ def _dispatch(spec, args, inplace=False):
 
 
 @contextlib.contextmanager
-def _below_autograd():
-    """Grad mode off for a handler, as below torch's autograd; overrides.enable_reentrant_dispatch
-    turns it back to what it was outside."""
+def _handling(below):
+    """A handler runs: with grad mode off when `below` autograd (an op autograd records);
+    overrides.enable_reentrant_dispatch turns it back to what it was when the op was called."""
     overrides._outside_dispatch.append(_grad_state.enabled)
     try:
-        with grad_flag(False):
+        if below:
+            with grad_flag(False):
+                yield
+        else:
             yield
     finally:
         overrides._outside_dispatch.pop()
@@ -187,11 +187,10 @@ def _dispatch_subclass(spec, args, inplace=False):
             return (_registry.call_inplace if inplace else _registry.call)(spec, args)
         finally:
             _registry.dispatch_subclass = _dispatch_subclass
-    if not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args):
-        with _below_autograd():
-            out = _torch_dispatch(func, types, seen)
-        return _record_around(spec, args, out)
-    return _torch_dispatch(func, types, seen)
+    below = not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args)
+    with _handling(below):
+        out = _torch_dispatch(func, types, seen)
+    return _record_around(spec, args, out) if below else out
 
 
 def _dispatch_types(args):
@@ -252,7 +251,8 @@ def _to_innermost(func, args, kwargs):
     entry = _stack.pop()
     _registry.dispatch_hook = entry[1]
     try:
-        return entry[0]._dispatch_function(func, args, kwargs)
+        with _handling(False):
+            return entry[0]._dispatch_function(func, args, kwargs)
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
