@@ -54,7 +54,8 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape",
+                 "nested")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -65,6 +66,7 @@ class OpSpec:
         self.promote = promote
         self.view = view
         self.inplace_shape = None   # op()'s `inplace` when a callable: see there
+        self.nested = None   # a copy bound to the entry's AutogradNestedTensor formulas (bind_derivatives)
         self.bind(None)
 
     @property
@@ -324,7 +326,9 @@ def call(spec, args):
         for t in outs:
             t._inference = True
     if recording:
-        record.record(spec, args, outs)
+        # (an op with formulas of its own for nested inputs records those: torch's AutogradNestedTensor key)
+        record.record(spec if spec.nested is None or type(args[0]._array) is not NestedArray else spec.nested,
+                      args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._array.dtype.kind in _dtype.INEXACT_KINDS:
         _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
@@ -748,6 +752,19 @@ def bind_derivatives(entries):
     """Bind every registered op to its derivatives.yaml entry (`entries`: name -> Entry)."""
     for spec in SPECS:
         spec.bind(entries.get(spec.name))
+        nested = entries.get(f"{spec.name}@AutogradNestedTensor")
+        if nested is not None:
+            spec.nested = _bound_copy(spec, nested)
+
+
+def _bound_copy(spec, entry):
+    out = object.__new__(OpSpec)
+    for name in OpSpec.__slots__:
+        if hasattr(spec, name):
+            setattr(out, name, getattr(spec, name))
+    out.bind(entry)
+    out.nested = None
+    return out
 
 
 def install(namespace, tensor_cls):
