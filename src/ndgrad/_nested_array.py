@@ -10,8 +10,8 @@ sizes differ. `NestedArray` keeps them as views into one buffer:
 
 It has an ndarray's metadata (dtype, ndim, shape with `RaggedDim` entries where sizes differ) and
 takes part in the NumPy calls generic ops make through `__array_ufunc__` / `__array_function__`:
-elementwise arithmetic of nested arrays of one structure and scalars (so gradients accumulate),
-swapaxes of component dims (transpose). Anything else raises torch's NotImplementedError for the
+elementwise arithmetic of nested arrays of one structure and scalars (so gradients accumulate), sum
+over the last dim (strided layout), swapaxes of component dims (transpose). Anything else raises torch's NotImplementedError for the
 NestedTensorCPU backend, so dense-only ops refuse nested inputs.
 """
 import itertools
@@ -28,7 +28,8 @@ def unsupported(op):
     return NotImplementedError(
         f"Could not run 'aten::{op}' with arguments from the 'NestedTensorCPU' backend. This could be because the "
         "operator doesn't exist for this backend (ndgrad supports nested tensors in the torch.nested constructors, "
-        "to_padded_tensor, unbind, values, elementwise arithmetic, transpose, matmul and linear only).")
+        "to_padded_tensor, unbind, values, elementwise arithmetic, sum over the last dim (kept), transpose, matmul "
+        "and linear only).")
 
 
 class SymInt:
