@@ -469,3 +469,31 @@ def test_tangents_of_singular_value_functions():
                                                             T.linalg.cond, lambda x: T.norm(x, "nuc"))]
     svdvals, nuc, cond, norm_nuc = both(scenario, rtol=1e-10)
     assert np.allclose(svdvals, [-0.1144, 0.8872], atol=1e-4) and abs(nuc - 0.7728) < 1e-4 and nuc == norm_nuc
+
+
+def test_make_dual_and_unpack_dual_are_seen_as_an_alias_of_the_primal():
+    def scenario(T):
+        import importlib
+        mode_utils = importlib.import_module(T.__name__ + ".utils._mode_utils")
+        fwAD = T.autograd.forward_ad
+        seen = []
+
+        class Sub(T.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append((str(func), [type(a).__name__ for a in args]))
+                with mode_utils.no_dispatch():
+                    return func(*args, **kwargs)
+        s = Sub._make_subclass(Sub, T.tensor([1.0, 2.0]))
+        with fwAD.dual_level():
+            d = fwAD.make_dual(s, T.tensor([3.0, 4.0]))   # the primal is the subclass: an alias of it is seen
+            primal_seen = [name for name, _ in seen]
+            d2 = fwAD.make_dual(T.tensor([5.0, 6.0]), s)   # only the tangent is: not seen
+            out = fwAD.unpack_dual(d * 2).tangent, fwAD.unpack_dual(d2 * 2).tangent
+        # (torch's make_dual also checks the tangent's size and storage with ops of its own)
+        return primal_seen, [e for e in seen if "alias" in e[0] or "mul" in e[0]], type(d).__name__, out
+    primal_seen, seen, dtype_name, (t1, t2) = both(scenario)
+    # the tangent's own op (its product by 2 in d2 * 2's tangent) is seen, as a Sub argument
+    assert primal_seen == ["aten.alias.default"]
+    assert seen == [["aten.alias.default", ["Sub"]], ["aten.mul.Tensor", ["Sub", "int"]]]
+    assert dtype_name == "Tensor" and t1.tolist() == [6.0, 8.0] and t2.tolist() == [2.0, 4.0]

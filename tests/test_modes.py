@@ -9,7 +9,7 @@ import ndgrad
 from ndgrad.ops import _registry, _torch_function
 from ndgrad.utils import _python_dispatch
 
-from parity import both, same_error
+from parity import both, err, same_error
 
 
 def function_mode(T, log, name="m", rewrite=None):
@@ -189,16 +189,67 @@ def test_dispatch_mode_sees_aten_overloads_forward_and_backward():
             forward = list(log)
             y.backward()
         return forward, log[len(forward):], x.grad
-    fwd, bwd, grad = scenario(ndgrad)   # not both(): the backward lists differ (see below)
+    fwd, bwd, grad = both(scenario)
     assert fwd == ["mul.Tensor", "div.Tensor", "sum.default"]
     assert grad.tolist() == pytest.approx([2 / 3] * 3)
-    # torch makes the implicit gradient with ones_like (ndgrad detaches a new tensor) and shows
-    # AccumulateGrad's detach (ndgrad's takes the gradient as it is): README, "Not supported yet"
-    assert bwd == ["detach.default", "expand.default", "div.Tensor", "mul.Tensor"]
-    torch = pytest.importorskip("torch")
-    tfwd, tbwd, _ = scenario(torch)
-    assert tfwd == fwd
-    assert [n for n in tbwd if n not in ("ones_like.default", "detach.default")] == bwd[1:]
+    # the implicit gradient is made by ones_like; AccumulateGrad keeps the last gradient detached
+    assert bwd == ["ones_like.default", "expand.default", "div.Tensor", "mul.Tensor", "detach.default"]
+
+
+def test_dispatch_mode_current_autograd_node_and_factories():
+    def scenario(T):
+        log = []
+
+        class Where(T.utils._python_dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                node = T._C._current_autograd_node()
+                log.append((func.__name__, type(node).__name__ if node is not None else None))
+                return func(*args, **(kwargs or {}))
+        with Where():
+            a = T.rand(4, requires_grad=True)
+            b = T.zeros(4, dtype=T.float64)
+            (a * 3).sum().backward()
+        return log, a.requires_grad, a.is_leaf, a.grad.requires_grad, str(b.dtype)
+    log, requires_grad, is_leaf, grad_requires_grad, dtype = both(scenario)
+    assert log == [["rand.default", None], ["zeros.default", None], ["mul.Tensor", None], ["sum.default", None],
+                   ["ones_like.default", None], ["expand.default", "SumBackward0"], ["mul.Tensor", "MulBackward0"],
+                   ["detach.default", "AccumulateGrad"]]
+    assert requires_grad and is_leaf and not grad_requires_grad and dtype == "torch.float64"
+
+
+def test_dispatch_mode_factory_overloads_and_modes_below():
+    def scenario(T):
+        inner, outer = [], []
+        g = T.Generator().manual_seed(0)
+        x = T.ones(2)
+        with dispatch_mode(T, outer, "outer"), dispatch_mode(T, inner, "inner"):
+            T.arange(3), T.arange(1, 3), T.arange(0, 3, 1), T.eye(2), T.eye(2, 3), T.empty(2)
+            r = T.rand(2, generator=g)
+            T.full_like(x, 2.0), T.randn_like(x)
+        return inner, outer, r
+    inner, outer, r = both(scenario)
+    names = ["arange.default", "arange.start", "arange.start_step", "eye.default", "eye.m", "empty.memory_format",
+             "rand.generator", "full_like.default", "randn_like.default"]
+    assert inner == [["inner", n] for n in names]
+    assert outer == [["outer", n] for n in names]   # the inner mode's func call is seen by the outer mode
+    assert r.shape == (2,)
+
+
+def test_dispatch_mode_root_gradient_is_not_detached():
+    def scenario(T):
+        x = T.ones(3, requires_grad=True)
+        seen = []
+        y = x * 2
+        y.register_hook(lambda g: seen.append(g.requires_grad))
+        y.backward(T.ones(3, requires_grad=True))
+        x2 = T.ones(3, requires_grad=True)
+        x2.backward(T.ones(3, requires_grad=True) * 1)   # a temporary that only the engine holds: kept, detached
+        g = T.full((3,), 2.0, requires_grad=True)
+        same = T.autograd.grad(x2, x2, g)[0]
+        return seen, x.grad, x2.grad.requires_grad, same.requires_grad
+    seen, grad, kept_requires_grad, same_requires_grad = both(scenario)
+    assert seen == [True] and grad.tolist() == [2.0, 2.0, 2.0]
+    assert not kept_requires_grad and same_requires_grad
 
 
 def test_dispatch_mode_sees_detach():
@@ -379,3 +430,104 @@ def test_dispatch_mode_names_ops_registered_under_their_in_place_name():
             x.add_(1)
         return [str(f) for f in log if "lift_fresh" not in str(f)]
     assert both(scenario) == ["fill_.Scalar", "zero_.default", "add_.Tensor"]
+
+
+# --- Tensor subclasses with __torch_dispatch__ -----------------------------------------------------
+
+def dispatch_subclass(T, log, reenter=None):
+    class Sub(T.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            log.append((func.__name__, [t.__name__ for t in types], [type(a).__name__ for a in args], kwargs))
+            if reenter is not None:
+                with T.overrides.enable_reentrant_dispatch():
+                    reenter.append(T.ones(1, requires_grad=True).exp().grad_fn is not None)
+            with T.utils._mode_utils.no_dispatch():
+                return func(*args, **kwargs)
+    return Sub
+
+
+def test_subclass_dispatch_sees_ops_below_autograd():
+    def scenario(T):
+        import importlib
+        importlib.import_module(T.__name__ + ".utils._mode_utils")
+        log, reenter = [], []
+        Sub = dispatch_subclass(T, log, reenter)
+        s = Sub._make_subclass(Sub, T.tensor([1.0, 2.0]), True)
+        y = T.sin(s)
+        z = (s * 2).sum()
+        z.backward()
+        return (log, reenter, type(y).__name__, y.grad_fn.name(), y.requires_grad, z.grad_fn.name(), s.grad,
+                Sub.__torch_function__ is T._C._disabled_torch_function_impl)
+    log, reenter, ytype, yname, yreq, zname, grad, disabled = both(scenario)
+    # handlers run with grad mode off (what they compute records nothing); enable_reentrant_dispatch
+    # gives it back; the result the handler returns is recorded, a plain Tensor
+    assert log == [["sin.default", ["Sub"], ["Sub"], {}], ["mul.Tensor", ["Sub"], ["Sub", "int"], {}]]
+    assert reenter == [True, True]
+    assert ytype == "Tensor" and yname == "SinBackward0" and yreq and zname == "SumBackward0"
+    assert grad.tolist() == [2.0, 2.0] and disabled
+
+
+def test_subclass_dispatch_returning_not_implemented_and_mode_first():
+    def scenario(T):
+        mode_log, class_log = [], []
+
+        class NotHere(T.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                class_log.append(func.__name__)
+                return NotImplemented
+        s = NotHere._make_subclass(NotHere, T.ones(2))
+        with dispatch_mode(T, mode_log, None, handler=lambda T, func, args, kwargs: T.zeros(2)):
+            out = T.cos(s)   # the mode handles it first and never calls func: the subclass sees nothing
+        seen_under_mode = list(class_log)
+        e = err(lambda: T.cos(s))
+        return mode_log, out, seen_under_mode, class_log, e[0], e[1].split("\n")[0]
+    mode_log, out, under_mode, class_log, exc, message = scenario(ndgrad)
+    assert mode_log == ["cos.default"] and out.tolist() == [0.0, 0.0] and under_mode == []
+    assert class_log == ["cos.default"] and exc == "TypeError"
+    assert message == "Multiple dispatch failed for 'torch._ops.aten.cos.default'; all __torch_dispatch__ handlers " \
+                      "returned NotImplemented:"
+    torch = pytest.importorskip("torch")
+    assert list(scenario(torch)[2:]) == [under_mode, class_log, exc, message]
+
+
+def test_no_dispatch_hides_ops_from_modes():
+    def scenario(T):
+        import importlib
+        mode_utils = importlib.import_module(T.__name__ + ".utils._mode_utils")
+        log = []
+        x = T.ones(2)
+        with dispatch_mode(T, log, None):
+            x.mul(2)
+            with mode_utils.no_dispatch():
+                x.add(1)
+            x.sub(1)
+        return log, mode_utils.all_same_mode([log, log]), mode_utils.all_same_mode([log, []])
+    assert both(scenario) == [["mul.Tensor", "sub.Tensor"], True, False]
+
+
+def test_enable_reentrant_dispatch_outside_a_handler_is_refused():
+    def enter(T):
+        with T.overrides.enable_reentrant_dispatch():
+            pass
+    assert same_error(enter) == "Accessing torch dispatch state outside of '__torch_dispatch__' is not allowed."
+
+
+def test_enable_reentrant_dispatch_in_a_mode_keeps_grad_mode_of_the_call():
+    def scenario(T):
+        seen = []
+        w = T.ones(1, requires_grad=True)
+
+        def handler(T, func, args, kwargs):
+            with T.overrides.enable_reentrant_dispatch():
+                seen.append(w.exp().requires_grad)
+            seen.append(w.exp().requires_grad)
+            return func(*args, **kwargs)
+        x = T.ones(2, requires_grad=True)
+        with dispatch_mode(T, [], None, handler=handler):
+            y = x.mul(2)          # recorded by autograd above the mode: grad mode off in the handler, on again
+            with T.no_grad():
+                x.mul(2)          # off outside, off inside
+        return seen, y.grad_fn.name()
+    assert both(scenario) == [[True, False, False, False], "MulBackward0"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, parity, same_error
+from parity import both, err, parity, same_error
 
 
 def components(T):
@@ -164,3 +164,51 @@ def test_gradients_match_padded_dense_computation():
     y.to_padded_tensor(0.0).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.ones((2, 2)) @ c.T)
     np.testing.assert_allclose(w.grad.numpy(), a.T @ np.ones((2, 2)))
+
+
+# --- per-dispatch-key formulas (derivatives.yaml `dispatch:`): the nested ones and what they save ----
+
+def test_nested_formulas_of_an_op_with_per_key_formulas():
+    def scenario(T):
+        a = T.arange(6, dtype=T.float32).reshape(2, 3).requires_grad_(True)
+        b = T.arange(8, dtype=T.float32).reshape(2, 4).requires_grad_(True)
+        out = T._test_autograd_multiple_dispatch(T.nested.as_nested_tensor([a, b]))
+        c, d = T.arange(6.0).reshape(2, 3) - 2, T.arange(8.0).reshape(2, 4) / 3
+        out.backward(T.nested.nested_tensor([c, d]))
+        t = T.ones(2, 2, requires_grad=True)
+        dense = T._test_autograd_multiple_dispatch(t)
+        dense.backward(T.full((2, 2), 3.0))
+        return out.grad_fn.name(), a.grad, b.grad, dense.grad_fn.name(), t.grad
+    name, ga, gb, dense_name, gt = both(scenario)
+    # the table's deliberately odd formulas: grad * grad for nested inputs, grad + 1 otherwise
+    assert name == "TestAutogradMultipleDispatchBackwardAutogradNestedTensor0"
+    assert ga.tolist() == [[4.0, 1.0, 0.0], [1.0, 4.0, 9.0]] and gb.tolist()[1][0] == pytest.approx(16 / 9)
+    assert dense_name == "TestAutogradMultipleDispatchBackward0" and gt.tolist() == [[4.0, 4.0], [4.0, 4.0]]
+
+
+def test_nested_sum_over_the_last_dim_saves_its_input():
+    def scenario(T):
+        nt = T.nested.nested_tensor([T.tensor([1.0, 2.0]), T.tensor([3.0, 4.0, 5.0])], requires_grad=True)
+        x = nt.clone()
+        out = x.sum(-1, keepdim=True)
+        node = out.grad_fn
+        saved = [n for n in ("_saved_self", "_saved_self_sym_sizes") if hasattr(node, n)]
+        out.backward(T.nested.nested_tensor([T.tensor([2.0]), T.tensor([3.0])]))
+        x = nt.clone()
+        res = x.sum(-1, keepdim=True)
+        x.add_(x)   # nested: sum saved x, so its backward refuses
+        e = err(lambda: res.backward(T.nested.nested_tensor([T.tensor([1.0]), T.tensor([1.0])])))
+        d = T.tensor([1.0, 2.0], requires_grad=True).clone()
+        dres = d.sum(-1, keepdim=True)
+        d.add_(d)   # dense: sum saved only the sizes
+        dres.backward()
+        return (node.name(), saved, [c.tolist() for c in out.unbind()], [g.tolist() for g in nt.grad.unbind()],
+                e[0], "modified by an inplace operation" in e[1])
+    assert both(scenario) == ["SumBackwardAutogradNestedTensor1", ["_saved_self"], [[3.0], [12.0]],
+                              [[2.0, 2.0], [3.0, 3.0, 3.0]], "RuntimeError", True]
+
+
+@pytest.mark.parametrize("call", [lambda x: x.sum(0, keepdim=True), lambda x: x.sum(-1),
+                                  lambda x: x.sum((0, 1), keepdim=True)])
+def test_nested_sum_refuses_what_torchs_kernel_refuses(call):
+    same_error(lambda T: call(T.nested.nested_tensor([T.ones(2), T.ones(3)])))

@@ -14,15 +14,17 @@ UNREACHABLE = ROOT / "tools" / "yaml_mutation_unreachable.txt"
 def _mutant_ids():
     """Every mutant id the mutator makes (op:formula key:kind), as tools/yaml_mutation.py names them."""
     ids = set()
-    for item in yaml.safe_load(Path(loader.YAML_PATH).read_text()):
-        op = loader.Entry(item["name"], 0).op_name
-        for key in item:
-            if key in ("name", "output_differentiability", "node_name", "save_whole"):
-                continue
-            kinds = ("delete",) if key == "result" and item[key] in loader.FORWARD_SHORTCUTS else \
-                ("neg", "zero", "delete") if key == "result" else ("neg", "zero")
-            key = ",".join(k.strip() for k in key.split(","))
-            ids.update(f"{op}:{key}:{kind}" for kind in kinds)
+    for entry in yaml.safe_load(Path(loader.YAML_PATH).read_text()):
+        # (per dispatch key: the Default's formulas under the op's name, the others' under "op@key")
+        for dispatch_key, item in entry.get("dispatch", {"Default": entry}).items():
+            op = loader.Entry(entry["name"], 0).op_name + ("" if dispatch_key == "Default" else f"@{dispatch_key}")
+            for key in item:
+                if key in ("name", "output_differentiability", "node_name", "save_whole"):
+                    continue
+                kinds = ("delete",) if key == "result" and item[key] in loader.FORWARD_SHORTCUTS else \
+                    ("neg", "zero", "delete") if key == "result" else ("neg", "zero")
+                key = ",".join(k.strip() for k in key.split(","))
+                ids.update(f"{op}:{key}:{kind}" for kind in kinds)
     return ids
 
 

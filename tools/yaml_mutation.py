@@ -90,9 +90,10 @@ def yaml_formulas():
     """(op name, key, formula text, yaml line) of every formula, in table order."""
     doc = yaml.compose(Path(loader.YAML_PATH).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     out = []
-    for item in doc.value:
-        fields = {k.value: v for k, v in item.value}
-        op = loader.Entry(fields["name"].value, 0).op_name
+    # (an entry's formulas per dispatch key: the Default's under the op's name, the others' under
+    # "op@key", as loader.load names their entries)
+    for fields, dispatch_key in loader._dispatch_variants(doc.value):
+        op = loader.Entry(fields["name"].value, 0).op_name + ("" if dispatch_key is None else f"@{dispatch_key}")
         for key, node in fields.items():
             if key not in ("name", "output_differentiability", "node_name", "save_whole"):
                 # "self, other" as the trace spells it ("self,other"): a formula for several inputs

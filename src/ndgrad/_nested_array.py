@@ -10,8 +10,8 @@ sizes differ. `NestedArray` keeps them as views into one buffer:
 
 It has an ndarray's metadata (dtype, ndim, shape with `RaggedDim` entries where sizes differ) and
 takes part in the NumPy calls generic ops make through `__array_ufunc__` / `__array_function__`:
-elementwise arithmetic of nested arrays of one structure and scalars (so gradients accumulate),
-swapaxes of component dims (transpose). Anything else raises torch's NotImplementedError for the
+elementwise arithmetic of nested arrays of one structure and scalars (so gradients accumulate), sum
+over the last dim (strided layout), swapaxes of component dims (transpose). Anything else raises torch's NotImplementedError for the
 NestedTensorCPU backend, so dense-only ops refuse nested inputs.
 """
 import itertools
@@ -28,7 +28,8 @@ def unsupported(op):
     return NotImplementedError(
         f"Could not run 'aten::{op}' with arguments from the 'NestedTensorCPU' backend. This could be because the "
         "operator doesn't exist for this backend (ndgrad supports nested tensors in the torch.nested constructors, "
-        "to_padded_tensor, unbind, values, elementwise arithmetic, transpose, matmul and linear only).")
+        "to_padded_tensor, unbind, values, elementwise arithmetic, sum over the last dim (kept), transpose, matmul "
+        "and linear only).")
 
 
 class SymInt:
@@ -164,6 +165,13 @@ class NestedArray:
     def astype(self, dtype):
         return self._with_buffer(self.buffer.astype(dtype))
 
+    def write(self, data):
+        """In-place ops' write: `data` (a nested array of this structure) copied into the components."""
+        if not isinstance(data, NestedArray) or data.sizes != self.sizes:
+            raise unsupported("copy_")
+        for dst, src in zip(self.components(), data.components()):
+            dst[...] = src
+
     def copy(self):
         return self.astype(self.dtype)
 
@@ -202,6 +210,8 @@ class NestedArray:
         if func in (np.may_share_memory, np.shares_memory):
             a, b = (x.buffer if isinstance(x, NestedArray) else x for x in args[:2])
             return func(a, b)
+        if func is np.sum:
+            return _sum(*args, **kwargs)
         if func is np.swapaxes and not kwargs:
             a, d0, d1 = args
             d0, d1 = d0 % a.ndim, d1 % a.ndim
@@ -225,6 +235,23 @@ class NestedArray:
             raise AttributeError(name)
         raise NotImplementedError(f"ndgrad: this op does not support nested tensors (it needs the array's "
                                   f"'{name}'); convert with to_padded_tensor() or unbind() first")
+
+
+def _sum(a, axis=None, keepdims=False, dtype=None):
+    """sum.dim_IntList of a strided nested array: over the last dim, kept (torch's kernel's one case)."""
+    if axis is None or a.layout is jagged:
+        raise unsupported("sum")
+    axis = axis if isinstance(axis, tuple) else (axis,)
+    if len(axis) != 1:
+        raise RuntimeError("NestedTensor only allows reduction of a single dimension for now.")
+    d = axis[0] % a.ndim
+    if d != a.ndim - 1:
+        raise RuntimeError(f"NestedTensor can only be reduced across the last dimension for now got dimension {d} "
+                           "instead.")
+    if not keepdims:
+        raise RuntimeError("NestedTensor always requires keepdim=True for now.")
+    return NestedArray.from_components(a.layout, [np.sum(c, axis=-1, keepdims=True, dtype=dtype)
+                                                  for c in a.components()])
 
 
 class _Flags:

@@ -93,6 +93,11 @@ class device:
 CPU = device("cpu")
 META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.py)
 
+# The Tensor subclasses that define __torch_dispatch__ (Tensor.__init_subclass__ adds them): the op
+# glue hands ops on their instances to it (ops/_registry.py's `dispatch_subclass`).
+DISPATCH_TYPES = set()
+disabled_torch_function = None   # set by ops/_torch_function.py: its _disabled_torch_function_impl
+
 
 class Size(tuple):
     """The type of ``tensor.shape``: a tuple of ints.
@@ -173,6 +178,17 @@ class Tensor:
     _math_bits = 0             # torch's lazy conj()/_neg_view(): _array is the memory as stored, these bits
                                # (CONJ_BIT, NEG_BIT) say how to read it; see resolved_data
     __array_priority__ = 1000  # NumPy scalars defer to our reflected operators
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "__torch_dispatch__", None) is not None:
+            DISPATCH_TYPES.add(cls)
+            # as torch: a subclass that defines __torch_dispatch__ and keeps Tensor's __torch_function__
+            # opts out of the latter (its ops' results are the plain Tensors its handler returns)
+            default = getattr(Tensor.__torch_function__, "__func__", None)   # (set by ops/_torch_function.py)
+            if "__torch_dispatch__" in vars(cls) and default is not None and \
+                    getattr(cls.__torch_function__, "__func__", None) is default:
+                cls.__torch_function__ = disabled_torch_function
 
     def __new__(cls, *args, requires_grad=False, device=None):
         """The legacy constructor: `Tensor(data)` (a Tensor is aliased, other data read in the

@@ -9,10 +9,12 @@ from .ops import _torch_function
 from .ops._torch_function import (handle_torch_function, has_torch_function, has_torch_function_unary,  # noqa: F401
                                   has_torch_function_variadic, is_tensor_like)
 from ._tensor import Tensor
+from .autograd.grad_mode import grad_flag
 
 __all__ = ["TorchFunctionMode", "handle_torch_function", "has_torch_function", "has_torch_function_unary",
            "has_torch_function_variadic", "is_tensor_like", "is_tensor_method_or_property", "wrap_torch_function",
-           "get_ignored_functions", "get_overridable_functions", "get_testing_overrides", "resolve_name"]
+           "get_ignored_functions", "get_overridable_functions", "get_testing_overrides", "resolve_name",
+           "enable_reentrant_dispatch"]
 
 
 def is_tensor_method_or_property(func):
@@ -253,3 +255,36 @@ def _pop_mode_temporarily():
         yield old
     finally:
         _push_mode(old)
+
+
+# grad mode outside each running __torch_dispatch__ handler that runs below autograd (pushed by
+# utils/_python_dispatch.py, innermost last)
+_outside_dispatch = []
+
+
+@contextlib.contextmanager
+def enable_reentrant_dispatch():
+    """Inside a ``__torch_dispatch__`` handler, autograd for the block as it is outside the handler.
+
+    A dispatch handler runs below autograd: while it handles an op that autograd records, grad mode
+    is off, so what it computes records nothing. This context manager turns grad mode back to what
+    it was when the op was called. Outside any handler it raises torch's RuntimeError.
+
+    Example::
+
+        >>> class Sub(torch.Tensor):
+        ...     @classmethod
+        ...     def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+        ...         with torch.overrides.enable_reentrant_dispatch():
+        ...             print(torch.ones(1, requires_grad=True).exp().grad_fn.name())
+        ...         with torch.utils._mode_utils.no_dispatch():
+        ...             return func(*args, **kwargs)
+        >>> y = torch.sin(Sub._make_subclass(Sub, torch.ones(2), True))
+        ExpBackward0
+        >>> y.grad_fn.name()
+        'SinBackward0'
+    """
+    if not _outside_dispatch:
+        raise RuntimeError("Accessing torch dispatch state outside of '__torch_dispatch__' is not allowed.")
+    with grad_flag(_outside_dispatch[-1]):
+        yield

@@ -83,7 +83,7 @@ def _make_grads(outputs, grads, create_graph):
             raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
                                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] "
                                f"has a dtype of {from_numpy_dtype(info[1])}.")
-        result.append(g if g is None or create_graph else g.detach())
+        result.append(g)   # as torch: not detached (hooks and autograd.grad see it; AccumulateGrad detaches)
     return result
 
 

@@ -487,10 +487,12 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
             # or copied gradient is strided like var (torch's layout contract) when var is dense.
             if create_graph:
                 var._grad = _differentiable_copy(grad, var)
+            # (a kept gradient is detached, as torch's AccumulateGrad: a root gradient given by the caller
+            # may require grad; dispatch modes see the detach)
             elif type(grad._array) not in ARRAY_TYPES or type(var._array) not in ARRAY_TYPES:
-                var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
+                var._grad = grad.detach() if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
             elif dense_like(grad._array, var._array) is grad._array:   # no local names: _only_engine_holds counts references
-                var._grad = grad if _only_engine_holds(grad, _ENGINE_ONLY) else \
+                var._grad = grad.detach() if _only_engine_holds(grad, _ENGINE_ONLY) else \
                     Tensor._make(dense_like(grad._array, var._array, copy=True), False, None, 0)
             else:
                 var._grad = Tensor._make(dense_like(grad._array, var._array), False, None, 0)

@@ -13,6 +13,7 @@ import warnings
 import weakref
 
 from .. import _dtype
+from .._nested_array import NestedArray
 from .._tensor import INFERENCE_INPLACE, Tensor, _owner, apply_bits
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
 from . import anomaly_mode
@@ -325,7 +326,9 @@ def write_into(self, data, op_name):
         changed = ~((data == dst) | ((data != data) & (dst != dst)))
     if not dst.flags.writeable:   # expand() gives NumPy's read-only broadcast views: write through the owner
         dst = _writable(self, dst)
-    if changed is None:
+    if type(dst) is NestedArray:   # a nested tensor: its components written (same structure)
+        dst.write(data)
+    elif changed is None:
         namespace(dst).copyto(dst, data)
     else:
         namespace(dst).copyto(dst, data, where=changed)

@@ -1355,3 +1355,9 @@ def eig_jvp(A_t, L, V):
 
 def eye_like(t):
     return eye(t.shape[-1], dtype=t.dtype).expand(t.shape)
+
+
+def nested_sum_backward(grad, self, dim, keepdim):
+    """sum.dim_IntList's gradient for a nested `self` (summed over its last dim, kept, as torch's nested
+    kernel requires): each component's gradient expanded over that dim of the component."""
+    return OPS["_nested_from_list_like"]([g.expand(s.shape) for g, s in zip(grad.unbind(), self.unbind())], self)

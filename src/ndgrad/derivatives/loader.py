@@ -2,7 +2,9 @@
 
 Each entry's `name:` is an ATen-style schema; its other keys are backward formulas for the named
 arguments (`self: grad * other`), `result:` (forward-mode tangent, used by forward AD) and
-`output_differentiability:`. Formulas are compiled once, with the yaml file as their filename
+`output_differentiability:`. An entry may instead give these per dispatch key, as torch's table does
+(`dispatch:` with `Default:` and `AutogradNestedTensor:`, the formulas for nested inputs, whose node
+is `<Op>BackwardAutogradNestedTensor<n>` and saves what they read). Formulas are compiled once, with the yaml file as their filename
 and their yaml line as their line, so an error inside a formula points at the table.
 """
 import ast
@@ -304,12 +306,11 @@ def _analyse(text):
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser when present: 10x faster
     doc = yaml.compose(text, Loader=loader)
     table, seen = [], set()
-    for item in doc.value:
-        fields = {k.value: v for k, v in item.value}
+    for fields, dispatch_key in _dispatch_variants(doc.value):
         entry = Entry(fields["name"].value, fields["name"].start_mark.line + 1)
-        if entry.op_name in seen:
+        if (entry.op_name, dispatch_key) in seen:
             raise ValueError(f"derivatives.yaml line {entry.line}: duplicate entry {entry.op_name}")
-        seen.add(entry.op_name)
+        seen.add((entry.op_name, dispatch_key))
         scope_names = set(entry.arg_names) | set(entry.returns) | {"result"}
         used, used_fully, pending = set(), set(), []
         out_diff = forward = node_name = None
@@ -371,11 +372,31 @@ def _analyse(text):
         formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
-                      saved_users, formulas, meta_views))
+                      saved_users, formulas, meta_views, dispatch_key))
     return table
 
 
-_CACHE_FORMAT = 7   # bump when _analyse's output changes shape
+DISPATCH_KEYS = ("AutogradNestedTensor",)   # the keys besides Default an entry's `dispatch:` may give
+
+
+def _dispatch_variants(items):
+    """(fields, dispatch key) of each entry: an entry with `dispatch:` gives its Default formulas (key
+    None) and then those of each other key, each with the entry's name."""
+    for item in items:
+        fields = {k.value: v for k, v in item.value}
+        if "dispatch" not in fields:
+            yield fields, None
+            continue
+        per_key = {k.value: v for k, v in fields["dispatch"].value}
+        line = fields["dispatch"].start_mark.line + 1
+        if "Default" not in per_key or set(per_key) - {"Default", *DISPATCH_KEYS} or set(fields) != {"name", "dispatch"}:
+            raise ValueError(f"derivatives.yaml line {line}: `dispatch:` takes Default and "
+                             f"{', '.join(DISPATCH_KEYS)} (each with its formulas), and nothing beside it")
+        for key, node in per_key.items():
+            yield {"name": fields["name"], **{k.value: v for k, v in node.value}}, None if key == "Default" else key
+
+
+_CACHE_FORMAT = 8   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -411,7 +432,8 @@ def load(scope, path=YAML_PATH, array_scope=None):
     formula's array form reads only names of it runs those in a plain backward (the engine's array
     path); they are compiled on the node class's first use (array_forms)."""
     entries, counts = {}, {}
-    for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas, meta_views in _table(path):
+    for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas, meta_views, key in \
+            _table(path):
         entry = Entry(schema, line)
         if out_diff is not None:
             entry.output_differentiability = list(out_diff)
@@ -429,6 +451,11 @@ def load(scope, path=YAML_PATH, array_scope=None):
         entry.formulas = [(idxs, types.FunctionType(code, scope)) for idxs, code, _, _ in formulas]
         entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
         entry.array_scope = array_scope
+        if key is not None:   # after the Default entry, with its index: SumBackwardAutogradNestedTensor1
+            entry.node_cls = _make_node_class(f"{camel(entry.base)}Backward{key}{counts[camel(entry.base)] - 1}",
+                                              entry)
+            entries[f"{entry.op_name}@{key}"] = entry
+            continue
         if entry.node_name:
             entry.node_cls = _make_node_class(entry.node_name.split("::")[-1], entry)
             entry.node_cls.name = lambda self, _n=entry.node_name: _n

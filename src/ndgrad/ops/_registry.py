@@ -24,7 +24,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import Tensor, apply_bits
+from .._tensor import DISPATCH_TYPES, Tensor, apply_bits
 from ._schema import ArgumentError
 from . import _unsigned
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
@@ -41,6 +41,12 @@ batched = None  # set by func.vmap: (its batched tensor class, how to run an op 
 dispatch_hook = None  # set while a dispatch mode is active (utils/_python_dispatch.py: TorchDispatchMode,
                       # selective checkpointing's) and by ndgrad.compile's tracer: called instead of the op,
                       # as profile_op (see ops/_aten.py for the op's torch identity)
+dispatch_factory = None  # set by utils/_python_dispatch.py: (aten name, public, fn, args, kwargs) -> the call of
+                         # a factory registered with `aten=` handed to the innermost dispatch mode (read only
+                         # while dispatch_hook is set: nothing to pay otherwise)
+dispatch_subclass = None  # set by utils/_python_dispatch.py: (spec, args, inplace) -> an op call with an argument
+                          # of a Tensor subclass that defines __torch_dispatch__ handed to it (None: not handed,
+                          # under no_dispatch()); asked only on the glue's slow path once such a subclass exists
 autocast = None       # set by ndgrad.amp while a thread has CPU autocast on: (op name, args) -> args cast
 propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: forward-mode AD rules
 
@@ -48,7 +54,8 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape",
+                 "nested")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -59,6 +66,7 @@ class OpSpec:
         self.promote = promote
         self.view = view
         self.inplace_shape = None   # op()'s `inplace` when a callable: see there
+        self.nested = None   # a copy bound to the entry's AutogradNestedTensor formulas (bind_derivatives)
         self.bind(None)
 
     @property
@@ -253,6 +261,8 @@ def call(spec, args):
             a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
+        if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
+            return dispatch_subclass(spec, args, False)
         if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
                                        any(isinstance(x, batched[0]) for x in a) for a in args):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
@@ -316,12 +326,23 @@ def call(spec, args):
         for t in outs:
             t._inference = True
     if recording:
-        record.record(spec, args, outs)
+        # (an op with formulas of its own for nested inputs records those: torch's AutogradNestedTensor key)
+        record.record(spec if spec.nested is None or type(args[0]._array) is not NestedArray else spec.nested,
+                      args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._array.dtype.kind in _dtype.INEXACT_KINDS:
         _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
+
+
+def _subclass_dispatched(args):
+    """Whether an argument (or an element of a list argument) is of a __torch_dispatch__ subclass."""
+    for a in args:
+        t = type(a)
+        if t in DISPATCH_TYPES or (t is list or t is tuple) and any(type(x) in DISPATCH_TYPES for x in a):
+            return True
+    return False
 
 
 def _no_derivative(spec):
@@ -389,6 +410,8 @@ def call_inplace(spec, args):
         return profile_op(spec, args, True)
     if dispatch_hook is not None:
         return dispatch_hook(spec, args, True)
+    if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
+        return dispatch_subclass(spec, args, True)
     self = args[0]
     if self._inference and not state.inference:
         record.refuse_inference_inplace(self)
@@ -638,11 +661,15 @@ def _regenerate_view_grad_fn(self):
 METHODS["_regenerate_view_grad_fn"] = _regenerate_view_grad_fn
 
 
-def register(name=None, method=False):
-    """Register a hand-written public function (one that picks among ops) in the namespace."""
+def register(name=None, method=False, aten=None):
+    """Register a hand-written public function (one that picks among ops) in the namespace.
+
+    aten: for a factory (which makes a leaf, no op of the glue), its torch.ops.aten identity, so that
+    dispatch modes see its calls: (packet, overload names by the number of positional arguments...);
+    a call given a `generator` is the packet's "generator" overload."""
     def deco(fn):
         pub_name = name or fn.__name__
-        OPS[pub_name] = public = _overridable(fn, pub_name)
+        OPS[pub_name] = public = _overridable(fn, pub_name, aten)
         if method:
             METHODS[pub_name if method is True else method] = _method_form(public) if hasattr(fn, "parser") else public
         return fn
@@ -655,9 +682,9 @@ def composite(fn):
     return _overridable(fn, fn.__name__)
 
 
-def _overridable(fn, name):
+def _overridable(fn, name, aten=None):
     """fn, its arguments first checked for `__torch_function__` (see _entry_point); timed as op
-    `name` while the profiler records."""
+    `name` while the profiler records; a factory (`aten`, see register) seen by dispatch modes."""
     @functools.wraps(fn)
     def public(*args, **kwargs):
         for a in args:
@@ -671,6 +698,8 @@ def _overridable(fn, name):
                 out = _dispatch_torch_function(public, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
+        if dispatch_hook is not None and aten is not None:
+            return dispatch_factory(aten, public, fn, args, kwargs)
         if profile_composite is not None:
             return profile_composite(name, fn, args, kwargs)
         return fn(*args, **kwargs)
@@ -723,6 +752,19 @@ def bind_derivatives(entries):
     """Bind every registered op to its derivatives.yaml entry (`entries`: name -> Entry)."""
     for spec in SPECS:
         spec.bind(entries.get(spec.name))
+        nested = entries.get(f"{spec.name}@AutogradNestedTensor")
+        if nested is not None:
+            spec.nested = _bound_copy(spec, nested)
+
+
+def _bound_copy(spec, entry):
+    out = object.__new__(OpSpec)
+    for name in OpSpec.__slots__:
+        if hasattr(spec, name):
+            setattr(out, name, getattr(spec, name))
+    out.bind(entry)
+    out.nested = None
+    return out
 
 
 def install(namespace, tensor_cls):

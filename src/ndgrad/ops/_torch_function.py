@@ -11,6 +11,7 @@ function with subclass dispatch disabled and converts the Tensor results to the 
 """
 import threading
 
+from .. import _tensor
 from .._tensor import Tensor
 
 _NOT_OVERRIDING = {Tensor, int, float, bool, complex, str, type(None), slice, type(...)}
@@ -325,3 +326,4 @@ def _tensor_torch_function(cls, func, types, args=(), kwargs=None):
 
 
 Tensor.__torch_function__ = classmethod(_tensor_torch_function)
+_tensor.disabled_torch_function = _disabled_torch_function_impl   # given to __torch_dispatch__ subclasses

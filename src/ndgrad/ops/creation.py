@@ -412,7 +412,7 @@ def _factory(args_parser, fill):
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = _FILL_DOC.format(what="uninitialized values" if name == "empty" else name, name=name,
                                        example=_FILL_EXAMPLES.get(name, ""))
-    return register(name)(factory)
+    return register(name, aten=(name, "memory_format" if name == "empty" else "default"))(factory)
 
 
 _zeros_args = Parser(f"zeros(SymInt[] size, *, Tensor? out=None, {_FACTORY_KWARGS})")
@@ -464,7 +464,7 @@ def _fill(shape, value, d, backend):
 _full_args = Parser(f"full(SymInt[] size, Scalar fill_value, *, Tensor? out=None, {_FACTORY_KWARGS})")
 
 
-@register()
+@register(aten=("full", "default"))
 @_full_args.signature
 def full(*args, **kwargs):
     """A tensor of the given size filled with one value.
@@ -507,7 +507,7 @@ def _like(name, fill):
                     requires_grad)
     factory.__name__ = factory.__qualname__ = name
     factory.__doc__ = _LIKE_DOC.format(base=name[:-5], example=_LIKE_EXAMPLES.get(name, ""))
-    return register(name)(factory)
+    return register(name, aten=(name, "default"))(factory)
 
 
 zeros_like = _like("zeros_like", "zeros")
@@ -519,7 +519,7 @@ _full_like_args = Parser(f"full_like(Tensor input, Scalar fill_value, *, {_FACTO
                          "MemoryFormat? memory_format=None)")
 
 
-@register()
+@register(aten=("full_like", "default"))
 @_full_like_args.signature
 def full_like(*args, **kwargs):
     _, (input, value, dtype, layout, device, pin_memory, requires_grad, _) = _full_like_args.parse(args, kwargs)
@@ -547,7 +547,7 @@ _arange_args = Parser(f"arange(Scalar end, *, Tensor? out=None, {_FACTORY_KWARGS
                       f"arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, {_FACTORY_KWARGS})")
 
 
-@register()
+@register(aten=("arange", "default", "start", "start_step"))
 @_arange_args.signature
 def arange(*args, **kwargs):
     """Values from `start` up to, not including, `end`, `step` apart.
@@ -630,7 +630,7 @@ _linspace_args = Parser(*(f"linspace({start} start, {end} end, int steps, *, Ten
                                              ("Scalar", "Scalar"))))
 
 
-@register()
+@register(aten=("linspace", "default"))
 @_linspace_args.signature
 def linspace(*args, **kwargs):
     """`steps` evenly spaced values from `start` to `end`, both included.
@@ -662,7 +662,7 @@ _logspace_args = Parser(*(f"logspace({start} start, {end} end, int steps, float 
                                                                    ("Tensor", "Scalar"), ("Scalar", "Scalar"))))
 
 
-@register()
+@register(aten=("logspace", "default"))
 @_logspace_args.signature
 def logspace(*args, **kwargs):
     """`steps` values spaced evenly on a log scale: ``base ** linspace(start, end, steps)``.
@@ -698,7 +698,7 @@ _eye_args = Parser(f"eye(SymInt n, *, Tensor? out=None, {_FACTORY_KWARGS})",
                    f"eye(SymInt n, SymInt m, *, Tensor? out=None, {_FACTORY_KWARGS})")
 
 
-@register()
+@register(aten=("eye", "default", "m"))
 @_eye_args.signature
 def eye(*args, **kwargs):
     """The identity matrix: ones on the diagonal, zeros elsewhere.
@@ -742,7 +742,7 @@ def _in_format(a, memory_format):
     return out
 
 
-@register()
+@register(aten=("empty_strided", "default"))
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """An uninitialized tensor of `size` with the given `stride` (elements to step in memory per
     index of each dimension), over just the memory those strides reach.
@@ -1088,7 +1088,7 @@ tril_indices = _triangle_indices("tril_indices", np.tril_indices)
 triu_indices = _triangle_indices("triu_indices", np.triu_indices)
 
 
-@register()
+@register(aten=("scalar_tensor", "default"))
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A 0-dim tensor holding the number `s`, of the default float dtype unless `dtype` says otherwise.
 

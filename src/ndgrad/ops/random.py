@@ -399,7 +399,7 @@ _rand_args = Parser(*_generator_overloads("rand(SymInt[] size"))
 _randn_args = Parser(*_generator_overloads("randn(SymInt[] size"))
 
 
-@register()
+@register(aten=("rand", "default"))
 @_rand_args.signature
 def rand(*args, **kwargs):
     """Samples of the uniform distribution on [0, 1).
@@ -429,7 +429,7 @@ def rand(*args, **kwargs):
     return _new(_uniform(generator, _shape(values[0]), d.np), requires_grad)
 
 
-@register()
+@register(aten=("randn", "default"))
 @_randn_args.signature
 def randn(*args, **kwargs):
     """Samples of the standard normal distribution (mean 0, variance 1).
@@ -532,7 +532,7 @@ def randint(*args, **kwargs):
 _randperm_args = Parser(*_generator_overloads("randperm(SymInt n"))
 
 
-@register()
+@register(aten=("randperm", "default"))
 @_randperm_args.signature
 def randperm(*args, **kwargs):
     """A random permutation of the integers 0, ..., `n` - 1.
@@ -599,7 +599,7 @@ def _like_dtype(fname, input, dtype, device):
     return _dtype_arg(fname, dtype, input.dtype)
 
 
-@register()
+@register(aten=("rand_like", "default"))
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
               requires_grad=False, memory_format=None):
     d = _like_dtype("rand_like", input, dtype, device)
@@ -607,7 +607,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, pi
     return _new(_uniform(generator, input._array.shape, d.np), requires_grad)
 
 
-@register()
+@register(aten=("randn_like", "default"))
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
                requires_grad=False, memory_format=None):
     d = _like_dtype("randn_like", input, dtype, device)

@@ -5,7 +5,7 @@ import importlib as _importlib
 # Submodules imported on first use (PEP 562 module __getattr__): `ndgrad.utils.data` etc. work as
 # before, and importing utils._pytree (as func does) or ndgrad itself does not load the data loader.
 _SUBMODULES = frozenset({"checkpoint", "dlpack", "tensorboard", "data", "benchmark", "hooks", "model_zoo", "weak",
-                         "_pytree", "_python_dispatch"})
+                         "_pytree", "_python_dispatch", "_mode_utils"})
 
 
 def __getattr__(name):

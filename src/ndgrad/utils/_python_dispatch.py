@@ -14,13 +14,26 @@ computed it. In-place ops are handed over with grad mode as it is (their `func` 
 
 `Tensor.detach` is no registry op; while a mode is active, Tensor.detach is swapped for a form that
 hands the call to the innermost mode as `aten.detach.default` (nothing to pay while none is).
+Factories (`torch.rand`, `zeros`, `ones_like`, ...) are no registry ops either: the ones registered
+with their aten identity (`register(aten=...)`) hand their calls to the glue's `dispatch_factory`
+while the hook slot is set. As in torch, the mode sees the call without `requires_grad`, which is
+set on the result it returns.
+
+A Tensor subclass that defines `__torch_dispatch__` (a classmethod) sees, the same way, the ops whose
+arguments include its instances (`_dispatch_subclass`, the glue's `dispatch_subclass`), after the
+modes. Its handler calls `func` on plain Tensors (unwrapped) or under `no_dispatch()`
+(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block.
+Forward AD's views (make_dual's, unpack_dual's) are seen as `aten.alias` of the primal, as torch's
+autograd makes them around an alias.
 """
 import contextlib
 import copy
 
+from .. import _tensor
 from .._tensor import Tensor, apply_bits
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
+from .. import overrides
 from ..overrides import _Mode
 
 __all__ = ["TorchDispatchMode"]
@@ -68,15 +81,28 @@ class TorchDispatchMode(_Mode):
     def is_infra_mode(cls):
         return False
 
-    def _dispatch_function(self, func, args):
-        """A call of a function that is no registry op (Tensor.detach) as `func` (this mode off the stack)."""
-        return self.__torch_dispatch__(func, (), args, {})
+    def _dispatch_function(self, func, args, kwargs=None):
+        """A call of a function that is no registry op (Tensor.detach, a factory) as `func` (this mode off
+        the stack)."""
+        return self.__torch_dispatch__(func, (), args, kwargs or {})
 
     _below_autograd = True   # _dispatch records the op around what _dispatch_op returns (see there)
 
     def _dispatch_op(self, spec, args, inplace):
         """One op call the glue hands over (this mode off the stack)."""
-        return self.__torch_dispatch__(_aten.overload(spec, inplace), (), args, {})
+        func, args = _seen_as(spec, args, inplace)
+        return self.__torch_dispatch__(func, (), args, {})
+
+
+_SEEN_AS_ALIAS = frozenset(("_make_dual", "_fw_primal"))
+
+
+def _seen_as(spec, args, inplace):
+    """(func, args) as a mode or subclass sees a call of op `spec`: forward AD's views are an alias of
+    their first argument (torch's autograd makes the view and its tangent around that alias)."""
+    if spec.name in _SEEN_AS_ALIAS:
+        return _aten.aten.alias.default, args[:1]
+    return _aten.overload(spec, inplace), args
 
 
 def _requires_grad(args):
@@ -107,10 +133,12 @@ def _record_around(spec, args, out):
         return raw if type(out) is tuple else raw[0]
     replay.forward = forward
     _registry.dispatch_hook = _registry.profile_op = None
+    sub, _registry.dispatch_subclass = _registry.dispatch_subclass, None   # (nor a subclass's __torch_dispatch__)
     try:
         return _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
+        _registry.dispatch_subclass = sub
 
 
 def _dispatch(spec, args, inplace=False):
@@ -123,15 +151,85 @@ def _dispatch(spec, args, inplace=False):
     below = mode._below_autograd and not inplace and _grad_state.enabled and spec.node_cls is not None and \
         _requires_grad(args)
     try:
-        if below:
-            with grad_flag(False):
-                out = mode._dispatch_op(spec, args, inplace)
-        else:
+        with _handling(below):
             out = mode._dispatch_op(spec, args, inplace)
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
     return _record_around(spec, args, out) if below else out
+
+
+@contextlib.contextmanager
+def _handling(below):
+    """A handler runs: with grad mode off when `below` autograd (an op autograd records);
+    overrides.enable_reentrant_dispatch turns it back to what it was when the op was called."""
+    overrides._outside_dispatch.append(_grad_state.enabled)
+    try:
+        if below:
+            with grad_flag(False):
+                yield
+        else:
+            yield
+    finally:
+        overrides._outside_dispatch.pop()
+
+
+def _dispatch_subclass(spec, args, inplace=False):
+    """The glue's `dispatch_subclass`: op `spec` on arguments among which are instances of Tensor
+    subclasses that define __torch_dispatch__, handed to the first of those that handles it
+    (subclasses before their bases); an out-of-place op that autograd records is handled below it
+    and recorded around the result, as a mode's (see _dispatch)."""
+    func, seen = _seen_as(spec, args, inplace)
+    types = _dispatch_types(seen)
+    if not types:   # only in arguments the op's aten form does not take (make_dual's tangent): it runs
+        _registry.dispatch_subclass = None
+        try:
+            return (_registry.call_inplace if inplace else _registry.call)(spec, args)
+        finally:
+            _registry.dispatch_subclass = _dispatch_subclass
+    below = not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args)
+    with _handling(below):
+        out = _torch_dispatch(func, types, seen)
+    return _record_around(spec, args, out) if below else out
+
+
+def _dispatch_types(args):
+    """The __torch_dispatch__ subclasses of the arguments (and list elements), in order of first
+    appearance, each subclass before its bases."""
+    types = []
+    for a in args:
+        for t in map(type, a if type(a) in (list, tuple) else (a,)):
+            if t in _tensor.DISPATCH_TYPES and t not in types:
+                at = next((i for i, u in enumerate(types) if issubclass(t, u)), len(types))
+                types.insert(at, t)
+    return types
+
+
+def _torch_dispatch(func, types, args):
+    for t in types:
+        out = t.__torch_dispatch__(func, tuple(types), args, {})
+        if out is not NotImplemented:
+            return out
+    listed = "".join(f"  - tensor subclass {t}\n" for t in types)
+    raise TypeError(f"Multiple dispatch failed for 'torch._ops.aten.{func.__name__}'; all __torch_dispatch__ "
+                    f"handlers returned NotImplemented:\n\n{listed}")
+
+
+_registry.dispatch_subclass = _dispatch_subclass
+
+
+@contextlib.contextmanager
+def _no_dispatch():
+    """The block's ops seen by no dispatch mode and no __torch_dispatch__ subclass (compile's tracer
+    keeps seeing them: it is no dispatch mode)."""
+    hook, sub = _registry.dispatch_hook, _registry.dispatch_subclass
+    if hook is _dispatch:
+        _registry.dispatch_hook = None
+    _registry.dispatch_subclass = None
+    try:
+        yield
+    finally:
+        _registry.dispatch_hook, _registry.dispatch_subclass = hook, sub
 
 
 _plain_detach = Tensor.detach
@@ -142,16 +240,41 @@ def _detach(self):
     """Tensor.detach while a mode is active: seen by the innermost mode when it is next in line."""
     if _registry.dispatch_hook is not _dispatch:   # its own handler runs, or another hook is innermost
         return _plain_detach(self)
+    return _to_innermost(_DETACH, (self,), None)
+
+
+_detach.__doc__ = _plain_detach.__doc__
+
+
+def _to_innermost(func, args, kwargs):
+    """A call of `func` (no registry op) handed to the innermost mode, popped while it handles it."""
     entry = _stack.pop()
     _registry.dispatch_hook = entry[1]
     try:
-        return entry[0]._dispatch_function(_DETACH, (self,))
+        with _handling(False):
+            return entry[0]._dispatch_function(func, args, kwargs)
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
 
 
-_detach.__doc__ = _plain_detach.__doc__
+def _dispatch_factory(aten, public, fn, args, kwargs):
+    """The glue's `dispatch_factory`: a factory call (`aten`: see ops._registry.register) seen by the
+    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn)."""
+    if _registry.dispatch_hook is not _dispatch:   # another hook (compile's tracer) is innermost: it sees ops only
+        return fn(*args, **kwargs)
+    requires_grad = kwargs.pop("requires_grad", False)   # (kwargs: the dict of this call)
+    if kwargs.get("generator") is not None:
+        overload = "generator"
+    else:
+        overload = aten[min(len(args), len(aten) - 1) or 1]
+    out = _to_innermost(_aten.function_overload(aten[0], overload, public), args, kwargs)
+    if requires_grad:   # as torch: set on the result, outside the modes
+        out.requires_grad_(True)
+    return out
+
+
+_registry.dispatch_factory = _dispatch_factory
 
 
 def _push_mode(mode):

@@ -626,8 +626,8 @@ class _OpMode(TorchDispatchMode):
         # not seen by this mode: it is off the stack, as torch pops a dispatch mode while it handles an op
         return self.handle(spec, args, inplace)
 
-    def _dispatch_function(self, func, args):
-        return func(*args)   # detach, the one such function, is among the ops the policy is not asked about
+    def _dispatch_function(self, func, args, kwargs=None):
+        return func(*args, **(kwargs or {}))   # detach and factories: the policy is not asked about them
 
     @staticmethod
     def run(spec, args, inplace):
