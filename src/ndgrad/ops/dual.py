@@ -19,11 +19,16 @@ def _fw_primal(self, level):
 METHODS["_fw_primal"] = forward_ad.fw_primal
 
 
-def _to_layout_of(tangent, primal):
-    out = aten._new_zeros_with_same_feature_meta(tangent, primal)
+def _zeros_in_layout(tangent, primal, batch_dims=0):
+    out = aten._new_zeros_with_same_feature_meta(tangent, primal, self_num_batch_dims=batch_dims)
     if primal._math_bits:   # as torch: stored with the primal's lazy conj/neg bits too (copy_ writes through them)
         out._math_bits = primal._math_bits
-    return out.copy_(tangent)
+    return out
 
 
+def _to_layout_of(tangent, primal):
+    return forward_ad.zeros_in_layout(tangent, primal).copy_(tangent)
+
+
+forward_ad.zeros_in_layout = _zeros_in_layout
 forward_ad.to_layout_of = _to_layout_of
