@@ -412,7 +412,7 @@ def _reduce_all(over_dims):
 def _matrix_t(spec, args, levels):
     t = args[0]
     a = _aligned(t, levels, t.ndim)
-    return np.swapaxes(a, -1, -2).copy() if t.ndim == 2 else a.copy()
+    return np.swapaxes(a, -1, -2) if t.ndim == 2 else a.view()   # a view, as t() is
 
 
 def _as_strided(spec, args, levels):
