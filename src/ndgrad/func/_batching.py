@@ -21,8 +21,14 @@ with per-sample shapes as its metadata; its backward formula later runs through 
 So grad of vmap and vmap of grad both differentiate batched computations, and nested vmaps
 (jacrev(jacrev(f)), hessian, per-sample gradients of a vmapped model) stay batched.
 
+Forward AD inside the function (a dual level opened there, as torch's legacy vmap tests do): a
+tangent may be a batched tensor while its primal is not (`make_dual(x, batched_tangent)`); the
+tangent rules of every op run on it through the hook, so tangents stay batched, and forward AD's
+layout checks read a batched tangent's per-sample strides (`_layout`). As torch, vmap hands back
+the very tensor a batched one wraps (`remove_level`): an input returned untouched, a tangent kept.
+
 What the native path cannot do it refuses (`Fallback`), and vmap then runs its loop over whole
-samples: an in-place op on batched data, a look at a batched tensor's values from code that is
+samples: an in-place op on batched data that autograd records, a look at a batched tensor's values from code that is
 not batch-aware (item(), printing, numpy(), indexing, iteration, `.data`, or reading the array
 from any module outside `_AWARE`), and randomness other than 'error'.
 """
@@ -591,6 +597,11 @@ def _inplace(spec, args):
     res = hook(spec, args)
     if type(res) is tuple:
         res = res[0]
+    if fw_state.level is not None:
+        new = forward_ad.tangent_of(res)
+        old = forward_ad.tangent_of(self if self._base is None or self._fw is not None else self._base)
+        if new is not None and old is not None and not set(levels_of(new)) <= set(levels_of(old)):
+            raise Fallback("a batched tangent written into an unbatched one")   # (before self is written)
     _raw(record.write_into, self, physical(res), spec.name)
     if fw_state.level is not None:
         _registry.inplace_tangents(self, res)
