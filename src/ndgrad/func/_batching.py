@@ -62,6 +62,9 @@ class Fallback(BaseException):
     user's `except Exception` cannot swallow it and go on with batched data)."""
 
 
+COPY = object()   # see Batched._batched_base
+
+
 class InplaceError(RuntimeError):
     """An in-place write of batched values into an unbatched tensor (torch refuses it too)."""
 
@@ -103,7 +106,9 @@ class Batched(Tensor):
     # (out_dim, array, grad_fn, requires_grad, plain tensor): the plain tensor this one is, batched at
     # out_dim, while its array and history are those (see remove_level)
     _value = None
-    _batched_base = None   # a view op's output: the batched tensor whose memory it views (see remove_level)
+    # a view op's output: the batched tensor whose memory it views (see remove_level), or COPY where
+    # the op's batching rule had to copy (an in-place write into it would not reach its base)
+    _batched_base = None
     __torch_function__ = _disabled_torch_function_impl   # an implementation device: ops see a Tensor
 
     def _read(self):
@@ -580,8 +585,8 @@ def hook(spec, args, inplace=False):
     if spec.view and isinstance(args[0], Batched) and levels_of(args[0]) == levels:
         base = args[0] if args[0]._batched_base is None else args[0]._batched_base
         for o in outs:
-            if np.may_share_memory(physical(o), physical(base)):
-                o._batched_base = base
+            o._batched_base = base if base is not COPY and np.may_share_memory(physical(o), physical(base)) \
+                else COPY
     if spec.node_cls is not None and grad_state.enabled and (grad or any(
             isinstance(x, Tensor) and x.requires_grad for a in args if type(a) in (list, tuple) for x in a)):
         _raw(_record, spec, args, outs)
@@ -594,6 +599,8 @@ def _inplace(spec, args):
     """An in-place op on a batched tensor that records no history: computed batched, written into self's
     array (its operands are batched over self's levels at most)."""
     self = args[0]
+    if self._batched_base is COPY:
+        raise Fallback(f"{spec.name} into a view that batching copied")
     res = hook(spec, args)
     if type(res) is tuple:
         res = res[0]
@@ -802,7 +809,7 @@ def remove_level(t, level, out_dim):
     out = move(t, "remove", level, out_dim)
     if last:
         base = t._batched_base
-        if base is not None and not t.requires_grad and not base.requires_grad:
+        if base is not None and base is not COPY and not t.requires_grad and not base.requires_grad:
             _view_of(out, remove_level(base, level, out_dim))
         t._value = (out_dim, physical(t), t._fn, t._requires_grad, out)
     return out
