@@ -237,8 +237,8 @@ layout_of = _layout
 
 
 def same_layout(t, primal):
-    """torch's check before it stores a tangent (has_same_meta): same storage offset, strides (but of
-    dims of size 0 or 1) and storage size as the primal (sizes are already checked)."""
+    """torch's check before it stores a tangent (has_same_meta): same sizes, storage offset, strides
+    (but of dims of size 0 or 1) and storage size as the primal."""
     if t.shape != primal.shape:
         return False
     a, b = layout_of(t), layout_of(primal)

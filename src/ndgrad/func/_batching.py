@@ -28,9 +28,10 @@ layout checks read a batched tangent's per-sample strides (`_layout`). As torch,
 the very tensor a batched one wraps (`remove_level`): an input returned untouched, a tangent kept.
 
 What the native path cannot do it refuses (`Fallback`), and vmap then runs its loop over whole
-samples: an in-place op on batched data that autograd records, a look at a batched tensor's values from code that is
-not batch-aware (item(), printing, numpy(), indexing, iteration, `.data`, or reading the array
-from any module outside `_AWARE`), and randomness other than 'error'.
+samples: an in-place op on batched data that autograd records (or that writes into a view its
+batching rule had to copy), a look at a batched tensor's values from code that is not batch-aware
+(item(), printing, numpy(), indexing, iteration, `.data`, or reading the array from any module
+outside `_AWARE`), and randomness other than 'error'.
 """
 import collections
 import inspect
@@ -553,7 +554,7 @@ def hook(spec, args, inplace=False):
     grad = False
     unread = _UNREAD.get(spec.name)
     if unread is not None and isinstance(args[unread], Batched):
-        args = args[:unread] + (args[0],) + args[unread + 1:]   # the forward ignores it: a stand-in of its shape
+        args = (*args[:unread], args[0], *args[unread + 1:])   # the forward ignores it: a stand-in of its shape
     for a in args:
         if isinstance(a, Tensor):
             own = type(a).levels if isinstance(a, Batched) else ()
