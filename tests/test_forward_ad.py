@@ -139,6 +139,26 @@ def test_in_place_ops_make_a_plain_tensor_dual():
     parity(scenario)
 
 
+def test_the_first_tangent_of_a_view_written_in_place_is_its_bases_when_their_layouts_allow():
+    def scenario(T):
+        out = []
+        with fw(T).dual_level():
+            t = V(T, 2, 2)
+            x = fw(T).make_dual(X(T, 2, 2), t)
+            for view in (T.zeros(2, 2, dtype=T.float64).view(2, 2), T.zeros(2, 2, dtype=T.float64).t(),
+                         T.zeros(3, 2, dtype=T.float64)[1:]):
+                view.copy_(x)
+                view_t, base_t = fw(T).unpack_dual(view).tangent, fw(T).unpack_dual(view._base).tangent
+                out += [view_t is base_t, view_t._base is base_t, view_t is t, base_t]
+            t.mul_(10)   # the tangents stored are copies: they do not see it
+        return out + [fw(T).unpack_dual(x).tangent is None]
+    r = both(scenario)
+    assert r[0:3] == [True, False, False] and r[4:7] == [False, True, False] and r[8:11] == [False, True, False]
+    np.testing.assert_array_equal(r[3], V(ndgrad, 2, 2).numpy())
+    np.testing.assert_array_equal(r[7], V(ndgrad, 2, 2).numpy().T)
+    np.testing.assert_array_equal(r[11][1:], V(ndgrad, 2, 2).numpy())
+
+
 def test_multi_output_ops_and_view_lists():
     def scenario(T):
         with fw(T).dual_level():

@@ -381,13 +381,22 @@ def test_native_path_gradients_match_the_loop():
 
 @pytest.mark.parametrize("f", [
     lambda a: a[0] * 2,                       # indexing looks at the batched tensor
-    lambda a: a.clone().mul_(2),              # in-place on batched data
     lambda a: a.unbind(0)[0] * a,             # an op the native path refuses (unbind)
 ])
 def test_unsupported_ops_fall_back_to_the_loop(f):
     before = _batching.state.completed
     parity(lambda T: T.vmap(f)(X(T, 3, 2)))
     assert _batching.state.completed == before
+
+
+def test_inplace_on_batched_data_runs_natively_unless_recorded():
+    before = _batching.state.completed
+    parity(lambda T: T.vmap(lambda a, b: a.clone().mul_(2).add_(b))(X(T, 3, 2), X(T, 3, 2)))
+    parity(lambda T: T.vmap(lambda a, b: a.clone().add_(b), in_dims=(0, None))(X(T, 3, 2), X(T, 2)))
+    assert _batching.state.completed == before + 2
+    # with a history to record (a grad of it), the loop runs it
+    parity(lambda T: T.func.grad(lambda x: T.vmap(lambda a: a.clone().mul_(2))(x).sum())(X(T, 3, 2)))
+    assert _batching.state.completed == before + 2
 
 
 def test_native_batched_output_with_out_dims_none_is_refused():

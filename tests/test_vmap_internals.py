@@ -2,6 +2,7 @@
 NotImplemented nodes recorded by in-place calls."""
 import warnings
 
+import numpy as np
 import pytest
 
 import ndgrad
@@ -103,3 +104,114 @@ def test_not_implemented_node_names_the_inplace_op_it_was_recorded_by(op):
         r.sum().backward()
     assert same_error(lambda T: backward(T, True)) == f"derivative for aten::{op}_ is not implemented"
     assert same_error(lambda T: backward(T, False)) == f"derivative for aten::{op} is not implemented"
+
+
+# --- identity of what vmap wraps, and forward AD with tangents batched by vmap --------------------
+def test_vmap_returns_an_input_returned_untouched_at_its_in_dim_as_itself():
+    def scenario(T):
+        x, y = _x(T), _x(T).t()
+        leaf = _x(T).requires_grad_()
+        legacy = T._vmap_internals._vmap
+        same = [legacy(lambda a: a)(x) is x, T.vmap(lambda a: a)(x) is x, legacy(lambda a: a, 1, 1)(y) is y,
+                legacy(lambda a: a)(leaf) is leaf]
+        pair = legacy(lambda a: (a * 2, a))(x)
+        moved = legacy(lambda a: a, 0, 1)(x)
+        return same + [pair[1] is x, moved is x, moved]
+    r = lists(both(scenario))
+    assert r[:6] == [True] * 5 + [False]
+    assert r[6] == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+
+
+def _fw_vmap(T, fn, *args, in_dims=0):
+    """fn run by the legacy vmap inside a dual level opened in the vmapped function."""
+    def inner(*a):
+        with T.autograd.forward_ad.dual_level():
+            return fn(*a)
+    return T._vmap_internals._vmap(inner, in_dims, 0)(*args)
+
+
+def test_a_tangent_batched_by_vmap_is_kept_and_flows_batched():
+    fwad = ndgrad.autograd.forward_ad
+    seen = {}
+
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        primal = T.tensor([0.5, 1.0, 2.0], dtype=T.float64)
+
+        def fn(tangent):
+            dual = fw.make_dual(primal, tangent)
+            seen[T] = fw.unpack_dual(dual).tangent is tangent   # the batched tangent itself, no copy
+            p, t = fw.unpack_dual(dual.sin() * dual + 1)
+            return fw.unpack_dual(dual).tangent, p, t
+        tangents = T.arange(6.0, dtype=T.float64).reshape(2, 3)
+        kept, p, t = _fw_vmap(T, fn, tangents)
+        return [kept is tangents, p, t]
+    r = both(scenario)
+    assert r[0] is True and seen[ndgrad] is True
+    x = np.array([0.5, 1.0, 2.0])
+    v = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(r[1], np.tile(np.sin(x) * x + 1, (2, 1)))
+    np.testing.assert_allclose(r[2], v * (np.cos(x) * x + np.sin(x)))
+    assert fwad._current_level == -1
+
+
+def test_a_batched_tangent_of_another_layout_is_copied_into_the_primals():
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        primal = T.zeros(2, 2, dtype=T.float64).t()   # the tangent's per-sample strides differ: a copy
+        offset = T.zeros(5, dtype=T.float64)[1:]        # the tangent's storage offset differs: a copy
+        plain = T.zeros(5, dtype=T.float64)[:4]         # only the storage size differs: not checked, kept
+        tangents = T.arange(8.0, dtype=T.float64).reshape(2, 2, 2)
+        flat = T.arange(8.0, dtype=T.float64).reshape(2, 4)
+        out = _fw_vmap(T, lambda t: fw.unpack_dual(fw.make_dual(primal, t)).tangent, tangents)
+        out2 = _fw_vmap(T, lambda t: fw.unpack_dual(fw.make_dual(offset, t)).tangent, flat)
+        out3 = _fw_vmap(T, lambda t: fw.unpack_dual(fw.make_dual(plain, t)).tangent, flat)
+        return [out is tangents, out2 is flat, out3 is flat, out, out2]
+    r = both(scenario)
+    assert r[:3] == [False, False, True]
+    np.testing.assert_array_equal(r[3], np.arange(8.0).reshape(2, 2, 2))
+    np.testing.assert_array_equal(r[4], np.arange(8.0).reshape(2, 4))
+
+
+def test_in_place_copy_of_a_batched_dual_into_a_view_gives_its_base_a_batched_tangent():
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        tangents = T.arange(8.0, dtype=T.float64).reshape(2, 2, 2)
+        out = []
+        for view in (T.zeros(2, 2, dtype=T.float64).view(2, 2), T.zeros(2, 2, dtype=T.float64).t()):
+            def fn(t):
+                x = fw.make_dual(T.ones(2, 2, dtype=T.float64), t)
+                view.copy_(x)
+                return (fw.unpack_dual(x).tangent, fw.unpack_dual(view).tangent,
+                        fw.unpack_dual(view._base).tangent)
+            x_t, view_t, base_t = _fw_vmap(T, fn, tangents)
+            # the same layout as the base: one tensor, no view; else the view's tangent views the base's
+            out += [x_t is tangents, view_t is base_t, view_t._base is base_t, view_t._is_view(), view_t, base_t]
+        return out
+    r = both(scenario)
+    assert r[0:4] == [True, True, False, False] and r[6:10] == [True, False, True, True]
+    v = np.arange(8.0).reshape(2, 2, 2)
+    np.testing.assert_array_equal(r[4], v)
+    np.testing.assert_array_equal(r[5], v)
+    np.testing.assert_array_equal(r[10], v)
+    np.testing.assert_array_equal(r[11], v.transpose(0, 2, 1))
+
+
+def test_as_strided_of_a_batched_tangent_stays_inside_each_sample():
+    def scenario(T):
+        fw = T.autograd.forward_ad
+        primal = T.zeros(5, dtype=T.float64)[:4]
+
+        def fn(t):
+            dual = fw.make_dual(primal, t)
+            try:
+                dual.as_strided((5,), (1,), 0)
+                message = None
+            except RuntimeError as e:
+                message = str(e)
+            return fw.unpack_dual(dual.as_strided((2,), (2,), 1)).tangent, T.tensor(len(message or ""))
+        tangent, length = _fw_vmap(T, fn, T.arange(12.0, dtype=T.float64).reshape(3, 4))
+        return [tangent, length]
+    r = both(scenario)
+    np.testing.assert_array_equal(r[0], [[1.0, 3.0], [5.0, 7.0], [9.0, 11.0]])
+    assert r[1].tolist() == [303, 303, 303]

@@ -22,7 +22,6 @@ As in torch, only one level can be active at a time; leaving it forgets every ta
 from typing import NamedTuple
 
 from . import grad_mode
-from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor, _owner
 from ..backends import is_array
 
@@ -219,21 +218,37 @@ class UnpackedDualTensor(NamedTuple):
     tangent: object
 
 
-# set by ops/dual.py: `tangent` copied (differentiably) into zeros laid out as `primal`
-to_layout_of = None
+# set by ops/dual.py: zeros for a tangent `t` laid out as `primal` (`zeros_in_layout(t, primal)`), and `t`
+# copied (differentiably) into them (`to_layout_of`); func's vmap wraps the first for tangents batched
+# over vmap levels (their zeros get the batch dims first)
+zeros_in_layout = to_layout_of = None
 
 
-def _same_layout(t, primal):
-    """torch's check before it stores a tangent: same storage offset, strides (but of dims of size
-    0 or 1) and storage size as the primal (sizes are already checked). The layout of a view of
-    its own primal's tangent is left to the view."""
-    if not (is_array(t._array) and is_array(primal._array)):
+def _layout(t):
+    """(strides, storage offset, storage size) of t's memory, None where it has no strided memory."""
+    if not is_array(t._array):
+        return None
+    return t.stride(), t.storage_offset(), _owner(t).nbytes // t._array.itemsize
+
+
+# func's vmap replaces it: a batched tangent's per-sample strides, and no storage size (as torch, which
+# skips the storage size check for a batched tangent: its storage holds every sample)
+layout_of = _layout
+
+
+def same_layout(t, primal):
+    """torch's check before it stores a tangent (has_same_meta): same sizes, storage offset, strides
+    (but of dims of size 0 or 1) and storage size as the primal."""
+    if t.shape != primal.shape:
+        return False
+    a, b = layout_of(t), layout_of(primal)
+    if a is None or b is None:
         return True
-    if t.storage_offset() != primal.storage_offset():
+    if a[1] != b[1]:
         return False
-    if any(n > 1 and a != b for n, a, b in zip(t._array.shape, t.stride(), primal.stride())):
+    if any(n > 1 and x != y for n, x, y in zip(t.shape, a[0], b[0])):
         return False
-    return _owner(t).nbytes // t._array.itemsize == _owner(primal).nbytes // primal._array.itemsize
+    return a[2] is None or b[2] is None or a[2] == b[2]
 
 
 def make_dual(tensor, tangent, *, level=None):
@@ -262,11 +277,11 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
     for what, t in (("primal", tensor), ("tangent", tangent)):
-        if t._array.dtype.kind not in INEXACT_KINDS:
+        if not (t.dtype.is_floating_point or t.dtype.is_complex):
             raise ValueError(f"Expected {what} to be floating point or complex, but got: {t.dtype}")
     if level != current:
         raise RuntimeError("Invalid level given to _make_dual")
-    if tangent._array.shape != tensor._array.shape:
+    if tangent.shape != tensor.shape:   # (the per-sample shapes of a tangent batched by vmap)
         raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
                            f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
                            f"forward gradient is of size {list(tangent.shape)}.")
@@ -279,7 +294,7 @@ def make_dual(tensor, tangent, *, level=None):
     with _paused():
         dual = tensor._dual_view(tangent, level)   # the _make_dual view op (ops/dual.py)
         # as torch: a tangent is stored laid out as its primal, with its lazy conj/neg bits
-        if not _same_layout(tangent, tensor) or tangent._math_bits != tensor._math_bits:
+        if not same_layout(tangent, tensor) or tangent._math_bits != tensor._math_bits:
             tangent = to_layout_of(tangent, tensor)
     if _flags.fw_grad:
         dual._fw = (state.level, tangent)

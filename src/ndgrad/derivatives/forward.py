@@ -7,8 +7,9 @@ import functools
 
 from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor
+from ..autograd import forward_ad
 from ..autograd.engine import vjp
-from ..autograd.forward_ad import _paused, state, tangent_of
+from ..autograd.forward_ad import _paused, same_layout, state, tangent_of
 from ..autograd.gradient_checks import sum_to
 from ..autograd.grad_mode import enable_grad
 from ..autograd.node import SavedOutput
@@ -40,7 +41,7 @@ def propagate(spec, args, outs):
         return
     entry = spec.entry
     out_diff = entry.output_differentiability if entry is not None else None
-    wanted = [o._array.dtype.kind in INEXACT_KINDS and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
+    wanted = [_inexact(o) and (out_diff is None or out_diff[k]) for k, o in enumerate(outs)]
     if not any(wanted) or spec.diff_pos and all(tangents[i] is None for i in spec.diff_pos):
         return   # only non-differentiable inputs (or outputs) are involved
     rule = _rule(entry)
@@ -63,14 +64,20 @@ def propagate(spec, args, outs):
     _keep_in_saved(outs)
 
 
+def _inexact(t):
+    return t.dtype.is_floating_point or t.dtype.is_complex
+
+
+# (tangents and outputs are read by their shape and dtype, never their arrays: a tangent batched by vmap
+# holds its batch dims in its array, see func/_batching.py)
 def _conform(t, out):
     """The tangent in the output's shape and dtype."""
     if not isinstance(t, Tensor):
         return full(out.shape, t, dtype=out.dtype)
-    if t._array.shape != out._array.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
+    if t.shape != out.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
         t = t.expand(out.shape).clone()
-    if t._array.dtype != out._array.dtype:
-        t = t._cast(out._array.dtype)
+    if t.dtype != out.dtype:
+        t = t.to(out.dtype)
     if t._math_bits != out._math_bits:   # as torch: stored with its primal's lazy conj/neg bits (a copy)
         t = to_layout_of(t, out)
     return t
@@ -97,21 +104,35 @@ def inplace(self, res):
     with _paused():
         if old is None:
             base = self._base
-            if base is not None and self._view_fn is not None:
-                # a view of a tensor without tangent: the base gets a zero tangent, self a view of it
-                base_t = tangent_of(base)
-                if base_t is None:
-                    base_t = zeros_like(base)
-                    base._fw = (level, base_t)
-                old = self._view_fn(base_t)
-            else:   # a copy: the new tangent may be (a view of) another tensor's
-                self._fw = (level, new.clone())
-                return
-        if old._requires_grad or new._requires_grad:
-            old.copy_(new)
+            if base is not None and self._view_fn is not None and tangent_of(base) is not None:
+                old = self._view_fn(tangent_of(base))   # a view of a tangent already there: written below
+            else:
+                self._fw = (level, _first_tangent(self, new.clone(), level))   # its own memory: the rule's
+                return                                                       # result may alias an input's
+        if old._requires_grad or new._requires_grad or type(old) is not Tensor or type(new) is not Tensor:
+            old.copy_(new)   # (a tangent batched by vmap: the batched copy_)
         else:
             write_into(old, new._array, "copy_")
     self._fw = (level, old)
+
+
+def _first_tangent(self, new, level):
+    """torch's rule for the first tangent an in-place op gives `self`: on a view whose base has none,
+    the base gets `new` itself when both have its layout, else zeros in its own layout of which the
+    view's tangent is the view, so that the base sees it; the tangent is then laid out as self."""
+    base = self._base
+    if base is not None and self._view_fn is not None:
+        if same_layout(new, base) and same_layout(new, self):
+            base._fw = (level, new)
+        else:
+            base_t = forward_ad.zeros_in_layout(new, base)
+            base._fw = (level, base_t)
+            view_t = self._view_fn(base_t)
+            view_t.copy_(new)
+            new = view_t
+    if not same_layout(new, self):
+        new = to_layout_of(new, self)
+    return new
 
 
 # --- the rules --------------------------------------------------------------------------------
@@ -145,13 +166,13 @@ def _element_wise(spec, args, tangents, outs):
             t = tangents[node_cls._diff_args[target]]
             if t is None:
                 continue
-            if t._array.shape != out._array.shape:
+            if t.shape != out.shape:
                 t = t.expand(out.shape)
-            complex_ = t._array.dtype.kind == "c"
+            complex_ = t.dtype.is_complex
             r = fn([t.conj() if complex_ else t], mask, *saved)
             if len(targets) > 1:
                 r = r[k]
-            if complex_ or r._array.dtype.kind == "c":
+            if complex_ or r.dtype.is_complex:
                 r = r.conj()
             total = r if total is None else total + r
     return (total,) + (None,) * (len(outs) - 1) if spec.multi_out else total

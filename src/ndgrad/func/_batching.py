@@ -21,10 +21,17 @@ with per-sample shapes as its metadata; its backward formula later runs through 
 So grad of vmap and vmap of grad both differentiate batched computations, and nested vmaps
 (jacrev(jacrev(f)), hessian, per-sample gradients of a vmapped model) stay batched.
 
+Forward AD inside the function (a dual level opened there, as torch's legacy vmap tests do): a
+tangent may be a batched tensor while its primal is not (`make_dual(x, batched_tangent)`); the
+tangent rules of every op run on it through the hook, so tangents stay batched, and forward AD's
+layout checks read a batched tangent's per-sample strides (`_layout`). As torch, vmap hands back
+the very tensor a batched one wraps (`remove_level`): an input returned untouched, a tangent kept.
+
 What the native path cannot do it refuses (`Fallback`), and vmap then runs its loop over whole
-samples: an in-place op on batched data, a look at a batched tensor's values from code that is
-not batch-aware (item(), printing, numpy(), indexing, iteration, `.data`, or reading the array
-from any module outside `_AWARE`), and randomness other than 'error'.
+samples: an in-place op on batched data that autograd records (or that writes into a view its
+batching rule had to copy), a look at a batched tensor's values from code that is not batch-aware
+(item(), printing, numpy(), indexing, iteration, `.data`, or reading the array from any module
+outside `_AWARE`), and randomness other than 'error'.
 """
 import collections
 import inspect
@@ -34,7 +41,8 @@ import sys
 
 import numpy as np
 
-from ..autograd import record
+from ..autograd import forward_ad, record
+from ..autograd.forward_ad import state as fw_state
 from ..autograd.grad_mode import state as grad_state
 from ..autograd.node import Node, _next_seq, edge
 from ..ops import _registry
@@ -42,15 +50,20 @@ from ..ops._torch_function import _disabled_torch_function_impl
 from .._tensor import Tensor
 from ..ops.reduction import _mean_dim, _sum_dim
 from ..derivatives import formulas
+from ..derivatives.forward import _keep_in_saved
 from ..ops.creation import zeros_like
+from ..ops.dual import _zeros_in_layout
 from ..ops.nested import _nested
-from ..ops.shape import _inplace_view, _reshape
+from ..ops.shape import _inplace_view, _reshape, _shape_str, _storage
 from .._tensor import Size, Tensor
 
 
 class Fallback(BaseException):
     """The native path cannot run this function: vmap loops instead (a BaseException, so that a
     user's `except Exception` cannot swallow it and go on with batched data)."""
+
+
+COPY = object()   # see Batched._batched_base
 
 
 class InplaceError(RuntimeError):
@@ -75,8 +88,9 @@ _AWARE = frozenset({"ndgrad.autograd.engine", "ndgrad.autograd.gradient_checks",
                     "ndgrad.ops._registry", "ndgrad._tensor", __name__})
 # functions that read it only for its type, dtype or backend (zeros_like/ones_like: of the per-sample shape, the
 # same for every sample), its contiguity (_reshape), or to put a view op's array into self (t_(), squeeze_())
+# (and _keep_in_saved: which saved value holds an output's array)
 _AWARE_CODE = frozenset(f.__code__ for f in (_inplace_view, _nested, zeros_like, formulas.conj, formulas._is_tensor,
-                                             _reshape))
+                                             _reshape, _keep_in_saved))
 # views of the physical values: refused from anywhere during a native run
 _PHYSICAL = frozenset({"item", "tolist", "numpy", "data", "stride", "storage_offset", "untyped_storage",
                        "data_ptr", "resize_", "resize_as_", "grad", "backward", "as_strided",
@@ -90,6 +104,12 @@ class Batched(Tensor):
     """A tensor batched over vmap levels `levels` (a class attribute of the per-levels subclass)."""
     __slots__ = ()
     levels = ()
+    # (out_dim, array, grad_fn, requires_grad, plain tensor): the plain tensor this one is, batched at
+    # out_dim, while its array and history are those (see remove_level)
+    _value = None
+    # a view op's output: the batched tensor whose memory it views (see remove_level), or COPY where
+    # the op's batching rule had to copy (an in-place write into it would not reach its base)
+    _batched_base = None
     __torch_function__ = _disabled_torch_function_impl   # an implementation device: ops see a Tensor
 
     def _read(self):
@@ -224,7 +244,8 @@ def _tensor_args(args):
 
 
 # --- rules: each returns the physical output array(s), or None for the fallback ------------------
-_DIM_NAMES = frozenset({"dim", "dim0", "dim1", "dim2", "dims", "source", "destination", "start_dim", "end_dim"})
+_DIM_NAMES = frozenset({"dim", "dim0", "dim1", "dim2", "dims", "source", "destination", "start_dim", "end_dim",
+                        "axis1", "axis2"})
 _SIZE_NAMES = frozenset({"size", "shape", "sizes", "input_sizes", "input_size"})
 _params = {}
 
@@ -403,11 +424,48 @@ def _reduce_all(over_dims):
 def _matrix_t(spec, args, levels):
     t = args[0]
     a = _aligned(t, levels, t.ndim)
-    return np.swapaxes(a, -1, -2).copy() if t.ndim == 2 else a.copy()
+    return np.swapaxes(a, -1, -2) if t.ndim == 2 else a.view()   # a view, as t() is
+
+
+def _as_strided(spec, args, levels):
+    """torch's as_strided batching rule: each sample's view of the memory, shifted by the batch dims'
+    strides; refused when the batch dims are not outermost in memory, or when a sample's view would
+    reach memory outside that sample."""
+    t = args[0]
+    if any(isinstance(a, Batched) for a in args[1:]):
+        return None
+    size, stride = tuple(args[1]), tuple(args[2])
+    offset = args[3] if len(args) > 3 else None
+    a = _aligned(t, levels)
+    k = len(levels)
+    strides = [st // a.itemsize for st in a.strides]
+    if a.ndim > k and k and min(strides[:k]) < max(strides[k:]):
+        raise RuntimeError("vmap: Calling Tensor.as_strided is not supported unless the batch dims being vmapped "
+                           "over are at the front of the tensor (in memory layout). When they are not at the front "
+                           "of the tensor this operation can be error prone so we actively discourage it; please "
+                           "file us a bug report and/or try to express the as_strided operation in terms of PyTorch "
+                           "view operations")
+    base = _storage(a)[1]
+    start = base if offset is None else offset
+    end = _extent(size, stride, start)
+    if end and (start < base or end > _extent(a.shape[k:], strides[k:], base)):
+        raise RuntimeError(f"result = tensor.as_strided({_shape_str(size)},{_shape_str(stride)},{start})can access "
+                           f"memory outside of `tensor`. `result` can access somememory in range [{start}, {end}], "
+                           f"but `tensor` can only access some memory in range [{base}, "
+                           f"{_extent(a.shape[k:], strides[k:], base)}]. This is not supported inside of vmap, "
+                           "please try torewrite the `as_strided` call as a sequence of PyTorch view operations")
+    return _run(spec, (Tensor._make(a, False, None, 0), a.shape[:k] + size, tuple(strides[:k]) + stride, start))
+
+
+def _extent(size, stride, offset):
+    """One past the last element a view reaches (0 when empty), as torch counts it."""
+    if not all(size):
+        return 0
+    return offset + 1 + sum((n - 1) * st for n, st in zip(size, stride))
 
 
 _RULES = {
-    "t": _matrix_t,
+    "t": _matrix_t, "as_strided": _as_strided,
     "mm": _matmul_like(_mm), "matmul": _matmul_like(_mm), "mv": _matmul_like(_mm), "dot": _matmul_like(_mm),
     "bmm": _matmul_like(_mm), "linear": _matmul_like(_linear), "addmm": _matmul_like(_addmm, 2),
     "sum": _reduce_all(_sum_dim), "mean": _reduce_all(_mean_dim),
@@ -485,10 +543,18 @@ def _rule(spec):
     return rule
 
 
+# ops that do not read an argument, whose batch dims then do not batch the result: `_make_dual` views its
+# primal; forward AD attaches the tangent (batched or not) to the dual afterwards, as torch's legacy vmap
+_UNREAD = {"_make_dual": 1}
+
+
 def hook(spec, args, inplace=False):
     """`_registry.profile_op` during the native run."""
     levels = ()
     grad = False
+    unread = _UNREAD.get(spec.name)
+    if unread is not None and isinstance(args[unread], Batched):
+        args = (*args[:unread], args[0], *args[unread + 1:])   # the forward ignores it: a stand-in of its shape
     for a in args:
         if isinstance(a, Tensor):
             own = type(a).levels if isinstance(a, Batched) else ()
@@ -501,6 +567,8 @@ def hook(spec, args, inplace=False):
         if own and own != levels:
             levels = own if not levels else tuple(sorted(set(levels) | set(own)))
     if not levels:
+        if fw_state.level is not None:   # tangents may be batched: their rules run batched, their reads guarded
+            return _plain(_registry.call_inplace if inplace else _registry.call, spec, args)
         return _raw(_registry.call_inplace if inplace else _registry.call, spec, args)
     if inplace:
         if not isinstance(args[0], Batched) or levels_of(args[0]) != levels:
@@ -509,14 +577,43 @@ def hook(spec, args, inplace=False):
                                "to `other` being vmapped over but `self` not being vmapped over in a vmap. Please try "
                                "to use out-of-place operators instead of inplace arithmetic. If said operator is "
                                "being called inside the PyTorch framework, please file a bug report instead.")
-        raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
+        if grad and grad_state.enabled:
+            raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
+        return _inplace(spec, args)
     arrays = _raw(_batched_forward, spec, args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
+    if spec.view and isinstance(args[0], Batched) and levels_of(args[0]) == levels:
+        base = args[0] if args[0]._batched_base is None else args[0]._batched_base
+        for o in outs:
+            o._batched_base = base if base is not COPY and np.may_share_memory(physical(o), physical(base)) \
+                else COPY
     if spec.node_cls is not None and grad_state.enabled and (grad or any(
             isinstance(x, Tensor) and x.requires_grad for a in args if type(a) in (list, tuple) for x in a)):
         _raw(_record, spec, args, outs)
+    if fw_state.level is not None:   # forward AD: the tangents, batched where their inputs' are
+        _registry.propagate_tangents(spec, args, outs)
     return outs if type(arrays) is tuple else outs[0]
+
+
+def _inplace(spec, args):
+    """An in-place op on a batched tensor that records no history: computed batched, written into self's
+    array (its operands are batched over self's levels at most)."""
+    self = args[0]
+    if self._batched_base is COPY:
+        raise Fallback(f"{spec.name} into a view that batching copied")
+    res = hook(spec, args)
+    if type(res) is tuple:
+        res = res[0]
+    if fw_state.level is not None:
+        new = forward_ad.tangent_of(res)
+        old = forward_ad.tangent_of(self if self._base is None or self._fw is not None else self._base)
+        if new is not None and old is not None and not set(levels_of(new)) <= set(levels_of(old)):
+            raise Fallback("a batched tangent written into an unbatched one")   # (before self is written)
+    _raw(record.write_into, self, physical(res), spec.name)
+    if fw_state.level is not None:
+        _registry.inplace_tangents(self, res)
+    return self
 
 
 def _wrap_out(a, cls):
@@ -591,6 +688,8 @@ def batched_call(fn, *args):
     try:
         return fn(*args)
     except Fallback as e:
+        if state.active > 1 and state.running:   # within a native run (a tangent rule's op): vmap loops
+            raise
         raise NotImplementedError(f"vmap: the backward of a batched computation needs what vmap cannot batch ({e}); "
                                   "differentiate inside the vmapped function instead") from None
     finally:
@@ -612,6 +711,17 @@ def _raw(fn, *args):
         return fn(*args)
     finally:
         state.raw, _registry.profile_op = raw, hooked
+
+
+def _plain(fn, *args):
+    """fn(*args) without the hook (an op on unbatched tensors), batched arrays still guarded: an op on
+    them (a batched tangent's) goes back through the hook (`_registry.batched`)."""
+    hooked = _registry.profile_op
+    _registry.profile_op = None
+    try:
+        return fn(*args)
+    finally:
+        _registry.profile_op = hooked
 
 
 def new_level():
@@ -682,12 +792,40 @@ def move(t, kind, level, dim=None, size=None):
 
 def add_level(t, dim, level):
     """t mapped over its (logical) dim `dim` at vmap level `level`."""
-    return move(t, "add", level, dim)
+    out = move(t, "add", level, dim)
+    if not levels_of(t):
+        out._value = (dim, physical(out), out._fn, out._requires_grad, t)
+    return out
 
 
 def remove_level(t, level, out_dim):
-    """t's level `level` made its logical dim `out_dim` (t must be batched over it)."""
-    return move(t, "remove", level, out_dim)
+    """t's level `level` made its logical dim `out_dim` (t must be batched over it). As torch, the plain
+    tensor a batched one wraps comes back as itself: vmap's input when it is returned untouched at
+    its in_dim, and one tensor for an output returned twice."""
+    last = levels_of(t) == (level,)
+    v = t._value
+    if last and v is not None and v[0] == out_dim and v[1] is physical(t) and v[2] is t._fn and \
+            v[3] == t._requires_grad:
+        return v[4]
+    out = move(t, "remove", level, out_dim)
+    if last:
+        base = t._batched_base
+        if base is not None and base is not COPY and not t.requires_grad and not base.requires_grad:
+            _view_of(out, remove_level(base, level, out_dim))
+        t._value = (out_dim, physical(t), t._fn, t._requires_grad, out)
+    return out
+
+
+def _view_of(t, base):
+    """Plain t made a view of plain `base` (as the tensors the batched ones wrap are, in torch), when it
+    views base's memory; its view function is its geometry on base's memory."""
+    if t._base is not None or base._base is not None or not np.may_share_memory(physical(t), physical(base)):
+        return
+    geometry = (t.shape, t.stride(), t.storage_offset())
+
+    def view_fn(b, symint_visitor_fn=None, tensor_visitor_fn=None):
+        return b.as_strided(*geometry)
+    t._base, t._vc, t._view_version, t._view_fn = base, base._vc, base._vc[0], view_fn
 
 
 def settle(g, keep):
@@ -711,3 +849,28 @@ def run_native(func, batched_args, kwargs):
     finally:
         state.active -= 1
         _registry.profile_op = prev
+
+
+# --- forward AD's tangents batched over vmap levels ---------------------------------------------
+def _layout(t):
+    """A batched tangent's per-sample strides and its storage offset; no storage size (its storage
+    holds every sample: torch skips that check for batched tangents)."""
+    if not isinstance(t, Batched):
+        return forward_ad._layout(t)
+    a = physical(t)
+    return tuple(st // a.itemsize for st in a.strides[len(levels_of(t)):]), _storage(a)[1], None
+
+
+def _zeros_like_layout(t, primal):
+    """Zeros for tangent t laid out as primal, batched as t (its batch dims first)."""
+    if not isinstance(t, Batched):
+        return _zeros_in_layout(t, primal)
+    if isinstance(primal, Batched):
+        raise Fallback("the layout of a batched primal's tangent")
+    out = _raw(_zeros_in_layout, Tensor._make(physical(t), False, None, 0), primal, len(levels_of(t)))
+    out.__class__ = batched_class(levels_of(t))
+    return out
+
+
+forward_ad.layout_of = _layout
+forward_ad.zeros_in_layout = _zeros_like_layout

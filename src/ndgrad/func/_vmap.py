@@ -20,8 +20,8 @@ not depend on the batch: the native path knows; the loop returns it once and rai
 samples disagree.
 Not reproduced: torch's error for in-place writes of batched values into captured tensors when
 the loop runs (the native path raises it), a size-0 batch on the loop (no sample to learn the
-output shapes from), and forward AD on batched tangents (jvp inside vmap runs as a double vjp;
-dual tensors made inside a vmapped function send it to the loop).
+output shapes from), and torch.func.vmap's refusal of make_dual inside the function (ndgrad batches
+the tangent, as torch's legacy vmap does; a vmap started inside a dual level runs the loop).
 """
 import functools
 
