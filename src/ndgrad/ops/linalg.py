@@ -849,3 +849,18 @@ def spmm(input, mat2):
                 [1.]])
     """
     return mm(input, mat2)
+
+
+@register()
+def dsmm(input, mat2):
+    """The older name of :func:`ndgrad.mm` for a sparse `input` times a dense `mat2` (a dense result); like
+    torch's, it takes any operands :func:`ndgrad.mm` takes.
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
+        >>> torch.dsmm(s, torch.tensor([[1.0], [3.0]]))
+        tensor([[6.],
+                [1.]])
+    """
+    return mm(input, mat2)
