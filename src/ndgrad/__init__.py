@@ -265,6 +265,8 @@ from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss 
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
 from . import functional, overrides, signal, storage, torch_version  # noqa: E402,F401
+from .random import thread_safe_generator  # noqa: E402,F401
+from .signal import windows  # noqa: E402,F401  (torch re-exports torch.signal.windows at the top level)
 from . import library  # noqa: E402,F401  (torch.library: custom ops; their namespaces land in ndgrad.ops)
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
