@@ -14,6 +14,7 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
                            set_detect_anomaly)
 from .grad_mode import (_force_original_view_tracking, _is_view_replay_enabled,  # noqa: F401
                         is_multithreading_enabled, set_multithreading_enabled)
+from .grad_mode import enforce_grad_layout_policy  # noqa: F401,E402
 from .variable import Variable  # noqa: F401
 from .grad_mode import _is_view_replay_enabled as is_view_replay_enabled  # noqa: F401,E402
 from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
