@@ -19,6 +19,7 @@ from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compres
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
                              unsupported)
 from .._tensor import Tensor, _wrap_dim
+from ..autograd import grad_mode, record
 from .creation import tensor, zeros
 
 
@@ -381,6 +382,81 @@ def _sparse_mask(input, mask, src_layout, src_blocksize):
 @_method
 def sparse_mask(self, mask):
     return _sparse_mask(self, mask, *_source(self))
+
+
+# resize_as_sparse_: self (COO) takes the template's size and sparse/dense dims, keeping its entries (torch's
+# sparse_resize_ rules). An op out of place records torch's NotImplemented node; the public form moves the
+# result's storage and history into self.
+_RESIZE_OPTIONS = (" on a non-empty sparse tensor is not supported.\nYou could try the following options:\n1. If you "
+                   "need an empty sparse tensor of this size, call `x = torch.sparse_coo_tensor(size)`.\n2. If you "
+                   "need to resize this tensor, you have the following options:\n    1. For both sparse and dense "
+                   "dimensions, keep the number of them constant and the size of them non-shrinking, and then try "
+                   "the same call again.\n    2. Or, create a new sparse tensor with the correct indices and values "
+                   "from this sparse tensor.")
+
+
+@op("resize_as_sparse_", public=False)
+def _resize_as_sparse(input, the_template):
+    layouts = _layout(input), _layout(the_template)
+    if any(x in COMPRESSED for x in layouts):
+        if all(x in COMPRESSED for x in layouts):
+            raise NotImplementedError("ndgrad: resize_as_sparse_ of a sparse compressed tensor")
+        which = "src" if layouts[0] in COMPRESSED else "self"
+        raise RuntimeError(f"resize_as_sparse_compressed_: {which}  expected sparse compressed tensor layout but got "
+                           f"{NAMES[sparse_coo]}")
+    if not isinstance(input, COO):
+        if not isinstance(the_template, COO):
+            raise unsupported("resize_as_sparse_", input)
+        raise RuntimeError("resize_as_sparse_: expected a sparse COO self, got a strided one")   # (torch: an assert)
+    shape = tuple(the_template.shape)
+    sparse_dim = the_template.sparse_dim if isinstance(the_template, COO) else 0
+    dense_dim = len(shape) - sparse_dim
+    if not input.nnz:
+        return COO(np.zeros((sparse_dim, 0), np.int64), np.zeros((0,) + shape[sparse_dim:], input.dtype), shape,
+                   input.coalesced)
+    old_sparse, old_dense = input.sparse_dim, input.ndim - input.sparse_dim
+    for kind, old, new in (("sparse", old_sparse, sparse_dim), ("dense", old_dense, dense_dim)):
+        if old != new:
+            raise RuntimeError(f"changing the number of {kind} dimensions (from {old} to {new}){_RESIZE_OPTIONS}")
+    for kind, old, new in (("sparse", input.shape[:sparse_dim], shape[:sparse_dim]),
+                           ("dense", input.shape[sparse_dim:], shape[sparse_dim:])):
+        if any(n < o for o, n in zip(old, new)):
+            raise RuntimeError(f"shrinking the size of {kind} dimensions (from {list(old)} to {list(new)})"
+                               f"{_RESIZE_OPTIONS}")
+    values = input.values
+    if values.shape[1:] != shape[sparse_dim:]:   # grown dense dims: new elements (uninitialized in torch) are 0
+        values = np.zeros((input.nnz,) + shape[sparse_dim:], values.dtype)
+        values[(slice(None),) + tuple(slice(n) for n in input.shape[sparse_dim:])] = input.values
+    return COO(input.indices, values, shape, input.coalesced)
+
+
+@register(method=True)
+def resize_as_sparse_(input, the_template):
+    """Resizes the sparse COO tensor `input` in place to the size, sparse and dense dimensions of
+    `the_template`. A tensor with entries keeps them: its numbers of sparse and dense dimensions cannot
+    change and its sizes cannot shrink; an empty one takes any size.
+
+    Args:
+        input (Tensor): the sparse COO tensor to resize.
+        the_template (Tensor): gives the size and dimensions.
+
+    Returns:
+        Tensor: `input`.
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+        >>> torch.resize_as_sparse_(s, torch.zeros(3, 3).to_sparse()).shape
+        torch.Size([3, 3])
+    """
+    if grad_mode.state.enabled and input.requires_grad:
+        record.check_leaf_inplace(input)
+    res = _resize_as_sparse(input, the_template)
+    input._array = res._array
+    input._vc[0] += 1
+    if res._fn is not None:
+        record.rebase_history(input, res._fn)
+    return input
 
 
 # ---- constructors -------------------------------------------------------------------------------------
