@@ -509,6 +509,7 @@ if _typing.TYPE_CHECKING:
     from ndgrad.ops._torch_function import (DisableTorchFunction as DisableTorchFunction,  # noqa: F401,F811
         DisableTorchFunctionSubclass as DisableTorchFunctionSubclass)
     from ndgrad.ops.shape import as_strided_ as as_strided_  # noqa: F401,F811
+    from ndgrad.random import thread_safe_generator as thread_safe_generator  # noqa: F401,F811
     from ndgrad.serialization import (load as load, save as save)  # noqa: F401,F811
 
     __all__ = ["BFloat16Storage", "BFloat16Tensor", "BoolStorage", "BoolTensor", "ByteStorage", "ByteTensor",
@@ -540,9 +541,9 @@ if _typing.TYPE_CHECKING:
         "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",
         "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
         "set_warn_always", "short", "signal", "sparse", "sparse_bsc", "sparse_bsr", "sparse_coo",
-        "sparse_csc", "sparse_csr", "special", "storage", "strided", "tensortype", "to_dlpack",
-        "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32", "uint64", "uint8",
-        "use_deterministic_algorithms", "utils", "version", "vmap"]
+        "sparse_csc", "sparse_csr", "special", "storage", "strided", "tensortype", "thread_safe_generator",
+        "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32", "uint64",
+        "uint8", "use_deterministic_algorithms", "utils", "version", "vmap", "windows"]
 
-    # the 578 names installed at import (the op registry's functions, ...)
+    # the 594 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...
