@@ -1192,9 +1192,11 @@ def from_file(*args, **kwargs):
 
     Example::
 
-        >>> np.arange(4, dtype=np.float64).tofile("data.bin")
-        >>> torch.from_file("data.bin", size=4, dtype=torch.float64)
-        tensor([0., 1., 2., 3.], dtype=torch.float64)
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "data.bin")
+        >>> torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64).numpy().tofile(path)
+        >>> torch.from_file(path, size=3, dtype=torch.float64)
+        tensor([0., 1., 2.], dtype=torch.float64)
     """
     _, (filename, shared, size, dtype, layout, device, pin_memory, requires_grad) = _from_file_args.parse(args, kwargs)
     if layout is not None and layout is not strided:

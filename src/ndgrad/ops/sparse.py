@@ -306,6 +306,16 @@ def row_indices(self):
 # On the CPU torch has no SparseCPU kernel for indices_copy/values_copy: a COO tensor is refused.
 @op("values_copy", public="values_copy")
 def values_copy(input):
+    """A copy of the values of a sparse compressed tensor (:meth:`Tensor.values`), with memory of its own.
+    Its gradient reaches the tensor's stored values (``ValuesBackward0_copy``); like torch on the CPU, a COO
+    tensor is refused (NotImplementedError).
+
+    Example::
+
+        >>> c = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).to_sparse_csr()
+        >>> torch.values_copy(c)
+        tensor([1., 2.])
+    """
     if isinstance(input, COO):
         raise unsupported("values_copy", input)
     return values.__wrapped__(input).copy()
@@ -317,7 +327,16 @@ def _accessor_copy(name, layouts, what, field):
             raise unsupported(name, input._array)
         return _int_tensor(getattr(_expect(input, layouts, what, name[:-5]), field).copy())
     accessor_copy.__name__ = accessor_copy.__qualname__ = name
-    accessor_copy.__doc__ = f"A copy of :meth:`Tensor.{name[:-5]}` (memory of its own, not the tensor's)."
+    accessor_copy.__doc__ = (f"A copy of :meth:`Tensor.{name[:-5]}` (memory of its own, not the tensor's); like "
+                             "torch on the CPU, a COO tensor is refused (NotImplementedError)" +
+                             (": indices_copy, of COO tensors only, always fails" if name == "indices_copy" else "") +
+                             ".\n\nExample::\n\n" + (
+                                 "    >>> torch.indices_copy(torch.eye(2).to_sparse())\n    Traceback (most recent "
+                                 "call last):\n    ...\n    NotImplementedError: Could not run 'aten::indices_copy' "
+                                 "with arguments from the 'SparseCPU' backend...\n" if name == "indices_copy" else
+                                 "    >>> c = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).to_sparse_"
+                                 f"{'csr' if layouts is ROW_MAJOR else 'csc'}()\n    >>> torch.{name}(c)\n"
+                                 f"    tensor([{'0, 1, 2' if field == 'compressed' else '0, 1'}])\n"))
     return register(name)(accessor_copy)
 
 
@@ -818,6 +837,17 @@ def _sparse_kernel(name, args):
 
 @op("sspaddmm", method=True)
 def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)`` as a sparse COO tensor, for a sparse COO `input` and `mat1` and a
+    strided `mat2`: input's entries as stored (scaled), then every element of the product's rows where
+    `mat1` stores values, uncoalesced. No derivative (as in torch: its node is NotImplemented).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> torch.sspaddmm(s, s, torch.eye(2)).to_dense()
+        tensor([[0., 4.],
+                [0., 0.]])
+    """
     if not _sparse_kernel("sspaddmm", (input, mat1, mat2)):
         raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
     if not isinstance(mat1, COO):
@@ -846,7 +876,15 @@ def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
 @op("smm", method=True)
 def smm(input, mat2):
     """The product of the sparse matrix `input` and the dense `mat2`, as a sparse COO tensor (sspaddmm into
-    an empty sparse tensor)."""
+    an empty sparse tensor).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> torch.smm(s, torch.tensor([[1.0, 1.0], [3.0, 4.0]])).to_dense()
+        tensor([[6., 8.],
+                [0., 0.]])
+    """
     empty = COO(np.zeros((2, 0), np.int64), np.zeros(0, input.dtype), (input.shape[0], mat2.shape[-1])) \
         if isinstance(input, COO) and mat2.ndim else np.zeros(0, input.dtype)
     return sspaddmm.__wrapped__(empty, input, mat2)
@@ -854,12 +892,23 @@ def smm(input, mat2):
 
 @register()
 def saddmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """The older name of :func:`ndgrad.sspaddmm`."""
+    """Alias for :func:`ndgrad.sspaddmm` (torch's older name)."""
     return sspaddmm(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
 @op("hspmm")
 def hspmm(mat1, mat2):
+    """The product of a sparse COO matrix `mat1` and a strided `mat2` as a (1 + 1)-dimensional hybrid COO
+    tensor: one sparse dimension (the rows where `mat1` stores values), whose values are the product's rows.
+    No derivative (as in torch: its node is NotImplemented).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> r = torch.hspmm(s, torch.tensor([[1.0, 1.0], [3.0, 4.0]]))
+        >>> r._indices(), r._values()
+        (tensor([[0]]), tensor([[6., 8.]]))
+    """
     if not _sparse_kernel("hspmm", (mat1, mat2)):
         raise unsupported("hspmm", mat1)
     if isinstance(mat1, COO) and mat1.sparse_dim == 2 and mat2.ndim == 2 and _layout(mat2) is not strided:
@@ -871,7 +920,7 @@ def hspmm(mat1, mat2):
 
 @register()
 def hsmm(mat1, mat2):
-    """The older name of :func:`ndgrad.hspmm`."""
+    """Alias for :func:`ndgrad.hspmm` (torch's older name)."""
     return hspmm(mat1, mat2)
 
 
