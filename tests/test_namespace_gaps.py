@@ -156,11 +156,18 @@ def test_empty_products_are_coalesced():
     lambda T: T.sspaddmm(IN(T).double(), S(T), D(T)),
     lambda T: T.sspaddmm(IN(T), S(T).long(), D(T)),
     lambda T: T.saddmm(T.ones(3, 2), D(T).t(), D(T)),
+    lambda T: T.dsmm(S(T), D(T).t()),
+    lambda T: T.dsmm(D(T), S(T)),
+    lambda T: T.dsmm(S(T), D(T).double()),
+    lambda T: T.dsmm(coo(T, [[0, 1]], [[1.0, 1, 1], [1, 1, 1]], (3, 3)), D(T)),
+    lambda T: T.dsmm(S(T), T.ones(3, 2, 2)),
+    lambda T: T.dsmm(S(T), T.ones(3)),
 ], ids=["hspmm-strided-mat1", "hspmm-sparse-mat2", "hspmm-shape", "hspmm-dtype", "hspmm-hybrid", "hspmm-1d",
         "smm-dense", "smm-strided-mat1", "smm-sparse-mat2", "sspaddmm-shape", "sspaddmm-input-shape", "sspaddmm-3d",
-        "sspaddmm-input-dtype", "sspaddmm-dtype", "saddmm-dense"])
+        "sspaddmm-input-dtype", "sspaddmm-dtype", "saddmm-dense", "dsmm-shape", "dsmm-dense-sparse", "dsmm-dtype",
+        "dsmm-hybrid", "dsmm-3d", "dsmm-1d"])
 def test_product_errors(call):
-    assert same_error(call)
+    assert same_error(call, (RuntimeError, IndexError))
 
 
 def test_hspmm_refuses_strided_and_compressed():
