@@ -265,6 +265,8 @@ from .nn.functional.distance import triplet_margin_loss as _triplet_margin_loss 
 from .ops.loss import _reduction_name  # noqa: E402
 from . import random, version  # noqa: E402,F401
 from . import functional, overrides, signal, storage, torch_version  # noqa: E402,F401
+from .random import thread_safe_generator  # noqa: E402,F401
+from .signal import windows  # noqa: E402,F401  (torch re-exports torch.signal.windows at the top level)
 from . import library  # noqa: E402,F401  (torch.library: custom ops; their namespaces land in ndgrad.ops)
 from .ops._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: E402,F401
 legacy_contiguous_format = contiguous_format   # torch's old name for it, the same object
@@ -507,6 +509,7 @@ if _typing.TYPE_CHECKING:
     from ndgrad.ops._torch_function import (DisableTorchFunction as DisableTorchFunction,  # noqa: F401,F811
         DisableTorchFunctionSubclass as DisableTorchFunctionSubclass)
     from ndgrad.ops.shape import as_strided_ as as_strided_  # noqa: F401,F811
+    from ndgrad.random import thread_safe_generator as thread_safe_generator  # noqa: F401,F811
     from ndgrad.serialization import (load as load, save as save)  # noqa: F401,F811
 
     __all__ = ["BFloat16Storage", "BFloat16Tensor", "BoolStorage", "BoolTensor", "ByteStorage", "ByteTensor",
@@ -538,9 +541,9 @@ if _typing.TYPE_CHECKING:
         "set_deterministic_debug_mode", "set_float32_matmul_precision", "set_flush_denormal",
         "set_grad_enabled", "set_num_interop_threads", "set_num_threads", "set_printoptions",
         "set_warn_always", "short", "signal", "sparse", "sparse_bsc", "sparse_bsr", "sparse_coo",
-        "sparse_csc", "sparse_csr", "special", "storage", "strided", "tensortype", "to_dlpack",
-        "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32", "uint64", "uint8",
-        "use_deterministic_algorithms", "utils", "version", "vmap"]
+        "sparse_csc", "sparse_csr", "special", "storage", "strided", "tensortype", "thread_safe_generator",
+        "to_dlpack", "torch_version", "triplet_margin_loss", "typename", "uint16", "uint32", "uint64",
+        "uint8", "use_deterministic_algorithms", "utils", "version", "vmap", "windows"]
 
-    # the 578 names installed at import (the op registry's functions, ...)
+    # the 594 names installed at import (the op registry's functions, ...)
     def __getattr__(name: str) -> _Any: ...

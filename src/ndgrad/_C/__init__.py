@@ -13,6 +13,8 @@ from ..autograd.forward_ad import _is_fwd_grad_enabled
 from ..autograd.grad_mode import (_is_view_replay_enabled, _set_grad_enabled, _set_multithreading_enabled,
                                   is_grad_enabled, is_inference_mode_enabled, state as _state)
 from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading_enabled
+from ..autograd.grad_mode import (_is_grad_layout_enforcement_enabled,  # noqa: F401
+                                  _set_grad_layout_enforcement_enabled)
 from ..autograd.graph import increment_version as _increment_version  # noqa: F401
 from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401

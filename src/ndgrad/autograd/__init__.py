@@ -14,6 +14,7 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
                            set_detect_anomaly)
 from .grad_mode import (_force_original_view_tracking, _is_view_replay_enabled,  # noqa: F401
                         is_multithreading_enabled, set_multithreading_enabled)
+from .grad_mode import enforce_grad_layout_policy  # noqa: F401,E402
 from .variable import Variable  # noqa: F401
 from .grad_mode import _is_view_replay_enabled as is_view_replay_enabled  # noqa: F401,E402
 from .record import _unsafe_preserve_version_counter  # noqa: F401,E402
@@ -46,7 +47,8 @@ if _typing.TYPE_CHECKING:
     from ndgrad.autograd.function import (Function as Function, FunctionCtx as FunctionCtx,  # noqa: F401,F811
         once_differentiable as once_differentiable)
     from ndgrad.autograd.grad_mode import (_is_view_replay_enabled as is_view_replay_enabled,  # noqa: F401,F811
-        enable_grad as enable_grad, inference_mode as inference_mode, is_grad_enabled as is_grad_enabled,
+        enable_grad as enable_grad, enforce_grad_layout_policy as enforce_grad_layout_policy,
+        inference_mode as inference_mode, is_grad_enabled as is_grad_enabled,
         is_inference_mode_enabled as is_inference_mode_enabled,
         is_multithreading_enabled as is_multithreading_enabled, no_grad as no_grad,
         set_grad_enabled as set_grad_enabled, set_multithreading_enabled as set_multithreading_enabled)
@@ -61,10 +63,10 @@ if _typing.TYPE_CHECKING:
     from ndgrad.profiler import ProfilerActivity as ProfilerActivity  # noqa: F401,F811
 
     __all__ = ["Function", "FunctionCtx", "GradcheckError", "GradientEdge", "Node", "ProfilerActivity",
-        "SavedTensor", "Variable", "backward", "detect_anomaly", "enable_grad", "engine", "function",
-        "functional", "grad", "gradcheck", "gradgradcheck", "graph", "handle_torch_function",
-        "has_torch_function", "inference_mode", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
-        "is_grad_enabled", "is_inference_mode_enabled", "is_multithreading_enabled", "is_tensor_like",
-        "is_view_replay_enabled", "kineto_available", "no_grad", "once_differentiable", "profiler",
-        "profiler_util", "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled",
+        "SavedTensor", "Variable", "backward", "detect_anomaly", "enable_grad", "enforce_grad_layout_policy",
+        "engine", "function", "functional", "grad", "gradcheck", "gradgradcheck", "graph",
+        "handle_torch_function", "has_torch_function", "inference_mode", "is_anomaly_check_nan_enabled",
+        "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled", "is_multithreading_enabled",
+        "is_tensor_like", "is_view_replay_enabled", "kineto_available", "no_grad", "once_differentiable",
+        "profiler", "profiler_util", "set_detect_anomaly", "set_grad_enabled", "set_multithreading_enabled",
         "tensor_methods"]

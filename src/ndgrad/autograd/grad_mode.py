@@ -23,6 +23,7 @@ class _State(threading.local):
         self.view_replay = False    # regenerate views after in-place by replaying their view ops, not as_strided
         self.multithreading = True  # torch keeps it per thread too; ndgrad's engine runs on the caller's thread
         self.fw_grad = True         # forward AD computes tangents (off: dual tensors act as plain ones)
+        self.grad_layout = True     # AccumulateGrad keeps a gradient only when it is strided like its leaf
 
 
 state = _State()
@@ -377,4 +378,53 @@ class set_multithreading_enabled(_Mode):
 
     def __exit__(self, *exc):
         state.multithreading = self._prev_mt
+        return False
+
+
+def _is_grad_layout_enforcement_enabled():
+    """Whether a leaf's first gradient must follow the layout contract (see enforce_grad_layout_policy)."""
+    return state.grad_layout
+
+
+def _set_grad_layout_enforcement_enabled(mode):
+    state.grad_layout = bool(mode)
+
+
+class enforce_grad_layout_policy(_Mode):
+    """Whether a leaf's ``.grad`` must be strided like the leaf (the layout contract: like a dense leaf,
+    row-major otherwise), which the accumulation of a first gradient ensures by copying when needed.
+
+    With ``enable=False`` a gradient nothing else refers to becomes ``.grad`` as it is, strides
+    included, instead of being copied into the leaf's layout; a gradient that must be copied anyway
+    (one the caller still holds) is still laid out like the leaf. The flag is per thread, set when the
+    object is created (as a function call it stays set) and restored on leaving ``with`` (as a
+    decorator, set on each call only).
+
+    Args:
+        enable (bool): whether to enforce the contract (``True``, the default) or relax it.
+
+    Example::
+
+        >>> p = torch.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()
+        >>> with torch.autograd.enforce_grad_layout_policy(False):
+        ...     (p * torch.ones(4, 2, 3)).sum().backward()
+        >>> p.grad.stride()
+        (6, 3, 1)
+    """
+
+    def __init__(self, enable=True):
+        self.prev = state.grad_layout
+        state.grad_layout = bool(enable)
+        self.mode = enable
+        self._args = (enable,)
+
+    def __call__(self, fn):
+        state.grad_layout = self.prev   # as a decorator it must not switch the policy now
+        return super().__call__(fn)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        state.grad_layout = self.prev
         return False

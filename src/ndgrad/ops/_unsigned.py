@@ -62,6 +62,7 @@ KERNELS = {
     "channel_shuffle": "channel_shuffle", "pixel_shuffle": "pixel_shuffle", "pixel_unshuffle": "pixel_unshuffle",
     "tril": "tril", "triu": "triu", "trace": "trace", "histc": "aminmax_cpu", "isin": "isin_default_cpu",
     "rot90": "flip_cpu",
+    "hash_tensor": "xor_sum_cpu",
     "logcumsumexp": "logcumsumexp_out_cpu", "cummin": "cummin_cpu", "cummax": "cummax_cpu",
     "clamp": lambda input, min=None, max=None: ("clamp_scalar_cpu" if min is not None and max is not None else
                                                 "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"),

@@ -7,7 +7,9 @@ torch's schema strings, ops/_schema.py, whose parser gives torch's TypeErrors), 
 error messages. The random factories live in `random.py` and share the helpers here.
 """
 import math
+import mmap
 import operator
+import os
 import sys
 import types
 import warnings
@@ -20,6 +22,7 @@ from ._schema import Parser
 from . import _unsigned
 from .shape import _alias, _plain_size, _strided
 from .._meta_array import NO_DATA, MetaArray
+from .._sparse_array import BACKEND, strided
 from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, format_order, legacy_array, preserve_format,
                        resolved_data)
 from ..autograd.grad_mode import state
@@ -1164,6 +1167,71 @@ def _from_buffer(buffer, d, count=-1, offset=0):
                       "to a tensor. This type of warning will be suppressed for the rest of this program.")
         data = data.copy()
     return data
+
+
+_from_file_args = Parser("from_file(str filename, bool? shared=None, int? size=0, *, ScalarType? dtype=None, "
+                         "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool requires_grad=False)")
+
+
+@_from_file_args.signature
+def from_file(*args, **kwargs):
+    """A 1-D CPU tensor of `size` elements over a memory-mapped file.
+
+    With ``shared=True`` the mapping is shared (MAP_SHARED): writes to the tensor reach the file, and the
+    file is created, or grown, to hold ``size`` elements. Otherwise (False or None) the mapping is private:
+    the tensor starts as the file's first ``size * itemsize`` bytes (the file must have them) and writes
+    stay in the tensor.
+
+    Args:
+        filename (str): the file.
+        shared (bool, optional): whether writes reach the file. Default: ``None`` (they do not).
+        size (int, optional): the number of elements. Default: ``0``.
+        dtype (torch.dtype, optional): the dtype the bytes are read as. Default: the default float dtype.
+        layout, device, pin_memory: only the strided CPU tensor in pageable memory exists.
+        requires_grad (bool, optional): whether autograd records operations on it. Default: ``False``.
+
+    Example::
+
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "data.bin")
+        >>> torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64).numpy().tofile(path)
+        >>> torch.from_file(path, size=3, dtype=torch.float64)
+        tensor([0., 1., 2.], dtype=torch.float64)
+    """
+    _, (filename, shared, size, dtype, layout, device, pin_memory, requires_grad) = _from_file_args.parse(args, kwargs)
+    if layout is not None and layout is not strided:
+        raise NotImplementedError(f"Could not run 'aten::from_file' with arguments from the '{BACKEND[layout]}' "
+                                  "backend (a file maps into a strided tensor only).")
+    _check_device("from_file", device)
+    if pin_memory:
+        raise RuntimeError("tensors constructed from a file cannot be pinned")
+    d = _dtype_arg("from_file", dtype)
+    size = size or 0
+    nbytes = size * d.itemsize
+    flags = os.O_RDWR | os.O_CREAT if shared else os.O_RDONLY
+    try:
+        fd = os.open(filename, flags, 0o600)
+    except OSError as e:
+        mode = "read-write" if shared else "read-only"
+        raise RuntimeError(f"unable to open file <{filename}> in {mode} mode: {e.strerror} ({e.errno})") from None
+    try:
+        if nbytes < 0:
+            raise RuntimeError(f"unable to mmap {nbytes} bytes from file <{filename}>: Cannot allocate memory (12)")
+        length = os.fstat(fd).st_size
+        if length < nbytes:
+            if not shared:
+                raise RuntimeError(f"file <{filename}> size <{length}> is smaller than the required mapping size "
+                                   f"<{nbytes}>")
+            os.ftruncate(fd, nbytes)
+        # (mmap cannot map 0 bytes: an empty tensor maps nothing)
+        data = np.frombuffer(mmap.mmap(fd, nbytes, mmap.MAP_SHARED if shared else mmap.MAP_PRIVATE),
+                             dtype=d.np, count=size) if nbytes else np.empty(0, d.np)
+    finally:
+        os.close(fd)
+    return _new(data, requires_grad)
+
+
+register("from_file")(from_file)
 
 
 @register()

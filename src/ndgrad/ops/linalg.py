@@ -14,7 +14,7 @@ import numpy as np
 from ..backends import ARRAY_TYPES, is_array
 
 from .. import _dtype
-from .._sparse_array import COMPRESSED, NAMES, sparse_coo, strided
+from .._sparse_array import COMPRESSED, COO, NAMES, sparse_coo, strided
 from ._registry import OPS, composite, op, register
 from .shape import _unsafe_view, expanded_shape
 
@@ -125,8 +125,28 @@ def _scaled_sum(product, input, beta, alpha):
 
 
 # ---- products -----------------------------------------------------------------------------
+def _check_coo_mm(mat1, dense):
+    """torch's checks of a sparse COO `mat1` times a strided `dense` (its addmm kernel's messages)."""
+    if mat1.sparse_dim != 2:
+        raise RuntimeError(f"addmm: matrices expected, got {mat1.sparse_dim}D tensor")
+    if dense.ndim == 1:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    if dense.ndim != 2:
+        raise RuntimeError(f"addmm: matrices expected, got {dense.ndim}D tensor")
+    if dense.shape[0] != mat1.shape[1]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {mat1.shape[1]}, got {dense.shape[0]}")
+    if dense.dtype != mat1.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.type_word(mat1.dtype)} but found "
+                           f"{_dtype.type_word(dense.dtype)}")
+
+
 @op("mm", method=True)
 def mm(input, mat2):
+    if type(input) is COO and type(mat2) in ARRAY_TYPES:
+        _check_coo_mm(input, mat2)
+    elif type(mat2) is COO and type(input) in ARRAY_TYPES and input.ndim == 2 and mat2.sparse_dim == 2:
+        # computed as (mat2.T @ input.T).T
+        _check_coo_mm(mat2.transpose(), input.T)
     _check_dims("mm", self=(input, 2), mat2=(mat2, 2))
     _check_same_dtype("mm", input, mat2)
     _check_mm("mm", input, mat2)
@@ -845,6 +865,21 @@ def spmm(input, mat2):
 
         >>> s = torch.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
         >>> torch.spmm(s, torch.tensor([[1.0], [3.0]]))
+        tensor([[6.],
+                [1.]])
+    """
+    return mm(input, mat2)
+
+
+@register()
+def dsmm(input, mat2):
+    """The older name of :func:`ndgrad.mm` for a sparse `input` times a dense `mat2` (a dense result); like
+    torch's, it takes any operands :func:`ndgrad.mm` takes.
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
+        >>> torch.dsmm(s, torch.tensor([[1.0], [3.0]]))
         tensor([[6.],
                 [1.]])
     """

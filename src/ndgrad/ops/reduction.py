@@ -26,6 +26,7 @@ from . import _registry
 from ._registry import autocast_as, op, register
 from ._schema import Parser
 from .._dtype import type_word as _type_word
+from .._sparse_array import SparseArray, unsupported
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.forward_ad import tangent_of
 from ..autograd.grad_mode import no_grad
@@ -680,6 +681,35 @@ def any(input, dim=None, keepdim=False):
 @op("count_nonzero", method=True)
 def count_nonzero(input, dim=None):
     return namespace(input).asarray(np.count_nonzero(input, axis=_dims(input.ndim, dim)), dtype=np.int64)
+
+
+@op("hash_tensor", method=True)
+def hash_tensor(input, dim=(), *, keepdim=False, mode=0):
+    """The xor of the bits of input's elements over `dim` (every dim by default), each element first
+    widened to 64 bits (floats to float64, integers and bools to int64): a uint64 fingerprint of the values.
+    `mode` picks the hash; 0 (xor) is the only one.
+
+    Example::
+
+        >>> torch.hash_tensor(torch.tensor([1, 2, -3]))
+        tensor(18446744073709551614, dtype=torch.uint64)
+    """
+    if isinstance(input, SparseArray):
+        raise unsupported("hash_tensor", input)
+    if mode != 0:
+        raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+    if input.dtype.kind in "uc" and input.dtype != np.uint8 or input.dtype.kind == "V":
+        raise NotImplementedError(f'"xor_sum_cpu" not implemented for \'{_type_word(input.dtype)}\'')
+    dims = _dims(input.ndim, dim)
+    if not (isinstance(dim, (tuple, list)) and not dim or dim is None):
+        for d in dims:
+            if input.shape[d] == 0:
+                raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    elif input.size == 0:
+        raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+    wide = input.astype(np.float64 if input.dtype.kind == "f" else np.int64).view(np.uint64)
+    return np.bitwise_xor.reduce(wide, axis=dims, keepdims=keepdim) if dims else wide.copy()
 
 
 # ---- variance and standard deviation ------------------------------------------------------

@@ -8,6 +8,7 @@ backward helpers the formulas call are registered under torch's private names (`
 """
 import numpy as np
 
+from .. import _dtype
 from ..backends import ARRAY_TYPES
 
 from . import _registry
@@ -17,7 +18,8 @@ from ..backends.numpy_backend import sparse as backend_sparse
 from .._sparse_array import (BLOCKED, COMPRESSED, COO, NAMES, ROW_MAJOR, Compressed, SparseArray, matmul,
                              sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided, to_layout,
                              unsupported)
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap_dim
+from ..autograd import grad_mode, record
 from .creation import tensor, zeros
 
 
@@ -300,6 +302,53 @@ def row_indices(self):
                                "row_indices").plain)
 
 
+# the *_copy accessors: torch's functional forms of the accessors above, a result with memory of its own.
+# On the CPU torch has no SparseCPU kernel for indices_copy/values_copy: a COO tensor is refused.
+@op("values_copy", public="values_copy")
+def values_copy(input):
+    """A copy of the values of a sparse compressed tensor (:meth:`Tensor.values`), with memory of its own.
+    Its gradient reaches the tensor's stored values (``ValuesBackward0_copy``); like torch on the CPU, a COO
+    tensor is refused (NotImplementedError).
+
+    Example::
+
+        >>> c = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).to_sparse_csr()
+        >>> torch.values_copy(c)
+        tensor([1., 2.])
+    """
+    if isinstance(input, COO):
+        raise unsupported("values_copy", input)
+    return values.__wrapped__(input).copy()
+
+
+def _accessor_copy(name, layouts, what, field):
+    def accessor_copy(input):
+        if isinstance(input._array, COO):
+            raise unsupported(name, input._array)
+        return _int_tensor(getattr(_expect(input, layouts, what, name[:-5]), field).copy())
+    accessor_copy.__name__ = accessor_copy.__qualname__ = name
+    accessor_copy.__doc__ = (f"A copy of :meth:`Tensor.{name[:-5]}` (memory of its own, not the tensor's); like "
+                             "torch on the CPU, a COO tensor is refused (NotImplementedError)" +
+                             (": indices_copy, of COO tensors only, always fails" if name == "indices_copy" else "") +
+                             ".\n\nExample::\n\n" + (
+                                 "    >>> torch.indices_copy(torch.eye(2).to_sparse())\n    Traceback (most recent "
+                                 "call last):\n    ...\n    NotImplementedError: Could not run 'aten::indices_copy' "
+                                 "with arguments from the 'SparseCPU' backend...\n" if name == "indices_copy" else
+                                 "    >>> c = torch.tensor([[1.0, 0.0], [0.0, 2.0]]).to_sparse_"
+                                 f"{'csr' if layouts is ROW_MAJOR else 'csc'}()\n    >>> torch.{name}(c)\n"
+                                 f"    tensor([{'0, 1, 2' if field == 'compressed' else '0, 1'}])\n"))
+    return register(name)(accessor_copy)
+
+
+indices_copy = _accessor_copy("indices_copy", (sparse_coo,), "sparse coordinate tensor", "indices")
+crow_indices_copy = _accessor_copy("crow_indices_copy", ROW_MAJOR, "sparse row compressed tensor", "compressed")
+col_indices_copy = _accessor_copy("col_indices_copy", ROW_MAJOR, "sparse row compressed tensor", "plain")
+ccol_indices_copy = _accessor_copy("ccol_indices_copy", (sparse_csc, sparse_bsc), "sparse column compressed tensor",
+                                   "compressed")
+row_indices_copy = _accessor_copy("row_indices_copy", (sparse_csc, sparse_bsc), "sparse column compressed tensor",
+                                  "plain")
+
+
 @_method
 def is_coalesced(self):
     return _expect(self, (sparse_coo,), "sparse coordinate tensor", "is_coalesced").coalesced
@@ -352,6 +401,81 @@ def _sparse_mask(input, mask, src_layout, src_blocksize):
 @_method
 def sparse_mask(self, mask):
     return _sparse_mask(self, mask, *_source(self))
+
+
+# resize_as_sparse_: self (COO) takes the template's size and sparse/dense dims, keeping its entries (torch's
+# sparse_resize_ rules). An op out of place records torch's NotImplemented node; the public form moves the
+# result's storage and history into self.
+_RESIZE_OPTIONS = (" on a non-empty sparse tensor is not supported.\nYou could try the following options:\n1. If you "
+                   "need an empty sparse tensor of this size, call `x = torch.sparse_coo_tensor(size)`.\n2. If you "
+                   "need to resize this tensor, you have the following options:\n    1. For both sparse and dense "
+                   "dimensions, keep the number of them constant and the size of them non-shrinking, and then try "
+                   "the same call again.\n    2. Or, create a new sparse tensor with the correct indices and values "
+                   "from this sparse tensor.")
+
+
+@op("resize_as_sparse_", public=False)
+def _resize_as_sparse(input, the_template):
+    layouts = _layout(input), _layout(the_template)
+    if any(x in COMPRESSED for x in layouts):
+        if all(x in COMPRESSED for x in layouts):
+            raise NotImplementedError("ndgrad: resize_as_sparse_ of a sparse compressed tensor")
+        which = "src" if layouts[0] in COMPRESSED else "self"
+        raise RuntimeError(f"resize_as_sparse_compressed_: {which}  expected sparse compressed tensor layout but got "
+                           f"{NAMES[sparse_coo]}")
+    if not isinstance(input, COO):
+        if not isinstance(the_template, COO):
+            raise unsupported("resize_as_sparse_", input)
+        raise RuntimeError("resize_as_sparse_: expected a sparse COO self, got a strided one")   # (torch: an assert)
+    shape = tuple(the_template.shape)
+    sparse_dim = the_template.sparse_dim if isinstance(the_template, COO) else 0
+    dense_dim = len(shape) - sparse_dim
+    if not input.nnz:
+        return COO(np.zeros((sparse_dim, 0), np.int64), np.zeros((0,) + shape[sparse_dim:], input.dtype), shape,
+                   input.coalesced)
+    old_sparse, old_dense = input.sparse_dim, input.ndim - input.sparse_dim
+    for kind, old, new in (("sparse", old_sparse, sparse_dim), ("dense", old_dense, dense_dim)):
+        if old != new:
+            raise RuntimeError(f"changing the number of {kind} dimensions (from {old} to {new}){_RESIZE_OPTIONS}")
+    for kind, old, new in (("sparse", input.shape[:sparse_dim], shape[:sparse_dim]),
+                           ("dense", input.shape[sparse_dim:], shape[sparse_dim:])):
+        if any(n < o for o, n in zip(old, new)):
+            raise RuntimeError(f"shrinking the size of {kind} dimensions (from {list(old)} to {list(new)})"
+                               f"{_RESIZE_OPTIONS}")
+    values = input.values
+    if values.shape[1:] != shape[sparse_dim:]:   # grown dense dims: new elements (uninitialized in torch) are 0
+        values = np.zeros((input.nnz,) + shape[sparse_dim:], values.dtype)
+        values[(slice(None),) + tuple(slice(n) for n in input.shape[sparse_dim:])] = input.values
+    return COO(input.indices, values, shape, input.coalesced)
+
+
+@register(method=True)
+def resize_as_sparse_(input, the_template):
+    """Resizes the sparse COO tensor `input` in place to the size, sparse and dense dimensions of
+    `the_template`. A tensor with entries keeps them: its numbers of sparse and dense dimensions cannot
+    change and its sizes cannot shrink; an empty one takes any size.
+
+    Args:
+        input (Tensor): the sparse COO tensor to resize.
+        the_template (Tensor): gives the size and dimensions.
+
+    Returns:
+        Tensor: `input`.
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+        >>> torch.resize_as_sparse_(s, torch.zeros(3, 3).to_sparse()).shape
+        torch.Size([3, 3])
+    """
+    if grad_mode.state.enabled and input.requires_grad:
+        record.check_leaf_inplace(input)
+    res = _resize_as_sparse(input, the_template)
+    input._array = res._array
+    input._vc[0] += 1
+    if res._fn is not None:
+        record.rebase_history(input, res._fn)
+    return input
 
 
 # ---- constructors -------------------------------------------------------------------------------------
@@ -561,6 +685,69 @@ def _sparse_log_softmax_backward_data(grad_output, output, dim, input):
     return _softmax_backward(grad_output, output, dim, True)
 
 
+# native_norm: the vector norm of a sparse COO tensor's coalesced values (torch has only that kernel)
+def _native_norm(name, input, p):
+    if not isinstance(input, COO):
+        raise unsupported(name, input)
+    if input.dtype.kind not in "fc":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{_dtype.type_word(input.dtype)} instead.")
+    v = np.abs(input.coalesce().values.reshape(-1))
+    real = v.dtype
+    p = 2 if p is None else p
+    if p == 0:
+        out = np.count_nonzero(v)
+    elif p == np.inf or p == -np.inf:
+        out = (v.max() if p > 0 else v.min()) if v.size else 0
+    else:
+        with np.errstate(divide="ignore"):
+            out = np.sum(v ** p) ** (1.0 / p)
+    return np.asarray(out, real)
+
+
+@op("native_norm", public=False)
+def _native_norm_p(input, p=2):
+    return _native_norm("native_norm", input, p)
+
+
+@op("native_norm.ScalarOpt_dim_dtype", public=False)
+def _native_norm_dim(input, p, dim, keepdim, dtype):
+    if not isinstance(input, COO):
+        raise unsupported("native_norm.ScalarOpt_dim_dtype", input)
+    dims = [_wrap_dim(d, input.ndim) for d in dim]
+    if dims and sorted(set(dims)) != list(range(input.ndim)) or len(set(dims)) != len(dims):
+        raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' must either be empty or "
+                           "contain all dimensions of the input")
+    if keepdim:
+        raise RuntimeError("norm_sparse currently does not support keepdim=True")
+    if dtype is not None:
+        raise RuntimeError("norm_sparse currently does not support 'dtype' argument")
+    return _native_norm("native_norm", input, p)
+
+
+_native_norm_args = Parser("native_norm(Tensor input, Scalar p=2)",
+                           "native_norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, ScalarType? dtype)")
+
+
+@_native_norm_args.signature
+def native_norm(*args, **kwargs):
+    """The p-norm of all the values of a sparse COO tensor (duplicates summed first): ``p=0`` counts the
+    nonzero values, ``p=inf`` / ``-inf`` take the largest / smallest magnitude. The second form takes
+    `dim` (empty or every dimension: only full reductions), `keepdim` (False) and `dtype` (None).
+
+    Example::
+
+        >>> s = torch.tensor([[3.0, 0.0], [0.0, -4.0]]).to_sparse()
+        >>> torch.native_norm(s)
+        tensor(5.)
+    """
+    which, values = _native_norm_args.parse(args, kwargs)
+    return (_native_norm_p, _native_norm_dim)[which](*values)
+
+
+register("native_norm")(native_norm)
+
+
 # ---- products -----------------------------------------------------------------------------------------
 def _check_mm(name, a, b):
     if a.ndim != 2 or b.ndim != 2:
@@ -613,6 +800,128 @@ def _sampled_addmm(input, mat1, mat2, *, beta=1, alpha=1):
     sampled = np.einsum("ij,ji->i", mat1[rows], mat2[:, cols])
     out = alpha * sampled if alpha != 1 else sampled
     return input._replace(out if beta == 0 else out + beta * input.values)
+
+
+# products into a sparse COO result: sspaddmm (smm, saddmm) appends alpha * (mat1 @ mat2)'s rows to
+# beta * input's entries without coalescing; hspmm keeps those rows as a (1 + 1)-dim hybrid tensor
+def _layout_name(a):
+    return NAMES[_layout(a)]
+
+
+def _sparse_rows(name, mat1, mat2, alpha=1):
+    """The distinct rows of coalesced `mat1` and alpha * (mat1 @ mat2)'s values there, after torch's checks."""
+    sparse_dim = mat1.sparse_dim if isinstance(mat1, COO) else 0
+    if sparse_dim != 2:
+        raise RuntimeError(f"{name}: Argument #2: matrices expected, got {sparse_dim}D tensor")
+    if mat2.ndim != 2:
+        raise RuntimeError(f"{name}: Argument #3: matrices expected, got {mat2.ndim}D tensor")
+    if mat2.shape[0] != mat1.shape[1]:
+        raise RuntimeError(f"{name}: Argument #3: Expected dim 0 size {mat1.shape[1]}, got {mat2.shape[0]}")
+    if mat1.dtype != mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype.type_word(mat1.dtype)} but found "
+                           f"{_dtype.type_word(mat2.dtype)}")
+    mat1 = mat1.coalesce()
+    rows, where = np.unique(mat1.indices[0], return_inverse=True)
+    out = np.zeros((len(rows), mat2.shape[1]), mat2.dtype)
+    np.add.at(out, where, mat1.values[:, None] * mat2[mat1.indices[1]])
+    return rows, out * np.asarray(alpha).astype(out.dtype) if alpha != 1 else out
+
+
+def _sparse_kernel(name, args):
+    """Refuse where torch finds no kernel: no sparse operand (its strided kernel), a compressed one."""
+    for a in args:
+        if _layout(a) in COMPRESSED:
+            raise unsupported(name, a)
+    return any(isinstance(a, COO) for a in args)
+
+
+@op("sspaddmm", method=True)
+def sspaddmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)`` as a sparse COO tensor, for a sparse COO `input` and `mat1` and a
+    strided `mat2`: input's entries as stored (scaled), then every element of the product's rows where
+    `mat1` stores values, uncoalesced. No derivative (as in torch: its node is NotImplemented).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> torch.sspaddmm(s, s, torch.eye(2)).to_dense()
+        tensor([[0., 4.],
+                [0., 0.]])
+    """
+    if not _sparse_kernel("sspaddmm", (input, mat1, mat2)):
+        raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
+    if not isinstance(mat1, COO):
+        raise RuntimeError(f"sspaddmm: expected 'mat1' to have sparse layout, got 'mat1' with layout "
+                           f"{_layout_name(mat1)}")
+    if _layout(mat2) is not strided:
+        raise RuntimeError(f"sspaddmm: expected 'mat2' to have strided layout, got 'mat2' with layout "
+                           f"{_layout_name(mat2)}")
+    if not isinstance(input, COO):   # (torch fails an internal assert here)
+        raise RuntimeError("sspaddmm: expected 'self' to be a sparse COO tensor, got a strided one")
+    if mat1.sparse_dim == 2 and mat2.ndim == 2 and mat2.shape[0] == mat1.shape[1] and input.ndim == 2:
+        for dim, size in enumerate((mat1.shape[0], mat2.shape[1])):
+            if input.shape[dim] != size:
+                raise RuntimeError(f"sspaddmm: Argument #1: Expected dim {dim} size {size}, got {input.shape[dim]}")
+    rows, out = _sparse_rows("sspaddmm", mat1, mat2, alpha)
+    if input.dtype != out.dtype:
+        raise RuntimeError(f"dtype of values ({_dtype.type_word(out.dtype)}) must match dtype of sparse tensor "
+                           f"({_dtype.type_word(input.dtype)})")
+    p = mat2.shape[1]
+    indices = np.concatenate([input.indices, np.stack([np.repeat(rows, p), np.tile(np.arange(p), len(rows))])], 1)
+    kept = input.values * np.asarray(beta).astype(input.dtype) if beta != 1 else input.values
+    vals = np.concatenate([kept, out.reshape(-1)])
+    return COO(indices.astype(np.int64), vals, input.shape, coalesced=not len(vals))
+
+
+@op("smm", method=True)
+def smm(input, mat2):
+    """The product of the sparse matrix `input` and the dense `mat2`, as a sparse COO tensor (sspaddmm into
+    an empty sparse tensor).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> torch.smm(s, torch.tensor([[1.0, 1.0], [3.0, 4.0]])).to_dense()
+        tensor([[6., 8.],
+                [0., 0.]])
+    """
+    empty = COO(np.zeros((2, 0), np.int64), np.zeros(0, input.dtype), (input.shape[0], mat2.shape[-1])) \
+        if isinstance(input, COO) and mat2.ndim else np.zeros(0, input.dtype)
+    return sspaddmm.__wrapped__(empty, input, mat2)
+
+
+@register()
+def saddmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """Alias for :func:`ndgrad.sspaddmm` (torch's older name)."""
+    return sspaddmm(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+@op("hspmm")
+def hspmm(mat1, mat2):
+    """The product of a sparse COO matrix `mat1` and a strided `mat2` as a (1 + 1)-dimensional hybrid COO
+    tensor: one sparse dimension (the rows where `mat1` stores values), whose values are the product's rows.
+    No derivative (as in torch: its node is NotImplemented).
+
+    Example::
+
+        >>> s = torch.tensor([[0.0, 2.0], [0.0, 0.0]]).to_sparse()
+        >>> r = torch.hspmm(s, torch.tensor([[1.0, 1.0], [3.0, 4.0]]))
+        >>> r._indices(), r._values()
+        (tensor([[0]]), tensor([[6., 8.]]))
+    """
+    if not _sparse_kernel("hspmm", (mat1, mat2)):
+        raise unsupported("hspmm", mat1)
+    if isinstance(mat1, COO) and mat1.sparse_dim == 2 and mat2.ndim == 2 and _layout(mat2) is not strided:
+        raise RuntimeError(f"addmm_sparse_dense: expected strided result tensor, got tensor with layout "
+                           f"{_layout_name(mat2)}")
+    rows, out = _sparse_rows("hspmm", mat1, mat2)
+    return COO(rows[None].astype(np.int64), out, (mat1.shape[0], mat2.shape[1]), coalesced=not len(rows))
+
+
+@register()
+def hsmm(mat1, mat2):
+    """Alias for :func:`ndgrad.hspmm` (torch's older name)."""
+    return hspmm(mat1, mat2)
 
 
 def _csr_rows(input):

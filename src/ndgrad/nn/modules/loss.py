@@ -1,9 +1,12 @@
 """Loss modules: _Loss (reduction, with torch's legacy size_average/reduce) and one module per
 loss of ndgrad.nn.functional."""
+import math
 import warnings
 
 from .. import functional as F
 from .distance import PairwiseDistance
+from .linear import Linear
+from .linear_cross_entropy_options import LinearCrossEntropyOptions
 from .module import Module
 
 
@@ -125,6 +128,60 @@ class CrossEntropyLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """The cross entropy of a linear layer's logits: :class:`CrossEntropyLoss` of ``self.linear(input)``,
+    through :func:`ndgrad.nn.functional.linear_cross_entropy`.
+
+    The layer (``self.linear``, a :class:`Linear`) has ``num_classes * prod(out_features)`` outputs,
+    read as logits of shape ``(N, num_classes, *out_features)``.
+
+    Args:
+        in_features (int): the size of each input sample.
+        num_classes (int): the number of classes, `C`.
+        out_features (tuple of int, optional): the extra dimensions of a K-dimensional loss. Default: ``()``.
+        bias (bool, optional): whether the linear layer adds a bias. Default: ``False``.
+        device, dtype (optional): of the linear layer's parameters.
+        reduction (str, optional): ``'none'``, ``'mean'`` or ``'sum'``. Default: ``'mean'``.
+        weight (Tensor, optional): a rescaling weight per class, of shape `(C)`.
+        ignore_index (int, optional): a target class index that contributes no loss (``-100`` when ``None``
+            and the target holds class indices).
+        label_smoothing (float, optional): in ``[0, 1]``. Default: ``0.0``.
+        options (LinearCrossEntropyOptions, optional): torch's chunking options (kept; ndgrad does not chunk).
+
+    Example::
+
+        >>> loss = torch.nn.LinearCrossEntropyLoss(3, 4)
+        >>> loss(torch.randn(5, 3), torch.tensor([0, 1, 2, 3, 0])).shape
+        torch.Size([])
+    """
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None, dtype=None,
+                 reduction="mean", weight=None, ignore_index=None, label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}")
+        if not 0 <= label_smoothing <= 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got {label_smoothing}")
+        super().__init__(weight, None, None, reduction)
+        self.num_classes, self.out_features = num_classes, out_features
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+        # Linear's weight is 2-D: the class dims are folded into its outputs and unfolded in forward
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias, device=device,
+                             dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        shape = (self.num_classes, *self.out_features)
+        bias = None if self.linear.bias is None else self.linear.bias.reshape(shape)
+        return F.linear_cross_entropy(input, self.linear.weight.reshape(*shape, self.linear.in_features), target,
+                                      linear_bias=bias, weight=self.weight, reduction=self.reduction,
+                                      ignore_index=self.ignore_index, label_smoothing=self.label_smoothing,
+                                      options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, reduction={self.reduction}, "
+                f"ignore_index={self.ignore_index}, label_smoothing={self.label_smoothing}, options={self.options}")
 
 
 class L1Loss(_Loss):
@@ -687,4 +744,5 @@ class CTCLoss(_Loss):
 __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss",
            "MultiLabelMarginLoss", "KLDivLoss", "BCELoss", "BCEWithLogitsLoss", "MultiLabelSoftMarginLoss",
            "MultiMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "NLLLoss2d", "CTCLoss"]
+           "GaussianNLLLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "NLLLoss2d", "CTCLoss",
+           "LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]

@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype, _random
+from ... import random as _torch_random
 from ...ops.creation import empty
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset
@@ -77,6 +78,9 @@ def get_worker_info():
             return iter(range(info.id, self.n, info.num_workers))
     """
     return _current_worker
+
+
+_torch_random.worker_info = get_worker_info   # torch.random.thread_safe_generator asks it
 
 
 class _InfiniteConstantSampler(Sampler):
