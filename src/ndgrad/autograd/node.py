@@ -495,7 +495,7 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
                 var._grad = grad.detach() if _only_engine_holds(grad, _ENGINE_ONLY) else \
                     Tensor._make(dense_like(grad._array, var._array, copy=True), False, None, 0)
             elif not state.grad_layout and _only_engine_holds(grad, _ENGINE_ONLY):
-                var._grad = grad   # enforce_grad_layout_policy(False): kept with its own strides
+                var._grad = grad.detach()   # enforce_grad_layout_policy(False): kept with its own strides
             else:
                 var._grad = Tensor._make(dense_like(grad._array, var._array), False, None, 0)
         elif create_graph or not is_array(old._array) and is_array(grad._array):
