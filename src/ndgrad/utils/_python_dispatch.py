@@ -19,6 +19,8 @@ import contextlib
 import copy
 
 from .._tensor import Tensor, apply_bits
+from ..autograd import record as _record
+from ..autograd.graph import saved_hooks as _saved_hooks
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
 from ..overrides import _Mode
@@ -89,7 +91,7 @@ def _requires_grad(args):
     return False
 
 
-def _record_around(spec, args, out):
+def _record_around(spec, args, out, early=None):
     """`out` (the handler's result) recorded as the output of op `spec` on `args`: the glue runs
     the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
     empty until then (the op is not seen twice)."""
@@ -107,10 +109,12 @@ def _record_around(spec, args, out):
         return raw if type(out) is tuple else raw[0]
     replay.forward = forward
     _registry.dispatch_hook = _registry.profile_op = None
+    _record.early_packed = early   # the inputs packed before the handler ran: record() takes them
     try:
         return _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
+        _record.early_packed = None
 
 
 def _dispatch(spec, args, inplace=False):
@@ -124,6 +128,9 @@ def _dispatch(spec, args, inplace=False):
         _requires_grad(args)
     try:
         if below:
+            # autograd above the mode saves the inputs before the op reaches it (checkpoint's early stop
+            # raises from a pack hook and the mode never sees the op)
+            early = _record.pack_inputs(spec, args, _saved_hooks[-1]) if _saved_hooks else None
             with grad_flag(False):
                 out = mode._dispatch_op(spec, args, inplace)
         else:
@@ -131,7 +138,7 @@ def _dispatch(spec, args, inplace=False):
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
-    return _record_around(spec, args, out) if below else out
+    return _record_around(spec, args, out, early) if below else out
 
 
 _plain_detach = Tensor.detach
