@@ -213,6 +213,36 @@ def test_early_stop_skips_the_rest_of_the_function_and_the_context_manager_wins(
     assert both(calls_per_mode) == [1, 2, 2, 1]
 
 
+def test_early_stop_keeps_the_op_that_saves_the_last_input_from_a_dispatch_mode():
+    # the recomputation stops as the op packs its saved input, before the op runs below autograd: a
+    # dispatch mode sees x.sin() once (forward only); without early stop the recomputed sin reaches it
+    def scenario(T):
+        TorchDispatchMode = importlib.import_module(T.__name__ + ".utils._python_dispatch").TorchDispatchMode
+
+        class Count(TorchDispatchMode):
+            def __init__(self):
+                self.seen = []
+
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                self.seen.append(str(func))
+                return func(*args, **(kwargs or {}))
+        result = []
+        for early_stop in (True, False):
+            calls = []
+
+            def f(x):
+                calls.append(1)
+                return x.sin()
+            a = T.tensor(1.0, dtype=T.float64, requires_grad=True)
+            with Count() as mode:
+                out = ck(T).checkpoint(f, a, use_reentrant=False, early_stop=early_stop)
+                out.backward()
+            result.append([len(calls), mode.seen.count("aten.sin.default"), a.grad.item()])
+        return result
+    cos1 = 0.5403023058681398
+    assert both(scenario) == [[2, 1, cos1], [2, 2, cos1]]
+
+
 def test_fewer_tensors_saved_in_recomputation_is_torch_error():
     def call(T):
         state = [0]

@@ -9,7 +9,7 @@ import pytest
 
 import ndgrad
 
-from parity import both, leaf, parity, same_error
+from parity import both, err, leaf, parity, same_error
 
 
 # --- accumulation --------------------------------------------------------------------------
@@ -493,6 +493,46 @@ def test_one_gradient_returned_for_two_leaves_is_kept_by_one_and_copied_for_the_
         pa, pb = a.grad.data_ptr(), b.grad.data_ptr()
         return [pa != pb, Twice.seen[0] in (pa, pb), a.grad.sum().item(), b.grad.sum().item()]
     assert both(s) == [True, True, 1.0, 1.0]
+
+
+def test_a_cached_gradient_is_kept_though_its_cache_holds_it():
+    # torch._C's cached tensors: one reference (the cache's) is not counted, so a gradient a hook keeps
+    # and registers is still handed to .grad as it is; unregistered, it is copied
+    def s(T):
+        C = T._C
+        errors = [err(lambda: C._add_cached_tensor(T.ones(1))), err(lambda: C._remove_cached_tensor(T.ones(1)))]
+        C._set_cached_tensors_enabled(True)
+        try:
+            shared = []
+            for cache in (False, True, False):
+                x = T.ones(3, requires_grad=True)
+                kept = []
+
+                def hook(g):
+                    kept.append(g * 1)
+                    if cache:
+                        C._add_cached_tensor(kept[0])
+                    return kept[0]
+                x.register_hook(hook)
+                (x * 2).sum().backward()
+                shared.append(x.grad.data_ptr() == kept[0].data_ptr())
+            y = T.rand(4)
+            C._add_cached_tensor(y)
+            C._add_cached_tensor(y)
+            states = [C._is_cached_tensor(y), C._is_cached_tensor(y.view(4)), C._is_cached_tensor(T.rand(4))]
+            C._set_cached_tensors_enabled(False)
+            states.append(C._is_cached_tensor(y))        # disabled: nothing is cached, the entry stays
+            C._set_cached_tensors_enabled(True)
+            states.append(C._is_cached_tensor(y))
+            C._remove_cached_tensor(y)                   # one removal undoes two additions
+            states.append(C._is_cached_tensor(y))
+        finally:
+            C._set_cached_tensors_enabled(False)
+        return [[e[0] for e in errors], shared, states, err(lambda: C._is_cached_tensor(3))]
+    out = both(s)
+    assert out[:3] == [["RuntimeError", "RuntimeError"], [False, True, False], [True, False, False, False, True, False]]
+    assert out[3] == ["TypeError", "_is_cached_tensor(): incompatible function arguments. The following argument "
+                                   "types are supported:\n    1. (arg0: torch.Tensor) -> bool\n\nInvoked with: 3"]
 
 
 def test_first_gradient_accumulated_with_create_graph_is_a_recorded_copy():

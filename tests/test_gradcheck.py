@@ -3,6 +3,7 @@
 Each failing case is a small custom Function with a deliberately wrong derivative, written once
 against the torch API; the exception type and full message must equal torch's (tests/parity.py).
 """
+import re
 import warnings
 
 import numpy as np
@@ -471,3 +472,27 @@ def test_batched_forward_check_refuses_random_operations_in_the_jvp():
                                     "vmap as a workaround\n\n\ngradcheck failed while testing batched gradient "
                                     "computation with forward-mode AD.")
     assert gradcheck(lambda a: a * 2, (x_of(ndgrad),), check_forward_ad=True, check_batched_forward_grad=True)
+
+
+def test_fast_mode_projects_on_torchs_directions():
+    # fast mode draws u and v from a fresh generator at torch's default seed, in torch's order (u of each
+    # input, a complex input's imaginary direction after its real one, then v): vᵀJu is torch's number,
+    # so a check near its tolerance passes or fails as in torch; the user's random stream is untouched
+    def scenario(T):
+        z = T.tensor([[0.5 + 1j, -1.0 - 0.5j, 0.25j], [2.0, 0.5 - 0.5j, -0.75]], dtype=T.complex128,
+                     requires_grad=True)
+        x = T.tensor([0.5, -1.0, 2.0], dtype=T.float64, requires_grad=True)
+        T.manual_seed(5)
+        reported = []
+        for inp in (z, x):
+            with pytest.raises(RuntimeError) as e:   # GradcheckError
+                T.autograd.gradcheck(lambda a: half_backward(T)(a) * 3, (inp,), fast_mode=True)
+            found = dict(re.findall(r"(numerical|analytical):(\S+)", str(e.value)))
+            reported.append([complex(found["numerical"]), complex(found["analytical"])])
+        return [np.array(reported), T.rand(2)]
+    reported, after = both(scenario)
+    np.testing.assert_allclose(reported[0], [-0.8937036106485775 + 0.010945661281388352j,
+                                             0.44685180534697067 + 0.005472830652432148j], rtol=1e-9)
+    np.testing.assert_allclose(reported[1], [-2.0210490216050996, -1.0105245108911356], rtol=1e-9)
+    ndgrad.manual_seed(5)
+    np.testing.assert_array_equal(after, ndgrad.rand(2).numpy())

@@ -265,3 +265,37 @@ def test_hand_written_functions_are_one_event_around_their_ops():
         top, addmm_inside = run(T)
         assert top == [("aten::linear", [[128, 20], [30, 20], [30]]), ("aten::div", [[128, 20], []])]
         assert addmm_inside
+
+
+@pytest.mark.parametrize("T", LIBS, ids=lambda T: T.__name__)
+def test_random_factories_allocate_then_fill_in_place(T):
+    # as torch: randn is empty then normal_ (rand: uniform_, randint: random_), nested in its range, none
+    # with a sequence number; a tensor's own fill is one event; the factory's result is at version 0
+    x = T.ones(2, 3)
+    with T.autograd.profiler.profile() as prof:
+        a = T.randn(2, 3, requires_grad=True)
+        T.rand(4, dtype=T.float64)
+        T.randint(0, 5, (3,))
+        T.normal(1.0, 2.0, (2,))
+        x.normal_()
+        x.uniform_(1, 2)
+    events = [(e.name, e.cpu_parent.name if e.cpu_parent else None, e.sequence_nr) for e in prof.function_events]
+    assert events[:12] == [
+        ("aten::randn", None, -1), ("aten::empty", "aten::randn", -1), ("aten::normal_", "aten::randn", -1),
+        ("aten::rand", None, -1), ("aten::empty", "aten::rand", -1), ("aten::uniform_", "aten::rand", -1),
+        ("aten::randint", None, -1), ("aten::empty", "aten::randint", -1), ("aten::random_", "aten::randint", -1),
+        ("aten::normal", None, -1), ("aten::empty", "aten::normal", -1), ("aten::normal_", "aten::normal", -1)]
+    assert [e[:2] for e in events[12:]] == [("aten::normal_", None), ("aten::uniform_", None)]
+    assert (a._version, a.requires_grad, a.is_leaf, x._version) == (0, True, True, 2)
+    # the fill runs in the factory's kernel, below the dispatch modes
+    TorchDispatchMode = __import__(T.__name__ + ".utils._python_dispatch", fromlist=["x"]).TorchDispatchMode
+    seen = []
+
+    class Log(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+    with Log():
+        T.randn(3)
+        T.rand(3)
+    assert not any(name.startswith(("aten.normal_", "aten.uniform_")) for name in seen)

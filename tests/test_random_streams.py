@@ -365,3 +365,21 @@ def test_rrelu_in_place_records_its_own_node(training):
     assert grad.tolist()[2:] == [1.0, 1.0] and 0.1 <= grad[0] <= 0.3
     message = same_error(lambda T: T.nn.functional.rrelu(T.ones(2, requires_grad=True), training=training, inplace=True))
     assert message == "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def test_complex_fills_draw_the_real_view():
+    # normal_ and uniform_ on a complex tensor fill its real view (normal_: each part of variance std**2 / 2),
+    # in memory order when not contiguous; on a tensor with history the node is the fill's own
+    def draw(T):
+        base = T.zeros(4, 6, dtype=T.complex128)
+        x = base[:, ::2].t()
+        x.normal_(0.5, 2.0)
+        y = T.empty(20, dtype=T.complex64).uniform_(-1, 3)
+        z = T.zeros(3, dtype=T.complex64, requires_grad=True) * 1
+        z.normal_()
+        return T.view_as_real(base), T.view_as_real(y), T.view_as_real(z.detach())
+    exact(seeded(5, draw))
+    z = ndgrad.zeros(3, dtype=ndgrad.complex64, requires_grad=True) * 1
+    assert z.normal_().grad_fn.name() == "NormalBackward0"
+    assert same_error(lambda T: T.empty(2, dtype=T.complex64).normal_(0, -1)) == \
+        "normal expects std >= 0.0, but found std -1"

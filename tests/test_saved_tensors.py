@@ -320,3 +320,35 @@ def test_inputs_read_only_for_their_shape_are_saved_as_metadata():
         y.backward()   # sum saves only x's shape: no version check
         return x.grad
     assert both(scenario).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_inputs_are_packed_before_a_dispatch_mode_sees_the_op_and_outputs_after():
+    # autograd sits above dispatch modes: the inputs an op saves are packed before it reaches the mode
+    # (by saved name: pow's exponent after self), its saved outputs once it has run
+    def scenario(T):
+        TorchDispatchMode = __import__(T.__name__ + ".utils._python_dispatch", fromlist=["x"]).TorchDispatchMode
+        log = []
+
+        class Log(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                log.append(str(func))
+                return func(*args, **(kwargs or {}))
+
+        def pack(t):
+            log.append(t.tolist())
+            return t
+        x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+        y = T.tensor([3.0, 4.0], dtype=T.float64, requires_grad=True)
+        with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t), Log():
+            x.sin()
+            x.exp()
+            T.mul(y, x)
+            T.stack([x * 2, y])
+            z = x.pow(y)
+        z.sum().backward()
+        return [log, x.grad]
+    log, _ = both(scenario)
+    e1, e2 = 2.718281828459045, 7.38905609893065
+    assert log == [[1.0, 2.0], "aten.sin.default", "aten.exp.default", [e1, e2], [1.0, 2.0], [3.0, 4.0],
+                   "aten.mul.Tensor", "aten.mul.Tensor", "aten.stack.default", [3.0, 4.0], [1.0, 2.0],
+                   "aten.pow.Tensor_Tensor", [1.0, 16.0]]

@@ -16,11 +16,13 @@ from ..autograd.grad_mode import is_multithreading_enabled as _is_multithreading
 from ..autograd.grad_mode import (_is_grad_layout_enforcement_enabled,  # noqa: F401
                                   _set_grad_layout_enforcement_enabled)
 from ..autograd.graph import increment_version as _increment_version  # noqa: F401
+from ..autograd import node as _node
 from ..autograd.node import Node as _Node
 from . import _autograd, _functions  # noqa: F401
 from . import _nn  # noqa: F401
 from ._variable_functions import _VariableFunctions, _VariableFunctionsClass  # noqa: F401
 from ..ops import _torch_function
+from .._tensor import Tensor as _Tensor
 from ..utils import _python_dispatch
 from ..ops._torch_function import (DisableTorchFunction, DisableTorchFunctionSubclass,  # noqa: F401
                                   _disabled_torch_function_impl)
@@ -89,6 +91,42 @@ def _will_engine_execute_node(node):
     return True
 
 
+# ---- cached tensors (autograd/node.py): a cache's reference to a gradient does not stop the engine keeping it
+def _set_cached_tensors_enabled(enabled):
+    _node.cached_tensors_enabled = bool(enabled)
+
+
+def _is_cached_tensor(tensor):
+    return _node.is_cached_tensor(_tensor_arg("_is_cached_tensor", tensor))
+
+
+def _add_cached_tensor(tensor):
+    _node.add_cached_tensor(_cache_arg("_add_cached_tensor", tensor))
+
+
+def _remove_cached_tensor(tensor):
+    _node.remove_cached_tensor(_cache_arg("_remove_cached_tensor", tensor))
+
+
+def _tensor_arg(name, tensor):
+    if not isinstance(tensor, _Tensor):
+        raise TypeError(f"{name}(): incompatible function arguments. The following argument types are supported:\n"
+                        f"    1. (arg0: torch.Tensor) -> {'bool' if name == '_is_cached_tensor' else 'None'}\n\n"
+                        f"Invoked with: {tensor!r}")
+    return tensor
+
+
+def _cache_arg(name, tensor):
+    tensor = _tensor_arg(name, tensor)
+    if not _node.cached_tensors_enabled:   # an internal assert in torch
+        raise RuntimeError(f"{name}: cached tensors are disabled; call torch._C._set_cached_tensors_enabled(True) "
+                           "first")
+    return tensor
+
+
+_CACHED_TENSORS = ["_add_cached_tensor", "_is_cached_tensor", "_remove_cached_tensor", "_set_cached_tensors_enabled"]
+
+
 # ---- build facts ------------------------------------------------------------------------------------
 has_lapack = True   # ndgrad's linalg (solve, qr, eigh, ...) runs on NumPy's LAPACK
 
@@ -151,4 +189,4 @@ _MODES = ["_len_torch_function_stack", "_is_torch_function_mode_enabled", "_get_
           "_push_on_torch_function_stack", "_pop_torch_function_stack", "_len_torch_dispatch_stack",
           "_get_dispatch_stack_at", "_push_on_torch_dispatch_stack", "_pop_torch_dispatch_stack"]
 _BINDINGS = ["_VariableFunctions", "_VariableFunctionsClass", "_nn"]
-__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + _MODES + _BINDINGS
+__all__ += _FORWARD_AD + _GRAPH_TASK + _TORCH_FUNCTION + _MODES + _BINDINGS + _CACHED_TENSORS

@@ -266,8 +266,13 @@ class saved_tensors_hooks:
         """Pack the tensors `node` has just saved (called by the op glue and by custom Functions)."""
         versions = node._versions
         for i in _pack_order(node):
-            if versions[i] is not None and type(node._saved[i]) is not PackedSaved:
+            if versions[i] is not None and not _packed(node._saved[i]):
                 _pack_slot(node, i, self.pack_hook, self.unpack_hook)
+
+
+def _packed(value):
+    """Whether a saved slot is packed already (a Tensor[] slot: its elements; record's early packing)."""
+    return type(value) is PackedSaved or type(value) is list and any(type(v) is PackedSaved for v in value)
 
 
 def _pack_order(node):

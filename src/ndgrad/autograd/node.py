@@ -539,6 +539,8 @@ def _only_engine_holds(grad, expected=None):
     counts = (sys.getrefcount(grad), sys.getrefcount(data), sys.getrefcount(base) if base is not None else 0)
     if expected is None:
         return counts
+    if cached_tensors_enabled and is_cached_tensor(grad):   # the cache's reference is not a user's
+        counts = (counts[0] - 1,) + counts[1:]
     if type(data) is COO and grad._fn is None:   # a sparse gradient is kept when it alone holds its arrays
         return counts[0] <= expected[0] and counts[1] <= expected[1] and _sole_array(data.indices, expected[2]) \
             and _sole_array(data.values, expected[2])
@@ -547,6 +549,28 @@ def _only_engine_holds(grad, expected=None):
     if base is not None and not (type(base) in ARRAY_TYPES and base.flags.owndata and base.size == data.size):
         return False
     return counts[0] <= expected[0] and counts[1] <= expected[1] and counts[2] <= expected[2]
+
+
+# torch's cached tensors (at::caching; CUDA graph trees register their pool's outputs): a tensor one
+# of whose references belongs to a cache, so that the check above does not count it and the engine
+# still keeps such a gradient as `.grad` instead of copying it. Off unless _C._set_cached_tensors_enabled.
+cached_tensors_enabled = False
+_cached_tensors = {}   # id(tensor) -> a weak reference to it (the cache does not keep a tensor alive)
+
+
+def is_cached_tensor(t):
+    ref = _cached_tensors.get(id(t)) if cached_tensors_enabled else None
+    return ref is not None and ref() is t
+
+
+def add_cached_tensor(t):
+    key = id(t)
+    _cached_tensors[key] = weakref.ref(t, lambda _: _cached_tensors.pop(key, None))
+
+
+def remove_cached_tensor(t):
+    if is_cached_tensor(t):
+        del _cached_tensors[id(t)]
 
 
 def _sole_array(a, expected):

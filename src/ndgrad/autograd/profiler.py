@@ -343,7 +343,8 @@ def _profile_composite(name, fn, args, kwargs):
 def _profile_op(spec, args, inplace=False):
     """Called by the op glue instead of itself while profiling: time one op call."""
     prof = _active[-1]
-    name = "aten::" + spec.name.split(".")[0] + ("_" if inplace else "")
+    base = spec.name.split(".")[0]
+    name = "aten::" + base + ("_" if inplace and base[-1] != "_" else "")   # fills are in-place ops by name (normal_)
     if "::" in spec.name:   # a torch.library op, named by its own namespace
         name = spec.name
     outer = prof._open[-1] if prof._open else None

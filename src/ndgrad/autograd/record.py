@@ -20,7 +20,7 @@ from . import anomaly_mode
 from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
-from .graph import saved_hooks
+from .graph import PackedSaved, saved_hooks
 from .node import SavedOutput, _next_seq, edge, output_nrs
 
 _NO_EDGE = (None, 0)
@@ -162,9 +162,41 @@ def record(spec, args, outs):
         versions = tuple(versions)
         node._versions = versions if versions.count(None) != len(versions) else _shared(versions) or _share(versions)
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
+        if early_packed is not None:
+            _take_early_packed(node)
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+# torch's autograd saves an op's inputs before the kernel below it runs (its outputs after): a pack hook
+# that raises (checkpoint's early stop) keeps the op from reaching a dispatch mode. The dispatch-mode layer
+# packs them with `pack_inputs` before a mode's handler and sets this for the record() of its result.
+early_packed = None   # {saved slot: packed value}
+
+
+def pack_inputs(spec, args, hooks):
+    """The inputs op `spec` on `args` saves, packed by `hooks` now in torch's order (by saved name):
+    {saved slot: PackedSaved, or a list of them for a Tensor[]}."""
+    plan, names = spec.saved_plan, spec.node_cls._saved_names
+    slots = [i for i, (p, meta_only, users) in enumerate(plan or ())
+             if p >= 0 and not meta_only and (isinstance(args[p], Tensor) or p in spec.list_pos)
+             and (users is None or any(_needs_grad(args[u]) for u in users))]
+    packed = {}
+    for i in sorted(slots, key=names.__getitem__):
+        v = args[plan[i][0]]
+        packed[i] = PackedSaved(v, None, hooks.pack_hook, hooks.unpack_hook) if isinstance(v, Tensor) else \
+            [t if t is None else PackedSaved(t, None, hooks.pack_hook, hooks.unpack_hook) for t in v]
+    return packed
+
+
+def _take_early_packed(node):
+    global early_packed
+    packed, early_packed = early_packed, None
+    saved = list(node._saved)
+    for i, value in packed.items():
+        saved[i] = value
+    node._saved = saved
 
 
 _new_node = object.__new__   # (Node and its generated classes define no __new__)

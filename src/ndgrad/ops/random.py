@@ -11,9 +11,11 @@ import math
 import numpy as np
 
 from .. import _dtype
-from ._registry import call_inplace, op, register
+from . import _registry
+from ._registry import OPS, call_inplace, op, register
 from .._random import generator as _generator, get_rng_state, rng, set_rng_state  # noqa: F401 (rng: for ops outside)
 from .._tensor import Tensor
+from ..autograd.record import _unsafe_preserve_version_counter
 from ._schema import Parser
 from .creation import _FACTORY_KWARGS, _check_device, _check_out, _dtype_arg, _new, _shape
 
@@ -395,6 +397,24 @@ def _without_generator(which, values, n):
     return (values[n], values[n + 1:]) if which % 2 == 0 else (None, values[n:])
 
 
+def _filled(shape, d, requires_grad, fill, draw):
+    """A new tensor as torch's random factories make one: allocated (the `empty` op), then filled in
+    place by fill(tensor) in the factory's kernel, below autograd (its version stays 0) and below the
+    dispatch modes (which see no fill). A profile shows both ops nested in the factory's range, as
+    torch's does. While no profiler (or vmap) watches the ops, the same values come from draw() into a
+    new array, without the two trips through the op glue (which would double a small factory's cost)."""
+    if _registry.profile_op is None:
+        return _new(draw(), requires_grad)
+    t = OPS["empty"](shape, dtype=d)
+    hook, _registry.dispatch_hook = _registry.dispatch_hook, None
+    try:
+        with _unsafe_preserve_version_counter(t):
+            fill(t)
+    finally:
+        _registry.dispatch_hook = hook
+    return t.requires_grad_() if requires_grad else t
+
+
 _rand_args = Parser(*_generator_overloads("rand(SymInt[] size"))
 _randn_args = Parser(*_generator_overloads("randn(SymInt[] size"))
 
@@ -426,7 +446,9 @@ def rand(*args, **kwargs):
     _check_device("rand", device)
     d = _dtype_arg("rand", dtype)
     _float_only("rand", d)
-    return _new(_uniform(generator, _shape(values[0]), d.np), requires_grad)
+    shape = _shape(values[0])
+    return _filled(shape, d, requires_grad, lambda t: uniform_(t, generator=generator),
+                   lambda: _uniform(generator, shape, d.np))
 
 
 @register(aten=("randn", "default"))
@@ -458,7 +480,9 @@ def randn(*args, **kwargs):
     _check_device("randn", device)
     d = _dtype_arg("randn", dtype)
     _float_only("randn", d)
-    return _new(_standard_normal(generator, _shape(values[0]), d.np), requires_grad)
+    shape = _shape(values[0])
+    return _filled(shape, d, requires_grad, lambda t: normal_(t, generator=generator),
+                   lambda: _standard_normal(generator, shape, d.np))
 
 
 def _int_values(gen, n, base, span, np_dtype):
@@ -526,7 +550,9 @@ def randint(*args, **kwargs):
     _check_out("randint", out)
     _check_device("randint", device)
     d = _dtype_arg("randint", dtype, _dtype.int64)
-    return _new(_integers(generator, low, high, _shape(size, "randint"), d.np), requires_grad)
+    shape = _shape(size, "randint")
+    return _filled(shape, d, requires_grad, lambda t: random_(t, low, high, generator=generator),
+                   lambda: _integers(generator, low, high, shape, d.np))
 
 
 _randperm_args = Parser(*_generator_overloads("randperm(SymInt n"))
@@ -740,7 +766,9 @@ def normal(*args, **kwargs):
     _check_device("normal", device)
     d = _dtype_arg("normal", dtype)
     _float_only("normal", d)
-    return _new(_normal_sample(mean, std, generator, d.np, _shape(size, "normal")), requires_grad)
+    shape = _shape(size, "normal")
+    return _filled(shape, d, requires_grad, lambda t: normal_(t, mean, std, generator=generator),
+                   lambda: _normal_sample(mean, std, generator, d.np, shape))
 
 
 # ---- in-place fills: x.normal_(), x.uniform_(), ... -------------------------------------------
@@ -753,13 +781,17 @@ def _fill_op(entry, draw):
         gen, np_dtype = params[-1]
         if np_dtype != self.dtype:   # bfloat16: the glue hands forwards float32 copies
             self = self.astype(np_dtype)
+        if self.dtype.kind == "c":   # as torch, drawn as its real view: each real part, then its imaginary part
+            parts = np.lib.stride_tricks.as_strided(self.real, self.shape + (2,), self.strides + (self.itemsize // 2,))
+            values = np.asarray(draw(_generator(gen), parts, *params[:-1]))
+            return (values[..., 0] + 1j * values[..., 1]).astype(self.dtype)
         return np.asarray(draw(_generator(gen), self, *params[:-1])).astype(self.dtype, copy=False)
     forward.__name__ = "_" + entry.replace(".", "_")
     return op(entry, public=False)(forward).spec
 
 
-def _fill(name, spec, self, params, generator, check=None, floating=True):
-    if floating and self.dtype._rank != 2:
+def _fill(name, spec, self, params, generator, check=None, floating=True, complex_parts=False):
+    if floating and self.dtype._rank != 2 and not (complex_parts and self.dtype.is_complex):
         raise NotImplementedError(f"{name}: fills floating-point tensors only, got {self.dtype}")
     if check is not None:
         check(*params)
@@ -851,7 +883,10 @@ def _full_range(dtype):
 
 @register(method=True)
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return _fill("normal_", _NORMAL_, self, (mean, std), generator, lambda m, s: _check_std(s))
+    if self.dtype.is_complex:   # as torch: each part of variance std**2 / 2 (checked before it is scaled)
+        _check_std(std)
+        std = std / math.sqrt(2)
+    return _fill("normal_", _NORMAL_, self, (mean, std), generator, lambda m, s: _check_std(s), complex_parts=True)
 
 
 @register(method=True)
@@ -859,7 +894,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None):
     def check(low, high):
         if low > high:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
-    return _fill("uniform_", _UNIFORM_, self, (from_, to), generator, check)
+    return _fill("uniform_", _UNIFORM_, self, (from_, to), generator, check, complex_parts=True)
 
 
 @register(method=True)

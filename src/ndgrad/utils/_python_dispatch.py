@@ -31,6 +31,8 @@ import copy
 
 from .. import _tensor
 from .._tensor import Tensor, apply_bits
+from ..autograd import record as _record
+from ..autograd.graph import saved_hooks as _saved_hooks
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
 from .. import overrides
@@ -115,7 +117,7 @@ def _requires_grad(args):
     return False
 
 
-def _record_around(spec, args, out):
+def _record_around(spec, args, out, early=None):
     """`out` (the handler's result) recorded as the output of op `spec` on `args`: the glue runs
     the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
     empty until then (the op is not seen twice)."""
@@ -134,11 +136,13 @@ def _record_around(spec, args, out):
     replay.forward = forward
     _registry.dispatch_hook = _registry.profile_op = None
     sub, _registry.dispatch_subclass = _registry.dispatch_subclass, None   # (nor a subclass's __torch_dispatch__)
+    _record.early_packed = early   # the inputs packed before the handler ran: record() takes them
     try:
         return _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
         _registry.dispatch_subclass = sub
+        _record.early_packed = None
 
 
 def _dispatch(spec, args, inplace=False):
@@ -151,12 +155,15 @@ def _dispatch(spec, args, inplace=False):
     below = mode._below_autograd and not inplace and _grad_state.enabled and spec.node_cls is not None and \
         _requires_grad(args)
     try:
+        # autograd above the mode saves the inputs before the op reaches it (checkpoint's early stop
+        # raises from a pack hook and the mode never sees the op)
+        early = _record.pack_inputs(spec, args, _saved_hooks[-1]) if below and _saved_hooks else None
         with _handling(below):
             out = mode._dispatch_op(spec, args, inplace)
     finally:
         _stack.append(entry)
         _registry.dispatch_hook = _dispatch
-    return _record_around(spec, args, out) if below else out
+    return _record_around(spec, args, out, early) if below else out
 
 
 @contextlib.contextmanager
