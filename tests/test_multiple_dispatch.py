@@ -152,3 +152,28 @@ def test_dispatch_without_default_takes_its_index():
         "TestAutogradMultipleDispatchBackwardAutogradNestedTensor1"
     assert ENTRIES["_test_autograd_multiple_dispatch.fullcoverage"].node_cls.__name__ == \
         "TestAutogradMultipleDispatchBackward0"
+
+
+def test_aten_ntonly_is_the_composite_for_dense_inputs_and_modes_see_what_runs():
+    def scenario(T):
+        from_mode = []
+
+        class Log(T.utils._python_dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                from_mode.append(str(func))
+                return func(*args, **(kwargs or {}))
+        x = T.ones(2, requires_grad=True)
+        a, b = nested_leaves(T)
+        nt = T.nested.as_nested_tensor([a, b])
+        overload = T.ops.aten._test_autograd_multiple_dispatch.ntonly
+        names = [overload(x, True).grad_fn.name(), overload(nt, True).grad_fn.name()]
+        with Log():
+            T._test_autograd_multiple_dispatch(x, True)
+            T._test_autograd_multiple_dispatch(nt, True)
+            T._test_autograd_multiple_dispatch_view_copy(x)
+        # (torch's mode also sees the nested output's _nested_tensor_size, a nested tensors' matter)
+        return names, [f for f in from_mode if "multiple_dispatch" in f or "clone" in f]
+    names, from_mode = both(scenario)
+    assert names == ["CloneBackward0", "TestAutogradMultipleDispatchBackwardAutogradNestedTensor1"]
+    assert from_mode == ["aten.clone.default", "aten._test_autograd_multiple_dispatch.ntonly",
+                         "aten._test_autograd_multiple_dispatch_view_copy.default"]

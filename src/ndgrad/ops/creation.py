@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import broadcast_shape, call_inplace, method, op, register
+from ._aten import function_overload as _aten_overload
 from ._schema import Parser
 from . import _unsigned
 from .shape import _alias, _plain_size, _strided, _view_forward
@@ -881,16 +882,21 @@ _multiple_dispatch_args = Parser("_test_autograd_multiple_dispatch(Tensor self)"
                                  "_test_autograd_multiple_dispatch(Tensor self, bool b)")
 
 
+def _ntonly(input, b):
+    # torch's ntonly has a kernel (and formulas) for nested tensors only; others run its composite: clone
+    return _test_autograd_multiple_dispatch_ntonly(input, b) if input.is_nested else input.clone()
+
+
+_aten_overload("_test_autograd_multiple_dispatch", "ntonly", _ntonly)   # torch.ops.aten's is the composite too
+
+
 @register()
 @_multiple_dispatch_args.signature
 def _test_autograd_multiple_dispatch(*args, **kwargs):
     """A copy whose backward adds 1 to the gradient (squares it for a nested input); with `b` (torch's
     nested-only overload) a clone, whose backward for a nested input is grad * grad + grad."""
-    which, (input, *b) = _multiple_dispatch_args.parse(args, kwargs)
-    if which == 0:
-        return _test_autograd_multiple_dispatch_fullcoverage(input)
-    # torch's ntonly has a kernel (and formulas) for nested tensors only; others run its composite: clone
-    return _test_autograd_multiple_dispatch_ntonly(input, *b) if input.is_nested else input.clone()
+    which, args = _multiple_dispatch_args.parse(args, kwargs)
+    return _test_autograd_multiple_dispatch_fullcoverage(*args) if which == 0 else _ntonly(*args)
 
 
 @op("_test_autograd_multiple_dispatch_view", view=True)
