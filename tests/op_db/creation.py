@@ -19,6 +19,8 @@ AUTOGRAD_TEST_OPS = [
            [S(3)], grad_fn="CloneBackward0"),
     OpInfo("_test_autograd_multiple_dispatch_view", lambda T, x: T._test_autograd_multiple_dispatch_view(x),
            [S(2, 3)], grad_fn="TestAutogradMultipleDispatchViewBackward0"),
+    OpInfo("_test_autograd_multiple_dispatch_view_copy", lambda T, x: T._test_autograd_multiple_dispatch_view_copy(x),
+           [S(2, 3)], grad_fn="TestAutogradMultipleDispatchViewBackward0_copy"),
 ]
 
 OPS = LAZY_CLONE + AUTOGRAD_TEST_OPS

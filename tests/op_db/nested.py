@@ -78,4 +78,12 @@ OPS = [
            [S(3, 2), OFFSETS, S(4, 2), S(4)], grad_fn="LinearBackward0"),
     OpInfo("nested_linear_double_backward", _linear_double_backward, [S(2, 3), S(1, 3), S(2, 3), S(2, 2), S(1, 2)],
            grad_fn="LinearBackwardBackward0", torch_parity=False),   # torch cannot differentiate it (nested @ dense)
+    # torch's test op of per-dispatch-key formulas: deliberately not derivatives (no gradcheck; torch parity
+    # checks them)
+    OpInfo("nested_test_autograd_multiple_dispatch", lambda T, a, b: T._test_autograd_multiple_dispatch(_nt(T, a, b)),
+           [S(2, 2), S(1, 2)], grad_fn="TestAutogradMultipleDispatchBackwardAutogradNestedTensor0", check_grad=False,
+           forward_ad=False),
+    OpInfo("nested_test_autograd_multiple_dispatch_ntonly",
+           lambda T, a, b: T._test_autograd_multiple_dispatch(_nt(T, a, b), True), [S(2, 2), S(1, 2)],
+           grad_fn="TestAutogradMultipleDispatchBackwardAutogradNestedTensor1", check_grad=False, forward_ad=False),
 ]

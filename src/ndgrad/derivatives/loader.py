@@ -4,7 +4,8 @@ Each entry's `name:` is an ATen-style schema; its other keys are backward formul
 arguments (`self: grad * other`), `result:` (forward-mode tangent, used by forward AD) and
 `output_differentiability:`. An entry may instead give these per dispatch key, as torch's table does
 (`dispatch:` with `Default:` and `AutogradNestedTensor:`, the formulas for nested inputs, whose node
-is `<Op>BackwardAutogradNestedTensor<n>` and saves what they read). Formulas are compiled once, with the yaml file as their filename
+is `<Op>BackwardAutogradNestedTensor<n>` and saves what they read; an entry without `Default:` has
+no node for other inputs, as torch's CompositeImplicitAutograd ops). Formulas are compiled once, with the yaml file as their filename
 and their yaml line as their line, so an error inside a formula points at the table.
 """
 import ast
@@ -389,11 +390,15 @@ def _dispatch_variants(items):
             continue
         per_key = {k.value: v for k, v in fields["dispatch"].value}
         line = fields["dispatch"].start_mark.line + 1
-        if "Default" not in per_key or set(per_key) - {"Default", *DISPATCH_KEYS} or set(fields) != {"name", "dispatch"}:
+        if not per_key or set(per_key) - {"Default", *DISPATCH_KEYS} or set(fields) != {"name", "dispatch"}:
             raise ValueError(f"derivatives.yaml line {line}: `dispatch:` takes Default and "
                              f"{', '.join(DISPATCH_KEYS)} (each with its formulas), and nothing beside it")
-        for key, node in per_key.items():
-            yield {"name": fields["name"], **{k.value: v for k, v in node.value}}, None if key == "Default" else key
+        # the Default first, whatever the yaml's order: the other keys' node names take its index. Without
+        # a Default (torch's CompositeImplicitAutograd op: other inputs record the ops its public function
+        # calls) the entry still takes an index (load)
+        for key in sorted(per_key, key=lambda k: k != "Default"):
+            yield {"name": fields["name"], **{k.value: v for k, v in per_key[key].value}}, \
+                None if key == "Default" else key
 
 
 _CACHE_FORMAT = 8   # bump when _analyse's output changes shape
@@ -431,7 +436,7 @@ def load(scope, path=YAML_PATH, array_scope=None):
     `scope` as their globals (the names they may call). With `array_scope`, an entry whose every
     formula's array form reads only names of it runs those in a plain backward (the engine's array
     path); they are compiled on the node class's first use (array_forms)."""
-    entries, counts = {}, {}
+    entries, counts, composite = {}, {}, set()
     for schema, line, out_diff, forward, node_name, saved, meta_only, users, formulas, meta_views, key in \
             _table(path):
         entry = Entry(schema, line)
@@ -452,6 +457,9 @@ def load(scope, path=YAML_PATH, array_scope=None):
         entry.array_sources = [(idxs, expr, line) for idxs, _, expr, line in formulas]
         entry.array_scope = array_scope
         if key is not None:   # after the Default entry, with its index: SumBackwardAutogradNestedTensor1
+            if entry.op_name not in entries and entry.op_name not in composite:   # no Default: the index is its own
+                composite.add(entry.op_name)
+                counts[camel(entry.base)] = counts.get(camel(entry.base), 0) + 1
             entry.node_cls = _make_node_class(f"{camel(entry.base)}Backward{key}{counts[camel(entry.base)] - 1}",
                                               entry)
             entries[f"{entry.op_name}@{key}"] = entry

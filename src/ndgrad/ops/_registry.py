@@ -301,7 +301,7 @@ def call(spec, args):
         if fw.level is not None:   # a dual level is active: tangents flow forward
             propagate_tangents(spec, args, (t,))
         return t
-    recording = inputs_require_grad and state.enabled and spec.node_cls is not None
+    recording = inputs_require_grad and state.enabled and (spec.node_cls is not None or spec.nested is not None)
     if type(out) is tuple:
         outs = _wrap_all(out, target, raw)
     elif type(out) in ARRAY_TYPES and target is None:   # what _wrap does in this case, without the call
@@ -327,8 +327,11 @@ def call(spec, args):
             t._inference = True
     if recording:
         # (an op with formulas of its own for nested inputs records those: torch's AutogradNestedTensor key)
-        record.record(spec if spec.nested is None or type(args[0]._array) is not NestedArray else spec.nested,
-                      args, outs)
+        # (without Default formulas, torch's CompositeImplicitAutograd ops: nothing of its own for other inputs)
+        rec = spec if spec.nested is None or type(args[0]._array) is not NestedArray else spec.nested
+        if rec.node_cls is None:
+            _no_derivative(spec)
+        record.record(rec, args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._array.dtype.kind in _dtype.INEXACT_KINDS:
         _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward

@@ -1,6 +1,6 @@
 """Factories (tensor, zeros/ones/full/empty and _like, arange, linspace, logspace, eye), clone and casts.
 Also here: _lazy_clone, and torch's private autograd test ops (copies and a view of their input
-whose nodes test the engine: _test_warn_in_autograd, _test_autograd_multiple_dispatch[_view]).
+whose nodes test the engine: _test_warn_in_autograd, _test_autograd_multiple_dispatch[_view[_copy]]).
 
 Factories make leaves, so they bypass the op glue; they follow torch's argument forms (declared as
 torch's schema strings, ops/_schema.py, whose parser gives torch's TypeErrors), dtype inference and
@@ -18,9 +18,10 @@ import numpy as np
 
 from .. import _dtype
 from ._registry import broadcast_shape, call_inplace, method, op, register
+from ._aten import function_overload as _aten_overload
 from ._schema import Parser
 from . import _unsigned
-from .shape import _alias, _plain_size, _strided
+from .shape import _alias, _plain_size, _strided, _view_forward
 from .._meta_array import NO_DATA, MetaArray
 from .._sparse_array import BACKEND, strided
 from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, format_order, legacy_array, preserve_format,
@@ -872,16 +873,42 @@ def _test_autograd_multiple_dispatch_fullcoverage(input):
     return input.copy()
 
 
+@op("_test_autograd_multiple_dispatch.ntonly", public=False)
+def _test_autograd_multiple_dispatch_ntonly(input, b):
+    return input.copy()
+
+
+_multiple_dispatch_args = Parser("_test_autograd_multiple_dispatch(Tensor self)",
+                                 "_test_autograd_multiple_dispatch(Tensor self, bool b)")
+
+
+def _ntonly(input, b):
+    # torch's ntonly has a kernel (and formulas) for nested tensors only; others run its composite: clone
+    return _test_autograd_multiple_dispatch_ntonly(input, b) if input.is_nested else input.clone()
+
+
+_aten_overload("_test_autograd_multiple_dispatch", "ntonly", _ntonly)   # torch.ops.aten's is the composite too
+
+
 @register()
-def _test_autograd_multiple_dispatch(input, b=None):
-    """A copy whose backward adds 1 to the gradient; with `b` (torch's nested-only overload) a plain clone."""
-    return _test_autograd_multiple_dispatch_fullcoverage(input) if b is None else input.clone()
+@_multiple_dispatch_args.signature
+def _test_autograd_multiple_dispatch(*args, **kwargs):
+    """A copy whose backward adds 1 to the gradient (squares it for a nested input); with `b` (torch's
+    nested-only overload) a clone, whose backward for a nested input is grad * grad + grad."""
+    which, args = _multiple_dispatch_args.parse(args, kwargs)
+    return _test_autograd_multiple_dispatch_fullcoverage(*args) if which == 0 else _ntonly(*args)
 
 
 @op("_test_autograd_multiple_dispatch_view", view=True)
 def _test_autograd_multiple_dispatch_view(input):
     """input flattened, as a view."""
-    return np.reshape(input, -1, copy=False)
+    return _view_forward(input, -1)
+
+
+@op("_test_autograd_multiple_dispatch_view_copy")
+def _test_autograd_multiple_dispatch_view_copy(input):
+    """input flattened, as a copy (the *_copy form of :func:`_test_autograd_multiple_dispatch_view`)."""
+    return _view_forward(input, -1).copy()
 
 
 # ---- new tensors with a tensor's dtype (Tensor.new_*) ------------------------------------------
