@@ -19,6 +19,7 @@ woken for every product) and out of the way of the millisecond-long passes betwe
 import ctypes
 import os
 import sys
+import threading
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 MMAP_THRESHOLD = 32 << 20    # glibc's ceiling for its own dynamic threshold (64-bit)
@@ -69,7 +70,9 @@ def tune_openblas():
     lib = _openblas()
     if lib is None:
         return False
-    if loaded:   # its threads may be running already: read the setting and restart them
+    if loaded:   # its threads may be running already: read the setting and restart them, unless another
+        if threading.active_count() > 1:   # Python thread could be inside a BLAS call right now
+            return False
         lib.openblas_read_env()
         lib.blas_thread_shutdown_()
     return True
