@@ -63,18 +63,18 @@ def tune_malloc():
 def tune_openblas():
     if "OPENBLAS_THREAD_TIMEOUT" in os.environ or not sys.platform.startswith("linux"):
         return False
-    loaded = "numpy" in sys.modules
-    os.environ["OPENBLAS_THREAD_TIMEOUT"] = BLAS_SPIN   # (read when OpenBLAS starts its threads)
-    if not loaded:
-        import numpy   # noqa: F401  (loads OpenBLAS, if that is its BLAS)
+    if "numpy" not in sys.modules:   # OpenBLAS (if that is NumPy's BLAS) reads the setting as it loads
+        os.environ["OPENBLAS_THREAD_TIMEOUT"] = BLAS_SPIN
+        import numpy   # noqa: F401
+        return _openblas() is not None
+    # loaded already, its threads maybe running: read the setting and restart them, unless another Python
+    # thread could be inside a BLAS call right now
     lib = _openblas()
-    if lib is None:
+    if lib is None or threading.active_count() > 1:
         return False
-    if loaded:   # its threads may be running already: read the setting and restart them, unless another
-        if threading.active_count() > 1:   # Python thread could be inside a BLAS call right now
-            return False
-        lib.openblas_read_env()
-        lib.blas_thread_shutdown_()
+    os.environ["OPENBLAS_THREAD_TIMEOUT"] = BLAS_SPIN
+    lib.openblas_read_env()
+    lib.blas_thread_shutdown_()
     return True
 
 
