@@ -18,7 +18,7 @@ from . import _dtype
 from .backends import current as current_backend, is_array, namespace
 from ._sparse_array import sparse_coo, sparse_csr, strided
 from ._nested_array import NestedArray
-from ._meta_array import MetaArray
+from ._meta_array import NOT_ALLOCATED, MetaArray, WrapperArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
@@ -92,6 +92,7 @@ class device:
 
 CPU = device("cpu")
 META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.py)
+_device_type = device   # (for functions with a `device` argument)
 
 # The Tensor subclasses that define __torch_dispatch__ (Tensor.__init_subclass__ adds them): the op
 # glue hands ops on their instances to it (ops/_registry.py's `dispatch_subclass`).
@@ -226,6 +227,43 @@ class Tensor:
         return Tensor.__new__(cls, data)._set_requires_grad(
             require_grad, "Only Tensors of floating point and complex dtype can require gradients")
 
+    @staticmethod
+    def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
+                               layout=strided, device=None, pin_memory=False, requires_grad=False,
+                               dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
+                               _extra_dispatch_keys=None, storage_size=None):
+        """A new leaf of the Tensor subclass `cls` (which defines ``__torch_dispatch__``) with the given
+        metadata and no data of its own: how a subclass that wraps other tensors (or none) makes its
+        instances in torch. Its ops go to ``cls.__torch_dispatch__``; what reads its data raises. The
+        dispatch arguments belong to torch's dispatcher (size queries are not dispatched here)."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                            "possible. Make sure your class inherits from Tensor.")
+        if cls not in DISPATCH_TYPES:
+            raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
+        if type(size) not in (tuple, list, Size) or not all(isinstance(n, int) for n in size):
+            raise TypeError(f"_make_wrapper_subclass(): argument 'size' (position 2) must be tuple of ints, not "
+                            f"{type(size).__name__}")
+        if strides is not None and len(strides) != len(size):
+            raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                               f"({len(strides)})")
+        if storage_offset is not None and strides is None:
+            raise RuntimeError("setting storage offset without stride not supported")
+        if dispatch_sizes_strides_policy not in (None, "strides", "sizes"):
+            raise ValueError(f"Unknown sizes_strides_policy: {dispatch_sizes_strides_policy}; expected 'strides' "
+                             f"or 'sizes'")
+        dev = CPU if device is None else device if isinstance(device, _device_type) else _device_type(device)
+        dt = (dtype if dtype is not None else _dtype.defaults.float).np
+        t = object.__new__(cls)
+        t._array = WrapperArray(size, dt, strides, storage_offset or 0, layout, dev, cls.__name__)
+        t._requires_grad = False
+        t._fn = None
+        t._output_nr = 0
+        t._vc = [0]
+        t._base = None
+        return t._set_requires_grad(requires_grad, "Only Tensors of floating point and complex dtype can require "
+                                                   "gradients")
+
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):
         # (spelled out again in ops/_registry.call's one-array path: a change here goes there too)
@@ -290,7 +328,8 @@ class Tensor:
             >>> torch.tensor([1.0]).device
             device(type='cpu')
         """
-        return META if type(self._array) is MetaArray else CPU
+        a = self._array
+        return META if type(a) is MetaArray else CPU if type(a) is not WrapperArray else a.device
 
     @property
     def is_meta(self):
@@ -301,7 +340,7 @@ class Tensor:
             >>> torch.empty(2, device="meta").is_meta
             True
         """
-        return type(self._array) is MetaArray
+        return type(self._array) is MetaArray or type(self._array) is WrapperArray and self._array.device == META
 
     @property
     def is_cuda(self):
@@ -452,7 +491,7 @@ class Tensor:
             2
         """
         if self._base is None and (not is_array(self._array) or self._array.base is None):
-            return 0
+            return 0 if type(self._array) is not WrapperArray else self._array.offset
         owner = _owner(self) if is_array(self._array) else self._base._array   # from the start of the memory
         return (self._array.__array_interface__["data"][0]
                 - owner.__array_interface__["data"][0]) // self._array.itemsize
@@ -490,6 +529,8 @@ class Tensor:
             >>> x[1:].data_ptr() - x.data_ptr() == x.element_size()
             True
         """
+        if type(self._array) is WrapperArray:   # no memory: torch's null pointer
+            return 0
         return self._array.__array_interface__["data"][0]
 
     def is_inference(self):
@@ -1286,6 +1327,8 @@ def _refuse_math_bits(t):
 def _owner(t):
     """The array that owns t's memory (views of views lead back to it): what storage() wraps."""
     a = t._array
+    if type(a) is WrapperArray:
+        raise RuntimeError(NOT_ALLOCATED)
     if not is_array(a):
         raise NotImplementedError(f"storage: a {t.layout} tensor has no single storage in ndgrad")
     while is_array(a.base) or type(a.base).__name__ == "DummyArray":   # DummyArray: NumPy's as_strided holder

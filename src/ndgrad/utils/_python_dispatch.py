@@ -122,9 +122,11 @@ def _record_around(spec, args, out, early=None):
     the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
     empty until then (the op is not seen twice)."""
     outs = out if type(out) is tuple else (out,)
-    if not all(type(o) is Tensor for o in outs):
+    if not all(isinstance(o, Tensor) for o in outs):
         return out
-    raw = tuple(o._array if spec.view or not o._math_bits else apply_bits(o._array, o._math_bits) for o in outs)
+    # a subclass's instance (a wrapper subclass's, with no data) is itself the output the glue records
+    raw = tuple(o if type(o) is not Tensor else o._array if spec.view or not o._math_bits else
+                apply_bits(o._array, o._math_bits) for o in outs)
     replay = copy.copy(spec)
     hook, profile = _registry.dispatch_hook, _registry.profile_op
 
