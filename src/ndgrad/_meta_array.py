@@ -127,17 +127,19 @@ NOT_ALLOCATED = ("The tensor has a non-zero number of elements, but its data is 
 
 class WrapperArray(MetaArray):
     """The storage of an instance of a wrapper subclass (`Tensor._make_wrapper_subclass`): the metadata
-    it was made with (shape, dtype, strides, storage offset, layout, device), no data. Its subclass's
+    it was made with (shape, dtype, strides, storage offset, layout, device; `policy`: its
+    dispatch_sizes_strides_policy, None, "strides" or "sizes"), no data. Its subclass's
     __torch_dispatch__ handles the ops on it (they never reach this storage); what reads the data itself
     (`numpy()`, `tolist()`, an op run under no_dispatch()) raises torch's errors."""
-    __slots__ = ("strides", "offset", "layout", "device", "cls_name")
+    __slots__ = ("strides", "offset", "layout", "device", "cls_name", "policy")
+    base = None   # (owns no memory)
 
-    def __init__(self, shape, dtype, strides, offset, layout, device, cls_name):
+    def __init__(self, shape, dtype, strides, offset, layout, device, cls_name, policy=None):
         super().__init__(shape, dtype)
         # (strides in bytes, as an array's: Tensor.stride() reads them the same way)
         self.strides = tuple(int(s) * self.dtype.itemsize for s in strides) if strides is not None else \
             MetaArray.strides.fget(self)
-        self.offset, self.layout, self.device, self.cls_name = offset, layout, device, cls_name
+        self.offset, self.layout, self.device, self.cls_name, self.policy = offset, layout, device, cls_name, policy
 
     @property
     def flags(self):   # (Tensor.is_contiguous reads flags.c_contiguous)

@@ -98,6 +98,12 @@ _device_type = device   # (for functions with a `device` argument)
 # glue hands ops on their instances to it (ops/_registry.py's `dispatch_subclass`).
 DISPATCH_TYPES = set()
 disabled_torch_function = None   # set by ops/_torch_function.py: its _disabled_torch_function_impl
+# set by utils/_python_dispatch.py: (aten name, overload, tensor, *args) -> a metadata query of a wrapper
+# subclass's instance made with a dispatch_sizes_strides_policy, answered by its __torch_dispatch__
+dispatch_metadata = None
+# set by utils/_python_dispatch.py: the `detach` of the __torch_dispatch__ subclasses, which hands the call
+# to them as aten.detach.default (a wrapper subclass's detached instance is its handler's)
+subclass_detach = None
 
 
 class Size(tuple):
@@ -184,6 +190,9 @@ class Tensor:
         super().__init_subclass__(**kwargs)
         if getattr(cls, "__torch_dispatch__", None) is not None:
             DISPATCH_TYPES.add(cls)
+            own = cls.__mro__[:cls.__mro__.index(Tensor)]   # (a subclass's own detach, or its base's, stays)
+            if subclass_detach is not None and not any("detach" in vars(k) for k in own):
+                cls.detach = subclass_detach
             # as torch: a subclass that defines __torch_dispatch__ and keeps Tensor's __torch_function__
             # opts out of the latter (its ops' results are the plain Tensors its handler returns)
             default = getattr(Tensor.__torch_function__, "__func__", None)   # (set by ops/_torch_function.py)
@@ -235,7 +244,9 @@ class Tensor:
         """A new leaf of the Tensor subclass `cls` (which defines ``__torch_dispatch__``) with the given
         metadata and no data of its own: how a subclass that wraps other tensors (or none) makes its
         instances in torch. Its ops go to ``cls.__torch_dispatch__``; what reads its data raises. The
-        dispatch arguments belong to torch's dispatcher (size queries are not dispatched here)."""
+        `dispatch_sizes_strides_policy` ("strides" or "sizes") sends the queries of its strides (and sizes)
+        to ``__torch_dispatch__`` too (as ``aten.sym_stride.default``, ``aten.sym_size.default``, ...);
+        the other dispatch arguments belong to torch's dispatcher."""
         if not (isinstance(cls, type) and issubclass(cls, Tensor)):
             raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
                             "possible. Make sure your class inherits from Tensor.")
@@ -254,8 +265,11 @@ class Tensor:
                              f"or 'sizes'")
         dev = CPU if device is None else device if isinstance(device, _device_type) else _device_type(device)
         dt = (dtype if dtype is not None else _dtype.defaults.float).np
+        if dispatch_sizes_strides_policy is not None and cls not in _POLICY_TYPES:
+            _ask_metadata_by_dispatch(cls)
         t = object.__new__(cls)
-        t._array = WrapperArray(size, dt, strides, storage_offset or 0, layout, dev, cls.__name__)
+        t._array = WrapperArray(size, dt, strides, storage_offset or 0, layout, dev, cls.__name__,
+                                dispatch_sizes_strides_policy)
         t._requires_grad = False
         t._fn = None
         t._output_nr = 0
@@ -1310,6 +1324,71 @@ def apply_bits(data, bits):
     if bits & NEG_BIT:
         data = -data
     return data[...] if data.ndim == 0 else data   # NumPy's 0-d results are scalars: a 0-d array again
+
+
+# --- wrapper subclasses whose metadata queries go to __torch_dispatch__ (dispatch_sizes_strides_policy) ---
+_POLICY_TYPES = set()   # the classes given the methods below (only they pay for the check)
+
+
+def _asks(t, policy):
+    """Whether the `policy` ("sizes" or "strides") queries of t go to its __torch_dispatch__ ("sizes" asks both)."""
+    a = t._array
+    return type(a) is WrapperArray and a.policy is not None and (a.policy == "sizes" or a.policy == policy)
+
+
+def _asked_shape(self):
+    return Size(dispatch_metadata("sym_size", "default", self)) if _asks(self, "sizes") else Tensor.shape.fget(self)
+
+
+def _asked_size(self, dim=None):
+    if not _asks(self, "sizes"):
+        return Tensor.size(self, dim)
+    if dim is None:
+        return Size(dispatch_metadata("sym_size", "default", self))
+    n = dispatch_metadata("dim", "default", self)
+    return dispatch_metadata("sym_size", "default", self)[_wrap_dim(dim, n)]
+
+
+def _asked_dim(self):
+    return dispatch_metadata("dim", "default", self) if _asks(self, "sizes") else Tensor.dim(self)
+
+
+def _asked_numel(self):
+    return dispatch_metadata("sym_numel", "default", self) if _asks(self, "sizes") else Tensor.numel(self)
+
+
+def _asked_stride(self, dim=None):
+    if not _asks(self, "strides"):
+        return Tensor.stride(self, dim)
+    st = tuple(dispatch_metadata("sym_stride", "default", self))
+    return st if dim is None else st[_wrap_dim(dim, len(st))]
+
+
+def _asked_is_contiguous(self, memory_format=None):
+    if not _asks(self, "strides"):
+        return Tensor.is_contiguous(self, memory_format)
+    if memory_format is None:
+        return dispatch_metadata("is_contiguous", "default", self)
+    return dispatch_metadata("is_contiguous", "memory_format", self, memory_format)
+
+
+def _asked_storage_offset(self):
+    return dispatch_metadata("sym_storage_offset", "default", self) if _asks(self, "sizes") else \
+        Tensor.storage_offset(self)
+
+
+_ASKED = {"shape": property(_asked_shape), "size": _asked_size, "dim": _asked_dim, "ndimension": _asked_dim,
+          "numel": _asked_numel, "nelement": _asked_numel, "stride": _asked_stride,
+          "is_contiguous": _asked_is_contiguous, "storage_offset": _asked_storage_offset}
+
+
+def _ask_metadata_by_dispatch(cls):
+    """Give wrapper subclass `cls` the metadata methods that ask its __torch_dispatch__ (on its instances
+    made with a policy), where it keeps Tensor's own."""
+    for name, fn in _ASKED.items():
+        if getattr(cls, name) is getattr(Tensor, name):
+            setattr(cls, name, fn)
+    _POLICY_TYPES.add(cls)
 
 
 def resolved_data(t):

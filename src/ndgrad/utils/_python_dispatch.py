@@ -33,6 +33,7 @@ from .. import _tensor
 from .._tensor import Tensor, apply_bits
 from ..autograd import record as _record
 from ..autograd.graph import saved_hooks as _saved_hooks
+from ..autograd.node import SavedOutput as _SavedOutput
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
 from .. import overrides
@@ -139,12 +140,38 @@ def _record_around(spec, args, out, early=None):
     _registry.dispatch_hook = _registry.profile_op = None
     sub, _registry.dispatch_subclass = _registry.dispatch_subclass, None   # (nor a subclass's __torch_dispatch__)
     _record.early_packed = early   # the inputs packed before the handler ran: record() takes them
+    # a subclass's instances out: as torch, a saved one is its detached instance (its handler's), which
+    # the saved-tensor hooks then pack (held back until it is)
+    instances = raw[0] is outs[0]
+    hooks = _saved_hooks[:] if instances else None
+    if hooks:
+        _saved_hooks.clear()
     try:
-        return _registry.call(replay, args)
+        result = _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
         _registry.dispatch_subclass = sub
+        if hooks:
+            _saved_hooks[:] = hooks
+    node = outs[0]._fn if instances else None
+    try:
+        if node is not None:
+            _save_detached(node, outs)
+            if hooks:
+                if _record.early_packed is not None:
+                    _record._take_early_packed(node)
+                hooks[-1].pack_node(node)
+    finally:
         _record.early_packed = None
+    return result
+
+
+def _save_detached(node, outs):
+    """The outputs of a __torch_dispatch__ subclass that `node` saves, saved as their detached instances
+    (the subclass's handler makes them; saving the output itself would keep it alive through its node)."""
+    for s in node._saved or ():
+        if type(s) is _SavedOutput and s.cls in _tensor.DISPATCH_TYPES and not isinstance(s.data, Tensor):
+            s.data = outs[s.output_nr].detach()
 
 
 def _dispatch(spec, args, inplace=False):
@@ -226,6 +253,26 @@ def _torch_dispatch(func, types, args):
 
 _registry.dispatch_subclass = _dispatch_subclass
 
+# The metadata queries a wrapper subclass made with a dispatch_sizes_strides_policy hands to its
+# __torch_dispatch__ (_tensor.py's `_asked_*` methods): their aten overloads, each running the query
+# on what the handler calls it with (its inner tensors)
+_METADATA = {("sym_size", "default"): lambda t: list(t.shape), ("sym_size", "int"): lambda t, dim: t.size(dim),
+             ("dim", "default"): lambda t: t.dim(),
+             ("sym_numel", "default"): lambda t: t.numel(), ("sym_stride", "default"): lambda t: list(t.stride()),
+             ("is_contiguous", "default"): lambda t: t.is_contiguous(),
+             ("is_contiguous", "memory_format"): lambda t, memory_format: t.is_contiguous(memory_format),
+             ("sym_storage_offset", "default"): lambda t: t.storage_offset()}
+_METADATA = {key: _aten.function_overload(*key, fn) for key, fn in _METADATA.items()}
+
+
+def _dispatch_metadata(name, overload, t, *args):
+    """_tensor's `dispatch_metadata`: metadata query `name.overload` of t answered by its type's
+    __torch_dispatch__ (dispatch modes do not see it: ndgrad's own metadata reads never dispatch)."""
+    return _torch_dispatch(_METADATA[(name, overload)], _dispatch_types((t,)), (t,) + args)
+
+
+_tensor.dispatch_metadata = _dispatch_metadata
+
 
 @contextlib.contextmanager
 def _no_dispatch():
@@ -253,6 +300,22 @@ def _detach(self):
 
 
 _detach.__doc__ = _plain_detach.__doc__
+
+
+def _subclass_detach(self):
+    """Tensor.detach of an instance of a __torch_dispatch__ subclass: seen by the innermost mode, else
+    handed to its type's __torch_dispatch__ as aten.detach.default (as torch: the detached tensor is
+    what the handler makes of it)."""
+    if _registry.dispatch_hook is _dispatch:
+        return _to_innermost(_DETACH, (self,), None)
+    if _registry.dispatch_subclass is None or type(self) not in _tensor.DISPATCH_TYPES:   # under no_dispatch()
+        return _plain_detach(self)
+    with _handling(False):
+        return _torch_dispatch(_DETACH, _dispatch_types((self,)), (self,))
+
+
+_subclass_detach.__doc__ = _plain_detach.__doc__
+_tensor.subclass_detach = _subclass_detach
 
 
 def _to_innermost(func, args, kwargs):
