@@ -242,3 +242,44 @@ def test_selective_checkpoint_through_a_wrapper_subclass():
     got = both(scenario)
     assert got[:4] == ["Wrap", [12], ["exp.default", "mul.Tensor", "sum.default", "view.default"], "Wrap"]
     assert got[4].shape == (4, 3) and 2900 < got[4][0][0] < 2960 and 12000 < got[4][3][2] < 12500
+
+
+def test_implicit_gradient_of_a_wrapper_output_is_a_wrapper():
+    def scenario(T):
+        log = []
+        Wrap = wrapper_class(T, log)
+        w = Wrap(T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64)).requires_grad_()
+        loss = (w * w).sum()
+        del log[:]
+        loss.backward()   # the implicit gradient is ones_like(loss): the subclass's
+        like = T.zeros_like(w, dtype=T.float32)
+        return log[0], type(w.grad).__name__, w.grad.inner.tolist(), type(like).__name__, str(like.inner.dtype)
+    assert both(scenario) == ["ones_like.default", "Wrap", [[2.0, 4.0], [6.0, 8.0]], "Wrap", "torch.float32"]
+
+
+def test_a_view_op_on_a_wrapper_gives_a_view_of_it():
+    def scenario(T):
+        class Forward(T.Tensor):   # its handler returns the inner tensors' results, plain
+            @staticmethod
+            def __new__(cls, inner):
+                return T.Tensor._make_wrapper_subclass(cls, inner.size(), dtype=inner.dtype,
+                                                       requires_grad=inner.requires_grad)
+
+            def __init__(self, inner):
+                self.inner = inner
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                return func(*[a.inner if isinstance(a, cls) else a for a in args], **(kwargs or {}))
+        a = Forward(T.ones(2, 3, requires_grad=True))
+        v = a.view(-1)
+        v.sum().backward()
+        with T.no_grad():
+            u = a.view(3, 2)
+        w = wrapper_class(T)(T.ones(2, 3))
+        with T.no_grad():
+            x = w.t()
+        return (type(v).__name__, v._base is a, v.grad_fn.name(), a.grad.tolist(), u._base is a, u.grad_fn,
+                type(x).__name__, x._base is w, x._is_view(), list(x.shape))
+    assert both(scenario) == ["Tensor", True, "ViewBackward0", [[1.0] * 3] * 2, True, None, "Wrap", True, True,
+                              [3, 2]]

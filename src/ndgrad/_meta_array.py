@@ -163,6 +163,8 @@ class WrapperArray(MetaArray):
         raise RuntimeError(NOT_ALLOCATED)
 
     def __array_function__(self, func, types, args, kwargs):
+        if func is np.may_share_memory or func is np.shares_memory:
+            return True   # what a view op's handler returns is a view of the wrapper (as torch's autograd makes it)
         raise RuntimeError(NOT_ALLOCATED)
 
     def __getitem__(self, key):

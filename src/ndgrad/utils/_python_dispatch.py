@@ -226,7 +226,8 @@ def _dispatch_subclass(spec, args, inplace=False):
     below = not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args)
     with _handling(below):
         out = _torch_dispatch(func, types, seen)
-    return _record_around(spec, args, out) if below else out
+    # (a view op's result is a view of its input whether or not it is recorded, as torch's autograd makes it)
+    return _record_around(spec, args, out) if below or spec.view and not inplace else out
 
 
 def _dispatch_types(args):
@@ -241,9 +242,9 @@ def _dispatch_types(args):
     return types
 
 
-def _torch_dispatch(func, types, args):
+def _torch_dispatch(func, types, args, kwargs=None):
     for t in types:
-        out = t.__torch_dispatch__(func, tuple(types), args, {})
+        out = t.__torch_dispatch__(func, tuple(types), args, kwargs or {})
         if out is not NotImplemented:
             return out
     listed = "".join(f"  - tensor subclass {t}\n" for t in types)
@@ -332,15 +333,23 @@ def _to_innermost(func, args, kwargs):
 
 def _dispatch_factory(aten, public, fn, args, kwargs):
     """The glue's `dispatch_factory`: a factory call (`aten`: see ops._registry.register) seen by the
-    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn)."""
-    if _registry.dispatch_hook is not _dispatch:   # another hook (compile's tracer) is innermost: it sees ops only
+    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn); with
+    no mode, one on a __torch_dispatch__ subclass's instance (ones_like) handed to that subclass."""
+    innermost = _registry.dispatch_hook is _dispatch
+    types = None if innermost or _registry.dispatch_hook is not None else _dispatch_types(args[:1])
+    if not innermost and not types:   # another hook (compile's tracer) is innermost: it sees ops only
         return fn(*args, **kwargs)
     requires_grad = kwargs.pop("requires_grad", False)   # (kwargs: the dict of this call)
     if kwargs.get("generator") is not None:
         overload = "generator"
     else:
         overload = aten[min(len(args), len(aten) - 1) or 1]
-    out = _to_innermost(_aten.function_overload(aten[0], overload, public), args, kwargs)
+    func = _aten.function_overload(aten[0], overload, public)
+    if innermost:
+        out = _to_innermost(func, args, kwargs)
+    else:
+        with _handling(False):
+            out = _torch_dispatch(func, types, args, kwargs)
     if requires_grad:   # as torch: set on the result, outside the modes
         out.requires_grad_(True)
     return out
