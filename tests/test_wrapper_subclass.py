@@ -120,8 +120,10 @@ def test_detach_of_a_dispatch_subclass_goes_to_it():
         Wrap = wrapper_class(T, log)
         x = T.ones(2, requires_grad=True)
         d = Wrap(x).detach()
-        return log, type(d).__name__, d.requires_grad, d.inner.requires_grad
-    assert both(scenario) == [["detach.default"], "Wrap", False, False]
+        data = Wrap(x).data   # .data too, with a version counter of its own
+        data.inner.add_(1)
+        return log, type(d).__name__, d.requires_grad, d.inner.requires_grad, type(data).__name__, x._version
+    assert both(scenario) == [["detach.default", "detach.default"], "Wrap", False, False, "Wrap", 1]
 
 
 def test_a_gradient_from_plain_ops_reaches_a_wrapper_leaf_plain():

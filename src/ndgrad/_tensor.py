@@ -101,9 +101,9 @@ disabled_torch_function = None   # set by ops/_torch_function.py: its _disabled_
 # set by utils/_python_dispatch.py: (aten name, overload, tensor, *args) -> a metadata query of a wrapper
 # subclass's instance made with a dispatch_sizes_strides_policy, answered by its __torch_dispatch__
 dispatch_metadata = None
-# set by utils/_python_dispatch.py: the `detach` of the __torch_dispatch__ subclasses, which hands the call
-# to them as aten.detach.default (a wrapper subclass's detached instance is its handler's)
-subclass_detach = None
+# set by utils/_python_dispatch.py: the `detach` (and `data`) of the __torch_dispatch__ subclasses, which hand
+# the call to them as aten.detach.default (a wrapper subclass's detached instance is its handler's)
+subclass_methods = {}
 
 
 class Size(tuple):
@@ -191,8 +191,9 @@ class Tensor:
         if getattr(cls, "__torch_dispatch__", None) is not None:
             DISPATCH_TYPES.add(cls)
             own = cls.__mro__[:cls.__mro__.index(Tensor)]   # (a subclass's own detach, or its base's, stays)
-            if subclass_detach is not None and not any("detach" in vars(k) for k in own):
-                cls.detach = subclass_detach
+            for name, fn in subclass_methods.items():
+                if not any(name in vars(k) for k in own):
+                    setattr(cls, name, fn)
             # as torch: a subclass that defines __torch_dispatch__ and keeps Tensor's __torch_function__
             # opts out of the latter (its ops' results are the plain Tensors its handler returns)
             default = getattr(Tensor.__torch_function__, "__func__", None)   # (set by ops/_torch_function.py)

@@ -30,6 +30,7 @@ import contextlib
 import copy
 
 from .. import _tensor
+from .._meta_array import WrapperArray
 from .._tensor import Tensor, apply_bits
 from ..autograd import record as _record
 from ..autograd.graph import saved_hooks as _saved_hooks
@@ -316,7 +317,19 @@ def _subclass_detach(self):
 
 
 _subclass_detach.__doc__ = _plain_detach.__doc__
-_tensor.subclass_detach = _subclass_detach
+
+
+def _subclass_data(self):
+    """Tensor.data of an instance of a __torch_dispatch__ subclass: its detach (as torch; a version counter
+    of its own, as Tensor.data's)."""
+    t = _subclass_detach(self)
+    if t is not self and type(t._array) is not WrapperArray:   # (a wrapper's handler made it: its own)
+        t._vc = [t._vc[0]]
+    return t
+
+
+_tensor.subclass_methods.update(detach=_subclass_detach,
+                                data=property(_subclass_data, Tensor.data.fset, Tensor.data.fdel, Tensor.data.__doc__))
 
 
 def _to_innermost(func, args, kwargs):
