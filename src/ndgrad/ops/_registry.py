@@ -701,7 +701,7 @@ def _overridable(fn, name, aten=None):
                     return out
         if dispatch_hook is not None and aten is not None:
             return dispatch_factory(aten, public, fn, args, kwargs)
-        if DISPATCH_TYPES and aten is not None and args and type(args[0]) in DISPATCH_TYPES and \
+        if aten is not None and DISPATCH_TYPES and args and type(args[0]) in DISPATCH_TYPES and \
                 dispatch_subclass is not None:   # (zeros_like of a __torch_dispatch__ subclass's instance)
             return dispatch_factory(aten, public, fn, args, kwargs)
         if profile_composite is not None:
