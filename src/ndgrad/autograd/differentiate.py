@@ -212,8 +212,8 @@ def _relevant(inputs):
 def _to_mode(fn, relevant, args, **kwargs):
     """A backward pass called while a TorchFunctionMode is active or on a tensor whose type overrides
     __torch_function__: handed to it (as torch's backward and grad check __torch_function__), so that
-    the pass itself runs with that mode off the stack: a function mode does not see the ops of the derivative formulas, which torch's
-    engine runs below Python."""
+    the pass itself runs with that mode off the stack: a function mode does not see the ops of the
+    derivative formulas, which torch's engine runs below Python."""
     return _torch_function.handle_torch_function(fn, relevant, *args, **kwargs)
 
 

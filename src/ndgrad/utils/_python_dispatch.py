@@ -22,7 +22,10 @@ set on the result it returns.
 A Tensor subclass that defines `__torch_dispatch__` (a classmethod) sees, the same way, the ops whose
 arguments include its instances (`_dispatch_subclass`, the glue's `dispatch_subclass`), after the
 modes. Its handler calls `func` on plain Tensors (unwrapped) or under `no_dispatch()`
-(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block.
+(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block. Its
+`detach` (and `.data`) and the `*_like` factories on its instances go to it too; a wrapper subclass
+(`Tensor._make_wrapper_subclass`: instances with metadata and no data) returns instances of itself,
+which are recorded as the op's outputs (saved ones as their detached instances, as torch saves them).
 Forward AD's views (make_dual's, unpack_dual's) are seen as `aten.alias` of the primal, as torch's
 autograd makes them around an alias.
 """
