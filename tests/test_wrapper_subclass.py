@@ -285,3 +285,14 @@ def test_a_view_op_on_a_wrapper_gives_a_view_of_it():
                 type(x).__name__, x._base is w, x._is_view(), list(x.shape))
     assert both(scenario) == ["Tensor", True, "ViewBackward0", [[1.0] * 3] * 2, True, None, "Wrap", True, True,
                               [3, 2]]
+
+
+def test_item_of_a_wrapper_goes_to_the_subclass():
+    def scenario(T):
+        log = []
+        Wrap = wrapper_class(T, log)
+        w = Wrap(T.tensor([2.5], dtype=T.float64))
+        values = [w.item(), float(w), int(Wrap(T.tensor(3)))]
+        return values, log, err(Wrap(T.ones(2)).item)
+    assert both(scenario) == [[2.5, 2.5, 3], ["_local_scalar_dense.default"] * 3,
+                              ["RuntimeError", "a Tensor with 2 elements cannot be converted to Scalar"]]

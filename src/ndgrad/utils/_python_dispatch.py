@@ -23,7 +23,7 @@ A Tensor subclass that defines `__torch_dispatch__` (a classmethod) sees, the sa
 arguments include its instances (`_dispatch_subclass`, the glue's `dispatch_subclass`), after the
 modes. Its handler calls `func` on plain Tensors (unwrapped) or under `no_dispatch()`
 (utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block. Its
-`detach` (and `.data`) and the `*_like` factories on its instances go to it too; a wrapper subclass
+`detach` (and `.data`), `item` and the `*_like` factories on its instances go to it too; a wrapper subclass
 (`Tensor._make_wrapper_subclass`: instances with metadata and no data) returns instances of itself,
 which are recorded as the op's outputs (saved ones as their detached instances, as torch saves them).
 Forward AD's views (make_dual's, unpack_dual's) are seen as `aten.alias` of the primal, as torch's
@@ -331,7 +331,22 @@ def _subclass_data(self):
     return t
 
 
-_tensor.subclass_methods.update(detach=_subclass_detach,
+_LOCAL_SCALAR = _aten.function_overload("_local_scalar_dense", "default", Tensor.item)
+
+
+def _subclass_item(self):
+    """Tensor.item of an instance of a __torch_dispatch__ subclass: handed to it as
+    aten._local_scalar_dense.default (as torch), after the element count check."""
+    if self.numel() != 1:
+        return Tensor.item(self)   # (torch's error)
+    if _registry.dispatch_subclass is None or type(self) not in _tensor.DISPATCH_TYPES:   # under no_dispatch()
+        return Tensor.item(self)
+    with _handling(False):
+        return _torch_dispatch(_LOCAL_SCALAR, _dispatch_types((self,)), (self,))
+
+
+_subclass_item.__doc__ = Tensor.item.__doc__
+_tensor.subclass_methods.update(detach=_subclass_detach, item=_subclass_item,
                                 data=property(_subclass_data, Tensor.data.fset, Tensor.data.fdel, Tensor.data.__doc__))
 
 
