@@ -93,7 +93,7 @@ for _name in ("__bool__", "__float__", "__int__", "__index__", "__complex__", "_
 
 
 def _standins(x):
-    if type(x) is MetaArray:
+    if isinstance(x, MetaArray):   # (a WrapperArray's refuses)
         return x.standin()
     if type(x) in (list, tuple):
         return type(x)(_standins(v) for v in x)
@@ -114,3 +114,73 @@ def meta_call(fn, args, kwargs):
     """fn run on the stand-ins of the meta arrays in args, its array results made meta again."""
     with np.errstate(all="ignore"):
         return _to_meta(fn(*_standins(args), **{k: _standins(v) for k, v in kwargs.items()}))
+
+
+# torch's error for reading a tensor's unallocated memory (a wrapper subclass's instance has none)
+NOT_ALLOCATED = ("The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
+                 "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing into a custom "
+                 "kernel. To fix this, please wrap the custom kernel into an opaque custom op. Please see the "
+                 "following for details: https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html\n"
+                 "If you're using Caffe2, Caffe2 uses a lazy allocation, so you will need to call mutable_data() or "
+                 "raw_mutable_data() to actually allocate memory.")
+
+
+class WrapperArray(MetaArray):
+    """The storage of an instance of a wrapper subclass (`Tensor._make_wrapper_subclass`): the metadata
+    it was made with (shape, dtype, strides, storage offset, layout, device; `policy`: its
+    dispatch_sizes_strides_policy, None, "strides" or "sizes"), no data. Its subclass's
+    __torch_dispatch__ handles the ops on it (they never reach this storage); what reads the data itself
+    (`numpy()`, `tolist()`, an op run under no_dispatch()) raises torch's errors."""
+    __slots__ = ("strides", "offset", "layout", "device", "cls_name", "policy")
+    base = None   # (owns no memory)
+
+    def __init__(self, shape, dtype, strides, offset, layout, device, cls_name, policy=None):
+        super().__init__(shape, dtype)
+        # (strides in bytes, as an array's: Tensor.stride() reads them the same way)
+        self.strides = tuple(int(s) * self.dtype.itemsize for s in strides) if strides is not None else \
+            MetaArray.strides.fget(self)
+        self.offset, self.layout, self.device, self.cls_name, self.policy = offset, layout, device, cls_name, policy
+
+    @property
+    def flags(self):   # (Tensor.is_contiguous reads flags.c_contiguous)
+        return _Flags(self._contiguous(reversed(range(len(self.shape)))), self._contiguous(range(len(self.shape))))
+
+    def _contiguous(self, dims):
+        step = self.dtype.itemsize
+        for d in dims:
+            if self.shape[d] != 1 and self.strides[d] != step:
+                return False
+            step *= self.shape[d]
+        return True
+
+    def standin(self):
+        raise RuntimeError(NOT_ALLOCATED)
+
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError(".numpy() is not supported for tensor subclasses.")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        raise RuntimeError(NOT_ALLOCATED)
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.may_share_memory or func is np.shares_memory:
+            return True   # what a view op's handler returns is a view of the wrapper (as torch's autograd makes it)
+        raise RuntimeError(NOT_ALLOCATED)
+
+    def __getitem__(self, key):
+        raise RuntimeError(NOT_ALLOCATED)
+
+    def __getattr__(self, name):
+        if name == "tolist":
+            raise RuntimeError(f".tolist() is not supported for tensor subclasses, got {self.cls_name}")
+        raise RuntimeError(NOT_ALLOCATED) if not name.startswith("__") else AttributeError(name)
+
+    def __repr__(self):
+        return f"WrapperArray(shape={self.shape}, dtype={self.dtype}, strides={self.strides})"
+
+
+class _Flags:
+    __slots__ = ("c_contiguous", "f_contiguous")
+
+    def __init__(self, c, f):
+        self.c_contiguous, self.f_contiguous = c, f

@@ -18,7 +18,7 @@ from . import _dtype
 from .backends import current as current_backend, is_array, namespace
 from ._sparse_array import sparse_coo, sparse_csr, strided
 from ._nested_array import NestedArray
-from ._meta_array import MetaArray
+from ._meta_array import NOT_ALLOCATED, MetaArray, WrapperArray
 from ._repr import nested_repr, sparse_repr, tensor_repr
 
 
@@ -92,11 +92,18 @@ class device:
 
 CPU = device("cpu")
 META = device("meta")   # tensors with a shape and dtype, no data (_meta_array.py)
+_device_type = device   # (for functions with a `device` argument)
 
 # The Tensor subclasses that define __torch_dispatch__ (Tensor.__init_subclass__ adds them): the op
 # glue hands ops on their instances to it (ops/_registry.py's `dispatch_subclass`).
 DISPATCH_TYPES = set()
 disabled_torch_function = None   # set by ops/_torch_function.py: its _disabled_torch_function_impl
+# set by utils/_python_dispatch.py: (aten name, overload, tensor, *args) -> a metadata query of a wrapper
+# subclass's instance made with a dispatch_sizes_strides_policy, answered by its __torch_dispatch__
+dispatch_metadata = None
+# set by utils/_python_dispatch.py: the `detach` (and `data`) of the __torch_dispatch__ subclasses, which hand
+# the call to them as aten.detach.default (a wrapper subclass's detached instance is its handler's)
+subclass_methods = {}
 
 
 class Size(tuple):
@@ -183,6 +190,10 @@ class Tensor:
         super().__init_subclass__(**kwargs)
         if getattr(cls, "__torch_dispatch__", None) is not None:
             DISPATCH_TYPES.add(cls)
+            own = cls.__mro__[:cls.__mro__.index(Tensor)]   # (a subclass's own detach, or its base's, stays)
+            for name, fn in subclass_methods.items():
+                if not any(name in vars(k) for k in own):
+                    setattr(cls, name, fn)
             # as torch: a subclass that defines __torch_dispatch__ and keeps Tensor's __torch_function__
             # opts out of the latter (its ops' results are the plain Tensors its handler returns)
             default = getattr(Tensor.__torch_function__, "__func__", None)   # (set by ops/_torch_function.py)
@@ -225,6 +236,48 @@ class Tensor:
                             f"{type(data).__name__}")
         return Tensor.__new__(cls, data)._set_requires_grad(
             require_grad, "Only Tensors of floating point and complex dtype can require gradients")
+
+    @staticmethod
+    def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_format=None, dtype=None,
+                               layout=strided, device=None, pin_memory=False, requires_grad=False,
+                               dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
+                               _extra_dispatch_keys=None, storage_size=None):
+        """A new leaf of the Tensor subclass `cls` (which defines ``__torch_dispatch__``) with the given
+        metadata and no data of its own: how a subclass that wraps other tensors (or none) makes its
+        instances in torch. Its ops go to ``cls.__torch_dispatch__``; what reads its data raises. The
+        `dispatch_sizes_strides_policy` ("strides" or "sizes") sends the queries of its strides (and sizes)
+        to ``__torch_dispatch__`` too (as ``aten.sym_stride.default``, ``aten.sym_size.default``, ...);
+        the other dispatch arguments belong to torch's dispatcher."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                            "possible. Make sure your class inherits from Tensor.")
+        if cls not in DISPATCH_TYPES:
+            raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
+        if type(size) not in (tuple, list, Size) or not all(isinstance(n, int) for n in size):
+            raise TypeError(f"_make_wrapper_subclass(): argument 'size' (position 2) must be tuple of ints, not "
+                            f"{type(size).__name__}")
+        if strides is not None and len(strides) != len(size):
+            raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                               f"({len(strides)})")
+        if storage_offset is not None and strides is None:
+            raise RuntimeError("setting storage offset without stride not supported")
+        if dispatch_sizes_strides_policy not in (None, "strides", "sizes"):
+            raise ValueError(f"Unknown sizes_strides_policy: {dispatch_sizes_strides_policy}; expected 'strides' "
+                             f"or 'sizes'")
+        dev = CPU if device is None else device if isinstance(device, _device_type) else _device_type(device)
+        dt = (dtype if dtype is not None else _dtype.defaults.float).np
+        if dispatch_sizes_strides_policy is not None and cls not in _POLICY_TYPES:
+            _ask_metadata_by_dispatch(cls)
+        t = object.__new__(cls)
+        t._array = WrapperArray(size, dt, strides, storage_offset or 0, layout, dev, cls.__name__,
+                                dispatch_sizes_strides_policy)
+        t._requires_grad = False
+        t._fn = None
+        t._output_nr = 0
+        t._vc = [0]
+        t._base = None
+        return t._set_requires_grad(requires_grad, "Only Tensors of floating point and complex dtype can require "
+                                                   "gradients")
 
     @classmethod
     def _make(cls, data, requires_grad, grad_fn, output_nr):
@@ -290,7 +343,8 @@ class Tensor:
             >>> torch.tensor([1.0]).device
             device(type='cpu')
         """
-        return META if type(self._array) is MetaArray else CPU
+        a = self._array
+        return META if type(a) is MetaArray else CPU if type(a) is not WrapperArray else a.device
 
     @property
     def is_meta(self):
@@ -301,7 +355,7 @@ class Tensor:
             >>> torch.empty(2, device="meta").is_meta
             True
         """
-        return type(self._array) is MetaArray
+        return type(self._array) is MetaArray or type(self._array) is WrapperArray and self._array.device == META
 
     @property
     def is_cuda(self):
@@ -452,7 +506,7 @@ class Tensor:
             2
         """
         if self._base is None and (not is_array(self._array) or self._array.base is None):
-            return 0
+            return 0 if type(self._array) is not WrapperArray else self._array.offset
         owner = _owner(self) if is_array(self._array) else self._base._array   # from the start of the memory
         return (self._array.__array_interface__["data"][0]
                 - owner.__array_interface__["data"][0]) // self._array.itemsize
@@ -490,6 +544,8 @@ class Tensor:
             >>> x[1:].data_ptr() - x.data_ptr() == x.element_size()
             True
         """
+        if type(self._array) is WrapperArray:   # no memory: torch's null pointer
+            return 0
         return self._array.__array_interface__["data"][0]
 
     def is_inference(self):
@@ -1271,6 +1327,71 @@ def apply_bits(data, bits):
     return data[...] if data.ndim == 0 else data   # NumPy's 0-d results are scalars: a 0-d array again
 
 
+# --- wrapper subclasses whose metadata queries go to __torch_dispatch__ (dispatch_sizes_strides_policy) ---
+_POLICY_TYPES = set()   # the classes given the methods below (only they pay for the check)
+
+
+def _asks(t, policy):
+    """Whether the `policy` ("sizes" or "strides") queries of t go to its __torch_dispatch__ ("sizes" asks both)."""
+    a = t._array
+    return type(a) is WrapperArray and a.policy is not None and (a.policy == "sizes" or a.policy == policy)
+
+
+def _asked_shape(self):
+    return Size(dispatch_metadata("sym_size", "default", self)) if _asks(self, "sizes") else Tensor.shape.fget(self)
+
+
+def _asked_size(self, dim=None):
+    if not _asks(self, "sizes"):
+        return Tensor.size(self, dim)
+    if dim is None:
+        return Size(dispatch_metadata("sym_size", "default", self))
+    n = dispatch_metadata("dim", "default", self)
+    return dispatch_metadata("sym_size", "default", self)[_wrap_dim(dim, n)]
+
+
+def _asked_dim(self):
+    return dispatch_metadata("dim", "default", self) if _asks(self, "sizes") else Tensor.dim(self)
+
+
+def _asked_numel(self):
+    return dispatch_metadata("sym_numel", "default", self) if _asks(self, "sizes") else Tensor.numel(self)
+
+
+def _asked_stride(self, dim=None):
+    if not _asks(self, "strides"):
+        return Tensor.stride(self, dim)
+    st = tuple(dispatch_metadata("sym_stride", "default", self))
+    return st if dim is None else st[_wrap_dim(dim, len(st))]
+
+
+def _asked_is_contiguous(self, memory_format=None):
+    if not _asks(self, "strides"):
+        return Tensor.is_contiguous(self, memory_format)
+    if memory_format is None:
+        return dispatch_metadata("is_contiguous", "default", self)
+    return dispatch_metadata("is_contiguous", "memory_format", self, memory_format)
+
+
+def _asked_storage_offset(self):
+    return dispatch_metadata("sym_storage_offset", "default", self) if _asks(self, "sizes") else \
+        Tensor.storage_offset(self)
+
+
+_ASKED = {"shape": property(_asked_shape), "size": _asked_size, "dim": _asked_dim, "ndimension": _asked_dim,
+          "numel": _asked_numel, "nelement": _asked_numel, "stride": _asked_stride,
+          "is_contiguous": _asked_is_contiguous, "storage_offset": _asked_storage_offset}
+
+
+def _ask_metadata_by_dispatch(cls):
+    """Give wrapper subclass `cls` the metadata methods that ask its __torch_dispatch__ (on its instances
+    made with a policy), where it keeps Tensor's own."""
+    for name, fn in _ASKED.items():
+        if getattr(cls, name) is getattr(Tensor, name):
+            setattr(cls, name, fn)
+    _POLICY_TYPES.add(cls)
+
+
 def resolved_data(t):
     """t's values: its array, or a resolved copy when t is a lazy conjugate/negative view."""
     return apply_bits(t._array, t._math_bits) if t._math_bits else t._array
@@ -1286,6 +1407,8 @@ def _refuse_math_bits(t):
 def _owner(t):
     """The array that owns t's memory (views of views lead back to it): what storage() wraps."""
     a = t._array
+    if type(a) is WrapperArray:
+        raise RuntimeError(NOT_ALLOCATED)
     if not is_array(a):
         raise NotImplementedError(f"storage: a {t.layout} tensor has no single storage in ndgrad")
     while is_array(a.base) or type(a.base).__name__ == "DummyArray":   # DummyArray: NumPy's as_strided holder

@@ -115,8 +115,9 @@ def backward(tensors: _Tensors, grad_tensors: Optional[_Tensors] = None, retain_
         >>> x.grad
         tensor([ 2., 40.])
     """
-    if _torch_function._modes and _torch_function._mode_active():
-        return _to_mode(backward, _as_tuple(tensors), (tensors,), grad_tensors=grad_tensors, retain_graph=retain_graph,
+    relevant = _as_tuple(tensors) + _relevant(inputs)
+    if not _torch_function.plain(relevant):
+        return _to_mode(backward, relevant, (tensors,), grad_tensors=grad_tensors, retain_graph=retain_graph,
                         create_graph=create_graph, inputs=inputs)
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
@@ -183,7 +184,7 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
         >>> x.grad
         tensor([2., 4., 6.])
     """
-    if _torch_function._modes and _torch_function._mode_active():
+    if not _torch_function.plain((self,)):
         return _to_mode(_tensor_backward, (self,), (self,), gradient=gradient, retain_graph=retain_graph,
                         create_graph=create_graph, inputs=inputs)
     node = self._grad_fn
@@ -199,11 +200,20 @@ _tensor_backward.__name__ = _tensor_backward.__qualname__ = "backward"   # a mod
 Tensor.backward = _tensor_backward
 
 
+def _relevant(inputs):
+    """The `inputs=` of a backward pass whose types may override __torch_function__ (an iterator is
+    not consumed: its elements are not looked at)."""
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    return _as_tuple(inputs) if inputs is None or type(inputs) in (list, tuple) or isinstance(
+        inputs, (Tensor, GradientEdge)) else ()
+
+
 def _to_mode(fn, relevant, args, **kwargs):
-    """A backward pass called while a TorchFunctionMode is active: handed to the mode (as torch's
-    backward and grad check __torch_function__), so that the pass itself runs with that mode off
-    the stack: a function mode does not see the ops of the derivative formulas, which torch's
-    engine runs below Python."""
+    """A backward pass called while a TorchFunctionMode is active or on a tensor whose type overrides
+    __torch_function__: handed to it (as torch's backward and grad check __torch_function__), so that
+    the pass itself runs with that mode off the stack: a function mode does not see the ops of the
+    derivative formulas, which torch's engine runs below Python."""
     return _torch_function.handle_torch_function(fn, relevant, *args, **kwargs)
 
 
@@ -245,9 +255,9 @@ def grad(outputs: _Tensors, inputs: Any, grad_outputs: Optional[_Tensors] = None
         >>> torch.autograd.grad(dx, x)
         (tensor(18.),)
     """
-    if _torch_function._modes and _torch_function._mode_active():
-        return _to_mode(grad, _as_tuple(outputs) + (tuple(inputs.values()) if type(inputs) is dict else
-                                                    _as_tuple(inputs)), (outputs, inputs),
+    relevant = _as_tuple(outputs) + _relevant(inputs)
+    if not _torch_function.plain(relevant):
+        return _to_mode(grad, relevant, (outputs, inputs),
                         grad_outputs=grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
                         only_inputs=only_inputs,
                         allow_unused=materialize_grads if allow_unused is None else allow_unused,

@@ -16,7 +16,7 @@ import weakref
 
 from . import engine
 from . import node as _node
-from .._tensor import Tensor
+from .._tensor import DISPATCH_TYPES, Tensor
 from .grad_mode import grad_flag
 from .node import GradientEdge, SavedOutput  # noqa: F401
 from .node import edge as _edge
@@ -162,9 +162,7 @@ class PackedSaved:
 
     def __init__(self, value, owner, pack_hook, unpack_hook):
         if type(value) is SavedOutput:
-            tensor = Tensor._make(value.data, value.requires_grad, owner if value.requires_grad else None,
-                                        value.output_nr)
-            tensor._vc = value.vc
+            tensor = _node.saved_output_tensor(value, owner if value.requires_grad else None)
             self.edge, self.output_nr, self.requires_grad = None, value.output_nr, value.requires_grad
         else:
             tensor = value
@@ -186,11 +184,11 @@ class PackedSaved:
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
                             f"{type(t).__name__}")
         if not self.requires_grad:   # as torch: a tensor without history comes back as the hook gave it
-            return t if not t._requires_grad else Tensor._make(t._array, False, None, 0)
+            return t if not t._requires_grad else _with_history(t, False, None, 0)
         if self.edge is None:
-            return Tensor._make(t._array, True, owner, self.output_nr)
+            return _with_history(t, True, owner, self.output_nr)
         fn, nr = self.edge
-        out = Tensor._make(t._array, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
+        out = _with_history(t, True, None if type(fn) is _node.AccumulateGrad else fn, nr)
         if out._grad_fn is None:
             out._acc = weakref.ref(fn)   # gradients reach the leaf through its AccumulateGrad
         return out
@@ -211,6 +209,16 @@ class PackedSaved:
 
 
 _node.PackedSaved = PackedSaved
+
+
+def _with_history(t, requires_grad, fn, output_nr):
+    """A tensor on t's data with the given history; of t's class when that defines __torch_dispatch__ (its
+    detached instance: a wrapper subclass's data is its own), else a plain Tensor."""
+    if type(t) in DISPATCH_TYPES:
+        out = t.detach()
+        out._requires_grad, out._fn, out._output_nr = requires_grad, fn, output_nr
+        return out
+    return Tensor._make(t._array, requires_grad, fn, output_nr)
 
 
 def _pack_slot(node, i, pack_hook, unpack_hook):
@@ -593,8 +601,8 @@ class SavedTensor:
         if type(value) is PackedSaved:
             return value.packed
         if type(value) is SavedOutput:
-            t = Tensor._make(value.data, False, None, 0)
-            t._vc = value.vc
+            t = _node.saved_output_tensor(value, None)
+            t._requires_grad, t._output_nr = False, 0
             return t
         return value
 

@@ -74,6 +74,21 @@ class SavedOutput:
         self.view_fn = None
 
 
+def saved_output_tensor(value, fn):
+    """SavedOutput `value` as a tensor with history `fn`: of the output's class (vmap's batched tensors);
+    a __torch_dispatch__ subclass's output is saved as its detached instance (its `data`, see
+    utils/_python_dispatch._record_around), which is detached again, as torch unpacks it."""
+    if isinstance(value.data, Tensor):
+        t = value.data.detach()
+        t._requires_grad, t._fn, t._output_nr = value.requires_grad, fn, value.output_nr
+    else:
+        t = _new_tensor(value.data, value.requires_grad, fn, value.output_nr)
+        if value.cls is not Tensor:
+            t.__class__ = value.cls
+    t._vc = value.vc
+    return t
+
+
 class TensorMeta:
     """What a formula needs of an argument it only asks the shape, strides or dtype of (saves memory)."""
     __slots__ = ("shape", "_np_dtype", "_strides", "_offset")
@@ -279,10 +294,7 @@ class Node:
                 _raise_modified(value.data, value.output_nr, self, value.vc[0], version)
             # the view's history if still alive, else (as torch) the node itself
             fn = self if value.view_fn is None else value.view_fn() or self
-            t = _new_tensor(value.data, value.requires_grad, fn if value.requires_grad else None, value.output_nr)
-            t._vc = value.vc
-            if value.cls is not Tensor:
-                t.__class__ = value.cls
+            t = saved_output_tensor(value, fn if value.requires_grad else None)
             if forward_ad.state.level is not None:
                 forward_ad.restore_saved(value, t)
             return t

@@ -13,6 +13,7 @@ import warnings
 import weakref
 
 from .. import _dtype
+from .._meta_array import WrapperArray
 from .._nested_array import NestedArray
 from .._tensor import INFERENCE_INPLACE, Tensor, _owner, apply_bits
 from ..backends import ARRAY_TYPES, broadcast_shapes, namespace, numpy_backend
@@ -269,7 +270,8 @@ def make_views(spec, args, outs, replay):
     creation = ("inference" if state.inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
                 else base_t._creation)
     for k, t in enumerate(outs):
-        if t._array.base is None or t._array.size and not _may_share_memory(t._array, base._array):
+        if (t._array.base is None or t._array.size and not _may_share_memory(t._array, base._array)) and \
+                type(t._array) is not WrapperArray:   # (a wrapper subclass's view has no memory: a view, as torch's)
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
         t._vc = base._vc

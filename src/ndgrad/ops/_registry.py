@@ -43,7 +43,8 @@ dispatch_hook = None  # set while a dispatch mode is active (utils/_python_dispa
                       # as profile_op (see ops/_aten.py for the op's torch identity)
 dispatch_factory = None  # set by utils/_python_dispatch.py: (aten name, public, fn, args, kwargs) -> the call of
                          # a factory registered with `aten=` handed to the innermost dispatch mode (read only
-                         # while dispatch_hook is set: nothing to pay otherwise)
+                         # while dispatch_hook is set: nothing to pay otherwise), or (ones_like, ...) to the
+                         # __torch_dispatch__ subclass of its tensor argument
 dispatch_subclass = None  # set by utils/_python_dispatch.py: (spec, args, inplace) -> an op call with an argument
                           # of a Tensor subclass that defines __torch_dispatch__ handed to it (None: not handed,
                           # under no_dispatch()); asked only on the glue's slow path once such a subclass exists
@@ -702,6 +703,9 @@ def _overridable(fn, name, aten=None):
                 if out is not _NO_OVERRIDE:
                     return out
         if dispatch_hook is not None and aten is not None:
+            return dispatch_factory(aten, public, fn, args, kwargs)
+        if aten is not None and DISPATCH_TYPES and args and type(args[0]) in DISPATCH_TYPES and \
+                dispatch_subclass is not None:   # (zeros_like of a __torch_dispatch__ subclass's instance)
             return dispatch_factory(aten, public, fn, args, kwargs)
         if profile_composite is not None:
             return profile_composite(name, fn, args, kwargs)

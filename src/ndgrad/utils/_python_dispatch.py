@@ -22,7 +22,10 @@ set on the result it returns.
 A Tensor subclass that defines `__torch_dispatch__` (a classmethod) sees, the same way, the ops whose
 arguments include its instances (`_dispatch_subclass`, the glue's `dispatch_subclass`), after the
 modes. Its handler calls `func` on plain Tensors (unwrapped) or under `no_dispatch()`
-(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block.
+(utils/_mode_utils.py), which keeps modes and subclasses from seeing the ops of the block. Its
+`detach` (and `.data`), `item` and the `*_like` factories on its instances go to it too; a wrapper subclass
+(`Tensor._make_wrapper_subclass`: instances with metadata and no data) returns instances of itself,
+which are recorded as the op's outputs (saved ones as their detached instances, as torch saves them).
 Forward AD's views (make_dual's, unpack_dual's) are seen as `aten.alias` of the primal, as torch's
 autograd makes them around an alias.
 """
@@ -30,9 +33,11 @@ import contextlib
 import copy
 
 from .. import _tensor
+from .._meta_array import WrapperArray
 from .._tensor import Tensor, apply_bits
 from ..autograd import record as _record
 from ..autograd.graph import saved_hooks as _saved_hooks
+from ..autograd.node import SavedOutput as _SavedOutput
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
 from .. import overrides
@@ -122,9 +127,11 @@ def _record_around(spec, args, out, early=None):
     the op on a copy of its spec whose forward gives out's arrays, its hook and profiler slots
     empty until then (the op is not seen twice)."""
     outs = out if type(out) is tuple else (out,)
-    if not all(type(o) is Tensor for o in outs):
+    if not all(isinstance(o, Tensor) for o in outs):
         return out
-    raw = tuple(o._array if spec.view or not o._math_bits else apply_bits(o._array, o._math_bits) for o in outs)
+    # a subclass's instance (a wrapper subclass's, with no data) is itself the output the glue records
+    raw = tuple(o if type(o) is not Tensor else o._array if spec.view or not o._math_bits else
+                apply_bits(o._array, o._math_bits) for o in outs)
     replay = copy.copy(spec)
     hook, profile = _registry.dispatch_hook, _registry.profile_op
 
@@ -137,12 +144,38 @@ def _record_around(spec, args, out, early=None):
     _registry.dispatch_hook = _registry.profile_op = None
     sub, _registry.dispatch_subclass = _registry.dispatch_subclass, None   # (nor a subclass's __torch_dispatch__)
     _record.early_packed = early   # the inputs packed before the handler ran: record() takes them
+    # a subclass's instances out: as torch, a saved one is its detached instance (its handler's), which
+    # the saved-tensor hooks then pack (held back until it is)
+    instances = raw[0] is outs[0]
+    hooks = _saved_hooks[:] if instances else None
+    if hooks:
+        _saved_hooks.clear()
     try:
-        return _registry.call(replay, args)
+        result = _registry.call(replay, args)
     finally:
         _registry.dispatch_hook, _registry.profile_op = hook, profile
         _registry.dispatch_subclass = sub
+        if hooks:
+            _saved_hooks[:] = hooks
+    node = outs[0]._fn if instances else None
+    try:
+        if node is not None:
+            _save_detached(node, outs)
+            if hooks:
+                if _record.early_packed is not None:
+                    _record._take_early_packed(node)
+                hooks[-1].pack_node(node)
+    finally:
         _record.early_packed = None
+    return result
+
+
+def _save_detached(node, outs):
+    """The outputs of a __torch_dispatch__ subclass that `node` saves, saved as their detached instances
+    (the subclass's handler makes them; saving the output itself would keep it alive through its node)."""
+    for s in node._saved or ():
+        if type(s) is _SavedOutput and s.cls in _tensor.DISPATCH_TYPES and not isinstance(s.data, Tensor):
+            s.data = outs[s.output_nr].detach()
 
 
 def _dispatch(spec, args, inplace=False):
@@ -197,7 +230,8 @@ def _dispatch_subclass(spec, args, inplace=False):
     below = not inplace and _grad_state.enabled and spec.node_cls is not None and _requires_grad(args)
     with _handling(below):
         out = _torch_dispatch(func, types, seen)
-    return _record_around(spec, args, out) if below else out
+    # (a view op's result is a view of its input whether or not it is recorded, as torch's autograd makes it)
+    return _record_around(spec, args, out) if below or spec.view and not inplace else out
 
 
 def _dispatch_types(args):
@@ -212,9 +246,9 @@ def _dispatch_types(args):
     return types
 
 
-def _torch_dispatch(func, types, args):
+def _torch_dispatch(func, types, args, kwargs=None):
     for t in types:
-        out = t.__torch_dispatch__(func, tuple(types), args, {})
+        out = t.__torch_dispatch__(func, tuple(types), args, kwargs or {})
         if out is not NotImplemented:
             return out
     listed = "".join(f"  - tensor subclass {t}\n" for t in types)
@@ -223,6 +257,26 @@ def _torch_dispatch(func, types, args):
 
 
 _registry.dispatch_subclass = _dispatch_subclass
+
+# The metadata queries a wrapper subclass made with a dispatch_sizes_strides_policy hands to its
+# __torch_dispatch__ (_tensor.py's `_asked_*` methods): their aten overloads, each running the query
+# on what the handler calls it with (its inner tensors)
+_METADATA = {("sym_size", "default"): lambda t: list(t.shape), ("sym_size", "int"): lambda t, dim: t.size(dim),
+             ("dim", "default"): lambda t: t.dim(),
+             ("sym_numel", "default"): lambda t: t.numel(), ("sym_stride", "default"): lambda t: list(t.stride()),
+             ("is_contiguous", "default"): lambda t: t.is_contiguous(),
+             ("is_contiguous", "memory_format"): lambda t, memory_format: t.is_contiguous(memory_format),
+             ("sym_storage_offset", "default"): lambda t: t.storage_offset()}
+_METADATA = {key: _aten.function_overload(*key, fn) for key, fn in _METADATA.items()}
+
+
+def _dispatch_metadata(name, overload, t, *args):
+    """_tensor's `dispatch_metadata`: metadata query `name.overload` of t answered by its type's
+    __torch_dispatch__ (dispatch modes do not see it: ndgrad's own metadata reads never dispatch)."""
+    return _torch_dispatch(_METADATA[(name, overload)], _dispatch_types((t,)), (t,) + args)
+
+
+_tensor.dispatch_metadata = _dispatch_metadata
 
 
 @contextlib.contextmanager
@@ -253,6 +307,49 @@ def _detach(self):
 _detach.__doc__ = _plain_detach.__doc__
 
 
+def _subclass_detach(self):
+    """Tensor.detach of an instance of a __torch_dispatch__ subclass: seen by the innermost mode, else
+    handed to its type's __torch_dispatch__ as aten.detach.default (as torch: the detached tensor is
+    what the handler makes of it)."""
+    if _registry.dispatch_hook is _dispatch:
+        return _to_innermost(_DETACH, (self,), None)
+    if _registry.dispatch_subclass is None or type(self) not in _tensor.DISPATCH_TYPES:   # under no_dispatch()
+        return _plain_detach(self)
+    with _handling(False):
+        return _torch_dispatch(_DETACH, _dispatch_types((self,)), (self,))
+
+
+_subclass_detach.__doc__ = _plain_detach.__doc__
+
+
+def _subclass_data(self):
+    """Tensor.data of an instance of a __torch_dispatch__ subclass: its detach (as torch; a version counter
+    of its own, as Tensor.data's)."""
+    t = _subclass_detach(self)
+    if t is not self and type(t._array) is not WrapperArray:   # (a wrapper's handler made it: its own)
+        t._vc = [t._vc[0]]
+    return t
+
+
+_LOCAL_SCALAR = _aten.function_overload("_local_scalar_dense", "default", Tensor.item)
+
+
+def _subclass_item(self):
+    """Tensor.item of an instance of a __torch_dispatch__ subclass: handed to it as
+    aten._local_scalar_dense.default (as torch), after the element count check."""
+    if self.numel() != 1:
+        return Tensor.item(self)   # (torch's error)
+    if _registry.dispatch_subclass is None or type(self) not in _tensor.DISPATCH_TYPES:   # under no_dispatch()
+        return Tensor.item(self)
+    with _handling(False):
+        return _torch_dispatch(_LOCAL_SCALAR, _dispatch_types((self,)), (self,))
+
+
+_subclass_item.__doc__ = Tensor.item.__doc__
+_tensor.subclass_methods.update(detach=_subclass_detach, item=_subclass_item,
+                                data=property(_subclass_data, Tensor.data.fset, Tensor.data.fdel, Tensor.data.__doc__))
+
+
 def _to_innermost(func, args, kwargs):
     """A call of `func` (no registry op) handed to the innermost mode, popped while it handles it."""
     entry = _stack.pop()
@@ -267,15 +364,23 @@ def _to_innermost(func, args, kwargs):
 
 def _dispatch_factory(aten, public, fn, args, kwargs):
     """The glue's `dispatch_factory`: a factory call (`aten`: see ops._registry.register) seen by the
-    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn)."""
-    if _registry.dispatch_hook is not _dispatch:   # another hook (compile's tracer) is innermost: it sees ops only
+    innermost mode as its aten overload, whose call runs `public` (the modes below see it in turn); with
+    no mode, one on a __torch_dispatch__ subclass's instance (ones_like) handed to that subclass."""
+    innermost = _registry.dispatch_hook is _dispatch
+    types = None if innermost or _registry.dispatch_hook is not None else _dispatch_types(args[:1])
+    if not innermost and not types:   # another hook (compile's tracer) is innermost: it sees ops only
         return fn(*args, **kwargs)
     requires_grad = kwargs.pop("requires_grad", False)   # (kwargs: the dict of this call)
     if kwargs.get("generator") is not None:
         overload = "generator"
     else:
         overload = aten[min(len(args), len(aten) - 1) or 1]
-    out = _to_innermost(_aten.function_overload(aten[0], overload, public), args, kwargs)
+    func = _aten.function_overload(aten[0], overload, public)
+    if innermost:
+        out = _to_innermost(func, args, kwargs)
+    else:
+        with _handling(False):
+            out = _torch_dispatch(func, types, args, kwargs)
     if requires_grad:   # as torch: set on the result, outside the modes
         out.requires_grad_(True)
     return out
