@@ -5,8 +5,8 @@ channels of a batch norm, the rows of an elementwise pass) hands all but the las
 threads and computes the last itself. NumPy releases the GIL inside its loops and BLAS calls, so
 the slices run in parallel; only the Python between the calls is serial. `torch.set_num_threads`
 sets how many threads a kernel uses (default: OMP_NUM_THREADS, as in torch, else the CPUs this
-process may run on). Each slice is
-computed exactly as it would be alone, so results do not depend on the thread count.
+process may run on). Each slice is computed exactly as it would be alone, so results do not depend
+on the thread count.
 
 A handoff costs 20-40 µs, and the Python around a slice's NumPy calls runs one thread at a time:
 kernels split only where each thread gets at least MIN_WORK units of work, a unit being one element
