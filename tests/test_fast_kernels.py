@@ -50,6 +50,17 @@ def test_relu_masked_fill_where_keep_nan_inf_and_signed_zero():
     parity(s)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("size", [6, 1 << 20])   # one pass, and the split over threads
+def test_relu_keeps_negative_zero_and_nan_as_torch(dtype, size):
+    def s(T):
+        x0 = np.resize([-0.0, 0.0, np.nan, -1.5, 2.5, -np.inf, np.inf], size)
+        y = T.relu(T.tensor(x0, dtype=getattr(T, dtype)))
+        return [y, T.signbit(y), T.isnan(y)]
+    out = parity(s)
+    assert out[1][0] and not out[1][1]   # relu(-0.0) is -0.0
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_relu_and_threshold_pass_the_gradient_of_a_nan_input(dtype):
     """threshold_backward zeroes where input <= threshold, as torch: a NaN input (never <= anything)

@@ -13,6 +13,7 @@ import sys
 import types
 
 import numpy as np
+from numpy._core.umath import clip as _clip   # (the ufunc: see _relu_into)
 
 from .. import _dtype, _parallel
 from ._registry import call_inplace, op, register
@@ -60,15 +61,25 @@ def relu(input):
         raise RuntimeError("relu: Boolean inputs not supported for relu; cast to a numeric dtype first")
     if _parallel.contiguous(input):
         return _parallel.elementwise(_relu_into, np.empty_like(input), input)
-    return np.maximum(input, 0)
+    return _relu_into(input)
 
 
-def _relu_into(input, out):
-    return np.maximum(input, 0, out=out)
+# NumPy's clip ufunc, bounded by 0-d arrays of the input's dtype, is torch's relu to the bit (-0.0 stays
+# -0.0, NaN stays NaN, where np.maximum gives +0.0) and, unlike np.maximum, vectorised here: 3x faster on
+# large float32 arrays, and faster than np.maximum's scalar handling on small ones. (np.clip, its Python
+# wrapper, costs 2 us per call.)
+_RELU_BOUNDS = {np.dtype(t): (np.zeros((), t), np.full((), np.inf, t)) for t in (np.float16, np.float32, np.float64)}
+
+
+def _relu_into(input, out=None):
+    bounds = _RELU_BOUNDS.get(input.dtype) if type(input) is np.ndarray else None
+    if bounds is None:   # integers, other array types
+        return np.maximum(input, 0, out=out)
+    return _clip(input, bounds[0], bounds[1], out=out)
 
 
 def _relu_replay(input):   # what ndgrad.compile's tapes call: their guard has checked the dtype
-    return np.maximum(input, 0)
+    return _relu_into(input)
 
 
 relu.__wrapped__.replay = _relu_replay
