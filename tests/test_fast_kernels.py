@@ -59,6 +59,9 @@ def test_relu_keeps_negative_zero_and_nan_as_torch(dtype, size):
         return [y, T.signbit(y), T.isnan(y)]
     out = parity(s)
     assert out[1][0] and not out[1][1]   # relu(-0.0) is -0.0
+    compiled = ndgrad.compile(lambda x: x.relu() * 1)   # ndgrad.compile's tape: the same bits
+    x = ndgrad.tensor(np.resize([-0.0, 0.0, np.nan, -1.5, 2.5, -np.inf, np.inf], size), dtype=getattr(ndgrad, dtype))
+    assert [compiled(x).numpy().tobytes() for _ in range(2)] == [(x.relu() * 1).numpy().tobytes()] * 2
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

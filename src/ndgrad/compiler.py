@@ -195,11 +195,10 @@ def _callee(forward, args):
 
 
 # elementwise forms of forwards: (the function, its constant keyword arguments) -> (ufunc, extra arguments)
-# computing the same values (add and sub with alpha=1 are np.add / np.subtract of their operands, relu's
-# replay kernel np.maximum(x, 0)): a tape's step then gets the ufunc step's fast paths below
+# computing the same values (add and sub with alpha=1 are np.add / np.subtract of their operands): a tape's
+# step then gets the ufunc step's fast paths below
 _UFUNC_FORMS = {(pointwise.add.__wrapped__, (("alpha", 1),)): (np.add, ()),
-                (pointwise.sub.__wrapped__, (("alpha", 1),)): (np.subtract, ()),
-                (activation._relu_replay, ()): (np.maximum, (0,))}
+                (pointwise.sub.__wrapped__, (("alpha", 1),)): (np.subtract, ())}
 
 # ufuncs whose result does not depend on where it is written (correctly rounded in every loop NumPy has,
 # strided or SIMD): a step of one may write into an operand's buffer (see _emit)

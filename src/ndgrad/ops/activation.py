@@ -59,9 +59,13 @@ def _inplace(entry, forward):
 def relu(input):
     if input.dtype == np.bool_:
         raise RuntimeError("relu: Boolean inputs not supported for relu; cast to a numeric dtype first")
+    return _relu_replay(input)
+
+
+def _relu_replay(input, out=None):   # (ndgrad.compile's tapes call it, `out` as for _softmax_replay below)
     if _parallel.contiguous(input):
-        return _parallel.elementwise(_relu_into, np.empty_like(input), input)
-    return _relu_into(input)
+        return _parallel.elementwise(_relu_into, np.empty_like(input) if out is None else out, input)
+    return _relu_into(input, out)
 
 
 # NumPy's clip ufunc, bounded by 0-d arrays of the input's dtype, is torch's relu to the bit (-0.0 stays
@@ -78,10 +82,7 @@ def _relu_into(input, out=None):
     return _clip(input, bounds[0], bounds[1], out=out)
 
 
-def _relu_replay(input):   # what ndgrad.compile's tapes call: their guard has checked the dtype
-    return _relu_into(input)
-
-
+_relu_replay.out_operand = 0
 relu.__wrapped__.replay = _relu_replay
 register("relu_")(relu.inplace)
 
