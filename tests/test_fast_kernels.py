@@ -187,6 +187,61 @@ def test_conv_scratch_buffers_are_per_thread():
             np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", [
+    ((6, 8, 9, 11), (4, 8, 3, 3), {"padding": 1}),
+    ((5, 8, 9, 11), (6, 4, 3, 2), {"padding": (2, 1), "dilation": (2, 1), "groups": 2}),
+    ((3, 6, 5, 6, 7), (4, 6, 3, 2, 3), {"padding": (1, 0, 2)}),
+    ((4, 9, 7, 8), (3, 9, 3, 3), {"padding": 0}),
+], ids=["plain", "groups-dilation", "3d", "no-padding"])
+def test_stride_one_convolutions_on_the_wide_grid_match_torch(dtype, case):
+    """Per-sample stride-1 convolutions whose im2col matrix is much taller than their result is
+    deep run on the wide grid (the forward, the input gradient as the flipped convolution, the weight
+    gradient against the spread output gradient), as do stride-1 transposed convolutions: torch's
+    values and gradients; an inf input gives torch's NaNs, an inf weight (float64, where torch too
+    multiplies the zero padding) takes col2im for the input gradient."""
+    xshape, wshape, kwargs = case
+    conv = "conv3d" if len(xshape) == 5 else "conv2d"
+
+    def s(T):
+        rs = np.random.RandomState(8)
+        F = T.nn.functional
+        x, w = rs.randn(*xshape), rs.randn(*wshape)
+        out = []
+        for poison in (None, "input") + (("weight",) if dtype == "float64" else ()):
+            xi, wi = x.copy(), w.copy()
+            if poison == "input":
+                xi.reshape(-1)[[5, 77]] = np.inf
+            elif poison == "weight":
+                wi.reshape(-1)[3] = -np.inf
+            xt = T.tensor(xi, dtype=getattr(T, dtype), requires_grad=True)
+            wt = T.tensor(wi, dtype=getattr(T, dtype), requires_grad=True)
+            b = T.tensor(rs.randn(wshape[0]), dtype=getattr(T, dtype), requires_grad=True)
+            y = getattr(F, conv)(xt, wt, b, **kwargs)
+            y.backward(T.tensor(rs.randn(*y.shape), dtype=getattr(T, dtype)))
+            out += [y, xt.grad, wt.grad, b.grad]
+        groups = kwargs.get("groups", 1)
+        wt_t = T.tensor(rs.randn(xshape[1], xshape[1] // groups, *wshape[2:]), dtype=getattr(T, dtype))
+        t = getattr(F, conv.replace("conv", "conv_transpose"))(
+            T.tensor(rs.randn(*xshape), dtype=getattr(T, dtype)), wt_t, None, 1,
+            kwargs.get("padding", 0), 0, groups, kwargs.get("dilation", 1))
+        return out + [t]
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    parity(s, rtol=tol, atol=tol)
+
+
+@pytest.mark.xfail(strict=True, reason="not supported yet: torch's float32 convolutions never multiply the zero "
+                                      "padding, so an inf weight gives no NaN there; ndgrad's im2col does")
+def test_float32_conv_with_an_inf_weight_leaves_the_padding_out_as_torch():
+    def s(T):
+        rs = np.random.RandomState(9)
+        w = rs.randn(4, 8, 3, 3)
+        w[1, 2, 0, 0] = np.inf
+        return [T.nn.functional.conv2d(T.tensor(rs.randn(2, 8, 5, 6), dtype=T.float32),
+                                       T.tensor(w, dtype=T.float32), padding=1)]
+    parity(s)
+
+
 @pytest.mark.parametrize("where", ["input", "weight"])
 def test_stride_one_conv_with_inf_gives_torch_nans(where):
     """A stride-1 convolution computes on a grid as wide as the padded input; its extra columns must

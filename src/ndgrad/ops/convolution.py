@@ -16,7 +16,7 @@ import sys
 import types
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from .. import _parallel
 from ._registry import op, register
@@ -70,12 +70,17 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
         return x
     size = x.shape[2:]
     out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
+    _pad_into(out, x, before, value)
+    return out
+
+
+def _pad_into(out, x, before, value=0):
+    """x (N, C, *S) copied into out (N, C, *padded) at `before`, `value` around it."""
     lead = (slice(None), slice(None))
-    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
+    for k, (b, s) in enumerate(zip(before, x.shape[2:])):   # only the border is filled, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
-    return out
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, x.shape[2:]))] = x
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -180,13 +185,14 @@ def _position_blocks(m, k, p):
 # Stride 1: each kernel offset's window elements, over the positions, are one contiguous run of
 # the flattened padded image if the positions are taken on a "wide" grid as wide as the padded
 # image (positions[0] x padded[1:]), the extra columns holding zeros. col2im's adds then run along
-# whole planes instead of short rows. (im2col gains nothing measurable this way: its copies are
-# no faster than the strided ones, and the GEMM grows by the extra columns.)
+# whole planes instead of short rows; im2col's copies run along whole rows of the grid, 2-3x faster
+# than copying the windows' short rows, but the GEMM grows by the extra columns and its result's
+# positions are copied out of the grid (see _conv_wide).
 class _Wide:
     """The wide grid of `positions` on a padded array of spatial size `padded` (stride 1)."""
 
     def __init__(self, positions, padded, kernel, dilation):
-        self.positions, self.padded = tuple(positions), tuple(padded)
+        self.positions, self.padded, self.kernel = tuple(positions), tuple(padded), tuple(kernel)
         self.grid = (self.positions[0],) + self.padded[1:]
         self.size = _prod(self.grid)
         flat = [_prod(self.padded[t + 1:]) for t in range(len(padded))]   # element strides of the padded array
@@ -198,6 +204,21 @@ class _Wide:
     def valid(self, a):
         """The positions' part of `a` (..., Q) laid out on the grid."""
         return a.reshape(a.shape[:-1] + self.grid)[(Ellipsis,) + tuple(slice(0, p) for p in self.positions)]
+
+    def unfold(self, x, before):
+        """The windows of x (N, C, *S) placed at `before` in zeros of the padded size: a scratch copy
+        (N, C, *kernel, Q) (the extra columns hold whatever the padded planes hold there)."""
+        n, c = x.shape[:2]
+        body = _prod(self.padded)
+        flat = _buffer("wide_pad", (n, c, self.length), x.dtype)
+        flat[..., body:] = 0
+        _pad_into(flat[..., :body].reshape((n, c) + self.padded), x, before)
+        item = flat.itemsize
+        view = as_strided(flat, (n, c) + self.kernel + (self.size,),
+                          flat.strides[:2] + tuple(st * item for st in self.steps) + (item,), writeable=False)
+        cols = _buffer("cols", view.shape, x.dtype)
+        np.copyto(cols, view)
+        return cols
 
     def spread(self, x, slot):
         """x (..., *positions) laid out on the grid (..., Q), zero elsewhere (scratch)."""
@@ -237,6 +258,9 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
         _copy(result.reshape(y.shape), y, bias)
         return result
+    padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
+    if _wide(stride, padded, out) and _wide_pays(w.shape[1], kernel, o // groups) and result.size:
+        return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, result)
     flat = result.reshape(n, groups, o // groups, _prod(out))
     blocks = _position_blocks(o // groups, w[0].size, _prod(out))
 
@@ -247,6 +271,36 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         if bias is not None:
             result[i:j] += bias.reshape((o,) + (1,) * len(out))
     _parallel.run(samples, n, n * w[0].size * _prod(out) * (groups + o // 6))
+    return result
+
+
+def _wide_pays(in_channels, kernel, out_channels):
+    """Whether a per-sample convolution (`in_channels` and `out_channels` per group) runs on the wide
+    grid: its im2col copy saves about 0.3 ns per element of the (C*K, P) matrix, copying the result's
+    positions out of the grid costs about 0.6 ns per element of the (O, P) result."""
+    return in_channels * _prod(kernel) > 2 * out_channels
+
+
+def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
+    """_conv (stride 1) on the wide grid: x (N, C, *S) placed at `before` in zeros of size `padded`,
+    the products (N, G, O/G, Q) written block by block, the positions copied into result (N, O, *out)
+    in the pass that adds the bias."""
+    n, o = x.shape[0], w.shape[0]
+    grid = _Wide(out, padded, w.shape[2:], dilation)
+    wg = w.reshape(groups, o // groups, -1)
+    blocks = _position_blocks(o // groups, w[0].size, grid.size)
+
+    def samples(i, j):
+        cols = grid.unfold(x[i:j], before).reshape(j - i, groups, -1, grid.size)
+        y = _buffer("gemm", (j - i, groups, o // groups, grid.size), result.dtype)
+        for block in blocks:
+            np.matmul(wg, cols[..., block], out=y[..., block])
+        y = grid.valid(y.reshape(j - i, o, grid.size))
+        if bias is None:
+            np.copyto(result[i:j], y)
+        else:
+            np.add(y, bias.reshape((o,) + (1,) * len(out)), out=result[i:j])
+    _parallel.run(samples, n, n * w[0].size * grid.size * (groups + o // 6))
     return result
 
 
@@ -265,6 +319,16 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
         return _crop(_col2im(cols, padded, stride, dilation), padding, size)
     result = np.empty((n, o) + tuple(size), np.result_type(x, w))
+    # stride 1: the convolution of x, placed in zeros, with the weight flipped and transposed (as
+    # _input_grad_last), on the wide grid (no col2im) where that pays and every weight is finite
+    flat_pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
+    full = tuple(sz + dl * (k - 1) for sz, k, dl in zip(size, kernel, dilation))
+    if (all(s == 1 for s in stride) and min(flat_pad) >= 0 and _wide(stride, full, size)
+            and _wide_pays(c // groups, kernel, o // groups) and result.size and _finite(w)):
+        flipped = w.reshape((groups, c // groups, o // groups) + kernel).swapaxes(1, 2).reshape(
+            (o, c // groups) + kernel)[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)]
+        return _conv_wide(x, np.ascontiguousarray(flipped), flat_pad, full, dilation, groups, tuple(size), None,
+                          result)
     wt = w.reshape(groups, c // groups, -1).transpose(0, 2, 1)   # (G, O/G*K, C/G)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _Wide(x.shape[2:], padded, kernel, dilation)
@@ -311,15 +375,24 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
         positions, p = a.shape[2:], _prod(a.shape[2:])
-        a = a.reshape(n, groups, x_size, p)
-        blocks = _position_blocks(x_size, y_size * _prod(kernel), p)
+        padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
+        # on the wide grid a's extra columns are zeros (spread), which meet the input's values there
+        grid = _Wide(positions, padded, kernel, dilation) if (
+            _wide(stride, padded, positions) and _wide_pays(y_size, kernel, x_size) and a.size and _finite(b)) else None
+        q = p if grid is None else grid.size
+        blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
         # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
         products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
 
         def samples(i, j):
-            cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
+            if grid is None:
+                cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
+                ai = a[i:j].reshape(j - i, groups, x_size, p)
+            else:
+                cols = grid.unfold(b[i:j], padding).reshape(j - i, groups, -1, q)
+                ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
             for k, block in enumerate(blocks):
-                np.matmul(a[i:j, ..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
+                np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
         _parallel.run(samples, n, n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6))
         gw = products[0].sum(0)
         for k in range(1, len(blocks)):
