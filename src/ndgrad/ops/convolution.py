@@ -11,12 +11,13 @@ differentiable op `convolution_backward`. The user-facing functions with torch.n
 signatures are at the end (re-exported by ndgrad/nn/functional/convolution.py); pooling.py builds
 on the primitives here.
 """
+import functools
 import math
 import sys
 import types
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _parallel
 from ._registry import op, register
@@ -70,17 +71,12 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
         return x
     size = x.shape[2:]
     out = _buffer(slot, x.shape[:2] + tuple(b + s + a for b, s, a in zip(before, size, after)), x.dtype)
-    _pad_into(out, x, before, value)
-    return out
-
-
-def _pad_into(out, x, before, value=0):
-    """x (N, C, *S) copied into out (N, C, *padded) at `before`, `value` around it."""
     lead = (slice(None), slice(None))
-    for k, (b, s) in enumerate(zip(before, x.shape[2:])):   # only the border is filled, then the interior copied
+    for k, (b, s) in enumerate(zip(before, size)):   # only the border is filled, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[lead + (slice(None),) * k + (edge,)] = value
-    out[lead + tuple(slice(b, b + s) for b, s in zip(before, x.shape[2:]))] = x
+    out[lead + tuple(slice(b, b + s) for b, s in zip(before, size))] = x
+    return out
 
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
@@ -199,7 +195,8 @@ class _Wide:
         self.steps = tuple(dl * f for dl, f in zip(dilation, flat))
         self.offsets = [sum(o * st for o, st in zip(offs, self.steps)) for offs in np.ndindex(*kernel)]
         # the last window of the last position reaches this far past the padded array's end
-        self.length = _prod(self.padded) + sum((k - 1) * st for k, st in zip(kernel[1:], self.steps[1:]))
+        self.body = _prod(self.padded)
+        self.length = self.body + sum((k - 1) * st for k, st in zip(kernel[1:], self.steps[1:]))
 
     def valid(self, a):
         """The positions' part of `a` (..., Q) laid out on the grid."""
@@ -209,14 +206,14 @@ class _Wide:
         """The windows of x (N, C, *S) placed at `before` in zeros of the padded size: a scratch copy
         (N, C, *kernel, Q) (the extra columns hold whatever the padded planes hold there)."""
         n, c = x.shape[:2]
-        body = _prod(self.padded)
         flat = _buffer("wide_pad", (n, c, self.length), x.dtype)
-        flat[..., body:] = 0
-        _pad_into(flat[..., :body].reshape((n, c) + self.padded), x, before)
+        flat.fill(0)   # (one pass: cheaper than filling the borders dim by dim, and small beside the copy below)
+        flat[..., :self.body].reshape((n, c) + self.padded)[(slice(None), slice(None)) + tuple(
+            slice(b, b + sz) for b, sz in zip(before, x.shape[2:]))] = x
         item = flat.itemsize
-        view = as_strided(flat, (n, c) + self.kernel + (self.size,),
-                          flat.strides[:2] + tuple(st * item for st in self.steps) + (item,), writeable=False)
-        cols = _buffer("cols", view.shape, x.dtype)
+        shape = (n, c) + self.kernel + (self.size,)   # (ndarray's constructor: as_strided costs several µs more)
+        view = np.ndarray(shape, flat.dtype, flat, 0, flat.strides[:2] + tuple(st * item for st in self.steps) + (item,))
+        cols = _buffer("cols", shape, x.dtype)
         np.copyto(cols, view)
         return cols
 
@@ -233,6 +230,12 @@ class _Wide:
         for t in range(1, len(self.grid)):
             grid[(Ellipsis, slice(0, self.positions[0])) + (slice(None),) * (t - 1) + (slice(self.positions[t], None),)
                  + (slice(None),) * (len(self.grid) - 1 - t)] = 0
+
+
+@functools.lru_cache(maxsize=64)
+def _wide_grid(positions, padded, kernel, dilation):
+    """The _Wide of these sizes (tuples of ints), made once: a network asks for the same few every step."""
+    return _Wide(positions, padded, kernel, dilation)
 
 
 def _finite(a):
@@ -286,7 +289,7 @@ def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
     the products (N, G, O/G, Q) written block by block, the positions copied into result (N, O, *out)
     in the pass that adds the bias."""
     n, o = x.shape[0], w.shape[0]
-    grid = _Wide(out, padded, w.shape[2:], dilation)
+    grid = _wide_grid(out, padded, w.shape[2:], dilation)
     wg = w.reshape(groups, o // groups, -1)
     blocks = _position_blocks(o // groups, w[0].size, grid.size)
 
@@ -331,7 +334,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
                           result)
     wt = w.reshape(groups, c // groups, -1).transpose(0, 2, 1)   # (G, O/G*K, C/G)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
-        grid = _Wide(x.shape[2:], padded, kernel, dilation)
+        grid = _wide_grid(x.shape[2:], padded, kernel, dilation)
         finite = _finite(w)
 
         def samples(i, j):
@@ -377,7 +380,7 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         positions, p = a.shape[2:], _prod(a.shape[2:])
         padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
         # on the wide grid a's extra columns are zeros (spread), which meet the input's values there
-        grid = _Wide(positions, padded, kernel, dilation) if (
+        grid = _wide_grid(positions, padded, kernel, dilation) if (
             _wide(stride, padded, positions) and _wide_pays(y_size, kernel, x_size) and a.size and _finite(b)) else None
         q = p if grid is None else grid.size
         blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
