@@ -212,7 +212,8 @@ class _Wide:
             slice(b, b + sz) for b, sz in zip(before, x.shape[2:]))] = x
         item = flat.itemsize
         shape = (n, c) + self.kernel + (self.size,)   # (ndarray's constructor: as_strided costs several µs more)
-        view = np.ndarray(shape, flat.dtype, flat, 0, flat.strides[:2] + tuple(st * item for st in self.steps) + (item,))
+        strides = flat.strides[:2] + tuple(st * item for st in self.steps) + (item,)
+        view = np.ndarray(shape, flat.dtype, flat, 0, strides)
         cols = _buffer("cols", shape, x.dtype)
         np.copyto(cols, view)
         return cols

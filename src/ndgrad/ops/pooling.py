@@ -4,6 +4,7 @@ create_graph records torch's ...BackwardBackward0 nodes. The user-facing functio
 torch.nn.functional's signatures are at the end (re-exported by ndgrad/nn/functional/pooling.py).
 """
 
+import functools
 
 import numpy as np
 
@@ -178,32 +179,51 @@ def _flat_index(coords, size):
     return idx
 
 
+class _MaxPoolPlan:
+    """What max pooling over spatial `size` needs besides the values, made once per geometry: the
+    output size, the right padding, each kernel offset's strided view (as slices) and flat input
+    index, each window's flat start index."""
+
+    def __init__(self, name, size, kernel, stride, padding, dilation, ceil_mode):
+        self.out = out = _pool_out_sizes(name, size, kernel, stride, padding, dilation, ceil_mode)
+        self.pads = _pool_pads(size, out, kernel, stride, padding, dilation)
+        offsets = list(np.ndindex(*kernel))
+        lead = (slice(None), slice(None))
+        self.views = [lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
+                                   for o, dl, st, n in zip(offs, dilation, stride, out)) for offs in offsets]
+        # the flat input index of window q's offset j: start(q) + offset(j), both per-dim sums
+        self.start = _flat_index(np.ix_(*[np.arange(o) * st - p for o, st, p in zip(out, stride, padding)]), size)
+        self.offset = np.array([_flat_index([o * dl for o, dl in zip(offs, dilation)], size) for offs in offsets],
+                               np.int64)
+        self.arg_dtype = np.int16 if len(offsets) < 2 ** 15 else np.int64
+        first = []   # each window's first element inside the input (see _max_pool)
+        for o, st, p, dl in zip(out, stride, padding, dilation):
+            c = np.arange(o) * st - p
+            first.append(c + np.where(c < 0, (-c + dl - 1) // dl, 0) * dl)
+        self.first = _flat_index(np.ix_(*first), size)
+
+
+_max_pool_plan = functools.lru_cache(maxsize=64)(_MaxPoolPlan)
+
+
 def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
     x, unbatched = _batched(self, d, name)
     if 0 in self.shape[self.ndim - d - 1:]:   # channels and spatial dims; an empty batch is allowed
         raise RuntimeError(f"{name}: Expected input's non-batch dimensions to have positive length, but input has "
                            f"a shape of {list(self.shape)}")
     kernel, stride, padding, dilation = _pool_args(name, d, kernel_size, stride, padding, dilation)
-    size = x.shape[2:]
-    out = _pool_out_sizes(name, size, kernel, stride, padding, dilation, ceil_mode)
-    offsets = list(np.ndindex(*kernel))
-    # the flat input index of window q's offset j: start(q) + offset(j), both per-dim sums
-    start = _flat_index(np.ix_(*[np.arange(o) * st - p for o, st, p in zip(out, stride, padding)]), size)
-    offset = np.array([_flat_index([o * dl for o, dl in zip(offs, dilation)], size) for offs in offsets], np.int64)
+    plan = _max_pool_plan(name, x.shape[2:], kernel, stride, padding, dilation, bool(ceil_mode))
     low = _lowest(x.dtype)
-    pads = _pool_pads(size, out, kernel, stride, padding, dilation)
-    vals = np.empty(x.shape[:2] + tuple(out), x.dtype)
+    vals = np.empty(x.shape[:2] + plan.out, x.dtype)
     idx = np.empty(vals.shape, np.int64)
 
     def samples(i, j):
         chunk = x[i:j]
-        xp = _pad_scratch(chunk, padding, pads, low, slot="max_pool")
+        xp = _pad_scratch(chunk, padding, plan.pads, low, slot="max_pool")
         # torch's scan over each window (a later element wins if greater or NaN: the first of equal
         # maxima, the last NaN), run for all windows at once and branch-free: kernel offset j's elements
         # of every window are one strided view of the input, so no window is copied.
-        lead = (slice(None), slice(None))
-        views = [xp[lead + tuple(slice(o * dl, o * dl + st * (n - 1) + 1, st)
-                                 for o, dl, st, n in zip(offs, dilation, stride, out))] for offs in offsets]
+        views = [xp[v] for v in plan.views]
         v_out = vals[i:j]
         np.copyto(v_out, views[0])
         for v in views[1:]:
@@ -211,7 +231,7 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
         # the first offset holding the maximum: the count of offsets before it (temporaries in scratch
         # buffers: fresh ones would cost as much in page faults as the passes themselves)
         missing = np.not_equal(views[0], v_out, out=buffer("pool_missing", v_out.shape, bool))
-        arg = buffer("pool_arg", v_out.shape, np.int16 if len(views) < 2 ** 15 else np.int64)
+        arg = buffer("pool_arg", v_out.shape, plan.arg_dtype)
         np.copyto(arg, missing)
         equal = buffer("pool_equal", v_out.shape, bool)
         for v in views[1:-1]:
@@ -221,17 +241,14 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
             for k, v in enumerate(views):
                 arg = np.where(np.isnan(v), k, arg)
         i_out = idx[i:j]
-        np.take(offset, arg, out=i_out)
-        i_out += start
+        np.take(plan.offset, arg, out=i_out)
+        i_out += plan.start
         if xp is not chunk and (v_out == low).any():
             # torch's scan starts from its window's first element inside the input, which a window of
             # lowest values (-inf) keeps; the padding, equal to it, must not take its place
-            first = []
-            for o, st, p, dl in zip(out, stride, padding, dilation):
-                c = np.arange(o) * st - p
-                first.append(c + np.where(c < 0, (-c + dl - 1) // dl, 0) * dl)
-            np.copyto(i_out, _flat_index(np.ix_(*first), size), where=v_out == low)
-    _parallel.run(samples, x.shape[0], 6 * x.size + vals.size * (2 * len(offsets) + 3))   # (measured: ~2 ns an element)
+            np.copyto(i_out, plan.first, where=v_out == low)
+    # (measured: ~2 ns an element)
+    _parallel.run(samples, x.shape[0], 6 * x.size + vals.size * (2 * len(plan.views) + 3))
     return _unbatch(vals, unbatched), _unbatch(idx, unbatched)
 
 
