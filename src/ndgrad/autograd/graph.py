@@ -272,6 +272,7 @@ class saved_tensors_hooks:
 
     def pack_node(self, node):
         """Pack the tensors `node` has just saved (called by the op glue and by custom Functions)."""
+        _node.expand_saved(node)
         versions = node._versions
         for i in _pack_order(node):
             if versions[i] is not None and not _packed(node._saved[i]):
@@ -586,7 +587,7 @@ class SavedTensor:
 
     def _slot(self):
         """(value, version) of the slot, or None once the node's saved values are freed."""
-        saved = self.node._saved
+        saved = _node.expand_saved(self.node)
         if saved is None:
             return None
         value, version = saved[self.index], self.node._versions[self.index]
@@ -625,7 +626,7 @@ class SavedTensor:
                             "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: Callable, arg1: Callable) "
                             "-> None")
         pack_hook, unpack_hook = hooks
-        saved = self.node._saved
+        saved = _node.expand_saved(self.node)
         if saved is None:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the "
@@ -666,7 +667,7 @@ def raw_saved(node, index):
         >>> torch.autograd.graph.raw_saved(y.grad_fn, 0).unpack() is x
         True
     """
-    saved = node._saved
+    saved = _node.expand_saved(node)
     if saved is not None and type(saved[index]) is list:
         return [SavedTensor._of(node, index, k) for k in range(len(saved[index]))]
     return SavedTensor._of(node, index)

@@ -37,7 +37,7 @@ def _leaf_node(tensor):
 
 def _saved_items(node):
     """(name, value) for each value `node` saved, as stored."""
-    saved = node._saved
+    saved = _node.expand_saved(node)
     if not saved:
         return []
     names = type(node)._saved_names or [f"saved_{i}" for i in range(len(saved))]

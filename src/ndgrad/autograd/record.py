@@ -22,7 +22,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import SavedOutput, _next_seq, edge, output_nrs
+from .node import SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _NR0, _NR00 = output_nrs((0,)), output_nrs((0, 0))   # the shared output numbers of one and two edges from outputs 0
@@ -109,14 +109,11 @@ def record(spec, args, outs):
     plan = spec.saved_plan
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
-        s = _new_node(SavedOutput)   # SavedOutput(t), without its __init__'s frame
-        s.cls = type(t)
-        s.data = t._array
-        s.vc = vc = t._vc
-        s.output_nr = t._output_nr
-        s.requires_grad = t._requires_grad
-        s.view_fn = None
-        node._saved = (s,)
+        vc = t._vc
+        if type(t) is Tensor and t._requires_grad:   # the compact form (see SavedOutput)
+            node._saved = (t._array, vc)
+        else:
+            node._saved = (SavedOutput(t),)
         v = vc[0]
         node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
     elif not plan:
@@ -194,7 +191,7 @@ def pack_inputs(spec, args, hooks):
 def _take_early_packed(node):
     global early_packed
     packed, early_packed = early_packed, None
-    saved = list(node._saved)
+    saved = list(expand_saved(node))
     for i, value in packed.items():
         saved[i] = value
     node._saved = saved
@@ -425,7 +422,7 @@ def check_leaf_inplace(t):
 
 def rebase_history(self, node):
     """Make `node` (the in-place op's) the new history of self; for a view, of its base too."""
-    for saved in node._saved or ():
+    for saved in expand_saved(node) or ():
         if type(saved) is SavedOutput:   # the op's output is self now
             saved.data, saved.vc = self._array, self._vc
     if node._saved is not None:

@@ -12,7 +12,7 @@ from ..autograd.engine import vjp
 from ..autograd.forward_ad import _paused, same_layout, state, tangent_of
 from ..autograd.gradient_checks import sum_to
 from ..autograd.grad_mode import enable_grad
-from ..autograd.node import SavedOutput
+from ..autograd.node import SavedOutput, expand_saved
 from ..autograd.record import write_into
 from ..ops import _registry
 from ..ops._registry import call
@@ -88,7 +88,7 @@ def _keep_in_saved(outs):
     for o in outs:
         fn = o._grad_fn
         if o._fw is not None and fn is not None and fn._saved:
-            for s in fn._saved:
+            for s in expand_saved(fn):
                 if type(s) is SavedOutput and s.data is o._array:
                     s.fw = o._fw
 

@@ -64,7 +64,7 @@ class Entry:
         self.forward_result_alias = False
         self.output_differentiability = None
         self.node_cls = None
-        self.saved_names = self.saved_users = ()
+        self.saved_names = self.saved_users = self.saved_pos = ()
         self.meta_only = ()
         self.meta_views = ()   # per saved value: torch's suffixes of what is exposed of its metadata, or None
         self.node_name = None
@@ -478,6 +478,10 @@ def load(scope, path=YAML_PATH, array_scope=None):
 def _make_node_class(name, entry):
     diff_args = sorted({i for idxs, _ in entry.formulas for i in idxs})
     # the saved tensors in the order torch unpacks (and version-checks) them: arguments by name, then outputs
+    # where each saved value comes from: an argument's position, or -1-k for output k
+    names = entry.arg_names
+    entry.saved_pos = tuple(names.index(n) if n in names else -1 - (entry.returns.index(n) if n in entry.returns else 0)
+                            for n in entry.saved_names)
     saved_tensor_idx = tuple(sorted((i for i, n in enumerate(entry.saved_names)
                                      if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
                                      or entry.args[entry.arg_names.index(n)].is_tensor_list),
@@ -489,6 +493,8 @@ def _make_node_class(name, entry):
         "_diff_args": tuple(diff_args),
         "_saved_names": entry.saved_names,
         "_saved_tensor_idx": saved_tensor_idx,
+        "_result_only": entry.saved_pos == (-1,) and tuple(entry.meta_only) == (False,)
+        and tuple(entry.saved_users) == (None,),
         "_formulas": tuple((tuple(diff_args.index(i) for i in idxs), fn) for idxs, fn in entry.formulas),
         "_one_formula": len(entry.formulas) == 1 and len(diff_args) == 1,
         "_only_formula": staticmethod(entry.formulas[0][1]) if len(entry.formulas) == 1 and len(diff_args) == 1
@@ -660,6 +666,10 @@ class GeneratedNode(Node):
         after the same version checks as _unpack_saved, or None where a formula needs the Tensor
         path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
         a list, a non-NumPy array."""
+        if self._result_only and len(saved) == 2:   # the compact saved result (see SavedOutput)
+            if saved[1][0] == self._versions[0] and type(saved[0]) is _ndarray:
+                return saved[:1]
+            return None
         if len(saved) == 1:   # one saved output (tanh, exp, sigmoid...): the loop below for it
             value = saved[0]
             if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \

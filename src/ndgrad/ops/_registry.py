@@ -95,15 +95,11 @@ class OpSpec:
         self.node_cls = entry.node_cls
         self.diff_pos = self.node_cls._diff_args
         self.list_pos = tuple(i for i, a in enumerate(entry.args) if a.is_tensor_list)
-        names = entry.arg_names
-        # positions of saved arguments; -1-k for the k-th output
-        self.saved_pos = tuple(names.index(n) if n in names else
-                               -1 - (entry.returns.index(n) if n in entry.returns else 0)
-                               for n in entry.saved_names)
+        self.saved_pos = entry.saved_pos   # positions of saved arguments; -1-k for the k-th output
         self.meta_only = entry.meta_only
         self.saved_plan = tuple(zip(self.saved_pos, self.meta_only, entry.saved_users))
         # what record saves for exp, tanh, sigmoid...: the first output alone, whichever input needs a gradient
-        self.saves_result_only = self.saved_plan == ((-1, False, None),)
+        self.saves_result_only = self.node_cls._result_only
         self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
