@@ -17,7 +17,7 @@ import sys
 import types
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 from .. import _parallel
 from ._registry import op, register
@@ -81,15 +81,22 @@ def _pad_scratch(x, before, after, value=0, slot="pad"):
 
 # ---- im2col / col2im primitives ------------------------------------------------------------
 def _im2col(x, kernel, stride, dilation, positions=None):
-    """Windows of x (N, C, *S), already padded, as a view (N, C, *kernel, *positions)."""
-    d = len(kernel)
-    span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
-    v = sliding_window_view(x, span, axis=tuple(range(2, 2 + d)))
-    v = v[(slice(None), slice(None))
-          + tuple(slice(None, None if positions is None else (n - 1) * s + 1, s)
-                  for s, n in zip(stride, positions or stride))
-          + tuple(slice(None, None, dl) for dl in dilation)]
-    return v.transpose((0, 1) + tuple(range(2 + d, 2 + 2 * d)) + tuple(range(2, 2 + d)))
+    """Windows of x (N, C, *S), already padded, as a read-only view (N, C, *kernel, *positions)."""
+    size, steps = x.shape[2:], x.strides[2:]
+    if positions is None:
+        positions = tuple((s - dl * (k - 1) - 1) // st + 1 for s, k, st, dl in zip(size, kernel, stride, dilation))
+    return _strided(x, x.shape[:2] + tuple(kernel) + tuple(positions), x.strides[:2]
+                    + tuple(dl * sp for dl, sp in zip(dilation, steps)) + tuple(st * sp for st, sp in zip(stride, steps)))
+
+
+def _strided(x, shape, strides):
+    """A read-only view of x's memory with this shape and these strides (byte strides from x's start),
+    by ndarray's constructor where x is contiguous (as_strided costs several µs more)."""
+    if type(x) is not np.ndarray or not x.flags.c_contiguous:
+        return as_strided(x, shape, strides, writeable=False)
+    view = np.ndarray(shape, x.dtype, x, 0, strides)
+    view.flags.writeable = False
+    return view
 
 
 def _col2im(cols, padded, stride, dilation):
@@ -211,9 +218,8 @@ class _Wide:
         flat[..., :self.body].reshape((n, c) + self.padded)[(slice(None), slice(None)) + tuple(
             slice(b, b + sz) for b, sz in zip(before, x.shape[2:]))] = x
         item = flat.itemsize
-        shape = (n, c) + self.kernel + (self.size,)   # (ndarray's constructor: as_strided costs several µs more)
-        strides = flat.strides[:2] + tuple(st * item for st in self.steps) + (item,)
-        view = np.ndarray(shape, flat.dtype, flat, 0, strides)
+        shape = (n, c) + self.kernel + (self.size,)
+        view = _strided(flat, shape, flat.strides[:2] + tuple(st * item for st in self.steps) + (item,))
         cols = _buffer("cols", shape, x.dtype)
         np.copyto(cols, view)
         return cols
@@ -459,12 +465,10 @@ def _batch_chunks(n, per_sample_bytes):
 
 def _windows_last(xl, kernel, stride, dilation, positions):
     """The windows of a channels-last padded xl (N, *padded, C) as a view (N, *positions, *kernel, C)."""
-    d = len(kernel)
-    span = tuple(dl * (k - 1) + 1 for k, dl in zip(kernel, dilation))
-    v = sliding_window_view(xl, span, axis=tuple(range(1, 1 + d)))   # (B, *starts, C, *span)
-    v = v[(slice(None),) + tuple(slice(None, (n - 1) * s + 1, s) for s, n in zip(stride, positions))
-          + (slice(None),) + tuple(slice(None, None, dl) for dl in dilation)]
-    return v.transpose((0,) + tuple(range(1, 1 + d)) + tuple(range(2 + d, 2 + 2 * d)) + (1 + d,))
+    steps = xl.strides[1:-1]
+    return _strided(xl, xl.shape[:1] + tuple(positions) + tuple(kernel) + xl.shape[-1:], xl.strides[:1]
+                    + tuple(st * sp for st, sp in zip(stride, steps)) + tuple(dl * sp for dl, sp in zip(dilation, steps))
+                    + xl.strides[-1:])
 
 
 def _unfold_last(windows):
