@@ -61,7 +61,7 @@ def _unbatch(y, unbatched):
 
 
 def _prod(values):
-    return math.prod(int(v) for v in values)
+    return int(math.prod(values))   # (a Python int: values may be NumPy integers)
 
 
 def _pad_scratch(x, before, after, value=0, slot="pad"):
