@@ -12,6 +12,8 @@ import functools
 import warnings
 import weakref
 
+import numpy as np
+
 from .. import _dtype
 from .._meta_array import WrapperArray
 from .._nested_array import NestedArray
@@ -25,6 +27,7 @@ from .graph import PackedSaved, saved_hooks
 from .node import SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
+_ndarray = np.ndarray
 _NR0, _NR00 = output_nrs((0,)), output_nrs((0, 0))   # the shared output numbers of one and two edges from outputs 0
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}   # V: bfloat16
 
@@ -295,7 +298,11 @@ def dtype_view_fn(t):
 
 
 def _may_share_memory(a, b):
-    # sparse and nested storages (no backend arrays) keep their values in NumPy arrays
+    # NumPy arrays with one owner of their memory do (a view's base is the owner, never a view); sparse and
+    # nested storages (no backend arrays) keep their values in NumPy arrays
+    if type(a) is _ndarray and type(b) is _ndarray and (a.base if a.base is not None else a) is (
+            b.base if b.base is not None else b):
+        return True
     return ARRAY_TYPES.get(type(a), numpy_backend).may_share_memory(a, b)
 
 

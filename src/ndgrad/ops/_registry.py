@@ -260,8 +260,7 @@ def call(spec, args):
     else:
         if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
             return dispatch_subclass(spec, args, False)
-        if batched is not None and any(isinstance(a, batched[0]) or type(a) in (list, tuple) and
-                                       any(isinstance(x, batched[0]) for x in a) for a in args):
+        if batched is not None and _batched_arg(args, batched[0]):
             return batched[1](spec, args)   # a batched tensor outside its vmap (a gradient of it, say)
         if spec.promote is not None and _NP_SCALARS.intersection(map(type, args)):
             # torch reads a NumPy scalar as the Python number it holds (weakly typed: float32 * np.float64(2)
@@ -334,6 +333,17 @@ def call(spec, args):
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
+
+
+def _batched_arg(args, cls):
+    """Whether an argument (or an element of a list argument) is a `cls` (vmap's batched tensors)."""
+    for a in args:
+        t = type(a)
+        if t is Tensor or t in _SCALAR_RANK or a is None:
+            continue
+        if isinstance(a, cls) or (t is list or t is tuple) and any(isinstance(x, cls) for x in a):
+            return True
+    return False
 
 
 def _subclass_dispatched(args):
