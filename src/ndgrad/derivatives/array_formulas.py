@@ -331,6 +331,7 @@ def _m_mm(a, b):
 
 
 _f_mm = _m_mm
+_f_conv_grads = formulas.conv_grads   # (a selection of convolution_backward's outputs: any values)
 
 
 def _build_scope():
