@@ -321,6 +321,55 @@ def _m_unsqueeze(a, dim):
     return np.expand_dims(a, dim % (n + 1))
 
 
+def _m_squeeze(a, *dim):
+    """Tensor.squeeze() / squeeze(dim) / squeeze(dims), as a view (shape._squeeze_dims)."""
+    n = _float_array(a).ndim
+    if not dim:
+        dims = range(n)
+    else:
+        d = dim[0] if len(dim) == 1 else dim
+        dims = (d,) if type(d) is int else tuple(d)
+        if not all(type(x) is int and -max(n, 1) <= x < max(n, 1) for x in dims):
+            raise Fallback
+        dims = tuple(x % max(n, 1) for x in dims)
+    return _SPECS["squeeze.dims"].kernel(a, dims)
+
+
+def _m_permute(a, *dims):
+    dims = _sizes(dims)
+    n = _float_array(a).ndim
+    if len(dims) != n or not all(-max(n, 1) <= d < max(n, 1) for d in dims):
+        raise Fallback
+    wrapped = tuple(d % max(n, 1) for d in dims)
+    if len(set(wrapped)) != n:
+        raise Fallback
+    return np.transpose(a, wrapped)
+
+
+_f_invert_permutation = formulas.invert_permutation
+_select_backward = _pointwise(_SPECS["select_backward"])
+_slice_backward = _pointwise(_SPECS["slice_backward"])
+
+
+def _f_unselect(grad, input_sizes, dim, index):
+    return _select_backward(_float_array(grad), tuple(input_sizes), dim, index)
+
+
+def _f_unslice(grad, input_sizes, dim, start, end, step):
+    return _slice_backward(_float_array(grad), tuple(input_sizes), dim, start, end, step)
+
+
+_masked_fill_kernel = _SPECS["masked_fill.Scalar"].kernel
+
+
+def _m_masked_fill(a, mask, value):
+    """Tensor.masked_fill with a number (the glue's value: that number as a 0-d array of a's dtype)."""
+    if type(mask) is not _ndarray or mask.dtype != np.bool_ or type(value) not in _NUMBER \
+            or np.broadcast_shapes(mask.shape, _float_array(a).shape) != a.shape:
+        raise Fallback
+    return _arr(_masked_fill_kernel(a, mask, np.asarray(value).astype(a.dtype)))
+
+
 _mm_kernel = _SPECS["mm"].kernel
 
 
