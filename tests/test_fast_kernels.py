@@ -31,7 +31,7 @@ def test_branchless_where_is_bit_exact(dtype, shape, mask_shape):
     if a.dtype.kind == "f":
         a.flat[::7], b.flat[::5], a.flat[::11] = np.nan, -np.inf, -0.0
     mask = rs.rand(*mask_shape) > 0.5
-    for x, y in [(a, b), (a, dtype(0)), (dtype(-3), a), (a, b[:1])]:
+    for x, y in [(a, b), (a, dtype(0)), (dtype(0), a), (dtype(-3), a), (a, b[:1]), (b[:1], a), (dtype(-0.0), a)]:
         got, want = _branchless.where(mask, x, y), np.where(mask, x, y)
         assert got.dtype == want.dtype and got.shape == want.shape
         assert (_bits(got) == _bits(want)).all()

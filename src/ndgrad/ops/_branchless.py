@@ -25,12 +25,23 @@ def where(mask, a, b):
         return np.where(mask, a, b)
     m = mask.astype(uint)   # all-ones words where set, in the mask's own shape (broadcast below)
     np.negative(m, out=m)
-    b = _bits(b, dtype, uint)
-    if not b.ndim and b == 0 and m.shape == shape:   # b == +0.0 adds nothing: AND into m itself
-        return np.bitwise_and(_bits(a, dtype, uint), m, out=m).view(dtype)
-    out = np.bitwise_and(_bits(a, dtype, uint), m, out=np.empty(shape, uint))
-    if b.ndim or b != 0:
-        out |= np.bitwise_and(b, np.invert(m, out=m))
+    a, b = _bits(a, dtype, uint), _bits(b, dtype, uint)
+    # The larger operand is read once, into the result; the smaller one's part (a scalar fill value's,
+    # a broadcast one's) is made in its and the mask's broadcast shape and added in a second pass,
+    # unless it is all zero bits (+0.0).
+    if a.size > b.size:
+        big, small = a, b
+        part = None if not small.ndim and small == 0 else np.bitwise_and(small, np.invert(m))
+        keep = m
+    else:
+        big, small = b, a
+        part = None if not small.ndim and small == 0 else np.bitwise_and(small, m)
+        keep = np.invert(m, out=m)
+    if part is None and keep.shape == shape:   # (our own array: the mask's words become the result)
+        return np.bitwise_and(big, keep, out=keep).view(dtype)
+    out = np.bitwise_and(big, keep, out=np.empty(shape, uint))
+    if part is not None:
+        out |= part
     return out.view(dtype)
 
 
