@@ -49,15 +49,15 @@ class SavedOutput:
     tensor do not reference each other (the tensor's ``grad_fn`` is that node). Unpacking rebuilds
     a tensor with the node as its ``grad_fn``.
 
-    Args:
-        tensor (Tensor): the output to save.
-
     A node whose only saved value is its result (``_result_only``: exp, tanh, sigmoid...) first keeps
     just ``(data, version counter)`` as its ``_saved``, when the output is a plain Tensor: one tracked
     object less per node than a SavedOutput in a tuple, and the cyclic GC's full collections, which
-    revisit every tracked object, dominate a long forward pass (with the compact form a 10^6-node
-    chain's forward takes about 25% less time). `expand_saved` turns it into ``(SavedOutput,)``
-    for everything but the unpacking fast paths.
+    revisit every tracked object, dominate a long forward pass (with the compact form a long chain's
+    forward takes about 20% less time). `expand_saved` turns it into ``(SavedOutput,)`` for every
+    reader but the unpacking fast paths.
+
+    Args:
+        tensor (Tensor): the output to save.
 
     Example::
 

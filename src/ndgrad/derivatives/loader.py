@@ -477,11 +477,11 @@ def load(scope, path=YAML_PATH, array_scope=None):
 
 def _make_node_class(name, entry):
     diff_args = sorted({i for idxs, _ in entry.formulas for i in idxs})
-    # the saved tensors in the order torch unpacks (and version-checks) them: arguments by name, then outputs
     # where each saved value comes from: an argument's position, or -1-k for output k
     names = entry.arg_names
     entry.saved_pos = tuple(names.index(n) if n in names else -1 - (entry.returns.index(n) if n in entry.returns else 0)
                             for n in entry.saved_names)
+    # the saved tensors in the order torch unpacks (and version-checks) them: arguments by name, then outputs
     saved_tensor_idx = tuple(sorted((i for i, n in enumerate(entry.saved_names)
                                      if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
                                      or entry.args[entry.arg_names.index(n)].is_tensor_list),
