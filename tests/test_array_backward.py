@@ -362,3 +362,23 @@ def test_a_scaled_sum_runs_on_arrays():
     node = ndgrad.add(a, b, alpha=2.5).grad_fn
     out = node._apply_arrays([np.array([1.0, 4.0])], [True, True])
     assert out is not None and out[1].tolist() == [2.5, 10.0]
+
+
+def test_a_saved_parameter_runs_on_arrays():
+    """A module's weight is an nn.Parameter: the nodes that save it (a convolution's) still run their
+    array formulas, with torch's gradients."""
+    def scenario(T):
+        conv = T.nn.Conv2d(2, 3, 3, padding=1)
+        with T.no_grad():
+            conv.weight.copy_(T.arange(54, dtype=T.float32).reshape(3, 2, 3, 3) / 50)
+            conv.bias.fill_(0.5)
+        x = T.arange(32, dtype=T.float32).reshape(1, 2, 4, 4).requires_grad_()
+        conv(x).pow(2).sum().backward()
+        return [x.grad, conv.weight.grad, conv.bias.grad]
+    gx, gw, gb = both(scenario, rtol=1e-5, atol=1e-5)
+    assert gx.shape == (1, 2, 4, 4) and gw.shape == (3, 2, 3, 3) and gb.shape == (3,)
+    conv = ndgrad.nn.Conv2d(2, 3, 3, padding=1)
+    node = conv(ndgrad.ones(1, 2, 4, 4)).grad_fn
+    assert type(node).__name__ == "ConvolutionBackward0"
+    out = node._apply_arrays([np.ones((1, 3, 4, 4), np.float32)], [False, True, True])
+    assert out is not None and out[1].shape == (3, 2, 3, 3)

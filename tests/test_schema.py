@@ -433,3 +433,35 @@ METHOD_CASES = [
 def test_tensor_method_type_errors_are_torchs(name, args, kwargs):
     expected = _outcome(lambda: getattr(torch.ones(2, 3), name)(*args, **kwargs))
     assert _outcome(lambda: getattr(ndgrad.ones(2, 3), name)(*args, **kwargs)) == expected
+
+
+def _inspect_bind(fn, args, kwargs):
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+@pytest.mark.parametrize("call", [((1,), {}), ((1, 2), {}), ((1,), {"b": 5}), ((), {"a": 1, "c": 3}), ((1, 2, 3), {}),
+                                  ((1, 2), {"c": 4, "d": 0}), ((1,), {"a": 2}), ((), {"b": 1}), ((1,), {"e": 1}),
+                                  ((0, 1, 2, 3, 4), {}), ((1,), {"p": 2}), ((), {})])
+def test_the_glues_argument_binder_binds_as_inspect_does(call):
+    """Ops called with keyword arguments bind them with _registry._binder: the same tuple as
+    Signature.bind + apply_defaults, and None (inspect's error follows) where inspect refuses."""
+    from ndgrad.ops._registry import _binder
+
+    def fn(p, /, a=None, b=2, c=3, *, d=4):
+        pass
+    args, kwargs = call
+    args = (0,) + args
+    assert _binder(list(inspect.signature(fn).parameters.values()))(args, kwargs) == _inspect_bind(fn, args, kwargs)
+
+
+def test_keyword_calls_of_ops_keep_inspects_errors():
+    with pytest.raises(TypeError, match=r"^add\(\) got an unexpected keyword argument 'foo'$"):
+        ndgrad.add(ndgrad.ones(2), ndgrad.ones(2), foo=1)
+    with pytest.raises(TypeError, match=r"^add\(\) multiple values for argument 'input'$"):
+        ndgrad.add(ndgrad.ones(2), ndgrad.ones(2), input=1)
+    assert ndgrad.add(ndgrad.ones(2), other=ndgrad.ones(2), alpha=3).tolist() == [4.0, 4.0]

@@ -97,6 +97,9 @@ _device_type = device   # (for functions with a `device` argument)
 # The Tensor subclasses that define __torch_dispatch__ (Tensor.__init_subclass__ adds them): the op
 # glue hands ops on their instances to it (ops/_registry.py's `dispatch_subclass`).
 DISPATCH_TYPES = set()
+# Tensor and the subclasses that ops treat exactly as a Tensor (nn.Parameter adds itself): the op glue's
+# and the engine's array path's fast paths take their instances as they take a Tensor's
+PLAIN_TYPES = set()
 disabled_torch_function = None   # set by ops/_torch_function.py: its _disabled_torch_function_impl
 # set by utils/_python_dispatch.py: (aten name, overload, tensor, *args) -> a metadata query of a wrapper
 # subclass's instance made with a dispatch_sizes_strides_policy, answered by its __torch_dispatch__
@@ -1612,3 +1615,6 @@ def _wrap_dim(dim, ndim):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+PLAIN_TYPES.add(Tensor)

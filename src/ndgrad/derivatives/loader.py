@@ -21,7 +21,7 @@ import types
 import numpy as np
 
 from .._dtype import INEXACT_KINDS
-from .._tensor import Tensor
+from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
 from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
 from ..ops import _registry
@@ -690,7 +690,7 @@ class GeneratedNode(Node):
                 if value.vc[0] != versions[i] or value.cls is not Tensor or type(value.data) is not _ndarray:
                     return None
                 values[i] = value.data
-            elif kind is Tensor:
+            elif kind is Tensor or kind in PLAIN_TYPES:   # (a module's weight: a Parameter)
                 if value._vc[0] != versions[i] or value._math_bits or value._detached_from is not None \
                         or type(value._array) is not _ndarray:
                     return None

@@ -1,5 +1,5 @@
 """Parameter: a leaf Tensor that a Module registers as one of its learnable weights."""
-from .._tensor import Tensor
+from .._tensor import PLAIN_TYPES, Tensor
 from ..ops._torch_function import _disabled_torch_function_impl
 
 
@@ -45,6 +45,9 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
+
+
+PLAIN_TYPES.add(Parameter)   # (its __torch_function__ is disabled: ops see a Tensor)
 
 
 # ---- api: Buffer

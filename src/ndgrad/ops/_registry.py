@@ -24,7 +24,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import DISPATCH_TYPES, Tensor, apply_bits
+from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Tensor, apply_bits
 from ._schema import ArgumentError
 from . import _unsigned
 from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
@@ -56,7 +56,7 @@ class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
                  "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape",
-                 "nested")
+                 "nested", "plain_tail")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -91,6 +91,7 @@ class OpSpec:
             self.saves_result_only = False
             self.diff_lists = False
             self.multi_out, self.out_diff = False, None
+            self._set_plain_tail()
             return
         self.node_cls = entry.node_cls
         self.diff_pos = self.node_cls._diff_args
@@ -103,6 +104,12 @@ class OpSpec:
         self.diff_lists = any(i in self.list_pos for i in self.diff_pos)   # edges per list element
         self.multi_out = len(entry.returns) > 1 or entry.schema.rstrip().endswith("[]")  # Tensor[] returns
         self.out_diff = entry.output_differentiability
+        self._set_plain_tail()
+
+    def _set_plain_tail(self):
+        # whether _unwrap leaves arguments after the first as they are when they are _PLAIN_TAIL values:
+        # no Tensor lists to unwrap, no None/str operand to refuse, no unsigned result dtype to check
+        self.plain_tail = not self.list_pos and not self.broadcast and self.name not in _UNSIGNED_RESULT
 
 
 
@@ -205,6 +212,7 @@ def _unwrap(spec, args):
 _FLOAT32 = _dtype.float32.np
 _UNSIGNED_NP = _dtype.UNSIGNED_NP
 _UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
+_PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, _dtype.dtype))
 
 
 def _list_arrays(tensors, view):
@@ -239,23 +247,45 @@ def call(spec, args):
         return dispatch_hook(spec, args)
     if autocast is not None:
         args = autocast(spec.name, args)
-    # The usual case, decided without _unwrap's loop: a floating Tensor, alone or with a Python
-    # float or int, or with a Tensor of its dtype. _unwrap would promote nothing there (such a
-    # scalar never lifts a floating Tensor; promote="float" changes integer tensors only) and
-    # would return these arrays.
+    # The usual cases, decided without _unwrap: a floating Tensor, alone or followed by Python floats,
+    # ints and bools and Tensors of its dtype, and, for an op where _unwrap would not look at them
+    # (`plain_tail`), values of no tensor (dims, sizes, flags, dtypes, None). _unwrap would promote
+    # nothing there (such a scalar never lifts a floating Tensor; promote="float" changes integer
+    # tensors only) and would return these arrays.
     raw = None
     n = len(args)
-    if 0 < n <= 2 and type(a := args[0]) is Tensor and (d := a._array).dtype.kind in "fc" and not a._math_bits:
-        b = args[1] if n == 2 else None
+    if n and ((t := type(a := args[0])) is Tensor or t in PLAIN_TYPES) and (d := a._array).dtype.kind in "fc" \
+            and not a._math_bits:
+        inputs_require_grad = a._requires_grad or a._base is not None and a.requires_grad
         if n == 1:
             raw = (d,)
-        elif type(b) is float or type(b) is int:
+        elif n == 2 and (type(b := args[1]) is float or type(b) is int):
             raw = (d, b)
-        elif type(b) is Tensor and ((e := b._array).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
+        elif n == 2 and ((t := type(b)) is Tensor or t in PLAIN_TYPES) and \
+                ((e := b._array).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
             raw = (d, e)
+            if b._requires_grad or b._base is not None and b.requires_grad:
+                inputs_require_grad = True
+        else:
+            items = [d]
+            tail = spec.plain_tail
+            for b in args[1:]:
+                t = type(b)
+                if t is Tensor or t in PLAIN_TYPES:
+                    e = b._array
+                    if e.dtype is not d.dtype and e.dtype != d.dtype or b._math_bits:
+                        break
+                    items.append(e)
+                    if b._requires_grad or b._base is not None and b.requires_grad:
+                        inputs_require_grad = True
+                elif t is float or t is int or t is bool or tail and t in _PLAIN_TAIL and not (
+                        (t is tuple or t is list) and b and type(b[0]) is not int):
+                    items.append(b)
+                else:
+                    break
+            else:
+                raw = tuple(items)
     if raw is not None:
-        inputs_require_grad = a._requires_grad or type(b) is Tensor and b._requires_grad or \
-            a._base is not None and a.requires_grad or type(b) is Tensor and b._base is not None and b.requires_grad
         target = None
     else:
         if DISPATCH_TYPES and dispatch_subclass is not None and _subclass_dispatched(args):
@@ -568,6 +598,35 @@ def _positional(fn):
     return forward
 
 
+def _binder(params):
+    """bind(args, kwargs) for a function with the parameters `params` (inspect's): the arguments as a
+    tuple in parameter order, defaults filled, as Signature.bind + apply_defaults give them (~10x
+    faster); None for a call it does not bind (the caller then asks inspect, for its error), and None
+    instead of a binder where a parameter is variadic."""
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return None
+    defaults = [p.default for p in params]
+    most = sum(p.kind is not p.KEYWORD_ONLY for p in params)
+    index = {p.name: i for i, p in enumerate(params) if p.kind is not p.POSITIONAL_ONLY}
+    required = [(i, p.name) for i, p in enumerate(params) if p.default is p.empty]
+
+    def bind(args, kwargs):
+        n = len(args)
+        if n > most:
+            return None
+        out = list(args) + defaults[n:]
+        for name, value in kwargs.items():
+            i = index.get(name)
+            if i is None or i < n:   # unknown, or given twice
+                return None
+            out[i] = value
+        for i, name in required:
+            if i >= n and name not in kwargs:
+                return None
+        return tuple(out)
+    return bind
+
+
 def _entry_point(fn, glue, spec, name):
     """The public function of an op: fn's signature (inspect.signature and getsource follow
     `__wrapped__` to fn), arguments passed in fn's parameter order, defaults filled, to `glue`."""
@@ -580,7 +639,11 @@ def _entry_point(fn, glue, spec, name):
     # calls of `required`..`positional` positional arguments take the remaining defaults as they are
     most = positional if all(d is not inspect.Parameter.empty for d in defaults[positional:]) else -1
 
+    fast = _binder(params)
+
     def bind(args, kwargs):
+        if fast is not None and (bound := fast(args, kwargs)) is not None:
+            return bound
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
