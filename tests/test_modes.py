@@ -531,3 +531,18 @@ def test_enable_reentrant_dispatch_in_a_mode_keeps_grad_mode_of_the_call():
                 x.mul(2)          # off outside, off inside
         return seen, y.grad_fn.name()
     assert both(scenario) == [[True, False, False, False], "MulBackward0"]
+
+
+def test_function_mode_sees_calls_whose_arguments_are_only_sizes():
+    """The ops' inline check skips int sequences (sizes, dims) when no mode is active; a mode still
+    sees calls with only such arguments, and the calls of the composites they go through."""
+    def scenario(T):
+        log = []
+        x = T.ones(2, 3)
+        with function_mode(T, log):
+            T.zeros((2, 3))
+            x.view((3, 2))
+            x.permute([1, 0])
+        return [entry[1] for entry in log]
+    names = both(scenario)
+    assert names[0] == "zeros" and "view" in names and "permute" in names

@@ -24,10 +24,10 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Tensor, apply_bits
+from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Size, Tensor, apply_bits
 from ._schema import ArgumentError
 from . import _unsigned
-from ._torch_function import _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
+from ._torch_function import _FAST_SETS, _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
 from ..autograd.grad_mode import grad_flag, state
@@ -107,9 +107,10 @@ class OpSpec:
         self._set_plain_tail()
 
     def _set_plain_tail(self):
-        # whether _unwrap leaves arguments after the first as they are when they are _PLAIN_TAIL values:
-        # no Tensor lists to unwrap, no None/str operand to refuse, no unsigned result dtype to check
-        self.plain_tail = not self.list_pos and not self.broadcast and self.name not in _UNSIGNED_RESULT
+        # whether _unwrap leaves arguments after the first as they are when they are _PLAIN_TAIL values
+        # or dtypes: no Tensor lists to unwrap, no None/str operand to refuse (an unsigned result dtype
+        # is checked where one is possible: `call`)
+        self.plain_tail = not self.list_pos and not self.broadcast
 
 
 
@@ -212,7 +213,12 @@ def _unwrap(spec, args):
 _FLOAT32 = _dtype.float32.np
 _UNSIGNED_NP = _dtype.UNSIGNED_NP
 _UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
-_PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, _dtype.dtype))
+_PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, Size))
+_DTYPE = _dtype.dtype
+# sizes and dims: sequences of ints, which no __torch_function__ is looked for in (as torch's int lists);
+# emptied while a TorchFunctionMode is active, as _NOT_OVERRIDING is
+_INT_SEQS = {tuple, list, Size}
+_FAST_SETS.append(_INT_SEQS)
 
 
 def _list_arrays(tensors, view):
@@ -278,8 +284,9 @@ def call(spec, args):
                     items.append(e)
                     if b._requires_grad or b._base is not None and b.requires_grad:
                         inputs_require_grad = True
-                elif t is float or t is int or t is bool or tail and t in _PLAIN_TAIL and not (
-                        (t is tuple or t is list) and b and type(b[0]) is not int):
+                elif t is float or t is int or t is bool or tail and (t in _PLAIN_TAIL and not (
+                        (t is tuple or t is list or t is Size) and b and type(b[0]) is not int)
+                        or t is _DTYPE and spec.name not in _UNSIGNED_RESULT):
                     items.append(b)
                 else:
                     break
@@ -654,7 +661,7 @@ def _entry_point(fn, glue, spec, name):
     @functools.wraps(fn)
     def entry_point(*args, **kwargs):
         for a in args:   # __torch_function__: one set lookup per argument when nothing overrides
-            if type(a) not in _NOT_OVERRIDING:
+            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (not a or type(a[0]) is int)):
                 out = _dispatch_torch_function(entry_point, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
@@ -761,7 +768,7 @@ def _overridable(fn, name, aten=None):
     @functools.wraps(fn)
     def public(*args, **kwargs):
         for a in args:
-            if type(a) not in _NOT_OVERRIDING:
+            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (not a or type(a[0]) is int)):
                 out = _dispatch_torch_function(public, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
@@ -817,9 +824,13 @@ def autocast_as(name):
 
 
 def method(name=None):
-    """Register `fn` as a Tensor method only (`Tensor.new_zeros` and the like)."""
+    """Register `fn` as a Tensor method only (`Tensor.new_zeros` and the like), checked for
+    `__torch_function__` (handlers and modes see it by the method's name) as register()'s are."""
     def deco(fn):
-        METHODS[name or fn.__name__] = fn
+        mname = name or fn.__name__
+        public = _overridable(fn, mname)
+        public.__name__ = public.__qualname__ = mname
+        METHODS[mname] = public
         return fn
     return deco
 
