@@ -215,8 +215,8 @@ _UNSIGNED_NP = _dtype.UNSIGNED_NP
 _UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
 _PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, Size))
 _DTYPE = _dtype.dtype
-# sizes and dims: sequences of ints, which no __torch_function__ is looked for in (as torch's int lists);
-# emptied while a TorchFunctionMode is active, as _NOT_OVERRIDING is
+# sizes, dims and tensor lists: sequences checked inline for types that may override (the rest as
+# _NOT_OVERRIDING's: emptied while a TorchFunctionMode is active)
 _INT_SEQS = {tuple, list, Size}
 _FAST_SETS.append(_INT_SEQS)
 
@@ -292,6 +292,8 @@ def call(spec, args):
                     break
             else:
                 raw = tuple(items)
+    elif n and type(a) is list and spec.list_pos == (0,) and (fast := _tensor_list_first(spec, args)) is not None:
+        raw, inputs_require_grad = fast   # (cat, stack...: a list of Tensors of one floating dtype first)
     if raw is not None:
         target = None
     else:
@@ -370,6 +372,34 @@ def call(spec, args):
     if fw.level is not None:   # a dual level is active: tangents flow forward
         propagate_tangents(spec, args, outs)
     return outs if type(out) is tuple else outs[0]
+
+
+def _tensor_list_first(spec, args):
+    """(raw, inputs_require_grad) as _unwrap gives them for `args` that are a non-empty list of plain
+    Tensors of one floating dtype, followed by _PLAIN_TAIL values; None for any other arguments."""
+    arrays = []
+    requires_grad = False
+    dtype = None
+    for t in args[0]:
+        if type(t) is not Tensor and type(t) not in PLAIN_TYPES or t._math_bits:
+            return None
+        e = t._array
+        if dtype is None:
+            dtype = e.dtype
+            if dtype.kind not in "fc":
+                return None
+        elif e.dtype is not dtype and e.dtype != dtype:
+            return None
+        arrays.append(e)
+        if t._requires_grad or t._base is not None and t.requires_grad:
+            requires_grad = True
+    if not arrays or spec.broadcast:
+        return None
+    for b in args[1:]:
+        t = type(b)
+        if t not in _PLAIN_TAIL or (t is tuple or t is list or t is Size) and b and type(b[0]) is not int:
+            return None
+    return (arrays,) + args[1:], requires_grad
 
 
 def _batched_arg(args, cls):
@@ -661,7 +691,8 @@ def _entry_point(fn, glue, spec, name):
     @functools.wraps(fn)
     def entry_point(*args, **kwargs):
         for a in args:   # __torch_function__: one set lookup per argument when nothing overrides
-            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (not a or type(a[0]) is int)):
+            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (
+                    not a or type(a[0]) is int or _NOT_OVERRIDING.issuperset(map(type, a)))):
                 out = _dispatch_torch_function(entry_point, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out
@@ -768,7 +799,8 @@ def _overridable(fn, name, aten=None):
     @functools.wraps(fn)
     def public(*args, **kwargs):
         for a in args:
-            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (not a or type(a[0]) is int)):
+            if (t := type(a)) not in _NOT_OVERRIDING and not (t in _INT_SEQS and (
+                    not a or type(a[0]) is int or _NOT_OVERRIDING.issuperset(map(type, a)))):
                 out = _dispatch_torch_function(public, args, kwargs)
                 if out is not _NO_OVERRIDE:
                     return out

@@ -11,6 +11,7 @@ whose arguments torch reads differently (varargs sizes: `x.view(2, 3)`, `x.permu
 their own functions, with the method parser (self bound apart).
 """
 import itertools
+import math
 import operator
 import sys
 import types
@@ -236,8 +237,13 @@ _flatten_args = Parser("flatten(Tensor input, int start_dim=0, int end_dim=-1)")
 @register(method=True)
 @_flatten_args.signature
 def flatten(*args, **kwargs):
-    _, (input, start_dim, end_dim) = _flatten_args.parse(args, kwargs)
-    shape = input.shape
+    n = len(args)
+    if not kwargs and 0 < n < 4 and isinstance(args[0], Tensor) and (n < 2 or type(args[1]) is int) and \
+            (n < 3 or type(args[2]) is int):   # the usual call, x.flatten(1), without the parser
+        input, start_dim, end_dim = args[0], args[1] if n > 1 else 0, args[2] if n > 2 else -1
+    else:
+        _, (input, start_dim, end_dim) = _flatten_args.parse(args, kwargs)
+    shape = tuple(input.shape)   # (slices of a plain tuple: Size's own __getitem__ costs more)
     if not shape:
         return _reshape(input, (1,))
     start, end = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
@@ -245,7 +251,7 @@ def flatten(*args, **kwargs):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return input
-    return _reshape(input, shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:])
+    return _reshape(input, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
 _unflatten_args = Parser("unflatten(Tensor input, int dim, SymInt[] sizes)")
@@ -693,7 +699,11 @@ dsplit = _split_along(_dsplit_args, 3, lambda ndim: 2)
 
 # ---- joining ------------------------------------------------------------------------------
 def _common_dtype(arrays):
-    return _dtype.result_type([_dtype.from_numpy_dtype(a.dtype) for a in arrays]).np
+    first = arrays[0].dtype
+    for a in arrays:
+        if a.dtype != first:
+            return _dtype.result_type([_dtype.from_numpy_dtype(a.dtype) for a in arrays]).np
+    return first if not _dtype.is_bfloat16(first) else _dtype.result_type([_dtype.from_numpy_dtype(first)]).np
 
 
 def _check_list(tensors, fn, nonempty=False):
@@ -728,7 +738,7 @@ def cat(tensors, dim=0):
     _check_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    shapes = [t.shape for t in tensors]
+    shapes = [tuple(t.shape) for t in tensors]   # (plain tuples: Size's own __getitem__ costs more)
     for i, s in enumerate(shapes):
         if not s:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
