@@ -12,6 +12,7 @@ in torch too, and keeps its own reading of `p`.
 """
 import builtins
 import collections
+import functools
 import math
 import operator
 import sys
@@ -132,6 +133,8 @@ return_types = types.SimpleNamespace(
 # ---- sum and mean -------------------------------------------------------------------------
 @op("sum", public=False)
 def _sum_all(input, *, dtype=None):
+    if type(input) is np.ndarray:   # np.sum's reduction, without its wrapper
+        return np.add.reduce(input, None, _acc_dtype(input, dtype))
     return np.sum(input, dtype=_acc_dtype(input, dtype))
 
 
@@ -187,6 +190,8 @@ _sum_args = Parser("sum(Tensor input, *, ScalarType? dtype=None)",              
 @register(method=True)
 @_sum_args.signature
 def sum(*args, **kwargs):
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):   # x.sum(), without the parser
+        return _sum_all(args[0])
     usual = _usual_dims(args, kwargs)
     if usual is not None:
         return _sum_dim(*usual, None)
@@ -205,9 +210,14 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 def _mean(input, dim, keepdim, dtype):
     _need_float("mean", input, dtype)
     axes = _dims(input.ndim, dim)
-    total = np.sum(input, axis=axes, keepdims=keepdim, dtype=dtype.np if dtype is not None else None)
+    acc = dtype.np if dtype is not None else None
+    total = np.add.reduce(input, axes, acc, None, keepdim) if type(input) is np.ndarray else \
+        np.sum(input, axis=axes, keepdims=keepdim, dtype=acc)   # (np.sum's wrapper, without it)
+    count = _count(input.shape, axes)
+    if count:
+        return total / count
     with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, as in torch
-        return total / _count(input.shape, axes)
+        return total / count
 
 
 @op("mean", public=False)
@@ -228,6 +238,8 @@ _mean_args = Parser("mean(Tensor input, *, ScalarType? dtype=None, Tensor? out=N
 @register(method=True)
 @_mean_args.signature
 def mean(*args, **kwargs):
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):   # x.mean()
+        return _mean_all(args[0])
     usual = _usual_dims(args, kwargs)
     if usual is not None:
         return _mean_dim(*usual, None)
@@ -301,18 +313,34 @@ def _pick(name, index_fn, input, dim, keepdim):
         return input.copy(), namespace(input).zeros((), np.int64)
     _no_identity(name, input, (d,), False)
     idx = index_fn(input, d)
-    values = np.take_along_axis(input, idx, axis=d)
+    values = _take_along(input, idx, d)
     if not keepdim:
         values, idx = values.squeeze(d), idx.squeeze(d)
     return values, idx.astype(np.int64, copy=False)
 
 
-def _first_max(x, axis):
-    return np.argmax(x, axis=axis, keepdims=True)   # the first maximum, or the first nan (as torch)
+@functools.lru_cache(maxsize=256)
+def _open_grid(shape, axis):
+    """The open index arrays of `shape` (np.ogrid's) before and after `axis`."""
+    grid = np.ogrid[tuple(slice(0, n) for n in shape)]
+    return tuple(grid[:axis]), tuple(grid[axis + 1:])
+
+
+def _take_along(x, idx, axis):
+    """np.take_along_axis(x, idx, axis) for `idx` of size 1 along `axis` (a reduction's keepdims index),
+    by one fancy index with the shape's cached grid (take_along_axis builds its own: ~4 us a call)."""
+    if type(x) is not np.ndarray:
+        return np.take_along_axis(x, idx, axis=axis)
+    before, after = _open_grid(x.shape, axis)
+    return x[before + (idx,) + after]
+
+
+def _first_max(x, axis):   # the first maximum, or the first nan (as torch); the method: np.argmax's wrapper costs a us
+    return x.argmax(axis=axis, keepdims=True) if type(x) is np.ndarray else np.argmax(x, axis=axis, keepdims=True)
 
 
 def _first_min(x, axis):
-    return np.argmin(x, axis=axis, keepdims=True)
+    return x.argmin(axis=axis, keepdims=True) if type(x) is np.ndarray else np.argmin(x, axis=axis, keepdims=True)
 
 
 @op("max.dim", public=False)
@@ -346,6 +374,12 @@ _min_args = Parser("min(Tensor input, *, Tensor? out=None)",
 
 
 def _max_or_min(parser, all_op, pointwise, dim_op, args, kwargs):
+    n = len(args)
+    if not kwargs and 0 < n < 4 and isinstance(args[0], Tensor) and (n < 2 or type(args[1]) is int) and \
+            (n < 3 or type(args[2]) is bool):   # x.max(), x.max(d), x.max(d, k): without the parser
+        if n == 1:
+            return all_op(args[0])
+        return getattr(return_types, parser.name)(*dim_op(*args))
     which, values = parser.parse(args, kwargs)
     _no_out(parser.name, values[-1])
     if which == 0:
@@ -649,7 +683,12 @@ def _arg_extreme(name, index_fn, input, dim, keepdim):
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         idx = index_fn(input.reshape(-1), 0).astype(np.int64)
         return idx.reshape((1,) * input.ndim if keepdim else ())
-    return _pick(name, index_fn, input, dim, keepdim)[1]
+    d = _wrap_dim(operator.index(dim), input.ndim)   # _pick's indices, without its values
+    if input.ndim == 0:
+        return namespace(input).zeros((), np.int64)
+    _no_identity(name, input, (d,), False)
+    idx = index_fn(input, d)
+    return (idx if keepdim else idx.squeeze(d)).astype(np.int64, copy=False)
 
 
 @op("argmax", method=True)
