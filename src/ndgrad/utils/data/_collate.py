@@ -1,6 +1,10 @@
 """default_collate and default_convert: samples to batches, with torch's rules (tensors stacked,
 NumPy arrays and scalars to tensors, Python floats to float64 and ints to int64, strings kept as
-lists, mappings / namedtuples / sequences collated field by field)."""
+lists, mappings / namedtuples / sequences collated field by field).
+
+A batch of plain tensors (or of Python ints or floats) is built by NumPy itself where that gives
+what the ops would (see _plain.py): their glue, paid per column and batch, costs more than the copy.
+"""
 import collections.abc
 import copy
 import re
@@ -10,8 +14,9 @@ import numpy as np
 from ... import _dtype
 from ..._sparse_array import strided
 from ..._tensor import Tensor
-from ...ops.creation import as_tensor, tensor
+from ...ops.creation import as_tensor, from_numpy, tensor
 from ...ops.shape import stack
+from ._plain import ops_unobserved, plain_arrays
 
 _STR_OR_OBJECT = re.compile(r"[SaUO]")   # NumPy dtype codes default_collate refuses
 _ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
@@ -89,6 +94,11 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     if elem.layout is not strided:
         raise RuntimeError("Batches of sparse tensors are not currently supported by the default collate_fn; "
                            "please provide a custom collate_fn to handle them appropriately.")
+    arrays = plain_arrays(batch)
+    if arrays is not None:
+        # the op's result: np.stack of C-contiguous arrays, row-major, which np.array builds faster;
+        # from_numpy makes it a fresh leaf (an inference tensor in inference mode), as the op does
+        return from_numpy(np.array(arrays))
     return stack(batch, 0)
 
 
@@ -103,12 +113,25 @@ def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
     return as_tensor(np.array(batch))
 
 
+def _plain_numbers(batch, kind, np_dtype):
+    """tensor(batch) as NumPy builds it, for a batch of Python `kind`s only (no bool among ints) and
+    no one watching the ops; None otherwise."""
+    if not ops_unobserved() or not all(type(x) is kind for x in batch):
+        return None
+    try:
+        return from_numpy(np.array(batch, dtype=np_dtype))
+    except OverflowError:   # an int beyond int64: tensor() raises torch's error
+        return None
+
+
 def collate_float_fn(batch, *, collate_fn_map=None):
-    return tensor(batch, dtype=_dtype.float64)
+    out = _plain_numbers(batch, float, np.float64)
+    return out if out is not None else tensor(batch, dtype=_dtype.float64)
 
 
 def collate_int_fn(batch, *, collate_fn_map=None):
-    return tensor(batch)
+    out = _plain_numbers(batch, int, np.int64)
+    return out if out is not None else tensor(batch)
 
 
 def collate_str_fn(batch, *, collate_fn_map=None):
