@@ -24,9 +24,10 @@ import numpy as np
 
 from ... import _dtype, _random
 from ... import random as _torch_random
-from ...ops.creation import empty
+from ...ops.creation import empty, from_numpy
 from ._collate import default_collate, default_convert
-from .dataset import IterableDataset
+from ._plain import plain_arrays
+from .dataset import IterableDataset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 
@@ -106,6 +107,10 @@ class _Fetcher:
                 return self.collate_fn(self.dataset[index])
             if callable(getattr(self.dataset, "__getitems__", None)):
                 return self.collate_fn(self.dataset.__getitems__(index))
+            if type(self.dataset) is TensorDataset and self.collate_fn is default_collate:
+                batch = _tensor_dataset_batch(self.dataset.tensors, index)
+                if batch is not None:
+                    return batch
             return self.collate_fn([self.dataset[i] for i in index])
         if not self.auto_collation:
             return self.collate_fn(next(self.stream))
@@ -113,6 +118,24 @@ class _Fetcher:
         if not data or (self.drop_last and len(data) < self.batch_size):
             raise StopIteration
         return self.collate_fn(data)
+
+
+def _tensor_dataset_batch(tensors, index):
+    """default_collate([dataset[i] for i in index]) for a TensorDataset's `tensors`, by one NumPy
+    take of the rows per tensor; None where that might differ (the samples are then read one by one):
+    indices other than a nonempty list of in-range ints, a tensor `plain_arrays` refuses."""
+    if type(index) is not list or not index or not tensors or not all(type(i) is int for i in index):
+        return None
+    low, high = min(index), max(index)
+    columns = []
+    for t in tensors:
+        plain = plain_arrays((t,))
+        if plain is None or plain[0].ndim == 0 or low < -len(plain[0]) or high >= len(plain[0]):
+            return None   # (out of range: the sample's indexing raises torch's IndexError)
+        columns.append(plain[0])
+    rows = np.array(index, dtype=np.intp)
+    # take of a C-contiguous array is row-major, as stack's result; a tuple sample collates to a list
+    return [from_numpy(np.take(a, rows, axis=0)) for a in columns]
 
 
 class _WorkerError:
