@@ -1,10 +1,13 @@
 """Samplers: the order in which a DataLoader reads a map-style dataset. They draw from a
 `Generator` exactly where torch's do (the same calls in the same order), so a seeded run gives
 torch's order (ndgrad's Generator draws torch's Mersenne-Twister streams)."""
+import itertools
+
 from ... import _dtype
 from ..._random import Generator
 from ...ops.creation import as_tensor, empty
 from ...ops.random import multinomial, randint, randperm
+from ._plain import ops_unobserved
 
 
 class Sampler:
@@ -106,7 +109,10 @@ class RandomSampler(Sampler):
         else:
             for _ in range(self.num_samples // n):
                 yield from randperm(n, generator=generator).tolist()
-            yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
+            # torch draws this last permutation even when none of it is used; skipped only where no
+            # one can tell (a private generator, no one watching the ops): it costs a whole epoch's draw
+            if self.num_samples % n or self.generator is not None or not ops_unobserved():
+                yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -202,13 +208,13 @@ class BatchSampler(Sampler):
         self.drop_last = drop_last
 
     def __iter__(self):
-        batch = []
-        for idx in self.sampler:
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
+        indices = iter(self.sampler)
+        while True:
+            batch = list(itertools.islice(indices, self.batch_size))   # (the sampler's items pulled in C)
+            if len(batch) < self.batch_size:   # the sampler is exhausted: never asked again
+                if batch and not self.drop_last:
+                    yield batch
+                return
             yield batch
 
     def __len__(self):
