@@ -378,3 +378,67 @@ def test_training_loop_with_a_dataloader_matches_torch():
                 opt.step()
         return [model.weight.detach(), model.bias.detach(), loss.detach()]
     parity(scenario, rtol=1e-5, atol=1e-6)
+
+
+# ---- batches built by NumPy (utils/data/_plain.py): the same as torch's, element by element -----
+def _described(batches):
+    """Each batch as its elements' types and dtypes (names) next to their values."""
+    return [[[type(x).__name__, str(x.dtype), x] for x in b] for b in batches]
+
+
+class _RowAndLabel:
+    """Made a Dataset subclass by _row_and_label: a tensor row and a Python int label."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def __getitem__(self, i):
+        return self.x[i], i % 3
+
+    def __len__(self):
+        return len(self.x)
+
+
+def _row_and_label(T, x):
+    return type("RowAndLabel", (_RowAndLabel, data(T).Dataset), {})(x)
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("kind", ["tensor-dataset", "tuples", "dataset-subclass"])
+def test_dataloader_batches_are_torchs_exactly(kind, shuffle):
+    def scenario(T):
+        T.manual_seed(0)
+        x, y = T.randn(70, 4), T.randint(0, 10, (70,))
+        if kind == "tensor-dataset":
+            ds = data(T).TensorDataset(x, y, x.double(), (y > 4))
+        elif kind == "tuples":
+            ds = [(x[i].clone(), y[i].clone(), x[i, 0].double().clone()) for i in range(70)]
+        else:
+            ds = _row_and_label(T, x)
+        g = T.Generator().manual_seed(3)
+        loader = data(T).DataLoader(ds, batch_size=32, shuffle=shuffle, generator=g)
+        epochs = [_described(loader), _described(loader)]   # the short last batch too (70 = 2 * 32 + 6)
+        # the draws after two epochs: the generator and the default one were used as torch uses them
+        return epochs + [T.randint(0, 1000, (4,), generator=g), T.randint(0, 1000, (4,))]
+    parity(scenario, rtol=0, atol=0)
+
+
+def test_shuffle_without_a_generator_is_torchs_order():
+    def scenario(T):
+        T.manual_seed(5)
+        loader = data(T).DataLoader(data(T).TensorDataset(T.arange(40)), batch_size=8, shuffle=True)
+        return [[b[0] for b in loader], [b[0] for b in loader], T.randint(0, 1000, (4,))]
+    parity(scenario, rtol=0, atol=0)
+
+
+def test_batches_of_tensors_needing_autograd_or_in_inference_mode_are_torchs():
+    def scenario(T):
+        x = T.arange(12.0).reshape(6, 2).requires_grad_()
+        batch = next(iter(data(T).DataLoader(data(T).TensorDataset(x, T.arange(6)), batch_size=4)))
+        rows = data(T).default_collate([x[1], x[0]])
+        with T.inference_mode():
+            inferred = next(iter(data(T).DataLoader([(T.ones(2), 1)] * 3, batch_size=2)))
+        return [[type(b.grad_fn).__name__ if b.grad_fn is not None else None for b in batch],
+                type(rows.grad_fn).__name__, batch[0].detach(),
+                [b.is_inference() for b in inferred], [b.requires_grad for b in inferred]]
+    assert parity(scenario)[:2] == [["StackBackward0", None], "StackBackward0"]
