@@ -254,7 +254,8 @@ def call(spec, args):
     if autocast is not None:
         args = autocast(spec.name, args)
     # The usual cases, decided without _unwrap: a floating Tensor, alone or followed by Python floats,
-    # ints and bools and Tensors of its dtype, and, for an op where _unwrap would not look at them
+    # ints and bools and Tensors of its dtype (or of a signed one, for an op that does not promote: an
+    # index, a target), and, for an op where _unwrap would not look at them
     # (`plain_tail`), values of no tensor (dims, sizes, flags, dtypes, None). _unwrap would promote
     # nothing there (such a scalar never lifts a floating Tensor; promote="float" changes integer
     # tensors only) and would return these arrays.
@@ -279,7 +280,8 @@ def call(spec, args):
                 t = type(b)
                 if t is Tensor or t in PLAIN_TYPES:
                     e = b._array
-                    if e.dtype is not d.dtype and e.dtype != d.dtype or b._math_bits:
+                    if e.dtype is not d.dtype and e.dtype != d.dtype and (
+                            spec.promote is not None or e.dtype.kind not in "fcbi") or b._math_bits:
                         break
                     items.append(e)
                     if b._requires_grad or b._base is not None and b.requires_grad:
