@@ -157,3 +157,9 @@ def test_bernoulli_with_a_float_p_records_not_implemented():
     assert both(run) == [True, "torch::autograd::NotImplemented"]
     message = same_error(lambda T: T.bernoulli(T.rand(3, requires_grad=True), 0.5).sum().backward())
     assert message == "derivative for aten::bernoulli is not implemented"
+
+
+@pytest.mark.parametrize("p", [1.5, -0.25, float("nan")])
+def test_bernoulli_refuses_a_float_p_outside_zero_one_with_torchs_message(p):
+    for call in (lambda T: T.bernoulli(T.ones(3), p), lambda T: T.ones(3).bernoulli_(p)):
+        assert same_error(call) == f"bernoulli_ expects p to be in [0, 1], but got p={p}"

@@ -805,6 +805,10 @@ def _check_lambda(lambd):
 
 
 def _check_probability(p):
+    if type(p) is float or type(p) is int:
+        if not 0 <= p <= 1:   # (nan too)
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        return
     values = p._array if isinstance(p, Tensor) else p
     if np.any((values < 0) | (values > 1)):
         raise RuntimeError("bernoulli: probabilities must be in [0, 1]")
