@@ -465,3 +465,112 @@ def test_advanced_indexing_of_a_row_major_tensor_is_row_major(index):
         return list(y.stride()), y.is_contiguous(), type(y.contiguous().grad_fn).__name__
     strides, contiguous, name = both(scenario)
     assert contiguous is True and name == "IndexBackward0"
+
+
+# ---- basic indexing without the op glue's entry points (ints, slices, None, Ellipsis) -------
+BASIC = {
+    "int": lambda T: 2,
+    "negative_int": lambda T: -1,
+    "lone_slice": lambda T: slice(1, 3),
+    "two_ints": lambda T: (1, -2),
+    "slice_int": lambda T: (slice(None), 1),
+    "int_slice_step": lambda T: (0, slice(None, None, 2)),
+    "none_int": lambda T: (None, 2),
+    "ellipsis_int": lambda T: (Ellipsis, 3),
+    "int_none_slice": lambda T: (1, None, slice(-3, None)),
+    "numpy_int": lambda T: (np.int64(1), 2),
+    "full_slices": lambda T: (slice(None), slice(0, None)),
+}
+SOURCES = {
+    "leaf": lambda x: x,
+    "non_leaf": lambda x: x * 2,
+    "view": lambda x: (x * 2)[1:][:, 0:],
+}
+
+
+def graph(fn):
+    """The graph below node fn: its name and, for each edge, the output number and the graph below."""
+    if fn is None:
+        return None
+    return [fn.name(), [[nr, graph(f)] for f, nr in fn.next_functions]]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("name", BASIC)
+def test_basic_index_records_torch_graph_and_gradients(name, source):
+    def scenario(T):
+        x = T.tensor(np.arange(20.0).reshape(4, 5), requires_grad=True)
+        y = SOURCES[source](x)[BASIC[name](T)]
+        w = T.arange(y.numel(), dtype=T.float64).reshape(y.shape) + 1
+        (y * w).sum().backward()
+        return [y, graph(y.grad_fn), y._is_view(), x.grad]
+    parity(scenario)
+
+
+@pytest.mark.parametrize("name", BASIC)
+def test_basic_index_of_a_constant_is_a_view_sharing_memory_and_version(name):
+    def scenario(T):
+        x = T.arange(12.0).reshape(3, 4)
+        v = x[BASIC[name](T)]
+        v.fill_(-1.0)
+        return [x, v._is_view(), v.requires_grad, v.grad_fn is None, x._version, v._version]
+    assert both(scenario)[1:] == [True, False, True, 1, 1]
+    x = ndgrad.zeros(3, 4)
+    v = x[BASIC[name](ndgrad)]
+    assert v._base is x and np.shares_memory(v.numpy(), x.numpy())
+
+
+@pytest.mark.parametrize("name", BASIC)
+def test_in_place_through_a_basic_index_rewrites_the_base_history(name):
+    def scenario(T):
+        x = T.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+        y = x * 1
+        v = y[BASIC[name](T)]
+        v.mul_(10)
+        (y * y).sum().backward()
+        return [y, v, y._version, v._version, graph(y.grad_fn), graph(v.grad_fn), x.grad]
+    parity(scenario)
+
+
+def test_a_basic_index_taken_before_its_base_changed_regenerates_its_grad_fn():
+    def scenario(T):
+        y = x34(T) * 1
+        v = y[1, None, 1:3]
+        y.add_(1)
+        return [v, graph(v.grad_fn)]
+    parity(scenario)
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_a_basic_index_made_without_grad_mode_refuses_in_place_with_grad(mode):
+    def scenario(T):
+        y = x34(T) * 1
+        with getattr(T, mode)():
+            v = y[1, 1:]
+        return [v.requires_grad, err(lambda: v.mul_(2))]
+    assert both(scenario)[1][0] == "RuntimeError"
+
+
+@pytest.mark.parametrize("index", [lambda T: (1, 4), lambda T: (0, 0, 0), lambda T: (None, 3), lambda T: (-4,),
+                                   lambda T: (slice(None), -5), lambda T: (Ellipsis, 0, 0, 0)])
+def test_basic_index_errors_match_torch(index):
+    same_error(lambda T: x34(T)[index(T)], IndexError)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", BASIC)
+def test_basic_index_views_replay_as_those_made_through_the_op_glue(name, requires_grad, monkeypatch):
+    """The view made without the glue's entry points has the glue's view function: the same ops replayed
+    on a new base, the same SymInts seen by a visitor; and the same graph."""
+    from ndgrad.ops import indexing
+
+    def made():
+        x = ndgrad.tensor(np.arange(12.0).reshape(3, 4), requires_grad=requires_grad)
+        v = (x * 1)[BASIC[name](ndgrad)]
+        seen = []
+        replayed = v._view_func(ndgrad.arange(100.0, 112.0).reshape(3, 4),
+                                symint_visitor_fn=lambda s: seen.append(s) or s)
+        return [v.tolist(), replayed.tolist(), seen, v._version, graph(v.grad_fn)]
+    lean = made()
+    monkeypatch.setattr(indexing, "_lean", lambda t: False)
+    assert made() == lean

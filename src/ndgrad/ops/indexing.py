@@ -18,15 +18,19 @@ import numpy as np
 
 from .. import _dtype
 from . import _registry
+from ..autograd import record
 from ..autograd.anomaly_mode import _user_stacklevel
+from ..autograd.forward_ad import state as fw
+from ..autograd.grad_mode import state as grad_state
 from ..backends import is_array, namespace
 from ._registry import autocast_as, op, register
 from ._schema import Parser
-from .._tensor import Tensor, _wrap_dim
+from ._torch_function import _modes as _function_modes
+from .._tensor import PLAIN_TYPES, Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where
 from .creation import _check_out, tensor
-from .shape import _alias, aten
+from .shape import _alias, _unsqueeze, aten
 
 
 def _public(args_parser, inplace_parser):
@@ -469,66 +473,133 @@ def _index_tensor(obj):
                      f"{type(obj).__name__})")
 
 
+# Basic indexing records one view op per int, slice and None, as torch does. On a lean tensor (see
+# _lean) a walk runs each op's forward on the arrays alone and makes the tensors afterwards (_views) with
+# the glue's own steps, rather than calling each op's entry point: its generality (argument checks,
+# promotion, hooks) costs more than the view itself.
+_ndarray = np.ndarray
+_make = Tensor._make
+
+
+def _lean(t):
+    """Whether views of t may skip the op glue: t is a plain tensor on NumPy memory, without math bits,
+    not an inference tensor, and no hook the glue consults is set (profiler, dispatch modes, autocast,
+    vmap, forward AD, inference mode, torch function modes), so that `call` would do only what
+    _views does."""
+    return ((type(t) is Tensor or type(t) in PLAIN_TYPES) and type(t._array) is _ndarray and not t._math_bits
+            and not t._inference and _registry.profile_op is None and _registry.profile_composite is None
+            and _registry.dispatch_hook is None and _registry.autocast is None and fw.level is None
+            and not grad_state.inference and not _function_modes)
+
+
+def _step(spec, glue_call, steps, t, a, rest):
+    """View op `spec` applied to t (whose array is a) with the arguments after it `rest`: on a lean walk
+    (`steps` a list) to the array alone, the step kept for _views; else through `glue_call` now.
+    Returns the new (t, a)."""
+    if steps is None:
+        t = glue_call(t, *rest)
+        return t, t._array
+    a = spec.kernel(a, *rest)
+    steps.append((spec, rest, a))
+    return t, a
+
+
+def _views(t, steps):
+    """The tensor of a lean walk's `steps` (spec, arguments after the tensor, forward's array) from t, made
+    as the op glue makes a view op's output: a view of t's base (make_views), recorded when t needs grad."""
+    if (t._requires_grad or t._base is not None and t._base._requires_grad) and grad_state.enabled:
+        for spec, rest, a in steps:   # a node per step, each on its own intermediate tensor
+            args = (t,) + rest
+            t = _make(a, False, None, 0)
+            record.make_views(spec, args, (t,), _registry.call)
+            record.record(spec, args, (t,))
+        return t
+    # without grad, no intermediate tensor is needed: make_views reads only the view history of its input
+    # (base, view function, creation mode), which the result carries once the step before is made
+    out = _make(steps[-1][2], False, None, 0)
+    for spec, rest, _ in steps:
+        record.make_views(spec, (t,) + rest, (out,), _registry.call)
+        t = out
+    return out
+
+
+def _unsqueeze_method(t, dim):   # (off the lean path, as a user calls it: torch function handlers see it)
+    return t.unsqueeze(dim)
+
+
 def _walk(t, index):
     """Apply the basic entries of tuple `index` to t as views; returns (view, index list for `index`)."""
-    ndim = t._array.ndim
-    specified = sum(_dims_taken(obj) for obj in index)
+    a = t._array
+    ndim = a.ndim
+    specified = 0
+    for obj in index:
+        k = type(obj)
+        if k is int or k is slice:
+            specified += 1
+        elif obj is not None and obj is not Ellipsis:
+            specified += _dims_taken(obj)
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    dim, indices, covered = 0, [], 0
-
-    def record(idx):
-        nonlocal covered
-        indices.extend([None] * (dim - covered))
-        indices.append(idx)
-        width = idx._array.ndim if idx._array.dtype in (np.bool_, np.uint8) else 1
-        covered = dim + width
-        return width
-
+    steps = [] if _lean(t) else None
+    dim, indices, covered = 0, [], 0   # covered: the dims up to which `indices` has entries
     for real_dim, obj in enumerate(index):
-        if not (_is_int(obj) or obj is None or obj is Ellipsis or isinstance(obj, (bool, slice))):
-            obj = _index_tensor(obj)
-            a = obj._array
-            if a.ndim == 0 and a.dtype.kind in "biu":   # indexes like an int (a bool for bool and byte)
-                obj = bool(a) if a.dtype == np.bool_ or a.dtype == np.uint8 else int(a)
-        if _is_int(obj):
-            size = t._array.shape[dim]
+        k = type(obj)
+        if k is not int and k is not slice and obj is not None and obj is not Ellipsis:
+            if not (_is_int(obj) or k is bool):
+                obj = _index_tensor(obj)
+                d = obj._array
+                if d.ndim == 0 and d.dtype.kind in "biu":   # indexes like an int (a bool for bool and byte)
+                    obj = bool(d) if d.dtype == np.bool_ or d.dtype == np.uint8 else int(d)
+            k = int if _is_int(obj) else type(obj)
+        if k is int:
+            size = a.shape[dim]
             if not -size <= obj < size:
                 raise IndexError(f"index {obj} is out of bounds for dimension {real_dim} with size {size}")
-            t = _select(t, dim, obj % size)
-        elif type(obj) is slice:
-            start, end, step = _slice_bounds(obj, t._array.shape[dim])
+            t, a = _step(_select.spec, _select, steps, t, a, (dim, obj % size))
+        elif k is slice:
+            size = a.shape[dim]
+            start, end, step = _slice_bounds(obj, size)
             # torch skips a slice given as starting at 0 (unwrapped: x[-n:] is recorded) up to the end
-            if (start, end, step) != (0, t._array.shape[dim], 1) or obj.start is not None and obj.start != 0 \
+            if (start, end, step) != (0, size, 1) or obj.start is not None and obj.start != 0 \
                     or obj.stop is not None and obj.stop < 0:
-                t = _slice(t, dim, start, end, step)
+                t, a = _step(_slice.spec, _slice, steps, t, a, (dim, start, end, step))
             dim += 1
         elif obj is Ellipsis:
             dim += ndim - specified
         elif obj is None:
-            t = t.unsqueeze(dim)
+            t, a = _step(_unsqueeze.spec, _unsqueeze_method, steps, t, a, (dim,))
             dim += 1
-        elif isinstance(obj, bool):   # a new dim of size 1, taken (True) or not (False)
-            t = t.unsqueeze(dim)
-            dim += record(tensor([0] if obj else [], dtype=_dtype.int64))
         else:
-            dim += record(obj)
+            if k is bool:   # a new dim of size 1, taken (True) or not (False)
+                t, a = _step(_unsqueeze.spec, _unsqueeze_method, steps, t, a, (dim,))
+                obj = tensor([0] if obj else [], dtype=_dtype.int64)
+            indices.extend([None] * (dim - covered))
+            indices.append(obj)
+            covered = dim + (obj._array.ndim if obj._array.dtype in (np.bool_, np.uint8) else 1)
+            dim = covered
+    if steps:
+        t = _views(t, steps)
     return t, indices
 
 
 @register(name="_index_get")
 def _index_get(self, index):
     """self[index]: torch's view chain for basic entries, then one `index` op for tensor entries."""
-    if _is_int(index) or type(index) is slice:
+    k = type(index)
+    if k is int or k is slice or k is not tuple and _is_int(index):
         shape = self._array.shape
         if not shape:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
-        if type(index) is slice:   # a lone slice is always recorded, even a full one
-            return _slice(self, 0, *_slice_bounds(index, shape[0]))
-        if not -shape[0] <= index < shape[0]:
+        if k is slice:   # a lone slice is always recorded, even a full one
+            spec, glue_call, rest = _slice.spec, _slice, (0, *_slice_bounds(index, shape[0]))
+        elif -shape[0] <= index < shape[0]:
+            spec, glue_call, rest = _select.spec, _select, (0, index % shape[0])
+        else:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {shape[0]}")
-        return _select(self, 0, index % shape[0])
+        if not _lean(self):
+            return glue_call(self, *rest)
+        return _views(self, [(spec, rest, spec.kernel(self._array, *rest))])
     result, indices = _walk(self, _as_tuple(index))
     if indices:
         return _index(result, indices)
