@@ -574,3 +574,31 @@ def test_basic_index_views_replay_as_those_made_through_the_op_glue(name, requir
     lean = made()
     monkeypatch.setattr(indexing, "_lean", lambda t: False)
     assert made() == lean
+
+
+LONE_TENSORS = {
+    "long": lambda T: T.tensor([2, 0, 2, -1]),
+    "long_2d": lambda T: T.tensor([[1], [3]]),
+    "int32": lambda T: T.tensor([1, 2], dtype=T.int32),
+    "bool_mask": lambda T: T.arange(20).reshape(4, 5) % 3 == 0,
+    "row_mask": lambda T: T.tensor([True, False, True, True]),
+    "long_0d": lambda T: T.tensor(3),
+    "bool_0d": lambda T: T.tensor(False),
+}
+
+
+@pytest.mark.parametrize("name", LONE_TENSORS)
+def test_a_lone_index_tensor_records_torch_graph_and_gradients(name):
+    def scenario(T):
+        x = T.tensor(np.arange(20.0).reshape(4, 5), requires_grad=True)
+        y = x[LONE_TENSORS[name](T)]
+        (y * y).sum().backward()
+        return [y, graph(y.grad_fn), x.grad]
+    parity(scenario)
+
+
+@pytest.mark.parametrize("index", [lambda T: T.ones(4, 5, 1, dtype=T.bool), lambda T: T.tensor([0.0, 1.0]),
+                                   lambda T: T.tensor([4]), lambda T: T.tensor([[True, False]])])
+def test_lone_index_tensor_errors_match_torch(index):
+    same_error(lambda T: T.zeros(4, 5)[index(T)], IndexError)
+    same_error(lambda T: T.tensor(1.0)[T.tensor([0])], IndexError)

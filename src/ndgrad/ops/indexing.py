@@ -600,6 +600,8 @@ def _index_get(self, index):
         if not _lean(self):
             return glue_call(self, *rest)
         return _views(self, [(spec, rest, spec.kernel(self._array, *rest))])
+    if k is Tensor and index._array.ndim and _dims_taken(index) <= self._array.ndim:
+        return _index(self, [index])   # a lone index tensor: the index list _walk would make, without the walk
     result, indices = _walk(self, _as_tuple(index))
     if indices:
         return _index(result, indices)
