@@ -382,3 +382,22 @@ def test_a_saved_parameter_runs_on_arrays():
     assert type(node).__name__ == "ConvolutionBackward0"
     out = node._apply_arrays([np.ones((1, 3, 4, 4), np.float32)], [False, True, True])
     assert out is not None and out[1].shape == (3, 2, 3, 3)
+
+
+def test_a_broadcast_gradient_is_summed_on_the_array_path(monkeypatch):
+    """addmm's bias gradient arrives broadcast (batch x features): the engine sums it to the bias's
+    shape on arrays, the reduction the Tensor path runs, without going through Tensors."""
+    def scenario(T):
+        x = T.linspace(-1, 1, 12, dtype=T.float64).reshape(4, 3)
+        w = T.linspace(0, 1, 6, dtype=T.float64).reshape(2, 3).requires_grad_()
+        b = T.tensor([0.5, -0.5], dtype=T.float64, requires_grad=True)
+        (T.nn.functional.linear(x, w, b) ** 2).sum().backward()
+        return [w.grad, b.grad]
+    expected = both(scenario)
+    from ndgrad.autograd import engine
+
+    def refuse(*args):
+        raise AssertionError("fit_to_input ran: the gradient went through the Tensor path")
+    monkeypatch.setattr(engine, "fit_to_input", refuse)
+    got = scenario(ndgrad)
+    assert all(_same_bits(g.numpy(), e) for g, e in zip(got, expected))

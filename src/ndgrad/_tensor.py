@@ -1593,6 +1593,8 @@ def format_strides(shape, itemsize, fmt):
 def dense_like(a, like, copy=False):
     """`a`'s values laid out as `like` when like is non-overlapping and dense (torch's layout contract
     for gradients), else row-major; `a` itself when it already is (unless copy)."""
+    if not copy and a.flags.c_contiguous and like.flags.c_contiguous:   # (the usual case)
+        return a
     dims = sorted(range(like.ndim), key=lambda d: -like.strides[d])   # outermost first
     step, dense = like.itemsize, True
     for d in reversed(dims):

@@ -29,7 +29,7 @@ from . import anomaly_mode, forward_ad
 from .anomaly_mode import state as anomaly
 from .capture import Capture
 from .grad_mode import state
-from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input
+from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input, sum_to_array
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
 from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
@@ -209,10 +209,14 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 nr = nrs[i]
                 g = outs[i]
                 if type(g) is _ndarray:
-                    # the array path's gradient: fitted (sum_to, cast) as a Tensor below in the rare case it needs it
+                    # the array path's gradient: summed to its input's shape here (a broadcast bias), fitted
+                    # otherwise (a cast; an error) as a Tensor below
                     if meta is not None and (m := meta[i]) is not None and (g.shape != m[0] or g.dtype is not m[1]
                                                                             and g.dtype != m[1]):
-                        g = _new_tensor(g, False, None, 0)
+                        if g.dtype == m[1] and (summed := sum_to_array(g, m[0])) is not None:
+                            g = summed
+                        else:
+                            g = _new_tensor(g, False, None, 0)
                 if g is not None and type(g) is not _ndarray and (meta is not None or g._math_bits):
                     m = meta[i] if meta is not None else None
                     # the usual case, shape and dtype already right and no lazy conj/neg view, needs no call

@@ -5,8 +5,11 @@
   flows into, or torch's "invalid gradient" error;
 - fit_grad_dtype: a leaf's incoming gradient cast to the leaf's grad_dtype;
 - check_count: torch's error when a node returns the wrong number of gradients;
-- sum_to: undoes broadcasting (also used by forward AD and the derivative formulas).
+- sum_to: undoes broadcasting (also used by forward AD and the derivative formulas); sum_to_array,
+  the same on the engine's array path.
 """
+import numpy as np
+
 from .._dtype import INEXACT_KINDS
 from .._tensor import Tensor, resolved_data
 from ..backends import current, namespace
@@ -67,21 +70,43 @@ def check_count(node, outs, edges):
                            f"(expected {len(edges)}, got {len(outs)})")
 
 
+def _summed_dims(tshape, shape):
+    """The dims of a `tshape` gradient that sum_to sums to reach `shape` (lead dims, then broadcast
+    size-1 ones), or None where it cannot."""
+    lead = len(tshape) - len(shape)
+    if lead < 0:
+        return None
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and tshape[lead + i] != 1:
+            dims.append(lead + i)
+        elif s != tshape[lead + i]:
+            return None
+    return dims
+
+
+def sum_to_array(a, shape):
+    """sum_to on a NumPy array (the engine's array path): the same reduction the Tensor path runs,
+    or None where `a` cannot be summed to `shape` (sum_to then raises) or is not float32/64 or complex
+    (half precision: the Tensor path's reduction)."""
+    if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
+        return None
+    dims = _summed_dims(a.shape, shape)
+    if dims is None:
+        return None
+    out = np.add.reduce(a, tuple(dims), None, None, True) if dims else a
+    return out.reshape(shape) if len(a.shape) != len(shape) else out
+
+
 def sum_to(t, shape):
     """Sum `t` down to `shape` (undoing broadcasting); ValueError if it cannot be."""
     shape = tuple(shape)
     tshape = tuple(t.shape)   # per-sample for vmap's batched tensors
     if tshape == shape:
         return t
-    lead = len(tshape) - len(shape)
-    if lead < 0:
+    dims = _summed_dims(tshape, shape)
+    if dims is None:
         raise ValueError(f"cannot sum {tshape} to {shape}")
-    dims = list(range(lead))
-    for i, s in enumerate(shape):
-        if s == 1 and tshape[lead + i] != 1:
-            dims.append(lead + i)
-        elif s != tshape[lead + i]:
-            raise ValueError(f"cannot sum {tshape} to {shape}")
     if dims:
         t = t.sum(dims, keepdim=True)
-    return t.reshape(shape) if lead else t
+    return t.reshape(shape) if len(tshape) != len(shape) else t
