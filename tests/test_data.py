@@ -1,6 +1,6 @@
 """ndgrad.utils.data (torch.utils.data): datasets, samplers, collation and the DataLoader, compared
-with torch where the result does not depend on random streams (ndgrad's Generator does not
-reproduce torch's), and checked against their own expectations where it does."""
+with torch (seeded shuffles included: ndgrad's Generator draws torch's streams), and checked against
+their own expectations where a result is random."""
 import collections
 import os
 import random

@@ -211,7 +211,7 @@ class DataLoader:
     With ``num_workers > 0`` the batches are loaded by worker processes (see the module docstring
     for their start method, seeding and errors); they always come back in the sampler's order.
     `pin_memory` and `pin_memory_device` are accepted and change nothing (ndgrad runs on the CPU).
-    Seeded shuffling is reproducible in ndgrad, but its order differs from torch's.
+    Seeded shuffling gives torch's order (the same draws from the same generators).
 
     Args:
         dataset (Dataset): a map-style or iterable-style dataset.

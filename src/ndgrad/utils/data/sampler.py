@@ -68,7 +68,7 @@ def _fresh_generator():
 class RandomSampler(Sampler):
     """A random order of the indices: a new permutation each epoch, or `num_samples` independent draws with replacement.
 
-    Seeded runs are reproducible in ndgrad but draw other indices than torch's (see the module docstring).
+    Seeded runs draw torch's indices (see the module docstring).
 
     Args:
         data_source (Dataset): the dataset to sample from.
