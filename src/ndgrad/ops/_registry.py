@@ -563,7 +563,10 @@ _UFUNCS = {"add.Tensor": operator.iadd, "sub.Tensor": operator.isub, "mul.Tensor
 
 def _ufunc_inplace(spec, self, args):
     ufunc = _UFUNCS.get(spec.name)
-    if ufunc is None or len(args) > 3 or len(args) == 3 and args[2] != 1:   # alpha other than 1
+    if ufunc is None or len(args) > 3:
+        return False
+    alpha = args[2] if len(args) == 3 else 1   # add_/sub_'s: a Tensor scaled first, as add's forward scales it
+    if alpha != 1 and (type(alpha) is not float and type(alpha) is not int or not isinstance(args[1], Tensor)):
         return False
     dst, other = self._array, args[1]
     if self._math_bits or isinstance(other, Tensor) and other._math_bits:
@@ -579,7 +582,7 @@ def _ufunc_inplace(spec, self, args):
         src = other
     else:
         return False
-    ufunc(dst, src)
+    ufunc(dst, src if alpha == 1 else src * alpha)
     self._vc[0] += 1
     return True
 
