@@ -500,7 +500,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._lock = threading.Lock()
-        self.next_functions = ()
+        self._next_fns = self._next_nrs = ()
         self._sequence_nr_ = MAX_SEQ
         self._saved = None
         self._meta = None

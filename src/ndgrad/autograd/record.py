@@ -83,18 +83,24 @@ def record(spec, args, outs):
         node._next_fns = (fa, fb)
         node._next_nrs = _NR00 if na == 0 and nb == 0 else (na, nb)
     else:   # every differentiable argument is one Tensor (or a scalar)
-        edges, meta = [], []
+        fns, nrs, meta = [], [], []
         for i in diff_pos:
             a = args[i]
             if isinstance(a, Tensor):
                 d = a._array
                 fn = a._fn
-                edges.append((fn, a._output_nr) if fn is not None and a._base is None else edge(a))
+                nr = a._output_nr
+                if fn is None or a._base is not None:
+                    fn, nr = edge(a)
+                fns.append(fn)
+                nrs.append(nr)
                 meta.append((d.shape, d.dtype))
             else:
-                edges.append(_NO_EDGE)
+                fns.append(None)
+                nrs.append(0)
                 meta.append(None)
-        node.next_functions = edges
+        node._next_fns = tuple(fns)
+        node._next_nrs = output_nrs(tuple(nrs))
         node._meta = tuple(meta)   # a tuple: see node._versions below
     out_diff = spec.out_diff
     if len(outs) == 1 and out_diff is None:
