@@ -88,10 +88,13 @@ def broadcast_shape(a, b):
 
 def _add_scaled(product, input, beta, alpha, op_name):
     """beta * input + alpha * product, where input broadcasts to the product's shape (torch's add* ops)."""
-    try:
-        shape = np.broadcast_shapes(input.shape, product.shape)
-    except ValueError:
-        shape = None
+    if input.shape == product.shape or input.ndim == 1 and product.ndim and input.shape[0] in (1, product.shape[-1]):
+        shape = product.shape   # (the usual shapes, a bias's: np.broadcast_shapes costs a few us)
+    else:
+        try:
+            shape = np.broadcast_shapes(input.shape, product.shape)
+        except ValueError:
+            shape = None
     if shape != product.shape:
         expanded_shape(input.shape, product.shape, _dtype.from_numpy_dtype(input.dtype).title)   # torch's error
     return _scaled_sum(product, input, beta, alpha)
@@ -121,6 +124,8 @@ def _scaled_sum(product, input, beta, alpha):
         product = product * alpha
     if beta == 0:   # torch ignores input entirely then (nan/inf in it do not propagate)
         return product
+    if beta == 1 and type(product) is np.ndarray and type(input) is np.ndarray and input.dtype == product.dtype:
+        return np.add(product, input, out=product)   # (product is this op's own: no second buffer)
     return product + (input if beta == 1 else input * beta)
 
 
