@@ -1593,8 +1593,12 @@ def format_strides(shape, itemsize, fmt):
 def dense_like(a, like, copy=False):
     """`a`'s values laid out as `like` when like is non-overlapping and dense (torch's layout contract
     for gradients), else row-major; `a` itself when it already is (unless copy)."""
-    if not copy and a.flags.c_contiguous and like.flags.c_contiguous:   # (the usual case)
-        return a
+    if like.flags.c_contiguous:   # (the usual case: the loop below would pick row-major)
+        if a.flags.c_contiguous and not copy:
+            return a
+        out = namespace(a).empty(like.shape, dtype=a.dtype)
+        namespace(a).copyto(out, a)
+        return out
     dims = sorted(range(like.ndim), key=lambda d: -like.strides[d])   # outermost first
     step, dense = like.itemsize, True
     for d in reversed(dims):
