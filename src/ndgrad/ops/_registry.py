@@ -253,20 +253,22 @@ def call(spec, args):
         return dispatch_hook(spec, args)
     if autocast is not None:
         args = autocast(spec.name, args)
-    # The usual cases, decided without _unwrap: a floating Tensor, alone or followed by Python floats,
-    # ints and bools and Tensors of its dtype (or of a signed one, for an op that does not promote: an
-    # index, a target), and, for an op where _unwrap would not look at them
-    # (`plain_tail`), values of no tensor (dims, sizes, flags, dtypes, None). _unwrap would promote
-    # nothing there (such a scalar never lifts a floating Tensor; promote="float" changes integer
-    # tensors only) and would return these arrays.
+    # The usual cases, decided without _unwrap, which would promote nothing there and return these
+    # arrays: a Tensor followed by Tensors of its dtype and Python numbers that never lift it (a float,
+    # int or bool beside a floating Tensor; an int or bool beside an integer one, for ops promoting to
+    # a common dtype: promote="float" makes integers floats), where a Tensor of another signed dtype (an
+    # index, a target) also passes for ops that do not promote; and, for an op where _unwrap would not
+    # look at them (`plain_tail`), values of no tensor (dims, sizes, flags, dtypes, None).
     raw = None
     n = len(args)
-    if n and ((t := type(a := args[0])) is Tensor or t in PLAIN_TYPES) and (d := a._array).dtype.kind in "fc" \
-            and not a._math_bits:
+    if n and ((t := type(a := args[0])) is Tensor or t in PLAIN_TYPES) and not a._math_bits and (
+            (k := (d := a._array).dtype.kind) in "fc" or k in "bi" and spec.promote is None
+            or k == "i" and spec.promote == "same"):
         inputs_require_grad = a._requires_grad or a._base is not None and a.requires_grad
+        floats = k in "fc" or spec.promote is None   # whether a Python float leaves the dtype as it is
         if n == 1:
             raw = (d,)
-        elif n == 2 and (type(b := args[1]) is float or type(b) is int):
+        elif n == 2 and ((t := type(b := args[1])) is int or t is float and floats):
             raw = (d, b)
         elif n == 2 and ((t := type(b)) is Tensor or t in PLAIN_TYPES) and \
                 ((e := b._array).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
@@ -286,7 +288,7 @@ def call(spec, args):
                     items.append(e)
                     if b._requires_grad or b._base is not None and b.requires_grad:
                         inputs_require_grad = True
-                elif t is float or t is int or t is bool or tail and (t in _PLAIN_TAIL and not (
+                elif t is int or t is bool or t is float and floats or tail and (t in _PLAIN_TAIL and not (
                         (t is tuple or t is list or t is Size) and b and type(b[0]) is not int)
                         or t is _DTYPE and spec.name not in _UNSIGNED_RESULT):
                     items.append(b)
