@@ -27,7 +27,8 @@ from .._meta_array import MetaArray, meta_call
 from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Size, Tensor, apply_bits
 from ._schema import ArgumentError
 from . import _unsigned
-from ._torch_function import _FAST_SETS, _NO_OVERRIDE, _NOT_OVERRIDING, dispatch as _dispatch_torch_function
+from ._torch_function import _FAST_SETS, _NO_OVERRIDE, _NOT_OVERRIDING, _modes as _function_modes, \
+    dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
 from ..autograd.forward_ad import state as fw, tangent_of
 from ..autograd.grad_mode import grad_flag, state
@@ -243,6 +244,14 @@ def _bfloat16_result(spec, args, target):
             elif type(t) in _SCALAR_RANK:
                 scalars.append(t)
     return _dtype.BF16_NP if _dtype.result_type(dims, zeros, scalars) is _dtype.bfloat16 else target
+
+
+def ops_unobserved():
+    """Whether an op run now would only compute: no profiler, dispatch or function mode, autocast or
+    forward-AD level would see it or change its result. Code that stands in for op calls with NumPy
+    (basic indexing's views, the data loader's batches) does so only then."""
+    return profile_op is None and profile_composite is None and dispatch_hook is None and autocast is None \
+        and fw.level is None and not _function_modes
 
 
 def call(spec, args):

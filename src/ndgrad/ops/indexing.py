@@ -20,12 +20,10 @@ from .. import _dtype
 from . import _registry
 from ..autograd import record
 from ..autograd.anomaly_mode import _user_stacklevel
-from ..autograd.forward_ad import state as fw
 from ..autograd.grad_mode import state as grad_state
 from ..backends import is_array, namespace
 from ._registry import autocast_as, op, register
 from ._schema import Parser
-from ._torch_function import _modes as _function_modes
 from .._tensor import PLAIN_TYPES, Tensor, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where
@@ -487,9 +485,7 @@ def _lean(t):
     vmap, forward AD, inference mode, torch function modes), so that `call` would do only what
     _views does."""
     return ((type(t) is Tensor or type(t) in PLAIN_TYPES) and type(t._array) is _ndarray and not t._math_bits
-            and not t._inference and _registry.profile_op is None and _registry.profile_composite is None
-            and _registry.dispatch_hook is None and _registry.autocast is None and fw.level is None
-            and not grad_state.inference and not _function_modes)
+            and not t._inference and not grad_state.inference and _registry.ops_unobserved())
 
 
 def _step(spec, glue_call, steps, t, a, rest):

@@ -6,20 +6,11 @@ They ask the two questions here, and take the ops' path whenever either says no.
 import numpy as np
 
 from ..._tensor import Tensor
-from ...autograd.forward_ad import state as _forward_ad
-from ...ops import _registry, _torch_function
+from ...ops._registry import ops_unobserved
 
 # torch's dtypes that NumPy holds natively and whose copies no op treats specially (bfloat16 ops
 # compute in float32, ndgrad refuses some uint16/32/64 ops): the dtypes of the NumPy shortcut
 _PLAIN_DTYPES = frozenset(np.dtype(c) for c in "?BbhilqefdFD")
-
-
-def ops_unobserved():
-    """Whether an op run now would only compute: no profiler, dispatch or function mode, autocast
-    or forward-AD level would see it or change its result. Only then may NumPy stand in for ops."""
-    return (_registry.profile_op is None and _registry.profile_composite is None
-            and _registry.dispatch_hook is None and _registry.autocast is None
-            and _forward_ad.level is None and not _torch_function._modes)
 
 
 def plain_arrays(tensors):
