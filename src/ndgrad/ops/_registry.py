@@ -511,7 +511,7 @@ def call_inplace(spec, args):
         isinstance(a, Tensor) and a._requires_grad for a in args[1:]))
     if self._creation is not None and recording:   # torch refuses whenever the op would be recorded
         record.refuse_view_inplace(self)
-    if not recording and fw.level is None and _ufunc_inplace(spec, self, args):
+    if not recording and fw.level is None and (_ufunc_inplace(spec, self, args) or _lean_inplace(spec, self, args)):
         return self
     if spec.name in _UNSIGNED_RESULT:
         _unsigned.check_result(spec, args, self)
@@ -596,6 +596,41 @@ def _ufunc_inplace(spec, self, args):
     ufunc(dst, src if alpha == 1 else src * alpha)
     self._vc[0] += 1
     return True
+
+
+def _lean_inplace(spec, self, args):
+    """Any other in-place op with nothing recorded, where the general path's checks cannot fail: the
+    forward run on the arrays of a floating self of its own (writable, no zero strides) memory and of
+    Tensors of self's dtype and Python numbers, its result written into self when it has self's shape
+    and dtype (else False: the general path runs, and raises where it should)."""
+    dst = self._array
+    if type(dst) is not _ndarray or dst.dtype.kind != "f" or self._math_bits or autocast is not None or \
+            spec.name in _UNSIGNED_RESULT or not dst.flags.writeable or 0 in dst.strides:
+        return False
+    raw = [dst]
+    for b in args[1:]:
+        t = type(b)
+        if t is Tensor or t in PLAIN_TYPES:
+            e = b._array
+            if type(e) is not _ndarray or e.dtype != dst.dtype or b._math_bits:
+                return False
+            raw.append(e)
+        elif t is float or t is int or t is bool or b is None and not spec.broadcast:
+            raw.append(b)
+        else:
+            return False
+    try:
+        out = spec.kernel(*raw)
+    except Exception:  # noqa: BLE001 - the general path runs again and raises torch's error
+        return False
+    if type(out) is not _ndarray or out.shape != dst.shape or out.dtype != dst.dtype:
+        return False
+    np.copyto(dst, out)
+    self._vc[0] += 1
+    return True
+
+
+_ndarray = np.ndarray
 
 
 # --- registration --------------------------------------------------------------------------
