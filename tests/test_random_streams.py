@@ -147,7 +147,7 @@ def test_integers(seed):
     exact(seeded(seed, draw))
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 17, 100, 1000, 20000])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 17, 100, 1000, 20000, 1 << 15, (1 << 15) + 1, 50000])
 def test_randperm(n):
     exact(seeded(4, lambda T: (T.randperm(n), T.randperm(n, dtype=T.float32))))
 

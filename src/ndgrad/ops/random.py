@@ -589,8 +589,8 @@ def randperm(*args, **kwargs):
 
 def _permutation(gen, n):
     """torch's randperm: Fisher-Yates, swapping r[i] with r[i + word % (n - i)] for i = 0 .. n - 2
-    (64-bit words once n is too large for 32-bit ones to be near uniform). The swaps run as many at a
-    time as commute: a run of steps whose positions no other step of the run touches."""
+    (64-bit words once n is too large for 32-bit ones to be near uniform). For large n the swaps run as
+    many at a time as commute: a run of steps whose positions no other step of the run touches."""
     g = _generator(gen)
     r = np.arange(n, dtype=np.int64)
     if n < 2:
@@ -602,7 +602,7 @@ def _permutation(gen, n):
     first = np.full(n, steps, np.int64)   # per position, the first step of the run that swaps into it
     s = 0
     while s < steps:
-        if steps - s <= 64:   # the last few: one at a time
+        if steps - s <= 64 or n <= 1 << 15:   # the last few, or a small n (faster so): one at a time
             rest = r.tolist()
             for a, b in zip(range(s, steps), j[s:].tolist()):
                 rest[a], rest[b] = rest[b], rest[a]
