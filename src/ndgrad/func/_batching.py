@@ -476,20 +476,36 @@ _UNARY = frozenset({"clone", "alias", "detach", "contiguous", "_to_copy", "lift_
                     "_make_dual", "_fw_primal", "to.dtype", "type_as"})
 
 
+class _Samples:
+    """A batched argument of _fallback, its samples along the first dim of `array`."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+
 def _fallback(spec, args, levels):
     """One call per sample over the leading dims, the outputs stacked."""
     state.fallback_ops[spec.name] += 1
     lead = _full_lead(args, levels)
     n = math.prod(lead)
 
-    def sample(a, i):
+    def flat(a):   # a batched argument as one (n, ...) array, made once (its reshape may copy it all)
         if isinstance(a, Batched):
             arr = np.broadcast_to(_aligned(a, levels), lead + physical(a).shape[len(levels_of(a)):])
-            return Tensor._make(arr.reshape((n,) + arr.shape[len(lead):])[i], False, None, 0)
+            return _Samples(arr.reshape((n,) + arr.shape[len(lead):]))
         if type(a) in (list, tuple) and any(isinstance(x, Batched) for x in a):
+            return type(a)(flat(x) for x in a)
+        return a
+
+    def sample(a, i):
+        if type(a) is _Samples:
+            return Tensor._make(a.array[i], False, None, 0)
+        if type(a) in (list, tuple) and any(type(x) is _Samples for x in a):
             return type(a)(sample(x, i) for x in a)
         return a
 
+    args = [flat(a) for a in args]
     outs = [_run(spec, [sample(a, i) for a in args]) for i in range(n)]
     if type(outs[0]) is tuple:
         return tuple(np.stack([o[j] for o in outs]).reshape(lead + outs[0][j].shape) for j in range(len(outs[0])))
