@@ -327,3 +327,30 @@ def test_division_of_two_numbers_gives_a_tensor_as_torch():
     out = both(scenario)
     assert [float(v) for v in out[:2]] == pytest.approx([2 / 3, 2 / 3]) and int(out[2]) == -4
     assert float(out[3]) == 3.0 and float(out[4]) == 0.5 and np.isinf(out[5]) and complex(out[6]) == pytest.approx(0.6 - 0.2j)
+
+
+_EDGES = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, 1e30, -3e12]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("exponent", [0, 1, 2, 3, -1, -2, -0.5, 2.0, 3.0])
+def test_powers_torch_computes_in_its_own_forms_give_torchs_bits(dtype, exponent):
+    """x ** e for these Python-number exponents: torch's kernel multiplies, divides or square-roots
+    (x * x * x, 1 / (x * x)...) rather than calling pow, and so does ndgrad: the same bits."""
+    values = np.concatenate([np.linspace(-3.2, 3.2, 401), _EDGES]).astype(dtype)
+
+    def scenario(T):
+        return [(T.tensor(values) ** exponent).numpy().view(np.uint32 if dtype == "float32" else np.uint64)]
+    both(scenario, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("exponent", [4, 5, -3, 7, 16.0, -64])
+def test_float32_integer_powers_are_correctly_rounded(exponent):
+    """A float32 tensor to an integer power is x ** e computed in float64 (exact or nearly, for these
+    exponents) and rounded once: at most half an ulp from the exact power, as torch's is within one."""
+    x = np.concatenate([np.linspace(-3.2, 3.2, 401), _EDGES]).astype(np.float32)
+    got = (ndgrad.tensor(x) ** exponent).numpy()
+    with np.errstate(all="ignore"):
+        exact = np.power(x.astype(np.float64), exponent).astype(np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, exact)
