@@ -80,9 +80,9 @@ def _fma64(a, b, c):
 
 def _fma32(a, b, c):
     """float32 a*b + c rounded once (as the FMA that torch's compiled float kernels use): the product is
-    exact in float64."""
-    out = np.asarray(a, _F32).astype(np.float64) * np.asarray(b, _F32).astype(np.float64)
-    out += np.asarray(c, _F32)
+    exact in float64. a, b, c: float32 arrays or NumPy float32 scalars (or values exact in float32)."""
+    out = np.multiply(a, b, dtype=np.float64)
+    out += c
     return out.astype(_F32)
 
 
