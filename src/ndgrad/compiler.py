@@ -165,9 +165,6 @@ def _fold(forward, args, arrays):
     return folded
 
 
-# the wrapper the op glue puts around a forward with keyword-only parameters (_registry._positional),
-# known by its code: a tape calls the forward itself, those arguments given by keyword
-_POSITIONAL_CODE = _registry._positional(lambda *, a: a).__code__
 
 
 def _callee(forward, args):
@@ -181,12 +178,13 @@ def _callee(forward, args):
     guard fixes the inputs' shapes and dtypes, every step's output is checked against (or, for an
     elementwise ufunc, follows from) the traced shape and dtype, and the constants are the traced ones.
     Checks on values (nll_loss's target bounds) stay in the replay kernel."""
-    if getattr(forward, "__code__", None) is _POSITIONAL_CODE:
-        cells = dict(zip(forward.__code__.co_freevars, (c.cell_contents for c in forward.__closure__)))
-        k = cells["first_kw"]
+    # the glue's wrapper of a forward with keyword-only parameters (_registry._positional; not a wrapper
+    # of it, which copies the attribute): the forward itself, those arguments by keyword
+    split = getattr(forward, "keyword_split", None)
+    if split is not None and getattr(forward, "__wrapped__", None) is split[0]:
+        fn, k, names = split
         if not any(type(a) is _Ref for a in args[k:]):
-            fn = cells["fn"]
-            return getattr(fn, "replay", fn), args[:k], dict(zip(cells["kw_names"], args[k:]))
+            return getattr(fn, "replay", fn), args[:k], dict(zip(names, args[k:]))
         return forward, args, None
     kernel = getattr(forward, "replay", None) or getattr(forward, "kernel", None)
     if kernel is not None:

@@ -679,10 +679,19 @@ def _positional(fn):
     if first_kw is None:
         return fn
     kw_names = tuple(p.name for p in params[first_kw:])
+    if len(kw_names) == 1:   # (add's alpha, expand's implicit...): its default passed as the default
+        name, default = kw_names[0], params[first_kw].default
 
-    @functools.wraps(fn)
-    def forward(*args):
-        return fn(*args[:first_kw], **dict(zip(kw_names, args[first_kw:])))
+        @functools.wraps(fn)
+        def forward(*args):
+            if len(args) == first_kw or args[first_kw] is default:
+                return fn(*args[:first_kw])
+            return fn(*args[:first_kw], **{name: args[first_kw]})
+    else:
+        @functools.wraps(fn)
+        def forward(*args):
+            return fn(*args[:first_kw], **dict(zip(kw_names, args[first_kw:])))
+    forward.keyword_split = (fn, first_kw, kw_names)   # (what compile's tapes call instead: compiler.py)
     return forward
 
 

@@ -495,7 +495,7 @@ def expand(self, *args, **kwargs):
 
 
 def _expand_checked(input, size, implicit=False):
-    return _expand(input, expanded_shape(input.shape, size, input.dtype.title), implicit=implicit)
+    return _expand(input, expanded_shape(input.shape, size, input.dtype.title), implicit)
 
 
 def expanded_shape(shape, size, title):
