@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ndgrad
+from parity import both
 
 try:
     import torch
@@ -134,3 +135,33 @@ def test_scheduler_errors():
     sched.step()
     with pytest.raises(ValueError, match="Tried to step 3 times"):
         sched.step()
+
+
+@pytest.mark.parametrize("order", ["scheduler first", "optimizer first", "step replaced", "step wrapped"])
+def test_the_scheduler_warns_of_the_old_call_order_as_torch(order):
+    """A scheduler wraps optimizer.step to see whether it ran; its first step() after construction warns
+    when it came first, or when optimizer.step was replaced by a function that does not say it calls it."""
+    def scenario(T):
+        model = T.nn.Linear(2, 1)
+        opt = T.optim.SGD(model.parameters(), lr=0.5)
+        sched = T.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+        if order == "step replaced":
+            opt.step = lambda *args, **kwargs: None
+        if order == "step wrapped":
+            inner = opt.step
+
+            def spy(*args, **kwargs):
+                return inner(*args, **kwargs)
+            spy._wrapped_by_lr_sched = True
+            opt.step = spy
+        model(T.ones(2)).sum().backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if order != "scheduler first":
+                opt.step()
+            sched.step()
+            sched.step()
+        return [str(w.message) for w in caught], opt.param_groups[0]["lr"], getattr(opt, "_opt_called", False)
+    messages, lr, called = both(scenario)
+    assert lr == 0.125 and called == (order in ("optimizer first", "step wrapped"))
+    assert len(messages) == (0 if called else 1)

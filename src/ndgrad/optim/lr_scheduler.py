@@ -2,9 +2,11 @@
 learning rates along the schedule. The schedules update the current rates step by step, with
 torch's recursive formulas, so the sequence of rates is torch's to the last bit."""
 import bisect
+import functools
 import math
 import types
 import warnings
+import weakref
 from collections import Counter
 
 from .optimizer import Optimizer
@@ -36,6 +38,24 @@ def _lr_lambdas(optimizer, lr_lambda):
 def _check_optimizer(optimizer):
     if not isinstance(optimizer, Optimizer):
         raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+
+
+def _track_steps(optimizer):
+    """optimizer.step wrapped (once, as torch does, on the instance) to mark the optimizer `_opt_called`:
+    a scheduler's first step() warns when no optimizer step came before it. A wrapper a program sets later
+    says it still calls the original by carrying `_wrapped_by_lr_sched` (programs written for torch do)."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    owner = weakref.ref(optimizer)
+    func = optimizer.step.__func__
+
+    @functools.wraps(func)
+    def step(*args, **kwargs):
+        opt = owner()
+        opt._opt_called = True
+        return func.__get__(opt, type(opt))(*args, **kwargs)
+    step._wrapped_by_lr_sched = True
+    optimizer.step = step
 
 
 class LRScheduler:
@@ -79,6 +99,7 @@ class LRScheduler:
                                    "scheduler with last_epoch >= 0.")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _track_steps(optimizer)
         self._step_count = 0
         self._is_initial = True
         try:
@@ -93,6 +114,20 @@ class LRScheduler:
         return self._last_lr
 
     def step(self, epoch=None):
+        if self._step_count == 1:   # the first step after the one __init__ made: as torch, warn of the old order
+            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                              "initialization. Please, make sure to call `optimizer.step()` before "
+                              "`lr_scheduler.step()`. See more details at "
+                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                              UserWarning, stacklevel=2)
+            elif not getattr(self.optimizer, "_opt_called", False):
+                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 "
+                              "and later, you should call them in the opposite order: `optimizer.step()` before "
+                              "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+                              "value of the learning rate schedule. See more details at "
+                              "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                              UserWarning, stacklevel=2)
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
