@@ -131,6 +131,7 @@ def test_scheduler_errors():
     with pytest.raises(ValueError, match="optimizer must support momentum"):
         L.OneCycleLR(ndgrad.optim.Adagrad([ndgrad.nn.Parameter(ndgrad.zeros(1))]), 1.0, total_steps=3)
     sched = L.OneCycleLR(opt, 1.0, total_steps=2)
+    opt.step()   # (before the scheduler's, as torch wants: no warning)
     sched.step()
     sched.step()
     with pytest.raises(ValueError, match="Tried to step 3 times"):
