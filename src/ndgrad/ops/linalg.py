@@ -325,7 +325,7 @@ def inner(input, other):
     if not free_a and not free_b:
         return dot(a, b).view(())
     size = input.shape[-1]
-    product = a.reshape(int(np.prod(free_a)), size).mm(b.reshape(size, int(np.prod(free_b))))
+    product = a.reshape(math.prod(free_a), size).mm(b.reshape(size, math.prod(free_b)))
     return product.view(free_a + free_b)
 
 
@@ -535,7 +535,7 @@ def _folded(a, b):
     big = b.mT if transpose else a
     small = (a.t() if a.ndim == 2 else a) if transpose else b
     out_shape = tuple(big.shape[:-1])
-    flat = big.reshape(int(np.prod(out_shape)), big.shape[-1])
+    flat = big.reshape(math.prod(out_shape), big.shape[-1])
     if small.ndim == 1:
         return _unsafe_view(flat.mv(small), out_shape)
     out = _unsafe_view(flat.mm(small), out_shape + (small.shape[1],))
@@ -549,7 +549,7 @@ def _batched(a, b):
     m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
     p = b.shape[-1] if b.ndim > 1 else 1
     batch = broadcast_shape(a.shape[:-2], b.shape[:-2])
-    count = int(np.prod(batch))
+    count = math.prod(batch)
     a3 = a.expand(batch + (n, m)).reshape(count, n, m)
     if b.ndim == 1:
         b3 = b.expand(batch + (m2,)).reshape(count, m2).unsqueeze(2)
@@ -701,7 +701,7 @@ def tensordot(a, b, dims=2):
                                f"second has size {b.shape[y]} in dim {y}")
     free_a = [d for d in range(a.ndim) if d not in da]
     free_b = [d for d in range(b.ndim) if d not in db]
-    k = int(np.prod([a.shape[d] for d in da]))
+    k = math.prod([a.shape[d] for d in da])
     out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
     left = a.permute(free_a + da).reshape(-1, k)
     right = b.permute(db + free_b).reshape(k, -1)

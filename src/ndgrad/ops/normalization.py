@@ -348,7 +348,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             out = out + bias[0]
         return out
     if training:
-        size = int(np.prod([input.shape[0]] + list(input.shape[2:])))
+        size = math.prod(input.shape[:1]) * math.prod(input.shape[2:])
         if size == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
     return native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
@@ -382,7 +382,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape [{', '.join(map(str, input.shape))}] and num_groups={num_groups}")
-    hw = int(np.prod(input.shape[2:]))
+    hw = math.prod(input.shape[2:])
     return native_group_norm(input, weight, bias, n, c, hw, num_groups, eps)[0]
 
 

@@ -1077,7 +1077,7 @@ def _distinct(a, dim, consecutive):
     """(values, inverse, counts): the distinct elements of a (slices along dim, when given), sorted,
     or its runs of equal neighbours when consecutive. NaNs are all distinct, as in torch."""
     moved = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
-    rows = moved.reshape(len(moved), int(np.prod(moved.shape[1:])))
+    rows = moved.reshape(len(moved), math.prod(moved.shape[1:]))
     n = len(rows)
     order = np.arange(n) if consecutive or not rows.shape[1] else np.lexsort(rows.T[::-1])
     ordered = rows[order]

@@ -1659,7 +1659,7 @@ def _reshape_alias_strided(input, size, stride):
     """aten._reshape_alias: a view of input with the given size and stride, which must be those of
     reshaping input to `size` without a copy (the op's derivative assumes a reshape)."""
     size, stride = _size((size,)), _size((stride,))
-    view = np.reshape(input._array, size, copy=False) if input.numel() == int(np.prod(size)) else None
+    view = np.reshape(input._array, size, copy=False) if input.numel() == math.prod(size) else None
     item = input._array.itemsize
     if view is None or any(n > 1 and s * item != vs for n, s, vs in zip(size, stride, view.strides)):
         raise NotImplementedError(f"_reshape_alias: size {_shape_str(size)} and stride {_shape_str(stride)} are not a "
