@@ -274,10 +274,9 @@ def call(spec, args):
             (k := (d := a._array).dtype.kind) in "fc" or k in "bi" and spec.promote is None
             or k == "i" and spec.promote == "same"):
         inputs_require_grad = a._requires_grad or a._base is not None and a.requires_grad
-        floats = k in "fc" or spec.promote is None   # whether a Python float leaves the dtype as it is
         if n == 1:
             raw = (d,)
-        elif n == 2 and ((t := type(b := args[1])) is int or t is float and floats):
+        elif n == 2 and ((t := type(b := args[1])) is int or t is float and (k in "fc" or spec.promote is None)):
             raw = (d, b)
         elif n == 2 and ((t := type(b)) is Tensor or t in PLAIN_TYPES) and \
                 ((e := b._array).dtype is d.dtype or e.dtype == d.dtype) and not b._math_bits:
@@ -285,6 +284,7 @@ def call(spec, args):
             if b._requires_grad or b._base is not None and b.requires_grad:
                 inputs_require_grad = True
         else:
+            floats = k in "fc" or spec.promote is None   # whether a Python float leaves the dtype as it is
             items = [d]
             tail = spec.plain_tail
             for b in args[1:]:
