@@ -50,11 +50,11 @@ class SavedOutput:
     a tensor with the node as its ``grad_fn``.
 
     A node whose only saved value is its result (``_result_only``: exp, tanh, sigmoid...) first keeps
-    just ``(data, version counter)`` as its ``_saved``, when the output is a plain Tensor: one tracked
-    object less per node than a SavedOutput in a tuple, and the cyclic GC's full collections, which
-    revisit every tracked object, dominate a long forward pass (with the compact form a long chain's
-    forward takes about 20% less time). `expand_saved` turns it into ``(SavedOutput,)`` for every
-    reader but the unpacking fast paths.
+    it compact when the output is a plain Tensor at version 0: its array as ``_saved`` and its version
+    counter (a list) as ``_versions``, saved at version 0 (`is_compact`). That is two tracked objects
+    less per node than a SavedOutput in a tuple, and the cyclic GC's full collections, which revisit
+    every tracked object, dominate a long forward pass. `expand_saved` turns it into ``(SavedOutput,)``
+    for every reader but the unpacking fast paths.
 
     Args:
         tensor (Tensor): the output to save.
@@ -83,12 +83,19 @@ def expand_saved(node):
     """node._saved, its compact saved result (see SavedOutput) made a ``(SavedOutput,)`` first: what
     every reader of a node's saved values but the unpacking fast paths calls."""
     saved = node._saved
-    if node._result_only and saved is not None and len(saved) == 2:
+    if saved is not None and is_compact(node):
         s = SavedOutput.__new__(SavedOutput)
-        s.data, s.vc = saved
+        s.data, s.vc = saved, node._versions
         s.cls, s.output_nr, s.requires_grad, s.view_fn = Tensor, 0, True, None
         saved = node._saved = (s,)
+        node._versions = (0,)
     return saved
+
+
+def is_compact(node):
+    """Whether `node` keeps its saved result compact (see SavedOutput): its _versions is then the
+    output's version counter itself, a list (a node's saved versions are otherwise a tuple)."""
+    return node._result_only and type(node._versions) is list
 
 
 def saved_output_tensor(value, fn):
@@ -286,10 +293,9 @@ class Node:
                 "graph a second time or if you need to access saved tensors after calling backward.")
         if not self._saved_tensor_idx:
             return saved
-        if self._result_only and len(saved) == 2:   # the compact saved result: SavedOutput's fast path below
-            data, vc = saved
-            if vc[0] == self._versions[0] and forward_ad.state.level is None:
-                t = _new_tensor(data, True, self, 0)
+        if self._result_only and type(vc := self._versions) is list:   # compact: SavedOutput's fast path below
+            if not vc[0] and forward_ad.state.level is None:
+                t = _new_tensor(saved, True, self, 0)
                 t._vc = vc
                 return [t]
             saved = expand_saved(self)
@@ -382,8 +388,8 @@ def _output_metas(node):
     metas = node._out_meta
     if metas is None:
         saved = getattr(node, "_saved", None)   # (a slot some node kinds leave unset)
-        if node._result_only and saved is not None and len(saved) == 2:   # the compact saved result
-            return [(saved[0].shape, saved[0].dtype)]
+        if saved is not None and is_compact(node):   # the compact saved result
+            return [(saved.shape, saved.dtype)]
         for name, value in zip(type(node)._saved_names, saved or ()):
             if name == "result" and type(value) is SavedOutput:
                 return [(value.data.shape, value.data.dtype)]
@@ -442,7 +448,7 @@ _META_VIEWS = {"sym_sizes": lambda m: tuple(m.shape), "sym_strides": lambda m: m
 
 
 def _meta_view(node, i, view, optional):
-    saved = node._saved
+    saved = expand_saved(node)
     # metadata saved alone is read as is (no version check, as torch's sizes); a whole tensor is unpacked
     value = saved[i] if saved is not None and type(saved[i]) is TensorMeta else node._unpack_saved()[i]
     if value is None:   # an absent Tensor? (torch 2.13 reads its sizes as (0,)), or not saved (no formula that runs reads it)

@@ -119,12 +119,13 @@ def record(spec, args, outs):
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
         vc = t._vc
-        if type(t) is Tensor and t._requires_grad:   # the compact form (see SavedOutput)
-            node._saved = (t._array, vc)
+        if type(t) is Tensor and t._requires_grad and not vc[0]:   # the compact form (see SavedOutput)
+            node._saved = t._array
+            node._versions = vc
         else:
             node._saved = (SavedOutput(t),)
-        v = vc[0]
-        node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
+            v = vc[0]
+            node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
     elif not plan:
         node._saved = ()
         node._versions = ()
@@ -459,7 +460,7 @@ def rebase_history(self, node):
     move_retains_grad(self, old_fn, old_nr, fresh, self._output_nr)
     # as torch: the op's output, unpacked, has the view's new history (not `node`, now inside
     # CopySlices), held weakly: the view's history holds node, through CopySlices
-    for saved in node._saved or ():
+    for saved in expand_saved(node) or ():
         if type(saved) is SavedOutput and fresh is not None:
             saved.view_fn = weakref.ref(fresh)
             saved.output_nr = self._output_nr

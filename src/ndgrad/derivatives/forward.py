@@ -87,7 +87,7 @@ def _keep_in_saved(outs):
     """Outputs their own node saved keep their tangent (backward formulas read it: forward-over-reverse)."""
     for o in outs:
         fn = o._grad_fn
-        if o._fw is not None and fn is not None and fn._saved:
+        if o._fw is not None and fn is not None and fn._saved is not None:
             for s in expand_saved(fn):
                 if type(s) is SavedOutput and s.data is o._array:
                     s.fw = o._fw

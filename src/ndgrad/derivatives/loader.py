@@ -666,10 +666,8 @@ class GeneratedNode(Node):
         after the same version checks as _unpack_saved, or None where a formula needs the Tensor
         path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
         a list, a non-NumPy array."""
-        if self._result_only and len(saved) == 2:   # the compact saved result (see SavedOutput)
-            if saved[1][0] == self._versions[0] and type(saved[0]) is _ndarray:
-                return saved[:1]
-            return None
+        if self._result_only and type(vc := self._versions) is list:   # the compact saved result (see SavedOutput)
+            return (saved,) if not vc[0] and type(saved) is _ndarray else None
         if len(saved) == 1:   # one saved output (tanh, exp, sigmoid...): the loop below for it
             value = saved[0]
             if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \

@@ -37,7 +37,7 @@ from .._meta_array import WrapperArray
 from .._tensor import Tensor, apply_bits
 from ..autograd import record as _record
 from ..autograd.graph import saved_hooks as _saved_hooks
-from ..autograd.node import SavedOutput as _SavedOutput
+from ..autograd.node import SavedOutput as _SavedOutput, expand_saved as _expand_saved
 from ..autograd.grad_mode import grad_flag, state as _grad_state
 from ..ops import _aten, _registry
 from .. import overrides
@@ -173,7 +173,7 @@ def _record_around(spec, args, out, early=None):
 def _save_detached(node, outs):
     """The outputs of a __torch_dispatch__ subclass that `node` saves, saved as their detached instances
     (the subclass's handler makes them; saving the output itself would keep it alive through its node)."""
-    for s in node._saved or ():
+    for s in _expand_saved(node) or ():
         if type(s) is _SavedOutput and s.cls in _tensor.DISPATCH_TYPES and not isinstance(s.data, Tensor):
             s.data = outs[s.output_nr].detach()
 
