@@ -442,3 +442,36 @@ def test_batches_of_tensors_needing_autograd_or_in_inference_mode_are_torchs():
                 type(rows.grad_fn).__name__, batch[0].detach(),
                 [b.is_inference() for b in inferred], [b.requires_grad for b in inferred]]
     assert parity(scenario)[:2] == [["StackBackward0", None], "StackBackward0"]
+
+
+def test_samplers_draw_through_the_namespace_as_torchs_do(monkeypatch):
+    """torch's samplers call torch.randperm / torch.randint / torch.multinomial / torch.empty through the
+    module at each epoch: replacing one (mock.patch, a seeding shim) changes what they yield; random_split
+    holds its own randperm (torch imports it by name), so it does not."""
+    def scenario(T):
+        d = data(T)
+        calls = []
+
+        def fake(name, make):
+            real = getattr(T, name)
+
+            def replaced(*args, **kwargs):
+                calls.append(name)
+                out = real(*args, **kwargs)
+                return make(out)
+            monkeypatch.setattr(T, name, replaced)
+        fake("randperm", lambda out: T.flip(T.arange(len(out)), [0]))
+        fake("randint", lambda out: T.zeros_like(out))
+        fake("multinomial", lambda out: T.ones_like(out))
+        T.manual_seed(0)
+        out = [list(d.RandomSampler(range(5))), list(d.RandomSampler(range(5), num_samples=10)),
+               list(d.RandomSampler(range(5), replacement=True, num_samples=40)),
+               list(d.SubsetRandomSampler([7, 8, 9])), list(d.WeightedRandomSampler([1.0, 2.0], 3)),
+               [list(s) for s in d.random_split(range(4), [2, 2], generator=T.Generator().manual_seed(0))]]
+        loader = d.DataLoader(d.TensorDataset(T.arange(6)), batch_size=4, shuffle=True)
+        out.append([b[0].tolist() for b in loader])
+        monkeypatch.undo()
+        return out + [calls]
+    out = both(scenario, rtol=0, atol=0)
+    assert out[0] == [4, 3, 2, 1, 0] and out[2] == [0] * 40 and out[4] == [1, 1, 1]
+    assert out[6] == [[5, 4, 3, 2], [1, 0]]

@@ -2,12 +2,20 @@
 `Generator` exactly where torch's do (the same calls in the same order), so a seeded run gives
 torch's order (ndgrad's Generator draws torch's Mersenne-Twister streams)."""
 import itertools
+import sys
 
 from ... import _dtype
 from ..._random import Generator
-from ...ops.creation import as_tensor, empty
-from ...ops.random import multinomial, randint, randperm
+from ...ops.creation import as_tensor
+from ...ops.random import randperm
 from ._plain import ops_unobserved
+
+
+def _torch():
+    """The ndgrad namespace. torch's samplers call torch.empty, torch.randint, torch.randperm and
+    torch.multinomial through the module at each epoch, so a program or test that replaces one of
+    them (mock.patch("torch.randperm"), a seeding shim) changes the samplers' draws as well."""
+    return sys.modules[__package__.partition(".")[0]]
 
 
 class Sampler:
@@ -61,7 +69,7 @@ class SequentialSampler(Sampler):
 
 def _fresh_generator():
     # without a generator, a sampler seeds a private one from the default generator, as torch's do
-    seed = int(empty((), dtype=_dtype.int64).random_().item())
+    seed = int(_torch().empty((), dtype=_dtype.int64).random_().item())
     return Generator().manual_seed(seed)
 
 
@@ -99,20 +107,23 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         n = len(self.data_source)
+        torch = _torch()
         generator = _fresh_generator() if self.generator is None else self.generator
         if self.replacement:
             # drawn 32 at a time, as torch does, so a seed gives the same indices however many are read
             for _ in range(self.num_samples // 32):
-                yield from randint(high=n, size=(32,), dtype=_dtype.int64, generator=generator).tolist()
-            yield from randint(high=n, size=(self.num_samples % 32,), dtype=_dtype.int64,
+                yield from torch.randint(high=n, size=(32,), dtype=_dtype.int64, generator=generator).tolist()
+            yield from torch.randint(high=n, size=(self.num_samples % 32,), dtype=_dtype.int64,
                                generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
-                yield from randperm(n, generator=generator).tolist()
+                yield from torch.randperm(n, generator=generator).tolist()
             # torch draws this last permutation even when none of it is used; skipped only where no
-            # one can tell (a private generator, no one watching the ops): it costs a whole epoch's draw
-            if self.num_samples % n or self.generator is not None or not ops_unobserved():
-                yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
+            # one can tell (a private generator, ndgrad's own randperm, no one watching the ops): it
+            # costs a whole epoch's draw
+            if self.num_samples % n or self.generator is not None \
+                    or getattr(torch.randperm, "__wrapped__", None) is not randperm or not ops_unobserved():
+                yield from torch.randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -137,7 +148,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        for i in randperm(len(self.indices), generator=self.generator).tolist():
+        for i in _torch().randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[i]
 
     def __len__(self):
@@ -176,7 +187,7 @@ class WeightedRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        yield from multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
+        yield from _torch().multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
 
     def __len__(self):
         return self.num_samples
