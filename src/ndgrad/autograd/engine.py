@@ -32,7 +32,7 @@ from .grad_mode import state
 from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input, sum_to_array
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
-from .node import AccumulateGrad, GradientEdge, GraphRoot, edge, saved_hooks
+from .node import AccumulateGrad, GradientEdge, GraphRoot, Node, edge, saved_hooks
 
 __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
            "reverse_graph", "reverse_closure"]
@@ -199,8 +199,14 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     if arrays:
                         _as_tensors(grads)
                     outs = _call_node(node, grads, targets, create_graph)
-            if not retain_graph:
-                node._release()
+            if not retain_graph and node._saved is not None:
+                if type(node)._release is _node_release:   # Node._release, inline (most nodes)
+                    for v in node._versions:
+                        if v is not None:
+                            node._saved = None
+                            break
+                else:
+                    node._release()
             meta = node._meta
             nrs = node._next_nrs
             for i, nxt in enumerate(node._next_fns):
@@ -271,6 +277,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
 
 _ndarray = np.ndarray
 _new_tensor = Tensor._make
+_node_release = Node._release
 
 
 def _as_tensors(grads):

@@ -621,7 +621,11 @@ class GeneratedNode(Node):
         saved = self._saved
         if saved is None or _forward_ad_state.level is not None:
             return None
-        if self._saved_tensor_idx:
+        if type(vc := self._versions) is list and self._result_only:   # _saved_arrays' compact case, inline
+            if vc[0] or type(saved) is not _ndarray:
+                return None
+            saved = (saved,)
+        elif self._saved_tensor_idx:
             saved = self._saved_arrays(saved)
             if saved is None:
                 return None
