@@ -11,6 +11,7 @@ and the node layout give what the general code gives, next to the cases that mus
 - Tensor: no __delattr__, the attributes torch refuses to delete refuse through deleters.
 """
 import gc
+import warnings
 
 import numpy as np
 import pytest
@@ -260,3 +261,61 @@ def test_undeletable_attributes_and_legacy_backward_hooks():
     assert y._grad_fn is y.grad_fn and y._grad_fn.name() == "MulBackward0"
     y._grad_fn = None   # settable, as torch's
     assert y.grad_fn is None
+
+
+def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
+    """record.recorder writes record's loops out per op; driven by the op registry (every sample, float64
+    and float32), each op's recorder runs after record on the same call and must make the same node:
+    class, edges, output numbers, input and output metadata, saved values and versions, sequence number."""
+    import functools
+    from ndgrad.autograd import record
+    from ndgrad.autograd.node import SavedOutput
+    from ndgrad.ops._registry import SPECS
+    from op_db import all_ops
+    for spec in SPECS:
+        monkeypatch.setattr(spec, "recorder", None)
+    made = record.recorder
+    compared, mismatches = set(), []
+
+    def same_saved(x, y):
+        if type(x) is SavedOutput:
+            return type(y) is SavedOutput and x.data is y.data and x.vc is y.vc and x.output_nr == y.output_nr
+        return x is y or type(x) is type(y) and x == y
+
+    def checking(spec):
+        fast = made(spec)
+        if isinstance(fast, functools.partial):
+            return fast
+
+        def both_ways(args, outs):
+            record.record(spec, args, outs)
+            a = outs[0]._fn
+            fast(args, outs)
+            b = outs[0]._fn
+            compared.add(spec.name)
+            same = (type(a) is type(b) and a is not b and b._sequence_nr_ == a._sequence_nr_ + 1
+                    and a._next_fns == b._next_fns and a._next_nrs == b._next_nrs and a._meta == b._meta
+                    and a._out_meta == b._out_meta and a._extra is b._extra is None)
+            if type(a._versions) is list:   # the compact saved result
+                same = same and a._versions is b._versions and a._saved is b._saved
+            else:
+                same = same and a._versions == b._versions and len(a._saved) == len(b._saved) and all(
+                    same_saved(x, y) for x, y in zip(a._saved, b._saved))
+            if not same:
+                mismatches.append(spec.name)
+        spec.recorder = both_ways
+        return both_ways
+    monkeypatch.setattr(record, "recorder", checking)
+    for info in all_ops():
+        for dtype in ("float64", "float32"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    inputs = [t.to(getattr(ndgrad, dtype)).requires_grad_(t.requires_grad)
+                              if isinstance(t, ndgrad.Tensor) and t.dtype == ndgrad.float64 else t
+                              for t in info.make_inputs(ndgrad)]
+                    info.call(ndgrad, *inputs)
+                except Exception:  # noqa: BLE001 - a sample this dtype does not take
+                    pass
+    assert not mismatches, sorted(set(mismatches))
+    assert len(compared) > 300, len(compared)

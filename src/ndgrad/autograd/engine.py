@@ -199,14 +199,14 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                     if arrays:
                         _as_tensors(grads)
                     outs = _call_node(node, grads, targets, create_graph)
-            if not retain_graph and node._saved is not None:
-                if type(node)._release is _node_release:   # Node._release, inline (most nodes)
+            if not retain_graph:
+                if type(node)._release is not _node_release:
+                    node._release()
+                elif node._saved is not None:   # Node._release, inline (most nodes)
                     for v in node._versions:
                         if v is not None:
                             node._saved = None
                             break
-                else:
-                    node._release()
             meta = node._meta
             nrs = node._next_nrs
             for i, nxt in enumerate(node._next_fns):

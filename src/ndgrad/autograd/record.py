@@ -24,7 +24,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import SavedOutput, _next_seq, edge, expand_saved, output_nrs
+from .node import _ZERO_NRS, SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
@@ -169,12 +169,109 @@ def record(spec, args, outs):
         node._saved = tuple(saved)
         versions = tuple(versions)
         node._versions = versions if versions.count(None) != len(versions) else _shared(versions) or _share(versions)
+    if saved_hooks or anomaly.enabled:
+        _observe(node)
+
+
+def _observe(node):
     if saved_hooks:   # saved_tensors_hooks active: pack what was just saved
         if early_packed is not None:
             _take_early_packed(node)
         saved_hooks[-1].pack_node(node)
     if anomaly.enabled:
         anomaly_mode.record(node)
+
+
+def recorder(spec):
+    """`record` for op `spec`, as a function of (args, outs) kept on the spec (`spec.recorder`): for the
+    usual ops (one output, no Tensor[] argument, no metadata-only saved value) written out as
+    straight-line code for the op's edges and saved values, which `record` finds by looping over
+    them (about half its time on a binary op); `record` itself for the others."""
+    plan = spec.saved_plan
+    if spec.diff_lists or spec.multi_out or spec.out_diff is not None or spec.list_pos or \
+            any(meta_only for _, meta_only, _ in plan):
+        fn = functools.partial(record, spec)
+    else:
+        fn = _compiled_recorder(spec)
+    spec.recorder = fn
+    return fn
+
+
+def _zero_nrs(k):
+    return "_NR0" if k == 1 else "_NR00" if k == 2 else f"_ZERO_NRS[{k}]" if k < 4 else f"({'0, ' * k})"
+
+
+def _compiled_recorder(spec):
+    plan = spec.saved_plan
+    lines = ["def record_op(args, outs):",
+             " if len(outs) != 1:",   # (a forward returning a tuple for one declared output: record's loop)
+             "  return record(spec, args, outs)",
+             " node = _new_node(cls)",
+             " node._sequence_nr_ = _next_seq()",
+             " node._extra = None"]
+    k = len(spec.diff_pos)
+    for j, i in enumerate(spec.diff_pos):   # as record's loop: an edge and (shape, dtype) per differentiable argument
+        lines += [f" a = args[{i}]",
+                  " if isinstance(a, Tensor):",
+                  "  d = a._array",
+                  f"  f{j} = a._fn",
+                  f"  n{j} = a._output_nr",
+                  f"  if f{j} is None or a._base is not None:",
+                  f"   f{j}, n{j} = edge(a)",
+                  f"  m{j} = (d.shape, d.dtype)",
+                  " else:",
+                  f"  f{j}, n{j}, m{j} = None, 0, None"]
+    fns, nrs, metas = (", ".join(f"{c}{j}" for j in range(k)) + ("," if k == 1 else "") for c in "fnm")
+    lines += [f" m = ({metas})",
+              " node._meta = _shared(m) or _share(m)",
+              f" node._next_fns = ({fns})",
+              f" node._next_nrs = {_zero_nrs(k)} if not ({' or '.join(f'n{j}' for j in range(k))}) else ({nrs})",
+              " t = outs[0]",
+              " if t._array.dtype.kind in _INEXACT:",
+              "  t._requires_grad = True",
+              "  t._fn = node",
+              " node._out_meta = None"]
+    if spec.saves_result_only:   # as record: the compact form where it applies
+        lines += [" vc = t._vc",
+                  " if type(t) is Tensor and t._requires_grad and not vc[0]:",
+                  "  node._saved = t._array",
+                  "  node._versions = vc",
+                  " else:",
+                  "  node._saved = (SavedOutput(t),)",
+                  "  v = vc[0]",
+                  "  node._versions = (v,) if v else _V0"]
+    elif not plan:
+        lines += [" node._saved = ()", " node._versions = ()"]
+    else:
+        for j, (p, _, users) in enumerate(plan):
+            indent = " "
+            if users is not None:   # saved only if the formula of one of these arguments will run
+                wants = " or ".join(f"(args[{u}]._requires_grad if type(args[{u}]) is Tensor else "
+                                    f"type(args[{u}]) not in _SCALARS and _needs_grad(args[{u}]))" for u in users)
+                lines += [f" if {wants}:"]
+                indent = "  "
+            if p >= 0:
+                lines += [f"{indent}v = args[{p}]",
+                          f"{indent}if isinstance(v, Tensor):",
+                          f"{indent} if v._inference:",
+                          f"{indent}  _refuse_inference_saved()",
+                          f"{indent} s{j}, r{j} = v, v._vc[0]",
+                          f"{indent}else:",
+                          f"{indent} s{j}, r{j} = v, None"]
+            else:
+                lines += [f"{indent}o = outs[{-1 - p}]",
+                          f"{indent}s{j}, r{j} = SavedOutput(o), o._vc[0]"]
+            if users is not None:
+                lines += [" else:", f"  s{j} = r{j} = None"]
+        saved, versions = (", ".join(f"{c}{j}" for j in range(len(plan))) + ("," if len(plan) == 1 else "")
+                           for c in "sr")
+        lines += [f" node._saved = ({saved})",
+                  f" v = ({versions})",
+                  " node._versions = v if v.count(None) != len(v) else _shared(v) or _share(v)"]
+    lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
+    scope = dict(globals(), cls=spec.node_cls, spec=spec)
+    exec(compile("\n".join(lines) + "\n", f"<record {spec.name}>", "exec"), scope)
+    return scope["record_op"]
 
 
 # torch's autograd saves an op's inputs before the kernel below it runs (its outputs after): a pack hook

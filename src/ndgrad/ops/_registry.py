@@ -57,7 +57,7 @@ class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
                  "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape",
-                 "nested", "plain_tail")
+                 "nested", "plain_tail", "recorder")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
@@ -86,6 +86,7 @@ class OpSpec:
         """Attach the op's derivatives.yaml entry (None: not differentiable): its Node class, which
         arguments get edges, what is saved. The derivatives layer calls this once per op."""
         self.entry = entry
+        self.recorder = None   # record.recorder(self) makes it at the first call that records
         if entry is None:
             self.node_cls, self.diff_pos, self.saved_pos = None, (), ()
             self.list_pos = self.meta_only = self.saved_plan = ()
@@ -343,7 +344,7 @@ def call(spec, args):
             t._inference = True
         if inputs_require_grad and state.enabled:
             if spec.node_cls is not None:
-                record.record(spec, args, (t,))
+                (spec.recorder or record.recorder(spec))(args, (t,))
             elif out.dtype.kind in _dtype.INEXACT_KINDS:
                 _no_derivative(spec)
         if fw.level is not None:   # a dual level is active: tangents flow forward
@@ -379,7 +380,7 @@ def call(spec, args):
         rec = spec if spec.nested is None or type(args[0]._array) is not NestedArray else spec.nested
         if rec.node_cls is None:
             _no_derivative(spec)
-        record.record(rec, args, outs)
+        (rec.recorder or record.recorder(rec))(args, outs)
     elif inputs_require_grad and state.enabled and spec.entry is None and outs[0]._array.dtype.kind in _dtype.INEXACT_KINDS:
         _no_derivative(spec)
     if fw.level is not None:   # a dual level is active: tangents flow forward
