@@ -637,6 +637,13 @@ class GeneratedNode(Node):
                 out = only(arrays, mask, *saved)
                 return [out] if type(out) is _ndarray else None
             per_argument = self._array_per_argument
+            if per_argument is not None and len(per_argument) == 2:   # the loop below, for two arguments
+                f0, f1 = per_argument
+                r0 = f0(arrays, mask, *saved) if mask[0] and f0 is not None else None
+                r1 = f1(arrays, mask, *saved) if mask[1] and f1 is not None else None
+                if r0 is not None and type(r0) is not _ndarray or r1 is not None and type(r1) is not _ndarray:
+                    return None
+                return [r0, r1]
             if per_argument is not None:   # the loop below where each argument has its own formula
                 out = []
                 for fn, wanted in zip(per_argument, mask):
@@ -677,8 +684,10 @@ class GeneratedNode(Node):
             if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \
                     and type(value.data) is _ndarray:
                 return (value.data,)
-        values = list(saved)
         versions = self._versions
+        if versions.count(None) == len(versions):   # no tensor saved (x * 2.0 saves its number): nothing to unwrap
+            return saved   # (record gives every Tensor, SavedOutput and Tensor[] it saves a version)
+        values = list(saved)
         for i in self._saved_tensor_idx:
             value = values[i]
             kind = type(value)
