@@ -181,7 +181,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             elif node._extra is None and targets is None and len(grads) == 1 and grads[0] is not None:
                 # _call_node's usual case, inline: no hooks, every edge wanted, its one gradient arrived
                 fns = node._next_fns
-                mask = [fns[0] is not None] if len(fns) == 1 else _mask(fns)
+                k = len(fns)
+                mask = [fns[0] is not None] if k == 1 else [fns[0] is not None, fns[1] is not None] if k == 2 \
+                    else _mask(fns)
                 apply_arrays = node._apply_arrays if arrays else None
                 outs = apply_arrays(grads, mask) if apply_arrays is not None else None
                 if outs is None:
