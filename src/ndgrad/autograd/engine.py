@@ -239,20 +239,21 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                 buf = buffers.get(nxt)
                 if buf is None:   # the first gradient for nxt: its buffer (in `buffers` while more are due)
                     out_meta = nxt._out_meta
-                    buf = [None] if not out_meta else [None] * len(out_meta)
+                    buf = [g] if not out_meta and not nr else _first_buffer(out_meta, nr, g)
                     if left:
                         buffers[nxt] = buf
-                elif not left:
-                    del buffers[nxt]
-                if nr and nr >= len(buf):
-                    buf.extend([None] * (nr + 1 - len(buf)))
-                if g is not None:
-                    if buf[nr] is not None and (type(g) is _ndarray or type(buf[nr]) is _ndarray):
-                        buf[nr] = _add_arrays(buf[nr], g)
-                    else:
-                        # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
-                        buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._array, SparseArray) \
-                            else buf[nr] + g
+                else:
+                    if not left:
+                        del buffers[nxt]
+                    if nr >= len(buf):
+                        buf.extend([None] * (nr + 1 - len(buf)))
+                    if g is not None:
+                        if buf[nr] is not None and (type(g) is _ndarray or type(buf[nr]) is _ndarray):
+                            buf[nr] = _add_arrays(buf[nr], g)
+                        else:
+                            # a sparse gradient is added to a dense one, not the reverse (sparse + dense is an error)
+                            buf[nr] = g if buf[nr] is None else g + buf[nr] if isinstance(buf[nr]._array, SparseArray) \
+                                else buf[nr] + g
                 if left == 0:
                     # Run order: the ready node with the highest sequence number. A node that is
                     # alone in being ready (a chain) runs next without going through the heap.
@@ -288,6 +289,14 @@ def _as_tensors(grads):
     for i in range(len(grads)):
         if type(grads[i]) is _ndarray:
             grads[i] = _new_tensor(grads[i], False, None, 0)
+
+
+def _first_buffer(out_meta, nr, g):
+    """The input buffer of a node with several outputs (or a gradient for output nr > 0) holding its first
+    gradient."""
+    buf = [None] * max(len(out_meta) if out_meta else 1, nr + 1)
+    buf[nr] = g
+    return buf
 
 
 def _add_arrays(old, g):
