@@ -621,7 +621,7 @@ class GeneratedNode(Node):
         saved = self._saved
         if saved is None or _forward_ad_state.level is not None:
             return None
-        if type(vc := self._versions) is list and self._result_only:   # _saved_arrays' compact case, inline
+        if type(vc := self._versions) is list and self._result_only:   # the compact saved result (see SavedOutput)
             if vc[0] or type(saved) is not _ndarray:
                 return None
             saved = (saved,)
@@ -677,8 +677,6 @@ class GeneratedNode(Node):
         after the same version checks as _unpack_saved, or None where a formula needs the Tensor
         path: modified in place (its error), saved-tensor hooks, a subclass, a lazy conj/neg view,
         a list, a non-NumPy array."""
-        if self._result_only and type(vc := self._versions) is list:   # the compact saved result (see SavedOutput)
-            return (saved,) if not vc[0] and type(saved) is _ndarray else None
         if len(saved) == 1:   # one saved output (tanh, exp, sigmoid...): the loop below for it
             value = saved[0]
             if type(value) is SavedOutput and value.vc[0] == self._versions[0] and value.cls is Tensor \
