@@ -19,7 +19,8 @@ RUNNER = os.environ.get("NDGRAD_EXTERNAL_ORACLE",
                         os.path.join(ROOT, "..", "shared", "oracles", "external", "run.py"))
 
 QUICK = ["tut_polynomial_custom_function", "tut_blitz_autograd", "tut_blitz_neural_networks", "tut_autogradqs",
-         "tut_buildmodel", "tut_custom_function_double_backward", "tut_saved_tensors_hooks", "micrograd_test_engine"]
+         "tut_buildmodel", "tut_custom_function_double_backward", "tut_saved_tensors_hooks", "micrograd_test_engine",
+         "ex_vae", "makemore_mlp"]   # (these two draw their batches through torch.randint/randperm: see test_data)
 ALL = ["tut_polynomial_tensor", "tut_polynomial_autograd", "tut_polynomial_custom_function", "tut_polynomial_nn",
        "tut_polynomial_module", "tut_dynamic_net", "tut_blitz_autograd", "tut_blitz_neural_networks",
        "tut_autogradqs", "tut_buildmodel", "tut_forward_ad_usage", "tut_jacobians_hessians", "tut_per_sample_grads",
