@@ -24,7 +24,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import _ZERO_NRS, SavedOutput, _next_seq, edge, expand_saved, output_nrs
+from .node import SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
@@ -198,15 +198,9 @@ def recorder(spec):
     return fn
 
 
-def _zero_nrs(k):
-    return "_NR0" if k == 1 else "_NR00" if k == 2 else f"_ZERO_NRS[{k}]" if k < 4 else f"({'0, ' * k})"
-
-
 def _compiled_recorder(spec):
     plan = spec.saved_plan
-    lines = ["def record_op(args, outs):",
-             " if len(outs) != 1:",   # (a forward returning a tuple for one declared output: record's loop)
-             "  return record(spec, args, outs)",
+    lines = ["def record_op(args, outs):",   # (outs: the one output the op declares)
              " node = _new_node(cls)",
              " node._sequence_nr_ = _next_seq()",
              " node._extra = None"]
@@ -226,7 +220,7 @@ def _compiled_recorder(spec):
     lines += [f" m = ({metas})",
               " node._meta = _shared(m) or _share(m)",
               f" node._next_fns = ({fns})",
-              f" node._next_nrs = {_zero_nrs(k)} if not ({' or '.join(f'n{j}' for j in range(k))}) else ({nrs})",
+              f" node._next_nrs = zero_nrs if not ({' or '.join(f'n{j}' for j in range(k))}) else ({nrs})",
               " t = outs[0]",
               " if t._array.dtype.kind in _INEXACT:",
               "  t._requires_grad = True",
@@ -270,7 +264,7 @@ def _compiled_recorder(spec):
                   f" v = ({versions})",
                   " node._versions = v if v.count(None) != len(v) else _shared(v) or _share(v)"]
     lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
-    scope = dict(globals(), cls=spec.node_cls, spec=spec)
+    scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k))
     exec(compile("\n".join(lines) + "\n", f"<record {spec.name}>", "exec"), scope)
     return scope["record_op"]
 
