@@ -37,7 +37,7 @@ MODULES = {
                None, 1),
     "record": (["autograd/record.py", "autograd/copy_slices.py"],
                ["test_views.py", "test_inplace.py", "test_engine.py", "test_saved_tensors.py", "test_function.py",
-                "test_record_rules.py", "test_eager_overhead.py", "test_anomaly.py"],
+                "test_record_rules.py", "test_eager_overhead.py"],
                None, 1),
     "node": (["autograd/node.py", "_hooks.py"],
              ["test_hooks.py", "test_saved_tensors.py", "test_engine.py", "test_engine_api.py", "test_function.py",
