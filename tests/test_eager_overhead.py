@@ -339,3 +339,30 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
         run_samples()
     assert not mismatches, sorted(set(mismatches))
     assert len(compared) > 0.9 * len(plain), sorted(plain - compared)
+
+
+def test_compiled_recorders_save_a_result_they_cannot_keep_compact_as_record_does():
+    """An output already written to (version 1) or of a Tensor subclass is saved as a SavedOutput with its
+    version, by a compiled recorder as by record (the glue's fresh outputs never are: called directly)."""
+    from ndgrad.autograd import record
+    from ndgrad.autograd.node import SavedOutput
+    from ndgrad.ops._registry import SPECS
+
+    class Sub(ndgrad.Tensor):
+        pass
+    specs = {s.name: s for s in SPECS}
+    for name in ("tanh", "exp", "sigmoid"):
+        spec = specs[name]
+        fast = record._compiled_recorder(spec)
+        x = ndgrad.randn(3, dtype=ndgrad.float64, requires_grad=True)
+        for make in (lambda: ndgrad.randn(3, dtype=ndgrad.float64), lambda: ndgrad.randn(3).as_subclass(Sub)):
+            nodes = []
+            for rec in (lambda a, o: record.record(spec, a, o), fast):
+                out = make()
+                out._vc[0] = 1 if type(out) is ndgrad.Tensor else 0
+                rec((x,), (out,))
+                nodes.append((out, out._fn))
+            (oa, a), (ob, b) = nodes
+            assert type(a._saved) is tuple and type(b._saved) is tuple and type(b._saved[0]) is SavedOutput
+            assert a._versions == b._versions == (oa._vc[0],) and b._saved[0].data is ob._array
+            assert b._saved[0].cls is type(ob) and b._next_fns == a._next_fns
