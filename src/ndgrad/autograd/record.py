@@ -186,7 +186,7 @@ def recorder(spec):
     """`record` for op `spec`, as a function of (args, outs) kept on the spec (`spec.recorder`): for the
     usual ops (one output, no Tensor[] argument, no metadata-only saved value) written out as
     straight-line code for the op's edges and saved values, which `record` finds by looping over
-    them (`x * 2.0`: 1.3 -> 1.0 us); `record` itself for the others. The generated source holds only
+    them (`x * 2.0`: 1.3 -> 0.9 us); `record` itself for the others. The generated source holds only
     names and argument positions; a registry-driven test checks it makes record's nodes."""
     plan = spec.saved_plan
     if spec.diff_lists or spec.multi_out or spec.out_diff is not None or spec.list_pos or \
