@@ -278,7 +278,7 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
         monkeypatch.setattr(spec, "recorder", None)
     made = record.recorder
     compared, mismatches = set(), []
-    packing = []   # the pass under saved-tensor hooks: packed values are compared by kind only
+    packing = []   # the pass under saved-tensor hooks: packed values compared by kind and packed array
 
     def same_saved(x, y):
         if type(x) is SavedOutput:
