@@ -453,7 +453,7 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
 def _kernel_results(rs, dtype):
     """Convolution (per-sample, grouped, strided, dilated and channels-last paths and their
     gradients), max pooling and its backward, ReLU and its backward, GELU (tanh form) and its
-    derivative, softmax and its backward, batch norm and its backward, on random inputs."""
+    derivative, softmax and its backward, batch norm and layer norm and their backward, on random inputs."""
     from ndgrad.ops import normalization, pooling
     out = []
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
@@ -488,6 +488,14 @@ def _kernel_results(rs, dtype):
     g = rs.randn(*x.shape).astype(dtype)
     out += normalization._batch_norm_backward(g, x, w, mean, var, m, inv, True, 1e-5)
     out += normalization._batch_norm_backward(g, x, None, mean, var, m, inv, False, 1e-5)
+    for shape, k in (((9, 13, 24), 1), ((7, 5, 6), 2)):   # layer norm: rows of 24 and of 30 elements
+        x, g = rs.randn(*shape).astype(dtype) * 3 + 1, rs.randn(*shape).astype(dtype)
+        w, b = rs.randn(*shape[-k:]).astype(dtype), rs.randn(*shape[-k:]).astype(dtype)
+        for weight, bias in ((w, b), (None, None)):
+            y, m, r, xhat = normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5, keep=True)
+            out += [y, m, r, xhat, normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)[0]]
+            out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
+            out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
     return out
 
 

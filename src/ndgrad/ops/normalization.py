@@ -227,6 +227,8 @@ def _layer_norm(input, normalized_shape, weight, bias, eps, keep=False):
     for name, v in (("weight", weight), ("bias", bias)):
         if v is not None and v.shape != tuple(normalized_shape):
             raise RuntimeError(f"layer_norm: expected {name} of shape {list(normalized_shape)}, got {list(v.shape)}")
+    if _by_rows(input, weight, bias):
+        return _layer_norm_rows(input, len(axes), weight, bias, eps, keep)
     mean = _mean_kept(input, axes)
     out = input - mean                  # one buffer, then in place (a transformer runs two per step)
     square = np.square(out, out=buffer("ln_square", out.shape, out.dtype)) if _plain(out) else np.square(out)
@@ -241,6 +243,91 @@ def _layer_norm(input, normalized_shape, weight, bias, eps, keep=False):
     if bias is not None:
         out = _into(np.add, out, bias)
     return (out, mean, rstd, xhat) if keep else (out, mean, rstd)
+
+
+# Layer norm on NumPy arrays of one float dtype runs as the passes above over a (rows, D) view, in
+# parallel slices of rows: each row's passes are the same ufunc calls as on the whole array (the same
+# bits for any thread count), and rows of a few hundred elements make each broadcast pass cost several
+# times a plain one (NumPy's loop restarts every row), which two threads halve.
+def _by_rows(*arrays):
+    """Whether these (the first an input, the others None or of its dtype) take the row-slice path."""
+    x = arrays[0]
+    return type(x) is np.ndarray and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.size > 0 and all(
+        a is None or (type(a) is np.ndarray and a.dtype == x.dtype) for a in arrays[1:])
+
+
+def _rows(a, d):
+    """a as a (rows, D) array over its last d dims (a view where it can be)."""
+    return a.reshape(-1, math.prod(a.shape[a.ndim - d:]))
+
+
+def _row_work(x, passes):   # (each pass restarts NumPy's loop per row: about 50 ns, some 150 work units)
+    return passes * (x.size + 150 * x.shape[0])
+
+
+def _layer_norm_rows(input, k, weight, bias, eps, keep):
+    x = _rows(input, k)
+    n, d = x.shape
+    out = np.empty(x.shape, x.dtype)
+    xhat = np.empty(x.shape, x.dtype) if keep else out
+    mean, rstd = np.empty((n, 1), x.dtype), np.empty((n, 1), x.dtype)
+    w = None if weight is None else weight.reshape(d)
+    b = None if bias is None else bias.reshape(d)
+
+    def rows(i, j):
+        m, r = mean[i:j], rstd[i:j]
+        np.true_divide(np.add.reduce(x[i:j], 1, None, m, True), d, out=m)
+        xh = np.subtract(x[i:j], m, out=xhat[i:j])
+        square = np.square(xh, out=buffer("ln_square", xh.shape, xh.dtype))
+        np.true_divide(np.add.reduce(square, 1, None, r, True), d, out=r)
+        np.true_divide(1, np.sqrt(np.add(r, eps, out=r), out=r), out=r)
+        np.multiply(xh, r, out=xh)
+        if w is not None:
+            np.multiply(xh, w, out=out[i:j])
+        elif keep:
+            np.copyto(out[i:j], xh)
+        if b is not None:
+            np.add(out[i:j], b, out=out[i:j])
+    _parallel.run(rows, n, _row_work(x, 7))
+    stat = input.shape[:input.ndim - k] + (1,) * k
+    result = (out.reshape(input.shape), mean.reshape(stat), rstd.reshape(stat))
+    return result + (xhat.reshape(input.shape),) if keep else result
+
+
+def _layer_norm_backward_rows(grad_out, input, k, mean, rstd, weight, kept):
+    """_layer_norm_backward's passes over (rows, D) views in parallel row slices; the column sums
+    (the weight's and bias's gradients) run whole between the two parallel parts, as there."""
+    g, x = _rows(grad_out, k), _rows(input, k)
+    n, d = x.shape
+    m, r = mean.reshape(n, 1), rstd.reshape(n, 1)
+    xhat = buffer("ln_xhat", x.shape, x.dtype) if kept is None else _rows(kept, k)
+    gx = buffer("ln_gx", x.shape, x.dtype)
+
+    def products(i, j):
+        if kept is None:
+            np.multiply(np.subtract(x[i:j], m[i:j], out=xhat[i:j]), r[i:j], out=xhat[i:j])
+        np.multiply(g[i:j], xhat[i:j], out=gx[i:j])
+    _parallel.run(products, n, _row_work(x, 3))
+    gw, gb = gx.sum(0), g.sum(0)
+    w = None if weight is None else weight.reshape(d)
+    gi = np.empty(x.shape, x.dtype)
+    # (a kept xhat is read, not changed: its product goes to a scratch buffer)
+    scaled = xhat if kept is None else buffer("ln_xhat", x.shape, x.dtype)
+
+    def grads(i, j):
+        gxi, s, gii = gx[i:j], scaled[i:j], gi[i:j]
+        if w is not None:
+            np.multiply(g[i:j], w, out=gii)
+            np.multiply(gxi, w, out=gxi)
+        else:
+            np.copyto(gii, g[i:j])
+        np.multiply(xhat[i:j], np.true_divide(np.add.reduce(gxi, 1, None, None, True), d), out=s)
+        np.subtract(gii, np.true_divide(np.add.reduce(gii, 1, None, None, True), d), out=gii)
+        np.subtract(gii, s, out=gii)
+        np.multiply(gii, r[i:j], out=gii)
+    _parallel.run(grads, n, _row_work(x, 8))
+    shape = input.shape[input.ndim - k:]
+    return gi.reshape(input.shape), gw.reshape(shape), gb.reshape(shape)
 
 
 def _layer_norm_keeping(input, normalized_shape, weight, bias, eps):
@@ -282,6 +369,8 @@ def _layer_norm_backward_kept(grad_out, input, normalized_shape, mean, rstd, wei
 
 def _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, kept=None):
     axes = _ln_axes(input, normalized_shape)
+    if _by_rows(input, grad_out, mean, rstd, weight, kept) and grad_out.shape == input.shape:
+        return _layer_norm_backward_rows(grad_out, input, len(axes), mean, rstd, weight, kept)
     outer = tuple(range(input.ndim - len(axes)))
     # the formula of _normalized_backward, in place; xhat and grad_out * xhat, which never leave
     # this function, in scratch buffers (NumPy arrays of one dtype), g * weight becomes the result
