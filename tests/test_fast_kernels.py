@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ndgrad
-from ndgrad.ops import _branchless, activation, convolution
+from ndgrad.ops import _branchless, activation, convolution, linalg
 from parity import assert_same, both, parity
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -453,7 +453,8 @@ def test_nll_loss_targets_out_of_range_or_ignored_take_the_general_path():
 def _kernel_results(rs, dtype):
     """Convolution (per-sample, grouped, strided, dilated and channels-last paths and their
     gradients), max pooling and its backward, ReLU and its backward, GELU (tanh form) and its
-    derivative, softmax and its backward, batch norm and layer norm and their backward, on random inputs."""
+    derivative, softmax and its backward, batch norm and layer norm and their backward, a stack of matrix
+    products, on random inputs."""
     from ndgrad.ops import normalization, pooling
     out = []
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
@@ -496,6 +497,8 @@ def _kernel_results(rs, dtype):
             out += [y, m, r, xhat, normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)[0]]
             out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
             out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
+    a, b = rs.randn(9, 17, 33).astype(dtype), rs.randn(9, 65, 33).astype(dtype)
+    out.append(linalg.bmm.__wrapped__(a, b.transpose(0, 2, 1)))   # a stack of products (a transposed operand)
     return out
 
 
@@ -510,6 +513,36 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
     for one, two, three in zip(*runs):
         assert one.dtype == two.dtype == three.dtype and one.shape == two.shape == three.shape
         assert (_bits(one) == _bits(two)).all() and (_bits(one) == _bits(three)).all()
+
+
+def test_a_stack_of_small_products_runs_on_one_blas_thread_per_product_and_gives_the_count_back():
+    from ndgrad import _native, _parallel
+    setter = _native._threads_setter()
+    if not setter:
+        pytest.skip("NumPy's BLAS is not an OpenBLAS with openblas_set_num_threads_local")
+    before = setter(3)   # a count of the user's, to be given back
+    seen = []
+
+    def product(a, b, out=None):
+        seen.append(setter(1))   # the count each product ran under (set back to 1 at once)
+        return np.multiply(a.sum(2, keepdims=True), b.sum(1, keepdims=True), out=out)
+    try:
+        rs = np.random.RandomState(0)
+        a, b = rs.randn(32, 128, 64).astype(np.float32), rs.randn(32, 64, 128).astype(np.float32)
+        expected = np.matmul(a, b)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(_parallel.np, "matmul", product)
+            _parallel.matmul(a, b)
+        assert seen and set(seen) == {1}
+        np.testing.assert_allclose(_parallel.matmul(a, b), expected, rtol=1e-5, atol=1e-5)
+        with _native.one_blas_thread():   # nested blocks, from two threads at once: one count, given back once
+            worker = threading.Thread(target=lambda: _parallel.matmul(a, b))
+            worker.start()
+            worker.join()
+            assert setter(1) == 1
+        assert setter(before) == 3
+    finally:
+        setter(before)
 
 
 def test_a_kernel_error_in_a_worker_thread_reaches_the_caller(monkeypatch):

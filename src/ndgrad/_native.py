@@ -15,6 +15,7 @@ they sleep, taking a core from ndgrad's own kernel threads (see _parallel) that 
 products: a CNN step was slower with those threads than without. 2**20 cycles (~0.4 ms) keeps them
 awake across the products of a step (shorter spins made a small MLP's step 25% slower, its threads
 woken for every product) and out of the way of the millisecond-long passes between convolutions.
+`one_blas_thread` runs a block with OpenBLAS's products on one thread (see _parallel.matmul).
 """
 import ctypes
 import os
@@ -76,6 +77,48 @@ def tune_openblas():
     lib.openblas_read_env()
     lib.blas_thread_shutdown_()
     return True
+
+
+_set_threads = None   # openblas_set_num_threads_local, found at the first one_blas_thread
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_before = 0
+
+
+def _threads_setter():
+    global _set_threads
+    if _set_threads is None:
+        lib = _openblas()
+        fn = getattr(lib, "openblas_set_num_threads_local", None)   # (OpenBLAS 0.3.27 and later)
+        if fn is not None:
+            fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_int]
+        _set_threads = fn or False
+    return _set_threads
+
+
+class one_blas_thread:
+    """A block in which OpenBLAS runs each product on the calling thread. (NumPy's OpenBLAS keeps this
+    count for the whole process, not per thread: it is set when the first of the threads in such
+    blocks enters and given back when the last leaves.) `active` says whether the count could be set."""
+
+    def __enter__(self):
+        global _blas_users, _blas_before
+        setter = _threads_setter()
+        self.active = bool(setter)
+        if self.active:
+            with _blas_lock:
+                if _blas_users == 0:
+                    _blas_before = setter(1)
+                _blas_users += 1
+        return self
+
+    def __exit__(self, *exc):
+        global _blas_users
+        if self.active:
+            with _blas_lock:
+                _blas_users -= 1
+                if _blas_users == 0:
+                    _set_threads(_blas_before)
 
 
 def tune():

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..backends import ARRAY_TYPES, is_array
 
-from .. import _dtype
+from .. import _dtype, _parallel
 from .._sparse_array import COMPRESSED, COO, NAMES, sparse_coo, strided
 from ._registry import OPS, composite, op, register
 from .shape import _unsafe_view, expanded_shape
@@ -199,7 +199,7 @@ def bmm(input, mat2):
     _check_dims("bmm", batch1=(input, 3), batch2=(mat2, 3))
     _check_same_dtype("bmm", input, mat2)
     _check_bmm("bmm", input, mat2)
-    return np.matmul(input, mat2)
+    return _parallel.matmul(input, mat2)
 
 
 # ---- fused add forms: beta * input + alpha * product --------------------------------------
