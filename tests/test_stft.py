@@ -22,8 +22,7 @@ def test_istft_inverts_stft_for_each_framing():
         out = []
         for kw in ({}, {"normalized": True}, {"win_length": 10, "window": w10}):
             k = {"window": w, **kw}
-            y = T.istft(T.stft(x, 16, hop_length=4, return_complex=True, **k), 16, hop_length=4, **k)
-            out += [y, float((y - x).abs().max())]
+            out.append(T.istft(T.stft(x, 16, hop_length=4, return_complex=True, **k), 16, hop_length=4, **k))
         batch = T.stft(x.reshape(2, 32), 16, hop_length=4, window=w, return_complex=True)
         out.append(T.istft(batch, 16, hop_length=4, window=w))
         full = T.stft(x.to(T.complex128), 16, hop_length=4, window=w, return_complex=True)
@@ -31,7 +30,9 @@ def test_istft_inverts_stft_for_each_framing():
         out.append(T.istft(T.stft(x, 16, return_complex=True), 16))   # default hop and rectangular window
         return out
     r = both(scenario)
-    assert max(r[1], r[3], r[5]) < 1e-12 and r[6].shape == (2, 32)
+    # (the reconstruction error is rounding: its last bits differ between FFT libraries and CPUs)
+    x = _signal(ndgrad).numpy()
+    assert max(abs(y - x).max() for y in r[:3]) < 1e-12 and r[3].shape == (2, 32)
 
 
 def test_istft_length_trims_or_pads_with_zeros():
