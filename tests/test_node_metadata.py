@@ -102,7 +102,8 @@ except ImportError:
 
 
 @pytest.mark.parametrize("call", ["index", "mean", "sum_dim", "expand", "select", "narrow", "view", "addbmm",
-                                  "unfold", "conv_bias", "conv_no_bias", "channel_shuffle", "adaptive_pool_grad"])
+                                  "unfold", "conv_bias", "conv_no_bias", "channel_shuffle", "adaptive_pool_grad",
+                                  "mm", "addmm"])
 def test_metadata_a_formula_reads_is_saved_under_torchs_name(call):
     def s(T):
         a = T.ones(2, 3, requires_grad=True)
@@ -115,7 +116,8 @@ def test_metadata_a_formula_reads_is_saved_under_torchs_name(call):
                "conv_no_bias": lambda: T.nn.functional.conv2d(img, T.ones(2, 1, 2, 2)),
                "channel_shuffle": lambda: T.nn.functional.channel_shuffle(T.ones(1, 4, 2, requires_grad=True), 2),
                "adaptive_pool_grad": lambda: T.autograd.grad(T.nn.functional.adaptive_avg_pool2d(img, 2).sum(), img,
-                                                             create_graph=True)[0]}[call]()
+                                                             create_graph=True)[0],
+               "mm": lambda: a.t() @ a, "addmm": lambda: T.addmm(T.zeros(3), a.t(), a, alpha=2)}[call]()
         fn = out.grad_fn
         return sorted([n, v, type(v) is int or type(v) is tuple and all(type(d) is int for d in v)]
                       for n, v in _saved(fn).items() if "sym" in n)
@@ -231,3 +233,26 @@ def test_as_strided_saves_torchs_storage_offset_and_differentiates_from_it():
 
 def test_has_lapack():
     assert ndgrad._C.has_lapack is True
+
+
+@pytest.mark.parametrize("which", ["weight", "input"])
+def test_mm_keeps_a_column_major_operands_layout_in_its_gradient_as_torch(which):
+    """A weight used transposed (a Linear's) gets a gradient laid out as the weight, not transposed; the
+    same for a column-major first operand. Strides, values (complex: conjugates) and the saved metadata."""
+    def s(T):
+        out = []
+        for dtype in (T.float64, T.complex128):
+            g = T.Generator().manual_seed(0)
+            x = T.randn(5, 30, generator=g, dtype=dtype, requires_grad=which == "input")
+            w = T.randn(20, 30, generator=g, dtype=dtype, requires_grad=which == "weight")
+            b = T.randn(20, generator=g, dtype=dtype)
+            leaf = w if which == "weight" else x
+            for y in (x @ w.t(), T.addmm(b, x, w.t(), alpha=3), T.nn.functional.linear(x, w, b),
+                      (w @ x.t()).t() if which == "input" else x @ w.t()):
+                (grad,) = T.autograd.grad(y.abs().sum(), leaf)
+                out += [grad, grad.stride(), grad.is_contiguous(), y.grad_fn.name()]
+            fn = (x.t().t() @ w.t()).grad_fn
+            out += [fn._saved_self_sym_sizes, fn._saved_mat2_sym_sizes, (fn._saved_self is None, fn._saved_mat2 is None)]
+        return out
+    got = both(s)
+    assert all(c for c in got[2::4][:4])   # contiguous, as the leaf

@@ -422,6 +422,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
     schema type, where it decides the Python type torch reads it as (a `float` argument given 1 reads 1.0)."""
     accessors = {}
     for i, name in enumerate(names):
+        alias = name.endswith("__meta")   # an argument's metadata saved apart from it (loader.META)
+        name = name[:-6] if alias else name
         if meta_views is not None and meta_views[i] is not None:
             for suffix in meta_views[i]:
                 view = suffix[:-4] if suffix.endswith("_opt") else suffix
@@ -429,6 +431,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
                     lambda self, i=i, f=_META_VIEWS.get(view, view), o=view != suffix: _meta_view(self, i, f, o))
             if meta_only[i]:
                 continue
+        if alias:
+            continue
         if "_saved_" + name not in accessors:   # a name saved twice reads as its first
             if types is not None and types[i] is not None and types[i].startswith("float"):
                 accessors["_saved_" + name] = property(lambda self, i=i: _as_floats(self._unpack_saved()[i]))

@@ -184,13 +184,12 @@ def _observe(node):
 
 def recorder(spec):
     """`record` for op `spec`, as a function of (args, outs) kept on the spec (`spec.recorder`): for the
-    usual ops (one output, no Tensor[] argument, no metadata-only saved value) written out as
+    usual ops (one output, no Tensor[] argument) written out as
     straight-line code for the op's edges and saved values, which `record` finds by looping over
     them (`x * 2.0`: 1.3 -> 0.9 us); `record` itself for the others. The generated source holds only
     names and argument positions; a registry-driven test checks it makes record's nodes."""
     plan = spec.saved_plan
-    if spec.diff_lists or spec.multi_out or spec.out_diff is not None or spec.list_pos or \
-            any(meta_only for _, meta_only, _ in plan):
+    if spec.diff_lists or spec.multi_out or spec.out_diff is not None or spec.list_pos:
         fn = functools.partial(record, spec)
     else:
         fn = _compiled_recorder(spec)
@@ -238,14 +237,17 @@ def _compiled_recorder(spec):
     elif not plan:
         lines += [" node._saved = ()", " node._versions = ()"]
     else:
-        for j, (p, _, users) in enumerate(plan):
+        for j, (p, meta_only, users) in enumerate(plan):
             indent = " "
             if users is not None:   # saved only if the formula of one of these arguments will run
                 wants = " or ".join(f"(args[{u}]._requires_grad if type(args[{u}]) is Tensor else "
                                     f"type(args[{u}]) not in _SCALARS and _needs_grad(args[{u}]))" for u in users)
                 lines += [f" if {wants}:"]
                 indent = "  "
-            if p >= 0:
+            if p >= 0 and meta_only:   # its metadata only (TensorMeta...: meta{j} in the scope)
+                lines += [f"{indent}v = args[{p}]",
+                          f"{indent}s{j}, r{j} = meta{j}(v) if isinstance(v, Tensor) else v, None"]
+            elif p >= 0:
                 lines += [f"{indent}v = args[{p}]",
                           f"{indent}if isinstance(v, Tensor):",
                           f"{indent} if v._inference:",
@@ -264,7 +266,8 @@ def _compiled_recorder(spec):
                   f" v = ({versions})",
                   " node._versions = v if v.count(None) != len(v) else _shared(v) or _share(v)"]
     lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
-    scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k))
+    scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k),
+                 **{f"meta{j}": meta_only for j, (_, meta_only, _) in enumerate(plan or ()) if meta_only})
     exec(compile("\n".join(lines) + "\n", f"<record {spec.name}>", "exec"), scope)
     return scope["record_op"]
 

@@ -205,6 +205,30 @@ def _f_maybe_multiply(grad, alpha):
     return grad if alpha == 1 else _op_Mult(grad, alpha)
 
 
+def _m_stride(x):
+    """`x.stride()` as the Tensor path reads it, of an array or a saved TensorMeta."""
+    if type(x) is _ndarray and x.size:
+        return tuple(s // x.itemsize for s in x.strides)
+    if type(x) is TensorMeta:
+        return x.stride()
+    raise Fallback   # (an empty array: Tensor.stride's contiguous strides)
+
+
+_column_major = formulas.column_major
+
+
+def _f_mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha):
+    g = _m_t(_m_mm(_f_conj(mat2), _m_t(grad))) if _column_major(mat1_sizes, mat1_strides) else \
+        _m_mm(grad, _f_conj(_m_t(mat2)))
+    return g if alpha == 1 else _f_maybe_multiply(g, _f_conj(alpha))
+
+
+def _f_mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha):
+    g = _m_t(_m_mm(_m_t(grad), _f_conj(mat1))) if _column_major(mat2_sizes, mat2_strides) else \
+        _m_mm(_f_conj(_m_t(mat1)), grad)
+    return g if alpha == 1 else _f_maybe_multiply(g, _f_conj(alpha))
+
+
 _sum_dim_kernel = _SPECS["sum.dim_IntList"].kernel
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from ..autograd.gradient_checks import sum_to  # noqa: F401  (formulas call it)
 from ..autograd.engine import vjp
 from ..autograd.function import Error
+from .._sparse_array import strided as _strided
 from .._tensor import Tensor
 from ..autograd.forward_ad import jvp_at
 from ..autograd.grad_mode import enable_grad, state
@@ -88,6 +89,26 @@ def conj(x):
 
 def maybe_multiply(grad, alpha):
     return grad if alpha == 1 else grad * alpha
+
+
+def column_major(sizes, strides):
+    """Whether a matrix of these sizes and strides is laid out column by column (torch's test)."""
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides, alpha):
+    """d(mat1 @ mat2) / d mat1 = grad @ mat2^H; for a column-major mat1 (a transposed weight, say)
+    computed as (conj(mat2) @ grad^T)^T, as torch does, so the gradient is laid out as mat1."""
+    if column_major(mat1_sizes, mat1_strides) and grad.layout == mat2.layout == _strided:
+        return maybe_multiply(conj(mat2).mm(grad.t()).t(), conj(alpha))
+    return maybe_multiply(grad.mm(conj(mat2.t())), conj(alpha))
+
+
+def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides, alpha):
+    """d(mat1 @ mat2) / d mat2 = mat1^H @ grad; for a column-major mat2, (grad^T @ conj(mat1))^T."""
+    if column_major(mat2_sizes, mat2_strides) and grad.layout == mat1.layout == _strided:
+        return maybe_multiply(grad.t().mm(conj(mat1)).t(), conj(alpha))
+    return maybe_multiply(conj(mat1.t()).mm(grad), conj(alpha))
 
 
 def reduce_backward(grad, shape, dim, keepdim):

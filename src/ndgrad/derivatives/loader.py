@@ -299,6 +299,28 @@ def _constant_int(node):
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
+META = "__meta"   # the suffix of an argument's metadata saved apart from it (see _analyse)
+
+
+def arg_name(saved_name):
+    """The argument (or result) a saved value is of: `mat2` for `mat2__meta`."""
+    return saved_name[:-len(META)] if saved_name.endswith(META) else saved_name
+
+
+def _meta_alias(expr, line, names, full, split):
+    """(expr, line, names, full) of a formula with its metadata-only reads of the `split` arguments
+    renamed to their <name>__meta."""
+    renamed = {n for n in split if n in names and n not in full}
+    if not renamed:
+        return expr, line, names, full
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.copy_location(ast.Name(node.id + META, node.ctx), node) if node.id in renamed else node
+    expr = ast.unparse(Rename().visit(ast.parse(expr, mode="eval")))
+    return expr, line, (names - renamed) | {n + META for n in renamed}, full
+
+
 def _analyse(text):
     """The table as plain data, each formula compiled: per entry (schema, line, output
     differentiability, (forward expression, its code or None) or None, node name, saved names,
@@ -343,35 +365,44 @@ def _analyse(text):
                     raise ValueError(f"derivatives.yaml line {node.start_mark.line + 1}: "
                                      f"{t!r} is not an argument of {entry.op_name}")
             names, full = _names_in(node.value, node.start_mark.line + 1, entry.op_name)
-            used |= names & scope_names
             used_fully |= full & scope_names
             pending.append(([entry.arg_names.index(t) for t in targets], node.value, node.start_mark.line + 1,
-                            names))
+                            names, full))
+        # An argument some formulas read whole and others only for its metadata (mm: mat2 whole for
+        # self's gradient, its sizes and strides for its own) is saved twice, as torch saves it: whole,
+        # only where one of the first formulas' inputs needs a gradient, and its metadata (always, as
+        # torch saves sizes) under <name>__meta, which the others read instead.
+        split = {n for n in entry.arg_names if any(n in full for *_, full in pending)
+                 and any(n in names and n not in full for *_, names, full in pending)}
+        pending = [(idxs, *_meta_alias(expr, line, names, full, split)) for idxs, expr, line, names, full in pending]
+        for *_, names, _ in pending:
+            used |= names & (scope_names | {n + META for n in split})
         # Saved values: every argument or result a formula reads, in schema order.
-        saved = [n for n in entry.arg_names if n in used] + [n for n in entry.returns if n in used]
+        saved = [m for n in entry.arg_names for m in (n, n + META) if m in used] + \
+            [n for n in entry.returns if n in used]
         if "result" in used and "result" not in saved:
             saved.append("result")
-        meta_only = tuple(n not in used_fully and n in entry.arg_names for n in saved)
+        meta_only = tuple(n not in used_fully and arg_name(n) in entry.arg_names for n in saved)
         # torch's names for the metadata the formulas read of a Tensor argument (_saved_self_sym_sizes,
         # _saved_bias_sym_sizes_opt for a Tensor?), exposed beside the argument (in its place when
         # only its metadata is saved)
         tensors = {a.name: a.type.endswith("?") for a in entry.args if a.is_tensor}
         reads = {}
-        for _, expr, _, _ in pending:
-            for n, sfx in _meta_reads(expr, [n for n in saved if n in tensors]).items():
-                reads.setdefault(n, set()).update(f + "_opt" if tensors[n] else f for f in sfx)
+        for _, expr, _, _, _ in pending:
+            for n, sfx in _meta_reads(expr, [n for n in saved if arg_name(n) in tensors]).items():
+                reads.setdefault(n, set()).update(f + "_opt" if tensors[arg_name(n)] else f for f in sfx)
         meta_views = tuple(tuple(sorted(reads[n])) if n in reads else None for n in saved)
         # "offset": the storage offset is kept too (TensorMeta.with_offset), only where a formula reads it
         meta_only = tuple("offset" if m and any(v.startswith("sym_storage_offset") for v in reads.get(n, ())) else m
                           for n, m in zip(saved, meta_only))
         # Which arguments' formulas read each saved value: it is saved only when one of them needs
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
-        all_args = {i for idxs, _, _, _ in pending for i in idxs}
-        users = [frozenset(i for idxs, _, _, names in pending if n in names for i in idxs) for n in saved]
+        all_args = {i for idxs, *_ in pending for i in idxs}
+        users = [frozenset(i for idxs, _, _, names, _ in pending if n in names for i in idxs) for n in saved]
         # (metadata saved for its own sake is saved whatever needs a gradient, as torch saves sizes)
         saved_users = tuple(None if u == all_args or m else tuple(sorted(u)) for u, m in zip(users, meta_only))
         formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
-                    for idxs, expr, line, _ in pending]
+                    for idxs, expr, line, _, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
                       saved_users, formulas, meta_views, dispatch_key))
     return table
@@ -401,7 +432,7 @@ def _dispatch_variants(items):
                 None if key == "Default" else key
 
 
-_CACHE_FORMAT = 8   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 10   # bump when _analyse's output changes shape
 
 
 def _table(path):
@@ -479,13 +510,14 @@ def _make_node_class(name, entry):
     diff_args = sorted({i for idxs, _ in entry.formulas for i in idxs})
     # where each saved value comes from: an argument's position, or -1-k for output k
     names = entry.arg_names
-    entry.saved_pos = tuple(names.index(n) if n in names else -1 - (entry.returns.index(n) if n in entry.returns else 0)
-                            for n in entry.saved_names)
+    entry.saved_pos = tuple(names.index(arg_name(n)) if arg_name(n) in names
+                            else -1 - (entry.returns.index(n) if n in entry.returns else 0) for n in entry.saved_names)
     # the saved tensors in the order torch unpacks (and version-checks) them: arguments by name, then outputs
+    args = {a.name: a for a in entry.args}
     saved_tensor_idx = tuple(sorted((i for i, n in enumerate(entry.saved_names)
-                                     if n not in entry.arg_names or entry.args[entry.arg_names.index(n)].is_tensor
-                                     or entry.args[entry.arg_names.index(n)].is_tensor_list),
-                                    key=lambda i: (entry.saved_names[i] not in entry.arg_names, entry.saved_names[i])))
+                                     if arg_name(n) not in args or args[arg_name(n)].is_tensor
+                                     or args[arg_name(n)].is_tensor_list),
+                                    key=lambda i: (arg_name(entry.saved_names[i]) not in args, entry.saved_names[i])))
     base = NotImplementedNode if name == "NotImplemented" else GeneratedNode
     return type(name, (base,), {
         "__slots__": ("_edge_slices",) if any(entry.args[i].is_tensor_list for i in diff_args) else (),
@@ -504,8 +536,7 @@ def _make_node_class(name, entry):
                                                                          for i in diff_args)
            else {"_apply_arrays": None}),
         **saved_accessors(entry.saved_names, entry.meta_views, entry.meta_only,
-                          [entry.args[entry.arg_names.index(n)].type if n in entry.arg_names else None
-                           for n in entry.saved_names]),
+                          [args[arg_name(n)].type if arg_name(n) in args else None for n in entry.saved_names]),
     })
 
 
