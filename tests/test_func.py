@@ -548,6 +548,18 @@ def test_vmap_float32_equals_the_unbatched_call(f):
     parity(scenario, rtol=1.3e-6, atol=1e-5)
 
 
+def test_vmap_of_products_over_one_term_gives_the_unbatched_products_bits():
+    # (per-sample outer products: the batched rule multiplies, the unbatched call runs BLAS; one rounded
+    # product per element either way)
+    rs = np.random.RandomState(3)
+    for dtype in (np.float32, np.float64):
+        xs, ys = ndgrad.tensor(rs.randn(5, 7, 1).astype(dtype)), ndgrad.tensor(rs.randn(5, 1, 9).astype(dtype))
+        for f in (lambda a, b: a @ b, lambda a, b: ndgrad.mm(a, b), lambda a, b: (b.t() @ a.t()).t()):
+            batched = ndgrad.vmap(f)(xs, ys.transpose(1, 2).contiguous().transpose(1, 2))
+            unbatched = ndgrad.stack([f(xs[i], ys[i]) for i in range(5)])
+            assert batched.dtype == unbatched.dtype and np.array_equal(batched.numpy(), unbatched.numpy())
+
+
 def ndgrad_or_torch(t):
     return ndgrad if isinstance(t, ndgrad.Tensor) else __import__("torch")
 

@@ -372,7 +372,12 @@ def _matmul_like(fn, first_rank=None):
 
 
 def _matmul(x, y):
-    """np.matmul, with a stack of matrices times one matrix done as one product (BLAS)."""
+    """np.matmul, with a stack of matrices times one matrix done as one product (BLAS), and products
+    over one term (per-sample outer products: a Linear weight's per-sample gradients) as the
+    broadcast multiplication they are: each element one rounded product either way, 2-3x faster."""
+    if x.ndim >= 2 and y.ndim >= 2 and x.shape[-1] == 1 == y.shape[-2] and type(x) is type(y) is np.ndarray \
+            and x.dtype == y.dtype and x.dtype.kind == "f":
+        return np.multiply(x, y)
     if y.ndim == 2 and x.ndim > 2:
         # the stacking dims in memory order, so that folding them copies nothing
         order = sorted(range(x.ndim - 1), key=lambda i: -x.strides[i]) + [x.ndim - 1]
