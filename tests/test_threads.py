@@ -389,3 +389,28 @@ def test_a_forked_child_splits_kernels_on_workers_of_its_own():
 def _relu_sum(x):
     import ndgrad
     return ndgrad.relu(ndgrad.tensor(x)).sum().item()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_child_forked_inside_a_one_blas_thread_block_gets_the_blas_thread_count_back():
+    import multiprocessing
+    from ndgrad import _native
+    setter = _native._threads_setter()
+    if not setter:
+        pytest.skip("NumPy's BLAS is not an OpenBLAS with openblas_set_num_threads_local")
+    before = setter(3)   # a count of the user's
+    try:
+        with _native.one_blas_thread():   # (the fork comes from this thread, inside the block)
+            with multiprocessing.get_context("fork").Pool(1) as pool:
+                got = pool.apply_async(_blas_count).get(WAIT)
+        assert got == 3 and setter(3) == 3
+    finally:
+        setter(before)
+
+
+def _blas_count():
+    from ndgrad import _native
+    setter = _native._threads_setter()
+    count = setter(1)   # the count the child runs with (set back at once)
+    setter(count)
+    return count

@@ -121,6 +121,18 @@ class one_blas_thread:
                     _set_threads(_blas_before)
 
 
+def _after_fork():   # a forked child has none of the threads inside such blocks: the count given back
+    global _blas_lock, _blas_users
+    _blas_lock = threading.Lock()
+    if _blas_users:
+        _blas_users = 0
+        _set_threads(_blas_before)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def tune():
     """Makes the settings nothing says not to make; which it made are in `tuned`."""
     if os.environ.get("NDGRAD_NATIVE_TUNING", "1") == "0":
