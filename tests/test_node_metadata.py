@@ -238,7 +238,8 @@ def test_has_lapack():
 @pytest.mark.parametrize("which", ["weight", "input"])
 def test_mm_keeps_a_column_major_operands_layout_in_its_gradient_as_torch(which):
     """A weight used transposed (a Linear's) gets a gradient laid out as the weight, not transposed; the
-    same for a column-major first operand. Strides, values (complex: conjugates) and the saved metadata."""
+    same for a column-major first operand. Strides, values (complex: conjugates) and the saved metadata
+    (an argument's strides only where it requires grad, as torch's)."""
     def s(T):
         out = []
         for dtype in (T.float64, T.complex128):
@@ -252,7 +253,8 @@ def test_mm_keeps_a_column_major_operands_layout_in_its_gradient_as_torch(which)
                 (grad,) = T.autograd.grad(y.abs().sum(), leaf)
                 out += [grad, grad.stride(), grad.is_contiguous(), y.grad_fn.name()]
             fn = (x.t().t() @ w.t()).grad_fn
-            out += [fn._saved_self_sym_sizes, fn._saved_mat2_sym_sizes, (fn._saved_self is None, fn._saved_mat2 is None)]
+            out += [fn._saved_self_sym_sizes, fn._saved_mat2_sym_sizes, (fn._saved_self is None, fn._saved_mat2 is None),
+                    fn._saved_self_sym_strides, fn._saved_mat2_sym_strides]   # strides: () where no grad is needed
         return out
     got = both(s)
     assert all(c for c in got[2::4][:4])   # contiguous, as the leaf

@@ -457,10 +457,23 @@ def _meta_view(node, i, view, optional):
     value = saved[i] if saved is not None and type(saved[i]) is TensorMeta else node._unpack_saved()[i]
     if value is None:   # an absent Tensor? (torch 2.13 reads its sizes as (0,)), or not saved (no formula that runs reads it)
         return (0,) if optional and view is _META_VIEWS["sym_sizes"] else None
+    if view is _META_VIEWS["sym_strides"] and not _argument_requires_grad(node, i):
+        return ()   # torch keeps an argument's strides only where it requires grad (strides_or_error)
     if callable(view):
         return view(value)
     k = view[len("sym_argsize_"):]
     return value.shape[-int(k[len("minus_"):]) if k.startswith("minus_") else int(k)]
+
+
+def _argument_requires_grad(node, i):
+    """Whether the argument saved value i is of required grad when the node was made (its edge is set);
+    True where that cannot be told (a result, a Tensor[] argument, a non-differentiable argument)."""
+    cls = type(node)
+    entry = getattr(cls, "_entry", None)
+    if entry is None or getattr(node, "_edge_slices", None) is not None:
+        return True
+    p = entry.saved_pos[i]
+    return p not in cls._diff_args or node._next_fns[cls._diff_args.index(p)] is not None
 
 
 def _as_floats(value):
