@@ -245,15 +245,16 @@ def _layer_norm(input, normalized_shape, weight, bias, eps, keep=False):
     return (out, mean, rstd, xhat) if keep else (out, mean, rstd)
 
 
-# Layer norm on NumPy arrays of one float dtype runs as the passes above over a (rows, D) view, in
-# parallel slices of rows: each row's passes are the same ufunc calls as on the whole array (the same
-# bits for any thread count), and rows of a few hundred elements make each broadcast pass cost several
-# times a plain one (NumPy's loop restarts every row), which two threads halve.
-def _by_rows(*arrays):
-    """Whether these (the first an input, the others None or of its dtype) take the row-slice path."""
-    x = arrays[0]
-    return type(x) is np.ndarray and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.size > 0 and all(
-        a is None or (type(a) is np.ndarray and a.dtype == x.dtype) for a in arrays[1:])
+# Layer norm on NumPy arrays of one float dtype, large enough to split, runs as the passes above over
+# a (rows, D) view, in parallel slices of rows: each row's passes are the same ufunc calls as on the
+# whole array (the same bits, for any thread count), and rows of a few hundred elements make each
+# broadcast pass cost several times a plain one (NumPy's loop restarts every row), which two threads
+# halve. (Smaller ones keep the whole-array passes: fewer calls.)
+def _by_rows(x, *others):
+    """Whether input x and `others` (None or arrays of x's dtype) take the row-slice path."""
+    return type(x) is np.ndarray and x.ndim and _row_work(x, 7) >= 2 * _parallel.MIN_WORK and \
+        x.dtype.kind == "f" and x.dtype.itemsize >= 4 and all(
+            a is None or (type(a) is np.ndarray and a.dtype == x.dtype) for a in others)
 
 
 def _rows(a, d):
@@ -262,7 +263,7 @@ def _rows(a, d):
 
 
 def _row_work(x, passes):   # (each pass restarts NumPy's loop per row: about 50 ns, some 150 work units)
-    return passes * (x.size + 150 * x.shape[0])
+    return passes * (x.size + 150 * (x.size // max(x.shape[-1], 1)))
 
 
 def _layer_norm_rows(input, k, weight, bias, eps, keep):
