@@ -326,8 +326,10 @@ def test_to_dot_shows_nodes_saved_tensors_and_named_leaves():
     dot = graph.to_dot(loss, params=dict(model.named_parameters()))
     assert dot.startswith("digraph backward {") and dot.rstrip().endswith("}")
     for text in ["SumBackward0", "AddmmBackward0", "TanhBackward0", "TBackward0", "0.weight\\n(3, 4) float32",
-                 "2.bias\\n(1,) float32", "result: (2, 3) float32 24 B", "output ()"]:
+                 "2.bias\\n(1,) float32", "result: (2, 3) float32 24 B", "output ()",
+                 "mat2: (4, 3) float32 (shape only)"]:   # (the weight's metadata, saved apart: under its name)
         assert text in dot, text
+    assert "__meta" not in dot
     # one line per edge: every next_functions entry is drawn
     assert dot.count(" -> ") == 10   # 9 next_functions edges and the output
 
