@@ -41,8 +41,8 @@ def _saved_items(node):
     if not saved:
         return []
     names = type(node)._saved_names or [f"saved_{i}" for i in range(len(saved))]
-    # (an argument's metadata saved apart from it, `<name>__meta`, shows under the argument's name)
-    return [(n[:-6] if n.endswith("__meta") else n, v) for n, v in zip(names, saved)]
+    # (an argument's metadata saved apart from it shows under the argument's name)
+    return [(_node.arg_name(n), v) for n, v in zip(names, saved)]
 
 
 def _array_of(value):

@@ -412,6 +412,14 @@ def _tell_output_meta(node):
             fn._out_meta = [m]
 
 
+META = "__meta"   # the suffix of an argument's metadata saved apart from it (derivatives/loader.py)
+
+
+def arg_name(saved_name):
+    """The argument (or result) a saved value is of: `mat2` for `mat2__meta`."""
+    return saved_name[:-len(META)] if saved_name.endswith(META) else saved_name
+
+
 def saved_accessors(names, meta_views=None, meta_only=None, types=None):
     """The attributes `_saved_<name>` (e.g. _saved_self, _saved_result) and `_raw_saved_<name>` of a
     node class whose saved values are `names`, as torch exposes them. Properties of each class, not
@@ -422,8 +430,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
     schema type, where it decides the Python type torch reads it as (a `float` argument given 1 reads 1.0)."""
     accessors = {}
     for i, name in enumerate(names):
-        alias = name.endswith("__meta")   # an argument's metadata saved apart from it (loader.META)
-        name = name[:-6] if alias else name
+        alias = name.endswith(META)   # an argument's metadata saved apart from it
+        name = arg_name(name)
         if meta_views is not None and meta_views[i] is not None:
             for suffix in meta_views[i]:
                 view = suffix[:-4] if suffix.endswith("_opt") else suffix

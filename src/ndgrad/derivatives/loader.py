@@ -23,7 +23,7 @@ import numpy as np
 from .._dtype import INEXACT_KINDS
 from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
-from ..autograd.node import Node, SavedOutput, TensorMeta, saved_accessors
+from ..autograd.node import META, Node, SavedOutput, TensorMeta, arg_name, saved_accessors
 from ..ops import _registry
 
 _ndarray = np.ndarray
@@ -297,14 +297,6 @@ def _constant_int(node):
         k = _constant_int(node.operand)
         return None if k is None else -k
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
-
-
-META = "__meta"   # the suffix of an argument's metadata saved apart from it (see _analyse)
-
-
-def arg_name(saved_name):
-    """The argument (or result) a saved value is of: `mat2` for `mat2__meta`."""
-    return saved_name[:-len(META)] if saved_name.endswith(META) else saved_name
 
 
 def _meta_alias(expr, line, names, full, split):
