@@ -339,6 +339,24 @@ def test_a_gradient_kept_as_grad_is_not_shared():
     assert w.grad.tolist() == [1.0, 1.0]
 
 
+def test_a_broadcast_bias_gradient_summed_by_the_engine_is_kept_without_a_copy(monkeypatch):
+    """The engine sums a broadcast input's gradient to its shape (a bias's); nothing else holds that sum,
+    so AccumulateGrad keeps it as .grad: no copy, for the weight's gradient nor the bias's."""
+    from ndgrad.autograd import node as node_module
+    copies = []
+    real = node_module.dense_like
+
+    def counting(array, like, copy=False):
+        copies.append(copy)
+        return real(array, like, copy=copy)
+    monkeypatch.setattr(node_module, "dense_like", counting)
+    w = ndgrad.ones(3, 2, requires_grad=True)
+    b = ndgrad.zeros(2, requires_grad=True)
+    (ndgrad.ones(4, 3) @ w + b).sum().backward()
+    assert b.grad.tolist() == [4.0, 4.0] and w.grad.tolist() == [[4.0, 4.0]] * 3
+    assert copies and not any(copies)
+
+
 def test_user_gradient_is_not_modified_nor_aliased():
     x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
     g = ndgrad.tensor([5.0, 6.0])

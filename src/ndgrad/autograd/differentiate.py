@@ -8,9 +8,11 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import warnings
 from collections.abc import Mapping
 
+import numpy as np
+
 from .._dtype import FLOAT_KINDS, from_numpy_dtype
 from .._tensor import Size, Tensor
-from ..ops._registry import OPS   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
+from ..ops._registry import OPS, ops_unobserved   # ones_like / zeros_like: the registry's take nested tensors too (ops/nested.py)
 from ..ops.creation import ones, zeros
 from ..ops.shape import stack
 from ..ops import _torch_function
@@ -192,6 +194,14 @@ def _tensor_backward(self, gradient=None, retain_graph=None, create_graph=False,
     # without the engine's pass; it answers False where anything could observe the difference
     if node is not None and node._backward_alone is not None and gradient is None and inputs is None \
             and not create_graph and node._backward_alone(self, retain_graph):
+        return
+    if node is not None and gradient is None and inputs is None and not create_graph and type(self) is Tensor \
+            and type(data := self._array) is np.ndarray and not data.ndim and data.dtype.kind == "f" \
+            and ops_unobserved():
+        # `loss.backward()`: what backward() below does for it, without its argument handling; the
+        # implicit gradient made as ones_like makes it where no mode or profiler would see that op
+        engine.run_backward([edge(self)], [Tensor._make(np.ones((), data.dtype), False, None, 0)],
+                            retain_graph=bool(retain_graph))
         return
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

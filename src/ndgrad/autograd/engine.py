@@ -266,7 +266,7 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
                             direct = direct_grads = None
                         buffers[nxt] = buf
                         heapq.heappush(ready, (-nxt._sequence_nr_, next(counter), nxt))
-            outs = g = buf = grads = None   # the buffers are now the only holders (AccumulateGrad may keep them)
+            outs = g = buf = grads = summed = None   # the buffers are now the only holders (AccumulateGrad may keep them)
         task.node = None
         callbacks = task.callbacks
         while callbacks:   # queue_callback: a callback may queue more

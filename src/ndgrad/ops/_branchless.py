@@ -17,6 +17,8 @@ _SMALL = 4096   # below this many elements np.where's single pass wins
 def where(mask, a, b):
     """a where mask else b (NumPy broadcasting). a and b: arrays or scalars; when both are (or
     convert losslessly to) one float dtype the result has it."""
+    if type(mask) is np.ndarray and mask.size < _SMALL and _small(a) and _small(b):
+        return np.where(mask, a, b)   # (the usual small call, decided without the shapes below)
     dtype = np.result_type(a, b)
     uint = _UINT.get(dtype.itemsize)
     shape = np.broadcast_shapes(np.shape(mask), np.shape(a), np.shape(b))
@@ -43,6 +45,11 @@ def where(mask, a, b):
     if part is not None:
         out |= part
     return out.view(dtype)
+
+
+def _small(v):
+    """Whether v is a NumPy array of fewer than _SMALL elements or a Python number."""
+    return type(v) is np.ndarray and v.size < _SMALL or type(v) in (int, float, bool)
 
 
 def _bits(v, dtype, uint):
