@@ -689,9 +689,15 @@ def _positional(fn):
                 return fn(*args[:first_kw])
             return fn(*args[:first_kw], **{name: args[first_kw]})
     else:
+        defaults = tuple(p.default for p in params[first_kw:])
+
         @functools.wraps(fn)
         def forward(*args):
-            return fn(*args[:first_kw], **dict(zip(kw_names, args[first_kw:])))
+            tail = args[first_kw:]
+            for value, default in zip(tail, defaults):
+                if value is not default:
+                    return fn(*args[:first_kw], **dict(zip(kw_names, tail)))
+            return fn(*args[:first_kw])   # (the usual call: every keyword its default, no dict)
     forward.keyword_split = (fn, first_kw, kw_names)   # (what compile's tapes call instead: compiler.py)
     return forward
 

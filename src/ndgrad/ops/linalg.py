@@ -38,11 +38,12 @@ def _check_dims(op_name, **arrays):
 
 def _check_same_dtype(op_name, *arrays):
     first = arrays[0].dtype
-    if any(a.dtype != first for a in arrays[1:]):
-        names = ", ".join(_type_name(a) for a in arrays)
-        raise RuntimeError(f"{op_name}: expected all tensors to have the same dtype, but got {names}; "
-                           "cast them with .to(dtype) first")
-    if first == np.bool_:
+    for a in arrays:   # (a loop, not any(): these checks run on every product)
+        if a.dtype is not first and a.dtype != first:
+            names = ", ".join(_type_name(a) for a in arrays)
+            raise RuntimeError(f"{op_name}: expected all tensors to have the same dtype, but got {names}; "
+                               "cast them with .to(dtype) first")
+    if first.kind == "b":
         raise NotImplementedError(f'"{op_name}" not implemented for \'Bool\'')
 
 
