@@ -833,7 +833,21 @@ acosh = _unary("acosh", np.arccosh, inplace="entry")
 atanh = _unary("atanh", np.arctanh, inplace="entry")
 sqrt = _unary("sqrt", np.sqrt)
 rsqrt = _unary("rsqrt", lambda x: np.reciprocal(np.sqrt(x)))
-sigmoid = _unary("sigmoid", lambda x: 1 / (1 + np.exp(-x)) if x.dtype.kind == "c" else special().expit(x))
+def _sigmoid(x):
+    # 1 / (1 + exp(-x)), torch's formula, for float64 and complex; float32 and narrower through SciPy's
+    # expit, which matches torch's float32 bits in 96% of values (the formula through NumPy's exp: 83%);
+    # in float64 both match in 97%, and the formula (in place) is twice as fast (an LSTM cell's gates)
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
+    if x.dtype != np.float64 or type(x) is not np.ndarray:
+        return special().expit(x)
+    t = np.negative(x, out=np.empty(x.shape, x.dtype))   # (an array for a 0-d x too)
+    np.exp(t, out=t)
+    t += 1
+    return np.reciprocal(t, out=t)
+
+
+sigmoid = _unary("sigmoid", _sigmoid)
 erf = _unary("erf", _refusing("erf_vml_cpu", "c", lambda x: special().erf(x)))
 erfc = _unary("erfc", _refusing("erfc_vml_cpu", "c", lambda x: special().erfc(x)))
 erfinv = _unary("erfinv", _refusing("erfinv_vml_cpu", "c", lambda x: special().erfinv(x)))
