@@ -307,3 +307,18 @@ def test_weight_norm_twice_raises(T):
         m = T.nn.utils.weight_norm(T.nn.Linear(2, 2))
         with pytest.raises(RuntimeError, match="Cannot register two weight_norm hooks on the same parameter weight"):
             T.nn.utils.weight_norm(m)
+
+
+# ---- average pooling: each window summed in torch's order (row-major over the kernel) -----------
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("args", [((2,), (2,), 0, False, True), ((3,), (2,), 1, True, True),
+                                  ((3,), (2,), 1, True, False), ((7,), (7,), 0, False, True),
+                                  ((3, 2), (1,), (1, 0), False, False)], ids=str)
+def test_avg_pool2d_gives_torchs_bits(dtype, args):
+    kernel, stride, padding, ceil_mode, count_include_pad = args
+    x = (np.random.default_rng(1).standard_normal((3, 4, 17, 19)) * 10).astype(dtype)
+
+    def s(T):
+        return T.nn.functional.avg_pool2d(T.from_numpy(x.copy()), kernel, stride, padding, ceil_mode,
+                                          count_include_pad)
+    parity(s, rtol=0, atol=0)

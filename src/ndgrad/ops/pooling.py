@@ -13,7 +13,7 @@ from ._registry import op, register
 from ._schema import Parser
 from ._scratch import buffer
 from .activation import relu
-from .convolution import (_batched, _channel_major, _col2im, _crop, _im2col, _ints, _pad, _pad_scratch, _prod,
+from .convolution import (_batched, _channel_major, _col2im, _crop, _ints, _pad, _pad_scratch, _prod,
                           _type_word, _unbatch)
 from .random import rand
 
@@ -86,9 +86,22 @@ def _avg_pool(name, d, self, kernel_size, stride, padding, ceil_mode, count_incl
     size = x.shape[2:]
     out = _pool_out_sizes(name, size, kernel, stride, padding, (1,) * d, ceil_mode)
     xp = _pad(x, padding, _pool_pads(size, out, kernel, stride, padding, (1,) * d))
-    sums = _im2col(xp, kernel, stride, (1,) * d, out).sum(tuple(range(2, 2 + d)))
-    div = _avg_divisor(size, out, kernel, stride, padding, count_include_pad, divisor_override, x.dtype)
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype   # (torch sums half windows in float)
+    sums = _window_sums(xp, kernel, stride, out, acc)
+    div = _avg_divisor(size, out, kernel, stride, padding, count_include_pad, divisor_override, acc)
     return _unbatch((sums / div).astype(x.dtype, copy=False), unbatched)
+
+
+def _window_sums(xp, kernel, stride, out, dtype):
+    """The sum of each window of xp (N, C, *padded) in `dtype`: the windows' elements added offset by
+    offset in the kernel's row-major order, torch's loop order (so its sums to the bit; a reduction
+    over the windows' axes adds them in another order), one strided slice per offset."""
+    lead = (slice(None), slice(None))
+    total = None
+    for offs in np.ndindex(*kernel):
+        part = xp[lead + tuple(slice(o, o + st * (n - 1) + 1, st) for o, st, n in zip(offs, stride, out))]
+        total = part.astype(dtype) if total is None else np.add(total, part, out=total, dtype=dtype)
+    return total
 
 
 def _avg_pool_backward(name, d, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
