@@ -121,11 +121,13 @@ def _result(out):
     raise Fallback   # sparse, nested, None...
 
 
-def _binary(name, pyop, swap):
+def _binary(name, pyop, swap, reflected=None):
     """`a <op> b` as Tensor's operator computes it: the op's kernel on (array, array of its dtype) or
     (array, Python number); with the number first, the kernel on (array, number) where the op
-    commutes (`2 * g` is `mul(g, 2)`), else Fallback (rsub and reciprocal-times, other kernels)."""
+    commutes (`2 * g` is `mul(g, 2)`), the `reflected` op's (`1 - s` is `rsub(s, 1)`), else Fallback
+    (reciprocal-times)."""
     kernel = _SPECS[name].kernel
+    reflected = swap and kernel or reflected and _SPECS[reflected].kernel
 
     def run(a, b):
         ta, tb = type(a), type(b)
@@ -136,18 +138,27 @@ def _binary(name, pyop, swap):
             out = kernel(a, b)
             return out if type(out) is _ndarray else _arr(out)
         if tb is _ndarray:
-            if not swap or b.dtype.kind not in "fc" or ta is not float and ta is not int:
+            if not reflected or b.dtype.kind not in "fc" or ta is not float and ta is not int:
                 raise Fallback
-            return _arr(kernel(b, a))
+            return _arr(reflected(b, a))
         if ta in _NUMBER and tb in _NUMBER:
             return pyop(a, b)
         raise Fallback
     return run
 
 
-def _compare(pyop):
-    def run(a, b):   # comparisons of Python values only (an array comparison makes a bool Tensor there)
-        if type(a) is _ndarray or type(b) is _ndarray or hasattr(a, "_array") or hasattr(b, "_array"):
+def _compare(pyop, name):
+    """`a <cmp> b`: of Python values, or as Tensor's operator compares a floating array with an array of
+    its dtype or a Python number (the op's kernel: a bool array, as the Tensor path's bool Tensor)."""
+    kernel = _SPECS[name].kernel
+
+    def run(a, b):
+        if type(a) is _ndarray:
+            if a.dtype.kind not in "fc" or not (type(b) is int or type(b) is float or type(b) is _ndarray
+                                                 and b.dtype == a.dtype):
+                raise Fallback
+            return _arr(kernel(a, b))
+        if type(b) is _ndarray or hasattr(a, "_array") or hasattr(b, "_array"):
             raise Fallback
         return pyop(a, b)
     return run
@@ -155,7 +166,7 @@ def _compare(pyop):
 
 _op_Mult = _binary("mul.Tensor", operator.mul, True)
 _op_Add = _binary("add.Tensor", operator.add, True)
-_op_Sub = _binary("sub.Tensor", operator.sub, False)
+_op_Sub = _binary("sub.Tensor", operator.sub, False, "rsub.Scalar")
 _op_Div = _binary("div.Tensor", operator.truediv, False)
 _neg_kernel = _SPECS["neg"].kernel
 
@@ -406,6 +417,69 @@ _f_mm = _m_mm
 _f_conv_grads = formulas.conv_grads   # (a selection of convolution_backward's outputs: any values)
 
 
+# formulas.py's helpers of Python values only (dims, shapes): the same functions on either path
+_f_normalize_dims, _f_reduced_numel = formulas.normalize_dims, formulas.reduced_numel
+
+
+def _f__is_tensor(x):
+    return type(x) is _ndarray   # (on the array path every Tensor value is an array)
+
+
+_where_kernel = _SPECS["where.self"].kernel
+
+
+def _f_where(condition, input, other):
+    """where.self's kernel on a bool condition array and operands that are floating arrays of one
+    dtype or Python numbers (which never lift it)."""
+    if type(condition) is not _ndarray or condition.dtype != np.bool_:
+        raise Fallback
+    dtype = None
+    for v in (input, other):
+        if type(v) is _ndarray:
+            if dtype is None:
+                dtype = _float_array(v).dtype
+            elif v.dtype != dtype:
+                raise Fallback
+        elif type(v) is not int and type(v) is not float:
+            raise Fallback
+    if dtype is None:
+        raise Fallback
+    return _arr(_where_kernel(condition, input, other))
+
+
+_pow_kernel = _SPECS["pow.Tensor_Scalar"].kernel
+
+
+def _m_pow(a, exponent):
+    """Tensor.pow with a Python number exponent (pow.Tensor_Scalar's kernel)."""
+    if type(exponent) is not int and type(exponent) is not float:
+        raise Fallback
+    return _arr(_pow_kernel(_float_array(a), exponent))
+
+
+_sum_all_kernel, _mean_all_kernel, _mean_dim_kernel = (_SPECS[n].kernel for n in ("sum", "mean", "mean.dim"))
+
+
+def _reduction_method(all_kernel, dim_kernel):
+    """Tensor.sum / Tensor.mean as their parser reads the formulas' calls (x.sum(), x.sum(dim),
+    x.sum(dim, keepdim=...)): the kernels of the op each form is."""
+    def method(a, dim=None, keepdim=False):
+        if type(keepdim) is not bool or not (dim is None or type(dim) is int or type(dim) in (tuple, list) and all(
+                type(d) is int for d in dim)):
+            raise Fallback
+        _float_array(a)
+        if dim is None:
+            if keepdim:
+                raise Fallback
+            return _arr(all_kernel(a))
+        return _arr(dim_kernel(a, dim, keepdim))
+    return method
+
+
+_m_sum = _reduction_method(_sum_all_kernel, _sum_dim_kernel)
+_m_mean = _reduction_method(_mean_all_kernel, _mean_dim_kernel)
+
+
 def _build_scope():
     scope = {"__name__": __name__, "__builtins__": builtins}   # (NumPy warnings from formulas: ndgrad's filter)
     # every op that is its glue's call of a kernel (not a view, not in place), as a function and as a
@@ -421,8 +495,9 @@ def _build_scope():
         if type(value) in (int, float) and not name.startswith("_"):
             scope[name] = value
     scope.update(_op_Mult=_op_Mult, _op_Add=_op_Add, _op_Sub=_op_Sub, _op_Div=_op_Div, _op_USub=_op_USub,
-                 _cmp_Lt=_compare(operator.lt), _cmp_LtE=_compare(operator.le), _cmp_Gt=_compare(operator.gt),
-                 _cmp_GtE=_compare(operator.ge), _cmp_Eq=_compare(operator.eq), _cmp_NotEq=_compare(operator.ne))
+                 _cmp_Lt=_compare(operator.lt, "lt"), _cmp_LtE=_compare(operator.le, "le"),
+                 _cmp_Gt=_compare(operator.gt, "gt"), _cmp_GtE=_compare(operator.ge, "ge"),
+                 _cmp_Eq=_compare(operator.eq, "eq"), _cmp_NotEq=_compare(operator.ne, "ne"))
     scope.update({k: v for k, v in globals().items() if k.startswith(("_f_", "_m_", "_a_"))})
     return scope
 

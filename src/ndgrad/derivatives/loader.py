@@ -9,6 +9,7 @@ no node for other inputs, as torch's CompositeImplicitAutograd ops). Formulas ar
 and their yaml line as their line, so an error inside a formula points at the table.
 """
 import ast
+import copy
 import hashlib
 import marshal
 import os
@@ -25,6 +26,7 @@ from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
 from ..autograd.node import META, Node, SavedOutput, TensorMeta, arg_name, saved_accessors
 from ..ops import _registry
+from . import formulas
 
 _ndarray = np.ndarray
 _forward_ad_state = forward_ad.state
@@ -543,7 +545,7 @@ def array_forms(cls):
         forms = []
         for idxs, expr, line in entry.array_sources:
             arr = _compile_array_formula(expr, entry.saved_names, line, entry.op_name, ARRAY_BUILTINS)
-            if arr is None or not all(n in entry.array_scope for n in arr[1]):
+            if arr is None or not all(helper_form(n, entry.array_scope) for n in arr[1]):
                 cls._apply_arrays = None
                 return False
             forms.append((idxs, types.FunctionType(arr[0], entry.array_scope)))
@@ -552,6 +554,47 @@ def array_forms(cls):
         setattr(cls, name, value)
     cls._apply_arrays = GeneratedNode._run_arrays
     return True
+
+
+def helper_form(name, scope, _seen=()):
+    """Whether array formulas may read `name` from the array namespace `scope`: it is there, or it
+    is `_f_<helper>` for a helper of formulas.py that compiles as the formulas do (its body through
+    _ArrayRewrite, each name it reads having an array form, recursively); that form is then added
+    to `scope` (on first need: parsing the helpers at import would cost its time)."""
+    if name in scope or name in ARRAY_BUILTINS:
+        return True
+    fn = getattr(formulas, name[3:], None) if name.startswith("_f_") and name not in _seen else None
+    if not isinstance(fn, types.FunctionType) or fn.__module__ != formulas.__name__ or name in _NO_HELPER_FORM:
+        return False
+    func = copy.deepcopy(_helper_defs()[fn.__name__])   # (the rewrite changes the tree in place)
+    rewrite = _ArrayRewrite([a.arg for a in func.args.args + func.args.kwonlyargs] + [
+        n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)], ARRAY_BUILTINS)
+    try:
+        body = [rewrite.visit(statement) for statement in func.body]
+    except ValueError:
+        body = None
+    if body is None or func.decorator_list or not all(helper_form(n, scope, _seen + (name,)) for n in rewrite.needed):
+        _NO_HELPER_FORM.add(name)
+        return False
+    tree = ast.Module([ast.FunctionDef(name, func.args, body, [], None)], [])
+    exec(compile(ast.fix_missing_locations(tree), formulas.__file__, "exec"), scope)
+    return True
+
+
+_NO_HELPER_FORM = set()
+
+
+def _helper_defs():
+    """formulas.py's top-level function definitions by name (parsed once)."""
+    global _HELPER_DEFS
+    if _HELPER_DEFS is None:
+        with open(formulas.__file__, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        _HELPER_DEFS = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return _HELPER_DEFS
+
+
+_HELPER_DEFS = None
 
 
 def _array_attributes(entry, diff_args):
