@@ -350,7 +350,9 @@ def _m_transpose(a, dim0, dim1):
 
 
 def _m_unsqueeze(a, dim):
-    n = _float_array(a).ndim
+    if type(a) is not _ndarray:   # (any dtype: a view computes nothing; select_backward's int64 indices)
+        raise Fallback
+    n = a.ndim
     if type(dim) is not int or not (-n - 1 <= dim <= n):
         raise Fallback
     return np.expand_dims(a, dim % (n + 1))
@@ -478,6 +480,75 @@ def _reduction_method(all_kernel, dim_kernel):
 
 _m_sum = _reduction_method(_sum_all_kernel, _sum_dim_kernel)
 _m_mean = _reduction_method(_mean_all_kernel, _mean_dim_kernel)
+
+
+_cat_kernel, _stack_kernel, _scatter_kernel, _flip_kernel = (
+    _SPECS[n].kernel for n in ("cat", "stack", "scatter.src", "flip"))
+
+
+def _float_arrays(tensors):
+    """A list or tuple of floating arrays of one dtype, as a list (else Fallback)."""
+    if type(tensors) is not list and type(tensors) is not tuple or not tensors:
+        raise Fallback
+    dtype = _float_array(tensors[0]).dtype
+    for a in tensors:
+        if type(a) is not _ndarray or a.dtype != dtype:
+            raise Fallback
+    return list(tensors)
+
+
+def _f_cat(tensors, dim=0):
+    """cat (shape.cat: its checks, then its kernel) of floating arrays of one dtype and ndim, none of
+    them the 1-D empty ones cat skips (split's and unbind's backward)."""
+    arrays = _float_arrays(tensors)
+    ref = arrays[0].shape
+    n = len(ref)
+    if type(dim) is not int or not -n <= dim < n:
+        raise Fallback
+    dim %= n
+    for a in arrays:
+        s = a.shape
+        if len(s) != n or s == (0,) or s[:dim] != ref[:dim] or s[dim + 1:] != ref[dim + 1:]:
+            raise Fallback
+    return _arr(_cat_kernel(arrays, dim, [a.shape[dim] for a in arrays]))
+
+
+def _f_stack(tensors, dim=0):
+    """stack (shape.stack: its checks, then its kernel) of floating arrays of one dtype and shape."""
+    arrays = _float_arrays(tensors)
+    shape = arrays[0].shape
+    n = len(shape) + 1
+    if type(dim) is not int or not -n <= dim < n:
+        raise Fallback
+    for a in arrays:
+        if a.shape != shape:
+            raise Fallback
+    return _arr(_stack_kernel(arrays, dim % n))
+
+
+def _m_new_zeros(a, *size):
+    """Tensor.new_zeros(size) of a floating array: zeros of its dtype."""
+    return np.zeros(_sizes(size), _float_array(a).dtype)
+
+
+def _m_scatter(a, dim, index, src):
+    """Tensor.scatter(dim, index, src) (scatter.src's kernel) into a floating array from one of its
+    dtype, at int64 indices in range (a negative one is torch's error there: the Tensor path)."""
+    n = max(_float_array(a).ndim, 1)
+    if type(dim) is not int or not -n <= dim < n or type(index) is not _ndarray or index.dtype != np.int64 \
+            or type(src) is not _ndarray or src.dtype != a.dtype or index.ndim != a.ndim or src.ndim != a.ndim \
+            or index.size and index.min() < 0:
+        raise Fallback
+    return _arr(_scatter_kernel(a, dim % n, index, src))
+
+
+def _m_flip(a, dims):
+    """Tensor.flip(dims) (the flip kernel: a copy) of a floating array."""
+    n = max(_float_array(a).ndim, 1)
+    dims = (dims,) if type(dims) is int else tuple(dims)
+    if not all(type(d) is int and -n <= d < n for d in dims) or len({d % n for d in dims}) != len(dims):
+        raise Fallback
+    return _arr(_flip_kernel(a, tuple(d % n for d in dims) if a.ndim else dims))
 
 
 def _build_scope():
