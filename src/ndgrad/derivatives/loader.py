@@ -9,8 +9,8 @@ no node for other inputs, as torch's CompositeImplicitAutograd ops). Formulas ar
 and their yaml line as their line, so an error inside a formula points at the table.
 """
 import ast
-import copy
 import hashlib
+import inspect
 import marshal
 import os
 import re
@@ -566,7 +566,7 @@ def helper_form(name, scope, _seen=()):
     fn = getattr(formulas, name[3:], None) if name.startswith("_f_") and name not in _seen else None
     if not isinstance(fn, types.FunctionType) or fn.__module__ != formulas.__name__ or name in _NO_HELPER_FORM:
         return False
-    func = copy.deepcopy(_helper_defs()[fn.__name__])   # (the rewrite changes the tree in place)
+    func = _helper_def(fn)
     rewrite = _ArrayRewrite([a.arg for a in func.args.args + func.args.kwonlyargs] + [
         n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)], ARRAY_BUILTINS)
     try:
@@ -584,17 +584,12 @@ def helper_form(name, scope, _seen=()):
 _NO_HELPER_FORM = set()
 
 
-def _helper_defs():
-    """formulas.py's top-level function definitions by name (parsed once)."""
-    global _HELPER_DEFS
-    if _HELPER_DEFS is None:
-        with open(formulas.__file__, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        _HELPER_DEFS = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    return _HELPER_DEFS
-
-
-_HELPER_DEFS = None
+def _helper_def(fn):
+    """The definition of formulas.py's function `fn`, parsed from its source alone, at its lines in the
+    file (nothing kept: a parsed module would be objects for every collection of the cyclic GC to walk)."""
+    tree = ast.parse(inspect.getsource(fn))
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    return tree.body[0]
 
 
 def _array_attributes(entry, diff_args):
