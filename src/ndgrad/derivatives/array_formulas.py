@@ -551,6 +551,47 @@ def _m_flip(a, dims):
     return _arr(_flip_kernel(a, tuple(d % n for d in dims) if a.ndim else dims))
 
 
+_index_put_kernel = _SPECS["_index_put_impl_"].kernel
+
+
+def _f__index_put_impl_op(input, indices, values, accumulate=False, unsafe=False):
+    """_index_put_impl_'s kernel (index_backward's accumulation into fresh zeros): floating arrays of
+    one dtype, the indices int64 or bool arrays or None (the kernel's other index dtypes: Fallback)."""
+    if type(indices) is not list and type(indices) is not tuple or type(accumulate) is not bool \
+            or type(values) is not _ndarray or values.dtype != _float_array(input).dtype:
+        raise Fallback
+    for a in indices:
+        if a is not None and (type(a) is not _ndarray or a.dtype != np.int64 and a.dtype != np.bool_):
+            raise Fallback
+    return _arr(_index_put_kernel(input, list(indices), values, accumulate, unsafe))
+
+
+def _m_is_complex(x):
+    """`x.is_complex()` of an array or a saved TensorMeta."""
+    if type(x) is _ndarray:
+        return x.dtype.kind == "c"
+    if type(x) is TensorMeta:
+        return x.is_complex()
+    raise Fallback
+
+
+def _a_real(x):
+    """`x.real` of a complex array (the view of its real parts)."""
+    if type(x) is not _ndarray or x.dtype.kind != "c":
+        raise Fallback
+    return x.real
+
+
+def _m_to(a, dtype):
+    """Tensor.to(dtype) of a floating array to a floating or complex dtype: the array itself for its own
+    dtype (as Tensor.to returns self), else the _to_copy kernel's cast."""
+    if type(dtype) is not _dtype.dtype or dtype.np.kind not in "fc":
+        raise Fallback
+    if _float_array(a).dtype == dtype.np:
+        return a
+    return a.astype(dtype.np)
+
+
 def _build_scope():
     scope = {"__name__": __name__, "__builtins__": builtins}   # (NumPy warnings from formulas: ndgrad's filter)
     # every op that is its glue's call of a kernel (not a view, not in place), as a function and as a

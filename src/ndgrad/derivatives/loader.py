@@ -761,13 +761,24 @@ class GeneratedNode(Node):
                     return None
                 values[i] = value.data
             elif kind is Tensor or kind in PLAIN_TYPES:   # (a module's weight: a Parameter)
-                if value._vc[0] != versions[i] or value._math_bits or value._detached_from is not None \
-                        or type(value._array) is not _ndarray:
+                if not _plain_saved(value, versions[i]):
                     return None
                 values[i] = value._array
+            elif kind is list and type(versions[i]) is list:   # Tensor?[] (index's indices), each as a Tensor above
+                for t, v in zip(value, versions[i]):
+                    if t is not None and not _plain_saved(t, v):
+                        return None
+                values[i] = [None if t is None else t._array for t in value]
             else:
                 return None
         return values
+
+
+def _plain_saved(t, version):
+    """Whether saved Tensor `t` reads as its NumPy array on the array path: unchanged since it was saved,
+    of a plain class, no lazy conj/neg view, not a detached alias."""
+    return (type(t) is Tensor or type(t) in PLAIN_TYPES) and t._vc[0] == version and not t._math_bits \
+        and t._detached_from is None and type(t._array) is _ndarray
 
 
 class NotImplementedNode(GeneratedNode):
