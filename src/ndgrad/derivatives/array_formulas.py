@@ -141,10 +141,13 @@ def _binary(name, pyop, swap, reflected=None):
             if not reflected or b.dtype.kind not in "fc" or ta is not float and ta is not int:
                 raise Fallback
             return _arr(reflected(b, a))
-        if ta in _NUMBER and tb in _NUMBER:
+        if ta in _PYTHON_VALUES and tb in _PYTHON_VALUES:   # (sizes: `(1,) * n`, `shape + (k,)`)
             return pyop(a, b)
         raise Fallback
     return run
+
+
+_PYTHON_VALUES = frozenset((int, float, bool, tuple, list))
 
 
 def _compare(pyop, name):
@@ -590,6 +593,20 @@ def _m_to(a, dtype):
     if _float_array(a).dtype == dtype.np:
         return a
     return a.astype(dtype.np)
+
+
+_embedding_dense_kernel = _SPECS["embedding_dense_backward"].kernel
+
+
+def _f_embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
+    """embedding's dense weight gradient (embedding_dense_backward's kernel, as formulas.embedding_backward
+    calls it); a sparse one (a COO tensor) is the Tensor path's."""
+    if sparse is not False or type(indices) is not _ndarray or indices.dtype != np.int64 and indices.dtype != np.int32:
+        raise Fallback
+    return _arr(_embedding_dense_kernel(_float_array(grad), indices, num_weights, padding_idx, scale_grad_by_freq))
+
+
+_m_conj = _f_conj   # (Tensor.conj(): the same values, a real array itself)
 
 
 def _build_scope():

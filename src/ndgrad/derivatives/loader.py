@@ -146,7 +146,7 @@ class _ArrayRewrite(ast.NodeTransformer):
     """A formula's expression for the array namespace (array_formulas.py): operators, method calls
     and calls of scope functions become calls of `_op_<Op>`, `_m_<method>`, `_f_<name>`, other
     attributes than shape and ndim `_a_<attr>`; builtins in `builtins` stay. Records the global
-    names the result reads; refuses (ValueError) what has no array form (comprehensions, lambdas...)."""
+    names the result reads; refuses (ValueError) what has no array form (lambdas, generators, sets...)."""
 
     def __init__(self, params, builtins):
         self.params, self.builtins, self.needed = set(params), builtins, set()
@@ -201,8 +201,13 @@ class _ArrayRewrite(ast.NodeTransformer):
             self.needed.add(node.id)
         return node
 
+    def visit_ListComp(self, node):   # its variables are its own, as parameters are (known before `elt` reads them)
+        for g in node.generators:
+            self.params.update(n.id for n in ast.walk(g.target) if isinstance(n, ast.Name))
+        return self.generic_visit(node)
+
     def generic_visit(self, node):
-        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
+        if isinstance(node, (ast.Lambda, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
                              ast.Dict, ast.Set, ast.JoinedStr)):
             raise ValueError(type(node).__name__)
         return super().generic_visit(node)
