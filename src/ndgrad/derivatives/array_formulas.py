@@ -6,7 +6,8 @@ against this namespace runs them on arrays, skipping the op glue (argument parsi
 wrapping) that the Tensor formulas pay per call. loader.py compiles each formula a second time
 with operators, method calls and function calls renamed (`a * b` -> `_op_Mult(a, b)`,
 `g.t()` -> `_m_t(g)`, `conj(x)` -> `_f_conj(x)`); an entry gets an array version only if every
-name it uses is defined here.
+name it uses is defined here. A formulas.py helper the formulas call (`pow_backward`...) is compiled
+the same way, on first need (loader.helper_form), unless a function here stands for it.
 
 Each function here computes exactly what the Tensor path computes (the same NumPy kernel on the
 same arrays, so the numbers are bitwise equal) and only where it can be sure of that: same-dtype
