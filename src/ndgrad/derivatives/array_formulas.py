@@ -153,13 +153,15 @@ _PYTHON_VALUES = frozenset((int, float, bool, tuple, list))
 
 def _compare(pyop, name):
     """`a <cmp> b`: of Python values, or as Tensor's operator compares a floating array with an array of
-    its dtype or a Python number (the op's kernel: a bool array, as the Tensor path's bool Tensor)."""
+    its dtype or a Python number (the op's kernel: a bool array, as the Tensor path's bool Tensor;
+    complex arrays only for == and !=, the others being torch's error there)."""
     kernel = _SPECS[name].kernel
+    kinds = "fc" if name in ("eq", "ne") else "f"
 
     def run(a, b):
         if type(a) is _ndarray:
-            if a.dtype.kind not in "fc" or not (type(b) is int or type(b) is float or type(b) is _ndarray
-                                                 and b.dtype == a.dtype):
+            if a.dtype.kind not in kinds or not (type(b) is int or type(b) is float or type(b) is _ndarray
+                                                  and b.dtype == a.dtype):
                 raise Fallback
             return _arr(kernel(a, b))
         if type(b) is _ndarray or hasattr(a, "_array") or hasattr(b, "_array"):

@@ -698,6 +698,8 @@ def _where_method(self, *args, **kwargs):
 
 # clamp: number bounds (ClampBackward1) or tensor bounds (ClampBackward0); either bound may be None
 def _clamp(input, min=None, max=None):
+    if _kind(input) == "c":   # (NumPy would order complex numbers lexicographically)
+        raise NotImplementedError("clamp is not supported for complex types")
     if min is not None:
         input = np.maximum(input, min)
     return input if max is None else np.minimum(input, max)
@@ -756,10 +758,18 @@ def clamp_(self, *args, **kwargs):
     return call_inplace(_clamp_ops[which].spec, (self, min, max))
 
 
-_clamp_min_scalar = pointwise("clamp_min", public=False, promote="same")(_named("clamp_min", np.maximum, 2))
-_clamp_min_tensor = pointwise("clamp_min.Tensor", public=False, promote="same")(_named("clamp_min", np.maximum, 2))
-_clamp_max_scalar = pointwise("clamp_max", public=False, promote="same")(_named("clamp_max", np.minimum, 2))
-_clamp_max_tensor = pointwise("clamp_max.Tensor", public=False, promote="same")(_named("clamp_max", np.minimum, 2))
+def _clamp_min(input, min):
+    return _clamp(input, min)
+
+
+def _clamp_max(input, max):
+    return _clamp(input, None, max)
+
+
+_clamp_min_scalar = pointwise("clamp_min", public=False, promote="same")(_clamp_min)
+_clamp_min_tensor = pointwise("clamp_min.Tensor", public=False, promote="same")(_clamp_min)
+_clamp_max_scalar = pointwise("clamp_max", public=False, promote="same")(_clamp_max)
+_clamp_max_tensor = pointwise("clamp_max.Tensor", public=False, promote="same")(_clamp_max)
 
 
 _clamp_min_args = Parser("clamp_min(Tensor input, Tensor min)", "clamp_min(Tensor input, Scalar min)")
