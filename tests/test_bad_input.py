@@ -377,6 +377,24 @@ NN = {
 for name, fn in NN.items():
     case(f"nn-{name}", lambda T: (), lambda T, fn=fn: fn(T, _F(T)))
 
+# ---- complex input where torch's CPU kernel has no complex version (NumPy would compute something)
+COMPLEX_REFUSED = {
+    "deg2rad": lambda T, z: T.deg2rad(z), "digamma": lambda T, z: T.digamma(z), "lgamma": lambda T, z: T.lgamma(z),
+    "logit": lambda T, z: T.logit(z), "i0": lambda T, z: T.i0(z), "signbit": lambda T, z: T.signbit(z),
+    "heaviside": lambda T, z: T.heaviside(z, z), "floor_divide": lambda T, z: T.floor_divide(z, z),
+    "copysign": lambda T, z: T.copysign(z, z), "nextafter": lambda T, z: T.nextafter(z, z),
+    "xlogy": lambda T, z: T.xlogy(z, z), "logaddexp2": lambda T, z: T.logaddexp2(z, z), "lt": lambda T, z: z < z,
+    "ge": lambda T, z: T.ge(z, 0.5), "relu": lambda T, z: T.relu(z), "relu_": lambda T, z: z.clone().relu_(),
+    "hardtanh": lambda T, z: _F(T).hardtanh(z), "relu6": lambda T, z: _F(T).relu6(z),
+    "argmax": lambda T, z: z.argmax(0), "nansum": lambda T, z: z.nansum(), "nanmean": lambda T, z: z.nanmean(),
+    "softmax": lambda T, z: T.softmax(z, 0), "log_softmax-dim0": lambda T, z: T.log_softmax(z.reshape(3, 1), 0),
+    "bincount": lambda T, z: T.bincount(z), "bincount-float": lambda T, z: T.bincount(z.real),
+    "unique": lambda T, z: T.unique(z), "unique-dim": lambda T, z: T.unique(z, dim=0),
+    "unique_consecutive": lambda T, z: T.unique_consecutive(z),
+}
+for name, fn in COMPLEX_REFUSED.items():
+    case(f"complex-{name}", lambda T: (T.tensor([1 + 2j, -0.5 + 0.1j, 3 - 1j]),), fn)
+
 
 # ---- the harness
 def _exc_names(e):

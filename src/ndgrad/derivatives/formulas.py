@@ -143,11 +143,19 @@ def pow_exponent_backward(grad, self, exponent, result):
     if _is_tensor(self):
         base = self.to(result.dtype) if complex_result and not self.is_complex() else self
         g = grad * conj(result * base.log())
-        return where((self == 0).logical_and(exponent >= 0), 0.0, g)
+        return where((self == 0).logical_and(_nonnegative(exponent)), 0.0, g)
     with np.errstate(all="ignore"):
         log_self = np.log(complex(self) if complex_result else self).item()   # nan for a negative real base
     g = grad * conj(result * log_self)
-    return where(exponent >= 0, 0.0, g) if self == 0 else g
+    return where(_nonnegative(exponent), 0.0, g) if self == 0 else g
+
+
+def _nonnegative(exponent):
+    """torch's test of an exponent where the base is 0: a complex one must be real and not negative
+    (complex numbers have no order)."""
+    if exponent.is_complex():
+        return (exponent.imag == 0).logical_and(exponent.real >= 0)
+    return exponent >= 0
 
 
 def tie_split(grad, tie, lost):

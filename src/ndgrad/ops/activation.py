@@ -57,6 +57,7 @@ def _inplace(entry, forward):
 # ---- relu and threshold -------------------------------------------------------------------
 @op("relu", method=True, inplace=True)
 def relu(input):
+    _no_complex_clamp(input)
     if input.dtype == np.bool_:
         raise RuntimeError("relu: Boolean inputs not supported for relu; cast to a numeric dtype first")
     return _relu_replay(input)
@@ -314,6 +315,7 @@ def _softplus_backward(grad_output, input, beta, threshold):
 
 
 def _hardtanh_forward(input, min_val=-1, max_val=1):
+    _no_complex_clamp(input)
     if min_val > max_val:
         raise RuntimeError(f"hardtanh: min_val ({min_val}) cannot be greater than max_val ({max_val})")
     return np.clip(input, min_val, max_val)
@@ -340,6 +342,17 @@ def _along(input, dim):
     return (input.reshape(1), 0) if input.ndim == 0 else (np.ascontiguousarray(input), axis)
 
 
+def _no_complex_clamp(input):
+    if input.dtype.kind == "c":   # (relu, hardtanh and relu6 are clamps in torch)
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+def _no_complex_softmax(name, input, dim):
+    if input.dtype.kind == "c":
+        kernel = f"{name}_lastdim_kernel_impl" if dim in (-1, input.ndim - 1) else f"{name}_kernel_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(input)}'")
+
+
 def _float_input(name, input):
     if input.dtype.kind not in "fc":
         raise NotImplementedError(f'"{name}" not implemented for \'{_type_name(input)}\'; pass dtype= '
@@ -353,6 +366,7 @@ def _softmax(input, dim, half_to_float):
 
 def _softmax_into(input, dim, half_to_float, out=None):
     _float_input("softmax", input)
+    _no_complex_softmax("softmax", input, dim)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
     # (out: a C-contiguous buffer of the result's shape and dtype, the input's own where a compiled tape
     # knows nothing else reads it: see _softmax_replay)
@@ -394,6 +408,7 @@ _softmax.__wrapped__.replay = _softmax_replay
 @op("_log_softmax")
 def _log_softmax(input, dim, half_to_float):
     _float_input("log_softmax", input)
+    _no_complex_softmax("log_softmax", input, dim)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
     shifted = x - x.max(axis, keepdims=True, initial=-np.inf)
     shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))

@@ -95,6 +95,14 @@ def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
     return forward
 
 
+def _refuse_complex(kernel, *operands):
+    """torch's error for an op whose CPU kernel has no complex version (NumPy would compute, or raise its
+    own ufunc TypeError): _refusing's check, for forwards that do more than call one function."""
+    for a in operands:
+        if is_array(a) and a.dtype.kind == "c":
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
+
+
 def _nonzero_divisor(input, other):
     """torch raises on integer division by zero (NumPy would give 0 and a warning)."""
     if _kind(input) in "biu" and _kind(other) in "biu" and np.any(np.equal(other, 0)):
@@ -267,6 +275,7 @@ _registry.METHODS.update(true_divide=_true_divide_method, true_divide_=true_divi
 
 @pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
 def floor_divide(input, other):
+    _refuse_complex("div_floor_cpu", input, other)
     _nonzero_divisor(input, other)
     return np.floor_divide(input, other)
 
@@ -528,10 +537,11 @@ def _logaddexp(a, b):
 
 
 logaddexp = _binary("logaddexp", _logaddexp, promote="float")
-logaddexp2 = _binary("logaddexp2", np.logaddexp2, promote="float")
+logaddexp2 = _binary("logaddexp2", _refusing("logaddexp2_cpu", "c", np.logaddexp2), promote="float")
 
-_copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_named("copysign", np.copysign, 2))
-_copysign_scalar = pointwise("copysign.Scalar", public=False, promote="float")(_named("copysign", np.copysign, 2))
+_copysign = _refusing("copysign_cpu", "c", np.copysign)
+_copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_named("copysign", _copysign, 2))
+_copysign_scalar = pointwise("copysign.Scalar", public=False, promote="float")(_named("copysign", _copysign, 2))
 
 
 _copysign_args = Parser("copysign(Tensor input, Tensor other)", "copysign(Tensor input, Scalar other)")
@@ -861,10 +871,10 @@ sigmoid = _unary("sigmoid", _sigmoid)
 erf = _unary("erf", _refusing("erf_vml_cpu", "c", lambda x: special().erf(x)))
 erfc = _unary("erfc", _refusing("erfc_vml_cpu", "c", lambda x: special().erfc(x)))
 erfinv = _unary("erfinv", _refusing("erfinv_vml_cpu", "c", lambda x: special().erfinv(x)))
-lgamma = _unary("lgamma", lambda x: special().gammaln(x))
-digamma = _unary("digamma", lambda x: special().psi(x))
-deg2rad = _unary("deg2rad", np.deg2rad)
-rad2deg = _unary("rad2deg", np.rad2deg)
+lgamma = _unary("lgamma", _refusing("lgamma_vml_cpu", "c", lambda x: special().gammaln(x)))
+digamma = _unary("digamma", _refusing("digamma", "c", lambda x: special().psi(x)))
+deg2rad = _unary("deg2rad", _refusing("", "c", np.deg2rad, RuntimeError, "deg2rad is not supported for complex tensors."))
+rad2deg = _unary("rad2deg", _refusing("", "c", np.rad2deg, RuntimeError, "rad2deg is not supported for complex tensors."))
 sinc = _unary("sinc", np.sinc)
 floor = _unary("floor", _refusing("floor_vml_cpu", "b", _refusing("", "c", _integers_unchanged(np.floor), message=
                "floor is not supported for complex inputs")), promote=None)
@@ -1022,12 +1032,14 @@ def logit(input, eps=None):
         >>> torch.logit(torch.tensor([0.0, 1.0]), eps=1e-6)
         tensor([-13.8155,  13.8023])
     """
+    _refuse_complex("logit_cpu", input)
     if eps is not None:
         input = np.clip(input, eps, 1 - eps)
     return np.log(input / (1 - input))
 
 
 def _xlogy(input, other):
+    _refuse_complex("xlogy_cpu", input, other)
     # scipy's xlogy computes a Python-number operand in float64: it takes the tensor's dtype instead
     if not is_array(other):
         other = namespace(input).asarray(other, dtype=input.dtype)
@@ -1129,6 +1141,7 @@ def ldexp(input, other):
 
 @pointwise("nextafter", method=True, inplace=True, promote="same")
 def nextafter(input, other):
+    _refuse_complex("nextafter_cpu", input, other)
     return np.nextafter(input, other)
 
 
@@ -1149,6 +1162,8 @@ def heaviside(input, values):
         >>> torch.heaviside(torch.tensor([-1.5, 0.0, 2.0]), torch.tensor([0.5]))
         tensor([0.0000, 0.5000, 1.0000])
     """
+    if input.dtype.kind == "c" or np.asarray(values).dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input.dtype != np.asarray(values).dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
     return np.heaviside(input, values).astype(input.dtype)
@@ -1290,10 +1305,10 @@ def _comparison(name, ufunc):
 
 eq = _comparison("eq", np.equal)
 ne = _comparison("ne", np.not_equal)
-lt = _comparison("lt", np.less)
-le = _comparison("le", np.less_equal)
-gt = _comparison("gt", np.greater)
-ge = _comparison("ge", np.greater_equal)
+lt = _comparison("lt", _refusing("lt_cpu", "c", np.less))   # (complex numbers have no order)
+le = _comparison("le", _refusing("le_cpu", "c", np.less_equal))
+gt = _comparison("gt", _refusing("gt_cpu", "c", np.greater))
+ge = _comparison("ge", _refusing("ge_cpu", "c", np.greater_equal))
 
 
 def _logical(name, ufunc):
@@ -1337,7 +1352,8 @@ isinf = _unary("isinf", np.isinf, promote=None, inplace=False)
 isfinite = _unary("isfinite", np.isfinite, promote=None, inplace=False)
 isposinf = _unary("isposinf", np.isposinf, promote=None, inplace=False)
 isneginf = _unary("isneginf", np.isneginf, promote=None, inplace=False)
-signbit = _unary("signbit", np.signbit, promote=None, inplace=False)
+signbit = _unary("signbit", _refusing("", "c", np.signbit, message="signbit is not implemented for complex tensors."),
+                 promote=None, inplace=False)
 
 
 @pointwise("isclose", method=True)

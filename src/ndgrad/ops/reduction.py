@@ -204,6 +204,8 @@ def sum(*args, **kwargs):
 
 @op("nansum", method=True)
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    if input.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     return np.nansum(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
 
 
@@ -675,7 +677,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 def _arg_extreme(name, index_fn, input, dim, keepdim):
-    _real_only(name, input)
+    if input.dtype.kind == "c":
+        raise RuntimeError(f"{name}(): does not support complex input")
     if input.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input; convert it first, e.g. input.int()")
     if dim is None:   # the index into the flattened input
@@ -1076,6 +1079,9 @@ def cummin(input, dim):
 def _distinct(a, dim, consecutive):
     """(values, inverse, counts): the distinct elements of a (slices along dim, when given), sorted,
     or its runs of equal neighbours when consecutive. NaNs are all distinct, as in torch."""
+    if a.dtype.kind == "c":   # (torch's kernels order their elements: none for complex numbers)
+        kernel = "unique" if dim is None or consecutive else "unique_dim"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
     moved = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
     rows = moved.reshape(len(moved), math.prod(moved.shape[1:]))
     n = len(rows)
@@ -1615,6 +1621,8 @@ def histc(input, bins=100, min=0, max=0):
 
 @op("bincount", method=True)
 def bincount(input, weights=None, minlength=0):
+    if input.dtype.kind in "fc":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_type_word(input.dtype)}'")
     if input.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if input.size and input.min() < 0:

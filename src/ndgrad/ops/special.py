@@ -15,7 +15,7 @@ from ._schema import Parser
 from .._dtype import type_word
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
-from .pointwise import _named, _unary, pointwise
+from .pointwise import _named, _refusing, _unary, pointwise
 from .random import _gamma_sample
 from .._random import generator as _generator
 from .reduction import _vector_norm
@@ -27,7 +27,7 @@ def _special(name, fn):
     return pointwise(f"special_{name}", public=f"_special_{name}", promote="float")(_named(name, fn))
 
 
-i0 = _unary("i0", lambda x: special().i0(x))
+i0 = _unary("i0", _refusing("i0_vml_cpu", "c", lambda x: special().i0(x)))
 _special_i0e = _special("i0e", lambda x: special().i0e(x))
 _special_i1 = _special("i1", lambda x: special().i1(x))
 _special_i1e = _special("i1e", lambda x: special().i1e(x))
