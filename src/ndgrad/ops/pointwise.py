@@ -89,17 +89,21 @@ def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
     the dtype (NumPy would compute something torch does not, or raise its own ufunc TypeError)."""
     def forward(*operands):
         for a in operands:
-            if is_array(a) and a.dtype.kind in kinds:
+            t = type(a)   # (Python numbers first: is_array asks every backend about them)
+            if (t is np.ndarray or t not in _SCALARS and is_array(a)) and a.dtype.kind in kinds:
                 raise exc(message or f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
         return fn(*operands)
     return forward
+
+
+_SCALARS = frozenset((int, float, bool, complex))
 
 
 def _refuse_complex(kernel, *operands):
     """torch's error for an op whose CPU kernel has no complex version (NumPy would compute, or raise its
     own ufunc TypeError): _refusing's check, for forwards that do more than call one function."""
     for a in operands:
-        if is_array(a) and a.dtype.kind == "c":
+        if type(a) not in _SCALARS and is_array(a) and a.dtype.kind == "c":
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
 
 
