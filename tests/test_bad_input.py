@@ -395,6 +395,43 @@ COMPLEX_REFUSED = {
 for name, fn in COMPLEX_REFUSED.items():
     case(f"complex-{name}", lambda T: (T.tensor([1 + 2j, -0.5 + 0.1j, 3 - 1j]),), fn)
 
+# ---- integer, bool and half input: torch's kernel refuses it, or keeps the dtype (SciPy would not)
+DTYPE_KERNELS = {
+    "int-logaddexp": (lambda T: T.tensor([3, -1, 2]), lambda T, x: T.logaddexp(x, x)),
+    "int-logaddexp-float": (lambda T: T.tensor([3, -1, 2]), lambda T, x: T.logaddexp(x, x * 0.5)),
+    "int-logaddexp2": (lambda T: T.tensor([3, -1, 2]), lambda T, x: T.logaddexp2(x, x)),
+    "int-nextafter": (lambda T: T.tensor([3, -1, 2]), lambda T, x: T.nextafter(x, x)),
+    "int-hardtanh": (lambda T: T.tensor([3, -1, 2]), lambda T, x: _F(T).hardtanh(x, -1.5, 1.5)),
+    "int-relu6": (lambda T: T.tensor([3, -1, 9]), lambda T, x: _F(T).relu6(x)),
+    "int-logcumsumexp": (lambda T: T.tensor([3, -1, 2]), lambda T, x: x.logcumsumexp(0)),
+    "bool-hardtanh": (lambda T: T.tensor([True, False]), lambda T, x: _F(T).hardtanh(x)),
+    "bool-fmod": (lambda T: T.tensor([True, False]), lambda T, x: T.fmod(x, x)),
+    "bool-remainder": (lambda T: T.tensor([True, False]), lambda T, x: x % x),
+    "bool-floor_divide": (lambda T: T.tensor([True, False]), lambda T, x: x // x),
+    "bool-fmod-int": (lambda T: T.tensor([True, False]), lambda T, x: T.fmod(x, 1)),
+    "bool-gcd": (lambda T: T.tensor([True, False]), lambda T, x: T.gcd(x, x)),
+    "bool-topk": (lambda T: T.tensor([True, False]), lambda T, x: x.topk(1)),
+    "bool-kthvalue": (lambda T: T.tensor([True, False]), lambda T, x: x.kthvalue(1)),
+    "bool-trace": (lambda T: T.tensor([[True, False]]), lambda T, x: x.trace()),
+    "bool-bincount": (lambda T: T.tensor([True, False]), lambda T, x: T.bincount(x)),
+    "bool-cross": (lambda T: T.tensor([True, False, True]), lambda T, x: T.cross(x, x, dim=0)),
+    "bool-trapezoid": (lambda T: T.tensor([True, False]), lambda T, x: T.trapezoid(x)),
+    "bool-cumulative_trapezoid": (lambda T: T.tensor([True, False]), lambda T, x: T.cumulative_trapezoid(x)),
+    "half-erf": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.erf(x)),
+    "half-lgamma": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.lgamma(x)),
+    "half-sigmoid": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.sigmoid(x)),
+    "half-xlogy": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.xlogy(x, x)),
+    "half-i1": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.special.i1(x)),
+    "half-erfcx": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.special.erfcx(x)),
+    "half-bessel_j0": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.special.bessel_j0(x)),
+    "half-zeta": (lambda T: T.tensor([1.5, 2.5], dtype=T.float16), lambda T, x: T.special.zeta(x, x)),
+    "half-hermite": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16),
+                     lambda T, x: T.special.hermite_polynomial_h(x, x)),
+    "half-polar": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: T.polar(x, x)),
+}
+for name, (make, fn) in DTYPE_KERNELS.items():
+    case(f"dtype-{name}", lambda T, make=make: (make(T),), fn)
+
 
 # ---- the harness
 def _exc_names(e):

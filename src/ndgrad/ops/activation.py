@@ -316,6 +316,10 @@ def _softplus_backward(grad_output, input, beta, threshold):
 
 def _hardtanh_forward(input, min_val=-1, max_val=1):
     _no_complex_clamp(input)
+    if input.dtype == np.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if input.dtype.kind in "iu":   # torch clamps integers to the bounds made integers (truncated)
+        min_val, max_val = int(min_val), int(max_val)
     if min_val > max_val:
         raise RuntimeError(f"hardtanh: min_val ({min_val}) cannot be greater than max_val ({max_val})")
     return np.clip(input, min_val, max_val)

@@ -673,6 +673,8 @@ def linalg_cross(input, other, *, dim=-1):
     ndim = max(input.ndim, 1)
     if not -ndim <= dim < ndim:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got {dim})")
+    if input.dtype == np.bool_:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     if input.shape[dim] != 3 or other.shape[dim] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
                            f"{other.shape[dim]}")
@@ -687,6 +689,8 @@ def linalg_cross(input, other, *, dim=-1):
 
 @op("trace", method=True)
 def trace(input):
+    if input.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     out_dtype = np.int64 if input.dtype.kind in "biu" else input.dtype

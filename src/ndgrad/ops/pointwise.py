@@ -99,17 +99,39 @@ def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
 _SCALARS = frozenset((int, float, bool, complex))
 
 
-def _refuse_complex(kernel, *operands):
-    """torch's error for an op whose CPU kernel has no complex version (NumPy would compute, or raise its
-    own ufunc TypeError): _refusing's check, for forwards that do more than call one function."""
+def _half_in_float(fn):
+    """fn (a SciPy function: it computes float16 in float32 or float64 and returns that dtype) on
+    float16 arrays as torch's half kernels compute: in float32, rounded to float16 once."""
+    def forward(*operands):
+        if not any(type(a) is np.ndarray and a.dtype == np.float16 for a in operands):
+            return fn(*operands)
+        return np.asarray(fn(*(a.astype(np.float32) if type(a) is np.ndarray and a.dtype == np.float16 else a
+                               for a in operands))).astype(np.float16)
+    return forward
+
+
+def _refusing_half(kernel, fn):
+    """fn, refusing float16 arrays as torch's kernels without a half version do (SciPy would compute)."""
+    def forward(*operands):
+        for a in operands:
+            if type(a) is np.ndarray and a.dtype == np.float16:
+                raise NotImplementedError(f"\"{kernel}\" not implemented for 'Half'")
+        return fn(*operands)
+    return forward
+
+
+def _refuse_kinds(kernel, kinds, *operands):
+    """torch's error for an op whose CPU kernel has no version for these dtype kinds (NumPy would compute,
+    or raise its own ufunc TypeError): _refusing's check, for forwards that do more than call one function."""
     for a in operands:
-        if type(a) not in _SCALARS and is_array(a) and a.dtype.kind == "c":
+        if type(a) not in _SCALARS and is_array(a) and a.dtype.kind in kinds:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
 
 
 def _nonzero_divisor(input, other):
-    """torch raises on integer division by zero (NumPy would give 0 and a warning)."""
-    if _kind(input) in "biu" and _kind(other) in "biu" and np.any(np.equal(other, 0)):
+    """torch raises on integer division by zero (NumPy would give 0 and a warning); bool operands are
+    refused by the kernels first (torch has none for bool)."""
+    if _kind(input) in "iu" and _kind(other) in "iu" and np.any(np.equal(other, 0)):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -279,7 +301,7 @@ _registry.METHODS.update(true_divide=_true_divide_method, true_divide_=true_divi
 
 @pointwise("floor_divide", method=True, inplace=True, promote="same", operands=(0, 1))
 def floor_divide(input, other):
-    _refuse_complex("div_floor_cpu", input, other)
+    _refuse_kinds("div_floor_cpu", "bc", input, other)
     _nonzero_divisor(input, other)
     return np.floor_divide(input, other)
 
@@ -540,8 +562,10 @@ def _logaddexp(a, b):
     return m + np.log(np.exp(a - m) + np.exp(b - m))
 
 
-logaddexp = _binary("logaddexp", _logaddexp, promote="float")
-logaddexp2 = _binary("logaddexp2", _refusing("logaddexp2_cpu", "c", np.logaddexp2), promote="float")
+# (integer operands are refused, not made float: torch has no integer kernel; an integer and a float
+# tensor promote to the float first)
+logaddexp = _binary("logaddexp", _refusing("logaddexp_cpu", "biu", _logaddexp))
+logaddexp2 = _binary("logaddexp2", _refusing("logaddexp2_cpu", "biuc", np.logaddexp2))
 
 _copysign = _refusing("copysign_cpu", "c", np.copysign)
 _copysign_tensor = pointwise("copysign.Tensor", public=False, promote="float")(_named("copysign", _copysign, 2))
@@ -863,6 +887,8 @@ def _sigmoid(x):
     # in float64 both match in 97%, and the formula (in place) is twice as fast (an LSTM cell's gates)
     if x.dtype.kind == "c":
         return 1 / (1 + np.exp(-x))
+    if x.dtype == np.float16:   # (expit would return float32)
+        return special().expit(x.astype(np.float32)).astype(np.float16)
     if x.dtype != np.float64 or type(x) is not np.ndarray:
         return special().expit(x)
     t = np.negative(x, out=np.empty(x.shape, x.dtype))   # (an array for a 0-d x too)
@@ -872,11 +898,11 @@ def _sigmoid(x):
 
 
 sigmoid = _unary("sigmoid", _sigmoid)
-erf = _unary("erf", _refusing("erf_vml_cpu", "c", lambda x: special().erf(x)))
-erfc = _unary("erfc", _refusing("erfc_vml_cpu", "c", lambda x: special().erfc(x)))
-erfinv = _unary("erfinv", _refusing("erfinv_vml_cpu", "c", lambda x: special().erfinv(x)))
-lgamma = _unary("lgamma", _refusing("lgamma_vml_cpu", "c", lambda x: special().gammaln(x)))
-digamma = _unary("digamma", _refusing("digamma", "c", lambda x: special().psi(x)))
+erf = _unary("erf", _refusing("erf_vml_cpu", "c", _half_in_float(lambda x: special().erf(x))))
+erfc = _unary("erfc", _refusing("erfc_vml_cpu", "c", _half_in_float(lambda x: special().erfc(x))))
+erfinv = _unary("erfinv", _refusing("erfinv_vml_cpu", "c", _half_in_float(lambda x: special().erfinv(x))))
+lgamma = _unary("lgamma", _refusing("lgamma_vml_cpu", "c", _half_in_float(lambda x: special().gammaln(x))))
+digamma = _unary("digamma", _refusing("digamma", "c", _half_in_float(lambda x: special().psi(x))))
 deg2rad = _unary("deg2rad", _refusing("", "c", np.deg2rad, RuntimeError, "deg2rad is not supported for complex tensors."))
 rad2deg = _unary("rad2deg", _refusing("", "c", np.rad2deg, RuntimeError, "rad2deg is not supported for complex tensors."))
 sinc = _unary("sinc", np.sinc)
@@ -1036,20 +1062,20 @@ def logit(input, eps=None):
         >>> torch.logit(torch.tensor([0.0, 1.0]), eps=1e-6)
         tensor([-13.8155,  13.8023])
     """
-    _refuse_complex("logit_cpu", input)
+    _refuse_kinds("logit_cpu", "c", input)
     if eps is not None:
         input = np.clip(input, eps, 1 - eps)
     return np.log(input / (1 - input))
 
 
 def _xlogy(input, other):
-    _refuse_complex("xlogy_cpu", input, other)
+    _refuse_kinds("xlogy_cpu", "c", input, other)
     # scipy's xlogy computes a Python-number operand in float64: it takes the tensor's dtype instead
     if not is_array(other):
         other = namespace(input).asarray(other, dtype=input.dtype)
     elif not is_array(input):
         input = namespace(other).asarray(input, dtype=other.dtype)
-    return special().xlogy(input, other)
+    return _half_in_float(special().xlogy)(input, other)
 
 
 _xlogy_tensor = pointwise("xlogy.Tensor", public=False, promote="float")(_xlogy)
@@ -1145,7 +1171,7 @@ def ldexp(input, other):
 
 @pointwise("nextafter", method=True, inplace=True, promote="same")
 def nextafter(input, other):
-    _refuse_complex("nextafter_cpu", input, other)
+    _refuse_kinds("nextafter_cpu", "biuc", input, other)
     return np.nextafter(input, other)
 
 
@@ -1333,10 +1359,10 @@ logical_xor = _logical("logical_xor", np.logical_xor)
 logical_not = _unary("logical_not", np.logical_not, promote=None)
 
 
-def _bitwise(name, ufunc, kernel=None, nargs=2):
+def _bitwise(name, ufunc, kernel=None, nargs=2, kinds="biu"):
     def checked(*operands):
         for a in operands:
-            if _kind(a) not in "biu":
+            if _kind(a) not in kinds:
                 raise NotImplementedError(f"\"{kernel or name}_cpu\" not implemented for "
                                           f"'{_type_word(np.asarray(a).dtype)}'")
         return ufunc(*operands)
@@ -1505,7 +1531,10 @@ for _name in ("neg negative reciprocal clamp clip clamp_min clamp_max exp exp2 e
 _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 
 
-def _check_float_pair(a, b):
+def _check_float_pair(a, b, name):
+    if a.dtype == b.dtype == np.float16:   # torch: complex32 from complex(), which ndgrad has not; polar refuses
+        raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'" if name == "polar" else
+                                  "complex: ndgrad has no complex32 (ComplexHalf) dtype")
     if a.dtype not in _COMPLEX_OF or b.dtype not in _COMPLEX_OF:
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
                            f"{_type_word(a.dtype)} and {_type_word(b.dtype)}")
@@ -1530,7 +1559,7 @@ def complex(real, imag):
         >>> torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([3.0, -4.0]))
         tensor([1.+3.j, 2.-4.j])
     """
-    _check_float_pair(real, imag)
+    _check_float_pair(real, imag, "complex")
     out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
     out.real, out.imag = real, imag
     return out
@@ -1553,7 +1582,7 @@ def polar(abs, angle):
         >>> torch.polar(torch.tensor([2.0]), torch.tensor([0.0]))
         tensor([2.+0.j])
     """
-    _check_float_pair(abs, angle)
+    _check_float_pair(abs, angle, "polar")
     return complex.spec.forward(abs * np.cos(angle), abs * np.sin(angle))
 
 
@@ -1752,8 +1781,8 @@ _register_foreach()
 
 
 # ---- api: integer gcd / lcm (torch's kernels take integer dtypes only, as the bitwise ops do)
-gcd = _bitwise("gcd", np.gcd)
-lcm = _bitwise("lcm", np.lcm)
+gcd = _bitwise("gcd", np.gcd, kinds="iu")
+lcm = _bitwise("lcm", np.lcm, kinds="iu")
 
 
 @register("isreal", method=True)

@@ -26,7 +26,7 @@ from ..backends import namespace
 from . import _registry
 from ._registry import autocast_as, op, register
 from ._schema import Parser
-from .._dtype import type_word as _type_word
+from .._dtype import bool_, type_word as _type_word
 from .._sparse_array import SparseArray, unsupported
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.forward_ad import tangent_of
@@ -648,6 +648,8 @@ def _kthvalue(input, k, dim=-1, keepdim=False):
     if not 1 <= k <= (input.shape[d] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     _real_only("kthvalue", input)
+    if input.dtype == np.bool_:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
 
     def kth_index(x, axis):
         return np.take(np.argpartition(x, k - 1, axis=axis), [k - 1], axis=axis)   # nans sort last
@@ -1011,7 +1013,7 @@ def logcumsumexp(input, dim):
     if input.dtype.kind == "c":
         return _complex_logcumsumexp(input, _wrap_dim(operator.index(dim), input.ndim))
     if input.dtype.kind != "f":
-        raise RuntimeError(f"logcumsumexp(): not implemented for {_type_word(input.dtype)} tensors in ndgrad")
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{_type_word(input.dtype)}'")
     return _cumulative(np.logaddexp.accumulate, input, dim, None)
 
 
@@ -1271,6 +1273,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 @op("topk", public=False)
 def _topk(input, k, dim=-1, largest=True, sorted=True):
+    if input.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     size = input.shape[_wrap_dim(dim, input.ndim)] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
@@ -1355,6 +1359,11 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
+def _no_bool_samples(name, y):
+    if y.dtype == bool_:
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+
+
 def _trapezoid_parts(y, dim):
     dim = _wrap_dim(dim, y.ndim)
     m = y.shape[dim]
@@ -1394,6 +1403,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     """
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments")
+    _no_bool_samples("trapezoid", y)
     if isinstance(x, (int, float)):
         x, dx = None, x
     dim, m, pairs = _trapezoid_parts(y, dim)
@@ -1430,6 +1440,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]), dx=0.5)
         tensor([0.7500, 2.0000])
     """
+    _no_bool_samples("cumulative_trapezoid", y)
     if isinstance(x, (int, float)):
         x, dx = None, x
     dim, m, pairs = _trapezoid_parts(y, dim)
@@ -1621,7 +1632,7 @@ def histc(input, bins=100, min=0, max=0):
 
 @op("bincount", method=True)
 def bincount(input, weights=None, minlength=0):
-    if input.dtype.kind in "fc":
+    if input.dtype.kind in "fcb":
         raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_type_word(input.dtype)}'")
     if input.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")

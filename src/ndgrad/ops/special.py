@@ -15,26 +15,28 @@ from ._schema import Parser
 from .._dtype import type_word
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
-from .pointwise import _named, _refusing, _unary, pointwise
+from .pointwise import _half_in_float, _named, _refusing, _refusing_half, _unary, pointwise
 from .random import _gamma_sample
 from .._random import generator as _generator
 from .reduction import _vector_norm
 
 
 # ---- pointwise special functions --------------------------------------------------------------
-def _special(name, fn):
-    """ATen's `special_<name>`: a one-input float op, public as ndgrad._special_<name>."""
+def _special(name, fn, half=True):
+    """ATen's `special_<name>`: a one-input float op, public as ndgrad._special_<name>; float16 computed
+    in float32 as torch's half kernels, or refused where torch's kernel has no half version."""
+    fn = _half_in_float(fn) if half else _refusing_half(f"{name}_cpu", fn)
     return pointwise(f"special_{name}", public=f"_special_{name}", promote="float")(_named(name, fn))
 
 
-i0 = _unary("i0", _refusing("i0_vml_cpu", "c", lambda x: special().i0(x)))
+i0 = _unary("i0", _refusing("i0_vml_cpu", "c", _half_in_float(lambda x: special().i0(x))))
 _special_i0e = _special("i0e", lambda x: special().i0e(x))
 _special_i1 = _special("i1", lambda x: special().i1(x))
 _special_i1e = _special("i1e", lambda x: special().i1e(x))
-_special_erfcx = _special("erfcx", lambda x: special().erfcx(x))
+_special_erfcx = _special("erfcx", lambda x: special().erfcx(x), half=False)
 _special_entr = _special("entr", lambda x: special().entr(x))
-_special_ndtri = _special("ndtri", lambda x: special().ndtri(x))
-_special_log_ndtr = _special("log_ndtr", lambda x: special().log_ndtr(x))
+_special_ndtri = _special("ndtri", lambda x: special().ndtri(x), half=False)
+_special_log_ndtr = _special("log_ndtr", lambda x: special().log_ndtr(x), half=False)
 
 
 def _array_dtype(*args):
@@ -66,13 +68,13 @@ def _binary(name, fn):
 
 
 xlog1py = _binary("xlog1py", lambda x, y: special().xlog1py(x, y))
-zeta = _binary("zeta", lambda x, q: special().zeta(x, q))
+zeta = _binary("zeta", _refusing_half("zeta_cpu", lambda x, q: special().zeta(x, q)))
 
 
 # Bessel functions and orthogonal polynomials: torch gives them no derivative (their outputs do
 # not require grad); their entries say so with output_differentiability: [False].
-def _no_grad_special(name, fn):
-    return pointwise(f"special_{name}", public=False, promote="float")(_named(name, fn))
+def _no_grad_special(name, fn):   # (torch's kernels for these have no half version)
+    return pointwise(f"special_{name}", public=False, promote="float")(_named(name, _refusing_half(f"{name}_cpu", fn)))
 
 
 airy_ai = _no_grad_special("airy_ai", lambda x: special().airy(x)[0])
@@ -122,7 +124,10 @@ _POLYNOMIALS = {
 
 def _polynomial(name, evaluate):
     """The degree-n polynomial at input (n truncated to an integer; 0 for negative n)."""
+    refuse_half = _refusing_half(f"{name}_cpu", lambda *operands: None)
+
     def forward(input, n):
+        refuse_half(input, n)
         degree = np.trunc(n).astype(np.int64)
         value = evaluate(np.maximum(degree, 0), np.asarray(input, dtype=np.float64))
         return np.where(degree < 0, 0.0, value).astype(_array_dtype(input, n))
