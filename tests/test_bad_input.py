@@ -432,6 +432,32 @@ DTYPE_KERNELS = {
 for name, (make, fn) in DTYPE_KERNELS.items():
     case(f"dtype-{name}", lambda T, make=make: (make(T),), fn)
 
+# ---- nn.functional on integer, complex and half input (ops/_kinds.py: torch's floating-point kernels)
+_FN_INPUTS = {"int": lambda T: T.tensor([[1, -2, 3, 0]]),
+              "complex": lambda T: T.tensor([[1 + 1j, -2j, 3, 0.5]], dtype=T.complex64)}
+_FNS = {
+    "gelu": lambda F, x: F.gelu(x), "silu": lambda F, x: F.silu(x), "mish": lambda F, x: F.mish(x),
+    "elu": lambda F, x: F.elu(x), "selu": lambda F, x: F.selu(x), "celu": lambda F, x: F.celu(x),
+    "leaky_relu": lambda F, x: F.leaky_relu(x), "softplus": lambda F, x: F.softplus(x),
+    "hardswish": lambda F, x: F.hardswish(x), "hardsigmoid": lambda F, x: F.hardsigmoid(x),
+    "logsigmoid": lambda F, x: F.logsigmoid(x), "glu": lambda F, x: F.glu(x, 1), "threshold": lambda F, x: F.threshold(x, 0.1, 20),
+    "hardshrink": lambda F, x: F.hardshrink(x), "softshrink": lambda F, x: F.softshrink(x),
+    "rrelu": lambda F, x: F.rrelu(x, training=False), "layer_norm": lambda F, x: F.layer_norm(x, (4,)),
+    "mse": lambda F, x: F.mse_loss(x, x), "smooth_l1": lambda F, x: F.smooth_l1_loss(x, x),
+    "huber": lambda F, x: F.huber_loss(x, x), "bce_logits": lambda F, x: F.binary_cross_entropy_with_logits(x, x),
+    "kl_div": lambda F, x: F.kl_div(x, x, reduction="batchmean"), "cosine_similarity": lambda F, x: F.cosine_similarity(x, x),
+    "pdist": lambda F, x: F.pdist(x.reshape(2, 2)), "avg_pool1d": lambda F, x: F.avg_pool1d(x.unsqueeze(0), 2),
+    "max_pool1d": lambda F, x: F.max_pool1d(x.unsqueeze(0), 2), "interpolate": lambda F, x: F.interpolate(x.unsqueeze(0), scale_factor=2),
+    "group_norm": lambda F, x: F.group_norm(x.unsqueeze(0), 1), "batch_norm": lambda F, x: F.batch_norm(x.reshape(2, 2), None, None, training=True),
+}
+for kind, make in _FN_INPUTS.items():
+    for name, fn in _FNS.items():
+        case(f"fn-{kind}-{name}", lambda T, make=make: (make(T),), lambda T, x, fn=fn: fn(_F(T), x))
+# half: the result's dtype (its values may differ from torch's by an ulp of float16)
+for name in ("gelu", "pdist", "max_pool1d", "elu", "softplus", "mse"):
+    case(f"fn-half-{name}-dtype", lambda T: (T.tensor([[0.5, -0.25, 0.75, 1.5]], dtype=T.float16),),
+         lambda T, x, fn=_FNS[name]: fn(_F(T), x).dtype)
+
 
 # ---- the harness
 def _exc_names(e):

@@ -26,7 +26,7 @@ from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
 from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Size, Tensor, apply_bits
 from ._schema import ArgumentError
-from . import _unsigned
+from . import _kinds, _unsigned
 from ._torch_function import _FAST_SETS, _NO_OVERRIDE, _NOT_OVERRIDING, _modes as _function_modes, \
     dispatch as _dispatch_torch_function
 from ..autograd import graph as _graph, record
@@ -651,7 +651,7 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
     where `rule.first` is true (the result's shape is then found with a 0-d self).
     """
     def deco(fn):
-        spec = OpSpec(name, _positional(fn), promote, view, operands, broadcast, flips)
+        spec = OpSpec(name, _positional(_kinds.checked(name, fn)), promote, view, operands, broadcast, flips)
         if inplace is not True:
             spec.inplace_shape = inplace or None
         SPECS.append(spec)

@@ -266,7 +266,13 @@ def _gelu(input, *, approximate="none"):
         return _gelu_tanh(input)
     if approximate != "none":
         raise RuntimeError(f"gelu: approximate argument must be either none or tanh, got {approximate!r}")
-    return 0.5 * input * (1 + _erf(input * _SQRT_HALF))
+    return _gelu_erf(input)
+
+
+def _gelu_erf(x):
+    if x.dtype == np.float16:   # in float32, rounded once (SciPy's erf would return float64)
+        return _gelu_erf(x.astype(np.float32)).astype(np.float16)
+    return 0.5 * x * (1 + _erf(x * _SQRT_HALF))
 
 
 @op("gelu_backward", public="_gelu_backward")

@@ -130,6 +130,8 @@ def pdist(input, p=2):
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     if not input.is_floating_point():
         raise RuntimeError("pdist only supports floating-point dtypes")
+    if input.dtype.itemsize == 2 and input.dtype.title == "Half":
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     return _pdist_forward(input.contiguous(), p)

@@ -434,6 +434,11 @@ def _reduce_t(losses, red):
 
 @autocast_as("kl_div")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    for t in (input, target):
+        if t.is_complex():
+            raise RuntimeError("kl_div: Complex inputs not supported.")
+        if not t.is_floating_point():
+            raise RuntimeError("kl_div: Integral inputs not supported.")
     red = "mean" if reduction == "batchmean" else reduction
     red = _reduction(red, size_average, reduce)
     losses = target.exp() * (target - input) if log_target else pointwise.xlogy(target, target) - target * input

@@ -556,6 +556,8 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                             return_indices=False):
     if input.ndim not in (2, 3):
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D input, but got {list(input.shape)}")
+    if input.dtype.is_complex or not input.dtype.is_floating_point:   # (max_pool2d takes integers)
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{input.dtype.title}'")
     k = _one(kernel_size)
     s = k if stride is None or not isinstance(stride, int) and len(stride) == 0 else _one(stride)
     return _via_2d(input, lambda x: _max_pool2d_with_indices(x, k, s, (0, _one(padding)[1]),

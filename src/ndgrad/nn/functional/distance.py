@@ -66,6 +66,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         >>> torch.cosine_similarity(a, b)
         tensor([0.0000, 1.0000])
     """
+    for x in (x1, x2):
+        if x.is_complex():   # (torch's common dtype must be floating; the norms below would drop the phase)
+            raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {x.dtype.title}")
+
     def unit(x):
         norm = vector_norm(x, 2, dim, True).clone()
         with no_grad():
