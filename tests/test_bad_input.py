@@ -453,6 +453,26 @@ _FNS = {
 for kind, make in _FN_INPUTS.items():
     for name, fn in _FNS.items():
         case(f"fn-{kind}-{name}", lambda T, make=make: (make(T),), lambda T, x, fn=fn: fn(_F(T), x))
+_TENSOR_DTYPE_CASES = {
+    "int-cov": (lambda T: T.tensor([[3, -1, 2], [0, 5, -4]]), lambda T, x: x.cov()),
+    "bool-cov": (lambda T: T.tensor([[True, False], [False, True]]), lambda T, x: x.cov()),
+    "bool-clamp": (lambda T: T.tensor([True, False]), lambda T, x: x.clamp(False, True)),
+    "bool-clamp_min": (lambda T: T.tensor([True, False]), lambda T, x: x.clamp(min=False)),
+    "bool-addcmul": (lambda T: T.tensor([True, False]), lambda T, x: x.addcmul(x, x)),
+    "bool-searchsorted": (lambda T: T.tensor([False, True]), lambda T, x: T.searchsorted(x, x)),
+    "bool-bucketize": (lambda T: T.tensor([False, True]), lambda T, x: T.bucketize(x, x)),
+    "complex-max-dim": (lambda T: T.tensor([[1 + 1j, 2]]), lambda T, x: x.max(1)),
+    "complex-min-dim": (lambda T: T.tensor([[1 + 1j, 2]]), lambda T, x: x.min(1)),
+    "complex-isposinf": (lambda T: T.tensor([1 + 1j, 2]), lambda T, x: x.isposinf()),
+    "complex-isneginf": (lambda T: T.tensor([1 + 1j, 2]), lambda T, x: x.isneginf()),
+    "half-quantile": (lambda T: T.tensor([0.5, 0.25], dtype=T.float16), lambda T, x: x.quantile(0.5)),
+    "half-inv": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.inv(x)),
+    "half-det": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.det(x)),
+    "half-slogdet": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.slogdet(x)),
+    "half-lstsq": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.lstsq(x, x)),
+}
+for name, (make, fn) in _TENSOR_DTYPE_CASES.items():
+    case(f"dtype-{name}", lambda T, make=make: (make(T),), fn)
 # half: the result's dtype (its values may differ from torch's by an ulp of float16)
 for name in ("gelu", "pdist", "max_pool1d", "elu", "softplus", "mse"):
     case(f"fn-half-{name}-dtype", lambda T: (T.tensor([[0.5, -0.25, 0.75, 1.5]], dtype=T.float16),),

@@ -33,6 +33,8 @@ REFUSED = {
     "upsample_nearest1d": (_ALL, "compute_indices_weights_nearest"),
     "upsample_nearest2d": (_ALL, "upsample_nearest2d_channels_last"),
     "upsample_bilinear2d": (_ALL, "upsample_bilinear2d_channels_last"),
+    "addcmul": ("b", "addcmul_cpu_out"), "searchsorted": ("b", "searchsorted_out_cpu"),
+    "bucketize": ("b", "searchsorted_out_cpu"),
 }
 
 

@@ -57,7 +57,20 @@ def _check_float(name, A, what="A"):
     if A.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_type_name(A)}")
     if A.dtype == np.float16:
-        raise NotImplementedError(f'"{name}" not implemented for \'Half\'')
+        exc, message = _HALF_ERRORS.get(name, (NotImplementedError, f'"{name}" not implemented for \'Half\''))
+        raise exc(message)
+
+
+# torch's errors for half input, where its check or kernel is not named after the function
+_LOW_PRECISION = "{}: Low precision dtypes not supported. Got Half"
+_HALF_ERRORS = {
+    "linalg.inv": (RuntimeError, _LOW_PRECISION.format("linalg.inv")),
+    "linalg.slogdet": (RuntimeError, _LOW_PRECISION.format("linalg.slogdet")),
+    "torch.linalg.lstsq": (RuntimeError, "This function doesn't handle types other than float and double"),
+    **{name: (NotImplementedError, f"\"{kernel}\" not implemented for 'Half'") for name, kernel in (
+        ("linalg.det", "lu_cpu"), ("linalg.solve", "lu_cpu"), ("linalg.cholesky", "cholesky_cpu"),
+        ("linalg.qr", "geqrf_cpu"), ("linalg.svd", "linalg_svd_cpu"), ("linalg.cond", "linalg_svd_cpu"))},
+}
 
 
 def _check_matrix(name, A, square=True, what="A"):

@@ -738,6 +738,10 @@ def _where_method(self, *args, **kwargs):
 def _clamp(input, min=None, max=None):
     if _kind(input) == "c":   # (NumPy would order complex numbers lexicographically)
         raise NotImplementedError("clamp is not supported for complex types")
+    if _kind(input) == "b":
+        kernel = "clamp_scalar_cpu" if min is not None and max is not None else \
+            "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if min is not None:
         input = np.maximum(input, min)
     return input if max is None else np.minimum(input, max)
@@ -1380,8 +1384,10 @@ bitwise_not = _bitwise("bitwise_not", np.invert, nargs=1)   # np.invert is logic
 isnan = _unary("isnan", np.isnan, promote=None, inplace=False)
 isinf = _unary("isinf", np.isinf, promote=None, inplace=False)
 isfinite = _unary("isfinite", np.isfinite, promote=None, inplace=False)
-isposinf = _unary("isposinf", np.isposinf, promote=None, inplace=False)
-isneginf = _unary("isneginf", np.isneginf, promote=None, inplace=False)
+isposinf = _unary("isposinf", _refusing("", "c", np.isposinf, RuntimeError, "isposinf does not support complex inputs."),
+                  promote=None, inplace=False)
+isneginf = _unary("isneginf", _refusing("", "c", np.isneginf, RuntimeError, "isneginf does not support complex inputs."),
+                  promote=None, inplace=False)
 signbit = _unary("signbit", _refusing("", "c", np.signbit, message="signbit is not implemented for complex tensors."),
                  promote=None, inplace=False)
 

@@ -26,6 +26,7 @@ from ..backends import namespace
 from . import _registry
 from ._registry import autocast_as, op, register
 from ._schema import Parser
+from .. import _dtype as _dtype_module
 from .._dtype import bool_, type_word as _type_word
 from .._sparse_array import SparseArray, unsupported
 from .._tensor import Tensor, _wrap_dim
@@ -93,6 +94,11 @@ def _no_identity(name, input, axes, all_dims):
 def _real_only(name, input, bool_ok=True):
     if input.dtype.kind == "c" or input.dtype.kind == "b" and not bool_ok:
         raise NotImplementedError(f"{name}(): not implemented for {_type_word(input.dtype)} tensors")
+
+
+def _no_complex_order(name, input):
+    if input.dtype.kind == "c":
+        raise RuntimeError(f"{name}(): does not support complex input")
 
 
 def _other_op(name, input, other):
@@ -347,7 +353,7 @@ def _first_min(x, axis):
 
 @op("max.dim", public=False)
 def _max_dim(input, dim, keepdim=False):
-    _real_only("max", input)
+    _no_complex_order("max", input)
     return _pick("max", _first_max, input, dim, keepdim)
 
 
@@ -358,7 +364,7 @@ def _max_all(input):
 
 @op("min.dim", public=False)
 def _min_dim(input, dim, keepdim=False):
-    _real_only("min", input)
+    _no_complex_order("min", input)
     return _pick("min", _first_min, input, dim, keepdim)
 
 
@@ -1477,6 +1483,10 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if input.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.ndim} dimensions")
+    if input.dtype is bool_:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    if not (input.is_floating_point() or input.is_complex()):   # integers: in the default float dtype
+        input = input.to(_dtype_module.defaults.float)
     x = input.reshape(1, -1) if input.ndim < 2 else input
     n_obs = x.shape[1]
     w = fweights
@@ -1534,7 +1544,7 @@ _QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
-    if input.dtype.is_floating_point is False:
+    if input.dtype.is_floating_point is False or input.dtype.itemsize < 4:   # (torch: not half, nor bfloat16)
         raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
     if input.numel() == 0:
         raise RuntimeError(f"{name}() input tensor must be non-empty")
