@@ -85,15 +85,22 @@ _type_word = _dtype.type_word
 
 
 def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
-    """fn, refusing arrays whose dtype kind is in `kinds` with torch's error naming the kernel and
-    the dtype (NumPy would compute something torch does not, or raise its own ufunc TypeError)."""
+    """fn, refusing arrays of the dtype `kinds` (see _refuse_kinds) with torch's error naming the kernel
+    and the dtype (NumPy would compute something torch does not, or raise its own ufunc TypeError)."""
     def forward(*operands):
-        for a in operands:
-            t = type(a)   # (Python numbers first: is_array asks every backend about them)
-            if (t is np.ndarray or t not in _SCALARS and is_array(a)) and a.dtype.kind in kinds:
-                raise exc(message or f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
+        _refuse_kinds(kernel, kinds, *operands, exc=exc, message=message)
         return fn(*operands)
     return forward
+
+
+def _refuse_kinds(kernel, kinds, *operands, exc=NotImplementedError, message=None):
+    """_refusing's check, for forwards that do more than call one function: `kinds` holds dtype kinds
+    ("biufc") and "e" for float16, whose kind is float32's."""
+    for a in operands:
+        t = type(a)   # (Python numbers first: is_array asks every backend about them)
+        if (t is np.ndarray or t not in _SCALARS and is_array(a)) and (
+                a.dtype.kind in kinds or a.dtype.char == "e" and "e" in kinds):
+            raise exc(message or f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
 
 
 _SCALARS = frozenset((int, float, bool, complex))
@@ -108,24 +115,6 @@ def _half_in_float(fn):
         return np.asarray(fn(*(a.astype(np.float32) if type(a) is np.ndarray and a.dtype == np.float16 else a
                                for a in operands))).astype(np.float16)
     return forward
-
-
-def _refusing_half(kernel, fn):
-    """fn, refusing float16 arrays as torch's kernels without a half version do (SciPy would compute)."""
-    def forward(*operands):
-        for a in operands:
-            if type(a) is np.ndarray and a.dtype == np.float16:
-                raise NotImplementedError(f"\"{kernel}\" not implemented for 'Half'")
-        return fn(*operands)
-    return forward
-
-
-def _refuse_kinds(kernel, kinds, *operands):
-    """torch's error for an op whose CPU kernel has no version for these dtype kinds (NumPy would compute,
-    or raise its own ufunc TypeError): _refusing's check, for forwards that do more than call one function."""
-    for a in operands:
-        if type(a) not in _SCALARS and is_array(a) and a.dtype.kind in kinds:
-            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_word(a.dtype)}'")
 
 
 def _nonzero_divisor(input, other):

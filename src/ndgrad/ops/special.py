@@ -15,7 +15,7 @@ from ._schema import Parser
 from .._dtype import type_word
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
-from .pointwise import _half_in_float, _named, _refusing, _refusing_half, _unary, pointwise
+from .pointwise import _half_in_float, _named, _refuse_kinds, _refusing, _unary, pointwise
 from .random import _gamma_sample
 from .._random import generator as _generator
 from .reduction import _vector_norm
@@ -25,7 +25,7 @@ from .reduction import _vector_norm
 def _special(name, fn, half=True):
     """ATen's `special_<name>`: a one-input float op, public as ndgrad._special_<name>; float16 computed
     in float32 as torch's half kernels, or refused where torch's kernel has no half version."""
-    fn = _half_in_float(fn) if half else _refusing_half(f"{name}_cpu", fn)
+    fn = _half_in_float(fn) if half else _refusing(f"{name}_cpu", "e", fn)
     return pointwise(f"special_{name}", public=f"_special_{name}", promote="float")(_named(name, fn))
 
 
@@ -68,13 +68,13 @@ def _binary(name, fn):
 
 
 xlog1py = _binary("xlog1py", lambda x, y: special().xlog1py(x, y))
-zeta = _binary("zeta", _refusing_half("zeta_cpu", lambda x, q: special().zeta(x, q)))
+zeta = _binary("zeta", _refusing("zeta_cpu", "e", lambda x, q: special().zeta(x, q)))
 
 
 # Bessel functions and orthogonal polynomials: torch gives them no derivative (their outputs do
 # not require grad); their entries say so with output_differentiability: [False].
 def _no_grad_special(name, fn):   # (torch's kernels for these have no half version)
-    return pointwise(f"special_{name}", public=False, promote="float")(_named(name, _refusing_half(f"{name}_cpu", fn)))
+    return pointwise(f"special_{name}", public=False, promote="float")(_named(name, _refusing(f"{name}_cpu", "e", fn)))
 
 
 airy_ai = _no_grad_special("airy_ai", lambda x: special().airy(x)[0])
@@ -124,10 +124,8 @@ _POLYNOMIALS = {
 
 def _polynomial(name, evaluate):
     """The degree-n polynomial at input (n truncated to an integer; 0 for negative n)."""
-    refuse_half = _refusing_half(f"{name}_cpu", lambda *operands: None)
-
     def forward(input, n):
-        refuse_half(input, n)
+        _refuse_kinds(f"{name}_cpu", "e", input, n)
         degree = np.trunc(n).astype(np.int64)
         value = evaluate(np.maximum(degree, 0), np.asarray(input, dtype=np.float64))
         return np.where(degree < 0, 0.0, value).astype(_array_dtype(input, n))
