@@ -87,7 +87,17 @@ _type_word = _dtype.type_word
 def _refusing(kernel, kinds, fn, exc=NotImplementedError, message=None):
     """fn, refusing arrays of the dtype `kinds` (see _refuse_kinds) with torch's error naming the kernel
     and the dtype (NumPy would compute something torch does not, or raise its own ufunc TypeError)."""
+    half = "e" in kinds
+
     def forward(*operands):
+        for a in operands:   # (the usual call, NumPy arrays of other dtypes and numbers, without a call)
+            if type(a) is np.ndarray:
+                if a.dtype.kind in kinds or half and a.dtype.char == "e":
+                    break
+            elif type(a) not in _SCALARS:
+                break
+        else:
+            return fn(*operands)
         _refuse_kinds(kernel, kinds, *operands, exc=exc, message=message)
         return fn(*operands)
     return forward
