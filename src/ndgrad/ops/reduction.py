@@ -26,8 +26,7 @@ from ..backends import namespace
 from . import _registry
 from ._registry import autocast_as, op, register
 from ._schema import Parser
-from .. import _dtype as _dtype_module
-from .._dtype import bool_, type_word as _type_word
+from .._dtype import bool_, defaults as _default_dtypes, type_word as _type_word
 from .._sparse_array import SparseArray, unsupported
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.forward_ad import tangent_of
@@ -685,8 +684,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 def _arg_extreme(name, index_fn, input, dim, keepdim):
-    if input.dtype.kind == "c":
-        raise RuntimeError(f"{name}(): does not support complex input")
+    _no_complex_order(name, input)
     if input.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input; convert it first, e.g. input.int()")
     if dim is None:   # the index into the flattened input
@@ -1486,7 +1484,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if input.dtype is bool_:
         raise RuntimeError("cov(): bool dtype is not supported for input")
     if not (input.is_floating_point() or input.is_complex()):   # integers: in the default float dtype
-        input = input.to(_dtype_module.defaults.float)
+        input = input.to(_default_dtypes.float)
     x = input.reshape(1, -1) if input.ndim < 2 else input
     n_obs = x.shape[1]
     w = fweights
