@@ -470,6 +470,7 @@ _TENSOR_DTYPE_CASES = {
     "half-det": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.det(x)),
     "half-slogdet": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.slogdet(x)),
     "half-lstsq": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.lstsq(x, x)),
+    "empty-kthvalue": (lambda T: T.zeros(3, 0), lambda T, x: x.kthvalue(1)),
 }
 for name, (make, fn) in _TENSOR_DTYPE_CASES.items():
     case(f"dtype-{name}", lambda T, make=make: (make(T),), fn)

@@ -650,6 +650,8 @@ def mode(input, dim=-1, keepdim=False):
 @op("kthvalue", public=False)
 def _kthvalue(input, k, dim=-1, keepdim=False):
     d = _wrap_dim(operator.index(dim), input.ndim)
+    if input.ndim and input.shape[d] == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= (input.shape[d] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     _real_only("kthvalue", input)
