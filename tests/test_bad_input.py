@@ -471,6 +471,9 @@ _TENSOR_DTYPE_CASES = {
     "half-slogdet": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.slogdet(x)),
     "half-lstsq": (lambda T: T.eye(2, dtype=T.float16), lambda T, x: T.linalg.lstsq(x, x)),
     "empty-kthvalue": (lambda T: T.zeros(3, 0), lambda T, x: x.kthvalue(1)),
+    "int-sub-bool": (lambda T: T.tensor([1, 2]), lambda T, x: x - True),
+    "bool-rsub-int": (lambda T: T.tensor([1, 2]), lambda T, x: True - x),
+    "int-sub_-bool": (lambda T: T.tensor([1, 2]), lambda T, x: x.sub_(True)),
 }
 for name, (make, fn) in _TENSOR_DTYPE_CASES.items():
     case(f"dtype-{name}", lambda T, make=make: (make(T),), fn)
