@@ -150,12 +150,13 @@ def add(input, other, *, alpha=1):
 
 @pointwise("sub.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
 def sub(input, other, *, alpha=1):
-    if getattr(input, "dtype", None) == np.bool_ and _kind(other) == "b":
+    # (a bool tensor beside a number or tensor of another dtype is promoted before this: not caught here)
+    bool_input = type(input) is bool or getattr(input, "dtype", None) == np.bool_
+    bool_other = type(other) is bool or getattr(other, "dtype", None) == np.bool_
+    if bool_input and bool_other:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    if type(input) is bool or type(other) is bool or getattr(input, "dtype", None) == np.bool_ \
-            or getattr(other, "dtype", None) == np.bool_:
-        # (a bool tensor beside a number or tensor of another dtype is promoted before this: not caught here)
+    if bool_input or bool_other:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
                            "to invert a mask, use the `~` or `logical_not()` operator instead.")
     return np.subtract(input, _scaled(other, alpha, input))
