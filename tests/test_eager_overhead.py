@@ -278,7 +278,7 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
     for spec in SPECS:
         monkeypatch.setattr(spec, "recorder", None)
     made = record.recorder
-    compared, mismatches = set(), []
+    compared, multi, mismatches = set(), set(), []
     packing = []   # the pass under saved-tensor hooks: packed values compared by kind and packed array
 
     def same_saved(x, y):
@@ -298,6 +298,9 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
         def both_ways(args, outs):
             record.record(spec, args, outs)
             a = outs[0]._fn
+            marked = [(t._requires_grad, t._fn is a, t._output_nr) for t in outs]
+            for t in outs:   # (what the recorder marks on the outputs: undone, then compared)
+                t._requires_grad, t._fn, t._output_nr = False, None, 0
             try:
                 fast(args, outs)
             except Exception as e:  # noqa: BLE001 - the samples' own refusals are not the recorder's
@@ -305,7 +308,10 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
                 raise
             b = outs[0]._fn
             compared.add(spec.name)
+            if len(outs) > 1:
+                multi.add(spec.name)
             same = (type(a) is type(b) and a is not b and b._sequence_nr_ == a._sequence_nr_ + 1
+                    and marked == [(t._requires_grad, t._fn is b, t._output_nr) for t in outs]
                     and a._next_fns == b._next_fns and a._next_nrs == b._next_nrs and a._meta == b._meta
                     and a._out_meta == b._out_meta
                     and (type(a._extra) is type(b._extra) if packing else a._extra is b._extra is None))
@@ -335,6 +341,8 @@ def test_compiled_recorders_make_the_nodes_record_makes(monkeypatch):
     run_samples()
     assert not mismatches, sorted(set(mismatches))
     assert len(compared) > 370 and {"mul.Tensor", "tanh", "exp", "addmm", "mm"} <= compared, len(compared)
+    assert len(multi) > 40 and {"nll_loss", "max.dim", "native_layer_norm", "split.Tensor"} <= multi, \
+        sorted(multi)
     plain = set(compared)
     compared.clear()
     packing.append(True)

@@ -184,12 +184,12 @@ def _observe(node):
 
 def recorder(spec):
     """`record` for op `spec`, as a function of (args, outs) kept on the spec (`spec.recorder`): for the
-    usual ops (one output, no Tensor[] argument) written out as
+    ops without a Tensor[] argument written out as
     straight-line code for the op's edges and saved values, which `record` finds by looping over
     them (`x * 2.0`: 1.3 -> 0.9 us); `record` itself for the others. The generated source holds only
     names and argument positions; a registry-driven test checks it makes record's nodes."""
     plan = spec.saved_plan
-    if spec.diff_lists or spec.multi_out or spec.out_diff is not None or spec.list_pos:
+    if spec.diff_lists or spec.list_pos:
         fn = functools.partial(record, spec)
     else:
         fn = _compiled_recorder(spec)
@@ -220,11 +220,20 @@ def _compiled_recorder(spec):
               " node._meta = _shared(m) or _share(m)",
               f" node._next_fns = ({fns})",
               f" node._next_nrs = zero_nrs if not ({' or '.join(f'n{j}' for j in range(k))}) else ({nrs})",
-              " t = outs[0]",
-              " if t._array.dtype.kind in _INEXACT:",
-              "  t._requires_grad = True",
-              "  t._fn = node",
-              " node._out_meta = None"]
+              " t = outs[0]"]
+    if spec.multi_out or spec.out_diff is not None:   # as record's loop over the outputs
+        lines += [" for k, o in enumerate(outs):",
+                  "  if o._array.dtype.kind in _INEXACT" + ("" if spec.out_diff is None else " and out_diff[k]") + ":",
+                  "   o._requires_grad = True",
+                  "   o._fn = node",
+                  "   o._output_nr = k",
+                  " node._out_meta = [(o._array.shape, o._array.dtype) for o in outs]" if spec.multi_out else
+                  " node._out_meta = None"]
+    else:
+        lines += [" if t._array.dtype.kind in _INEXACT:",
+                  "  t._requires_grad = True",
+                  "  t._fn = node",
+                  " node._out_meta = None"]
     if spec.saves_result_only:   # as record: the compact form where it applies
         lines += [" vc = t._vc",
                   " if type(t) is Tensor and t._requires_grad and not vc[0]:",
@@ -266,7 +275,7 @@ def _compiled_recorder(spec):
                   f" v = ({versions})",
                   " node._versions = v if v.count(None) != len(v) else _shared(v) or _share(v)"]
     lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
-    scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k),
+    scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k), out_diff=spec.out_diff,
                  **{f"meta{j}": meta_only for j, (_, meta_only, _) in enumerate(plan or ()) if meta_only})
     exec(compile("\n".join(lines) + "\n", f"<record {spec.name}>", "exec"), scope)
     return scope["record_op"]
