@@ -515,6 +515,43 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
         assert (_bits(one) == _bits(two)).all() and (_bits(one) == _bits(three)).all()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_layer_norm_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
+    """Layer norm's fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes:
+    forward (with xhat kept or not), backward (xhat recomputed or kept), with and without weight and
+    bias, over one and two dims, rows with NaN and inf, a non-contiguous input: the same NaNs, values
+    within a few units of rounding."""
+    pytest.importorskip("numba")
+    from ndgrad.ops import _fused, normalization
+    runs = []
+    for fused in (True, False):
+        rs = np.random.RandomState(3)
+        monkeypatch.setattr(_fused, "enabled", fused)
+        if not fused:   # (what would reach for the kernels now fails)
+            monkeypatch.setattr(_fused, "_kernels", None)
+            monkeypatch.setattr(_fused, "_compile", lambda: pytest.fail("layer norm used numba while disabled"))
+        out = []
+        for shape, k in (((70, 5, 24), 1), ((9, 6, 5), 2), ((3, 1), 1)):
+            x = (rs.randn(*shape) * 3 + 1).astype(dtype)
+            x.reshape(-1)[1], x.reshape(-1)[-1] = np.nan, np.inf
+            x = np.asfortranarray(x) if k == 2 else x
+            g, w, b = (rs.randn(*s).astype(dtype) for s in (shape, shape[-k:], shape[-k:]))
+            for weight, bias in ((w, b), (w, None), (None, None)):
+                y, m, r, xhat = normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5, keep=True)
+                out += [y, m, r, xhat, *normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)]
+                out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
+                out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
+        runs.append(out)
+        assert _fused._kernels is not None or not fused
+    tol = 50 * np.finfo(dtype).eps
+    for got, want in zip(*runs):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert (np.isnan(got) == np.isnan(want)).all()
+        finite = np.isfinite(want)
+        scale = np.abs(want[finite]).max(initial=1)
+        assert np.allclose(got[finite], want[finite], rtol=tol, atol=tol * scale)
+
+
 def test_a_stack_of_small_products_runs_on_one_blas_thread_per_product_and_gives_the_count_back():
     from ndgrad import _native, _parallel
     setter = _native._threads_setter()

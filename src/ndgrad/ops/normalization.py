@@ -12,6 +12,7 @@ from .._typeinfo import finfo
 from ..backends import is_array
 
 from .. import _parallel
+from . import _fused
 from ._registry import op, register
 from ._scratch import buffer
 from ..autograd.grad_mode import no_grad
@@ -227,6 +228,10 @@ def _layer_norm(input, normalized_shape, weight, bias, eps, keep=False):
     for name, v in (("weight", weight), ("bias", bias)):
         if v is not None and v.shape != tuple(normalized_shape):
             raise RuntimeError(f"layer_norm: expected {name} of shape {list(normalized_shape)}, got {list(v.shape)}")
+    fused = _fused.layer_norm(input, math.prod(normalized_shape), weight, bias, eps, keep)
+    if fused is not None:
+        stat = input.shape[:input.ndim - len(axes)] + (1,) * len(axes)
+        return tuple(a.reshape(input.shape if k in (0, 3) else stat) for k, a in enumerate(fused))
     if _by_rows(input, weight, bias):
         return _layer_norm_rows(input, len(axes), weight, bias, eps, keep)
     mean = _mean_kept(input, axes)
@@ -370,6 +375,11 @@ def _layer_norm_backward_kept(grad_out, input, normalized_shape, mean, rstd, wei
 
 def _layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, kept=None):
     axes = _ln_axes(input, normalized_shape)
+    if grad_out.shape == input.shape:
+        fused = _fused.layer_norm_backward(grad_out, input, math.prod(normalized_shape), mean, rstd, weight, kept)
+        if fused is not None:
+            shape = input.shape[input.ndim - len(axes):]
+            return fused[0].reshape(input.shape), fused[1].reshape(shape), fused[2].reshape(shape)
     if _by_rows(input, grad_out, mean, rstd, weight, kept) and grad_out.shape == input.shape:
         return _layer_norm_backward_rows(grad_out, input, len(axes), mean, rstd, weight, kept)
     outer = tuple(range(input.ndim - len(axes)))

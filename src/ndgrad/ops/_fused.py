@@ -1,0 +1,158 @@
+"""Layer norm's row kernels compiled with numba, where it is installed (the `fast` extra).
+
+NumPy runs layer norm as a dozen passes over the activations, most of them broadcasting a vector
+per row or per column, which restarts NumPy's loop every row: on a transformer's (1024, 256) float32
+activations its backward took 7x torch's fused kernel. These kernels read each row twice and write
+it once. They compute the NumPy passes' formulas with the additions of each row's sums in another
+(vectorised) order: the results agree with NumPy's to rounding, not to the bit (neither matches
+torch's bits), so a process uses one or the other for all its calls: numba's where it can be
+imported, NumPy's with NDGRAD_NUMBA=0 (or `enabled = False` here, as the tests do).
+
+Rows run in fixed blocks: the weight's and bias's gradients are per-block column sums added in block
+order afterwards, so that their bits depend on neither the thread count nor the split. numba is
+imported, and the kernels compiled (cached on disk), on the first layer norm: never at `import ndgrad`.
+"""
+import os
+
+import numpy as np
+
+from .. import _parallel
+
+enabled = os.environ.get("NDGRAD_NUMBA", "1") != "0"
+_kernels = None
+_BLOCK = 64   # rows per block of the backward's column sums
+
+
+def _compile():
+    global _kernels, enabled
+    try:
+        import numba
+    except ImportError:
+        enabled = False
+        return None
+    # Only the row sums may be reassociated (reassoc lets LLVM vectorise them; no other fast-math flag:
+    # NaN and inf propagate as in NumPy); every elementwise value is computed as the NumPy passes do,
+    # so that the forward's kept xhat and the backward's recomputed one are the same bits.
+    summing = numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+    jit = numba.njit(nogil=True, cache=True)
+
+    @summing
+    def total(a):   # (rows are never empty; a first term, not a zero of a's dtype, starts each sum)
+        s = a[0]
+        for j in range(1, a.shape[0]):
+            s += a[j]
+        return s
+
+    @summing
+    def squares_about(a, m):
+        s = (a[0] - m) * (a[0] - m)
+        for j in range(1, a.shape[0]):
+            c = a[j] - m
+            s += c * c
+        return s
+
+    @summing
+    def dot(a, b):
+        s = a[0] * b[0]
+        for j in range(1, a.shape[0]):
+            s += a[j] * b[j]
+        return s
+
+    @jit
+    def forward(x, w, b, eps, d, out, xhat, mean, rstd, lo, hi):
+        # x (rows, D); w, b: (D,) or empty (absent); xhat: (rows, D), or empty when not kept
+        one = d / d
+        for i in range(lo, hi):
+            row, o = x[i], out[i]
+            m = total(row) / d
+            r = one / np.sqrt(squares_about(row, m) / d + eps)
+            mean[i] = m
+            rstd[i] = r
+            for j in range(row.shape[0]):
+                h = (row[j] - m) * r
+                if xhat.shape[0]:
+                    xhat[i, j] = h
+                if w.shape[0]:
+                    h = h * w[j]
+                if b.shape[0]:
+                    h = h + b[j]
+                o[j] = h
+
+    @jit
+    def backward(g, x, mean, rstd, w, kept, d, gi, gw, gb, block, lo, hi):
+        # blocks lo..hi of `block` rows; gw, gb: (blocks, D) column sums of g * xhat and g per block
+        n, size = x.shape
+        h, gw_row = np.empty(size, x.dtype), np.empty(size, x.dtype)   # the row's xhat and g * w
+        for k in range(lo, hi):
+            for i in range(k * block, min(n, (k + 1) * block)):
+                m, r = mean[i], rstd[i]
+                gr, xr, out = g[i], x[i], gi[i]
+                for j in range(size):
+                    h[j] = kept[i, j] if kept.shape[0] else (xr[j] - m) * r
+                    gw[k, j] += gr[j] * h[j]
+                    gb[k, j] += gr[j]
+                    gw_row[j] = gr[j] * w[j] if w.shape[0] else gr[j]
+                a = total(gw_row) / d
+                c = dot(gw_row, h) / d
+                for j in range(size):
+                    out[j] = (gw_row[j] - a - h[j] * c) * r
+
+    _kernels = (forward, backward)
+    return _kernels
+
+
+def _usable(*arrays):
+    """Whether the kernels take these (None or NumPy float32/float64 arrays of one dtype, the first
+    not empty)."""
+    if not enabled or not arrays[0].size:
+        return False
+    dtype = arrays[0].dtype
+    return dtype in _FLOATS and all(a is None or type(a) is np.ndarray and a.dtype == dtype for a in arrays)
+
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _vector(v, d, dtype):
+    return np.empty(0, dtype) if v is None else np.ascontiguousarray(v).reshape(d)
+
+
+def layer_norm(x, d, weight, bias, eps, keep):
+    """(out, mean, rstd[, xhat]) of layer norm over the last dims (D = d elements) of x, with mean
+    and rstd as (rows, 1); None where the kernels are unavailable or do not take these arrays."""
+    if not _usable(x, weight, bias) or (_kernels or _compile()) is None:
+        return None
+    forward = _kernels[0]
+    rows = np.ascontiguousarray(x).reshape(-1, d)
+    n, dtype = rows.shape[0], x.dtype
+    out = np.empty(rows.shape, dtype)
+    xhat = np.empty(rows.shape, dtype) if keep else np.empty((0, 0), dtype)
+    mean, rstd = np.empty((n, 1), dtype), np.empty((n, 1), dtype)
+    w, b = _vector(weight, d, dtype), _vector(bias, d, dtype)
+    eps, size = dtype.type(eps), dtype.type(d)
+
+    def part(i, j):
+        forward(rows, w, b, eps, size, out, xhat, mean.reshape(n), rstd.reshape(n), i, j)
+    _parallel.run(part, n, 3 * rows.size)
+    return (out, mean, rstd) + ((xhat,) if keep else ())
+
+
+def layer_norm_backward(g, x, d, mean, rstd, weight, kept):
+    """(grad_input, grad_weight, grad_bias) as (rows, D), (D,), (D,) arrays; None as layer_norm."""
+    if not _usable(x, g, mean, rstd, weight, kept) or (_kernels or _compile()) is None:
+        return None
+    backward = _kernels[1]
+    gr, xr = np.ascontiguousarray(g).reshape(-1, d), np.ascontiguousarray(x).reshape(-1, d)
+    n, dtype = xr.shape[0], x.dtype
+    blocks = -(-n // _BLOCK)
+    gi = np.empty(xr.shape, dtype)
+    gw, gb = np.zeros((blocks, d), dtype), np.zeros((blocks, d), dtype)
+    w = _vector(weight, d, dtype)
+    k = np.empty((0, 0), dtype) if kept is None else np.ascontiguousarray(kept).reshape(-1, d)
+    m, r = np.ascontiguousarray(mean).reshape(n), np.ascontiguousarray(rstd).reshape(n)
+    size = dtype.type(d)
+
+    def part(i, j):
+        backward(gr, xr, m, r, w, k, size, gi, gw, gb, _BLOCK, i, j)
+    _parallel.run(part, blocks, 5 * xr.size)
+    return gi, gw.sum(0), gb.sum(0)
