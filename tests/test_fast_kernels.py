@@ -516,11 +516,11 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_layer_norm_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
-    """Layer norm's fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes:
-    forward (with xhat kept or not), backward (xhat recomputed or kept), with and without weight and
-    bias, over one and two dims, rows with NaN and inf, a non-contiguous input: the same NaNs, values
-    within a few units of rounding."""
+def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
+    """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
+    norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
+    weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); rows
+    with NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, normalization
     runs = []
@@ -541,6 +541,11 @@ def test_layer_norm_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype
                 out += [y, m, r, xhat, *normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)]
                 out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
                 out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
+            y = activation._softmax.__wrapped__(x, -1, False)
+            kind = ndgrad.float32 if dtype == np.float32 else ndgrad.float64
+            out += [activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
+                    activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
+                    activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
         runs.append(out)
         assert _fused._kernels is not None or not fused
     tol = 50 * np.finfo(dtype).eps

@@ -1,16 +1,18 @@
-"""Layer norm's row kernels compiled with numba, where it is installed (the `fast` extra).
+"""Row kernels compiled with numba, where it is installed (the `fast` extra): layer norm's forward and
+backward, softmax's backward.
 
-NumPy runs layer norm as a dozen passes over the activations, most of them broadcasting a vector
-per row or per column, which restarts NumPy's loop every row: on a transformer's (1024, 256) float32
-activations its backward took 7x torch's fused kernel. These kernels read each row twice and write
-it once. They compute the NumPy passes' formulas with the additions of each row's sums in another
-(vectorised) order: the results agree with NumPy's to rounding, not to the bit (neither matches
-torch's bits), so a process uses one or the other for all its calls: numba's where it can be
+NumPy runs these as a dozen passes over the activations, most of them broadcasting a vector per row
+or per column, which restarts NumPy's loop every row: on a transformer's (1024, 256) float32
+activations layer norm's backward took 7x torch's fused kernel. These kernels read each row twice
+and write it once. They compute the NumPy passes' formulas with the additions of each row's sums in
+another (vectorised) order: the results agree with NumPy's to rounding, not to the bit (neither
+matches torch's bits), so a process uses one or the other for all its calls: numba's where it can be
 imported, NumPy's with NDGRAD_NUMBA=0 (or `enabled = False` here, as the tests do).
 
-Rows run in fixed blocks: the weight's and bias's gradients are per-block column sums added in block
-order afterwards, so that their bits depend on neither the thread count nor the split. numba is
-imported, and the kernels compiled (cached on disk), on the first layer norm: never at `import ndgrad`.
+Layer norm's rows run in fixed blocks: the weight's and bias's gradients are per-block column sums
+added in block order afterwards, so that their bits depend on neither the thread count nor the
+split. numba is imported, and the kernels compiled (cached on disk), on the first call that uses
+one: never at `import ndgrad`.
 """
 import os
 
@@ -97,7 +99,15 @@ def _compile():
                 for j in range(size):
                     out[j] = (gw_row[j] - a - h[j] * c) * r
 
-    _kernels = (forward, backward)
+    @jit
+    def softmax_backward(g, y, gi, lo, hi):
+        for i in range(lo, hi):
+            gr, yr, out = g[i], y[i], gi[i]
+            s = dot(gr, yr)
+            for j in range(yr.shape[0]):
+                out[j] = (gr[j] - s) * yr[j]
+
+    _kernels = (forward, backward, softmax_backward)
     return _kernels
 
 
@@ -156,3 +166,18 @@ def layer_norm_backward(g, x, d, mean, rstd, weight, kept):
         backward(gr, xr, m, r, w, k, size, gi, gw, gb, _BLOCK, i, j)
     _parallel.run(part, blocks, 5 * xr.size)
     return gi, gw.sum(0), gb.sum(0)
+
+
+def softmax_backward_rows(g, y, gi):
+    """gi = (g - sum(g y)) y along the rows of (rows, n) arrays (y not empty; gi may be g), softmax's
+    backward; False where the kernels are unavailable or do not take these arrays. (The forward stays
+    NumPy's: numba's exp is several times slower than NumPy's, and a compiled row max that keeps NaN
+    does not vectorise.)"""
+    if not _usable(y, g, gi) or (_kernels or _compile()) is None:
+        return False
+    backward = _kernels[2]
+
+    def part(i, j):
+        backward(g, y, gi, i, j)
+    _parallel.run(part, y.shape[0], 3 * y.size)
+    return True

@@ -20,7 +20,7 @@ from ._registry import call_inplace, op, register
 from ._scratch import buffer
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
-from . import creation
+from . import _fused, creation
 from ._branchless import _SMALL, _UINT, where as _branchless_where
 from .linalg import _type_name
 from .._random import generator as _generator
@@ -396,6 +396,11 @@ def _softmax_into(input, dim, half_to_float, out=None):
     return e.reshape(input.shape)
 
 
+def _rows(a):
+    """A C-contiguous array as (rows, last dim)."""
+    return a.reshape(-1, a.shape[-1])
+
+
 def _last_dim_rows(fn, x, axis, passes):
     """fn(a, b) over ranges of x's leading dim, in parallel where the reduction runs along x's last dim
     (every row then on its own); fn(0, len) at once otherwise."""
@@ -437,6 +442,9 @@ def _softmax_backward_into(grad_output, output, dim, input_dtype, out=None):
         gi = (g - (g * y).sum(axis, keepdims=True)) * y
         return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
     gi = np.empty(y.shape, y.dtype) if out is None else out.reshape(y.shape)
+    if axis == y.ndim - 1 and y.size and _fused.softmax_backward_rows(_rows(np.ascontiguousarray(g)), _rows(y),
+                                                                      _rows(gi)):
+        return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
 
     def rows(a, b):   # y (g - sum(g y)): the product g y only feeds the sum, so it goes to a scratch buffer
         gr, yr, ir = g[a:b], y[a:b], gi[a:b]
