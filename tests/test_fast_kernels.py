@@ -519,8 +519,9 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
 def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
-    weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); rows
-    with NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding."""
+    weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
+    norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
+    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, normalization
     runs = []
@@ -546,6 +547,18 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
             out += [activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
+        for shape in ((6, 5, 7, 3), (9, 4), (2, 3, 1)):   # batch norm: training and eval, with and without affine
+            x, g = (rs.randn(*shape) * 2 + 1).astype(dtype), rs.randn(*shape).astype(dtype)
+            x.reshape(-1)[2] = np.nan
+            x = np.asfortranarray(x) if len(shape) == 4 else x
+            w, b = rs.rand(shape[1]).astype(dtype), rs.randn(shape[1]).astype(dtype)
+            mean, var = rs.randn(shape[1]).astype(dtype), rs.rand(shape[1]).astype(dtype) + 0.5
+            for weight, bias in ((w, b), (None, None)):
+                y, m, inv = normalization._batch_norm(x, weight, bias, mean, var, True, 0.1, 1e-5)
+                out += [y, m, inv, mean.copy(), var.copy(), normalization._batch_norm(x, weight, bias, mean, var, False,
+                                                                                      0.1, 1e-5)[0]]
+                out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, True, 1e-5)
+                out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, False, 1e-5)
         runs.append(out)
         assert _fused._kernels is not None or not fused
     tol = 50 * np.finfo(dtype).eps

@@ -107,7 +107,56 @@ def _compile():
             for j in range(yr.shape[0]):
                 out[j] = (gr[j] - s) * yr[j]
 
-    _kernels = (forward, backward, softmax_backward)
+    @summing
+    def products_about(a, b, m):
+        s = a[0] * (b[0] - m)
+        for j in range(1, a.shape[0]):
+            s += a[j] * (b[j] - m)
+        return s
+
+    @jit
+    def bn_forward(x, w, b, eps, count, training, mean, var, invstd, out, lo, hi):
+        # x, out: (N, C, P); channels lo..hi; training: the batch's statistics into mean, var, invstd,
+        # else those given (mean, invstd) normalise
+        for c in range(lo, hi):
+            if training:
+                s = total(x[0, c])
+                for i in range(1, x.shape[0]):
+                    s += total(x[i, c])
+                m = s / count
+                v = squares_about(x[0, c], m)
+                for i in range(1, x.shape[0]):
+                    v += squares_about(x[i, c], m)
+                v = v / count
+                mean[c], var[c] = m, v
+                invstd[c] = count / count / np.sqrt(v + eps)
+            m, r = mean[c], invstd[c]
+            scale = r * w[c] if w.shape[0] else r   # as torch's kernel: x * scale + shift
+            shift = b[c] - m * scale if b.shape[0] else -m * scale
+            for i in range(x.shape[0]):
+                xr, o = x[i, c], out[i, c]
+                for j in range(xr.shape[0]):
+                    o[j] = xr[j] * scale + shift
+
+    @jit
+    def bn_backward(g, x, mean, invstd, w, count, training, gi, sum_g, sum_gd, lo, hi):
+        for c in range(lo, hi):
+            m, r = mean[c], invstd[c]
+            sg = total(g[0, c])
+            sgd = products_about(g[0, c], x[0, c], m)
+            for i in range(1, x.shape[0]):
+                sg += total(g[i, c])
+                sgd += products_about(g[i, c], x[i, c], m)
+            sum_g[c], sum_gd[c] = sg, sgd
+            k = r * w[c] if w.shape[0] else r
+            a = -k * r * r * sgd / count   # gi = g k + ((x - mean) a - b) in training, g k otherwise
+            bb = k * sg / count
+            for i in range(x.shape[0]):
+                gr, xr, o = g[i, c], x[i, c], gi[i, c]
+                for j in range(xr.shape[0]):
+                    o[j] = gr[j] * k + ((xr[j] - m) * a - bb) if training else gr[j] * k
+
+    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward)
     return _kernels
 
 
@@ -181,3 +230,44 @@ def softmax_backward_rows(g, y, gi):
         backward(g, y, gi, i, j)
     _parallel.run(part, y.shape[0], 3 * y.size)
     return True
+
+
+def batch_norm(x, weight, bias, mean, invstd, training, eps):
+    """(out, mean, var, invstd) of batch norm over x (N, C, P) (training: the batch's statistics; else
+    `mean` and `invstd` normalise, and var is None); None where the kernels do not take these arrays."""
+    if not _usable(x, weight, bias, *((mean, invstd) if not training else ())) or \
+            (_kernels or _compile()) is None:
+        return None
+    n, c = x.shape[:2]
+    x, dtype = np.ascontiguousarray(x), x.dtype
+    out = np.empty(x.shape, dtype)
+    if training:
+        mean, var, invstd = (np.empty(c, dtype) for _ in range(3))
+    else:
+        mean, invstd, var = np.ascontiguousarray(mean).reshape(c), np.ascontiguousarray(invstd).reshape(c), None
+    w, b = _vector(weight, c, dtype), _vector(bias, c, dtype)
+    count = dtype.type(n * x.shape[2])
+    stats = var if training else mean   # (unused when not training)
+
+    def part(i, j):
+        _kernels[3](x, w, b, dtype.type(eps), count, training, mean, stats, invstd, out, i, j)
+    _parallel.run(part, c, x.size * (3 if training else 2))
+    return out, mean, var, invstd
+
+
+def batch_norm_backward(g, x, mean, invstd, weight, training):
+    """(grad_input, sum of g, sum of g (x - mean)) per channel, over (N, C, P) arrays; None as there."""
+    if not _usable(x, g, mean, invstd, weight) or (_kernels or _compile()) is None:
+        return None
+    c, dtype = x.shape[1], x.dtype
+    g, x = np.ascontiguousarray(g), np.ascontiguousarray(x)
+    gi = np.empty(x.shape, dtype)
+    sum_g, sum_gd = np.empty(c, dtype), np.empty(c, dtype)
+    m, r = (np.ascontiguousarray(a).reshape(c) for a in (mean, invstd))
+    w = _vector(weight, c, dtype)
+    count = dtype.type(x.shape[0] * x.shape[2])
+
+    def part(i, j):
+        _kernels[4](g, x, m, r, w, count, training, gi, sum_g, sum_gd, i, j)
+    _parallel.run(part, c, x.size * 3)
+    return gi, sum_g, sum_gd

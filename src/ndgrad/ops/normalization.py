@@ -2,6 +2,7 @@
 norm and their backward ops; weight norm; and the user-facing batch_norm, instance_norm, layer_norm,
 group_norm, rms_norm, normalize (re-exported by ndgrad/nn/functional/normalization.py).
 """
+import functools
 import math
 import sys
 import types
@@ -81,25 +82,19 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
         if v is not None and v.size != c:
             raise RuntimeError(f"batch_norm: {name} should contain {c} elements not {v.size}")
     x = _bn_planes(input)
-    out = np.empty(x.shape, input.dtype)
     if training:
         mean, var, invstd = (np.empty(c, input.dtype) for _ in range(3))
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm: running_mean and running_var must be defined in evaluation mode")
         mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
-
-    def channels(i, j):
-        xc = x[:, i:j]
-        if training:
-            m, v, r = _stats(xc, (0, 2), eps)
-            mean[i:j], var[i:j], invstd[i:j] = m.reshape(-1), v.reshape(-1), r.reshape(-1)
-        # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
-        scale = invstd[i:j] if weight is None else invstd[i:j] * weight[i:j]
-        shift = -mean[i:j] * scale if bias is None else bias[i:j] - mean[i:j] * scale
-        np.multiply(xc, scale.astype(input.dtype, copy=False)[:, None], out=out[:, i:j], dtype=input.dtype)
-        out[:, i:j] += shift.astype(input.dtype, copy=False)[:, None]
-    _parallel.run(channels, c, x.size * (6 if training else 3))   # (each channel's passes are computed as alone)
+    fused = _fused.batch_norm(x, weight, bias, mean, invstd, training, eps) if x.size else None
+    if fused is not None:
+        out, mean, var, invstd = fused
+    else:
+        out = np.empty(x.shape, input.dtype)
+        _parallel.run(functools.partial(_bn_channels, x, out, weight, bias, mean, var if training else None, invstd,
+                                        eps), c, x.size * (6 if training else 3))   # (each channel as alone)
     if training:
         if running_mean is not None:
             n = input.size // c
@@ -111,6 +106,21 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
     else:
         save = (np.zeros(0, input.dtype), np.zeros(0, input.dtype))
     return (out.reshape(input.shape),) + save
+
+
+def _bn_channels(x, out, weight, bias, mean, var, invstd, eps, i, j):
+    """Batch norm's NumPy passes for channels i..j of x (N, C, P): with `var` (an array to fill), the
+    batch's statistics into mean, var, invstd first."""
+    training = var is not None
+    xc = x[:, i:j]
+    if training:
+        m, v, r = _stats(xc, (0, 2), eps)
+        mean[i:j], var[i:j], invstd[i:j] = m.reshape(-1), v.reshape(-1), r.reshape(-1)
+    # as torch's kernel: out = x * scale + shift per channel (two passes over the input)
+    scale = invstd[i:j] if weight is None else invstd[i:j] * weight[i:j]
+    shift = -mean[i:j] * scale if bias is None else bias[i:j] - mean[i:j] * scale
+    np.multiply(xc, scale.astype(x.dtype, copy=False)[:, None], out=out[:, i:j], dtype=x.dtype)
+    out[:, i:j] += shift.astype(x.dtype, copy=False)[:, None]
 
 
 def _bn_planes(x):
@@ -126,6 +136,10 @@ def _batch_norm_backward(grad_out, input, weight, running_mean, running_var, sav
     else:
         mean, invstd = running_mean, 1 / np.sqrt(running_var + eps)
     g, x = _bn_planes(grad_out), _bn_planes(input)
+    fused = _fused.batch_norm_backward(g, x, mean, invstd, weight, train) if x.size and g.shape == x.shape else None
+    if fused is not None:
+        gi, sum_g, sum_gd = fused
+        return gi.reshape(input.shape), sum_gd * invstd, sum_g
     gi = np.empty(g.shape, g.dtype)
     sum_g, sum_gd = np.empty(x.shape[1], g.dtype), np.empty(x.shape[1], np.result_type(g, x, mean))
     n = x.shape[0] * x.shape[2]
