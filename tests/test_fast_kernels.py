@@ -521,17 +521,18 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
     weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
-    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding."""
+    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
+    backward, a selection, gives the same bits."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, normalization
-    runs = []
+    runs, exacts = [], []
     for fused in (True, False):
         rs = np.random.RandomState(3)
         monkeypatch.setattr(_fused, "enabled", fused)
         if not fused:   # (what would reach for the kernels now fails)
             monkeypatch.setattr(_fused, "_kernels", None)
             monkeypatch.setattr(_fused, "_compile", lambda: pytest.fail("layer norm used numba while disabled"))
-        out = []
+        out, exact = [], []
         for shape, k in (((70, 5, 24), 1), ((9, 6, 5), 2), ((3, 1), 1)):
             x = (rs.randn(*shape) * 3 + 1).astype(dtype)
             x.reshape(-1)[1], x.reshape(-1)[-1] = np.nan, np.inf
@@ -547,6 +548,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
             out += [activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
+            exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),
+                      activation._threshold_backward.__wrapped__(g, np.ascontiguousarray(x), 0)]
         for shape in ((6, 5, 7, 3), (9, 4), (2, 3, 1)):   # batch norm: training and eval, with and without affine
             x, g = (rs.randn(*shape) * 2 + 1).astype(dtype), rs.randn(*shape).astype(dtype)
             x.reshape(-1)[2] = np.nan
@@ -560,7 +563,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                 out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, True, 1e-5)
                 out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, False, 1e-5)
         runs.append(out)
+        exacts.append(exact)
         assert _fused._kernels is not None or not fused
+    for got, want in zip(*exacts):
+        assert got.dtype == want.dtype and (_bits(got) == _bits(want)).all()
     tol = 50 * np.finfo(dtype).eps
     for got, want in zip(*runs):
         assert got.dtype == want.dtype and got.shape == want.shape

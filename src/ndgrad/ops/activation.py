@@ -111,6 +111,9 @@ threshold_ = register("threshold_")(_inplace("threshold_", _threshold))
 @op("threshold_backward", public="_threshold_backward")
 def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU's mask is random
     # as torch: zero where input <= threshold, so a NaN input passes its gradient
+    if type(grad_output) is np.ndarray and type(input) is np.ndarray and type(threshold) in (int, float) and (
+            fused := _fused.threshold_backward(grad_output, input, threshold)) is not None:
+        return fused
     uint = _UINT.get(grad_output.itemsize) if type(grad_output) is np.ndarray and grad_output.size >= _SMALL else None
     if uint is not None and grad_output.dtype.kind == "f" and type(input) is np.ndarray \
             and input.shape == grad_output.shape:
