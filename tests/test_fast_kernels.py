@@ -522,9 +522,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
-    backward, a selection, gives the same bits."""
+    backward and max pooling's (over disjoint windows), a selection and a scatter, give the same bits
+    (and, for indices outside their planes, NumPy's outcome)."""
     pytest.importorskip("numba")
-    from ndgrad.ops import _fused, normalization
+    from ndgrad.ops import _fused, normalization, pooling
     runs, exacts = [], []
     for fused in (True, False):
         rs = np.random.RandomState(3)
@@ -550,6 +551,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
             exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),
                       activation._threshold_backward.__wrapped__(g, np.ascontiguousarray(x), 0)]
+        x = rs.randn(3, 4, 9, 8).astype(dtype)   # max pooling's backward over disjoint windows: a scatter
+        for args in ((2, None, 0, 1, False), (3, 2, 1, 1, True)):
+            vals, idx = pooling._max_pool("max_pool2d", 2, x, *args)
+            exact.append(pooling._max_pool_backward(rs.randn(*vals.shape).astype(dtype), x, idx, 2, args[0] == 2))
         for shape in ((6, 5, 7, 3), (9, 4), (2, 3, 1)):   # batch norm: training and eval, with and without affine
             x, g = (rs.randn(*shape) * 2 + 1).astype(dtype), rs.randn(*shape).astype(dtype)
             x.reshape(-1)[2] = np.nan
@@ -567,6 +572,18 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
         assert _fused._kernels is not None or not fused
     for got, want in zip(*exacts):
         assert got.dtype == want.dtype and (_bits(got) == _bits(want)).all()
+    monkeypatch.undo()
+    x = np.zeros((2, 3, 4, 4), dtype)
+    for bad in (16, -1):   # indices from outside the forward: whatever NumPy's scatter does (wraps, or raises)
+        outcomes = []
+        for fused in (True, False):
+            monkeypatch.setattr(_fused, "enabled", fused)
+            try:
+                outcomes.append(_bits(pooling._max_pool_backward(np.ones((2, 3, 2, 2), dtype), x,
+                                                                 np.full((2, 3, 2, 2), bad), 2, True)).tolist())
+            except IndexError:
+                outcomes.append(IndexError)
+        assert outcomes[0] == outcomes[1]
     tol = 50 * np.finfo(dtype).eps
     for got, want in zip(*runs):
         assert got.dtype == want.dtype and got.shape == want.shape

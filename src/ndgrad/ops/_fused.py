@@ -162,7 +162,21 @@ def _compile():
         for i in range(x.shape[0]):
             out[i] = zero if x[i] <= threshold else g[i]   # (a NaN input passes its gradient)
 
-    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward)
+    @jit
+    def scatter_planes(idx, grads, plane_size, out, lo, hi):
+        # planes lo..hi of out (planes * plane_size): zeros, then each plane's grads at its indices (distinct
+        # within a plane); False, with the planes left part-written, at an index outside its plane
+        for p in range(lo, hi):
+            base = p * plane_size
+            out[base:base + plane_size] = 0
+            for j in range(idx.shape[1]):
+                k = idx[p, j]
+                if k < 0 or k >= plane_size:
+                    return False
+                out[base + k] = grads[p, j]
+        return True
+
+    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes)
     return _kernels
 
 
@@ -293,3 +307,20 @@ def threshold_backward(g, x, threshold):
         _kernels[5](gf[i:j], xf[i:j], t, zero, of[i:j])
     _parallel.run(part, of.size, 3 * of.size)
     return out
+
+
+def scatter_planes(idx, grads, plane_size, out):
+    """out (planes * plane_size, zeroed here) with each plane's grads (planes, k) written at its int64
+    indices idx (planes, k), distinct within a plane (max pooling's backward over windows that do not
+    overlap: no sums, NumPy's bits); False where the kernels do not take these or an index is outside
+    its plane (NumPy's scatter then raises)."""
+    if not _usable(out, grads) or idx.dtype != np.int64 or type(idx) is not np.ndarray or \
+            (_kernels or _compile()) is None:
+        return False
+    idx, grads = np.ascontiguousarray(idx), np.ascontiguousarray(grads)
+    inside = []
+
+    def part(i, j):
+        inside.append(_kernels[6](idx, grads, plane_size, out, i, j))
+    _parallel.run(part, idx.shape[0], out.size + 3 * grads.size)
+    return all(inside)

@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from .. import _parallel
+from . import _fused
 from ._registry import op, register
 from ._schema import Parser
 from ._scratch import buffer
@@ -275,6 +276,8 @@ def _max_pool_backward(grad_output, self, indices, d, disjoint=False):
     idx, grads = indices.reshape(planes, per_plane), grad_output.reshape(planes, per_plane)
     scatter = disjoint and grad_output.dtype.kind == "f"
     g = np.empty(planes * plane_size, grad_output.dtype)
+    if scatter and planes and per_plane and _fused.scatter_planes(idx, grads, plane_size, g):
+        return g.reshape(self.shape)
 
     def plane_range(a, b):   # planes a..b-1: their own part of g, indices made flat within it
         flat = np.add(idx[a:b], (np.arange(b - a) * plane_size)[:, None],
