@@ -23,6 +23,7 @@ def build(lib):
 
 
 def pair():
+    ndgrad.manual_seed(0)   # (the same weights whatever ran before: RMSprop's centered step amplifies rounding)
     m, tm = build(ndgrad), build(torch)
     tm.load_state_dict({k: torch.tensor(np.array(v.numpy())) for k, v in m.state_dict().items()})
     return m, tm
@@ -311,3 +312,45 @@ def test_lbfgs_state_survives_save_and_load(tmp_path):
     assert run(resumed, resumed_opt) == run(model, opt)
     with pytest.raises(ValueError, match="per-parameter options"):
         ndgrad.optim.LBFGS([{"params": [model[0].weight]}, {"params": [model[0].bias]}])
+
+
+def test_foreach_inplace_ops_call_each_element_op_as_its_method_would(monkeypatch):
+    """`_foreach_<op>_` of Tensors and Python numbers calls the element's op without the method's
+    parser: the same bits and version counters as the methods, each argument form (scalar, list,
+    scalars, keywords), and in grad mode the same recorded nodes and gradients."""
+    from ndgrad.ops import pointwise
+    taken = []   # the names for which the direct call was taken
+    direct = pointwise._element_call
+
+    def spied(name, *rest):
+        call = direct(name, *rest)
+        if call is not None:
+            taken.append(name)
+        return call
+    monkeypatch.setattr(pointwise, "_element_call", spied)
+    calls = [("mul", (0.9,), {}), ("mul", ("L",), {}), ("div", ([0.3, 0.7],), {}), ("add", (1e-3,), {}),
+             ("add", ("L",), {"alpha": -0.5}), ("sub", ("L", 2.0), {}), ("lerp", ("L", 0.25), {}),
+             ("lerp", ("L", 0.75), {}), ("lerp", ("L", "L"), {}), ("addcmul", ("L", "L", 0.1), {}),
+             ("addcmul", ("L", "L"), {"value": -2}), ("addcdiv", ("L", "L", [0.1, -0.2]), {}),
+             ("addcdiv", ("L", "L"), {})] + [(n, (), {}) for n in pointwise.FOREACH_UNARY if n not in ("round", "clone")]
+
+    def run(name, args, kwargs, grad):
+        rs = np.random.RandomState(5)
+        leaves = [ndgrad.tensor(rs.rand(3, 4) + 0.5, requires_grad=grad) for _ in range(2)]
+        xs = [t.clone() if grad else t for t in leaves]
+        other = [ndgrad.tensor(rs.rand(3, 4) + 0.5) for _ in range(2)]
+        getattr(ndgrad, f"_foreach_{name}_")(xs, *[other if a == "L" else a for a in args], **kwargs)
+        out = [(x.detach().numpy().tobytes(), x._version) for x in xs]
+        if grad:
+            sum(x.sum() for x in xs).backward()
+            out += [(x.grad_fn.name(), t.grad.numpy().tobytes()) for x, t in zip(xs, leaves)]
+        return out
+
+    for name, args, kwargs in calls:
+        for grad in (False, True):
+            with ndgrad.set_grad_enabled(grad):
+                fast = run(name, args, kwargs, grad)
+                monkeypatch.setattr(pointwise, "_element_call", lambda *a: None)
+                assert run(name, args, kwargs, grad) == fast, (name, args, kwargs, grad)
+                monkeypatch.setattr(pointwise, "_element_call", spied)
+    assert {c[0] for c in calls} <= set(taken)

@@ -16,6 +16,7 @@ no call binds both, and `x ** 2` then resolves without the parser testing the te
 (which reads its shape; vmap's batched tensors refuse that, and it costs time).
 """
 import builtins
+import functools
 import inspect
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..backends import is_array, namespace
 from .. import _dtype
 from . import _registry
 from ._registry import call_inplace, op, register
+from ._torch_function import _NOT_OVERRIDING
 from ._schema import ArgumentError, Parser
 from .._tensor import CONJ_BIT, NEG_BIT, Tensor, resolved_data
 from ..autograd.grad_mode import no_grad
@@ -1772,11 +1774,49 @@ def _register_foreach():
     _register_foreach_inplace("zero")
 
 
+# The op each element's in-place method runs for Tensors and Python numbers, its keyword (if any) last:
+# `_foreach_<name>_` of such arguments calls call_inplace with it directly, without the method's parser
+# (an optimizer's step runs a dozen of these lists: Adam's on a small MLP 155 -> 136 us).
+_ELEMENT_OPS = {"add": ("add.Tensor", "alpha"), "sub": ("sub.Tensor", "alpha"), "mul": ("mul.Tensor", None),
+                "div": ("div.Tensor", None), "addcmul": ("addcmul", "value"), "addcdiv": ("addcdiv", "value"),
+                "lerp": (None, None), **{n: (n, None) for n in FOREACH_UNARY if n not in ("round", "clone")}}
+
+
+@functools.cache
+def _element_op(name):
+    """The spec of op `name` and how many arguments its forward takes."""
+    spec = next(s for s in _registry.SPECS if s.name == name)
+    return spec, len(inspect.signature(spec.forward).parameters)
+
+
+def _element_call(name, t, xs, kwargs):
+    """(spec, args) of the in-place element op for plain arguments (see _ELEMENT_OPS); None otherwise."""
+    if type(t) not in _NOT_OVERRIDING or (entry := _ELEMENT_OPS.get(name)) is None:
+        return None
+    op_name, keyword = entry
+    for x in xs:
+        if (k := type(x)) not in _NOT_OVERRIDING or k is not Tensor and k is not float and k is not int:
+            return None
+    if kwargs and (keyword is None or len(kwargs) > 1 or keyword not in kwargs):
+        return None
+    if name == "lerp":
+        op_name = "lerp.Tensor" if len(xs) == 2 and type(xs[1]) is Tensor else "lerp.Scalar"
+    spec, arity = _element_op(op_name)
+    if keyword is not None and len(xs) == arity - 2:
+        xs = xs + [kwargs.get(keyword, 1)]
+    elif kwargs:
+        return None
+    return (spec, (t, *xs)) if len(xs) == arity - 1 else None
+
+
 def _register_foreach_inplace(name):
     """`_foreach_<name>_`: each element's in-place op (its method `<name>_`, else a copy_ of the result)."""
     def inplace(self, *args, **kwargs):
         for i, t in enumerate(self):
             xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
+            if (call := _element_call(name, t, xs, kwargs)) is not None:
+                call_inplace(*call)
+                continue
             method = getattr(t, name + "_", None)
             if name in ("addcmul", "addcdiv") and len(xs) == 3:   # the methods take `value` by keyword only
                 kwargs = {**kwargs, "value": xs.pop()}
