@@ -522,8 +522,9 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
-    backward and max pooling's (over disjoint windows), a selection and a scatter, give the same bits
-    (and, for indices outside their planes, NumPy's outcome)."""
+    backward and max pooling's (over disjoint windows), a selection and a scatter, and GELU's tanh form
+    forward and backward (the same operations in the same order), give the same bits (and, for
+    pooling indices outside their planes, NumPy's outcome)."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, normalization, pooling
     runs, exacts = [], []
@@ -551,6 +552,11 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
             exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),
                       activation._threshold_backward.__wrapped__(g, np.ascontiguousarray(x), 0)]
+        x, g, kept = (rs.randn(70_001) * 4).astype(dtype), rs.randn(70_001).astype(dtype), np.empty(70_001, dtype)
+        x[:3] = np.nan, np.inf, -np.inf   # GELU's tanh form: the same operations compiled around NumPy's tanh
+        exact += [activation._gelu_tanh(x, block=1 << 12, keep=kept), kept.copy(),
+                  activation._gelu_tanh_derivative(x, block=1 << 12), activation._gelu_tanh_derivative(x, g),
+                  activation._gelu_tanh_derivative(x, g, tanh=kept)]
         x = rs.randn(3, 4, 9, 8).astype(dtype)   # max pooling's backward over disjoint windows: a scatter
         for args in ((2, None, 0, 1, False), (3, 2, 1, 1, True)):
             vals, idx = pooling._max_pool("max_pool2d", 2, x, *args)

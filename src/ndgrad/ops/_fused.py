@@ -176,7 +176,36 @@ def _compile():
                 out[base + k] = grads[p, j]
         return True
 
-    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes)
+    # GELU's tanh form around NumPy's tanh (numba's is several times slower): the NumPy passes'
+    # operations, each rounded in x's dtype in the same order (the same bits), in one pass each side
+    @jit
+    def gelu_inner(x, c, one, k, t):
+        for j in range(x.shape[0]):
+            v = x[j]
+            t[j] = ((v * v * c + one) * v) * k   # k (x + c x^3), as (x x c + 1) x k
+
+    @jit
+    def gelu_outer(t, x, one, half, out):
+        for j in range(x.shape[0]):
+            out[j] = (t[j] + one) * x[j] * half
+
+    @jit
+    def gelu_slope_inner(x, c15k, half_k, c, one, k, s, t, with_t):
+        for j in range(x.shape[0]):
+            v = x[j]
+            u = v * v
+            s[j] = (u * c15k + half_k) * v   # 0.5 x du/dx
+            if with_t:
+                t[j] = ((u * c + one) * v) * k
+
+    @jit
+    def gelu_slope_outer(t, s, g, one, half, out):
+        for j in range(t.shape[0]):
+            d = (t[j] + one) * ((s[j] * (one - t[j])) + half)
+            out[j] = d * g[j] if g.shape[0] else d
+
+    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes,
+                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer)
     return _kernels
 
 
@@ -324,3 +353,9 @@ def scatter_planes(idx, grads, plane_size, out):
         inside.append(_kernels[6](idx, grads, plane_size, out, i, j))
     _parallel.run(part, idx.shape[0], out.size + 3 * grads.size)
     return all(inside)
+
+
+def gelu_kernels(*arrays):
+    """GELU's four compiled passes (see _compile) for these arrays (NumPy float32/float64 of one dtype,
+    1-D slices of C-contiguous arrays), or None."""
+    return _kernels[7:11] if _usable(*arrays) and (_kernels or _compile()) is not None else None
