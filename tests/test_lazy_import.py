@@ -5,7 +5,7 @@ import sys
 import ndgrad
 
 LAZY = ("ndgrad.distributions", "ndgrad.serialization", "ndgrad.compiler", "ndgrad.testing", "ndgrad.amp",
-        "ndgrad.utils.data", "ndgrad.utils.checkpoint", "yaml")
+        "ndgrad.utils.data", "ndgrad.utils.checkpoint", "yaml", "numba")
 
 
 def test_import_leaves_rarely_used_modules_unloaded():
