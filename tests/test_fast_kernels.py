@@ -522,7 +522,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
-    backward and max pooling's (over disjoint windows), a selection and a scatter, and GELU's tanh form
+    backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     forward and backward (the same operations in the same order), give the same bits (and, for
     pooling indices outside their planes, NumPy's outcome)."""
     pytest.importorskip("numba")
@@ -557,10 +557,15 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
         exact += [activation._gelu_tanh(x, block=1 << 12, keep=kept), kept.copy(),
                   activation._gelu_tanh_derivative(x, block=1 << 12), activation._gelu_tanh_derivative(x, g),
                   activation._gelu_tanh_derivative(x, g, tanh=kept)]
-        x = rs.randn(3, 4, 9, 8).astype(dtype)   # max pooling's backward over disjoint windows: a scatter
-        for args in ((2, None, 0, 1, False), (3, 2, 1, 1, True)):
+        # max pooling (2x2 windows at stride 2: a compiled scan) and its backward over disjoint windows (a
+        # scatter), with ties (0.0 and -0.0 too), NaN and -inf windows, odd sizes
+        x = np.round(rs.randn(3, 4, 9, 8), 1).astype(dtype)
+        x[0, 0, :2, :2], x[0, 1, :2, :2], x[0, 2, :2, :2] = [[np.nan, 1], [np.nan, 2]], -np.inf, [[0.0, -0.0], [0, 1]]
+        x[1, 1, 2:4, :2] = [[-0.0, 0.0], [-1, -0.0]]
+        for args in ((2, None, 0, 1, False), (2, 2, 0, 1, True), (3, 2, 1, 1, True)):
             vals, idx = pooling._max_pool("max_pool2d", 2, x, *args)
-            exact.append(pooling._max_pool_backward(rs.randn(*vals.shape).astype(dtype), x, idx, 2, args[0] == 2))
+            exact += [vals, idx, pooling._max_pool_backward(rs.randn(*vals.shape).astype(dtype), x, idx, 2,
+                                                            args[0] == 2)]
         for shape in ((6, 5, 7, 3), (9, 4), (2, 3, 1)):   # batch norm: training and eval, with and without affine
             x, g = (rs.randn(*shape) * 2 + 1).astype(dtype), rs.randn(*shape).astype(dtype)
             x.reshape(-1)[2] = np.nan

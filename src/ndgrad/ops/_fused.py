@@ -204,8 +204,32 @@ def _compile():
             d = (t[j] + one) * ((s[j] * (one - t[j])) + half)
             out[j] = d * g[j] if g.shape[0] else d
 
+    @jit
+    def max_pool_2x2(x, vals, idx, lo, hi):
+        # 2x2 windows, stride 2, no padding: torch's scan of each window (a later element wins if
+        # greater or NaN: the first of equal maxima, the last NaN), written branch-free to vectorise
+        w_in = x.shape[2]
+        for p in range(lo, hi):
+            for oh in range(vals.shape[1]):
+                r0, r1 = x[p, 2 * oh], x[p, 2 * oh + 1]
+                vo, io = vals[p, oh], idx[p, oh]
+                top = 2 * oh * w_in
+                for ow in range(vals.shape[2]):
+                    j = 2 * ow
+                    best, at = r0[j], top + j
+                    v = r0[j + 1]
+                    u = (v > best) | (v != v)
+                    best, at = (v, top + j + 1) if u else (best, at)
+                    v = r1[j]
+                    u = (v > best) | (v != v)
+                    best, at = (v, top + w_in + j) if u else (best, at)
+                    v = r1[j + 1]
+                    u = (v > best) | (v != v)
+                    best, at = (v, top + w_in + j + 1) if u else (best, at)
+                    vo[ow], io[ow] = best, at
+
     _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes,
-                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer)
+                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer, max_pool_2x2)
     return _kernels
 
 
@@ -359,3 +383,20 @@ def gelu_kernels(*arrays):
     """GELU's four compiled passes (see _compile) for these arrays (NumPy float32/float64 of one dtype,
     1-D slices of C-contiguous arrays), or None."""
     return _kernels[7:11] if _usable(*arrays) and (_kernels or _compile()) is not None else None
+
+
+def max_pool_2x2(x, out):
+    """(values, int64 indices within each plane) of x (N, C, H, W) max-pooled over 2x2 windows at
+    stride 2 without padding onto spatial `out` (H // 2, W // 2), torch's scan (selections only:
+    NumPy's path's bits); None where the kernels do not take x."""
+    if not _usable(x) or (_kernels or _compile()) is None:
+        return None
+    n, c = x.shape[:2]
+    planes = np.ascontiguousarray(x).reshape((n * c,) + x.shape[2:])
+    vals = np.empty((n * c,) + tuple(out), x.dtype)
+    idx = np.empty(vals.shape, np.int64)
+
+    def part(i, j):
+        _kernels[11](planes, vals, idx, i, j)
+    _parallel.run(part, planes.shape[0], planes.size + 3 * vals.size)
+    return vals.reshape((n, c) + tuple(out)), idx.reshape((n, c) + tuple(out))

@@ -227,6 +227,9 @@ def _max_pool(name, d, self, kernel_size, stride, padding, dilation, ceil_mode):
                            f"a shape of {list(self.shape)}")
     kernel, stride, padding, dilation = _pool_args(name, d, kernel_size, stride, padding, dilation)
     plan = _max_pool_plan(name, x.shape[2:], kernel, stride, padding, dilation, bool(ceil_mode))
+    if kernel == stride == (2, 2) and padding == (0, 0) and dilation == (1, 1) and x.size and \
+            plan.out == tuple(s // 2 for s in x.shape[2:]) and (fused := _fused.max_pool_2x2(x, plan.out)) is not None:
+        return _unbatch(fused[0], unbatched), _unbatch(fused[1], unbatched)
     low = _lowest(x.dtype)
     vals = np.empty(x.shape[:2] + plan.out, x.dtype)
     idx = np.empty(vals.shape, np.int64)
