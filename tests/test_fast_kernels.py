@@ -523,10 +523,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
-    forward and backward (the same operations in the same order), give the same bits (and, for
-    pooling indices outside their planes, NumPy's outcome)."""
+    and an LSTM layer's steps forward and backward (the same operations in the same order) give the
+    same bits (and, for pooling indices outside their planes, NumPy's outcome)."""
     pytest.importorskip("numba")
-    from ndgrad.ops import _fused, normalization, pooling
+    from ndgrad.ops import _fused, normalization, pooling, recurrent
     runs, exacts = [], []
     for fused in (True, False):
         rs = np.random.RandomState(3)
@@ -557,6 +557,17 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
         exact += [activation._gelu_tanh(x, block=1 << 12, keep=kept), kept.copy(),
                   activation._gelu_tanh_derivative(x, block=1 << 12), activation._gelu_tanh_derivative(x, g),
                   activation._gelu_tanh_derivative(x, g, tanh=kept)]
+        for reverse in (False, True):   # an LSTM layer's steps: its forward and backward through time
+            x, h0, c0 = rs.randn(5, 3, 4).astype(dtype), rs.randn(3, 6).astype(dtype), rs.randn(3, 6).astype(dtype)
+            ws = [rs.randn(24, 4).astype(dtype), rs.randn(24, 6).astype(dtype), rs.randn(24).astype(dtype),
+                  rs.randn(24).astype(dtype)]
+            seq, hy, cy, space = recurrent.mkldnn_rnn_layer.__wrapped__(x, *ws, h0, c0, reverse, [], 2, 6, 1, True,
+                                                                        False, False, True)
+            exact += [seq, hy, cy, space.copy()]
+            for d_out, d_hy, d_cy in ((rs.randn(5, 3, 6).astype(dtype), rs.randn(3, 6).astype(dtype),
+                                       rs.randn(3, 6).astype(dtype)), (None, None, rs.randn(3, 6).astype(dtype))):
+                exact += [a for a in recurrent._lstm_layer_bptt([d_out, d_hy, d_cy], x, ws[0], ws[1], h0, c0, reverse,
+                                                                seq, space) if a is not None]
         # max pooling (2x2 windows at stride 2: a compiled scan) and its backward over disjoint windows (a
         # scatter), with ties (0.0 and -0.0 too), NaN and -inf windows, odd sizes
         x = np.round(rs.randn(3, 4, 9, 8), 1).astype(dtype)

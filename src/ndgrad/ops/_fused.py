@@ -228,8 +228,33 @@ def _compile():
                     best, at = (v, top + w_in + j + 1) if u else (best, at)
                     vo[ow], io[ow] = best, at
 
+    # An LSTM layer's step (ops/recurrent.py), between its products and tanh: NumPy's operations in
+    # NumPy's order (the same bits), one pass where NumPy makes five to seven calls on small arrays
+    @jit
+    def lstm_gates(a, scale, shift, c, c_new):
+        # a (N, 4H): tanh of the pre-activations, made the gates (i, f, g, o); c_new = f c + i g
+        hidden = c.shape[1]
+        for b in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[b, j] = a[b, j] * scale[j] + shift[j]
+            for j in range(hidden):
+                c_new[b, j] = a[b, hidden + j] * c[b, j] + a[b, j] * a[b, 2 * hidden + j]
+
+    @jit
+    def lstm_back_step(dh, dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o):
+        # dh += dout; dc += dh dc_dh; d_ifg = f_ifg dc (per gate); d_o = f_o dh; dc *= forget
+        for b in range(dh.shape[0]):
+            for j in range(dh.shape[1]):
+                h = dh[b, j] + dout[b, j] if dout.shape[0] else dh[b, j]
+                dh[b, j] = h
+                d = dc[b, j] + h * dc_dh[b, j]
+                for k in range(3):
+                    d_ifg[b, k, j] = f_ifg[b, k, j] * d
+                d_o[b, j] = f_o[b, j] * h
+                dc[b, j] = d * forget[b, j]
+
     _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes,
-                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer, max_pool_2x2)
+                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer, max_pool_2x2, lstm_gates, lstm_back_step)
     return _kernels
 
 
@@ -400,3 +425,8 @@ def max_pool_2x2(x, out):
         _kernels[11](planes, vals, idx, i, j)
     _parallel.run(part, planes.shape[0], planes.size + 3 * vals.size)
     return vals.reshape((n, c) + tuple(out)), idx.reshape((n, c) + tuple(out))
+
+
+def lstm_kernels(*arrays):
+    """An LSTM layer's two compiled step passes (see _compile) for these arrays, or None."""
+    return _kernels[12:14] if _usable(*arrays) and (_kernels or _compile()) is not None else None

@@ -17,6 +17,7 @@ that, so the gradients are themselves differentiable.
 import numpy as np
 
 from .. import _dtype
+from . import _fused
 from ._registry import op, register
 from ._schema import Parser
 from ._scratch import buffer
@@ -138,15 +139,19 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     views = zip(acts, igates, *(acts[:, :, k * hidden:(k + 1) * hidden] for k in range(4)), cells, tanh_cells,
                 output)
     h, c = hx_, cx_
+    fused = _fused.lstm_kernels(workspace, hx_, cx_, igates, w_hh) if steps and batch else None
     for a, ig, i, f, g, o, c_new, tanh_c, out in (reversed(list(views)) if reverse else views):
         np.matmul(h, w_hh, out=a)
         a += ig
         np.tanh(a, out=a)
-        a *= scale
-        a += shift
-        np.multiply(f, c, out=c_new)
-        np.multiply(i, g, out=i_g)
-        c_new += i_g
+        if fused is not None:   # the same operations, in one compiled pass
+            fused[0](a, scale, shift, c, c_new)
+        else:
+            a *= scale
+            a += shift
+            np.multiply(f, c, out=c_new)
+            np.multiply(i, g, out=i_g)
+            c_new += i_g
         np.tanh(c_new, out=tanh_c)
         h = np.multiply(o, tanh_c, out=out)
         c = c_new
@@ -200,9 +205,15 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
                      d_pre[:, :, :3], d_pre[:, :, 3], d_pre.reshape(steps, batch, 4 * hidden),
                      [None] * steps if d_out is None else d_out))
     later = None   # the pre-activation gradient of the step processed just after this one
+    fused = _fused.lstm_kernels(dh, factors, d_pre, *(() if d_out is None else (d_out,))) if steps and batch else None
+    no_dout = np.empty((0, 0), dtype)
     for f_ifg, f_o, dc_dh, forget, d_ifg, d_o, d_flat, dout in (views if reverse else reversed(views)):
         if later is not None:
             np.matmul(later, w_hh, out=dh)
+        if fused is not None:   # the same operations, in one compiled pass
+            fused[1](dh, no_dout if dout is None else dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o)
+            later = d_flat
+            continue
         if dout is not None:
             dh += dout
         np.multiply(dh, dc_dh, out=dh_dc)
