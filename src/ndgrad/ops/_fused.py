@@ -1,20 +1,22 @@
-"""Row kernels compiled with numba, where it is installed (the `fast` extra): layer norm's forward and
-backward, softmax's backward.
+"""Kernels compiled with numba, where it is installed (the `fast` extra), for the passes NumPy runs
+far slower than torch's fused C++: NumPy makes one call per operation, and a pass that broadcasts a
+vector per row restarts its loop every row (layer norm's backward on a transformer's (1024, 256)
+float32 activations took 7x torch's kernel). The callers (normalization, activation, pooling,
+recurrent) fall back to their NumPy passes where numba is absent, where these arrays are not NumPy
+float32/float64 of one dtype, or with NDGRAD_NUMBA=0 (`enabled = False` here, as the tests do).
 
-NumPy runs these as a dozen passes over the activations, most of them broadcasting a vector per row
-or per column, which restarts NumPy's loop every row: on a transformer's (1024, 256) float32
-activations layer norm's backward took 7x torch's fused kernel. These kernels read each row twice
-and write it once. They compute the NumPy passes' formulas with the additions of each row's sums in
-another (vectorised) order: the results agree with NumPy's to rounding, not to the bit (neither
-matches torch's bits), so a process uses one or the other for all its calls: numba's where it can be
-imported, NumPy's with NDGRAD_NUMBA=0 (or `enabled = False` here, as the tests do).
-
-Layer norm's rows run in fixed blocks: the weight's and bias's gradients are per-block column sums
-added in block order afterwards, so that their bits depend on neither the thread count nor the
-split. numba is imported, and the kernels compiled (cached on disk), on the first call that uses
-one: never at `import ndgrad`.
+Two kinds of kernel:
+- layer norm, batch norm, softmax's backward: their row and channel sums are added in another
+  (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
+  path matches torch's bits there), so a process uses one path or the other for all its calls;
+- ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps:
+  selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
+Work splits over _parallel's threads in fixed pieces (rows, channels, planes, blocks): the bits do not
+depend on the thread count. numba is imported and the kernels compiled (cached on disk) on the first
+call that uses one: never at `import ndgrad`.
 """
 import os
+import types
 
 import numpy as np
 
@@ -26,6 +28,7 @@ _BLOCK = 64   # rows per block of the backward's column sums
 
 
 def _compile():
+    """The kernels, as a namespace (kept in _kernels); None without numba."""
     global _kernels, enabled
     try:
         import numba
@@ -253,18 +256,24 @@ def _compile():
                 d_o[b, j] = f_o[b, j] * h
                 dc[b, j] = d * forget[b, j]
 
-    _kernels = (forward, backward, softmax_backward, bn_forward, bn_backward, threshold_backward, scatter_planes,
-                gelu_inner, gelu_outer, gelu_slope_inner, gelu_slope_outer, max_pool_2x2, lstm_gates, lstm_back_step)
+    _kernels = types.SimpleNamespace(
+        ln_forward=forward, ln_backward=backward, softmax_backward=softmax_backward, bn_forward=bn_forward,
+        bn_backward=bn_backward, threshold_backward=threshold_backward, scatter_planes=scatter_planes,
+        gelu_inner=gelu_inner, gelu_outer=gelu_outer, gelu_slope_inner=gelu_slope_inner,
+        gelu_slope_outer=gelu_slope_outer, max_pool_2x2=max_pool_2x2, lstm_gates=lstm_gates,
+        lstm_back_step=lstm_back_step)
     return _kernels
 
 
-def _usable(*arrays):
-    """Whether the kernels take these (None or NumPy float32/float64 arrays of one dtype, the first
-    not empty)."""
+def kernels(*arrays):
+    """The compiled kernels (a namespace) where they take these arrays (None or NumPy float32/float64
+    arrays of one dtype, the first not empty); None otherwise, or without numba."""
     if not enabled or not arrays[0].size:
-        return False
+        return None
     dtype = arrays[0].dtype
-    return dtype in _FLOATS and all(a is None or type(a) is np.ndarray and a.dtype == dtype for a in arrays)
+    if dtype not in _FLOATS or not all(a is None or type(a) is np.ndarray and a.dtype == dtype for a in arrays):
+        return None
+    return _kernels or _compile()
 
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -277,9 +286,8 @@ def _vector(v, d, dtype):
 def layer_norm(x, d, weight, bias, eps, keep):
     """(out, mean, rstd[, xhat]) of layer norm over the last dims (D = d elements) of x, with mean
     and rstd as (rows, 1); None where the kernels are unavailable or do not take these arrays."""
-    if not _usable(x, weight, bias) or (_kernels or _compile()) is None:
+    if (k := kernels(x, weight, bias)) is None:
         return None
-    forward = _kernels[0]
     rows = np.ascontiguousarray(x).reshape(-1, d)
     n, dtype = rows.shape[0], x.dtype
     out = np.empty(rows.shape, dtype)
@@ -289,28 +297,27 @@ def layer_norm(x, d, weight, bias, eps, keep):
     eps, size = dtype.type(eps), dtype.type(d)
 
     def part(i, j):
-        forward(rows, w, b, eps, size, out, xhat, mean.reshape(n), rstd.reshape(n), i, j)
+        k.ln_forward(rows, w, b, eps, size, out, xhat, mean.reshape(n), rstd.reshape(n), i, j)
     _parallel.run(part, n, 3 * rows.size)
     return (out, mean, rstd) + ((xhat,) if keep else ())
 
 
 def layer_norm_backward(g, x, d, mean, rstd, weight, kept):
     """(grad_input, grad_weight, grad_bias) as (rows, D), (D,), (D,) arrays; None as layer_norm."""
-    if not _usable(x, g, mean, rstd, weight, kept) or (_kernels or _compile()) is None:
+    if (k := kernels(x, g, mean, rstd, weight, kept)) is None:
         return None
-    backward = _kernels[1]
     gr, xr = np.ascontiguousarray(g).reshape(-1, d), np.ascontiguousarray(x).reshape(-1, d)
     n, dtype = xr.shape[0], x.dtype
     blocks = -(-n // _BLOCK)
     gi = np.empty(xr.shape, dtype)
     gw, gb = np.zeros((blocks, d), dtype), np.zeros((blocks, d), dtype)
     w = _vector(weight, d, dtype)
-    k = np.empty((0, 0), dtype) if kept is None else np.ascontiguousarray(kept).reshape(-1, d)
+    kept = np.empty((0, 0), dtype) if kept is None else np.ascontiguousarray(kept).reshape(-1, d)
     m, r = np.ascontiguousarray(mean).reshape(n), np.ascontiguousarray(rstd).reshape(n)
     size = dtype.type(d)
 
     def part(i, j):
-        backward(gr, xr, m, r, w, k, size, gi, gw, gb, _BLOCK, i, j)
+        k.ln_backward(gr, xr, m, r, w, kept, size, gi, gw, gb, _BLOCK, i, j)
     _parallel.run(part, blocks, 5 * xr.size)
     return gi, gw.sum(0), gb.sum(0)
 
@@ -320,12 +327,11 @@ def softmax_backward_rows(g, y, gi):
     backward; False where the kernels are unavailable or do not take these arrays. (The forward stays
     NumPy's: numba's exp is several times slower than NumPy's, and a compiled row max that keeps NaN
     does not vectorise.)"""
-    if not _usable(y, g, gi) or (_kernels or _compile()) is None:
+    if (k := kernels(y, g, gi)) is None:
         return False
-    backward = _kernels[2]
 
     def part(i, j):
-        backward(g, y, gi, i, j)
+        k.softmax_backward(g, y, gi, i, j)
     _parallel.run(part, y.shape[0], 3 * y.size)
     return True
 
@@ -333,8 +339,7 @@ def softmax_backward_rows(g, y, gi):
 def batch_norm(x, weight, bias, mean, invstd, training, eps):
     """(out, mean, var, invstd) of batch norm over x (N, C, P) (training: the batch's statistics; else
     `mean` and `invstd` normalise, and var is None); None where the kernels do not take these arrays."""
-    if not _usable(x, weight, bias, *((mean, invstd) if not training else ())) or \
-            (_kernels or _compile()) is None:
+    if (k := kernels(x, weight, bias, *((mean, invstd) if not training else ()))) is None:
         return None
     n, c = x.shape[:2]
     x, dtype = np.ascontiguousarray(x), x.dtype
@@ -345,17 +350,17 @@ def batch_norm(x, weight, bias, mean, invstd, training, eps):
         mean, invstd, var = np.ascontiguousarray(mean).reshape(c), np.ascontiguousarray(invstd).reshape(c), None
     w, b = _vector(weight, c, dtype), _vector(bias, c, dtype)
     count = dtype.type(n * x.shape[2])
-    stats = var if training else mean   # (unused when not training)
+    stats = var if training else mean   # (in evaluation a stand-in for var, which the kernel leaves alone)
 
     def part(i, j):
-        _kernels[3](x, w, b, dtype.type(eps), count, training, mean, stats, invstd, out, i, j)
+        k.bn_forward(x, w, b, dtype.type(eps), count, training, mean, stats, invstd, out, i, j)
     _parallel.run(part, c, x.size * (3 if training else 2))
     return out, mean, var, invstd
 
 
 def batch_norm_backward(g, x, mean, invstd, weight, training):
     """(grad_input, sum of g, sum of g (x - mean)) per channel, over (N, C, P) arrays; None as there."""
-    if not _usable(x, g, mean, invstd, weight) or (_kernels or _compile()) is None:
+    if (k := kernels(x, g, mean, invstd, weight)) is None:
         return None
     c, dtype = x.shape[1], x.dtype
     g, x = np.ascontiguousarray(g), np.ascontiguousarray(x)
@@ -366,7 +371,7 @@ def batch_norm_backward(g, x, mean, invstd, weight, training):
     count = dtype.type(x.shape[0] * x.shape[2])
 
     def part(i, j):
-        _kernels[4](g, x, m, r, w, count, training, gi, sum_g, sum_gd, i, j)
+        k.bn_backward(g, x, m, r, w, count, training, gi, sum_g, sum_gd, i, j)
     _parallel.run(part, c, x.size * 3)
     return gi, sum_g, sum_gd
 
@@ -374,15 +379,14 @@ def batch_norm_backward(g, x, mean, invstd, weight, training):
 def threshold_backward(g, x, threshold):
     """g where x > threshold, else 0 (a NaN x passes g): ReLU's backward, for C-contiguous arrays of
     one shape; None where the kernels do not take these."""
-    if g.shape != x.shape or not _usable(x, g) or not (g.flags.c_contiguous and x.flags.c_contiguous) or \
-            (_kernels or _compile()) is None:
+    if g.shape != x.shape or not (g.flags.c_contiguous and x.flags.c_contiguous) or (k := kernels(x, g)) is None:
         return None
     out = np.empty(x.shape, x.dtype)
     gf, xf, of = g.reshape(-1), x.reshape(-1), out.reshape(-1)
     t, zero = x.dtype.type(threshold), x.dtype.type(0)
 
     def part(i, j):
-        _kernels[5](gf[i:j], xf[i:j], t, zero, of[i:j])
+        k.threshold_backward(gf[i:j], xf[i:j], t, zero, of[i:j])
     _parallel.run(part, of.size, 3 * of.size)
     return out
 
@@ -391,30 +395,23 @@ def scatter_planes(idx, grads, plane_size, out):
     """out (planes * plane_size, zeroed here) with each plane's grads (planes, k) written at its int64
     indices idx (planes, k), distinct within a plane (max pooling's backward over windows that do not
     overlap: no sums, NumPy's bits); False where the kernels do not take these or an index is outside
-    its plane (NumPy's scatter then raises)."""
-    if not _usable(out, grads) or idx.dtype != np.int64 or type(idx) is not np.ndarray or \
-            (_kernels or _compile()) is None:
+    its plane (the caller's NumPy scatter then does what it does with such indices)."""
+    if type(idx) is not np.ndarray or idx.dtype != np.int64 or (k := kernels(out, grads)) is None:
         return False
     idx, grads = np.ascontiguousarray(idx), np.ascontiguousarray(grads)
     inside = []
 
     def part(i, j):
-        inside.append(_kernels[6](idx, grads, plane_size, out, i, j))
+        inside.append(k.scatter_planes(idx, grads, plane_size, out, i, j))
     _parallel.run(part, idx.shape[0], out.size + 3 * grads.size)
     return all(inside)
-
-
-def gelu_kernels(*arrays):
-    """GELU's four compiled passes (see _compile) for these arrays (NumPy float32/float64 of one dtype,
-    1-D slices of C-contiguous arrays), or None."""
-    return _kernels[7:11] if _usable(*arrays) and (_kernels or _compile()) is not None else None
 
 
 def max_pool_2x2(x, out):
     """(values, int64 indices within each plane) of x (N, C, H, W) max-pooled over 2x2 windows at
     stride 2 without padding onto spatial `out` (H // 2, W // 2), torch's scan (selections only:
     NumPy's path's bits); None where the kernels do not take x."""
-    if not _usable(x) or (_kernels or _compile()) is None:
+    if (k := kernels(x)) is None:
         return None
     n, c = x.shape[:2]
     planes = np.ascontiguousarray(x).reshape((n * c,) + x.shape[2:])
@@ -422,11 +419,6 @@ def max_pool_2x2(x, out):
     idx = np.empty(vals.shape, np.int64)
 
     def part(i, j):
-        _kernels[11](planes, vals, idx, i, j)
+        k.max_pool_2x2(planes, vals, idx, i, j)
     _parallel.run(part, planes.shape[0], planes.size + 3 * vals.size)
     return vals.reshape((n, c) + tuple(out)), idx.reshape((n, c) + tuple(out))
-
-
-def lstm_kernels(*arrays):
-    """An LSTM layer's two compiled step passes (see _compile) for these arrays, or None."""
-    return _kernels[12:14] if _usable(*arrays) and (_kernels or _compile()) is not None else None

@@ -196,7 +196,7 @@ def _gelu_tanh(x, block=1 << 16, keep=None):
     out = np.empty_like(x, order="C")
     xf, of = x.reshape(-1), out.reshape(-1)
     kf = None if keep is None else keep.reshape(-1)
-    fused = _fused.gelu_kernels(xf, of) if xf.size else None
+    fused = _fused.kernels(xf, of)
     if fused is not None:
         d = x.dtype.type
         c, one, k, half = d(_GELU_C), d(1), d(_GELU_K), d(0.5)
@@ -206,9 +206,9 @@ def _gelu_tanh(x, block=1 << 16, keep=None):
             xb, o = xf[i:i + block], of[i:i + block]
             t = o if kf is None else kf[i:i + block]
             if fused is not None:   # the same operations, compiled: two passes around NumPy's tanh
-                fused[0](xb, c, one, k, t)
+                fused.gelu_inner(xb, c, one, k, t)
                 np.tanh(t, out=t)
-                fused[1](t, xb, one, half, o)
+                fused.gelu_outer(t, xb, one, half, o)
                 continue
             np.multiply(xb, xb, out=t)
             t *= _GELU_C
@@ -234,7 +234,7 @@ def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
     xf, of = x.reshape(-1), out.reshape(-1)
     gf = None if grad_output is None else grad_output.reshape(-1)
     tf = None if tanh is None else tanh.reshape(-1)
-    fused = _fused.gelu_kernels(xf, of, gf, tf) if xf.size else None
+    fused = _fused.kernels(xf, of, gf, tf)
     if fused is not None:
         d = x.dtype.type
         consts = d(1.5 * _GELU_C * _GELU_K), d(0.5 * _GELU_K), d(_GELU_C), d(1), d(_GELU_K)
@@ -246,11 +246,11 @@ def _gelu_tanh_derivative(x, grad_output=None, block=1 << 16, tanh=None):
             xb, t = xf[i:i + block], of[i:i + block]
             s, u = scratch[0, :xb.size], scratch[1, :xb.size]
             if fused is not None:   # the same operations, compiled: two passes around NumPy's tanh
-                fused[2](xb, *consts, s, t, tf is None)
+                fused.gelu_slope_inner(xb, *consts, s, t, tf is None)
                 tb = t if tf is None else tf[i:i + block]
                 if tf is None:
                     np.tanh(t, out=t)
-                fused[3](tb, s, no_grad_output if gf is None else gf[i:i + block], one, half, t)
+                fused.gelu_slope_outer(tb, s, no_grad_output if gf is None else gf[i:i + block], one, half, t)
                 continue
             np.multiply(xb, xb, out=u)
             np.multiply(u, 1.5 * _GELU_C * _GELU_K, out=s)   # s = 0.5 x du/dx

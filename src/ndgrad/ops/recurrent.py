@@ -139,13 +139,13 @@ def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, revers
     views = zip(acts, igates, *(acts[:, :, k * hidden:(k + 1) * hidden] for k in range(4)), cells, tanh_cells,
                 output)
     h, c = hx_, cx_
-    fused = _fused.lstm_kernels(workspace, hx_, cx_, igates, w_hh) if steps and batch else None
+    fused = _fused.kernels(workspace, hx_, cx_, igates, w_hh)
     for a, ig, i, f, g, o, c_new, tanh_c, out in (reversed(list(views)) if reverse else views):
         np.matmul(h, w_hh, out=a)
         a += ig
         np.tanh(a, out=a)
         if fused is not None:   # the same operations, in one compiled pass
-            fused[0](a, scale, shift, c, c_new)
+            fused.lstm_gates(a, scale, shift, c, c_new)
         else:
             a *= scale
             a += shift
@@ -205,13 +205,13 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
                      d_pre[:, :, :3], d_pre[:, :, 3], d_pre.reshape(steps, batch, 4 * hidden),
                      [None] * steps if d_out is None else d_out))
     later = None   # the pre-activation gradient of the step processed just after this one
-    fused = _fused.lstm_kernels(dh, factors, d_pre, *(() if d_out is None else (d_out,))) if steps and batch else None
+    fused = _fused.kernels(dh, factors, d_pre, *(() if d_out is None else (d_out,)))
     no_dout = np.empty((0, 0), dtype)
     for f_ifg, f_o, dc_dh, forget, d_ifg, d_o, d_flat, dout in (views if reverse else reversed(views)):
         if later is not None:
             np.matmul(later, w_hh, out=dh)
         if fused is not None:   # the same operations, in one compiled pass
-            fused[1](dh, no_dout if dout is None else dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o)
+            fused.lstm_back_step(dh, no_dout if dout is None else dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o)
             later = d_flat
             continue
         if dout is not None:
