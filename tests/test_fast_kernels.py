@@ -505,7 +505,9 @@ def _kernel_results(rs, dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype):
     from ndgrad import _parallel
+    from ndgrad.ops import _fused
     monkeypatch.setattr(_parallel, "MIN_WORK", 256)   # every kernel above splits, into uneven slices
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)        # (and the compiled ones run on these small arrays)
     runs = []
     for threads in (1, 2, 3):
         monkeypatch.setattr(_parallel, "threads", threads)
@@ -527,6 +529,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     same bits (and, for pooling indices outside their planes, NumPy's outcome)."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, normalization, pooling, recurrent
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
     runs, exacts = [], []
     for fused in (True, False):
         rs = np.random.RandomState(3)
@@ -595,6 +598,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     for got, want in zip(*exacts):
         assert got.dtype == want.dtype and (_bits(got) == _bits(want)).all()
     monkeypatch.undo()
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)
     x = np.zeros((2, 3, 4, 4), dtype)
     for bad in (16, -1):   # indices from outside the forward: whatever NumPy's scatter does (wraps, or raises)
         outcomes = []

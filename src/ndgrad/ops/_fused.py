@@ -8,7 +8,8 @@ float32/float64 of one dtype, or with NDGRAD_NUMBA=0 (`enabled = False` here, as
 Two kinds of kernel:
 - layer norm, batch norm, softmax's backward: their row and channel sums are added in another
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
-  path matches torch's bits there), so a process uses one path or the other for all its calls;
+  path matches torch's bits there). Which path runs depends on the arrays' dtype and size only
+  (MIN_SIZE), so that a compiled tape and eager code, or two runs, give the same bits;
 - ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps:
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
 Work splits over _parallel's threads in fixed pieces (rows, channels, planes, blocks): the bits do not
@@ -23,6 +24,9 @@ import numpy as np
 from .. import _parallel
 
 enabled = os.environ.get("NDGRAD_NUMBA", "1") != "0"
+# Arrays smaller than this keep NumPy's passes: there the kernels save microseconds, while loading numba
+# costs a program that only ever sees small arrays (a tutorial's, a test's) about 0.3 s.
+MIN_SIZE = 1 << 14
 _kernels = None
 _BLOCK = 64   # rows per block of the backward's column sums
 
@@ -267,8 +271,8 @@ def _compile():
 
 def kernels(*arrays):
     """The compiled kernels (a namespace) where they take these arrays (None or NumPy float32/float64
-    arrays of one dtype, the first not empty); None otherwise, or without numba."""
-    if not enabled or not arrays[0].size:
+    arrays of one dtype, the first of MIN_SIZE elements or more); None otherwise, or without numba."""
+    if not enabled or arrays[0].size < MIN_SIZE or not arrays[0].size:
         return None
     dtype = arrays[0].dtype
     if dtype not in _FLOATS or not all(a is None or type(a) is np.ndarray and a.dtype == dtype for a in arrays):

@@ -205,7 +205,7 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
                      d_pre[:, :, :3], d_pre[:, :, 3], d_pre.reshape(steps, batch, 4 * hidden),
                      [None] * steps if d_out is None else d_out))
     later = None   # the pre-activation gradient of the step processed just after this one
-    fused = _fused.kernels(dh, factors, d_pre, *(() if d_out is None else (d_out,)))
+    fused = _fused.kernels(d_pre, dh, factors, *(() if d_out is None else (d_out,)))
     no_dout = np.empty((0, 0), dtype)
     for f_ifg, f_o, dc_dh, forget, d_ifg, d_o, d_flat, dout in (views if reverse else reversed(views)):
         if later is not None:
