@@ -1,0 +1,245 @@
+"""The kernels of ops/_fused.py, compiled with numba (imported from there on first use only: this
+module imports numba). Module-level functions, so that numba's on-disk cache finds them again in the
+next process (closures are compiled afresh each time)."""
+import numba
+import numpy as np
+
+
+# Only the row sums may be reassociated (reassoc lets LLVM vectorise them; no other fast-math flag:
+# NaN and inf propagate as in NumPy); every elementwise value is computed as the NumPy passes do,
+# so that the forward's kept xhat and the backward's recomputed one are the same bits.
+summing = numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+jit = numba.njit(nogil=True, cache=True)
+
+
+@summing
+def total(a):   # (rows are never empty; a first term, not a zero of a's dtype, starts each sum)
+    s = a[0]
+    for j in range(1, a.shape[0]):
+        s += a[j]
+    return s
+
+
+@summing
+def squares_about(a, m):
+    s = (a[0] - m) * (a[0] - m)
+    for j in range(1, a.shape[0]):
+        c = a[j] - m
+        s += c * c
+    return s
+
+
+@summing
+def dot(a, b):
+    s = a[0] * b[0]
+    for j in range(1, a.shape[0]):
+        s += a[j] * b[j]
+    return s
+
+
+@jit
+def ln_forward(x, w, b, eps, d, out, xhat, mean, rstd, lo, hi):
+    # x (rows, D); w, b: (D,) or empty (absent); xhat: (rows, D), or empty when not kept
+    one = d / d
+    for i in range(lo, hi):
+        row, o = x[i], out[i]
+        m = total(row) / d
+        r = one / np.sqrt(squares_about(row, m) / d + eps)
+        mean[i] = m
+        rstd[i] = r
+        for j in range(row.shape[0]):
+            h = (row[j] - m) * r
+            if xhat.shape[0]:
+                xhat[i, j] = h
+            if w.shape[0]:
+                h = h * w[j]
+            if b.shape[0]:
+                h = h + b[j]
+            o[j] = h
+
+
+@jit
+def ln_backward(g, x, mean, rstd, w, kept, d, gi, gw, gb, block, lo, hi):
+    # blocks lo..hi of `block` rows; gw, gb: (blocks, D) column sums of g * xhat and g per block
+    n, size = x.shape
+    h, gw_row = np.empty(size, x.dtype), np.empty(size, x.dtype)   # the row's xhat and g * w
+    for k in range(lo, hi):
+        for i in range(k * block, min(n, (k + 1) * block)):
+            m, r = mean[i], rstd[i]
+            gr, xr, out = g[i], x[i], gi[i]
+            for j in range(size):
+                h[j] = kept[i, j] if kept.shape[0] else (xr[j] - m) * r
+                gw[k, j] += gr[j] * h[j]
+                gb[k, j] += gr[j]
+                gw_row[j] = gr[j] * w[j] if w.shape[0] else gr[j]
+            a = total(gw_row) / d
+            c = dot(gw_row, h) / d
+            for j in range(size):
+                out[j] = (gw_row[j] - a - h[j] * c) * r
+
+
+@jit
+def softmax_backward(g, y, gi, lo, hi):
+    for i in range(lo, hi):
+        gr, yr, out = g[i], y[i], gi[i]
+        s = dot(gr, yr)
+        for j in range(yr.shape[0]):
+            out[j] = (gr[j] - s) * yr[j]
+
+
+@summing
+def products_about(a, b, m):
+    s = a[0] * (b[0] - m)
+    for j in range(1, a.shape[0]):
+        s += a[j] * (b[j] - m)
+    return s
+
+
+@jit
+def bn_forward(x, w, b, eps, count, training, mean, var, invstd, out, lo, hi):
+    # x, out: (N, C, P); channels lo..hi; training: the batch's statistics into mean, var, invstd,
+    # else those given (mean, invstd) normalise
+    for c in range(lo, hi):
+        if training:
+            s = total(x[0, c])
+            for i in range(1, x.shape[0]):
+                s += total(x[i, c])
+            m = s / count
+            v = squares_about(x[0, c], m)
+            for i in range(1, x.shape[0]):
+                v += squares_about(x[i, c], m)
+            v = v / count
+            mean[c], var[c] = m, v
+            invstd[c] = count / count / np.sqrt(v + eps)
+        m, r = mean[c], invstd[c]
+        scale = r * w[c] if w.shape[0] else r   # as torch's kernel: x * scale + shift
+        shift = b[c] - m * scale if b.shape[0] else -m * scale
+        for i in range(x.shape[0]):
+            xr, o = x[i, c], out[i, c]
+            for j in range(xr.shape[0]):
+                o[j] = xr[j] * scale + shift
+
+
+@jit
+def bn_backward(g, x, mean, invstd, w, count, training, gi, sum_g, sum_gd, lo, hi):
+    for c in range(lo, hi):
+        m, r = mean[c], invstd[c]
+        sg = total(g[0, c])
+        sgd = products_about(g[0, c], x[0, c], m)
+        for i in range(1, x.shape[0]):
+            sg += total(g[i, c])
+            sgd += products_about(g[i, c], x[i, c], m)
+        sum_g[c], sum_gd[c] = sg, sgd
+        k = r * w[c] if w.shape[0] else r
+        a = -k * r * r * sgd / count   # gi = g k + ((x - mean) a - b) in training, g k otherwise
+        bb = k * sg / count
+        for i in range(x.shape[0]):
+            gr, xr, o = g[i, c], x[i, c], gi[i, c]
+            for j in range(xr.shape[0]):
+                o[j] = gr[j] * k + ((xr[j] - m) * a - bb) if training else gr[j] * k
+
+
+@jit
+def threshold_backward(g, x, threshold, zero, out):
+    # a selection (no arithmetic: NumPy's bits), in one pass where NumPy's takes three
+    for i in range(x.shape[0]):
+        out[i] = zero if x[i] <= threshold else g[i]   # (a NaN input passes its gradient)
+
+
+@jit
+def scatter_planes(idx, grads, plane_size, out, lo, hi):
+    # planes lo..hi of out (planes * plane_size): zeros, then each plane's grads at its indices (distinct
+    # within a plane); False, with the planes left part-written, at an index outside its plane
+    for p in range(lo, hi):
+        base = p * plane_size
+        out[base:base + plane_size] = 0
+        for j in range(idx.shape[1]):
+            k = idx[p, j]
+            if k < 0 or k >= plane_size:
+                return False
+            out[base + k] = grads[p, j]
+    return True
+
+
+# GELU's tanh form around NumPy's tanh (numba's is several times slower): the NumPy passes'
+# operations, each rounded in x's dtype in the same order (the same bits), in one pass each side
+@jit
+def gelu_inner(x, c, one, k, t):
+    for j in range(x.shape[0]):
+        v = x[j]
+        t[j] = ((v * v * c + one) * v) * k   # k (x + c x^3), as (x x c + 1) x k
+
+
+@jit
+def gelu_outer(t, x, one, half, out):
+    for j in range(x.shape[0]):
+        out[j] = (t[j] + one) * x[j] * half
+
+
+@jit
+def gelu_slope_inner(x, c15k, half_k, c, one, k, s, t, with_t):
+    for j in range(x.shape[0]):
+        v = x[j]
+        u = v * v
+        s[j] = (u * c15k + half_k) * v   # 0.5 x du/dx
+        if with_t:
+            t[j] = ((u * c + one) * v) * k
+
+
+@jit
+def gelu_slope_outer(t, s, g, one, half, out):
+    for j in range(t.shape[0]):
+        d = (t[j] + one) * ((s[j] * (one - t[j])) + half)
+        out[j] = d * g[j] if g.shape[0] else d
+
+
+@jit
+def max_pool_2x2(x, vals, idx, lo, hi):
+    # 2x2 windows, stride 2, no padding: torch's scan of each window (a later element wins if
+    # greater or NaN: the first of equal maxima, the last NaN), written branch-free to vectorise
+    w_in = x.shape[2]
+    for p in range(lo, hi):
+        for oh in range(vals.shape[1]):
+            r0, r1 = x[p, 2 * oh], x[p, 2 * oh + 1]
+            vo, io = vals[p, oh], idx[p, oh]
+            top = 2 * oh * w_in
+            for ow in range(vals.shape[2]):
+                j = 2 * ow
+                best, at = r0[j], top + j
+                v = r0[j + 1]
+                u = (v > best) | (v != v)
+                best, at = (v, top + j + 1) if u else (best, at)
+                v = r1[j]
+                u = (v > best) | (v != v)
+                best, at = (v, top + w_in + j) if u else (best, at)
+                v = r1[j + 1]
+                u = (v > best) | (v != v)
+                best, at = (v, top + w_in + j + 1) if u else (best, at)
+                vo[ow], io[ow] = best, at
+
+
+# An LSTM layer's step (ops/recurrent.py), between its products and tanh: NumPy's operations in
+# NumPy's order (the same bits), one pass where NumPy makes five to seven calls on small arrays
+@jit
+def lstm_gates(a, scale, shift, c, c_new):
+    # a (N, 4H): tanh of the pre-activations, made the gates (i, f, g, o); c_new = f c + i g
+    hidden = c.shape[1]
+    for b in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[b, j] = a[b, j] * scale[j] + shift[j]
+        for j in range(hidden):
+            c_new[b, j] = a[b, hidden + j] * c[b, j] + a[b, j] * a[b, 2 * hidden + j]
+
+
+@jit
+def lstm_back_step(dh, dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o):
+    # dh += dout; dc += dh dc_dh; d_ifg = f_ifg dc (per gate); d_o = f_o dh; dc *= forget
+    for b in range(dh.shape[0]):
+        for j in range(dh.shape[1]):
+            h = dh[b, j] + dout[b, j] if dout.shape[0] else dh[b, j]
+            dh[b, j] = h
+            d = dc[b, j] + h * dc_dh[b, j]
+            for k in range(3):
+                d_ifg[b, k, j] = f_ifg[b, k, j] * d
+            d_o[b, j] = f_o[b, j] * h
+            dc[b, j] = d * forget[b, j]
