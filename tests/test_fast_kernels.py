@@ -497,6 +497,9 @@ def _kernel_results(rs, dtype):
             out += [y, m, r, xhat, normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)[0]]
             out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
             out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
+    x, g, w = rs.randn(7, 6, 5, 4).astype(dtype), rs.randn(7, 6, 5, 4).astype(dtype), rs.rand(6).astype(dtype)
+    y, m, r = normalization.native_group_norm.__wrapped__(x, w, w, 7, 6, 20, 2, 1e-5)   # group norm: 14 rows
+    out += [y, m, r, *normalization.native_group_norm_backward.__wrapped__(g, x, m, r, w, 7, 6, 20, 2)]
     a, b = rs.randn(9, 17, 33).astype(dtype), rs.randn(9, 65, 33).astype(dtype)
     out.append(linalg.bmm.__wrapped__(a, b.transpose(0, 2, 1)))   # a stack of products (a transposed operand)
     return out
@@ -522,7 +525,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
     weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
-    norm's forward and backward, in training (running statistics updated) and in evaluation; rows with
+    norm's forward and backward, in training (running statistics updated) and in evaluation; group
+    norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     and an LSTM layer's steps forward and backward (the same operations in the same order) give the
@@ -592,6 +596,12 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                                                                                       0.1, 1e-5)[0]]
                 out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, True, 1e-5)
                 out += normalization._batch_norm_backward(g, x, weight, mean, var, m, inv, False, 1e-5)
+        x, g = (rs.randn(5, 6, 4, 3) * 2 + 1).astype(dtype), rs.randn(5, 6, 4, 3).astype(dtype)   # group norm
+        x.reshape(-1)[7] = np.nan
+        w, b = rs.rand(6).astype(dtype), rs.randn(6).astype(dtype)
+        for weight, bias in ((w, b), (None, None)):
+            y, m, r = normalization.native_group_norm.__wrapped__(x, weight, bias, 5, 6, 12, 3, 1e-5)
+            out += [y, m, r, *normalization.native_group_norm_backward.__wrapped__(g, x, m, r, weight, 5, 6, 12, 3)]
         runs.append(out)
         exacts.append(exact)
         assert _fused._kernels is not None or not fused

@@ -20,3 +20,6 @@ _registry.bind_derivatives(ENTRIES)
 
 # the formula takes absent gradients (None) itself: the engine cannot make zeros of a nested shape
 ENTRIES["linear_backward"].node_cls._takes_missing = True
+# (its formula reads the mean's and rstd's gradients only when both arrived, as torch's: zeros made for
+# them cost five passes over the input for nothing)
+ENTRIES["native_group_norm"].node_cls._takes_missing = True

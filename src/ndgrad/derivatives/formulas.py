@@ -1086,20 +1086,22 @@ def layer_norm_double_backward(grads, grad_out, input, normalized_shape, rstd, w
 
 
 def native_group_norm_backward_all(grads, input, mean, rstd, weight, N, C, HxW, group, mask):
-    """torch reads the mean and rstd outputs' gradients only when both are given (its
-    differentiable path), otherwise only the first output's."""
+    """The output's gradient through native_group_norm_backward, plus, for the input, the mean's and
+    rstd's gradients where they arrived (the node takes absent gradients as None: zeros made for them
+    would cost passes over the input for nothing)."""
     g0, gm, gr = (list(grads) + [None, None])[:3]
-    if g0 is None:
-        g0 = zeros_like(input) if gm is not None and gr is not None else None
-    if g0 is None:
+    if g0 is None and gm is None and gr is None:
         return None, None, None
-    res = list(OPS["native_group_norm_backward"](g0, input, mean, rstd, weight, N, C, HxW, group, mask))
-    if gm is not None and gr is not None and mask[0]:
-        x = input.reshape(N, group, C // group * HxW)
-        m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
-        # d mean/dx = 1/M; d rstd/dx = -rstd^3 (x - mean) / M
-        extra = (gm.reshape(N, group, 1) - gr.reshape(N, group, 1) * r ** 3 * (x - m)) / x.shape[2]
-        res[0] = res[0] + extra.reshape(input.shape)
+    res = list(OPS["native_group_norm_backward"](zeros_like(input) if g0 is None else g0, input, mean, rstd, weight,
+                                                 N, C, HxW, group, mask))
+    if (gm is not None or gr is not None) and mask[0]:
+        per = C // group * HxW   # d mean/dx = 1/M; d rstd/dx = -rstd^3 (x - mean) / M
+        extra = zeros_like(mean).reshape(N, group, 1) if gm is None else gm.reshape(N, group, 1)
+        if gr is not None:
+            x = input.reshape(N, group, per)
+            m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
+            extra = extra - gr.reshape(N, group, 1) * r ** 3 * (x - m)
+        res[0] = res[0] + (extra / per).expand(N, group, per).reshape(input.shape)
     return tuple(res)
 
 

@@ -200,3 +200,37 @@ def max_pool_2x2(x, out):
         k.max_pool_2x2(planes, vals, idx, i, j)
     _parallel.run(part, planes.shape[0], planes.size + 3 * vals.size)
     return vals.reshape((n, c) + tuple(out)), idx.reshape((n, c) + tuple(out))
+
+
+def group_norm(x, groups, weight, bias, eps):
+    """(out, mean, rstd) of group norm over x (N, C, P) in `groups` groups, mean and rstd as (N, groups);
+    None where the kernels do not take these arrays."""
+    if (k := kernels(x, weight, bias)) is None:
+        return None
+    n, c = x.shape[:2]
+    x, dtype = np.ascontiguousarray(x), x.dtype
+    out = np.empty(x.shape, dtype)
+    mean, rstd = np.empty(n * groups, dtype), np.empty(n * groups, dtype)
+    w, b = _vector(weight, c, dtype), _vector(bias, c, dtype)
+    args = (groups, w, b, dtype.type(eps), dtype.type(c // groups * x.shape[2]), out, mean, rstd)
+
+    def part(i, j):
+        k.gn_forward(x, *args, i, j)
+    _parallel.run(part, n * groups, 3 * x.size)
+    return out, mean.reshape(n, groups), rstd.reshape(n, groups)
+
+
+def group_norm_backward(g, x, groups, mean, rstd, weight):
+    """(grad_input, grad_weight, grad_bias) of group norm over (N, C, P) arrays; None as group_norm."""
+    if (k := kernels(x, g, mean, rstd, weight)) is None:
+        return None
+    n, c = x.shape[:2]
+    g, x, dtype = np.ascontiguousarray(g), np.ascontiguousarray(x), x.dtype
+    gi, gw, gb = np.empty(x.shape, dtype), np.empty((n, c), dtype), np.empty((n, c), dtype)
+    m, r = np.ascontiguousarray(mean).reshape(-1), np.ascontiguousarray(rstd).reshape(-1)
+    args = (groups, m, r, _vector(weight, c, dtype), dtype.type(c // groups * x.shape[2]), gi, gw, gb)
+
+    def part(i, j):
+        k.gn_backward(g, x, *args, i, j)
+    _parallel.run(part, n * groups, 4 * x.size)
+    return gi, gw.sum(0), gb.sum(0)

@@ -243,3 +243,61 @@ def lstm_back_step(dh, dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o):
                 d_ifg[b, k, j] = f_ifg[b, k, j] * d
             d_o[b, j] = f_o[b, j] * h
             dc[b, j] = d * forget[b, j]
+
+
+# Group norm: rows (n, group) of C/G planes of P elements, a weight and bias per channel
+@jit
+def gn_forward(x, groups, w, b, eps, d, out, mean, rstd, lo, hi):
+    # x, out: (N, C, P); rows lo..hi of the N * groups; mean, rstd: (N * groups,)
+    per = x.shape[1] // groups
+    one = d / d
+    for row in range(lo, hi):
+        n, c0 = row // groups, (row % groups) * per
+        s = total(x[n, c0])
+        for c in range(c0 + 1, c0 + per):
+            s += total(x[n, c])
+        m = s / d
+        v = squares_about(x[n, c0], m)
+        for c in range(c0 + 1, c0 + per):
+            v += squares_about(x[n, c], m)
+        r = one / np.sqrt(v / d + eps)
+        mean[row], rstd[row] = m, r
+        for c in range(c0, c0 + per):
+            xr, o = x[n, c], out[n, c]
+            for j in range(xr.shape[0]):
+                h = (xr[j] - m) * r
+                if w.shape[0]:
+                    h = h * w[c]
+                if b.shape[0]:
+                    h = h + b[c]
+                o[j] = h
+
+
+@jit
+def gn_backward(g, x, groups, mean, rstd, w, d, gi, gw, gb, lo, hi):
+    # gw, gb: (N, C) sums over each plane of g xhat and g (summed over N afterwards, in order)
+    per = x.shape[1] // groups
+    size = x.shape[2]
+    h, gw_row = np.empty(size, x.dtype), np.empty(size, x.dtype)   # a plane's xhat and g * w
+    for row in range(lo, hi):
+        n, c0 = row // groups, (row % groups) * per
+        m, r = mean[row], rstd[row]
+        a = m - m
+        cc = a
+        for c in range(c0, c0 + per):
+            gr, xr = g[n, c], x[n, c]
+            for j in range(size):
+                h[j] = (xr[j] - m) * r
+                gw_row[j] = gr[j] * w[c] if w.shape[0] else gr[j]
+            gw[n, c] = dot(gr, h)
+            gb[n, c] = total(gr)
+            a += total(gw_row)
+            cc += dot(gw_row, h)
+        a = a / d
+        cc = cc / d
+        for c in range(c0, c0 + per):
+            gr, xr, o = g[n, c], x[n, c], gi[n, c]
+            for j in range(size):
+                hj = (xr[j] - m) * r
+                gj = gr[j] * w[c] if w.shape[0] else gr[j]
+                o[j] = (gj - a - hj * cc) * r

@@ -431,6 +431,9 @@ def _gn_view(input, N, C, HxW, group):
 @op("native_group_norm", public="native_group_norm")
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     _float_only("group_norm", input)
+    if input.size == N * C * HxW and group and C % group == 0 and (
+            fused := _fused.group_norm(input.reshape(N, C, HxW), group, weight, bias, eps)) is not None:
+        return fused[0].reshape(input.shape), fused[1], fused[2]
     mean, _, rstd = _stats(_gn_view(input, N, C, HxW, group), (2,), eps)
     out = ((_gn_view(input, N, C, HxW, group) - mean) * rstd).reshape(input.shape)
     if weight is not None:
@@ -443,6 +446,10 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 @op("native_group_norm_backward", public="native_group_norm_backward")
 def native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group,
                                output_mask=(True, True, True)):
+    if input.size == N * C * HxW and grad_out.shape == input.shape and group and C % group == 0 and (
+            fused := _fused.group_norm_backward(grad_out.reshape(N, C, HxW), input.reshape(N, C, HxW), group, mean,
+                                                rstd, weight)) is not None:
+        return fused[0].reshape(input.shape), fused[1], fused[2]
     x = _gn_view(input, N, C, HxW, group)
     m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
     xhat = ((x - m) * r).reshape(input.shape)
