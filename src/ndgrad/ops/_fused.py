@@ -6,7 +6,7 @@ recurrent) fall back to their NumPy passes where numba is absent, where these ar
 float32/float64 of one dtype, or with NDGRAD_NUMBA=0 (`enabled = False` here, as the tests do).
 
 Two kinds of kernel:
-- layer norm, batch norm, softmax's backward: their row and channel sums are added in another
+- layer, batch and group norm, softmax's backward: their row and channel sums are added in another
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
   path matches torch's bits there). Which path runs depends on the arrays' dtype and size only
   (MIN_SIZE), so that a compiled tape and eager code, or two runs, give the same bits;
