@@ -449,9 +449,28 @@ def _log_softmax(input, dim, half_to_float):
     _float_input("log_softmax", input)
     _no_complex_softmax("log_softmax", input, dim)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    shifted = x - x.max(axis, keepdims=True, initial=-np.inf)
-    shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
-    return shifted.reshape(input.shape)
+    if not _plain(x):
+        shifted = x - x.max(axis, keepdims=True, initial=-np.inf)
+        shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
+        return shifted.reshape(input.shape)
+    out = np.empty(x.shape, x.dtype)
+
+    def rows(a, b):   # the same operations by blocks of rows, the exponentials in a cache-sized scratch
+        for i, j in _row_blocks(x, axis, a, b):
+            xr, o = x[i:j], out[i:j]
+            np.subtract(xr, xr.max(axis, keepdims=True, initial=-np.inf), out=o)
+            o -= np.log(np.exp(o, out=buffer("log_softmax_exp", o.shape, o.dtype)).sum(axis, keepdims=True))
+    _last_dim_rows(rows, x, axis, 5)
+    return out.reshape(input.shape)
+
+
+def _row_blocks(x, axis, a, b):
+    """Blocks [i, j) of rows a..b of x of about 2**16 elements each where the reduction runs along the
+    last dim (a row's passes then stay in cache); (a, b) at once otherwise."""
+    if axis != x.ndim - 1 or x.ndim < 2:
+        return [(a, b)]
+    step = max(1, (1 << 16) // max(1, x[0].size))
+    return [(i, min(b, i + step)) for i in range(a, b, step)]
 
 
 @op("_softmax_backward_data")
@@ -496,7 +515,18 @@ def _plain(*arrays):
 def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    gi = g - np.exp(y) * g.sum(axis, keepdims=True)
+    if not (_plain(g, y) and g.dtype == y.dtype):
+        gi = g - np.exp(y) * g.sum(axis, keepdims=True)
+        return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
+    gi = np.empty(y.shape, y.dtype)
+
+    def rows(a, b):   # the same operations by blocks of rows, exp(y) in a cache-sized scratch
+        for i, j in _row_blocks(y, axis, a, b):
+            gr = g[i:j]
+            e = np.exp(y[i:j], out=buffer("log_softmax_exp", gr.shape, gr.dtype))
+            e *= gr.sum(axis, keepdims=True)
+            np.subtract(gr, e, out=gi[i:j])
+    _last_dim_rows(rows, y, axis, 4)
     return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
 
 
