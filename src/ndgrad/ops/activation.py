@@ -469,7 +469,7 @@ def _row_blocks(x, axis, a, b):
     last dim (a row's passes then stay in cache); (a, b) at once otherwise."""
     if axis != x.ndim - 1 or x.ndim < 2:
         return [(a, b)]
-    step = max(1, (1 << 16) // max(1, x[0].size))
+    step = max(1, (1 << 16) // max(1, math.prod(x.shape[1:])))
     return [(i, min(b, i + step)) for i in range(a, b, step)]
 
 
