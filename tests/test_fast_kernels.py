@@ -455,7 +455,7 @@ def _kernel_results(rs, dtype):
     gradients), max pooling and its backward, ReLU and its backward, GELU (tanh form) and its
     derivative, softmax and its backward, batch norm and layer norm and their backward, a stack of matrix
     products, on random inputs."""
-    from ndgrad.ops import normalization, pooling
+    from ndgrad.ops import embedding, normalization, pooling
     out = []
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
                                    ((7, 4, 15, 15), (8, 2, 3, 3), 2, 1, 1, 2), ((4, 32, 16, 16), (64, 32, 3, 3), 1, 1, 1, 1),
@@ -500,6 +500,8 @@ def _kernel_results(rs, dtype):
     x, g, w = rs.randn(7, 6, 5, 4).astype(dtype), rs.randn(7, 6, 5, 4).astype(dtype), rs.rand(6).astype(dtype)
     y, m, r = normalization.native_group_norm.__wrapped__(x, w, w, 7, 6, 20, 2, 1e-5)   # group norm: 14 rows
     out += [y, m, r, *normalization.native_group_norm_backward.__wrapped__(g, x, m, r, w, 7, 6, 20, 2)]
+    idx, g = rs.randint(0, 40, 300), rs.randn(300, 7).astype(dtype)   # embedding's weight gradient
+    out.append(embedding.embedding_dense_backward.__wrapped__(g, idx, 40, -1, False))
     a, b = rs.randn(9, 17, 33).astype(dtype), rs.randn(9, 65, 33).astype(dtype)
     out.append(linalg.bmm.__wrapped__(a, b.transpose(0, 2, 1)))   # a stack of products (a transposed operand)
     return out
@@ -529,10 +531,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
-    and an LSTM layer's steps forward and backward (the same operations in the same order) give the
-    same bits (and, for pooling indices outside their planes, NumPy's outcome)."""
+    and an LSTM layer's steps forward and backward, and embedding's weight gradient (the same operations
+    in the same order) give the same bits (and, for indices out of range, NumPy's outcome)."""
     pytest.importorskip("numba")
-    from ndgrad.ops import _fused, normalization, pooling, recurrent
+    from ndgrad.ops import _fused, embedding, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
     runs, exacts = [], []
     for fused in (True, False):
@@ -575,6 +577,14 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                                        rs.randn(3, 6).astype(dtype)), (None, None, rs.randn(3, 6).astype(dtype))):
                 exact += [a for a in recurrent._lstm_layer_bptt([d_out, d_hy, d_cy], x, ws[0], ws[1], h0, c0, reverse,
                                                                 seq, space) if a is not None]
+        idx = rs.randint(0, 9, (4, 6))   # embedding's weight gradient: repeated rows added in order
+        g = rs.randn(4, 6, 5).astype(dtype)
+        g[0, :2] = -0.0
+        idx[0, 1] = idx[0, 0]
+        for padding_idx, by_freq in ((-1, False), (3, False), (-1, True)):
+            exact.append(embedding.embedding_dense_backward.__wrapped__(g, idx, 9, padding_idx, by_freq))
+            exact.append(embedding.embedding_dense_backward.__wrapped__(g, idx.astype(np.int32), 9, padding_idx,
+                                                                        by_freq))
         # max pooling (2x2 windows at stride 2: a compiled scan) and its backward over disjoint windows (a
         # scatter), with ties (0.0 and -0.0 too), NaN and -inf windows, odd sizes
         x = np.round(rs.randn(3, 4, 9, 8), 1).astype(dtype)
@@ -611,15 +621,18 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)
     x = np.zeros((2, 3, 4, 4), dtype)
     for bad in (16, -1):   # indices from outside the forward: whatever NumPy's scatter does (wraps, or raises)
-        outcomes = []
-        for fused in (True, False):
-            monkeypatch.setattr(_fused, "enabled", fused)
-            try:
-                outcomes.append(_bits(pooling._max_pool_backward(np.ones((2, 3, 2, 2), dtype), x,
-                                                                 np.full((2, 3, 2, 2), bad), 2, True)).tolist())
-            except IndexError:
-                outcomes.append(IndexError)
-        assert outcomes[0] == outcomes[1]
+        for call in (lambda: pooling._max_pool_backward(np.ones((2, 3, 2, 2), dtype), x, np.full((2, 3, 2, 2), bad),
+                                                        2, True),
+                     lambda: embedding.embedding_dense_backward.__wrapped__(np.ones((3, 2), dtype),
+                                                                            np.array([0, bad, 1]), 16, -1, False)):
+            outcomes = []
+            for fused in (True, False):
+                monkeypatch.setattr(_fused, "enabled", fused)
+                try:
+                    outcomes.append(_bits(call()).tolist())
+                except IndexError:
+                    outcomes.append(IndexError)
+            assert outcomes[0] == outcomes[1]
     tol = 50 * np.finfo(dtype).eps
     for got, want in zip(*runs):
         assert got.dtype == want.dtype and got.shape == want.shape

@@ -234,3 +234,19 @@ def group_norm_backward(g, x, groups, mean, rstd, weight):
         k.gn_backward(g, x, *args, i, j)
     _parallel.run(part, n * groups, 4 * x.size)
     return gi, gw.sum(0), gb.sum(0)
+
+
+def scatter_add_rows(idx, g, rows):
+    """zeros (rows, D) plus g's rows (n, D) added at the int64/int32 indices idx (n,) in order, as
+    np.add.at adds them (its bits): embedding's weight gradient; None where the kernels do not take
+    these or an index is outside [0, rows)."""
+    if type(idx) is not np.ndarray or idx.dtype.kind != "i" or (k := kernels(g)) is None:
+        return None
+    g = np.ascontiguousarray(g)
+    out = np.zeros((rows, g.shape[1]), g.dtype)
+    inside = []
+
+    def part(i, j):   # each thread adds into its own range of rows, every index read in order
+        inside.append(k.scatter_add_rows(idx, g, out, i, j))
+    _parallel.run(part, rows, 2 * g.size + idx.size * 2)
+    return out if all(inside) else None

@@ -301,3 +301,18 @@ def gn_backward(g, x, groups, mean, rstd, w, d, gi, gw, gb, lo, hi):
                 hj = (xr[j] - m) * r
                 gj = gr[j] * w[c] if w.shape[0] else gr[j]
                 o[j] = (gj - a - hj * cc) * r
+
+
+@jit
+def scatter_add_rows(idx, g, out, lo, hi):
+    # out[idx[k]] += g[k] for k in order (np.add.at's order: its bits), for the rows lo..hi of out;
+    # False at an index outside out (the caller's np.add.at then wraps or raises)
+    for k in range(idx.shape[0]):
+        r = idx[k]
+        if r < 0 or r >= out.shape[0]:
+            return False
+        if lo <= r < hi:
+            o, gk = out[r], g[k]
+            for j in range(gk.shape[0]):
+                o[j] += gk[j]
+    return True

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._sparse_array import COO
+from . import _fused
 from ._registry import op, register
 from ..autograd.grad_mode import no_grad
 from . import creation
@@ -41,6 +42,8 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, sca
         g = g / np.bincount(flat, minlength=num_weights)[flat][:, None]
     if padding_idx >= 0:
         g = np.where((flat == padding_idx)[:, None], _zero(g), g)
+    if g.dtype == grad_output.dtype and (out := _fused.scatter_add_rows(flat, g, num_weights)) is not None:
+        return out
     out = np.zeros((num_weights, g.shape[1]), grad_output.dtype)
     np.add.at(out, flat, g)
     return out
