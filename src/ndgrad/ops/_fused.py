@@ -10,7 +10,8 @@ Two kinds of kernel:
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
   path matches torch's bits there). Which path runs depends on the arrays' dtype and size only
   (MIN_SIZE), so that a compiled tape and eager code, or two runs, give the same bits;
-- ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps:
+- ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps,
+  embedding's weight gradient:
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
 Work splits over _parallel's threads in fixed pieces (rows, channels, planes, blocks): the bits do not
 depend on the thread count. numba is imported and the kernels compiled (cached on disk) on the first
