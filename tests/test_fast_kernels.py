@@ -331,16 +331,25 @@ _LAST_CASES = [("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 1}),
 
 
 @pytest.mark.parametrize("fn,xshape,wshape,kwargs", _LAST_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
-@pytest.mark.parametrize("layout,chunk", [("contiguous", None), ("transposed", 100_000)])
+@pytest.mark.parametrize("layout,chunk,variant", [("contiguous", None, "gather"), ("transposed", 100_000, "gather"),
+                                                  ("contiguous", 100_000, "without numba"),
+                                                  ("contiguous", None, "BLAS's threads")])
 def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, wshape, kwargs, layout, chunk,
-                                                                   monkeypatch):
+                                                                   variant, monkeypatch):
     """float32 convolutions with many channels run through channels-last im2col in batch chunks (the
-    input gradient of a stride-1 one as a convolution of the padded output gradient): values and
-    gradients as the float64 path gives them and as torch gives them, for strides, dilations, odd
-    paddings, 1-3 spatial dims, transposed convolutions (output_padding too) and a non-contiguous
-    input; chunks of a few samples, the last one shorter."""
+    input gradient by the compiled gather, or without numba, for stride 1, as a convolution of the
+    padded output gradient; the chunks on ndgrad's threads, or where the BLAS thread count cannot be
+    set, in large chunks on BLAS's threads): values and gradients as the float64 path gives them and as
+    torch gives them, for strides, dilations, odd paddings, 1-3 spatial dims, transposed convolutions
+    (output_padding too) and a non-contiguous input; chunks of a few samples, the last one shorter."""
+    from ndgrad.ops import _fused
     if chunk:
         monkeypatch.setattr(convolution, "_CHUNK", chunk)
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these small arrays take the compiled gather too)
+    if variant == "without numba":
+        monkeypatch.setattr(_fused, "enabled", False)
+    if variant == "BLAS's threads":
+        monkeypatch.setattr(convolution, "blas_threads_settable", lambda: False)
     rs = np.random.RandomState(8)
     x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
     b0 = rs.randn(wshape[1] if fn.startswith("conv_t") else wshape[0])

@@ -96,6 +96,11 @@ def _threads_setter():
     return _set_threads
 
 
+def blas_threads_settable():
+    """Whether one_blas_thread can hold NumPy's BLAS to one thread."""
+    return bool(_threads_setter())
+
+
 class one_blas_thread:
     """A block in which OpenBLAS runs each product on the calling thread. (NumPy's OpenBLAS keeps this
     count for the whole process, not per thread: it is set when the first of the threads in such

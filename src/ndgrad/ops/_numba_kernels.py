@@ -316,3 +316,27 @@ def scatter_add_rows(idx, g, out, lo, hi):
             for j in range(gk.shape[0]):
                 o[j] += gk[j]
     return True
+
+
+@jit
+def col2im_2d(cols, out, ph, pw, sh, sw, dh, dw):
+    """The windows cols (N, Ho, Wo, KH, KW, C) summed into the image out (N, C, H, W) they were taken
+    from (padding ph, pw; strides sh, sw; dilations dh, dw): each pixel gathers its terms in kernel order."""
+    ho, wo, kh, kw, c = cols.shape[1:]
+    acc = np.empty(c, out.dtype)
+    for n in range(out.shape[0]):
+        for h in range(out.shape[2]):
+            for w in range(out.shape[3]):
+                acc[:] = 0
+                for ki in range(kh):
+                    t = h + ph - ki * dh
+                    if t < 0 or t % sh or t // sh >= ho:
+                        continue
+                    for kj in range(kw):
+                        u = w + pw - kj * dw
+                        if u < 0 or u % sw or u // sw >= wo:
+                            continue
+                        for ch in range(c):
+                            acc[ch] += cols[n, t // sh, u // sw, ki, kj, ch]
+                for ch in range(c):
+                    out[n, ch, h, w] = acc[ch]

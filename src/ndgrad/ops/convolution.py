@@ -20,6 +20,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _parallel
+from .._native import blas_threads_settable, one_blas_thread
+from . import _fused
 from ._registry import op, register
 from ._schema import Parser
 from ._scratch import LIMIT as _SCRATCH_LIMIT, buffer as _buffer
@@ -320,8 +322,11 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
-    if (all(s == 1 for s in stride) and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation))
-            and _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size)) and _finite(w)):
+    last = _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size))
+    if last and len(kernel) <= 2 and (kern := _fused.kernels(x)) is not None:
+        return _input_grad_gather(x, w, stride, padding, dilation, size, kern)
+    if (last and all(s == 1 for s in stride) and all(dl * (k - 1) >= p for k, p, dl in zip(kernel, padding, dilation))
+            and _finite(w)):
         # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
         return _input_grad_last(x, w, padding, dilation, size)
     if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
@@ -414,18 +419,23 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     return np.ascontiguousarray(gw).reshape(shape)
 
 
-# ---- channels-last im2col, in batch chunks ----------------------------------------------------
-# float32 with many channels: im2col from a channels-last copy of the padded input, where each
-# window element is a run of C contiguous values (a copy several times faster than the planar
-# one), into the matrix (N*P, K*C), one GEMM with the weight as (K*C, O); its (P, O) rows are
-# transposed into the (N, O, P) output. The batch runs in chunks whose matrix fits a kept scratch
-# buffer (_scratch.LIMIT: no fresh pages), as few as that allows: each GEMM is a BLAS thread
-# handoff, and on a busy machine cache-sized chunks made a CNN step 1.5-2x slower (on one thread
-# they gain nothing measurable). The input gradient of a stride-1 convolution is the convolution
-# of the padded output gradient with the flipped, transposed weight, so it runs here too (no
-# col2im). float64 keeps the paths above, to the bit.
-_CHUNK = _SCRATCH_LIMIT
+# ---- channels-last im2col, in cache-sized batch chunks ---------------------------------------
+# float32 with many channels: per chunk of a few samples, a channels-last copy of the padded input
+# (each window element is then a run of C contiguous values: an im2col copy several times faster
+# than the planar one), its im2col matrix (B*P, K*C), one GEMM with the weight as (K*C, O), and the
+# (P, O) rows transposed into the (N, O, P) output. A chunk's matrices stay in a core's cache
+# (_CHUNK bytes); the chunks run on _parallel's threads, each product on one BLAS thread (a CNN step
+# 35 -> 31 ms against whole-batch products on OpenBLAS's threads). Where NumPy's BLAS cannot be held
+# to one thread, the batch runs in as few chunks as the scratch LIMIT allows, each product on BLAS's
+# threads (a handoff per product: cache-sized chunks there made a CNN step 1.5-2x slower). The chunks
+# depend on the sizes only, not on the thread count: so do the bits. An input gradient, with numba, is
+# the product of the output gradient with the weight, (B*P, O) @ (O, K*C), whose windows a compiled
+# gather sums into the image (col2im, any stride, 1-2 spatial dims); without numba, a stride-1 one is
+# the convolution of the padded output gradient with the flipped, transposed weight. float64 keeps
+# the paths above, to the bit.
+_CHUNK = 1 << 20
 _LAST_MIN_CHANNELS = 16
+_PARTIALS_LIMIT = 8 << 20   # bytes of the weight gradient's per-chunk products
 
 
 def _channels_last_pays(x, out_channels, groups, macs):
@@ -435,7 +445,7 @@ def _channels_last_pays(x, out_channels, groups, macs):
             and macs > _ONE_THREAD and x.shape[0] > 0)
 
 
-def _last_padded(x, before, after, slot):
+def _last_padded(x, before, after, slot, copy):
     """x (N, C, *S) as a channels-last (N, *padded, C) array in scratch, zero around x."""
     size = x.shape[2:]
     out = _buffer(slot, (x.shape[0],) + tuple(b + s + a for b, s, a in zip(before, size, after)) + (x.shape[1],),
@@ -443,24 +453,44 @@ def _last_padded(x, before, after, slot):
     for k, (b, s) in enumerate(zip(before, size)):   # only the border is zeroed, then the interior copied
         for edge in (slice(0, b), slice(b + s, None)):
             out[(slice(None),) * (k + 1) + (edge,)] = 0
-    _copy(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
+    copy(out[(slice(None),) + tuple(slice(b, b + s) for b, s in zip(before, size))], np.moveaxis(x, 1, -1))
     return out
 
 
 def _copy(dst, src, bias=None):
     """dst = src (of one shape), plus bias per channel (dim 1) if given, in parallel slices of the
     leading dim: the layout changes around the large GEMMs, which BLAS runs on its own threads."""
-    def part(i, j):
-        if bias is None:
-            np.copyto(dst[i:j], src[i:j])
-        else:
-            np.add(src[i:j], bias.reshape((-1,) + (1,) * (src.ndim - 2)), out=dst[i:j])
-    _parallel.run(part, dst.shape[0], 2 * dst.size)
+    _parallel.run(lambda i, j: _copy_serial(dst[i:j], src[i:j], bias), dst.shape[0], 2 * dst.size)
 
 
-def _batch_chunks(n, per_sample_bytes):
-    step = max(1, _CHUNK // max(per_sample_bytes, 1))
-    return [(i, min(n, i + step)) for i in range(0, n, step)]
+def _copy_serial(dst, src, bias=None):
+    """_copy on the calling thread (a chunk's copies, each chunk on a thread of its own)."""
+    if bias is None:
+        np.copyto(dst, src)
+    else:
+        np.add(src, bias.reshape((-1,) + (1,) * (src.ndim - 2)), out=dst)
+
+
+def _chunks(n, per_sample_bytes, max_chunks=None):
+    """The batch's chunks [(i, j)] for im2col matrices of `per_sample_bytes` per sample, and whether they
+    run on _parallel's threads (one BLAS thread each)."""
+    parallel = blas_threads_settable()
+    step = max(1, (_CHUNK if parallel else _SCRATCH_LIMIT) // max(per_sample_bytes, 1))
+    if max_chunks:
+        step = max(step, -(-n // max_chunks))
+    return [(i, min(n, i + step)) for i in range(0, n, step)], parallel
+
+
+def _over_chunks(fn, chunks, parallel, work):
+    """fn(k, i, j) for each chunk k = (i, j), on _parallel's threads if `parallel`."""
+    def run(a, b):
+        for k in range(a, b):
+            fn(k, *chunks[k])
+    if not parallel:
+        run(0, len(chunks))
+        return
+    with one_blas_thread():
+        _parallel.run(run, len(chunks), work)
 
 
 def _windows_last(xl, kernel, stride, dilation, positions):
@@ -471,10 +501,10 @@ def _windows_last(xl, kernel, stride, dilation, positions):
                     + xl.strides[-1:])
 
 
-def _unfold_last(windows):
+def _unfold_last(windows, copy):
     """The im2col matrix (B*P, K*C) of windows (B, *positions, *kernel, C), in scratch."""
     cols = _buffer("cols_last", windows.shape, windows.dtype)
-    _copy(cols, windows)
+    copy(cols, windows)
     return cols.reshape(_prod(windows.shape[:windows.ndim // 2]), -1)
 
 
@@ -482,15 +512,17 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
     (before, after) per spatial dim."""
     n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
-    windows = _windows_last(_last_padded(x, *padding, "last"), kernel, stride, dilation, out)
-    wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
+    wl = np.ascontiguousarray(np.moveaxis(w, 1, -1).reshape(o, -1).T)   # (K*C, O), the columns' order
     result = np.empty((n, o) + out, x.dtype)
     flat = result.reshape(n, o, p)
-    for i, j in _batch_chunks(n, p * wl.shape[0] * x.itemsize):
-        y = np.matmul(_unfold_last(windows[i:j]), wl,
-                      out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
-        y = y.reshape(j - i, p, o).transpose(0, 2, 1)
-        _copy(flat[i:j], y, bias)
+    chunks, parallel = _chunks(n, p * wl.shape[0] * x.itemsize)
+    copy = _copy_serial if parallel else _copy
+
+    def chunk(k, i, j):
+        windows = _windows_last(_last_padded(x[i:j], *padding, "last", copy), kernel, stride, dilation, out)
+        y = np.matmul(_unfold_last(windows, copy), wl, out=_buffer("gemm_last", ((j - i) * p, o), x.dtype))
+        copy(flat[i:j], y.reshape(j - i, p, o).transpose(0, 2, 1), bias)
+    _over_chunks(chunk, chunks, parallel, n * p * wl.size // 6)
     return result
 
 
@@ -505,16 +537,48 @@ def _input_grad_last(g, w, padding, dilation, size):
     return _conv_last(g, flipped, (1,) * len(kernel), (pad, after), dilation, tuple(size))
 
 
+def _input_grad_gather(g, w, stride, padding, dilation, size, kern):
+    """The input gradient (N, C, *size) of a convolution with 1 or 2 spatial dims, w (O, C, *k), from g
+    (N, O, *positions): per chunk, g's channels-last rows times w as (O, K*C), the windows summed into
+    the image by the compiled gather `kern.col2im_2d`."""
+    n, o, c = g.shape[0], g.shape[1], w.shape[1]
+    two = (lambda t, one: tuple(t) if len(t) == 2 else (one,) + tuple(t))   # 1 spatial dim as a row
+    positions, kernel = two(g.shape[2:], 1), two(w.shape[2:], 1)
+    pad, steps, dil = two(padding, 0), two(stride, 1), two(dilation, 1)
+    p = _prod(positions)
+    wl = np.moveaxis(w, 1, -1).reshape(o, -1)               # (O, K*C), the gather's order
+    result = np.empty((n, c) + tuple(size), g.dtype)
+    image = result.reshape((n, c) + two(size, 1))
+    chunks, parallel = _chunks(n, p * wl.size * g.itemsize // o)
+    copy = _copy_serial if parallel else _copy
+
+    def chunk(k, i, j):
+        gl = _buffer("last", (j - i,) + g.shape[2:] + (o,), g.dtype)
+        copy(gl, np.moveaxis(g[i:j], 1, -1))
+        cols = np.matmul(gl.reshape(-1, o), wl, out=_buffer("cols_last", ((j - i) * p, wl.shape[1]), g.dtype))
+        kern.col2im_2d(cols.reshape((j - i,) + positions + kernel + (c,)), image[i:j], *pad, *steps, *dil)
+    _over_chunks(chunk, chunks, parallel, n * p * wl.size // 6)
+    return result
+
+
 def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     """_weight_grad with groups=1 through channels-last im2col chunks: per chunk, g as (O, B*P)
-    (planes copied as they lie) times the chunk's (B*P, K*C) matrix, summed over the chunks."""
+    (planes copied as they lie) times the chunk's (B*P, K*C) matrix; the chunks' products summed in
+    order (at most _PARTIALS_LIMIT bytes of them: fewer, larger chunks where the weight is large)."""
     n, o, c, p = g.shape[0], g.shape[1], x.shape[1], _prod(g.shape[2:])
-    windows = _windows_last(_last_padded(x, padding, padding, "last"), kernel, stride, dilation, g.shape[2:])
-    gw = np.zeros((o, _prod(kernel) * c), x.dtype)
-    for i, j in _batch_chunks(n, p * _prod(kernel) * c * x.itemsize):
+    kc = _prod(kernel) * c
+    chunks, parallel = _chunks(n, p * kc * x.itemsize, max(1, _PARTIALS_LIMIT // (o * kc * x.itemsize)))
+    products = np.empty((len(chunks), o, kc), x.dtype)
+    copy = _copy_serial if parallel else _copy
+
+    def chunk(k, i, j):
+        windows = _windows_last(_last_padded(x[i:j], padding, padding, "last", copy), kernel, stride, dilation,
+                                g.shape[2:])
         gc = _buffer("by_channel", (o, j - i, p), g.dtype)
-        _copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
-        gw += gc.reshape(o, -1) @ _unfold_last(windows[i:j])
+        copy(gc, g[i:j].reshape(j - i, o, p).swapaxes(0, 1))
+        np.matmul(gc.reshape(o, -1), _unfold_last(windows, copy), out=products[k])
+    _over_chunks(chunk, chunks, parallel, n * p * o * kc // 6)
+    gw = products.sum(0)
     return np.ascontiguousarray(np.moveaxis(gw.reshape((o,) + tuple(kernel) + (c,)), -1, 1))
 
 
