@@ -541,7 +541,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     and an LSTM layer's steps forward and backward, and embedding's weight gradient (the same operations
-    in the same order) give the same bits (and, for indices out of range, NumPy's outcome)."""
+    in the same order) give the same bits; a float32 convolution's input gradient (the windows gathered
+    into the image, against col2im or the convolution with the flipped weight) agrees to rounding (and, for indices out of range, NumPy's outcome)."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, embedding, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
@@ -621,6 +622,9 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
         for weight, bias in ((w, b), (None, None)):
             y, m, r = normalization.native_group_norm.__wrapped__(x, weight, bias, 5, 6, 12, 3, 1e-5)
             out += [y, m, r, *normalization.native_group_norm_backward.__wrapped__(g, x, m, r, weight, 5, 6, 12, 3)]
+        for stride, padding, size in ((1, 1, (12, 12)), (2, 0, (25, 26))):   # a float32 convolution's input
+            gy, w = rs.randn(3, 16, 12, 12).astype(dtype), rs.randn(16, 17, 3, 3).astype(dtype)   # gradient (a
+            out.append(convolution._conv_t(gy, w, (stride,) * 2, (padding,) * 2, (1, 1), 1, size))  # gather)
         runs.append(out)
         exacts.append(exact)
         assert _fused._kernels is not None or not fused
