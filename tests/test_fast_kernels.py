@@ -343,8 +343,9 @@ def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, 
     torch gives them, for strides, dilations, odd paddings, 1-3 spatial dims, transposed convolutions
     (output_padding too) and a non-contiguous input; chunks of a few samples, the last one shorter."""
     from ndgrad.ops import _fused
-    if chunk:
+    if chunk:   # chunks of one or two samples, on ndgrad's threads
         monkeypatch.setattr(convolution, "_CHUNK", chunk)
+        monkeypatch.setattr(convolution, "_MIN_ROWS", 1)
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these small arrays take the compiled gather too)
     if variant == "without numba":
         monkeypatch.setattr(_fused, "enabled", False)
@@ -522,6 +523,8 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
     from ndgrad.ops import _fused
     monkeypatch.setattr(_parallel, "MIN_WORK", 256)   # every kernel above splits, into uneven slices
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)        # (and the compiled ones run on these small arrays)
+    monkeypatch.setattr(convolution, "_CHUNK", 1 << 16)   # (channels-last convolutions: one sample per chunk,
+    monkeypatch.setattr(convolution, "_MIN_ROWS", 1)      # the chunks on ndgrad's threads)
     runs = []
     for threads in (1, 2, 3):
         monkeypatch.setattr(_parallel, "threads", threads)

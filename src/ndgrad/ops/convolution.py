@@ -424,17 +424,20 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
 # (each window element is then a run of C contiguous values: an im2col copy several times faster
 # than the planar one), its im2col matrix (B*P, K*C), one GEMM with the weight as (K*C, O), and the
 # (P, O) rows transposed into the (N, O, P) output. A chunk's matrices stay in a core's cache
-# (_CHUNK bytes); the chunks run on _parallel's threads, each product on one BLAS thread (a CNN step
-# 35 -> 31 ms against whole-batch products on OpenBLAS's threads). Where NumPy's BLAS cannot be held
-# to one thread, the batch runs in as few chunks as the scratch LIMIT allows, each product on BLAS's
-# threads (a handoff per product: cache-sized chunks there made a CNN step 1.5-2x slower). The chunks
-# depend on the sizes only, not on the thread count: so do the bits. An input gradient, with numba, is
-# the product of the output gradient with the weight, (B*P, O) @ (O, K*C), whose windows a compiled
-# gather sums into the image (col2im, any stride, 1-2 spatial dims); without numba, a stride-1 one is
-# the convolution of the padded output gradient with the flipped, transposed weight. float64 keeps
-# the paths above, to the bit.
+# (_CHUNK bytes, at least _MIN_ROWS rows); the chunks run on _parallel's threads, each product on one
+# BLAS thread (the (c) CNN step 35 -> 27 ms against whole-batch products on OpenBLAS's threads).
+# With fewer than _MIN_CHUNKS such chunks (large samples), or where NumPy's BLAS cannot be held to
+# one thread, the batch runs in as few chunks as the scratch LIMIT allows, each product on BLAS's
+# threads (cache-sized chunks there cost a BLAS thread handoff per product: a CNN step 1.5-2x
+# slower). The chunks depend on the sizes only, not on the thread count: so do the bits. An input
+# gradient, with numba, is the product of the output gradient with the weight, (B*P, O) @ (O, K*C),
+# whose windows a compiled gather sums into the image (col2im, any stride, 1-2 spatial dims); without
+# numba, a stride-1 one is the convolution of the padded output gradient with the flipped,
+# transposed weight. float64 keeps the paths above, to the bit.
 _CHUNK = 1 << 20
 _LAST_MIN_CHANNELS = 16
+_MIN_CHUNKS = 4
+_MIN_ROWS = 256             # rows of a chunk's im2col matrix (OpenBLAS's products of 49 rows ran 30% slower)
 _PARTIALS_LIMIT = 8 << 20   # bytes of the weight gradient's per-chunk products
 
 
@@ -471,14 +474,21 @@ def _copy_serial(dst, src, bias=None):
         np.add(src, bias.reshape((-1,) + (1,) * (src.ndim - 2)), out=dst)
 
 
-def _chunks(n, per_sample_bytes, max_chunks=None):
-    """The batch's chunks [(i, j)] for im2col matrices of `per_sample_bytes` per sample, and whether they
-    run on _parallel's threads (one BLAS thread each)."""
-    parallel = blas_threads_settable()
-    step = max(1, (_CHUNK if parallel else _SCRATCH_LIMIT) // max(per_sample_bytes, 1))
-    if max_chunks:
-        step = max(step, -(-n // max_chunks))
-    return [(i, min(n, i + step)) for i in range(0, n, step)], parallel
+def _chunks(n, positions, per_sample_bytes, max_chunks=None):
+    """The batch's chunks [(i, j)] for im2col matrices of `positions` rows and `per_sample_bytes` per
+    sample (at most `max_chunks` of them), and whether they run on _parallel's threads, one BLAS thread
+    each: cache-sized ones where there are enough to share out (_MIN_CHUNKS, whatever the thread count:
+    the chunks, and so the bits, depend on the sizes only), else as few as fit in the scratch LIMIT,
+    each product on BLAS's threads."""
+    def split(size):
+        step = max(1, size // max(per_sample_bytes, 1), -(-_MIN_ROWS // max(positions, 1)))
+        if max_chunks:
+            step = max(step, -(-n // max_chunks))
+        return [(i, min(n, i + step)) for i in range(0, n, step)]
+    chunks = split(_CHUNK)
+    if len(chunks) >= _MIN_CHUNKS and blas_threads_settable():
+        return chunks, True
+    return split(_SCRATCH_LIMIT), False
 
 
 def _over_chunks(fn, chunks, parallel, work):
@@ -512,10 +522,10 @@ def _conv_last(x, w, stride, padding, dilation, out, bias=None):
     """_conv with groups=1 through channels-last im2col chunks: (N, O, *out). `padding` is
     (before, after) per spatial dim."""
     n, o, kernel, p = x.shape[0], w.shape[0], w.shape[2:], _prod(out)
-    wl = np.ascontiguousarray(np.moveaxis(w, 1, -1).reshape(o, -1).T)   # (K*C, O), the columns' order
+    wl = np.moveaxis(w, 1, -1).reshape(o, -1).T            # (K*C, O), matching the columns' order
     result = np.empty((n, o) + out, x.dtype)
     flat = result.reshape(n, o, p)
-    chunks, parallel = _chunks(n, p * wl.shape[0] * x.itemsize)
+    chunks, parallel = _chunks(n, p, p * wl.shape[0] * x.itemsize)
     copy = _copy_serial if parallel else _copy
 
     def chunk(k, i, j):
@@ -549,7 +559,7 @@ def _input_grad_gather(g, w, stride, padding, dilation, size, kern):
     wl = np.moveaxis(w, 1, -1).reshape(o, -1)               # (O, K*C), the gather's order
     result = np.empty((n, c) + tuple(size), g.dtype)
     image = result.reshape((n, c) + two(size, 1))
-    chunks, parallel = _chunks(n, p * wl.size * g.itemsize // o)
+    chunks, parallel = _chunks(n, p, p * wl.size * g.itemsize // o)
     copy = _copy_serial if parallel else _copy
 
     def chunk(k, i, j):
@@ -567,7 +577,7 @@ def _weight_grad_last(g, x, kernel, stride, padding, dilation):
     order (at most _PARTIALS_LIMIT bytes of them: fewer, larger chunks where the weight is large)."""
     n, o, c, p = g.shape[0], g.shape[1], x.shape[1], _prod(g.shape[2:])
     kc = _prod(kernel) * c
-    chunks, parallel = _chunks(n, p * kc * x.itemsize, max(1, _PARTIALS_LIMIT // (o * kc * x.itemsize)))
+    chunks, parallel = _chunks(n, p, p * kc * x.itemsize, max(1, _PARTIALS_LIMIT // (o * kc * x.itemsize)))
     products = np.empty((len(chunks), o, kc), x.dtype)
     copy = _copy_serial if parallel else _copy
 
