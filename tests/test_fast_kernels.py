@@ -526,9 +526,10 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
     monkeypatch.setattr(convolution, "_CHUNK", 1 << 16)   # (channels-last convolutions: one sample per chunk,
     monkeypatch.setattr(convolution, "_MIN_ROWS", 1)      # the chunks on ndgrad's threads)
     runs = []
-    for threads in (1, 2, 3):
+    for threads, sample_chunk in ((1, convolution._SAMPLE_CHUNK), (2, 1), (3, convolution._SAMPLE_CHUNK)):
         monkeypatch.setattr(_parallel, "threads", threads)
-        runs.append(_kernel_results(np.random.RandomState(0), dtype))
+        monkeypatch.setattr(convolution, "_SAMPLE_CHUNK", sample_chunk)   # (2: per-sample convolutions sample
+        runs.append(_kernel_results(np.random.RandomState(0), dtype))      # by sample on each thread)
     for one, two, three in zip(*runs):
         assert one.dtype == two.dtype == three.dtype and one.shape == two.shape == three.shape
         assert (_bits(one) == _bits(two)).all() and (_bits(one) == _bits(three)).all()

@@ -282,8 +282,24 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[i:j, ..., block])
         if bias is not None:
             result[i:j] += bias.reshape((o,) + (1,) * len(out))
-    _parallel.run(samples, n, n * w[0].size * _prod(out) * (groups + o // 6))
+    _run_samples(samples, n, n * w[0].size * _prod(out) * (groups + o // 6), (w[0].size * groups + o) * _prod(out) * x.itemsize)
     return result
+
+
+def _run_samples(samples, n, work, per_sample_bytes):
+    """samples(i, j) over the batch's slices on _parallel's threads, each thread's slice in pieces of
+    about _SAMPLE_CHUNK bytes of temporaries (`per_sample_bytes` a sample): large samples' temporaries
+    then stay within the scratch LIMIT, reused instead of fresh pages each call (a (64, 32, 32, 32)
+    output gradient into 3 input channels 7.7 -> 4.7 ms); small layers run as one piece per thread."""
+    step = max(1, _SAMPLE_CHUNK // max(per_sample_bytes, 1))
+
+    def part(a, b):
+        for i in range(a, b, step):
+            samples(i, min(b, i + step))
+    _parallel.run(part, n, work)
+
+
+_SAMPLE_CHUNK = 4 << 20
 
 
 def _wide_pays(in_channels, kernel, out_channels):
@@ -312,7 +328,7 @@ def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
             np.copyto(result[i:j], y)
         else:
             np.add(y, bias.reshape((o,) + (1,) * len(out)), out=result[i:j])
-    _parallel.run(samples, n, n * w[0].size * grid.size * (groups + o // 6))
+    _run_samples(samples, n, n * w[0].size * grid.size * (groups + o // 6), (w[0].size * groups + o) * grid.size * x.itemsize)
     return result
 
 
@@ -376,7 +392,8 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
                 img[lead + tuple(slice(k * dl, k * dl + s * (m - 1) + 1, s)
                                  for k, dl, s, m in zip(offs, dilation, stride, x.shape[2:]))] += cols[lead + offs]
             result[i:j] = img[crop]
-    _parallel.run(samples, n, n * o * _prod(kernel) * _prod(x.shape[2:]) * (c // groups // 6 + 2))
+    _run_samples(samples, n, n * o * _prod(kernel) * _prod(x.shape[2:]) * (c // groups // 6 + 2),
+                 (o * _prod(kernel) + c) * _prod(padded) * x.itemsize)
     return result
 
 
@@ -408,7 +425,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
                 ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
             for k, block in enumerate(blocks):
                 np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
-        _parallel.run(samples, n, n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6))
+        _run_samples(samples, n, n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6),
+                     (groups * (y_size * _prod(kernel) + x_size)) * q * b.itemsize)
         gw = products[0].sum(0)
         for k in range(1, len(blocks)):
             gw += products[k].sum(0)
