@@ -545,8 +545,9 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     and an LSTM layer's steps forward and backward, and embedding's weight gradient (the same operations
-    in the same order) give the same bits; a float32 convolution's input gradient (the windows gathered
-    into the image, against col2im or the convolution with the flipped weight) agrees to rounding (and, for indices out of range, NumPy's outcome)."""
+    in the same order) give the same bits (and, for indices out of range, NumPy's outcome); a float32
+    convolution's input gradient (the windows gathered into the image, against col2im or the convolution
+    with the flipped weight) agrees to rounding."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, embedding, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)

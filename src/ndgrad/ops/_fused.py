@@ -9,8 +9,9 @@ Two kinds of kernel:
 - layer, batch and group norm, softmax's backward: their row and channel sums are added in another
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
   path matches torch's bits there). So does the gather of a float32 convolution's input gradient
-  (convolution.py calls `col2im_2d` itself, inside its batch chunks). Which path runs depends on the arrays' dtype and size only
-  (MIN_SIZE), so that a compiled tape and eager code, or two runs, give the same bits;
+  (convolution.py calls `col2im_2d` itself, inside its batch chunks). Which path runs depends on the
+  arrays' dtype and size only (MIN_SIZE), so that a compiled tape and eager code, or two runs, give
+  the same bits;
 - ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps,
   embedding's weight gradient:
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.

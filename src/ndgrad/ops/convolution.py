@@ -282,7 +282,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             np.matmul(w.reshape(groups, o // groups, -1), cols[..., block], out=flat[i:j, ..., block])
         if bias is not None:
             result[i:j] += bias.reshape((o,) + (1,) * len(out))
-    _run_samples(samples, n, n * w[0].size * _prod(out) * (groups + o // 6), (w[0].size * groups + o) * _prod(out) * x.itemsize)
+    _run_samples(samples, n, n * w[0].size * _prod(out) * (groups + o // 6),
+                 (w[0].size * groups + o) * _prod(out) * x.itemsize)
     return result
 
 
@@ -328,7 +329,8 @@ def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
             np.copyto(result[i:j], y)
         else:
             np.add(y, bias.reshape((o,) + (1,) * len(out)), out=result[i:j])
-    _run_samples(samples, n, n * w[0].size * grid.size * (groups + o // 6), (w[0].size * groups + o) * grid.size * x.itemsize)
+    _run_samples(samples, n, n * w[0].size * grid.size * (groups + o // 6),
+                 (w[0].size * groups + o) * grid.size * x.itemsize)
     return result
 
 
