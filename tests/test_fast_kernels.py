@@ -319,6 +319,7 @@ def test_gelu_tanh_blocked_kernels_on_views_and_mixed_gradients_match_torch(dtyp
 
 
 _LAST_CASES = [("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 1}),
+               ("conv2d", (16, 32, 16, 16), (64, 32, 3, 3), {"padding": 1}),        # the (c) CNN's second layer
                ("conv2d", (5, 32, 17, 19), (24, 32, 3, 3), {"padding": 1, "stride": 2}),
                ("conv2d", (5, 32, 9, 11), (24, 32, 3, 2), {"padding": (2, 1), "dilation": 2}),
                ("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 3}),           # more padding than the kernel
