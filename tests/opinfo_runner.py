@@ -230,6 +230,8 @@ class Converter:
         self.leaves = {}       # id(torch tensor) -> ndgrad tensor, for the gradient comparison
         self.seen = {}         # id(torch tensor) -> ndgrad tensor: a tensor passed twice stays one
         self.functions = {}    # torch.testing function -> its ndgrad form
+        self.converted = []    # the torch tensors keyed above, kept alive: a temporary's id, once freed,
+        #                        could name the next temporary (a fresh clone), which would get the first's tensor
 
     def tensor(self, t):
         torch = self.torch
@@ -259,6 +261,7 @@ class Converter:
             n.requires_grad_(True)
             self.leaves[id(t)] = n
         self.seen[id(t)] = n
+        self.converted.append(t)
         return n
 
     def __call__(self, x):

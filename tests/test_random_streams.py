@@ -247,6 +247,17 @@ def test_rrelu(dtype):
     exact(seeded(0, lambda T: T.nn.functional.rrelu(T.tensor(x, dtype=getattr(T, dtype)), 0.1, 0.6, training=True)))
 
 
+@pytest.mark.parametrize("shape", [(), (1,), (3, 2)])
+def test_rrelu_in_place_without_history_draws_once(shape):
+    """rrelu_ on a tensor without history (a 0-d one too, whose NumPy result is a scalar) writes torch's
+    draws and leaves the stream where torch's is: the next draw agrees."""
+    def draw(T):
+        x = -T.arange(1.0, 1.0 + math.prod(shape), dtype=T.float64).reshape(shape)
+        T.nn.functional.rrelu(x, 0.0, 1.0, training=True, inplace=True)
+        return x, T.rand(2, dtype=T.float64)
+    exact(seeded(5, draw))
+
+
 def test_init_and_layers():
     def draw(T):
         init = T.nn.init

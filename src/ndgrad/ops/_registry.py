@@ -624,6 +624,8 @@ def _lean_inplace(spec, self, args):
         out = spec.kernel(*raw)
     except Exception:  # noqa: BLE001 - the general path runs again and raises torch's error
         return False
+    if type(out) is not _ndarray and dst.ndim == 0 and isinstance(out, np.generic):
+        out = np.asarray(out)   # (NumPy's result on 0-d arrays: taken, so that a draw is not made twice)
     if type(out) is not _ndarray or out.shape != dst.shape or out.dtype != dst.dtype:
         return False
     np.copyto(dst, out)
