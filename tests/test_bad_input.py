@@ -561,21 +561,10 @@ def agreement_rate():
 
 # Known differences, case name -> why (each test is xfail strict: fixing one fails the suite until
 # it is removed from here).
-KNOWN_DIFFERENCES = {
-    # torch checks the argument types before the dtype; ndgrad's bitwise forward sees the dtype first
-    "binary-bitwise_and-none": "NotImplementedError (Float) where torch raises TypeError (NoneType)",
-    # torch's lerp does not promote: end must have input's dtype; ndgrad promotes as other pointwise ops
-    "binary-lerp_w-int-float": "ndgrad promotes int and float; torch raises RuntimeError on the dtype mismatch",
-    "binary-lerp_w-complex-float": "ndgrad promotes complex and float; torch raises RuntimeError",
-    # x["a"]: torch tries to build an index tensor from the string (TypeError); ndgrad says IndexError
-    "index-str-index": "IndexError where torch raises TypeError",
-    # tensor(["a"]): torch's ValueError "too many dimensions 'str'"; ndgrad's TypeError "invalid data type"
-    "create-tensor-str": "TypeError where torch raises ValueError",
-    # F.unfold of a 2-D input: torch fails on a dim lookup (IndexError); ndgrad names the rule
-    "nn-unfold-2d": "NotImplementedError (3-D or 4-D input only) where torch raises IndexError",
-}
+KNOWN_DIFFERENCES = {}   # cases where ndgrad's outcome is knowingly not torch's (xfail, strict): none left
 
-AGREEMENT_FLOOR = 99.1  # measured 99.2% (93.0% before the fixes); raise it as differences are fixed
+
+AGREEMENT_FLOOR = 100.0  # measured 100% (93.0% before the fixes, 99.3% before the last six)
 
 needs_torch = pytest.mark.skipif(torch is None, reason="the sweep compares ndgrad with torch")
 

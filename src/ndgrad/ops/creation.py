@@ -134,6 +134,17 @@ def _infer_dtype(data):
     return result or _dtype.defaults.float
 
 
+def _sized(data):
+    """data, after torch's size walk: it follows each sequence's first element, and a str met below the
+    top (a sequence of one-character sequences to it) never ends: torch's ValueError."""
+    first = data
+    while isinstance(first, (list, tuple)) and len(first):
+        first = first[0]
+        if type(first) is str and first:
+            raise ValueError("too many dimensions 'str'")
+    return data
+
+
 def _to_arrays(data):
     """Nested data with Tensors replaced by their arrays."""
     if isinstance(data, Tensor):
@@ -173,7 +184,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)   # (torch's words: programs filter this warning by them)
-    inferred = _infer_dtype(data)
+    inferred = _infer_dtype(_sized(data))
     target = _dtype_arg("tensor", dtype, inferred)
     # with a dtype given, numbers convert straight to it (0.1 -> float64 without a float32 detour),
     # with C casts (1.7 -> 1, -1 -> 255 for uint8): build in the widest type of their kind, then cast

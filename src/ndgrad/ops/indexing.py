@@ -443,8 +443,9 @@ def _as_tuple(index):
     """The index as a tuple; a short list holding slices, None, ... or sequences counts as one (legacy)."""
     if type(index) is tuple:
         return index
-    if isinstance(index, list) and len(index) < 32 and any(
-            isinstance(i, (Tensor, list, tuple, slice)) or i is None or i is Ellipsis for i in index):
+    # (a str is a sequence of sequences to torch's test: 'ab' counts as ('a', 'b'), each refused below)
+    if isinstance(index, (list, str)) and len(index) < 32 and any(
+            isinstance(i, (Tensor, list, tuple, slice, str)) or i is None or i is Ellipsis for i in index):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
                       "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted "
                       "as tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
@@ -467,6 +468,8 @@ def _index_tensor(obj):
         return obj
     if isinstance(obj, (list, tuple, range, np.ndarray)):
         return tensor(list(obj) if type(obj) is range else obj) if len(obj) else tensor([], dtype=_dtype.int64)
+    if isinstance(obj, (str, bytes)):   # torch builds an index tensor from it, and its constructor refuses
+        raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
     raise IndexError(f"{_INDEX_TYPES} (got {type(obj).__module__ + '.' if type(obj).__module__ != 'builtins' else ''}"
                      f"{type(obj).__name__})")
 

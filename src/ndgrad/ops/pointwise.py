@@ -28,7 +28,7 @@ from . import _registry
 from ._registry import call_inplace, op, register
 from ._torch_function import _NOT_OVERRIDING
 from ._schema import ArgumentError, Parser
-from .._tensor import CONJ_BIT, NEG_BIT, Tensor, resolved_data
+from .._tensor import CONJ_BIT, NEG_BIT, Tensor, _c_type, resolved_data
 from ..autograd.grad_mode import no_grad
 from ..backends.numpy_backend import special
 from ._branchless import where as _branchless_where
@@ -647,12 +647,21 @@ def lerp(*args, **kwargs):
         tensor([ 1.0000, 12.5000])
     """
     which, values = _lerp_args.parse(args, kwargs)
+    _lerp_dtypes(*values)
     return _lerp_ops[which](*values)
 
 
 def lerp_(self, *args, **kwargs):
     which, values = _lerp_method_args.parse(args, kwargs)
+    _lerp_dtypes(self, *values)
     return call_inplace(_lerp_ops[which].spec, (self, *values))
+
+
+def _lerp_dtypes(input, end, weight):
+    """torch's lerp promotes nothing: end, and a weight given as a tensor, must have input's dtype."""
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype != input.dtype:
+            raise RuntimeError(f"expected dtype {_c_type(input.dtype)} for `{name}` but got dtype {_c_type(t.dtype)}")
 
 
 @pointwise("addcmul", method=True, inplace=True, promote="same", operands=(0, 1, 2))
@@ -1378,7 +1387,8 @@ def _bitwise(name, ufunc, kernel=None, nargs=2, kinds="biu"):
                                           f"'{_type_word(np.asarray(a).dtype)}'")
         return ufunc(*operands)
     forward = _named(name, checked, nargs)
-    return pointwise(name, method=True, inplace=True, promote="same" if nargs == 2 else None)(forward)
+    return pointwise(name, method=True, inplace=True, promote="same" if nargs == 2 else None,
+                     operands=(0, 1) if nargs == 2 else None)(forward)   # (a None other: torch's TypeError)
 
 
 bitwise_and = _bitwise("bitwise_and", np.bitwise_and)
