@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from . import _dtype
-from ._tensor import Tensor
+from ._tensor import Tensor, _c_type
 from .autograd.function import Function
 from .ops.creation import eye
 from .ops.random import randn
@@ -28,9 +28,6 @@ from .ops.linalg_decompositions import solve
 
 __all__ = ["lobpcg", "LOBPCG"]
 
-# torch's C++ names of the dtypes, as its matmul's dtype-mismatch error writes them
-_CTYPES = {"float32": "float", "float64": "double", "complex64": "c10::complex<float>",
-           "complex128": "c10::complex<double>", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
 
 
 class LOBPCG:
@@ -182,8 +179,8 @@ def _lobpcg(A, k, B, X, n, iK, niter, tol, largest, method, tracker, ortho_ipara
         X = randn(*A.shape[:-2], m, n, dtype=dtype if dtype.is_floating_point else _dtype.float32)
     for other in (X, B, iK):
         if other is not None and other.dtype != dtype:
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_CTYPES.get(dtype.name, dtype.name)}"
-                               f" != {_CTYPES.get(other.dtype.name, other.dtype.name)}")
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_type(dtype)}"
+                               f" != {_c_type(other.dtype)}")
     tol = math.sqrt(np.finfo(A._array.dtype).eps) if tol is None else float(tol)
     iparams = {"m": m, "n": n, "k": k, "niter": 1000 if niter is None else niter,
                "ortho_i_max": 3, "ortho_j_max": 3, **(ortho_iparams or {})}

@@ -24,7 +24,7 @@ from ..autograd.grad_mode import state as grad_state
 from ..backends import is_array, namespace
 from ._registry import autocast_as, op, register
 from ._schema import Parser
-from .._tensor import PLAIN_TYPES, Tensor, _wrap_dim
+from .._tensor import PLAIN_TYPES, Tensor, _c_type, _wrap_dim
 from ..backends.numpy_backend import scatter_add as _scatter_add
 from ._branchless import where as _branchless_where
 from .creation import _check_out, tensor
@@ -64,9 +64,6 @@ def _public(args_parser, inplace_parser):
 _word = _dtype.type_word
 
 
-# the C++ names some of torch's messages use
-_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "float32": "float", "float64": "double", "float16": "c10::Half"}
 
 
 def _shape_str(shape):
@@ -970,9 +967,9 @@ def take_along_dim(input, indices, dim=None):
 # ---- masked_fill, masked_select, masked_scatter ----------------------------------------------
 def _check_mask(mask, what):
     if mask._array.dtype != np.bool_:   # masked_fill names the C type, masked_scatter torch's
-        kind = mask._array.dtype.name
+        kind = _dtype.from_numpy_dtype(mask._array.dtype)
         raise RuntimeError(f"{what} only supports boolean masks, but got mask with dtype "
-                           f"{_C_TYPES.get(kind, kind) if what == 'masked_fill_' else _word(mask._array.dtype)}")
+                           f"{_c_type(kind) if what == 'masked_fill_' else kind.title}")
 
 
 def _masked_fill_forward(input, mask, value):
