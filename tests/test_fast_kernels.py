@@ -193,7 +193,8 @@ def test_conv_scratch_buffers_are_per_thread():
     ((5, 8, 9, 11), (6, 4, 3, 2), {"padding": (2, 1), "dilation": (2, 1), "groups": 2}),
     ((3, 6, 5, 6, 7), (4, 6, 3, 2, 3), {"padding": (1, 0, 2)}),
     ((4, 9, 7, 8), (3, 9, 3, 3), {"padding": 0}),
-], ids=["plain", "groups-dilation", "3d", "no-padding"])
+    ((4, 2, 9, 11), (8, 2, 3, 3), {"padding": 1}),   # an input gradient into few channels: col2im
+], ids=["plain", "groups-dilation", "3d", "no-padding", "few-input-channels"])
 def test_stride_one_convolutions_on_the_wide_grid_match_torch(dtype, case):
     """Per-sample stride-1 convolutions whose im2col matrix is much taller than their result is
     deep run on the wide grid (the forward, the input gradient as the flipped convolution, the weight
