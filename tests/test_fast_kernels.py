@@ -373,6 +373,46 @@ def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, 
     both(lambda T: s(T, T.float32), rtol=2e-4, atol=2e-4)
 
 
+_DEPTHWISE_CASES = [((4, 16, 20, 22), (3, 3), {"padding": 1}), ((4, 16, 21, 20), (3, 3), {"padding": 1, "stride": 2}),
+                    ((3, 8, 17, 19), (5, 5), {"padding": 2, "dilation": 2}), ((3, 8, 17, 19), (3, 1), {}),
+                    ((2, 12, 30, 30), (3, 3), {"stride": (2, 1)}), ((2, 6, 12, 12), (7, 7), {"padding": 3})]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xshape,kernel,kwargs", _DEPTHWISE_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
+def test_depthwise_convolutions_match_torch(dtype, xshape, kernel, kwargs, monkeypatch):
+    """Depthwise convolutions (groups = channels, one filter each) run the compiled per-plane kernels
+    where numba is installed (the forward, the input gradient as a scatter, the weight gradient):
+    torch's values and gradients for strides, dilations, paddings, non-square kernels, with and without
+    a bias, a transposed one too (output_padding), a channels-last input, and NaN from an inf input."""
+    from ndgrad.ops import _fused
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)
+    rs = np.random.RandomState(3)
+    c = xshape[1]
+    x0, w0, b0, t0 = rs.randn(*xshape), rs.randn(c, 1, *kernel), rs.randn(c), rs.randn(*xshape)
+    x0[0, 1, 2, 3] = np.inf
+
+    def s(T):
+        out = []
+        for bias, layout in ((True, "contiguous"), (False, "channels-last")):
+            x = T.tensor(x0, dtype=getattr(T, dtype))
+            if layout == "channels-last":
+                x = x.to(memory_format=T.channels_last)
+            x.requires_grad_()
+            w = T.tensor(w0, dtype=getattr(T, dtype), requires_grad=True)
+            b = T.tensor(b0, dtype=getattr(T, dtype), requires_grad=True) if bias else None
+            y = T.nn.functional.conv2d(x, w, b, groups=c, **kwargs)
+            y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=getattr(T, dtype)))
+            out += [y, x.grad, w.grad] + ([b.grad] if bias else [])
+        xt = T.tensor(t0, dtype=getattr(T, dtype), requires_grad=True)
+        wt = T.tensor(w0, dtype=getattr(T, dtype), requires_grad=True)
+        yt = T.nn.functional.conv_transpose2d(xt, wt, groups=c, stride=2, padding=1, output_padding=1)
+        yt.backward(T.ones_like(yt))
+        return out + [yt, xt.grad, wt.grad]
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    parity(s, rtol=tol, atol=tol)
+
+
 def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     """The input gradient as a convolution would multiply the zero padding by the weight: with an
     inf in the weight it takes the col2im path, which never does (torch has no NaN there either)."""
@@ -471,7 +511,8 @@ def _kernel_results(rs, dtype):
     out = []
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
                                    ((7, 4, 15, 15), (8, 2, 3, 3), 2, 1, 1, 2), ((4, 32, 16, 16), (64, 32, 3, 3), 1, 1, 1, 1),
-                                   ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2)]:
+                                   ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2), ((3, 8, 12, 12), (8, 1, 3, 3), 1, 1, 1, 8),
+                                   ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8)]:   # (the last two depthwise)
         st, pd, dl = (st, st), (pd, pd), (dl, dl)
         x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
         y = convolution._conv(x, w, st, pd, dl, gr, b)
@@ -549,7 +590,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     and an LSTM layer's steps forward and backward, and embedding's weight gradient (the same operations
     in the same order) give the same bits (and, for indices out of range, NumPy's outcome); a float32
     convolution's input gradient (the windows gathered into the image, against col2im or the convolution
-    with the flipped weight) agrees to rounding."""
+    with the flipped weight) and depthwise convolutions (forward, input and weight gradients, against the
+    batched products) agree to rounding."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, embedding, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
@@ -629,6 +671,11 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
         for weight, bias in ((w, b), (None, None)):
             y, m, r = normalization.native_group_norm.__wrapped__(x, weight, bias, 5, 6, 12, 3, 1e-5)
             out += [y, m, r, *normalization.native_group_norm_backward.__wrapped__(g, x, m, r, weight, 5, 6, 12, 3)]
+        x, w, b = rs.randn(3, 6, 13, 14).astype(dtype), rs.randn(6, 1, 3, 3).astype(dtype), rs.randn(6).astype(dtype)
+        for st, pd, dl in (((1, 1), (1, 1), (1, 1)), ((2, 1), (0, 2), (1, 2))):   # depthwise convolutions
+            y = convolution._conv(x, w, st, pd, dl, 6, b)
+            out += [y, convolution._conv_t(y, w, st, pd, dl, 6, x.shape[2:]),
+                    convolution._weight_grad(y, x, (3, 3), st, pd, dl, 6)]
         for stride, padding, size in ((1, 1, (12, 12)), (2, 0, (25, 26))):   # a float32 convolution's input
             gy, w = rs.randn(3, 16, 12, 12).astype(dtype), rs.randn(16, 17, 3, 3).astype(dtype)   # gradient (a
             out.append(convolution._conv_t(gy, w, (stride,) * 2, (padding,) * 2, (1, 1), 1, size))  # gather)

@@ -8,8 +8,8 @@ float32/float64 of one dtype, or with NDGRAD_NUMBA=0 (`enabled = False` here, as
 Two kinds of kernel:
 - layer, batch and group norm, softmax's backward: their row and channel sums are added in another
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
-  path matches torch's bits there). So does the gather of a float32 convolution's input gradient
-  (convolution.py calls `col2im_2d` itself, inside its batch chunks). Which path runs depends on the
+  path matches torch's bits there). So do the gather of a float32 convolution's input gradient and
+  the depthwise convolutions (convolution.py calls those kernels itself). Which path runs depends on the
   arrays' dtype and size only (MIN_SIZE), so that a compiled tape and eager code, or two runs, give
   the same bits;
 - ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps,

@@ -340,3 +340,91 @@ def col2im_2d(cols, out, ph, pw, sh, sw, dh, dw):
                             acc[ch] += cols[n, t // sh, u // sw, ki, kj, ch]
                 for ch in range(c):
                     out[n, ch, h, w] = acc[ch]
+
+
+# ---- depthwise convolutions (one filter per channel, 2 spatial dims) ---------------------------------
+# Each plane is its own small convolution: per row of output, the multiply-adds of every filter tap's
+# row of input, while the row is in cache (tap by tap over whole planes ran 2.6x slower), each a loop
+# over a contiguous row that LLVM vectorises; the batched GEMMs of the general path degenerate to
+# (1, K) x (K, P) products there. Planes p = n * C + c in lo..hi; inputs and images padded. Sums run
+# in another order than the GEMM path's: results agree to rounding.
+@jit
+def depthwise_forward(xp, w, bias, out, sh, sw, dh, dw, lo, hi):
+    """out[n, c] = bias[c] (zeros without one) + sum over taps of w[c, ki, kj] times xp[n, c]'s strided
+    window at that tap."""
+    c_count, kh, kw = w.shape[0], w.shape[1], w.shape[2]
+    ho, wo = out.shape[2], out.shape[3]
+    for p in range(lo, hi):
+        n, c = p // c_count, p % c_count
+        o, x = out[n, c], xp[n, c]
+        for i in range(ho):
+            orow = o[i]
+            for j in range(wo):
+                orow[j] = bias[c]
+            for ki in range(kh):
+                for kj in range(kw):
+                    wv = w[c, ki, kj]
+                    # (a view from the tap's column on: its index j is plainly >= 0, so the loop vectorises)
+                    if sw == 1:
+                        xr = x[i * sh + ki * dh, kj * dw:kj * dw + wo]
+                        for j in range(wo):
+                            orow[j] += wv * xr[j]
+                    else:
+                        xs = x[i * sh + ki * dh, kj * dw::sw]
+                        for j in range(wo):
+                            orow[j] += wv * xs[j]
+
+
+@jit
+def depthwise_scatter(g, w, img, sh, sw, dh, dw, lo, hi):
+    """img[n, c] (padded, zeroed by the caller) += each output gradient row times each tap's weight, at
+    the rows and columns that tap read: the transposed convolution."""
+    c_count, kh, kw = w.shape[0], w.shape[1], w.shape[2]
+    ho, wo = g.shape[2], g.shape[3]
+    for p in range(lo, hi):
+        n, c = p // c_count, p % c_count
+        gp, im = g[n, c], img[n, c]
+        for i in range(ho):
+            grow = gp[i]
+            for ki in range(kh):
+                for kj in range(kw):
+                    wv = w[c, ki, kj]
+                    if sw == 1:
+                        irow = im[i * sh + ki * dh, kj * dw:kj * dw + wo]
+                        for j in range(wo):
+                            irow[j] += wv * grow[j]
+                    else:
+                        irs = im[i * sh + ki * dh, kj * dw::sw]
+                        for j in range(wo):
+                            irs[j] += wv * grow[j]
+
+
+@summing
+def _row_dot(a, b):
+    s = a[0] * b[0]
+    for j in range(1, a.shape[0]):
+        s += a[j] * b[j]
+    return s
+
+
+@jit
+def depthwise_weight_grad(a, bp, out, sh, sw, dh, dw, lo, hi):
+    """out[c, ki, kj] = sum over the batch and positions of a[n, c] times bp[n, c]'s window at the tap,
+    for channels lo..hi (bp padded; positions at least one): row by row, each tap's dot product added in turn."""
+    kh, kw = out.shape[1], out.shape[2]
+    ho, wo = a.shape[2], a.shape[3]
+    for c in range(lo, hi):
+        acc = out[c]
+        first = True
+        for n in range(a.shape[0]):
+            ap, bpl = a[n, c], bp[n, c]
+            for i in range(ho):
+                arow = ap[i]
+                for ki in range(kh):
+                    for kj in range(kw):
+                        if sw == 1:
+                            d = _row_dot(arow, bpl[i * sh + ki * dh, kj * dw:kj * dw + wo])
+                        else:
+                            d = _row_dot(arow, bpl[i * sh + ki * dh, kj * dw::sw][:wo])
+                        acc[ki, kj] = d if first else acc[ki, kj] + d
+                first = False

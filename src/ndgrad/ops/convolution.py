@@ -261,6 +261,13 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if o == groups == x.shape[1] and (kern := _depthwise_kernels(kernel, x, w, bias)) is not None:
+        result = np.empty((n, o) + out, x.dtype)
+        xp, wk = _pad_scratch(x, padding, padding), w.reshape((o,) + kernel)
+        b = np.zeros(o, x.dtype) if bias is None else bias
+        _parallel.run(lambda lo, hi: kern.depthwise_forward(xp, wk, b, result, *stride, *dilation, lo, hi), n * o,
+                      2 * result.size * _prod(kernel))
+        return result
     if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
         return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     result = np.empty((n, o) + out, np.result_type(x, w))
@@ -303,6 +310,12 @@ def _run_samples(samples, n, work, per_sample_bytes):
 _SAMPLE_CHUNK = 4 << 20
 
 
+def _depthwise_kernels(kernel, *arrays):
+    """The compiled kernels for a depthwise convolution (one filter per channel: groups = channels in =
+    channels out) with 2 spatial dims, where numba takes these arrays; None otherwise."""
+    return _fused.kernels(*arrays) if len(kernel) == 2 else None
+
+
 def _wide_pays(in_channels, kernel, out_channels):
     """Whether a per-sample convolution (`in_channels` and `out_channels` per group) runs on the wide
     grid: its im2col copy saves about 0.3 ns per element of the (C*K, P) matrix, copying the result's
@@ -340,6 +353,12 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if c == groups == o and (kern := _depthwise_kernels(kernel, x, w)) is not None:
+        img = np.zeros((n, c) + padded, x.dtype)
+        wk = w.reshape((c,) + kernel)
+        _parallel.run(lambda lo, hi: kern.depthwise_scatter(x, wk, img, *stride, *dilation, lo, hi), n * c,
+                      2 * x.size * _prod(kernel))
+        return np.ascontiguousarray(img[crop])
     last = _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size))
     if last and len(kernel) <= 2 and (kern := _fused.kernels(x)) is not None:
         return _input_grad_gather(x, w, stride, padding, dilation, size, kern)
@@ -407,6 +426,10 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
+    if x_size == y_size == 1 and (kern := _depthwise_kernels(tuple(kernel), a, b)) is not None:
+        bp, gw = _pad_scratch(b, padding, padding), np.empty((groups,) + tuple(kernel), a.dtype)
+        _parallel.run(lambda lo, hi: kern.depthwise_weight_grad(a, bp, gw, *stride, *dilation, lo, hi), groups, 2 * a.size * _prod(kernel))
+        return gw.reshape(shape)
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
