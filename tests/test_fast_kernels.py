@@ -379,7 +379,8 @@ _DEPTHWISE_CASES = [((4, 16, 20, 22), (3, 3), {"padding": 1}), ((4, 16, 21, 20),
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("xshape,kernel,kwargs", _DEPTHWISE_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
+@pytest.mark.parametrize("xshape,kernel,kwargs", _DEPTHWISE_CASES,
+                         ids=lambda v: str(v) if isinstance(v, dict) else None)
 def test_depthwise_convolutions_match_torch(dtype, xshape, kernel, kwargs, monkeypatch):
     """Depthwise convolutions (groups = channels, one filter each) run the compiled per-plane kernels
     where numba is installed (the forward, the input gradient as a scatter, the weight gradient):

@@ -428,7 +428,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     shape = (a.shape[1], y_size) + tuple(kernel)
     if x_size == y_size == 1 and (kern := _depthwise_kernels(tuple(kernel), a, b)) is not None:
         bp, gw = _pad_scratch(b, padding, padding), np.empty((groups,) + tuple(kernel), a.dtype)
-        _parallel.run(lambda lo, hi: kern.depthwise_weight_grad(a, bp, gw, *stride, *dilation, lo, hi), groups, 2 * a.size * _prod(kernel))
+        _parallel.run(lambda lo, hi: kern.depthwise_weight_grad(a, bp, gw, *stride, *dilation, lo, hi), groups,
+                      2 * a.size * _prod(kernel))
         return gw.reshape(shape)
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
