@@ -414,6 +414,37 @@ def test_depthwise_convolutions_match_torch(dtype, xshape, kernel, kwargs, monke
     parity(s, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xshape,out_channels,dilation", [((4, 16, 12, 12), 24, 1), ((3, 8, 10, 11), 5, 2),
+                                                          ((2, 6, 5, 5), 7, 1)])
+def test_per_pixel_convolutions_match_torch(dtype, xshape, out_channels, dilation):
+    """1x1 convolutions at stride 1 without padding (with 100 positions or more: per-sample products of
+    the weight with the planes as they lie; fewer: the general path), forward and gradients, with and
+    without a bias, a channels-last input, and the transposed 1x1 convolution: torch's values."""
+    rs = np.random.RandomState(6)
+    c = xshape[1]
+    x0, w0, b0, t0 = (rs.randn(*xshape), rs.randn(out_channels, c, 1, 1), rs.randn(out_channels),
+                      rs.randn(c, out_channels, 1, 1))
+
+    def s(T):
+        out = []
+        for bias, layout in ((True, "contiguous"), (False, "channels-last")):
+            x = T.tensor(x0, dtype=getattr(T, dtype))
+            x = (x.to(memory_format=T.channels_last) if layout == "channels-last" else x).requires_grad_()
+            w = T.tensor(w0, dtype=getattr(T, dtype), requires_grad=True)
+            b = T.tensor(b0, dtype=getattr(T, dtype), requires_grad=True) if bias else None
+            y = T.nn.functional.conv2d(x, w, b, dilation=dilation)
+            y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=getattr(T, dtype)))
+            out += [y, x.grad, w.grad] + ([b.grad] if bias else [])
+        xt = T.tensor(x0, dtype=getattr(T, dtype), requires_grad=True)
+        wt = T.tensor(t0, dtype=getattr(T, dtype), requires_grad=True)
+        yt = T.nn.functional.conv_transpose2d(xt, wt)
+        yt.backward(T.ones_like(yt))
+        return out + [yt, xt.grad, wt.grad]
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    parity(s, rtol=tol, atol=tol)
+
+
 def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     """The input gradient as a convolution would multiply the zero padding by the weight: with an
     inf in the weight it takes the col2im path, which never does (torch has no NaN there either)."""
@@ -513,7 +544,8 @@ def _kernel_results(rs, dtype):
     for xs, ws, st, pd, dl, gr in [((6, 8, 14, 14), (16, 8, 3, 3), 1, 1, 1, 1), ((5, 3, 32, 32), (32, 3, 3, 3), 1, 1, 1, 1),
                                    ((7, 4, 15, 15), (8, 2, 3, 3), 2, 1, 1, 2), ((4, 32, 16, 16), (64, 32, 3, 3), 1, 1, 1, 1),
                                    ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2), ((3, 8, 12, 12), (8, 1, 3, 3), 1, 1, 1, 8),
-                                   ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8)]:   # (the last two depthwise)
+                                   ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8),    # (the last two depthwise)
+                                   ((4, 8, 11, 12), (6, 8, 1, 1), 1, 0, 1, 1)]:   # (per pixel)
         st, pd, dl = (st, st), (pd, pd), (dl, dl)
         x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
         y = convolution._conv(x, w, st, pd, dl, gr, b)

@@ -261,6 +261,11 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if _per_pixel(kernel, stride, padding, groups, out) and out == x.shape[2:]:
+        y = _parallel.matmul(np.broadcast_to(w.reshape(o, -1), (n, o, w.shape[1])), x.reshape(n, x.shape[1], -1))
+        if bias is not None:
+            y += bias[:, None]
+        return y.reshape((n, o) + out)
     if o == groups == x.shape[1] and (kern := _depthwise_kernels(kernel, x, w, bias)) is not None:
         result = np.empty((n, o) + out, x.dtype)
         xp, wk = _pad_scratch(x, padding, padding), w.reshape((o,) + kernel)
@@ -310,6 +315,17 @@ def _run_samples(samples, n, work, per_sample_bytes):
 _SAMPLE_CHUNK = 4 << 20
 
 
+def _per_pixel(kernel, stride, padding, groups, positions):
+    """Whether a convolution is a product of the weight with each sample's (C, P) planes as they lie
+    (1x1 kernel, stride 1, no padding, one group: a bottleneck's or a MobileNet's pointwise layer), over
+    enough positions for per-sample products (49 ran slower than the general path's larger GEMMs)."""
+    return groups == 1 and all(k == 1 for k in kernel) and all(st == 1 for st in stride) and not any(padding) \
+        and _prod(positions) >= _PER_PIXEL_POSITIONS
+
+
+_PER_PIXEL_POSITIONS = 100
+
+
 def _depthwise_kernels(kernel, *arrays):
     """The compiled kernels for a depthwise convolution (one filter per channel: groups = channels in =
     channels out) with 2 spatial dims, where numba takes these arrays; None otherwise."""
@@ -353,6 +369,9 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if _per_pixel(kernel, stride, padding, groups, tuple(size)) and tuple(size) == x.shape[2:]:
+        return _parallel.matmul(np.broadcast_to(w.reshape(c, o).T, (n, o, c)), x.reshape(n, c, -1)).reshape(
+            (n, o) + tuple(size))
     if c == groups == o and (kern := _depthwise_kernels(kernel, x, w)) is not None:
         img = np.zeros((n, c) + padded, x.dtype)
         wk = w.reshape((c,) + kernel)
@@ -426,6 +445,9 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
+    if _per_pixel(tuple(kernel), stride, padding, groups, a.shape[2:]) and a.shape[2:] == b.shape[2:]:
+        products = _parallel.matmul(a.reshape(n, x_size, -1), b.reshape(n, y_size, -1).transpose(0, 2, 1))
+        return products.sum(0).reshape(shape)   # (the samples' products added in order)
     if x_size == y_size == 1 and (kern := _depthwise_kernels(tuple(kernel), a, b)) is not None:
         bp, gw = _pad_scratch(b, padding, padding), np.empty((groups,) + tuple(kernel), a.dtype)
         _parallel.run(lambda lo, hi: kern.depthwise_weight_grad(a, bp, gw, *stride, *dilation, lo, hi), groups,
