@@ -146,12 +146,17 @@ def test_conv_results_outlive_the_scratch_buffers(batch, kwargs):
 
 
 @pytest.mark.parametrize("groups", [1, 2])
-def test_large_convolutions_as_channel_major_gemms_match_torch(groups):
-    """Products too large for one BLAS thread run as one GEMM over the whole batch (forward, input and
-    weight gradients, transposed convolution): the same values and gradients as torch."""
+@pytest.mark.parametrize("limit", [None, 1])
+def test_large_convolutions_as_channel_major_gemms_match_torch(groups, limit, monkeypatch):
+    """Products too large for one BLAS thread run as one GEMM over the batch (forward, input and weight
+    gradients, transposed convolution), in chunks of samples whose im2col matrix fits the scratch limit
+    (limit=1: a sample each): the same values and gradients as torch."""
+    if limit:
+        monkeypatch.setattr(convolution, "_SCRATCH_LIMIT", limit)
+
     def s(T):
         rs = np.random.RandomState(6)
-        x = T.tensor(rs.randn(2, 32, 16, 16), requires_grad=True)
+        x = T.tensor(rs.randn(3, 32, 16, 16), requires_grad=True)
         w = T.tensor(rs.randn(64, 32 // groups, 3, 3), requires_grad=True)
         b = T.tensor(rs.randn(64), requires_grad=True)
         y = T.nn.functional.conv2d(x, w, b, padding=1, groups=groups)

@@ -277,10 +277,11 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     result = np.empty((n, o) + out, np.result_type(x, w))
     if not _per_sample(o // groups, w[0].size, _prod(out), x.dtype):
-        y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x, kernel, stride, padding, dilation, out, groups))
-        # the channel-major result transposed to (N, O, P) in the pass that adds the bias
-        y = y.reshape(o, n, _prod(out)).swapaxes(0, 1)
-        _copy(result.reshape(y.shape), y, bias)
+        for i, j in _limit_chunks(n, w[0].size * groups * _prod(out) * x.itemsize):
+            y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x[i:j], kernel, stride, padding, dilation, out, groups))
+            # the channel-major result transposed to (N, O, P) in the pass that adds the bias
+            y = y.reshape(o, j - i, _prod(out)).swapaxes(0, 1)
+            _copy(result[i:j].reshape(y.shape), y, bias)
         return result
     padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
     if _wide(stride, padded, out) and _wide_pays(w.shape[1], kernel, o // groups) and result.size:
@@ -313,6 +314,13 @@ def _run_samples(samples, n, work, per_sample_bytes):
 
 
 _SAMPLE_CHUNK = 4 << 20
+
+
+def _limit_chunks(n, per_sample_bytes):
+    """The batch's chunks [(i, j)] for the channel-major products: as few as keep each im2col matrix
+    within the scratch LIMIT (reused: a ResNet stem's 118 MB matrix took fresh pages each call)."""
+    step = max(1, _SCRATCH_LIMIT // max(per_sample_bytes, 1))
+    return [(i, min(n, i + step)) for i in range(0, n, step)] or [(0, 0)]
 
 
 def _per_pixel(kernel, stride, padding, groups, positions):
@@ -386,9 +394,12 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         # (an inf or NaN weight would meet the zeros padding x there: col2im never multiplies those)
         return _input_grad_last(x, w, padding, dilation, size)
     if not _per_sample(o // groups * _prod(kernel), c // groups, _prod(padded), x.dtype):
-        cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x, groups))  # (G, O/G*K, N*P)
-        cols = cols.reshape((o,) + kernel + (n,) + x.shape[2:])
-        return _crop(_col2im(cols, padded, stride, dilation), padding, size)
+        result = np.empty((n, o) + tuple(size), np.result_type(x, w))
+        for i, j in _limit_chunks(n, o * _prod(kernel) * _prod(x.shape[2:]) * x.itemsize):
+            cols = _gemm(w.reshape(groups, c // groups, -1).transpose(0, 2, 1), _by_channel(x[i:j], groups))
+            cols = cols.reshape((o,) + kernel + (j - i,) + x.shape[2:])              # (G, O/G*K, B*P)
+            _copy(result[i:j], _col2im(cols, padded, stride, dilation)[crop])
+        return result
     result = np.empty((n, o) + tuple(size), np.result_type(x, w))
     # stride 1: the convolution of x, placed in zeros, with the weight flipped and transposed (as
     # _input_grad_last), on the wide grid (no col2im) where that pays and every weight is finite: its
@@ -481,9 +492,12 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         for k in range(1, len(blocks)):
             gw += products[k].sum(0)
         return gw.reshape(shape)
-    cols = _unfold(b, kernel, stride, padding, dilation, a.shape[2:], groups)       # (G, Y*K, N*P)
-    # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
-    gw = _gemm(cols, _by_channel(a, groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
+    gw = None
+    for i, j in _limit_chunks(n, b.shape[1] * _prod(kernel) * _prod(a.shape[2:]) * b.itemsize):
+        cols = _unfold(b[i:j], kernel, stride, padding, dilation, a.shape[2:], groups)     # (G, Y*K, B*P)
+        # (cols @ a^T)^T rather than a @ cols^T: BLAS runs this long contraction faster that way round
+        part = _gemm(cols, _by_channel(a[i:j], groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
+        gw = part if gw is None else np.add(gw, part, out=gw)
     return np.ascontiguousarray(gw).reshape(shape)
 
 
