@@ -278,7 +278,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     result = np.empty((n, o) + out, np.result_type(x, w))
     if not _per_sample(o // groups, w[0].size, _prod(out), x.dtype):
         for i, j in _limit_chunks(n, w[0].size * groups * _prod(out) * x.itemsize):
-            y = _gemm(w.reshape(groups, o // groups, -1), _unfold(x[i:j], kernel, stride, padding, dilation, out, groups))
+            cols = _unfold(x[i:j], kernel, stride, padding, dilation, out, groups)
+            y = _gemm(w.reshape(groups, o // groups, -1), cols)
             # the channel-major result transposed to (N, O, P) in the pass that adds the bias
             y = y.reshape(o, j - i, _prod(out)).swapaxes(0, 1)
             _copy(result[i:j].reshape(y.shape), y, bias)
