@@ -308,6 +308,21 @@ def test_gelu_tanh_derivative_blocks_match_the_formula():
         np.testing.assert_allclose(activation._gelu_tanh(x, block=block), 0.5 * x * (1 + t), rtol=1e-13, atol=1e-15)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_silu_blocks_give_the_formulas_bits(dtype):
+    """SiLU's forward and its backward's array form, block by block over large arrays, give the bits of
+    their formulas computed over the whole array (x / (1 + exp(-x)); grad s (1 + x (1 - s)) with the
+    sigmoid op's kernel for s), NaN and infinities included."""
+    rs = np.random.RandomState(2)
+    x, g = (rs.randn(200_003) * 6).astype(dtype), rs.randn(200_003).astype(dtype)
+    x[:4] = np.nan, np.inf, -np.inf, -0.0
+    with np.errstate(all="ignore"):
+        s = activation._sigmoid_kernel(x)
+        for got, want in ((activation._silu_forward(x), x / (1 + np.exp(-x))),
+                          (activation.silu_backward_arrays(g, x), g * s * (1 + x * (1 - s)))):
+            assert got.dtype == want.dtype and (_bits(got) == _bits(want)).all()
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_gelu_tanh_blocked_kernels_on_views_and_mixed_gradients_match_torch(dtype):
     """The blocked forward and backward of GELU's tanh form on a transposed input, with a transposed
@@ -568,6 +583,8 @@ def _kernel_results(rs, dtype):
     out += [activation._gelu_tanh(x, block=1 << 12, keep=kept), kept,
             activation._gelu_tanh_derivative(x, block=1 << 12), activation._gelu_tanh_derivative(x, g, block=1 << 12),
             activation._gelu_tanh_derivative(x, g, block=1 << 12, tanh=kept)]
+    x, g = rs.randn(140_001).astype(dtype) * 4, rs.randn(140_001).astype(dtype)   # SiLU: three blocks
+    out += [activation._silu_forward(x), activation.silu_backward_arrays(g, x)]
     for shape, dim in (((37, 50), 1), ((5, 7, 64), -1), ((6, 9, 4), 1)):
         x, g = rs.randn(*shape).astype(dtype), rs.randn(*shape).astype(dtype)
         y = activation._softmax.__wrapped__(x, dim, False)

@@ -25,6 +25,7 @@ from .. import _dtype
 from .._dtype import from_numpy_dtype
 from ..autograd.node import TensorMeta
 from ..ops import _registry, shape as _shape_ops
+from ..ops.activation import silu_backward_arrays as _silu_backward_arrays
 from . import formulas
 
 __all__ = ["Fallback", "SCOPE"]
@@ -607,6 +608,14 @@ def _f_embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by
     if sparse is not False or type(indices) is not _ndarray or indices.dtype != np.int64 and indices.dtype != np.int32:
         raise Fallback
     return _arr(_embedding_dense_kernel(_float_array(grad), indices, num_weights, padding_idx, scale_grad_by_freq))
+
+
+def _f_silu_backward(grad, x):
+    """formulas.silu_backward, its passes block by block where the arrays allow (the same bits)."""
+    out = _silu_backward_arrays(grad, x)
+    if out is None:
+        raise Fallback   # (the Tensor path's formula; its rewritten array form would need this name)
+    return out
 
 
 _m_conj = _f_conj   # (Tensor.conj(): the same values, a real array itself)

@@ -21,6 +21,7 @@ from ._scratch import buffer
 from .._tensor import _wrap_dim
 from ..backends.numpy_backend import special
 from . import _fused, creation
+from .pointwise import _sigmoid as _sigmoid_kernel
 from ._branchless import _SMALL, _UINT, where as _branchless_where
 from .linalg import _type_name
 from .._random import generator as _generator
@@ -325,7 +326,54 @@ def _gelu_tanh_backward_kept(grad_output, input, tanh):
 
 
 def _silu_forward(input):
-    return input / (1 + np.exp(-input))
+    if not _blockable(input):
+        return input / (1 + np.exp(-input))
+    out = np.empty(input.shape, input.dtype)
+    xf, of = input.reshape(-1), out.reshape(-1)
+
+    def blocks(i, j):   # x / (1 + exp(-x)), the same operations block by block (in cache)
+        t = np.empty(min(_BLOCK, xf.size), xf.dtype)
+        for k in range(i * _BLOCK, min(j * _BLOCK, xf.size), _BLOCK):
+            xb, tb = xf[k:k + _BLOCK], t[:min(_BLOCK, xf.size - k)]
+            np.negative(xb, out=tb)
+            np.exp(tb, out=tb)
+            np.add(tb, 1, out=tb)
+            np.divide(xb, tb, out=of[k:k + _BLOCK])
+    _parallel.run(blocks, -(-xf.size // _BLOCK), 8 * xf.size)
+    return out
+
+
+def silu_backward_arrays(grad, x):
+    """formulas.silu_backward on arrays of one shape and dtype, grad * s * (1 + x * (1 - s)) with
+    s = sigmoid(x): the same operations (the sigmoid op's kernel included), block by block in cache.
+    None where the arrays are not such (the formula's own passes then run)."""
+    if type(x) is not np.ndarray or x.dtype.kind != "f" or x.dtype.itemsize < 4 or type(grad) is not np.ndarray \
+            or grad.shape != x.shape or grad.dtype != x.dtype:
+        return None
+    out = np.empty(x.shape, x.dtype)
+    xf, gf, of = x.reshape(-1), grad.reshape(-1), out.reshape(-1)
+
+    def blocks(i, j):
+        u = np.empty(min(_BLOCK, xf.size), xf.dtype)
+        for k in range(i * _BLOCK, min(j * _BLOCK, xf.size), _BLOCK):
+            xb, ob, ub = xf[k:k + _BLOCK], of[k:k + _BLOCK], u[:min(_BLOCK, xf.size - k)]
+            sb = _sigmoid_kernel(xb)
+            np.multiply(gf[k:k + _BLOCK], sb, out=ob)
+            np.subtract(1, sb, out=ub)
+            np.multiply(xb, ub, out=ub)
+            np.add(ub, 1, out=ub)
+            np.multiply(ob, ub, out=ob)
+    _parallel.run(blocks, -(-xf.size // _BLOCK), 12 * xf.size)
+    return out
+
+
+_BLOCK = 1 << 16   # elements of a block of an elementwise formula's passes (its scratch stays in L2)
+
+
+def _blockable(x):
+    """Whether x is an array elementwise passes may run over block by block: real floating, NumPy,
+    large enough for the blocks to pay."""
+    return type(x) is np.ndarray and x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.size > _BLOCK
 
 
 silu = op("silu", public="_silu")(_silu_forward)
