@@ -121,3 +121,40 @@ def test_inplace_updates_without_recording_write_in_place_as_the_general_path():
         i.mul_(2)
         return out + [i]
     parity(s)
+
+
+def test_float32_topk_by_keys_is_the_stable_sorts_first_k():
+    """topk of float32 (k at most an eighth of the dim) partitions 64-bit keys of value and index instead
+    of sorting: the same values and indices as the first k of the stable sort, for ties, NaN, -0.0 and
+    infinities, either direction, any dim."""
+    from ndgrad.ops import reduction
+    rs = np.random.RandomState(0)
+    for trial in range(120):
+        shape = tuple(rs.randint(1, 40, size=rs.randint(1, 4)))
+        d = rs.randint(len(shape))
+        a = rs.randint(-3, 4, size=shape).astype(np.float32) if trial % 2 else rs.randn(*shape).astype(np.float32)
+        m = rs.rand(*shape)
+        a[m < 0.05], a[(m > 0.05) & (m < 0.1)], a[(m > 0.1) & (m < 0.13)] = np.nan, -0.0, np.inf
+        for largest in (True, False):
+            values, idx = reduction._sorted(a, d, largest)
+            for k in range(1, shape[d] // 8 + 1):
+                got_v, got_i = reduction._topk_by_keys(a, k, d, largest)
+                first = (slice(None),) * d + (slice(0, k),)
+                assert np.array_equal(got_i, idx[first]) and got_i.dtype == np.int64
+                assert np.array_equal(got_v.view(np.uint32), values[first].view(np.uint32))
+
+
+def test_topk_matches_torch_with_gradients():
+    rs = np.random.RandomState(1)
+    x0 = rs.randn(64, 200)
+
+    def s(T):
+        out = []
+        for dtype in (T.float32, T.float64):
+            x = T.tensor(x0, dtype=dtype, requires_grad=True)
+            v, i = x.topk(7, 1)
+            w, j = x.topk(5, 0, largest=False)
+            (v.sum() + (w * w).sum()).backward()
+            out += [v, i, w, j, x.grad]
+        return out
+    parity(s)

@@ -1284,12 +1284,36 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
     size = input.shape[_wrap_dim(dim, input.ndim)] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input.ndim and type(input) is np.ndarray and input.dtype == np.float32 and 0 < k and 8 * k <= size:
+        return _topk_by_keys(input, k, _wrap_dim(dim, input.ndim), largest)
     values, idx = _sorted(input, dim, largest)
     if input.ndim == 0:
         return values, idx
     key = [slice(None)] * input.ndim
     key[_wrap_dim(dim, input.ndim)] = slice(0, k)
     return values[tuple(key)], idx[tuple(key)]
+
+
+def _topk_by_keys(a, k, d, largest):
+    """_topk of a float32 array without a full sort: each element's value, made an unsigned integer in
+    the sort's order (NaN the largest, -0.0 = 0.0), and its index, break ties by index as the stable sort
+    does, in one 64-bit key; a partition finds the k keys, a sort of those orders them. The first k of
+    _sorted's (values, indices) exactly."""
+    bits = (a + np.float32(0)).view(np.uint32)   # (+0: -0.0 becomes 0.0, equal to it as in the sort)
+    order = bits ^ np.where(bits >> 31, np.uint32(0xFFFFFFFF), np.uint32(0x80000000))
+    order[np.isnan(a)] = 0xFFFFFFFF
+    index = np.arange(a.shape[d], dtype=np.uint64).reshape((-1,) + (1,) * (a.ndim - 1 - d))
+    keys = order.astype(np.uint64) << np.uint64(32)
+    keys |= (np.uint64(0xFFFFFFFF) - index) if largest else index   # (largest: the lower index ranks higher)
+    n = a.shape[d]
+    part = np.argpartition(keys, n - k if largest else k - 1, axis=d)
+    part = part[(slice(None),) * d + (slice(n - k, None) if largest else slice(0, k),)]
+    picked = np.take_along_axis(keys, part, d)
+    rank = np.argsort(picked, axis=d)
+    if largest:
+        rank = np.flip(rank, d)
+    idx = np.take_along_axis(part, rank, d).astype(np.int64)
+    return np.take_along_axis(a, idx, d), idx
 
 
 @register(method=True)
