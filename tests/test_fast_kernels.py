@@ -642,13 +642,14 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
     backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
-    and an LSTM layer's steps forward and backward, and embedding's weight gradient (the same operations
-    in the same order) give the same bits (and, for indices out of range, NumPy's outcome); a float32
+    and an LSTM layer's steps forward and backward, embedding's weight gradient and index_add along dim 0
+    (the same operations in the same order) give the same bits (and, for indices out of range, NumPy's
+    outcome); a float32
     convolution's input gradient (the windows gathered into the image, against col2im or the convolution
     with the flipped weight) and depthwise convolutions (forward, input and weight gradients, against the
     batched products) agree to rounding."""
     pytest.importorskip("numba")
-    from ndgrad.ops import _fused, embedding, normalization, pooling, recurrent
+    from ndgrad.ops import _fused, embedding, indexing, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
     runs, exacts = [], []
     for fused in (True, False):
@@ -691,6 +692,10 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                                        rs.randn(3, 6).astype(dtype)), (None, None, rs.randn(3, 6).astype(dtype))):
                 exact += [a for a in recurrent._lstm_layer_bptt([d_out, d_hy, d_cy], x, ws[0], ws[1], h0, c0, reverse,
                                                                 seq, space) if a is not None]
+        base, src = rs.randn(9, 3, 2).astype(dtype), rs.randn(30, 3, 2).astype(dtype)   # index_add along dim 0
+        rows = rs.randint(0, 9, 30)
+        exact += [indexing._index_add.__wrapped__(base, 0, rows, src),
+                  indexing._index_add.__wrapped__(base, 0, rows.astype(np.int32), src, alpha=0.5)]
         idx = rs.randint(0, 9, (4, 6))   # embedding's weight gradient: repeated rows added in order
         g = rs.randn(4, 6, 5).astype(dtype)
         g[0, :2] = -0.0

@@ -13,7 +13,7 @@ Two kinds of kernel:
   arrays' dtype and size only (MIN_SIZE), so that a compiled tape and eager code, or two runs, give
   the same bits;
 - ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps,
-  embedding's weight gradient:
+  embedding's weight gradient and index_add along dim 0 (index_select's backward):
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
 Work splits over _parallel's threads in fixed pieces (rows, channels, planes, blocks): the bits do not
 depend on the thread count. numba is imported and the kernels compiled (cached on disk) on the first
@@ -239,14 +239,15 @@ def group_norm_backward(g, x, groups, mean, rstd, weight):
     return gi, gw.sum(0), gb.sum(0)
 
 
-def scatter_add_rows(idx, g, rows):
-    """zeros (rows, D) plus g's rows (n, D) added at the int64/int32 indices idx (n,) in order, as
-    np.add.at adds them (its bits): embedding's weight gradient; None where the kernels do not take
-    these or an index is outside [0, rows)."""
-    if type(idx) is not np.ndarray or idx.dtype.kind != "i" or (k := kernels(g)) is None:
+def scatter_add_rows(idx, g, rows, out=None):
+    """zeros (rows, D), or `out` (C-contiguous, (rows, D)) in place, plus g's rows (n, D) added at the
+    int64/int32 indices idx (n,) in order, as np.add.at adds them (its bits): embedding's weight gradient,
+    index_add along dim 0; None where the kernels do not take these or an index is outside [0, rows)
+    (out then half-updated: the caller's copy, which it discards)."""
+    if type(idx) is not np.ndarray or idx.dtype.kind != "i" or (k := kernels(g, out)) is None:
         return None
     g = np.ascontiguousarray(g)
-    out = np.zeros((rows, g.shape[1]), g.dtype)
+    out = np.zeros((rows, g.shape[1]), g.dtype) if out is None else out
     inside = []
 
     def part(i, j):   # each thread adds into its own range of rows, every index read in order

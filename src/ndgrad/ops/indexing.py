@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from . import _registry
+from . import _fused, _registry
 from ..autograd import record
 from ..autograd.anomaly_mode import _user_stacklevel
 from ..autograd.grad_mode import state as grad_state
@@ -655,9 +655,15 @@ def index_select(*args, **kwargs):
 
 @op("index_add", public=False)
 def _index_add(input, dim, index, source, *, alpha=1):
-    out, index, source = _as_1d(input.copy(), index, source)
     if alpha != 1:
-        source = (source * alpha).astype(out.dtype, copy=False)
+        source = (source * alpha).astype(input.dtype, copy=False)
+    if dim == 0 and input.ndim and type(input) is np.ndarray and input.dtype == source.dtype and index.ndim == 1:
+        # rows added in index order (np.add.at's order and bits) by the compiled scatter, where numba is installed
+        rows = np.array(input, order="C")
+        if _fused.scatter_add_rows(index, source.reshape(len(index), -1), rows.shape[0],
+                                   rows.reshape(rows.shape[0], -1)) is not None:
+            return rows
+    out, index, source = _as_1d(input.copy(), index, source)
     _scatter_add(out, _dim_key(dim, index), source)
     return out.reshape(input.shape)
 
