@@ -158,3 +158,21 @@ def test_topk_matches_torch_with_gradients():
             out += [v, i, w, j, x.grad]
         return out
     parity(s)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+@pytest.mark.parametrize("shape,pad", [((2, 3, 7), (2, 3)), ((2, 3, 5, 6), (1, 2, 3, 1)), ((3, 7), (3, 3)),
+                                       ((1, 2, 4, 5, 6), (1, 1, 2, 0, 3, 2)), ((2, 1, 6, 6), (5, 5, 5, 5))])
+def test_reflect_and_replicate_padding_as_gathers_match_torch(mode, shape, pad):
+    """Reflect/replicate padding copies the input into the middle and each border from it (corners
+    included, 1-3 padded dims, unbatched too, pads up to the input's size), and scatters the gradient
+    back: torch's values exactly and its gradients."""
+    rs = np.random.RandomState(4)
+    x0 = rs.randn(*shape)
+
+    def s(T):
+        x = T.tensor(x0, requires_grad=True)
+        y = T.nn.functional.pad(x, pad, mode=mode)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
+        return [y, x.grad]
+    parity(s, rtol=1e-12, atol=1e-12)

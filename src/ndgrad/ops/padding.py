@@ -1,6 +1,6 @@
-"""Padding: the reflection/replication/circular pad ops (per-axis linear maps, so their backward is the
-transposed map) and constant_pad_nd; the user-facing pad (nn/functional/padding.py). The per-axis
-helpers `_along_axes` and `_index_matrix` are shared with sampling.py.
+"""Padding: the reflection/replication/circular pad ops (per-axis gathers, so their backward is the
+per-axis scatter-add) and constant_pad_nd; the user-facing pad (nn/functional/padding.py). The per-axis
+helper `_along_axes` (interpolation's per-axis linear maps) is shared with sampling.py.
 """
 
 import numpy as np
@@ -8,9 +8,10 @@ import numpy as np
 from ._registry import op
 
 
-# ---- padding and interpolation: per-axis linear maps ----------------------------------------
-# Reflect/replicate padding and every interpolation mode are, along each spatial axis, a matrix
-# M (out x in) applied to that axis; the backward applies M's transpose. One code path for all.
+# ---- padding and interpolation: per-axis maps -------------------------------------------------
+# Every interpolation mode is, along each spatial axis, a matrix M (out x in) applied to that axis; the
+# backward applies M's transpose. Reflect/replicate padding is a gather along each axis (each output
+# position copies one input entry), its backward the matching scatter-add.
 def _along_axes(x, mats, transpose=False):
     first = x.ndim - len(mats)
     for k, m in enumerate(mats):
@@ -21,16 +22,11 @@ def _along_axes(x, mats, transpose=False):
     return np.ascontiguousarray(x)
 
 
-def _index_matrix(idx, n_in):
-    m = np.zeros((len(idx), n_in))
-    m[np.arange(len(idx)), idx] = 1
-    return m
-
-
-def _pad_mats(shape, padding, mode):
-    """Matrices for reflect/replicate padding of the trailing len(padding)//2 dims of `shape`."""
+def _pad_indices(shape, padding, mode):
+    """Per padded axis (the trailing len(padding)//2 dims of `shape`), the source index of each output
+    position of reflect/replicate padding, and the axis's left padding."""
     k = len(padding) // 2
-    mats = []
+    out = []
     for i in range(k):
         n = shape[len(shape) - k + i]
         left, right = padding[2 * (k - 1 - i)], padding[2 * (k - 1 - i) + 1]
@@ -45,8 +41,38 @@ def _pad_mats(shape, padding, mode):
             idx = np.where(idx >= n, period - idx, idx)
         else:
             idx = np.clip(idx, 0, n - 1)
-        mats.append(_index_matrix(idx, n))
-    return mats
+        out.append((idx, left))
+    return out
+
+
+def _gather_axes(x, indices):
+    """x with each trailing axis replaced by its entries at `indices`, where the positions between the
+    left and right padding copy the entries in order: x copied into the middle at once, then each
+    axis's border positions copied from it (full range on the axes before, the middle on those after:
+    the corners come with the last axes). Copies only."""
+    first = x.ndim - len(indices)
+    out = np.empty(x.shape[:first] + tuple(len(idx) for idx, _ in indices), x.dtype)
+    middle = [slice(left, left + n) for (_, left), n in zip(indices, x.shape[first:])]
+    out[(Ellipsis,) + tuple(middle)] = x
+    for k, (idx, left) in enumerate(indices):
+        before, after = (slice(None),) * (first + k), tuple(middle[k + 1:])
+        for p in np.flatnonzero(idx != np.arange(len(idx)) - left):
+            out[before + (p,) + after] = out[before + (left + idx[p],) + after]
+    return out
+
+
+def _scatter_axes(g, indices, shape):
+    """The adjoint of _gather_axes: along each axis, the output positions that copied an entry summed back
+    into it, the interior as one copy and each border position (a few) as one slice-add."""
+    first = g.ndim - len(indices)
+    for k, (idx, left) in enumerate(indices):
+        axis, n = first + k, shape[first + k]
+        lead = (slice(None),) * axis
+        out = np.array(g[lead + (slice(left, left + n),)])   # position left + i copied entry i
+        for p in np.flatnonzero((idx != np.arange(len(idx)) - left)):
+            out[lead + (idx[p],)] += g[lead + (p,)]
+        g = out
+    return g
 
 
 def _check_pad_input(name, self, padding):
@@ -59,10 +85,10 @@ def _check_pad_input(name, self, padding):
 def _pad_op(name, mode):
     def forward(self, padding):
         _check_pad_input(name, self, padding)
-        return _along_axes(self, _pad_mats(self.shape, padding, mode))
+        return _gather_axes(self, _pad_indices(self.shape, padding, mode))
 
     def backward(grad_output, self, padding):
-        return _along_axes(grad_output, _pad_mats(self.shape, padding, mode), transpose=True)
+        return _scatter_axes(grad_output, _pad_indices(self.shape, padding, mode), self.shape)
     fwd = op(name, public="_" + name)(forward)
     op(name + "_backward", public="_" + name + "_backward")(backward)
     return fwd
