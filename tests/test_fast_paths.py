@@ -176,3 +176,23 @@ def test_reflect_and_replicate_padding_as_gathers_match_torch(mode, shape, pad):
         y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
         return [y, x.grad]
     parity(s, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs", [dict(scale_factor=2, mode="nearest"), dict(size=(7, 9), mode="nearest"),
+                                    dict(size=(13, 4), mode="nearest-exact"), dict(scale_factor=0.5, mode="nearest"),
+                                    dict(scale_factor=1.7, mode="nearest-exact"), dict(scale_factor=3, mode="nearest")],
+                         ids=str)
+def test_nearest_interpolation_gathers_match_torch(kwargs):
+    """Nearest interpolation is a gather along each axis (an inf pixel stays in its own outputs, as in
+    torch: a 0/1 matrix product spread NaN over its row), its backward sums each entry's run of
+    positions (strided adds where every entry is taken equally often)."""
+    rs = np.random.RandomState(5)
+    x0 = rs.randn(2, 3, 6, 8)
+    x0[0, 0, 1, 1] = np.inf
+
+    def s(T):
+        x = T.tensor(x0, requires_grad=True)
+        y = T.nn.functional.interpolate(x, **kwargs)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
+        return [y, x.grad]
+    parity(s, rtol=1e-12, atol=1e-12)

@@ -18,8 +18,29 @@ def _along_axes(x, mats, transpose=False):
         if m is None:
             continue
         axis = first + k
+        idx = _selection(m)
+        if idx is not None and not transpose:   # nearest modes: a gather (an inf pixel stays where it is)
+            x = np.take(x, idx, axis=axis)
+            continue
+        if idx is not None and (r := len(idx) // m.shape[1]) * m.shape[1] == len(idx) and \
+                np.array_equal(idx, np.arange(len(idx)) // r):   # each entry taken r times in a row: r strided adds
+            lead = (slice(None),) * axis
+            out = x[lead + (slice(0, None, r),)].copy()
+            for t in range(1, r):
+                out += x[lead + (slice(t, None, r),)]
+            x = out
+            continue
         x = np.moveaxis(np.moveaxis(x, axis, -1) @ (m if transpose else m.T).astype(x.dtype, copy=False), -1, axis)
     return np.ascontiguousarray(x)
+
+
+def _selection(m):
+    """The column each row of m picks where m is a selection (one 1 per row, zeros elsewhere); else None."""
+    idx = m.argmax(1)
+    if not len(idx) or not np.array_equal(m[np.arange(len(idx)), idx], np.ones(len(idx))) \
+            or np.count_nonzero(m) != len(idx):
+        return None
+    return idx
 
 
 def _pad_indices(shape, padding, mode):
