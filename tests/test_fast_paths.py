@@ -123,10 +123,19 @@ def test_inplace_updates_without_recording_write_in_place_as_the_general_path():
     parity(s)
 
 
-def test_float32_topk_by_keys_is_the_stable_sorts_first_k():
-    """topk of float32 (k at most an eighth of the dim) partitions 64-bit keys of value and index instead
-    of sorting: the same values and indices as the first k of the stable sort, for ties, NaN, -0.0 and
-    infinities, either direction, any dim."""
+def _stable_sort(a, d, descending):
+    """NumPy's stable argsort along d (descending: of the reversed array, reversed back)."""
+    if descending:
+        idx = np.flip(a.shape[d] - 1 - np.argsort(np.flip(a, d), axis=d, kind="stable"), d)
+    else:
+        idx = np.argsort(a, axis=d, kind="stable")
+    return np.take_along_axis(a, idx, d), idx
+
+
+def test_float32_sort_and_topk_by_keys_are_the_stable_sort():
+    """sort and topk of float32 order 64-bit keys of value and index (topk partitions them, for k at most
+    an eighth of the dim): the stable sort's values and indices (topk: its first k), for ties, NaN,
+    -0.0 and infinities, either direction, any dim."""
     from ndgrad.ops import reduction
     rs = np.random.RandomState(0)
     for trial in range(120):
@@ -136,7 +145,10 @@ def test_float32_topk_by_keys_is_the_stable_sorts_first_k():
         m = rs.rand(*shape)
         a[m < 0.05], a[(m > 0.05) & (m < 0.1)], a[(m > 0.1) & (m < 0.13)] = np.nan, -0.0, np.inf
         for largest in (True, False):
-            values, idx = reduction._sorted(a, d, largest)
+            values, idx = _stable_sort(a, d, largest)
+            got_v, got_i = reduction._sorted(a, d, largest)
+            assert np.array_equal(got_i, idx) and got_i.dtype == np.int64
+            assert np.array_equal(got_v.view(np.uint32), values.view(np.uint32))
             for k in range(1, shape[d] // 8 + 1):
                 got_v, got_i = reduction._topk_by_keys(a, k, d, largest)
                 first = (slice(None),) * d + (slice(0, k),)

@@ -1208,6 +1208,10 @@ def _sorted(a, dim, descending):
     if a.ndim == 0:
         return a.copy(), namespace(a).zeros((), np.int64)
     d = _wrap_dim(dim, a.ndim)
+    if type(a) is np.ndarray and a.dtype == np.float32 and a.shape[d] < 1 << 32:
+        keys = np.sort(_sort_keys(a, d, descending), axis=d)   # (unique keys: any sort is the stable one)
+        idx = _key_index(np.flip(keys, d) if descending else keys, descending)
+        return np.take_along_axis(a, idx, d), idx
     if descending:   # ascending stable sort of the reversed array, reversed: ties keep their order
         idx = a.shape[d] - 1 - np.argsort(np.flip(a, d), axis=d, kind="stable")
         idx = np.flip(idx, d)
@@ -1294,18 +1298,28 @@ def _topk(input, k, dim=-1, largest=True, sorted=True):
     return values[tuple(key)], idx[tuple(key)]
 
 
-def _topk_by_keys(a, k, d, largest):
-    """_topk of a float32 array without a full sort: each element's value, made an unsigned integer in
-    the sort's order (NaN the largest, -0.0 = 0.0), and its index, break ties by index as the stable sort
-    does, in one 64-bit key; a partition finds the k keys, a sort of those orders them. The first k of
-    _sorted's (values, indices) exactly."""
+def _sort_keys(a, d, largest):
+    """64-bit keys of a float32 array's elements along dim d in the stable sort's order: the value made an
+    unsigned integer in the sort's order (NaN the largest, -0.0 equal to 0.0) above the index, which
+    breaks ties as the stable sort does (for `largest`, a lower index ranks higher)."""
     bits = (a + np.float32(0)).view(np.uint32)   # (+0: -0.0 becomes 0.0, equal to it as in the sort)
     order = bits ^ np.where(bits >> 31, np.uint32(0xFFFFFFFF), np.uint32(0x80000000))
     order[np.isnan(a)] = 0xFFFFFFFF
     index = np.arange(a.shape[d], dtype=np.uint64).reshape((-1,) + (1,) * (a.ndim - 1 - d))
     keys = order.astype(np.uint64) << np.uint64(32)
-    keys |= (np.uint64(0xFFFFFFFF) - index) if largest else index   # (largest: the lower index ranks higher)
-    n = a.shape[d]
+    keys |= (np.uint64(0xFFFFFFFF) - index) if largest else index
+    return keys
+
+
+def _key_index(keys, largest):
+    low = keys & np.uint64(0xFFFFFFFF)
+    return (np.uint64(0xFFFFFFFF) - low if largest else low).astype(np.int64)
+
+
+def _topk_by_keys(a, k, d, largest):
+    """_topk of a float32 array without a full sort: a partition finds the k largest (smallest) of
+    _sort_keys, a sort of those orders them. The first k of _sorted's (values, indices) exactly."""
+    keys, n = _sort_keys(a, d, largest), a.shape[d]
     part = np.argpartition(keys, n - k if largest else k - 1, axis=d)
     part = part[(slice(None),) * d + (slice(n - k, None) if largest else slice(0, k),)]
     picked = np.take_along_axis(keys, part, d)
