@@ -174,7 +174,8 @@ def test_topk_matches_torch_with_gradients():
 
 @pytest.mark.parametrize("mode", ["reflect", "replicate"])
 @pytest.mark.parametrize("shape,pad", [((2, 3, 7), (2, 3)), ((2, 3, 5, 6), (1, 2, 3, 1)), ((3, 7), (3, 3)),
-                                       ((1, 2, 4, 5, 6), (1, 1, 2, 0, 3, 2)), ((2, 1, 6, 6), (5, 5, 5, 5))])
+                                       ((1, 2, 4, 5, 6), (1, 1, 2, 0, 3, 2)), ((2, 1, 6, 6), (5, 5, 5, 5)),
+                                       ((2, 3, 5, 6), (-1, 2, 1, -2)), ((2, 3, 5), (-2, -1))])   # (negative: crops)
 def test_reflect_and_replicate_padding_as_gathers_match_torch(mode, shape, pad):
     """Reflect/replicate padding copies the input into the middle and each border from it (corners
     included, 1-3 padded dims, unbatched too, pads up to the input's size), and scatters the gradient
@@ -208,3 +209,18 @@ def test_nearest_interpolation_gathers_match_torch(kwargs):
         y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape))))
         return [y, x.grad]
     parity(s, rtol=1e-12, atol=1e-12)
+
+
+def test_index_select_and_combinations_backward_with_nothing_selected():
+    """index_select's backward (index_add along dim 0) with an empty index or zero-width rows, and
+    combinations with r above the input's length (an empty result): torch's gradients."""
+    def s(T):
+        out = []
+        for shape, index in (((0, 3), []), ((4, 0), [1, 2]), ((5, 2), [])):
+            x = T.zeros(*shape, requires_grad=True)
+            x.index_select(0, T.tensor(index, dtype=T.int64)).sum().backward()
+            out.append(x.grad)
+        x = T.tensor([1.0], requires_grad=True)
+        T.combinations(x, 2).sum().backward()
+        return out + [x.grad]
+    parity(s)

@@ -11,6 +11,7 @@ on a view gives the base torch's CopySlices history.
 Public functions check arguments (torch's errors) and pick the registered op; `_public` turns one such
 function into `name` and its in-place twin `Tensor.name_`.
 """
+import math
 import operator
 import warnings
 
@@ -659,9 +660,9 @@ def _index_add(input, dim, index, source, *, alpha=1):
         source = (source * alpha).astype(input.dtype, copy=False)
     if dim == 0 and input.ndim and type(input) is np.ndarray and input.dtype == source.dtype and index.ndim == 1:
         # rows added in index order (np.add.at's order and bits) by the compiled scatter, where numba is installed
-        rows = np.array(input, order="C")
-        if _fused.scatter_add_rows(index, source.reshape(len(index), -1), rows.shape[0],
-                                   rows.reshape(rows.shape[0], -1)) is not None:
+        rows, d = np.array(input, order="C"), math.prod(input.shape[1:])
+        if _fused.scatter_add_rows(index, source.reshape(len(index), d), rows.shape[0],
+                                   rows.reshape(rows.shape[0], d)) is not None:
             return rows
     out, index, source = _as_1d(input.copy(), index, source)
     _scatter_add(out, _dim_key(dim, index), source)

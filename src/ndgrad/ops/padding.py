@@ -72,6 +72,10 @@ def _gather_axes(x, indices):
     axis's border positions copied from it (full range on the axes before, the middle on those after:
     the corners come with the last axes). Copies only."""
     first = x.ndim - len(indices)
+    if not all(0 <= left and left + n <= len(idx) for (idx, left), n in zip(indices, x.shape[first:])):
+        for k, (idx, _) in enumerate(indices):   # negative padding crops: a plain gather per axis
+            x = np.take(x, idx, axis=first + k)
+        return np.ascontiguousarray(x)
     out = np.empty(x.shape[:first] + tuple(len(idx) for idx, _ in indices), x.dtype)
     middle = [slice(left, left + n) for (_, left), n in zip(indices, x.shape[first:])]
     out[(Ellipsis,) + tuple(middle)] = x
@@ -89,6 +93,11 @@ def _scatter_axes(g, indices, shape):
     for k, (idx, left) in enumerate(indices):
         axis, n = first + k, shape[first + k]
         lead = (slice(None),) * axis
+        if not 0 <= left <= left + n <= len(idx):   # negative padding cropped: add every position at its entry
+            out = np.zeros(g.shape[:axis] + (n,) + g.shape[axis + 1:], g.dtype)
+            np.add.at(out, lead + (idx,), g)
+            g = out
+            continue
         out = np.array(g[lead + (slice(left, left + n),)])   # position left + i copied entry i
         for p in np.flatnonzero((idx != np.arange(len(idx)) - left)):
             out[lead + (idx[p],)] += g[lead + (p,)]

@@ -1305,7 +1305,7 @@ def _sort_keys(a, d, largest):
     bits = (a + np.float32(0)).view(np.uint32)   # (+0: -0.0 becomes 0.0, equal to it as in the sort)
     order = bits ^ np.where(bits >> 31, np.uint32(0xFFFFFFFF), np.uint32(0x80000000))
     order[np.isnan(a)] = 0xFFFFFFFF
-    index = np.arange(a.shape[d], dtype=np.uint64).reshape((-1,) + (1,) * (a.ndim - 1 - d))
+    index = np.arange(a.shape[d], dtype=np.uint64).reshape((a.shape[d],) + (1,) * (a.ndim - 1 - d))
     keys = order.astype(np.uint64) << np.uint64(32)
     keys |= (np.uint64(0xFFFFFFFF) - index) if largest else index
     return keys
