@@ -346,7 +346,7 @@ def _silu_forward(input):
 def silu_backward_arrays(grad, x):
     """formulas.silu_backward on arrays of one shape and dtype, grad * s * (1 + x * (1 - s)) with
     s = sigmoid(x): the same operations (the sigmoid op's kernel included), block by block in cache.
-    None where the arrays are not such (the formula's own passes then run)."""
+    None where the arrays are not such (the node then runs the formula on the Tensor path)."""
     if type(x) is not np.ndarray or x.dtype.kind != "f" or x.dtype.itemsize < 4 or type(grad) is not np.ndarray \
             or grad.shape != x.shape or grad.dtype != x.dtype:
         return None

@@ -65,8 +65,6 @@ def _public(args_parser, inplace_parser):
 _word = _dtype.type_word
 
 
-
-
 def _shape_str(shape):
     return f"[{', '.join(map(str, shape))}]"
 
