@@ -224,3 +224,26 @@ def test_index_select_and_combinations_backward_with_nothing_selected():
         T.combinations(x, 2).sum().backward()
         return out + [x.grad]
     parity(s)
+
+
+@pytest.mark.parametrize("fn,shape,kernel,kwargs", [("avg_pool2d", (2, 3, 8, 6), 2, {}),
+                                                    ("avg_pool2d", (3, 8, 6), (2, 3), {}),
+                                                    ("avg_pool1d", (2, 3, 12), 3, {}),
+                                                    ("avg_pool3d", (1, 2, 4, 6, 8), 2, {}),
+                                                    ("avg_pool2d", (2, 3, 8, 6), 2, {"divisor_override": 3}),
+                                                    ("avg_pool2d", (2, 3, 9, 6), 2, {})], ids=str)
+def test_avg_pool_backward_over_tiling_windows_is_torchs_bits(fn, shape, kernel, kwargs):
+    """Average pooling whose windows tile the input spreads each window's gradient by one broadcast copy:
+    torch's gradient bits, a -0.0 gradient arriving as 0.0 as in torch (and the general path where the
+    windows do not tile: a size not divisible by the kernel)."""
+    rs = np.random.RandomState(7)
+    x0 = rs.randn(*shape)
+
+    def s(T):
+        x = T.tensor(x0, requires_grad=True)
+        y = getattr(T.nn.functional, fn)(x, kernel, **kwargs)
+        g = np.cos(np.arange(y.numel())).reshape(tuple(y.shape))
+        g.flat[0] = -0.0
+        y.backward(T.tensor(g))
+        return [x.grad.view(T.int64)]
+    parity(s, rtol=0, atol=0)
