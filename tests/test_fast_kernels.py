@@ -480,6 +480,46 @@ def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     assert not np.isnan(out[0]).any()
 
 
+_WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),
+               ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}),   # blocks of rows
+               ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}),
+               ((3, 6, 12, 13), (4, 6, 3, 3), {})]
+
+
+@pytest.mark.parametrize("xshape,wshape,kwargs", _WIDE_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
+def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, monkeypatch):
+    """float32 stride-1 convolutions with few channels run the compiled wide-grid kernels where numba is
+    installed (the forward, the input gradient as the flipped convolution, the weight gradient; products
+    over blocks of grid rows): torch's values and gradients, with and without a bias, for a channels-last
+    input, and torch's NaNs from an inf input; the same values as the NumPy passes (kernels off)."""
+    from ndgrad.ops import _fused
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)
+    rs = np.random.RandomState(5)
+    x0, w0, b0 = rs.randn(*xshape), rs.randn(*wshape) / 4, rs.randn(wshape[0])
+    x0[1, 2, 3, 4] = np.inf
+
+    def s(T):
+        out = []
+        for bias, layout, poison in ((True, "contiguous", False), (False, "channels-last", False),
+                                     (True, "contiguous", True)):
+            x = T.tensor(np.where(np.isinf(x0), 0.5, x0) if not poison else x0, dtype=T.float32)
+            x = (x.to(memory_format=T.channels_last) if layout == "channels-last" else x).requires_grad_()
+            w = T.tensor(w0, dtype=T.float32, requires_grad=True)
+            b = T.tensor(b0, dtype=T.float32, requires_grad=True) if bias else None
+            y = T.nn.functional.conv2d(x, w, b, **kwargs)
+            y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=T.float32))
+            out += [y, x.grad, w.grad] + ([b.grad] if bias else [])
+        return out
+    real, used = convolution._wide_kernels, []
+    monkeypatch.setattr(convolution, "_wide_kernels", lambda *a: used.append(real(*a)) or used[-1])
+    compiled = both(s, rtol=2e-4, atol=2e-4)
+    if _fused.kernels(np.zeros(1, np.float32)) is not None:   # (numba installed: the forward and both gradients ran them)
+        assert sum(k is not None for k in used) >= 6
+    monkeypatch.setattr(_fused, "enabled", False)
+    for a, e in zip(compiled, [t.detach().numpy() for t in s(ndgrad)]):
+        np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-5)
+
+
 @pytest.mark.parametrize("groups,cin,stride,size", [(1, 3, 1, (30, 31)), (2, 4, 1, (30, 31)), (1, 3, 2, (44, 46))])
 def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin, stride, size):
     """float32 convolutions with few channels and mid-sized products run per sample, each product
@@ -565,7 +605,8 @@ def _kernel_results(rs, dtype):
                                    ((7, 4, 15, 15), (8, 2, 3, 3), 2, 1, 1, 2), ((4, 32, 16, 16), (64, 32, 3, 3), 1, 1, 1, 1),
                                    ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2), ((3, 8, 12, 12), (8, 1, 3, 3), 1, 1, 1, 8),
                                    ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8),    # (the last two depthwise)
-                                   ((4, 8, 11, 12), (6, 8, 1, 1), 1, 0, 1, 1)]:   # (per pixel)
+                                   ((4, 8, 11, 12), (6, 8, 1, 1), 1, 0, 1, 1),    # (per pixel)
+                                   ((3, 8, 38, 38), (12, 8, 3, 3), 1, 1, 2, 1)]:  # (wide grid, 6 blocks of rows)
         st, pd, dl = (st, st), (pd, pd), (dl, dl)
         x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
         y = convolution._conv(x, w, st, pd, dl, gr, b)

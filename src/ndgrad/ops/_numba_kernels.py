@@ -428,3 +428,88 @@ def depthwise_weight_grad(a, bp, out, sh, sw, dh, dw, lo, hi):
                             d = _row_dot(arow, bpl[i * sh + ki * dh, kj * dw::sw][:wo])
                         acc[ki, kj] = d if first else acc[ki, kj] + d
                 first = False
+
+
+# ---- stride-1 convolutions on the wide grid, sample by sample ---------------------------------------
+# convolution.py's _Wide in compiled form: a sample's padded planes (C, L) laid out flat, each kernel
+# tap's windows over a block of whole grid rows are one contiguous run of a plane, so the im2col matrix
+# of the block is C*K row copies; one BLAS product per block (numba's np.dot: SciPy's OpenBLAS, blocks
+# of at most 2**18 multiply-adds, which OpenBLAS runs on the calling thread), the valid columns copied
+# out while in cache. NumPy's passes over whole-batch scratch arrays ran 2x longer than these, and
+# smaller NumPy chunks pay Python per chunk under the GIL. Copies go through row views (an index that
+# is plainly >= 0), so LLVM vectorises them.
+@jit
+def _pad_sample(x, s, pad, bh, bw, wpd):
+    """x[s] (C, H, W) into the flat planes pad (C, L) at row bh, column bw of planes wpd wide (the
+    rest of pad left as it is: zeros)."""
+    for c in range(x.shape[1]):
+        for r in range(x.shape[2]):
+            base = (bh + r) * wpd + bw
+            dst, src = pad[c, base:base + x.shape[3]], x[s, c, r]
+            for k in range(x.shape[3]):
+                dst[k] = src[k]
+
+
+@jit
+def _wide_cols(pad, cols, kh, kw, dh, dw, wpd, start):
+    """cols (C*kh*kw, M): row (c, i, j) holds the M values of plane c from i*dh*wpd + j*dw + start on."""
+    m = cols.shape[1]
+    for c in range(pad.shape[0]):
+        for i in range(kh):
+            for j in range(kw):
+                dst = cols[(c * kh + i) * kw + j]
+                off = i * dh * wpd + j * dw + start
+                src = pad[c, off:off + m]
+                for k in range(m):
+                    dst[k] = src[k]
+
+
+@jit
+def wide_conv(x, w2, bias, out, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, hi):
+    """out[s] (O, OH, OW) = w2 (O, C*kh*kw) times the windows of x[s] placed at (bh, bw) in zeros of
+    (hp, wpd), plus bias (O), for samples lo..hi; `rows` grid rows per product."""
+    c, o, ck = x.shape[1], w2.shape[0], w2.shape[1]
+    oh, ow = out.shape[2], out.shape[3]
+    pad = np.zeros((c, hp * wpd + (kw - 1) * dw), x.dtype)
+    cols, y = np.empty((ck, rows * wpd), x.dtype), np.empty((o, rows * wpd), x.dtype)
+    for s in range(lo, hi):
+        _pad_sample(x, s, pad, bh, bw, wpd)
+        for r0 in range(0, oh, rows):
+            r1 = min(oh, r0 + rows)
+            if r1 - r0 < rows:   # (the last, shorter block: products of exact shapes)
+                cols, y = np.empty((ck, (r1 - r0) * wpd), x.dtype), np.empty((o, (r1 - r0) * wpd), x.dtype)
+            _wide_cols(pad, cols, kh, kw, dh, dw, wpd, r0 * wpd)
+            np.dot(w2, cols, y)
+            for oc in range(o):
+                bv = bias[oc]
+                for r in range(r0, r1):
+                    dst, src = out[s, oc, r], y[oc, (r - r0) * wpd:(r - r0) * wpd + ow]
+                    for k in range(ow):
+                        dst[k] = src[k] + bv
+        if rows * wpd != cols.shape[1]:
+            cols, y = np.empty((ck, rows * wpd), x.dtype), np.empty((o, rows * wpd), x.dtype)
+
+
+@jit
+def wide_weight_grad(g, x, products, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, hi):
+    """products[b, s] (O, C*kh*kw) = g[s]'s grid rows of block b (zeros in the extra columns) times the
+    windows there of x[s] placed at (bh, bw) in zeros of (hp, wpd), transposed, for samples lo..hi."""
+    c, o, ck = x.shape[1], g.shape[1], products.shape[3]
+    oh, ow = g.shape[2], g.shape[3]
+    pad = np.zeros((c, hp * wpd + (kw - 1) * dw), x.dtype)
+    cols, gs = np.empty((ck, rows * wpd), x.dtype), np.zeros((o, rows * wpd), x.dtype)
+    for s in range(lo, hi):
+        _pad_sample(x, s, pad, bh, bw, wpd)
+        for b, r0 in enumerate(range(0, oh, rows)):
+            r1 = min(oh, r0 + rows)
+            if r1 - r0 < rows:
+                cols, gs = np.empty((ck, (r1 - r0) * wpd), x.dtype), np.zeros((o, (r1 - r0) * wpd), x.dtype)
+            _wide_cols(pad, cols, kh, kw, dh, dw, wpd, r0 * wpd)
+            for oc in range(o):
+                for r in range(r0, r1):
+                    dst, src = gs[oc, (r - r0) * wpd:(r - r0) * wpd + ow], g[s, oc, r]
+                    for k in range(ow):
+                        dst[k] = src[k]
+            np.dot(gs, cols.T, products[b, s])
+        if rows * wpd != cols.shape[1]:
+            cols, gs = np.empty((ck, rows * wpd), x.dtype), np.zeros((o, rows * wpd), x.dtype)

@@ -348,11 +348,32 @@ def _wide_pays(in_channels, kernel, out_channels):
     return in_channels * _prod(kernel) > 2 * out_channels
 
 
+def _wide_kernels(x, w, groups):
+    """The compiled wide-grid kernels where they take this convolution (float32, 2 spatial dims, one
+    group, contiguous arrays), else None."""
+    if groups != 1 or x.ndim != 4 or x.dtype != np.float32:
+        return None
+    return _fused.kernels(x, w)
+
+
+def _grid_rows(macs_per_column, width):
+    """Grid rows per product of the compiled wide-grid kernels: as many as keep one product within
+    _ONE_THREAD multiply-adds (OpenBLAS then runs it on the calling thread), at least one."""
+    return max(1, _ONE_THREAD // max(1, macs_per_column * width))
+
+
 def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
     """_conv (stride 1) on the wide grid: x (N, C, *S) placed at `before` in zeros of size `padded`,
     the products (N, G, O/G, Q) written block by block, the positions copied into result (N, O, *out)
     in the pass that adds the bias."""
     n, o = x.shape[0], w.shape[0]
+    if (kern := _wide_kernels(x, w, groups)) is not None:
+        x, w2 = np.ascontiguousarray(x), np.ascontiguousarray(w.reshape(o, -1))
+        b = np.zeros(o, x.dtype) if bias is None else np.ascontiguousarray(bias, x.dtype)
+        rows = _grid_rows(o * w2.shape[1], padded[1])
+        _parallel.run(lambda i, j: kern.wide_conv(x, w2, b, result, *before, *padded, *w.shape[2:], *dilation,
+                                                  rows, i, j), n, n * w2.size * out[0] * padded[1] // 6)
+        return result
     grid = _wide_grid(out, padded, w.shape[2:], dilation)
     wg = w.reshape(groups, o // groups, -1)
     blocks = _position_blocks(o // groups, w[0].size, grid.size)
@@ -474,23 +495,31 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         grid = _wide_grid(positions, padded, kernel, dilation) if (
             _wide(stride, padded, positions) and _wide_pays(y_size, kernel, x_size) and a.size and _finite(b)) else None
         q = p if grid is None else grid.size
-        blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
-        # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
-        products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
+        work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
+        if grid is not None and (kern := _wide_kernels(b, a, groups)) is not None:
+            a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+            rows = _grid_rows(x_size * y_size * _prod(kernel), padded[1])
+            # each block of grid rows' per-sample products (N, X, Y*K), summed over the batch after
+            products = np.empty((-(-positions[0] // rows), n, x_size, y_size * _prod(kernel)), b.dtype)
+            _parallel.run(lambda i, j: kern.wide_weight_grad(a, b, products, *padding, *padded, *kernel, *dilation,
+                                                             rows, i, j), n, work)
+        else:
+            blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
+            # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
+            products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
 
-        def samples(i, j):
-            if grid is None:
-                cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
-                ai = a[i:j].reshape(j - i, groups, x_size, p)
-            else:
-                cols = grid.unfold(b[i:j], padding).reshape(j - i, groups, -1, q)
-                ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
-            for k, block in enumerate(blocks):
-                np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
-        _run_samples(samples, n, n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6),
-                     (groups * (y_size * _prod(kernel) + x_size)) * q * b.itemsize)
+            def samples(i, j):
+                if grid is None:
+                    cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
+                    ai = a[i:j].reshape(j - i, groups, x_size, p)
+                else:
+                    cols = grid.unfold(b[i:j], padding).reshape(j - i, groups, -1, q)
+                    ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
+                for k, block in enumerate(blocks):
+                    np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
+            _run_samples(samples, n, work, (groups * (y_size * _prod(kernel) + x_size)) * q * b.itemsize)
         gw = products[0].sum(0)
-        for k in range(1, len(blocks)):
+        for k in range(1, len(products)):
             gw += products[k].sum(0)
         return gw.reshape(shape)
     gw = None
