@@ -285,7 +285,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             _copy(result[i:j].reshape(y.shape), y, bias)
         return result
     padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
-    if _wide(stride, padded, out) and _wide_pays(w.shape[1], kernel, o // groups) and result.size:
+    if (_wide(stride, padded, out) and result.size
+            and _wide_pays(w.shape[1], kernel, o // groups, _wide_kernels(x, w, groups) and "forward")):
         return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, result)
     flat = result.reshape(n, groups, o // groups, _prod(out))
     blocks = _position_blocks(o // groups, w[0].size, _prod(out))
@@ -341,11 +342,16 @@ def _depthwise_kernels(kernel, *arrays):
     return _fused.kernels(*arrays) if len(kernel) == 2 else None
 
 
-def _wide_pays(in_channels, kernel, out_channels):
+def _wide_pays(in_channels, kernel, out_channels, compiled=None):
     """Whether a per-sample convolution (`in_channels` and `out_channels` per group) runs on the wide
     grid: its im2col copy saves about 0.3 ns per element of the (C*K, P) matrix, copying the result's
-    positions out of the grid costs about 0.6 ns per element of the (O, P) result."""
-    return in_channels * _prod(kernel) > 2 * out_channels
+    positions out of the grid costs about 0.6 ns per element of the (O, P) result. The compiled kernels
+    copy the result out while it is in cache: their forward always gains (MNIST's 1 -> 8 channels 0.28 ->
+    0.19 ms), their weight gradient from 16 columns of the im2col matrix on (1 channel, 3x3: 0.28 -> 0.36
+    ms). `compiled`: None (NumPy's passes), "forward" or "weight" (the compiled kernels)."""
+    if compiled == "forward":
+        return True
+    return in_channels * _prod(kernel) >= 16 if compiled == "weight" else in_channels * _prod(kernel) > 2 * out_channels
 
 
 def _wide_kernels(x, w, groups):
@@ -493,7 +499,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
         # on the wide grid a's extra columns are zeros (spread), which meet the input's values there
         grid = _wide_grid(positions, padded, kernel, dilation) if (
-            _wide(stride, padded, positions) and _wide_pays(y_size, kernel, x_size) and a.size and _finite(b)) else None
+            _wide(stride, padded, positions) and a.size and _finite(b)
+            and _wide_pays(y_size, kernel, x_size, _wide_kernels(b, a, groups) and "weight")) else None
         q = p if grid is None else grid.size
         work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
         if grid is not None and (kern := _wide_kernels(b, a, groups)) is not None:
