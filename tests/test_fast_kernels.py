@@ -349,7 +349,9 @@ _LAST_CASES = [("conv2d", (5, 32, 9, 11), (24, 32, 3, 3), {"padding": 1}),
                ("conv3d", (3, 16, 5, 6, 7), (16, 16, 3, 3, 3), {"padding": 1}),
                ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1}),
                ("conv_transpose2d", (5, 32, 9, 11), (32, 24, 3, 3), {"padding": 1, "output_padding": 1,
-                                                                       "dilation": 2})]
+                                                                       "dilation": 2}),
+               ("conv2d", (3, 32, 12, 13), (48, 16, 3, 3), {"padding": 1, "groups": 2}),   # one per group
+               ("conv_transpose2d", (3, 32, 12, 13), (32, 16, 3, 3), {"padding": 1, "stride": 2, "groups": 2})]
 
 
 @pytest.mark.parametrize("fn,xshape,wshape,kwargs", _LAST_CASES, ids=lambda v: str(v) if isinstance(v, dict) else None)
@@ -375,7 +377,7 @@ def test_float32_channels_last_convolutions_match_float64_and_torch(fn, xshape, 
         monkeypatch.setattr(convolution, "blas_threads_settable", lambda: False)
     rs = np.random.RandomState(8)
     x0, w0 = rs.randn(*xshape), rs.randn(*wshape) / np.sqrt(np.prod(wshape[1:]))
-    b0 = rs.randn(wshape[1] if fn.startswith("conv_t") else wshape[0])
+    b0 = rs.randn(wshape[1] * kwargs.get("groups", 1) if fn.startswith("conv_t") else wshape[0])
 
     def s(T, dtype):
         x = T.tensor(x0.swapaxes(-1, -2).copy() if layout == "transposed" else x0, dtype=dtype)
