@@ -486,7 +486,10 @@ _WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, "both"),
                ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}, "both"),   # blocks of rows
                ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}, "both"),
                ((3, 6, 12, 13), (4, 6, 3, 3), {}, "both"),
-               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, "forward")]   # (1 x 3 x 3 columns: NumPy's weight gradient)
+               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, "forward"),   # (1 x 3 x 3 columns: NumPy's weight gradient)
+               ((3, 16, 21, 21), (16, 16, 3, 3), {"padding": 1}, "both"),   # (channels-last's sizes: blocks of 9 rows)
+               ((2, 32, 10, 12), (24, 32, 3, 3), {"padding": 1}, "both"),
+               ((2, 16, 80, 80), (8, 16, 3, 3), {"padding": 1}, "both")]   # (the weight gradient in 4 blocks too)
 
 
 @pytest.mark.parametrize("xshape,wshape,kwargs,compiled", _WIDE_CASES,
@@ -522,8 +525,8 @@ def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, com
     if kern is not None:
         assert set(ran) == ({"wide_conv", "wide_weight_grad"} if compiled == "both" else {"wide_conv"})
     monkeypatch.setattr(_fused, "enabled", False)
-    for a, e in zip(compiled_values, [t.detach().numpy() for t in s(ndgrad)]):
-        np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-5)
+    for a, e in zip(compiled_values, [t.detach().numpy() for t in s(ndgrad)]):   # (sums of terms up to 100)
+        np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-6 * np.abs(e[np.isfinite(e)]).max(initial=1))
 
 
 @pytest.mark.parametrize("groups,cin,stride,size", [(1, 3, 1, (30, 31)), (2, 4, 1, (30, 31)), (1, 3, 2, (44, 46))])
@@ -612,7 +615,8 @@ def _kernel_results(rs, dtype):
                                    ((5, 6, 11, 11), (6, 3, 5, 5), 1, 2, 2, 2), ((3, 8, 12, 12), (8, 1, 3, 3), 1, 1, 1, 8),
                                    ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8),    # (the last two depthwise)
                                    ((4, 8, 11, 12), (6, 8, 1, 1), 1, 0, 1, 1),    # (per pixel)
-                                   ((3, 8, 38, 38), (12, 8, 3, 3), 1, 1, 2, 1)]:  # (wide grid, 6 blocks of rows)
+                                   ((3, 8, 38, 38), (12, 8, 3, 3), 1, 1, 2, 1),   # (wide grid, blocks of rows)
+                                   ((3, 16, 21, 21), (16, 16, 3, 3), 1, 1, 1, 1)]:
         st, pd, dl = (st, st), (pd, pd), (dl, dl)
         x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
         y = convolution._conv(x, w, st, pd, dl, gr, b)
@@ -818,7 +822,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
 
 def test_a_stack_of_small_products_runs_on_one_blas_thread_per_product_and_gives_the_count_back():
     from ndgrad import _native, _parallel
-    setter = _native._threads_setter()
+    setter = (_native._threads_setters() or [None])[0]   # (NumPy's)
     if not setter:
         pytest.skip("NumPy's BLAS is not an OpenBLAS with openblas_set_num_threads_local")
     before = setter(3)   # a count of the user's, to be given back

@@ -39,18 +39,25 @@ def _glibc():
     return None
 
 
-def _openblas():
-    """The OpenBLAS library NumPy loaded (found among the process's mappings), or None."""
+def _openblas_libs():
+    """The OpenBLAS libraries loaded (found among the process's mappings): NumPy's first (its wheel's
+    path sorts before SciPy's), then SciPy's, which numba's products call."""
+    libs = []
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and ".so" in line}
         for path in sorted(paths):
             lib = ctypes.CDLL(path)
             if hasattr(lib, "openblas_read_env") and hasattr(lib, "blas_thread_shutdown_"):
-                return lib
+                libs.append(lib)
     except OSError:
         pass
-    return None
+    return libs
+
+
+def _openblas():
+    """The OpenBLAS library NumPy loaded, or None."""
+    return next(iter(_openblas_libs()), None)
 
 
 def tune_malloc():
@@ -79,41 +86,52 @@ def tune_openblas():
     return True
 
 
-_set_threads = None   # openblas_set_num_threads_local, found at the first one_blas_thread
+_setters = None   # openblas_set_num_threads_local of each OpenBLAS loaded, found at the first one_blas_thread
 _blas_lock = threading.Lock()
 _blas_users = 0
-_blas_before = 0
+_blas_before = []
 
 
-def _threads_setter():
-    global _set_threads
-    if _set_threads is None:
-        lib = _openblas()
-        fn = getattr(lib, "openblas_set_num_threads_local", None)   # (OpenBLAS 0.3.27 and later)
-        if fn is not None:
-            fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_int]
-        _set_threads = fn or False
-    return _set_threads
+def _threads_setters():
+    global _setters
+    if _setters is None:
+        _setters = []
+        for lib in _openblas_libs():
+            fn = getattr(lib, "openblas_set_num_threads_local", None)   # (OpenBLAS 0.3.27 and later)
+            if fn is not None:
+                fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_int]
+                _setters.append(fn)
+    return _setters
+
+
+def rescan_blas():
+    """Looks for OpenBLAS libraries again (SciPy's, once numba's products have loaded it), unless a
+    thread is inside a one_blas_thread block now (then the next call does)."""
+    global _setters
+    with _blas_lock:
+        if _blas_users == 0:
+            _setters = None
 
 
 def blas_threads_settable():
     """Whether one_blas_thread can hold NumPy's BLAS to one thread."""
-    return bool(_threads_setter())
+    return bool(_threads_setters())
 
 
 class one_blas_thread:
-    """A block in which OpenBLAS runs each product on the calling thread. (NumPy's OpenBLAS keeps this
-    count for the whole process, not per thread: it is set when the first of the threads in such
-    blocks enters and given back when the last leaves.) `active` says whether the count could be set."""
+    """A block in which OpenBLAS (NumPy's, and SciPy's where loaded) runs each product on the calling
+    thread. (OpenBLAS keeps this count for the whole process, not per thread: it is set when the first
+    of the threads in such blocks enters and given back when the last leaves.) `active` says whether
+    the count could be set."""
 
     def __enter__(self):
         global _blas_users, _blas_before
-        setter = _threads_setter()
-        self.active = bool(setter)
-        if self.active:
-            with _blas_lock:
+        with _blas_lock:
+            setters = _threads_setters()
+            self.active = bool(setters)
+            if self.active:
                 if _blas_users == 0:
-                    _blas_before = setter(1)
+                    _blas_before = [setter(1) for setter in setters]
                 _blas_users += 1
         return self
 
@@ -123,7 +141,12 @@ class one_blas_thread:
             with _blas_lock:
                 _blas_users -= 1
                 if _blas_users == 0:
-                    _set_threads(_blas_before)
+                    _restore()
+
+
+def _restore():
+    for setter, count in zip(_setters, _blas_before):
+        setter(count)
 
 
 def _after_fork():   # a forked child has none of the threads inside such blocks: the count given back
@@ -131,7 +154,7 @@ def _after_fork():   # a forked child has none of the threads inside such blocks
     _blas_lock = threading.Lock()
     if _blas_users:
         _blas_users = 0
-        _set_threads(_blas_before)
+        _restore()
 
 
 if hasattr(os, "register_at_fork"):

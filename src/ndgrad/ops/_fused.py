@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from .. import _parallel
+from .. import _native, _parallel
 
 enabled = os.environ.get("NDGRAD_NUMBA", "1") != "0"
 # Arrays smaller than this keep NumPy's passes: there the kernels save microseconds, while loading numba
@@ -38,9 +38,11 @@ def _compile():
     global _kernels, enabled
     try:
         from . import _numba_kernels
-    except ImportError:
+        import scipy.linalg.cython_blas   # noqa: F401  (numba's products call SciPy's BLAS: loaded now, so that
+    except ImportError:                   # one_blas_thread finds it too)
         enabled = False
         return None
+    _native.rescan_blas()
     _kernels = _numba_kernels
     return _kernels
 

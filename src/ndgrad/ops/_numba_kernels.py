@@ -471,13 +471,14 @@ def wide_conv(x, w2, bias, out, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, hi):
     c, o, ck = x.shape[1], w2.shape[0], w2.shape[1]
     oh, ow = out.shape[2], out.shape[3]
     pad = np.zeros((c, hp * wpd + (kw - 1) * dw), x.dtype)
-    cols, y = np.empty((ck, rows * wpd), x.dtype), np.empty((o, rows * wpd), x.dtype)
+    short = oh % rows   # (the last block's rows, if fewer: products of exact shapes)
+    full_cols, full_y = np.empty((ck, rows * wpd), x.dtype), np.empty((o, rows * wpd), x.dtype)
+    short_cols, short_y = np.empty((ck, short * wpd), x.dtype), np.empty((o, short * wpd), x.dtype)
     for s in range(lo, hi):
         _pad_sample(x, s, pad, bh, bw, wpd)
         for r0 in range(0, oh, rows):
             r1 = min(oh, r0 + rows)
-            if r1 - r0 < rows:   # (the last, shorter block: products of exact shapes)
-                cols, y = np.empty((ck, (r1 - r0) * wpd), x.dtype), np.empty((o, (r1 - r0) * wpd), x.dtype)
+            cols, y = (full_cols, full_y) if r1 - r0 == rows else (short_cols, short_y)
             _wide_cols(pad, cols, kh, kw, dh, dw, wpd, r0 * wpd)
             np.dot(w2, cols, y)
             for oc in range(o):
@@ -486,30 +487,28 @@ def wide_conv(x, w2, bias, out, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, hi):
                     dst, src = out[s, oc, r], y[oc, (r - r0) * wpd:(r - r0) * wpd + ow]
                     for k in range(ow):
                         dst[k] = src[k] + bv
-        if rows * wpd != cols.shape[1]:
-            cols, y = np.empty((ck, rows * wpd), x.dtype), np.empty((o, rows * wpd), x.dtype)
 
 
 @jit
 def wide_weight_grad(g, x, products, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, hi):
-    """products[b, s] (O, C*kh*kw) = g[s]'s grid rows of block b (zeros in the extra columns) times the
-    windows there of x[s] placed at (bh, bw) in zeros of (hp, wpd), transposed, for samples lo..hi."""
-    c, o, ck = x.shape[1], g.shape[1], products.shape[3]
+    """products[b, s] (C*kh*kw, O) = the windows of x[s] placed at (bh, bw) in zeros of (hp, wpd) over the
+    grid rows of block b times g[s]'s rows there (zeros in the extra columns), transposed, for samples
+    lo..hi. (This way round OpenBLAS runs the long contraction up to 1.7x faster than g times the windows.)"""
+    c, o, ck = x.shape[1], g.shape[1], x.shape[1] * kh * kw
     oh, ow = g.shape[2], g.shape[3]
     pad = np.zeros((c, hp * wpd + (kw - 1) * dw), x.dtype)
-    cols, gs = np.empty((ck, rows * wpd), x.dtype), np.zeros((o, rows * wpd), x.dtype)
+    short = oh % rows
+    full_cols, full_g = np.empty((ck, rows * wpd), x.dtype), np.zeros((o, rows * wpd), x.dtype)
+    short_cols, short_g = np.empty((ck, short * wpd), x.dtype), np.zeros((o, short * wpd), x.dtype)
     for s in range(lo, hi):
         _pad_sample(x, s, pad, bh, bw, wpd)
         for b, r0 in enumerate(range(0, oh, rows)):
             r1 = min(oh, r0 + rows)
-            if r1 - r0 < rows:
-                cols, gs = np.empty((ck, (r1 - r0) * wpd), x.dtype), np.zeros((o, (r1 - r0) * wpd), x.dtype)
+            cols, gs = (full_cols, full_g) if r1 - r0 == rows else (short_cols, short_g)
             _wide_cols(pad, cols, kh, kw, dh, dw, wpd, r0 * wpd)
             for oc in range(o):
                 for r in range(r0, r1):
                     dst, src = gs[oc, (r - r0) * wpd:(r - r0) * wpd + ow], g[s, oc, r]
                     for k in range(ow):
                         dst[k] = src[k]
-            np.dot(gs, cols.T, products[b, s])
-        if rows * wpd != cols.shape[1]:
-            cols, gs = np.empty((ck, rows * wpd), x.dtype), np.zeros((o, rows * wpd), x.dtype)
+            np.dot(cols, gs.T, products[b, s])

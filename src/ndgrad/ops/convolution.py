@@ -273,6 +273,9 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         _parallel.run(lambda lo, hi: kern.depthwise_forward(xp, wk, b, result, *stride, *dilation, lo, hi), n * o,
                       2 * result.size * _prod(kernel))
         return result
+    padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
+    if _compiled_wide(x, w, groups, stride, padded, out, (x.shape[1], o)):
+        return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, np.empty((n, o) + out, x.dtype))
     if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
         return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     if _per_group_pays(x, o, groups, o // groups * w[0].size * _prod(out)):
@@ -288,7 +291,6 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
             y = y.reshape(o, j - i, _prod(out)).swapaxes(0, 1)
             _copy(result[i:j].reshape(y.shape), y, bias)
         return result
-    padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
     if (_wide(stride, padded, out) and result.size
             and _wide_pays(w.shape[1], kernel, o // groups, _wide_kernels(x, w, groups) and "forward")):
         return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, result)
@@ -366,10 +368,31 @@ def _wide_kernels(x, w, groups):
     return _fused.kernels(x, w)
 
 
-def _grid_rows(macs_per_column, width):
-    """Grid rows per product of the compiled wide-grid kernels: as many as keep one product within
-    _ONE_THREAD multiply-adds (OpenBLAS then runs it on the calling thread), at least one."""
-    return max(1, _ONE_THREAD // max(1, macs_per_column * width))
+# The compiled wide-grid kernels also take convolutions of up to _WIDE_CHANNELS channels in and out that
+# are too large for NumPy's per-sample products, ahead of the channels-last chunks (a ResNet's 16 -> 16
+# channel layers on 32 x 32 images: forward 6.0 -> 2.0 ms, input gradient 4.5 -> 2.0, weight gradient 6.4
+# -> 2.8; 32 -> 32 on 16 x 16 about 25% faster; with 64 channels the channels-last products win).
+_WIDE_CHANNELS = 32
+_WIDE_BLOCK = 128 << 10   # bytes of a block's im2col matrix: the forward's products (the weight gradient's take _CHUNK)
+
+
+def _compiled_wide(x, w, groups, stride, padded, positions, channels):
+    """Whether the compiled wide-grid kernels run a float32 stride-1 convolution of x with w (one group, 2
+    spatial dims) whose (in, out) `channels` are at most _WIDE_CHANNELS each."""
+    return (max(channels) <= _WIDE_CHANNELS and _wide(stride, padded, positions) and _prod(positions) > 0
+            and _wide_kernels(x, w, groups) is not None)
+
+
+def _grid_rows(rows_of_cols, width, height, itemsize, budget):
+    """Grid rows per product of the compiled wide-grid kernels: as many as keep a block's im2col matrix
+    (`rows_of_cols` rows) within `budget` bytes, in cache; at least one, at most the grid's `height`."""
+    return max(1, min(height, budget // max(1, rows_of_cols * width * itemsize)))
+
+
+def _run_wide(kernel, n, work):
+    """kernel(i, j) over the batch's slices on _parallel's threads, each product on one BLAS thread."""
+    with one_blas_thread():
+        _parallel.run(kernel, n, work)
 
 
 def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
@@ -380,9 +403,9 @@ def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
     if (kern := _wide_kernels(x, w, groups)) is not None:
         x, w2 = np.ascontiguousarray(x), np.ascontiguousarray(w.reshape(o, -1))
         b = np.zeros(o, x.dtype) if bias is None else np.ascontiguousarray(bias, x.dtype)
-        rows = _grid_rows(o * w2.shape[1], padded[1])
-        _parallel.run(lambda i, j: kern.wide_conv(x, w2, b, result, *before, *padded, *w.shape[2:], *dilation,
-                                                  rows, i, j), n, n * w2.size * out[0] * padded[1] // 6)
+        rows = _grid_rows(w2.shape[1], padded[1], out[0], x.itemsize, _WIDE_BLOCK)
+        _run_wide(lambda i, j: kern.wide_conv(x, w2, b, result, *before, *padded, *w.shape[2:], *dilation, rows, i, j),
+                  n, n * w2.size * out[0] * padded[1] // 6)
         return result
     grid = _wide_grid(out, padded, w.shape[2:], dilation)
     wg = w.reshape(groups, o // groups, -1)
@@ -401,6 +424,15 @@ def _conv_wide(x, w, before, padded, dilation, groups, out, bias, result):
     _run_samples(samples, n, n * w[0].size * grid.size * (groups + o // 6),
                  (w[0].size * groups + o) * grid.size * x.itemsize)
     return result
+
+
+def _flipped(w, groups):
+    """The weight w (C, O/groups, *k) of a transposed convolution as the (O, C/groups, *k) weight of the
+    convolution that computes it (stride 1), each kernel flipped."""
+    c, kernel = w.shape[0], w.shape[2:]
+    o = groups * w.shape[1]
+    return np.ascontiguousarray(w.reshape((groups, c // groups, o // groups) + kernel).swapaxes(1, 2).reshape(
+        (o, c // groups) + kernel)[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)])
 
 
 def _conv_t(x, w, stride, padding, dilation, groups, size):
@@ -422,6 +454,14 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         cg = c // groups
         return _join([_conv_t(x[:, k * cg:(k + 1) * cg], w[k * cg:(k + 1) * cg], stride, padding, dilation, 1, size)
                       for k in range(groups)], 1)
+    # stride 1: the convolution of x, placed in zeros, with the weight flipped and transposed (as
+    # _input_grad_last), on the wide grid (no col2im) where that pays and every weight is finite
+    flat_pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
+    full = tuple(sz + dl * (k - 1) for sz, k, dl in zip(size, kernel, dilation))
+    flips = min(flat_pad) >= 0 and all(s == 1 for s in stride)
+    if flips and _compiled_wide(x, w, groups, stride, full, tuple(size), (c, o)) and _finite(w):
+        return _conv_wide(x, _flipped(w, groups), flat_pad, full, dilation, groups, tuple(size), None,
+                          np.empty((n, o) + tuple(size), x.dtype))
     last = _channels_last_pays(x, o, groups, o * c * _prod(kernel) * _prod(size))
     if last and len(kernel) <= 2 and (kern := _fused.kernels(x)) is not None:
         return _input_grad_gather(x, w, stride, padding, dilation, size, kern)
@@ -437,18 +477,11 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
             _copy(result[i:j], _col2im(cols, padded, stride, dilation)[crop])
         return result
     result = np.empty((n, o) + tuple(size), np.result_type(x, w))
-    # stride 1: the convolution of x, placed in zeros, with the weight flipped and transposed (as
-    # _input_grad_last), on the wide grid (no col2im) where that pays and every weight is finite: its
-    # im2col copies C/G*K values per position, col2im adds O/G*K; with three times as many channels
-    # in x as out, col2im's are fewer (a 32-channel gradient into 3 input channels 4.7 -> 2.1 ms)
-    flat_pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
-    full = tuple(sz + dl * (k - 1) for sz, k, dl in zip(size, kernel, dilation))
-    if (all(s == 1 for s in stride) and min(flat_pad) >= 0 and _wide(stride, full, size)
-            and c // groups < 3 * (o // groups) and result.size and _finite(w)):
-        flipped = w.reshape((groups, c // groups, o // groups) + kernel).swapaxes(1, 2).reshape(
-            (o, c // groups) + kernel)[(slice(None), slice(None)) + (slice(None, None, -1),) * len(kernel)]
-        return _conv_wide(x, np.ascontiguousarray(flipped), flat_pad, full, dilation, groups, tuple(size), None,
-                          result)
+    # the flipped convolution's im2col copies C/G*K values per position, col2im adds O/G*K; with three
+    # times as many channels in x as out, col2im's are fewer (a 32-channel gradient into 3 input channels
+    # 4.7 -> 2.1 ms)
+    if flips and _wide(stride, full, size) and c // groups < 3 * (o // groups) and result.size and _finite(w):
+        return _conv_wide(x, _flipped(w, groups), flat_pad, full, dilation, groups, tuple(size), None, result)
     wt = w.reshape(groups, c // groups, -1).transpose(0, 2, 1)   # (G, O/G*K, C/G)
     if _wide(stride, padded, x.shape[2:]) and x.size and _prod(size):
         grid = _wide_grid(x.shape[2:], padded, kernel, dilation)
@@ -486,6 +519,22 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     return result
 
 
+def _weight_grad_wide(a, b, kernel, padding, padded, dilation, work):
+    """_weight_grad (stride 1, one group, float32) by the compiled wide-grid kernel: each sample's products
+    over blocks of grid rows, summed over the batch after (in order), as (X, Y*K)."""
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    n, positions, ck = a.shape[0], a.shape[2:], b.shape[1] * _prod(kernel)
+    rows = _grid_rows(ck, padded[1], positions[0], b.itemsize, _CHUNK)
+    products = np.empty((-(-positions[0] // rows), n, ck, a.shape[1]), b.dtype)
+    kern = _fused.kernels(b, a)
+    _run_wide(lambda i, j: kern.wide_weight_grad(a, b, products, *padding, *padded, *kernel, *dilation, rows, i, j),
+              n, work)
+    gw = products[0].sum(0)
+    for k in range(1, len(products)):
+        gw += products[k].sum(0)
+    return np.ascontiguousarray(gw.T)
+
+
 def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
     the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
@@ -500,44 +549,42 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         _parallel.run(lambda lo, hi: kern.depthwise_weight_grad(a, bp, gw, *stride, *dilation, lo, hi), groups,
                       2 * a.size * _prod(kernel))
         return gw.reshape(shape)
-    if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
+    positions, p = a.shape[2:], _prod(a.shape[2:])
+    padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
+    work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
+    # on the wide grid a's extra columns are zeros, which meet the input's values there
+    if (_compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
+            and _wide_pays(y_size, kernel, x_size, "weight") and _finite(b)):
+        return _weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape)
+    if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * p):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
-    if _per_group_pays(b, a.shape[1], groups, x_size * y_size * _prod(kernel) * _prod(a.shape[2:])):
+    if _per_group_pays(b, a.shape[1], groups, x_size * y_size * _prod(kernel) * p):
         return _join([_weight_grad(a[:, k * x_size:(k + 1) * x_size], b[:, k * y_size:(k + 1) * y_size], kernel,
                                    stride, padding, dilation, 1) for k in range(groups)], 0)
-    if _per_sample(x_size, y_size * _prod(kernel), _prod(a.shape[2:]), b.dtype):   # summed over the batch after
-        positions, p = a.shape[2:], _prod(a.shape[2:])
-        padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
-        # on the wide grid a's extra columns are zeros (spread), which meet the input's values there
+    if _per_sample(x_size, y_size * _prod(kernel), p, b.dtype):   # summed over the batch after
+        compiled = _wide_kernels(b, a, groups) is not None
         grid = _wide_grid(positions, padded, kernel, dilation) if (
             _wide(stride, padded, positions) and a.size and _finite(b)
-            and _wide_pays(y_size, kernel, x_size, _wide_kernels(b, a, groups) and "weight")) else None
+            and _wide_pays(y_size, kernel, x_size, compiled and "weight")) else None
         q = p if grid is None else grid.size
-        work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
-        if grid is not None and (kern := _wide_kernels(b, a, groups)) is not None:
-            a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
-            rows = _grid_rows(x_size * y_size * _prod(kernel), padded[1])
-            # each block of grid rows' per-sample products (N, X, Y*K), summed over the batch after
-            products = np.empty((-(-positions[0] // rows), n, x_size, y_size * _prod(kernel)), b.dtype)
-            _parallel.run(lambda i, j: kern.wide_weight_grad(a, b, products, *padding, *padded, *kernel, *dilation,
-                                                             rows, i, j), n, work)
-        else:
-            blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
-            # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
-            products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
+        if grid is not None and compiled:
+            return _weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape)
+        blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
+        # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
+        products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
 
-            def samples(i, j):
-                if grid is None:
-                    cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
-                    ai = a[i:j].reshape(j - i, groups, x_size, p)
-                else:
-                    cols = grid.unfold(b[i:j], padding).reshape(j - i, groups, -1, q)
-                    ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
-                for k, block in enumerate(blocks):
-                    np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
-            _run_samples(samples, n, work, (groups * (y_size * _prod(kernel) + x_size)) * q * b.itemsize)
+        def samples(i, j):
+            if grid is None:
+                cols = _unfold_per_sample(b[i:j], kernel, stride, padding, dilation, positions, groups)
+                ai = a[i:j].reshape(j - i, groups, x_size, p)
+            else:
+                cols = grid.unfold(b[i:j], padding).reshape(j - i, groups, -1, q)
+                ai = grid.spread(a[i:j], "spread").reshape(j - i, groups, x_size, q)
+            for k, block in enumerate(blocks):
+                np.matmul(ai[..., block], cols[..., block].transpose(0, 1, 3, 2), out=products[k, i:j])
+        _run_samples(samples, n, work, (groups * (y_size * _prod(kernel) + x_size)) * q * b.itemsize)
         gw = products[0].sum(0)
-        for k in range(1, len(products)):
+        for k in range(1, len(blocks)):
             gw += products[k].sum(0)
         return gw.reshape(shape)
     gw = None
