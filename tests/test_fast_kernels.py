@@ -467,6 +467,34 @@ def test_per_pixel_convolutions_match_torch(dtype, xshape, out_channels, dilatio
     parity(s, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("xshape,out_channels,stride,groups", [((4, 16, 15, 16), 32, 2, 1), ((3, 8, 9, 7), 6, (3, 2), 2),
+                                                               ((2, 6, 11), 4, 2, 1)])
+def test_strided_pointwise_convolutions_match_torch(dtype, xshape, out_channels, stride, groups):
+    """1x1 convolutions with a stride (a ResNet's downsampling shortcut) take every stride-th pixel first:
+    forward and gradients (odd sizes, two strides, groups, 1 spatial dim, a non-contiguous input), and the
+    transposed one with output_padding, whose input gradient lands on every stride-th pixel: torch's values."""
+    rs = np.random.RandomState(7)
+    c, d = xshape[1], len(xshape) - 2
+    x0, w0, b0 = rs.randn(*xshape), rs.randn(out_channels, c // groups, *(1,) * d), rs.randn(out_channels)
+    t0 = rs.randn(c, out_channels // groups, *(1,) * d)
+    conv = f"conv{d}d"
+
+    def s(T):
+        F, dt = T.nn.functional, getattr(T, dtype)
+        x = T.tensor(x0, dtype=dt).transpose(-1, -2).contiguous().transpose(-1, -2).requires_grad_()
+        w, b = T.tensor(w0, dtype=dt, requires_grad=True), T.tensor(b0, dtype=dt, requires_grad=True)
+        y = getattr(F, conv)(x, w, b, stride=stride, groups=groups)
+        y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=dt))
+        xt = T.tensor(x0, dtype=dt, requires_grad=True)
+        wt = T.tensor(t0, dtype=dt, requires_grad=True)
+        yt = getattr(F, conv.replace("conv", "conv_transpose"))(xt, wt, None, stride, 0, 1, groups)
+        yt.backward(T.tensor(np.sin(np.arange(yt.numel())).reshape(tuple(yt.shape)), dtype=dt))
+        return [y, x.grad, w.grad, b.grad, yt, xt.grad, wt.grad]
+    tol = 2e-4 if dtype == "float32" else 1e-10
+    parity(s, rtol=tol, atol=tol)
+
+
 def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     """The input gradient as a convolution would multiply the zero padding by the weight: with an
     inf in the weight it takes the col2im path, which never does (torch has no NaN there either)."""

@@ -261,6 +261,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k), plus bias: (N, O, *out)."""
     n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
     out = _conv_out_sizes(x.shape[2:], kernel, stride, padding, dilation)
+    if _strided_pointwise(kernel, stride, padding):   # (a ResNet's downsampling shortcut)
+        return _conv(np.ascontiguousarray(x[_every(stride)]), w, (1,) * len(kernel), padding, dilation, groups, bias)
     if _per_pixel(kernel, stride, padding, groups, out) and out == x.shape[2:]:
         y = _parallel.matmul(np.broadcast_to(w.reshape(o, -1), (n, o, w.shape[1])), x.reshape(n, x.shape[1], -1))
         if bias is not None:
@@ -340,6 +342,17 @@ def _per_pixel(kernel, stride, padding, groups, positions):
 
 
 _PER_PIXEL_POSITIONS = 100
+
+
+def _strided_pointwise(kernel, stride, padding):
+    """Whether a convolution is a 1x1 one with a stride above 1 and no padding: a product with the input's
+    every stride-th pixel (taken first: the per-pixel products then run without im2col copies)."""
+    return all(k == 1 for k in kernel) and any(st > 1 for st in stride) and not any(padding)
+
+
+def _every(stride):
+    """The index of every stride-th pixel of an (N, C, *S) array."""
+    return (slice(None), slice(None)) + tuple(slice(None, None, st) for st in stride)
 
 
 def _depthwise_kernels(kernel, *arrays):
@@ -441,6 +454,10 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     o = groups * w.shape[1]
     padded = tuple(sz + 2 * p for sz, p in zip(size, padding))
     crop = (slice(None), slice(None)) + tuple(slice(p, p + sz) for p, sz in zip(padding, size))
+    if _strided_pointwise(kernel, stride, padding):   # (the 1x1 products land on every stride-th pixel)
+        result = np.zeros((n, o) + tuple(size), np.result_type(x, w))
+        result[_every(stride)] = _conv_t(x, w, (1,) * len(kernel), padding, dilation, groups, x.shape[2:])
+        return result
     if _per_pixel(kernel, stride, padding, groups, tuple(size)) and tuple(size) == x.shape[2:]:
         return _parallel.matmul(np.broadcast_to(w.reshape(c, o).T, (n, o, c)), x.reshape(n, c, -1)).reshape(
             (n, o) + tuple(size))
@@ -541,6 +558,9 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     transposed one (a = input, b = grad_output)."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
+    if _strided_pointwise(tuple(kernel), stride, padding):   # (b's every stride-th pixel, as many as a has)
+        b = np.ascontiguousarray(b[_every(stride)][(Ellipsis,) + tuple(slice(0, sz) for sz in a.shape[2:])])
+        return _weight_grad(a, b, kernel, (1,) * len(stride), padding, dilation, groups)
     if _per_pixel(tuple(kernel), stride, padding, groups, a.shape[2:]) and a.shape[2:] == b.shape[2:]:
         products = _parallel.matmul(a.reshape(n, x_size, -1), b.reshape(n, y_size, -1).transpose(0, 2, 1))
         return products.sum(0).reshape(shape)   # (the samples' products added in order)
