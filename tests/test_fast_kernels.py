@@ -510,23 +510,28 @@ def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
     assert not np.isnan(out[0]).any()
 
 
-_WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, "both"),
-               ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}, "both"),   # blocks of rows
-               ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}, "both"),
-               ((3, 6, 12, 13), (4, 6, 3, 3), {}, "both"),
-               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, "forward"),   # (1 x 3 x 3 columns: NumPy's weight gradient)
-               ((3, 16, 21, 21), (16, 16, 3, 3), {"padding": 1}, "both"),   # (channels-last's sizes: blocks of 9 rows)
-               ((2, 32, 10, 12), (24, 32, 3, 3), {"padding": 1}, "both"),
-               ((2, 16, 80, 80), (8, 16, 3, 3), {"padding": 1}, "both")]   # (the weight gradient in 4 blocks too)
+_WIDE, _TAPS = {"wide_conv", "wide_weight_grad"}, {"taps_conv", "taps_weight_grad"}
+_WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, _WIDE),
+               ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}, _WIDE),   # blocks of rows
+               ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}, _WIDE),
+               ((3, 6, 12, 13), (4, 6, 3, 3), {}, _WIDE),
+               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, {"wide_conv"}),   # (1 x 3 x 3 columns: NumPy's weight gradient)
+               ((3, 16, 21, 21), (16, 16, 3, 3), {"padding": 1}, _WIDE),   # (channels-last's sizes: blocks of 9 rows)
+               ((2, 32, 10, 12), (24, 32, 3, 3), {"padding": 1}, _WIDE),
+               ((2, 16, 80, 80), (8, 16, 3, 3), {"padding": 1}, _WIDE),   # (the weight gradient in 4 blocks too)
+               ((2, 32, 10, 12), (40, 32, 3, 3), {"padding": 1}, _TAPS),   # one product per tap
+               ((5, 32, 12, 11), (32, 32, 3, 2), {"padding": (2, 1), "dilation": (2, 1)}, _TAPS),   # (2 chunks of 4 samples)
+               ((2, 48, 9, 9), (32, 48, 1, 3), {"padding": (0, 1)}, _TAPS)]
 
 
 @pytest.mark.parametrize("xshape,wshape,kwargs,compiled", _WIDE_CASES,
                          ids=lambda v: str(v) if isinstance(v, dict) else None)
 def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, compiled, monkeypatch):
-    """float32 stride-1 convolutions with few channels run the compiled wide-grid kernels where numba is
-    installed (the forward, the input gradient as the flipped convolution, the weight gradient; products
-    over blocks of grid rows): torch's values and gradients, with and without a bias, for a channels-last
-    input, and torch's NaNs from an inf input; the same values as the NumPy passes (kernels off)."""
+    """float32 stride-1 convolutions run compiled kernels where numba is installed: with up to 32 channels the
+    wide-grid ones (the forward, the input gradient as the flipped convolution, the weight gradient; products
+    over blocks of grid rows), with 32 or more in and out the per-tap products (where NumPy's OpenBLAS has
+    CBLAS sgemm): torch's values and gradients, with and without a bias, for a channels-last input, and
+    torch's NaNs from an inf input; the same values as the NumPy passes (kernels off)."""
     from ndgrad.ops import _fused
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)
     rs = np.random.RandomState(5)
@@ -547,11 +552,11 @@ def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, com
         return out
     kern, ran = _fused.kernels(np.zeros(1, np.float32)), []
     if kern is not None:   # (numba installed: which kernels ran)
-        for name in ("wide_conv", "wide_weight_grad"):
+        for name in _WIDE | _TAPS:
             monkeypatch.setattr(kern, name, lambda *a, f=getattr(kern, name), name=name: ran.append(name) or f(*a))
     compiled_values = both(s, rtol=2e-4, atol=2e-4)
-    if kern is not None:
-        assert set(ran) == ({"wide_conv", "wide_weight_grad"} if compiled == "both" else {"wide_conv"})
+    if kern is not None and (compiled is _WIDE or convolution._native.sgemm() is not None):
+        assert set(ran) == compiled
     monkeypatch.setattr(_fused, "enabled", False)
     for a, e in zip(compiled_values, [t.detach().numpy() for t in s(ndgrad)]):   # (sums of terms up to 100)
         np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-6 * np.abs(e[np.isfinite(e)]).max(initial=1))

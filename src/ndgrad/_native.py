@@ -113,6 +113,28 @@ def rescan_blas():
             _setters = None
 
 
+_sgemm = None   # NumPy's OpenBLAS's CBLAS sgemm (64-bit integers), found at the first sgemm()
+
+
+def sgemm():
+    """The ctypes function cblas_sgemm of NumPy's OpenBLAS (its 64-bit-integer build, as NumPy's wheels
+    ship it), for compiled kernels that call it with a leading dimension or beta=1 (which np.dot cannot
+    take); None where NumPy's BLAS has no such symbol."""
+    global _sgemm
+    if _sgemm is None:
+        _sgemm = False
+        lib = _openblas()
+        for name in ("scipy_cblas_sgemm64_", "cblas_sgemm64_"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                i64, f32, ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+                fn.restype = None   # (order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+                fn.argtypes = [ctypes.c_int] * 3 + [i64] * 3 + [f32, ptr, i64, ptr, i64, f32, ptr, i64]
+                _sgemm = fn
+                break
+    return _sgemm or None
+
+
 def blas_threads_settable():
     """Whether one_blas_thread can hold NumPy's BLAS to one thread."""
     return bool(_threads_setters())

@@ -512,3 +512,68 @@ def wide_weight_grad(g, x, products, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, 
                     for k in range(ow):
                         dst[k] = src[k]
             np.dot(cols, gs.T, products[b, s])
+
+
+# ---- stride-1 convolutions as one product per kernel tap (channels-last, no im2col) ---------------------
+# With many channels, each tap's windows over a sample's wide grid are rows of its channels-last padded
+# planes (L, C) taken from the tap's offset: a (OH*wp, C) matrix with leading dimension C, as it lies. The
+# output (OH*wp, O) is the sum over the taps of those matrices times the tap's (C, O) weight: BLAS products
+# with beta=1 (NumPy's OpenBLAS's CBLAS sgemm, `gemm`, called on the calling thread), 90 GMAC/s against the
+# im2col matrix's copy (9x the input for 3x3) and its 80. Rows wp - OW of each output row are computed and
+# dropped (the wide grid's extra columns).
+@jit
+def _last_sample(x, s, xl, bh, bw, wp):
+    """x[s] (C, H, W) into the flat channels-last padded planes xl (L, C) at row bh, column bw of planes
+    wp wide (the rest of xl left as it is: zeros)."""
+    for r in range(x.shape[2]):
+        base = (bh + r) * wp + bw
+        for c in range(x.shape[1]):
+            src = x[s, c, r]
+            for k in range(x.shape[3]):
+                xl[base + k, c] = src[k]
+
+
+@jit
+def taps_conv(gemm, x, wt, bias, out, bh, bw, hp, wp, kh, kw, dh, dw, lo, hi):
+    """out[s] (O, OH, OW) = bias (O) + the sum over taps k = (i, j) of x[s]'s windows at the tap (x placed at
+    (bh, bw) in zeros of (hp, wp)) times wt[k] (C, O), for samples lo..hi."""
+    c, o = x.shape[1], wt.shape[2]
+    oh, ow = out.shape[2], out.shape[3]
+    q, size = oh * wp, x.itemsize
+    xl = np.zeros((hp * wp + (kw - 1) * dw, c), x.dtype)
+    y = np.empty((q, o), x.dtype)
+    for s in range(lo, hi):
+        _last_sample(x, s, xl, bh, bw, wp)
+        for k in range(kh * kw):
+            off = (k // kw) * dh * wp + (k % kw) * dw
+            gemm(101, 111, 111, q, o, c, 1.0, xl.ctypes.data + off * c * size, c, wt[k].ctypes.data, o,
+                 1.0 if k else 0.0, y.ctypes.data, o)
+        for r in range(oh):
+            for oc in range(o):
+                dst, bv = out[s, oc, r], bias[oc]
+                for j in range(ow):
+                    dst[j] = y[r * wp + j, oc] + bv
+
+
+@jit
+def taps_weight_grad(gemm, g, x, partials, bh, bw, hp, wp, kh, kw, dh, dw, per, lo, hi):
+    """partials[p, k] (C, O) = the sum, over the samples of chunk p (`per` samples, in order), of x's windows
+    at tap k (x placed at (bh, bw) in zeros of (hp, wp)) transposed times g's rows on the wide grid (zeros in
+    the extra columns), for chunks lo..hi."""
+    n, c, o = x.shape[0], x.shape[1], g.shape[1]
+    oh, ow = g.shape[2], g.shape[3]
+    q, size = oh * wp, x.itemsize
+    xl = np.zeros((hp * wp + (kw - 1) * dw, c), x.dtype)
+    gl = np.zeros((q, o), x.dtype)
+    for p in range(lo, hi):
+        for s in range(p * per, min(n, (p + 1) * per)):
+            _last_sample(x, s, xl, bh, bw, wp)
+            for r in range(oh):
+                for oc in range(o):
+                    src = g[s, oc, r]
+                    for j in range(ow):
+                        gl[r * wp + j, oc] = src[j]
+            for k in range(kh * kw):
+                off = (k // kw) * dh * wp + (k % kw) * dw
+                gemm(101, 112, 111, c, o, q, 1.0, xl.ctypes.data + off * c * size, c, gl.ctypes.data, o,
+                     1.0 if s > p * per else 0.0, partials[p, k].ctypes.data, o)
