@@ -276,7 +276,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
                       2 * result.size * _prod(kernel))
         return result
     padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
-    if (taps := _taps(x, w, groups, stride, padded, out, (x.shape[1], o))) is not None:
+    if (taps := _taps(x, w, groups, stride, padded, out, (x.shape[1], o), kernel)) is not None:
         return _conv_taps(x, w, padding, padded, dilation, out, bias, taps)
     if _compiled_wide(x, w, groups, stride, padded, out, (x.shape[1], o)):
         return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, np.empty((n, o) + out, x.dtype))
@@ -401,15 +401,19 @@ def _compiled_wide(x, w, groups, stride, padded, positions, channels):
 # With at least _TAPS_CHANNELS channels in and out, where NumPy's OpenBLAS exposes its CBLAS sgemm, the
 # compiled kernels take one product per kernel tap straight from the channels-last padded planes (see
 # _numba_kernels.taps_conv; no im2col copy): a ResNet's 64 -> 64 layers on 8 x 8 2.5 -> 1.5 ms, 64 channels
-# on 56 x 56 22 -> 17 ms, 32 -> 64 on 16 x 16 4.7 -> 3.1 ms.
+# on 56 x 56 22 -> 16 ms, 32 -> 64 on 16 x 16 4.7 -> 3.1 ms. Each sample's products read the whole weight:
+# only a weight of up to _CHUNK bytes, which stays in cache, runs so (512 -> 512 channels on 7 x 7: 2.6x
+# slower than channels-last).
 _TAPS_CHANNELS = 32
 _TAPS_CHUNK = 4   # samples per partial sum of the weight gradient (the partials added in order after)
 
 
-def _taps(x, w, groups, stride, padded, positions, channels):
+def _taps(x, w, groups, stride, padded, positions, channels, kernel):
     """(kernels, sgemm) where the per-tap kernels run a float32 stride-1 convolution of x with w (one
-    group, 2 spatial dims) whose (in, out) `channels` are at least _TAPS_CHANNELS each; else None."""
-    if min(channels) < _TAPS_CHANNELS or not _wide(stride, padded, positions) or not _prod(positions):
+    group, 2 spatial dims) whose (in, out) `channels` are at least _TAPS_CHANNELS each and whose weight
+    (those channels and `kernel`) is at most _CHUNK bytes; else None."""
+    if (min(channels) < _TAPS_CHANNELS or _prod(channels + tuple(kernel)) * x.itemsize > _CHUNK
+            or not _wide(stride, padded, positions) or not _prod(positions)):
         return None
     kern = _wide_kernels(x, w, groups)
     gemm = _native.sgemm() if kern is not None else None
@@ -522,7 +526,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     flat_pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
     full = tuple(sz + dl * (k - 1) for sz, k, dl in zip(size, kernel, dilation))
     flips = min(flat_pad) >= 0 and all(s == 1 for s in stride)
-    if flips and (taps := _taps(x, w, groups, stride, full, tuple(size), (c, o))) is not None and _finite(w):
+    if flips and (taps := _taps(x, w, groups, stride, full, tuple(size), (c, o), kernel)) is not None and _finite(w):
         return _conv_taps(x, _flipped(w, groups), flat_pad, full, dilation, tuple(size), None, taps)
     if flips and _compiled_wide(x, w, groups, stride, full, tuple(size), (c, o)) and _finite(w):
         return _conv_wide(x, _flipped(w, groups), flat_pad, full, dilation, groups, tuple(size), None,
@@ -621,7 +625,7 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
     work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
     # on the wide grid a's extra columns are zeros, which meet the input's values there
-    if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size))) is not None and _finite(b):
+    if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel)) is not None and _finite(b):
         return _weight_grad_taps(a, b, kernel, padding, padded, dilation, taps)
     if (_compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
             and _wide_pays(y_size, kernel, x_size, "weight") and _finite(b)):
