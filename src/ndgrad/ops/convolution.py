@@ -405,14 +405,15 @@ def _compiled_wide(x, w, groups, stride, padded, positions, channels):
 # only a weight of up to _CHUNK bytes, which stays in cache, runs so (512 -> 512 channels on 7 x 7: 2.6x
 # slower than channels-last).
 _TAPS_CHANNELS = 32
+_TAPS_WEIGHT_CHANNELS = 16   # (the weight gradient's products gain from 16: a 16 -> 16 layer's 2.6 -> 2.25 ms)
 _TAPS_CHUNK = 4   # samples per partial sum of the weight gradient (the partials added in order after)
 
 
-def _taps(x, w, groups, stride, padded, positions, channels, kernel):
+def _taps(x, w, groups, stride, padded, positions, channels, kernel, least=None):
     """(kernels, sgemm) where the per-tap kernels run a float32 stride-1 convolution of x with w (one
-    group, 2 spatial dims) whose (in, out) `channels` are at least _TAPS_CHANNELS each and whose weight
-    (those channels and `kernel`) is at most _CHUNK bytes; else None."""
-    if (min(channels) < _TAPS_CHANNELS or _prod(channels + tuple(kernel)) * x.itemsize > _CHUNK
+    group, 2 spatial dims) whose (in, out) `channels` are at least `least` (_TAPS_CHANNELS) each and whose
+    weight (those channels and `kernel`) is at most _CHUNK bytes; else None."""
+    if (min(channels) < (least or _TAPS_CHANNELS) or _prod(channels + tuple(kernel)) * x.itemsize > _CHUNK
             or not _wide(stride, padded, positions) or not _prod(positions)):
         return None
     kern = _wide_kernels(x, w, groups)
@@ -625,7 +626,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
     work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
     # on the wide grid a's extra columns are zeros, which meet the input's values there
-    if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel)) is not None and _finite(b):
+    if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel,
+                      _TAPS_WEIGHT_CHANNELS)) is not None and _finite(b):
         return _weight_grad_taps(a, b, kernel, padding, padded, dilation, taps)
     if (_compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
             and _wide_pays(y_size, kernel, x_size, "weight") and _finite(b)):
