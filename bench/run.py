@@ -250,7 +250,8 @@ def build_rows(results, libs, cfg, length, size):
                        ("cnn", "(c) CNN step 2×(conv-bn-relu-pool)+linear, 64×3×32×32"),
                        ("transformer", "(d) transformer block step 8×128×256, 4 heads"),
                        ("cnn_small", "(k) MNIST-style CNN step 2×(conv-relu-pool)+linear, 64×1×28×28, f32"),
-                       ("lstm", "(k) bidirectional LSTM step, 16×32×32, hidden 64, f32")):
+                       ("lstm", "(k) bidirectional LSTM step, 16×32×32, hidden 64, f32"),
+                       ("resnet", "(k) ResNet-20 step (CIFAR-style, batch norm), 64×3×32×32, f32")):
         if key in results:
             rows.append((label + ", ms", "ms", results[key], 1.0))
     for key, label in (("mem_mlp", "(e) MLP backward peak"), ("mem_transformer", "(e) transformer backward peak")):
@@ -337,14 +338,14 @@ def target_rows(results, cfg, sections):
     return table(["target (issues 5 and 15)", "target", "measured", ""], rows)
 
 
-_F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm", "mlp_compiled", "transformer_compiled")
+_F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "mlp_compiled", "transformer_compiled")
 
 
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
-    for key in ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "jacobian", "hessian", "chain_compiled",
-                "mlp_small_compiled", "mlp_compiled", "transformer_compiled") + FUNC_WORKLOADS + tuple(
+    for key in ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "jacobian", "hessian",
+                "chain_compiled", "mlp_small_compiled", "mlp_compiled", "transformer_compiled") + FUNC_WORKLOADS + tuple(
             k for k in results if isinstance(k, str) and k.startswith("long_")):
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
@@ -434,7 +435,7 @@ def main(argv=None):
                 ("mlp", [("mlp", "mlp", {}, None, cfg["mlp"])], cfg["budget"]),
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
-                ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm")], cfg["budget"]),
+                ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm", "resnet")], cfg["budget"]),
                 ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
                  cfg["budget"]),
                 ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in COMPILED_WORKLOADS],

@@ -582,9 +582,47 @@ def _func(lib, mod, which, size=16, batch=64):
     return lambda mark=None: fn().sum() if which != "per_sample_grads" else fn()
 
 
+def resnet(lib, mod, batch=64, classes=10):
+    """ResNet-20 (CIFAR-style: 3 stages of 3 basic blocks, 16-32-64 channels, batch norm, 1x1 strided
+    shortcuts) on a 64x3x32x32 batch: the everyday CNN of tutorials."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("torch-like API only")
+    T = mod
+    nn, F = T.nn, T.nn.functional
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.c1, self.b1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
+            self.c2, self.b2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
+            self.short = None if stride == 1 and cin == cout else nn.Sequential(
+                nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = self.b2(self.c2(F.relu(self.b1(self.c1(x)))))
+            return F.relu(y + (x if self.short is None else self.short(x)))
+
+    widths = [16] * 4 + [32] * 3 + [64] * 3
+    net = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                        *[Block(a, b, 2 if b != a else 1) for a, b in zip(widths, widths[1:])],
+                        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, classes))
+    rs = _rs()
+    with T.no_grad():   # the same weights in every library (the modules' own init draws differ)
+        for name, p in sorted(net.named_parameters()):
+            shape = tuple(p.shape)
+            if len(shape) > 1:   # He initialisation; batch norm's scale 1, every shift and bias 0
+                values = rs.randn(*shape) * math.sqrt(2 / math.prod(shape[1:]))
+            else:
+                values = np.ones(shape) if name.endswith("weight") else np.zeros(shape)
+            p.copy_(T.tensor(values.astype(F32)))
+    x = T.tensor(rs.randn(batch, 3, 32, 32).astype(F32))
+    y = T.tensor(rs.randint(0, classes, batch).astype(np.int64))
+    return _sgd_step(mod, lambda x, y: F.cross_entropy(net(x), y), (x, y), list(net.parameters()))
+
+
 FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
              "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
              "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled,
              "mlp_compiled": mlp_compiled, "transformer_compiled": transformer_compiled,
-             "cnn_small": cnn_small, "lstm": lstm}
+             "cnn_small": cnn_small, "lstm": lstm, "resnet": resnet}
 FACTORIES.update({k: (lambda which: lambda lib, mod: _func(lib, mod, which))(k) for k in FUNC_WORKLOADS})
