@@ -468,8 +468,8 @@ def test_per_pixel_convolutions_match_torch(dtype, xshape, out_channels, dilatio
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("xshape,out_channels,stride,groups", [((4, 16, 15, 16), 32, 2, 1), ((3, 8, 9, 7), 6, (3, 2), 2),
-                                                               ((2, 6, 11), 4, 2, 1)])
+@pytest.mark.parametrize("xshape,out_channels,stride,groups", [((4, 16, 15, 16), 32, 2, 1),
+                                                               ((3, 8, 9, 7), 6, (3, 2), 2), ((2, 6, 11), 4, 2, 1)])
 def test_strided_pointwise_convolutions_match_torch(dtype, xshape, out_channels, stride, groups):
     """1x1 convolutions with a stride (a ResNet's downsampling shortcut) take every stride-th pixel first:
     forward and gradients (odd sizes, two strides, groups, 1 spatial dim, a non-contiguous input), and the
@@ -515,14 +515,19 @@ _WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, _WIDE),
                ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}, _WIDE),   # blocks of rows
                ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}, _WIDE),
                ((3, 6, 12, 13), (4, 6, 3, 3), {}, _WIDE),
-               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, {"wide_conv"}),   # (1 x 3 x 3 columns: NumPy's weight gradient)
+               ((3, 1, 28, 28), (8, 1, 3, 3), {"padding": 1}, {"wide_conv"}),   # (1x3x3 columns: NumPy's gradient)
                # (channels-last's sizes: blocks of 9 rows; 16 channels in and out: the weight gradient per tap)
                ((3, 16, 21, 21), (16, 16, 3, 3), {"padding": 1}, {"wide_conv", "taps_weight_grad"}),
                ((2, 32, 10, 12), (24, 32, 3, 3), {"padding": 1}, {"wide_conv", "taps_weight_grad"}),
                ((2, 16, 80, 80), (8, 16, 3, 3), {"padding": 1}, _WIDE),   # (the weight gradient in 4 blocks too)
                ((2, 32, 10, 12), (40, 32, 3, 3), {"padding": 1}, _TAPS),   # one product per tap
-               ((5, 32, 12, 11), (32, 32, 3, 2), {"padding": (2, 1), "dilation": (2, 1)}, _TAPS),   # (2 chunks of 4 samples)
-               ((2, 48, 9, 9), (32, 48, 1, 3), {"padding": (0, 1)}, _TAPS)]
+               ((5, 32, 12, 11), (32, 32, 3, 2), {"padding": (2, 1), "dilation": (2, 1)}, _TAPS),   # (2 chunks of 4)
+               ((2, 48, 9, 9), (32, 48, 1, 3), {"padding": (0, 1)}, _TAPS),
+               # strides: the padded planes in stride x stride phases (the input gradient: the gather)
+               ((3, 32, 11, 12), (32, 32, 3, 3), {"padding": 1, "stride": 2}, _TAPS),
+               ((2, 32, 13, 10), (40, 32, 3, 2), {"padding": (1, 0), "stride": (2, 1), "dilation": (1, 2)}, _TAPS),
+               ((2, 32, 14, 14), (32, 32, 5, 5), {"padding": 2, "stride": 3}, _TAPS),
+               ((3, 16, 12, 13), (24, 16, 3, 3), {"padding": 1, "stride": 2}, _TAPS)]   # (strided: from 16 channels)
 
 
 @pytest.mark.parametrize("xshape,wshape,kwargs,compiled", _WIDE_CASES,
@@ -530,9 +535,10 @@ _WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, _WIDE),
 def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, compiled, monkeypatch):
     """float32 stride-1 convolutions run compiled kernels where numba is installed: with up to 32 channels the
     wide-grid ones (the forward, the input gradient as the flipped convolution, the weight gradient; products
-    over blocks of grid rows), with 32 or more in and out the per-tap products (where NumPy's OpenBLAS has
-    CBLAS sgemm): torch's values and gradients, with and without a bias, for a channels-last input, and
-    torch's NaNs from an inf input; the same values as the NumPy passes (kernels off)."""
+    over blocks of grid rows), with 32 or more in and out (16 strided, or for the weight gradient) the
+    per-tap products (where NumPy's OpenBLAS has CBLAS sgemm): torch's values and gradients, with and
+    without a bias, for a channels-last input, and torch's NaNs from an inf input; the same values as the
+    NumPy passes (kernels off)."""
     from ndgrad.ops import _fused
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)
     rs = np.random.RandomState(5)
@@ -650,7 +656,8 @@ def _kernel_results(rs, dtype):
                                    ((3, 8, 13, 12), (8, 1, 3, 3), 2, 1, 2, 8),    # (the last two depthwise)
                                    ((4, 8, 11, 12), (6, 8, 1, 1), 1, 0, 1, 1),    # (per pixel)
                                    ((3, 8, 38, 38), (12, 8, 3, 3), 1, 1, 2, 1),   # (wide grid, blocks of rows)
-                                   ((3, 16, 21, 21), (16, 16, 3, 3), 1, 1, 1, 1)]:
+                                   ((3, 16, 21, 21), (16, 16, 3, 3), 1, 1, 1, 1),
+                                   ((5, 32, 11, 12), (32, 32, 3, 3), 2, 1, 1, 1)]:   # (per tap, strided)
         st, pd, dl = (st, st), (pd, pd), (dl, dl)
         x, w, b = rs.randn(*xs).astype(dtype), rs.randn(*ws).astype(dtype), rs.randn(ws[0]).astype(dtype)
         y = convolution._conv(x, w, st, pd, dl, gr, b)

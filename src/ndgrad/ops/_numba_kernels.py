@@ -514,39 +514,50 @@ def wide_weight_grad(g, x, products, bh, bw, hp, wpd, kh, kw, dh, dw, rows, lo, 
             np.dot(cols, gs.T, products[b, s])
 
 
-# ---- stride-1 convolutions as one product per kernel tap (channels-last, no im2col) ---------------------
+# ---- convolutions as one product per kernel tap (channels-last, no im2col) ---------------------------
 # With many channels, each tap's windows over a sample's wide grid are rows of its channels-last padded
 # planes (L, C) taken from the tap's offset: a (OH*wp, C) matrix with leading dimension C, as it lies. The
 # output (OH*wp, O) is the sum over the taps of those matrices times the tap's (C, O) weight: BLAS products
 # with beta=1 (NumPy's OpenBLAS's CBLAS sgemm, `gemm`, called on the calling thread), 90 GMAC/s against the
-# im2col matrix's copy (9x the input for 3x3) and its 80. Rows wp - OW of each output row are computed and
-# dropped (the wide grid's extra columns).
+# im2col matrix's copy (9x the input for 3x3) and its 80. Columns wp - OW of each output row are computed
+# and dropped (the wide grid's extra columns). With strides (sh, sw) the padded planes are stored as
+# sh * sw phase planes (the pixels at (a, b) mod the strides), wp = ceil(padded width / sw) wide: a tap
+# reads the phase of its offset, from the offset divided by the strides, again as rows as they lie.
 @jit
-def _last_sample(x, s, xl, bh, bw, wp):
-    """x[s] (C, H, W) into the flat channels-last padded planes xl (L, C) at row bh, column bw of planes
-    wp wide (the rest of xl left as it is: zeros)."""
+def _last_sample(x, s, xl, bh, bw, sh, sw, wp):
+    """x[s] (C, H, W) into the flat channels-last padded phase planes xl (sh * sw, L, C): the pixel at
+    padded (R, S) = (bh + r, bw + c) in phase (R % sh, S % sw) at (R // sh) * wp + S // sw (the rest of
+    xl left as it is: zeros)."""
     for r in range(x.shape[2]):
-        base = (bh + r) * wp + bw
-        for c in range(x.shape[1]):
-            src = x[s, c, r]
-            for k in range(x.shape[3]):
-                xl[base + k, c] = src[k]
+        rr = bh + r
+        for k in range(x.shape[3]):
+            cc = bw + k
+            dst = xl[(rr % sh) * sw + cc % sw, (rr // sh) * wp + cc // sw]
+            for c in range(x.shape[1]):
+                dst[c] = x[s, c, r, k]
 
 
 @jit
-def taps_conv(gemm, x, wt, bias, out, bh, bw, hp, wp, kh, kw, dh, dw, lo, hi):
+def _tap(k, kw, dh, dw, sh, sw, wp):
+    """(phase plane, row offset) of tap k = (i, j)."""
+    a, b = (k // kw) * dh, (k % kw) * dw
+    return (a % sh) * sw + b % sw, (a // sh) * wp + b // sw
+
+
+@jit
+def taps_conv(gemm, x, wt, bias, out, bh, bw, hp, wp, kh, kw, sh, sw, dh, dw, lo, hi):
     """out[s] (O, OH, OW) = bias (O) + the sum over taps k = (i, j) of x[s]'s windows at the tap (x placed at
-    (bh, bw) in zeros of (hp, wp)) times wt[k] (C, O), for samples lo..hi."""
+    (bh, bw) in zeros of (hp, sw * wp); strides (sh, sw)) times wt[k] (C, O), for samples lo..hi."""
     c, o = x.shape[1], wt.shape[2]
     oh, ow = out.shape[2], out.shape[3]
     q, size = oh * wp, x.itemsize
-    xl = np.zeros((hp * wp + (kw - 1) * dw, c), x.dtype)
+    xl = np.zeros((sh * sw, -(-hp // sh) * wp + kw * dw, c), x.dtype)
     y = np.empty((q, o), x.dtype)
     for s in range(lo, hi):
-        _last_sample(x, s, xl, bh, bw, wp)
+        _last_sample(x, s, xl, bh, bw, sh, sw, wp)
         for k in range(kh * kw):
-            off = (k // kw) * dh * wp + (k % kw) * dw
-            gemm(101, 111, 111, q, o, c, 1.0, xl.ctypes.data + off * c * size, c, wt[k].ctypes.data, o,
+            phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
+            gemm(101, 111, 111, q, o, c, 1.0, xl[phase].ctypes.data + off * c * size, c, wt[k].ctypes.data, o,
                  1.0 if k else 0.0, y.ctypes.data, o)
         for r in range(oh):
             for oc in range(o):
@@ -556,24 +567,24 @@ def taps_conv(gemm, x, wt, bias, out, bh, bw, hp, wp, kh, kw, dh, dw, lo, hi):
 
 
 @jit
-def taps_weight_grad(gemm, g, x, partials, bh, bw, hp, wp, kh, kw, dh, dw, per, lo, hi):
+def taps_weight_grad(gemm, g, x, partials, bh, bw, hp, wp, kh, kw, sh, sw, dh, dw, per, lo, hi):
     """partials[p, k] (C, O) = the sum, over the samples of chunk p (`per` samples, in order), of x's windows
-    at tap k (x placed at (bh, bw) in zeros of (hp, wp)) transposed times g's rows on the wide grid (zeros in
-    the extra columns), for chunks lo..hi."""
+    at tap k (x placed at (bh, bw) in zeros of (hp, sw * wp); strides (sh, sw)) transposed times g's rows on
+    the wide grid (zeros in the extra columns), for chunks lo..hi."""
     n, c, o = x.shape[0], x.shape[1], g.shape[1]
     oh, ow = g.shape[2], g.shape[3]
     q, size = oh * wp, x.itemsize
-    xl = np.zeros((hp * wp + (kw - 1) * dw, c), x.dtype)
+    xl = np.zeros((sh * sw, -(-hp // sh) * wp + kw * dw, c), x.dtype)
     gl = np.zeros((q, o), x.dtype)
     for p in range(lo, hi):
         for s in range(p * per, min(n, (p + 1) * per)):
-            _last_sample(x, s, xl, bh, bw, wp)
+            _last_sample(x, s, xl, bh, bw, sh, sw, wp)
             for r in range(oh):
                 for oc in range(o):
                     src = g[s, oc, r]
                     for j in range(ow):
                         gl[r * wp + j, oc] = src[j]
             for k in range(kh * kw):
-                off = (k // kw) * dh * wp + (k % kw) * dw
-                gemm(101, 112, 111, c, o, q, 1.0, xl.ctypes.data + off * c * size, c, gl.ctypes.data, o,
+                phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
+                gemm(101, 112, 111, c, o, q, 1.0, xl[phase].ctypes.data + off * c * size, c, gl.ctypes.data, o,
                      1.0 if s > p * per else 0.0, partials[p, k].ctypes.data, o)

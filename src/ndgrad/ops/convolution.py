@@ -277,7 +277,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         return result
     padded = tuple(sz + 2 * p for sz, p in zip(x.shape[2:], padding))
     if (taps := _taps(x, w, groups, stride, padded, out, (x.shape[1], o), kernel)) is not None:
-        return _conv_taps(x, w, padding, padded, dilation, out, bias, taps)
+        return _conv_taps(x, w, padding, padded, stride, dilation, out, bias, taps)
     if _compiled_wide(x, w, groups, stride, padded, out, (x.shape[1], o)):
         return _conv_wide(x, w, padding, padded, dilation, groups, out, bias, np.empty((n, o) + out, x.dtype))
     if _channels_last_pays(x, o, groups, o * w[0].size * _prod(out)):
@@ -398,52 +398,58 @@ def _compiled_wide(x, w, groups, stride, padded, positions, channels):
             and _wide_kernels(x, w, groups) is not None)
 
 
-# With at least _TAPS_CHANNELS channels in and out, where NumPy's OpenBLAS exposes its CBLAS sgemm, the
+# With at least _TAPS_CHANNELS channels in and out (see _taps), where NumPy's OpenBLAS exposes CBLAS sgemm, the
 # compiled kernels take one product per kernel tap straight from the channels-last padded planes (see
 # _numba_kernels.taps_conv; no im2col copy): a ResNet's 64 -> 64 layers on 8 x 8 2.5 -> 1.5 ms, 64 channels
 # on 56 x 56 22 -> 16 ms, 32 -> 64 on 16 x 16 4.7 -> 3.1 ms. Each sample's products read the whole weight:
 # only a weight of up to _CHUNK bytes, which stays in cache, runs so (512 -> 512 channels on 7 x 7: 2.6x
 # slower than channels-last).
 _TAPS_CHANNELS = 32
-_TAPS_WEIGHT_CHANNELS = 16   # (the weight gradient's products gain from 16: a 16 -> 16 layer's 2.6 -> 2.25 ms)
+# weight gradients, and strided convolutions (no wide grid there), gain from 16 channels: a 16 -> 16 layer's
+# weight gradient 2.6 -> 2.25 ms, a stride-2 16 -> 32 one's forward 2.1 -> 1.4
+_TAPS_MIN_CHANNELS = 16
 _TAPS_CHUNK = 4   # samples per partial sum of the weight gradient (the partials added in order after)
 
 
 def _taps(x, w, groups, stride, padded, positions, channels, kernel, least=None):
-    """(kernels, sgemm) where the per-tap kernels run a float32 stride-1 convolution of x with w (one
-    group, 2 spatial dims) whose (in, out) `channels` are at least `least` (_TAPS_CHANNELS) each and whose
-    weight (those channels and `kernel`) is at most _CHUNK bytes; else None."""
-    if (min(channels) < (least or _TAPS_CHANNELS) or _prod(channels + tuple(kernel)) * x.itemsize > _CHUNK
-            or not _wide(stride, padded, positions) or not _prod(positions)):
+    """(kernels, sgemm) where the per-tap kernels run a float32 convolution of x with w (one group, 2
+    spatial dims) whose (in, out) `channels` are at least `least` each (default: _TAPS_CHANNELS at stride
+    1, else _TAPS_MIN_CHANNELS) and whose weight (those channels and `kernel`) is at most _CHUNK bytes;
+    else None."""
+    least = least or (_TAPS_CHANNELS if all(st == 1 for st in stride) else _TAPS_MIN_CHANNELS)
+    if (min(channels) < least or _prod(channels + tuple(kernel)) * x.itemsize > _CHUNK
+            or len(padded) != 2 or -(-padded[1] // stride[1]) > 2 * positions[1] or not _prod(positions)):
         return None
     kern = _wide_kernels(x, w, groups)
     gemm = _native.sgemm() if kern is not None else None
     return None if gemm is None else (kern, gemm)
 
 
-def _conv_taps(x, w, before, padded, dilation, out, bias, taps):
-    """_conv (stride 1, one group) by the per-tap kernel: x (N, C, *S) placed at `before` in zeros of size
-    `padded`, the result (N, O, *out)."""
+def _conv_taps(x, w, before, padded, stride, dilation, out, bias, taps):
+    """_conv (one group) by the per-tap kernel: x (N, C, *S) placed at `before` in zeros of size `padded`,
+    the result (N, O, *out)."""
     kern, gemm = taps
     n, c, o, kernel = x.shape[0], x.shape[1], w.shape[0], w.shape[2:]
     x, wt = np.ascontiguousarray(x), np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, c, o))
     b = np.zeros(o, x.dtype) if bias is None else np.ascontiguousarray(bias, x.dtype)
     result = np.empty((n, o) + tuple(out), x.dtype)
-    _run_wide(lambda i, j: kern.taps_conv(gemm, x, wt, b, result, *before, *padded, *kernel, *dilation, i, j), n,
-              n * wt.size * out[0] * padded[1] // 6)
+    wp = -(-padded[1] // stride[1])   # (the width of a phase plane: the padded width without strides)
+    _run_wide(lambda i, j: kern.taps_conv(gemm, x, wt, b, result, *before, padded[0], wp, *kernel, *stride,
+                                          *dilation, i, j), n, n * wt.size * out[0] * wp // 6)
     return result
 
 
-def _weight_grad_taps(a, b, kernel, padding, padded, dilation, taps):
-    """_weight_grad (stride 1, one group) by the per-tap kernel, as (X, Y, *kernel): partial sums over
-    chunks of _TAPS_CHUNK samples, added in order."""
+def _weight_grad_taps(a, b, kernel, padding, padded, stride, dilation, taps):
+    """_weight_grad (one group) by the per-tap kernel, as (X, Y, *kernel): partial sums over chunks of
+    _TAPS_CHUNK samples, added in order."""
     kern, gemm = taps
     a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
     n, o, c = a.shape[0], a.shape[1], b.shape[1]
-    chunks = -(-n // _TAPS_CHUNK)
+    chunks, wp = -(-n // _TAPS_CHUNK), -(-padded[1] // stride[1])
     partials = np.empty((chunks, _prod(kernel), c, o), b.dtype)
-    _run_wide(lambda i, j: kern.taps_weight_grad(gemm, a, b, partials, *padding, *padded, *kernel, *dilation,
-                                                 _TAPS_CHUNK, i, j), chunks, n * o * c * _prod(kernel) * a.shape[2] * padded[1] // 6)
+    _run_wide(lambda i, j: kern.taps_weight_grad(gemm, a, b, partials, *padding, padded[0], wp, *kernel, *stride,
+                                                 *dilation, _TAPS_CHUNK, i, j),
+              chunks, n * o * c * _prod(kernel) * a.shape[2] * wp // 6)
     return np.ascontiguousarray(partials.sum(0).transpose(2, 1, 0)).reshape((o, c) + tuple(kernel))
 
 
@@ -528,7 +534,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     full = tuple(sz + dl * (k - 1) for sz, k, dl in zip(size, kernel, dilation))
     flips = min(flat_pad) >= 0 and all(s == 1 for s in stride)
     if flips and (taps := _taps(x, w, groups, stride, full, tuple(size), (c, o), kernel)) is not None and _finite(w):
-        return _conv_taps(x, _flipped(w, groups), flat_pad, full, dilation, tuple(size), None, taps)
+        return _conv_taps(x, _flipped(w, groups), flat_pad, full, stride, dilation, tuple(size), None, taps)
     if flips and _compiled_wide(x, w, groups, stride, full, tuple(size), (c, o)) and _finite(w):
         return _conv_wide(x, _flipped(w, groups), flat_pad, full, dilation, groups, tuple(size), None,
                           np.empty((n, o) + tuple(size), x.dtype))
@@ -627,8 +633,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
     # on the wide grid a's extra columns are zeros, which meet the input's values there
     if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel,
-                      _TAPS_WEIGHT_CHANNELS)) is not None and _finite(b):
-        return _weight_grad_taps(a, b, kernel, padding, padded, dilation, taps)
+                      _TAPS_MIN_CHANNELS)) is not None and _finite(b):
+        return _weight_grad_taps(a, b, kernel, padding, padded, stride, dilation, taps)
     if (_compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
             and _wide_pays(y_size, kernel, x_size, "weight") and _finite(b)):
         return _weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape)
