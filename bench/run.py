@@ -344,9 +344,9 @@ _F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "mlp_c
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
+    steps = ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "jacobian", "hessian")
     longs = tuple(k for k in results if isinstance(k, str) and k.startswith("long_"))
-    for key in ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "jacobian", "hessian", "chain_compiled",
-                "mlp_small_compiled", "mlp_compiled", "transformer_compiled") + FUNC_WORKLOADS + longs:
+    for key in steps + COMPILED_WORKLOADS + FUNC_WORKLOADS + longs:
         cells = results.get(key, {})
         ref_lib = "torch" if cells.get("torch", {}).get("status") == "ok" else next(
             (lib for lib, c in cells.items() if c.get("status") == "ok"), None)
