@@ -511,6 +511,7 @@ def test_float32_input_gradient_with_an_inf_weight_keeps_torch_values():
 
 
 _WIDE, _TAPS = {"wide_conv", "wide_weight_grad"}, {"taps_conv", "taps_weight_grad"}
+_STRIDED = _TAPS | {"taps_input_grad"}   # (stride 1's input gradient is the flipped convolution)
 _WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, _WIDE),
                ((3, 8, 38, 37), (12, 8, 3, 3), {"padding": (1, 2), "dilation": (2, 1)}, _WIDE),   # blocks of rows
                ((2, 5, 9, 16), (7, 5, 2, 5), {"padding": (0, 2)}, _WIDE),
@@ -523,11 +524,11 @@ _WIDE_CASES = [((4, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}, _WIDE),
                ((2, 32, 10, 12), (40, 32, 3, 3), {"padding": 1}, _TAPS),   # one product per tap
                ((5, 32, 12, 11), (32, 32, 3, 2), {"padding": (2, 1), "dilation": (2, 1)}, _TAPS),   # (2 chunks of 4)
                ((2, 48, 9, 9), (32, 48, 1, 3), {"padding": (0, 1)}, _TAPS),
-               # strides: the padded planes in stride x stride phases (the input gradient: the gather)
-               ((3, 32, 11, 12), (32, 32, 3, 3), {"padding": 1, "stride": 2}, _TAPS),
-               ((2, 32, 13, 10), (40, 32, 3, 2), {"padding": (1, 0), "stride": (2, 1), "dilation": (1, 2)}, _TAPS),
-               ((2, 32, 14, 14), (32, 32, 5, 5), {"padding": 2, "stride": 3}, _TAPS),
-               ((3, 16, 12, 13), (24, 16, 3, 3), {"padding": 1, "stride": 2}, _TAPS)]   # (strided: from 16 channels)
+               # strides: the padded planes in stride x stride phase planes
+               ((3, 32, 11, 12), (32, 32, 3, 3), {"padding": 1, "stride": 2}, _STRIDED),
+               ((2, 32, 13, 10), (40, 32, 3, 2), {"padding": (1, 0), "stride": (2, 1), "dilation": (1, 2)}, _STRIDED),
+               ((2, 32, 14, 14), (32, 32, 5, 5), {"padding": 2, "stride": 3}, _STRIDED),
+               ((3, 16, 12, 13), (24, 16, 3, 3), {"padding": 1, "stride": 2}, _STRIDED)]   # (strided: from 16 channels)
 
 
 @pytest.mark.parametrize("xshape,wshape,kwargs,compiled", _WIDE_CASES,
@@ -559,10 +560,10 @@ def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, com
         return out
     kern, ran = _fused.kernels(np.zeros(1, np.float32)), []
     if kern is not None:   # (numba installed: which kernels ran)
-        for name in _WIDE | _TAPS:
+        for name in _WIDE | _STRIDED:
             monkeypatch.setattr(kern, name, lambda *a, f=getattr(kern, name), name=name: ran.append(name) or f(*a))
     compiled_values = both(s, rtol=2e-4, atol=2e-4)
-    if kern is not None and (not compiled & _TAPS or convolution._native.sgemm() is not None):
+    if kern is not None and (not compiled & _STRIDED or convolution._native.sgemm() is not None):
         assert set(ran) == compiled
     monkeypatch.setattr(_fused, "enabled", False)
     for a, e in zip(compiled_values, [t.detach().numpy() for t in s(ndgrad)]):   # (sums of terms up to 100)

@@ -588,3 +588,34 @@ def taps_weight_grad(gemm, g, x, partials, bh, bw, hp, wp, kh, kw, sh, sw, dh, d
                 phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
                 gemm(101, 112, 111, c, o, q, 1.0, xl[phase].ctypes.data + off * c * size, c, gl.ctypes.data, o,
                      1.0 if s > p * per else 0.0, partials[p, k].ctypes.data, o)
+
+
+@jit
+def taps_input_grad(gemm, g, wt, out, bh, bw, hp, wp, kh, kw, sh, sw, dh, dw, lo, hi):
+    """out[s] (C, H, W) = the input gradient of taps_conv's convolution (weight wt (kh * kw, C, O)) for
+    the output gradient g[s] (O, OH, OW), for samples lo..hi: per tap, g's rows on the wide grid (zeros in
+    the extra columns) times the tap's weight transposed, added into the rows of the tap's phase plane it
+    read (a BLAS product with beta=1 each), then the planes' pixels at (bh, bw) on copied out."""
+    c, o = wt.shape[1], g.shape[1]
+    oh, ow = g.shape[2], g.shape[3]
+    q, size = oh * wp, g.itemsize
+    xl = np.empty((sh * sw, -(-hp // sh) * wp + kw * dw, c), g.dtype)
+    gl = np.zeros((q, o), g.dtype)
+    for s in range(lo, hi):
+        for r in range(oh):
+            for oc in range(o):
+                src = g[s, oc, r]
+                for j in range(ow):
+                    gl[r * wp + j, oc] = src[j]
+        xl[:] = 0
+        for k in range(kh * kw):
+            phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
+            gemm(101, 111, 112, q, c, o, 1.0, gl.ctypes.data, o, wt[k].ctypes.data, o, 1.0,
+                 xl[phase].ctypes.data + off * c * size, c)
+        for r in range(out.shape[2]):
+            rr = bh + r
+            for j in range(out.shape[3]):
+                cc = bw + j
+                src = xl[(rr % sh) * sw + cc % sw, (rr // sh) * wp + cc // sw]
+                for ci in range(c):
+                    out[s, ci, r, j] = src[ci]

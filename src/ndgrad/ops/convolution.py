@@ -439,6 +439,19 @@ def _conv_taps(x, w, before, padded, stride, dilation, out, bias, taps):
     return result
 
 
+def _input_grad_taps(g, w, padding, size, stride, dilation, taps):
+    """The input gradient (N, C, *size) of a convolution with w (O, C, *k) (one group) for its output
+    gradient g, by the per-tap kernel (strided ones: stride 1 takes the flipped convolution)."""
+    kern, gemm = taps
+    n, o, c, kernel = g.shape[0], w.shape[0], w.shape[1], w.shape[2:]
+    g, wt = np.ascontiguousarray(g), np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, c, o))
+    result = np.empty((n, c) + tuple(size), g.dtype)
+    hp, wp = size[0] + 2 * padding[0], -(-(size[1] + 2 * padding[1]) // stride[1])
+    _run_wide(lambda i, j: kern.taps_input_grad(gemm, g, wt, result, *padding, hp, wp, *kernel, *stride,
+                                                *dilation, i, j), n, n * wt.size * g.shape[2] * wp // 6)
+    return result
+
+
 def _weight_grad_taps(a, b, kernel, padding, padded, stride, dilation, taps):
     """_weight_grad (one group) by the per-tap kernel, as (X, Y, *kernel): partial sums over chunks of
     _TAPS_CHUNK samples, added in order."""
@@ -535,6 +548,9 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
     flips = min(flat_pad) >= 0 and all(s == 1 for s in stride)
     if flips and (taps := _taps(x, w, groups, stride, full, tuple(size), (c, o), kernel)) is not None and _finite(w):
         return _conv_taps(x, _flipped(w, groups), flat_pad, full, stride, dilation, tuple(size), None, taps)
+    if (not flips and (taps := _taps(x, w, groups, stride, padded, x.shape[2:], (c, o), kernel)) is not None
+            and _finite(w)):   # (g's extra columns are zeros, multiplied by the weight)
+        return _input_grad_taps(x, w, padding, size, stride, dilation, taps)
     if flips and _compiled_wide(x, w, groups, stride, full, tuple(size), (c, o)) and _finite(w):
         return _conv_wide(x, _flipped(w, groups), flat_pad, full, dilation, groups, tuple(size), None,
                           np.empty((n, o) + tuple(size), x.dtype))
