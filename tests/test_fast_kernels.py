@@ -570,6 +570,32 @@ def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, com
         np.testing.assert_allclose(a, e, rtol=2e-5, atol=2e-6 * np.abs(e[np.isfinite(e)]).max(initial=1))
 
 
+def test_per_tap_convolutions_fall_back_where_numpy_blas_has_no_cblas_sgemm(monkeypatch):
+    """Where NumPy's BLAS exposes no CBLAS sgemm (MKL or Accelerate builds), convolutions with many channels
+    take the other paths: torch's values and gradients, strided and not, and no per-tap kernel runs."""
+    from ndgrad.ops import _fused
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)
+    monkeypatch.setattr(convolution._native, "sgemm", lambda: None)
+    ran = []
+    if (kern := _fused.kernels(np.zeros(1, np.float32))) is not None:
+        for name in ("taps_conv", "taps_weight_grad", "taps_input_grad"):
+            monkeypatch.setattr(kern, name, lambda *a, name=name: ran.append(name))
+    rs = np.random.RandomState(2)
+    x0, w0 = rs.randn(3, 32, 10, 11), rs.randn(40, 32, 3, 3) / 8
+
+    def s(T):
+        out = []
+        for stride in (1, 2):
+            x = T.tensor(x0, dtype=T.float32, requires_grad=True)
+            w = T.tensor(w0, dtype=T.float32, requires_grad=True)
+            y = T.nn.functional.conv2d(x, w, stride=stride, padding=1)
+            y.backward(T.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=T.float32))
+            out += [y, x.grad, w.grad]
+        return out
+    both(s, rtol=2e-4, atol=2e-4)
+    assert not ran
+
+
 @pytest.mark.parametrize("groups,cin,stride,size", [(1, 3, 1, (30, 31)), (2, 4, 1, (30, 31)), (1, 3, 2, (44, 46))])
 def test_float32_per_sample_products_split_by_positions_match_float64_and_torch(groups, cin, stride, size):
     """float32 convolutions with few channels and mid-sized products run per sample, each product
