@@ -357,6 +357,41 @@ def test_kernels_split_from_many_threads_at_once_give_the_serial_results(monkeyp
             assert (a == b).all()
 
 
+def test_compiled_convolutions_from_many_threads_at_once_give_the_serial_results(monkeypatch):
+    """The compiled convolution kernels (wide grid, per tap: their BLAS products held to one thread by
+    one_blas_thread, counted across threads) called from several threads at once: every result equals
+    the one-thread result."""
+    import numpy as np
+    import ndgrad
+    from ndgrad import _parallel
+    from ndgrad.ops import _fused
+    monkeypatch.setattr(_fused, "MIN_SIZE", 1)
+    rs = np.random.RandomState(1)
+    F = ndgrad.nn.functional
+    cases = [(rs.randn(4, 8, 10, 11), rs.randn(16, 8, 3, 3), 1), (rs.randn(4, 32, 9, 10), rs.randn(32, 32, 3, 3), 1),
+             (rs.randn(4, 32, 11, 10), rs.randn(48, 32, 3, 3), 2)]
+
+    def step(i):
+        x0, w0, stride = cases[i % len(cases)]
+        x = ndgrad.tensor(x0.astype(np.float32), requires_grad=True)
+        w = ndgrad.tensor(w0.astype(np.float32), requires_grad=True)
+        y = F.conv2d(x, w, stride=stride, padding=1)
+        gx, gw = ndgrad.autograd.grad((y * y).sum(), (x, w))
+        return y.detach().numpy(), gx.numpy(), gw.numpy()
+    monkeypatch.setattr(_parallel, "threads", 1)
+    want = [step(i) for i in range(N_THREADS)]
+    monkeypatch.setattr(_parallel, "threads", 2)
+    got = [None] * N_THREADS
+
+    def target(i):
+        for _ in range(5):
+            got[i] = step(i)
+    run_threads(target)
+    for g, e in zip(got, want):
+        for a, b in zip(g, e):
+            assert (a == b).all()
+
+
 def test_thread_count_follows_set_num_threads_and_omp_num_threads():
     import os
     import subprocess
