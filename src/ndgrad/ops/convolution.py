@@ -284,8 +284,8 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
         return _conv_last(x, w, stride, (padding, padding), dilation, out, bias)
     if _per_group_pays(x, o, groups, o // groups * w[0].size * _prod(out)):
         cg, og = x.shape[1] // groups, o // groups
-        return _join([_conv(x[:, k * cg:(k + 1) * cg], w[k * og:(k + 1) * og], stride, padding, dilation, 1,
-                            None if bias is None else bias[k * og:(k + 1) * og]) for k in range(groups)], 1)
+        return np.concatenate([_conv(x[:, k * cg:(k + 1) * cg], w[k * og:(k + 1) * og], stride, padding, dilation,
+                                     1, None if bias is None else bias[k * og:(k + 1) * og]) for k in range(groups)], 1)
     result = np.empty((n, o) + out, np.result_type(x, w))
     if not _per_sample(o // groups, w[0].size, _prod(out), x.dtype):
         for i, j in _limit_chunks(n, w[0].size * groups * _prod(out) * x.itemsize):
@@ -376,8 +376,8 @@ def _wide_pays(in_channels, kernel, out_channels, compiled=None):
 
 
 def _wide_kernels(x, w, groups):
-    """The compiled wide-grid kernels where they take this convolution (float32, 2 spatial dims, one
-    group, contiguous arrays), else None."""
+    """The compiled kernels where they take this convolution (float32, 2 spatial dims, one group; the
+    callers make the arrays contiguous), else None."""
     if groups != 1 or x.ndim != 4 or x.dtype != np.float32:
         return None
     return _fused.kernels(x, w)
@@ -385,8 +385,8 @@ def _wide_kernels(x, w, groups):
 
 # The compiled wide-grid kernels also take convolutions of up to _WIDE_CHANNELS channels in and out that
 # are too large for NumPy's per-sample products, ahead of the channels-last chunks (a ResNet's 16 -> 16
-# channel layers on 32 x 32 images: forward 6.0 -> 2.0 ms, input gradient 4.5 -> 2.0, weight gradient 6.4
-# -> 2.8; 32 -> 32 on 16 x 16 about 25% faster; with 64 channels the channels-last products win).
+# channel layers on 32 x 32 images: forward 6.0 -> 2.0 ms, input gradient 4.5 -> 2.0; with more channels
+# the per-tap products below win).
 _WIDE_CHANNELS = 32
 _WIDE_BLOCK = 128 << 10   # bytes of a block's im2col matrix: the forward's products (the weight gradient's take _CHUNK)
 
@@ -539,8 +539,8 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         return np.ascontiguousarray(img[crop])
     if _per_group_pays(x, o, groups, o // groups * c // groups * _prod(kernel) * _prod(size)):
         cg = c // groups
-        return _join([_conv_t(x[:, k * cg:(k + 1) * cg], w[k * cg:(k + 1) * cg], stride, padding, dilation, 1, size)
-                      for k in range(groups)], 1)
+        return np.concatenate([_conv_t(x[:, k * cg:(k + 1) * cg], w[k * cg:(k + 1) * cg], stride, padding, dilation,
+                                       1, size) for k in range(groups)], 1)
     # stride 1: the convolution of x, placed in zeros, with the weight flipped and transposed (as
     # _input_grad_last), on the wide grid (no col2im) where that pays and every weight is finite
     flat_pad = tuple(dl * (k - 1) - p for k, p, dl in zip(kernel, padding, dilation))
@@ -657,8 +657,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * p):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_group_pays(b, a.shape[1], groups, x_size * y_size * _prod(kernel) * p):
-        return _join([_weight_grad(a[:, k * x_size:(k + 1) * x_size], b[:, k * y_size:(k + 1) * y_size], kernel,
-                                   stride, padding, dilation, 1) for k in range(groups)], 0)
+        return np.concatenate([_weight_grad(a[:, k * x_size:(k + 1) * x_size], b[:, k * y_size:(k + 1) * y_size],
+                                            kernel, stride, padding, dilation, 1) for k in range(groups)], 0)
     if _per_sample(x_size, y_size * _prod(kernel), p, b.dtype):   # summed over the batch after
         compiled = _wide_kernels(b, a, groups) is not None
         grid = _wide_grid(positions, padded, kernel, dilation) if (
@@ -726,13 +726,8 @@ def _channels_last_pays(x, out_channels, groups, macs):
 def _per_group_pays(x, out_channels, groups, macs):
     """Whether a grouped convolution runs as one channels-last convolution per group (on its slices of
     the channels; `macs` multiply-adds per sample and group): groups of many channels (a (32, 64, 28,
-    28) input in 2 groups: forward and gradients 48 -> 12 ms, against torch's 10)."""
+    28) input in 2 groups: forward and gradients 48 -> 26 ms, against torch's 10)."""
     return groups > 1 and _channels_last_pays(x[:, :x.shape[1] // groups], out_channels // groups, 1, macs)
-
-
-def _join(parts, axis):
-    """The groups' results side by side along `axis` (channels)."""
-    return np.concatenate(parts, axis)
 
 
 def _last_padded(x, before, after, slot, copy):
