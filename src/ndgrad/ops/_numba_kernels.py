@@ -433,9 +433,9 @@ def depthwise_weight_grad(a, bp, out, sh, sw, dh, dw, lo, hi):
 # ---- stride-1 convolutions on the wide grid, sample by sample ---------------------------------------
 # convolution.py's _Wide in compiled form: a sample's padded planes (C, L) laid out flat, each kernel
 # tap's windows over a block of whole grid rows are one contiguous run of a plane, so the im2col matrix
-# of the block is C*K row copies; one BLAS product per block (numba's np.dot: SciPy's OpenBLAS, blocks
-# of at most 2**18 multiply-adds, which OpenBLAS runs on the calling thread), the valid columns copied
-# out while in cache. NumPy's passes over whole-batch scratch arrays ran 2x longer than these, and
+# of the block is C*K row copies; one BLAS product per block (numba's np.dot: SciPy's OpenBLAS, held to
+# the calling thread by the caller's one_blas_thread; blocks small enough to stay in cache), the valid
+# columns copied out while in cache. NumPy's passes over whole-batch scratch arrays ran 2x longer than these, and
 # smaller NumPy chunks pay Python per chunk under the GIL. Copies go through row views (an index that
 # is plainly >= 0), so LLVM vectorises them.
 @jit
