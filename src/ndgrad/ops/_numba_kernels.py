@@ -538,6 +538,17 @@ def _last_sample(x, s, xl, bh, bw, sh, sw, wp):
 
 
 @jit
+def _grid_rows_last(g, s, gl, wp):
+    """g[s] (O, OH, OW) onto the wide grid gl (OH * wp, O), channels last (its extra columns left as
+    they are: zeros)."""
+    for r in range(g.shape[2]):
+        for oc in range(g.shape[1]):
+            src = g[s, oc, r]
+            for j in range(g.shape[3]):
+                gl[r * wp + j, oc] = src[j]
+
+
+@jit
 def _tap(k, kw, dh, dw, sh, sw, wp):
     """(phase plane, row offset) of tap k = (i, j)."""
     a, b = (k // kw) * dh, (k % kw) * dw
@@ -572,18 +583,13 @@ def taps_weight_grad(gemm, g, x, partials, bh, bw, hp, wp, kh, kw, sh, sw, dh, d
     at tap k (x placed at (bh, bw) in zeros of (hp, sw * wp); strides (sh, sw)) transposed times g's rows on
     the wide grid (zeros in the extra columns), for chunks lo..hi."""
     n, c, o = x.shape[0], x.shape[1], g.shape[1]
-    oh, ow = g.shape[2], g.shape[3]
-    q, size = oh * wp, x.itemsize
+    q, size = g.shape[2] * wp, x.itemsize
     xl = np.zeros((sh * sw, -(-hp // sh) * wp + kw * dw, c), x.dtype)
     gl = np.zeros((q, o), x.dtype)
     for p in range(lo, hi):
         for s in range(p * per, min(n, (p + 1) * per)):
             _last_sample(x, s, xl, bh, bw, sh, sw, wp)
-            for r in range(oh):
-                for oc in range(o):
-                    src = g[s, oc, r]
-                    for j in range(ow):
-                        gl[r * wp + j, oc] = src[j]
+            _grid_rows_last(g, s, gl, wp)
             for k in range(kh * kw):
                 phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
                 gemm(101, 112, 111, c, o, q, 1.0, xl[phase].ctypes.data + off * c * size, c, gl.ctypes.data, o,
@@ -597,16 +603,11 @@ def taps_input_grad(gemm, g, wt, out, bh, bw, hp, wp, kh, kw, sh, sw, dh, dw, lo
     the extra columns) times the tap's weight transposed, added into the rows of the tap's phase plane it
     read (a BLAS product with beta=1 each), then the planes' pixels at (bh, bw) on copied out."""
     c, o = wt.shape[1], g.shape[1]
-    oh, ow = g.shape[2], g.shape[3]
-    q, size = oh * wp, g.itemsize
+    q, size = g.shape[2] * wp, g.itemsize
     xl = np.empty((sh * sw, -(-hp // sh) * wp + kw * dw, c), g.dtype)
     gl = np.zeros((q, o), g.dtype)
     for s in range(lo, hi):
-        for r in range(oh):
-            for oc in range(o):
-                src = g[s, oc, r]
-                for j in range(ow):
-                    gl[r * wp + j, oc] = src[j]
+        _grid_rows_last(g, s, gl, wp)
         xl[:] = 0
         for k in range(kh * kw):
             phase, off = _tap(k, kw, dh, dw, sh, sw, wp)
