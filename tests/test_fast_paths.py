@@ -247,3 +247,21 @@ def test_avg_pool_backward_over_tiling_windows_is_torchs_bits(fn, shape, kernel,
         y.backward(T.tensor(g))
         return [x.grad.view(T.int64)]
     parity(s, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_isclose_and_allclose_of_large_tensors_run_by_blocks_as_torch(dtype):
+    # more elements than a block (ops/pointwise._CLOSE_BLOCK), a NaN, infinities and a far value in
+    # the last block only, so that a block-by-block answer must reach it
+    def s(T):
+        n = 3 * (1 << 16) + 5
+        a = T.linspace(-2, 2, n, dtype=getattr(T, dtype))
+        b = a + 1e-4
+        b[-1], a[-2], b[-2], a[-3], b[-3] = 1e3, float("nan"), float("nan"), float("inf"), float("inf")
+        out = []
+        for atol, equal_nan in ((1e-3, False), (1e-3, True), (1e-5, True)):
+            close = T.isclose(a, b, atol=atol, equal_nan=equal_nan)
+            out += [int(close.sum()), close[-4:], T.allclose(a, b, atol=atol, equal_nan=equal_nan),
+                    T.allclose(a[:-1], b[:-1], atol=atol, equal_nan=equal_nan)]
+        return out
+    parity(s)
