@@ -265,3 +265,19 @@ def test_isclose_and_allclose_of_large_tensors_run_by_blocks_as_torch(dtype):
                     T.allclose(a[:-1], b[:-1], atol=atol, equal_nan=equal_nan)]
         return out
     parity(s)
+
+
+def test_split_chunk_and_unsafe_split_pieces_match_torch():
+    # the pieces are slices along dim (not np.split); calls of a Tensor and ints skip the parser
+    def s(T):
+        x = T.arange(30.).reshape(5, 6).t()   # (non-contiguous)
+        e = T.empty(2, 0)
+        out = [x.split(4), x.split(2, 1), x.split(2, -1), x.split([1, 0, 4], 1), x.chunk(4), x.chunk(7, 1),
+               x.unsafe_split(3, 0), x.unsafe_chunk(2, -1), T.split(x, 5, dim=1), e.split(0, 1), e.chunk(3, 1),
+               T.split_with_sizes(T.empty(0), []), [p.shape for p in e.split(2, 1)]]
+        with pytest.raises(RuntimeError):
+            x.split(-1)
+        with pytest.raises(TypeError):
+            x.split(2, 1.0)
+        return out
+    parity(s)

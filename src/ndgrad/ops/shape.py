@@ -852,11 +852,20 @@ def column_stack(tensors):
 # ---- splitting ----------------------------------------------------------------------------
 def _split_at(input, split_size, dim):
     n = input.shape[dim]
-    return tuple(np.split(input, range(split_size, n, split_size) if split_size else (), axis=dim))
+    return _pieces(input, [*range(0, n, split_size), n] if split_size and n else [0, n], dim)
 
 
 def _split_with_sizes(input, split_sizes, dim):
-    return tuple(np.split(input, list(itertools.accumulate(split_sizes[:-1])), axis=dim))
+    return _pieces(input, [0, *itertools.accumulate(split_sizes)], dim)
+
+
+def _pieces(input, bounds, dim):
+    """The views input[..., a:b] along dim for consecutive bounds a, b (np.split's, without its
+    generic machinery: a third of an LSTM cell's gate split)."""
+    if type(input) is not np.ndarray:   # (other arrays: through their own np.split)
+        return tuple(np.split(input, bounds[1:-1], axis=dim)) if len(bounds) > 1 else ()
+    lead = (slice(None),) * dim
+    return tuple(input[(*lead, slice(a, b))] for a, b in zip(bounds, bounds[1:]))
 
 
 _split = op("split.Tensor", public=False, view=True)(_split_at)
@@ -916,6 +925,8 @@ def split(tensor, split_size_or_sections, dim=0):
         >>> torch.split(x, [1, 4])
         (tensor([0]), tensor([1, 2, 3, 4]))
     """
+    if type(split_size_or_sections) is int and type(dim) is int and type(tensor) is Tensor:   # (the parser's reading)
+        return _split(tensor, split_size_or_sections, _check_split_size(tensor, split_size_or_sections, dim))
     if isinstance(split_size_or_sections, int):
         _, (tensor, split_size, dim) = _split_args.parse((tensor, split_size_or_sections, dim), None)
         return _split(tensor, split_size, _check_split_size(tensor, split_size, dim))
@@ -932,7 +943,7 @@ def split_with_sizes(*args, **kwargs):
 @register(method=True)
 @_unsafe_split_args.signature
 def unsafe_split(*args, **kwargs):
-    _, (input, split_size, dim) = _unsafe_split_args.parse(args, kwargs)
+    input, split_size, dim = _tensor_ints(args, kwargs) or _unsafe_split_args.parse(args, kwargs)[1]
     return _unsafe_split(input, split_size, _check_split_size(input, split_size, dim))
 
 
@@ -947,8 +958,18 @@ _chunk_args = Parser("chunk(Tensor input, int chunks, int dim=0)")
 _unsafe_chunk_args = Parser("unsafe_chunk(Tensor input, int chunks, int dim=0)")
 
 
+def _tensor_ints(args, kwargs):
+    """(tensor, n, dim) of a call `f(tensor, n[, dim])` of a Tensor and plain ints, as the parsers of
+    split, unsafe_split and chunk read it (dim 0 by default); None for any other call."""
+    if kwargs or not 2 <= len(args) <= 3 or type(args[0]) is not Tensor or type(args[1]) is not int:
+        return None
+    if len(args) == 2:
+        return args[0], args[1], 0
+    return args if type(args[2]) is int else None
+
+
 def _chunk(args, split, split_sizes):
-    _, (input, chunks, dim) = args
+    input, chunks, dim = args
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if input.ndim == 0:
@@ -963,14 +984,15 @@ def _chunk(args, split, split_sizes):
 @register(method=True)
 @_chunk_args.signature
 def chunk(*args, **kwargs):
-    return _chunk(_chunk_args.parse(args, kwargs), _split, _split_sizes)
+    return _chunk(_tensor_ints(args, kwargs) or _chunk_args.parse(args, kwargs)[1], _split, _split_sizes)
 
 
 @register(method=True)
 @_unsafe_chunk_args.signature
 def unsafe_chunk(*args, **kwargs):
     """chunk whose pieces are not views for autograd (in-place ops on them are allowed)."""
-    return _chunk(_unsafe_chunk_args.parse(args, kwargs), _unsafe_split, _unsafe_split_sizes)
+    return _chunk(_tensor_ints(args, kwargs) or _unsafe_chunk_args.parse(args, kwargs)[1], _unsafe_split,
+                  _unsafe_split_sizes)
 
 
 @op("unbind.int", public=False, view=True)
