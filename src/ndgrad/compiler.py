@@ -35,7 +35,7 @@ from sys import getrefcount
 
 import numpy as np
 
-from . import nn
+from . import _fusion, nn
 from ._tensor import Tensor
 from .autograd import engine
 from .autograd.grad_mode import state
@@ -246,6 +246,9 @@ def _emit(steps, arrays=None, keep=()):
     than eager). With `arrays` (the traced values of the slots), an elementwise ufunc step whose result
     is an array of the traced dtype needs no checks (its shape and dtype follow from its inputs'), and its
     Python number arguments are folded into NumPy scalars."""
+    if arrays is not None:
+        steps = _fusion.fuse(steps, arrays, set(keep), lambda step: _ufunc_form(*_callee(step.forward, step.args)),
+                             _Ref, _reads)
     # (its __name__ is this module's, so ndgrad's filter of NumPy's inf/nan warnings covers its calls)
     scope = {"__name__": __name__, "ndarray": np.ndarray, "asarray": np.asarray, "_Mismatch": _Mismatch,
              "_own": _own}
