@@ -10,8 +10,9 @@ contraction into fused multiply-adds; division by zero gives inf or nan as NumPy
 selections (ReLU's, its backward's) keep NaN and -0.0 where NumPy's do. Transcendental functions
 (tanh, exp) stay NumPy's: numba's would round otherwise.
 
-At a replay the fused step checks its inputs (C-contiguous arrays of the traced shape and dtype: the
-guard fixes the shapes, not the layouts of the inputs) and runs the original steps where they are not.
+At a replay the fused step checks its inputs (arrays of the traced shape and dtype) and runs the
+original steps where they are not; an input laid out otherwise than C-contiguous (a broadcast gradient,
+a transposed input) is copied first.
 Without numba (or with NDGRAD_NUMBA=0) tapes are not fused.
 """
 import threading
@@ -67,15 +68,15 @@ def fuse(steps, arrays, keep, callee, ref, reads):
     for step in steps:
         form = _fusable(step, arrays, callee, ref)
         if form is not None and run and (len(run) == MAX_RUN or form[2] != run[0][1][2]):
-            _close(run, out, steps, keep, ref, reads)
+            _close(run, out, steps, keep, ref, reads, arrays)
             run = []
         if form is None:
-            _close(run, out, steps, keep, ref, reads)
+            _close(run, out, steps, keep, ref, reads, arrays)
             run = []
             out.append(step)
         else:
             run.append((step, form))
-    _close(run, out, steps, keep, ref, reads)
+    _close(run, out, steps, keep, ref, reads, arrays)
     return out
 
 
@@ -104,7 +105,7 @@ def _fusable(step, arrays, callee, ref):
     return form[1], operands, (shape, dtype)
 
 
-def _close(run, out, steps, keep, ref, reads):
+def _close(run, out, steps, keep, ref, reads, arrays):
     """Append the run to `out`: one _FusedStep where it is long enough, else its steps."""
     if len(run) < MIN_RUN:
         out.extend(step for step, _ in run)
@@ -112,8 +113,14 @@ def _close(run, out, steps, keep, ref, reads):
     last = run[-1][0]
     after = steps[steps.index(last) + 1:]   # (steps are distinct objects)
     read_after = {s for step in after for s in reads(step)}
-    out.append(_FusedStep(run, [s for s in (step.outs[0] for step, _ in run) if s in keep or s in read_after],
-                          ref))
+    fused = _FusedStep(run, [s for s in (step.outs[0] for step, _ in run) if s in keep or s in read_after], ref)
+    try:   # compiled now, on the traced arrays (the types of every replay): a loop numba refuses is not used
+        fused.kernel(*(np.ascontiguousarray(arrays[a.slot]) for a in fused.args), *fused.consts,
+                     *(np.empty(fused.shape, fused.dtype) for _ in fused.outs))
+    except Exception:   # noqa: BLE001 - the steps run as they are
+        out.extend(step for step, _ in run)
+        return
+    out.append(fused)
 
 
 class _FusedStep:
@@ -161,11 +168,13 @@ class _FusedStep:
     def run(self, vals, tensors):
         shape, dtype = self.shape, self.dtype
         ins = [vals[a.slot] for a in self.args]
-        for a in ins:
-            if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype or not a.flags.c_contiguous:
+        for j, a in enumerate(ins):
+            if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
                 for step in self.steps:
                     step.run(vals, tensors)
                 return
+            if not a.flags.c_contiguous:   # (a broadcast gradient, a transposed input: read once, copied once)
+                ins[j] = np.ascontiguousarray(a)
         outs = [np.empty(shape, dtype) for _ in self.outs]
         self.kernel(*ins, *self.consts, *outs)
         for s, o in zip(self.outs, outs):
