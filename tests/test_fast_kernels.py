@@ -756,7 +756,8 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
 def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
-    weight and bias, over one and two dims; softmax's backward (into its incoming gradient too); batch
+    weight and bias, over one and two dims; softmax (into its input too) and its backward (into its incoming
+    gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; group
     norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
@@ -788,9 +789,13 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                 out += [y, m, r, xhat, *normalization._layer_norm(x, shape[-k:], weight, bias, 1e-5)]
                 out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias)
                 out += normalization._layer_norm_backward(g, x, shape[-k:], m, r, weight, bias, xhat)
+            rows = x.reshape(-1, shape[-1])   # (a view for the C-ordered ones)
+            rows[-2] = -np.inf   # a row of -inf: NaN, as NumPy's passes give
+            rows[2] *= 300   # exp overflows unless the row's true max is subtracted
             y = activation._softmax.__wrapped__(x, -1, False)
             kind = ndgrad.float32 if dtype == np.float32 else ndgrad.float64
-            out += [activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
+            out += [y, activation._softmax_replay(x.copy(), -1, False, out=np.ascontiguousarray(x)),
+                    activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
             exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),

@@ -6,7 +6,7 @@ recurrent) fall back to their NumPy passes where numba is absent, where these ar
 float32/float64 of one dtype, or with NDGRAD_NUMBA=0 (`enabled = False` here, as the tests do).
 
 Two kinds of kernel:
-- layer, batch and group norm, softmax's backward: their row and channel sums are added in another
+- layer, batch and group norm, softmax and its backward: their row and channel sums are added in another
   (vectorised) order than NumPy's; results agree with NumPy's to rounding, not to the bit (neither
   path matches torch's bits there). So do the gather of a float32 convolution's input gradient and
   the depthwise convolutions (convolution.py calls those kernels itself). Which path runs depends on the
@@ -105,11 +105,24 @@ def layer_norm_backward(g, x, d, mean, rstd, weight, kept):
     return gi, gw.sum(0), gb.sum(0)
 
 
+def softmax_rows(x, e):
+    """e = softmax of x along the rows of (rows, n) C-contiguous arrays (n > 0; e may be x): the row max and
+    the shift compiled, NumPy's exp (numba's is several times slower), the row sums compiled; False where
+    the kernels are unavailable or do not take these arrays."""
+    if (k := kernels(x, e)) is None:
+        return False
+
+    def part(i, j):
+        k.softmax_shift(x, e, i, j)
+        np.exp(e[i:j], out=e[i:j])
+        k.softmax_scale(e, i, j)
+    _parallel.run(part, x.shape[0], 5 * x.size)
+    return True
+
+
 def softmax_backward_rows(g, y, gi):
     """gi = (g - sum(g y)) y along the rows of (rows, n) arrays (y not empty; gi may be g), softmax's
-    backward; False where the kernels are unavailable or do not take these arrays. (The forward stays
-    NumPy's: numba's exp is several times slower than NumPy's, and a compiled row max that keeps NaN
-    does not vectorise.)"""
+    backward; False where the kernels are unavailable or do not take these arrays."""
     if (k := kernels(y, g, gi)) is None:
         return False
 

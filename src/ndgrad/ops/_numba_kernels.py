@@ -79,6 +79,54 @@ def ln_backward(g, x, mean, rstd, w, kept, d, gi, gw, gb, block, lo, hi):
 
 
 @jit
+def row_max(r):
+    # eight running maxima (LLVM vectorises independent selections, not one chain of them); a NaN never
+    # becomes the max, but its own term makes the row's softmax NaN, as NumPy's NaN max does
+    m0 = r[0]
+    m1 = m2 = m3 = m4 = m5 = m6 = m7 = m0
+    j, d = 0, r.shape[0]
+    while j + 8 <= d:
+        m0 = r[j] if r[j] > m0 else m0
+        m1 = r[j + 1] if r[j + 1] > m1 else m1
+        m2 = r[j + 2] if r[j + 2] > m2 else m2
+        m3 = r[j + 3] if r[j + 3] > m3 else m3
+        m4 = r[j + 4] if r[j + 4] > m4 else m4
+        m5 = r[j + 5] if r[j + 5] > m5 else m5
+        m6 = r[j + 6] if r[j + 6] > m6 else m6
+        m7 = r[j + 7] if r[j + 7] > m7 else m7
+        j += 8
+    while j < d:
+        m0 = r[j] if r[j] > m0 else m0
+        j += 1
+    m0 = m0 if m0 > m1 else m1
+    m2 = m2 if m2 > m3 else m3
+    m4 = m4 if m4 > m5 else m5
+    m6 = m6 if m6 > m7 else m7
+    m0 = m0 if m0 > m2 else m2
+    m4 = m4 if m4 > m6 else m6
+    return m0 if m0 > m4 else m4
+
+
+@jit
+def softmax_shift(x, out, lo, hi):
+    # out = x - max along the rows lo..hi (out may be x)
+    for i in range(lo, hi):
+        r, o = x[i], out[i]
+        m = row_max(r)
+        for j in range(r.shape[0]):
+            o[j] = r[j] - m
+
+
+@jit
+def softmax_scale(e, lo, hi):
+    for i in range(lo, hi):
+        r = e[i]
+        s = total(r)
+        for j in range(r.shape[0]):
+            r[j] = r[j] / s
+
+
+@jit
 def softmax_backward(g, y, gi, lo, hi):
     for i in range(lo, hi):
         gr, yr, out = g[i], y[i], gi[i]
