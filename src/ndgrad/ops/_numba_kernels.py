@@ -127,6 +127,12 @@ def softmax_scale(e, lo, hi):
 
 
 @jit
+def row_totals(e, out):
+    for i in range(e.shape[0]):
+        out[i] = total(e[i])
+
+
+@jit
 def softmax_backward(g, y, gi, lo, hi):
     for i in range(lo, hi):
         gr, yr, out = g[i], y[i], gi[i]

@@ -504,10 +504,18 @@ def _log_softmax(input, dim, half_to_float):
         shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
         return shifted.reshape(input.shape)
     out = np.empty(x.shape, x.dtype)
+    k = _fused.kernels(x, out) if axis == x.ndim - 1 and x.ndim > 1 and x.shape[-1] else None
 
     def rows(a, b):   # the same operations by blocks of rows, the exponentials in a cache-sized scratch
         for i, j in _row_blocks(x, axis, a, b):
             xr, o = x[i:j], out[i:j]
+            if k is not None:   # the row max and shift, and the row sums, compiled (as softmax's)
+                x2, o2 = _rows(xr), _rows(o)
+                k.softmax_shift(x2, o2, 0, x2.shape[0])
+                totals = np.empty((x2.shape[0], 1), x.dtype)
+                k.row_totals(np.exp(o2, out=buffer("log_softmax_exp", o2.shape, o2.dtype)), totals[:, 0])
+                np.subtract(o2, np.log(totals, out=totals), out=o2)
+                continue
             np.subtract(xr, xr.max(axis, keepdims=True, initial=-np.inf), out=o)
             o -= np.log(np.exp(o, out=buffer("log_softmax_exp", o.shape, o.dtype)).sum(axis, keepdims=True))
     _last_dim_rows(rows, x, axis, 5)
