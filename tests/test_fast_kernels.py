@@ -756,8 +756,8 @@ def test_kernels_give_the_same_bits_on_any_number_of_threads(monkeypatch, dtype)
 def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
-    weight and bias, over one and two dims; softmax (into its input too), log_softmax, softmax's backward
-    (into its incoming gradient too); batch
+    weight and bias, over one and two dims; softmax (into its input too), log_softmax and its backward,
+    softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; group
     norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
@@ -796,6 +796,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
             kind = ndgrad.float32 if dtype == np.float32 else ndgrad.float64
             out += [y, activation._softmax_replay(x.copy(), -1, False, out=np.ascontiguousarray(x)),
                     activation._log_softmax.__wrapped__(x, -1, False),
+                    activation._log_softmax_backward_data.__wrapped__(g, activation._log_softmax.__wrapped__(
+                        x, -1, False), -1, kind),
                     activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]

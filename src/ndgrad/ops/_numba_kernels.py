@@ -133,6 +133,16 @@ def row_totals(e, out):
 
 
 @jit
+def log_softmax_backward(g, e, gi):
+    # gi = g - exp(y) sum(g) along the rows, e = exp(y) given
+    for i in range(g.shape[0]):
+        gr, er, o = g[i], e[i], gi[i]
+        s = total(gr)
+        for j in range(gr.shape[0]):
+            o[j] = gr[j] - er[j] * s
+
+
+@jit
 def softmax_backward(g, y, gi, lo, hi):
     for i in range(lo, hi):
         gr, yr, out = g[i], y[i], gi[i]

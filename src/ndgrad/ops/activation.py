@@ -577,11 +577,15 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
         gi = g - np.exp(y) * g.sum(axis, keepdims=True)
         return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
     gi = np.empty(y.shape, y.dtype)
+    k = _fused.kernels(y, g, gi) if axis == y.ndim - 1 and y.ndim > 1 and y.shape[-1] else None
 
     def rows(a, b):   # the same operations by blocks of rows, exp(y) in a cache-sized scratch
         for i, j in _row_blocks(y, axis, a, b):
             gr = g[i:j]
             e = np.exp(y[i:j], out=buffer("log_softmax_exp", gr.shape, gr.dtype))
+            if k is not None:   # the row sums and the rest compiled, in one pass
+                k.log_softmax_backward(_rows(np.ascontiguousarray(gr)), _rows(e), _rows(gi[i:j]))
+                continue
             e *= gr.sum(axis, keepdims=True)
             np.subtract(gr, e, out=gi[i:j])
     _last_dim_rows(rows, y, axis, 4)
