@@ -760,8 +760,8 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     softmax's backward (into its incoming gradient too); batch
     norm's forward and backward, in training (running statistics updated) and in evaluation; group
     norm's forward and backward; rows with
-    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. ReLU's
-    backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
+    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. masked_fill,
+    ReLU's backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     and an LSTM layer's steps forward and backward, embedding's weight gradient and index_add along dim 0
     (the same operations in the same order) give the same bits (and, for indices out of range, NumPy's
     outcome); a float32
@@ -794,13 +794,18 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
             rows[2] *= 300   # exp overflows unless the row's true max is subtracted
             y = activation._softmax.__wrapped__(x, -1, False)
             kind = ndgrad.float32 if dtype == np.float32 else ndgrad.float64
-            out += [y, activation._softmax_replay(x.copy(), -1, False, out=np.ascontiguousarray(x)),
+            xc = np.ascontiguousarray(x).copy()
+            out += [y, activation._softmax_replay(xc, -1, False, out=xc),
                     activation._log_softmax.__wrapped__(x, -1, False),
                     activation._log_softmax_backward_data.__wrapped__(g, activation._log_softmax.__wrapped__(
                         x, -1, False), -1, kind),
                     activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
+            mask = rs.rand(*shape[1:]) > 0.5   # masked_fill under a mask over the last dims (a selection)
+            exact += [indexing._masked_fill_forward(np.ascontiguousarray(x), mask, np.asarray(-np.inf, dtype)),
+                      indexing._masked_fill_forward(np.ascontiguousarray(x), mask[-1], np.asarray(2.5, dtype)),
+                      indexing._masked_fill_forward(x, mask[None], np.asarray(0, dtype))]
             exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),
                       activation._threshold_backward.__wrapped__(g, np.ascontiguousarray(x), 0)]
         x, g, kept = (rs.randn(70_001) * 4).astype(dtype), rs.randn(70_001).astype(dtype), np.empty(70_001, dtype)

@@ -12,7 +12,8 @@ Two kinds of kernel:
   the depthwise convolutions (convolution.py calls those kernels itself). Which path runs depends on the
   arrays' dtype and size only (MIN_SIZE), so that a compiled tape and eager code, or two runs, give
   the same bits;
-- ReLU's and max pooling's backward, 2x2 max pooling, GELU's tanh form, an LSTM layer's steps,
+- ReLU's and max pooling's backward, 2x2 max pooling, masked_fill under a mask over the last dims,
+  GELU's tanh form, an LSTM layer's steps,
   embedding's weight gradient and index_add along dim 0 (index_select's backward):
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
 Work splits over _parallel's threads in fixed pieces (rows, channels, planes, blocks): the bits do not
@@ -170,6 +171,26 @@ def batch_norm_backward(g, x, mean, invstd, weight, training):
         k.bn_backward(g, x, m, r, w, count, training, gi, sum_g, sum_gd, i, j)
     _parallel.run(part, c, x.size * 3)
     return gi, sum_g, sum_gd
+
+
+def masked_fill(x, mask, value):
+    """x with `value` (a 0-d array of x's dtype) where the bool `mask` is set, for a C-contiguous x and a mask
+    whose shape is the end of x's (an attention mask over a batch of heads), in one pass; None where the
+    kernels do not take these arrays."""
+    if type(mask) is not np.ndarray or mask.dtype != np.bool_ or type(x) is not np.ndarray \
+            or not x.flags.c_contiguous or (k := kernels(x)) is None:
+        return None
+    lead = x.ndim - mask.ndim
+    if lead < 0 or mask.shape != x.shape[lead:] or not mask.size:
+        return None
+    rows, flat = x.reshape(-1, mask.size), np.ascontiguousarray(mask).reshape(-1)
+    out = np.empty(x.shape, x.dtype)
+    dest, v = out.reshape(rows.shape), x.dtype.type(value)
+
+    def part(i, j):
+        k.masked_fill_rows(rows, flat, v, dest, i, j)
+    _parallel.run(part, rows.shape[0], 3 * x.size)
+    return out
 
 
 def threshold_backward(g, x, threshold):

@@ -204,6 +204,15 @@ def bn_backward(g, x, mean, invstd, w, count, training, gi, sum_g, sum_gd, lo, h
 
 
 @jit
+def masked_fill_rows(x, mask, value, out, lo, hi):
+    # a selection per element (no arithmetic: the input's bits where the mask is not set)
+    for i in range(lo, hi):
+        r, o = x[i], out[i]
+        for j in range(r.shape[0]):
+            o[j] = value if mask[j] else r[j]
+
+
+@jit
 def threshold_backward(g, x, threshold, zero, out):
     # a selection (no arithmetic: NumPy's bits), in one pass where NumPy's takes three
     for i in range(x.shape[0]):

@@ -978,7 +978,9 @@ def _check_mask(mask, what):
 
 
 def _masked_fill_forward(input, mask, value):
-    return _branchless_where(mask, value.astype(input.dtype, copy=False), input)
+    value = value.astype(input.dtype, copy=False)
+    out = _fused.masked_fill(input, mask, value)   # (an attention mask: one compiled pass)
+    return out if out is not None else _branchless_where(mask, value, input)
 
 
 _masked_fill_scalar = op("masked_fill.Scalar", public=False)(_masked_fill_forward)
