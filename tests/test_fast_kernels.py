@@ -761,7 +761,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     norm's forward and backward, in training (running statistics updated) and in evaluation; group
     norm's forward and backward; rows with
     NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. masked_fill,
-    ReLU's backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
+    copies of transposed matrices, ReLU's backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
     and an LSTM layer's steps forward and backward, embedding's weight gradient and index_add along dim 0
     (the same operations in the same order) give the same bits (and, for indices out of range, NumPy's
     outcome); a float32
@@ -769,7 +769,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     with the flipped weight) and depthwise convolutions (forward, input and weight gradients, against the
     batched products) agree to rounding."""
     pytest.importorskip("numba")
-    from ndgrad.ops import _fused, embedding, indexing, normalization, pooling, recurrent
+    from ndgrad.ops import _fused, creation, embedding, indexing, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)
     runs, exacts = [], []
     for fused in (True, False):
@@ -802,6 +802,7 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
                     activation._softmax_backward_data.__wrapped__(g, y, -1, kind),
                     activation._softmax_backward_data.__wrapped__(g[..., ::-1], y, -1, kind),
                     activation._softmax_backward_replay(g.copy(), y, -1, kind, out=g.copy())]
+            exact.append(creation._in_format(np.swapaxes(x, -1, -2), None))   # (a transposed copy: by tiles)
             mask = rs.rand(*shape[1:]) > 0.5   # masked_fill under a mask over the last dims (a selection)
             exact += [indexing._masked_fill_forward(np.ascontiguousarray(x), mask, np.asarray(-np.inf, dtype)),
                       indexing._masked_fill_forward(np.ascontiguousarray(x), mask[-1], np.asarray(2.5, dtype)),

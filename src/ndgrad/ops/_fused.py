@@ -12,7 +12,8 @@ Two kinds of kernel:
   the depthwise convolutions (convolution.py calls those kernels itself). Which path runs depends on the
   arrays' dtype and size only (MIN_SIZE), so that a compiled tape and eager code, or two runs, give
   the same bits;
-- ReLU's and max pooling's backward, 2x2 max pooling, masked_fill under a mask over the last dims,
+- ReLU's and max pooling's backward, 2x2 max pooling, masked_fill under a mask over the last dims, copies
+  of transposed matrices,
   GELU's tanh form, an LSTM layer's steps,
   embedding's weight gradient and index_add along dim 0 (index_select's backward):
   selections, or NumPy's elementwise operations in NumPy's order (the same roundings): NumPy's bits.
@@ -171,6 +172,23 @@ def batch_norm_backward(g, x, mean, invstd, weight, training):
         k.bn_backward(g, x, m, r, w, count, training, gi, sum_g, sum_gd, i, j)
     _parallel.run(part, c, x.size * 3)
     return gi, sum_g, sum_gd
+
+
+def transposed_copy(x):
+    """A C-contiguous copy of x (2 to 4 dims) whose second-to-last axis is the one adjacent in memory (a
+    transposed matrix, attention's k^T) by tiles (NumPy's copy reads it with a stride per element); None
+    where the kernels do not take it."""
+    if type(x) is not np.ndarray or not 2 <= x.ndim <= 4 or x.strides[-2] != x.itemsize or x.shape[-2] < 2 \
+            or (k := kernels(x)) is None:
+        return None
+    x4 = x.reshape((1,) * (4 - x.ndim) + x.shape) if x.ndim < 4 else x   # (leading 1s: a view)
+    out = np.empty(x.shape, x.dtype)
+    o4 = out.reshape(x4.shape)
+
+    def part(i, j):
+        k.transposed_copy(x4, o4, i, j)
+    _parallel.run(part, x4.shape[0] * x4.shape[1], 2 * x.size)
+    return out
 
 
 def masked_fill(x, mask, value):

@@ -204,6 +204,22 @@ def bn_backward(g, x, mean, invstd, w, count, training, gi, sum_g, sum_gd, lo, h
 
 
 @jit
+def transposed_copy(x, out, lo, hi):
+    # out = x (C-contiguous) for x (A, B, R, C) whose R axis is the one adjacent in memory: 32 x 32 tiles,
+    # read down x's columns and written along out's rows while both stay in cache; planes lo..hi of A * B
+    nb, rows, cols = x.shape[1], x.shape[2], x.shape[3]
+    for p in range(lo, hi):
+        xp, op = x[p // nb, p % nb], out[p // nb, p % nb]
+        for c0 in range(0, cols, 32):
+            c1 = min(c0 + 32, cols)
+            for r0 in range(0, rows, 32):
+                r1 = min(r0 + 32, rows)
+                for c in range(c0, c1):
+                    for r in range(r0, r1):
+                        op[r, c] = xp[r, c]
+
+
+@jit
 def masked_fill_rows(x, mask, value, out, lo, hi):
     # a selection per element (no arithmetic: the input's bits where the mask is not set)
     for i in range(lo, hi):

@@ -20,7 +20,7 @@ from .. import _dtype
 from ._registry import broadcast_shape, call_inplace, method, op, register
 from ._aten import function_overload as _aten_overload
 from ._schema import Parser
-from . import _unsigned
+from . import _fused, _unsigned
 from .shape import _alias, _plain_size, _strided, _view_forward
 from .._meta_array import NO_DATA, MetaArray
 from .._sparse_array import BACKEND, strided
@@ -749,7 +749,8 @@ def eye(*args, **kwargs):
 def _in_format(a, memory_format):
     """A copy of array `a` laid out in `memory_format` (channels_last...); None or preserve_format: row-major."""
     if memory_format is None or memory_format is preserve_format or not is_array(a):
-        return a.copy()
+        out = _fused.transposed_copy(a)   # (a transposed matrix: by tiles)
+        return a.copy() if out is None else out
     order = format_order(a.ndim, memory_format)
     out = namespace(a).empty(tuple(a.shape[d] for d in order), dtype=a.dtype).transpose(
         [order.index(d) for d in range(a.ndim)])
