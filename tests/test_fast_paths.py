@@ -281,3 +281,20 @@ def test_split_chunk_and_unsafe_split_pieces_match_torch():
             x.split(2, 1.0)
         return out
     parity(s)
+
+
+def test_clone_keeps_the_layout_of_dense_tensors_as_torch():
+    # preserve_format (clone's default): a transposed or permuted block of memory keeps its strides, a
+    # tensor with gaps or overlaps becomes row-major; contiguous() and reshape's copy are row-major
+    def s(T):
+        x = T.arange(24.0).reshape(2, 3, 4)
+        cases = [x.transpose(0, 2), x.permute(1, 2, 0), x[:, :, ::2], x.transpose(0, 1)[:, 1:], x.expand(2, 2, 3, 4),
+                 T.arange(12.0).reshape(3, 1, 4).transpose(0, 2), x.t() if x.ndim == 2 else x[0].t()]
+        out = []
+        for c in cases:
+            for y in (c.clone(), c.clone(memory_format=T.preserve_format), c.clone(memory_format=T.contiguous_format),
+                      c.contiguous()):
+                out += [y.stride(), y.is_contiguous(), y]
+            out.append(c.reshape(-1).stride())
+        return out
+    parity(s)

@@ -178,8 +178,8 @@ def transposed_copy(x):
     """A C-contiguous copy of x (2 to 4 dims) whose second-to-last axis is the one adjacent in memory (a
     transposed matrix, attention's k^T) by tiles (NumPy's copy reads it with a stride per element); None
     where the kernels do not take it."""
-    if type(x) is not np.ndarray or not 2 <= x.ndim <= 4 or x.strides[-2] != x.itemsize or x.shape[-2] < 2 \
-            or (k := kernels(x)) is None:
+    if type(x) is not np.ndarray or x.size < MIN_SIZE or not 2 <= x.ndim <= 4 or x.strides[-2] != x.itemsize \
+            or x.shape[-2] < 2 or (k := kernels(x)) is None:
         return None
     x4 = x.reshape((1,) * (4 - x.ndim) + x.shape) if x.ndim < 4 else x   # (leading 1s: a view)
     out = np.empty(x.shape, x.dtype)

@@ -24,7 +24,7 @@ from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
 from .._meta_array import MetaArray, meta_call
-from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Size, Tensor, apply_bits
+from .._tensor import DISPATCH_TYPES, PLAIN_TYPES, Size, Tensor, apply_bits, memory_format
 from ._schema import ArgumentError
 from . import _kinds, _unsigned
 from ._torch_function import _FAST_SETS, _NO_OVERRIDE, _NOT_OVERRIDING, _modes as _function_modes, \
@@ -215,7 +215,7 @@ def _unwrap(spec, args):
 _FLOAT32 = _dtype.float32.np
 _UNSIGNED_NP = _dtype.UNSIGNED_NP
 _UNSIGNED_RESULT = _unsigned.RESULT_KERNELS
-_PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, Size))
+_PLAIN_TAIL = frozenset((type(None), bool, int, float, str, tuple, list, Size, memory_format))
 _DTYPE = _dtype.dtype
 # sizes, dims and tensor lists: sequences checked inline for types that may override (the rest as
 # _NOT_OVERRIDING's: emptied while a TorchFunctionMode is active)

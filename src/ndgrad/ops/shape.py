@@ -29,8 +29,8 @@ from ..autograd.record import (check_leaf_inplace as _check_leaf_inplace, refuse
 from ._registry import autocast_as, method, op, register
 from ._schema import Parser
 from ._torch_function import DisableTorchFunctionSubclass
-from .._tensor import (CONJ_BIT, Size, Tensor, _wrap_dim, channels_last, channels_last_3d, format_strides,
-                       preserve_format)
+from .._tensor import (CONJ_BIT, Size, Tensor, _wrap_dim, channels_last, channels_last_3d, contiguous_format,
+                       format_strides, preserve_format)
 from ..autograd.grad_mode import state
 
 
@@ -216,6 +216,12 @@ def _reshape_method(self, *args, **kwargs):
     return _reshape(self, shape)
 
 
+def _clone(input, memory_format):
+    """clone(input, memory_format=...) through the op glue, positionally (no keyword binding); clone is
+    registered by ops/creation.py, which imports this module."""
+    return _registry.call(_registry.OPS["clone"].spec, (input, memory_format))
+
+
 def _reshape(input, shape):
     shape = _infer_size(shape, input.numel())
     if input._array.flags.c_contiguous:
@@ -223,7 +229,7 @@ def _reshape(input, shape):
     try:
         return _reshape_alias(input, shape)
     except _NotViewable:
-        return _unsafe_view(input.clone(), shape)
+        return _unsafe_view(_clone(input, contiguous_format), shape)
 
 
 @_method
@@ -284,7 +290,9 @@ def ravel(input):
 def contiguous(input, memory_format=None):
     if memory_format is preserve_format:
         memory_format = None
-    return input if input.is_contiguous(memory_format) else input.clone(memory_format=memory_format)
+    if input.is_contiguous(memory_format):
+        return input
+    return _clone(input, memory_format or contiguous_format)
 
 
 # ---- transposes and permutations ------------------------------------------------------------
