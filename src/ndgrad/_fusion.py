@@ -64,19 +64,21 @@ def fuse(steps, arrays, keep, callee, ref, reads):
         return steps
     if _FORMS is None:
         _FORMS = _forms()
+    last_read = {}   # slot -> the last step that reads it
+    for i, step in enumerate(steps):
+        for s in reads(step):
+            last_read[s] = i
     out, run = [], []
-    for step in steps:
+    for i, step in enumerate(steps):
         form = _fusable(step, arrays, callee, ref)
-        if form is not None and run and (len(run) == MAX_RUN or form[2] != run[0][1][2]):
-            _close(run, out, steps, keep, ref, reads, arrays)
+        if run and (form is None or len(run) == MAX_RUN or form[2] != run[0][1][2]):
+            _close(run, i, out, keep, last_read, ref, arrays)   # (the run ends before step i)
             run = []
         if form is None:
-            _close(run, out, steps, keep, ref, reads, arrays)
-            run = []
             out.append(step)
         else:
             run.append((step, form))
-    _close(run, out, steps, keep, ref, reads, arrays)
+    _close(run, len(steps), out, keep, last_read, ref, arrays)
     return out
 
 
@@ -105,15 +107,14 @@ def _fusable(step, arrays, callee, ref):
     return form[1], operands, (shape, dtype)
 
 
-def _close(run, out, steps, keep, ref, reads, arrays):
-    """Append the run to `out`: one _FusedStep where it is long enough, else its steps."""
+def _close(run, end, out, keep, last_read, ref, arrays):
+    """Append the run (the steps before step `end`) to `out`: one _FusedStep where it is long enough, else
+    its steps. The loop writes out the values kept after the tape or read by a later step."""
     if len(run) < MIN_RUN:
         out.extend(step for step, _ in run)
         return
-    last = run[-1][0]
-    after = steps[steps.index(last) + 1:]   # (steps are distinct objects)
-    read_after = {s for step in after for s in reads(step)}
-    fused = _FusedStep(run, [s for s in (step.outs[0] for step, _ in run) if s in keep or s in read_after], ref)
+    needed = [step.outs[0] for step, _ in run if step.outs[0] in keep or last_read.get(step.outs[0], -1) >= end]
+    fused = _FusedStep(run, needed, ref)
     try:   # compiled now, on the traced arrays (the types of every replay): a loop numba refuses is not used
         fused.kernel(*(np.ascontiguousarray(arrays[a.slot]) for a in fused.args), *fused.consts,
                      *(np.empty(fused.shape, fused.dtype) for _ in fused.outs))
