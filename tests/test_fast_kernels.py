@@ -757,17 +757,16 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
     """The fused kernels (ops/_fused.py, where numba is installed) against the NumPy passes: layer
     norm's forward (with xhat kept or not) and backward (xhat recomputed or kept), with and without
     weight and bias, over one and two dims; softmax (into its input too), log_softmax and its backward,
-    softmax's backward (into its incoming gradient too); batch
-    norm's forward and backward, in training (running statistics updated) and in evaluation; group
-    norm's forward and backward; rows with
-    NaN and inf, non-contiguous inputs: the same NaNs, values within a few units of rounding. masked_fill,
-    copies of transposed matrices, ReLU's backward, max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form
-    and an LSTM layer's steps forward and backward, embedding's weight gradient and index_add along dim 0
-    (the same operations in the same order) give the same bits (and, for indices out of range, NumPy's
-    outcome); a float32
-    convolution's input gradient (the windows gathered into the image, against col2im or the convolution
-    with the flipped weight) and depthwise convolutions (forward, input and weight gradients, against the
-    batched products) agree to rounding."""
+    softmax's backward (into its incoming gradient too); batch norm's forward and backward, in training
+    (running statistics updated) and in evaluation; group norm's forward and backward; rows with NaN and
+    inf, a row of -inf, one whose exp overflows without its max, non-contiguous inputs: the same NaNs,
+    values within a few units of rounding. masked_fill, copies of transposed matrices, ReLU's backward,
+    max pooling over 2x2 windows and its backward (over disjoint windows), and GELU's tanh form and an
+    LSTM layer's steps forward and backward, embedding's weight gradient and index_add along dim 0 (the
+    same operations in the same order) give the same bits (and, for indices out of range, NumPy's
+    outcome); a float32 convolution's input gradient (the windows gathered into the image, against col2im
+    or the convolution with the flipped weight) and depthwise convolutions (forward, input and weight
+    gradients, against the batched products) agree to rounding."""
     pytest.importorskip("numba")
     from ndgrad.ops import _fused, creation, embedding, indexing, normalization, pooling, recurrent
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)   # (these arrays are small)

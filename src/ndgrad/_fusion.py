@@ -188,6 +188,7 @@ def _kernel(source):
         if fn is None:
             import numba
             scope = {}
-            exec(compile(source, "<ndgrad fused elementwise loop>", "exec"), scope)   # noqa: S102 (names and numbers only)
+            # (the source holds generated names, slot numbers and the fixed templates above only)
+            exec(compile(source, "<ndgrad fused elementwise loop>", "exec"), scope)   # noqa: S102
             fn = _kernels[source] = numba.njit(nogil=True, error_model="numpy")(scope["fused"])
         return fn

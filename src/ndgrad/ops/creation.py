@@ -24,8 +24,8 @@ from . import _fused, _unsigned
 from .shape import _alias, _plain_size, _strided, _view_forward
 from .._meta_array import NO_DATA, MetaArray
 from .._sparse_array import BACKEND, strided
-from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, contiguous_format, format_order, legacy_array,
-                       preserve_format, resolved_data)
+from .._tensor import (Size, Tensor, _c_type, _owner, _tensor_options, contiguous_format, format_order, format_strides,
+                       legacy_array, preserve_format, resolved_data)
 from ..autograd.grad_mode import state
 from ..backends import by_name as backend_by_name, current, is_array, namespace
 
@@ -752,7 +752,8 @@ def _in_format(a, memory_format):
     memory), row-major otherwise."""
     if memory_format is None or memory_format is preserve_format or not is_array(a):
         if type(a) is np.ndarray and a.ndim > 1 and not (a.flags.c_contiguous and 1 not in a.shape) \
-                and _dense(a) and a.strides != _row_major(a):   # those strides, over fresh memory
+                and _dense(a) and a.strides != format_strides(a.shape, a.itemsize, None):
+            # those strides over fresh memory
             out = np.ndarray(a.shape, a.dtype, buffer=np.empty(a.size, a.dtype), strides=a.strides)
             np.copyto(out, a)
             return out
@@ -767,23 +768,15 @@ def _in_format(a, memory_format):
     return out
 
 
-def _row_major(a):
-    strides, step = [], a.itemsize
-    for n in reversed(a.shape):
-        strides.append(step)
-        step *= n
-    return tuple(reversed(strides))
-
-
 def _dense(a):
     """Whether array `a` covers a block of memory without gaps or overlaps (its strides, largest first, are
-    those of a row-major array of its sizes in that order)."""
+    those of a row-major array of its sizes in that order; a zero or negative stride is not)."""
     step = a.itemsize
-    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
+    for stride, size in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
         if stride != step:
             return False
         step *= size
-    return all(st >= 0 for st in a.strides)
+    return True
 
 
 @register(aten=("empty_strided", "default"))
