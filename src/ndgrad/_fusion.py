@@ -60,7 +60,7 @@ def fuse(steps, arrays, keep, callee, ref, reads):
     keyword arguments) as the tape would call it; `ref`: the tape's argument class for a slot (compiler._Ref),
     reads(step): the slots a step reads."""
     global _FORMS
-    if not available():
+    if not (enabled and _fused.enabled):
         return steps
     if _FORMS is None:
         _FORMS = _forms()
@@ -110,7 +110,7 @@ def _fusable(step, arrays, callee, ref):
 def _close(run, end, out, keep, last_read, ref, arrays):
     """Append the run (the steps before step `end`) to `out`: one _FusedStep where it is long enough, else
     its steps. The loop writes out the values kept after the tape or read by a later step."""
-    if len(run) < MIN_RUN:
+    if len(run) < MIN_RUN or not available():   # (numba is imported for the first run long enough)
         out.extend(step for step, _ in run)
         return
     needed = [step.outs[0] for step, _ in run if step.outs[0] in keep or last_read.get(step.outs[0], -1) >= end]
