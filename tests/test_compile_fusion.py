@@ -99,3 +99,23 @@ def test_inputs_of_other_layouts_and_shapes_give_eagers_numbers():
     assert compiled(x, y).item() == f(x, y).item()
     x = ndgrad.tensor(np.arange(4.0) / 7).expand(3, 4)   # zero strides
     assert compiled(x, y).item() == f(x, y).item()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_bias_along_the_last_dim_joins_the_loop(dtype):
+    def f(x, w, b):
+        return (ndgrad.relu(x @ w + b) * 2.0 - b).sum()
+    compiled = ndgrad.compile(f)
+    rs = np.random.RandomState(0)
+    x = ndgrad.tensor(rs.randn(6, 5, 3).astype(dtype))
+    w = ndgrad.tensor(rs.randn(3, 8).astype(dtype), requires_grad=True)
+    b = ndgrad.tensor(inputs(dtype, n=8), requires_grad=True)   # (NaN, inf, -inf, +-0.0 in the bias)
+    results = []
+    for fn in (f, compiled, compiled):
+        w.grad = b.grad = None
+        out = fn(x, w, b)
+        out.backward()
+        results.append([out.detach().numpy(), w.grad.numpy(), b.grad.numpy()])
+    assert all(same(a, e) for r in results[1:] for a, e in zip(r, results[0]))
+    (vector_run,) = [r for r in fused_runs(compiled) if (8,) in r.in_shapes]
+    assert len(vector_run.steps) == 4   # add (the bias), relu, mul, sub (the bias again)

@@ -2,7 +2,7 @@
 
 A run of consecutive tape steps that are each an arithmetic elementwise op (add, sub, mul, div, neg,
 ReLU and the backward formulas of ReLU, tanh and sigmoid) on arrays of one shape and one float dtype
-becomes one compiled loop: each element is read once, the intermediates stay in registers, and one
+(and vectors along its last dim: a bias) becomes one compiled loop: each element is read once, the intermediates stay in registers, and one
 call replaces the run's NumPy calls (a long chain's backward: two calls per link become one call per
 eight links). The bits are eager mode's: per element the loop makes the same IEEE operations in the
 same order on the same dtype (constants in that dtype, as NumPy's weak scalars are; no fast-math, no
@@ -96,8 +96,9 @@ def _fusable(step, arrays, callee, ref):
     operands = []
     for a in args:
         if type(a) is ref:
-            v = arrays[a.slot]
-            if type(v) is not np.ndarray or v.shape != shape or v.dtype != dtype:
+            v = arrays[a.slot]   # (of the result's shape, or a vector along its last dim: a bias)
+            if type(v) is not np.ndarray or v.dtype != dtype or v.shape != shape and (
+                    len(shape) < 2 or v.shape != shape[-1:]):
                 return None
             operands.append(a)
         elif type(a) in (int, float) or isinstance(a, np.generic) and a.dtype == dtype:
@@ -114,7 +115,7 @@ def _close(run, end, out, keep, last_read, ref, arrays):
         out.extend(step for step, _ in run)
         return
     needed = [step.outs[0] for step, _ in run if step.outs[0] in keep or last_read.get(step.outs[0], -1) >= end]
-    fused = _FusedStep(run, needed, ref)
+    fused = _FusedStep(run, needed, ref, arrays)
     try:   # compiled now, on the traced arrays (the types of every replay): a loop numba refuses is not used
         fused.kernel(*(np.ascontiguousarray(arrays[a.slot]) for a in fused.args), *fused.consts,
                      *(np.empty(fused.shape, fused.dtype) for _ in fused.outs))
@@ -128,7 +129,7 @@ class _FusedStep:
     """Several elementwise steps as one compiled loop (see the module docstring); `steps`: the original
     steps, run instead where the inputs are not as traced."""
 
-    def __init__(self, run, out_slots, ref):
+    def __init__(self, run, out_slots, ref, arrays):
         self.steps = [step for step, _ in run]
         self.shape, self.dtype = run[0][1][2]
         self.outs = tuple(out_slots)
@@ -146,20 +147,29 @@ class _FusedStep:
                 else:
                     terms.append(f"c{len(consts)}")
                     consts.append(o)
-            lines.append(f"        t{k} = {expression.format(*terms)}")
+            lines.append(f"t{k} = {expression.format(*terms)}")
             name[step.outs[0]] = f"t{k}"
         self.args = tuple(ref(s, None) for s in ins)   # (what the tape's reads() sees)
+        self.in_shapes = tuple(arrays[s].shape for s in ins)
         self.consts = tuple(consts) + (self.dtype.type(1), self.dtype.type(0))
         params = [f"a{j}" for j in range(len(ins))] + [f"c{j}" for j in range(len(consts))] + ["one", "zero"] + \
             [f"o{j}" for j in range(len(self.outs))]
+        vector = [shape != self.shape for shape in self.in_shapes]
         src = [f"def fused({', '.join(params)}):",
                "    n = o0.size",
-               *(f"    f{j} = a{j}.reshape(n)" for j in range(len(ins))),
-               *(f"    p{j} = o{j}.reshape(n)" for j in range(len(self.outs))),
-               "    for i in range(n):",
-               *(f"        x{j} = f{j}[i]" for j in range(len(ins))),
-               *lines,
-               *(f"        p{j}[i] = {name[s]}" for j, s in enumerate(self.outs))]
+               *(f"    f{j} = a{j}.reshape({'a%d.size' % j if v else 'n'})" for j, v in enumerate(vector)),
+               *(f"    p{j} = o{j}.reshape(n)" for j in range(len(self.outs)))]
+        if any(vector):   # rows of the last dim: a vector operand read at the column
+            src += ["    cols = o0.shape[-1]",
+                    "    for r in range(n // cols if cols else 0):",
+                    "        for c in range(cols):",
+                    "            i = r * cols + c"]
+            indent = " " * 12
+        else:
+            src += ["    for i in range(n):"]
+            indent = " " * 8
+        src += [indent + line for line in (*(f"x{j} = f{j}[{'c' if v else 'i'}]" for j, v in enumerate(vector)),
+                                           *lines, *(f"p{j}[i] = {name[s]}" for j, s in enumerate(self.outs)))]
         self.source = "\n".join(src)
         self.kernel = _kernel(self.source)
 
@@ -170,7 +180,7 @@ class _FusedStep:
         shape, dtype = self.shape, self.dtype
         ins = [vals[a.slot] for a in self.args]
         for j, a in enumerate(ins):
-            if type(a) is not np.ndarray or a.shape != shape or a.dtype != dtype:
+            if type(a) is not np.ndarray or a.shape != self.in_shapes[j] or a.dtype != dtype:
                 for step in self.steps:
                     step.run(vals, tensors)
                 return
