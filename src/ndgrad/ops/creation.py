@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from ._registry import broadcast_shape, call_inplace, method, op, register
+from ._registry import broadcast_shape, call, call_inplace, method, op, register
 from ._aten import function_overload as _aten_overload
 from ._schema import Parser
 from . import _fused, _unsigned
@@ -845,7 +845,9 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
     formatted = memory_format is None or memory_format is preserve_format or input.is_contiguous(memory_format)
     if (dtype is None or dtype == input.dtype) and not copy and formatted:
         return input
-    return _to_copy(input, dtype=dtype or input.dtype, memory_format=None if formatted else memory_format)
+    # (positionally: dtype, layout, device, pin_memory, non_blocking, memory_format; no keyword binding)
+    return call(_to_copy.spec, (input, dtype or input.dtype, None, None, None, False,
+                                None if formatted else memory_format))
 
 
 @op("copy_", public=False)
