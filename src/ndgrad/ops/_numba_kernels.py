@@ -80,7 +80,8 @@ def ln_backward(g, x, mean, rstd, w, kept, d, gi, gw, gb, block, lo, hi):
 
 @jit
 def row_max(r):
-    # eight running maxima (LLVM vectorises independent selections, not one chain of them); a NaN never
+    # eight running maxima: independent chains the CPU runs side by side (one chain waits on each compare;
+    # LLVM keeps them scalar: maxss, not a vectorised max); a NaN never
     # becomes the max, but its own term makes the row's softmax NaN, as NumPy's NaN max does
     m0 = r[0]
     m1 = m2 = m3 = m4 = m5 = m6 = m7 = m0
