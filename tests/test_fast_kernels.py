@@ -805,7 +805,9 @@ def test_numba_kernels_agree_with_the_numpy_passes(monkeypatch, dtype):
             mask = rs.rand(*shape[1:]) > 0.5   # masked_fill under a mask over the last dims (a selection)
             exact += [indexing._masked_fill_forward(np.ascontiguousarray(x), mask, np.asarray(-np.inf, dtype)),
                       indexing._masked_fill_forward(np.ascontiguousarray(x), mask[-1], np.asarray(2.5, dtype)),
-                      indexing._masked_fill_forward(x, mask[None], np.asarray(0, dtype))]
+                      indexing._masked_fill_forward(x, mask[None], np.asarray(0, dtype)),
+                      indexing._masked_fill_forward(np.ascontiguousarray(x), np.repeat(mask, 2, axis=-1)[None, ..., ::2],
+                                                    np.asarray(1, dtype))]   # (a (1, ...) slice: nanoGPT's)
             exact += [activation._threshold_backward.__wrapped__(g, x, 0.5),
                       activation._threshold_backward.__wrapped__(g, np.ascontiguousarray(x), 0)]
         x, g, kept = (rs.randn(70_001) * 4).astype(dtype), rs.randn(70_001).astype(dtype), np.empty(70_001, dtype)

@@ -198,6 +198,10 @@ def masked_fill(x, mask, value):
     if type(mask) is not np.ndarray or mask.dtype != np.bool_ or type(x) is not np.ndarray \
             or not x.flags.c_contiguous or (k := kernels(x)) is None:
         return None
+    if mask.ndim > x.ndim:
+        return None
+    while mask.ndim and mask.shape[0] == 1:   # (nanoGPT's (1, 1, T, T) causal mask: its last dims)
+        mask = mask[0]
     lead = x.ndim - mask.ndim
     if lead < 0 or mask.shape != x.shape[lead:] or not mask.size:
         return None
