@@ -196,14 +196,11 @@ def masked_fill(x, mask, value):
     whose shape is the end of x's (an attention mask over a batch of heads), in one pass; None where the
     kernels do not take these arrays."""
     if type(mask) is not np.ndarray or mask.dtype != np.bool_ or type(x) is not np.ndarray \
-            or not x.flags.c_contiguous or (k := kernels(x)) is None:
-        return None
-    if mask.ndim > x.ndim:
+            or not x.flags.c_contiguous or mask.ndim > x.ndim or (k := kernels(x)) is None:
         return None
     while mask.ndim and mask.shape[0] == 1:   # (nanoGPT's (1, 1, T, T) causal mask: its last dims)
         mask = mask[0]
-    lead = x.ndim - mask.ndim
-    if lead < 0 or mask.shape != x.shape[lead:] or not mask.size:
+    if mask.shape != x.shape[x.ndim - mask.ndim:] or not mask.size:
         return None
     rows, flat = x.reshape(-1, mask.size), np.ascontiguousarray(mask).reshape(-1)
     out = np.empty(x.shape, x.dtype)
