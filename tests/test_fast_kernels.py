@@ -563,7 +563,7 @@ def test_compiled_wide_grid_convolutions_match_torch(xshape, wshape, kwargs, com
         for name in _WIDE | _STRIDED:
             monkeypatch.setattr(kern, name, lambda *a, f=getattr(kern, name), name=name: ran.append(name) or f(*a))
     compiled_values = both(s, rtol=2e-4, atol=2e-4)
-    if kern is not None and (not compiled & _STRIDED or convolution._native.sgemm() is not None):
+    if kern is not None and (not compiled & _STRIDED or convolution._native.gemm(np.float32) is not None):
         assert set(ran) == compiled
     monkeypatch.setattr(_fused, "enabled", False)
     for a, e in zip(compiled_values, [t.detach().numpy() for t in s(ndgrad)]):   # (sums of terms up to 100)
@@ -575,7 +575,7 @@ def test_per_tap_convolutions_fall_back_where_numpy_blas_has_no_cblas_sgemm(monk
     take the other paths: torch's values and gradients, strided and not, and no per-tap kernel runs."""
     from ndgrad.ops import _fused
     monkeypatch.setattr(_fused, "MIN_SIZE", 1)
-    monkeypatch.setattr(convolution._native, "sgemm", lambda: None)
+    monkeypatch.setattr(convolution._native, "gemm", lambda dtype: None)
     ran = []
     if (kern := _fused.kernels(np.zeros(1, np.float32))) is not None:
         for name in ("taps_conv", "taps_weight_grad", "taps_input_grad"):

@@ -60,6 +60,12 @@ def _openblas():
     return next(iter(_openblas_libs()), None)
 
 
+def openblas_path():
+    """The file of the OpenBLAS library NumPy loaded, or None."""
+    lib = _openblas()
+    return None if lib is None else lib._name
+
+
 def tune_malloc():
     if any(k.startswith("MALLOC_") for k in os.environ):
         return False
@@ -113,26 +119,29 @@ def rescan_blas():
             _setters = None
 
 
-_sgemm = None   # NumPy's OpenBLAS's CBLAS sgemm (64-bit integers), found at the first sgemm()
+_gemms = {}   # NumPy's OpenBLAS's CBLAS sgemm / dgemm (64-bit integers) by dtype char, found at first use
 
 
-def sgemm():
-    """The ctypes function cblas_sgemm of NumPy's OpenBLAS (its 64-bit-integer build, as NumPy's wheels
-    ship it), for compiled kernels that call it with a leading dimension or beta=1 (which np.dot cannot
-    take); None where NumPy's BLAS has no such symbol."""
-    global _sgemm
-    if _sgemm is None:
-        _sgemm = False
-        lib = _openblas()
-        for name in ("scipy_cblas_sgemm64_", "cblas_sgemm64_"):
+def gemm(dtype):
+    """The ctypes function cblas_sgemm (float32) or cblas_dgemm (float64) of NumPy's OpenBLAS (its
+    64-bit-integer build, as NumPy's wheels ship it), for compiled kernels that call it with a leading
+    dimension, beta=1 or on their own threads (which np.dot cannot do); None where NumPy's BLAS has no such
+    symbol."""
+    import numpy as np   # (not at import: tune_openblas sets OpenBLAS's variable before NumPy loads it)
+    char = np.dtype(dtype).char
+    if char not in _gemms:
+        _gemms[char] = None
+        lib, letter = _openblas(), "s" if char == "f" else "d"
+        scalar = ctypes.c_float if char == "f" else ctypes.c_double
+        for name in (f"scipy_cblas_{letter}gemm64_", f"cblas_{letter}gemm64_"):
             fn = getattr(lib, name, None)
             if fn is not None:
-                i64, f32, ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+                i64, ptr = ctypes.c_int64, ctypes.c_void_p
                 fn.restype = None   # (order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-                fn.argtypes = [ctypes.c_int] * 3 + [i64] * 3 + [f32, ptr, i64, ptr, i64, f32, ptr, i64]
-                _sgemm = fn
+                fn.argtypes = [ctypes.c_int] * 3 + [i64] * 3 + [scalar, ptr, i64, ptr, i64, scalar, ptr, i64]
+                _gemms[char] = fn
                 break
-    return _sgemm or None
+    return _gemms[char]
 
 
 def blas_threads_settable():

@@ -23,6 +23,7 @@ import threading
 
 import numpy as np
 
+from .. import _pool
 from .._sparse_array import SparseArray
 from .._tensor import Tensor
 from . import anomaly_mode, forward_ad
@@ -303,7 +304,8 @@ def _add_arrays(old, g):
     """Two gradients of one output summed, at least one an array: as the Tensor path's `old + g`
     (the add kernel, np.add) when both are arrays of one dtype, else through Tensors."""
     if type(old) is _ndarray and type(g) is _ndarray and old.dtype == g.dtype and old.dtype.kind in "fc":
-        out = old + g
+        out = _pool.binary(_pool.ADD, old, g) if old.size >= _pool.MIN_ELEMENTS else None
+        out = old + g if out is None else out
         return out if type(out) is _ndarray else np.asarray(out)   # (a 0-d sum is a NumPy scalar)
     pair = [old, g]
     _as_tensors(pair)

@@ -25,6 +25,7 @@ from .. import _dtype
 from .._dtype import from_numpy_dtype
 from ..autograd.node import TensorMeta
 from ..ops import _registry, shape as _shape_ops
+from ..ops.linalg import _product
 from ..ops.activation import silu_backward_arrays as _silu_backward_arrays
 from . import formulas
 
@@ -419,7 +420,7 @@ def _m_mm(a, b):
     # match is a Fallback: the Tensor path raises torch's)
     if _float_array(a).ndim != 2 or _float_array(b).ndim != 2 or a.dtype != b.dtype:
         raise Fallback
-    return _arr(np.matmul(a, b))
+    return _arr(_product(a, b))
 
 
 _f_mm = _m_mm

@@ -19,7 +19,7 @@ import types
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .. import _native, _parallel
+from .. import _native, _parallel, _pool
 from .._native import blas_threads_settable, one_blas_thread
 from . import _fused
 from ._registry import op, register
@@ -264,7 +264,7 @@ def _conv(x, w, stride, padding, dilation, groups, bias=None):
     if _strided_pointwise(kernel, stride, padding):   # (a ResNet's downsampling shortcut)
         return _conv(np.ascontiguousarray(x[_every(stride)]), w, (1,) * len(kernel), padding, dilation, groups, bias)
     if _per_pixel(kernel, stride, padding, groups, out) and out == x.shape[2:]:
-        y = _parallel.matmul(np.broadcast_to(w.reshape(o, -1), (n, o, w.shape[1])), x.reshape(n, x.shape[1], -1))
+        y = _pool.stack_matmul(np.broadcast_to(w.reshape(o, -1), (n, o, w.shape[1])), x.reshape(n, x.shape[1], -1))
         if bias is not None:
             y += bias[:, None]
         return y.reshape((n, o) + out)
@@ -421,7 +421,7 @@ def _taps(x, w, groups, stride, padded, positions, channels, kernel, least=None)
             or len(padded) != 2 or -(-padded[1] // stride[1]) > 2 * positions[1] or not _prod(positions)):
         return None
     kern = _wide_kernels(x, w, groups)
-    gemm = _native.sgemm() if kern is not None else None
+    gemm = _native.gemm(np.float32) if kern is not None else None
     return None if gemm is None else (kern, gemm)
 
 
@@ -529,7 +529,7 @@ def _conv_t(x, w, stride, padding, dilation, groups, size):
         result[_every(stride)] = _conv_t(x, w, (1,) * len(kernel), padding, dilation, groups, x.shape[2:])
         return result
     if _per_pixel(kernel, stride, padding, groups, tuple(size)) and tuple(size) == x.shape[2:]:
-        return _parallel.matmul(np.broadcast_to(w.reshape(c, o).T, (n, o, c)), x.reshape(n, c, -1)).reshape(
+        return _pool.stack_matmul(np.broadcast_to(w.reshape(c, o).T, (n, o, c)), x.reshape(n, c, -1)).reshape(
             (n, o) + tuple(size))
     if c == groups == o and (kern := _depthwise_kernels(kernel, x, w)) is not None:
         img = np.zeros((n, c) + padded, x.dtype)
@@ -637,7 +637,7 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         b = np.ascontiguousarray(b[_every(stride)][(Ellipsis,) + tuple(slice(0, sz) for sz in a.shape[2:])])
         return _weight_grad(a, b, kernel, (1,) * len(stride), padding, dilation, groups)
     if _per_pixel(tuple(kernel), stride, padding, groups, a.shape[2:]) and a.shape[2:] == b.shape[2:]:
-        products = _parallel.matmul(a.reshape(n, x_size, -1), b.reshape(n, y_size, -1).transpose(0, 2, 1))
+        products = _pool.stack_matmul(a.reshape(n, x_size, -1), b.reshape(n, y_size, -1).transpose(0, 2, 1))
         return products.sum(0).reshape(shape)   # (the samples' products added in order)
     if x_size == y_size == 1 and (kern := _depthwise_kernels(tuple(kernel), a, b)) is not None:
         bp, gw = _pad_scratch(b, padding, padding), np.empty((groups,) + tuple(kernel), a.dtype)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..backends import ARRAY_TYPES, is_array
 
-from .. import _dtype, _parallel
+from .. import _dtype, _pool
 from .._sparse_array import COMPRESSED, COO, NAMES, sparse_coo, strided
 from ._registry import OPS, composite, op, register
 from .shape import _unsafe_view, expanded_shape
@@ -156,12 +156,18 @@ def mm(input, mat2):
     _check_dims("mm", self=(input, 2), mat2=(mat2, 2))
     _check_same_dtype("mm", input, mat2)
     _check_mm("mm", input, mat2)
-    return np.matmul(input, mat2)
+    return _product(input, mat2)
+
+
+def _product(a, b):
+    """np.matmul(a, b) of 2-D arrays, in blocks over the native pool's threads where it takes them."""
+    out = _pool.matmul(a, b)
+    return np.matmul(a, b) if out is None else out
 
 
 # ndgrad.compile's tapes call these instead (see compiler._callee): a replay's guard has already made
 # the checks on dims, dtypes and shapes
-mm.__wrapped__.replay = np.matmul
+mm.__wrapped__.replay = _product
 
 
 @op("mv", method=True)
@@ -200,7 +206,7 @@ def bmm(input, mat2):
     _check_dims("bmm", batch1=(input, 3), batch2=(mat2, 3))
     _check_same_dtype("bmm", input, mat2)
     _check_bmm("bmm", input, mat2)
-    return _parallel.matmul(input, mat2)
+    return _pool.stack_matmul(input, mat2)
 
 
 # ---- fused add forms: beta * input + alpha * product --------------------------------------

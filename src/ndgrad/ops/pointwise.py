@@ -23,7 +23,7 @@ import numpy as np
 
 from ..backends import is_array, namespace
 
-from .. import _dtype
+from .. import _dtype, _pool
 from . import _registry
 from ._registry import call_inplace, op, register
 from ._torch_function import _NOT_OVERRIDING
@@ -145,9 +145,22 @@ def _scaled(other, alpha, like):
     return np.multiply(other, alpha)
 
 
+def _pooled(kind, fn, a, b):
+    """fn(a, b), a NumPy ufunc of kind `kind` (_pool.ADD ...), by the native pool where it takes the
+    operands (large float arrays: the same bits, on all threads)."""
+    if type(a) is _ndarray and a.size >= _POOL_MIN or type(b) is _ndarray and b.size >= _POOL_MIN:
+        out = _pool.binary(kind, a, b)
+        if out is not None:
+            return out
+    return fn(a, b)
+
+
+_ndarray, _POOL_MIN = np.ndarray, _pool.MIN_ELEMENTS
+
+
 @pointwise("add.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
 def add(input, other, *, alpha=1):
-    return np.add(input, _scaled(other, alpha, input))
+    return _pooled(_pool.ADD, np.add, input, _scaled(other, alpha, input))
 
 
 @pointwise("sub.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
@@ -161,7 +174,7 @@ def sub(input, other, *, alpha=1):
     if bool_input or bool_other:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
                            "to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return np.subtract(input, _scaled(other, alpha, input))
+    return _pooled(_pool.SUB, np.subtract, input, _scaled(other, alpha, input))
 
 
 def _reversed_sub(input, other, alpha=1):
@@ -201,14 +214,19 @@ def rsub(*args, **kwargs):
     return _rsub_ops[which](*values)
 
 
-mul = pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))(
-    _named("mul", np.multiply, nargs=2))
+@pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
+def mul(input, other):
+    return _pooled(_pool.MUL, np.multiply, input, other)
+
+
+mul.__wrapped__.replay = np.multiply   # (what ndgrad.compile's tapes call: the same bits, as a ufunc step)
+
 
 
 # div: true division (DivBackward0, Python scalars included, as in torch) or rounded (DivBackward2)
 @pointwise("div.Tensor", public=False, promote="float", operands=(0, 1))
 def _true_divide(input, other):
-    return np.true_divide(input, other)
+    return _pooled(_pool.DIV, np.true_divide, input, other)
 
 
 @pointwise("div.Tensor_mode", public=False, promote="same", operands=(0, 1))

@@ -1,0 +1,242 @@
+"""Native helper threads for the large elementwise passes and matrix products, as torch's intra-op pool.
+
+On a small VM a sleeping thread takes 15-40 µs to wake (the idle vCPU halts; the wake-up interrupt exits
+to the hypervisor), and a Python worker needs the GIL, a second such wake: _parallel's threads gain
+nothing on a 1 MB add (37 µs alone). These helpers are pthreads running numba-compiled code that never
+touches Python: they spin (pause, sched_yield) for ~0.7 ms after their last job, so that the passes of a
+training step find them awake, then sleep on a condition variable. A job is published through shared
+memory and cut into chunks that every thread, the caller included, claims in turn: a helper that is
+late costs its share, never a wait (see _pool_kernels for the protocol).
+
+Jobs: add, sub, mul, div of float32/float64 arrays (NumPy's IEEE operations, element by element: its
+bits) and matrix products through NumPy's OpenBLAS on one thread per piece: whole products of a stack
+(each as OpenBLAS computes it alone), or one row (or column) block per thread of a matrix product.
+OpenBLAS's blocking depends on the block's size, so such a product's bits depend on the thread count,
+as OpenBLAS's (and torch's MKL's) own threads make them; within a process they are fixed: a product the
+pool cannot share now (another Python thread's job running) is cut in the same blocks, computed in
+turn. The callers keep their NumPy path where the pool is absent (no numba, NDGRAD_POOL=0, one thread)
+or, for the elementwise passes, busy.
+"""
+import atexit
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+from . import _native, _parallel
+
+enabled = os.environ.get("NDGRAD_POOL", "1") != "0"
+MIN_ELEMENTS = 1 << 16      # an elementwise pass below this stays on NumPy (a job's round trip is ~1-2 µs)
+CHUNK = 1 << 15             # elements per chunk of an elementwise pass
+MIN_PRODUCT = 1 << 21       # multiply-adds of a product below which it stays on NumPy
+
+_k = None                   # _pool_kernels once the helpers run; False where they cannot
+_ctrl = None
+_helpers = []               # (pthread id, its start argument)
+_busy = threading.Lock()
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _start():
+    global _k, _ctrl
+    if not enabled or _parallel.threads < 2:
+        return False
+    try:
+        from . import _pool_kernels as k
+    except (ImportError, AttributeError, OSError):   # no numba, or no CBLAS in NumPy's OpenBLAS
+        _k = False
+        return False
+    if not _native.blas_threads_settable():
+        _k = False
+        return False
+    ctrl = np.zeros(k.PRIVATE + 32 * 64 + 16, np.int64)
+    create = ctypes.CDLL(None).pthread_create
+    create.restype, create.argtypes = ctypes.c_int, [ctypes.c_void_p] * 4
+    for me in range(min(_parallel.threads, 64) - 1):
+        arg, tid = np.array([ctrl.ctypes.data, me], np.int64), ctypes.c_ulong()
+        if create(ctypes.addressof(tid), None, k.helper.address, arg.ctypes.data) != 0:
+            break
+        _helpers.append((tid, arg))
+    if not _helpers:
+        _k = False
+        return False
+    _ctrl, _k = ctrl, k
+    return True
+
+
+def ready():
+    """Whether jobs go to the helpers (started at the first call)."""
+    return _parallel.threads > 1 and (_k or _k is None and _start())
+
+
+@atexit.register
+def _stop():   # before the interpreter frees the compiled code the helpers run
+    global _k
+    if _k and _helpers:
+        _k.halt(_ctrl)
+        join = ctypes.CDLL(None).pthread_join
+        join.argtypes = [ctypes.c_ulong, ctypes.c_void_p]
+        for tid, _ in _helpers:
+            join(tid.value, None)
+        _helpers.clear()
+        _k = False
+
+
+def _after_fork():   # a forked child has none of the helpers: it starts its own
+    global _k, _ctrl, _busy
+    _helpers.clear()
+    _busy = threading.Lock()
+    if _k:
+        _k, _ctrl = None, None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
+# ---- elementwise ---------------------------------------------------------------------------------
+ADD, SUB, MUL, DIV = 0, 1, 2, 3
+_FULL, _SCALAR, _ROW = 0, 1, 2
+
+
+def _mode(a, shape, size):
+    """How operand a meets an output of `shape`: FULL (that shape, C-contiguous), SCALAR (one element) or
+    ROW (the last dim's length, broadcast along the others); None otherwise."""
+    if a.size == 1:
+        return _SCALAR
+    if not a.flags.c_contiguous:
+        return None
+    if a.shape == shape:
+        return _FULL
+    return _ROW if a.size == shape[-1] and a.shape[-1] == shape[-1] else None
+
+
+def binary(kind, a, b):
+    """a (op) b, as NumPy's ufunc gives it, where the helpers take these operands (NumPy float32 or
+    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None."""
+    ta, tb = type(a), type(b)
+    if ta is np.ndarray:
+        x = a
+        if tb is np.ndarray:
+            if b.dtype != x.dtype:
+                return None
+        elif tb is float or tb is int:
+            b = np.asarray(b, x.dtype)
+        else:
+            return None
+    elif tb is np.ndarray and (ta is float or ta is int):
+        x, a = b, np.asarray(a, b.dtype)
+    else:
+        return None
+    if x.dtype not in _FLOATS:
+        return None
+    shape = a.shape if a.size >= b.size else b.shape
+    size = max(a.size, b.size)
+    if size < MIN_ELEMENTS or not ready() or len(shape) < max(a.ndim, b.ndim):
+        return None
+    ma, mb = _mode(a, shape, size), _mode(b, shape, size)
+    if ma is None or mb is None or ma != _FULL and mb != _FULL:
+        return None
+    if not _busy.acquire(blocking=False):
+        return None
+    try:
+        out = np.empty(shape, x.dtype)
+        cols = shape[-1]
+        step = CHUNK if ma != _ROW and mb != _ROW else max(1, CHUNK // cols) * cols
+        _k.binary(_ctrl, kind, a.reshape(-1), b.reshape(-1), out.reshape(-1), ma, mb, cols, step)
+    finally:
+        _busy.release()
+    return out
+
+
+# ---- products ----------------------------------------------------------------------------------------
+def _operand(m):
+    """(transposed, leading dimension) of a 2-D operand BLAS takes as it lies; None for other layouts."""
+    s0, s1 = m.strides
+    size = m.itemsize
+    if s1 == size and s0 >= max(1, m.shape[1]) * size and s0 % size == 0:
+        return 0, s0 // size
+    if s0 == size and s1 >= max(1, m.shape[0]) * size and s1 % size == 0:
+        return 1, s1 // size
+    return None
+
+
+def matmul(a, b):
+    """a @ b for 2-D float32/float64 NumPy arrays of one dtype, in row (or column) blocks, one per thread,
+    where the helpers take them; else None."""
+    if type(a) is not np.ndarray or type(b) is not np.ndarray or a.ndim != 2 or b.ndim != 2 \
+            or a.dtype != b.dtype or a.dtype not in _FLOATS:
+        return None
+    m, k = a.shape
+    n = b.shape[1]
+    if b.shape[0] != k or m * n * k < MIN_PRODUCT or not ready():
+        return None
+    la, lb = _operand(a), _operand(b)
+    if la is None or lb is None:
+        return None
+    by_cols, piece, count = blocks(m, n)
+    c = np.empty((m, n), a.dtype)
+    shared = _busy.acquire(blocking=False)
+    try:
+        with _native.one_blas_thread():   # (busy: the same blocks on this thread alone, through a job no helper sees)
+            _k.gemm(_ctrl if shared else _solo(), a, b, c, la[0], lb[0], k, la[1], lb[1], int(by_cols), piece,
+                    count)
+    finally:
+        if shared:
+            _busy.release()
+    return c
+
+
+def blocks(m, n):
+    """(by columns, block size, blocks) of an (m, n) product: one block per thread, of rows unless the
+    product is wider than tall."""
+    parts = min(_parallel.threads, len(_helpers) + 1)
+    by_cols = n > m
+    piece = -(-(n if by_cols else m) // parts)
+    return by_cols, piece, -(-(n if by_cols else m) // piece)
+
+
+def _solo():
+    return np.zeros(_k.JOB + _k.SLOTS, np.int64)
+
+
+def _stack_operand(m):
+    """(transposed, leading dimension, batch stride) of a 3-D stack BLAS takes product by product."""
+    lay = _operand(m[0]) if m.shape[0] else None
+    if lay is None or m.strides[0] % m.itemsize or m.strides[0] < 0:
+        return None
+    return lay[0], lay[1], m.strides[0] // m.itemsize
+
+
+def bmm(a, b):
+    """a @ b for stacks (B, m, k) and (B, k, n) of one float dtype, the products of the stack shared
+    among the threads; else None."""
+    if type(a) is not np.ndarray or type(b) is not np.ndarray or a.ndim != 3 or b.ndim != 3 \
+            or a.dtype != b.dtype or a.dtype not in _FLOATS:
+        return None
+    batch, m, k = a.shape
+    n = b.shape[2]
+    if b.shape[:2] != (batch, k) or batch * m * n * k < MIN_PRODUCT or not ready():
+        return None
+    la, lb = _stack_operand(a), _stack_operand(b)
+    if la is None or lb is None:
+        return None
+    per = max(1, batch // (4 * min(_parallel.threads, len(_helpers) + 1)))
+    c = np.empty((batch, m, n), a.dtype)
+    shared = _busy.acquire(blocking=False)
+    try:
+        with _native.one_blas_thread():
+            _k.bmm(_ctrl if shared else _solo(), a, b, c, la[0], lb[0], k, la[1], la[2], lb[1], lb[2], per,
+                   -(-batch // per))
+    finally:
+        if shared:
+            _busy.release()
+    return c
+
+
+def stack_matmul(a, b):
+    """np.matmul(a, b) for stacks a (B, m, k) and b (B, k, n): by the pool's helpers where they take it, else
+    by _parallel's threads."""
+    out = bmm(a, b)
+    return _parallel.matmul(a, b) if out is None else out

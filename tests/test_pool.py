@@ -1,0 +1,198 @@
+"""The native pool (ndgrad/_pool.py): its helpers give NumPy's bits for the passes they take, refuse what
+they cannot take, and stay correct across thread settings, Python threads, sleep, fork and exit."""
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ndgrad
+from ndgrad import _native, _parallel, _pool
+
+pytest.importorskip("numba")
+pytestmark = pytest.mark.skipif(not _pool.ready(), reason="the native pool does not run here (one CPU, no CBLAS)")
+
+_UINT = {4: np.uint32, 8: np.uint64}
+_UFUNCS = {_pool.ADD: np.add, _pool.SUB: np.subtract, _pool.MUL: np.multiply, _pool.DIV: np.divide}
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view(_UINT[a.itemsize])
+
+
+def _special(rs, shape, dtype):
+    a = (rs.randn(*shape) * 3).astype(dtype)
+    flat = a.reshape(-1)
+    flat[::97], flat[::89], flat[::83], flat[::79] = np.nan, np.inf, -np.inf, -0.0
+    flat[::71] = 0.0
+    flat[::61] = np.finfo(dtype).tiny / 3   # subnormals
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind", sorted(_UFUNCS))
+def test_binary_gives_numpys_bits(dtype, kind):
+    rs = np.random.RandomState(kind)
+    a, b = _special(rs, (8, 96, 130), dtype), _special(rs, (8, 96, 130), dtype)
+    row, scalar = _special(rs, (130,), dtype), np.asarray(-0.75, dtype)
+    cases = [(a, b), (a, row), (row, a), (a, row[None, None]), (a, scalar), (scalar, a), (a, 0.3), (7, a),
+             (a, -0.0), (a, 0), (a[None], b[0, :1]), (a, a)]
+    with np.errstate(all="ignore"):
+        for x, y in cases:
+            got, want = _pool.binary(kind, x, y), _UFUNCS[kind](x, y)
+            assert got is not None, (np.shape(x), np.shape(y))
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert (_bits(got) == _bits(want)).all(), (np.shape(x), np.shape(y))
+
+
+def test_binary_refuses_what_it_cannot_take():
+    rs = np.random.RandomState(0)
+    a = rs.randn(300, 400)
+    for x, y in [(a, a.astype(np.float32)),          # mixed dtypes
+                 (a.astype(np.int64), a.astype(np.int64)),
+                 (a[:100, :100], a[:100, :100]),    # below MIN_ELEMENTS
+                 (a.T, a.T.copy()),                 # not C-contiguous
+                 (a, a[:, :1]),                     # a column broadcast along rows
+                 (a[None], a[:, None]),             # a broadcast that makes a larger shape
+                 (a, 1j), (a, True), (a, np.float64(2.0))]:
+        assert _pool.binary(_pool.ADD, x, y) is None, (np.shape(x), np.shape(y))
+
+
+def test_tensor_ops_on_large_arrays_are_numpys():
+    rs = np.random.RandomState(1)
+    a, b = rs.randn(512, 300).astype(np.float32), rs.randn(300).astype(np.float32) + 2
+    x, y = ndgrad.tensor(a, requires_grad=True), ndgrad.tensor(b)
+    out = ((x + y) * x - 1.5) / y - x
+    want = ((a + b) * a - np.float32(1.5)) / b - a
+    assert (_bits(out.detach().numpy()) == _bits(want)).all()
+    out.sum().backward()
+    assert x.grad.shape == x.shape and np.isfinite(x.grad.numpy()).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(300, 200, 100), (90, 120, 700), (1000, 41, 65), (64, 1024, 64)])
+def test_matmul_blocks_are_one_thread_openblas_products(dtype, m, k, n):
+    rs = np.random.RandomState(m)
+    a, b = rs.randn(m, k).astype(dtype), rs.randn(k, n).astype(dtype)
+    for x, y in [(a, b), (np.asfortranarray(a), b), (a, np.asfortranarray(b)),
+                 (np.ascontiguousarray(a.T).T, np.ascontiguousarray(b.T).T), (a[:, :k - 1], b[:k - 1])]:
+        got = _pool.matmul(x, y)
+        assert got is not None and got.shape == (m, n)
+        assert (_bits(got) == _bits(_blockwise(x, y))).all()
+        np.testing.assert_allclose(got, x @ y, rtol=1e-4 if dtype == np.float32 else 1e-12, atol=1e-3)
+
+
+def _blockwise(x, y):
+    """x @ y in the pool's blocks, each product by OpenBLAS alone on this thread."""
+    by_cols, piece, count = _pool.blocks(x.shape[0], y.shape[1])
+    with _native.one_blas_thread():
+        parts = [x @ y[:, i:i + piece] if by_cols else x[i:i + piece] @ y
+                 for i in range(0, piece * count, piece)]
+    return np.concatenate(parts, axis=1 if by_cols else 0)
+
+
+def test_matmul_refuses_other_layouts_and_small_products():
+    rs = np.random.RandomState(0)
+    a = rs.randn(300, 400)
+    assert _pool.matmul(a[:, ::2], a[:200]) is None                # column stride 2
+    assert _pool.matmul(a[:10, :10], a[:10, :10]) is None          # small
+    assert _pool.matmul(a, a.T.astype(np.float32)) is None         # mixed dtypes
+    assert _pool.matmul(a.astype(np.int64), a.T.astype(np.int64)) is None
+    assert _pool.matmul(np.broadcast_to(a[:1], (300, 400)), a.T) is None   # zero stride
+    got = _pool.matmul(a[::2], a.T)                                # a row stride: BLAS's leading dimension
+    assert got is not None and (_bits(got) == _bits(_blockwise(a[::2], a.T))).all()
+
+
+def test_a_busy_pool_computes_the_same_blocks():
+    rs = np.random.RandomState(5)
+    a, b = rs.randn(700, 90), rs.randn(90, 650)
+    shared = _pool.matmul(a, b)
+    with _pool._busy:   # (another Python thread's job running)
+        alone = _pool.matmul(a, b)
+        stack = _pool.bmm(np.stack([a] * 3), np.stack([b] * 3))
+    with _native.one_blas_thread():   # (a stack's products whole, each as OpenBLAS computes it alone)
+        whole = a @ b
+    assert (_bits(shared) == _bits(alone)).all() and all((_bits(p) == _bits(whole)).all() for p in stack)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bmm_gives_one_thread_openblas_bits(dtype):
+    rs = np.random.RandomState(2)
+    s, t = rs.randn(30, 64, 48).astype(dtype), rs.randn(30, 48, 80).astype(dtype)
+    for x, y in [(s, t), (s, np.ascontiguousarray(t.transpose(0, 2, 1)).transpose(0, 2, 1)),
+                 (np.ascontiguousarray(s.transpose(0, 2, 1)).transpose(0, 2, 1), t),
+                 (np.broadcast_to(s[:1], s.shape), t)]:
+        got = _pool.bmm(x, y)
+        with _native.one_blas_thread():
+            want = np.matmul(x, y)
+        assert got is not None and (_bits(got) == _bits(want)).all()
+    x = ndgrad.tensor(s, requires_grad=True)
+    ndgrad.bmm(x, ndgrad.tensor(t)).sum().backward()
+    with _native.one_blas_thread():
+        assert (_bits(x.grad.numpy()) == _bits(np.matmul(np.ones((30, 64, 80), dtype), t.transpose(0, 2, 1)))).all()
+
+
+def test_one_thread_keeps_numpy():
+    a = np.ones((400, 400), np.float32)
+    before = ndgrad.get_num_threads()
+    try:
+        ndgrad.set_num_threads(1)
+        assert _pool.binary(_pool.ADD, a, a) is None and _pool.matmul(a, a) is None
+    finally:
+        ndgrad.set_num_threads(before)
+    assert _pool.binary(_pool.ADD, a, a) is not None
+
+
+def test_python_threads_share_the_pool():
+    rs = np.random.RandomState(3)
+    arrays = [rs.randn(256, 512) for _ in range(4)]
+    errors = []
+
+    def work(a):
+        for _ in range(50):   # (a thread that finds the pool busy gets None: NumPy's path is the caller's)
+            for kind, want in ((_pool.MUL, a * a), (_pool.SUB, a - 1.0)):
+                got = _pool.binary(kind, a, a if kind == _pool.MUL else 1.0)
+                if got is not None and not np.array_equal(got, want):
+                    errors.append(kind)
+    threads = [threading.Thread(target=work, args=(a,)) for a in arrays]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+def test_helpers_wake_from_sleep():
+    a = np.arange(1 << 18, dtype=np.float64)
+    for pause in (0.0, 0.005, 0.05):
+        time.sleep(pause)   # longer than the helpers' spin: they sleep on the condition variable
+        assert np.array_equal(_pool.binary(_pool.ADD, a, a), a + a)
+
+
+_CHILD = textwrap.dedent("""
+    import os, sys
+    import numpy as np
+    from ndgrad import _pool
+    a = np.arange(1 << 18, dtype=np.float32)
+    assert _pool.ready() and np.array_equal(_pool.binary(_pool.MUL, a, a), a * a)
+    pid = os.fork()
+    if pid == 0:   # the child starts helpers of its own
+        ok = _pool.ready() and np.array_equal(_pool.binary(_pool.MUL, a, a), a * a)
+        os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    print("done")
+""")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork")
+def test_fork_and_exit():
+    out = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr[-2000:]
+
+
+def test_split_counts_follow_threads():
+    assert _parallel.threads >= 2 and len(_pool._helpers) >= 1
