@@ -196,3 +196,29 @@ def test_fork_and_exit():
 
 def test_split_counts_follow_threads():
     assert _parallel.threads >= 2 and len(_pool._helpers) >= 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_compiled_jobs_give_the_bits_of_the_serial_kernels(dtype, monkeypatch):
+    """layer norm and its backward, softmax's backward and masked_fill as the pool's compiled jobs: the bits
+    the same kernels give on _parallel's threads (the reference: the pool refused)."""
+    from ndgrad.ops import _fused
+    rs = np.random.RandomState(7)
+    x, g = _special(rs, (2, 300, 256), dtype), rs.randn(2, 300, 256).astype(dtype)
+    w, b = rs.randn(256).astype(dtype), rs.randn(256).astype(dtype)
+    s = rs.randn(600, 128).astype(dtype)
+    y = np.exp(s - s.max(1, keepdims=True))
+    y /= y.sum(1, keepdims=True)
+    mask = rs.rand(300, 256) > 0.5
+
+    def all_of():
+        out, mean, rstd, xhat = _fused.layer_norm(x, 256, w, b, 1e-5, True)
+        grads = _fused.layer_norm_backward(g, x, 256, mean, rstd, w, None)
+        gi = np.empty_like(s)
+        assert _fused.softmax_backward_rows(s, y, gi)
+        return [out, mean, rstd, xhat, *grads, gi, _fused.masked_fill(x, mask, np.asarray(-np.inf, dtype))]
+    with np.errstate(all="ignore"):
+        pooled = all_of()
+        monkeypatch.setattr(_pool, "run", lambda *a: False)
+        serial = all_of()
+    assert all(p.shape == q.shape and (_bits(p) == _bits(q)).all() for p, q in zip(pooled, serial))

@@ -35,6 +35,7 @@ _k = None                   # _pool_kernels once the helpers run; False where th
 _ctrl = None
 _helpers = []               # (pthread id, its start argument)
 _busy = threading.Lock()
+_products = False           # whether NumPy's BLAS is an OpenBLAS with CBLAS products the helpers can call
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -42,15 +43,17 @@ def _start():
     global _k, _ctrl
     if not enabled or _parallel.threads < 2:
         return False
+    global _products
     try:
         from . import _pool_kernels as k
-    except (ImportError, AttributeError, OSError):   # no numba, or no CBLAS in NumPy's OpenBLAS
-        _k = False
-        return False
-    if not _native.blas_threads_settable():
+    except ImportError:   # no numba
         _k = False
         return False
     ctrl = np.zeros(k.PRIVATE + 32 * 64 + 16, np.int64)
+    for slot, dtype in ((k.SGEMM, np.float32), (k.DGEMM, np.float64)):
+        fn = _native.gemm(dtype)
+        ctrl[slot] = 0 if fn is None else ctypes.cast(fn, ctypes.c_void_p).value
+    _products = bool(ctrl[k.SGEMM] and ctrl[k.DGEMM]) and _native.blas_threads_settable()
     create = ctypes.CDLL(None).pthread_create
     create.restype, create.argtypes = ctypes.c_int, [ctypes.c_void_p] * 4
     for me in range(min(_parallel.threads, 64) - 1):
@@ -170,7 +173,7 @@ def matmul(a, b):
         return None
     m, k = a.shape
     n = b.shape[1]
-    if b.shape[0] != k or m * n * k < MIN_PRODUCT or not ready():
+    if b.shape[0] != k or m * n * k < MIN_PRODUCT or not ready() or not _products:
         return None
     la, lb = _operand(a), _operand(b)
     if la is None or lb is None:
@@ -198,7 +201,29 @@ def blocks(m, n):
 
 
 def _solo():
-    return np.zeros(_k.JOB + _k.SLOTS, np.int64)
+    """A job area no helper reads: the caller runs every chunk."""
+    ctrl = np.zeros(_k.JOB + _k.SLOTS, np.int64)
+    ctrl[_k.SGEMM], ctrl[_k.DGEMM] = _ctrl[_k.SGEMM], _ctrl[_k.DGEMM]
+    return ctrl
+
+
+# ---- compiled jobs -----------------------------------------------------------------------------------
+def run(job, arrays, scalars, n, step):
+    """Runs job(block, lo, hi), a numba cfunc of signature void(int64, int64, int64) (its `address`), over
+    range(n) in chunks of `step`, on the helpers and this thread; block holds the first array's itemsize,
+    then each array's (address, first dim, last dim), then the scalars as float64 (see
+    _pool_kernels.call). False where the helpers do not run (the caller splits the work its own way)."""
+    if not ready():
+        return False
+    scalars = scalars or (0.0,)   # (numba iterates over no empty tuple)
+    block = np.empty(1 + 3 * len(arrays) + len(scalars), np.int64)
+    shared = _busy.acquire(blocking=False)
+    try:
+        _k.call(_ctrl if shared else _solo(), job, block, arrays, scalars, n, step)
+    finally:
+        if shared:
+            _busy.release()
+    return True
 
 
 def _stack_operand(m):
@@ -217,7 +242,7 @@ def bmm(a, b):
         return None
     batch, m, k = a.shape
     n = b.shape[2]
-    if b.shape[:2] != (batch, k) or batch * m * n * k < MIN_PRODUCT or not ready():
+    if b.shape[:2] != (batch, k) or batch * m * n * k < MIN_PRODUCT or not ready() or not _products:
         return None
     la, lb = _stack_operand(a), _stack_operand(b)
     if la is None or lb is None:

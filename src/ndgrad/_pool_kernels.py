@@ -9,21 +9,19 @@ A job lives in `ctrl`, an int64 array shared with the helpers, one 64-byte line 
   DONE     chunks finished so far, over all jobs (the caller waits for BASE + COUNT)
   SLEEPERS helpers asleep on the condition variable (the caller wakes them after publishing)
   STOP     set once, at exit
+  SGEMM, DGEMM  the addresses of NumPy's OpenBLAS's CBLAS products (0: none)
   JOB..    the job: BASE, COUNT, OP, then the op's arguments (addresses as integers)
 Each thread, the caller too, claims chunks by compare-and-swap until none is left, so a helper that
 is slow to wake costs its share of the speed-up, not a wait.
 """
 import numba
 import numpy as np
-from llvmlite import binding as llvm_binding
 from llvmlite import ir
-from numba import types
+from numba import literal_unroll, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from . import _native
-
-SEQ, CLAIM, DONE, SLEEPERS, STOP, JOB = 0, 8, 16, 24, 25, 32
+SEQ, CLAIM, DONE, SLEEPERS, STOP, SGEMM, DGEMM, JOB = 0, 8, 16, 24, 25, 26, 27, 32
 BASE, COUNT, OP = JOB, JOB + 1, JOB + 2
 ARGS = JOB + 3             # an op's arguments: ctrl[ARGS + i]
 SLOTS = 24                 # BASE .. the last argument
@@ -31,7 +29,7 @@ PRIVATE = 64               # thread t's copy of the job: ctrl[PRIVATE + 32 t:]
 SPIN_CYCLES = 1 << 21      # a helper spins ~0.7 ms after its last chunk, then sleeps
 
 # ops
-BINARY, GEMM, BMM = 1, 2, 3
+BINARY, GEMM, BMM, CALL = 1, 2, 3, 4
 ADD, SUB, MUL, DIV = 0, 1, 2, 3
 FULL, SCALAR, ROW = 0, 1, 2   # an operand of BINARY: as long as the output, one value, one row repeated
 
@@ -100,24 +98,27 @@ def _pointer_to(dtype):
 
 
 f32_at, f64_at, i64_at = _pointer_to(types.float32), _pointer_to(types.float64), _pointer_to(types.int64)
+bool_at = _pointer_to(types.boolean)
 
-# C functions called by name (not as ctypes pointers, which numba's on-disk cache cannot keep): libc's, and
-# the CBLAS products of NumPy's OpenBLAS, whose library is made visible to numba's linker here
-_blas = _native.openblas_path()
-if _blas is None or _native.gemm(np.float32) is None:
-    raise ImportError("NumPy's BLAS is not an OpenBLAS with 64-bit-integer CBLAS products")
-llvm_binding.load_library_permanently(_blas)
-_i32, _i64, _vp = types.int32, types.int64, types.voidptr
+# libc's functions, called by name (numba's on-disk cache cannot keep ctypes pointers); BLAS's products
+# through their addresses in ctrl (SGEMM, DGEMM: 0 where NumPy's BLAS has none), by call_c
+_i32, _i64 = types.int32, types.int64
 sched_yield = types.ExternalFunction("sched_yield", _i32())
 mutex_lock = types.ExternalFunction("pthread_mutex_lock", _i32(_i64))
 mutex_unlock = types.ExternalFunction("pthread_mutex_unlock", _i32(_i64))
 cond_wait = types.ExternalFunction("pthread_cond_wait", _i32(_i64, _i64))
 cond_broadcast = types.ExternalFunction("pthread_cond_broadcast", _i32(_i64))
-_GEMM_ARGS = (_i32, _i32, _i32, _i64, _i64, _i64)
-sgemm = types.ExternalFunction(_native.gemm(np.float32).__name__, types.void(
-    *_GEMM_ARGS, types.float32, _i64, _i64, _i64, _i64, types.float32, _i64, _i64))
-dgemm = types.ExternalFunction(_native.gemm(np.float64).__name__, types.void(
-    *_GEMM_ARGS, types.float64, _i64, _i64, _i64, _i64, types.float64, _i64, _i64))
+
+
+@intrinsic
+def call_c(typingctx, fn, args):
+    """Calls the C function at address fn, void f(the types of the tuple `args`), with those arguments."""
+    def codegen(context, builder, sig, llargs):
+        kinds = sig.args[1].types
+        values = cgutils.unpack_tuple(builder, llargs[1], len(kinds))
+        fnty = ir.FunctionType(ir.VoidType(), [context.get_value_type(t) for t in kinds])
+        builder.call(builder.inttoptr(llargs[0], fnty.as_pointer()), values)
+    return types.void(fn, args), codegen
 
 
 # ---- the passes ------------------------------------------------------------------------------------
@@ -189,17 +190,18 @@ def _binary(a, b, o, kind, amode, bmode, cols, lo, hi):
 
 
 @jit
-def _gemm(f64, ta, tb, m, n, k, a, lda, b, ldb, c, ldc):
+def _gemm(ctrl, f64, ta, tb, m, n, k, a, lda, b, ldb, c, ldc):
     # C (m, n, row-major) = op(A) @ op(B) on the calling thread (the caller holds OpenBLAS to one thread)
+    order, ta, tb = np.int32(101), np.int32(112 if ta else 111), np.int32(112 if tb else 111)
     if f64:
-        dgemm(101, 112 if ta else 111, 112 if tb else 111, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc)
+        call_c(ctrl[DGEMM], (order, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc))
     else:
-        sgemm(101, 112 if ta else 111, 112 if tb else 111, m, n, k, np.float32(1.0), a, lda, b, ldb,
-              np.float32(0.0), c, ldc)
+        one, zero = np.float32(1.0), np.float32(0.0)
+        call_c(ctrl[SGEMM], (order, ta, tb, m, n, k, one, a, lda, b, ldb, zero, c, ldc))
 
 
 @jit
-def _chunk(job, c):
+def _chunk(ctrl, job, c):
     """Chunk c (counted from the job's first) of the job in `job` (a thread's copy of its slots)."""
     op, x = job[OP - JOB], job[ARGS - JOB:]
     if op == BINARY:   # kind, dtype size, a, b, out, n, amode, bmode, cols, chunk elements, na, nb
@@ -216,18 +218,21 @@ def _chunk(job, c):
         a, lda, b, ldb, cc, ldc, by_cols, piece = x[6], x[7], x[8], x[9], x[10], x[11], x[12], x[13]
         if by_cols:   # C[:, lo:hi] = op(A) @ op(B)[:, lo:hi]
             lo, hi = c * piece, min(n, (c + 1) * piece)
-            _gemm(size == 8, ta, tb, m, hi - lo, k, a, lda, b + size * lo * (ldb if tb else 1), ldb,
+            _gemm(ctrl, size == 8, ta, tb, m, hi - lo, k, a, lda, b + size * lo * (ldb if tb else 1), ldb,
                   cc + size * lo, ldc)
         else:         # C[lo:hi] = op(A)[lo:hi] @ op(B)
             lo, hi = c * piece, min(m, (c + 1) * piece)
-            _gemm(size == 8, ta, tb, hi - lo, n, k, a + size * lo * (1 if ta else lda), lda, b, ldb,
+            _gemm(ctrl, size == 8, ta, tb, hi - lo, n, k, a + size * lo * (1 if ta else lda), lda, b, ldb,
                   cc + size * lo * ldc, ldc)
     elif op == BMM:    # dtype size, ta, tb, m, n, k, a, lda, a's batch stride, b, ldb, ..., c, ..., per chunk
         size, ta, tb, m, n, k = x[0], x[1], x[2], x[3], x[4], x[5]
         batch, per = x[15], x[16]
         for i in range(c * per, min(batch, (c + 1) * per)):
-            _gemm(size == 8, ta, tb, m, n, k, x[6] + size * i * x[8], x[7], x[9] + size * i * x[11], x[10],
+            _gemm(ctrl, size == 8, ta, tb, m, n, k, x[6] + size * i * x[8], x[7], x[9] + size * i * x[11], x[10],
                   x[12] + size * i * x[14], x[13])
+    elif op == CALL:   # a compiled job: fn(block, lo, hi) over items lo..hi of n, `step` per chunk
+        fn, block, n, step = x[0], x[1], x[2], x[3]
+        call_c(fn, (block, c * step, min(n, (c + 1) * step)))
 
 
 @jit
@@ -240,7 +245,7 @@ def _claim(ctrl, job):
         if c >= last or c < first:
             return ran
         if cas(ctrl, CLAIM, c, c + 1):
-            _chunk(job, c - first)
+            _chunk(ctrl, job, c - first)
             ran += 1
 
 
@@ -354,6 +359,25 @@ def bmm(ctrl, a, b, c, ta, tb, k, lda, sa, ldb, sb, per, count):
     _put(ctrl, (BMM, c.itemsize, ta, tb, m, n, k, _at(a), lda, sa, _at(b), ldb, sb, _at(c), n, m * n,
                          batch, per))
     _run(ctrl, s, count)
+
+
+@jit
+def call(ctrl, fn, block, arrays, scalars, n, step):
+    """Runs the compiled job fn(block, lo, hi) (a numba cfunc void(int64, int64, int64)) over n items in
+    chunks of `step`, block (int64, filled here) holding: the first array's itemsize, each array's address and
+    first and last dims, then the scalars (float64 bits)."""
+    values = block.view(np.float64)
+    block[0] = arrays[0].itemsize
+    i = 1
+    for a in literal_unroll(arrays):
+        block[i], block[i + 1], block[i + 2] = _at(a), a.shape[0], a.shape[-1]
+        i += 3
+    for v in scalars:   # (floats: a homogeneous tuple)
+        values[i] = v
+        i += 1
+    s = _begin(ctrl)
+    _put(ctrl, (CALL, fn, _at(block), n, step))
+    _run(ctrl, s, (n + step - 1) // step)
 
 
 @jit

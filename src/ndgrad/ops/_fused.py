@@ -25,7 +25,7 @@ import os
 
 import numpy as np
 
-from .. import _native, _parallel
+from .. import _native, _parallel, _pool
 
 enabled = os.environ.get("NDGRAD_NUMBA", "1") != "0"
 # Arrays smaller than this keep NumPy's passes: there the kernels save microseconds, while loading numba
@@ -64,6 +64,13 @@ def kernels(*arrays):
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+def _split(job, part, n, work, arrays, scalars, step):
+    """part(i, j) over range(n) (`work` units in all, see _parallel): as the compiled `job` on the native pool's
+    threads in chunks of `step` where it runs and the arrays are large enough to gain, else on _parallel's."""
+    if arrays[0].size < _pool.MIN_ELEMENTS or not _pool.run(job.address, arrays, scalars, n, step):
+        _parallel.run(part, n, work)
+
+
 def _vector(v, d, dtype):
     return np.empty(0, dtype) if v is None else np.ascontiguousarray(v).reshape(d)
 
@@ -83,7 +90,8 @@ def layer_norm(x, d, weight, bias, eps, keep):
 
     def part(i, j):
         k.ln_forward(rows, w, b, eps, size, out, xhat, mean.reshape(n), rstd.reshape(n), i, j)
-    _parallel.run(part, n, 3 * rows.size)
+    _split(k.ln_forward_job, part, n, 3 * rows.size, (rows, w, b, out, xhat, mean.reshape(n), rstd.reshape(n)),
+           (float(eps), float(size)), max(1, _pool.CHUNK // d))
     return (out, mean, rstd) + ((xhat,) if keep else ())
 
 
@@ -103,7 +111,8 @@ def layer_norm_backward(g, x, d, mean, rstd, weight, kept):
 
     def part(i, j):
         k.ln_backward(gr, xr, m, r, w, kept, size, gi, gw, gb, _BLOCK, i, j)
-    _parallel.run(part, blocks, 5 * xr.size)
+    _split(k.ln_backward_job, part, blocks, 5 * xr.size, (gr, xr, m, r, w, kept, gi, gw, gb),
+           (float(size), float(_BLOCK)), 1)
     return gi, gw.sum(0), gb.sum(0)
 
 
@@ -130,7 +139,7 @@ def softmax_backward_rows(g, y, gi):
 
     def part(i, j):
         k.softmax_backward(g, y, gi, i, j)
-    _parallel.run(part, y.shape[0], 3 * y.size)
+    _split(k.softmax_backward_job, part, y.shape[0], 3 * y.size, (g, y, gi), (), max(1, _pool.CHUNK // y.shape[1]))
     return True
 
 
@@ -208,7 +217,8 @@ def masked_fill(x, mask, value):
 
     def part(i, j):
         k.masked_fill_rows(rows, flat, v, dest, i, j)
-    _parallel.run(part, rows.shape[0], 3 * x.size)
+    _split(k.masked_fill_rows_job, part, rows.shape[0], 3 * x.size, (rows, dest, flat), (float(v),),
+           max(1, _pool.CHUNK // flat.size))
     return out
 
 

@@ -3,6 +3,9 @@ module imports numba). Module-level functions, so that numba's on-disk cache fin
 next process (closures are compiled afresh each time)."""
 import numba
 import numpy as np
+from numba import types
+
+from .._pool_kernels import bool_at, f32_at, f64_at, i64_at
 
 
 # Only the row sums may be reassociated (reassoc lets LLVM vectorise them; no other fast-math flag:
@@ -710,3 +713,69 @@ def taps_input_grad(gemm, g, wt, out, bh, bw, hp, wp, kh, kw, sh, sw, dh, dw, lo
                 src = xl[(rr % sh) * sw + cc % sw, (rr // sh) * wp + cc // sw]
                 for ci in range(c):
                     out[s, ci, r, j] = src[ci]
+
+
+# ---- the kernels above as jobs of the native pool (_pool.run): block = the first array's itemsize, each
+# array's (address, first dim, last dim), then the scalars as float64 (see _pool_kernels.call)
+job = numba.cfunc(types.void(types.int64, types.int64, types.int64), cache=True)
+
+
+@jit
+def _m32(i, k):
+    return numba.carray(f32_at(i[k]), (i[k + 1], i[k + 2]))
+
+
+@jit
+def _m64(i, k):
+    return numba.carray(f64_at(i[k]), (i[k + 1], i[k + 2]))
+
+
+@jit
+def _v32(i, k):
+    return numba.carray(f32_at(i[k]), i[k + 1])
+
+
+@jit
+def _v64(i, k):
+    return numba.carray(f64_at(i[k]), i[k + 1])
+
+
+@job
+def ln_forward_job(block, lo, hi):   # (rows, w, b, out, xhat, mean, rstd), (eps, d)
+    i, f = numba.carray(i64_at(block), 24), numba.carray(f64_at(block), 24)
+    if i[0] == 8:
+        ln_forward(_m64(i, 1), _v64(i, 4), _v64(i, 7), f[22], f[23], _m64(i, 10), _m64(i, 13), _v64(i, 16),
+                   _v64(i, 19), lo, hi)
+    else:
+        ln_forward(_m32(i, 1), _v32(i, 4), _v32(i, 7), np.float32(f[22]), np.float32(f[23]), _m32(i, 10),
+                   _m32(i, 13), _v32(i, 16), _v32(i, 19), lo, hi)
+
+
+@job
+def ln_backward_job(block, lo, hi):   # (g, x, mean, rstd, w, kept, gi, gw, gb), (d, rows per block)
+    i, f = numba.carray(i64_at(block), 30), numba.carray(f64_at(block), 30)
+    if i[0] == 8:
+        ln_backward(_m64(i, 1), _m64(i, 4), _v64(i, 7), _v64(i, 10), _v64(i, 13), _m64(i, 16), f[28],
+                    _m64(i, 19), _m64(i, 22), _m64(i, 25), int(f[29]), lo, hi)
+    else:
+        ln_backward(_m32(i, 1), _m32(i, 4), _v32(i, 7), _v32(i, 10), _v32(i, 13), _m32(i, 16), np.float32(f[28]),
+                    _m32(i, 19), _m32(i, 22), _m32(i, 25), int(f[29]), lo, hi)
+
+
+@job
+def softmax_backward_job(block, lo, hi):   # (g, y, gi)
+    i = numba.carray(i64_at(block), 10)
+    if i[0] == 8:
+        softmax_backward(_m64(i, 1), _m64(i, 4), _m64(i, 7), lo, hi)
+    else:
+        softmax_backward(_m32(i, 1), _m32(i, 4), _m32(i, 7), lo, hi)
+
+
+@job
+def masked_fill_rows_job(block, lo, hi):   # (rows, out, mask), (value,)
+    i, f = numba.carray(i64_at(block), 11), numba.carray(f64_at(block), 11)
+    mask = numba.carray(bool_at(i[7]), i[8])
+    if i[0] == 8:
+        masked_fill_rows(_m64(i, 1), mask, f[10], _m64(i, 4), lo, hi)
+    else:
+        masked_fill_rows(_m32(i, 1), mask, np.float32(f[10]), _m32(i, 4), lo, hi)
