@@ -214,12 +214,10 @@ def rsub(*args, **kwargs):
     return _rsub_ops[which](*values)
 
 
-@pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
-def mul(input, other):
-    return _pooled(_pool.MUL, np.multiply, input, other)
-
-
-mul.__wrapped__.replay = np.multiply   # (what ndgrad.compile's tapes call: the same bits, as a ufunc step)
+# (np.multiply called directly, not through the native pool: mul is the commonest op on small tensors, and
+# its check would cost them a Python frame)
+mul = pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))(
+    _named("mul", np.multiply, nargs=2))
 
 
 
