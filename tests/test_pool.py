@@ -222,3 +222,27 @@ def test_compiled_jobs_give_the_bits_of_the_serial_kernels(dtype, monkeypatch):
         monkeypatch.setattr(_pool, "run", lambda *a: False)
         serial = all_of()
     assert all(p.shape == q.shape and (_bits(p) == _bits(q)).all() for p, q in zip(pooled, serial))
+
+
+def test_in_place_passes_and_overlapping_views():
+    rs = np.random.RandomState(9)
+    a, b = rs.randn(400, 300), rs.randn(300)
+    for kind, ufunc in _UFUNCS.items():
+        x = a.copy()
+        assert _pool.binary(kind, x, b, out=x) is x and (_bits(x) == _bits(ufunc(a, b))).all()
+        x = a.copy()
+        assert _pool.binary(kind, x, x, out=x) is x and (_bits(x) == _bits(ufunc(a, a))).all()
+    flat = a.reshape(-1).copy()
+    assert _pool.binary(_pool.SUB, flat[1:], flat[:-1], out=flat[1:]) is None   # (another view of its memory)
+    assert _pool.binary(_pool.ADD, a, b, out=a.copy()) is None                  # (out is not the first operand)
+    # Tensor-level in-place updates (an optimizer's p -= lr * g, and a shifted view's) as NumPy computes them
+    p, g = ndgrad.tensor(a.copy()), ndgrad.tensor(rs.randn(400, 300))
+    with ndgrad.no_grad():
+        p -= 0.1 * g
+        p.add_(g, alpha=-0.5)
+        p.mul_(0.9)
+    assert (_bits(p.numpy()) == _bits((a - 0.1 * g.numpy() - 0.5 * g.numpy()) * 0.9)).all()
+    v = ndgrad.arange(300000.0)
+    with ndgrad.no_grad():
+        v[1:] -= v[:-1]
+    assert (v.numpy()[1:] == 1.0).all() and v.numpy()[0] == 0.0

@@ -115,9 +115,10 @@ def _mode(a, shape, size):
     return _ROW if a.size == shape[-1] and a.shape[-1] == shape[-1] else None
 
 
-def binary(kind, a, b):
+def binary(kind, a, b, out=None):
     """a (op) b, as NumPy's ufunc gives it, where the helpers take these operands (NumPy float32 or
-    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None."""
+    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None. out=a writes
+    into a (a C-contiguous array of the result's shape; b not another view of its memory)."""
     ta, tb = type(a), type(b)
     if ta is np.ndarray:
         x = a
@@ -141,10 +142,12 @@ def binary(kind, a, b):
     ma, mb = _mode(a, shape, size), _mode(b, shape, size)
     if ma is None or mb is None or ma != _FULL and mb != _FULL:
         return None
+    if out is not None and (out is not a or ma != _FULL or b is not a and np.may_share_memory(a, b)):
+        return None
     if not _busy.acquire(blocking=False):
         return None
     try:
-        out = np.empty(shape, x.dtype)
+        out = np.empty(shape, x.dtype) if out is None else out
         cols = shape[-1]
         step = CHUNK if ma != _ROW and mb != _ROW else max(1, CHUNK // cols) * cols
         _k.binary(_ctrl, kind, a.reshape(-1), b.reshape(-1), out.reshape(-1), ma, mb, cols, step)

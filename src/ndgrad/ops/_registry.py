@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _pool
 from ..backends import ARRAY_TYPES, broadcast_shapes, current as current_backend, is_array, namespace
 from .._nested_array import NestedArray
 from .._sparse_array import SparseArray
@@ -56,7 +56,7 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "saves_result_only", "inplace_shape",
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "large", "saves_result_only", "inplace_shape",
                  "nested", "plain_tail", "recorder")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
@@ -81,6 +81,9 @@ class OpSpec:
         # what `call` runs: a forward that only passes its arguments to a NumPy function (pointwise's
         # _named) names it as `kernel`, one Python frame less per op
         self.kernel = getattr(fn, "kernel", fn)
+        # ... and `large`, where it names one, what runs instead where the first operand is an array of
+        # _LARGE elements or more (mul's: the native pool's pass; np.multiply, without a frame, otherwise)
+        self.large = getattr(fn, "large", None)
 
     def bind(self, entry):
         """Attach the op's derivatives.yaml entry (None: not differentiable): its Node class, which
@@ -325,7 +328,9 @@ def call(spec, args):
         raw, inputs_require_grad, target = _unwrap(spec, args)
     try:
         # a meta tensor first: the forward runs on its zero-strided stand-in (see _meta_array.py)
-        out = spec.kernel(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
+        kernel = spec.kernel if spec.large is None or not raw or type(raw[0]) is not _ndarray or raw[0].size < _LARGE \
+            else spec.large
+        out = kernel(*raw) if not raw or type(raw[0]) is not MetaArray else meta_call(spec.forward, raw, {})
     except ValueError:
         if spec.broadcast:   # NumPy's "could not be broadcast" becomes torch's message
             broadcast_shape(*(a.shape for a in raw if is_array(a)))
@@ -571,6 +576,7 @@ def _check_inplace_shape(spec, rule, self, args):
 # dtype whose shape broadcasts to self's.
 _UFUNCS = {"add.Tensor": operator.iadd, "sub.Tensor": operator.isub, "mul.Tensor": operator.imul,
            "div.Tensor": operator.itruediv}
+_POOL_KINDS = {"add.Tensor": _pool.ADD, "sub.Tensor": _pool.SUB, "mul.Tensor": _pool.MUL, "div.Tensor": _pool.DIV}
 
 
 def _ufunc_inplace(spec, self, args):
@@ -594,7 +600,10 @@ def _ufunc_inplace(spec, self, args):
         src = other
     else:
         return False
-    ufunc(dst, src if alpha == 1 else src * alpha)
+    src = src if alpha == 1 else src * alpha
+    if type(dst) is not _ndarray or dst.size < _LARGE or \
+            _pool.binary(_POOL_KINDS[spec.name], dst, src, out=dst) is None:   # (the pool's pass, large arrays)
+        ufunc(dst, src)
     self._vc[0] += 1
     return True
 
@@ -634,6 +643,7 @@ def _lean_inplace(spec, self, args):
 
 
 _ndarray = np.ndarray
+_LARGE = _pool.MIN_ELEMENTS
 
 
 # --- registration --------------------------------------------------------------------------

@@ -214,10 +214,11 @@ def rsub(*args, **kwargs):
     return _rsub_ops[which](*values)
 
 
-# (np.multiply called directly, not through the native pool: mul is the commonest op on small tensors, and
-# its check would cost them a Python frame)
-mul = pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))(
-    _named("mul", np.multiply, nargs=2))
+# np.multiply called directly (mul is the commonest op on small tensors: no Python frame), the native pool's
+# pass where the first operand is large (the glue checks the size: see OpSpec.large)
+_mul = _named("mul", np.multiply, nargs=2)
+_mul.large = lambda input, other: _pooled(_pool.MUL, np.multiply, input, other)
+mul = pointwise("mul.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))(_mul)
 
 
 
