@@ -99,7 +99,7 @@ if hasattr(os, "register_at_fork"):
 
 
 # ---- elementwise ---------------------------------------------------------------------------------
-ADD, SUB, MUL, DIV = 0, 1, 2, 3
+ADD, SUB, MUL, DIV, RELU = 0, 1, 2, 3, 4
 _FULL, _SCALAR, _ROW = 0, 1, 2
 
 
@@ -151,6 +151,42 @@ def binary(kind, a, b, out=None):
         cols = shape[-1]
         step = CHUNK if ma != _ROW and mb != _ROW else max(1, CHUNK // cols) * cols
         _k.binary(_ctrl, kind, a.reshape(-1), b.reshape(-1), out.reshape(-1), ma, mb, cols, step)
+    finally:
+        _busy.release()
+    return out
+
+
+def relu(a, out=None):
+    """np.clip(a, 0, inf) (NaN and -0.0 kept) of a C-contiguous float32/float64 array of MIN_ELEMENTS or more,
+    into `out` (a C-contiguous array of a's shape and dtype, or a itself) where given; else None."""
+    if type(a) is not np.ndarray or a.dtype not in _FLOATS or a.size < MIN_ELEMENTS or not a.flags.c_contiguous \
+            or out is not None and (out is not a and (type(out) is not np.ndarray or not out.flags.c_contiguous
+                                                      or out.shape != a.shape or out.dtype != a.dtype
+                                                      or np.may_share_memory(a, out))) \
+            or not ready() or not _busy.acquire(blocking=False):
+        return None
+    try:
+        out = np.empty_like(a) if out is None else out
+        flat = a.reshape(-1)
+        _k.binary(_ctrl, RELU, flat, flat, out.reshape(-1), _FULL, _FULL, a.shape[-1], CHUNK)
+    finally:
+        _busy.release()
+    return out
+
+
+COLUMN_STEP = 64   # columns per chunk of column_sums (each chunk adds every row's piece: long vector loops)
+
+
+def column_sums(a):
+    """The sums of the rows of a C-contiguous float32/float64 2-D array, NumPy's axis-0 add.reduce to the
+    bit (rows added in order), its columns shared among the threads; None where not taken."""
+    if type(a) is not np.ndarray or a.ndim != 2 or a.dtype not in _FLOATS or a.size < MIN_ELEMENTS \
+            or not a.flags.c_contiguous or a.shape[0] < 2 or a.shape[1] < 2 * COLUMN_STEP or not ready() \
+            or not _busy.acquire(blocking=False):
+        return None
+    try:
+        out = np.empty(a.shape[1], a.dtype)
+        _k.column_sums(_ctrl, a, out, COLUMN_STEP)
     finally:
         _busy.release()
     return out

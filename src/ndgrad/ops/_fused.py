@@ -233,7 +233,7 @@ def threshold_backward(g, x, threshold):
 
     def part(i, j):
         k.threshold_backward(gf[i:j], xf[i:j], t, zero, of[i:j])
-    _parallel.run(part, of.size, 3 * of.size)
+    _split(k.threshold_backward_job, part, of.size, 3 * of.size, (gf, xf, of), (float(t), float(zero)), _pool.CHUNK)
     return out
 
 

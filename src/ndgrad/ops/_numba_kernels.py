@@ -779,3 +779,13 @@ def masked_fill_rows_job(block, lo, hi):   # (rows, out, mask), (value,)
         masked_fill_rows(_m64(i, 1), mask, f[10], _m64(i, 4), lo, hi)
     else:
         masked_fill_rows(_m32(i, 1), mask, np.float32(f[10]), _m32(i, 4), lo, hi)
+
+
+@job
+def threshold_backward_job(block, lo, hi):   # (g, x, out) flat, (threshold, zero)
+    i, f = numba.carray(i64_at(block), 12), numba.carray(f64_at(block), 12)
+    if i[0] == 8:
+        threshold_backward(_v64(i, 1)[lo:hi], _v64(i, 4)[lo:hi], f[10], f[11], _v64(i, 7)[lo:hi])
+    else:
+        threshold_backward(_v32(i, 1)[lo:hi], _v32(i, 4)[lo:hi], np.float32(f[10]), np.float32(f[11]),
+                           _v32(i, 7)[lo:hi])

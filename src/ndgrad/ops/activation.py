@@ -15,7 +15,7 @@ import types
 import numpy as np
 from numpy._core.umath import clip as _clip   # (the ufunc: see _relu_into)
 
-from .. import _dtype, _parallel
+from .. import _dtype, _parallel, _pool
 from ._registry import call_inplace, op, register
 from ._scratch import buffer
 from .._tensor import _wrap_dim
@@ -65,6 +65,8 @@ def relu(input):
 
 
 def _relu_replay(input, out=None):   # (ndgrad.compile's tapes call it, `out` as for _softmax_replay below)
+    if (pooled := _pool.relu(input, out)) is not None:   # (large float arrays: the native pool's threads)
+        return pooled
     if _parallel.contiguous(input):
         return _parallel.elementwise(_relu_into, np.empty_like(input) if out is None else out, input)
     return _relu_into(input, out)
