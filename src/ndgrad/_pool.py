@@ -8,14 +8,19 @@ training step find them awake, then sleep on a condition variable. A job is publ
 memory and cut into chunks that every thread, the caller included, claims in turn: a helper that is
 late costs its share, never a wait (see _pool_kernels for the protocol).
 
-Jobs: add, sub, mul, div of float32/float64 arrays (NumPy's IEEE operations, element by element: its
-bits) and matrix products through NumPy's OpenBLAS on one thread per piece: whole products of a stack
+Jobs: add, sub, mul, div and ReLU of float32/float64 arrays (NumPy's IEEE operations, element by element:
+its bits), the sums of a matrix's rows (added in NumPy's order: its bits), compiled jobs (`run`: a numba
+cfunc over chunks; layer norm, softmax's backward, masked_fill, ReLU's backward from ops/_numba_kernels)
+and matrix products through NumPy's OpenBLAS on one thread per piece: whole products of a stack
 (each as OpenBLAS computes it alone), or one row (or column) block per thread of a matrix product.
 OpenBLAS's blocking depends on the block's size, so such a product's bits depend on the thread count,
 as OpenBLAS's (and torch's MKL's) own threads make them; within a process they are fixed: a product the
 pool cannot share now (another Python thread's job running) is cut in the same blocks, computed in
-turn. The callers keep their NumPy path where the pool is absent (no numba, NDGRAD_POOL=0, one thread)
-or, for the elementwise passes, busy.
+turn. The callers keep their NumPy path where the pool is absent (no numba, NDGRAD_POOL=0 or
+NDGRAD_NUMBA=0, one thread: `torch.set_num_threads(1)`) or, for the elementwise passes, busy.
+
+numba compiles the helpers' code once per installation (~10 s, cached on disk beside the module, or
+where NUMBA_CACHE_DIR says); a process loads it at its first large pass (~0.4 s).
 """
 import atexit
 import ctypes
@@ -26,7 +31,9 @@ import numpy as np
 
 from . import _native, _parallel
 
-enabled = os.environ.get("NDGRAD_POOL", "1") != "0"
+# off with NDGRAD_POOL=0, and with NDGRAD_NUMBA=0 (no numba at all: see ops/_fused.py)
+enabled = os.environ.get("NDGRAD_POOL", "1") != "0" and os.environ.get("NDGRAD_NUMBA", "1") != "0"
+MAX_THREADS = 8             # the pool's threads, the caller's included: more spin for jobs cut in few chunks
 MIN_ELEMENTS = 1 << 16      # an elementwise pass below this stays on NumPy (a job's round trip is ~1-2 µs)
 CHUNK = 1 << 15             # elements per chunk of an elementwise pass
 MIN_PRODUCT = 1 << 21       # multiply-adds of a product below which it stays on NumPy
@@ -40,10 +47,9 @@ _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _start():
-    global _k, _ctrl
+    global _k, _ctrl, _products
     if not enabled or _parallel.threads < 2:
         return False
-    global _products
     try:
         from . import _pool_kernels as k
     except ImportError:   # no numba
@@ -56,7 +62,7 @@ def _start():
     _products = bool(ctrl[k.SGEMM] and ctrl[k.DGEMM]) and _native.blas_threads_settable()
     create = ctypes.CDLL(None).pthread_create
     create.restype, create.argtypes = ctypes.c_int, [ctypes.c_void_p] * 4
-    for me in range(min(_parallel.threads, 64) - 1):
+    for me in range(min(_parallel.threads, MAX_THREADS) - 1):
         arg, tid = np.array([ctrl.ctypes.data, me], np.int64), ctypes.c_ulong()
         if create(ctypes.addressof(tid), None, k.helper.address, arg.ctypes.data) != 0:
             break
