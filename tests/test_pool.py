@@ -249,7 +249,7 @@ def test_in_place_passes_and_overlapping_views():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_relu_threshold_backward_and_column_sums_are_numpys(dtype, monkeypatch):
+def test_relu_and_its_backward_are_numpys(dtype, monkeypatch):
     from ndgrad.ops import _fused, activation
     rs = np.random.RandomState(11)
     x, g = _special(rs, (300, 260), dtype), _special(rs, (300, 260), dtype)
@@ -259,16 +259,6 @@ def test_relu_threshold_backward_and_column_sums_are_numpys(dtype, monkeypatch):
     y = x.copy()
     assert _pool.relu(y, out=y) is y and (_bits(y) == _bits(want)).all()
     with np.errstate(all="ignore"):
-        # finite columns to the bit; a NaN's sign and payload may differ (NumPy's SIMD order of operands)
-        h = (rs.randn(300, 260) * 1e3).astype(dtype)
-        h[::7, 5], h[3, 9], h[4, 9], h[::5, 11] = -0.0, np.inf, -np.inf, np.nan
-        sums = _pool.column_sums(h)
-        want = np.add.reduce(h, 0)
-        assert sums is not None and np.array_equal(np.isnan(sums), np.isnan(want))
-        assert (_bits(sums)[~np.isnan(want)] == _bits(want)[~np.isnan(want)]).all()
-        t = ndgrad.tensor(h.reshape(3, 100, 260))
-        assert (_bits(t.sum((0, 1)).numpy())[~np.isnan(want)] == _bits(want)[~np.isnan(want)]).all()
-        assert t.sum((0, 1), keepdim=True).shape == (1, 1, 260)
         pooled = _fused.threshold_backward(g, x, 0.0)
         monkeypatch.setattr(_pool, "run", lambda *a: False)
         serial = _fused.threshold_backward(g, x, 0.0)

@@ -9,7 +9,7 @@ memory and cut into chunks that every thread, the caller included, claims in tur
 late costs its share, never a wait (see _pool_kernels for the protocol).
 
 Jobs: add, sub, mul, div and ReLU of float32/float64 arrays (NumPy's IEEE operations, element by element:
-its bits), the sums of a matrix's rows (added in NumPy's order: its bits), compiled jobs (`run`: a numba
+its bits), compiled jobs (`run`: a numba
 cfunc over chunks; layer norm, softmax's backward, masked_fill, ReLU's backward from ops/_numba_kernels)
 and matrix products through NumPy's OpenBLAS on one thread per piece: whole products of a stack
 (each as OpenBLAS computes it alone), or one row (or column) block per thread of a matrix product.
@@ -175,24 +175,6 @@ def relu(a, out=None):
         out = np.empty_like(a) if out is None else out
         flat = a.reshape(-1)
         _k.binary(_ctrl, RELU, flat, flat, out.reshape(-1), _FULL, _FULL, a.shape[-1], CHUNK)
-    finally:
-        _busy.release()
-    return out
-
-
-COLUMN_STEP = 64   # columns per chunk of column_sums (each chunk adds every row's piece: long vector loops)
-
-
-def column_sums(a):
-    """The sums of the rows of a C-contiguous float32/float64 2-D array, NumPy's axis-0 add.reduce to the
-    bit (rows added in order), its columns shared among the threads; None where not taken."""
-    if type(a) is not np.ndarray or a.ndim != 2 or a.dtype not in _FLOATS or a.size < MIN_ELEMENTS \
-            or not a.flags.c_contiguous or a.shape[0] < 2 or a.shape[1] < 2 * COLUMN_STEP or not ready() \
-            or not _busy.acquire(blocking=False):
-        return None
-    try:
-        out = np.empty(a.shape[1], a.dtype)
-        _k.column_sums(_ctrl, a, out, COLUMN_STEP)
     finally:
         _busy.release()
     return out

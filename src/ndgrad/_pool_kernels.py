@@ -29,7 +29,7 @@ PRIVATE = 64               # thread t's copy of the job: ctrl[PRIVATE + 32 t:]
 SPIN_CYCLES = 1 << 21      # a helper spins ~0.7 ms after its last chunk, then sleeps
 
 # ops
-BINARY, GEMM, BMM, CALL, COLUMN_SUMS = 1, 2, 3, 4, 5
+BINARY, GEMM, BMM, CALL = 1, 2, 3, 4
 ADD, SUB, MUL, DIV, RELU = 0, 1, 2, 3, 4   # (RELU: of x alone)
 FULL, SCALAR, ROW = 0, 1, 2   # an operand of BINARY: as long as the output, one value, one row repeated
 
@@ -193,18 +193,6 @@ def _binary(a, b, o, kind, amode, bmode, cols, lo, hi):
 
 
 @jit
-def _column_sums(a, out, lo, hi):
-    # out[lo:hi] = the sum of a's rows there, added in row order from the first row (NumPy's axis-0 add.reduce
-    # of a C-contiguous array: its bits)
-    o = out[lo:hi]
-    o[:] = a[0, lo:hi]
-    for i in range(1, a.shape[0]):
-        r = a[i, lo:hi]
-        for j in range(o.shape[0]):
-            o[j] += r[j]
-
-
-@jit
 def _gemm(ctrl, f64, ta, tb, m, n, k, a, lda, b, ldb, c, ldc):
     # C (m, n, row-major) = op(A) @ op(B) on the calling thread (the caller holds OpenBLAS to one thread)
     order, ta, tb = np.int32(101), np.int32(112 if ta else 111), np.int32(112 if tb else 111)
@@ -245,13 +233,6 @@ def _chunk(ctrl, job, c):
         for i in range(c * per, min(batch, (c + 1) * per)):
             _gemm(ctrl, size == 8, ta, tb, m, n, k, x[6] + size * i * x[8], x[7], x[9] + size * i * x[11], x[10],
                   x[12] + size * i * x[14], x[13])
-    elif op == COLUMN_SUMS:   # dtype size, a (rows, cols), out (cols), columns per chunk
-        size, rows, cols, step = x[0], x[2], x[3], x[5]
-        lo, hi = c * step, min(cols, (c + 1) * step)
-        if size == 8:
-            _column_sums(numba.carray(f64_at(x[1]), (rows, cols)), numba.carray(f64_at(x[4]), cols), lo, hi)
-        else:
-            _column_sums(numba.carray(f32_at(x[1]), (rows, cols)), numba.carray(f32_at(x[4]), cols), lo, hi)
     elif op == CALL:   # a compiled job: fn(block, lo, hi) over items lo..hi of n, `step` per chunk
         fn, block, n, step = x[0], x[1], x[2], x[3]
         call_c(fn, (block, c * step, min(n, (c + 1) * step)))
@@ -381,14 +362,6 @@ def bmm(ctrl, a, b, c, ta, tb, k, lda, sa, ldb, sb, per, count):
     _put(ctrl, (BMM, c.itemsize, ta, tb, m, n, k, _at(a), lda, sa, _at(b), ldb, sb, _at(c), n, m * n,
                          batch, per))
     _run(ctrl, s, count)
-
-
-@jit
-def column_sums(ctrl, a, out, step):
-    s = _begin(ctrl)
-    rows, cols = a.shape
-    _put(ctrl, (COLUMN_SUMS, a.itemsize, _at(a), rows, cols, _at(out), step))
-    _run(ctrl, s, (cols + step - 1) // step)
 
 
 @jit

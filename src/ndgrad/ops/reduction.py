@@ -21,7 +21,6 @@ import warnings
 
 import numpy as np
 
-from .. import _pool
 from ..backends import namespace
 
 from . import _registry
@@ -144,13 +143,10 @@ def _sum_all(input, *, dtype=None):
     return np.sum(input, dtype=_acc_dtype(input, dtype))
 
 
-_LEADING = {tuple(range(n)) for n in range(1, 64)}   # (the dims before the last, of arrays of 2 to 64 dims)
-
-
 @op("sum.dim_IntList", public=False)
 def _sum_dim(input, dim, keepdim=False, *, dtype=None):
     if type(input) is np.ndarray:   # the reduction np.sum calls, without its Python wrapper (~1.3 us)
-        return _reduce_sum(input, _dims(input.ndim, dim), keepdim, dtype)
+        return np.add.reduce(input, _dims(input.ndim, dim), _acc_dtype(input, dtype), None, keepdim)
     return np.sum(input, axis=_dims(input.ndim, dim), keepdims=keepdim, dtype=_acc_dtype(input, dtype))
 
 
@@ -158,17 +154,7 @@ def _sum_dim_replay(input, dim, keepdim=False, *, dtype=None):
     # what ndgrad.compile's tapes call (their arrays are NumPy's): the guard fixes ndim, so a non-empty
     # tuple of dims was checked at the trace and NumPy wraps its negative dims as _dims would
     axis = dim if type(dim) is tuple and dim and input.ndim else _dims(input.ndim, dim)
-    return _reduce_sum(input, axis, keepdim, dtype)
-
-
-def _reduce_sum(input, axes, keepdim, dtype):
-    """np.add.reduce of a NumPy array over `axes`; a sum over all dims but the last (a bias's gradient) of a
-    large float array on the native pool's threads (NumPy's bits, rows added in order)."""
-    if dtype is None and input.size >= _pool.MIN_ELEMENTS and input.ndim > 1 and input.flags.c_contiguous \
-            and len(axes) == input.ndim - 1 and axes in _LEADING \
-            and (sums := _pool.column_sums(input.reshape(-1, input.shape[-1]))) is not None:
-        return sums.reshape((1,) * (input.ndim - 1) + sums.shape) if keepdim else sums
-    return np.add.reduce(input, axes, _acc_dtype(input, dtype), None, keepdim)
+    return np.add.reduce(input, axis, _acc_dtype(input, dtype), None, keepdim)
 
 
 _sum_dim.__wrapped__.replay = _sum_dim_replay
