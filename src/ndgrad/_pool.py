@@ -51,8 +51,8 @@ def _start():
     if not enabled or _parallel.threads < 2:
         return False
     try:
-        from . import _pool_kernels as k
-    except ImportError:   # no numba
+        from . import _pool_kernels as k   # (compiles the helpers' code, or loads it from numba's cache)
+    except Exception:   # noqa: BLE001  (no numba, or a platform its code does not compile for: NumPy's paths run)
         _k = False
         return False
     ctrl = np.zeros(k.PRIVATE + 32 * 64 + 16, np.int64)

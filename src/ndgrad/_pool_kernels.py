@@ -14,6 +14,8 @@ A job lives in `ctrl`, an int64 array shared with the helpers, one 64-byte line 
 Each thread, the caller too, claims chunks by compare-and-swap until none is left, so a helper that
 is slow to wake costs its share of the speed-up, not a wait.
 """
+import platform
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -70,12 +72,17 @@ def cas(typingctx, arr, i, old, new):
     return types.boolean(arr, i, old, new), codegen
 
 
+_X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
 @intrinsic
 def pause(typingctx):
+    # x86's spin-wait hint (other CPUs: nothing; the loop's sched_yield still lets others run)
     def codegen(context, builder, sig, args):
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),
-                                            "llvm.x86.sse2.pause")
-        builder.call(fn, [])
+        if _X86:
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []),
+                                                "llvm.x86.sse2.pause")
+            builder.call(fn, [])
     return types.void(), codegen
 
 
