@@ -23,6 +23,8 @@ from numba import literal_unroll, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ._numba_pointers import f32_at, f64_at, i64_at
+
 SEQ, CLAIM, DONE, SLEEPERS, STOP, SGEMM, DGEMM, JOB = 0, 8, 16, 24, 25, 26, 27, 32
 BASE, COUNT, OP = JOB, JOB + 1, JOB + 2
 ARGS = JOB + 3             # an op's arguments: ctrl[ARGS + i]
@@ -94,18 +96,6 @@ def cycles(typingctx):
         return builder.call(fn, [])
     return types.int64(), codegen
 
-
-def _pointer_to(dtype):
-    @intrinsic
-    def at(typingctx, address):
-        def codegen(context, builder, sig, args):
-            return builder.inttoptr(args[0], context.get_value_type(sig.return_type))
-        return types.CPointer(dtype)(address), codegen
-    return at
-
-
-f32_at, f64_at, i64_at = _pointer_to(types.float32), _pointer_to(types.float64), _pointer_to(types.int64)
-bool_at = _pointer_to(types.boolean)
 
 # libc's functions, called by name (numba's on-disk cache cannot keep ctypes pointers); BLAS's products
 # through their addresses in ctrl (SGEMM, DGEMM: 0 where NumPy's BLAS has none), by call_c

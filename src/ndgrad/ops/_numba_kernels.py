@@ -5,7 +5,7 @@ import numba
 import numpy as np
 from numba import types
 
-from .._pool_kernels import bool_at, f32_at, f64_at, i64_at
+from .._numba_pointers import bool_at, f32_at, f64_at, i64_at
 
 
 # Only the row sums may be reassociated (reassoc lets LLVM vectorise them; no other fast-math flag:
