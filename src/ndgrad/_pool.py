@@ -36,7 +36,9 @@ enabled = os.environ.get("NDGRAD_POOL", "1") != "0" and os.environ.get("NDGRAD_N
 MAX_THREADS = 8             # the pool's threads, the caller's included: more spin for jobs cut in few chunks
 MIN_ELEMENTS = 1 << 16      # an elementwise pass below this stays on NumPy (a job's round trip is ~1-2 µs)
 CHUNK = 1 << 15             # elements per chunk of an elementwise pass
-MIN_PRODUCT = 1 << 21       # multiply-adds of a product below which it stays on NumPy
+# a product of fewer multiply-adds times itemsize stays on NumPy (float32: 1M multiply-adds, ~15 µs on one
+# thread; float64 half as many): below that a job's cost outweighs the second thread
+MIN_PRODUCT = 4 << 20
 
 _k = None                   # _pool_kernels once the helpers run; False where they cannot
 _ctrl = None
@@ -200,7 +202,7 @@ def matmul(a, b):
         return None
     m, k = a.shape
     n = b.shape[1]
-    if b.shape[0] != k or m * n * k < MIN_PRODUCT or not ready() or not _products:
+    if b.shape[0] != k or m * n * k * a.itemsize < MIN_PRODUCT or not ready() or not _products:
         return None
     la, lb = _operand(a), _operand(b)
     if la is None or lb is None:
@@ -269,7 +271,7 @@ def bmm(a, b):
         return None
     batch, m, k = a.shape
     n = b.shape[2]
-    if b.shape[:2] != (batch, k) or batch * m * n * k < MIN_PRODUCT or not ready() or not _products:
+    if b.shape[:2] != (batch, k) or batch * m * n * k * a.itemsize < MIN_PRODUCT or not ready() or not _products:
         return None
     la, lb = _stack_operand(a), _stack_operand(b)
     if la is None or lb is None:

@@ -216,12 +216,12 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_same_dtype("addmm", input, mat1, mat2)
     _check_mm("addmm", mat1, mat2)
     if type(input) in ARRAY_TYPES and type(mat1) in ARRAY_TYPES and type(mat2) in ARRAY_TYPES:
-        return _add_scaled(np.matmul(mat1, mat2), input, beta, alpha, "addmm")
+        return _add_scaled(_product(mat1, mat2), input, beta, alpha, "addmm")
     return _add_scaled(_sparse_addmm_product(input, mat1, mat2), input, beta, alpha, "addmm")
 
 
 def _addmm_replay(input, mat1, mat2, *, beta=1, alpha=1):
-    return _scaled_sum(np.matmul(mat1, mat2), input, beta, alpha)   # (a tape holds NumPy arrays only)
+    return _scaled_sum(_product(mat1, mat2), input, beta, alpha)   # (a tape holds NumPy arrays only)
 
 
 addmm.__wrapped__.replay = _addmm_replay
@@ -271,7 +271,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _check_dims("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
     _check_same_dtype("baddbmm", input, batch1, batch2)
     _check_bmm("baddbmm", batch1, batch2)
-    return _add_scaled(np.matmul(batch1, batch2), input, beta, alpha, "baddbmm")
+    return _add_scaled(_pool.stack_matmul(batch1, batch2), input, beta, alpha, "baddbmm")
 
 
 @op("addbmm", method=True, inplace="resize")   # (as torch's: self takes the result's shape)
