@@ -290,6 +290,21 @@ class _Probe(ndgrad.utils.data.Dataset):
         return 4
 
 
+class _Threads(ndgrad.utils.data.Dataset):
+    def __getitem__(self, i):
+        return ndgrad.get_num_threads()
+
+    def __len__(self):
+        return 2
+
+
+def test_workers_run_one_thread_as_torchs():
+    """torch's workers call set_num_threads(1): the kernels of the main process keep the cores."""
+    before = ndgrad.get_num_threads()
+    got = [int(b) for b in ndgrad.utils.data.DataLoader(_Threads(), batch_size=None, num_workers=2)]
+    assert got == [1, 1] and ndgrad.get_num_threads() == before
+
+
 def test_workers_are_processes_with_their_own_state():
     d = ndgrad.utils.data
     ds = _Probe()

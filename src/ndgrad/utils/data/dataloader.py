@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ... import _dtype, _random
+from ... import _dtype, _random, _settings
 from ... import random as _torch_random
 from ...ops.creation import empty, from_numpy
 from ._collate import default_collate, default_convert
@@ -168,6 +168,7 @@ def _worker_loop(loader_args, index_queue, result_queue, worker_id, num_workers,
     """A worker process: answers (task, index) requests with (task, batch) until told to stop."""
     global _current_worker
     dataset, auto_collation, collate_fn, batch_size, drop_last = loader_args
+    _settings.set_num_threads(1)   # (as torch's workers: the main process's kernels have the cores)
     seed = base_seed + worker_id
     _seed_worker(seed, base_seed, worker_id)
     _current_worker = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
