@@ -60,12 +60,6 @@ def _openblas():
     return next(iter(_openblas_libs()), None)
 
 
-def openblas_path():
-    """The file of the OpenBLAS library NumPy loaded, or None."""
-    lib = _openblas()
-    return None if lib is None else lib._name
-
-
 def tune_malloc():
     if any(k.startswith("MALLOC_") for k in os.environ):
         return False

@@ -56,8 +56,8 @@ propagate_tangents = inplace_tangents = None   # set by derivatives/forward.py: 
 class OpSpec:
     __slots__ = ("name", "entry", "node_cls", "diff_pos", "list_pos", "saved_pos",
                  "meta_only", "promote", "operands", "view", "multi_out", "out_diff", "broadcast",
-                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "large", "saves_result_only", "inplace_shape",
-                 "nested", "plain_tail", "recorder")
+                 "saved_plan", "diff_lists", "flips", "_forward", "kernel", "large", "saves_result_only",
+                 "inplace_shape", "nested", "plain_tail", "recorder")
 
     def __init__(self, name, forward, promote, view, operands=None, broadcast=False, flips=0):
         self.name = name
