@@ -263,3 +263,34 @@ def test_relu_and_its_backward_are_numpys(dtype, monkeypatch):
         monkeypatch.setattr(_pool, "run", lambda *a: False)
         serial = _fused.threshold_backward(g, x, 0.0)
     assert (_bits(pooled) == _bits(serial)).all()
+
+
+def test_training_steps_from_several_threads_give_one_threads_bits():
+    """Products, elementwise passes and updates from four Python threads at once (the pool shared, busy, or
+    its blocks computed alone): every step's bits as the same step run alone."""
+    rs = np.random.RandomState(13)
+    w1, w2 = rs.randn(384, 384).astype(np.float32) * 0.05, rs.randn(384, 384).astype(np.float32) * 0.05
+    xs = [rs.randn(256, 384).astype(np.float32) for _ in range(4)]
+
+    def step(i):
+        a, b = ndgrad.tensor(w1, requires_grad=True), ndgrad.tensor(w2, requires_grad=True)
+        h = ndgrad.relu(ndgrad.tensor(xs[i]) @ a + 0.1) * 1.5
+        y = (h @ b - 0.2) / 3.0
+        (y * y).mean().backward()
+        with ndgrad.no_grad():
+            a -= 0.1 * a.grad
+        return [_bits(a.detach().numpy()), _bits(b.grad.numpy())]
+
+    alone = [step(i) for i in range(4)]
+    bad = []
+
+    def work(i):
+        for _ in range(8):
+            if not all((p == q).all() for p, q in zip(step(i), alone[i])):
+                bad.append(i)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
