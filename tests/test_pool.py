@@ -173,10 +173,16 @@ def test_helpers_wake_from_sleep():
 
 
 _CHILD = textwrap.dedent("""
-    import os, sys
+    import os, sys, threading
     import numpy as np
-    from ndgrad import _pool
+    from ndgrad import _parallel, _pool
     a = np.arange(1 << 18, dtype=np.float32)
+    first = [threading.Thread(target=_pool.binary, args=(_pool.MUL, a, a)) for _ in range(4)]
+    for t in first:   # (four first uses at once: one set of helpers)
+        t.start()
+    for t in first:
+        t.join()
+    assert len(_pool._helpers) == min(_parallel.threads, _pool.MAX_THREADS) - 1
     assert _pool.ready() and np.array_equal(_pool.binary(_pool.MUL, a, a), a * a)
     pid = os.fork()
     if pid == 0:   # the child starts helpers of its own

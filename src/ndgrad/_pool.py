@@ -44,14 +44,22 @@ _k = None                   # _pool_kernels once the helpers run; False where th
 _ctrl = None
 _helpers = []               # (pthread id, its start argument)
 _busy = threading.Lock()
+_starting = threading.Lock()
 _products = False           # whether NumPy's BLAS is an OpenBLAS with CBLAS products the helpers can call
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _start():
-    global _k, _ctrl, _products
     if not enabled or _parallel.threads < 2:
         return False
+    with _starting:   # (two threads' first large passes at once: one starts the helpers)
+        if _k is not None:
+            return bool(_k)
+        return _launch()
+
+
+def _launch():
+    global _k, _ctrl, _products
     try:
         from . import _pool_kernels as k   # (compiles the helpers' code, or loads it from numba's cache)
     except Exception:   # noqa: BLE001  (no numba, or a platform its code does not compile for: NumPy's paths run)
@@ -95,9 +103,9 @@ def _stop():   # before the interpreter frees the compiled code the helpers run
 
 
 def _after_fork():   # a forked child has none of the helpers: it starts its own
-    global _k, _ctrl, _busy
+    global _k, _ctrl, _busy, _starting
     _helpers.clear()
-    _busy = threading.Lock()
+    _busy, _starting = threading.Lock(), threading.Lock()
     if _k:
         _k, _ctrl = None, None
 
