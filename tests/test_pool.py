@@ -15,6 +15,7 @@ from ndgrad import _native, _parallel, _pool
 pytest.importorskip("numba")
 pytestmark = pytest.mark.skipif(not _pool.ready(), reason="the native pool does not run here (one CPU, no CBLAS)")
 
+_products = pytest.mark.skipif(not _pool._products, reason="NumPy's BLAS is not an OpenBLAS with CBLAS products")
 _UINT = {4: np.uint32, 8: np.uint64}
 _UFUNCS = {_pool.ADD: np.add, _pool.SUB: np.subtract, _pool.MUL: np.multiply, _pool.DIV: np.divide}
 
@@ -72,6 +73,7 @@ def test_tensor_ops_on_large_arrays_are_numpys():
     assert x.grad.shape == x.shape and np.isfinite(x.grad.numpy()).all()
 
 
+@_products
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("m,k,n", [(300, 200, 100), (90, 120, 700), (1000, 41, 65), (64, 1024, 64)])
 def test_matmul_blocks_are_one_thread_openblas_products(dtype, m, k, n):
@@ -94,6 +96,7 @@ def _blockwise(x, y):
     return np.concatenate(parts, axis=1 if by_cols else 0)
 
 
+@_products
 def test_matmul_refuses_other_layouts_and_small_products():
     rs = np.random.RandomState(0)
     a = rs.randn(300, 400)
@@ -106,6 +109,7 @@ def test_matmul_refuses_other_layouts_and_small_products():
     assert got is not None and (_bits(got) == _bits(_blockwise(a[::2], a.T))).all()
 
 
+@_products
 def test_a_busy_pool_computes_the_same_blocks():
     rs = np.random.RandomState(5)
     a, b = rs.randn(700, 90), rs.randn(90, 650)
@@ -118,6 +122,7 @@ def test_a_busy_pool_computes_the_same_blocks():
     assert (_bits(shared) == _bits(alone)).all() and all((_bits(p) == _bits(whole)).all() for p in stack)
 
 
+@_products
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_bmm_gives_one_thread_openblas_bits(dtype):
     rs = np.random.RandomState(2)
@@ -271,6 +276,7 @@ def test_relu_and_its_backward_are_numpys(dtype, monkeypatch):
     assert (_bits(pooled) == _bits(serial)).all()
 
 
+@_products
 def test_training_steps_from_several_threads_give_one_threads_bits():
     """Products, elementwise passes and updates from four Python threads at once (the pool shared, busy, or
     its blocks computed alone): every step's bits as the same step run alone."""
