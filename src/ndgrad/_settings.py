@@ -61,8 +61,9 @@ def _check_int(name, n):
 
 def set_num_threads(int):  # noqa: A002 - torch's parameter name
     """Sets the number of threads ndgrad's heavy kernels (convolutions, pooling, batch norm, large
-    elementwise passes) split their work over; their results do not depend on it. NumPy's BLAS
-    keeps its own thread pool.
+    elementwise passes, matrix products on the native pool) split their work over. Their results do not
+    depend on it, except a large matrix product's, cut in one block per thread (as BLAS's own threads
+    cut it). NumPy's BLAS keeps its own thread pool for the products ndgrad leaves to it.
 
     Args:
         int (int): a positive number of threads.
