@@ -117,6 +117,8 @@ def test_a_busy_pool_computes_the_same_blocks():
     with _pool._busy:   # (another Python thread's job running)
         alone = _pool.matmul(a, b)
         stack = _pool.bmm(np.stack([a] * 3), np.stack([b] * 3))
+        summed = _pool.binary(_pool.ADD, alone, alone)
+        assert summed is not None and (_bits(summed) == _bits(alone + alone)).all()
     with _native.one_blas_thread():   # (a stack's products whole, each as OpenBLAS computes it alone)
         whole = a @ b
     assert (_bits(shared) == _bits(alone)).all() and all((_bits(p) == _bits(whole)).all() for p in stack)
@@ -157,10 +159,10 @@ def test_python_threads_share_the_pool():
     errors = []
 
     def work(a):
-        for _ in range(50):   # (a thread that finds the pool busy gets None: NumPy's path is the caller's)
+        for _ in range(50):   # (a thread that finds the pool busy runs the job's chunks alone)
             for kind, want in ((_pool.MUL, a * a), (_pool.SUB, a - 1.0)):
                 got = _pool.binary(kind, a, a if kind == _pool.MUL else 1.0)
-                if got is not None and not np.array_equal(got, want):
+                if got is None or not np.array_equal(got, want):
                     errors.append(kind)
     threads = [threading.Thread(target=work, args=(a,)) for a in arrays]
     for t in threads:
@@ -245,7 +247,10 @@ def test_in_place_passes_and_overlapping_views():
         assert _pool.binary(kind, x, x, out=x) is x and (_bits(x) == _bits(ufunc(a, a))).all()
     flat = a.reshape(-1).copy()
     assert _pool.binary(_pool.SUB, flat[1:], flat[:-1], out=flat[1:]) is None   # (another view of its memory)
-    assert _pool.binary(_pool.ADD, a, b, out=a.copy()) is None                  # (out is not the first operand)
+    into = np.empty_like(a)                                                       # (a separate output)
+    assert _pool.binary(_pool.ADD, a, b, out=into) is into and (_bits(into) == _bits(a + b)).all()
+    c = a.copy()
+    assert _pool.binary(_pool.ADD, a, c, out=c) is None                         # (out is the second operand)
     # Tensor-level in-place updates (an optimizer's p -= lr * g, and a shifted view's) as NumPy computes them
     p, g = ndgrad.tensor(a.copy()), ndgrad.tensor(rs.randn(400, 300))
     with ndgrad.no_grad():
@@ -269,6 +274,9 @@ def test_relu_and_its_backward_are_numpys(dtype, monkeypatch):
     assert got is not None and (_bits(got) == _bits(want)).all()
     y = x.copy()
     assert _pool.relu(y, out=y) is y and (_bits(y) == _bits(want)).all()
+    z = np.empty_like(x)
+    assert _pool.relu(x, out=z) is z and (_bits(z) == _bits(want)).all()
+    assert _pool.relu(x, out=x[::-1].copy()[::-1]) is None   # (not C-contiguous)
     with np.errstate(all="ignore"):
         pooled = _fused.threshold_backward(g, x, 0.0)
         monkeypatch.setattr(_pool, "run", lambda *a: False)

@@ -9,20 +9,20 @@ memory and cut into chunks that every thread, the caller included, claims in tur
 late costs its share, never a wait (see _pool_kernels for the protocol).
 
 Jobs: add, sub, mul, div and ReLU of float32/float64 arrays (NumPy's IEEE operations, element by element:
-its bits), compiled jobs (`run`: a numba
-cfunc over chunks; layer norm, softmax's backward, masked_fill, ReLU's backward from ops/_numba_kernels)
-and matrix products through NumPy's OpenBLAS on one thread per piece: whole products of a stack
-(each as OpenBLAS computes it alone), or one row (or column) block per thread of a matrix product.
-OpenBLAS's blocking depends on the block's size, so such a product's bits depend on the thread count,
-as OpenBLAS's (and torch's MKL's) own threads make them; within a process they are fixed: a product the
-pool cannot share now (another Python thread's job running) is cut in the same blocks, computed in
-turn. The callers keep their NumPy path where the pool is absent (no numba, NDGRAD_POOL=0 or
-NDGRAD_NUMBA=0, one thread: `torch.set_num_threads(1)`) or, for the elementwise passes, busy.
+its bits), compiled jobs (`run`: a numba cfunc over chunks; layer norm, softmax's backward, masked_fill,
+ReLU's backward from ops/_numba_kernels) and matrix products through NumPy's OpenBLAS on one thread per
+piece: whole products of a stack (each as OpenBLAS computes it alone), or one row (or column) block per
+thread of a matrix product. OpenBLAS's blocking depends on the block's size, so such a product's bits
+depend on the thread count, as OpenBLAS's (and torch's MKL's) own threads make them; within a process they
+are fixed: while another Python thread's job runs, a job's chunks are computed in turn by its caller (the
+same chunks). The callers keep their NumPy path where the pool is absent (no numba,
+NDGRAD_POOL=0 or NDGRAD_NUMBA=0, one thread: `torch.set_num_threads(1)`).
 
 numba compiles the helpers' code once per installation (~10 s, cached on disk beside the module, or
 where NUMBA_CACHE_DIR says); a process loads it at its first large pass (~0.4 s).
 """
 import atexit
+import contextlib
 import ctypes
 import os
 import threading
@@ -115,7 +115,7 @@ if hasattr(os, "register_at_fork"):
 
 
 # ---- elementwise ---------------------------------------------------------------------------------
-ADD, SUB, MUL, DIV, RELU = 0, 1, 2, 3, 4
+ADD, SUB, MUL, DIV, RELU = 0, 1, 2, 3, 4   # (_pool_kernels' numbers: this module does not import numba)
 _FULL, _SCALAR, _ROW = 0, 1, 2
 
 
@@ -133,8 +133,9 @@ def _mode(a, shape, size):
 
 def binary(kind, a, b, out=None):
     """a (op) b, as NumPy's ufunc gives it, where the helpers take these operands (NumPy float32 or
-    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None. out=a writes
-    into a (a C-contiguous array of the result's shape; b not another view of its memory)."""
+    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None. `out`: a itself
+    (b not another view of its memory), or a C-contiguous array of the result's shape and dtype apart from
+    both operands."""
     ta, tb = type(a), type(b)
     if ta is np.ndarray:
         x = a
@@ -158,36 +159,22 @@ def binary(kind, a, b, out=None):
     ma, mb = _mode(a, shape, size), _mode(b, shape, size)
     if ma is None or mb is None or ma != _FULL and mb != _FULL:
         return None
-    if out is not None and (out is not a or ma != _FULL or b is not a and np.may_share_memory(a, b)):
+    if out is not None and not (
+            out is a and ma == _FULL and (b is a or not np.may_share_memory(a, b))
+            or type(out) is np.ndarray and out.flags.c_contiguous and out.shape == shape and out.dtype == x.dtype
+            and not np.may_share_memory(out, a) and not np.may_share_memory(out, b)):
         return None
-    if not _busy.acquire(blocking=False):
-        return None
-    try:
-        out = np.empty(shape, x.dtype) if out is None else out
-        cols = shape[-1]
-        step = CHUNK if ma != _ROW and mb != _ROW else max(1, CHUNK // cols) * cols
-        _k.binary(_ctrl, kind, a.reshape(-1), b.reshape(-1), out.reshape(-1), ma, mb, cols, step)
-    finally:
-        _busy.release()
+    out = np.empty(shape, x.dtype) if out is None else out
+    cols = shape[-1]
+    step = CHUNK if ma != _ROW and mb != _ROW else max(1, CHUNK // cols) * cols
+    with _area() as ctrl:
+        _k.binary(ctrl, kind, a.reshape(-1), b.reshape(-1), out.reshape(-1), ma, mb, cols, step)
     return out
 
 
 def relu(a, out=None):
-    """np.clip(a, 0, inf) (NaN and -0.0 kept) of a C-contiguous float32/float64 array of MIN_ELEMENTS or more,
-    into `out` (a C-contiguous array of a's shape and dtype, or a itself) where given; else None."""
-    if type(a) is not np.ndarray or a.dtype not in _FLOATS or a.size < MIN_ELEMENTS or not a.flags.c_contiguous \
-            or out is not None and (out is not a and (type(out) is not np.ndarray or not out.flags.c_contiguous
-                                                      or out.shape != a.shape or out.dtype != a.dtype
-                                                      or np.may_share_memory(a, out))) \
-            or not ready() or not _busy.acquire(blocking=False):
-        return None
-    try:
-        out = np.empty_like(a) if out is None else out
-        flat = a.reshape(-1)
-        _k.binary(_ctrl, RELU, flat, flat, out.reshape(-1), _FULL, _FULL, a.shape[-1], CHUNK)
-    finally:
-        _busy.release()
-    return out
+    """np.clip(a, 0, inf) (NaN and -0.0 kept) of a large float array, as `binary` takes it; else None."""
+    return binary(RELU, a, a, out) if type(a) is np.ndarray else None
 
 
 # ---- products ----------------------------------------------------------------------------------------
@@ -217,31 +204,37 @@ def matmul(a, b):
         return None
     by_cols, piece, count = blocks(m, n)
     c = np.empty((m, n), a.dtype)
-    shared = _busy.acquire(blocking=False)
-    try:
-        with _native.one_blas_thread():   # (busy: the same blocks on this thread alone, through a job no helper sees)
-            _k.gemm(_ctrl if shared else _solo(), a, b, c, la[0], lb[0], k, la[1], lb[1], int(by_cols), piece,
-                    count)
-    finally:
-        if shared:
-            _busy.release()
+    with _area() as ctrl, _native.one_blas_thread():
+        _k.gemm(ctrl, a, b, c, la[0], lb[0], k, la[1], lb[1], int(by_cols), piece, count)
     return c
 
 
 def blocks(m, n):
     """(by columns, block size, blocks) of an (m, n) product: one block per thread, of rows unless the
     product is wider than tall."""
-    parts = min(_parallel.threads, len(_helpers) + 1)
+    parts = _parts()
     by_cols = n > m
     piece = -(-(n if by_cols else m) // parts)
     return by_cols, piece, -(-(n if by_cols else m) // piece)
 
 
-def _solo():
-    """A job area no helper reads: the caller runs every chunk."""
+def _parts():
+    return min(_parallel.threads, len(_helpers) + 1)
+
+
+@contextlib.contextmanager
+def _area():
+    """The control block a job goes to: the helpers', or, while another Python thread's job runs there, one
+    no helper reads (the caller runs every chunk: the same chunks, so the same bits)."""
+    if _busy.acquire(blocking=False):
+        try:
+            yield _ctrl
+        finally:
+            _busy.release()
+        return
     ctrl = np.zeros(_k.JOB + _k.SLOTS, np.int64)
     ctrl[_k.SGEMM], ctrl[_k.DGEMM] = _ctrl[_k.SGEMM], _ctrl[_k.DGEMM]
-    return ctrl
+    yield ctrl
 
 
 # ---- compiled jobs -----------------------------------------------------------------------------------
@@ -254,12 +247,8 @@ def run(job, arrays, scalars, n, step):
         return False
     scalars = scalars or (0.0,)   # (numba iterates over no empty tuple)
     block = np.empty(1 + 3 * len(arrays) + len(scalars), np.int64)
-    shared = _busy.acquire(blocking=False)
-    try:
-        _k.call(_ctrl if shared else _solo(), job, block, arrays, scalars, n, step)
-    finally:
-        if shared:
-            _busy.release()
+    with _area() as ctrl:
+        _k.call(ctrl, job, block, arrays, scalars, n, step)
     return True
 
 
@@ -284,16 +273,10 @@ def bmm(a, b):
     la, lb = _stack_operand(a), _stack_operand(b)
     if la is None or lb is None:
         return None
-    per = max(1, batch // (4 * min(_parallel.threads, len(_helpers) + 1)))
+    per = max(1, batch // (4 * _parts()))
     c = np.empty((batch, m, n), a.dtype)
-    shared = _busy.acquire(blocking=False)
-    try:
-        with _native.one_blas_thread():
-            _k.bmm(_ctrl if shared else _solo(), a, b, c, la[0], lb[0], k, la[1], la[2], lb[1], lb[2], per,
-                   -(-batch // per))
-    finally:
-        if shared:
-            _busy.release()
+    with _area() as ctrl, _native.one_blas_thread():
+        _k.bmm(ctrl, a, b, c, la[0], lb[0], k, la[1], la[2], lb[1], lb[2], per, -(-batch // per))
     return c
 
 
