@@ -8,7 +8,11 @@
 Method: every library runs in its own process (bench/worker.py), started once; each workload is
 built and warmed up (one untimed step) in every process, then timed in rounds that visit the
 libraries in turn (rotating the order), so a burst of load from elsewhere hits them all alike;
-the best step over all rounds is reported. Every library starts from the same NumPy arrays, and
+the best step over all rounds is reported. Each round times steady state, as a training loop runs:
+garbage is collected before the round (not before each step), a short step is preceded by one
+untimed step (the first step after a process's idle wait runs on cold caches and sleeping threads),
+and the process then idles 0.15 s before the next library's turn (OpenBLAS's threads spin ~0.1 s
+after a product, and would compete with the next library's step). Every library starts from the same NumPy arrays, and
 the first step's loss (or checksum) is checked against torch's. Peak memory and import time are
 measured in fresh processes. Peers that are not installed are skipped with a note.
 """

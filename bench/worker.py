@@ -64,7 +64,6 @@ def as_check(result):
 
 
 def timed(step):
-    gc.collect()
     start = time.perf_counter()
     result = step()
     elapsed = time.perf_counter() - start
@@ -72,8 +71,12 @@ def timed(step):
     return (elapsed if own is None else own), check, dtype, extra
 
 
+WARM_BELOW = 1.0   # seconds: steps shorter than this get an untimed step before each round's timed ones
+SETTLE = 0.15      # seconds of idle after a round, while this process's BLAS/OpenMP threads stop spinning
+
+
 def serve(lib, module, out):
-    steps = {}
+    steps, warmups = {}, {}
     for line in sys.stdin:
         req = json.loads(line)
         key, name = req.get("key"), req.get("workload")
@@ -84,21 +87,34 @@ def serve(lib, module, out):
                     warm = req.get("warmup_args")
                     # a cheaper instance warms caches when one full step is expensive (long chains)
                     warm_step = workloads.FACTORIES[name](lib, module, **warm) if warm else step
+                    gc.collect()
                     seconds, check, dtype, _ = timed(warm_step)
                 except Exception as exc:  # noqa: BLE001 - reported in the table, never fatal
                     reply = failure(lib, exc)
                 else:
-                    steps[key] = step
+                    steps[key], warmups[key] = step, (float("inf") if warm else seconds)
                     reply = {"status": "ok", "warmup_s": seconds, "check": check, "dtype": dtype}
             elif req["op"] == "time":
                 best, extras = None, {}
+                step, last = steps[key], warmups[key]
+                # A round measures steady state, as a training loop runs: garbage collected once before it
+                # (not before each step: a full collection walks every object of the process and leaves the
+                # next step 0.6-0.8 ms slower in every library), then one untimed step where a step is short
+                # (after the idle wait for its turn, a process's first step runs on cold caches and sleeping
+                # threads, up to twice as slow); collections that fall inside a step are timed
+                gc.collect()
+                if last < WARM_BELOW:
+                    step()
                 for _ in range(req["reps"]):
-                    seconds, check, _, extra = timed(steps[key])
+                    seconds, check, _, extra = timed(step)
                     if best is None or seconds < best:
                         best, extras = seconds, extra
+                # then quiet before another library's turn: OpenBLAS's threads spin ~0.1 s after a product
+                time.sleep(SETTLE)
                 reply = {"status": "ok", "best": best, "extra": extras, "check": check}
             elif req["op"] == "drop":
                 steps.pop(key, None)
+                warmups.pop(key, None)
                 gc.collect()
                 reply = {"status": "ok"}
             else:
