@@ -290,6 +290,11 @@ def _dims_and_sizes(spec, args, levels):
     sizes prepended). Only for ops whose tensor arguments share one per-sample rank, and whose dims
     refer to it; None when the op has neither (the fallback decides)."""
     names = _param_names(spec)
+    if len(args) == 2 and isinstance(a := args[0], Batched) and type(a).levels == levels and len(names) == 2 \
+            and names[1] in _SIZE_NAMES and type(args[1]) in (tuple, list, Size) and spec.name != "expand":
+        # a view or reshape of one tensor batched over every level: the sizes after its leading ones
+        arr = physical(a)
+        return _run(spec, [Tensor._make(arr, False, None, 0), arr.shape[:len(levels)] + tuple(args[1])])
     first = next(_tensor_args(args), None)
     if first is None:
         return None
@@ -383,12 +388,26 @@ def _matmul(x, y):
         order = sorted(range(x.ndim - 1), key=lambda i: -x.strides[i]) + [x.ndim - 1]
         xt = x.transpose(order)
         out = (xt.reshape(-1, x.shape[-1]) @ y).reshape(xt.shape[:-1] + (y.shape[-1],))
-        return out.transpose(np.argsort(order))
+        inverse = [0] * len(order)
+        for i, o in enumerate(order):
+            inverse[o] = i
+        return out.transpose(inverse)
     if x.ndim == 2 and y.ndim > 2:
         m = y.shape[-2]
-        folded = np.moveaxis(y, -2, 0).reshape(m, -1)
-        return np.moveaxis((x @ folded).reshape((x.shape[0],) + y.shape[:-2] + (y.shape[-1],)), 0, -2)
+        folded = _moveaxis(y, y.ndim - 2, 0).reshape(m, -1)
+        out = (x @ folded).reshape((x.shape[0],) + y.shape[:-2] + (y.shape[-1],))
+        return _moveaxis(out, 0, out.ndim - 2)
     return np.matmul(x, y)
+
+
+def _moveaxis(a, source, destination):
+    """np.moveaxis for one non-negative axis, without its argument normalisation (a few µs per call on
+    the small arrays of vmapped code)."""
+    if source == destination:
+        return a
+    order = list(range(a.ndim))
+    order.insert(destination, order.pop(source))
+    return a.transpose(order)
 
 
 def _mm(k, a, b):
@@ -795,7 +814,7 @@ def move(t, kind, level, dim=None, size=None):
         pos = sum(1 for lv in own if lv < level)
         levels = own[:pos] + (level,) + own[pos:]
         if kind == "add":
-            a = np.moveaxis(a, len(own) + dim, pos)
+            a = _moveaxis(a, len(own) + dim, pos)
             size = a.shape[pos]
         else:
             a = np.broadcast_to(np.expand_dims(a, pos), a.shape[:pos] + (size,) + a.shape[pos:])
@@ -803,7 +822,7 @@ def move(t, kind, level, dim=None, size=None):
         pos = own.index(level)
         levels = own[:pos] + own[pos + 1:]
         size = a.shape[pos]
-        a = np.moveaxis(a, pos, len(levels) + dim) if kind == "remove" else a.sum(axis=pos)
+        a = _moveaxis(a, pos, len(levels) + dim) if kind == "remove" else a.sum(axis=pos)
     out = make(a, levels)
     if t.requires_grad and grad_state.enabled:
         out._requires_grad = True
