@@ -564,6 +564,26 @@ def ndgrad_or_torch(t):
     return ndgrad if isinstance(t, ndgrad.Tensor) else __import__("torch")
 
 
+def test_views_of_tensors_batched_over_some_or_all_levels_run_natively_as_torchs():
+    # views and reshapes of a tensor batched over both levels, and of one batched over the outer level only
+    # (captured by the inner function), with the levels' dims in the middle of the arrays
+    def scenario(T):
+        def inner(a, b):
+            return a.reshape(2, -1).t().reshape(-1) * 2 + b.view(3, 2).t().reshape(-1).sum()
+        outer = lambda a, b: T.vmap(inner, in_dims=(1, None))(a, b)  # noqa: E731
+        return T.vmap(outer, in_dims=(2, 0), out_dims=1)(X(T, 3, 4, 5, 2), X(T, 5, 6, lo=-1))
+    parity(scenario)
+    assert _natively(lambda: scenario(ndgrad))[1:] == (2, 0)
+
+
+def test_level_moves_transpose_as_np_moveaxis():
+    from ndgrad.func._batching import _moveaxis
+    a = np.arange(120).reshape(2, 3, 4, 5)
+    for src in range(4):
+        for dst in range(4):
+            assert np.array_equal(_moveaxis(a, src, dst), np.moveaxis(a, src, dst))
+
+
 def test_nested_vmap_in_dims_out_dims():
     def scenario(T):
         f = lambda a, b: (a * b).sin().sum(0)  # noqa: E731
