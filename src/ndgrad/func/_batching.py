@@ -273,6 +273,10 @@ def _run(spec, args):
 
 
 def _elementwise(spec, args, levels):
+    if len(args) <= 3 and isinstance(a := args[0], Batched) and type(a).levels == levels and not any(
+            isinstance(b, Tensor) or type(b) in (list, tuple) for b in args[1:]):
+        # one tensor, batched over every running level, and numbers (tanh, x * 2, pow): its array as it lies
+        return _run(spec, (Tensor._make(physical(a), False, None, 0),) + tuple(args[1:]))
     rank = max(t.ndim for t in _tensor_args(args))
     return _run(spec, [Tensor._make(_aligned(a, levels, rank), False, None, 0) if isinstance(a, Batched) else a
                        for a in args])
