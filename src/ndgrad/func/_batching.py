@@ -273,7 +273,7 @@ def _run(spec, args):
 
 
 def _elementwise(spec, args, levels):
-    if len(args) <= 3 and isinstance(a := args[0], Batched) and type(a).levels == levels and not any(
+    if isinstance(a := args[0], Batched) and type(a).levels == levels and not any(
             isinstance(b, Tensor) or type(b) in (list, tuple) for b in args[1:]):
         # one tensor, batched over every running level, and numbers (tanh, x * 2, pow): its array as it lies
         return _run(spec, (Tensor._make(physical(a), False, None, 0),) + tuple(args[1:]))
