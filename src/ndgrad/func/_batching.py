@@ -297,9 +297,13 @@ def _dims_and_sizes(spec, args, levels):
     names = _param_names(spec)
     if len(args) == 2 and isinstance(a := args[0], Batched) and type(a).levels == levels and len(names) == 2 \
             and names[1] in _SIZE_NAMES and type(args[1]) in (tuple, list, Size) and spec.name != "expand":
-        # a view or reshape of one tensor batched over every level: the sizes after its leading ones
+        # a view or reshape of one tensor batched over every level: the sizes after its leading ones (its
+        # kernel called on the array where nothing observes ops: the glue's tensor and view links are not kept)
         arr = physical(a)
-        return _run(spec, [Tensor._make(arr, False, None, 0), arr.shape[:len(levels)] + tuple(args[1])])
+        size = arr.shape[:len(levels)] + tuple(args[1])
+        if type(arr) is np.ndarray and _registry.ops_unobserved():
+            return spec.kernel(arr, size)
+        return _run(spec, [Tensor._make(arr, False, None, 0), size])
     first = next(_tensor_args(args), None)
     if first is None:
         return None
