@@ -42,6 +42,7 @@ import sys
 import numpy as np
 
 from ..autograd import forward_ad, record
+from ..autograd.gradient_checks import _summed_dims
 from ..autograd.forward_ad import state as fw_state
 from ..autograd.grad_mode import state as grad_state
 from ..autograd.node import Node, _next_seq, edge
@@ -730,11 +731,29 @@ def _batched_node_class(cls):
             meta = self._meta
             if meta is None or len(meta) != len(outs):
                 return outs
-            return [g if g is None or m is None or not isinstance(g, Batched) or type(g).levels == m[0].levels else
-                    batched_call(settle, g, m[0].levels) for g, m in zip(outs, meta)]
+            return [g if g is None or m is None or not isinstance(g, Batched) else
+                    _summed_to(g if type(g).levels == m[0].levels else batched_call(settle, g, m[0].levels), m[0])
+                    for g, m in zip(outs, meta)]
         sub = _node_classes[cls] = type(cls.__name__, (cls,), {"__slots__": (), "_apply": _apply,
                                                                "__qualname__": cls.__qualname__})
     return sub
+
+
+def _summed_to(g, shape):
+    """Batched gradient g summed to its input's per-sample `shape` where it was broadcast (a Linear's bias
+    for one sample), as the engine's sum_to would: the same reduction, on g's array, where there is no graph
+    to record (the batched sum's glue costs ten times the sum here)."""
+    if not isinstance(g, Batched):   # (settled to a plain tensor)
+        return g
+    a = physical(g)
+    k = len(type(g).levels)
+    if a.shape[k:] == shape or g.requires_grad or type(a) is not np.ndarray or a.dtype.kind not in "fc":
+        return g
+    dims = _summed_dims(a.shape[k:], shape)
+    if dims is None:   # (the engine reports it)
+        return g
+    out = np.add.reduce(a, tuple(d + k for d in dims), a.dtype, None, True) if dims else a
+    return make(out.reshape(a.shape[:k] + tuple(shape)), type(g).levels)
 
 
 def batched_call(fn, *args):
