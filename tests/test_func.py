@@ -576,6 +576,35 @@ def test_views_of_tensors_batched_over_some_or_all_levels_run_natively_as_torchs
     assert _natively(lambda: scenario(ndgrad))[1:] == (2, 0)
 
 
+@pytest.mark.parametrize("f", [
+    lambda T, x, W, b: x.conj() * 2,
+    lambda T, x, W, b: x.conj() @ W.t(),
+    lambda T, x, W, b: x.conj().view(2, 2).sum(0),
+    lambda T, x, W, b: T.nn.functional.linear(x.conj(), W, b).conj().tanh(),
+])
+def test_vmap_and_per_sample_grads_read_lazily_conjugated_values(f):
+    # a conjugate view's values, not its memory, in the batched ops, the level moves and the per-sample
+    # gradients (vmap used to read the memory: silently wrong numbers for complex inputs)
+    def scenario(T):
+        rs = np.random.RandomState(4)
+        W, b = T.tensor(rs.randn(3, 4) + 1j * rs.randn(3, 4)), T.tensor(rs.randn(3) + 1j * rs.randn(3))
+        xs = T.tensor(rs.randn(5, 4) + 1j * rs.randn(5, 4))
+        out = T.vmap(lambda x: f(T, x, W, b))(xs)
+        loss = lambda x, W, b: f(T, x, W, b).abs().sum()  # noqa: E731
+        grads = T.func.vmap(T.func.grad(loss, argnums=(0, 1, 2)), in_dims=(0, None, None))(xs, W, b)
+        return [t.resolve_conj().resolve_neg() for t in (out, *grads)]
+    parity(scenario)
+
+
+@pytest.mark.parametrize("f", [lambda x: x.conj() * 2, lambda x: x.conj().t() @ x, lambda x: x.abs() * x])
+def test_vmap_of_jvp_with_complex_tangents_is_torchs(f):
+    def scenario(T):
+        x = T.tensor(np.array([[1 + 2j, 3 - 1j], [0.5, 2j]]))
+        ts = T.tensor(np.stack([np.eye(2) * (k + 1) + 0.25j * k for k in range(3)]))
+        return T.vmap(lambda t: T.func.jvp(f, (x,), (t,))[1])(ts).resolve_conj()
+    parity(scenario)
+
+
 def test_level_moves_transpose_as_np_moveaxis():
     from ndgrad.func._batching import _moveaxis
     a = np.arange(120).reshape(2, 3, 4, 5)

@@ -57,7 +57,7 @@ from ..ops.creation import zeros_like
 from ..ops.dual import _zeros_in_layout
 from ..ops.nested import _nested
 from ..ops.shape import _inplace_view, _reshape, _shape_str, _storage
-from .._tensor import Size, Tensor
+from .._tensor import Size, Tensor, apply_bits
 
 
 class Fallback(BaseException):
@@ -640,9 +640,14 @@ def hook(spec, args, inplace=False):
         if grad and grad_state.enabled:
             raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
         return _inplace(spec, args)
-    arrays = _raw(_batched_forward, spec, args, levels)
+    # as the op glue: an op reads a lazily conjugated/negated tensor's values, a view keeps its bits
+    resolve = not spec.view and any(isinstance(a, Tensor) and a._math_bits for a in args)
+    arrays = _raw(_batched_forward, spec, tuple(_resolved(a) for a in args) if resolve else args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
+    if spec.view and isinstance(args[0], Tensor) and (bits := args[0]._math_bits ^ spec.flips):
+        for o in outs:
+            o._math_bits = bits
     if spec.view and isinstance(args[0], Batched) and levels_of(args[0]) == levels:
         base = args[0] if args[0]._batched_base is None else args[0]._batched_base
         for o in outs:
@@ -654,6 +659,14 @@ def hook(spec, args, inplace=False):
     if fw_state.level is not None:   # forward AD: the tangents, batched where their inputs' are
         _registry.propagate_tangents(spec, args, outs)
     return outs if type(arrays) is tuple else outs[0]
+
+
+def _resolved(a):
+    """Tensor a with its math bits applied to its values (a stand-in batched as it is, no history), for the
+    batching rules, which read arrays."""
+    if not isinstance(a, Tensor) or not a._math_bits:
+        return a
+    return make(apply_bits(physical(a), a._math_bits), levels_of(a))
 
 
 def _inplace(spec, args):
@@ -670,7 +683,9 @@ def _inplace(spec, args):
         old = forward_ad.tangent_of(self if self._base is None or self._fw is not None else self._base)
         if new is not None and old is not None and not set(levels_of(new)) <= set(levels_of(old)):
             raise Fallback("a batched tangent written into an unbatched one")   # (before self is written)
-    _raw(record.write_into, self, physical(res), spec.name)
+    # (into a lazily conjugated/negated tensor: its memory holds the values read through its bits)
+    _raw(record.write_into, self, apply_bits(physical(res), self._math_bits) if self._math_bits else physical(res),
+         spec.name)
     if fw_state.level is not None:
         _registry.inplace_tangents(self, res)
     return self
@@ -733,10 +748,20 @@ def _batched_node_class(cls):
                 return outs
             return [g if g is None or m is None or not isinstance(g, Batched) else
                     _summed_to(g if type(g).levels == m[0].levels else batched_call(settle, g, m[0].levels), m[0])
-                    for g, m in zip(outs, meta)]
+                    for g, m in zip(map(_resolved_grad, outs), meta)]
         sub = _node_classes[cls] = type(cls.__name__, (cls,), {"__slots__": (), "_apply": _apply,
                                                                "__qualname__": cls.__qualname__})
     return sub
+
+
+def _resolved_grad(g):
+    """A batched gradient with its math bits applied (the engine resolves a lazy conjugate into a plain
+    tensor's values, which a batched one is not): recorded where the backward is (create_graph)."""
+    if not isinstance(g, Batched) or not g._math_bits:
+        return g
+    if g.requires_grad:
+        return batched_call(lambda t: t.resolve_conj().resolve_neg(), g)
+    return _resolved(g)
 
 
 def _summed_to(g, shape):
@@ -747,7 +772,7 @@ def _summed_to(g, shape):
         return g
     a = physical(g)
     k = len(type(g).levels)
-    if a.shape[k:] == shape or g.requires_grad or type(a) is not np.ndarray or a.dtype.kind not in "fc":
+    if a.shape[k:] == shape or g.requires_grad or g._math_bits or type(a) is not np.ndarray or a.dtype.kind not in "fc":
         return g
     dims = _summed_dims(a.shape[k:], shape)
     if dims is None:   # (the engine reports it)
@@ -862,6 +887,7 @@ def move(t, kind, level, dim=None, size=None):
         size = a.shape[pos]
         a = _moveaxis(a, pos, len(levels) + dim) if kind == "remove" else a.sum(axis=pos)
     out = make(a, levels)
+    out._math_bits = t._math_bits   # (lazy conjugation and negation commute with moves and sums over samples)
     if t.requires_grad and grad_state.enabled:
         out._requires_grad = True
         out._grad_fn = _LevelNode(t, kind, level, dim, size)

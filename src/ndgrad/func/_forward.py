@@ -39,6 +39,10 @@ def _independent(strict):
 
 def _jvp_flat(func, primals, tangents, has_aux, api="jvp(f, primals, tangents)", strict=False):
     """(outputs, their tangents, aux) of func(*primals) along tangents (flat lists of tensors)."""
+    if any(isinstance(t, _batching.Batched) and t.is_complex() for t in tangents):
+        # the reverse-mode route below gave wrong numbers for complex functions that are not holomorphic
+        # (conj): vmap runs the samples' jvps one by one, each by forward AD
+        raise _batching.Fallback("jvp with complex tangents batched")
     if fwad.state.level is not None or any(isinstance(t, _batching.Batched) for t in tangents):
         # forward AD has one level and no batching rules: reverse mode (batched by vmap) does it
         return _jvp_by_double_vjp(func, primals, tangents, has_aux, api, strict)
