@@ -581,6 +581,7 @@ def test_views_of_tensors_batched_over_some_or_all_levels_run_natively_as_torchs
     lambda T, x, W, b: x.conj() @ W.t(),
     lambda T, x, W, b: x.conj().view(2, 2).sum(0),
     lambda T, x, W, b: T.nn.functional.linear(x.conj(), W, b).conj().tanh(),
+    lambda T, x, W, b: T.cat([x.conj(), x]) * 3,
 ])
 def test_vmap_and_per_sample_grads_read_lazily_conjugated_values(f):
     # a conjugate view's values, not its memory, in the batched ops, the level moves and the per-sample

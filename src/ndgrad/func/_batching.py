@@ -641,7 +641,8 @@ def hook(spec, args, inplace=False):
             raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
         return _inplace(spec, args)
     # as the op glue: an op reads a lazily conjugated/negated tensor's values, a view keeps its bits
-    resolve = not spec.view and any(isinstance(a, Tensor) and a._math_bits for a in args)
+    resolve = not spec.view and any(isinstance(a, Tensor) and a._math_bits or type(a) in (list, tuple) and any(
+        isinstance(x, Tensor) and x._math_bits for x in a) for a in args)
     arrays = _raw(_batched_forward, spec, tuple(_resolved(a) for a in args) if resolve else args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
@@ -662,8 +663,10 @@ def hook(spec, args, inplace=False):
 
 
 def _resolved(a):
-    """Tensor a with its math bits applied to its values (a stand-in batched as it is, no history), for the
-    batching rules, which read arrays."""
+    """Tensor a (or a list's tensors) with its math bits applied to its values (a stand-in batched as it is,
+    no history), for the batching rules, which read arrays."""
+    if type(a) in (list, tuple):
+        return type(a)(_resolved(x) for x in a)
     if not isinstance(a, Tensor) or not a._math_bits:
         return a
     return make(apply_bits(physical(a), a._math_bits), levels_of(a))
