@@ -615,13 +615,16 @@ def hook(spec, args, inplace=False):
     unread = _UNREAD.get(spec.name)
     if unread is not None and isinstance(args[unread], Batched):
         args = (*args[:unread], args[0], *args[unread + 1:])   # the forward ignores it: a stand-in of its shape
+    bits = 0   # (any lazily conjugated/negated tensor among them)
     for a in args:
         if isinstance(a, Tensor):
             own = type(a).levels if isinstance(a, Batched) else ()
             grad = grad or a.requires_grad
+            bits |= a._math_bits
         elif type(a) in (list, tuple) and any(isinstance(x, Batched) for x in a):
             own = tuple(sorted({lv for x in a if isinstance(x, Batched) for lv in type(x).levels}))
             grad = grad or any(isinstance(x, Tensor) and x.requires_grad for x in a)
+            bits |= any(isinstance(x, Tensor) and x._math_bits for x in a)
         else:
             continue
         if own and own != levels:
@@ -641,8 +644,7 @@ def hook(spec, args, inplace=False):
             raise Fallback(spec.name)   # before it writes: the loop must not see its effect twice
         return _inplace(spec, args)
     # as the op glue: an op reads a lazily conjugated/negated tensor's values, a view keeps its bits
-    resolve = not spec.view and any(isinstance(a, Tensor) and a._math_bits or type(a) in (list, tuple) and any(
-        isinstance(x, Tensor) and x._math_bits for x in a) for a in args)
+    resolve = bits and not spec.view
     arrays = _raw(_batched_forward, spec, tuple(_resolved(a) for a in args) if resolve else args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
@@ -750,32 +752,25 @@ def _batched_node_class(cls):
             if meta is None or len(meta) != len(outs):
                 return outs
             return [g if g is None or m is None or not isinstance(g, Batched) else
-                    _summed_to(g if type(g).levels == m[0].levels else batched_call(settle, g, m[0].levels), m[0])
-                    for g, m in zip(map(_resolved_grad, outs), meta)]
+                    _fitted(g if type(g).levels == m[0].levels else batched_call(settle, g, m[0].levels), m[0])
+                    for g, m in zip(outs, meta)]
         sub = _node_classes[cls] = type(cls.__name__, (cls,), {"__slots__": (), "_apply": _apply,
                                                                "__qualname__": cls.__qualname__})
     return sub
 
 
-def _resolved_grad(g):
-    """A batched gradient with its math bits applied (the engine resolves a lazy conjugate into a plain
-    tensor's values, which a batched one is not): recorded where the backward is (create_graph)."""
-    if not isinstance(g, Batched) or not g._math_bits:
-        return g
-    if g.requires_grad:
-        return batched_call(lambda t: t.resolve_conj().resolve_neg(), g)
-    return _resolved(g)
-
-
-def _summed_to(g, shape):
-    """Batched gradient g summed to its input's per-sample `shape` where it was broadcast (a Linear's bias
-    for one sample), as the engine's sum_to would: the same reduction, on g's array, where there is no graph
-    to record (the batched sum's glue costs ten times the sum here)."""
+def _fitted(g, shape):
+    """Batched gradient g for an input of per-sample `shape`, as the engine would fit it, where it cannot or
+    costs ten times more: its math bits applied (the engine resolves a lazy conjugate into a plain tensor's
+    values, which a batched one is not; recorded where the backward is), and summed where it was broadcast
+    (a Linear's bias for one sample: the same reduction, on its array, where no graph is recorded)."""
     if not isinstance(g, Batched):   # (settled to a plain tensor)
         return g
+    if g._math_bits:
+        g = batched_call(lambda t: t.resolve_conj().resolve_neg(), g) if g.requires_grad else _resolved(g)
     a = physical(g)
     k = len(type(g).levels)
-    if a.shape[k:] == shape or g.requires_grad or g._math_bits or type(a) is not np.ndarray or a.dtype.kind not in "fc":
+    if a.shape[k:] == shape or g.requires_grad or type(a) is not np.ndarray or a.dtype.kind not in "fc":
         return g
     dims = _summed_dims(a.shape[k:], shape)
     if dims is None:   # (the engine reports it)
