@@ -517,3 +517,14 @@ def test_make_dual_and_unpack_dual_are_seen_as_an_alias_of_the_primal():
     assert primal_seen == ["aten.alias.default"]
     assert seen == [["aten.alias.default", ["Sub"]], ["aten.mul.Tensor", ["Sub", "int"]]]
     assert dtype_name == "Tensor" and t1.tolist() == [6.0, 8.0] and t2.tolist() == [2.0, 4.0]
+
+
+def test_a_real_outputs_tangent_from_a_complex_input_is_the_real_part_without_a_warning():
+    import warnings
+    x, t = np.array([1 + 2j, 3 - 1j]), np.array([1 + 0j, 1j])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # (a complex-to-real cast of the tangent warned)
+        out = ndgrad.func.jvp(lambda z: z.abs(), (ndgrad.tensor(x),), (ndgrad.tensor(t),))[1]
+    assert out.dtype == ndgrad.float64
+    # d|z| along t: Re(conj(z) t) / |z|
+    np.testing.assert_allclose(out.numpy(), (np.conj(x) * t).real / np.abs(x))

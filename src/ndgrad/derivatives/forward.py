@@ -77,6 +77,8 @@ def _conform(t, out):
     if t.shape != out.shape:   # a broadcast tangent gets memory of its own (in-place ops write it)
         t = t.expand(out.shape).clone()
     if t.dtype != out.dtype:
+        if t.is_complex() and not out.is_complex():   # a real output's tangent is the real part (torch's
+            t = t.real                                 # handle_r_to_c), not a cast that warns it drops one
         t = t.to(out.dtype)
     if t._math_bits != out._math_bits:   # as torch: stored with its primal's lazy conj/neg bits (a copy)
         t = to_layout_of(t, out)
