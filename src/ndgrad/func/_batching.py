@@ -648,9 +648,9 @@ def hook(spec, args, inplace=False):
     arrays = _raw(_batched_forward, spec, tuple(_resolved(a) for a in args) if resolve else args, levels)
     cls = batched_class(levels)
     outs = tuple(_wrap_out(a, cls) for a in arrays) if type(arrays) is tuple else (_wrap_out(arrays, cls),)
-    if spec.view and isinstance(args[0], Tensor) and (bits := args[0]._math_bits ^ spec.flips):
+    if spec.view and isinstance(args[0], Tensor) and (view_bits := args[0]._math_bits ^ spec.flips):
         for o in outs:
-            o._math_bits = bits
+            o._math_bits = view_bits
     if spec.view and isinstance(args[0], Batched) and levels_of(args[0]) == levels:
         base = args[0] if args[0]._batched_base is None else args[0]._batched_base
         for o in outs:
