@@ -12,8 +12,8 @@ the best step over all rounds is reported. Each round times steady state, as a t
 garbage is collected before the round (not before each step), a short step is preceded by one
 untimed step (the first step after a process's idle wait runs on cold caches and sleeping threads),
 and the process then idles 0.15 s before the next library's turn (OpenBLAS's threads spin ~0.1 s
-after a product, and would compete with the next library's step). Every library starts from the same NumPy arrays, and
-the first step's loss (or checksum) is checked against torch's. Peak memory and import time are
+after a product, and would compete with the next library's step). Every library starts from the
+same NumPy arrays, and the first step's loss (or checksum) is checked against torch's. Peak memory and import time are
 measured in fresh processes. Peers that are not installed are skipped with a note.
 """
 import argparse

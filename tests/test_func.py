@@ -606,8 +606,8 @@ def test_vmap_of_jvp_with_complex_tangents_is_torchs(f):
     parity(scenario)
 
 
-_COMPLEX_OPS = {"exp": lambda x: x.exp(), "abs": lambda x: x.abs(), "sqrt": lambda x: x.sqrt(), "sum": lambda x: x.sum(0),
-                "matmul": lambda x: x.t() @ x, "flip": lambda x: x.flip(0), "mul": lambda x: x.conj() * x,
+_COMPLEX_OPS = {"exp": lambda x: x.exp(), "abs": lambda x: x.abs(), "sqrt": lambda x: x.sqrt(),
+                "sum": lambda x: x.sum(0), "matmul": lambda x: x.t() @ x, "flip": lambda x: x.flip(0), "mul": lambda x: x.conj() * x,
                 "index": lambda x: x[1] * 1, "cumsum": lambda x: x.cumsum(1), "sgn": lambda x: x.sgn()}
 
 
