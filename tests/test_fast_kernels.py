@@ -636,6 +636,47 @@ def test_threshold_backward_selects_the_gradient_bits_as_np_where(dtype, shape):
         assert got.tobytes() == want.tobytes()   # (bytes in row-major order, whatever the layouts)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_small_relu_backward_takes_the_loaded_kernel_with_the_same_bits(monkeypatch, dtype):
+    """Below MIN_SIZE, ReLU's backward (a selection: no rounding) runs the compiled kernel once numba is
+    loaded, with the bits of NumPy's passes, and never loads numba for a small array itself."""
+    pytest.importorskip("numba")
+    from ndgrad.ops import _fused
+    rs = np.random.RandomState(1)
+    x, g = rs.randn(12, 7).astype(dtype), rs.randn(12, 7).astype(dtype)
+    x.flat[:3], g.flat[3:6] = [np.nan, -0.0, 0.0], [np.nan, -np.inf, -0.0]
+    x.flat[3:6] = 1.0
+    kernels = _fused._compile()
+    with monkeypatch.context() as m:   # numba not loaded yet: NumPy's passes, and no loading
+        m.setattr(_fused, "_kernels", None)
+        m.setattr(_fused, "_compile", lambda: pytest.fail("a small array loaded numba"))
+        numpy_passes = activation._threshold_backward.__wrapped__(g, x, 0)
+    calls = []
+    kernel = kernels.threshold_backward
+    monkeypatch.setattr(kernels, "threshold_backward", lambda *a: calls.append(a) or kernel(*a))
+    compiled = activation._threshold_backward.__wrapped__(g, x, 0)
+    assert calls and compiled.tobytes() == numpy_passes.tobytes()
+    assert compiled.tobytes() == np.where(~(x <= 0), g, np.zeros((), dtype)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 10), (1000, 2), (8, 64, 8), (33, 31), (64, 32), (40, 0), (0, 5), (5,)])
+def test_row_max_of_short_rows_equals_numpys_max(dtype, shape):
+    """The softmax family's row max (down a column-major copy where rows are short) gives NumPy's max to
+    the bit: NaN wherever a row has one, -inf rows, signed zeros, -inf along an empty dim."""
+    rs = np.random.RandomState(2)
+    x = (rs.randn(*shape) * 5).astype(dtype)
+    x.flat[::7] = -np.inf
+    x.flat[3::11] = np.nan
+    x[-1:] = -0.0
+    for a in (x, x[..., ::-1], np.ascontiguousarray(x[..., ::-1])):
+        for axis in range(a.ndim):
+            want = a.max(axis, keepdims=True, initial=-np.inf)
+            got = activation._row_max(a, axis)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert got.tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_nll_loss_gather_path_equals_the_weighted_path_to_the_bit(dtype, reduction):

@@ -49,15 +49,20 @@ def _compile():
     return _kernels
 
 
-def kernels(*arrays):
+def kernels(*arrays, exact=False):
     """The compiled kernels (the module ops/_numba_kernels.py) where they take these arrays (None or
     NumPy float32/float64 arrays of one dtype, the first of MIN_SIZE elements, at least one, or more);
-    None otherwise, or without numba."""
-    if not enabled or arrays[0].size < max(MIN_SIZE, 1):
+    None otherwise, or without numba. exact: the caller's kernel gives NumPy's bits (a selection), so
+    that which path runs changes no number: then smaller arrays take it too once numba is loaded
+    (MIN_SIZE only spares a program of small arrays loading it)."""
+    if not enabled or arrays[0].size < MIN_SIZE and not (exact and _kernels is not None and arrays[0].size):
         return None
     dtype = arrays[0].dtype
-    if dtype not in _FLOATS or not all(a is None or type(a) is np.ndarray and a.dtype == dtype for a in arrays):
+    if dtype not in _FLOATS:
         return None
+    for a in arrays:
+        if a is not None and (type(a) is not np.ndarray or a.dtype != dtype):
+            return None
     return _kernels or _compile()
 
 
@@ -225,11 +230,15 @@ def masked_fill(x, mask, value):
 def threshold_backward(g, x, threshold):
     """g where x > threshold, else 0 (a NaN x passes g): ReLU's backward, for C-contiguous arrays of
     one shape; None where the kernels do not take these."""
-    if g.shape != x.shape or not (g.flags.c_contiguous and x.flags.c_contiguous) or (k := kernels(x, g)) is None:
+    if g.shape != x.shape or not (g.flags.c_contiguous and x.flags.c_contiguous) or \
+            (k := kernels(x, g, exact=True)) is None:
         return None
     out = np.empty(x.shape, x.dtype)
     gf, xf, of = g.reshape(-1), x.reshape(-1), out.reshape(-1)
     t, zero = x.dtype.type(threshold), x.dtype.type(0)
+    if of.size < MIN_SIZE:   # (one thread's work)
+        k.threshold_backward(gf, xf, t, zero, of)
+        return out
 
     def part(i, j):
         k.threshold_backward(gf[i:j], xf[i:j], t, zero, of[i:j])
