@@ -325,6 +325,25 @@ def lstm_gates(a, scale, shift, c, c_new):
 
 
 @jit
+def lstm_back_factors(acts, cells, tanh_cells, cx, reverse, one, factors, d_cell_out):
+    # per step, batch row and unit: each gate's derivative times what the gate multiplies (i: g, f: the
+    # previous cell, cx at the first step processed, g: i, o: tanh(c)), and d_cell_out = (1 - tanh(c)^2) o
+    steps, hidden = cells.shape[0], cells.shape[2]
+    for t in range(steps):
+        p = t + 1 if reverse else t - 1
+        prev = cx if p < 0 or p == steps else cells[p]
+        for b in range(cells.shape[1]):
+            a, f, tc = acts[t, b], factors[t, b], tanh_cells[t, b]
+            for j in range(hidden):
+                i, fg, g, o, c = a[j], a[hidden + j], a[2 * hidden + j], a[3 * hidden + j], tc[j]
+                f[j] = g * ((one - i) * i)
+                f[hidden + j] = prev[b, j] * ((one - fg) * fg)
+                f[2 * hidden + j] = i * (one - g * g)
+                f[3 * hidden + j] = c * ((one - o) * o)
+                d_cell_out[t, b, j] = (one - c * c) * o
+
+
+@jit
 def lstm_back_step(dh, dout, dc_dh, dc, f_ifg, f_o, forget, d_ifg, d_o):
     # dh += dout; dc += dh dc_dh; d_ifg = f_ifg dc (per gate); d_o = f_o dh; dc *= forget
     for b in range(dh.shape[0]):

@@ -173,26 +173,30 @@ def _lstm_layer_bptt(grads, input, w_ih, w_hh, hx, cx, reverse, output, workspac
     acts, cells, tanh_cells = _lstm_buffers(workspace.view(output.dtype), steps, batch, hidden)
     d_out, d_hy, d_cy = grads
     dtype = output.dtype
-    # whole-sequence factors: d(gate)/d(pre-activation) times what each gate multiplies
-    deriv = np.subtract(1, acts, out=buffer("lstm_deriv", acts.shape, dtype))
-    deriv *= acts
-    g = acts[:, :, 2 * hidden:3 * hidden]
-    np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
-    np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
-    factors = buffer("lstm_factors", acts.shape, dtype)
     here, previous, first = _step_links(reverse)
-    for k, part in enumerate((g, None, acts[:, :, :hidden], tanh_cells)):
-        gate, out = deriv[:, :, k * hidden:(k + 1) * hidden], factors[:, :, k * hidden:(k + 1) * hidden]
-        if part is None:   # the forget gate multiplies the previous cell state
-            np.multiply(cells[previous], gate[here], out=out[here])
-            np.multiply(cx, gate[first], out=out[first])
-        else:
-            np.multiply(part, gate, out=out)
+    # whole-sequence factors: d(gate)/d(pre-activation) times what each gate multiplies; and dc per dh,
+    # through h = o tanh(c)
+    factors = buffer("lstm_factors", acts.shape, dtype)
+    d_cell_out = buffer("lstm_cell_out", tanh_cells.shape, dtype)
+    if (fused := _fused.kernels(acts, cells, tanh_cells, cx, factors)) is not None:   # (the same operations, one pass)
+        fused.lstm_back_factors(acts, cells, tanh_cells, cx, reverse, dtype.type(1), factors, d_cell_out)
+    else:
+        deriv = np.subtract(1, acts, out=buffer("lstm_deriv", acts.shape, dtype))
+        deriv *= acts
+        g = acts[:, :, 2 * hidden:3 * hidden]
+        np.multiply(g, g, out=deriv[:, :, 2 * hidden:3 * hidden])
+        np.subtract(1, deriv[:, :, 2 * hidden:3 * hidden], out=deriv[:, :, 2 * hidden:3 * hidden])
+        for k, part in enumerate((g, None, acts[:, :, :hidden], tanh_cells)):
+            gate, out = deriv[:, :, k * hidden:(k + 1) * hidden], factors[:, :, k * hidden:(k + 1) * hidden]
+            if part is None:   # the forget gate multiplies the previous cell state
+                np.multiply(cells[previous], gate[here], out=out[here])
+                np.multiply(cx, gate[first], out=out[first])
+            else:
+                np.multiply(part, gate, out=out)
+        np.multiply(tanh_cells, tanh_cells, out=d_cell_out)
+        np.subtract(1, d_cell_out, out=d_cell_out)
+        d_cell_out *= acts[:, :, 3 * hidden:]
     factors = factors.reshape(steps, batch, 4, hidden)
-    # dc per dh, through h = o tanh(c)
-    d_cell_out = np.multiply(tanh_cells, tanh_cells, out=buffer("lstm_cell_out", tanh_cells.shape, dtype))
-    np.subtract(1, d_cell_out, out=d_cell_out)
-    d_cell_out *= acts[:, :, 3 * hidden:]
     d_pre = buffer("lstm_d_pre", (steps, batch, 4, hidden), dtype)
     # dh and dc live in buffers updated in place; dc is (N, 1, H) to broadcast over the i, f, g gates
     dh = np.zeros_like(hx) if d_hy is None else d_hy.copy()
