@@ -454,7 +454,7 @@ def _softmax_into(input, dim, half_to_float, out=None):
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
     # (out: a C-contiguous buffer of the result's shape and dtype, the input's own where a compiled tape
     # knows nothing else reads it: see _softmax_replay)
-    if not _plain(x):
+    if _direct(x):
         e = np.subtract(x, _row_max(x, axis))
         np.exp(e, out=e)
         e /= e.sum(axis, keepdims=True)
@@ -512,7 +512,7 @@ def _log_softmax(input, dim, half_to_float):
     _float_input("log_softmax", input)
     _no_complex_softmax("log_softmax", input, dim)
     x, axis = _along(input.astype(np.float32) if half_to_float else input, dim)
-    if not _plain(x):
+    if _direct(x):
         shifted = x - _row_max(x, axis)
         shifted -= np.log(np.exp(shifted).sum(axis, keepdims=True))
         return shifted.reshape(input.shape)
@@ -552,7 +552,7 @@ def _softmax_backward_data(grad_output, output, dim, input_dtype):
 def _softmax_backward_into(grad_output, output, dim, input_dtype, out=None):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    if not (_plain(g, y) and g.dtype == y.dtype):
+    if _direct(y) or not (_plain(g) and g.dtype == y.dtype):
         gi = (g - (g * y).sum(axis, keepdims=True)) * y
         return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
     gi = np.empty(y.shape, y.dtype) if out is None else out.reshape(y.shape)
@@ -582,11 +582,21 @@ def _plain(*arrays):
     return all(type(a) is np.ndarray for a in arrays)
 
 
+_SMALL_ROWS = 1 << 12
+
+
+def _direct(x):
+    """Whether the softmax family computes on x with plain NumPy calls: x is not a NumPy array (no scratch
+    buffers), or so small that no compiled kernel takes it and row blocks, threads and scratch buffers
+    cost more than the few passes (a classifier's logits)."""
+    return type(x) is not np.ndarray or x.size <= _SMALL_ROWS and x.size < _fused.MIN_SIZE
+
+
 @op("_log_softmax_backward_data")
 def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
     y, axis = _along(output, dim)
     g = grad_output.reshape(y.shape)
-    if not (_plain(g, y) and g.dtype == y.dtype):
+    if _direct(y) or not (_plain(g) and g.dtype == y.dtype):
         gi = g - np.exp(y) * g.sum(axis, keepdims=True)
         return gi.reshape(output.shape).astype(input_dtype.np, copy=False)
     gi = np.empty(y.shape, y.dtype)
