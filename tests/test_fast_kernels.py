@@ -636,6 +636,31 @@ def test_threshold_backward_selects_the_gradient_bits_as_np_where(dtype, shape):
         assert got.tobytes() == want.tobytes()   # (bytes in row-major order, whatever the layouts)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_short_rows_broadcast_over_wide_rows_give_numpys_results(dtype):
+    """add, sub, mul and div of a large array and a short row broadcast along its last dim (computed over
+    wider rows, the row repeated): NumPy's results to the bit, either operand first, on NumPy's and the
+    native pool's paths; shapes the wide rows cannot take (odd row counts, long rows, non-contiguous
+    arrays) as they were."""
+    from ndgrad.ops import pointwise
+    from ndgrad import _pool
+    rs = np.random.RandomState(7)
+    cases = [((4096, 3), (3,)), ((16, 256, 16), (16,)), ((16, 256, 16), (1, 1, 16)), ((8, 64, 64, 3), (1, 3)),
+             ((70001, 2), (2,)), ((4097, 4), (4,)), ((1024, 32), (32,)), ((64, 128), (64, 1))]
+    for xs, rs_ in cases:
+        x, r = (rs.randn(*xs) * 4).astype(dtype), (rs.randn(*rs_) * 4 + 0.5).astype(dtype)
+        if dtype != np.int64:
+            x.reshape(-1)[:3], r.reshape(-1)[:1] = [np.nan, -0.0, np.inf], [-0.0]
+        for kind, fn in ((_pool.ADD, np.add), (_pool.SUB, np.subtract), (_pool.MUL, np.multiply),
+                         (_pool.DIV, np.true_divide)):
+            for a, b in ((x, r), (r, x), (x[:, ::-1] if x.ndim == 2 else x, r)):
+                with np.errstate(all="ignore"):
+                    got, want = pointwise._pooled(kind, fn, a, b), fn(a, b)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (xs, rs_, fn)
+    assert pointwise._widened(np.zeros((4096, 3)), np.zeros(3)) is not None   # (the wide form does run)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_small_relu_backward_takes_the_loaded_kernel_with_the_same_bits(monkeypatch, dtype):
     """Below MIN_SIZE, ReLU's backward (a selection: no rounding) runs the compiled kernel once numba is

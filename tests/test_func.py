@@ -633,6 +633,28 @@ def test_level_moves_transpose_as_np_moveaxis():
             assert np.array_equal(_moveaxis(a, src, dst), np.moveaxis(a, src, dst))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.int32, np.bool_])
+def test_summing_a_level_out_gives_numpys_sum_bits(dtype, monkeypatch):
+    """A level summed out of a batched array: the bits of a.sum(axis) (NumPy sums an axis that is not the
+    innermost in memory in sequence; the fast form moves it first in a contiguous copy), for short and long
+    inner dims, transposed and reversed layouts, signed zeros, inf and NaN."""
+    from ndgrad.func import _batching
+    from ndgrad.func._batching import _sum_axis
+    moved = []
+    monkeypatch.setattr(_batching, "_moveaxis", lambda *a: moved.append(a) or np.moveaxis(*a))
+    rs = np.random.RandomState(6)
+    for shape in ((16, 256, 16), (4, 300, 2, 3), (3, 40, 40), (8, 16, 16), (2, 8, 8), (64, 16)):
+        a = (rs.randn(*shape) * rs.exponential(10, shape)).astype(dtype)
+        if dtype in (np.float32, np.float64):
+            a.reshape(-1)[:3] = [-0.0, np.inf, np.nan]
+        for v in (a, a.T, np.moveaxis(a, 0, 1), a[::-1]):   # (other memory orders: batched levels moved)
+            for axis in range(a.ndim):
+                got, want = _sum_axis(v, axis), v.sum(axis=axis)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (shape, v.strides, axis)
+    assert moved   # (the fast form ran)
+
+
 def test_nested_vmap_in_dims_out_dims():
     def scenario(T):
         f = lambda a, b: (a * b).sin().sum(0)  # noqa: E731

@@ -420,6 +420,21 @@ def _one_thread_product(a, b):
         return a @ b
 
 
+def _sum_axis(a, axis):
+    """a.sum(axis), NumPy's bits. NumPy sums an axis that is not the innermost in memory in sequence, its
+    inner loop over the dims inside it, restarted for each element of the others: where those dims hold
+    few elements (a level summed out of a batched Jacobian) the axis is moved first in a contiguous copy,
+    whose sum (the same sequence) runs over whole rows ((16, 256, 16) float32 over dim 1: 65 -> 23 µs)."""
+    if a.size >= 1024 and a.shape[axis] > 1:
+        step, inner = abs(a.strides[axis]), 1
+        for n, s in zip(a.shape, a.strides):
+            if n > 1 and abs(s) < step:
+                inner *= n if s else 1 << 30   # (a broadcast dim: left to NumPy)
+        if 1 < inner <= 32:
+            return np.ascontiguousarray(_moveaxis(a, axis, 0)).sum(0)
+    return a.sum(axis=axis)
+
+
 def _moveaxis(a, source, destination):
     """np.moveaxis for one non-negative axis, without its argument normalisation (a few µs per call on
     the small arrays of vmapped code)."""
@@ -883,7 +898,7 @@ def move(t, kind, level, dim=None, size=None):
         pos = own.index(level)
         levels = own[:pos] + own[pos + 1:]
         size = a.shape[pos]
-        a = _moveaxis(a, pos, len(levels) + dim) if kind == "remove" else a.sum(axis=pos)
+        a = _moveaxis(a, pos, len(levels) + dim) if kind == "remove" else _sum_axis(a, pos)
     out = make(a, levels)
     out._math_bits = t._math_bits   # (lazy conjugation and negation commute with moves and sums over samples)
     if t.requires_grad and grad_state.enabled:

@@ -18,6 +18,7 @@ no call binds both, and `x ** 2` then resolves without the parser testing the te
 import builtins
 import functools
 import inspect
+import math
 
 import numpy as np
 
@@ -148,6 +149,8 @@ def _scaled(other, alpha, like):
 def _pooled(kind, fn, a, b):
     """fn(a, b), a NumPy ufunc of kind `kind` (_pool.ADD ...), by the native pool where it takes the
     operands (large float arrays: the same bits, on all threads)."""
+    if type(a) is _ndarray and type(b) is _ndarray and a.shape != b.shape and (wide := _widened(a, b)) is not None:
+        return _pooled(kind, fn, *wide[0]).reshape(wide[1])
     if type(a) is _ndarray and a.size >= _POOL_MIN or type(b) is _ndarray and b.size >= _POOL_MIN:
         out = _pool.binary(kind, a, b)
         if out is not None:
@@ -156,6 +159,22 @@ def _pooled(kind, fn, a, b):
 
 
 _ndarray, _POOL_MIN = np.ndarray, _pool.MIN_ELEMENTS
+
+
+def _widened(a, b):
+    """((a, b), shape) with a short row (16 elements or fewer) broadcast along the last dim of a large
+    C-contiguous array made rows of about 512 elements: the array reshaped, the row repeated. NumPy (and
+    the pool) restart their inner loop for every row of the broadcast ((4096, 3) * (3,): 18 -> 7 µs;
+    (16, 256, 16) * (16,): 25 -> 19 µs); the same pairs of elements, the same results. None otherwise."""
+    x, r = (a, b) if a.size > b.size else (b, a)
+    n = r.size
+    if n > 16 or x.size < 4096 or r.ndim > x.ndim or x.shape[-1] != n or r.shape[-1] != n or not x.flags.c_contiguous:
+        return None
+    k = math.gcd(x.size // n, 1 << (512 // n).bit_length() - 1)   # rows per wide row: a power of 2 that divides
+    if k == 1:
+        return None
+    wide, row = x.reshape(-1, k * n), np.broadcast_to(r.reshape(-1), (k, n)).reshape(-1)
+    return ((wide, row) if x is a else (row, wide)), x.shape
 
 
 @pointwise("add.Tensor", method=True, inplace=True, promote="same", operands=(0, 1))
