@@ -293,3 +293,32 @@ def test_engine_refuses_a_root_node_returning_the_wrong_number_of_gradients():
     with pytest.raises(RuntimeError) as e:
         engine.run_backward([edge(y)], [ndgrad.ones(2), ndgrad.ones(2)])
     assert str(e.value) == "function GraphRoot returned an incorrect number of gradients (expected 1, got 2)"
+
+
+_TWICE = ["x * 2.0", "x * 1", "2 * x", "x / 3", "x.div(4.0)", "x + 1", "x - 1.5", "x * x", "x.tanh()",
+          "x.lerp(x.detach(), 0.5)", "x.pow(2)", "torch.where(x > 0, x, 0.0)",
+          "x.clamp(min=0.1)"]
+
+
+@pytest.mark.parametrize("expr", _TWICE)
+def test_a_second_backward_through_a_saved_python_number_raises_as_torch(expr):
+    """torch saves a Python number given for a Tensor argument (x * 2.0's other) as a wrapped-number
+    tensor: it is freed with the graph, so a second backward through that node raises, and the node
+    exposes it as a 0-d tensor of the number's default dtype. A Scalar argument (pow's exponent, lerp's
+    weight) or an op that saves nothing (x + 1) leaves the node runnable again."""
+    def scenario(T):
+        x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = eval(expr, {"torch": T, "x": x})   # noqa: S307 - the expressions above
+        saved = {n: getattr(y.grad_fn, n) for n in sorted(dir(y.grad_fn))
+                 if n.startswith("_saved_") and n not in ("_saved_tensors", "_saved_names", "_saved_tensor_idx",
+                                                          "_saved_arrays", "_saved_variables")}
+        exposed = {n: (type(v).__name__, str(v.dtype), v.tolist() if v.dim() == 0 else list(v.shape))
+                   if isinstance(v, T.Tensor) else repr(v) for n, v in saved.items()}
+        y.sum().backward()
+        try:
+            y.sum().backward()
+            second = "ran"
+        except RuntimeError as e:
+            second = str(e)[:60]
+        return [exposed, second, x.grad]
+    both(scenario)

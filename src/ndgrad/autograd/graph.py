@@ -20,6 +20,7 @@ from .._tensor import DISPATCH_TYPES, Tensor
 from .grad_mode import grad_flag
 from .node import GradientEdge, SavedOutput  # noqa: F401
 from .node import edge as _edge
+from .node import PYTHON_NUMBERS as _NUMBERS
 
 saved_hooks = _node.saved_hooks   # active saved_tensors_hooks, innermost last (only the innermost applies)
 _disabled = [None]      # message of the active disable_saved_tensors_hooks, or None
@@ -275,7 +276,8 @@ class saved_tensors_hooks:
         _node.expand_saved(node)
         versions = node._versions
         for i in _pack_order(node):
-            if versions[i] is not None and not _packed(node._saved[i]):
+            # (a Python number saved for a Tensor argument, torch's wrapped number, is not packed: as torch)
+            if versions[i] is not None and not _packed(node._saved[i]) and type(node._saved[i]) not in _NUMBERS:
                 _pack_slot(node, i, self.pack_hook, self.unpack_hook)
 
 
@@ -635,7 +637,7 @@ class SavedTensor:
                 "backward.")
         slot = saved[self.index]
         value = slot if self.item is None else slot[self.item]
-        if value is None or self.node._versions[self.index] is None:
+        if value is None or self.node._versions[self.index] is None or type(value) in _NUMBERS:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
         if type(value) is PackedSaved:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "

@@ -446,6 +446,8 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
                 accessors["_saved_" + name] = property(lambda self, i=i: _as_floats(self._unpack_saved()[i]))
             elif types is not None and types[i] in ("Scalar", "Scalar?"):
                 accessors["_saved_" + name] = property(lambda self, i=i: _as_scalar(self._unpack_saved()[i]))
+            elif types is not None and types[i] is not None and types[i].startswith("Tensor"):
+                accessors["_saved_" + name] = property(lambda self, i=i: _expose_tensor(self._unpack_saved()[i]))
             else:
                 accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
             if types is None or types[i] is None or types[i].startswith("Tensor"):   # (torch's: tensors only)
@@ -499,6 +501,19 @@ def _as_scalar(value):
 def _expose(value):
     # as torch: a saved list (Tensor[], Tensor?[] or int[]) reads as a tuple
     return tuple(value) if isinstance(value, list) else value
+
+
+# Python numbers, as ops take them for a Tensor argument (x * 2.0): torch wraps such a number in a 0-d
+# tensor of its default dtype and saves it as a tensor (freed with the graph: see record)
+PYTHON_NUMBERS = {bool: numpy_backend.np.bool_, int: numpy_backend.np.int64, float: numpy_backend.np.float64,
+                  complex: numpy_backend.np.complex128}
+
+
+def _expose_tensor(value):
+    """A Tensor argument's saved value as torch reads it: a Python number as torch's wrapped number."""
+    if type(value) in PYTHON_NUMBERS:
+        return Tensor._make(numpy_backend.np.asarray(value, PYTHON_NUMBERS[type(value)]), False, None, 0)
+    return _expose(value)
 
 
 def _raise_modified(data, output_nr, grad_fn, version, expected):

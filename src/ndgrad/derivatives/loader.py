@@ -24,7 +24,7 @@ import numpy as np
 from .._dtype import INEXACT_KINDS
 from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
-from ..autograd.node import META, Node, SavedOutput, TensorMeta, arg_name, saved_accessors
+from ..autograd.node import META, PYTHON_NUMBERS as _NUMBERS, Node, SavedOutput, TensorMeta, arg_name, saved_accessors
 from ..ops import _registry
 from . import formulas
 
@@ -398,8 +398,11 @@ def _analyse(text):
         # a gradient (as torch does: x * 2.0 saves nothing of x). None: every formula reads it.
         all_args = {i for idxs, *_ in pending for i in idxs}
         users = [frozenset(i for idxs, _, _, names, _ in pending if n in names for i in idxs) for n in saved]
-        # (metadata saved for its own sake is saved whatever needs a gradient, as torch saves sizes)
-        saved_users = tuple(None if u == all_args or m else tuple(sorted(u)) for u, m in zip(users, meta_only))
+        # (metadata saved for its own sake is saved whatever needs a gradient, as torch saves sizes; so is
+        # an argument that is no Tensor: torch saves add's alpha whether or not `other` needs a gradient)
+        scalar = {a.name for a in entry.args if not (a.is_tensor or a.is_tensor_list)}
+        saved_users = tuple(None if u == all_args or m or n in scalar else tuple(sorted(u))
+                            for n, u, m in zip(saved, users, meta_only))
         formulas = [(tuple(idxs), _compile_formula(expr, saved, line, entry.op_name), expr, line)
                     for idxs, expr, line, _, _ in pending]
         table.append((entry.schema, entry.line, out_diff, forward, node_name, tuple(saved), meta_only,
@@ -431,7 +434,7 @@ def _dispatch_variants(items):
                 None if key == "Default" else key
 
 
-_CACHE_FORMAT = 10   # bump when _analyse's output changes shape
+_CACHE_FORMAT = 11   # bump when _analyse's output changes (its shape or what it computes)
 
 
 def _table(path):
@@ -757,8 +760,8 @@ class GeneratedNode(Node):
             kind = type(value)
             if value is None or kind is TensorMeta:   # not saved (no formula that runs reads it), or its metadata
                 continue
-            if versions[i] is None:   # kept as is by _unpack_saved: a Python number (x * 2.0) stays one
-                if kind is Tensor or kind is SavedOutput or isinstance(value, (Tensor, list)):
+            if versions[i] is None or kind in _NUMBERS:   # kept as is by _unpack_saved: a Python number (x * 2.0)
+                if kind is Tensor or kind is SavedOutput or isinstance(value, (Tensor, list)):   # stays one
                     return None
                 continue
             if kind is SavedOutput:
