@@ -153,14 +153,29 @@ def mm(input, mat2):
     elif type(mat2) is COO and type(input) in ARRAY_TYPES and input.ndim == 2 and mat2.sparse_dim == 2:
         # computed as (mat2.T @ input.T).T
         _check_coo_mm(mat2.transpose(), input.T)
-    _check_dims("mm", self=(input, 2), mat2=(mat2, 2))
-    _check_same_dtype("mm", input, mat2)
-    _check_mm("mm", input, mat2)
+    _check_matrices("mm", input, mat2, "self")
     return _product(input, mat2)
+
+
+def _check_matrices(op_name, mat1, mat2, first="mat1", *others):
+    """mm's and addmm's checks (two matrices that multiply; `others` of their dtype too), their errors
+    made only when one fails (a product of small matrices takes a few µs: so did the checks)."""
+    if mat1.ndim != 2 or mat2.ndim != 2:
+        _check_dims(op_name, **{first: (mat1, 2)}, mat2=(mat2, 2))
+    dtype = mat1.dtype
+    same = mat2.dtype is dtype and dtype.kind != "b"
+    for a in others:   # (a loop, not any(): a generator costs as much as the product of small matrices' checks)
+        same = same and a.dtype is dtype
+    if not same:
+        _check_same_dtype(op_name, *others, mat1, mat2)
+    if mat1.shape[1] != mat2.shape[0]:
+        _check_mm(op_name, mat1, mat2)
 
 
 def _product(a, b):
     """np.matmul(a, b) of 2-D arrays, in blocks over the native pool's threads where it takes them."""
+    if type(a) is np.ndarray and a.size * b.shape[1] * a.itemsize < _pool.MIN_PRODUCT:   # (declined by the pool)
+        return np.matmul(a, b)
     out = _pool.matmul(a, b)
     return np.matmul(a, b) if out is None else out
 
@@ -212,9 +227,7 @@ def bmm(input, mat2):
 # ---- fused add forms: beta * input + alpha * product --------------------------------------
 @op("addmm", method=True, inplace=_same_shape_first)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    _check_dims("addmm", mat1=(mat1, 2), mat2=(mat2, 2))
-    _check_same_dtype("addmm", input, mat1, mat2)
-    _check_mm("addmm", mat1, mat2)
+    _check_matrices("addmm", mat1, mat2, "mat1", input)
     if type(input) in ARRAY_TYPES and type(mat1) in ARRAY_TYPES and type(mat2) in ARRAY_TYPES:
         return _add_scaled(_product(mat1, mat2), input, beta, alpha, "addmm")
     return _add_scaled(_sparse_addmm_product(input, mat1, mat2), input, beta, alpha, "addmm")
