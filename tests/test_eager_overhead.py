@@ -202,14 +202,14 @@ def test_nodes_share_equal_input_metadata_and_unsaved_versions():
     a, b = x.exp(), x.sin()
     assert a.grad_fn._meta == (((4,), np.dtype("float64")),) and a.grad_fn._meta is b.grad_fn._meta
     assert x.float().exp().grad_fn._meta == (((4,), np.dtype("float32")),)   # another dtype: another tuple
-    m, n = x * 2.0, x * 3.0        # self not saved, the number as torch's wrapped number: (None, 0)
-    assert m.grad_fn._versions == (None, 0) and m.grad_fn._versions is n.grad_fn._versions
+    m, n = x * 2.0, x * 3.0        # self not saved, the number as torch's wrapped number: (None, WRAPPED)
+    assert m.grad_fn._versions == (None, -1) and m.grad_fn._versions is n.grad_fn._versions
     assert a.grad_fn._versions is a._vc      # a compact saved result: its version counter itself
     y = x * x                      # saved tensors: their own versions
     with ndgrad.no_grad():
         x.add_(0)
     assert y.grad_fn._versions == (0, 0) and (x * x).grad_fn._versions == (1, 1)
-    assert (x.exp() * 1).grad_fn._versions == (None, 0) and (x + 1).grad_fn._versions == (None,)   # (alpha)
+    assert (x.exp() * 1).grad_fn._versions == (None, -1) and (x + 1).grad_fn._versions == (None,)   # (alpha)
 
 
 def test_shared_metadata_starts_again_when_shapes_keep_changing():

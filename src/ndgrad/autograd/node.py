@@ -505,6 +505,8 @@ def _expose(value):
 
 # Python numbers, as ops take them for a Tensor argument (x * 2.0): torch wraps such a number in a 0-d
 # tensor of its default dtype and saves it as a tensor (freed with the graph: see record)
+# the version record gives such a number (no tensor has it): what is released with the graph, never unwrapped
+WRAPPED = -1
 PYTHON_NUMBERS = {bool: numpy_backend.np.bool_, int: numpy_backend.np.int64, float: numpy_backend.np.float64,
                   complex: numpy_backend.np.complex128}
 

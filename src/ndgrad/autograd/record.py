@@ -24,7 +24,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import PYTHON_NUMBERS as _NUMBERS, SavedOutput, _next_seq, edge, expand_saved, output_nrs
+from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
@@ -158,7 +158,7 @@ def record(spec, args, outs):
                     version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
                     v = list(v)
                 elif type(v) in _NUMBERS and spec.entry.args[p].is_tensor:
-                    version = 0   # torch's wrapped number: a saved tensor (freed with the graph)
+                    version = WRAPPED   # torch's wrapped number: a saved tensor (freed with the graph)
             else:
                 t = outs[-1 - p]
                 v = SavedOutput(t)
@@ -170,7 +170,7 @@ def record(spec, args, outs):
         # forward passes. (What mutates a node's saved values, saved-tensor hooks, makes a list first.)
         node._saved = tuple(saved)
         versions = tuple(versions)
-        node._versions = versions if versions.count(None) + versions.count(0) != len(versions) else \
+        node._versions = versions if versions.count(None) + versions.count(WRAPPED) != len(versions) else \
             _shared(versions) or _share(versions)
     if saved_hooks or anomaly.enabled:
         _observe(node)
@@ -267,7 +267,7 @@ def _compiled_recorder(spec):
                           f"{indent} s{j}, r{j} = v, v._vc[0]",
                           f"{indent}else:",
                           # (a number for a Tensor argument: torch's wrapped number, a saved tensor, as record)
-                          f"{indent} s{j}, r{j} = v, 0 if type(v) in _NUMBERS else None" if spec.entry.args[p].is_tensor
+                          f"{indent} s{j}, r{j} = v, WRAPPED if type(v) in _NUMBERS else None" if spec.entry.args[p].is_tensor
                           else f"{indent} s{j}, r{j} = v, None"]
             else:
                 lines += [f"{indent}o = outs[{-1 - p}]",
@@ -278,7 +278,7 @@ def _compiled_recorder(spec):
                            for c in "sr")
         lines += [f" node._saved = ({saved})",
                   f" v = ({versions})",
-                  " node._versions = v if v.count(None) + v.count(0) != len(v) else _shared(v) or _share(v)"]
+                  " node._versions = v if v.count(None) + v.count(WRAPPED) != len(v) else _shared(v) or _share(v)"]
     lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
     scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k), out_diff=spec.out_diff,
                  **{f"meta{j}": meta_only for j, (_, meta_only, _) in enumerate(plan or ()) if meta_only})
