@@ -322,3 +322,17 @@ def test_a_second_backward_through_a_saved_python_number_raises_as_torch(expr):
             second = str(e)[:60]
         return [exposed, second, x.grad]
     both(scenario)
+
+
+def test_hooks_on_a_saved_wrapped_number_see_its_tensor():
+    """register_hooks on x * 2.0's saved `other` (torch's wrapped number): the pack hook gets the 0-d
+    float64 tensor, and what the unpack hook returns is what the backward multiplies by."""
+    def scenario(T):
+        x = T.tensor([1.0, -2.0], requires_grad=True)
+        y = x * 2.0
+        seen = []
+        y.grad_fn._raw_saved_other.register_hooks(
+            lambda t: seen.append((str(t.dtype), t.dim(), t.item())) or t * 3, lambda t: t)
+        y.sum().backward()
+        return [seen, x.grad, str(x.grad.dtype)]
+    both(scenario)

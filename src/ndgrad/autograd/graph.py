@@ -637,8 +637,10 @@ class SavedTensor:
                 "backward.")
         slot = saved[self.index]
         value = slot if self.item is None else slot[self.item]
-        if value is None or self.node._versions[self.index] is None or type(value) in _NUMBERS:
+        if value is None or self.node._versions[self.index] is None:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if type(value) in _NUMBERS:   # torch's wrapped number: the hooks see (and give back) its 0-d tensor
+            value = _node._expose_tensor(value)
         if type(value) is PackedSaved:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
                                "Hint: only one pair of hooks is allowed at a time.")
