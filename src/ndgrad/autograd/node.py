@@ -507,6 +507,13 @@ def _expose(value):
 # tensor of its default dtype and saves it as a tensor (freed with the graph: see record)
 # the version record gives such a number (no tensor has it): what is released with the graph, never unwrapped
 WRAPPED = -1
+
+
+class NoTensors(tuple):
+    """A node's versions where it saved no tensor (each entry None, or WRAPPED: x * 2.0's node), one shared
+    tuple per value (record's _no_tensors), of their own type so that the backward's array path sees at a
+    glance that nothing saved needs unwrapping."""
+    __slots__ = ()
 PYTHON_NUMBERS = {bool: numpy_backend.np.bool_, int: numpy_backend.np.int64, float: numpy_backend.np.float64,
                   complex: numpy_backend.np.complex128}
 

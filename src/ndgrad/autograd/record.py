@@ -24,7 +24,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, SavedOutput, _next_seq, edge, expand_saved, output_nrs
+from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
@@ -171,7 +171,7 @@ def record(spec, args, outs):
         node._saved = tuple(saved)
         versions = tuple(versions)
         node._versions = versions if versions.count(None) + versions.count(WRAPPED) != len(versions) else \
-            _shared(versions) or _share(versions)
+            _NO_TENSORS.get(versions) or _no_tensors(versions)
     if saved_hooks or anomaly.enabled:
         _observe(node)
 
@@ -249,6 +249,7 @@ def _compiled_recorder(spec):
     elif not plan:
         lines += [" node._saved = ()", " node._versions = ()"]
     else:
+        lines += [" own = False"]   # (whether a tensor's version is among them: else the tuple is shared)
         for j, (p, meta_only, users) in enumerate(plan):
             indent = " "
             if users is not None:   # saved only if the formula of one of these arguments will run
@@ -264,21 +265,21 @@ def _compiled_recorder(spec):
                           f"{indent}if isinstance(v, Tensor):",
                           f"{indent} if v._inference:",
                           f"{indent}  _refuse_inference_saved()",
-                          f"{indent} s{j}, r{j} = v, v._vc[0]",
+                          f"{indent} s{j}, r{j}, own = v, v._vc[0], True",
                           f"{indent}else:",
                           # (a number for a Tensor argument: torch's wrapped number, a saved tensor, as record)
-                          f"{indent} s{j}, r{j} = v, WRAPPED if type(v) in _NUMBERS else None" if spec.entry.args[p].is_tensor
-                          else f"{indent} s{j}, r{j} = v, None"]
+                          f"{indent} s{j}, r{j} = v, WRAPPED if type(v) in _NUMBERS else None"
+                          if spec.entry.args[p].is_tensor else f"{indent} s{j}, r{j} = v, None"]
             else:
                 lines += [f"{indent}o = outs[{-1 - p}]",
-                          f"{indent}s{j}, r{j} = SavedOutput(o), o._vc[0]"]
+                          f"{indent}s{j}, r{j}, own = SavedOutput(o), o._vc[0], True"]
             if users is not None:
                 lines += [" else:", f"  s{j} = r{j} = None"]
         saved, versions = (", ".join(f"{c}{j}" for j in range(len(plan))) + ("," if len(plan) == 1 else "")
                            for c in "sr")
         lines += [f" node._saved = ({saved})",
                   f" v = ({versions})",
-                  " node._versions = v if v.count(None) + v.count(WRAPPED) != len(v) else _shared(v) or _share(v)"]
+                  " node._versions = v if own else _NO_TENSORS.get(v) or _no_tensors(v)"]
     lines += [" if saved_hooks or anomaly.enabled:", "  _observe(node)"]
     scope = dict(globals(), cls=spec.node_cls, zero_nrs=output_nrs((0,) * k), out_diff=spec.out_diff,
                  **{f"meta{j}": meta_only for j, (_, meta_only, _) in enumerate(plan or ()) if meta_only})
@@ -332,6 +333,17 @@ def _share(m):
         _SHARED.clear()
     _SHARED[m] = m
     return m
+
+
+_NO_TENSORS = {}
+
+
+def _no_tensors(v):
+    """The shared NoTensors equal to v (`_NO_TENSORS.get(v) or _no_tensors(v)`: the lookup inline)."""
+    if len(_NO_TENSORS) >= 4096:
+        _NO_TENSORS.clear()
+    shared = _NO_TENSORS[v] = NoTensors(v)
+    return shared
 
 _INEXACT = _dtype.INEXACT_KINDS
 _SCALARS = frozenset((float, int, bool, complex, type(None)))   # arguments that never need a gradient

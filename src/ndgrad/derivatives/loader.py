@@ -24,7 +24,8 @@ import numpy as np
 from .._dtype import INEXACT_KINDS
 from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
-from ..autograd.node import META, PYTHON_NUMBERS as _NUMBERS, WRAPPED, Node, SavedOutput, TensorMeta, arg_name, saved_accessors
+from ..autograd.node import (META, PYTHON_NUMBERS as _NUMBERS, Node, NoTensors, SavedOutput, TensorMeta, arg_name,
+                             saved_accessors)
 from ..ops import _registry
 from . import formulas
 
@@ -752,8 +753,7 @@ class GeneratedNode(Node):
                     and type(value.data) is _ndarray:
                 return (value.data,)
         versions = self._versions
-        if versions.count(None) + versions.count(WRAPPED) == len(versions):   # no tensor saved (x * 2.0 saves its
-            # number): nothing to unwrap
+        if type(versions) is NoTensors:   # no tensor saved (x * 2.0 saves its number): nothing to unwrap
             return saved   # (record gives every Tensor, SavedOutput and Tensor[] it saves a version)
         values = list(saved)
         for i in self._saved_tensor_idx:
