@@ -505,6 +505,8 @@ def _expose(value):
 
 # Python numbers, as ops take them for a Tensor argument (x * 2.0): torch wraps such a number in a 0-d
 # tensor of its default dtype and saves it as a tensor (freed with the graph: see record)
+PYTHON_NUMBERS = {bool: numpy_backend.np.bool_, int: numpy_backend.np.int64, float: numpy_backend.np.float64,
+                  complex: numpy_backend.np.complex128}
 # the version record gives such a number (no tensor has it): what is released with the graph, never unwrapped
 WRAPPED = -1
 
@@ -514,8 +516,6 @@ class NoTensors(tuple):
     tuple per value (record's _no_tensors), of their own type so that the backward's array path sees at a
     glance that nothing saved needs unwrapping."""
     __slots__ = ()
-PYTHON_NUMBERS = {bool: numpy_backend.np.bool_, int: numpy_backend.np.int64, float: numpy_backend.np.float64,
-                  complex: numpy_backend.np.complex128}
 
 
 def _expose_tensor(value):

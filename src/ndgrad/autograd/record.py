@@ -24,7 +24,8 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, output_nrs
+from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, \
+    output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
@@ -344,6 +345,7 @@ def _no_tensors(v):
         _NO_TENSORS.clear()
     shared = _NO_TENSORS[v] = NoTensors(v)
     return shared
+
 
 _INEXACT = _dtype.INEXACT_KINDS
 _SCALARS = frozenset((float, int, bool, complex, type(None)))   # arguments that never need a gradient
