@@ -100,6 +100,26 @@ def _saved_metadata(fn):
     return sorted(n for n in dir(fn) if n.startswith("_saved_") and "_sym_" in n)
 
 
+# nodes whose dims ndgrad's op receives normalized (non-negative), where torch keeps them as the caller gave them
+# (its negative dims read as unsigned): the same positions, another spelling
+SAVED_DIMS_NORMALIZED = {"PermuteBackward0", "FlipBackward0", "RollBackward0", "Rot90Backward0",
+                         "MeanBackward1"}   # (mean: adaptive_avg_pool2d to 1x1, whose dims torch gives as -1, -2)
+
+
+def _int_lists(nd_fn, th_fn):
+    """{name: (ndgrad's value, torch's)} of the saved attributes both nodes expose where torch reads a tuple of
+    ints (an int[N] argument: one int given for it reads as N of them). torch shows a negative int as
+    unsigned (its -1 reads 2**64 - 1): ndgrad's value is compared in that form."""
+    out = {}
+    for n in dir(th_fn):
+        if n.startswith("_saved_") and "_sym_" not in n and hasattr(nd_fn, n):   # (arguments, not metadata)
+            theirs = getattr(th_fn, n)
+            if type(theirs) is tuple and theirs and all(type(v) is int for v in theirs):
+                ours = getattr(nd_fn, n)
+                out[n] = (tuple(v % 2 ** 64 for v in ours) if type(ours) is tuple else ours, theirs)
+    return out
+
+
 @needs_torch
 @pytest.mark.parametrize("info", [o for o in OPS if o.torch_parity], ids=repr)
 def test_torch_parity(info):
@@ -109,6 +129,12 @@ def test_torch_parity(info):
         assert str(a.layout) == str(b.layout) and (a.grad_fn and a.grad_fn.name()) == (b.grad_fn and b.grad_fn.name())
         if a.grad_fn is not None and a.grad_fn.name() not in SAVED_METADATA_DIFFERS:
             assert _saved_metadata(a.grad_fn) == _saved_metadata(b.grad_fn)
+        if a.grad_fn is not None and b.grad_fn is not None:
+            for name, (ours, theirs) in _int_lists(a.grad_fn, b.grad_fn).items():
+                if a.grad_fn.name() in SAVED_DIMS_NORMALIZED:
+                    assert type(ours) is tuple and len(ours) == len(theirs), (a.grad_fn.name(), name)
+                else:
+                    assert ours == theirs, (a.grad_fn.name(), name)
     nd_out, th_out = _dense(nd_out), _dense(th_out)
     nd_t, th_t = _tensors(nd_out), _tensors(th_out)
     assert len(nd_t) == len(th_t)

@@ -448,6 +448,9 @@ def saved_accessors(names, meta_views=None, meta_only=None, types=None):
                 accessors["_saved_" + name] = property(lambda self, i=i: _as_scalar(self._unpack_saved()[i]))
             elif types is not None and types[i] is not None and types[i].startswith("Tensor"):
                 accessors["_saved_" + name] = property(lambda self, i=i: _expose_tensor(self._unpack_saved()[i]))
+            elif types is not None and types[i] is not None and (m := _INT_LIST.fullmatch(types[i])):
+                accessors["_saved_" + name] = property(
+                    lambda self, i=i, n=int(m.group(1) or 1): _expose_ints(self._unpack_saved()[i], n))
             else:
                 accessors["_saved_" + name] = property(lambda self, i=i: _expose(self._unpack_saved()[i]))
             if types is None or types[i] is None or types[i].startswith("Tensor"):   # (torch's: tensors only)
@@ -501,6 +504,15 @@ def _as_scalar(value):
 def _expose(value):
     # as torch: a saved list (Tensor[], Tensor?[] or int[]) reads as a tuple
     return tuple(value) if isinstance(value, list) else value
+
+
+_INT_LIST = re.compile(r"(?:Sym)?[Ii]nt\[(\d*)\]\??")
+
+
+def _expose_ints(value, n):
+    """An int[N] argument's saved value as torch reads it: one int given for it stands for N of them (torch's
+    IntArrayRef of an int: avg_pool2d's kernel_size=2 reads (2, 2), amax's dim=1 reads (1,))."""
+    return (value,) * n if type(value) is int else _expose(value)
 
 
 # Python numbers, as ops take them for a Tensor argument (x * 2.0): torch wraps such a number in a 0-d

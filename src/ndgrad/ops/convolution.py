@@ -1143,7 +1143,7 @@ def _conv_nd(parser, args, kwargs):
         input = input.unsqueeze(0)
     if which == 1:
         input, padding = _string_padding(input, weight, padding, stride, dilation, d)
-    out = convolution(input, weight, bias, stride, padding, dilation, False, 0, groups)
+    out = convolution(input, weight, bias, stride, padding, dilation, False, [0] * d, groups)   # (torch's: d zeros)
     return out.squeeze(0) if unbatched else out
 
 
@@ -1177,6 +1177,9 @@ def _conv_transpose_nd(d, input, weight, bias, stride, padding, output_padding, 
     unbatched = input.ndim == d + 1
     if unbatched:
         input = input.unsqueeze(0)
+    # (d ints each, as torch's int[d] arguments read: its node saves them so)
+    stride, padding, output_padding, dilation = (_ints(v, d, what, name) for v, what in (
+        (stride, "stride"), (padding, "padding"), (output_padding, "output_padding"), (dilation, "dilation")))
     out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding, groups)
     return out.squeeze(0) if unbatched else out
 
