@@ -190,6 +190,21 @@ def test_float_arguments_read_as_floats_and_scalars_as_numbers():
     assert both(s) == [1.0, "float", ["complex", "complex", "float", "int", "bool"]]
 
 
+@pytest.mark.parametrize("form", ["x.var()", "x.var(0)", "x.var(unbiased=False)", "x.var(True)", "x.var(dim=0)",
+                                  "x.var(correction=None)", "x.var(correction=2)", "x.var(None)", "x.std()",
+                                  "T.var_mean(x)[0]", "T.std_mean(x, 0)[0]", "T.var(x, 0, keepdim=True)"])
+def test_var_and_std_save_the_correction_as_torch_reads_it(form):
+    """The correction overload keeps None where no correction is given to it (x.var(): torch's default, 1);
+    the unbiased forms save 0 or 1: the same value, gradient and saved correction as torch."""
+    def s(T):
+        x = T.tensor([0.5, -1.0, 2.0, 3.5], requires_grad=True)
+        v = eval(form, {"T": T, "x": x})   # noqa: S307 - the forms above
+        saved = repr(v.grad_fn._saved_correction)
+        v.sum().backward()
+        return [saved, v.detach(), x.grad]
+    both(s)
+
+
 def test_threshold_takes_a_complex_scalar_without_imaginary_part():
     def s(T):
         x = T.tensor([0.0, 2.0], requires_grad=True)

@@ -286,7 +286,7 @@ def cummaxmin_backward(grad, self, indices, dim):
 
 
 def var_backward(grad, self, dim, correction, keepdim):
-    dof = reduced_numel(self.shape, dim) - correction
+    dof = reduced_numel(self.shape, dim) - (1 if correction is None else correction)   # (None: torch's default, 1)
     if dof <= 0 and (dim is None or not self.shape):
         # as torch for a full reduction with no dof left: inf (nan where self is its mean) times grad,
         # a constant as far as self is concerned (so a create_graph gradient has no path to self)

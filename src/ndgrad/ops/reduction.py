@@ -770,7 +770,7 @@ def _moments(name, input, dim, correction, keepdim):
                            "complex dtypes")
     axes = _dims(input.ndim, dim)
     n = _count(input.shape, axes)
-    dof = builtins.max(n - correction, 0)
+    dof = builtins.max(n - (1 if correction is None else correction), 0)
     if dof <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
                       "reduction factor (input numel divided by output numel).", UserWarning)
@@ -829,10 +829,8 @@ def _moments_call(parser, fn, args, kwargs):
     input, dim, unbiased_or_correction, keepdim = values[:4]
     if len(values) == 5:
         _no_out(parser.name, values[4])
-    if which == 0:
-        correction = int(unbiased_or_correction)
-    else:
-        correction = 1 if unbiased_or_correction is None else unbiased_or_correction
+    # (the correction form keeps None, meaning 1, as torch's node saves it: x.var()'s _saved_correction is None)
+    correction = int(unbiased_or_correction) if which == 0 else unbiased_or_correction
     return fn(input, dim, correction=correction, keepdim=keepdim)
 
 
