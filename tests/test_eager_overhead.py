@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import ndgrad
-from parity import both, leaf, parity, same_error
+from ndgrad.autograd.node import LAZY_VC
+from parity import both, leaf, lists, parity, same_error
 
 
 def _edges(fn):
@@ -85,8 +86,9 @@ def test_saved_values_tuple_takes_hooks_and_register_hooks():
 
 def test_a_saved_result_is_compact_and_every_reader_gets_what_torch_gives():
     """Ops that save only their result (exp, tanh...) keep its array and its version counter in two
-    slots instead of a SavedOutput in a tuple: the cyclic GC then tracks 5 objects per link of a
-    tanh(x * c) chain (two nodes, their next_functions tuples, the counter), not 7.
+    slots instead of a SavedOutput in a tuple, and a tensor's counter is made when first needed: the
+    cyclic GC then tracks 4 objects per link of a tanh(x * c) chain (two nodes, their next_functions
+    tuples), not 7.
     Hooks, raw saved values, double backward, forward-over-reverse, an in-place op on a view and
     a second backward read it as torch's saved result."""
     x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
@@ -96,8 +98,11 @@ def test_a_saved_result_is_compact_and_every_reader_gets_what_torch_gives():
     for _ in range(500):
         y = ndgrad.tanh(y * 1.0001)
     gc.collect()
-    assert (len(gc.get_objects()) - before) / 500 <= 5.05
-    assert type(y.grad_fn._saved) is np.ndarray and y.grad_fn._versions is y._vc   # (its array, its version counter)
+    assert (len(gc.get_objects()) - before) / 500 <= 4.05
+    node = y.grad_fn
+    assert type(node._saved) is np.ndarray and node._versions is LAZY_VC   # its array; no counter yet
+    vc = y._vc                                     # made on first need: the node's counter is the output's
+    assert node._versions is vc and vc == [0]
 
     def s(T):
         out = []
@@ -125,6 +130,51 @@ def test_a_saved_result_is_compact_and_every_reader_gets_what_torch_gives():
         out.append(T.func.jvp(T.func.grad(lambda t: t.tanh().exp().sum()), (d,), (T.ones_like(d),))[1])
         return out
     parity(s)
+
+
+def test_a_version_counter_made_late_is_shared_as_torch_shares_it():
+    """A tensor's counter is made on first need (see test above): whichever alias of a saved result makes
+    it (the output, its saved_result, a detached alias, a view, data swapped in place), all of them and the
+    node see the same versions, and backward refuses the modified result as torch does."""
+    def modified(T, make, change):
+        x = leaf(T)
+        y = make(x)
+        aliases = change(T, y)
+        try:
+            y.sum().backward()
+            error = None
+        except RuntimeError as e:
+            error = str(e).split(";")[0]
+        return [error, y._version] + [a._version for a in aliases]
+
+    def s(T):
+        return [
+            modified(T, T.exp, lambda T, y: (y.grad_fn._saved_result.mul_(2),)),
+            modified(T, T.exp, lambda T, y: (y.grad_fn._saved_result, y.add_(1))),
+            modified(T, T.tanh, lambda T, y: (y.grad_fn._saved_result, y.detach().add_(1))),
+            modified(T, T.sigmoid, lambda T, y: (y[1:].mul_(3),)),
+            modified(T, T.exp, lambda T, y: (y.grad_fn._saved_result,)),   # unmodified: backward runs
+            modified(T, lambda x: x * x.exp(), lambda T, y: (y.grad_fn._saved_other,)),
+            modified(T, lambda x: x * x.exp(), lambda T, y: (y.grad_fn._saved_other.add_(1),)),
+        ]
+    assert lists(both(s))[0][1:] == [1, 1]
+
+    def data_swapped(T):   # data replaced in place (.data, set_): the counter stays the tensor's
+        x = leaf(T)
+        y = x.exp()
+        y.data = T.zeros_like(y)
+        y.add_(1)
+        z = x.tanh()
+        z.detach().set_(T.ones_like(z))
+        return [y._version, z._version, y.grad_fn.name(), z.grad_fn.name()]
+    both(data_swapped)
+
+    def backward_after_swap(T):
+        y = leaf(T).exp()
+        y.data = T.zeros_like(y)
+        y.add_(1)
+        y.sum().backward()
+    same_error(backward_after_swap)
 
 
 def test_saved_accessors_are_per_node_class():
@@ -204,7 +254,8 @@ def test_nodes_share_equal_input_metadata_and_unsaved_versions():
     assert x.float().exp().grad_fn._meta == (((4,), np.dtype("float32")),)   # another dtype: another tuple
     m, n = x * 2.0, x * 3.0        # self not saved, the number as torch's wrapped number: (None, WRAPPED)
     assert m.grad_fn._versions == (None, -1) and m.grad_fn._versions is n.grad_fn._versions
-    assert a.grad_fn._versions is a._vc      # a compact saved result: its version counter itself
+    vc = a._vc
+    assert a.grad_fn._versions is vc         # a compact saved result: its version counter itself
     y = x * x                      # saved tensors: their own versions
     with ndgrad.no_grad():
         x.add_(0)
@@ -235,7 +286,7 @@ def test_an_op_result_is_made_as_tensor_make_makes_it():
         assert [type(getattr(out, n)) for n in slots] == [type(getattr(made, n)) for n in slots]
         assert vars(out) == {} and out._vc == [0] and out._vc is not x._vc and out._base is None
     y = ndgrad.randn(3, requires_grad=True).exp()
-    assert [getattr(y, n) is not None for n in slots] == [n in ("_array", "_requires_grad", "_fn", "_output_nr", "_vc")
+    assert [getattr(y, n) is not None for n in slots] == [n in ("_array", "_requires_grad", "_fn", "_output_nr")
                                                          for n in slots]
 
 

@@ -165,8 +165,9 @@ class Tensor:
                 [6., 8.]])
     """
     # `_fn` is the slot behind the `_grad_fn` property (below the class), which refuses deletion as
-    # torch does; the op glue, record and engine use the slot directly.
-    __slots__ = ("_array", "_requires_grad", "_fn", "_output_nr", "_vc", "_base", "__dict__", "__weakref__")
+    # torch does; the op glue, record and engine use the slot directly. `_vcs` holds the version counter
+    # once it is shared, None (version 0) before: the `_vc` property (autograd/node.version_counter) makes it.
+    __slots__ = ("_array", "_requires_grad", "_fn", "_output_nr", "_vcs", "_base", "__dict__", "__weakref__")
     if TYPE_CHECKING:   # for type checkers only: the methods the op registry attaches at import (x.sum(), ...)
         def __getattr__(self, name: str) -> Any: ...
     # rarely set state: class defaults, instance dict once set
@@ -214,7 +215,7 @@ class Tensor:
         self._requires_grad = False
         self._fn = None
         self._output_nr = 0
-        self._vc = alias._vc if alias is not None else [0]   # an alias shares the version counter
+        self._vcs = alias._vc if alias is not None else None   # an alias shares the version counter
         self._base = None
         if alias is not None and alias._math_bits:
             self._math_bits = alias._math_bits
@@ -277,7 +278,7 @@ class Tensor:
         t._requires_grad = False
         t._fn = None
         t._output_nr = 0
-        t._vc = [0]
+        t._vcs = None
         t._base = None
         return t._set_requires_grad(requires_grad, "Only Tensors of floating point and complex dtype can require "
                                                    "gradients")
@@ -290,7 +291,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._fn = grad_fn
         t._output_nr = output_nr
-        t._vc = [0]
+        t._vcs = None
         t._base = None
         return t
 
@@ -815,6 +816,7 @@ class Tensor:
                                "incompatible tensor type.")
         if self._requires_grad and value._array.dtype.kind not in _dtype.INEXACT_KINDS:
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        self._vcs = self._vc   # made before the data changes: the counter stays the tensor's (see node.version_counter)
         self._array = value._array
         if self._math_bits or value._math_bits:
             self._math_bits = value._math_bits
@@ -907,6 +909,7 @@ class Tensor:
         for d in shape:
             n *= d
         old = self._array
+        self._vcs = self._vc   # made before the data changes (see node.version_counter)
         owner = _owner(self)
         offset = (old.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) if old.size else 0
         if offset + n * old.itemsize <= owner.nbytes:   # the memory is large enough: a new geometry on it

@@ -51,10 +51,11 @@ class SavedOutput:
 
     A node whose only saved value is its result (``_result_only``: exp, tanh, sigmoid...) first keeps
     it compact when the output is a plain Tensor at version 0: its array as ``_saved`` and its version
-    counter (a list) as ``_versions``, saved at version 0 (`is_compact`). That is two tracked objects
-    less per node than a SavedOutput in a tuple, and the cyclic GC's full collections, which revisit
-    every tracked object, dominate a long forward pass. `expand_saved` turns it into ``(SavedOutput,)``
-    for every reader but the unpacking fast paths.
+    counter (a list) as ``_versions``, saved at version 0 (`is_compact`), or `LAZY_VC` while the output
+    has no counter yet (see `version_counter`). That is two or three tracked objects less per node than
+    a SavedOutput in a tuple, and the cyclic GC's full collections, which revisit every tracked object,
+    dominate a long forward pass. `expand_saved` turns it into ``(SavedOutput,)`` for every reader but
+    the unpacking fast paths.
 
     Args:
         tensor (Tensor): the output to save.
@@ -79,13 +80,54 @@ class SavedOutput:
         self.view_fn = None
 
 
+# A compact saved result's `_versions` while its output has no version counter yet (version 0): made
+# at run time, so that no other (0,) can be this object.
+LAZY_VC = tuple([0])
+
+
+def version_counter(t):
+    """Tensor t's version counter, a one-int list its aliases, views and savers share: the `_vc` property.
+
+    A tensor starts without one (`_vcs` None: version 0), as most are never shared: one tracked object
+    less per op output for the cyclic GC (see SavedOutput). Made on first need, it is the one its own
+    node's compact saved result already shares, if any, so that both see the next in-place change: code
+    that replaces a tensor's data in place makes the counter before (`t._vcs = t._vc`)."""
+    vc = t._vcs
+    if vc is None:
+        vc = t._vcs = _output_counter(t)
+    return vc
+
+
+def _output_counter(t):
+    fn = t._fn
+    if fn is not None and t._output_nr == 0 and getattr(fn, "_result_only", False):
+        saved = getattr(fn, "_saved", None)   # (unset while its op is being recorded)
+        if saved is t._array:   # compact
+            vc = fn._versions
+            if vc is LAZY_VC:
+                vc = fn._versions = [0]
+                return vc
+            if type(vc) is list:
+                return vc
+        elif type(saved) is tuple and len(saved) == 1 and type(s := saved[0]) is SavedOutput and s.data is t._array:
+            return s.vc
+    return [0]
+
+
+def _set_version_counter(t, vc):
+    t._vcs = vc
+
+
+Tensor._vc = property(version_counter, _set_version_counter)
+
+
 def expand_saved(node):
     """node._saved, its compact saved result (see SavedOutput) made a ``(SavedOutput,)`` first: what
     every reader of a node's saved values but the unpacking fast paths calls."""
     saved = node._saved
     if saved is not None and is_compact(node):
         s = SavedOutput.__new__(SavedOutput)
-        s.data, s.vc = saved, node._versions
+        s.data, s.vc = saved, node._versions if node._versions is not LAZY_VC else [0]
         s.cls, s.output_nr, s.requires_grad, s.view_fn = Tensor, 0, True, None
         saved = node._saved = (s,)
         node._versions = (0,)
@@ -94,8 +136,8 @@ def expand_saved(node):
 
 def is_compact(node):
     """Whether `node` keeps its saved result compact (see SavedOutput): its _versions is then the
-    output's version counter itself, a list (a node's saved versions are otherwise a tuple)."""
-    return node._result_only and type(node._versions) is list
+    output's version counter itself, a list, or LAZY_VC (a node's saved versions are otherwise a tuple)."""
+    return node._result_only and (type(node._versions) is list or node._versions is LAZY_VC)
 
 
 def saved_output_tensor(value, fn):
@@ -293,10 +335,11 @@ class Node:
                 "graph a second time or if you need to access saved tensors after calling backward.")
         if not self._saved_tensor_idx:
             return saved
-        if self._result_only and type(vc := self._versions) is list:   # compact: SavedOutput's fast path below
+        if (vc := self._versions) is LAZY_VC or self._result_only and type(vc) is list:   # compact: as below
             if not vc[0] and forward_ad.state.level is None:
                 t = _new_tensor(saved, True, self, 0)
-                t._vc = vc
+                if vc is not LAZY_VC:   # (else it finds its node's counter when it needs one)
+                    t._vcs = vc
                 return [t]
             saved = expand_saved(self)
         values = saved   # copied into a list once a value needs replacing
@@ -313,8 +356,9 @@ class Node:
                         and value.cls is Tensor and forward_ad.state.level is None:
                     t = values[i] = _new_tensor(value.data, value.requires_grad,
                                                 self if value.requires_grad else None, value.output_nr)
-                    t._vc = value.vc
-                elif type(value) is not Tensor or value._vc[0] != version or value._detached_from is not None:
+                    t._vcs = value.vc
+                elif type(value) is not Tensor or value._vc[0] != version \
+                        or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
 

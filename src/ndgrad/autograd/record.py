@@ -24,7 +24,7 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, \
+from .node import LAZY_VC, PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, \
     output_nrs
 
 _NO_EDGE = (None, 0)
@@ -119,13 +119,13 @@ def record(spec, args, outs):
     plan = spec.saved_plan
     if spec.saves_result_only:   # the plan below for that case (exp, tanh, ...)
         t = outs[0]
-        vc = t._vc
-        if type(t) is Tensor and t._requires_grad and not vc[0]:   # the compact form (see SavedOutput)
+        vc = t._vcs
+        if type(t) is Tensor and t._requires_grad and not (vc and vc[0]):   # the compact form (see SavedOutput)
             node._saved = t._array
-            node._versions = vc
+            node._versions = LAZY_VC if vc is None else vc
         else:
             node._saved = (SavedOutput(t),)
-            v = vc[0]
+            v = t._vcs[0]
             node._versions = (v,) if v else _V0   # (shared, as _SHARED's tuples are)
     elif not plan:
         node._saved = ()
@@ -163,7 +163,7 @@ def record(spec, args, outs):
             else:
                 t = outs[-1 - p]
                 v = SavedOutput(t)
-                version = t._vc[0]
+                version = t._vcs[0]
             saved.append(v)
             versions.append(version)
         # Tuples, not lists: the cyclic GC stops tracking a tuple of ints, None, numbers and arrays
@@ -239,13 +239,13 @@ def _compiled_recorder(spec):
                   "  t._fn = node",
                   " node._out_meta = None"]
     if spec.saves_result_only:   # as record: the compact form where it applies
-        lines += [" vc = t._vc",
-                  " if type(t) is Tensor and t._requires_grad and not vc[0]:",
+        lines += [" vc = t._vcs",
+                  " if type(t) is Tensor and t._requires_grad and not (vc and vc[0]):",
                   "  node._saved = t._array",
-                  "  node._versions = vc",
+                  "  node._versions = LAZY_VC if vc is None else vc",
                   " else:",
                   "  node._saved = (SavedOutput(t),)",
-                  "  v = vc[0]",
+                  "  v = t._vcs[0]",
                   "  node._versions = (v,) if v else _V0"]
     elif not plan:
         lines += [" node._saved = ()", " node._versions = ()"]
@@ -273,7 +273,7 @@ def _compiled_recorder(spec):
                           if spec.entry.args[p].is_tensor else f"{indent} s{j}, r{j} = v, None"]
             else:
                 lines += [f"{indent}o = outs[{-1 - p}]",
-                          f"{indent}s{j}, r{j}, own = SavedOutput(o), o._vc[0], True"]
+                          f"{indent}s{j}, r{j}, own = SavedOutput(o), o._vcs[0], True"]
             if users is not None:
                 lines += [" else:", f"  s{j} = r{j} = None"]
         saved, versions = (", ".join(f"{c}{j}" for j in range(len(plan))) + ("," if len(plan) == 1 else "")

@@ -24,8 +24,8 @@ import numpy as np
 from .._dtype import INEXACT_KINDS
 from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd import forward_ad
-from ..autograd.node import (META, PYTHON_NUMBERS as _NUMBERS, Node, NoTensors, SavedOutput, TensorMeta, arg_name,
-                             saved_accessors)
+from ..autograd.node import (LAZY_VC, META, PYTHON_NUMBERS as _NUMBERS, Node, NoTensors, SavedOutput, TensorMeta,
+                             arg_name, saved_accessors)
 from ..ops import _registry
 from . import formulas
 
@@ -691,7 +691,7 @@ class GeneratedNode(Node):
         saved = self._saved
         if saved is None or _forward_ad_state.level is not None:
             return None
-        if type(vc := self._versions) is list and self._result_only:   # the compact saved result (see SavedOutput)
+        if (vc := self._versions) is LAZY_VC or type(vc) is list and self._result_only:   # compact (see SavedOutput)
             if vc[0] or type(saved) is not _ndarray:
                 return None
             saved = (saved,)

@@ -343,7 +343,7 @@ def call(spec, args):
         t._requires_grad = False
         t._fn = None
         t._output_nr = 0
-        t._vc = [0]
+        t._vcs = None
         t._base = None
         if state.inference:
             t._inference = True
@@ -545,6 +545,7 @@ def call_inplace(spec, args):
             rule(self, res._array.shape, spec.name)
         if self._base is not None:
             raise NotImplementedError(f"ndgrad: {spec.name}_ resizing a view (torch grows the storage it shares)")
+        self._vcs = self._vc   # made before the data changes (see autograd/node.version_counter)
         self._array = namespace(self._array).empty(res._array.shape, dtype=self._array.dtype)
     record.write_into(self, res._array, spec.name)
     if fw.level is not None:
@@ -824,6 +825,7 @@ def _call_out(fn, name, args, kwargs):
                               "future PyTorch release outputs will not be resized unless they have zero elements. You "
                               "can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                               "t.resize_(0).", UserWarning, stacklevel=3)
+            o._vcs = o._vc   # made before the data changes (see autograd/node.version_counter)
             o._array = namespace(o._array).empty(data.shape, dtype=o._array.dtype)   # resized: new memory
         record.write_into(o, data, name)
     return out

@@ -113,14 +113,15 @@ def _inplace_view(view_op, self, *args):
             _refuse_view_inplace(self)
         _check_leaf_inplace(self)
     out = view_op(self, *args)
+    vc = self._vc   # (made before the data changes: see autograd/node.version_counter)
     self._array = out._array
     if out._fw is not None:   # forward AD: the tangent takes the view's geometry too
         self._fw = out._fw
     if out._grad_fn is not None:
         self._grad_fn, self._output_nr = out._grad_fn, out._output_nr
-    self._vc[0] += 1
+    vc[0] += 1
     if self._base is not None:
-        self._view_fn, self._view_version = out._view_fn, self._vc[0]
+        self._view_fn, self._view_version = out._view_fn, vc[0]
     return self
 
 
@@ -1174,8 +1175,8 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
                                f"{need * dtype.itemsize} are out of bounds for storage of size {owner.nbytes}")
         data = np.ndarray(size, dtype, buffer=owner, offset=storage_offset * dtype.itemsize,
                           strides=tuple(st * dtype.itemsize for st in stride))
+    self._vc[0] += 1   # (first: the counter is made before the data changes, see autograd/node.version_counter)
     self._array = data
-    self._vc[0] += 1
     self._acc = None   # as torch: the tensor gets a new AccumulateGrad (gradient edges taken before stay apart)
     return self
 

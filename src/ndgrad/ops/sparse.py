@@ -471,8 +471,8 @@ def resize_as_sparse_(input, the_template):
     if grad_mode.state.enabled and input.requires_grad:
         record.check_leaf_inplace(input)
     res = _resize_as_sparse(input, the_template)
+    input._vc[0] += 1   # (first: the counter is made before the data changes, see autograd/node.version_counter)
     input._array = res._array
-    input._vc[0] += 1
     if res._fn is not None:
         record.rebase_history(input, res._fn)
     return input
