@@ -840,7 +840,7 @@ class Tensor:
             (tensor([2., 4.]), False)
         """
         t = Tensor._make(self._array, False, None, 0)
-        t._vc = self._vc   # shares memory and version counter, but (as in torch) is no view: _base is None
+        t._vcs = self._vcs or self._vc   # shares memory and version counter, but (as in torch) is no view
         if self._math_bits:
             t._math_bits = self._math_bits
         return t

@@ -91,7 +91,8 @@ def version_counter(t):
     A tensor starts without one (`_vcs` None: version 0), as most are never shared: one tracked object
     less per op output for the cyclic GC (see SavedOutput). Made on first need, it is the one its own
     node's compact saved result already shares, if any, so that both see the next in-place change: code
-    that replaces a tensor's data in place makes the counter before (`t._vcs = t._vc`)."""
+    that replaces a tensor's data in place makes the counter before (`t._vcs = t._vc`). Hot paths write
+    `(t._vcs or t._vc)`: the slot once the counter exists, the property's call only before."""
     vc = t._vcs
     if vc is None:
         vc = t._vcs = _output_counter(t)
@@ -357,7 +358,7 @@ class Node:
                     t = values[i] = _new_tensor(value.data, value.requires_grad,
                                                 self if value.requires_grad else None, value.output_nr)
                     t._vcs = value.vc
-                elif type(value) is not Tensor or value._vc[0] != version \
+                elif type(value) is not Tensor or (value._vcs or value._vc)[0] != version \
                         or value._detached_from is not None:
                     values[i] = self._unpack_one(value, version)
         return values
@@ -377,7 +378,7 @@ class Node:
             return list(map(self._unpack_one, value, version))
         if not isinstance(value, Tensor):
             return value if kind is not PackedSaved else value.unpack(self)
-        if value._vc[0] != version:
+        if (value._vcs or value._vc)[0] != version:
             _raise_modified(value._array, value._output_nr, value._fn, value._vc[0], version)
         if value._detached_from is not None and value._fn is None:
             old = value._detached_from()

@@ -154,7 +154,7 @@ def record(spec, args, outs):
                     else:
                         if v._inference:
                             _refuse_inference_saved()
-                        version = v._vc[0]
+                        version = (v._vcs or v._vc)[0]
                 elif p in spec.list_pos:
                     version = [t._vc[0] if t is not None else None for t in v]   # Tensor?[]: None entries
                     v = list(v)
@@ -266,7 +266,7 @@ def _compiled_recorder(spec):
                           f"{indent}if isinstance(v, Tensor):",
                           f"{indent} if v._inference:",
                           f"{indent}  _refuse_inference_saved()",
-                          f"{indent} s{j}, r{j}, own = v, v._vc[0], True",
+                          f"{indent} s{j}, r{j}, own = v, (v._vcs or v._vc)[0], True",
                           f"{indent}else:",
                           # (a number for a Tensor argument: torch's wrapped number, a saved tensor, as record)
                           f"{indent} s{j}, r{j} = v, WRAPPED if type(v) in _NUMBERS else None"
@@ -404,8 +404,8 @@ def make_views(spec, args, outs, replay):
                 type(t._array) is not WrapperArray:   # (a wrapper subclass's view has no memory: a view, as torch's)
             continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
-        t._vc = base._vc
-        t._view_version = base._vc[0]
+        t._vcs = vc = base._vcs or base._vc
+        t._view_version = vc[0]
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
@@ -500,7 +500,7 @@ def write_into(self, data, op_name):
         namespace(dst).copyto(dst, data)
     else:
         namespace(dst).copyto(dst, data, where=changed)
-    self._vc[0] += 1
+    (self._vcs or self._vc)[0] += 1
 
 
 def _writable(t, dst):

@@ -786,7 +786,7 @@ class GeneratedNode(Node):
 def _plain_saved(t, version):
     """Whether saved Tensor `t` reads as its NumPy array on the array path: unchanged since it was saved,
     of a plain class, no lazy conj/neg view, not a detached alias."""
-    return (type(t) is Tensor or type(t) in PLAIN_TYPES) and t._vc[0] == version and not t._math_bits \
+    return (type(t) is Tensor or type(t) in PLAIN_TYPES) and (t._vcs or t._vc)[0] == version and not t._math_bits \
         and t._detached_from is None and type(t._array) is _ndarray
 
 

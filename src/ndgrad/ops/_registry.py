@@ -605,7 +605,7 @@ def _ufunc_inplace(spec, self, args):
     if type(dst) is not _ndarray or dst.size < _LARGE or \
             _pool.binary(_POOL_KINDS[spec.name], dst, src, out=dst) is None:   # (the pool's pass, large arrays)
         ufunc(dst, src)
-    self._vc[0] += 1
+    (self._vcs or self._vc)[0] += 1
     return True
 
 
@@ -639,7 +639,7 @@ def _lean_inplace(spec, self, args):
     if type(out) is not _ndarray or out.shape != dst.shape or out.dtype != dst.dtype:
         return False
     np.copyto(dst, out)
-    self._vc[0] += 1
+    (self._vcs or self._vc)[0] += 1
     return True
 
 
