@@ -269,6 +269,31 @@ def test_stride_one_conv_with_inf_gives_torch_nans(where):
     parity(s, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("case", [
+    ((4, 16, 8, 8), (16, 16, 3, 3), {"padding": 1}),              # many channels: the taps
+    ((2, 3, 10, 9), (5, 3, 3, 3), {"padding": 1}),                # few: the wide grid
+    ((2, 16, 9, 9), (16, 16, 3, 3), {"padding": 1, "stride": 2}),
+    ((2, 16, 9, 9), (16, 16, 1, 1), {"stride": 2}),               # pixels the product never reads
+], ids=["taps", "wide", "strided", "strided-pointwise"])
+@pytest.mark.parametrize("poison", [np.inf, np.nan])
+def test_weight_gradient_of_a_non_finite_input_is_torch_s(case, poison):
+    """The weight gradient on the wide grid lets the input's values meet zero columns; it is checked
+    for finiteness (not the input) and made again off the grid: torch's infs and NaNs, and only those,
+    whatever the input's poisoned pixels (read by the convolution or not)."""
+    xshape, wshape, kwargs = case
+
+    def s(T):
+        rs = np.random.RandomState(11)
+        x = rs.randn(*xshape).astype(np.float32)
+        x[0, 1, 0, 0] = x[-1, 2, -1, -1] = poison
+        xt = T.tensor(x, requires_grad=True)
+        wt = T.tensor(rs.randn(*wshape).astype(np.float32), requires_grad=True)
+        y = T.nn.functional.conv2d(xt, wt, **kwargs)
+        y.backward(T.tensor(rs.randn(*y.shape).astype(np.float32)))
+        return [wt.grad, T.isfinite(wt.grad).sum()]
+    parity(s, rtol=2e-4, atol=2e-4)
+
+
 def test_adaptive_max_pool_large_windows_ties_and_nan_as_torch():
     def s(T):
         x = np.zeros((1, 2, 10, 10))

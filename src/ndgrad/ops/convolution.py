@@ -627,10 +627,15 @@ def _weight_grad_wide(a, b, kernel, padding, padded, dilation, work):
     return np.ascontiguousarray(gw.T)
 
 
-def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
+def _weight_grad(a, b, kernel, stride, padding, dilation, groups, wide=True):
     """Sum over the batch of a (N, G*X, *P) times the windows of b (N, G*Y, *S) at the P positions:
     the (G*X, Y, *kernel) weight gradient of a convolution (a = grad_output, b = input) or of a
-    transposed one (a = input, b = grad_output)."""
+    transposed one (a = input, b = grad_output).
+
+    wide: whether the methods on the wide grid (taps included) may run: there a's extra columns are zeros,
+    which meet b's values, so an inf or NaN in b makes NaNs torch does not (it never multiplies them). Their
+    result is checked rather than b (a few KB, not a pass over the activations), and a non-finite one made
+    again without them."""
     n, x_size, y_size = a.shape[0], a.shape[1] // groups, b.shape[1] // groups
     shape = (a.shape[1], y_size) + tuple(kernel)
     if _strided_pointwise(tuple(kernel), stride, padding):   # (b's every stride-th pixel, as many as a has)
@@ -647,13 +652,14 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     positions, p = a.shape[2:], _prod(a.shape[2:])
     padded = tuple(sz + 2 * pd for sz, pd in zip(b.shape[2:], padding))
     work = n * groups * y_size * _prod(kernel) * p * (1 + x_size // 6)
-    # on the wide grid a's extra columns are zeros, which meet the input's values there
-    if (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel,
-                      _TAPS_MIN_CHANNELS)) is not None and _finite(b):
-        return _weight_grad_taps(a, b, kernel, padding, padded, stride, dilation, taps)
-    if (_compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
-            and _wide_pays(y_size, kernel, x_size, "weight") and _finite(b)):
-        return _weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape)
+    if wide and (taps := _taps(b, a, groups, stride, padded, positions, (y_size, x_size), kernel,
+                               _TAPS_MIN_CHANNELS)) is not None:
+        return _checked_wide(_weight_grad_taps(a, b, kernel, padding, padded, stride, dilation, taps),
+                             a, b, kernel, stride, padding, dilation, groups)
+    if (wide and _compiled_wide(b, a, groups, stride, padded, positions, (y_size, x_size))
+            and _wide_pays(y_size, kernel, x_size, "weight")):
+        return _checked_wide(_weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape),
+                             a, b, kernel, stride, padding, dilation, groups)
     if _channels_last_pays(b, x_size, groups, x_size * y_size * _prod(kernel) * p):
         return _weight_grad_last(a, b, kernel, stride, padding, dilation)
     if _per_group_pays(b, a.shape[1], groups, x_size * y_size * _prod(kernel) * p):
@@ -662,11 +668,12 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
     if _per_sample(x_size, y_size * _prod(kernel), p, b.dtype):   # summed over the batch after
         compiled = _wide_kernels(b, a, groups) is not None
         grid = _wide_grid(positions, padded, kernel, dilation) if (
-            _wide(stride, padded, positions) and a.size and _finite(b)
+            wide and _wide(stride, padded, positions) and a.size
             and _wide_pays(y_size, kernel, x_size, compiled and "weight")) else None
         q = p if grid is None else grid.size
         if grid is not None and compiled:
-            return _weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape)
+            return _checked_wide(_weight_grad_wide(a, b, kernel, padding, padded, dilation, work).reshape(shape),
+                                 a, b, kernel, stride, padding, dilation, groups)
         blocks = _position_blocks(x_size, y_size * _prod(kernel), q)
         # each block's per-sample products (N, G, X, Y*K), summed over the batch in one pass after
         products = np.empty((len(blocks), n, groups, x_size, y_size * _prod(kernel)), np.result_type(a, b))
@@ -684,7 +691,8 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         gw = products[0].sum(0)
         for k in range(1, len(blocks)):
             gw += products[k].sum(0)
-        return gw.reshape(shape)
+        gw = gw.reshape(shape)
+        return gw if grid is None else _checked_wide(gw, a, b, kernel, stride, padding, dilation, groups)
     gw = None
     for i, j in _limit_chunks(n, b.shape[1] * _prod(kernel) * _prod(a.shape[2:]) * b.itemsize):
         cols = _unfold(b[i:j], kernel, stride, padding, dilation, a.shape[2:], groups)     # (G, Y*K, B*P)
@@ -692,6 +700,11 @@ def _weight_grad(a, b, kernel, stride, padding, dilation, groups):
         part = _gemm(cols, _by_channel(a[i:j], groups).transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, X, Y*K)
         gw = part if gw is None else np.add(gw, part, out=gw)
     return np.ascontiguousarray(gw).reshape(shape)
+
+
+def _checked_wide(gw, a, b, kernel, stride, padding, dilation, groups):
+    """gw, a weight gradient made on the wide grid, if finite; else made again off it (see _weight_grad)."""
+    return gw if _finite(gw) else _weight_grad(a, b, kernel, stride, padding, dilation, groups, wide=False)
 
 
 # ---- channels-last im2col, in cache-sized batch chunks ---------------------------------------
