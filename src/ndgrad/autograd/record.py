@@ -24,8 +24,8 @@ from .anomaly_mode import state as anomaly
 from .copy_slices import CopySlices
 from .grad_mode import state
 from .graph import PackedSaved, saved_hooks
-from .node import LAZY_VC, PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, expand_saved, \
-    output_nrs
+from .node import LAZY_VC, PYTHON_NUMBERS as _NUMBERS, WRAPPED, NoTensors, SavedOutput, _next_seq, edge, \
+    expand_saved, output_nrs
 
 _NO_EDGE = (None, 0)
 _ndarray = np.ndarray
