@@ -175,16 +175,19 @@ def _check_matrices(op_name, mat1, mat2, first="mat1", *others):
 
 def _product(a, b):
     """np.matmul(a, b) of 2-D arrays, in blocks over the native pool's threads where it takes them. Just
-    above the pool's size in float32 (1-2M multiply-adds: a small MLP's hidden layers) a product runs on
-    the calling thread: in a training step the helpers' job and the wake-up cost more than the second
-    thread saves (in context 25-29 µs against 14-16; a small MLP's compiled step 262 -> 240 µs, A/B). (A
-    float64 product of that size takes twice as long alone: 48 µs against 27 on two threads.)"""
+    above the pool's size (1-2M float32 multiply-adds: a small MLP's hidden layers; 0.5-1M float64: an
+    LSTM cell's gates) the helpers' job and wake-up cost more in a training step than they save: float32
+    runs on the calling thread (in context 25-29 µs against 14-16; a small MLP's compiled step 262 -> 240
+    µs, A/B), float64 on OpenBLAS's own threads (one thread takes twice as long; pytorch/examples'
+    LSTMCell sequence predictor, forward and backward 180 -> 166 ms, A/B)."""
     if type(a) is not np.ndarray:
         return np.matmul(a, b)
     size = a.size * b.shape[1] * a.itemsize
     if size < _pool.MIN_PRODUCT:   # (declined by the pool: OpenBLAS splits it or not)
         return np.matmul(a, b)
-    if size < 2 * _pool.MIN_PRODUCT and a.itemsize == 4:
+    if size < 2 * _pool.MIN_PRODUCT:
+        if a.itemsize != 4:
+            return np.matmul(a, b)
         with one_blas_thread():
             return np.matmul(a, b)
     out = _pool.matmul(a, b)
