@@ -449,3 +449,35 @@ def _blas_count():
     count = setter(1)   # the count the child runs with (set back at once)
     setter(count)
     return count
+
+
+
+
+def test_threads_sharing_fresh_tensors_at_once_share_one_version_counter(monkeypatch):
+    """A tensor's version counter is made when first shared (autograd/node.version_counter): threads that
+    detach, view or save the same fresh tensors at once must all get its one counter, so that an in-place
+    change through any alias is seen by every alias and saved copy (torch's one counter per tensor). Making
+    a counter is slowed here (it yields the GIL) so that the threads meet inside it."""
+    import time
+    import ndgrad
+    from ndgrad.autograd import node
+
+    made = node._output_counter
+    monkeypatch.setattr(node, "_output_counter", lambda t: time.sleep(0) or made(t))
+    x = ndgrad.randn(4, dtype=ndgrad.float64, requires_grad=True)
+    ys = [x.exp() if k % 2 else x * 2 for k in range(60)]   # a compact saved result; an output nothing saved
+    aliases, products = [[] for _ in ys], [[] for _ in ys]
+
+    def share(i):
+        for k, y in enumerate(ys):
+            if i % 3 == 2:
+                products[k].append(y * y)   # saves y
+            else:
+                aliases[k].append(y.detach() if i % 3 else y[1:])
+    run_threads(share)
+    for k, y in enumerate(ys):
+        y.detach().add_(1)   # one change through one more alias
+        assert {a._version for a in aliases[k]} == {1}, k
+        for p in products[k] + ([y] if k % 2 else []):
+            with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+                p.sum().backward()

@@ -95,8 +95,14 @@ def version_counter(t):
     `(t._vcs or t._vc)`: the slot once the counter exists, the property's call only before."""
     vc = t._vcs
     if vc is None:
-        vc = t._vcs = _output_counter(t)
+        with _counter_lock:   # threads sharing a tensor at once must share one counter (and link it once)
+            vc = t._vcs
+            if vc is None:
+                vc = t._vcs = _output_counter(t)
     return vc
+
+
+_counter_lock = threading.Lock()
 
 
 def _output_counter(t):
@@ -127,11 +133,15 @@ def expand_saved(node):
     every reader of a node's saved values but the unpacking fast paths calls."""
     saved = node._saved
     if saved is not None and is_compact(node):
-        s = SavedOutput.__new__(SavedOutput)
-        s.data, s.vc = saved, node._versions if node._versions is not LAZY_VC else [0]
-        s.cls, s.output_nr, s.requires_grad, s.view_fn = Tensor, 0, True, None
-        saved = node._saved = (s,)
-        node._versions = (0,)
+        with _counter_lock:   # (see version_counter: the output may be making its counter in another thread)
+            saved = node._saved
+            if saved is None or type(saved) is tuple:   # freed or expanded meanwhile
+                return saved
+            s = SavedOutput.__new__(SavedOutput)
+            s.data, s.vc = saved, node._versions if node._versions is not LAZY_VC else [0]
+            s.cls, s.output_nr, s.requires_grad, s.view_fn = Tensor, 0, True, None
+            saved = node._saved = (s,)
+            node._versions = (0,)
     return saved
 
 
