@@ -255,6 +255,7 @@ def build_rows(results, libs, cfg, length, size):
                        ("transformer", "(d) transformer block step 8×128×256, 4 heads"),
                        ("cnn_small", "(k) MNIST-style CNN step 2×(conv-relu-pool)+linear, 64×1×28×28, f32"),
                        ("lstm", "(k) bidirectional LSTM step, 16×32×32, hidden 64, f32"),
+                       ("lstm_cell", "(k) two LSTMCells stepped 40 times, batch 97, hidden 51, f64"),
                        ("resnet", "(k) ResNet-20 step (CIFAR-style, batch norm), 64×3×32×32, f32")):
         if key in results:
             rows.append((label + ", ms", "ms", results[key], 1.0))
@@ -348,7 +349,7 @@ _F32_STEPS = ("mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "mlp_c
 def check_agreement(results, notes):
     """The first step of every library starts from the same arrays: its loss must match torch's."""
     bad = []
-    steps = ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "resnet", "jacobian", "hessian")
+    steps = ("chain", "mlp", "cnn", "transformer", "cnn_small", "lstm", "lstm_cell", "resnet", "jacobian", "hessian")
     longs = tuple(k for k in results if isinstance(k, str) and k.startswith("long_"))
     for key in steps + COMPILED_WORKLOADS + FUNC_WORKLOADS + longs:
         cells = results.get(key, {})
@@ -439,7 +440,8 @@ def main(argv=None):
                 ("mlp", [("mlp", "mlp", {}, None, cfg["mlp"])], cfg["budget"]),
                 ("cnn", [("cnn", "cnn", {}, None, cfg["cnn"])], cfg["budget"]),
                 ("transformer", [("transformer", "transformer", {}, None, cfg["transformer"])], cfg["budget"]),
-                ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm", "resnet")], cfg["budget"]),
+                ("rnn", [(k, k, {}, None, cfg["rnn"]) for k in ("cnn_small", "lstm", "lstm_cell", "resnet")],
+                 cfg["budget"]),
                 ("functional", [(k, k, {}, None, cfg["functional"]) for k in ("jacobian", "hessian") + FUNC_WORKLOADS],
                  cfg["budget"]),
                 ("compiled", [(k, k, {}, None, cfg["compiled"]) for k in COMPILED_WORKLOADS],

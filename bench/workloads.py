@@ -555,6 +555,35 @@ def lstm(lib, mod, batch=16, steps=32, features=32, hidden=64, classes=10):
     return _sgd_step(mod, loss_fn, (x, y), params)
 
 
+def lstm_cell(lib, mod, batch=97, steps=40, hidden=51):
+    """pytorch/examples' time-series predictor: two nn.LSTMCell (1 -> 51 -> 51) and a linear layer stepped
+    over a float64 sequence in Python, mean squared error against the next values (an LSTM cell's dozen
+    small ops and products per step, where the (k) LSTM is one fused layer)."""
+    if lib not in TORCHLIKE:
+        raise NotApplicable("torch-like API only")
+    T = mod
+    rs = _rs()
+    x = T.tensor(np.sin(rs.uniform(0, 20, (batch, 1)) + np.arange(steps + 1) / 20.0))
+    inputs, target = x[:, :-1], x[:, 1:]
+    cell1, cell2, head = T.nn.LSTMCell(1, hidden).double(), T.nn.LSTMCell(hidden, hidden).double(), \
+        T.nn.Linear(hidden, 1).double()
+    params = [p for m in (cell1, cell2, head) for p in m.parameters()]
+    scale = 1 / math.sqrt(hidden)
+    with T.no_grad():   # the same weights in every library (the modules' own init draws differ)
+        for p in params:
+            p.copy_(T.tensor(rs.uniform(-scale, scale, tuple(p.shape))))
+
+    def loss_fn(inputs, target):
+        h1 = c1 = h2 = c2 = T.zeros(batch, hidden, dtype=T.float64)
+        outputs = []
+        for x_t in inputs.split(1, dim=1):
+            h1, c1 = cell1(x_t, (h1, c1))
+            h2, c2 = cell2(h1, (h2, c2))
+            outputs.append(head(h2))
+        return T.nn.functional.mse_loss(T.cat(outputs, dim=1), target)
+    return _sgd_step(mod, loss_fn, (inputs, target), params)
+
+
 # ---- (i) torch.func transforms: nested Jacobians, Hessians, per-sample gradients -----------------
 FUNC_WORKLOADS = ("jacfwd_jacfwd", "jacrev_jacrev", "func_hessian", "per_sample_grads")
 
@@ -624,5 +653,5 @@ FACTORIES = {"chain": chain, "long_chain": long_chain, "mlp": mlp, "cnn": cnn,
              "transformer": transformer, "jacobian": jacobian, "hessian": hessian,
              "chain_compiled": chain_compiled, "mlp_small_compiled": mlp_small_compiled,
              "mlp_compiled": mlp_compiled, "transformer_compiled": transformer_compiled,
-             "cnn_small": cnn_small, "lstm": lstm, "resnet": resnet}
+             "cnn_small": cnn_small, "lstm": lstm, "lstm_cell": lstm_cell, "resnet": resnet}
 FACTORIES.update({k: (lambda which: lambda lib, mod: _func(lib, mod, which))(k) for k in FUNC_WORKLOADS})
