@@ -9,6 +9,7 @@ the other; the suite is meant to stay green when repeated (`pytest tests/test_th
 import queue
 import sys
 import threading
+import time
 
 import pytest
 
@@ -451,14 +452,11 @@ def _blas_count():
     return count
 
 
-
-
 def test_threads_sharing_fresh_tensors_at_once_share_one_version_counter(monkeypatch):
     """A tensor's version counter is made when first shared (autograd/node.version_counter): threads that
     detach, view or save the same fresh tensors at once must all get its one counter, so that an in-place
     change through any alias is seen by every alias and saved copy (torch's one counter per tensor). Making
     a counter is slowed here (it yields the GIL) so that the threads meet inside it."""
-    import time
     import ndgrad
     from ndgrad.autograd import node
 

@@ -106,6 +106,7 @@ _counter_lock = threading.Lock()
 
 
 def _output_counter(t):
+    # the counter t's own node already holds for it as its compact (or expanded) saved result, else a new one
     fn = t._fn
     if fn is not None and t._output_nr == 0 and getattr(fn, "_result_only", False):
         saved = getattr(fn, "_saved", None)   # (unset while its op is being recorded)

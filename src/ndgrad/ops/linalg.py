@@ -179,7 +179,7 @@ def _product(a, b):
     LSTM cell's gates) the helpers' job and wake-up cost more in a training step than they save: float32
     runs on the calling thread (in context 25-29 µs against 14-16; a small MLP's compiled step 262 -> 240
     µs, A/B), float64 on OpenBLAS's own threads (one thread takes twice as long; pytorch/examples'
-    LSTMCell sequence predictor, forward and backward 180 -> 166 ms, A/B)."""
+    LSTMCell sequence predictor, forward and backward 181 -> 163 ms, A/B)."""
     if type(a) is not np.ndarray:
         return np.matmul(a, b)
     size = a.size * b.shape[1] * a.itemsize
