@@ -727,6 +727,31 @@ def test_row_max_of_short_rows_equals_numpys_max(dtype, shape):
             assert got.tobytes() == want.tobytes()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,n", [(97, 204), (16, 64), (300, 5), (8, 8)])
+def test_outer_products_give_the_bits_of_blas(dtype, m, n):
+    """A product of an (m, 1) and a (1, n) matrix (a Linear(1, n), an LSTM of one feature), which
+    _product makes with einsum where OpenBLAS's gemm is slow: np.matmul's bits, a zero product +0.0 as
+    BLAS makes it, infs and NaNs as they are, on a strided (m, 1) column too; the layer's values and
+    gradients as torch's."""
+    rs = np.random.RandomState(3)
+    a, b = rs.randn(m, 3).astype(dtype)[:, 1:2], rs.randn(1, n).astype(dtype)
+    a[:4, 0], b[0, :4] = [-1.0, np.inf, np.nan, -0.0], [0.0, -0.0, 2.0, np.inf]
+    with np.errstate(invalid="ignore"):
+        got, want = linalg._product(a, b), np.matmul(a, b)
+    assert got.flags.c_contiguous and got.dtype == want.dtype and _bits(got).tobytes() == _bits(want).tobytes()
+    rng = np.random.RandomState(4)
+    x, w, bias = rng.randn(m, 1).astype(dtype), rng.randn(n, 1).astype(dtype), rng.randn(n).astype(dtype)
+
+    def layer(T):
+        xt, wt, bt = (T.tensor(v, requires_grad=True) for v in (x, w, bias))
+        out = T.nn.functional.linear(xt, wt, bt)
+        (out * out).sum().backward()
+        return out, xt.grad, wt.grad, bt.grad
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    both(layer, rtol=tol, atol=tol)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_nll_loss_gather_path_equals_the_weighted_path_to_the_bit(dtype, reduction):

@@ -111,12 +111,19 @@ threshold = op("threshold", public="threshold")(_threshold)
 threshold_ = register("threshold_")(_inplace("threshold_", _threshold))
 
 
+_ZEROS = {np.dtype(t): np.zeros((), t) for t in (np.float16, np.float32, np.float64)}
+
+
 @op("threshold_backward", public="_threshold_backward")
 def _threshold_backward(grad_output, input, threshold):   # branch-free: a ReLU's mask is random
     # as torch: zero where input <= threshold, so a NaN input passes its gradient
-    if type(grad_output) is np.ndarray and type(input) is np.ndarray and type(threshold) in (int, float) and (
-            fused := _fused.threshold_backward(grad_output, input, threshold)) is not None:
-        return fused
+    if type(grad_output) is np.ndarray and type(input) is np.ndarray and type(threshold) in (int, float):
+        if grad_output.size < _SMALL and _fused._kernels is None and input.dtype is grad_output.dtype \
+                and input.shape == grad_output.shape and (zero := _ZEROS.get(input.dtype)) is not None:
+            # small, and numba not loaded (its kernel takes small arrays once it is): one selection, the same bits
+            return np.where(input <= threshold, zero, grad_output)
+        if (fused := _fused.threshold_backward(grad_output, input, threshold)) is not None:
+            return fused
     uint = _UINT.get(grad_output.itemsize) if type(grad_output) is np.ndarray and grad_output.size >= _SMALL else None
     if uint is not None and grad_output.dtype.kind == "f" and type(input) is np.ndarray \
             and input.shape == grad_output.shape:
