@@ -354,3 +354,82 @@ def test_foreach_inplace_ops_call_each_element_op_as_its_method_would(monkeypatc
                 assert run(name, args, kwargs, grad) == fast, (name, args, kwargs, grad)
                 monkeypatch.setattr(pointwise, "_element_call", spied)
     assert {c[0] for c in calls} <= set(taken)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kwargs", [dict(lr=0.01), dict(lr=0.02, weight_decay=0.1, maximize=True),
+                                    dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True)], ids=str)
+def test_adam_on_packed_buffers_gives_the_per_parameter_bits(dtype, kwargs, monkeypatch, tmp_path):
+    """A group's Adam buffers and step counts made at once are views of one array per name, and the update
+    runs each _foreach_ op once on those arrays: the same parameters, buffers, step counts and version
+    counters, to the bit, as the per-parameter ops give (the packing refused); a resumed state_dict (its own
+    tensors) leaves the group on the per-parameter path with the same bits; a parameter that gets its first
+    gradient later gets buffers of its own."""
+    from ndgrad.optim import optimizer
+
+    def run(packable):
+        monkeypatch.setattr(optimizer, "_packable", packable)
+        ndgrad.manual_seed(0)
+        m = build(ndgrad).to(getattr(ndgrad, dtype))
+        extra = nn.Parameter(ndgrad.ones(3, dtype=getattr(ndgrad, dtype)))
+        opt = ndgrad.optim.Adam(list(m.parameters()) + [extra], **kwargs)
+        x, y = ndgrad.tensor(X).to(m[0].weight.dtype), ndgrad.tensor(Y).to(m[0].weight.dtype)
+        for step in range(7):
+            opt.zero_grad()
+            loss = ((m(x) - y) ** 2).mean() + (extra.sum() if step >= 3 else 0)
+            loss.backward()
+            opt.step()
+            if step == 4:   # a resumed optimizer: loaded tensors of their own
+                ndgrad.save(opt.state_dict(), tmp_path / "opt.pt")
+                opt.load_state_dict(ndgrad.load(tmp_path / "opt.pt"))
+        state = [(k, v.detach().numpy().copy(), v._version) for s in opt.state.values() for k, v in s.items()]
+        return [p.detach().numpy().copy() for p in opt.param_groups[0]["params"]], state, opt
+
+    packed_calls = []
+    original_pack = optimizer._pack
+    monkeypatch.setattr(optimizer, "_pack", lambda *a: packed_calls.append(original_pack(*a)) or packed_calls[-1])
+    params, state, opt = run(optimizer._packable)
+    assert any(c is not None for c in packed_calls), "the packed path never ran"
+    packed_calls.clear()
+    ref_params, ref_state, _ = run(lambda params: False)
+    assert all(c is None for c in packed_calls)
+    for a, b in zip(params, ref_params):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    assert [(k, v) for k, _, v in state] == [(k, v) for k, _, v in ref_state]
+    for (_, a, _), (_, b, _) in zip(state, ref_state):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+@needs_torch
+def test_adam_state_versions_and_shapes_match_torch():
+    """Packed Adam buffers and step counts look as torch's: float32 0-d step counts, buffers of the
+    parameters' shapes, and the version counters torch's in-place updates leave."""
+    m, tm = pair()
+    opt, topt = ndgrad.optim.Adam(m.parameters(), lr=0.01), torch.optim.Adam(tm.parameters(), lr=0.01)
+    before = [(p._version, tp._version) for p, tp in zip(m.parameters(), tm.parameters())]
+    train(ndgrad, m, opt, 3), train(torch, tm, topt, 3)
+    assert opt.state[m[0].weight]["exp_avg"]._array.base is not None   # (packed)
+    for (p, tp), (v, tv) in zip(zip(m.parameters(), tm.parameters()), before):
+        s, ts = opt.state[p], topt.state[tp]
+        assert list(s) == list(ts)
+        for k in ts:
+            assert (s[k].shape, str(s[k].dtype), s[k]._version) == (ts[k].shape, str(ts[k].dtype), ts[k]._version), k
+        assert p._version - v == tp._version - tv
+
+
+def test_packed_buffers_die_with_their_optimizer():
+    """The packing keeps no buffer alive: an optimizer's flat arrays go with it (and their entries)."""
+    import gc
+    import weakref
+    from ndgrad.optim import optimizer
+
+    def run():
+        m = build(ndgrad)
+        opt = ndgrad.optim.Adam(m.parameters())
+        train(ndgrad, m, opt, 2)
+        flat = opt.state[m[0].weight]["exp_avg"]._array.base
+        assert flat is not None and id(flat) in optimizer._PACKS
+        return weakref.ref(flat), id(flat)
+    ref, key = run()
+    gc.collect()
+    assert ref() is None and key not in optimizer._PACKS

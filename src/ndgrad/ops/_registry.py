@@ -557,6 +557,23 @@ def call_inplace(spec, args):
     return self
 
 
+def inplace_unobserved():
+    """Whether an in-place op run now needs none of call_inplace's checks before its lean paths: grad
+    mode off (nothing recorded), nothing observing op calls (ops_unobserved), no
+    allow_mutation_on_saved_tensors. A list of element ops (an optimizer's `_foreach_*_` calls) asks once,
+    then runs each element with lean_inplace."""
+    return not state.enabled and _graph.before_inplace is None and ops_unobserved()
+
+
+def lean_inplace(spec, args):
+    """call_inplace(spec, args) by its lean paths, where inplace_unobserved() holds, for a plain Tensor
+    self (Tensor, Parameter); False where they do not take it (nothing written: call_inplace then runs)."""
+    self = args[0]
+    if type(self) not in PLAIN_TYPES or self._inference and not state.inference:
+        return False
+    return _ufunc_inplace(spec, self, args) or _lean_inplace(spec, self, args)
+
+
 def _check_inplace_shape(spec, rule, self, args):
     """rule's error if the op's result for a 0-d self (which always broadcasts) has another shape
     than self; nothing if that call fails too (its error is not about self's shape)."""

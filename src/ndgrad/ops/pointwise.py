@@ -1889,10 +1889,12 @@ def _element_call(name, t, xs, kwargs):
 def _register_foreach_inplace(name):
     """`_foreach_<name>_`: each element's in-place op (its method `<name>_`, else a copy_ of the result)."""
     def inplace(self, *args, **kwargs):
+        lean = _registry.inplace_unobserved()   # (asked once for the list: an optimizer's step makes a dozen)
         for i, t in enumerate(self):
             xs = [a[i] if isinstance(a, (list, tuple)) else a for a in args]
             if (call := _element_call(name, t, xs, kwargs)) is not None:
-                call_inplace(*call)
+                if not (lean and _registry.lean_inplace(*call)):
+                    call_inplace(*call)
                 continue
             method = getattr(t, name + "_", None)
             if name in ("addcmul", "addcdiv") and len(xs) == 3:   # the methods take `value` by keyword only

@@ -1,7 +1,7 @@
 """Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
 from typing import Any, Optional, Tuple
 
-from .optimizer import Optimizer, _check, _check_betas, _grads, _lazy_state, _steps, foreach
+from .optimizer import Optimizer, _bump, _check, _check_betas, _grads, _lazy_state, _pack, _steps, _unpack, foreach
 
 
 class Adam(Optimizer):
@@ -48,10 +48,17 @@ class Adam(Optimizer):
         if wd != 0 and group["decoupled_weight_decay"]:
             foreach.mul_(params, 1 - lr * wd)
         exp_avgs, exp_avg_sqs = [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states]
+        steps = _steps(states)
+        # one step count for all: the same ops on the packed buffers, if they are (see optimizer._pack)
+        packed = None if group["amsgrad"] or steps.count(steps[0]) != len(steps) else \
+            _pack((exp_avgs, exp_avg_sqs), grads)
+        if packed is not None:
+            _bump(exp_avgs, 1)
+            _bump(exp_avg_sqs, 2)
+            (exp_avgs, exp_avg_sqs, grads), steps = packed, steps[:1]
         foreach.lerp_(exp_avgs, grads, 1 - beta1)
         foreach.mul_(exp_avg_sqs, beta2)
         foreach.addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
-        steps = _steps(states)
         step_sizes = [-lr / (1 - beta1 ** t) for t in steps]
         bias_correction2_sqrt = [(1 - beta2 ** t) ** 0.5 for t in steps]
         if group["amsgrad"]:
@@ -62,7 +69,12 @@ class Adam(Optimizer):
             denom = foreach.sqrt(exp_avg_sqs)
         foreach.div_(denom, bias_correction2_sqrt)
         foreach.add_(denom, eps)
-        foreach.addcdiv_(params, exp_avgs, denom, step_sizes)
+        if packed is None:
+            foreach.addcdiv_(params, exp_avgs, denom, step_sizes)
+        else:   # addcdiv_'s operations: the quotient, times the step size, added to each parameter
+            update = foreach.div(exp_avgs, denom)
+            foreach.mul_(update, step_sizes[0])
+            foreach.add_(params, _unpack(update[0], params))
 
 
 class AdamW(Adam):

@@ -4,12 +4,15 @@ from typing import Any, Callable, Optional
 
 import copy
 import warnings
+import weakref
 from collections import defaultdict
 from types import SimpleNamespace
 
+import numpy as np
+
 from .. import _dtype
 from ..ops import _registry
-from .._tensor import Tensor
+from .._tensor import PLAIN_TYPES, Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 from .._hooks import HookDict
 from ..nn.modules.module import _type_name, _zero_grads
@@ -266,23 +269,113 @@ def _grads(group, params, decay=True):
 
 def _lazy_state(state, params, names, scalars=None):
     """Each parameter's state, created at its first step: a step count, float32 scalars (name: initial
-    value) and zero buffers `names`, in that order (torch's state_dict order)."""
+    value) and zero buffers `names`, in that order (torch's state_dict order). Buffers made at once for
+    several parameters that _pack takes are views of one flat array per name (see _PACKS)."""
     zeros_like = _registry.OPS["zeros_like"]
+    packed = None
+    if names and not any(state[p] for p in params) and _packable(params):
+        packed = {name: _packed_zeros(params) for name in names}
+        packed["step"] = _packed_zeros([_STEP] * len(params))
     states = []
-    for p in params:
+    for i, p in enumerate(params):
         s = state[p]
         if not s:
-            s["step"] = _step_tensor()
+            s["step"] = _step_tensor() if packed is None else Tensor._make(packed["step"][i], False, None, 0)
             for name, value in (scalars or {}).items():
                 s[name] = _registry.OPS["tensor"](value, dtype=_dtype.float32)
             for name in names:
-                s[name] = zeros_like(p)
+                s[name] = zeros_like(p) if packed is None else Tensor._make(packed[name][i], False, None, 0)
         states.append(s)
     return states
+
+
+# ---- packed buffers: a group's state as one array ------------------------------------------
+# An elementwise _foreach_ update runs its op once per parameter: on a small model the per-call cost (a
+# dozen op calls per parameter and step) is most of an optimizer's step. The buffers _lazy_state makes for
+# a group of plain, contiguous NumPy float parameters of one dtype are views of one flat array per buffer
+# name (each still a Tensor of its own in `state`, as torch keeps them); an update whose scalars are the
+# same for every parameter then runs each op once on the flat arrays, the gradients copied into one
+# alike: the same elementwise operations on the same values, so the same bits. Buffers replaced since
+# (load_state_dict, `.data =`) leave the group on the per-parameter path.
+_PACKS = {}   # id(flat array) -> (a weak reference to it, the ids of its views in parameter order)
+
+
+def _packable(params):
+    """Whether the buffers of `params` may be packed: two or more plain Tensors of C-contiguous NumPy
+    float32/float64 arrays of one dtype."""
+    if len(params) < 2:
+        return False
+    dtype = params[0]._array.dtype
+    return dtype in _PACK_DTYPES and all(type(p) in PLAIN_TYPES and type(p._array) is np.ndarray and
+                                         p._array.dtype == dtype and not p._math_bits and p._array.flags.c_contiguous
+                                         for p in params)
+
+
+_PACK_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+_STEP = SimpleNamespace(_array=np.zeros((), np.float32))   # (the shape and dtype of a step count, for _packed_zeros)
+
+
+def _packed_zeros(params):
+    """Zero buffers shaped as `params`: views, in order, of one flat array, registered in _PACKS."""
+    flat = np.zeros(sum(p._array.size for p in params), params[0]._array.dtype)
+    views, start = [], 0
+    for p in params:
+        views.append(flat[start:start + p._array.size].reshape(p._array.shape))
+        start += p._array.size
+    key = id(flat)
+    _PACKS[key] = (weakref.ref(flat), [id(v) for v in views])   # (no reference: the buffers' owners keep them)
+    weakref.finalize(flat, _PACKS.pop, key, None)
+    return views
+
+
+def _pack(buffers, *others):
+    """(flat buffers, flat others) for the lists `buffers` (per parameter, one list per buffer name) and
+    `others` (gradients), as one-Tensor lists, where every list of `buffers` is still exactly the views
+    of one packed array (see _PACKS) and every `others` list holds plain NumPy arrays of its dtype
+    (copied into one flat array); None otherwise."""
+    flats = []
+    for tensors in buffers:
+        flat = tensors[0]._array.base
+        entry = _PACKS.get(id(flat)) if flat is not None else None
+        if entry is None or entry[0]() is not flat or len(entry[1]) != len(tensors) or \
+                any(id(t._array) != v or t._array.base is not flat for t, v in zip(tensors, entry[1])):
+            return None
+        flats.append([Tensor._make(flat, False, None, 0)])
+    dtype, size = flats[0][0]._array.dtype, flats[0][0]._array.size
+    for tensors in others:
+        if any(type(t._array) is not np.ndarray or t._array.dtype != dtype or t._math_bits for t in tensors):
+            return None
+        flat = np.concatenate([t._array.reshape(-1) for t in tensors])
+        if flat.size != size:   # (a parameter resized since: the per-parameter ops give the error)
+            return None
+        flats.append([Tensor._make(flat, False, None, 0)])
+    return flats
+
+
+def _unpack(flat, params):
+    """The Tensor `flat` as Tensors shaped as `params`, in order (views of its array)."""
+    out, start, array = [], 0, flat._array
+    for p in params:
+        out.append(Tensor._make(array[start:start + p._array.size].reshape(p._array.shape), False, None, 0))
+        start += p._array.size
+    return out
+
+
+def _bump(tensors, count):
+    """Advance the version counters of packed buffers by the in-place ops run on their flat array."""
+    for t in tensors:
+        (t._vcs or t._vc)[0] += count
 
 
 def _steps(states):
     """Advance the step counts; their new values as Python numbers."""
     counts = [s["step"] for s in states]
-    foreach.add_(counts, 1)
-    return [c.item() for c in counts]
+    packed = _pack((counts,)) if len(counts) > 1 else None
+    if packed is None:
+        foreach.add_(counts, 1)
+        return [c.item() for c in counts]
+    _bump(counts, 1)
+    foreach.add_(packed[0], 1)
+    return packed[0][0]._array.tolist()
