@@ -357,22 +357,30 @@ def test_foreach_inplace_ops_call_each_element_op_as_its_method_would(monkeypatc
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("kwargs", [dict(lr=0.01), dict(lr=0.02, weight_decay=0.1, maximize=True),
-                                    dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True)], ids=str)
-def test_adam_on_packed_buffers_gives_the_per_parameter_bits(dtype, kwargs, monkeypatch, tmp_path):
-    """A group's Adam buffers and step counts made at once are views of one array per name, and the update
-    runs each _foreach_ op once on those arrays: the same parameters, buffers, step counts and version
-    counters, to the bit, as the per-parameter ops give (the packing refused); a resumed state_dict (its own
-    tensors) leaves the group on the per-parameter path with the same bits; a parameter that gets its first
-    gradient later gets buffers of its own."""
-    from ndgrad.optim import optimizer
+@pytest.mark.parametrize("name,kwargs", [
+    ("Adam", dict(lr=0.01)), ("Adam", dict(lr=0.02, weight_decay=0.1, maximize=True)),
+    ("Adam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True)), ("AdamW", dict(lr=0.01)),
+    ("SGD", dict(lr=0.05, momentum=0.9)), ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.01)),
+    ("SGD", dict(lr=0.05, momentum=0.5, nesterov=True, maximize=True))], ids=str)
+def test_packed_buffers_give_the_per_parameter_bits(dtype, name, kwargs, monkeypatch, tmp_path):
+    """A group's buffers (Adam's and its step counts, SGD's momentum) made at once are views of one array
+    per name, and the update runs each _foreach_ op once on those arrays: the same parameters, buffers,
+    step counts and version counters, to the bit, as the per-parameter ops give (the packing refused); a
+    resumed state_dict (its own tensors) leaves the group on the per-parameter path with the same bits; a
+    parameter that gets its first gradient later gets buffers of its own."""
+    from ndgrad.optim import adam, optimizer, sgd
+
+    def patch(attr, value):   # (the optimizers' modules import the helpers by name)
+        for module in (optimizer, adam, sgd):
+            if hasattr(module, attr):
+                monkeypatch.setattr(module, attr, value)
 
     def run(packable):
-        monkeypatch.setattr(optimizer, "_packable", packable)
+        patch("_packable", packable)
         ndgrad.manual_seed(0)
         m = build(ndgrad).to(getattr(ndgrad, dtype))
         extra = nn.Parameter(ndgrad.ones(3, dtype=getattr(ndgrad, dtype)))
-        opt = ndgrad.optim.Adam(list(m.parameters()) + [extra], **kwargs)
+        opt = getattr(ndgrad.optim, name)(list(m.parameters()) + [extra], **kwargs)
         x, y = ndgrad.tensor(X).to(m[0].weight.dtype), ndgrad.tensor(Y).to(m[0].weight.dtype)
         for step in range(7):
             opt.zero_grad()
@@ -387,9 +395,9 @@ def test_adam_on_packed_buffers_gives_the_per_parameter_bits(dtype, kwargs, monk
 
     packed_calls = []
     original_pack = optimizer._pack
-    monkeypatch.setattr(optimizer, "_pack", lambda *a: packed_calls.append(original_pack(*a)) or packed_calls[-1])
+    patch("_pack", lambda *a: packed_calls.append(original_pack(*a)) or packed_calls[-1])
     params, state, opt = run(optimizer._packable)
-    assert any(c is not None for c in packed_calls), "the packed path never ran"
+    assert any(c is not None and len(c) > 1 for c in packed_calls), "the packed update never ran"
     packed_calls.clear()
     ref_params, ref_state, _ = run(lambda params: False)
     assert all(c is None for c in packed_calls)

@@ -1,7 +1,10 @@
 """SGD with momentum, dampening, Nesterov momentum, weight decay and maximize (on _foreach_ ops)."""
 from typing import Any, Optional
 
-from .optimizer import Optimizer, _check, _grads, foreach
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import Optimizer, _bump, _check, _grads, _pack, _packable, _packed_zeros, foreach
 
 
 class SGD(Optimizer):
@@ -46,9 +49,19 @@ class SGD(Optimizer):
             states = [self.state[p] for p in params]
             old = [i for i, s in enumerate(states) if s.get("momentum_buffer") is not None]
             if old:
-                bufs = [states[i]["momentum_buffer"] for i in old]
+                bufs, olds = [states[i]["momentum_buffer"] for i in old], [grads[i] for i in old]
+                packed = _pack((bufs,), olds) if len(old) > 1 else None   # (one op per stage: see optimizer._pack)
+                if packed is not None:
+                    _bump(bufs, 2)
+                    bufs, olds = packed
                 foreach.mul_(bufs, momentum)
-                foreach.add_(bufs, [grads[i] for i in old], alpha=1 - dampening)
+                foreach.add_(bufs, olds, alpha=1 - dampening)
+            elif _packable(params) and all(type(g._array) is np.ndarray and g._array.dtype == params[0]._array.dtype
+                                           and g._array.flags.c_contiguous for g in grads):
+                # every buffer new: packed copies of the gradients
+                for s, view, g in zip(states, _packed_zeros(params), grads):
+                    np.copyto(view, g._array)
+                    s["momentum_buffer"] = Tensor._make(view, False, None, 0)
             for i, s in enumerate(states):   # the first step's buffer is the gradient itself
                 if s.get("momentum_buffer") is None:
                     s["momentum_buffer"] = grads[i].clone().detach()
