@@ -361,17 +361,19 @@ def test_foreach_inplace_ops_call_each_element_op_as_its_method_would(monkeypatc
     ("Adam", dict(lr=0.01)), ("Adam", dict(lr=0.02, weight_decay=0.1, maximize=True)),
     ("Adam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True)), ("AdamW", dict(lr=0.01)),
     ("SGD", dict(lr=0.05, momentum=0.9)), ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.01)),
-    ("SGD", dict(lr=0.05, momentum=0.5, nesterov=True, maximize=True))], ids=str)
+    ("SGD", dict(lr=0.05, momentum=0.5, nesterov=True, maximize=True)), ("RMSprop", dict(lr=0.01)),
+    ("RMSprop", dict(lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)),
+    ("RMSprop", dict(lr=0.01, alpha=0.9, maximize=True, momentum=0.3))], ids=str)
 def test_packed_buffers_give_the_per_parameter_bits(dtype, name, kwargs, monkeypatch, tmp_path):
-    """A group's buffers (Adam's and its step counts, SGD's momentum) made at once are views of one array
+    """A group's buffers (Adam's, RMSprop's and their step counts, SGD's momentum) made at once are views of one array
     per name, and the update runs each _foreach_ op once on those arrays: the same parameters, buffers,
     step counts and version counters, to the bit, as the per-parameter ops give (the packing refused); a
     resumed state_dict (its own tensors) leaves the group on the per-parameter path with the same bits; a
     parameter that gets its first gradient later gets buffers of its own."""
-    from ndgrad.optim import adam, optimizer, sgd
+    from ndgrad.optim import adam, optimizer, rmsprop, sgd
 
     def patch(attr, value):   # (the optimizers' modules import the helpers by name)
-        for module in (optimizer, adam, sgd):
+        for module in (optimizer, adam, rmsprop, sgd):
             if hasattr(module, attr):
                 monkeypatch.setattr(module, attr, value)
 

@@ -1,7 +1,8 @@
 """Adam and AdamW (decoupled weight decay), with amsgrad and maximize (on _foreach_ ops)."""
 from typing import Any, Optional, Tuple
 
-from .optimizer import Optimizer, _bump, _check, _check_betas, _grads, _lazy_state, _pack, _steps, _unpack, foreach
+from .optimizer import (Optimizer, _add_quotients, _bump, _check, _check_betas, _grads, _lazy_state, _pack, _steps,
+                        foreach)
 
 
 class Adam(Optimizer):
@@ -71,10 +72,8 @@ class Adam(Optimizer):
         foreach.add_(denom, eps)
         if packed is None:
             foreach.addcdiv_(params, exp_avgs, denom, step_sizes)
-        else:   # addcdiv_'s operations: the quotient, times the step size, added to each parameter
-            update = foreach.div(exp_avgs, denom)
-            foreach.mul_(update, step_sizes[0])
-            foreach.add_(params, _unpack(update[0], params))
+        else:
+            _add_quotients(params, exp_avgs, denom, step_sizes[0])
 
 
 class AdamW(Adam):

@@ -363,6 +363,15 @@ def _unpack(flat, params):
     return out
 
 
+def _add_quotients(params, numerators, denominators, value):
+    """foreach.addcdiv_(params, numerators, denominators, value) for packed numerators and denominators
+    (one flat Tensor each, see _pack) and a number `value`: addcdiv_'s operations, the quotient made
+    once, times value, then added to each parameter."""
+    update = foreach.div(numerators, denominators)
+    foreach.mul_(update, value)
+    foreach.add_(params, _unpack(update[0], params))
+
+
 def _bump(tensors, count):
     """Advance the version counters of packed buffers by the in-place ops run on their flat array."""
     for t in tensors:

@@ -1,5 +1,5 @@
 """RMSprop, optionally centered and with momentum (on _foreach_ ops)."""
-from .optimizer import Optimizer, _check, _grads, _lazy_state, _steps, foreach
+from .optimizer import Optimizer, _add_quotients, _bump, _check, _grads, _lazy_state, _pack, _steps, _unpack, foreach
 
 
 class RMSprop(Optimizer):
@@ -48,6 +48,13 @@ class RMSprop(Optimizer):
         states = _lazy_state(self.state, params, names)
         _steps(states)
         grads = _grads(group, params)
+        buffers = [[s[name] for s in states] for name in names]
+        packed = _pack(buffers, grads)   # (one op per stage where the buffers are packed: see optimizer._pack)
+        if packed is not None:
+            for name, tensors in zip(names, buffers):   # (their in-place ops below)
+                _bump(tensors, 1 if name == "grad_avg" else 2)
+            *buffers, grads = packed
+            states = [dict(zip(names, (b[0] for b in buffers)))]
         square_avgs = [s["square_avg"] for s in states]
         foreach.mul_(square_avgs, alpha)
         foreach.addcmul_(square_avgs, grads, grads, 1 - alpha)
@@ -63,6 +70,8 @@ class RMSprop(Optimizer):
             bufs = [s["momentum_buffer"] for s in states]
             foreach.mul_(bufs, momentum)
             foreach.addcdiv_(bufs, grads, avg)
-            foreach.add_(params, bufs, alpha=-lr)
-        else:
+            foreach.add_(params, bufs if packed is None else _unpack(bufs[0], params), alpha=-lr)
+        elif packed is None:
             foreach.addcdiv_(params, grads, avg, -lr)
+        else:
+            _add_quotients(params, grads, avg, -lr)
