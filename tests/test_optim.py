@@ -443,3 +443,39 @@ def test_packed_buffers_die_with_their_optimizer():
     ref, key = run()
     gc.collect()
     assert ref() is None and key not in optimizer._PACKS
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("size", [(3, 4), (300, 300)])   # (the large one: the ops' pooled kernels)
+def test_foreach_ops_on_arrays_give_the_element_ops_bits(dtype, size, monkeypatch):
+    """Out of place, `_foreach_<op>` of float Tensors of one dtype and Python numbers runs each element
+    op's kernel on the arrays (nothing observing op calls): the bits of the element ops run as Tensors
+    (what runs where an observer is active), in every argument form; other arguments (an integer list,
+    mixed dtypes) take the element ops."""
+    from ndgrad.ops import _registry, pointwise
+    taken = []
+    kernels = pointwise._element_kernels
+    monkeypatch.setattr(pointwise, "_element_kernels", lambda *a: taken.append(r := kernels(*a)) or r)
+    calls = [("mul", (0.9,), {}), ("mul", ("L",), {}), ("div", ([0.3, 0.7],), {}), ("add", ("L",), {"alpha": -0.5}),
+             ("sub", ("L",), {}), ("lerp", ("L", 0.25), {}), ("lerp", ("L", 0.75), {}), ("lerp", ("L", "L"), {}),
+             ("addcmul", ("L", "L", 0.1), {}), ("addcdiv", ("L", "L", [0.1, -0.2]), {}), ("addcdiv", ("L", "L"), {})] + \
+        [(n, (), {}) for n in pointwise.FOREACH_UNARY if n not in ("round", "clone")]
+    rs = np.random.RandomState(6)
+    xs = [ndgrad.tensor((rs.rand(*size) + 0.5).astype(dtype)) for _ in range(2)]
+    other = [ndgrad.tensor((rs.rand(*size) + 0.5).astype(dtype)) for _ in range(2)]
+    for name, args, kwargs in calls:
+        args = [other if a == "L" else a for a in args]
+        taken.clear()
+        fast = getattr(ndgrad, f"_foreach_{name}")(xs, *args, **kwargs)
+        assert taken and taken[0] is not None, name
+        with monkeypatch.context() as m:
+            m.setattr(_registry, "ops_unobserved", lambda: False)
+            slow = getattr(ndgrad, f"_foreach_{name}")(xs, *args, **kwargs)
+        assert [(a.dtype, a.numpy().tobytes()) for a in fast] == [(a.dtype, a.numpy().tobytes()) for a in slow], name
+    ints = [ndgrad.tensor([1, 2]), ndgrad.tensor([3, 4])]
+    taken.clear()
+    assert [t.tolist() for t in ndgrad._foreach_mul(ints, 2.5)] == [[2.5, 5.0], [7.5, 10.0]] and taken == [None]
+    mixed = [ndgrad.tensor([1.0], dtype=ndgrad.float32), ndgrad.tensor([1.0], dtype=ndgrad.float64)]
+    taken.clear()
+    assert [t.dtype for t in ndgrad._foreach_add(mixed, [t * 2 for t in reversed(mixed)])] == [ndgrad.float64] * 2
+    assert taken == [None]

@@ -309,7 +309,7 @@ def call(spec, args):
                     break
             else:
                 raw = tuple(items)
-    elif n and type(a) is list and spec.list_pos == (0,) and (fast := _tensor_list_first(spec, args)) is not None:
+    elif n and type(a) is list and spec.list_pos[:1] == (0,) and (fast := _tensor_list_first(spec, args)) is not None:
         raw, inputs_require_grad = fast   # (cat, stack...: a list of Tensors of one floating dtype first)
     if raw is not None:
         target = None
@@ -414,11 +414,31 @@ def _tensor_list_first(spec, args):
             requires_grad = True
     if not arrays or spec.broadcast:
         return None
-    for b in args[1:]:
+    tail = args[1:]
+    for j, b in enumerate(tail):
         t = type(b)
-        if t not in _PLAIN_TAIL or (t is tuple or t is list or t is Size) and b and type(b[0]) is not int:
+        if (t is list or t is tuple) and b and isinstance(b[0], Tensor):   # another Tensor list (_foreach_ ops')
+            if spec.promote is not None or (more := _float_list(b)) is None:
+                return None
+            tail = tail[:j] + (more[0],) + tail[j + 1:]
+            requires_grad = requires_grad or more[1]
+        elif t not in _PLAIN_TAIL or (t is tuple or t is list or t is Size) and b and type(b[0]) is not int and \
+                type(b[0]) is not float:
             return None
-    return (arrays,) + args[1:], requires_grad
+    return (arrays,) + tail, requires_grad
+
+
+def _float_list(tensors):
+    """(arrays, whether one requires grad) of a list of plain Tensors of floating dtypes, as _unwrap unwraps
+    it; None for any other list."""
+    arrays, requires_grad = [], False
+    for t in tensors:
+        if type(t) is not Tensor and type(t) not in PLAIN_TYPES or t._math_bits or t._array.dtype.kind not in "fc":
+            return None
+        arrays.append(t._array)
+        if t._requires_grad or t._base is not None and t.requires_grad:
+            requires_grad = True
+    return arrays, requires_grad
 
 
 def _batched_arg(args, cls):

@@ -1786,6 +1786,8 @@ def foreach_apply(name, *args):
 
 def _foreach_op(name, overload, arg_names):
     def forward(*args):
+        if (outs := _element_kernels(name, args)) is not None:
+            return outs
         args = [[_as_tensor(x) for x in a] if isinstance(a, (list, tuple)) else _as_tensor(a) for a in args]
         with no_grad():
             return tuple(t._array for t in foreach_apply(name, *args))
@@ -1864,6 +1866,41 @@ def _element_op(name):
     """The spec of op `name` and how many arguments its forward takes."""
     spec = next(s for s in _registry.SPECS if s.name == name)
     return spec, len(inspect.signature(spec.forward).parameters)
+
+
+def _element_kernels(name, args):
+    """`_foreach_<name>`'s results on `args` (lists of arrays and shared values) by each element op's
+    kernel, as _registry.call runs it on float arrays of one dtype and Python numbers, where nothing
+    observes op calls; None for other arguments (the element ops then run, as Tensors)."""
+    if (entry := _ELEMENT_OPS.get(name)) is None or not _registry.ops_unobserved():
+        return None
+    op_name = entry[0]
+    if name == "lerp":
+        weight = args[2]
+        op_name = "lerp.Tensor" if type(weight) is _ndarray or type(weight) in (list, tuple) and weight and \
+            type(weight[0]) is _ndarray else "lerp.Scalar"
+    spec = _element_op(op_name)[0]
+    lists = [a for a in args if type(a) in (list, tuple)]
+    if not lists or any(len(a) != len(args[0]) for a in lists):
+        return None
+    outs = []
+    for i in range(len(args[0])):
+        xs = [a[i] if type(a) in (list, tuple) else a for a in args]
+        first = xs[0]
+        if type(first) is not _ndarray or first.dtype.kind not in "fc":
+            return None
+        for x in xs[1:]:
+            if not (type(x) is _ndarray and x.dtype is first.dtype or type(x) is float or type(x) is int):
+                return None
+        kernel = spec.kernel if spec.large is None or first.size < _pool.MIN_ELEMENTS else spec.large
+        out = kernel(*xs)
+        if type(out) is not _ndarray:
+            return None
+        outs.append(out)
+    return tuple(outs)
+
+
+_ndarray = np.ndarray
 
 
 def _element_call(name, t, xs, kwargs):
