@@ -26,6 +26,9 @@ def cases(T):
     mlp = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
     sgd = T.optim.SGD(mlp.parameters(), lr=1e-3, momentum=0.9)
     adam = T.optim.Adam(mlp.parameters(), lr=1e-3)
+    deep = nn.Sequential(*[m for _ in range(12) for m in (nn.Linear(64, 64), nn.LayerNorm(64))])   # 48 tensors
+    deep(T.randn(8, 64)).sum().backward()
+    deep_adam = T.optim.Adam(deep.parameters(), lr=1e-3)
     data = T.utils.data.DataLoader(T.utils.data.TensorDataset(T.randn(1024, 32), T.randint(0, 10, (1024,))),
                                    batch_size=32, shuffle=True)
 
@@ -37,7 +40,7 @@ def cases(T):
         return step
     return {
         "nn.Linear": lambda: lin(x), "nn.Conv2d": lambda: conv(img), "MLP forward": lambda: mlp(x),
-        "MLP SGD step": train(sgd), "MLP Adam step": train(adam), "cross_entropy": lambda: F.cross_entropy(x, y),
+        "MLP SGD step": train(sgd), "MLP Adam step": train(adam), "Adam.step, 48 tensors": deep_adam.step, "cross_entropy": lambda: F.cross_entropy(x, y),
         "view": lambda: x.view(-1), "reshape": lambda: x.reshape(32, 16), "flatten": lambda: img.flatten(1),
         "permute": lambda: img.permute(0, 2, 3, 1), "transpose": lambda: x.transpose(0, 1),
         "cat": lambda: T.cat([x, x]), "stack": lambda: T.stack([x, x]), "x[0, 0]": lambda: x[0, 0],
