@@ -3,6 +3,7 @@ step hooks, and the helpers the optimizers' _foreach_ updates share."""
 from typing import Any, Callable, Optional
 
 import copy
+import math
 import warnings
 import weakref
 from collections import defaultdict
@@ -274,8 +275,9 @@ def _lazy_state(state, params, names, scalars=None):
     zeros_like = _registry.OPS["zeros_like"]
     packed = None
     if names and not any(state[p] for p in params) and _packable(params):
-        packed = {name: _packed_zeros(params) for name in names}
-        packed["step"] = _packed_zeros([_STEP] * len(params))
+        shapes, dtype = [p._array.shape for p in params], params[0]._array.dtype
+        packed = {name: _packed_zeros(shapes, dtype) for name in names}
+        packed["step"] = _packed_zeros([()] * len(params), np.dtype(np.float32))
     states = []
     for i, p in enumerate(params):
         s = state[p]
@@ -314,16 +316,14 @@ def _packable(params):
 _PACK_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-_STEP = SimpleNamespace(_array=np.zeros((), np.float32))   # (the shape and dtype of a step count, for _packed_zeros)
-
-
-def _packed_zeros(params):
-    """Zero buffers shaped as `params`: views, in order, of one flat array, registered in _PACKS."""
-    flat = np.zeros(sum(p._array.size for p in params), params[0]._array.dtype)
+def _packed_zeros(shapes, dtype):
+    """Zero arrays of these shapes: views, in order, of one flat array, registered in _PACKS."""
+    sizes = [math.prod(shape) for shape in shapes]
+    flat = np.zeros(sum(sizes), dtype)
     views, start = [], 0
-    for p in params:
-        views.append(flat[start:start + p._array.size].reshape(p._array.shape))
-        start += p._array.size
+    for shape, size in zip(shapes, sizes):
+        views.append(flat[start:start + size].reshape(shape))
+        start += size
     key = id(flat)
     _PACKS[key] = (weakref.ref(flat), [id(v) for v in views])   # (no reference: the buffers' owners keep them)
     weakref.finalize(flat, _PACKS.pop, key, None)

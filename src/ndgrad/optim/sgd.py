@@ -59,7 +59,8 @@ class SGD(Optimizer):
             elif _packable(params) and all(type(g._array) is np.ndarray and g._array.dtype == params[0]._array.dtype
                                            and g._array.flags.c_contiguous for g in grads):
                 # every buffer new: packed copies of the gradients
-                for s, view, g in zip(states, _packed_zeros(params), grads):
+                for s, view, g in zip(states, _packed_zeros([p._array.shape for p in params], grads[0]._array.dtype),
+                                      grads):
                     np.copyto(view, g._array)
                     s["momentum_buffer"] = Tensor._make(view, False, None, 0)
             for i, s in enumerate(states):   # the first step's buffer is the gradient itself
