@@ -233,6 +233,16 @@ _EXACT = {"Tensor", "bool", "str"}
 _ALIASES = {"TensorList": "Tensor[]", "IntArrayRef": "int[]", "SymIntArrayRef": "SymInt[]", "Number": "Scalar"}
 
 
+class _ExactIntMeta(type):
+    def __instancecheck__(cls, x):
+        return type(x) is int
+
+
+class _ExactInt(metaclass=_ExactIntMeta):
+    """isinstance(x, _ExactInt): x is an int, not a bool (which an int parameter refuses) nor another
+    integer type (converted by the parameter's check): the values an int parameter takes as they are."""
+
+
 # ---- schema strings -------------------------------------------------------------------------
 class _Param:
     __slots__ = ("name", "type", "check", "type_name", "allow_none", "optional", "default", "default_str",
@@ -279,7 +289,8 @@ class _Param:
     def plain(self):
         """The classes whose instances this parameter takes as they are (no check beyond isinstance)."""
         plain = {"Tensor": (Tensor,), "Scalar": (int, float, complex), "float": (float,), "bool": (bool,),
-                 "str": (str,), "ScalarType": (_dtype.dtype,)}.get(self.type, ())
+                 "str": (str,), "ScalarType": (_dtype.dtype,), "int": (_ExactInt,), "SymInt": (_ExactInt,)
+                 }.get(self.type, ())
         return plain + (type(None),) if self.allow_none and plain else plain
 
     def __str__(self):
