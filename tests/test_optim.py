@@ -479,3 +479,34 @@ def test_foreach_ops_on_arrays_give_the_element_ops_bits(dtype, size, monkeypatc
     taken.clear()
     assert [t.dtype for t in ndgrad._foreach_add(mixed, [t * 2 for t in reversed(mixed)])] == [ndgrad.float64] * 2
     assert taken == [None]
+
+
+def test_observers_see_the_per_parameter_ops_of_a_packed_group():
+    """Under a dispatch mode (or the profiler) a packed group updates per parameter, as it would unpacked:
+    the mode sees each parameter's element ops, and the result has the same bits."""
+    from ndgrad.utils._python_dispatch import TorchDispatchMode
+
+    class Count(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    def run(observe):
+        ndgrad.manual_seed(0)
+        m = build(ndgrad)
+        opt = ndgrad.optim.Adam(m.parameters(), lr=0.01)
+        train(ndgrad, m, opt, 2)
+        assert opt.state[m[0].weight]["exp_avg"]._array.base is not None   # (packed)
+        with Count() as mode:
+            train(ndgrad, m, opt, 1) if observe else None
+        if not observe:
+            train(ndgrad, m, opt, 1)
+        return [p.detach().numpy().tobytes() for p in m.parameters()], mode.ops
+    observed, ops = run(True)
+    plain, _ = run(False)
+    assert observed == plain
+    assert sum("addcmul" in o for o in ops) == len(list(build(ndgrad).parameters()))

@@ -334,7 +334,10 @@ def _pack(buffers, *others):
     """(flat buffers, flat others) for the lists `buffers` (per parameter, one list per buffer name) and
     `others` (gradients), as one-Tensor lists, where every list of `buffers` is still exactly the views
     of one packed array (see _PACKS) and every `others` list holds plain NumPy arrays of its dtype
-    (copied into one flat array); None otherwise."""
+    (copied into one flat array); None otherwise, and while anything observes op calls (a profiler, a
+    dispatch mode: it sees the per-parameter ops)."""
+    if not _registry.ops_unobserved():
+        return None
     flats = []
     for tensors in buffers:
         flat = tensors[0]._array.base
