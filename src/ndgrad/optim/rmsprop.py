@@ -54,7 +54,7 @@ class RMSprop(Optimizer):
             for name, tensors in zip(names, buffers):   # (their in-place ops below)
                 _bump(tensors, 1 if name == "grad_avg" else 2)
             *buffers, grads = packed
-            states = [dict(zip(names, (b[0] for b in buffers)))]
+            states = [dict(zip(names, (b[0] for b in buffers)))]   # (the flat buffers, one state for the code below)
         square_avgs = [s["square_avg"] for s in states]
         foreach.mul_(square_avgs, alpha)
         foreach.addcmul_(square_avgs, grads, grads, 1 - alpha)
