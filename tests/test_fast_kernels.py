@@ -1082,3 +1082,33 @@ def test_a_split_kernel_keeps_no_array_alive_after_it_returns(monkeypatch):
     del part
     gc.collect()
     assert ref() is None and (out == 2).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,other", [((6, 5), (6, 5)), ((6, 5), (5,)), ((), ()), ((70000,), (70000,))])
+def test_in_place_ops_written_into_self_give_the_out_of_place_bits(dtype, shape, other):
+    """lerp_, addcmul_, addcdiv_ and relu_ with nothing recorded write their result straight into self (their
+    replay kernels take self's array as `out`): the bits of the out-of-place op, for every branch (weights
+    below and above 0.5, a weight tensor, values 1 and not), broadcast operands, 0-d and large arrays; a
+    bad shape still gets the general path's error, self untouched."""
+    rs = np.random.RandomState(8)
+    x, a, b = (np.asarray(rs.randn(*s), dtype) for s in (shape, other, other))
+    w = np.asarray(rs.rand(*other), dtype)
+    if x.size > 4:
+        x.flat[:4], a.flat[:2] = [np.nan, -0.0, np.inf, 0.0], [-np.inf, -0.0]
+    calls = [("lerp", (a, 0.25), {}), ("lerp", (a, 0.75), {}), ("lerp", (a, w), {}), ("addcmul", (a, b), {}),
+             ("addcmul", (a, b), {"value": -0.3}), ("addcdiv", (a, b), {}), ("addcdiv", (a, b), {"value": 2.5}),
+             ("relu", (), {})]
+    with np.errstate(all="ignore"), ndgrad.no_grad():
+        for name, args, kwargs in calls:
+            targs = [ndgrad.tensor(v) if isinstance(v, np.ndarray) else v for v in args]
+            want = getattr(ndgrad, name)(ndgrad.tensor(x), *targs, **kwargs).numpy()
+            t = ndgrad.tensor(x.copy())
+            before = t._version
+            getattr(t, name + "_")(*targs, **kwargs)
+            assert t._version == before + 1
+            assert _bits(t.numpy()).tobytes() == _bits(want).tobytes(), (name, args, kwargs)
+    t = ndgrad.tensor(np.ones((3, 4), dtype))
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"), ndgrad.no_grad():
+        t.addcmul_(ndgrad.ones(2, 3, 4, dtype=t.dtype), ndgrad.ones(2, 3, 4, dtype=t.dtype))
+    assert (t.numpy() == 1).all()

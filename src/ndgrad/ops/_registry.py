@@ -667,6 +667,17 @@ def _lean_inplace(spec, self, args):
             raw.append(b)
         else:
             return False
+    into = _INTO.get(spec)
+    if into is None:
+        into = _INTO[spec] = _writer(spec)
+    if into:   # the op's kernel writing its result into self's array (the operands read before, elementwise)
+        fn, k, names = into
+        try:
+            fn(*raw[:k], **dict(zip(names, raw[k:])), out=dst) if names else fn(*raw, out=dst)
+        except Exception:  # noqa: BLE001 - nothing written (NumPy checks out= first): the general path raises
+            return False
+        (self._vcs or self._vc)[0] += 1
+        return True
     try:
         out = spec.kernel(*raw)
     except Exception:  # noqa: BLE001 - the general path runs again and raises torch's error
@@ -678,6 +689,18 @@ def _lean_inplace(spec, self, args):
     np.copyto(dst, out)
     (self._vcs or self._vc)[0] += 1
     return True
+
+
+_INTO = {}   # op spec -> its _writer(), False for none
+
+
+def _writer(spec):
+    """(kernel, positional count, keyword names) of op spec's replay kernel that takes `out` as its first
+    operand's buffer (`out_operand` 0: see pointwise._writes_into), or False."""
+    forward = spec.forward
+    fn, k, names = getattr(forward, "keyword_split", None) or (forward, None, ())
+    replay = getattr(fn, "replay", None)
+    return (replay, k, names) if getattr(replay, "out_operand", None) == 0 else False
 
 
 _ndarray = np.ndarray

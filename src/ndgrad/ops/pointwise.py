@@ -647,17 +647,46 @@ def copysign_(self, *args, **kwargs):
 
 
 def _lerp(input, end, weight):
+    return _lerp_into(input, end, weight)
+
+
+def _lerp_into(input, end, weight, out=None):
     if input.dtype.kind in "biu":   # NumPy would compute it in float
         raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for '{_type_word(input.dtype)}'")
     # torch's form: exact at both ends, and computed from the nearer end for |weight| >= 0.5
     diff = np.subtract(end, input)
     if not is_array(weight):
-        return input + weight * diff if np.abs(weight) < 0.5 else end - diff * (1 - weight)
-    return np.where(np.abs(weight) < 0.5, input + weight * diff, end - diff * (1 - weight))
+        if np.abs(weight) < 0.5:
+            return np.add(input, _scaled_in_place(diff, weight), out=out)
+        return np.subtract(end, _scaled_in_place(diff, 1 - weight), out=out)
+    res = np.where(np.abs(weight) < 0.5, input + weight * diff, end - diff * (1 - weight))
+    return res if out is None else _into(out, res)
+
+
+def _scaled_in_place(a, number):
+    """a * number, into a itself (a temporary) where a Python number leaves its dtype as it is."""
+    if type(a) is _ndarray and (type(number) is float or type(number) is int) and a.dtype.kind in "fc":
+        return np.multiply(a, number, out=a)
+    return a * number
+
+
+def _into(out, result):
+    np.copyto(out, result)
+    return out
+
+
+def _writes_into(public, into):
+    """`into` (the op's kernel with an `out` argument that may be its first operand's buffer) as the
+    replay kernel of op `public`: what ndgrad.compile's tapes call, and an in-place call that nothing
+    observes, writing straight into self (_registry._lean_inplace)."""
+    forward = public.spec.forward
+    into.out_operand = 0
+    (forward.keyword_split[0] if hasattr(forward, "keyword_split") else forward).replay = into
 
 
 _lerp_scalar = pointwise("lerp.Scalar", public=False, promote="same", operands=(0, 1))(_lerp)
 _lerp_tensor = pointwise("lerp.Tensor", public=False, promote="same")(_lerp)
+_writes_into(_lerp_scalar, _lerp_into)   # (_lerp is lerp.Tensor's forward too)
 
 
 _lerp_args = Parser("lerp(Tensor input, Tensor end, Tensor weight)", "lerp(Tensor input, Tensor end, Scalar weight)")
@@ -702,14 +731,22 @@ def _lerp_dtypes(input, end, weight):
 
 @pointwise("addcmul", method=True, inplace=True, promote="same", operands=(0, 1, 2))
 def addcmul(input, tensor1, tensor2, *, value=1):
+    return _addcmul_into(input, tensor1, tensor2, value=value)
+
+
+def _addcmul_into(input, tensor1, tensor2, *, value=1, out=None):
     prod = np.multiply(tensor1, tensor2)
     if value != 1:
-        prod = prod * (int(value) if prod.dtype.kind in "biu" else value)   # integer tensors truncate value
-    return np.add(input, prod)
+        prod = _scaled_in_place(prod, int(value) if prod.dtype.kind in "biu" else value)   # integers truncate value
+    return np.add(input, prod, out=out)
 
 
 @pointwise("addcdiv", method=True, inplace=True, promote="same", operands=(0, 1, 2))
 def addcdiv(input, tensor1, tensor2, *, value=1):
+    return _addcdiv_into(input, tensor1, tensor2, value=value)
+
+
+def _addcdiv_into(input, tensor1, tensor2, *, value=1, out=None):
     if _kind(tensor1) in "biu" and _kind(tensor2) in "biu":
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
@@ -718,7 +755,11 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
     quotient = np.true_divide(tensor1, tensor2)
-    return np.add(input, quotient if value == 1 else quotient * value)
+    return np.add(input, quotient if value == 1 else _scaled_in_place(quotient, value), out=out)
+
+
+_writes_into(addcmul, _addcmul_into)
+_writes_into(addcdiv, _addcdiv_into)
 
 
 @pointwise("where.self", public=False, promote="same", operands=(1, 2))
