@@ -391,28 +391,33 @@ def _list_edges(node, spec, args):
 def make_views(spec, args, outs, replay):
     """Make the outputs of view op `spec` views of args[0]'s base; `replay(spec, args)` re-runs the op."""
     base_t = args[0]
-    if state.inference and base_t._inference:
+    inference = state.inference
+    if inference and base_t._inference:
         return   # as in torch, inference_mode makes no views of inference tensors (memory is still shared)
     base = base_t if base_t._base is None else base_t._base
     parent_fn = base_t._view_fn
     rest = args[1:]
     # torch forbids in-place ops (with grad) on views made in no_grad or inference mode or by multi-output ops
-    creation = ("inference" if state.inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
+    creation = ("inference" if inference else "no_grad" if not state.enabled else "multi" if spec.multi_out
                 else base_t._creation)
+    memory, dtype = base._array, base_t._array.dtype
     for k, t in enumerate(outs):
-        if (t._array.base is None or t._array.size and not _may_share_memory(t._array, base._array)) and \
-                type(t._array) is not WrapperArray:   # (a wrapper subclass's view has no memory: a view, as torch's)
-            continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
+        a = t._array
+        if (owner := a.base) is None or type(a) is not _ndarray or type(memory) is not _ndarray or \
+                owner is not memory and owner is not memory.base:   # (the usual view of a NumPy array, decided)
+            if (owner is None or a.size and not _may_share_memory(a, memory)) and \
+                    type(a) is not WrapperArray:   # (a wrapper subclass's view has no memory: a view, as torch's)
+                continue  # the forward had to copy (e.g. reshape of a non-contiguous array); empty views share nothing
         t._base = base
         t._vcs = vc = base._vcs or base._vc
         t._view_version = vc[0]
         if creation is not None:
             t._creation = creation
         t._view_fn = _chain(parent_fn, spec, rest, k, replay)
-        if t._array.dtype != base_t._array.dtype:   # torch cannot express this view as as_strided of the base
+        if a.dtype is not dtype and a.dtype != dtype:   # torch cannot express this view as as_strided of the base
             t._dtype_view = (t._view_fn, None)
         elif base_t._dtype_view is not None:
-            t._dtype_view = (base_t._dtype_view[0], (t._array.shape, t.stride(), t.storage_offset()))
+            t._dtype_view = (base_t._dtype_view[0], (a.shape, t.stride(), t.storage_offset()))
 
 
 def dtype_view_fn(t):
