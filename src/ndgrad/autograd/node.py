@@ -653,13 +653,14 @@ def accumulate_grad(var, grad, create_graph, lock=contextlib.nullcontext()):
             # may require grad; dispatch modes see the detach)
             elif type(grad._array) not in ARRAY_TYPES or type(var._array) not in ARRAY_TYPES:
                 var._grad = grad.detach() if _only_engine_holds(grad, _ENGINE_ONLY) else grad.detach().clone()
-            elif dense_like(grad._array, var._array) is grad._array:   # no local names: _only_engine_holds counts references
+            elif (dense := dense_like(grad._array, var._array)) is grad._array:
+                dense = None   # (a name for grad's array would count as a reference in _only_engine_holds)
                 var._grad = grad.detach() if _only_engine_holds(grad, _ENGINE_ONLY) else \
                     Tensor._make(dense_like(grad._array, var._array, copy=True), False, None, 0)
             elif not state.grad_layout and _only_engine_holds(grad, _ENGINE_ONLY):
                 var._grad = grad.detach()   # enforce_grad_layout_policy(False): kept with its own strides
             else:
-                var._grad = Tensor._make(dense_like(grad._array, var._array), False, None, 0)
+                var._grad = Tensor._make(dense, False, None, 0)   # (the copy dense_like made above)
         elif create_graph or not is_array(old._array) and is_array(grad._array):
             # a sparse .grad plus a dense gradient is a new dense tensor (added dense first, as torch)
             var._grad = old + grad if is_array(old._array) or not is_array(grad._array) else grad + old
