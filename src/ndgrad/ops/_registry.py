@@ -396,6 +396,7 @@ def call(spec, args):
 def _tensor_list_first(spec, args):
     """(raw, inputs_require_grad) as _unwrap gives them for `args` that are a non-empty list of plain
     Tensors of one floating dtype, followed by _PLAIN_TAIL values; None for any other arguments."""
+    # (_float_list's loop, with one dtype for all: written out, as cat and stack take it on every call)
     arrays = []
     requires_grad = False
     dtype = None
@@ -697,8 +698,7 @@ _INTO = {}   # op spec -> its _writer(), False for none
 def _writer(spec):
     """(kernel, positional count, keyword names) of op spec's replay kernel that takes `out` as its first
     operand's buffer (`out_operand` 0: see pointwise._writes_into), or False."""
-    forward = spec.forward
-    fn, k, names = getattr(forward, "keyword_split", None) or (forward, None, ())
+    fn, k, names = keyword_split(spec.forward)
     replay = getattr(fn, "replay", None)
     return (replay, k, names) if getattr(replay, "out_operand", None) == 0 else False
 
@@ -744,6 +744,12 @@ def op(name, *, public=None, method=False, inplace=False, promote=None, operands
         pub.spec = spec
         return pub
     return deco
+
+
+def keyword_split(forward):
+    """(the function an op's forward calls, how many arguments it takes positionally, the names of the
+    keyword-only ones after them): _positional's split, or (forward, None, ()) for a forward without one."""
+    return getattr(forward, "keyword_split", None) or (forward, None, ())
 
 
 def _positional(fn):

@@ -679,9 +679,8 @@ def _writes_into(public, into):
     """`into` (the op's kernel with an `out` argument that may be its first operand's buffer) as the
     replay kernel of op `public`: what ndgrad.compile's tapes call, and an in-place call that nothing
     observes, writing straight into self (_registry._lean_inplace)."""
-    forward = public.spec.forward
     into.out_operand = 0
-    (forward.keyword_split[0] if hasattr(forward, "keyword_split") else forward).replay = into
+    _registry.keyword_split(public.spec.forward)[0].replay = into
 
 
 _lerp_scalar = pointwise("lerp.Scalar", public=False, promote="same", operands=(0, 1))(_lerp)
