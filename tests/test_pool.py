@@ -37,7 +37,7 @@ def _special(rs, shape, dtype):
 @pytest.mark.parametrize("kind", sorted(_UFUNCS))
 def test_binary_gives_numpys_bits(dtype, kind):
     rs = np.random.RandomState(kind)
-    a, b = _special(rs, (8, 96, 130), dtype), _special(rs, (8, 96, 130), dtype)
+    a, b = _special(rs, (8, 128, 130), dtype), _special(rs, (8, 128, 130), dtype)   # (float32 above MIN_BINARY_BYTES)
     row, scalar = _special(rs, (130,), dtype), np.asarray(-0.75, dtype)
     cases = [(a, b), (a, row), (row, a), (a, row[None, None]), (a, scalar), (scalar, a), (a, 0.3), (7, a),
              (a, -0.0), (a, 0), (a[None], b[0, :1]), (a, a)]
@@ -54,12 +54,14 @@ def test_binary_refuses_what_it_cannot_take():
     a = rs.randn(300, 400)
     for x, y in [(a, a.astype(np.float32)),          # mixed dtypes
                  (a.astype(np.int64), a.astype(np.int64)),
-                 (a[:100, :100], a[:100, :100]),    # below MIN_ELEMENTS
+                 (a[:100, :100], a[:100, :100]),    # below MIN_BINARY_BYTES
+                 (a[:256, :256].astype(np.float32), a[:256, :256].astype(np.float32)),   # (256 KB)
                  (a.T, a.T.copy()),                 # not C-contiguous
                  (a, a[:, :1]),                     # a column broadcast along rows
                  (a[None], a[:, None]),             # a broadcast that makes a larger shape
                  (a, 1j), (a, True), (a, np.float64(2.0))]:
         assert _pool.binary(_pool.ADD, x, y) is None, (np.shape(x), np.shape(y))
+    assert _pool.binary(_pool.ADD, a[:256, :256].copy(), a[:256, :256].copy()) is not None   # float64: 512 KB
 
 
 def test_tensor_ops_on_large_arrays_are_numpys():
@@ -268,7 +270,7 @@ def test_in_place_passes_and_overlapping_views():
 def test_relu_and_its_backward_are_numpys(dtype, monkeypatch):
     from ndgrad.ops import _fused, activation
     rs = np.random.RandomState(11)
-    x, g = _special(rs, (300, 260), dtype), _special(rs, (300, 260), dtype)
+    x, g = _special(rs, (520, 260), dtype), _special(rs, (520, 260), dtype)
     want = activation._relu_into(x)
     got = _pool.relu(x)
     assert got is not None and (_bits(got) == _bits(want)).all()

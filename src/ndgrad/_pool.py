@@ -35,6 +35,10 @@ from . import _native, _parallel
 enabled = os.environ.get("NDGRAD_POOL", "1") != "0" and os.environ.get("NDGRAD_NUMBA", "1") != "0"
 MAX_THREADS = 8             # the pool's threads, the caller's included: more spin for jobs cut in few chunks
 MIN_ELEMENTS = 1 << 16      # an elementwise pass below this stays on NumPy (a job's round trip is ~1-2 µs)
+# ... and an add, sub, mul, div or ReLU below this many bytes out: NumPy's own loop over 256 KB of float32
+# takes ~8 µs, less than a job (float32 65536-element multiply 7.5 µs against the pool's 12.5; float64's
+# 512 KB 28 against 22)
+MIN_BINARY_BYTES = 8 << 16
 CHUNK = 1 << 15             # elements per chunk of an elementwise pass
 # a product of fewer multiply-adds times itemsize stays on NumPy (float32: 1M multiply-adds, ~15 µs on one
 # thread; float64 half as many): below that a job's cost outweighs the second thread
@@ -133,7 +137,7 @@ def _mode(a, shape, size):
 
 def binary(kind, a, b, out=None):
     """a (op) b, as NumPy's ufunc gives it, where the helpers take these operands (NumPy float32 or
-    float64 arrays, or Python numbers, of one dtype, at least MIN_ELEMENTS out); else None. `out`: a itself
+    float64 arrays, or Python numbers, of one dtype, at least MIN_BINARY_BYTES out); else None. `out`: a itself
     (b not another view of its memory), or a C-contiguous array of the result's shape and dtype apart from
     both operands."""
     ta, tb = type(a), type(b)
@@ -154,7 +158,7 @@ def binary(kind, a, b, out=None):
         return None
     shape = a.shape if a.size >= b.size else b.shape
     size = max(a.size, b.size)
-    if size < MIN_ELEMENTS or not ready() or len(shape) < max(a.ndim, b.ndim):
+    if size * x.itemsize < MIN_BINARY_BYTES or not ready() or len(shape) < max(a.ndim, b.ndim):
         return None
     ma, mb = _mode(a, shape, size), _mode(b, shape, size)
     if ma is None or mb is None or ma != _FULL and mb != _FULL:
