@@ -33,7 +33,7 @@ from .grad_mode import state
 from .gradient_checks import check_count, fill_missing, fit_grad_dtype, fit_to_input, sum_to_array
 from .graph_walk import reverse_closure, reverse_graph
 from .hooks import run_node_post_hooks, run_node_pre_hooks, run_tensor_pre_hooks
-from .node import AccumulateGrad, GradientEdge, GraphRoot, Node, edge, saved_hooks
+from .node import AccumulateGrad, GradientEdge, GraphRoot, Node, accumulate_grad, edge, saved_hooks
 
 __all__ = ["run_backward", "apply_node", "release_saved", "current_task", "queue_callback", "GraphTask",
            "reverse_graph", "reverse_closure"]
@@ -139,7 +139,9 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
     counter = itertools.count()
     ready = []          # heap of (-sequence_nr, arrival, node): the newest ready node first
     direct = root       # the next node to run when it is the only one ready (skips the heap) ...
-    direct_grads = []   # ... and its gradients, kept out of `buffers`
+    # ... and its gradients, kept out of `buffers` (the root's are its own: handed in, one root's
+    # takes the usual node's path below)
+    direct_grads = [grad_roots[0]] if len(grad_roots) == 1 else []
     # The array path: where nothing can observe the gradients between nodes (no create_graph, no
     # forward AD), gradients travel as NumPy arrays and a node whose yaml formulas have array forms
     # runs those (GeneratedNode._apply_arrays, bitwise the same numbers); they become Tensors
@@ -163,6 +165,17 @@ def run_backward(roots, grad_roots, *, inputs=None, accumulate=False, retain_gra
             else:
                 break
             task.node = node
+            if type(node) is AccumulateGrad and node._extra is None and targets is None and len(grads) == 1 \
+                    and grads[0] is not None and not node.variable._hooks and node.variable._grad_dtype is False \
+                    and not anomaly.enabled and profile_node is None:
+                # a leaf's gradient with nothing to run before it (the code below for that case: no hook,
+                # no dtype to fit, no edge); grads[0] stays its only holder here (no local name: the
+                # reference count decides whether .grad may keep it without a copy)
+                if type(grads[0]) is _ndarray:
+                    grads[0] = _new_tensor(grads[0], False, None, 0)
+                accumulate_grad(node.variable, grads[0], create_graph, node._lock)
+                grads = None
+                continue
             if node._extra is not None or type(node) is AccumulateGrad:
                 if arrays:
                     _as_tensors(grads)

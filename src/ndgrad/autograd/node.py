@@ -767,7 +767,11 @@ class GraphRoot(Node):
     __slots__ = ("grads",)
 
     def __init__(self, edges, grads):
-        self.next_functions = tuple(edges)
+        if len(edges) == 1:   # (backward() of one tensor: the setter's work without its lists)
+            fn, nr = edges[0]
+            self._next_fns, self._next_nrs = (fn,), _ZERO_NRS[1] if not nr else (nr,)
+        else:
+            self.next_functions = tuple(edges)
         self.grads = grads
         self._sequence_nr_ = MAX_SEQ
         self._saved = None

@@ -298,7 +298,7 @@ def _sizes(args):
 
 
 def _m_expand(a, *size):
-    """Tensor.expand (shape._expand_checked, then the expand kernel np.broadcast_to)."""
+    """Tensor.expand (shape._expand_checked, then the expand kernel shape.broadcast_view)."""
     _float_array(a)
     size = _sizes(size)
     shape = a.shape
@@ -315,7 +315,7 @@ def _m_expand(a, *size):
     for s in size[:lead]:
         if s < 0:
             raise Fallback
-    return np.broadcast_to(a, tuple(target))
+    return _shape_ops.broadcast_view(a, tuple(target))
 
 
 _view_kernel, _alias_kernel = _SPECS["view"].kernel, _SPECS["_reshape_alias"].kernel

@@ -488,7 +488,29 @@ Tensor.H = property(_matrix_transpose("H", conj=True, batched=False))
 # ---- expand, squeeze, unsqueeze -------------------------------------------------------------
 @op("expand", public=False, view=True)
 def _expand(input, size, *, implicit=False):
-    return np.broadcast_to(input, size)
+    return broadcast_view(input, size)
+
+
+def broadcast_view(a, size):
+    """np.broadcast_to(a, size), made directly for a C-contiguous NumPy array: the same read-only view
+    with zero strides where a dim is broadcast, without the iterator np.broadcast_to builds (2 µs against
+    0.5 for a loss's gradient expanded in backward)."""
+    if type(a) is not np.ndarray or not a.flags.c_contiguous or len(size) < a.ndim:
+        return np.broadcast_to(a, size)
+    lead = len(size) - a.ndim
+    strides = [0] * lead
+    for n, m, step in zip(a.shape, size[lead:], a.strides):
+        if n == m:
+            strides.append(step)
+        elif n == 1 and m >= 0:
+            strides.append(0)
+        else:
+            return np.broadcast_to(a, size)   # (NumPy's error)
+    if lead and min(size[:lead]) < 0:
+        return np.broadcast_to(a, size)
+    view = np.ndarray(size, a.dtype, a, 0, tuple(strides))
+    view.flags.writeable = False
+    return view
 
 
 _expand_args = Parser("expand(Tensor self, SymInt[] size, *, bool implicit=False)").method()
