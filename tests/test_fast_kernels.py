@@ -1112,3 +1112,17 @@ def test_in_place_ops_written_into_self_give_the_out_of_place_bits(dtype, shape,
     with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"), ndgrad.no_grad():
         t.addcmul_(ndgrad.ones(2, 3, 4, dtype=t.dtype), ndgrad.ones(2, 3, 4, dtype=t.dtype))
     assert (t.numpy() == 1).all()
+
+
+def test_broadcast_view_is_np_broadcast_to():
+    from ndgrad.ops.shape import broadcast_view
+    cases = [(np.ones((0,)), (3, 0)), (np.ones((1, 0)), (2, 5, 0)), (np.asarray(2.5), (2, 3)),
+             (np.arange(3.0), (2, 3)), (np.arange(6.0).reshape(2, 3)[:, :1], (2, 4)),
+             (np.arange(3.0)[::-1], (2, 3)), (np.ones((1,)), (0,)), (np.arange(4.0).reshape(2, 1, 2), (3, 2, 5, 2))]
+    for a, size in cases:
+        got, want = broadcast_view(a, size), np.broadcast_to(a, size)
+        assert got.shape == want.shape and got.dtype == want.dtype and not got.flags.writeable
+        assert np.array_equal(got, want) and (got.size == 0 or np.shares_memory(got, a)), (a.shape, size)
+    for a, size in [(np.ones(3), (2, 4)), (np.ones(3), (-1, 3)), (np.ones((2, 3)), (3,))]:
+        with pytest.raises(ValueError):
+            broadcast_view(a, size)
