@@ -504,6 +504,8 @@ def _wrap(o, target, raw):
 def _wrap_all(out, target, raw):
     # (a function of its own: a comprehension in `call` would make its locals closure cells, slower
     # on every call)
+    if target is None:   # (_wrap of a NumPy array and no cast: the Tensor alone; chunk's pieces, max's pair)
+        return tuple([_new_tensor(o, False, None, 0) if type(o) is _ndarray else _wrap(o, None, raw) for o in out])
     return tuple([_wrap(o, target, raw) for o in out])
 
 

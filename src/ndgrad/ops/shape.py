@@ -896,7 +896,7 @@ def _pieces(input, bounds, dim):
     if type(input) is not np.ndarray:   # (other arrays: through their own np.split)
         return tuple(np.split(input, bounds[1:-1], axis=dim)) if len(bounds) > 1 else ()
     lead = (slice(None),) * dim
-    return tuple(input[(*lead, slice(a, b))] for a, b in zip(bounds, bounds[1:]))
+    return tuple([input[(*lead, slice(a, b))] for a, b in zip(bounds, bounds[1:])])
 
 
 _split = op("split.Tensor", public=False, view=True)(_split_at)
