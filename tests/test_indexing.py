@@ -467,6 +467,33 @@ def test_advanced_indexing_of_a_row_major_tensor_is_row_major(index):
     assert contiguous is True and name == "IndexBackward0"
 
 
+_LAYOUTS = {   # (a strided input, an index): torch's result layout follows the input's, as its index kernel's
+    "narrowed": (lambda T: T.arange(4.0).reshape(2, 2).narrow(1, 0, 1), lambda x, T: x[:, T.tensor([0, 0])],
+                 [2, 1]),
+    "permuted": (lambda T: T.arange(60.0).reshape(3, 4, 5).permute(2, 1, 0), lambda x, T: x[:, T.tensor([0, 2])],
+                 [1, 5, 10]),
+    "column": (lambda T: T.arange(12.0).reshape(4, 3)[:, :1], lambda x, T: x[:, T.tensor([0, 0])], [2, 1]),
+    "transposed index": (lambda T: T.arange(12.0).reshape(4, 3), lambda x, T: x[:, T.tensor([[0, 1], [2, 0]]).T],
+                         [4, 1, 2]),
+    "expanded, indices apart": (lambda T: T.arange(6.0).reshape(3, 1, 2).expand(2, 3, 1, 2).permute(0, 3, 1, 2),
+                                lambda x, T: x[T.tensor([1, 0]), :, :, T.tensor([0, 0])], [6, 1, 2]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_LAYOUTS))
+def test_advanced_indexing_lays_out_its_result_as_torch(case):
+    # NumPy puts the indexed dims outermost in memory; a view of the result must fail or pass as torch's
+    make, index, strides = _LAYOUTS[case]
+
+    def scenario(T):
+        x = make(T).requires_grad_()
+        y = index(x, T)
+        (y * y).sum().backward()
+        return list(y.stride()), y.is_contiguous(), y.detach().reshape(-1).tolist(), x.grad
+    got = both(scenario)
+    assert got[0] == strides
+
+
 # ---- basic indexing without the op glue's entry points (ints, slices, None, Ellipsis) -------
 BASIC = {
     "int": lambda T: 2,

@@ -310,10 +310,98 @@ def _index_forward(input, indices):
     except (IndexError, ValueError):
         _raise_index_error(input.shape, key)
         raise
-    # torch's result of a row-major input is row-major; NumPy moves the indexed dims first in memory
-    if input.flags.c_contiguous and not out.flags.c_contiguous:
-        out = out.copy(order="C")
-    return out
+    if type(out) is not np.ndarray or type(input) is not np.ndarray:
+        return out
+    if input.flags.c_contiguous and (1 not in input.shape or input.strides == _row_major(input)) and \
+            all(k.ndim <= 1 for k in key if not isinstance(k, slice)):
+        # (the layout below comes out row-major for these: the usual call, decided without it; NumPy may give
+        # a size-1 dim another stride than row-major's, which torch's .stride() would show)
+        if out.flags.c_contiguous and (1 not in out.shape or out.strides == _row_major(out)):
+            return out
+        return out.copy(order="C")
+    return _iterator_layout(input, key, out)
+
+
+def _row_major(a):
+    strides, step = [], a.itemsize
+    for n in reversed(a.shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
+
+
+def _iterator_layout(input, key, out):
+    """`out` (input[key] as NumPy made it) laid out as torch's index kernel allocates its result: in the
+    dimension order TensorIterator picks from its operands' strides, the input restrided to the result's
+    shape (0 along the index dims) and each index broadcast over the result (0 along the other dims).
+    NumPy instead puts the index dims outermost in memory."""
+    indexes, first, before, slices = [], None, 0, []   # slices: input dims taken whole, in order
+    dim = 0
+    for i, k in enumerate(key):
+        if isinstance(k, slice):
+            slices.append(dim)
+            dim += 1
+            continue
+        parts = np.nonzero(k) if k.dtype == np.bool_ else (k,)   # (torch indexes with a mask's nonzero)
+        if first is None:
+            first, before = i, len(slices)
+        elif i != last + 1:
+            before = 0   # indices apart: their dims go first (torch moves the indexed dims to the front)
+        last = i
+        indexes.extend(parts)
+        dim += k.ndim if k.dtype == np.bool_ else 1
+    slices.extend(range(dim, input.ndim))
+    if not indexes or out.size == 0:
+        return out
+    shape = np.broadcast_shapes(*(a.shape for a in indexes))
+    n = len(shape)
+    dims = slices[:before] + [None] * n + slices[before:]
+    if tuple(input.shape[d] if d is not None else 0 for d in dims) != tuple(
+            s if d is not None else 0 for s, d in zip(out.shape, dims)):
+        return out
+    operands = [[input.strides[d] if d is not None else 0 for d in dims]]
+    for a in indexes:
+        # (torch reshapes each broadcast index to the result's rank: the size-1 dims before it get its first
+        # stride times its first size, those after its last stride; they count only where the result has size 1)
+        lost = n - a.ndim   # (as torch's expand: a dim of size 1 kept keeps its stride, where np.broadcast_to gives 0)
+        strides = [0] * lost + [st if m == k else 0 for st, m, k in zip(a.strides, a.shape, shape[lost:])]
+        lead, trail = (strides[0] * shape[0], strides[-1]) if n else (a.itemsize, a.itemsize)
+        operands.append([lead if out.shape[j] == 1 else 0 for j in range(before)] + list(strides)
+                        + [trail if out.shape[j] == 1 else 0 for j in range(before + n, len(dims))])
+    order = _iterator_order(out.shape, operands)
+    result = np.empty([out.shape[d] for d in reversed(order)], out.dtype).transpose(
+        [len(order) - 1 - order.index(d) for d in range(len(order))])
+    if result.strides == out.strides:
+        return out
+    result[...] = out
+    return result
+
+
+def _iterator_order(shape, operands):
+    """TensorIterator's order of an output's dims, innermost first (its reorder_dimensions): from row-major,
+    a dim moves inside another where the first operand whose strides along the two are both non-zero
+    has the smaller one there (at equal strides, the smaller size goes inside)."""
+    def swap(d0, d1):
+        for strides in operands:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+    perm = list(range(len(shape) - 1, -1, -1))
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = swap(perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    return perm
 
 
 def _index_put_forward(input, indices, values, accumulate=False, unsafe=False):

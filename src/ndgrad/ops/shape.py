@@ -492,10 +492,11 @@ def _expand(input, size, *, implicit=False):
 
 
 def broadcast_view(a, size):
-    """np.broadcast_to(a, size), made directly for a C-contiguous NumPy array: the same read-only view
-    with zero strides where a dim is broadcast, without the iterator np.broadcast_to builds (2 µs against
-    0.5 for a loss's gradient expanded in backward)."""
-    if type(a) is not np.ndarray or not a.flags.c_contiguous or len(size) < a.ndim:
+    """np.broadcast_to(a, size) for a NumPy array as torch's expand makes it: a read-only view with zero
+    strides where a dim is broadcast or new, and a dim of size 1 that stays 1 keeping its stride (which
+    np.broadcast_to zeroes; torch's layout decisions read it). A C-contiguous array's is made directly,
+    without the iterator np.broadcast_to builds (2 µs against 0.5 for a loss's gradient in backward)."""
+    if type(a) is not np.ndarray or len(size) < a.ndim:
         return np.broadcast_to(a, size)
     lead = len(size) - a.ndim
     strides = [0] * lead
@@ -508,6 +509,8 @@ def broadcast_view(a, size):
             return np.broadcast_to(a, size)   # (NumPy's error)
     if lead and min(size[:lead]) < 0:
         return np.broadcast_to(a, size)
+    if not a.flags.c_contiguous:
+        return np.lib.stride_tricks.as_strided(a, size, strides, writeable=False)
     view = np.ndarray(size, a.dtype, a, 0, tuple(strides))
     view.flags.writeable = False
     return view
