@@ -1126,3 +1126,16 @@ def test_broadcast_view_is_np_broadcast_to():
     for a, size in [(np.ones(3), (2, 4)), (np.ones(3), (-1, 3)), (np.ones((2, 3)), (3,))]:
         with pytest.raises(ValueError):
             broadcast_view(a, size)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_dot_of_one_element_vectors_sums_from_zero(dtype):
+    # torch's dot adds the products to +0.0 (a zero product -0.0 gives +0.0); found by the long fuzz profile:
+    # the reciprocal of matmul([0.], [-x]) is +inf in torch
+    def scenario(T):
+        a, b = T.zeros(1, dtype=getattr(T, dtype)), -T.ones(1, dtype=getattr(T, dtype))
+        d, m = T.dot(a, b), T.matmul(a, b)
+        return [T.signbit(d.real if d.is_complex() else d), T.signbit(m.real if m.is_complex() else m),
+                (T.zeros(2, dtype=getattr(T, dtype)) @ -T.ones(2, dtype=getattr(T, dtype))).abs()]
+    got = both(scenario)
+    assert [bool(got[0]), bool(got[1])] == [False, False]

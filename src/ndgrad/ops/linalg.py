@@ -228,7 +228,7 @@ def _check_vectors(op_name, a, b):
 @op("dot", method=True)
 def dot(input, tensor):
     _check_vectors("dot", input, tensor)
-    return np.dot(input, tensor)
+    return np.matmul(input, tensor)   # (np.dot multiplies one-element vectors without the sum: 0 * -1 = -0.0)
 
 
 @op("vdot", method=True)
