@@ -335,7 +335,7 @@ def _iterator_layout(input, key, out):
     dimension order TensorIterator picks from its operands' strides, the input restrided to the result's
     shape (0 along the index dims) and each index broadcast over the result (0 along the other dims).
     NumPy instead puts the index dims outermost in memory."""
-    indexes, first, before, slices = [], None, 0, []   # slices: input dims taken whole, in order
+    indexes, last, before, slices = [], None, 0, []   # slices: input dims taken whole, in order
     dim = 0
     for i, k in enumerate(key):
         if isinstance(k, slice):
@@ -343,8 +343,8 @@ def _iterator_layout(input, key, out):
             dim += 1
             continue
         parts = np.nonzero(k) if k.dtype == np.bool_ else (k,)   # (torch indexes with a mask's nonzero)
-        if first is None:
-            first, before = i, len(slices)
+        if last is None:
+            before = len(slices)
         elif i != last + 1:
             before = 0   # indices apart: their dims go first (torch moves the indexed dims to the front)
         last = i
