@@ -312,10 +312,12 @@ def _index_forward(input, indices):
         raise
     if type(out) is not np.ndarray or type(input) is not np.ndarray:
         return out
-    if input.flags.c_contiguous and (1 not in input.shape or input.strides == _row_major(input)) and \
-            all(k.ndim <= 1 for k in key if not isinstance(k, slice)):
-        # (the layout below comes out row-major for these: the usual call, decided without it; NumPy may give
-        # a size-1 dim another stride than row-major's, which torch's .stride() would show)
+    if input.flags.c_contiguous and (1 not in input.shape or input.strides == _row_major(input)):
+        for k in key:
+            if type(k) is not slice and k.ndim > 1:
+                return _iterator_layout(input, key, out)
+        # (the layout below comes out row-major for one-dim indices of a row-major input: the usual call, decided
+        # without it; NumPy may give a size-1 dim another stride than row-major's, which torch's .stride() shows)
         if out.flags.c_contiguous and (1 not in out.shape or out.strides == _row_major(out)):
             return out
         return out.copy(order="C")
