@@ -358,9 +358,8 @@ def _iterator_layout(input, key, out):
     shape = np.broadcast_shapes(*(a.shape for a in indexes))
     n = len(shape)
     dims = slices[:before] + [None] * n + slices[before:]
-    if tuple(input.shape[d] if d is not None else 0 for d in dims) != tuple(
-            s if d is not None else 0 for s, d in zip(out.shape, dims)):
-        return out
+    if len(dims) != out.ndim or any(d is not None and input.shape[d] != m for d, m in zip(dims, out.shape)):
+        return out   # (not the result this mapping of dims describes: left as NumPy made it)
     operands = [[input.strides[d] if d is not None else 0 for d in dims]]
     for a in indexes:
         # (torch reshapes each broadcast index to the result's rank: the size-1 dims before it get its first
